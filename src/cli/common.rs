@@ -1,0 +1,57 @@
+//! What every subcommand shares: opening the store, splitting `[PATH] ARG`.
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::store::Store;
+use crate::store::dialect::DialectKind;
+
+/// Options that apply to every subcommand.
+pub struct Global {
+    pub dialect: Option<DialectKind>,
+    pub demo: bool,
+}
+
+/// Open the store at `path`, the demo store, or the one found from the current directory up.
+pub fn open_store(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
+    if g.demo {
+        let dir = super::demo::materialize().context("cannot unpack the demo store")?;
+        return Ok(Store::open(&dir, g.dialect)?);
+    }
+    match path {
+        Some(p) => Ok(Store::open(p, g.dialect)?),
+        None => {
+            let cwd = std::env::current_dir().context("cannot read the current directory")?;
+            Ok(Store::discover(&cwd, g.dialect)?)
+        }
+    }
+}
+
+/// Commands of the form `folio cmd [PATH] ARG`: one positional is ARG, two are PATH ARG.
+pub fn split_path_arg(mut words: Vec<String>) -> anyhow::Result<(Option<PathBuf>, String)> {
+    match words.len() {
+        1 => Ok((None, words.remove(0))),
+        2 => {
+            let arg = words.remove(1);
+            Ok((Some(PathBuf::from(words.remove(0))), arg))
+        }
+        n => anyhow::bail!("expected [PATH] and one argument, got {n} arguments"),
+    }
+}
+
+/// Resolve an entity id given on the command line, with a clear error when it is unknown.
+pub fn find_entity(store: &Store, id: &str) -> anyhow::Result<crate::store::entity::EntityIdx> {
+    store.find(id).with_context(|| {
+        let hits = crate::recall::recall(store, id, 3);
+        let near: Vec<&str> = hits.iter().map(|h| store.entity(h.idx).id.as_str()).collect();
+        if near.is_empty() {
+            format!("no entity `{id}` in {}", store.root.display())
+        } else {
+            format!("no entity `{id}` in {} (did you mean: {}?)", store.root.display(), near.join(", "))
+        }
+    })
+}
+
+pub fn print_json(v: &serde_json::Value) {
+    println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
+}

@@ -1,0 +1,43 @@
+//! Making untrusted text safe to print: agent-written content never reaches the terminal as
+//! control sequences. Controls, bidi overrides and zero-width characters become visible escapes.
+
+/// Characters that can hide text from a reader or drive a terminal.
+pub fn is_hostile(c: char) -> bool {
+    (c.is_control() && c != '\t' && c != '\n')
+        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
+/// Text with every hostile character shown as `\u{…}` (newlines and tabs kept).
+pub fn text(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(is_hostile) {
+        return s.into();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_hostile(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
+/// One line: like `text`, and newlines and tabs escaped too.
+pub fn line(s: &str) -> String {
+    text(s).replace('\n', "\\n").replace('\t', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_terminal_controls() {
+        assert_eq!(text("a\x1b[2Jb"), "a\\u{1b}[2Jb");
+        assert_eq!(text("x\u{202e}y\u{200b}"), "x\\u{202e}y\\u{200b}");
+        assert_eq!(text("\u{9b}31m"), "\\u{9b}31m");
+        assert_eq!(text("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(line("a\nb"), "a\\nb");
+    }
+}

@@ -1,0 +1,83 @@
+//! The headless face: one file per subcommand, each a thin layer over `store`.
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub mod common;
+pub mod demo;
+pub mod escape;
+pub mod graph;
+pub mod index;
+pub mod recall;
+pub mod show;
+pub mod stats;
+
+/// folio — review and curate the knowledge AI agents write as markdown.
+#[derive(Parser, Debug)]
+#[command(name = "folio", version, about, long_about = None, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// Read the store as this dialect instead of detecting it
+    /// (okf, evolve, aip10, elophanto, opendray, awareness, vault).
+    #[arg(long, global = true, value_name = "NAME", value_parser = parse_dialect)]
+    pub dialect: Option<crate::store::dialect::DialectKind>,
+    /// Use the demo store bundled in the binary instead of PATH.
+    #[arg(long, global = true)]
+    pub demo: bool,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Store to open (default: the store found from the current directory upward).
+    pub path: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Show one entity: fields, links, backlinks, typed edges.
+    Show(show::Args),
+    /// Summarise a store: dialect, entities by kind, links, orphans, stale catalogs.
+    Stats(stats::Args),
+    /// Export the link graph (DOT, Mermaid or JSON), whole or around one entity.
+    Graph(graph::Args),
+    /// Fuzzy-find entities by id, title, aliases, tags and description.
+    Recall(recall::Args),
+    /// Regenerate the store's catalog files (index.md / _index.md), or check them.
+    Index(index::Args),
+}
+
+fn parse_dialect(s: &str) -> Result<crate::store::dialect::DialectKind, String> {
+    crate::store::dialect::DialectKind::from_name(s).ok_or_else(|| {
+        let names: Vec<_> = crate::store::dialect::DialectKind::ALL.iter().map(|k| k.name()).collect();
+        format!("unknown dialect `{s}` (expected one of: {})", names.join(", "))
+    })
+}
+
+/// Exit codes: 0 ok, 1 the command's finding, 2 usage or I/O error.
+pub const EXIT_FINDING: u8 = 1;
+pub const EXIT_ERROR: u8 = 2;
+
+/// Parse arguments and run; errors are printed as one line naming the file.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("folio: {}", escape::line(&format!("{e:#}")));
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> anyhow::Result<u8> {
+    let g = common::Global { dialect: cli.dialect, demo: cli.demo };
+    match cli.command {
+        Some(Command::Show(a)) => show::run(&g, a),
+        Some(Command::Stats(a)) => stats::run(&g, a),
+        Some(Command::Graph(a)) => graph::run(&g, a),
+        Some(Command::Recall(a)) => recall::run(&g, a),
+        Some(Command::Index(a)) => index::run(&g, a),
+        None => {
+            // The interactive UI is not built yet: show the store's summary instead.
+            stats::run(&g, stats::Args { path: cli.path, json: false })
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! `folio stats`: what a store holds.
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::common::{Global, open_store, print_json};
+use super::escape;
+use crate::store::{Store, catalog};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Store to summarise (default: found from the current directory upward).
+    pub path: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
+    let store = open_store(g, a.path.as_deref())?;
+    let report = stats(&store);
+    if a.json {
+        print_json(&report);
+    } else {
+        print_text(&store, &report);
+    }
+    Ok(0)
+}
+
+/// The stats report as JSON (the text form is printed from it).
+pub fn stats(store: &Store) -> serde_json::Value {
+    let (links, unresolved) = store.link_counts();
+    let stale = catalog::status(store).iter().filter(|s| s.state != catalog::CatalogState::Fresh).count();
+    let problems: usize = store.entities.iter().map(|e| e.problems.len()).sum();
+    let warnings: Vec<_> =
+        store.dialect.warnings().into_iter().map(|w| json!({"code": w.code, "message": w.message, "path": w.path})).collect();
+    json!({
+        "dialect": store.kind().name(),
+        "detected_by": store.detected_by,
+        "root": store.root.display().to_string(),
+        "entities": store.entities.len(),
+        "by_kind": store.by_kind(),
+        "links": links,
+        "unresolved_links": unresolved,
+        "orphans": store.orphans().count(),
+        "stale_catalogs": stale,
+        "files_with_problems": store.entities.iter().filter(|e| !e.problems.is_empty()).count(),
+        "problems": problems,
+        "history_events": store.dialect.history(&store.root).len(),
+        "warnings": warnings,
+        "load_ms": store.load_ms as u64,
+    })
+}
+
+fn print_text(store: &Store, r: &serde_json::Value) {
+    println!("{}  ({} store, {})", escape::line(&store.root.display().to_string()), r["dialect"].as_str().unwrap_or(""), r["detected_by"].as_str().unwrap_or(""));
+    println!("{} entities, loaded in {} ms", r["entities"], r["load_ms"]);
+    if let Some(kinds) = r["by_kind"].as_object() {
+        let mut kinds: Vec<_> = kinds.iter().collect();
+        kinds.sort_by(|a, b| b.1.as_u64().cmp(&a.1.as_u64()).then(a.0.cmp(b.0)));
+        for (k, n) in kinds {
+            println!("  {n:>7}  {}", escape::line(k));
+        }
+    }
+    println!("{} links, {} unresolved", r["links"], r["unresolved_links"]);
+    println!("{} orphans (nothing links to them)", r["orphans"]);
+    println!("{} stale or missing catalogs", r["stale_catalogs"]);
+    println!("{} files with reading problems", r["files_with_problems"]);
+    if r["history_events"].as_u64().unwrap_or(0) > 0 {
+        println!("{} events in the store's log", r["history_events"]);
+    }
+    for w in r["warnings"].as_array().into_iter().flatten() {
+        println!("warning: {}: {}", w["code"].as_str().unwrap_or(""), escape::line(w["message"].as_str().unwrap_or("")));
+    }
+}

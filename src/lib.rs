@@ -1,0 +1,7 @@
+//! folio: review and curate the knowledge AI agents write as markdown.
+//!
+//! `store` is the domain (no terminal code); `recall` is the fuzzy matcher shared by the
+//! CLI and the TUI; `cli` is the headless face.
+pub mod cli;
+pub mod recall;
+pub mod store;

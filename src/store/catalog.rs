@@ -1,0 +1,97 @@
+//! Catalog files (`index.md`, `_index.md`): a pure function of the entities.
+//!
+//! Generation is deterministic and idempotent; a catalog whose bytes would not change is not
+//! rewritten; a file in a catalog's place that is not a catalog is never overwritten.
+use std::path::Path;
+
+use super::{Store, fsio};
+
+/// What a catalog file should hold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogPlan {
+    /// Relative to the store root.
+    pub path: String,
+    pub content: String,
+    /// Set when the file at `path` must not be overwritten (e.g. it holds concept frontmatter).
+    pub refuse: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CatalogState {
+    Fresh,
+    Stale,
+    Missing,
+    /// A file is there that is not a catalog; regenerating would destroy it.
+    Refused(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogStatus {
+    pub path: String,
+    pub state: CatalogState,
+    /// What the catalog should hold.
+    pub expected: String,
+}
+
+/// Compare every catalog the store should have with what is on disk.
+pub fn status(store: &Store) -> Vec<CatalogStatus> {
+    store
+        .dialect
+        .catalogs(store)
+        .into_iter()
+        .map(|plan| {
+            let state = match (&plan.refuse, std::fs::read(store.abs_path(&plan.path))) {
+                (Some(reason), _) => CatalogState::Refused(reason.clone()),
+                (None, Ok(bytes)) if bytes == plan.content.as_bytes() => CatalogState::Fresh,
+                (None, Ok(_)) => CatalogState::Stale,
+                (None, Err(_)) => CatalogState::Missing,
+            };
+            CatalogStatus { path: plan.path, state, expected: plan.content }
+        })
+        .collect()
+}
+
+/// Result of regenerating catalogs.
+#[derive(Debug, Default)]
+pub struct WriteReport {
+    pub written: Vec<String>,
+    pub unchanged: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    #[error("{path}: not a catalog ({reason}); refusing to overwrite it (nothing was written)")]
+    Refused { path: String, reason: String },
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+}
+
+/// Write every stale or missing catalog. Refuses up front, before writing anything, when any
+/// catalog's place holds something that is not a catalog.
+pub fn write(store: &Store) -> Result<WriteReport, CatalogError> {
+    let statuses = status(store);
+    if let Some(s) = statuses.iter().find(|s| matches!(s.state, CatalogState::Refused(_))) {
+        let CatalogState::Refused(reason) = &s.state else { unreachable!() };
+        return Err(CatalogError::Refused { path: s.path.clone(), reason: reason.clone() });
+    }
+    let mut report = WriteReport::default();
+    for s in statuses {
+        if s.state == CatalogState::Fresh {
+            report.unchanged += 1;
+            continue;
+        }
+        write_one(&store.root, &s.path, &s.expected)?;
+        report.written.push(s.path);
+    }
+    Ok(report)
+}
+
+fn write_one(root: &Path, rel: &str, content: &str) -> Result<(), CatalogError> {
+    fsio::write_atomic(&root.join(rel), content.as_bytes())
+        .map_err(|source| CatalogError::Io { path: rel.to_string(), source })
+}
+
+/// One catalog line's description: a single line, no trailing blanks.
+pub fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

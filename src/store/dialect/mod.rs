@@ -1,0 +1,418 @@
+//! Dialects: how each store format maps its files onto the common model.
+//!
+//! A dialect is opened on a store root (it may read manifests there), classifies every file
+//! by its path, turns entity files into entities, and knows its catalogs and its event log.
+use std::path::Path;
+
+use super::catalog::CatalogPlan;
+use super::entity::{Edge, Entity, Problem, ProblemKind};
+use super::frontmatter::{self, Block, Fields};
+use super::history::HistoryEvent;
+use super::lines::LineIndex;
+use super::links;
+use super::Store;
+
+pub mod aip10;
+pub mod awareness;
+pub mod elophanto;
+pub mod evolve;
+pub mod okf;
+pub mod opendray;
+pub mod vault;
+
+/// The formats folio reads. The names are the `--dialect` values and the JSON `dialect` field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DialectKind {
+    Okf,
+    Evolve,
+    Aip10,
+    Elophanto,
+    Opendray,
+    Awareness,
+    Vault,
+}
+
+impl DialectKind {
+    pub const ALL: [DialectKind; 7] = [
+        DialectKind::Okf,
+        DialectKind::Evolve,
+        DialectKind::Aip10,
+        DialectKind::Elophanto,
+        DialectKind::Opendray,
+        DialectKind::Awareness,
+        DialectKind::Vault,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DialectKind::Okf => "okf",
+            DialectKind::Evolve => "evolve",
+            DialectKind::Aip10 => "aip10",
+            DialectKind::Elophanto => "elophanto",
+            DialectKind::Opendray => "opendray",
+            DialectKind::Awareness => "awareness",
+            DialectKind::Vault => "vault",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<DialectKind> {
+        DialectKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Open the dialect on a store root (reads manifests where the format has them).
+    pub fn open(self, root: &Path) -> Box<dyn Dialect> {
+        match self {
+            DialectKind::Okf => Box::new(okf::Okf),
+            DialectKind::Evolve => Box::new(evolve::Evolve::open(root)),
+            DialectKind::Aip10 => Box::new(aip10::Aip10::open(root)),
+            DialectKind::Elophanto => Box::new(elophanto::Elophanto),
+            DialectKind::Opendray => Box::new(opendray::Opendray),
+            DialectKind::Awareness => Box::new(awareness::Awareness),
+            DialectKind::Vault => Box::new(vault::Vault),
+        }
+    }
+}
+
+impl std::fmt::Display for DialectKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a file is to its store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileRole {
+    /// Holds one or more entities.
+    Entity,
+    /// A generated catalog (`index.md`, `_index.md`).
+    Catalog,
+    /// A log or audit file.
+    Log,
+    /// Part of the store but not knowledge: manifests, sources, images, templates.
+    Other,
+}
+
+/// One file as read from disk, handed to a dialect to parse.
+pub struct SourceFile<'a> {
+    /// Path relative to the store root, `/`-separated.
+    pub rel: &'a str,
+    /// The content, decoded lossily when it was not valid UTF-8.
+    pub text: &'a str,
+    pub lines: &'a LineIndex,
+    /// Problems found while reading (non-UTF-8, too large, binary, unreadable).
+    pub problems: &'a [Problem],
+    /// Whether the content may be parsed as markdown at all (false for binary/unreadable).
+    pub parseable: bool,
+}
+
+/// A store-level message (not tied to one entity): manifest warnings, chain warnings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoreWarning {
+    /// Stable code, e.g. `extends-cycle`.
+    pub code: String,
+    pub message: String,
+    /// File the warning is about, relative to the store root when inside it.
+    pub path: Option<String>,
+}
+
+pub trait Dialect: Send + Sync {
+    fn kind(&self) -> DialectKind;
+
+    /// What `rel` (relative to the root, `/`-separated) is to this store. Only `.md` files and
+    /// the dialect's own non-markdown files reach the dialect; hidden directories never do.
+    fn role(&self, rel: &str) -> FileRole;
+
+    /// Entities held by an `Entity` file. Must never panic, whatever the bytes.
+    fn parse(&self, file: &SourceFile) -> Vec<Entity>;
+
+    /// Catalog files this store keeps, as they should be (empty when the format has none).
+    fn catalogs(&self, _store: &Store) -> Vec<CatalogPlan> {
+        Vec::new()
+    }
+
+    /// The store's own event history (audit log), oldest first.
+    fn history(&self, _root: &Path) -> Vec<HistoryEvent> {
+        Vec::new()
+    }
+
+    /// Warnings about the store as a whole (manifests, view chains).
+    fn warnings(&self) -> Vec<StoreWarning> {
+        Vec::new()
+    }
+
+    /// Dialect-specific facts for `folio stats --json` / `show` (e.g. the merged AIP-10 config).
+    fn info(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+
+    /// The entity's fields from its file text (frontmatter for most formats).
+    fn fields(&self, _entity: &Entity, text: &str) -> Fields {
+        yaml_fields(text)
+    }
+
+    /// Which directories hold no knowledge for this dialect (relative, no trailing slash),
+    /// beyond hidden ones, which are always skipped.
+    fn skip_dir(&self, _rel: &str) -> bool {
+        false
+    }
+}
+
+/// How a file's frontmatter is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grammar {
+    Yaml,
+    /// evolve's `key: value` lines (not YAML: values may hold colons, nothing is quoted).
+    KeyValue,
+}
+
+/// A markdown file read into fields and a body: the common first step of most dialects.
+pub struct Parsed {
+    pub entity: Entity,
+    /// Frontmatter fields (empty when there is none or it did not parse).
+    pub fields: Fields,
+    /// Whether a frontmatter block was present and parsed.
+    pub has_frontmatter: bool,
+    /// 1-based file line where the frontmatter's inner text starts (2 when present).
+    pub fm_first_line: u32,
+}
+
+/// Read a file-per-entity markdown file: frontmatter, id (`path` minus `.md`), default title
+/// (frontmatter `title`, else first `# ` heading, else the file stem), body links.
+pub fn parse_markdown(file: &SourceFile, grammar: Grammar) -> Parsed {
+    let mut entity = Entity {
+        id: file.rel.strip_suffix(".md").unwrap_or(file.rel).to_string(),
+        path: file.rel.to_string(),
+        line: 1,
+        span: 0..file.text.len() as u32,
+        problems: file.problems.to_vec(),
+        ..Default::default()
+    };
+    let mut fields = Fields::new();
+    let mut has_frontmatter = false;
+    if !file.parseable {
+        entity.title = entity.stem().to_string();
+        return Parsed { entity, fields, has_frontmatter, fm_first_line: 2 };
+    }
+    let text = file.text;
+    let mut body_start = 0;
+    match frontmatter::locate(text) {
+        Block::None => {}
+        Block::Unterminated => entity.problems.push(Problem::new(
+            ProblemKind::InvalidFrontmatter,
+            "frontmatter starts with `---` on line 1 but is never closed",
+            1,
+            1,
+        )),
+        Block::Closed { inner, body_start: b, .. } => {
+            body_start = b;
+            let yaml = &text[inner];
+            let parsed = match grammar {
+                Grammar::Yaml => frontmatter::parse_yaml(yaml),
+                Grammar::KeyValue => Ok(parse_key_values(yaml)),
+            };
+            match parsed {
+                Ok(f) => {
+                    fields = f;
+                    has_frontmatter = true;
+                }
+                Err(e) => entity.problems.push(Problem::new(
+                    ProblemKind::InvalidFrontmatter,
+                    format!("frontmatter does not parse: {}", e.message),
+                    e.line + 1,
+                    e.col.max(1),
+                )),
+            }
+        }
+    }
+    entity.body_start = body_start as u32;
+    entity.links = links::extract(text, body_start, file.lines);
+    entity.title = frontmatter::get_str(&fields, "title")
+        .or_else(|| first_heading(&text[body_start..]))
+        .unwrap_or_else(|| entity.stem().to_string());
+    Parsed { entity, fields, has_frontmatter, fm_first_line: 2 }
+}
+
+/// The YAML frontmatter of a text as fields (empty when absent or broken).
+pub fn yaml_fields(text: &str) -> Fields {
+    match frontmatter::locate(text) {
+        Block::Closed { inner, .. } => frontmatter::parse_yaml(&text[inner]).unwrap_or_default(),
+        _ => Fields::new(),
+    }
+}
+
+/// evolve's frontmatter grammar: each line `key: value`, split at the first colon, nothing
+/// quoted or nested. Lines without a colon are ignored, as evolve's own reader does.
+pub fn parse_key_values(text: &str) -> Fields {
+    let mut fields = Fields::new();
+    for line in text.lines() {
+        if let Some((k, v)) = line.split_once(':') {
+            let key = k.trim();
+            if !key.is_empty() {
+                fields.insert(key.to_string(), serde_json::Value::String(v.trim().to_string()));
+            }
+        }
+    }
+    fields
+}
+
+/// The text of the first ATX `# ` heading in a body, if any (outside fenced code).
+pub fn first_heading(body: &str) -> Option<String> {
+    let mut in_fence = false;
+    for line in body.lines().take(200) {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if !in_fence && let Some(h) = t.strip_prefix("# ") {
+            let h = h.trim().trim_end_matches('#').trim();
+            if !h.is_empty() {
+                return Some(h.to_string());
+            }
+        }
+    }
+    None
+}
+
+/// The first paragraph of a body as one line: a summary when a file has no description.
+pub fn first_paragraph(body: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut in_fence = false;
+    for line in body.lines() {
+        let t = line.trim();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence || t.starts_with('#') || t.starts_with("<!--") {
+            if !out.is_empty() {
+                break;
+            }
+            continue;
+        }
+        if t.is_empty() {
+            if !out.is_empty() {
+                break;
+            }
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(t);
+        if out.len() > 400 {
+            break;
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Typed edge keys shared across formats (opendray's closed vocabulary, AIP-10's and the
+/// LLM wiki's relation lists). A dialect may add its own.
+pub const EDGE_KEYS: &[&str] = &[
+    "supersedes",
+    "contradicts",
+    "derived_from",
+    "about",
+    "uses",
+    "runs_on",
+    "part_of",
+    "depends_on",
+    "used_by",
+    "related",
+    "merged_from",
+];
+
+/// Edges named by `keys` (each a list or a single string), plus a `relations:` mapping of
+/// edge type → targets. `[[Target]]` wrappers are removed.
+pub fn edges_from_fields(fields: &Fields, keys: &[&str]) -> Vec<Edge> {
+    let mut edges = Vec::new();
+    for key in keys {
+        for target in frontmatter::get_list(fields, key) {
+            edges.push(edge(key, &target));
+        }
+    }
+    if let Some(serde_json::Value::Object(rel)) = fields.get("relations") {
+        for (kind, targets) in rel {
+            let mut one = Fields::new();
+            one.insert(kind.clone(), targets.clone());
+            for target in frontmatter::get_list(&one, kind) {
+                edges.push(edge(kind, &target));
+            }
+        }
+    }
+    edges
+}
+
+fn edge(kind: &str, target: &str) -> Edge {
+    let t = target.trim();
+    let t = t.strip_prefix("[[").and_then(|t| t.strip_suffix("]]")).unwrap_or(t);
+    let t = t.split('|').next().unwrap_or(t).trim();
+    Edge { kind: kind.to_string(), target: t.to_string(), resolved: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file<'a>(rel: &'a str, text: &'a str, lines: &'a LineIndex) -> SourceFile<'a> {
+        SourceFile { rel, text, lines, problems: &[], parseable: true }
+    }
+
+    #[test]
+    fn markdown_file_with_yaml() {
+        let t = "---\ntitle: Users\ntype: Table\n---\n# Heading\nSee [x](x.md)\n";
+        let l = LineIndex::new(t);
+        let p = parse_markdown(&file("tables/users.md", t, &l), Grammar::Yaml);
+        assert_eq!(p.entity.id, "tables/users");
+        assert_eq!(p.entity.title, "Users");
+        assert_eq!(p.entity.links.len(), 1);
+        assert_eq!(p.entity.links[0].line, 6);
+        assert!(p.has_frontmatter);
+    }
+
+    #[test]
+    fn title_falls_back_to_heading_then_stem() {
+        let t = "intro\n# The Heading\n";
+        let l = LineIndex::new(t);
+        assert_eq!(parse_markdown(&file("a/b.md", t, &l), Grammar::Yaml).entity.title, "The Heading");
+        let t = "no heading";
+        let l = LineIndex::new(t);
+        assert_eq!(parse_markdown(&file("a/My Note.md", t, &l), Grammar::Yaml).entity.title, "My Note");
+    }
+
+    #[test]
+    fn broken_yaml_is_a_problem_not_a_failure() {
+        let t = "---\ntitle: [unclosed\n---\nbody [[x]]\n";
+        let l = LineIndex::new(t);
+        let p = parse_markdown(&file("x.md", t, &l), Grammar::Yaml);
+        assert_eq!(p.entity.problems.len(), 1);
+        assert_eq!(p.entity.problems[0].kind, ProblemKind::InvalidFrontmatter);
+        assert_eq!(p.entity.links.len(), 1);
+        assert!(!p.has_frontmatter);
+    }
+
+    #[test]
+    fn key_values_keep_colons_in_values() {
+        let f = parse_key_values("type: guideline\ntrigger: When a: b happens\nnoise\n");
+        assert_eq!(frontmatter::get_str(&f, "trigger").as_deref(), Some("When a: b happens"));
+        assert_eq!(f.len(), 2);
+    }
+
+    #[test]
+    fn edges_from_lists_relations_and_wikilinks() {
+        let f = frontmatter::parse_yaml(
+            "supersedes: [old]\nrelated: [\"[[Some Page|x]]\"]\nrelations: { runs_on: [host-a], used_by: p }\n",
+        )
+        .unwrap();
+        let e = edges_from_fields(&f, EDGE_KEYS);
+        let pairs: Vec<_> = e.iter().map(|e| (e.kind.as_str(), e.target.as_str())).collect();
+        assert_eq!(pairs, [("supersedes", "old"), ("related", "Some Page"), ("runs_on", "host-a"), ("used_by", "p")]);
+    }
+
+    #[test]
+    fn first_paragraph_skips_headings_and_code() {
+        let b = "# T\n\n```\ncode\n```\nFirst line\ncontinues.\n\nSecond.";
+        assert_eq!(first_paragraph(b).as_deref(), Some("First line continues."));
+    }
+}

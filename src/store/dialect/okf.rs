@@ -1,0 +1,201 @@
+//! OKF bundles (v0.1 and v0.2): `type`-keyed YAML concepts, `index.md` catalogs and `log.md`
+//! at any level, concept id = path minus `.md`.
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_fields, parse_markdown};
+use crate::store::Store;
+use crate::store::catalog::{CatalogPlan, one_line};
+use crate::store::entity::Entity;
+use crate::store::frontmatter::{self, Block, Fields, get_list, get_str};
+
+pub struct Okf;
+
+impl Dialect for Okf {
+    fn kind(&self) -> DialectKind {
+        DialectKind::Okf
+    }
+
+    fn role(&self, rel: &str) -> FileRole {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        match name {
+            "index.md" => FileRole::Catalog,
+            "log.md" => FileRole::Log,
+            n if n.ends_with(".md") => FileRole::Entity,
+            _ => FileRole::Other,
+        }
+    }
+
+    fn parse(&self, file: &SourceFile) -> Vec<Entity> {
+        let p = parse_markdown(file, Grammar::Yaml);
+        let mut e = p.entity;
+        let f = &p.fields;
+        map_common(&mut e, f);
+        vec![e]
+    }
+
+    fn catalogs(&self, store: &Store) -> Vec<CatalogPlan> {
+        catalogs(store)
+    }
+}
+
+/// OKF fields onto the model (also used by dialects that follow OKF's vocabulary).
+pub fn map_common(e: &mut Entity, f: &Fields) {
+    e.kind = get_str(f, "type");
+    e.description = get_str(f, "description");
+    e.status = get_str(f, "status");
+    e.tags = get_list(f, "tags");
+    e.updated = nested_str(f, "generated", "at").or_else(|| get_str(f, "timestamp"));
+    e.sources = match f.get("sources") {
+        Some(serde_json::Value::Array(items)) => items
+            .iter()
+            .filter_map(|s| match s {
+                serde_json::Value::Object(m) => {
+                    m.get("resource").or_else(|| m.get("id")).map(frontmatter::scalar_text)
+                }
+                other => Some(frontmatter::scalar_text(other)),
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    e.edges = edges_from_fields(f, super::EDGE_KEYS);
+}
+
+fn nested_str(f: &Fields, key: &str, inner: &str) -> Option<String> {
+    match f.get(key)? {
+        serde_json::Value::Object(m) => m.get(inner).map(frontmatter::scalar_text).filter(|s| !s.is_empty()),
+        _ => None,
+    }
+}
+
+/// One `index.md` per directory that holds concepts (directly or below), as OKF's reference
+/// generator writes them: a `# <type>` section per type (sorted; `Other` when untyped), entries
+/// `* [Title](file.md) - description` sorted by lower-cased title, then `# Subdirectories`
+/// linking `dir/index.md`. Subdirectory descriptions are not derivable from the entities, so
+/// the ones already in the catalog are kept.
+pub fn catalogs(store: &Store) -> Vec<CatalogPlan> {
+    // dir → entities directly in it
+    let mut direct: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
+    let mut dirs: BTreeSet<String> = BTreeSet::new();
+    dirs.insert(String::new());
+    for e in &store.entities {
+        let dir = parent(&e.path);
+        direct.entry(dir.to_string()).or_default().push(e);
+        let mut d = dir;
+        loop {
+            dirs.insert(d.to_string());
+            if d.is_empty() {
+                break;
+            }
+            d = parent(d);
+        }
+    }
+    // Folders with a hand-kept catalog but no concepts are listed, but their index is theirs.
+    let mut listed: BTreeSet<String> = dirs.clone();
+    for (p, role) in &store.other_files {
+        if *role == FileRole::Catalog && p.ends_with("index.md") {
+            listed.insert(parent(p).to_string());
+        }
+    }
+    let mut plans = Vec::new();
+    for dir in &dirs {
+        let path = if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") };
+        let existing = std::fs::read_to_string(store.abs_path(&path)).ok();
+        let (keep_frontmatter, refuse) = match &existing {
+            Some(text) => inspect_existing(text),
+            None => (String::new(), None),
+        };
+        let old_descriptions = existing.as_deref().map(subdir_descriptions).unwrap_or_default();
+        let mut out = keep_frontmatter;
+        let mut by_type: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
+        for e in direct.get(dir).into_iter().flatten() {
+            by_type.entry(e.kind.clone().unwrap_or_else(|| "Other".into())).or_default().push(e);
+        }
+        for (ty, mut entries) in by_type {
+            entries.sort_by_cached_key(|e| (e.title.to_lowercase(), e.path.clone()));
+            if !out.is_empty() && !out.ends_with("\n\n") {
+                out.push('\n');
+            }
+            out += &format!("# {}\n\n", one_line(&ty));
+            for e in entries {
+                let file = e.path.rsplit('/').next().unwrap_or(&e.path);
+                out += &format!("* [{}]({})", link_text(&e.title), link_dest(file));
+                if let Some(d) = e.description.as_deref().map(one_line).filter(|d| !d.is_empty()) {
+                    out += &format!(" - {d}");
+                }
+                out.push('\n');
+            }
+        }
+        let subdirs: Vec<&String> = listed.iter().filter(|d| !d.is_empty() && parent(d) == dir).collect();
+        if !subdirs.is_empty() {
+            if !out.is_empty() && !out.ends_with("\n\n") {
+                out.push('\n');
+            }
+            out += "# Subdirectories\n\n";
+            for sub in subdirs {
+                let name = sub.rsplit('/').next().unwrap_or(sub);
+                let target = format!("{name}/index.md");
+                out += &format!("* [{}]({})", link_text(name), link_dest(&target));
+                if let Some(d) = old_descriptions.get(&target) {
+                    out += &format!(" - {d}");
+                }
+                out.push('\n');
+            }
+        }
+        plans.push(CatalogPlan { path, content: out, refuse });
+    }
+    plans
+}
+
+fn parent(p: &str) -> &str {
+    p.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+/// An existing `index.md`: the frontmatter to keep (only `okf_version` is allowed there) or
+/// the reason it is not a catalog at all.
+fn inspect_existing(text: &str) -> (String, Option<String>) {
+    match frontmatter::locate(text) {
+        Block::Closed { inner, body_start, .. } => match frontmatter::parse_yaml(&text[inner]) {
+            Ok(f) if f.keys().all(|k| k == "okf_version") => {
+                let mut keep = text[..body_start].to_string();
+                if !keep.ends_with('\n') {
+                    keep.push('\n');
+                }
+                (keep + "\n", None)
+            }
+            Ok(f) => {
+                let keys: Vec<&str> = f.keys().map(String::as_str).filter(|k| *k != "okf_version").collect();
+                (String::new(), Some(format!("it carries frontmatter ({})", keys.join(", "))))
+            }
+            Err(e) => (String::new(), Some(format!("its frontmatter does not parse: {}", e.message))),
+        },
+        Block::Unterminated => (String::new(), Some("it starts an unterminated frontmatter block".into())),
+        Block::None => (String::new(), None),
+    }
+}
+
+/// `* [name](name/index.md) - description` lines of an existing catalog: target → description.
+fn subdir_descriptions(text: &str) -> HashMap<String, String> {
+    let mut m = HashMap::new();
+    for line in text.lines() {
+        let l = line.trim_start();
+        let Some(rest) = l.strip_prefix("* [").or_else(|| l.strip_prefix("- [")) else { continue };
+        let Some((_, after)) = rest.split_once("](") else { continue };
+        let Some((target, tail)) = after.split_once(')') else { continue };
+        let target = target.trim_end_matches('/');
+        let target = if target.ends_with("index.md") { target.to_string() } else { format!("{target}/index.md") };
+        if let Some(d) = tail.trim_start().strip_prefix("- ").or_else(|| tail.trim_start().strip_prefix("— ")) {
+            m.insert(target, d.trim().to_string());
+        }
+    }
+    m
+}
+
+/// Link text with the characters that would end it escaped.
+fn link_text(s: &str) -> String {
+    one_line(s).replace('[', "\\[").replace(']', "\\]")
+}
+
+/// A link destination: spaces and parentheses would end or break it, so those are encoded.
+fn link_dest(s: &str) -> String {
+    s.replace('%', "%25").replace(' ', "%20").replace('(', "%28").replace(')', "%29")
+}

@@ -1,0 +1,23 @@
+//! PLACEHOLDER — being written by a helper; replaced before landing.
+use super::{Dialect, DialectKind, FileRole, SourceFile};
+use crate::store::entity::Entity;
+
+pub struct Opendray;
+
+impl Opendray {
+    pub fn open(_root: &std::path::Path) -> Self {
+        Opendray
+    }
+}
+
+impl Dialect for Opendray {
+    fn kind(&self) -> DialectKind {
+        DialectKind::Opendray
+    }
+    fn role(&self, rel: &str) -> FileRole {
+        super::vault::Vault.role(rel)
+    }
+    fn parse(&self, file: &SourceFile) -> Vec<Entity> {
+        super::vault::Vault.parse(file)
+    }
+}

@@ -1,0 +1,67 @@
+//! Small file-system helpers shared by loading and writing.
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+/// Read at most `limit` bytes; the flag says whether the file was longer.
+pub fn read_capped(path: &Path, limit: u64) -> io::Result<(Vec<u8>, bool)> {
+    let file = File::open(path)?;
+    let mut buf = Vec::new();
+    file.take(limit + 1).read_to_end(&mut buf)?;
+    let truncated = buf.len() as u64 > limit;
+    buf.truncate(limit as usize);
+    Ok((buf, truncated))
+}
+
+/// Replace `path` with `bytes` atomically: temp file in the same directory, fsync, rename,
+/// fsync the directory. A crash leaves either the old or the new file, never a mix.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.folio-tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        if let Ok(meta) = fs::metadata(path) {
+            // Keep the permissions the file had.
+            fs::set_permissions(&tmp, meta.permissions())?;
+        }
+        fs::rename(&tmp, path)?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Modification time in nanoseconds since the epoch (0 when unknown).
+pub fn mtime_ns(meta: &fs::Metadata) -> i128 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos() as i128)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capped_read_and_atomic_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.md");
+        write_atomic(&p, b"hello world").unwrap();
+        assert_eq!(read_capped(&p, 5).unwrap(), (b"hello".to_vec(), true));
+        assert_eq!(read_capped(&p, 50).unwrap(), (b"hello world".to_vec(), false));
+        write_atomic(&p, b"second").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"second");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temp file left behind");
+    }
+}

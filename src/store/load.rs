@@ -1,0 +1,176 @@
+//! Walking a store root and reading every entity file in parallel.
+//!
+//! Loading never fails because of one file: whatever cannot be read becomes a problem on the
+//! entity (or a skipped file), and nothing is ever written.
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::dialect::{Dialect, FileRole, SourceFile};
+use super::entity::{Entity, Problem, ProblemKind};
+use super::fsio;
+use super::lines::LineIndex;
+
+/// Files larger than this are read only up to it (a 50 MB agent dump is still an entity).
+pub const MAX_READ: u64 = 16 * 1024 * 1024;
+
+/// A file found under the root.
+#[derive(Debug, Clone)]
+pub struct FoundFile {
+    pub rel: String,
+    pub role: FileRole,
+    /// For symlinks: whether the link target stays inside the root (None when not a symlink).
+    pub symlink_inside: Option<bool>,
+}
+
+/// Every file under `root` the dialect cares about, sorted by path. Hidden directories and
+/// files (`.git`, `.folio`, …) are skipped, symlinked directories are not followed (no loops).
+pub fn walk(root: &Path, dialect: &dyn Dialect) -> Vec<FoundFile> {
+    let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut out = Vec::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .standard_filters(false)
+        .hidden(true)
+        .follow_links(false)
+        .build();
+    for entry in walker.flatten() {
+        if entry.depth() == 0 {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(root) else { continue };
+        let Some(rel) = rel_string(rel) else { continue };
+        let Some(ft) = entry.file_type() else { continue };
+        if ft.is_dir() {
+            continue;
+        }
+        if dialect.skip_dir(parent_of(&rel)) || parents(&rel).any(|d| dialect.skip_dir(d)) {
+            continue;
+        }
+        let symlink_inside = if ft.is_symlink() {
+            match fs::canonicalize(entry.path()) {
+                Ok(target) if target.is_dir() => continue,
+                Ok(target) => Some(target.starts_with(&canonical_root)),
+                // A dangling link or a loop: keep it so the reader reports it.
+                Err(_) => Some(true),
+            }
+        } else {
+            None
+        };
+        let role = dialect.role(&rel);
+        out.push(FoundFile { rel, role, symlink_inside });
+    }
+    out.sort_by(|a, b| a.rel.cmp(&b.rel));
+    out
+}
+
+fn rel_string(rel: &Path) -> Option<String> {
+    let parts: Vec<&str> = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<_>>()?;
+    Some(parts.join("/"))
+}
+
+fn parent_of(rel: &str) -> &str {
+    rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+/// Every ancestor directory of a relative path, nearest last (`a/b/c.md` → `a`, `a/b`).
+fn parents(rel: &str) -> impl Iterator<Item = &str> {
+    rel.match_indices('/').map(move |(i, _)| &rel[..i])
+}
+
+/// Read and parse every entity file, in parallel; entities come back sorted by path and line.
+pub fn read_entities(root: &Path, files: &[FoundFile], dialect: &dyn Dialect) -> Vec<Entity> {
+    let mut entities: Vec<Entity> = files
+        .par_iter()
+        .filter(|f| f.role == FileRole::Entity)
+        .flat_map_iter(|f| read_one(root, f, dialect))
+        .collect();
+    entities.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+    entities
+}
+
+fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity> {
+    let path: PathBuf = root.join(&found.rel);
+    let mut problems = Vec::new();
+    let mut bytes = Vec::new();
+    let mut size = 0;
+    let mut mtime = 0;
+    let mut readable = true;
+    if found.symlink_inside == Some(false) {
+        problems.push(Problem::new(
+            ProblemKind::SymlinkEscapes,
+            "symlink points outside the store; not read",
+            1,
+            1,
+        ));
+        readable = false;
+    } else {
+        match fs::metadata(&path) {
+            Ok(meta) => {
+                size = meta.len();
+                mtime = fsio::mtime_ns(&meta);
+                match fsio::read_capped(&path, MAX_READ) {
+                    Ok((b, truncated)) => {
+                        bytes = b;
+                        if truncated {
+                            problems.push(Problem::new(
+                                ProblemKind::TooLarge,
+                                format!("file is {size} bytes; only the first {MAX_READ} were read"),
+                                1,
+                                1,
+                            ));
+                        }
+                    }
+                    Err(e) => {
+                        problems.push(Problem::new(ProblemKind::Unreadable, format!("cannot read: {e}"), 1, 1));
+                        readable = false;
+                    }
+                }
+            }
+            Err(e) => {
+                problems.push(Problem::new(ProblemKind::Unreadable, format!("cannot read: {e}"), 1, 1));
+                readable = false;
+            }
+        }
+    }
+    let probe = &bytes[..bytes.len().min(8192)];
+    if readable && memchr::memchr(0, probe).is_some() {
+        problems.push(Problem::new(ProblemKind::Binary, "binary content (NUL bytes); not parsed", 1, 1));
+        readable = false;
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let (line, col) = LineIndex::new(&lossy[..floor_char_boundary(&lossy, at)]).position(at.min(lossy.len()));
+            let (line, col) = if lossy.is_char_boundary(at) { (line, col) } else { (line, 1) };
+            if readable {
+                problems.push(Problem::new(
+                    ProblemKind::NonUtf8,
+                    format!("not valid UTF-8 (first bad byte at offset {at}); shown with replacement characters"),
+                    line,
+                    col,
+                ));
+            }
+            lossy
+        }
+    };
+    let text = if readable { text } else { String::new() };
+    let lines = LineIndex::new(&text);
+    let source = SourceFile { rel: &found.rel, text: &text, lines: &lines, problems: &problems, parseable: readable };
+    let mut entities = dialect.parse(&source);
+    for e in &mut entities {
+        e.file_size = size;
+        e.mtime_ns = mtime;
+    }
+    entities
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}

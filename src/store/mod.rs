@@ -1,0 +1,222 @@
+//! The domain: a knowledge store loaded into one model. No terminal code lives here.
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub mod catalog;
+pub mod detect;
+pub mod dialect;
+pub mod entity;
+pub mod frontmatter;
+pub mod fsio;
+pub mod graph;
+pub mod history;
+pub mod lines;
+pub mod links;
+pub mod load;
+pub mod resolve;
+
+use dialect::{Dialect, DialectKind, FileRole};
+use entity::{Entity, EntityIdx, LinkSyntax};
+use frontmatter::Fields;
+
+/// Why a store could not be opened at all (single files never stop a load).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{0}: no such directory")]
+    NotFound(PathBuf),
+    #[error("{0}: not a directory")]
+    NotADirectory(PathBuf),
+    #[error("no knowledge store found in {0} or any parent (looked for .evolve/entities, KNOWLEDGE.md, index.md, knowledge/system, memory/long-term.md, opendray-export.json)")]
+    NoStoreFound(PathBuf),
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+}
+
+/// A loaded store: every entity, its links resolved, backlinks computed.
+pub struct Store {
+    /// The folder the dialect treats as the root; every relative path is relative to it.
+    pub root: PathBuf,
+    pub dialect: Box<dyn Dialect>,
+    /// Why this dialect was chosen (`--dialect`, or the marker that was found).
+    pub detected_by: String,
+    pub entities: Vec<Entity>,
+    /// Every file under the root that is not an entity file, with its role.
+    pub other_files: Vec<(String, FileRole)>,
+    /// For each entity, the entities that link to it or name it in a typed edge (sorted, unique).
+    pub backlinks: Vec<Vec<EntityIdx>>,
+    pub load_ms: u128,
+    by_id: HashMap<String, EntityIdx>,
+}
+
+impl Store {
+    /// Detect the store at `path` (or `--dialect`) and load it.
+    pub fn open(path: &Path, dialect: Option<DialectKind>) -> Result<Store, StoreError> {
+        let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => StoreError::NotFound(path.to_path_buf()),
+            _ => StoreError::Io { path: path.to_path_buf(), source: e },
+        })?;
+        if !meta.is_dir() {
+            return Err(StoreError::NotADirectory(path.to_path_buf()));
+        }
+        let detection = match dialect {
+            Some(kind) => detect::Detection {
+                kind,
+                root: detect::root_for(kind, path),
+                reason: format!("--dialect {kind}"),
+            },
+            None => detect::detect(path),
+        };
+        Ok(Store::load(&detection.root, detection.kind, detection.reason))
+    }
+
+    /// Find the store from `start` upward (the default when no PATH is given) and load it.
+    pub fn discover(start: &Path, dialect: Option<DialectKind>) -> Result<Store, StoreError> {
+        match detect::find_upward(start) {
+            Some(found) => Store::open(&found, dialect),
+            None => Err(StoreError::NoStoreFound(start.to_path_buf())),
+        }
+    }
+
+    /// Load `root` as `kind`. Never fails: unreadable parts become problems.
+    pub fn load(root: &Path, kind: DialectKind, detected_by: String) -> Store {
+        let started = Instant::now();
+        let dialect = kind.open(root);
+        let files = load::walk(root, dialect.as_ref());
+        let entities = load::read_entities(root, &files, dialect.as_ref());
+        let other_files: Vec<(String, FileRole)> =
+            files.into_iter().filter(|f| f.role != FileRole::Entity).map(|f| (f.rel, f.role)).collect();
+        let mut store = Store {
+            root: root.to_path_buf(),
+            dialect,
+            detected_by,
+            entities,
+            other_files,
+            backlinks: Vec::new(),
+            load_ms: 0,
+            by_id: HashMap::new(),
+        };
+        store.link();
+        store.load_ms = started.elapsed().as_millis();
+        store
+    }
+
+    /// Resolve every link and edge, then compute backlinks.
+    fn link(&mut self) {
+        let resolver = resolve::Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.clone()));
+        use rayon::prelude::*;
+        self.entities.par_iter_mut().for_each(|e| {
+            for l in &mut e.links {
+                l.resolution = match l.syntax {
+                    LinkSyntax::Markdown => resolver.markdown(&e.path, &l.target),
+                    LinkSyntax::Wiki => resolver.wiki(&e.path, &l.target),
+                };
+            }
+            for edge in &mut e.edges {
+                edge.resolved = resolver.name(&edge.target);
+            }
+        });
+        let mut backlinks = vec![Vec::new(); self.entities.len()];
+        for (i, e) in self.entities.iter().enumerate() {
+            let i = i as EntityIdx;
+            let targets = e.links.iter().filter_map(|l| l.entity()).chain(e.edges.iter().filter_map(|d| d.resolved));
+            for t in targets {
+                if t != i {
+                    backlinks[t as usize].push(i);
+                }
+            }
+        }
+        for b in &mut backlinks {
+            b.sort_unstable();
+            b.dedup();
+        }
+        self.backlinks = backlinks;
+        self.by_id = self.entities.iter().enumerate().map(|(i, e)| (e.id.clone(), i as EntityIdx)).collect();
+    }
+
+    pub fn kind(&self) -> DialectKind {
+        self.dialect.kind()
+    }
+
+    pub fn entity(&self, idx: EntityIdx) -> &Entity {
+        &self.entities[idx as usize]
+    }
+
+    /// An entity by id: exact, then case-insensitive, then by path, then by name (stem/title).
+    pub fn find(&self, id: &str) -> Option<EntityIdx> {
+        if let Some(&i) = self.by_id.get(id) {
+            return Some(i);
+        }
+        let lower = id.to_lowercase();
+        if let Some(i) = self.entities.iter().position(|e| e.id.to_lowercase() == lower) {
+            return Some(i as EntityIdx);
+        }
+        let path = id.trim_start_matches("./");
+        if let Some(i) = self.entities.iter().position(|e| e.path == path) {
+            return Some(i as EntityIdx);
+        }
+        self.entities.iter().position(|e| e.title.to_lowercase() == lower).map(|i| i as EntityIdx)
+    }
+
+    pub fn abs_path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// The entity's file text (bodies are not kept in memory; they are read on demand).
+    pub fn read_text(&self, idx: EntityIdx) -> Result<String, StoreError> {
+        let e = self.entity(idx);
+        if e.problems.iter().any(|p| p.kind == entity::ProblemKind::SymlinkEscapes) {
+            return Ok(String::new());
+        }
+        let path = self.abs_path(&e.path);
+        let (bytes, _) =
+            fsio::read_capped(&path, load::MAX_READ).map_err(|source| StoreError::Io { path: path.clone(), source })?;
+        if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+            return Ok(String::new());
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// The entity's own text: its byte span within the file (the whole file for most dialects).
+    pub fn read_entity_text(&self, idx: EntityIdx) -> Result<String, StoreError> {
+        let text = self.read_text(idx)?;
+        let span = &self.entity(idx).span;
+        Ok(text.get(span.start as usize..span.end as usize).map(str::to_string).unwrap_or(text))
+    }
+
+    /// The entity's fields, read from disk on demand (frontmatter, or what the dialect stores
+    /// in place of it).
+    pub fn fields(&self, idx: EntityIdx) -> Result<Fields, StoreError> {
+        let text = self.read_text(idx)?;
+        Ok(self.dialect.fields(self.entity(idx), &text))
+    }
+
+    /// Entities that nothing else links to.
+    pub fn orphans(&self) -> impl Iterator<Item = EntityIdx> + '_ {
+        self.backlinks.iter().enumerate().filter(|(_, b)| b.is_empty()).map(|(i, _)| i as EntityIdx)
+    }
+
+    /// Counts of links: (internal, unresolved). External URLs and anchors are not counted.
+    pub fn link_counts(&self) -> (usize, usize) {
+        let mut internal = 0;
+        let mut unresolved = 0;
+        for l in self.entities.iter().flat_map(|e| &e.links) {
+            if l.is_internal() {
+                internal += 1;
+            }
+            if l.is_unresolved() {
+                unresolved += 1;
+            }
+        }
+        (internal, unresolved)
+    }
+
+    /// Entities per kind (entities without a kind count under `(none)`).
+    pub fn by_kind(&self) -> std::collections::BTreeMap<String, usize> {
+        let mut m = std::collections::BTreeMap::new();
+        for e in &self.entities {
+            *m.entry(e.kind.clone().unwrap_or_else(|| "(none)".into())).or_insert(0) += 1;
+        }
+        m
+    }
+}

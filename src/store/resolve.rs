@@ -1,0 +1,247 @@
+//! Resolving link targets and typed-edge names to entities, per the store's rules.
+//!
+//! Markdown links resolve as paths (relative to the linking file, or bundle-absolute with a
+//! leading `/`); wikilinks and edge names resolve as Obsidian does: path, id, file stem,
+//! title, alias, case-insensitively. Nothing that leaves the store root is ever followed.
+use std::collections::{HashMap, HashSet};
+
+use super::entity::{Entity, EntityIdx, ProblemKind, Resolution};
+use super::links::percent_decode;
+
+pub struct Resolver {
+    by_path: HashMap<String, EntityIdx>,
+    by_key: HashMap<String, EntityIdx>,
+    files: HashSet<String>,
+    dirs: HashSet<String>,
+    escaping: HashSet<EntityIdx>,
+}
+
+impl Resolver {
+    /// `files`: every file of the store that is not an entity file (sources, catalogs, images).
+    pub fn new(entities: &[Entity], files: impl IntoIterator<Item = String>) -> Self {
+        let mut by_path = HashMap::with_capacity(entities.len());
+        // Lookup keys in priority order; the first entity to claim a key keeps it.
+        let mut by_key: HashMap<String, EntityIdx> = HashMap::with_capacity(entities.len() * 3);
+        let mut escaping = HashSet::new();
+        for (i, e) in entities.iter().enumerate() {
+            let i = i as EntityIdx;
+            // Files holding several entities (awareness) resolve to their first one.
+            by_path.entry(e.path.clone()).or_insert(i);
+            if e.problems.iter().any(|p| p.kind == ProblemKind::SymlinkEscapes) {
+                escaping.insert(i);
+            }
+        }
+        for pass in 0..4 {
+            for (i, e) in entities.iter().enumerate() {
+                let i = i as EntityIdx;
+                match pass {
+                    0 => {
+                        by_key.entry(e.id.to_lowercase()).or_insert(i);
+                    }
+                    1 => {
+                        by_key.entry(e.stem().to_lowercase()).or_insert(i);
+                    }
+                    2 => {
+                        by_key.entry(e.title.to_lowercase()).or_insert(i);
+                    }
+                    _ => {
+                        for a in &e.aliases {
+                            by_key.entry(a.to_lowercase()).or_insert(i);
+                        }
+                    }
+                }
+            }
+        }
+        let files: HashSet<String> = files.into_iter().collect();
+        let mut dirs = HashSet::new();
+        for p in by_path.keys().chain(files.iter()) {
+            let mut rest = p.as_str();
+            while let Some((d, _)) = rest.rsplit_once('/') {
+                if !dirs.insert(d.to_string()) {
+                    break;
+                }
+                rest = d;
+            }
+        }
+        Resolver { by_path, by_key, files, dirs, escaping }
+    }
+
+    /// A markdown link destination written in the file at `from` (relative path).
+    pub fn markdown(&self, from: &str, target: &str) -> Resolution {
+        let t = target.trim().trim_start_matches('<').trim_end_matches('>');
+        if t.is_empty() || t.starts_with('#') {
+            return Resolution::Anchor;
+        }
+        if let Some(scheme) = scheme_of(t) {
+            return if scheme.eq_ignore_ascii_case("file") || scheme.len() == 1 {
+                Resolution::Escapes
+            } else {
+                Resolution::External
+            };
+        }
+        if t.starts_with("//") {
+            return Resolution::External;
+        }
+        let path = t.split(['#', '?']).next().unwrap_or(t);
+        let path = percent_decode(path);
+        let joined = if let Some(abs) = path.strip_prefix('/') {
+            abs.to_string()
+        } else {
+            join(dir_of(from), &path)
+        };
+        let Some(norm) = normalize(&joined) else { return Resolution::Escapes };
+        self.lookup_path(&norm, path.ends_with('/'))
+    }
+
+    fn lookup_path(&self, norm: &str, dir_form: bool) -> Resolution {
+        if norm.is_empty() {
+            return self.dir_target("");
+        }
+        if !dir_form {
+            if let Some(&i) = self.by_path.get(norm) {
+                return self.entity(i);
+            }
+            if self.files.contains(norm) {
+                return Resolution::File(norm.to_string());
+            }
+            let with_md = format!("{norm}.md");
+            if let Some(&i) = self.by_path.get(&with_md) {
+                return self.entity(i);
+            }
+        }
+        if self.dirs.contains(norm) {
+            return self.dir_target(norm);
+        }
+        Resolution::Broken
+    }
+
+    /// A link to a directory lands on its catalog when there is one, else on the folder.
+    fn dir_target(&self, dir: &str) -> Resolution {
+        for name in ["index.md", "_index.md"] {
+            let p = if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") };
+            if self.files.contains(&p) {
+                return Resolution::File(p);
+            }
+        }
+        Resolution::File(if dir.is_empty() { ".".into() } else { format!("{dir}/") })
+    }
+
+    fn entity(&self, i: EntityIdx) -> Resolution {
+        if self.escaping.contains(&i) { Resolution::Escapes } else { Resolution::Entity(i) }
+    }
+
+    /// A wikilink target (`[[target]]`, alias already removed) written in the file at `from`.
+    pub fn wiki(&self, from: &str, target: &str) -> Resolution {
+        let t = target.split('#').next().unwrap_or(target).trim();
+        if t.is_empty() {
+            return Resolution::Anchor;
+        }
+        if t.contains('/') || t.ends_with(".md") || t.starts_with('.') {
+            // A path: vault-root relative first (Obsidian), then relative to the linking file.
+            let stripped = t.trim_start_matches('/');
+            for candidate in [stripped.to_string(), join(dir_of(from), stripped)] {
+                let Some(norm) = normalize(&candidate) else { return Resolution::Escapes };
+                match self.lookup_path(&norm, false) {
+                    Resolution::Broken => {}
+                    found => return found,
+                }
+            }
+        }
+        match self.name(t) {
+            Some(i) => self.entity(i),
+            None => Resolution::Broken,
+        }
+    }
+
+    /// An entity named by id, file stem, title or alias (case-insensitive): wikilinks without
+    /// a path and typed-edge targets.
+    pub fn name(&self, name: &str) -> Option<EntityIdx> {
+        let key = name.trim().trim_end_matches(".md").to_lowercase();
+        self.by_key.get(&key).copied().or_else(|| self.by_path.get(name).copied())
+    }
+}
+
+/// `http`, `mailto`, `file`… when the target starts with `scheme:`.
+fn scheme_of(t: &str) -> Option<&str> {
+    let (scheme, _) = t.split_once(':')?;
+    let mut chars = scheme.chars();
+    let first = chars.next()?;
+    (first.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))).then_some(scheme)
+}
+
+fn dir_of(rel: &str) -> &str {
+    rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+fn join(dir: &str, rel: &str) -> String {
+    if dir.is_empty() { rel.to_string() } else { format!("{dir}/{rel}") }
+}
+
+/// Resolve `.` and `..`; `None` when the path climbs above the root.
+pub fn normalize(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ent(path: &str, title: &str) -> Entity {
+        Entity { id: path.trim_end_matches(".md").into(), path: path.into(), title: title.into(), ..Default::default() }
+    }
+
+    fn resolver() -> Resolver {
+        let es = vec![
+            ent("tables/users.md", "Users Table"),
+            ent("concepts/LLM Wiki Pattern.md", "LLM Wiki Pattern"),
+            ent("notes/a.md", "A"),
+        ];
+        Resolver::new(&es, ["sources/paper.pdf".to_string(), "tables/index.md".to_string()])
+    }
+
+    #[test]
+    fn markdown_paths() {
+        let r = resolver();
+        assert_eq!(r.markdown("notes/a.md", "../tables/users.md"), Resolution::Entity(0));
+        assert_eq!(r.markdown("notes/a.md", "/tables/users.md#cols"), Resolution::Entity(0));
+        assert_eq!(r.markdown("notes/a.md", "./a.md"), Resolution::Entity(2));
+        assert_eq!(r.markdown("x.md", "concepts/LLM%20Wiki%20Pattern.md"), Resolution::Entity(1));
+        assert_eq!(r.markdown("x.md", "sources/paper.pdf"), Resolution::File("sources/paper.pdf".into()));
+        assert_eq!(r.markdown("x.md", "tables/"), Resolution::File("tables/index.md".into()));
+        assert_eq!(r.markdown("x.md", "missing.md"), Resolution::Broken);
+        assert_eq!(r.markdown("notes/a.md", "../../etc/passwd"), Resolution::Escapes);
+        assert_eq!(r.markdown("x.md", "file:///etc/passwd"), Resolution::Escapes);
+        assert_eq!(r.markdown("x.md", "https://example.com/a.md"), Resolution::External);
+        assert_eq!(r.markdown("x.md", "mailto:a@b.c"), Resolution::External);
+        assert_eq!(r.markdown("x.md", "#section"), Resolution::Anchor);
+    }
+
+    #[test]
+    fn wikilinks_by_path_stem_title() {
+        let r = resolver();
+        assert_eq!(r.wiki("x.md", "users"), Resolution::Entity(0));
+        assert_eq!(r.wiki("x.md", "Users Table"), Resolution::Entity(0));
+        assert_eq!(r.wiki("x.md", "llm wiki pattern"), Resolution::Entity(1));
+        assert_eq!(r.wiki("x.md", "concepts/LLM Wiki Pattern"), Resolution::Entity(1));
+        assert_eq!(r.wiki("x.md", "tables/users.md"), Resolution::Entity(0));
+        assert_eq!(r.wiki("x.md", "users#Heading"), Resolution::Entity(0));
+        assert_eq!(r.wiki("x.md", "nope"), Resolution::Broken);
+        assert_eq!(r.wiki("x.md", "../../outside"), Resolution::Escapes);
+    }
+
+    #[test]
+    fn normalize_refuses_to_climb_out() {
+        assert_eq!(normalize("a/./b/../c").as_deref(), Some("a/c"));
+        assert_eq!(normalize("a/../../b"), None);
+    }
+}
