@@ -58,12 +58,14 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
     let edges: Vec<Value> = e
         .edges
         .iter()
-        .map(|d| json!({"type": d.kind, "target": d.target, "resolved": d.resolved.map(|r| store.entity(r).id.clone())}))
+        .map(
+            |d| json!({"type": d.kind, "target": d.target, "resolved": d.resolved.map(|r| store.entity(r).id.clone())}),
+        )
         .collect();
     let problems: Vec<Value> = e
         .problems
         .iter()
-        .map(|p| json!({"kind": format!("{:?}", p.kind), "message": p.message, "line": p.line, "column": p.col}))
+        .map(|p| json!({"rule": p.rule, "message": p.message, "line": p.line, "column": p.col}))
         .collect();
     Ok(json!({
         "id": e.id, "path": e.path, "line": e.line, "kind": e.kind, "title": e.title, "description": e.description,
@@ -85,7 +87,8 @@ fn print_text(r: &Value) {
         }
     }
     for key in ["tags", "aliases", "sources"] {
-        let items: Vec<String> = r[key].as_array().into_iter().flatten().filter_map(|v| v.as_str()).map(escape::line).collect();
+        let items: Vec<String> =
+            r[key].as_array().into_iter().flatten().filter_map(|v| v.as_str()).map(escape::line).collect();
         if !items.is_empty() {
             println!("  {key}: {}", items.join(", "));
         }
@@ -106,7 +109,13 @@ fn print_text(r: &Value) {
         println!("links ({}):", links.len());
         for l in links {
             let to = l["resolved"].as_str().map(escape::line).unwrap_or_default();
-            println!("  L{:<5} {} -> {} [{}]", l["line"], escape::line(l["target"].as_str().unwrap_or("")), to, l["status"].as_str().unwrap_or(""));
+            println!(
+                "  L{:<5} {} -> {} [{}]",
+                l["line"],
+                escape::line(l["target"].as_str().unwrap_or("")),
+                to,
+                l["status"].as_str().unwrap_or("")
+            );
         }
     }
     let backlinks = list("backlinks");
@@ -121,7 +130,12 @@ fn print_text(r: &Value) {
         println!("edges ({}):", edges.len());
         for d in edges {
             let to = d["resolved"].as_str().map(escape::line).unwrap_or_else(|| "(unresolved)".into());
-            println!("  {} {} -> {}", escape::line(d["type"].as_str().unwrap_or("")), escape::line(d["target"].as_str().unwrap_or("")), to);
+            println!(
+                "  {} {} -> {}",
+                escape::line(d["type"].as_str().unwrap_or("")),
+                escape::line(d["target"].as_str().unwrap_or("")),
+                to
+            );
         }
     }
     for p in list("problems") {

@@ -32,8 +32,12 @@ pub fn stats(store: &Store) -> serde_json::Value {
     let (links, unresolved) = store.link_counts();
     let stale = catalog::status(store).iter().filter(|s| s.state != catalog::CatalogState::Fresh).count();
     let problems: usize = store.entities.iter().map(|e| e.problems.len()).sum();
-    let warnings: Vec<_> =
-        store.dialect.warnings().into_iter().map(|w| json!({"code": w.code, "message": w.message, "path": w.path})).collect();
+    let warnings: Vec<_> = store
+        .dialect
+        .warnings()
+        .into_iter()
+        .map(|w| json!({"code": w.code, "message": w.message, "path": w.path}))
+        .collect();
     json!({
         "dialect": store.kind().name(),
         "detected_by": store.detected_by,
@@ -53,7 +57,12 @@ pub fn stats(store: &Store) -> serde_json::Value {
 }
 
 fn print_text(store: &Store, r: &serde_json::Value) {
-    println!("{}  ({} store, {})", escape::line(&store.root.display().to_string()), r["dialect"].as_str().unwrap_or(""), r["detected_by"].as_str().unwrap_or(""));
+    println!(
+        "{}  ({} store, {})",
+        escape::line(&store.root.display().to_string()),
+        r["dialect"].as_str().unwrap_or(""),
+        r["detected_by"].as_str().unwrap_or("")
+    );
     println!("{} entities, loaded in {} ms", r["entities"], r["load_ms"]);
     if let Some(kinds) = r["by_kind"].as_object() {
         let mut kinds: Vec<_> = kinds.iter().collect();
@@ -70,6 +79,10 @@ fn print_text(store: &Store, r: &serde_json::Value) {
         println!("{} events in the store's log", r["history_events"]);
     }
     for w in r["warnings"].as_array().into_iter().flatten() {
-        println!("warning: {}: {}", w["code"].as_str().unwrap_or(""), escape::line(w["message"].as_str().unwrap_or("")));
+        println!(
+            "warning: {}: {}",
+            w["code"].as_str().unwrap_or(""),
+            escape::line(w["message"].as_str().unwrap_or(""))
+        );
     }
 }

@@ -93,7 +93,7 @@ fn sniff(path: &Path) -> Detection {
             break;
         }
         let p = entry.path();
-        if !p.extension().is_some_and(|x| x == "md") || !entry.file_type().is_some_and(|t| t.is_file()) {
+        if p.extension().is_none_or(|x| x != "md") || !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
         let Ok((bytes, _)) = super::fsio::read_capped(p, 64 * 1024) else { continue };
@@ -116,7 +116,8 @@ fn sniff(path: &Path) -> Detection {
             counts[0] += 1;
         }
     }
-    let kinds = [DialectKind::Okf, DialectKind::Evolve, DialectKind::Aip10, DialectKind::Elophanto, DialectKind::Opendray];
+    let kinds =
+        [DialectKind::Okf, DialectKind::Evolve, DialectKind::Aip10, DialectKind::Elophanto, DialectKind::Opendray];
     let (best, &n) = counts.iter().enumerate().max_by_key(|&(i, n)| (*n, usize::MAX - i)).unwrap();
     if sampled > 0 && n * 2 > sampled {
         let reason = format!("{n} of {sampled} sampled files have {} frontmatter", kinds[best]);

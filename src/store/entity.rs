@@ -28,7 +28,7 @@ pub struct Entity {
     pub edges: Vec<Edge>,
     /// Links found in the body (and for some dialects in frontmatter values).
     pub links: Vec<Link>,
-    /// What went wrong reading this entity; the lint layer reports these.
+    /// What is wrong with this entity as read (see `Problem`).
     pub problems: Vec<Problem>,
     /// 1-based line of the entity inside its file (entries that share a file start later).
     pub line: u32,
@@ -106,38 +106,77 @@ impl Link {
     }
 }
 
-/// Something that went wrong while reading a file, kept for lint.
+/// Something wrong with an entity found while reading it: reading problems (non-UTF-8,
+/// broken frontmatter…) and the per-file checks a dialect makes while it has the fields in
+/// hand. The lint layer reports these next to its cross-entity rules; `rule` is a lint rule id.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
-    pub kind: ProblemKind,
+    pub rule: &'static str,
+    /// Overrides the rule's default severity (e.g. an AIP-10 manifest lint's own severity).
+    pub severity: Option<Severity>,
     pub message: String,
+    /// 1-based position in the file.
     pub line: u32,
     pub col: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ProblemKind {
-    /// Frontmatter unterminated, unparseable or not a mapping.
-    InvalidFrontmatter,
-    NonUtf8,
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Info,
+    Warn,
+    Error,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warn => "warn",
+            Severity::Error => "error",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Severity> {
+        match s {
+            "info" => Some(Severity::Info),
+            "warn" | "warning" => Some(Severity::Warn),
+            "error" => Some(Severity::Error),
+            _ => None,
+        }
+    }
+}
+
+/// Rule ids of problems found while reading (the public lint contract; see `lint --explain`).
+pub mod rule {
+    pub const INVALID_FRONTMATTER: &str = "invalid-frontmatter";
+    pub const NON_UTF8: &str = "non-utf8";
     /// Larger than the read limit: only the first part was read.
-    TooLarge,
-    /// Contains NUL bytes: not parsed as markdown.
-    Binary,
-    /// Could not be read at all (permissions, vanished, symlink loop, …).
-    Unreadable,
+    pub const TOO_LARGE: &str = "too-large";
+    /// NUL bytes: not parsed as markdown.
+    pub const BINARY: &str = "binary";
+    /// Could not be read at all (permissions, vanished, symlink loop…).
+    pub const UNREADABLE: &str = "unreadable";
     /// A symlink whose target leaves the store root: not read.
-    SymlinkEscapes,
+    pub const LINK_ESCAPES_ROOT: &str = "link-escapes-root";
 }
 
 impl Problem {
-    pub fn new(kind: ProblemKind, message: impl Into<String>, line: u32, col: u32) -> Self {
-        Problem { kind, message: message.into(), line, col }
+    pub fn new(rule: &'static str, message: impl Into<String>, line: u32, col: u32) -> Self {
+        Problem { rule, severity: None, message: message.into(), line, col }
+    }
+
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = Some(severity);
+        self
     }
 }
 
 impl Entity {
     /// The file stem of the entity's file (`tables/users.md` → `users`).
+    /// Whether the entity's file is a symlink leading out of the store (never read).
+    pub fn escapes_root(&self) -> bool {
+        self.problems.iter().any(|p| p.rule == rule::LINK_ESCAPES_ROOT && p.line == 0)
+    }
+
     pub fn stem(&self) -> &str {
         let name = self.path.rsplit('/').next().unwrap_or(&self.path);
         name.strip_suffix(".md").unwrap_or(name)

@@ -41,9 +41,8 @@ pub fn locate(text: &str) -> Block {
     let mut line_start = inner_start;
     let mut line_no = 2u32;
     while line_start <= text.len() {
-        let line_end = memchr::memchr(b'\n', &text.as_bytes()[line_start..])
-            .map(|i| line_start + i)
-            .unwrap_or(text.len());
+        let line_end =
+            memchr::memchr(b'\n', &text.as_bytes()[line_start..]).map(|i| line_start + i).unwrap_or(text.len());
         if text[line_start..line_end].trim_end() == "---" {
             let body_start = (line_end + 1).min(text.len());
             return Block::Closed { inner: inner_start..line_start, body_start, close_line: line_no };

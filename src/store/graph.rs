@@ -186,7 +186,6 @@ pub fn to_json(store: &Store, g: &Subgraph) -> serde_json::Value {
         .iter()
         .map(|e| json!({"from": store.entity(e.from).id, "to": store.entity(e.to).id, "type": e.kind}))
         .collect();
-    let broken: Vec<_> =
-        g.broken.iter().map(|(f, t)| json!({"from": store.entity(*f).id, "target": t})).collect();
+    let broken: Vec<_> = g.broken.iter().map(|(f, t)| json!({"from": store.entity(*f).id, "target": t})).collect();
     json!({"nodes": nodes, "edges": edges, "broken": broken})
 }

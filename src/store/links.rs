@@ -46,7 +46,8 @@ pub fn extract(text: &str, body_start: usize, lines: &LineIndex) -> Vec<Link> {
             Event::End(TagEnd::Link) => {
                 if let Some((mut link, label)) = open.take() {
                     let label = label.trim();
-                    if !label.is_empty() && !(link.syntax == LinkSyntax::Wiki && label == link.target) {
+                    let same_as_target = link.syntax == LinkSyntax::Wiki && label == link.target;
+                    if !label.is_empty() && !same_as_target {
                         link.label = Some(label.to_string());
                     }
                     links.push(link);
@@ -120,10 +121,10 @@ mod tests {
     #[test]
     fn body_offset_is_applied() {
         let t = "---\na: 1\n---\n[x](y.md)\n";
-        let l = extract(t, 12, &LineIndex::new(t));
+        let l = extract(t, 13, &LineIndex::new(t));
         assert_eq!(l.len(), 1);
         assert_eq!(l[0].line, 4);
-        assert_eq!(l[0].span.start, 12);
+        assert_eq!(l[0].span.start, 13);
     }
 
     #[test]

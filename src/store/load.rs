@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::dialect::{Dialect, FileRole, SourceFile};
-use super::entity::{Entity, Problem, ProblemKind};
+use super::entity::{Entity, Problem, rule};
 use super::fsio;
 use super::lines::LineIndex;
 
@@ -29,11 +29,7 @@ pub struct FoundFile {
 pub fn walk(root: &Path, dialect: &dyn Dialect) -> Vec<FoundFile> {
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let mut out = Vec::new();
-    let walker = ignore::WalkBuilder::new(root)
-        .standard_filters(false)
-        .hidden(true)
-        .follow_links(false)
-        .build();
+    let walker = ignore::WalkBuilder::new(root).standard_filters(false).hidden(true).follow_links(false).build();
     for entry in walker.flatten() {
         if entry.depth() == 0 {
             continue;
@@ -80,11 +76,8 @@ fn parents(rel: &str) -> impl Iterator<Item = &str> {
 
 /// Read and parse every entity file, in parallel; entities come back sorted by path and line.
 pub fn read_entities(root: &Path, files: &[FoundFile], dialect: &dyn Dialect) -> Vec<Entity> {
-    let mut entities: Vec<Entity> = files
-        .par_iter()
-        .filter(|f| f.role == FileRole::Entity)
-        .flat_map_iter(|f| read_one(root, f, dialect))
-        .collect();
+    let mut entities: Vec<Entity> =
+        files.par_iter().filter(|f| f.role == FileRole::Entity).flat_map_iter(|f| read_one(root, f, dialect)).collect();
     entities.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
     entities
 }
@@ -97,12 +90,7 @@ fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
     let mut mtime = 0;
     let mut readable = true;
     if found.symlink_inside == Some(false) {
-        problems.push(Problem::new(
-            ProblemKind::SymlinkEscapes,
-            "symlink points outside the store; not read",
-            1,
-            1,
-        ));
+        problems.push(Problem::new(rule::LINK_ESCAPES_ROOT, "symlink points outside the store; not read", 0, 0));
         readable = false;
     } else {
         match fs::metadata(&path) {
@@ -114,7 +102,7 @@ fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
                         bytes = b;
                         if truncated {
                             problems.push(Problem::new(
-                                ProblemKind::TooLarge,
+                                rule::TOO_LARGE,
                                 format!("file is {size} bytes; only the first {MAX_READ} were read"),
                                 1,
                                 1,
@@ -122,20 +110,20 @@ fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
                         }
                     }
                     Err(e) => {
-                        problems.push(Problem::new(ProblemKind::Unreadable, format!("cannot read: {e}"), 1, 1));
+                        problems.push(Problem::new(rule::UNREADABLE, format!("cannot read: {e}"), 1, 1));
                         readable = false;
                     }
                 }
             }
             Err(e) => {
-                problems.push(Problem::new(ProblemKind::Unreadable, format!("cannot read: {e}"), 1, 1));
+                problems.push(Problem::new(rule::UNREADABLE, format!("cannot read: {e}"), 1, 1));
                 readable = false;
             }
         }
     }
     let probe = &bytes[..bytes.len().min(8192)];
     if readable && memchr::memchr(0, probe).is_some() {
-        problems.push(Problem::new(ProblemKind::Binary, "binary content (NUL bytes); not parsed", 1, 1));
+        problems.push(Problem::new(rule::BINARY, "binary content (NUL bytes); not parsed", 1, 1));
         readable = false;
     }
     let text = match String::from_utf8(bytes) {
@@ -147,7 +135,7 @@ fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
             let (line, col) = if lossy.is_char_boundary(at) { (line, col) } else { (line, 1) };
             if readable {
                 problems.push(Problem::new(
-                    ProblemKind::NonUtf8,
+                    rule::NON_UTF8,
                     format!("not valid UTF-8 (first bad byte at offset {at}); shown with replacement characters"),
                     line,
                     col,

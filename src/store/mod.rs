@@ -27,7 +27,9 @@ pub enum StoreError {
     NotFound(PathBuf),
     #[error("{0}: not a directory")]
     NotADirectory(PathBuf),
-    #[error("no knowledge store found in {0} or any parent (looked for .evolve/entities, KNOWLEDGE.md, index.md, knowledge/system, memory/long-term.md, opendray-export.json)")]
+    #[error(
+        "no knowledge store found in {0} or any parent (looked for .evolve/entities, KNOWLEDGE.md, index.md, knowledge/system, memory/long-term.md, opendray-export.json)"
+    )]
     NoStoreFound(PathBuf),
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },
@@ -60,11 +62,9 @@ impl Store {
             return Err(StoreError::NotADirectory(path.to_path_buf()));
         }
         let detection = match dialect {
-            Some(kind) => detect::Detection {
-                kind,
-                root: detect::root_for(kind, path),
-                reason: format!("--dialect {kind}"),
-            },
+            Some(kind) => {
+                detect::Detection { kind, root: detect::root_for(kind, path), reason: format!("--dialect {kind}") }
+            }
             None => detect::detect(path),
         };
         Ok(Store::load(&detection.root, detection.kind, detection.reason))
@@ -165,7 +165,7 @@ impl Store {
     /// The entity's file text (bodies are not kept in memory; they are read on demand).
     pub fn read_text(&self, idx: EntityIdx) -> Result<String, StoreError> {
         let e = self.entity(idx);
-        if e.problems.iter().any(|p| p.kind == entity::ProblemKind::SymlinkEscapes) {
+        if e.escapes_root() {
             return Ok(String::new());
         }
         let path = self.abs_path(&e.path);

@@ -5,7 +5,7 @@
 //! title, alias, case-insensitively. Nothing that leaves the store root is ever followed.
 use std::collections::{HashMap, HashSet};
 
-use super::entity::{Entity, EntityIdx, ProblemKind, Resolution};
+use super::entity::{Entity, EntityIdx, Resolution};
 use super::links::percent_decode;
 
 pub struct Resolver {
@@ -27,7 +27,7 @@ impl Resolver {
             let i = i as EntityIdx;
             // Files holding several entities (awareness) resolve to their first one.
             by_path.entry(e.path.clone()).or_insert(i);
-            if e.problems.iter().any(|p| p.kind == ProblemKind::SymlinkEscapes) {
+            if e.escapes_root() {
                 escaping.insert(i);
             }
         }
@@ -84,11 +84,7 @@ impl Resolver {
         }
         let path = t.split(['#', '?']).next().unwrap_or(t);
         let path = percent_decode(path);
-        let joined = if let Some(abs) = path.strip_prefix('/') {
-            abs.to_string()
-        } else {
-            join(dir_of(from), &path)
-        };
+        let joined = if let Some(abs) = path.strip_prefix('/') { abs.to_string() } else { join(dir_of(from), &path) };
         let Some(norm) = normalize(&joined) else { return Resolution::Escapes };
         self.lookup_path(&norm, path.ends_with('/'))
     }

@@ -4,13 +4,13 @@
 //! by its path, turns entity files into entities, and knows its catalogs and its event log.
 use std::path::Path;
 
+use super::Store;
 use super::catalog::CatalogPlan;
-use super::entity::{Edge, Entity, Problem, ProblemKind};
+use super::entity::{Edge, Entity, Problem, rule};
 use super::frontmatter::{self, Block, Fields};
 use super::history::HistoryEvent;
 use super::lines::LineIndex;
 use super::links;
-use super::Store;
 
 pub mod aip10;
 pub mod awareness;
@@ -198,7 +198,7 @@ pub fn parse_markdown(file: &SourceFile, grammar: Grammar) -> Parsed {
     match frontmatter::locate(text) {
         Block::None => {}
         Block::Unterminated => entity.problems.push(Problem::new(
-            ProblemKind::InvalidFrontmatter,
+            rule::INVALID_FRONTMATTER,
             "frontmatter starts with `---` on line 1 but is never closed",
             1,
             1,
@@ -216,7 +216,7 @@ pub fn parse_markdown(file: &SourceFile, grammar: Grammar) -> Parsed {
                     has_frontmatter = true;
                 }
                 Err(e) => entity.problems.push(Problem::new(
-                    ProblemKind::InvalidFrontmatter,
+                    rule::INVALID_FRONTMATTER,
                     format!("frontmatter does not parse: {}", e.message),
                     e.line + 1,
                     e.col.max(1),
@@ -387,7 +387,7 @@ mod tests {
         let l = LineIndex::new(t);
         let p = parse_markdown(&file("x.md", t, &l), Grammar::Yaml);
         assert_eq!(p.entity.problems.len(), 1);
-        assert_eq!(p.entity.problems[0].kind, ProblemKind::InvalidFrontmatter);
+        assert_eq!(p.entity.problems[0].rule, rule::INVALID_FRONTMATTER);
         assert_eq!(p.entity.links.len(), 1);
         assert!(!p.has_frontmatter);
     }

@@ -49,9 +49,7 @@ pub fn map_common(e: &mut Entity, f: &Fields) {
         Some(serde_json::Value::Array(items)) => items
             .iter()
             .filter_map(|s| match s {
-                serde_json::Value::Object(m) => {
-                    m.get("resource").or_else(|| m.get("id")).map(frontmatter::scalar_text)
-                }
+                serde_json::Value::Object(m) => m.get("resource").or_else(|| m.get("id")).map(frontmatter::scalar_text),
                 other => Some(frontmatter::scalar_text(other)),
             })
             .collect(),
