@@ -1,0 +1,67 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A real example store under `../shared/formats/corpora` (beside the repository).
+pub fn corpus(rel: &str) -> PathBuf {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/formats/corpora").join(rel);
+    assert!(p.exists(), "corpus {} is missing: the tests need ../shared beside the repository", p.display());
+    p
+}
+
+/// A fixture store shipped in `tests/fixtures`.
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
+}
+
+/// Copy a directory tree (to get a scratch store that tests may write to).
+pub fn copy_tree(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for entry in std::fs::read_dir(src).unwrap() {
+        let entry = entry.unwrap();
+        let to = dst.join(entry.file_name());
+        let ft = entry.file_type().unwrap();
+        if ft.is_dir() {
+            copy_tree(&entry.path(), &to);
+        } else if ft.is_file() {
+            std::fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+}
+
+/// A scratch copy of a store in a fresh temp dir; keep the TempDir alive while using it.
+pub fn scratch(src: &Path) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let dst = dir.path().join(src.file_name().unwrap());
+    copy_tree(src, &dst);
+    (dir, dst)
+}
+
+/// Run the folio binary with arguments.
+pub fn folio(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_folio"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("XDG_DATA_HOME", std::env::temp_dir().join("folio-test-data"))
+        .output()
+        .expect("folio runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Run folio and parse its stdout as JSON.
+pub fn folio_json(args: &[&str]) -> serde_json::Value {
+    let o = folio(args);
+    assert!(o.status.code() != Some(2), "folio {args:?} failed: {}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("folio {args:?}: bad JSON ({e}): {}", stdout(&o)))
+}
+
+/// Write a file (creating parents) inside a test store.
+pub fn write(root: &Path, rel: &str, text: impl AsRef<[u8]>) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
