@@ -1,10 +1,10 @@
 //! Making untrusted text safe to print: agent-written content never reaches the terminal as
 //! control sequences. Controls, bidi overrides and zero-width characters become visible escapes.
 
-/// Characters that can hide text from a reader or drive a terminal.
+/// Characters that can hide text from a reader or drive a terminal (carriage returns too:
+/// they can overwrite a printed line).
 pub fn is_hostile(c: char) -> bool {
-    (c.is_control() && c != '\t' && c != '\n')
-        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    c == '\r' || crate::store::hostile::is_hostile(c)
 }
 
 /// Text with every hostile character shown as `\u{…}` (newlines and tabs kept).

@@ -145,8 +145,10 @@ impl Severity {
     }
 }
 
-/// Rule ids of problems found while reading (the public lint contract; see `lint --explain`).
+/// Lint rule ids: the public contract (`folio lint --explain ID`). Dialects attach the per-file
+/// ones to entities while parsing; the lint engine adds the cross-entity ones.
 pub mod rule {
+    // Found while reading a file (load.rs / every dialect).
     pub const INVALID_FRONTMATTER: &str = "invalid-frontmatter";
     pub const NON_UTF8: &str = "non-utf8";
     /// Larger than the read limit: only the first part was read.
@@ -155,8 +157,32 @@ pub mod rule {
     pub const BINARY: &str = "binary";
     /// Could not be read at all (permissions, vanished, symlink loop…).
     pub const UNREADABLE: &str = "unreadable";
-    /// A symlink whose target leaves the store root: not read.
+    /// A link (or a symlinked file) whose target leaves the store root.
     pub const LINK_ESCAPES_ROOT: &str = "link-escapes-root";
+    /// Terminal control characters, escape sequences, bidi overrides, zero-width characters.
+    pub const CONTROL_CHARS: &str = "control-chars";
+    // Per-file field checks made by dialects while parsing.
+    pub const MISSING_TYPE: &str = "missing-type";
+    pub const MISSING_DESCRIPTION: &str = "missing-description";
+    pub const LEGACY_TRIGGER: &str = "legacy-trigger";
+    pub const INVALID_FIELD: &str = "invalid-field";
+    pub const STALE: &str = "stale";
+    pub const UNSOURCED: &str = "unsourced";
+    pub const LOW_CONFIDENCE: &str = "low-confidence";
+    // Cross-entity rules (the lint engine) and store-level warnings (`StoreWarning::code`).
+    pub const WIKILINK_SYNTAX: &str = "wikilink-syntax";
+    pub const BROKEN_LINK: &str = "broken-link";
+    pub const ORPHAN: &str = "orphan";
+    pub const DUPLICATE_ID: &str = "duplicate-id";
+    pub const DUPLICATE_TITLE: &str = "duplicate-title";
+    pub const RESERVED_NAME: &str = "reserved-name";
+    pub const CATALOG_STALE: &str = "catalog-stale";
+    pub const CONTRADICTION: &str = "contradiction";
+    pub const EXTENDS_CYCLE: &str = "extends-cycle";
+    pub const EXTENDS_MISSING: &str = "extends-missing";
+    pub const EXTENDS_DEPTH: &str = "extends-depth";
+    pub const SOURCE_MODIFIED: &str = "source-modified";
+    pub const LINK_INTO_SOURCES: &str = "link-into-sources";
 }
 
 impl Problem {

@@ -4,13 +4,14 @@
 //! entity (or a skipped file), and nothing is ever written.
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
 use super::dialect::{Dialect, FileRole, SourceFile};
 use super::entity::{Entity, Problem, rule};
-use super::fsio;
 use super::lines::LineIndex;
+use super::{fsio, hostile};
 
 /// Files larger than this are read only up to it (a 50 MB agent dump is still an entity).
 pub const MAX_READ: u64 = 16 * 1024 * 1024;
@@ -74,10 +75,36 @@ fn parents(rel: &str) -> impl Iterator<Item = &str> {
     rel.match_indices('/').map(move |(i, _)| &rel[..i])
 }
 
+/// Counters a caller can watch while a load runs on another thread.
+#[derive(Debug, Default)]
+pub struct LoadProgress {
+    /// Entity files found by the walk (set once the walk is done).
+    pub total: AtomicUsize,
+    /// Entity files read and parsed so far.
+    pub done: AtomicUsize,
+}
+
 /// Read and parse every entity file, in parallel; entities come back sorted by path and line.
-pub fn read_entities(root: &Path, files: &[FoundFile], dialect: &dyn Dialect) -> Vec<Entity> {
-    let mut entities: Vec<Entity> =
-        files.par_iter().filter(|f| f.role == FileRole::Entity).flat_map_iter(|f| read_one(root, f, dialect)).collect();
+pub fn read_entities(
+    root: &Path,
+    files: &[FoundFile],
+    dialect: &dyn Dialect,
+    progress: Option<&LoadProgress>,
+) -> Vec<Entity> {
+    if let Some(p) = progress {
+        p.total.store(files.iter().filter(|f| f.role == FileRole::Entity).count(), Ordering::Relaxed);
+    }
+    let mut entities: Vec<Entity> = files
+        .par_iter()
+        .filter(|f| f.role == FileRole::Entity)
+        .flat_map_iter(|f| {
+            let parsed = read_one(root, f, dialect);
+            if let Some(p) = progress {
+                p.done.fetch_add(1, Ordering::Relaxed);
+            }
+            parsed
+        })
+        .collect();
     entities.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
     entities
 }
@@ -151,8 +178,25 @@ fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
     for e in &mut entities {
         e.file_size = size;
         e.mtime_ns = mtime;
+        flag_hostile(&text, &lines, e);
     }
     entities
+}
+
+/// Record hostile characters (escape sequences, bidi overrides…) inside the entity's span.
+fn flag_hostile(text: &str, lines: &LineIndex, e: &mut Entity) {
+    let span = e.span.start as usize..(e.span.end as usize).min(text.len());
+    let Some(slice) = text.get(span.clone()) else { return };
+    if let Some((at, c, n)) = hostile::scan(slice, 0) {
+        let (line, col) = lines.position(span.start + at);
+        let more = if n > 1 { format!(" ({n} in all)") } else { String::new() };
+        e.problems.push(Problem::new(
+            rule::CONTROL_CHARS,
+            format!("{} in the content{more}: it can hide text or drive a terminal", hostile::describe(c)),
+            line,
+            col,
+        ));
+    }
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {

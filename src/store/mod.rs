@@ -11,6 +11,7 @@ pub mod frontmatter;
 pub mod fsio;
 pub mod graph;
 pub mod history;
+pub mod hostile;
 pub mod lines;
 pub mod links;
 pub mod load;
@@ -80,10 +81,20 @@ impl Store {
 
     /// Load `root` as `kind`. Never fails: unreadable parts become problems.
     pub fn load(root: &Path, kind: DialectKind, detected_by: String) -> Store {
+        Store::load_with_progress(root, kind, detected_by, None)
+    }
+
+    /// `load`, updating `progress` as files are read (for a UI loading on another thread).
+    pub fn load_with_progress(
+        root: &Path,
+        kind: DialectKind,
+        detected_by: String,
+        progress: Option<&load::LoadProgress>,
+    ) -> Store {
         let started = Instant::now();
         let dialect = kind.open(root);
         let files = load::walk(root, dialect.as_ref());
-        let entities = load::read_entities(root, &files, dialect.as_ref());
+        let entities = load::read_entities(root, &files, dialect.as_ref(), progress);
         let other_files: Vec<(String, FileRole)> =
             files.into_iter().filter(|f| f.role != FileRole::Entity).map(|f| (f.rel, f.role)).collect();
         let mut store = Store {
