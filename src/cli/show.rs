@@ -43,7 +43,12 @@ pub fn resolution(store: &Store, r: &Resolution) -> (&'static str, Option<String
 
 pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
     let e = store.entity(idx);
-    let fields = store.fields(idx)?;
+    // An entity that could not be read still shows what loading recorded (its problems say why).
+    let fields = if e.problems.iter().any(|p| p.rule == crate::store::entity::rule::UNREADABLE) {
+        Default::default()
+    } else {
+        store.fields(idx)?
+    };
     let links: Vec<Value> = e
         .links
         .iter()

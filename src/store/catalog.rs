@@ -62,8 +62,8 @@ pub struct WriteReport {
 pub enum CatalogError {
     #[error("{path}: not a catalog ({reason}); refusing to overwrite it (nothing was written)")]
     Refused { path: String, reason: String },
-    #[error("{path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    #[error("{path}: {err}")]
+    Io { path: String, err: std::io::Error },
 }
 
 /// Write every stale or missing catalog. Refuses up front, before writing anything, when any
@@ -88,7 +88,7 @@ pub fn write(store: &Store) -> Result<WriteReport, CatalogError> {
 
 fn write_one(root: &Path, rel: &str, content: &str) -> Result<(), CatalogError> {
     fsio::write_atomic(&root.join(rel), content.as_bytes())
-        .map_err(|source| CatalogError::Io { path: rel.to_string(), source })
+        .map_err(|err| CatalogError::Io { path: rel.to_string(), err })
 }
 
 /// One catalog line's description: a single line, no trailing blanks.

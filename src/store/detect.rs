@@ -83,9 +83,11 @@ fn is_okf_root_index(p: &Path) -> bool {
     })
 }
 
-/// Frontmatter sniffing over a sample of markdown files.
+/// Frontmatter sniffing over a sample of markdown files. A format wins when more than half of
+/// the sampled files carry its marks; files without frontmatter count against every format.
 fn sniff(path: &Path) -> Detection {
-    let mut counts = [0usize; 5]; // okf, evolve, aip10, elophanto, opendray
+    // okf, evolve, aip10, elophanto, opendray, and typed pages with wikilinks (an LLM wiki)
+    let mut counts = [0usize; 6];
     let mut sampled = 0;
     let walker = ignore::WalkBuilder::new(path).standard_filters(false).hidden(true).max_depth(Some(4)).build();
     for entry in walker.flatten() {
@@ -97,10 +99,10 @@ fn sniff(path: &Path) -> Detection {
             continue;
         }
         let Ok((bytes, _)) = super::fsio::read_capped(p, 64 * 1024) else { continue };
-        let text = String::from_utf8_lossy(&bytes);
-        let frontmatter::Block::Closed { inner, .. } = frontmatter::locate(&text) else { continue };
-        let raw = &text[inner];
         sampled += 1;
+        let text = String::from_utf8_lossy(&bytes);
+        let frontmatter::Block::Closed { inner, body_start, .. } = frontmatter::locate(&text) else { continue };
+        let raw = &text[inner];
         let fields = frontmatter::parse_yaml(raw).unwrap_or_default();
         let has = |k: &str| fields.contains_key(k) || raw.lines().any(|l| l.starts_with(&format!("{k}:")));
         let s = |k: &str| frontmatter::get_str(&fields, k).unwrap_or_default();
@@ -112,14 +114,22 @@ fn sniff(path: &Path) -> Detection {
             counts[4] += 1;
         } else if ["system", "user", "learned", "plugin"].contains(&s("scope").as_str()) {
             counts[3] += 1;
-        } else if has("type") && fields.contains_key("type") {
-            counts[0] += 1;
+        } else if fields.contains_key("type") {
+            // OKF uses markdown links only; typed pages linked with [[…]] are an LLM wiki.
+            let body = &text[body_start..];
+            if body.contains("[[") || raw.contains("[[") { counts[5] += 1 } else { counts[0] += 1 }
         }
     }
-    let kinds =
-        [DialectKind::Okf, DialectKind::Evolve, DialectKind::Aip10, DialectKind::Elophanto, DialectKind::Opendray];
+    let kinds = [
+        DialectKind::Okf,
+        DialectKind::Evolve,
+        DialectKind::Aip10,
+        DialectKind::Elophanto,
+        DialectKind::Opendray,
+        DialectKind::Vault,
+    ];
     let (best, &n) = counts.iter().enumerate().max_by_key(|&(i, n)| (*n, usize::MAX - i)).unwrap();
-    if sampled > 0 && n * 2 > sampled {
+    if sampled > 0 && n * 2 > sampled && kinds[best] != DialectKind::Vault {
         let reason = format!("{n} of {sampled} sampled files have {} frontmatter", kinds[best]);
         return found(kinds[best], path, reason);
     }

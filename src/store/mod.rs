@@ -32,8 +32,8 @@ pub enum StoreError {
         "no knowledge store found in {0} or any parent (looked for .evolve/entities, KNOWLEDGE.md, index.md, knowledge/system, memory/long-term.md, opendray-export.json)"
     )]
     NoStoreFound(PathBuf),
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}: {err}")]
+    Io { path: PathBuf, err: std::io::Error },
 }
 
 /// A loaded store: every entity, its links resolved, backlinks computed.
@@ -57,7 +57,7 @@ impl Store {
     pub fn open(path: &Path, dialect: Option<DialectKind>) -> Result<Store, StoreError> {
         let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => StoreError::NotFound(path.to_path_buf()),
-            _ => StoreError::Io { path: path.to_path_buf(), source: e },
+            _ => StoreError::Io { path: path.to_path_buf(), err: e },
         })?;
         if !meta.is_dir() {
             return Err(StoreError::NotADirectory(path.to_path_buf()));
@@ -181,7 +181,7 @@ impl Store {
         }
         let path = self.abs_path(&e.path);
         let (bytes, _) =
-            fsio::read_capped(&path, load::MAX_READ).map_err(|source| StoreError::Io { path: path.clone(), source })?;
+            fsio::read_capped(&path, load::MAX_READ).map_err(|err| StoreError::Io { path: path.clone(), err })?;
         if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
             return Ok(String::new());
         }
