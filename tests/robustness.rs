@@ -39,8 +39,8 @@ fn hostile_store() -> (tempfile::TempDir, std::path::PathBuf) {
     write(&root, "bad-yaml.md", "---\ntype: [unclosed\ntitle: x\n---\nbody\n");
     write(&root, "unterminated.md", "---\ntype: Note\nno closing line\n");
     write(&root, "not-a-mapping.md", "---\n- a\n- b\n---\n");
-    write(&root, "latin1.md", b"---\ntype: Note\ntitle: caf\xe9\n---\nna\xefve\n".to_vec());
-    write(&root, "binary.md", b"\x00\x01\x02PNG\x00\x00garbage".to_vec());
+    write(&root, "latin1.md", b"---\ntype: Note\ntitle: caf\xe9\n---\nna\xefve\n");
+    write(&root, "binary.md", b"\x00\x01\x02PNG\x00\x00garbage");
     write(
         &root,
         "escapes.md",
