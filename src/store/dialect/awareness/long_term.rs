@@ -88,16 +88,21 @@ fn parse_entry(section: &str, bullet: &str) -> Entry {
         line: 0,
         span: 0..0,
     };
-    let split = bullet.split_once(": ").filter(|_| looks_dated(bullet));
-    let Some((date, body)) = split else {
+    if !looks_dated(bullet) {
         e.error = Some("entry line is not `- YYYY-MM-DD: text (evidence: …)`".into());
+        return e;
+    }
+    let date = bullet.get(..10).unwrap_or(bullet);
+    if !is_date(date) {
+        let written = bullet.split([':', ' ']).next().unwrap_or(bullet);
+        e.error = Some(format!("entry date `{written}` is not a YYYY-MM-DD date"));
+        return e;
+    }
+    let Some(body) = bullet[10..].strip_prefix(": ") else {
+        e.error = Some("entry date is not followed by `: ` and the text".into());
         return e;
     };
     e.text = body.trim().to_string();
-    if !is_date(date) {
-        e.error = Some(format!("entry date `{date}` is not a YYYY-MM-DD date"));
-        return e;
-    }
     e.date = date.to_string();
     let pruned = section == PRUNED;
     match split_trailer(body, pruned) {
@@ -283,6 +288,7 @@ mod tests {
         assert!(err("Patterns", "2026-13-01: x (evidence: y)").unwrap().contains("2026-13-01"));
         assert!(err("Patterns", "2026-8-1: x (evidence: y)").unwrap().contains("not a YYYY-MM-DD"));
         assert!(err("Patterns", "2026-08-01: x").unwrap().contains("evidence"));
+        assert!(err("Patterns", "2026-08-01 x (evidence: y)").unwrap().contains("followed by"));
         assert!(err("Patterns", "2026-08-01: x (evidence: )").unwrap().contains("evidence"));
         assert!(err("Patterns", "Use this: prose").unwrap().contains("is not `- YYYY-MM-DD"));
         assert!(err(PRUNED, "2026-08-01: x (evidence: y)").unwrap().contains("reason"));
