@@ -1,23 +1,72 @@
-//! PLACEHOLDER — being written by a helper; replaced before landing.
-use super::{Dialect, DialectKind, FileRole, SourceFile};
-use crate::store::entity::Entity;
+//! @fyso/awareness-framework homes (`~/.agents`): the curated `memory/long-term.md` read as
+//! one entity per entry line, the other markdown files as one entity each, and
+//! `memory/events.jsonl` as the store's history.
+use std::path::Path;
 
-pub struct Awareness;
+use super::{Dialect, DialectKind, FileRole, SourceFile, StoreWarning};
+use crate::store::entity::Entity;
+use crate::store::frontmatter::Fields;
+use crate::store::history::HistoryEvent;
+
+mod documents;
+pub mod entry_key;
+mod events;
+mod long_term;
+
+pub use events::EVENTS_PATH;
+pub use long_term::{CANDIDATES, CURATED, PRUNED};
+
+pub const LONG_TERM_PATH: &str = "memory/long-term.md";
+
+pub struct Awareness {
+    log: events::EventLog,
+}
 
 impl Awareness {
-    pub fn open(_root: &std::path::Path) -> Self {
-        Awareness
+    /// Open a home: its event log is read now, so `history` and `warnings` agree.
+    pub fn open(root: &Path) -> Self {
+        Awareness { log: events::EventLog::read(root) }
     }
+}
+
+/// Whether a file holds long-term memory entries (the home's, or a channel's).
+fn is_long_term(rel: &str) -> bool {
+    documents::channel_inner(rel) == LONG_TERM_PATH
 }
 
 impl Dialect for Awareness {
     fn kind(&self) -> DialectKind {
         DialectKind::Awareness
     }
+
     fn role(&self, rel: &str) -> FileRole {
-        super::vault::Vault.role(rel)
+        if rel.ends_with(".md") {
+            FileRole::Entity
+        } else if rel.ends_with(".jsonl") {
+            FileRole::Log
+        } else {
+            FileRole::Other
+        }
     }
+
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
-        super::vault::Vault.parse(file)
+        if is_long_term(file.rel) { long_term::parse(file) } else { vec![documents::parse(file)] }
+    }
+
+    fn history(&self, _root: &Path) -> Vec<HistoryEvent> {
+        self.log.events.clone()
+    }
+
+    fn warnings(&self) -> Vec<StoreWarning> {
+        self.log.warnings.clone()
+    }
+
+    fn fields(&self, entity: &Entity, text: &str) -> Fields {
+        // A long-term entity spans one line, unless it stands for an unreadable file.
+        if is_long_term(&entity.path) && entity.span.end as usize != text.len() {
+            long_term::entry_fields(entity, text)
+        } else {
+            documents::metadata(text)
+        }
     }
 }

@@ -66,8 +66,8 @@ impl DialectKind {
             DialectKind::Evolve => Box::new(evolve::Evolve::open(root)),
             DialectKind::Aip10 => Box::new(aip10::Aip10::open(root)),
             DialectKind::Elophanto => Box::new(elophanto::Elophanto),
-            DialectKind::Opendray => Box::new(opendray::Opendray),
-            DialectKind::Awareness => Box::new(awareness::Awareness),
+            DialectKind::Opendray => Box::new(opendray::Opendray::open(root)),
+            DialectKind::Awareness => Box::new(awareness::Awareness::open(root)),
             DialectKind::Vault => Box::new(vault::Vault),
         }
     }

@@ -1,12 +1,35 @@
-//! PLACEHOLDER — being written by a helper; replaced before landing.
-use super::{Dialect, DialectKind, FileRole, SourceFile};
-use crate::store::entity::Entity;
+//! opendray exports: one markdown file per knowledge node (entity, fact, playbook, skill) with
+//! the node as YAML frontmatter, under a root marked by `opendray-export.json`. The layout
+//! and keys are folio's definition of opendray's open "markdown export" decision; see
+//! `docs/opendray-export.md`.
+use std::path::Path;
 
-pub struct Opendray;
+use serde_json::Value;
+
+use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, edges_from_fields, parse_markdown};
+use crate::store::entity::Entity;
+use crate::store::frontmatter::{Fields, get_f64, get_list, get_str};
+
+mod checks;
+mod marker;
+
+pub use marker::{EXPORT_FORMAT, Marker};
+
+/// The closed edge vocabulary of opendray's `knowledge_edges` table.
+pub const EDGE_TYPES: &[&str] =
+    &["runs_on", "uses", "about", "part_of", "depends_on", "supersedes", "derived_from", "used_by"];
+
+/// Folders of the export that hold node files.
+pub const NODE_DIRS: &[&str] = &["entities", "facts", "playbooks", "skills"];
+
+pub struct Opendray {
+    marker: Marker,
+}
 
 impl Opendray {
-    pub fn open(_root: &std::path::Path) -> Self {
-        Opendray
+    /// Open an export: reads its marker file (a missing or odd marker is a store warning).
+    pub fn open(root: &Path) -> Self {
+        Opendray { marker: Marker::read(root) }
     }
 }
 
@@ -14,10 +37,168 @@ impl Dialect for Opendray {
     fn kind(&self) -> DialectKind {
         DialectKind::Opendray
     }
+
     fn role(&self, rel: &str) -> FileRole {
-        super::vault::Vault.role(rel)
+        let top = rel.split('/').next().unwrap_or(rel);
+        if rel.ends_with(".md") && rel.contains('/') && NODE_DIRS.contains(&top) {
+            FileRole::Entity
+        } else {
+            FileRole::Other
+        }
     }
+
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
-        super::vault::Vault.parse(file)
+        let p = parse_markdown(file, Grammar::Yaml);
+        let mut e = p.entity;
+        let f = &p.fields;
+        e.id = get_str(f, "id").unwrap_or_else(|| fallback_id(file.rel));
+        let body = file.text.get(e.body_start as usize..).unwrap_or("");
+        map_node(&mut e, f, body);
+        if p.has_frontmatter {
+            e.problems.extend(checks::check_node(f, &e.id, file.text, p.fm_first_line));
+        }
+        vec![e]
+    }
+
+    fn warnings(&self) -> Vec<StoreWarning> {
+        self.marker.warnings.clone()
+    }
+
+    fn info(&self) -> Value {
+        self.marker.fields.clone()
+    }
+}
+
+/// The node id when the frontmatter has none: the file stem, or the skill's folder name for
+/// `skills/<name>/SKILL.md`.
+fn fallback_id(rel: &str) -> String {
+    let mut parts = rel.rsplit('/');
+    let name = parts.next().unwrap_or(rel);
+    if name == "SKILL.md"
+        && let Some(dir) = parts.next()
+    {
+        return dir.to_string();
+    }
+    name.strip_suffix(".md").unwrap_or(name).to_string()
+}
+
+/// The node's fields onto the model.
+fn map_node(e: &mut Entity, f: &Fields, body: &str) {
+    e.kind = grouping_kind(f);
+    if let Some(t) = get_str(f, "title").or_else(|| get_str(f, "name")) {
+        e.title = t;
+    }
+    e.description = get_str(f, "description")
+        .or_else(|| get_str(f, "assertion"))
+        .or_else(|| get_str(f, "applies_when"))
+        .or_else(|| get_str(f, "when_to_use"))
+        .or_else(|| super::first_paragraph(body));
+    e.status = review_status(f);
+    e.aliases = get_list(f, "aliases");
+    e.tags = get_list(f, "tags");
+    e.sources = get_list(f, "sources");
+    e.confidence = get_f64(f, "confidence");
+    e.created = get_str(f, "created_at");
+    e.updated = get_str(f, "updated_at");
+    e.edges = edges_from_fields(f, EDGE_TYPES);
+}
+
+/// `entity/<entity_type>` for graph hubs (so `stats` groups hosts apart from services), the
+/// bare `kind` otherwise.
+fn grouping_kind(f: &Fields) -> Option<String> {
+    let kind = get_str(f, "kind")?;
+    match get_str(f, "entity_type") {
+        Some(t) if kind == "entity" => Some(format!("entity/{t}")),
+        _ => Some(kind),
+    }
+}
+
+/// What a reviewer acts on: `archived` once archived, else a lifecycle other than `active`
+/// (`pending-review`, `stale`, `auto-disabled`), else the maturity rung.
+fn review_status(f: &Fields) -> Option<String> {
+    if get_str(f, "archived_at").is_some() {
+        return Some("archived".into());
+    }
+    let lifecycle = provenance(f, "lifecycle");
+    match lifecycle {
+        Some(l) if l != "active" => Some(l),
+        _ => get_str(f, "maturity").or(lifecycle),
+    }
+}
+
+/// A string inside the `provenance` mapping.
+pub fn provenance(f: &Fields, key: &str) -> Option<String> {
+    match f.get("provenance")? {
+        Value::Object(m) => {
+            let mut one = Fields::new();
+            one.insert(key.to_string(), m.get(key)?.clone());
+            get_str(&one, key)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::frontmatter::parse_yaml;
+    use crate::store::lines::LineIndex;
+
+    fn parse(rel: &str, text: &str) -> Entity {
+        let lines = LineIndex::new(text);
+        let file = SourceFile { rel, text, lines: &lines, problems: &[], parseable: true };
+        Opendray { marker: Marker::default() }.parse(&file).remove(0)
+    }
+
+    #[test]
+    fn entity_node_maps_onto_the_model() {
+        let e = parse(
+            "entities/service/svc-postgres-dev.md",
+            "---\nid: svc-postgres-dev\nkind: entity\nentity_type: service\nname: PostgreSQL (Dev)\n\
+             aliases: [dev-db, 192.168.3.88:5432]\nrelations: { runs_on: [host-a], used_by: [p1, p2] }\n\
+             scope: global\nmaturity: fact\nconfidence: 0.9\n---\nThe shared dev database. See [[host-a]].\n",
+        );
+        assert_eq!(e.id, "svc-postgres-dev");
+        assert_eq!(e.kind.as_deref(), Some("entity/service"));
+        assert_eq!(e.title, "PostgreSQL (Dev)");
+        assert_eq!(e.description.as_deref(), Some("The shared dev database. See [[host-a]]."));
+        assert_eq!(e.aliases, ["dev-db", "192.168.3.88:5432"]);
+        assert_eq!(e.status.as_deref(), Some("fact"));
+        assert_eq!(e.confidence, Some(0.9));
+        let edges: Vec<_> = e.edges.iter().map(|d| (d.kind.as_str(), d.target.as_str())).collect();
+        assert_eq!(edges, [("runs_on", "host-a"), ("used_by", "p1"), ("used_by", "p2")]);
+        assert_eq!(e.links.len(), 1);
+        assert!(e.problems.is_empty(), "{:?}", e.problems);
+    }
+
+    #[test]
+    fn skill_id_falls_back_to_its_folder() {
+        let e = parse("skills/provision-lxc/SKILL.md", "---\nkind: skill\nname: provision-lxc\n---\nbody\n");
+        assert_eq!(e.id, "provision-lxc");
+        assert_eq!(fallback_id("facts/fact-a.md"), "fact-a");
+    }
+
+    #[test]
+    fn status_prefers_archive_then_lifecycle_then_maturity() {
+        let s = |y: &str| review_status(&parse_yaml(y).unwrap());
+        assert_eq!(
+            s("maturity: playbook\nprovenance: { lifecycle: pending-review }").as_deref(),
+            Some("pending-review")
+        );
+        assert_eq!(s("maturity: skill\nprovenance: { lifecycle: active }").as_deref(), Some("skill"));
+        assert_eq!(s("provenance: { lifecycle: active }").as_deref(), Some("active"));
+        assert_eq!(s("maturity: fact\narchived_at: 2026-01-01").as_deref(), Some("archived"));
+        assert_eq!(s("scope: global"), None);
+    }
+
+    #[test]
+    fn roles_follow_the_layout() {
+        let d = Opendray { marker: Marker::default() };
+        assert_eq!(d.role("entities/host/host-kv01.md"), FileRole::Entity);
+        assert_eq!(d.role("skills/provision-lxc/SKILL.md"), FileRole::Entity);
+        assert_eq!(d.role("facts/fact-a.md"), FileRole::Entity);
+        assert_eq!(d.role("README.md"), FileRole::Other);
+        assert_eq!(d.role("opendray-export.json"), FileRole::Other);
+        assert_eq!(d.role("notes/x.md"), FileRole::Other);
     }
 }

@@ -1,0 +1,139 @@
+//! `memory/events.jsonl`: the append-only audit log of memory operations, one JSON object per
+//! line (`{"timestamp": "YYYY-MM-DD HH:MM ±HH:MM", "type": …, …}`).
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::entry_key::entry_key;
+use crate::store::dialect::StoreWarning;
+use crate::store::history::HistoryEvent;
+use crate::store::{fsio, load};
+
+pub const EVENTS_PATH: &str = "memory/events.jsonl";
+
+/// The log as read: events in file order and what could not be read.
+#[derive(Debug, Default, Clone)]
+pub struct EventLog {
+    pub events: Vec<HistoryEvent>,
+    pub warnings: Vec<StoreWarning>,
+}
+
+impl EventLog {
+    /// Read the log under `root`; a missing log is an empty history.
+    pub fn read(root: &Path) -> EventLog {
+        match fsio::read_capped(&root.join(EVENTS_PATH), load::MAX_READ) {
+            Ok((bytes, truncated)) => {
+                let mut log = EventLog::parse(&String::from_utf8_lossy(&bytes));
+                if truncated {
+                    log.warnings
+                        .push(warning(None, format!("larger than {} bytes; the rest is not read", load::MAX_READ)));
+                }
+                log
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => EventLog::default(),
+            Err(e) => EventLog { events: Vec::new(), warnings: vec![warning(None, format!("cannot read: {e}"))] },
+        }
+    }
+
+    pub fn parse(text: &str) -> EventLog {
+        let mut log = EventLog::default();
+        for (i, line) in text.lines().enumerate() {
+            let n = i as u32 + 1;
+            if line.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<Value>(line) {
+                Ok(Value::Object(record)) => match record.get("type").and_then(Value::as_str) {
+                    Some(kind) if !kind.is_empty() => {
+                        let raw = Value::Object(record.clone());
+                        log.events.push(HistoryEvent {
+                            ts: record.get("timestamp").and_then(Value::as_str).map(str::to_string),
+                            kind: kind.to_string(),
+                            entities: entity_ids(&raw),
+                            path: EVENTS_PATH.into(),
+                            line: n,
+                            raw,
+                        });
+                    }
+                    _ => log.warnings.push(warning(Some(n), "record has no `type`".into())),
+                },
+                Ok(_) => log.warnings.push(warning(Some(n), "not a JSON object".into())),
+                Err(e) => log.warnings.push(warning(Some(n), format!("not valid JSON: {e}"))),
+            }
+        }
+        log
+    }
+}
+
+/// The entities an event is about: the entry named by `key` (`memory.used`) or by `text`
+/// (hashed like the entry), or the evaluation file of `evaluation.created`.
+fn entity_ids(record: &Value) -> Vec<String> {
+    let s = |k: &str| record.get(k).and_then(Value::as_str).filter(|v| !v.trim().is_empty());
+    if let Some(key) = s("key") {
+        return vec![key.to_string()];
+    }
+    if let Some(text) = s("text") {
+        return vec![entry_key(text)];
+    }
+    if let Some(file) = s("file").and_then(evaluation_id) {
+        return vec![file];
+    }
+    Vec::new()
+}
+
+/// `/home/u/.agents/evaluations/2026-08-11.md` → `evaluations/2026-08-11` (the framework logs
+/// the absolute path it wrote).
+fn evaluation_id(file: &str) -> Option<String> {
+    let file = file.replace('\\', "/");
+    let at = file.rfind("evaluations/")?;
+    let rel = &file[at..];
+    Some(rel.strip_suffix(".md").unwrap_or(rel).to_string())
+}
+
+fn warning(line: Option<u32>, message: String) -> StoreWarning {
+    let place = line.map(|n| format!("{EVENTS_PATH}:{n}")).unwrap_or_else(|| EVENTS_PATH.to_string());
+    StoreWarning {
+        code: "invalid-event-line".into(),
+        message: format!("{place}: {message}"),
+        path: Some(EVENTS_PATH.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_name_their_entries() {
+        let log = EventLog::parse(concat!(
+            r#"{"timestamp":"2099-01-02 12:34 +00:00","type":"memory.promoted","kind":"preference","section":"Preferences","text":"a","evidence":"e"}"#,
+            "\n\n",
+            r#"{"timestamp":"2099-01-02 12:35 +00:00","type":"memory.used","key":"zz","section":"Preferences","text":"a","note":"n"}"#,
+            "\n",
+            r#"{"timestamp":"2099-01-02 12:36 +00:00","type":"evaluation.created","file":"/h/.agents/evaluations/2099-01-02.md","status":"written"}"#,
+            "\n",
+        ));
+        assert!(log.warnings.is_empty());
+        let got: Vec<_> = log.events.iter().map(|e| (e.kind.as_str(), e.entities.clone(), e.line)).collect();
+        assert_eq!(
+            got,
+            [
+                ("memory.promoted", vec!["3t1g".to_string()], 1),
+                ("memory.used", vec!["zz".to_string()], 3),
+                ("evaluation.created", vec!["evaluations/2099-01-02".to_string()], 4),
+            ]
+        );
+        assert_eq!(log.events[0].ts.as_deref(), Some("2099-01-02 12:34 +00:00"));
+        assert_eq!(log.events[0].raw["evidence"], "e");
+    }
+
+    #[test]
+    fn malformed_lines_are_warnings_with_their_line() {
+        let log =
+            EventLog::parse("{\"type\":\"memory.pruned\",\"text\":\"x\"}\nnot json\n[1,2]\n{\"text\":\"no type\"}\n");
+        assert_eq!(log.events.len(), 1);
+        let w: Vec<_> = log.warnings.iter().map(|w| w.message.split(':').nth(1).unwrap().to_string()).collect();
+        assert_eq!(w, ["2", "3", "4"]);
+        assert!(log.warnings.iter().all(|w| w.code == "invalid-event-line"));
+    }
+}
