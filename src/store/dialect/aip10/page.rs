@@ -4,7 +4,7 @@ use jiff::Timestamp;
 use serde_json::Value;
 
 use super::policy::Policy;
-use crate::store::dialect::{EDGE_KEYS, Grammar, SourceFile, edges_from_fields, first_paragraph, parse_markdown};
+use crate::store::dialect::{EDGE_KEYS, Grammar, SourceFile, edges_from_fields, parse_markdown};
 use crate::store::entity::{Entity, Problem, rule};
 use crate::store::frontmatter::{self, Fields, get_list, get_str};
 
@@ -31,7 +31,7 @@ pub fn parse_page(file: &SourceFile, cx: &Context) -> Entity {
         return e;
     }
     let body = &file.text[(e.body_start as usize).min(file.text.len())..];
-    e.description = first_paragraph(body).map(|s| summary(&s));
+    e.description = first_block(body).map(|s| summary(&s));
     if !p.has_frontmatter {
         if !e.problems.iter().any(|x| x.rule == rule::INVALID_FRONTMATTER) {
             e.problems.push(Problem::new(
@@ -240,6 +240,55 @@ fn field_line(text: &str, key: &str) -> u32 {
     1
 }
 
+/// The body's first block of prose, for the summary: a paragraph, or when the body opens
+/// with a list or a quote, its first item (markers removed). Headings and code are skipped.
+pub fn first_block(body: &str) -> Option<String> {
+    let mut out: Vec<&str> = Vec::new();
+    let mut in_fence = false;
+    for line in body.lines() {
+        let t = line.trim();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            in_fence = !in_fence;
+            if out.is_empty() {
+                continue;
+            }
+            break;
+        }
+        if in_fence || t.starts_with("<!--") || t.starts_with('#') || t.is_empty() {
+            if out.is_empty() {
+                continue;
+            }
+            break;
+        }
+        let item = list_item(t);
+        if let Some(text) = item {
+            if !out.is_empty() {
+                break;
+            }
+            out.push(text);
+            continue;
+        }
+        out.push(t.strip_prefix('>').map(str::trim_start).unwrap_or(t));
+    }
+    let joined = out.join(" ");
+    (!joined.trim().is_empty()).then_some(joined)
+}
+
+/// The text of a list item line (`- x`, `* x`, `+ x`, `1. x`, `1) x`).
+fn list_item(line: &str) -> Option<&str> {
+    for marker in ["- ", "* ", "+ "] {
+        if let Some(rest) = line.strip_prefix(marker) {
+            return Some(rest.trim_start());
+        }
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    if digits > 0 && digits < 10 {
+        let rest = &line[digits..];
+        return rest.strip_prefix(". ").or_else(|| rest.strip_prefix(") ")).map(str::trim_start);
+    }
+    None
+}
+
 /// A body's first paragraph as a plain one-line summary: link syntax reduced to its text,
 /// control characters dropped, cut at a word boundary.
 pub fn summary(paragraph: &str) -> String {
@@ -383,6 +432,18 @@ mod tests {
         assert!(parse_time("27/04/2026").is_none());
         assert!(valid_slug("2026-04-15-paper"));
         assert!(!valid_slug("entities/foo") && !valid_slug("Foo") && !valid_slug(""));
+    }
+
+    #[test]
+    fn first_block_prefers_prose_and_takes_one_list_item() {
+        assert_eq!(first_block("# T\n\n```\nx\n```\nOne\ntwo.\n\nThree.").as_deref(), Some("One two."));
+        assert_eq!(
+            first_block("# T\n\n- 2026-04: a\n  continued\n- 2026-05: b\n").as_deref(),
+            Some("2026-04: a continued")
+        );
+        assert_eq!(first_block("1. first\n2. second\n").as_deref(), Some("first"));
+        assert_eq!(first_block("> quoted\n> more\n").as_deref(), Some("quoted more"));
+        assert_eq!(first_block("# Only a heading\n"), None);
     }
 
     #[test]

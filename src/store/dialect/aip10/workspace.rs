@@ -148,10 +148,12 @@ fn read_manifest(path: &Path) -> Result<Fields, String> {
 /// Merge `child` over `acc` (which holds everything above it in the chain).
 pub fn merge_into(acc: &mut Fields, child: &Fields) {
     for key in LOCAL_ONLY {
-        acc.remove(*key);
+        acc.shift_remove(*key);
     }
     for (key, value) in child {
-        let merged = match (key.as_str(), acc.remove(key)) {
+        // Taken out and put back under the same key, so the parent's key order is kept.
+        let inherited = acc.get_mut(key).map(std::mem::take);
+        let merged = match (key.as_str(), inherited) {
             ("entityTypes", Some(Value::Array(parent))) if value.is_array() => merge_entity_types(parent, value),
             ("lints", Some(Value::Array(parent))) if value.is_array() => merge_by_key(parent, value, "id"),
             ("metadata", Some(parent)) => deep_merge(parent, value),
@@ -215,7 +217,7 @@ fn deep_merge(parent: Value, child: &Value) -> Value {
     match (parent, child) {
         (Value::Object(mut p), Value::Object(c)) => {
             for (k, v) in c {
-                let merged = match p.remove(k) {
+                let merged = match p.get_mut(k).map(std::mem::take) {
                     Some(old) => deep_merge(old, v),
                     None => v.clone(),
                 };
@@ -302,6 +304,8 @@ mod tests {
                 "metadata": {"acme": {"y": 3}, "other": true},
             })),
         );
+        let keys: Vec<&str> = acc.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["name", "entityTypes", "lints", "curation", "queryHints", "metadata", "extends"]);
         let m = Value::Object(acc);
         assert_eq!(m["name"], "child");
         assert_eq!(m["extends"], "../KNOWLEDGE.md");
