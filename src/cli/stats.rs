@@ -52,6 +52,7 @@ pub fn stats(store: &Store) -> serde_json::Value {
         "problems": problems,
         "history_events": store.dialect.history(&store.root).len(),
         "warnings": warnings,
+        "info": store.dialect.info(),
         "load_ms": store.load_ms as u64,
     })
 }

@@ -1,0 +1,159 @@
+//! AIP-10 `agentknowledge/v1` wikis: a `KNOWLEDGE.md` workspace manifest (possibly a view
+//! extending others), pages whose id is their frontmatter `slug`, immutable `sources/`, and
+//! the generated `_index.md`, `_log.md` and `_manifest.json`.
+use std::collections::HashSet;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::{Dialect, DialectKind, FileRole, SourceFile, StoreWarning};
+use crate::store::Store;
+use crate::store::catalog::CatalogPlan;
+use crate::store::entity::Entity;
+use crate::store::history::HistoryEvent;
+
+pub mod catalog;
+pub mod log;
+pub mod manifest;
+pub mod page;
+pub mod policy;
+pub mod workspace;
+
+pub const WORKSPACE: &str = "KNOWLEDGE.md";
+/// Raw sources: immutable, never pages.
+const SOURCES_DIR: &str = "sources/";
+const TOMBSTONE: &str = ".whiteout";
+
+pub struct Aip10 {
+    /// The root `KNOWLEDGE.md` with its chain resolved: the config every page is checked against.
+    workspace: workspace::Resolved,
+    /// Views below the root (`<dir>/KNOWLEDGE.md`), by relative path.
+    views: Vec<(String, workspace::Resolved)>,
+    policy: policy::Policy,
+    /// Pages hidden by a zero-byte `<page>.whiteout` marker beside them.
+    hidden: HashSet<String>,
+    manifest_warnings: Vec<StoreWarning>,
+    now: jiff::Timestamp,
+}
+
+impl Aip10 {
+    /// Read the workspace chain, the views, the tombstones and `_manifest.json` under `root`.
+    pub fn open(root: &Path) -> Self {
+        let workspace = workspace::resolve(root, &root.join(WORKSPACE));
+        let policy = policy::Policy::from_config(&workspace.merged);
+        let (view_paths, hidden) = scan(root);
+        let views =
+            view_paths.into_iter().map(|rel| (rel.clone(), workspace::resolve(root, &root.join(&rel)))).collect();
+        let hash_algo = workspace.merged.get("sources").and_then(|s| s.get("hashAlgo")).and_then(Value::as_str);
+        let manifest_warnings = manifest::check(root, hash_algo.unwrap_or("sha256"));
+        Aip10 { workspace, views, policy, hidden, manifest_warnings, now: jiff::Timestamp::now() }
+    }
+}
+
+/// View manifests below the root (outside `sources/`) and the pages tombstones hide.
+fn scan(root: &Path) -> (Vec<String>, HashSet<String>) {
+    let mut views = Vec::new();
+    let mut hidden = HashSet::new();
+    let walker = ignore::WalkBuilder::new(root).standard_filters(false).hidden(true).follow_links(false).build();
+    for entry in walker.flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(root) else { continue };
+        let Some(rel) = rel.to_str().map(|r| r.replace('\\', "/")) else { continue };
+        if let Some(target) = rel.strip_suffix(TOMBSTONE) {
+            if entry.metadata().is_ok_and(|m| m.len() == 0) {
+                hidden.insert(target.to_string());
+            }
+        } else if rel != WORKSPACE && rel.ends_with(&format!("/{WORKSPACE}")) && !rel.starts_with(SOURCES_DIR) {
+            views.push(rel);
+        }
+    }
+    views.sort();
+    (views, hidden)
+}
+
+impl Dialect for Aip10 {
+    fn kind(&self) -> DialectKind {
+        DialectKind::Aip10
+    }
+
+    fn role(&self, rel: &str) -> FileRole {
+        if rel.starts_with(SOURCES_DIR) || self.hidden.contains(rel) {
+            return FileRole::Other;
+        }
+        match rel.rsplit('/').next().unwrap_or(rel) {
+            WORKSPACE | "AGENTS.md" | manifest::MANIFEST | "_sources.md" => FileRole::Other,
+            catalog::INDEX => FileRole::Catalog,
+            log::LOG => FileRole::Log,
+            name if name.ends_with(".md") => FileRole::Entity,
+            _ => FileRole::Other,
+        }
+    }
+
+    fn parse(&self, file: &SourceFile) -> Vec<Entity> {
+        vec![page::parse_page(file, &page::Context { policy: &self.policy, now: self.now })]
+    }
+
+    fn catalogs(&self, store: &Store) -> Vec<CatalogPlan> {
+        vec![catalog::plan(store)]
+    }
+
+    fn history(&self, root: &Path) -> Vec<HistoryEvent> {
+        log::read(root)
+    }
+
+    fn warnings(&self) -> Vec<StoreWarning> {
+        let chains = std::iter::once(&self.workspace).chain(self.views.iter().map(|(_, v)| v));
+        chains.flat_map(|r| r.warnings.iter().cloned()).chain(self.manifest_warnings.iter().cloned()).collect()
+    }
+
+    /// `{"merged": {...}, "chain": [leaf, parent, …], "views": [{"path", "merged", "chain"}]}`.
+    fn info(&self) -> Value {
+        let views: Vec<Value> =
+            self.views.iter().map(|(path, r)| json!({"path": path, "merged": r.merged, "chain": r.chain})).collect();
+        json!({"merged": self.workspace.merged, "chain": self.workspace.chain, "views": views})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    #[test]
+    fn roles_and_tombstones() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "KNOWLEDGE.md", "---\nname: w\n---\n");
+        write(root, "entries/gone.md", "---\nslug: gone\n---\n");
+        write(root, "entries/gone.md.whiteout", "");
+        write(root, "entries/kept.md.whiteout", "not a marker: it has bytes");
+        write(root, "views/a/KNOWLEDGE.md", "---\nname: a\nextends: ../../KNOWLEDGE.md\n---\n");
+        write(root, "sources/KNOWLEDGE.md", "raw");
+        let d = Aip10::open(root);
+        assert_eq!(d.role("entries/gone.md"), FileRole::Other);
+        assert_eq!(d.role("entries/kept.md"), FileRole::Entity);
+        assert_eq!(d.role("entities/x.md"), FileRole::Entity);
+        assert_eq!(d.role("sources/notes.md"), FileRole::Other);
+        assert_eq!(d.role("sources/deep/_index.md"), FileRole::Other);
+        assert_eq!(d.role("views/a/KNOWLEDGE.md"), FileRole::Other);
+        assert_eq!(d.role("AGENTS.md"), FileRole::Other);
+        assert_eq!(d.role("_manifest.json"), FileRole::Other);
+        assert_eq!(d.role("_index.md"), FileRole::Catalog);
+        assert_eq!(d.role("_log.md"), FileRole::Log);
+        assert_eq!(d.role("entries/gone.md.whiteout"), FileRole::Other);
+        let info = d.info();
+        assert_eq!(info["chain"], json!(["KNOWLEDGE.md"]));
+        assert_eq!(info["views"][0]["path"], "views/a/KNOWLEDGE.md");
+        assert_eq!(info["views"][0]["chain"], json!(["views/a/KNOWLEDGE.md", "KNOWLEDGE.md"]));
+        assert_eq!(info["views"].as_array().unwrap().len(), 1, "sources/ holds no views");
+        let codes: Vec<String> = d.warnings().into_iter().map(|w| w.code).collect();
+        assert_eq!(codes, [manifest::MANIFEST_MISSING]);
+    }
+}
