@@ -70,7 +70,7 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
     let problems: Vec<Value> = e
         .problems
         .iter()
-        .map(|p| json!({"rule": p.rule, "message": p.message, "line": p.line, "column": p.col}))
+        .map(|p| json!({"rule": p.rule, "severity": p.severity.map(|s| s.name()), "message": p.message, "line": p.line, "column": p.col}))
         .collect();
     Ok(json!({
         "id": e.id, "path": e.path, "line": e.line, "kind": e.kind, "title": e.title, "description": e.description,
