@@ -15,7 +15,7 @@ pub mod stats;
 
 /// folio — review and curate the knowledge AI agents write as markdown.
 #[derive(Parser, Debug)]
-#[command(name = "folio", version, about, long_about = None, args_conflicts_with_subcommands = true)]
+#[command(name = "folio", version, about, long_about = None)]
 pub struct Cli {
     /// Read the store as this dialect instead of detecting it
     /// (okf, evolve, aip10, elophanto, opendray, awareness, vault).
