@@ -189,3 +189,68 @@ impl Report {
         fix::merge_per_file(&all)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::dialect::{self, Dialect, DialectKind, FileRole, SourceFile, StoreWarning};
+    use crate::store::entity::{Entity, rule};
+
+    /// An AIP-10-like dialect with store warnings and a manifest that makes broken refs errors
+    /// and orphans of kind `concept` warnings.
+    struct Fake;
+
+    impl Dialect for Fake {
+        fn kind(&self) -> DialectKind {
+            DialectKind::Aip10
+        }
+        fn role(&self, _rel: &str) -> FileRole {
+            FileRole::Entity
+        }
+        fn parse(&self, file: &SourceFile) -> Vec<Entity> {
+            let mut e = dialect::parse_markdown(file, dialect::Grammar::Yaml).entity;
+            e.kind = crate::store::frontmatter::get_str(&dialect::yaml_fields(file.text), "kind");
+            vec![e]
+        }
+        fn warnings(&self) -> Vec<StoreWarning> {
+            vec![
+                StoreWarning {
+                    code: "extends-cycle".into(),
+                    message: "a → b → a".into(),
+                    path: Some("KNOWLEDGE.md".into()),
+                },
+                StoreWarning { code: "manifest-unreadable".into(), message: "bad JSON".into(), path: None },
+            ]
+        }
+        fn info(&self) -> serde_json::Value {
+            serde_json::json!({"merged": {"lints": [
+                {"id": "r", "kind": "broken-ref", "appliesTo": "*", "severity": "error"},
+                {"id": "o", "kind": "orphan", "appliesTo": "Concept", "severity": "warn"}
+            ]}, "chain": []})
+        }
+    }
+
+    #[test]
+    fn store_warnings_and_manifest_lints_shape_the_findings() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "---\nkind: concept\n---\nSee [gone](gone.md).\n").unwrap();
+        std::fs::write(dir.path().join("b.md"), "---\nkind: entity\n---\nSee [a](a.md).\n").unwrap();
+        let mut store = Store::load(dir.path(), DialectKind::Vault, "test".into());
+        store.dialect = Box::new(Fake);
+        let report = lint(&store, &LintConfig::default());
+        let got: Vec<(&str, Severity, Option<&str>)> =
+            report.findings.iter().map(|f| (f.rule, f.severity, f.path.as_deref())).collect();
+        assert_eq!(
+            got,
+            [
+                (rules::STORE_WARNING, Severity::Warn, None),
+                (rule::EXTENDS_CYCLE, Severity::Warn, Some("KNOWLEDGE.md")),
+                (rule::BROKEN_LINK, Severity::Error, Some("a.md")),
+                // `b` is an entity, not a concept: the manifest's orphan lint does not apply.
+                (rule::ORPHAN, Severity::Info, Some("b.md")),
+            ]
+        );
+        assert_eq!(report.findings[0].message, "manifest-unreadable: bad JSON");
+        assert!(report.has_errors());
+    }
+}
