@@ -9,6 +9,7 @@ pub mod demo;
 pub mod escape;
 pub mod graph;
 pub mod index;
+pub mod lint;
 pub mod recall;
 pub mod show;
 pub mod stats;
@@ -42,6 +43,8 @@ pub enum Command {
     Recall(recall::Args),
     /// Regenerate the store's catalog files (index.md / _index.md), or check them.
     Index(index::Args),
+    /// Check the store against every lint rule (text, JSON or SARIF); show safe fixes.
+    Lint(lint::Args),
 }
 
 fn parse_dialect(s: &str) -> Result<crate::store::dialect::DialectKind, String> {
@@ -75,6 +78,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Some(Command::Graph(a)) => graph::run(&g, a),
         Some(Command::Recall(a)) => recall::run(&g, a),
         Some(Command::Index(a)) => index::run(&g, a),
+        Some(Command::Lint(a)) => lint::run(&g, a),
         None => {
             // The interactive UI is not built yet: show the store's summary instead.
             stats::run(&g, stats::Args { path: cli.path, json: false })

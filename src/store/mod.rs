@@ -14,6 +14,7 @@ pub mod history;
 pub mod hostile;
 pub mod lines;
 pub mod links;
+pub mod lint;
 pub mod load;
 pub mod resolve;
 

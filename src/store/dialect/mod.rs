@@ -17,6 +17,7 @@ pub mod awareness;
 pub mod elophanto;
 pub mod evolve;
 pub mod okf;
+pub mod okf_checks;
 pub mod opendray;
 pub mod vault;
 

@@ -2,7 +2,7 @@
 //! at any level, concept id = path minus `.md`.
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_fields, parse_markdown};
+use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_fields, okf_checks, parse_markdown};
 use crate::store::Store;
 use crate::store::catalog::{CatalogPlan, one_line};
 use crate::store::entity::Entity;
@@ -30,6 +30,14 @@ impl Dialect for Okf {
         let mut e = p.entity;
         let f = &p.fields;
         map_common(&mut e, f);
+        let concept = okf_checks::Concept {
+            text: file.text,
+            fields: f,
+            has_frontmatter: p.has_frontmatter,
+            problems: &e.problems,
+        };
+        let found = okf_checks::check(&concept, time::OffsetDateTime::now_utc());
+        e.problems.extend(found);
         vec![e]
     }
 

@@ -1,0 +1,205 @@
+//! `folio lint [PATH]`: the lint engine's findings as text, JSON or SARIF; `--explain ID`;
+//! `--fix --dry-run` shows the safe fixes as a unified diff.
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+
+use super::common::{Global, open_store, print_json};
+use super::escape;
+use crate::store::Store;
+use crate::store::entity::Severity;
+use crate::store::lint::{self, Finding, LintConfig, Report, fix, rules};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MinSeverity {
+    Error,
+    Warn,
+    Info,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Store to lint (default: found from the current directory upward).
+    pub path: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Only report this rule (repeatable).
+    #[arg(long = "rule", value_name = "ID")]
+    pub rules: Vec<String>,
+    /// Only report findings at or above this severity.
+    #[arg(long, value_enum, default_value_t = MinSeverity::Info)]
+    pub severity: MinSeverity,
+    /// Show the safe fixes (legacy-trigger, wikilink-syntax, catalog-stale); needs --dry-run.
+    #[arg(long, requires = "dry_run")]
+    pub fix: bool,
+    /// With --fix: print the unified diff of every fix; write nothing.
+    #[arg(long, requires = "fix")]
+    pub dry_run: bool,
+    /// Print what a rule checks and exit.
+    #[arg(long, value_name = "ID", conflicts_with_all = ["fix", "dry_run"])]
+    pub explain: Option<String>,
+}
+
+pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
+    if let Some(id) = &a.explain {
+        return explain(id);
+    }
+    let wanted: Vec<&str> = a.rules.iter().map(|id| known_rule(id)).collect::<anyhow::Result<_>>()?;
+    let store = open_store(g, a.path.as_deref())?;
+    let config = LintConfig::load(&store.root, store.kind())?;
+    let mut report = lint::lint(&store, &config);
+    let min = match a.severity {
+        MinSeverity::Error => Severity::Error,
+        MinSeverity::Warn => Severity::Warn,
+        MinSeverity::Info => Severity::Info,
+    };
+    report.filter(&wanted, min);
+    if a.dry_run {
+        print_fixes(&store, &report)?;
+    } else {
+        match a.format {
+            Format::Text => print_text(&report, colour_wanted()),
+            Format::Json => print_json(&lint::export::json(&store, &report)),
+            Format::Sarif => print_json(&lint::export::sarif(&store, &report)),
+        }
+    }
+    Ok(if report.has_errors() { super::EXIT_FINDING } else { 0 })
+}
+
+fn known_rule(id: &str) -> anyhow::Result<&'static str> {
+    match rules::lookup(id) {
+        Some(r) => Ok(r.id),
+        None => bail!("unknown lint rule `{}` (known: {})", escape::line(id), rules::id_list()),
+    }
+}
+
+fn explain(id: &str) -> anyhow::Result<u8> {
+    let rule = rules::lookup(known_rule(id)?).context("rule vanished")?;
+    let fixable = if rule.fixable { ", fixable" } else { "" };
+    println!("{} ({}{fixable}): {}", rule.id, rule.severity.name(), rule.explain);
+    Ok(0)
+}
+
+/// Colour only on a terminal, and never when NO_COLOR is set to anything non-empty.
+fn colour_wanted() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// `path:line:col: severity rule-id: message`, a blank line between files, then a summary.
+fn print_text(report: &Report, colour: bool) {
+    let mut last: Option<Option<&str>> = None;
+    for f in &report.findings {
+        let path = f.path.as_deref();
+        if last.is_some_and(|p| p != path) {
+            println!();
+        }
+        last = Some(path);
+        println!("{}", text_line(f, colour));
+    }
+    if !report.findings.is_empty() {
+        println!();
+    }
+    println!("{}", summary_line(report));
+}
+
+fn text_line(f: &Finding, colour: bool) -> String {
+    let path = escape::line(f.path.as_deref().unwrap_or("."));
+    let sev = f.severity.name();
+    let sev = if colour {
+        let code = match f.severity {
+            Severity::Error => "31",
+            Severity::Warn => "33",
+            Severity::Info => "36",
+        };
+        format!("\x1b[1;{code}m{sev}\x1b[0m")
+    } else {
+        sev.to_string()
+    };
+    let path = if colour { format!("\x1b[1m{path}\x1b[0m") } else { path };
+    format!("{path}:{}:{}: {sev} {}: {}", f.line, f.col, f.rule, escape::line(&f.message))
+}
+
+fn summary_line(report: &Report) -> String {
+    let s = report.summary();
+    if report.findings.is_empty() {
+        return "no findings".into();
+    }
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let mut line = format!(
+        "{}, {}, {} in {}",
+        plural(s.errors, "error"),
+        plural(s.warnings, "warning"),
+        plural(s.infos, "info"),
+        plural(s.files, "file")
+    );
+    if s.fixable > 0 {
+        line += &format!(" ({} fixable)", s.fixable);
+    }
+    line
+}
+
+/// The unified diff of every safe fix, per file, computed against the file as it is now.
+fn print_fixes(store: &Store, report: &Report) -> anyhow::Result<()> {
+    let fixes = report.fixes();
+    for f in &fixes {
+        let current = match std::fs::read(store.abs_path(&f.path)) {
+            Ok(bytes) => Some(bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e).with_context(|| format!("{}: cannot read", f.path)),
+        };
+        let new = f.apply(current.as_deref())?;
+        let old = String::from_utf8_lossy(current.as_deref().unwrap_or_default());
+        let diff = fix::unified_diff(&f.path, &old, &String::from_utf8_lossy(&new));
+        print!("{}", escape::text(&diff));
+    }
+    println!("{} fixes in {} files; nothing written (--dry-run)", report.summary().fixable, fixes.len());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(path: Option<&str>, severity: Severity, message: &str) -> Finding {
+        Finding {
+            rule: "broken-link",
+            severity,
+            entity: None,
+            path: path.map(str::to_string),
+            line: 3,
+            col: 7,
+            message: message.to_string(),
+            fix: None,
+        }
+    }
+
+    #[test]
+    fn text_lines_escape_store_content_and_colour_only_when_asked() {
+        let f = finding(Some("a\x1b[2J.md"), Severity::Error, "`x\u{202e}` does not resolve");
+        assert_eq!(text_line(&f, false), "a\\u{1b}[2J.md:3:7: error broken-link: `x\\u{202e}` does not resolve");
+        assert!(text_line(&f, true).contains("\x1b[1;31merror\x1b[0m"));
+        assert_eq!(text_line(&finding(None, Severity::Info, "m"), false), ".:3:7: info broken-link: m");
+    }
+
+    #[test]
+    fn summary_counts_each_severity() {
+        let r = Report {
+            findings: vec![
+                finding(Some("a.md"), Severity::Error, "m"),
+                finding(Some("a.md"), Severity::Warn, "m"),
+                finding(Some("b.md"), Severity::Warn, "m"),
+            ],
+        };
+        assert_eq!(summary_line(&r), "1 error, 2 warnings, 0 infos in 2 files");
+        assert_eq!(summary_line(&Report::default()), "no findings");
+    }
+}

@@ -1,0 +1,103 @@
+//! Catalog rules: `reserved-name` (a catalog or log name holding a concept, which regeneration
+//! would destroy) and `catalog-stale` (a catalog missing or not what `folio index` writes,
+//! with the regenerated file as its fix).
+use std::collections::HashSet;
+
+use super::Finding;
+use super::fix::{Change, Fix, content_hash};
+use crate::store::catalog::{self, CatalogState};
+use crate::store::dialect::DialectKind;
+use crate::store::entity::rule;
+use crate::store::frontmatter::{self, Block};
+use crate::store::{Store, fsio, load};
+
+/// Keys that make frontmatter a concept's rather than a catalog's (`okf_version` is allowed).
+const CONCEPT_KEYS: &[&str] = &["type", "kind", "slug", "title", "description"];
+
+/// File names the dialect reserves for its catalogs and logs.
+pub fn reserved_names(kind: DialectKind) -> &'static [&'static str] {
+    match kind {
+        DialectKind::Okf => &["index.md", "log.md"],
+        DialectKind::Aip10 => &["_index.md", "_log.md"],
+        _ => &[],
+    }
+}
+
+pub fn check(store: &Store, out: &mut Vec<Finding>) {
+    let reserved = reserved_names(store.kind());
+    let mut seen = HashSet::new();
+    let mut reported = HashSet::new();
+    let files = store.other_files.iter().map(|(p, _)| p.as_str()).chain(store.entities.iter().map(|e| e.path.as_str()));
+    for path in files {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if !reserved.contains(&name) || !seen.insert(path) {
+            continue;
+        }
+        if let Some(keys) = concept_keys(store, path) {
+            reported.insert(path.to_string());
+            // A catalog in that place would be regenerated over it; a log is only appended to,
+            // so a concept-like log is a warning.
+            let is_log = name.ends_with("log.md");
+            let finding = Finding::on_file(
+                path,
+                rule::RESERVED_NAME,
+                1,
+                format!("`{name}` is reserved for the store's catalog/log but holds concept frontmatter ({keys})"),
+            );
+            out.push(finding.with_severity(is_log.then_some(crate::store::entity::Severity::Warn)));
+        }
+    }
+    for s in catalog::status(store) {
+        match s.state {
+            CatalogState::Fresh => {}
+            CatalogState::Refused(reason) => {
+                if !reported.contains(&s.path) {
+                    out.push(Finding::on_file(
+                        &s.path,
+                        rule::RESERVED_NAME,
+                        1,
+                        format!("not a catalog: {reason}; regenerating catalogs would destroy it"),
+                    ));
+                }
+            }
+            CatalogState::Missing => {
+                let mut f = Finding::on_file(&s.path, rule::CATALOG_STALE, 0, "catalog is missing".into());
+                f.fix = Some(Fix {
+                    path: s.path.clone(),
+                    description: "create it as `folio index` would".into(),
+                    expected_hash: None,
+                    change: Change::Replace(s.expected),
+                });
+                out.push(f);
+            }
+            CatalogState::Stale => {
+                let mut f = Finding::on_file(
+                    &s.path,
+                    rule::CATALOG_STALE,
+                    1,
+                    "catalog differs from what `folio index` would write".into(),
+                );
+                if let Ok((bytes, false)) = fsio::read_capped(&store.abs_path(&s.path), load::MAX_READ) {
+                    f.fix = Some(Fix {
+                        path: s.path.clone(),
+                        description: "regenerate it as `folio index` would".into(),
+                        expected_hash: Some(content_hash(&bytes)),
+                        change: Change::Replace(s.expected),
+                    });
+                }
+                out.push(f);
+            }
+        }
+    }
+}
+
+/// The concept keys in a file's frontmatter, comma-separated; `None` when it has none.
+fn concept_keys(store: &Store, path: &str) -> Option<String> {
+    // Catalogs and logs are small; a huge one is not parsed for this check.
+    let (bytes, _) = fsio::read_capped(&store.abs_path(path), 1024 * 1024).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let Block::Closed { inner, .. } = frontmatter::locate(&text) else { return None };
+    let fields = frontmatter::parse_yaml(&text[inner]).ok()?;
+    let keys: Vec<&str> = fields.keys().map(String::as_str).filter(|k| CONCEPT_KEYS.contains(k)).collect();
+    (!keys.is_empty()).then(|| keys.join(", "))
+}

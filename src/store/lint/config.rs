@@ -1,0 +1,137 @@
+//! The store-local lint configuration: `<root>/.folio/config.toml` (for evolve stores
+//! `.evolve/folio/config.toml`, outside the entities bundle), shared with the store through git.
+//!
+//! ```toml
+//! [lint]
+//! disable = ["orphan", "duplicate-title"]
+//!
+//! [lint.severity]
+//! broken-link = "error"
+//! stale = "info"
+//! ```
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::rules;
+use crate::store::dialect::DialectKind;
+use crate::store::entity::Severity;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LintConfig {
+    pub disabled: BTreeSet<&'static str>,
+    pub severity: BTreeMap<&'static str, Severity>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{path}: {message}")]
+    Invalid { path: String, message: String },
+    #[error("{path}: {source}")]
+    Io { path: String, source: std::io::Error },
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    lint: Section,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Section {
+    #[serde(default)]
+    disable: Vec<String>,
+    #[serde(default)]
+    severity: BTreeMap<String, String>,
+}
+
+/// Where folio keeps its own state for a store (never inside what the format's readers scan).
+pub fn folio_dir(root: &Path, kind: DialectKind) -> PathBuf {
+    let evolve_bundle = kind == DialectKind::Evolve
+        && root.file_name().is_some_and(|n| n == "entities")
+        && root.parent().and_then(Path::file_name).is_some_and(|n| n == ".evolve");
+    match root.parent() {
+        Some(evolve) if evolve_bundle => evolve.join("folio"),
+        _ => root.join(".folio"),
+    }
+}
+
+pub fn config_path(root: &Path, kind: DialectKind) -> PathBuf {
+    folio_dir(root, kind).join("config.toml")
+}
+
+impl LintConfig {
+    /// The store's config; the defaults when there is no config file.
+    pub fn load(root: &Path, kind: DialectKind) -> Result<LintConfig, ConfigError> {
+        let path = config_path(root, kind);
+        let shown = path.display().to_string();
+        match std::fs::read_to_string(&path) {
+            Ok(text) => LintConfig::parse(&text).map_err(|message| ConfigError::Invalid { path: shown, message }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(LintConfig::default()),
+            Err(source) => Err(ConfigError::Io { path: shown, source }),
+        }
+    }
+
+    /// Parse the TOML text; unknown rule ids, severities and keys are errors (a typo must not
+    /// silently leave a rule on).
+    pub fn parse(text: &str) -> Result<LintConfig, String> {
+        let file: File = toml::from_str(text).map_err(|e| e.message().to_string())?;
+        let mut config = LintConfig::default();
+        for id in &file.lint.disable {
+            config.disabled.insert(known(id)?);
+        }
+        for (id, sev) in &file.lint.severity {
+            let severity = Severity::from_name(sev)
+                .ok_or_else(|| format!("[lint.severity] {id} = \"{sev}\": expected error, warn or info"))?;
+            config.severity.insert(known(id)?, severity);
+        }
+        Ok(config)
+    }
+}
+
+fn known(id: &str) -> Result<&'static str, String> {
+    rules::lookup(id).map(|r| r.id).ok_or_else(|| format!("unknown lint rule `{id}` (known: {})", rules::id_list()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_disable_and_severity() {
+        let c =
+            LintConfig::parse("[lint]\ndisable = [\"orphan\"]\n[lint.severity]\nbroken-link = \"error\"\n").unwrap();
+        assert_eq!(c.disabled.iter().copied().collect::<Vec<_>>(), ["orphan"]);
+        assert_eq!(c.severity.get("broken-link"), Some(&Severity::Error));
+        assert_eq!(LintConfig::parse("").unwrap(), LintConfig::default());
+    }
+
+    #[test]
+    fn typos_are_errors() {
+        assert!(
+            LintConfig::parse("[lint]\ndisable = [\"orphans\"]\n").unwrap_err().contains("unknown lint rule `orphans`")
+        );
+        assert!(LintConfig::parse("[lint.severity]\norphan = \"loud\"\n").unwrap_err().contains("expected error"));
+        assert!(LintConfig::parse("[lint]\ndisabled = []\n").is_err());
+        assert!(LintConfig::parse("[lint\n").is_err());
+    }
+
+    #[test]
+    fn evolve_keeps_its_state_beside_the_bundle() {
+        assert_eq!(folio_dir(Path::new("/p/.evolve/entities"), DialectKind::Evolve), Path::new("/p/.evolve/folio"));
+        assert_eq!(folio_dir(Path::new("/p/wiki"), DialectKind::Okf), Path::new("/p/wiki/.folio"));
+    }
+
+    #[test]
+    fn missing_file_is_the_default_and_a_bad_one_names_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(LintConfig::load(dir.path(), DialectKind::Okf).unwrap(), LintConfig::default());
+        std::fs::create_dir(dir.path().join(".folio")).unwrap();
+        std::fs::write(dir.path().join(".folio/config.toml"), "[lint]\ndisable = [\"nope\"]\n").unwrap();
+        let e = LintConfig::load(dir.path(), DialectKind::Okf).unwrap_err().to_string();
+        assert!(e.contains(".folio/config.toml") && e.contains("nope"), "{e}");
+    }
+}

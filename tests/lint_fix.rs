@@ -1,0 +1,102 @@
+//! Safe fixes are byte-exact: applying them changes exactly the planted defect and nothing
+//! else, and `--fix --dry-run` prints their diff without writing.
+mod common;
+use common::*;
+
+use folio::store::Store;
+use folio::store::lint::fix::{Change, content_hash};
+use folio::store::lint::{self, LintConfig};
+
+fn fixes_by_path(store: &Store) -> std::collections::BTreeMap<String, lint::Fix> {
+    let report = lint::lint(store, &LintConfig::default());
+    report.fixes().into_iter().map(|f| (f.path.clone(), f)).collect()
+}
+
+#[test]
+fn fixes_change_only_the_defect() {
+    let store = Store::open(&fixture("lint-okf"), None).unwrap();
+    let fixes = fixes_by_path(&store);
+    assert_eq!(fixes.keys().collect::<Vec<_>>(), ["dup/index.md", "index.md", "legacy.md", "wiki.md"]);
+    let apply = |path: &str| {
+        let old = std::fs::read(store.abs_path(path)).ok();
+        let fix = &fixes[path];
+        assert_eq!(fix.expected_hash, old.as_deref().map(content_hash), "{path}");
+        (old.clone().unwrap_or_default(), fix.apply(old.as_deref()).unwrap())
+    };
+    let (old, new) = apply("legacy.md");
+    assert_eq!(old, b"---\ntype: Guideline\ntitle: Legacy\ntrigger: \"When: the build breaks\"\n---\nbody\n");
+    assert_eq!(new, b"---\ntype: Guideline\ntitle: Legacy\ndescription: \"When: the build breaks\"\n---\nbody\n");
+    let (old, new) = apply("wiki.md");
+    let old_text = String::from_utf8(old).unwrap();
+    let expected = old_text.replacen("[[good]]", "[good](/good.md)", 1);
+    assert_eq!(String::from_utf8(new).unwrap(), expected, "[[nowhere]] does not resolve and is kept");
+    // A catalog fix regenerates the whole file as `folio index` would.
+    let (old, new) = apply("index.md");
+    assert!(old.ends_with(b"* [stray](stray.md)\n"));
+    assert_eq!(new, &old[..old.len() - b"* [stray](stray.md)\n".len()]);
+    let (old, new) = apply("dup/index.md");
+    assert!(old.is_empty());
+    assert_eq!(String::from_utf8(new).unwrap(), "# Note\n\n* [Lower](case.md) - d\n* [Upper](Case.md) - d\n");
+    let Change::Edits(edits) = &fixes["wiki.md"].change else { panic!("wikilink fixes are byte edits") };
+    assert_eq!(edits.len(), 1);
+}
+
+#[test]
+fn applied_fixes_leave_only_the_unfixable_findings() {
+    let (_tmp, root) = scratch(&fixture("lint-okf"));
+    // Renaming `trigger` gives legacy.md a description, which its catalog entry then shows:
+    // a second round regenerates that catalog, and then nothing is left to fix.
+    let mut rounds = Vec::new();
+    for _ in 0..2 {
+        let store = Store::open(&root, None).unwrap();
+        let fixes = fixes_by_path(&store);
+        rounds.push(fixes.keys().cloned().collect::<Vec<_>>());
+        for fix in fixes.values() {
+            let path = store.abs_path(&fix.path);
+            let new = fix.apply(std::fs::read(&path).ok().as_deref()).unwrap();
+            std::fs::write(&path, new).unwrap();
+        }
+    }
+    assert_eq!(rounds, [vec!["dup/index.md", "index.md", "legacy.md", "wiki.md"], vec!["index.md"]]);
+    let after = Store::open(&root, None).unwrap();
+    let report = lint::lint(&after, &LintConfig::default());
+    let rules: Vec<(&str, &str)> = report
+        .findings
+        .iter()
+        .filter(|f| matches!(f.rule, "legacy-trigger" | "wikilink-syntax" | "catalog-stale"))
+        .map(|f| (f.rule, f.path.as_deref().unwrap()))
+        .collect();
+    // The wikilink that does not resolve has no safe fix and stays.
+    assert_eq!(rules, [("wikilink-syntax", "wiki.md")]);
+    assert!(report.findings.iter().all(|f| f.fix.is_none()));
+}
+
+#[test]
+fn a_fix_refuses_a_file_that_changed_since_the_lint() {
+    let (_tmp, root) = scratch(&fixture("lint-okf"));
+    let store = Store::open(&root, None).unwrap();
+    let fixes = fixes_by_path(&store);
+    write(&root, "legacy.md", "---\ntype: Guideline\ntrigger: edited meanwhile\n---\n");
+    let now = std::fs::read(root.join("legacy.md")).unwrap();
+    assert!(fixes["legacy.md"].apply(Some(&now)).is_err());
+}
+
+#[test]
+fn dry_run_prints_the_diff_and_writes_nothing() {
+    let (_tmp, root) = scratch(&fixture("lint-okf"));
+    let before: Vec<Vec<u8>> =
+        ["legacy.md", "wiki.md", "index.md"].iter().map(|p| std::fs::read(root.join(p)).unwrap()).collect();
+    let o = folio(&["lint", root.to_str().unwrap(), "--fix", "--dry-run"]);
+    assert_eq!(o.status.code(), Some(1), "error findings remain");
+    let out = stdout(&o);
+    assert!(out.contains(
+        "--- a/legacy.md\n+++ b/legacy.md\n@@ -1,6 +1,6 @@\n ---\n type: Guideline\n title: Legacy\n-trigger: \"When: the build breaks\"\n+description: \"When: the build breaks\"\n ---\n body\n"
+    ), "{out}");
+    assert!(out.contains("-See [[good]] and [[nowhere]].\n+See [good](/good.md) and [[nowhere]].\n"));
+    assert!(out.contains("--- /dev/null\n+++ b/dup/index.md\n"));
+    assert!(out.ends_with("4 fixes in 4 files; nothing written (--dry-run)\n"));
+    let after: Vec<Vec<u8>> =
+        ["legacy.md", "wiki.md", "index.md"].iter().map(|p| std::fs::read(root.join(p)).unwrap()).collect();
+    assert_eq!(before, after);
+    assert!(!root.join("dup/index.md").exists());
+}
