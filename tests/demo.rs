@@ -90,9 +90,10 @@ fn stats_describe_the_demo_bundle() {
     assert_eq!(v["unresolved_links"], 2);
     assert_eq!(v["orphans"], 1);
     assert_eq!(v["stale_catalogs"], 0);
-    // The only reading problem is the hidden escape sequence.
-    assert_eq!(v["files_with_problems"], 1);
-    assert_eq!(v["problems"], 1);
+    // Problems found while reading: the hidden escape sequence, the missing description, the
+    // concept past its stale_after.
+    assert_eq!(v["files_with_problems"], 3);
+    assert_eq!(v["problems"], 3);
     let kinds = v["by_kind"].as_object().unwrap();
     let counts: Vec<(&str, u64)> = kinds.iter().map(|(k, n)| (k.as_str(), n.as_u64().unwrap())).collect();
     assert_eq!(
@@ -304,7 +305,14 @@ fn nothing_but_the_planted_findings() {
         planted::BROKEN_LINKS.iter().map(|(id, t)| (id.to_string(), t.to_string())).collect();
     assert_eq!(broken, expect_broken);
     assert_eq!(wiki, set(&[planted::WIKILINK.0]));
-    assert_eq!(problems, BTreeSet::from([(planted::HIDDEN_ESCAPE.0.to_string(), rule::CONTROL_CHARS)]));
+    assert_eq!(
+        problems,
+        BTreeSet::from([
+            (planted::HIDDEN_ESCAPE.0.to_string(), rule::CONTROL_CHARS),
+            (planted::MISSING_DESCRIPTION.to_string(), rule::MISSING_DESCRIPTION),
+            (planted::STALE.0.to_string(), rule::STALE),
+        ])
+    );
     assert_eq!(stale, BTreeSet::from([(planted::STALE.0.to_string(), planted::STALE.1.to_string())]));
     assert!(unsourced.is_empty(), "{unsourced:?}");
     assert!(untyped.is_empty(), "{untyped:?}");
@@ -391,4 +399,33 @@ fn an_edited_demo_from_another_build_is_set_aside_with_a_notice() {
     // Once replaced, later runs are quiet.
     let quiet = folio_in(data.path(), &["stats", "--demo", "--json"]);
     assert!(quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
+}
+
+#[test]
+fn lint_reports_exactly_the_planted_findings() {
+    let out = folio(&["lint", "--demo", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "the hidden escape sequence is an error");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found: BTreeSet<(String, String)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap().to_string(), f["entity"].as_str().unwrap_or("-").to_string()))
+        .collect();
+    let expected: BTreeSet<(String, String)> = [
+        ("duplicate-title", "conventions/amounts-minor-units"),
+        ("duplicate-title", "conventions/money-in-minor-units"),
+        ("orphan", planted::ORPHAN),
+        ("missing-description", planted::MISSING_DESCRIPTION),
+        ("wikilink-syntax", planted::WIKILINK.0),
+        ("broken-link", planted::BROKEN_LINKS[0].0),
+        ("broken-link", planted::BROKEN_LINKS[1].0),
+        ("contradiction", "runbooks/daily-settlement"),
+        ("stale", planted::STALE.0),
+        ("control-chars", planted::HIDDEN_ESCAPE.0),
+    ]
+    .iter()
+    .map(|(r, e)| (r.to_string(), e.to_string()))
+    .collect();
+    assert_eq!(found, expected);
 }

@@ -39,14 +39,14 @@ fn hostile_store() -> (tempfile::TempDir, std::path::PathBuf) {
     write(&root, "bad-yaml.md", "---\ntype: [unclosed\ntitle: x\n---\nbody\n");
     write(&root, "unterminated.md", "---\ntype: Note\nno closing line\n");
     write(&root, "not-a-mapping.md", "---\n- a\n- b\n---\n");
-    write(&root, "latin1.md", b"---\ntype: Note\ntitle: caf\xe9\n---\nna\xefve\n");
+    write(&root, "latin1.md", b"---\ntype: Note\ndescription: d\ntitle: caf\xe9\n---\nna\xefve\n");
     write(&root, "binary.md", b"\x00\x01\x02PNG\x00\x00garbage");
     write(
         &root,
         "escapes.md",
-        "---\ntype: Note\ntitle: \"Evil \\e]0;pwned\\a\"\n---\nhidden \x1b[2J clear and \u{202e}reversed\n",
+        "---\ntype: Note\ndescription: d\ntitle: \"Evil \\e]0;pwned\\a\"\n---\nhidden \x1b[2J clear and \u{202e}reversed\n",
     );
-    let huge = format!("---\ntype: Note\n---\n{}", "x".repeat(17 * 1024 * 1024));
+    let huge = format!("---\ntype: Note\ndescription: d\n---\n{}", "x".repeat(17 * 1024 * 1024));
     write(&root, "huge.md", huge);
     #[cfg(unix)]
     {
