@@ -6,6 +6,7 @@ use std::time::Instant;
 pub mod catalog;
 pub mod detect;
 pub mod dialect;
+pub mod edit;
 pub mod entity;
 pub mod frontmatter;
 pub mod fsio;
