@@ -93,3 +93,22 @@ pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, Wri
         .detail("undoes", record.id.clone());
     changeset::apply_writes(store, writes, event, Some(record.id), opts)
 }
+
+/// What `undo` would do: the record it reverts and a diff from the files now to their
+/// before-images.
+pub fn preview(store: &Store) -> Result<(Record, String), WriteError> {
+    let state = State::for_store(&store.root, store.kind());
+    let Some(record) = records(&state).pop() else { return Err(WriteError::NothingToUndo) };
+    let mut diff = String::new();
+    for e in &record.entries {
+        let now = fs::read(store.root.join(&e.path)).unwrap_or_default();
+        let before = match &e.before {
+            Some(d) => state.object(d).map_err(|source| WriteError::Io { path: e.path.clone(), source })?,
+            None => Vec::new(),
+        };
+        let a = if e.after.is_some() { format!("a/{}", e.path) } else { "/dev/null".into() };
+        let b = if e.before.is_some() { format!("b/{}", e.path) } else { "/dev/null".into() };
+        diff += &changeset::unified_diff(&String::from_utf8_lossy(&now), &String::from_utf8_lossy(&before), &a, &b);
+    }
+    Ok((record, diff))
+}

@@ -11,6 +11,8 @@ mod keyvalue;
 pub mod quote;
 mod yaml;
 
+pub use yaml::key_ranges;
+
 /// One change to one frontmatter key.
 #[derive(Debug, Clone, PartialEq)]
 pub enum FieldEdit {

@@ -15,6 +15,11 @@ struct KeyExtent {
     name: Range<usize>,
 }
 
+/// Every top-level key of a YAML block with the byte range it owns.
+pub fn key_ranges(block: &str) -> Vec<(String, Range<usize>)> {
+    extents(block).into_iter().map(|e| (e.key, e.range)).collect()
+}
+
 fn extents(block: &str) -> Vec<KeyExtent> {
     let mut out: Vec<KeyExtent> = Vec::new();
     let mut pos = 0;
