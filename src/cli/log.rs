@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::common::{Global, open_store, print_json};
+use super::common::{Global, print_json};
 use super::escape;
 use crate::store::Store;
 use crate::store::audit;
@@ -48,7 +48,8 @@ fn describe(e: &HistoryEvent) -> String {
 }
 
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
-    let store = open_store(g, a.path.as_deref())?;
+    // Starting up resolves a write a crash interrupted, so the trail shown is the real one.
+    let store = super::write_flags::open_resolved(g, a.path.as_deref(), false)?;
     let mut list = events(&store);
     if let Some(n) = a.limit {
         list.truncate(n);

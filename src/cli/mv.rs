@@ -24,7 +24,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let e = store.entity(idx);
     let new_id = words[1].trim_start_matches("./").trim_start_matches('/');
     let new_path = if new_id.ends_with(".md") { new_id.to_string() } else { format!("{new_id}.md") };
-    if !e.path.ends_with(".md") || e.span.end as u64 != e.file_size || e.span.start != 0 {
+    if !e.path.ends_with(".md") || super::set::shares_file(&store, idx) {
         anyhow::bail!("{}: `{}` is not a file of its own; it cannot be moved", e.path, e.id);
     }
     if new_path == e.path {

@@ -56,6 +56,12 @@ pub fn parse_value(text: &str, as_string: bool) -> Value {
     }
 }
 
+/// Whether other entities live in the same file (awareness entries, multi-entry files).
+pub fn shares_file(store: &Store, idx: EntityIdx) -> bool {
+    let path = &store.entity(idx).path;
+    store.entities.iter().filter(|o| &o.path == path).count() > 1
+}
+
 /// Apply one field edit to one entity as a changeset (or preview it).
 pub fn edit_entity(
     store: &Store,
@@ -66,7 +72,7 @@ pub fn edit_entity(
 ) -> anyhow::Result<u8> {
     let e = store.entity(idx);
     let path = e.path.clone();
-    if e.span.end as u64 != e.file_size || e.span.start != 0 {
+    if shares_file(store, idx) {
         anyhow::bail!(
             "{path}: `{}` shares its file with other entries; it has no frontmatter of its own to edit",
             e.id

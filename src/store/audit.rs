@@ -151,7 +151,7 @@ fn capitalised(verb: &str) -> String {
     c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
-fn okf_line(event: &AuditEvent) -> String {
+fn okf_line(event: &AuditEvent, bullet: char) -> String {
     let links: Vec<String> = event
         .entities
         .iter()
@@ -160,7 +160,12 @@ fn okf_line(event: &AuditEvent) -> String {
         })
         .collect();
     let about = if links.is_empty() { String::new() } else { format!(" {}:", links.join(", ")) };
-    format!("* **{}**:{about} {} ({})", capitalised(&event.verb), super::catalog::one_line(&event.summary), event.by)
+    format!(
+        "{bullet} **{}**:{about} {} ({})",
+        capitalised(&event.verb),
+        super::catalog::one_line(&event.summary),
+        event.by
+    )
 }
 
 /// Newest first: the entry joins today's `## YYYY-MM-DD` section at its top, or a new section
@@ -168,7 +173,16 @@ fn okf_line(event: &AuditEvent) -> String {
 fn okf_append(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
     let nl = super::edit::newline_of(old);
     let date = format!("{:04}-{:02}-{:02}", at.year(), at.month() as u8, at.day());
-    let entry = okf_line(event);
+    // Follow the log's own habits: its bullet character, a blank line under each date.
+    let bullet = old.lines().map(str::trim_start).find(|l| l.starts_with("- **") || l.starts_with("* **"));
+    let bullet = bullet.and_then(|l| l.chars().next()).unwrap_or('*');
+    let spaced = old
+        .split_inclusive('\n')
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|w| w[0].starts_with("## ") && w[1].trim().is_empty());
+    let gap = if spaced { nl } else { "" };
+    let entry = okf_line(event, bullet);
     if old.trim().is_empty() {
         return format!("# Directory Update Log{nl}{nl}## {date}{nl}{entry}{nl}");
     }
@@ -184,7 +198,7 @@ fn okf_append(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
                 let at = after + skip;
                 return format!("{}{entry}{nl}{}", &old[..at], &old[at..]);
             }
-            return format!("{}## {date}{nl}{entry}{nl}{nl}{}", &old[..pos], &old[pos..]);
+            return format!("{}## {date}{nl}{gap}{entry}{nl}{nl}{}", &old[..pos], &old[pos..]);
         }
         pos += line.len();
     }
@@ -195,7 +209,7 @@ fn okf_append(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
     } else {
         "\n\n"
     };
-    format!("{old}{sep}## {date}{nl}{entry}{nl}")
+    format!("{old}{sep}## {date}{nl}{gap}{entry}{nl}")
 }
 
 /// Appended at the end (AIP-10 logs are chronological): `## [ISO] manual | verb subject`.
@@ -271,8 +285,18 @@ mod tests {
         assert!(out.starts_with("---\ntype: Log\n---\n# Log\n\n## 2026-05-22\n\n* **Set**: [Users]"), "{out}");
         assert!(out.ends_with("(human:ann)\n* **Update**: x\n\n## 2026-05-15\n* **Init**: y\n"), "{out}");
         let next_day = append(DialectKind::Okf, Some(old), &ev(), datetime!(2026-05-23 1:00 UTC));
-        assert!(next_day.starts_with("---\ntype: Log\n---\n# Log\n\n## 2026-05-23\n* **Set**"), "{next_day}");
+        assert!(next_day.starts_with("---\ntype: Log\n---\n# Log\n\n## 2026-05-23\n\n* **Set**"), "{next_day}");
         assert!(next_day.contains("(human:ann)\n\n## 2026-05-22\n\n* **Update**"), "{next_day}");
+    }
+
+    #[test]
+    fn okf_follows_the_logs_bullets() {
+        let old = "# Log\n\n## 2026-01-01\n\n- **Verified** x\n";
+        let out = append(DialectKind::Okf, Some(old), &ev(), datetime!(2026-05-23 1:00 UTC));
+        assert_eq!(
+            out,
+            "# Log\n\n## 2026-05-23\n\n- **Set**: [Users](/tables/users.md): status = stable (human:ann)\n\n## 2026-01-01\n\n- **Verified** x\n"
+        );
     }
 
     #[test]

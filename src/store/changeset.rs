@@ -278,11 +278,16 @@ pub fn apply_writes(
         }
         applied.files.push(w.path.clone());
     }
-    let had_catalogs = !store.dialect.catalogs(store).is_empty();
-    if had_catalogs {
+    // Only catalogs whose expected content this changeset changes are written: a catalog
+    // that was already stale (hand-kept, or another tool's) is left to `folio index`.
+    let before_plans: std::collections::HashMap<String, String> =
+        store.dialect.catalogs(store).into_iter().map(|p| (p.path, p.content)).collect();
+    if !before_plans.is_empty() {
         let fresh = Store::load(root, kind, store.detected_by.clone());
         for s in catalog::status(&fresh) {
-            if !matches!(s.state, CatalogState::Stale | CatalogState::Missing) {
+            let changed_by_us = before_plans.get(&s.path) != Some(&s.expected);
+            let already_written = writes.iter().any(|w| w.path == s.path);
+            if !matches!(s.state, CatalogState::Stale | CatalogState::Missing) || !changed_by_us || already_written {
                 continue;
             }
             let now = std::fs::read(root.join(&s.path)).ok();

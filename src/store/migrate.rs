@@ -44,7 +44,8 @@ pub fn to_okf(store: &Store, by: &str) -> Result<Migration, String> {
     let mut descriptions: BTreeMap<String, Option<String>> = BTreeMap::new();
     let mut files_changed = 0;
     for e in &store.entities {
-        if e.span.start != 0 || e.span.end as u64 != e.file_size || !e.path.ends_with(".md") {
+        let shared = store.entities.iter().filter(|o| o.path == e.path).count() > 1;
+        if shared || !e.path.ends_with(".md") {
             continue;
         }
         let bytes = std::fs::read(store.abs_path(&e.path)).map_err(|err| format!("{}: {err}", e.path))?;

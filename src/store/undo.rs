@@ -1,7 +1,7 @@
 //! Undo: the before- and after-images of every applied changeset are kept (as objects in the
 //! folio state, a bounded number of records); undo reverts the newest one when its files still
-//! hold what folio wrote, and reports a conflict otherwise. Catalogs and the audit log are not
-//! part of a record: undo regenerates the catalogs and appends its own event.
+//! hold what folio wrote, and reports a conflict otherwise. Regenerated catalogs are part of a
+//! record (undo puts their old bytes back); the audit log is not: undo appends its own event.
 use std::collections::HashSet;
 use std::fs;
 use std::io;
@@ -29,7 +29,7 @@ pub fn file_record(state: &State, intent: &Intent) -> io::Result<()> {
     if let Some(undone) = &intent.undoes {
         let _ = fs::remove_file(dir.join(format!("{undone}.json")));
     } else {
-        let entries: Vec<Entry> = intent.entries.iter().filter(|e| e.role == Role::Edit).cloned().collect();
+        let entries: Vec<Entry> = intent.entries.iter().filter(|e| e.role != Role::Log).cloned().collect();
         if !entries.is_empty() {
             let record = Record {
                 id: intent.id.clone(),
@@ -87,7 +87,7 @@ pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, Wri
             Some(d) => Some(state.object(d).map_err(|source| WriteError::Io { path: e.path.clone(), source })?),
             None => None,
         };
-        writes.push(Write { path: e.path.clone(), expected: e.after.clone(), after: before, role: Role::Edit });
+        writes.push(Write { path: e.path.clone(), expected: e.after.clone(), after: before, role: e.role });
     }
     let event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
         .detail("undoes", record.id.clone());
