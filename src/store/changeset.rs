@@ -220,6 +220,13 @@ impl Store {
                 check_path(to)?;
             }
         }
+        let mut named: Vec<&str> = Vec::new();
+        for e in &named_paths(&changeset) {
+            if named.contains(e) {
+                return Err(WriteError::Invalid(format!("{e}: named twice in one changeset; nothing was written")));
+            }
+            named.push(e);
+        }
         let state = State::for_store(&self.root, self.kind());
         let archived: Vec<&FileEdit> = changeset.edits.iter().filter(|e| e.kind == EditKind::Archive).collect();
         let writes = changeset.writes();
@@ -236,6 +243,17 @@ impl Store {
         }
         apply_writes(self, writes, changeset.event, None, opts)
     }
+}
+
+/// Every path a changeset names (a move names two).
+fn named_paths(cs: &Changeset) -> Vec<&str> {
+    cs.edits
+        .iter()
+        .flat_map(|e| match &e.kind {
+            EditKind::Move { to, .. } => vec![e.path.as_str(), to.as_str()],
+            _ => vec![e.path.as_str()],
+        })
+        .collect()
 }
 
 /// The engine behind `Store::apply` and undo.

@@ -41,11 +41,14 @@ pub fn to_okf(store: &Store, by: &str) -> Result<Migration, String> {
         notes: Vec::new(),
         links_converted: 0,
     };
-    let mut descriptions: BTreeMap<String, Option<String>> = BTreeMap::new();
+    // path → (description, type) as the migrated file says.
+    let mut descriptions: BTreeMap<String, (Option<String>, Option<String>)> = BTreeMap::new();
     let mut files_changed = 0;
     for e in &store.entities {
         let shared = store.entities.iter().filter(|o| o.path == e.path).count() > 1;
-        if shared || !e.path.ends_with(".md") {
+        let name = e.path.rsplit('/').next().unwrap_or(&e.path);
+        // Catalogs and logs are OKF's reserved names: regenerated below, never entities.
+        if shared || !e.path.ends_with(".md") || name == "index.md" || name == "log.md" {
             continue;
         }
         let bytes = std::fs::read(store.abs_path(&e.path)).map_err(|err| format!("{}: {err}", e.path))?;
@@ -61,7 +64,7 @@ pub fn to_okf(store: &Store, by: &str) -> Result<Migration, String> {
             }
         };
         out = convert_wikilinks(store, e, &text, &out, &mut m);
-        descriptions.insert(e.path.clone(), description_of(&out));
+        descriptions.insert(e.path.clone(), (description_of(&out, "description"), description_of(&out, "type")));
         if fields_of(&out).map(|f| f.contains_key("type")) != Some(true) {
             m.notes.push(format!("{}: no `type`; OKF requires one (not invented)", e.path));
         }
@@ -99,10 +102,11 @@ fn fields_of(text: &str) -> Option<Fields> {
     }
 }
 
-fn description_of(text: &str) -> Option<String> {
+/// A field of a migrated file (YAML by now; evolve's own grammar if it still is not).
+fn description_of(text: &str, key: &str) -> Option<String> {
     let Block::Closed { inner, .. } = frontmatter::locate(text) else { return None };
     let f = frontmatter::parse_yaml(&text[inner.clone()]).unwrap_or_else(|_| parse_key_values(&text[inner]));
-    frontmatter::get_str(&f, "description")
+    frontmatter::get_str(&f, key)
 }
 
 /// `trigger`/`summary` → `description`, `timestamp` where history knows it, and values YAML
@@ -155,10 +159,9 @@ fn requote_for_yaml(text: &str, path: &str, notes: &mut Vec<String>) -> String {
             continue;
         };
         let value = value.trim();
-        let reads_back = frontmatter::parse_yaml(&format!("k: {value}\n"))
-            .ok()
-            .and_then(|f| f.get("k").cloned())
-            .is_some_and(|v| frontmatter::scalar_text(&v) == value);
+        let read = frontmatter::parse_yaml(&format!("k: {value}\n")).ok().and_then(|f| f.get("k").cloned());
+        let already_quoted = value.starts_with(['"', '\'']) && matches!(read, Some(serde_json::Value::String(_)));
+        let reads_back = already_quoted || read.is_some_and(|v| frontmatter::scalar_text(&v) == value);
         if reads_back || value.is_empty() {
             new_block.push_str(line);
         } else {
@@ -200,7 +203,10 @@ fn convert_wikilinks(store: &Store, e: &Entity, original: &str, current: &str, m
 
 /// One `index.md` per folder holding entities (directly or below): `# <type>` sections of
 /// `* [name](/path.md) - description`, `# Subdirectories`, and `okf_version` at the root.
-fn catalog_files(store: &Store, descriptions: &BTreeMap<String, Option<String>>) -> Vec<(String, String)> {
+fn catalog_files(
+    store: &Store,
+    descriptions: &BTreeMap<String, (Option<String>, Option<String>)>,
+) -> Vec<(String, String)> {
     let mut direct: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
     let mut dirs: BTreeSet<String> = BTreeSet::new();
     dirs.insert(String::new());
@@ -222,7 +228,8 @@ fn catalog_files(store: &Store, descriptions: &BTreeMap<String, Option<String>>)
         }
         let mut by_type: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
         for e in direct.get(dir).into_iter().flatten() {
-            by_type.entry(e.kind.clone().unwrap_or_else(|| "Other".into())).or_default().push(e);
+            let ty = descriptions.get(&e.path).and_then(|(_, t)| t.clone()).or_else(|| e.kind.clone());
+            by_type.entry(ty.unwrap_or_else(|| "Other".into())).or_default().push(e);
         }
         for (ty, mut list) in by_type {
             let name = |e: &Entity| if evolve { e.stem().to_string() } else { e.title.clone() };
@@ -231,7 +238,7 @@ fn catalog_files(store: &Store, descriptions: &BTreeMap<String, Option<String>>)
             for e in list {
                 let label = one_line(&name(e)).replace('[', "\\[").replace(']', "\\]");
                 text += &format!("* [{label}](/{})", e.path.replace(' ', "%20"));
-                if let Some(d) = descriptions.get(&e.path).cloned().flatten() {
+                if let Some(d) = descriptions.get(&e.path).and_then(|(d, _)| d.clone()) {
                     text += &format!(" - {}", one_line(&d));
                 }
                 text += "\n";
