@@ -227,3 +227,59 @@ fn clean_temporaries(root: &Path, intent: &Intent) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> (tempfile::TempDir, State, Journal) {
+        let dir = tempfile::tempdir().unwrap();
+        let state = State::for_store(dir.path(), DialectKind::Vault);
+        fs::write(dir.path().join("a.md"), "old a").unwrap();
+        let intent = Intent { id: "1".into(), verb: "set".into(), summary: "s".into(), ..Default::default() };
+        let mut j = Journal::begin(&state, intent).unwrap();
+        let before = state.put_object(b"old a").unwrap();
+        let after = state.put_object(b"new a").unwrap();
+        j.record(Entry { path: "a.md".into(), before: Some(before), after: Some(after.clone()), role: Role::Edit })
+            .unwrap();
+        j.record(Entry { path: "b.md".into(), before: None, after: Some(after), role: Role::Edit }).unwrap();
+        (dir, state, j)
+    }
+
+    #[test]
+    fn an_uncommitted_journal_is_rolled_back() {
+        let (dir, state, _j) = setup();
+        fs::write(dir.path().join("a.md"), "new a").unwrap();
+        fs::write(dir.path().join("b.md"), "new a").unwrap();
+        let r = recover(dir.path(), DialectKind::Vault).unwrap().unwrap();
+        let Recovery::RolledBack { outcome, .. } = &r else { panic!("{r:?}") };
+        assert_eq!(outcome.restored, ["b.md", "a.md"]);
+        assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"old a");
+        assert!(!dir.path().join("b.md").exists());
+        assert!(!state.journal_path().exists());
+        assert!(r.to_string().contains("rolled back; 2 files restored"));
+        assert_eq!(recover(dir.path(), DialectKind::Vault).unwrap(), None);
+    }
+
+    #[test]
+    fn a_file_someone_else_changed_is_kept_and_named() {
+        let (dir, _state, _j) = setup();
+        fs::write(dir.path().join("a.md"), "agent wrote this").unwrap();
+        let r = recover(dir.path(), DialectKind::Vault).unwrap().unwrap();
+        let Recovery::RolledBack { outcome, .. } = r else { panic!() };
+        assert_eq!(outcome.kept, ["a.md"]);
+        assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"agent wrote this");
+    }
+
+    #[test]
+    fn a_committed_journal_is_finished_and_filed_for_undo() {
+        let (dir, state, mut j) = setup();
+        fs::write(dir.path().join("a.md"), "new a").unwrap();
+        fs::write(dir.path().join("b.md"), "new a").unwrap();
+        j.commit().unwrap();
+        let r = recover(dir.path(), DialectKind::Vault).unwrap().unwrap();
+        assert!(matches!(r, Recovery::Finished { files: 2, .. }), "{r:?}");
+        assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"new a");
+        assert_eq!(undo::records(&state).len(), 1);
+    }
+}
