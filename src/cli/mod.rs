@@ -10,9 +10,16 @@ pub mod escape;
 pub mod graph;
 pub mod index;
 pub mod lint;
+pub mod log;
+pub mod migrate;
+pub mod mv;
 pub mod recall;
+pub mod set;
 pub mod show;
 pub mod stats;
+pub mod undo;
+pub mod unset;
+pub mod write_flags;
 
 /// folio — review and curate the knowledge AI agents write as markdown.
 #[derive(Parser, Debug)]
@@ -45,6 +52,18 @@ pub enum Command {
     Index(index::Args),
     /// Check the store against every lint rule (text, JSON or SARIF); show safe fixes.
     Lint(lint::Args),
+    /// Set one frontmatter field of an entity (only that key's bytes change).
+    Set(set::Args),
+    /// Remove one frontmatter field of an entity.
+    Unset(unset::Args),
+    /// Move or rename an entity, repointing every link and typed edge that names it.
+    Mv(mv::Args),
+    /// Align an evolve store or a vault with OKF (catalogs, markdown links, description).
+    Migrate(migrate::Args),
+    /// Revert the last change folio made, if its files still hold what folio wrote.
+    Undo(undo::Args),
+    /// The store's audit trail (the agents' events and folio's), newest first.
+    Log(log::Args),
 }
 
 fn parse_dialect(s: &str) -> Result<crate::store::dialect::DialectKind, String> {
@@ -79,6 +98,12 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Some(Command::Recall(a)) => recall::run(&g, a),
         Some(Command::Index(a)) => index::run(&g, a),
         Some(Command::Lint(a)) => lint::run(&g, a),
+        Some(Command::Set(a)) => set::run(&g, a),
+        Some(Command::Unset(a)) => unset::run(&g, a),
+        Some(Command::Mv(a)) => mv::run(&g, a),
+        Some(Command::Migrate(a)) => migrate::run(&g, a),
+        Some(Command::Undo(a)) => undo::run(&g, a),
+        Some(Command::Log(a)) => log::run(&g, a),
         None => {
             // The interactive UI is not built yet: show the store's summary instead.
             stats::run(&g, stats::Args { path: cli.path, json: false })

@@ -44,6 +44,13 @@ impl Dialect for Okf {
     fn catalogs(&self, store: &Store) -> Vec<CatalogPlan> {
         catalogs(store)
     }
+
+    /// The bundle-root `log.md`.
+    fn history(&self, root: &std::path::Path) -> Vec<crate::store::history::HistoryEvent> {
+        std::fs::read_to_string(root.join("log.md"))
+            .map(|t| crate::store::okf_log::parse(&t, "log.md"))
+            .unwrap_or_default()
+    }
 }
 
 /// OKF fields onto the model (also used by dialects that follow OKF's vocabulary).

@@ -1,0 +1,35 @@
+//! `folio undo [PATH]`: revert the last changeset folio applied, if its files still hold what
+//! folio wrote.
+use std::path::PathBuf;
+
+use super::common::Global;
+use super::escape;
+use super::write_flags::{self, WriteFlags};
+use crate::store::undo;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Store (default: found from the current directory upward).
+    pub path: Option<PathBuf>,
+    #[command(flatten)]
+    pub write: WriteFlags,
+}
+
+pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
+    let store = write_flags::open_resolved(g, a.path.as_deref(), a.write.read_only)?;
+    if a.write.dry_run {
+        let (record, diff) = undo::preview(&store).map_err(write_flags::report)?;
+        println!("would undo `{}`: {}", record.verb, escape::line(&record.summary));
+        print!("{}", escape::text(&diff));
+        return Ok(0);
+    }
+    let applied = undo::undo(&store, &a.write.actor()?, &a.write.options()).map_err(write_flags::report)?;
+    for f in &applied.files {
+        println!("restored {}", escape::line(f));
+    }
+    for c in &applied.catalogs {
+        println!("regenerated {}", escape::line(c));
+    }
+    println!("logged to {}", escape::line(&applied.log));
+    Ok(0)
+}

@@ -1,0 +1,86 @@
+//! What every write command shares: `--dry-run`, `--as`, `--read-only`, recovering an
+//! interrupted write before anything else, and applying or previewing a changeset.
+use std::path::Path;
+
+use super::common::{Global, open_store};
+use super::escape;
+use crate::store::Store;
+use crate::store::changeset::{Changeset, WriteError, WriteOptions};
+use crate::store::journal;
+
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct WriteFlags {
+    /// Print the unified diff of what would change; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Who makes the change, recorded in the audit event (default: human:$USER).
+    #[arg(long = "as", value_name = "human:ID")]
+    pub actor: Option<String>,
+    /// Refuse every write (the command then only reports what it would do).
+    #[arg(long)]
+    pub read_only: bool,
+}
+
+impl WriteFlags {
+    pub fn actor(&self) -> anyhow::Result<String> {
+        match &self.actor {
+            None => Ok(crate::store::audit::default_actor()),
+            Some(a) if a.split_once(':').is_some_and(|(k, id)| !k.is_empty() && !id.is_empty()) => Ok(a.clone()),
+            Some(a) => anyhow::bail!("--as {a}: expected KIND:ID, e.g. human:ann"),
+        }
+    }
+
+    pub fn options(&self) -> WriteOptions {
+        WriteOptions { read_only: self.read_only }
+    }
+}
+
+/// Open the store, first finishing or rolling back a write a crash interrupted (and saying
+/// which); a read-only run leaves the journal for a later writer.
+pub fn open_resolved(g: &Global, path: Option<&Path>, read_only: bool) -> anyhow::Result<Store> {
+    let store = open_store(g, path)?;
+    if read_only {
+        return Ok(store);
+    }
+    match journal::recover(&store.root, store.kind()) {
+        Ok(Some(r)) => {
+            eprintln!("folio: {}", escape::line(&r.to_string()));
+            Ok(Store::load(&store.root, store.kind(), store.detected_by.clone()))
+        }
+        Ok(None) => Ok(store),
+        Err(e) => anyhow::bail!("cannot resolve the interrupted write journal: {e}"),
+    }
+}
+
+/// Preview (`--dry-run`) or apply a changeset and report what was written.
+pub fn apply(store: &Store, cs: Changeset, flags: &WriteFlags) -> anyhow::Result<u8> {
+    if cs.is_empty() {
+        println!("nothing to change");
+        return Ok(0);
+    }
+    if flags.dry_run {
+        print!("{}", escape::text(&cs.diff(store)));
+        return Ok(0);
+    }
+    match store.apply(cs, &flags.options()) {
+        Ok(applied) => {
+            for f in &applied.files {
+                println!("wrote {}", escape::line(f));
+            }
+            for c in &applied.catalogs {
+                println!("regenerated {}", escape::line(c));
+            }
+            println!("logged to {}", escape::line(&applied.log));
+            Ok(0)
+        }
+        Err(e) => Err(report(e)),
+    }
+}
+
+/// A write error as one line; a conflict also shows both versions as a diff on stderr.
+pub fn report(e: WriteError) -> anyhow::Error {
+    if let Some(diff) = e.conflict_diff() {
+        eprint!("{}", escape::text(&diff));
+    }
+    anyhow::anyhow!(e)
+}

@@ -1,0 +1,114 @@
+//! Undo: the before- and after-images of every applied changeset are kept (as objects in the
+//! folio state, a bounded number of records); undo reverts the newest one when its files still
+//! hold what folio wrote, and reports a conflict otherwise. Regenerated catalogs are part of a
+//! record (undo puts their old bytes back); the audit log is not: undo appends its own event.
+use std::collections::HashSet;
+use std::fs;
+use std::io;
+
+use serde::{Deserialize, Serialize};
+
+use super::Store;
+use super::audit::AuditEvent;
+use super::changeset::{self, Applied, Write, WriteError, WriteOptions};
+use super::journal::{Entry, Intent, Role};
+use super::state::State;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Record {
+    pub id: String,
+    pub verb: String,
+    pub summary: String,
+    pub by: String,
+    pub entries: Vec<Entry>,
+}
+
+/// File the undo record of a finished changeset (an undo instead consumes the one it reverts).
+pub fn file_record(state: &State, intent: &Intent) -> io::Result<()> {
+    let dir = state.undo_dir();
+    if let Some(undone) = &intent.undoes {
+        let _ = fs::remove_file(dir.join(format!("{undone}.json")));
+    } else {
+        let entries: Vec<Entry> = intent.entries.iter().filter(|e| e.role != Role::Log).cloned().collect();
+        if !entries.is_empty() {
+            let record = Record {
+                id: intent.id.clone(),
+                verb: intent.verb.clone(),
+                summary: intent.summary.clone(),
+                by: intent.by.clone(),
+                entries,
+            };
+            super::fsio::write_atomic(
+                &dir.join(format!("{}.json", record.id)),
+                serde_json::to_string_pretty(&record)?.as_bytes(),
+            )?;
+        }
+    }
+    trim(state);
+    Ok(())
+}
+
+/// Every kept record, oldest first.
+pub fn records(state: &State) -> Vec<Record> {
+    let Ok(entries) = fs::read_dir(state.undo_dir()) else { return Vec::new() };
+    let mut out: Vec<Record> = entries
+        .flatten()
+        .filter_map(|e| fs::read(e.path()).ok())
+        .filter_map(|b| serde_json::from_slice(&b).ok())
+        .collect();
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    out
+}
+
+/// Keep the newest `undo_depth` records and only the objects they (or a live journal) need.
+fn trim(state: &State) {
+    let mut all = records(state);
+    let depth = state.undo_depth();
+    if all.len() > depth {
+        for old in all.drain(..all.len() - depth) {
+            let _ = fs::remove_file(state.undo_dir().join(format!("{}.json", old.id)));
+        }
+    }
+    if state.journal_path().exists() {
+        return;
+    }
+    let keep: HashSet<String> =
+        all.iter().flat_map(|r| &r.entries).flat_map(|e| [e.before.clone(), e.after.clone()]).flatten().collect();
+    state.collect_garbage(&keep);
+}
+
+/// Revert the newest applied changeset.
+pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError> {
+    let state = State::for_store(&store.root, store.kind());
+    let Some(record) = records(&state).pop() else { return Err(WriteError::NothingToUndo) };
+    let mut writes = Vec::new();
+    for e in record.entries.iter().rev() {
+        let before = match &e.before {
+            Some(d) => Some(state.object(d).map_err(|source| WriteError::Io { path: e.path.clone(), source })?),
+            None => None,
+        };
+        writes.push(Write { path: e.path.clone(), expected: e.after.clone(), after: before, role: e.role });
+    }
+    let event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
+        .detail("undoes", record.id.clone());
+    changeset::apply_writes(store, writes, event, Some(record.id), opts)
+}
+
+/// What `undo` would do: the record it reverts and a diff from the files now to their
+/// before-images.
+pub fn preview(store: &Store) -> Result<(Record, String), WriteError> {
+    let state = State::for_store(&store.root, store.kind());
+    let Some(record) = records(&state).pop() else { return Err(WriteError::NothingToUndo) };
+    let mut diff = String::new();
+    for e in &record.entries {
+        let now = fs::read(store.root.join(&e.path)).unwrap_or_default();
+        let before = match &e.before {
+            Some(d) => state.object(d).map_err(|source| WriteError::Io { path: e.path.clone(), source })?,
+            None => Vec::new(),
+        };
+        let a = if e.after.is_some() { format!("a/{}", e.path) } else { "/dev/null".into() };
+        let b = if e.before.is_some() { format!("b/{}", e.path) } else { "/dev/null".into() };
+        diff += &changeset::unified_diff(&String::from_utf8_lossy(&now), &String::from_utf8_lossy(&before), &a, &b);
+    }
+    Ok((record, diff))
+}

@@ -1,0 +1,197 @@
+//! The write commands end to end: set, unset, mv, undo, log, --dry-run, --read-only.
+mod common;
+use common::*;
+
+use std::fs;
+use std::path::Path;
+
+/// Corpus files are read-only; a scratch copy must be writable to be written.
+fn writable_scratch(src: &Path) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, root) = scratch(src);
+    make_writable(&root);
+    (dir, root)
+}
+
+fn make_writable(p: &Path) {
+    let meta = fs::metadata(p).unwrap();
+    let mut perms = meta.permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    fs::set_permissions(p, perms).unwrap();
+    if meta.is_dir() {
+        for e in fs::read_dir(p).unwrap() {
+            make_writable(&e.unwrap().path());
+        }
+    }
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = folio(args);
+    assert_eq!(o.status.code(), Some(0), "folio {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    stdout(&o)
+}
+
+#[test]
+fn set_and_unset_change_one_key_and_log_it() {
+    let (_d, root) = writable_scratch(&corpus("okf-v0.2/acme_retail"));
+    let r = root.to_str().unwrap();
+    let before = fs::read_to_string(root.join("tables/orders.md")).unwrap();
+    let out = ok(&["set", r, "tables/orders", "status", "draft", "--as", "human:ann"]);
+    assert!(out.contains("wrote tables/orders.md"), "{out}");
+    let after = fs::read_to_string(root.join("tables/orders.md")).unwrap();
+    assert_eq!(after, before.replace("status: stable\n", "status: draft\n"));
+    let log = fs::read_to_string(root.join("log.md")).unwrap();
+    assert!(
+        log.contains("- **Set**: [Customer Orders](/tables/orders.md): set `status` to `draft` (human:ann)"),
+        "{log}"
+    );
+
+    ok(&["unset", r, "tables/orders", "stale_after", "--as", "human:ann"]);
+    let after_unset = fs::read_to_string(root.join("tables/orders.md")).unwrap();
+    assert_eq!(after_unset, after.replace("stale_after: 2026-12-31T00:00:00Z\n", ""));
+
+    let events = folio_json(&["log", r, "--json"]);
+    let kinds: Vec<&str> = events.as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(&kinds[..3], ["unset", "set", "verified"]);
+    assert_eq!(events[0]["entities"][0], "tables/orders");
+
+    ok(&["undo", r, "--as", "human:ann"]);
+    assert_eq!(fs::read_to_string(root.join("tables/orders.md")).unwrap(), after);
+    ok(&["undo", r, "--as", "human:ann"]);
+    assert_eq!(fs::read_to_string(root.join("tables/orders.md")).unwrap(), before);
+    let o = folio(&["undo", r]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nothing to undo"));
+}
+
+#[test]
+fn dry_run_prints_the_diff_and_writes_nothing() {
+    let (_d, root) = writable_scratch(&corpus("okf-v0.2/acme_retail"));
+    let r = root.to_str().unwrap();
+    let out = ok(&["set", r, "tables/orders", "status", "draft", "--dry-run"]);
+    assert!(out.contains("--- a/tables/orders.md\n+++ b/tables/orders.md\n"), "{out}");
+    assert!(out.contains("\n-status: stable\n+status: draft\n"), "{out}");
+    assert!(fs::read_to_string(root.join("tables/orders.md")).unwrap().contains("status: stable\n"));
+    assert!(!root.join(".folio").exists());
+}
+
+#[test]
+fn read_only_situations_refuse_before_touching_anything() {
+    let (_d, root) = writable_scratch(&corpus("okf-v0.2/acme_retail"));
+    let r = root.to_str().unwrap();
+    let o = folio(&["set", r, "tables/orders", "status", "draft", "--read-only"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("read-only"));
+    assert!(fs::read_to_string(root.join("tables/orders.md")).unwrap().contains("status: stable\n"));
+    // The corpus itself is read-only on disk.
+    let (_d2, ro) = scratch(&corpus("okf-v0.2/acme_retail"));
+    let o = folio(&["set", ro.to_str().unwrap(), "tables/orders", "status", "draft"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("tables/orders.md: the file is read-only"));
+
+    let aip = tempfile::tempdir().unwrap();
+    write(aip.path(), "KNOWLEDGE.md", "---\nname: k\n---\n");
+    write(aip.path(), "sources/call.md", "---\ntitle: Call\n---\ntext\n");
+    let o = folio(&["set", aip.path().to_str().unwrap(), "sources/call", "title", "X"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("AIP-10 sources/ are immutable"));
+    assert_eq!(fs::read_to_string(aip.path().join("sources/call.md")).unwrap(), "---\ntitle: Call\n---\ntext\n");
+}
+
+#[test]
+fn mv_repoints_every_link_form_and_undo_restores_every_byte() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    write(root, "notes/old.md", "---\ntitle: Old Note\n---\nSee [sib](../other/sib.md) and [[other/sib]].\n");
+    write(root, "other/sib.md", "# Sib\n");
+    let a = "---\nrelated: [\"[[old]]\"]\nsupersedes:\n  - notes/old\n---\n\
+             Rel [x](../notes/old.md#part), abs [y](/notes/old.md), wiki [[old|alias]], path [[notes/old]], \
+             title [[Old Note]], ref [r][def].\n\n[def]: ../notes/old.md \"t\"\n";
+    write(root, "other/a.md", a);
+    write(root, "top.md", "crlf [z](notes/old.md)\r\nend\r\n");
+    let snapshot = |p: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<_> = ["notes/old.md", "other/sib.md", "other/a.md", "top.md", "archive/new name.md"]
+            .iter()
+            .filter_map(|f| fs::read(p.join(f)).ok().map(|b| (f.to_string(), b)))
+            .collect();
+        v.sort();
+        v
+    };
+    let before = snapshot(root);
+    let r = root.to_str().unwrap();
+    ok(&["mv", r, "notes/old", "archive/new name", "--as", "human:ann"]);
+    assert!(!root.join("notes/old.md").exists());
+    assert_eq!(
+        fs::read_to_string(root.join("archive/new name.md")).unwrap(),
+        "---\ntitle: Old Note\n---\nSee [sib](../other/sib.md) and [[other/sib]].\n"
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("other/a.md")).unwrap(),
+        "---\nrelated: [\"[[new name]]\"]\nsupersedes:\n  - archive/new name\n---\n\
+         Rel [x](../archive/new%20name.md#part), abs [y](/archive/new%20name.md), wiki [[new name|alias]], \
+         path [[archive/new name]], title [[Old Note]], ref [r][def].\n\n[def]: ../archive/new%20name.md \"t\"\n"
+    );
+    assert_eq!(fs::read_to_string(root.join("top.md")).unwrap(), "crlf [z](archive/new%20name.md)\r\nend\r\n");
+    let shown = folio_json(&["show", r, "archive/new name", "--json"]);
+    assert_eq!(shown["backlinks"].as_array().map(|b| b.len()), Some(2), "{shown}");
+
+    ok(&["undo", r, "--as", "human:ann"]);
+    assert_eq!(snapshot(root), before);
+}
+
+#[test]
+fn moving_a_file_to_another_folder_keeps_its_own_relative_links_working() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    write(root, "a/note.md", "[up](../b/target.md) [img](pic.png)\n");
+    write(root, "a/pic.png", "PNG");
+    write(root, "b/target.md", "# T\n");
+    ok(&["mv", root.to_str().unwrap(), "a/note", "c/d/note"]);
+    assert_eq!(
+        fs::read_to_string(root.join("c/d/note.md")).unwrap(),
+        "[up](../../b/target.md) [img](../../a/pic.png)\n"
+    );
+}
+
+#[test]
+fn evolve_stores_are_edited_in_their_own_grammar_and_logged_to_audit_log() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    let entity = "---\ntype: guideline\ntrigger: When a: b happens\n---\nbody\n";
+    write(root, ".evolve/entities/guideline/x.md", entity);
+    write(
+        root,
+        ".evolve/audit.log",
+        "{\"event\": \"recall\", \"entities\": [\"guideline/x\"], \"ts\": \"2026-01-01T00:00:00Z\"}\n",
+    );
+    ok(&["set", root.to_str().unwrap(), "guideline/x", "owner", "ann: the owner", "--as", "human:ann"]);
+    assert_eq!(
+        fs::read_to_string(root.join(".evolve/entities/guideline/x.md")).unwrap(),
+        "---\ntype: guideline\ntrigger: When a: b happens\nowner: ann: the owner\n---\nbody\n"
+    );
+    let log = fs::read_to_string(root.join(".evolve/audit.log")).unwrap();
+    let last: serde_json::Value = serde_json::from_str(log.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(last["event"], "set");
+    assert_eq!(last["entity"], "guideline/x");
+    assert_eq!(last["by"], "human:ann");
+    assert!(root.join(".evolve/folio/undo").is_dir(), "folio state sits beside the bundle");
+    assert!(!root.join(".evolve/entities/.folio").exists());
+}
+
+#[test]
+fn bad_input_is_refused_with_the_file_named() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    write(root, "broken.md", "---\ntitle: [unclosed\n---\nbody\n");
+    write(root, "bin.md", b"\xff\xfe not utf8\n".as_slice());
+    let r = root.to_str().unwrap();
+    let o = folio(&["set", r, "broken", "status", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("broken.md"), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = folio(&["set", r, "bin", "status", "x"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bin.md: not valid UTF-8"));
+    assert_eq!(fs::read_to_string(root.join("broken.md")).unwrap(), "---\ntitle: [unclosed\n---\nbody\n");
+    let o = folio(&["mv", r, "broken", "../outside"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!root.parent().unwrap().join("outside.md").exists());
+}
