@@ -284,8 +284,13 @@ fn exit_codes() {
     assert_eq!(folio(&["lint", planted().to_str().unwrap()]).status.code(), Some(1));
     assert_eq!(folio(&["lint", tmp.path().join("nope").to_str().unwrap()]).status.code(), Some(2));
     assert_eq!(folio(&["lint", "--format", "xml", clean.to_str().unwrap()]).status.code(), Some(2));
-    // --fix alone is not available in this build; --dry-run is required.
-    assert_eq!(folio(&["lint", "--fix", clean.to_str().unwrap()]).status.code(), Some(2));
+    // --fix on a clean store has nothing to do and writes nothing.
+    let o = folio(&["lint", "--fix", clean.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("0 findings fixed in 0 files"));
+    assert!(!clean.join("log.md").exists());
+    // --dry-run only goes with --fix.
+    assert_eq!(folio(&["lint", "--dry-run", clean.to_str().unwrap()]).status.code(), Some(2));
 }
 
 #[test]

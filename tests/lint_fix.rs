@@ -100,3 +100,74 @@ fn dry_run_prints_the_diff_and_writes_nothing() {
     assert_eq!(before, after);
     assert!(!root.join("dup/index.md").exists());
 }
+
+/// A scratch copy whose files are writable (the shared corpora are read-only on disk).
+fn writable(src: &std::path::Path) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (d, root) = scratch(src);
+    let status = std::process::Command::new("chmod").args(["-R", "u+w"]).arg(&root).status().unwrap();
+    assert!(status.success());
+    (d, root)
+}
+
+#[test]
+fn fix_writes_through_the_changeset_path_logs_and_can_be_undone() {
+    let (_d, root) = writable(&fixture("evolve-project"));
+    let r = root.to_str().unwrap();
+    let file = root.join(".evolve/entities/guideline/quote-paths-with-spaces-in-shell-commands.md");
+    let before = std::fs::read(&file).unwrap();
+    let out = folio(&["lint", r, "--rule", "legacy-trigger", "--fix", "--as", "human:ann"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).contains("no findings"), "{}", stdout(&out));
+    let after = std::fs::read_to_string(&file).unwrap();
+    // Only the key's bytes changed.
+    assert_eq!(after.replacen("description:", "trigger:", 1).as_bytes(), before.as_slice());
+    let log = std::fs::read_to_string(root.join(".evolve/audit.log")).unwrap();
+    let last: serde_json::Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
+    assert_eq!(last["event"], "fix");
+    assert_eq!(last["by"], "human:ann");
+    assert!(last["summary"].as_str().unwrap().contains("10 legacy-trigger"));
+    let undo = folio(&["undo", r]);
+    assert_eq!(undo.status.code(), Some(0), "{}", String::from_utf8_lossy(&undo.stderr));
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}
+
+#[test]
+fn wikilink_fix_rewrites_only_the_link_and_keeps_catalogs_fresh() {
+    let (_d, root) = writable(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo"));
+    let r = root.to_str().unwrap();
+    let file = root.join("incidents/2025-03-14-duplicate-charges.md");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let out = folio(&["lint", r, "--fix", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "the hidden escape sequence is still an error");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["findings"].as_array().unwrap().iter().all(|f| f["rule"] != "wikilink-syntax"));
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        after,
+        before.replacen("[[idempotency-keys]]", "[idempotency-keys](/conventions/idempotency-keys.md)", 1)
+    );
+    assert_eq!(folio(&["index", "--check", r]).status.code(), Some(0));
+    let log = std::fs::read_to_string(root.join("log.md")).unwrap();
+    assert!(log.contains("* **Fix**: [2025-03-14: Customers charged twice after gateway retries]"), "{log}");
+}
+
+#[test]
+fn log_appends_the_aip10_lint_entry_with_count_bullets() {
+    let (_d, root) = writable(&fixture("aip10-wiki"));
+    let r = root.to_str().unwrap();
+    let before = std::fs::read_to_string(root.join("_log.md")).unwrap();
+    let out = folio(&["lint", r, "--log"]);
+    assert_eq!(out.status.code(), Some(1), "source-modified is an error");
+    let after = std::fs::read_to_string(root.join("_log.md")).unwrap();
+    let added = after.strip_prefix(before.as_str()).expect("the log is appended to, not rewritten");
+    let lines: Vec<&str> = added.lines().filter(|l| !l.is_empty()).collect();
+    assert!(lines[0].starts_with("## [") && lines[0].ends_with("] lint | full-pass"), "{added}");
+    assert_eq!(lines[1], "- 3 orphans: q4-2014-targets, 2026-q2-runway, 2026-04-27-investor-call");
+    assert_eq!(lines[2], "- 0 broken-ref");
+    assert_eq!(lines[3], "- 1 stale: q4-2014-targets");
+    assert_eq!(lines[4], "- 2 unresolved-contradictions: hiring-freeze, runway-extension-q2");
+    assert_eq!(lines[5], "- 1 unsourced: bridge-note-terms");
+    // The store's history now ends with this pass.
+    let stats = folio_json(&["stats", r, "--json"]);
+    assert_eq!(stats["history_events"], 5);
+}

@@ -12,8 +12,23 @@ pub struct Global {
     pub demo: bool,
 }
 
-/// Open the store at `path`, the demo store, or the one found from the current directory up.
+/// Open the store at `path`, the demo store, or the one found from the current directory up,
+/// first finishing or rolling back a write a crash interrupted (and saying which).
 pub fn open_store(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
+    let store = open_store_as_is(g, path)?;
+    match crate::store::journal::recover(&store.root, store.kind()) {
+        Ok(Some(r)) => {
+            eprintln!("folio: {}", super::escape::line(&r.to_string()));
+            Ok(Store::load(&store.root, store.kind(), store.detected_by.clone()))
+        }
+        Ok(None) => Ok(store),
+        Err(e) => anyhow::bail!("cannot resolve the interrupted write journal: {e}"),
+    }
+}
+
+/// `open_store` without resolving an interrupted write (for `--read-only` runs, which must not
+/// touch the store; the journal waits for the next writer).
+pub fn open_store_as_is(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
     if g.demo {
         let dir = super::demo::materialize().context("cannot unpack the demo store")?;
         return Ok(Store::open(&dir, g.dialect)?);

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 
-use super::common::{Global, open_store, print_json};
+use super::common::{Global, print_json};
 use super::escape;
+use super::write_flags::{WriteFlags, open_resolved, report as report_write};
 use crate::store::Store;
 use crate::store::entity::Severity;
 use crate::store::lint::{self, Finding, LintConfig, Report, fix, rules};
@@ -38,14 +39,21 @@ pub struct Args {
     /// Only report findings at or above this severity.
     #[arg(long, value_enum, default_value_t = MinSeverity::Info)]
     pub severity: MinSeverity,
-    /// Show the safe fixes (legacy-trigger, wikilink-syntax, catalog-stale); needs --dry-run.
-    #[arg(long, requires = "dry_run")]
+    /// Apply the safe fixes (legacy-trigger, wikilink-syntax, catalog-stale) through the
+    /// write path, record them in the store's log, then report what is left.
+    #[arg(long)]
     pub fix: bool,
     /// With --fix: print the unified diff of every fix; write nothing.
     #[arg(long, requires = "fix")]
     pub dry_run: bool,
+    /// Append this lint pass to the store's own log (AIP-10 `_log.md`, OKF `log.md`, …).
+    #[arg(long)]
+    pub log: bool,
+    /// Who is recorded for --fix and --log (default: human:$USER).
+    #[arg(long = "as", value_name = "human:ID")]
+    pub actor: Option<String>,
     /// Print what a rule checks and exit.
-    #[arg(long, value_name = "ID", conflicts_with_all = ["fix", "dry_run"])]
+    #[arg(long, value_name = "ID", conflicts_with_all = ["fix", "dry_run", "log"])]
     pub explain: Option<String>,
 }
 
@@ -54,23 +62,53 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         return explain(id);
     }
     let wanted: Vec<&str> = a.rules.iter().map(|id| known_rule(id)).collect::<anyhow::Result<_>>()?;
-    let store = open_store(g, a.path.as_deref())?;
+    let flags = WriteFlags { dry_run: a.dry_run, actor: a.actor.clone(), read_only: false };
+    let actor = flags.actor()?;
+    let writes = (a.fix && !a.dry_run) || a.log;
+    let mut store = open_resolved(g, a.path.as_deref(), !writes)?;
     let config = LintConfig::load(&store.root, store.kind())?;
-    let mut report = lint::lint(&store, &config);
     let min = match a.severity {
         MinSeverity::Error => Severity::Error,
         MinSeverity::Warn => Severity::Warn,
         MinSeverity::Info => Severity::Info,
     };
-    report.filter(&wanted, min);
+    let run_lint = |store: &Store| {
+        let mut report = lint::lint(store, &config);
+        report.filter(&wanted, min);
+        report
+    };
+    let mut report = run_lint(&store);
     if a.dry_run {
         print_fixes(&store, &report)?;
-    } else {
+        return Ok(if report.has_errors() { super::EXIT_FINDING } else { 0 });
+    }
+    if a.fix {
+        let outcome = lint::apply::apply_fixes(&store, &report, &actor, &flags.options()).map_err(report_write)?;
+        for f in &outcome.files {
+            eprintln!("fixed {}", escape::line(f));
+        }
+        eprintln!(
+            "{} findings fixed in {} files{}",
+            outcome.fixed,
+            outcome.files.len(),
+            if outcome.logs.is_empty() { String::new() } else { format!("; logged to {}", outcome.logs.join(", ")) }
+        );
+        // Report what is left, from the store as it now is.
+        store = Store::load(&store.root, store.kind(), store.detected_by.clone());
+        report = run_lint(&store);
+    }
+    {
         match a.format {
             Format::Text => print_text(&report, colour_wanted()),
             Format::Json => print_json(&lint::export::json(&store, &report)),
             Format::Sarif => print_json(&lint::export::sarif(&store, &report)),
         }
+    }
+    if a.log {
+        let subject = if wanted.is_empty() && min == Severity::Info { "full-pass" } else { "filtered-pass" };
+        let applied =
+            lint::apply::log_pass(&store, &report, subject, &actor, &flags.options()).map_err(report_write)?;
+        eprintln!("lint pass logged to {}", escape::line(&applied.log));
     }
     Ok(if report.has_errors() { super::EXIT_FINDING } else { 0 })
 }

@@ -2,11 +2,10 @@
 //! interrupted write before anything else, and applying or previewing a changeset.
 use std::path::Path;
 
-use super::common::{Global, open_store};
+use super::common::{Global, open_store, open_store_as_is};
 use super::escape;
 use crate::store::Store;
 use crate::store::changeset::{Changeset, WriteError, WriteOptions};
-use crate::store::journal;
 
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct WriteFlags {
@@ -38,18 +37,7 @@ impl WriteFlags {
 /// Open the store, first finishing or rolling back a write a crash interrupted (and saying
 /// which); a read-only run leaves the journal for a later writer.
 pub fn open_resolved(g: &Global, path: Option<&Path>, read_only: bool) -> anyhow::Result<Store> {
-    let store = open_store(g, path)?;
-    if read_only {
-        return Ok(store);
-    }
-    match journal::recover(&store.root, store.kind()) {
-        Ok(Some(r)) => {
-            eprintln!("folio: {}", escape::line(&r.to_string()));
-            Ok(Store::load(&store.root, store.kind(), store.detected_by.clone()))
-        }
-        Ok(None) => Ok(store),
-        Err(e) => anyhow::bail!("cannot resolve the interrupted write journal: {e}"),
-    }
+    if read_only { open_store_as_is(g, path) } else { open_store(g, path) }
 }
 
 /// Preview (`--dry-run`) or apply a changeset and report what was written.

@@ -34,6 +34,11 @@ pub struct AuditEvent {
     pub summary: String,
     /// Extra machine-readable fields for JSON logs (`key`, `value`, `from`, `to`, …).
     pub details: Map<String, Value>,
+    /// AIP-10 `_log.md` heading `## [ISO] <event type> | <subject>`: the event type (the
+    /// spec's closed set: ingest, query, lint, manual; `manual` when unset) and its subject.
+    pub log_heading: Option<(String, String)>,
+    /// Bullets under the AIP-10 heading, replacing the default ones (e.g. a lint pass's counts).
+    pub bullets: Vec<String>,
 }
 
 impl AuditEvent {
@@ -44,7 +49,20 @@ impl AuditEvent {
             entities: Vec::new(),
             summary: summary.into(),
             details: Map::new(),
+            log_heading: None,
+            bullets: Vec::new(),
         }
+    }
+
+    /// Log under an AIP-10 heading other than `manual | <verb> <subject>`.
+    pub fn heading(mut self, event_type: &str, subject: &str) -> Self {
+        self.log_heading = Some((event_type.to_string(), subject.to_string()));
+        self
+    }
+
+    pub fn bullet(mut self, line: impl Into<String>) -> Self {
+        self.bullets.push(line.into());
+        self
     }
 
     pub fn entity(mut self, id: &str, title: &str, path: &str) -> Self {
@@ -226,11 +244,20 @@ fn aip10_append(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
             "\n\n"
         });
     }
-    out += &format!("## [{ts}] manual | {} {subject}\n\n", event.verb);
-    for e in &event.entities {
-        out += &format!("- {} [[{}]].\n", capitalised(&event.verb), e.id);
+    match &event.log_heading {
+        Some((kind, subject)) => out += &format!("## [{ts}] {kind} | {subject}\n\n"),
+        None => out += &format!("## [{ts}] manual | {} {subject}\n\n", event.verb),
     }
-    out += &format!("- {} (by {}).\n", super::catalog::one_line(&event.summary), event.by);
+    if event.bullets.is_empty() {
+        for e in &event.entities {
+            out += &format!("- {} [[{}]].\n", capitalised(&event.verb), e.id);
+        }
+        out += &format!("- {} (by {}).\n", super::catalog::one_line(&event.summary), event.by);
+    } else {
+        for b in &event.bullets {
+            out += &format!("- {}\n", super::catalog::one_line(b));
+        }
+    }
     out
 }
 

@@ -186,8 +186,8 @@ pub enum WriteError {
     Invalid(String),
     #[error("nothing to undo")]
     NothingToUndo,
-    #[error("{path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    #[error("{path}: {err}")]
+    Io { path: String, err: std::io::Error },
 }
 
 impl WriteError {
@@ -201,7 +201,7 @@ impl WriteError {
 }
 
 fn io_err(path: &str) -> impl Fn(std::io::Error) -> WriteError + '_ {
-    move |source| WriteError::Io { path: path.to_string(), source }
+    move |err| WriteError::Io { path: path.to_string(), err }
 }
 
 /// Paths a changeset may name: relative, inside the root, no `..`.
@@ -367,7 +367,7 @@ fn write_one(root: &Path, state: &State, journal: &mut Journal, w: &Write) -> Re
         Err(SwapError::Conflict { on_disk }) => {
             Err(WriteError::Conflict { path: w.path.clone(), on_disk, intended: w.after.clone() })
         }
-        Err(SwapError::Io(source)) => Err(WriteError::Io { path: w.path.clone(), source }),
+        Err(SwapError::Io(err)) => Err(WriteError::Io { path: w.path.clone(), err }),
     }
 }
 

@@ -84,7 +84,7 @@ pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, Wri
     let mut writes = Vec::new();
     for e in record.entries.iter().rev() {
         let before = match &e.before {
-            Some(d) => Some(state.object(d).map_err(|source| WriteError::Io { path: e.path.clone(), source })?),
+            Some(d) => Some(state.object(d).map_err(|err| WriteError::Io { path: e.path.clone(), err })?),
             None => None,
         };
         writes.push(Write { path: e.path.clone(), expected: e.after.clone(), after: before, role: e.role });
@@ -103,7 +103,7 @@ pub fn preview(store: &Store) -> Result<(Record, String), WriteError> {
     for e in &record.entries {
         let now = fs::read(store.root.join(&e.path)).unwrap_or_default();
         let before = match &e.before {
-            Some(d) => state.object(d).map_err(|source| WriteError::Io { path: e.path.clone(), source })?,
+            Some(d) => state.object(d).map_err(|err| WriteError::Io { path: e.path.clone(), err })?,
             None => Vec::new(),
         };
         let a = if e.after.is_some() { format!("a/{}", e.path) } else { "/dev/null".into() };

@@ -5,8 +5,6 @@
 //! here only replace or insert text; none deletes content.
 use std::ops::Range;
 
-use sha2::{Digest, Sha256};
-
 /// Replace `range` (bytes of the original file) with `replacement`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ByteEdit {
@@ -43,16 +41,9 @@ pub enum FixError {
     OutOfRange(String),
 }
 
-/// `sha256:<hex>` of some bytes: how fixes name the content they apply to.
-pub fn content_hash(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in digest.iter() {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
-}
+/// `sha256:<hex>` of some bytes: how fixes name the content they apply to (the changeset's
+/// digest, so a fix's expected hash is what the write path checks).
+pub use crate::store::digest::of as content_hash;
 
 impl Fix {
     /// The file's content after the fix. `current` is `None` when the file does not exist.

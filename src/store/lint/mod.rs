@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use crate::store::Store;
 use crate::store::entity::{EntityIdx, Severity};
 
+pub mod apply;
 pub mod catalogs;
 pub mod config;
 pub mod duplicates;
