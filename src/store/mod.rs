@@ -15,7 +15,10 @@ pub mod hostile;
 pub mod lines;
 pub mod links;
 pub mod load;
+pub mod refresh;
 pub mod resolve;
+pub mod tree;
+pub mod watch;
 
 use dialect::{Dialect, DialectKind, FileRole};
 use entity::{Entity, EntityIdx, LinkSyntax};
