@@ -25,6 +25,22 @@ impl RefreshReport {
 }
 
 impl Store {
+    /// A refreshed copy, leaving `self` untouched (the UI keeps drawing the old one meanwhile).
+    pub fn refreshed<P: AsRef<Path>>(&self, paths: &[P]) -> (Store, RefreshReport) {
+        let mut copy = Store {
+            root: self.root.clone(),
+            dialect: self.kind().open(&self.root),
+            detected_by: self.detected_by.clone(),
+            entities: self.entities.clone(),
+            other_files: self.other_files.clone(),
+            backlinks: self.backlinks.clone(),
+            load_ms: self.load_ms,
+            by_id: self.by_id.clone(),
+        };
+        let report = copy.refresh(paths);
+        (copy, report)
+    }
+
     /// Re-read the given paths (absolute, or relative to the root). Paths outside the root,
     /// hidden paths and directories are ignored; a path that no longer exists drops its entities.
     pub fn refresh<P: AsRef<Path>>(&mut self, paths: &[P]) -> RefreshReport {
@@ -125,14 +141,16 @@ mod tests {
         let root = dir.path();
         write(root, "a.md", "# Alpha\n\nSee [[b]].\n");
         write(root, "b.md", "# Beta\n");
-        let mut store = Store::load(root, DialectKind::Vault, "test".into());
+        let store = Store::load(root, DialectKind::Vault, "test".into());
         assert_eq!(store.entities.len(), 2);
         let a = store.find("a").unwrap();
         assert!(store.entity(a).links[0].entity().is_some());
 
         write(root, "b.md", "# Beta renamed\n");
         write(root, "c.md", "# Gamma\n\n[[a]]\n");
-        let report = store.refresh(&[root.join("b.md"), root.join("c.md")]);
+        let (copy, report) = store.refreshed(&[root.join("b.md"), root.join("c.md")]);
+        assert_eq!(store.entities.len(), 2, "the original is untouched");
+        let mut store = copy;
         assert_eq!(report.changed, vec!["b.md"]);
         assert_eq!(report.added, vec!["c.md"]);
         assert_eq!(store.entities.len(), 3);
