@@ -48,13 +48,13 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             let root = store.root.clone();
             model.store = Some(store);
             rebuild(model, None);
-            if let Some(Row::Group { .. }) = model.rows.first() {
-                // Start on the first entity rather than on a folder.
-                if let Some(i) = model.rows.iter().position(|r| matches!(r, Row::Entity { .. })) {
-                    model.cursor = i;
-                }
+            // Start on the first entity rather than on a folder, with its preview open.
+            let first = model.rows.iter().position(|r| matches!(r, Row::Entity { .. })).unwrap_or(0);
+            let mut effects = select_row(model, first);
+            if model.config.watch {
+                effects.push(Effect::Watch(root));
             }
-            if model.config.watch { vec![Effect::Watch(root)] } else { Vec::new() }
+            effects
         }
         Event::Loaded(Err(e)) => {
             model.load_error = Some(e);
@@ -217,14 +217,14 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         Action::FocusCatalog => model.focus = Pane::Catalog,
         Action::FocusPreview => model.focus = Pane::Preview,
         Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {
-            move_by(model, a)
+            return move_by(model, a);
         }
         Action::Top => match model.focus {
-            Pane::Catalog => set_cursor(model, 0),
+            Pane::Catalog => return select_row(model, 0),
             Pane::Preview => scroll_preview_to(model, 0),
         },
         Action::Bottom => match model.focus {
-            Pane::Catalog => set_cursor(model, model.rows.len().saturating_sub(1)),
+            Pane::Catalog => return select_row(model, model.rows.len().saturating_sub(1)),
             Pane::Preview => scroll_preview_to(model, usize::MAX),
         },
         Action::Expand => set_group_open(model, true),
@@ -335,9 +335,15 @@ pub fn palette_rows(_model: &Model, query: &str) -> Vec<Action> {
         .collect()
 }
 
+/// Enter in the palette (or help): close it and run the selected action.
 fn run_palette_choice(model: &mut Model) -> Vec<Effect> {
-    let Some(Overlay::Palette { query, cursor }) = model.overlays.last() else { return Vec::new() };
-    let choice = palette_rows(model, query).get(*cursor).copied();
+    let choice = match model.overlays.last() {
+        Some(Overlay::Palette { query, cursor }) => palette_rows(model, query).get(*cursor).copied(),
+        Some(Overlay::Help { context, filter, cursor }) => {
+            help_rows(model, *context, filter).get(*cursor).map(|(_, _, _, a)| *a)
+        }
+        None => None,
+    };
     model.overlays.pop();
     match choice {
         Some(a) => action(model, a),
@@ -355,7 +361,7 @@ fn page(model: &Model) -> usize {
     (h as usize).max(1)
 }
 
-fn move_by(model: &mut Model, a: Action) {
+fn move_by(model: &mut Model, a: Action) -> Vec<Effect> {
     let page = page(model);
     let delta: isize = match a {
         Action::Up => -1,
@@ -368,12 +374,25 @@ fn move_by(model: &mut Model, a: Action) {
     match model.focus {
         Pane::Catalog => {
             let last = model.rows.len().saturating_sub(1);
-            set_cursor(model, model.cursor.saturating_add_signed(delta).min(last));
+            return select_row(model, model.cursor.saturating_add_signed(delta).min(last));
         }
         Pane::Preview => {
             let to = model.preview.as_ref().map(|p| p.scroll).unwrap_or(0).saturating_add_signed(delta);
             scroll_preview_to(model, to);
         }
+    }
+    Vec::new()
+}
+
+/// Move the catalog cursor; the preview follows it onto entities (without a history entry).
+fn select_row(model: &mut Model, to: usize) -> Vec<Effect> {
+    set_cursor(model, to);
+    match model.selected_row() {
+        Some(Row::Entity { idx, .. }) => {
+            let idx = *idx;
+            open_entity(model, idx, false)
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -498,7 +517,10 @@ fn open_selected(model: &mut Model) -> Vec<Effect> {
             set_group_open(model, !open);
             Vec::new()
         }
-        Some(Row::Entity { idx, .. }) => open_entity(model, idx, true),
+        Some(Row::Entity { idx, .. }) => {
+            model.focus = Pane::Preview;
+            open_entity(model, idx, true)
+        }
         None => Vec::new(),
     }
 }
@@ -643,7 +665,10 @@ fn mouse(model: &mut Model, m: ratatui::crossterm::event::MouseEvent) -> Vec<Eff
                 let row = model.catalog_scroll + (m.row - rows.y) as usize;
                 if row < model.rows.len() {
                     set_cursor(model, row);
-                    return open_selected(model);
+                    return match model.rows[row] {
+                        Row::Group { .. } => open_selected(model),
+                        Row::Entity { .. } => select_row(model, row),
+                    };
                 }
             }
             Vec::new()
@@ -654,7 +679,7 @@ fn mouse(model: &mut Model, m: ratatui::crossterm::event::MouseEvent) -> Vec<Eff
                 Pane::Catalog => {
                     let last = model.rows.len().saturating_sub(1);
                     let to = if down { (model.cursor + WHEEL).min(last) } else { model.cursor.saturating_sub(WHEEL) };
-                    set_cursor(model, to);
+                    return select_row(model, to);
                 }
                 Pane::Preview => {
                     let cur = model.preview.as_ref().map(|p| p.scroll).unwrap_or(0);

@@ -60,8 +60,8 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                 .map(|(ctx, keys, desc, action)| {
                     Line::from(vec![
                         Span::styled(format!("{keys:>12}  "), t.style("accent")),
-                        Span::styled(format!("{desc:<34}"), t.style("text")),
-                        Span::styled(format!(" {} · {}", ctx.name(), action.name()), t.style("muted")),
+                        Span::styled(format!("{desc:<28}"), t.style("text")),
+                        Span::styled(format!(" {}", ctx.name()), t.style("muted")),
                     ])
                 })
                 .collect();

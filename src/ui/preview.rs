@@ -6,7 +6,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Scrollbar, ScrollbarOrientation, ScrollbarState, StatefulWidget, Widget};
+use ratatui::widgets::{
+    Block, Borders, Paragraph, Scrollbar, ScrollbarOrientation, ScrollbarState, StatefulWidget, Widget, Wrap,
+};
 
 use crate::app::model::{Model, Pane, Preview};
 use crate::app::theme::Theme;
@@ -35,7 +37,7 @@ pub fn header(model: &Model, preview: &Preview) -> Vec<Line<'static>> {
     let mut field = |key: &str, value: String, style: Style| {
         if !value.is_empty() {
             out.push(Line::from(vec![
-                Span::styled(format!("{key:<11}"), t.style("muted")),
+                Span::styled(format!("{key:<12}"), t.style("muted")),
                 Span::styled(sanitize::line(&value), style),
             ]));
         }
@@ -154,8 +156,12 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         .render(area, buf);
     let body = layout::preview_body(area);
     let Some(p) = &model.preview else {
-        let hint = if model.store.is_some() { "Select an entity and press Enter." } else { "" };
-        Line::styled(hint, t.style("muted")).render(body, buf);
+        let text = match (&model.store, &model.load_error) {
+            (_, Some(e)) => Line::styled(format!("could not open the store: {}", sanitize::line(e)), t.style("error")),
+            (Some(_), None) => Line::styled("Select an entity and press Enter.", t.style("muted")),
+            (None, None) => Line::styled("loading…", t.style("muted")),
+        };
+        Paragraph::new(text).wrap(Wrap { trim: false }).render(body, buf);
         return;
     };
     let head = header(model, p);

@@ -45,7 +45,8 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let mut spans = vec![Span::styled(format!(" {} ", model.mode()), t.style("status_key")), Span::raw(" ")];
     match &model.store {
         Some(store) => {
-            let root = sanitize::line(&store.root.display().to_string());
+            let name = store.root.file_name().map(|n| n.to_string_lossy().into_owned());
+            let root = sanitize::line(&name.unwrap_or_else(|| store.root.display().to_string()));
             spans.push(Span::styled(
                 format!("{} · {root} · {} entities", store.kind(), store.entities.len()),
                 t.style("status"),
