@@ -57,7 +57,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             buf.set_line(inner.x, inner.y, &prompt, inner.width);
             let rows: Vec<Line> = help_rows(model, *context, filter)
                 .into_iter()
-                .map(|(ctx, keys, desc, action)| {
+                .map(|(ctx, keys, desc, _)| {
                     Line::from(vec![
                         Span::styled(format!("{keys:>12}  "), t.style("accent")),
                         Span::styled(format!("{desc:<28}"), t.style("text")),
