@@ -1,5 +1,7 @@
 //! The terminal side: enter and leave raw mode and the alternate screen (also on panic, SIGTERM
 //! and SIGHUP), suspend on Ctrl-Z, and the event loop that feeds the app and draws when dirty.
+pub mod screenshots;
+
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
