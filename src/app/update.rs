@@ -538,8 +538,10 @@ fn open_entity(model: &mut Model, idx: EntityIdx, record: bool) -> Vec<Effect> {
             model.forward.clear();
         }
     }
+    // A symlink leading out of the store is never read: say so instead of waiting for a body.
+    let body = e.escapes_root().then(|| Err(format!("{}: symlink points outside the store; not read", e.path)));
     model.preview =
-        Some(Preview { id: e.id.clone(), path: e.path.clone(), idx: Some(idx), body: None, scroll: 0, link: None });
+        Some(Preview { id: e.id.clone(), path: e.path.clone(), idx: Some(idx), body, scroll: 0, link: None });
     model.invalidate_layout();
     read_body(model, &store, idx)
 }
