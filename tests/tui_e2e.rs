@@ -76,3 +76,30 @@ fn browse_help_and_quit_restore_the_terminal() {
     assert!(!after.contains("Catalog (9)"), "the alternate screen was left:\n{after}");
     assert!(after.contains(" icanon") && after.contains(" echo"), "cooked mode restored:\n{after}");
 }
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed; the SIGTERM terminal test did not run");
+        return;
+    }
+    let cfg = tempfile::tempdir().unwrap();
+    let store = tui_support::corpus("okf-v0.2/acme_retail");
+    let shell = format!(
+        "env FOLIO_CONFIG_DIR={} {} {}; echo FOLIO-EXIT=$?; stty -a; sleep 30",
+        cfg.path().display(),
+        env!("CARGO_BIN_EXE_folio"),
+        store.display()
+    );
+    let t = Tmux { socket: format!("folio-e2e-term-{}", std::process::id()) };
+    t.cmd(&["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", &shell]);
+    t.wait_for("Catalog (9)");
+    let shell_pid = t.cmd(&["display-message", "-p", "-t", "e2e", "#{pane_pid}"]);
+    let children = Command::new("pgrep").args(["-P", shell_pid.trim()]).output().expect("pgrep runs");
+    let folio_pid = String::from_utf8_lossy(&children.stdout).split_whitespace().next().map(str::to_string);
+    let folio_pid = folio_pid.expect("folio runs under the pane's shell");
+    assert!(Command::new("kill").args(["-TERM", &folio_pid]).status().unwrap().success());
+    let after = t.wait_for("FOLIO-EXIT=");
+    assert!(after.contains("FOLIO-EXIT=0"), "a clean exit on SIGTERM:\n{after}");
+    assert!(!after.contains("Catalog (9)") && after.contains(" icanon"), "terminal restored:\n{after}");
+}
