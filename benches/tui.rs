@@ -56,7 +56,8 @@ fn frame_with_100k_entities(c: &mut Criterion) {
         let d = dir.path().join(format!("folder-{folder:03}"));
         std::fs::create_dir_all(&d).unwrap();
         for i in 0..1000 {
-            std::fs::write(d.join(format!("e{i}.md")), format!("# Entity {folder}-{i}\n\nSee [[e{}]].\n", i + 1)).unwrap();
+            std::fs::write(d.join(format!("e{i}.md")), format!("# Entity {folder}-{i}\n\nSee [[e{}]].\n", i + 1))
+                .unwrap();
         }
     }
     let app = app_on(dir.path());

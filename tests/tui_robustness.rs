@@ -29,7 +29,7 @@ fn awkward_files_render_without_stalls_or_raw_controls() {
     let root = dir.path().join("awkward");
     write(&root, "a-escape.md", "# Escape\n\n\x1b]52;c;ZXZpbA==\x07 and \x1b[31mred\x1b[0m and \u{202e}bidi\n");
     write(&root, "b-huge.md", format!("# Huge\n\n{}", "word ".repeat(400_000)));
-    write(&root, "c-latin1.md", b"# Caf\xe9\n\nna\xefve bytes\n".to_vec());
+    write(&root, "c-latin1.md", b"# Caf\xe9\n\nna\xefve bytes\n");
     write(&root, "d-longline.md", format!("# Long\n\n{}\n", "x".repeat(1_000_000)));
     #[cfg(unix)]
     std::os::unix::fs::symlink("/etc/hostname", root.join("e-outside.md")).unwrap();
