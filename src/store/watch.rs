@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use notify_debouncer_full::notify::RecursiveMode;
+use notify_debouncer_full::notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
 /// How long a burst of file events is collected before it is reported.
@@ -26,6 +26,11 @@ pub fn watch(
         let Ok(events) = result else { return };
         let mut paths: Vec<PathBuf> = Vec::new();
         for event in events {
+            // Reads (ours included: previews, refreshes) are not changes; reacting to them
+            // would re-read the file and loop.
+            if matches!(event.kind, EventKind::Access(_)) {
+                continue;
+            }
             for p in &event.paths {
                 if !is_hidden_under(&root_for_filter, p) && !paths.contains(p) {
                     paths.push(p.clone());
@@ -77,5 +82,22 @@ mod tests {
             }
         }
         assert!(seen, "the watcher reported new.md");
+    }
+
+    #[test]
+    fn reading_a_file_is_not_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("a.md"), "# A\n").unwrap();
+        let (tx, rx) = mpsc::channel();
+        let _w = watch(&root, move |paths| {
+            let _ = tx.send(paths);
+        })
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        for _ in 0..3 {
+            let _ = std::fs::read_to_string(root.join("a.md")).unwrap();
+        }
+        assert!(rx.recv_timeout(DEBOUNCE * 3).is_err(), "reads must not trigger a reload (it would loop)");
     }
 }
