@@ -2,6 +2,10 @@
 //!
 //! `store` is the domain (no terminal code); `recall` is the fuzzy matcher shared by the
 //! CLI and the TUI; `cli` is the headless face.
+pub mod app;
 pub mod cli;
+pub mod markdown;
 pub mod recall;
 pub mod store;
+pub mod tui;
+pub mod ui;

@@ -32,6 +32,9 @@ pub struct Cli {
     /// Use the demo store bundled in the binary instead of PATH.
     #[arg(long, global = true)]
     pub demo: bool,
+    /// Colour in the terminal UI: auto (honours NO_COLOR), always, never.
+    #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub color: String,
     #[command(subcommand)]
     pub command: Option<Command>,
     /// Store to open (default: the store found from the current directory upward).
@@ -105,8 +108,10 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Some(Command::Undo(a)) => undo::run(&g, a),
         Some(Command::Log(a)) => log::run(&g, a),
         None => {
-            // The interactive UI is not built yet: show the store's summary instead.
-            stats::run(&g, stats::Args { path: cli.path, json: false })
+            let source = crate::app::effects::Source { path: cli.path, dialect: cli.dialect, demo: cli.demo };
+            let color = crate::app::config::ColorChoice::from_name(&cli.color).unwrap_or_default();
+            crate::tui::run(source, color)?;
+            Ok(0)
         }
     }
 }

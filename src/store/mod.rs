@@ -25,11 +25,14 @@ pub mod load;
 pub mod migrate;
 pub mod okf_log;
 pub mod readonly;
+pub mod refresh;
 pub mod repoint;
 pub mod resolve;
 pub mod state;
 pub mod swap;
+pub mod tree;
 pub mod undo;
+pub mod watch;
 
 use dialect::{Dialect, DialectKind, FileRole};
 use entity::{Entity, EntityIdx, LinkSyntax};

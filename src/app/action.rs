@@ -1,0 +1,82 @@
+//! Every action a person can take: the one vocabulary of the keymap (`run = "…"`), the help
+//! overlay, the `:` palette and the tests.
+
+macro_rules! actions {
+    ($($variant:ident = $name:literal : $desc:literal,)*) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Action { $($variant,)* }
+
+        impl Action {
+            pub const ALL: &'static [Action] = &[$(Action::$variant,)*];
+
+            /// The keymap name (`run = "scroll_down"`).
+            pub fn name(self) -> &'static str {
+                match self { $(Action::$variant => $name,)* }
+            }
+
+            /// What it does, for help, hints and the palette.
+            pub fn desc(self) -> &'static str {
+                match self { $(Action::$variant => $desc,)* }
+            }
+
+            pub fn from_name(name: &str) -> Option<Action> {
+                match name { $($name => Some(Action::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+actions! {
+    Quit = "quit": "Quit folio",
+    Suspend = "suspend": "Suspend to the shell (fg resumes)",
+    FocusNext = "focus_next": "Focus the next pane",
+    FocusPrev = "focus_prev": "Focus the previous pane",
+    FocusCatalog = "focus_catalog": "Focus the catalog tree",
+    FocusPreview = "focus_preview": "Focus the preview",
+    Up = "up": "Move up",
+    Down = "down": "Move down",
+    PageUp = "page_up": "Page up",
+    PageDown = "page_down": "Page down",
+    HalfPageUp = "half_page_up": "Half a page up",
+    HalfPageDown = "half_page_down": "Half a page down",
+    Top = "top": "Go to the top",
+    Bottom = "bottom": "Go to the bottom",
+    Expand = "expand": "Expand the group",
+    Collapse = "collapse": "Collapse the group (or go to its parent)",
+    Open = "open": "Open the entity / toggle the group",
+    NextLink = "next_link": "Select the next link",
+    PrevLink = "prev_link": "Select the previous link",
+    FollowLink = "follow_link": "Follow the selected link",
+    Back = "back": "Go back in history",
+    Forward = "forward": "Go forward in history",
+    Filter = "filter": "Filter the catalog (text, kind:, tag:, status:)",
+    ClearFilter = "clear_filter": "Clear the catalog filter",
+    CycleSort = "cycle_sort": "Sort by title, id or updated",
+    Help = "help": "Show every key binding",
+    Palette = "palette": "Run any action by name",
+    Close = "close": "Close the top overlay",
+    YankId = "yank_id": "Copy the entity id",
+    YankPath = "yank_path": "Copy the entity's file path",
+    YankLink = "yank_link": "Copy a wikilink to the entity",
+    ToggleMouse = "toggle_mouse": "Turn mouse support on or off",
+    CycleTheme = "cycle_theme": "Switch between dark, light and mono",
+    Noop = "noop": "Unbind the key (keymap overrides)",
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_unique() {
+        for &a in Action::ALL {
+            assert_eq!(Action::from_name(a.name()), Some(a));
+            assert!(!a.desc().is_empty());
+        }
+        let mut names: Vec<_> = Action::ALL.iter().map(|a| a.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Action::ALL.len());
+        assert_eq!(Action::from_name("nope"), None);
+    }
+}

@@ -1,0 +1,175 @@
+//! Side effects requested by `update`, run off the UI thread; results come back as `Event`s.
+//! In inline mode (tests, screenshots) they run in the caller and nothing touches the system
+//! clipboard, so flows are deterministic.
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
+
+use crate::markdown::doc;
+use crate::store::dialect::DialectKind;
+use crate::store::load::LoadProgress;
+use crate::store::watch::{self, StoreWatcher};
+use crate::store::{Store, detect, fsio};
+
+use super::clipboard;
+use super::event::Event;
+use super::model::Body;
+
+pub enum Effect {
+    /// Open the store and load it, updating the progress counters.
+    Load(Arc<LoadProgress>),
+    /// Start watching the loaded store's root.
+    Watch(PathBuf),
+    /// Re-read changed paths into a copy of the store.
+    Refresh(Arc<Store>, Vec<PathBuf>),
+    /// Read and parse an entity's body (`span` within the file, after `body_start`).
+    ReadBody { rel: String, abs: PathBuf, start: u32, end: u32, limit: u64 },
+    /// Put text on the clipboard; `what` names it in the status bar.
+    Copy { text: String, what: String },
+    /// Give the terminal back to the shell until resumed (handled by the terminal loop).
+    Suspend,
+}
+
+/// Which store to open.
+#[derive(Debug, Clone, Default)]
+pub struct Source {
+    pub path: Option<PathBuf>,
+    pub dialect: Option<DialectKind>,
+    pub demo: bool,
+}
+
+impl Source {
+    pub fn label(&self) -> String {
+        match (&self.path, self.demo) {
+            (_, true) => "demo".into(),
+            (Some(p), _) => p.display().to_string(),
+            (None, _) => ".".into(),
+        }
+    }
+}
+
+pub struct Runner {
+    tx: Sender<Event>,
+    source: Source,
+    inline: bool,
+    watcher: Option<StoreWatcher>,
+    /// Texts copied in inline mode (what a test can check instead of the clipboard).
+    pub copied: Vec<String>,
+}
+
+impl Runner {
+    pub fn new(tx: Sender<Event>, source: Source, inline: bool) -> Runner {
+        Runner { tx, source, inline, watcher: None, copied: Vec::new() }
+    }
+
+    /// Run effects; returns `true` when the terminal loop must suspend.
+    pub fn run(&mut self, effects: Vec<Effect>) -> bool {
+        let mut suspend = false;
+        for effect in effects {
+            match effect {
+                Effect::Suspend => suspend = true,
+                Effect::Watch(root) => {
+                    if self.inline {
+                        continue;
+                    }
+                    let tx = self.tx.clone();
+                    match watch::watch(&root, move |paths| {
+                        let _ = tx.send(Event::FilesChanged(paths));
+                    }) {
+                        Ok(w) => self.watcher = Some(w),
+                        Err(e) => {
+                            let _ = self.tx.send(Event::Copied(Err(format!(
+                                "{}: cannot watch for changes ({e})",
+                                root.display()
+                            ))));
+                        }
+                    }
+                }
+                Effect::Copy { text, what } => {
+                    if self.inline {
+                        self.copied.push(text);
+                        let _ = self.tx.send(Event::Copied(Ok(what)));
+                    } else {
+                        let tx = self.tx.clone();
+                        std::thread::spawn(move || {
+                            let _ = tx.send(Event::Copied(clipboard::copy(&text).map(|how| format!("{what} ({how})"))));
+                        });
+                    }
+                }
+                other => {
+                    let tx = self.tx.clone();
+                    let source = self.source.clone();
+                    let job = move || {
+                        if let Some(ev) = background(other, &source) {
+                            let _ = tx.send(ev);
+                        }
+                    };
+                    if self.inline {
+                        job();
+                    } else {
+                        std::thread::spawn(job);
+                    }
+                }
+            }
+        }
+        suspend
+    }
+}
+
+/// The effects that only compute: they may take long and never touch the terminal.
+fn background(effect: Effect, source: &Source) -> Option<Event> {
+    match effect {
+        Effect::Load(progress) => Some(Event::Loaded(load(source, &progress).map(Box::new))),
+        Effect::Refresh(store, paths) => {
+            let (fresh, report) = store.refreshed(&paths);
+            Some(Event::Refreshed(Box::new(fresh), report))
+        }
+        Effect::ReadBody { rel, abs, start, end, limit } => {
+            Some(Event::BodyRead { body: read_body(&rel, &abs, start, end, limit), path: rel })
+        }
+        Effect::Watch(_) | Effect::Copy { .. } | Effect::Suspend => None,
+    }
+}
+
+fn load(source: &Source, progress: &LoadProgress) -> Result<Store, String> {
+    let start = if source.demo {
+        crate::cli::demo::materialize().map_err(|e| format!("cannot unpack the demo store: {e}"))?
+    } else {
+        match &source.path {
+            Some(p) => p.clone(),
+            None => {
+                let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
+                detect::find_upward(&cwd).ok_or_else(|| crate::store::StoreError::NoStoreFound(cwd).to_string())?
+            }
+        }
+    };
+    match std::fs::metadata(&start) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(format!("{}: not a directory", start.display())),
+        Err(e) => return Err(format!("{}: {e}", start.display())),
+    }
+    let detection = match source.dialect {
+        Some(kind) => {
+            detect::Detection { kind, root: detect::root_for(kind, &start), reason: format!("--dialect {kind}") }
+        }
+        None => detect::detect(&start),
+    };
+    Ok(Store::load_with_progress(&detection.root, detection.kind, detection.reason, Some(progress)))
+}
+
+/// Read at most `limit` bytes of an entity's body and parse it.
+pub fn read_body(rel: &str, abs: &std::path::Path, start: u32, end: u32, limit: u64) -> Result<Body, String> {
+    let cap = (end as u64).min(start as u64 + limit).max(start as u64);
+    let (bytes, _) = fsio::read_capped(abs, cap).map_err(|e| format!("{rel}: {e}"))?;
+    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+        return Ok(Body { doc: doc::parse(""), notice: Some(format!("{rel}: binary content; not shown")) });
+    }
+    let from = (start as usize).min(bytes.len());
+    let to = (end as usize).min(bytes.len());
+    let slice = &bytes[from..to.max(from)];
+    let text = String::from_utf8_lossy(slice);
+    let notice = (end as u64 - start as u64 > limit).then(|| {
+        format!("large entity: only the first {} KiB of {} KiB are shown", limit / 1024, (end - start) / 1024)
+    });
+    Ok(Body { doc: doc::parse(&text), notice })
+}

@@ -1,0 +1,113 @@
+//! The interactive app in the Elm shape: `Model` (state), `Action` (the vocabulary of keys,
+//! help and palette), `update` (pure state changes returning `Effect`s), `effects` (I/O off
+//! the UI thread, reporting back as `Event`s). The terminal loop lives in `crate::tui`.
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::{Duration, Instant};
+
+pub mod action;
+pub mod clipboard;
+pub mod config;
+pub mod effects;
+pub mod event;
+pub mod keymap;
+pub mod model;
+pub mod theme;
+pub mod update;
+
+use config::Settings;
+use effects::{Runner, Source};
+use event::Event;
+use model::Model;
+
+use crate::markdown::highlight::Highlighter;
+
+/// The model plus the machinery that feeds it events.
+pub struct App {
+    pub model: Model,
+    pub runner: Runner,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    /// Something changed since the last frame.
+    pub dirty: bool,
+}
+
+impl App {
+    /// `inline`: run effects in the caller and highlight synchronously (tests, screenshots).
+    pub fn new(source: Source, settings: Settings, inline: bool) -> App {
+        let (tx, rx) = channel();
+        let highlighter = if inline {
+            Highlighter::synchronous()
+        } else {
+            let htx = tx.clone();
+            Highlighter::spawn(move || {
+                let _ = htx.send(Event::Highlighted);
+            })
+        };
+        let mut model =
+            Model::new(source.label(), settings.config, settings.theme, settings.keymap, Arc::new(highlighter));
+        if let Some(w) = settings.warnings.first() {
+            let more = if settings.warnings.len() > 1 {
+                format!(" (+{} more)", settings.warnings.len() - 1)
+            } else {
+                String::new()
+            };
+            model.message = Some(model::Message { text: format!("{w}{more}"), warn: true });
+        }
+        let runner = Runner::new(tx.clone(), source, inline);
+        let mut app = App { model, runner, tx, rx, dirty: true };
+        let effects = update::init(&mut app.model);
+        app.runner.run(effects);
+        app
+    }
+
+    /// A sender for events from other threads (input, signals).
+    pub fn sender(&self) -> Sender<Event> {
+        self.tx.clone()
+    }
+
+    /// Handle one event; returns `true` when the terminal must suspend.
+    pub fn handle(&mut self, ev: Event) -> bool {
+        let effects = update::event(&mut self.model, ev);
+        self.dirty = true;
+        self.runner.run(effects)
+    }
+
+    /// Apply an action directly (the palette and tests).
+    pub fn act(&mut self, a: action::Action) -> bool {
+        let effects = update::action(&mut self.model, a);
+        self.dirty = true;
+        self.runner.run(effects)
+    }
+
+    /// Handle every event already waiting; returns `true` when the terminal must suspend.
+    pub fn drain(&mut self) -> bool {
+        let mut suspend = false;
+        while let Ok(ev) = self.rx.try_recv() {
+            suspend |= self.handle(ev);
+        }
+        suspend
+    }
+
+    /// Wait up to `timeout` for one event and handle it (and any that follow it).
+    pub fn wait(&mut self, timeout: Duration) -> bool {
+        match self.rx.recv_timeout(timeout) {
+            Ok(ev) => self.handle(ev) | self.drain(),
+            Err(_) => false,
+        }
+    }
+
+    /// Handle events until the store is loaded and nothing is pending (tests).
+    pub fn settle(&mut self, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        loop {
+            self.drain();
+            let loaded = self.model.store.is_some() || self.model.load_error.is_some();
+            let reading = matches!(&self.model.preview, Some(p) if p.body.is_none() && p.idx.is_some());
+            if (loaded && !reading && !self.model.refreshing) || Instant::now() > deadline {
+                return;
+            }
+            self.wait(Duration::from_millis(20));
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Markdown body → a small document model: blocks of styled inline runs, with every link
+//! numbered so the preview can select and follow it. Parsing never fails: whatever
+//! pulldown-cmark makes of the text is shown.
+use std::iter::Peekable;
+
+use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
+
+/// Inline styling flags; `link` is the index into `Doc::links`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct InlineStyle {
+    pub strong: bool,
+    pub emphasis: bool,
+    pub strike: bool,
+    pub code: bool,
+    pub link: Option<u16>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inline {
+    /// Raw text from the store (sanitised when laid out). `\n` marks a hard break.
+    pub text: String,
+    pub style: InlineStyle,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Block {
+    Heading {
+        level: u8,
+        text: Vec<Inline>,
+    },
+    Paragraph(Vec<Inline>),
+    Code {
+        lang: String,
+        text: String,
+    },
+    Quote(Vec<Block>),
+    List {
+        start: Option<u64>,
+        items: Vec<Item>,
+    },
+    /// First row is the header.
+    Table(Vec<Vec<Vec<Inline>>>),
+    Rule,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// `Some(done)` for task-list items.
+    pub task: Option<bool>,
+    pub blocks: Vec<Block>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocLink {
+    /// The target as written (wikilink target without alias).
+    pub target: String,
+    pub wiki: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Doc {
+    pub blocks: Vec<Block>,
+    pub links: Vec<DocLink>,
+}
+
+/// Links beyond this many are shown as text (a 10 000-link index must not grow the model).
+const MAX_LINKS: usize = u16::MAX as usize;
+
+pub fn parse(body: &str) -> Doc {
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_WIKILINKS
+        | Options::ENABLE_FOOTNOTES;
+    let mut events = Parser::new_ext(body, options).peekable();
+    let mut b = Builder { links: Vec::new(), task: None };
+    let blocks = b.blocks(&mut events, None);
+    Doc { blocks, links: b.links }
+}
+
+struct Builder {
+    links: Vec<DocLink>,
+    /// A task marker seen at the start of the current list item.
+    task: Option<bool>,
+}
+
+type Events<'a> = Peekable<Parser<'a>>;
+
+impl Builder {
+    /// Blocks until `end` (or the end of input). Loose inline content becomes a paragraph.
+    fn blocks(&mut self, ev: &mut Events, end: Option<TagEnd>) -> Vec<Block> {
+        let mut out = Vec::new();
+        let mut loose: Vec<Inline> = Vec::new();
+        let mut style = InlineStyle::default();
+        while let Some(e) = ev.next() {
+            match e {
+                Event::End(t) if Some(t) == end => break,
+                Event::Start(Tag::Paragraph) => {
+                    flush(&mut out, &mut loose);
+                    out.push(Block::Paragraph(self.inlines(ev, TagEnd::Paragraph)));
+                }
+                Event::Start(Tag::Heading { level, .. }) => {
+                    flush(&mut out, &mut loose);
+                    let text = self.inlines(ev, TagEnd::Heading(level));
+                    out.push(Block::Heading { level: level as u8, text });
+                }
+                Event::Start(Tag::BlockQuote(_)) => {
+                    flush(&mut out, &mut loose);
+                    let inner = self.blocks(ev, Some(TagEnd::BlockQuote(None)));
+                    out.push(Block::Quote(inner));
+                }
+                Event::Start(Tag::CodeBlock(kind)) => {
+                    flush(&mut out, &mut loose);
+                    let lang = match kind {
+                        CodeBlockKind::Fenced(info) => info.split_whitespace().next().unwrap_or("").to_string(),
+                        CodeBlockKind::Indented => String::new(),
+                    };
+                    let mut text = String::new();
+                    for e in ev.by_ref() {
+                        match e {
+                            Event::Text(t) => text.push_str(&t),
+                            Event::End(TagEnd::CodeBlock) => break,
+                            _ => {}
+                        }
+                    }
+                    out.push(Block::Code { lang, text });
+                }
+                Event::Start(Tag::HtmlBlock) => {
+                    flush(&mut out, &mut loose);
+                    let mut text = String::new();
+                    for e in ev.by_ref() {
+                        match e {
+                            Event::Html(t) | Event::Text(t) => text.push_str(&t),
+                            Event::End(TagEnd::HtmlBlock) => break,
+                            _ => {}
+                        }
+                    }
+                    out.push(Block::Code { lang: "html".into(), text });
+                }
+                Event::Start(Tag::List(start)) => {
+                    flush(&mut out, &mut loose);
+                    let mut items = Vec::new();
+                    while let Some(e) = ev.next() {
+                        match e {
+                            Event::Start(Tag::Item) => {
+                                let saved = self.task.take();
+                                let blocks = self.blocks(ev, Some(TagEnd::Item));
+                                items.push(Item { task: self.task.take(), blocks });
+                                self.task = saved;
+                            }
+                            Event::End(TagEnd::List(_)) => break,
+                            _ => {}
+                        }
+                    }
+                    out.push(Block::List { start, items });
+                }
+                Event::Start(Tag::Table(_)) => {
+                    flush(&mut out, &mut loose);
+                    out.push(Block::Table(self.table(ev)));
+                }
+                Event::Rule => {
+                    flush(&mut out, &mut loose);
+                    out.push(Block::Rule);
+                }
+                Event::TaskListMarker(done) => self.task = Some(done),
+                Event::Start(Tag::FootnoteDefinition(label)) => {
+                    flush(&mut out, &mut loose);
+                    loose.push(Inline { text: format!("[^{label}]: "), style: InlineStyle::default() });
+                }
+                other => self.inline_event(other, ev, &mut loose, &mut style),
+            }
+        }
+        flush(&mut out, &mut loose);
+        out
+    }
+
+    fn table(&mut self, ev: &mut Events) -> Vec<Vec<Vec<Inline>>> {
+        let mut rows = Vec::new();
+        let mut row = Vec::new();
+        while let Some(e) = ev.next() {
+            match e {
+                Event::Start(Tag::TableCell) => row.push(self.inlines(ev, TagEnd::TableCell)),
+                Event::End(TagEnd::TableHead) | Event::End(TagEnd::TableRow) => rows.push(std::mem::take(&mut row)),
+                Event::End(TagEnd::Table) => break,
+                _ => {}
+            }
+        }
+        rows
+    }
+
+    fn inlines(&mut self, ev: &mut Events, end: TagEnd) -> Vec<Inline> {
+        let mut out = Vec::new();
+        let mut style = InlineStyle::default();
+        while let Some(e) = ev.next() {
+            match e {
+                Event::End(t) if t == end => break,
+                other => self.inline_event(other, ev, &mut out, &mut style),
+            }
+        }
+        out
+    }
+
+    fn inline_event(&mut self, e: Event, ev: &mut Events, out: &mut Vec<Inline>, style: &mut InlineStyle) {
+        let mut push = |text: &str, style: InlineStyle| out.push(Inline { text: text.to_string(), style });
+        match e {
+            Event::Text(t) | Event::InlineHtml(t) | Event::Html(t) => push(&t, *style),
+            Event::Code(t) => push(&t, InlineStyle { code: true, ..*style }),
+            Event::InlineMath(t) | Event::DisplayMath(t) => push(&t, InlineStyle { code: true, ..*style }),
+            Event::SoftBreak => push(" ", *style),
+            Event::HardBreak => push("\n", *style),
+            Event::FootnoteReference(l) => push(&format!("[^{l}]"), *style),
+            Event::TaskListMarker(done) => self.task = Some(done),
+            Event::Start(Tag::Emphasis) => style.emphasis = true,
+            Event::End(TagEnd::Emphasis) => style.emphasis = false,
+            Event::Start(Tag::Strong) => style.strong = true,
+            Event::End(TagEnd::Strong) => style.strong = false,
+            Event::Start(Tag::Strikethrough) => style.strike = true,
+            Event::End(TagEnd::Strikethrough) => style.strike = false,
+            Event::Start(Tag::Link { link_type, dest_url, .. }) if self.links.len() < MAX_LINKS => {
+                style.link = Some(self.links.len() as u16);
+                let wiki = matches!(link_type, LinkType::WikiLink { .. });
+                self.links.push(DocLink { target: dest_url.to_string(), wiki });
+            }
+            Event::End(TagEnd::Link) => style.link = None,
+            Event::Start(Tag::Image { dest_url, .. }) => {
+                let mut alt = String::new();
+                for e in ev.by_ref() {
+                    match e {
+                        Event::Text(t) => alt.push_str(&t),
+                        Event::End(TagEnd::Image) => break,
+                        _ => {}
+                    }
+                }
+                push(&format!("[image: {} ({dest_url})]", if alt.is_empty() { "?" } else { &alt }), *style);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn flush(out: &mut Vec<Block>, loose: &mut Vec<Inline>) {
+    if !loose.is_empty() {
+        out.push(Block::Paragraph(std::mem::take(loose)));
+    }
+}
+
+/// The plain text of a run of inlines (for tests and widths).
+pub fn plain(inlines: &[Inline]) -> String {
+    inlines.iter().map(|i| i.text.as_str()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_links_and_tasks() {
+        let doc = parse(
+            "# Title\n\nSome **bold** and [a link](x.md) and [[Wiki|alias]].\n\n- [x] done\n- [ ] open\n\n> quoted\n\n```rust\nfn main() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n",
+        );
+        assert_eq!(
+            doc.links,
+            vec![DocLink { target: "x.md".into(), wiki: false }, DocLink { target: "Wiki".into(), wiki: true }]
+        );
+        let kinds: Vec<&str> = doc
+            .blocks
+            .iter()
+            .map(|b| match b {
+                Block::Heading { .. } => "h",
+                Block::Paragraph(_) => "p",
+                Block::List { .. } => "list",
+                Block::Quote(_) => "quote",
+                Block::Code { .. } => "code",
+                Block::Table(_) => "table",
+                Block::Rule => "rule",
+            })
+            .collect();
+        assert_eq!(kinds, vec!["h", "p", "list", "quote", "code", "table", "rule"]);
+        let Block::List { items, .. } = &doc.blocks[2] else { panic!() };
+        assert_eq!(items.iter().map(|i| i.task).collect::<Vec<_>>(), vec![Some(true), Some(false)]);
+        let Block::Paragraph(p) = &doc.blocks[1] else { panic!() };
+        assert!(p.iter().any(|i| i.text == "bold" && i.style.strong));
+        assert!(p.iter().any(|i| i.text == "alias" && i.style.link == Some(1)));
+        let Block::Code { lang, text } = &doc.blocks[4] else { panic!() };
+        assert_eq!((lang.as_str(), text.as_str()), ("rust", "fn main() {}\n"));
+        let Block::Table(rows) = &doc.blocks[5] else { panic!() };
+        assert_eq!(rows.len(), 2);
+        assert_eq!(plain(&rows[1][1]), "2");
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        for s in ["", "\u{0}\u{1b}[2J", "|||\n|-|\n", "> > > - [ ]", "[[", "```", "* * *\n\n1. a\n   > b"] {
+            let _ = parse(s);
+        }
+    }
+}

@@ -1,0 +1,442 @@
+//! Document × width → wrapped lines of styled pieces. Pieces carry semantic roles, not colours:
+//! the theme maps them to styles when drawing, so one layout serves every theme. All text goes
+//! through the sanitiser here.
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use super::doc::{Block, Doc, Inline, InlineStyle, Item};
+use super::highlight::{Highlighter, Rgb};
+use super::sanitize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Text,
+    Heading(u8),
+    /// Inline code and unhighlighted code blocks.
+    Code,
+    /// A highlighted code token.
+    Syntax(Rgb),
+    /// Code block gutter and language label.
+    CodeFrame,
+    /// List bullets and numbers.
+    Marker,
+    TaskDone,
+    TaskOpen,
+    Quote,
+    Rule,
+    TableBorder,
+    TableHeader,
+    /// A stand-in for a control character or escape sequence from the store.
+    Hostile,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Piece {
+    pub text: String,
+    pub role: Role,
+    pub style: InlineStyle,
+}
+
+impl Piece {
+    fn new(text: impl Into<String>, role: Role) -> Piece {
+        Piece { text: text.into(), role, style: InlineStyle::default() }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Line(pub Vec<Piece>);
+
+impl Line {
+    pub fn text(&self) -> String {
+        self.0.iter().map(|p| p.text.as_str()).collect()
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Laid {
+    pub lines: Vec<Line>,
+    /// For each link of the document, the first row it appears on.
+    pub link_rows: Vec<Option<usize>>,
+}
+
+pub struct Options<'a> {
+    pub width: u16,
+    pub highlighter: &'a Highlighter,
+    pub syntax_theme: &'a str,
+}
+
+pub fn layout(doc: &Doc, opts: &Options) -> Laid {
+    let mut w =
+        Writer { width: (opts.width as usize).max(8), lines: Vec::new(), link_rows: vec![None; doc.links.len()], opts };
+    w.blocks(&doc.blocks, &[], &[]);
+    Laid { lines: w.lines, link_rows: w.link_rows }
+}
+
+struct Writer<'a> {
+    width: usize,
+    lines: Vec<Line>,
+    link_rows: Vec<Option<usize>>,
+    opts: &'a Options<'a>,
+}
+
+fn width_of(pieces: &[Piece]) -> usize {
+    pieces.iter().map(|p| p.text.width()).sum()
+}
+
+/// Inline runs → sanitised word and space tokens with their roles.
+fn tokens(inlines: &[Inline], base: Role) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for inline in inlines {
+        let role = if inline.style.code { Role::Code } else { base };
+        for (i, part) in inline.text.split('\n').enumerate() {
+            if i > 0 {
+                out.push(Piece { text: "\n".into(), role, style: inline.style });
+            }
+            for seg in sanitize::segments(part) {
+                let role = if seg.hostile { Role::Hostile } else { role };
+                let mut word = String::new();
+                for c in seg.text.chars() {
+                    if c == ' ' {
+                        if !word.is_empty() {
+                            out.push(Piece { text: std::mem::take(&mut word), role, style: inline.style });
+                        }
+                        out.push(Piece { text: " ".into(), role, style: inline.style });
+                    } else {
+                        word.push(c);
+                    }
+                }
+                if !word.is_empty() {
+                    out.push(Piece { text: word, role, style: inline.style });
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Writer<'_> {
+    fn push_line(&mut self, line: Line) {
+        let row = self.lines.len();
+        for p in &line.0 {
+            if let Some(l) = p.style.link {
+                let slot = &mut self.link_rows[l as usize];
+                slot.get_or_insert(row);
+            }
+        }
+        self.lines.push(line);
+    }
+
+    fn blank(&mut self, prefix: &[Piece]) {
+        let trimmed: Vec<Piece> = prefix
+            .iter()
+            .filter(|p| !p.text.trim().is_empty())
+            .map(|p| Piece::new(p.text.trim_end(), p.role))
+            .collect();
+        self.push_line(Line(trimmed));
+    }
+
+    fn blocks(&mut self, blocks: &[Block], first: &[Piece], rest: &[Piece]) {
+        for (i, block) in blocks.iter().enumerate() {
+            let prefix = if i == 0 { first } else { rest };
+            if i > 0 {
+                self.blank(rest);
+            }
+            self.block(block, prefix, rest);
+        }
+    }
+
+    fn block(&mut self, block: &Block, first: &[Piece], rest: &[Piece]) {
+        match block {
+            Block::Heading { level, text } => {
+                let marker = Piece::new(format!("{} ", "#".repeat(*level as usize)), Role::Heading(*level));
+                let mut toks = vec![marker];
+                toks.extend(tokens(text, Role::Heading(*level)));
+                self.wrap(first, rest, toks);
+            }
+            Block::Paragraph(text) => self.wrap(first, rest, tokens(text, Role::Text)),
+            Block::Code { lang, text } => self.code(lang, text, first, rest),
+            Block::Quote(inner) => {
+                let bar = Piece::new("▌ ", Role::Quote);
+                let mut f = first.to_vec();
+                f.push(bar.clone());
+                let mut r = rest.to_vec();
+                r.push(bar);
+                self.blocks(inner, &f, &r);
+            }
+            Block::List { start, items } => {
+                for (n, item) in items.iter().enumerate() {
+                    let prefix = if n == 0 { first } else { rest };
+                    self.item(item, start.map(|s| s + n as u64), prefix, rest);
+                }
+            }
+            Block::Table(rows) => self.table(rows, first, rest),
+            Block::Rule => {
+                let avail = self.width.saturating_sub(width_of(first)).max(1);
+                let mut line = first.to_vec();
+                line.push(Piece::new("─".repeat(avail), Role::Rule));
+                self.push_line(Line(line));
+            }
+        }
+    }
+
+    fn item(&mut self, item: &Item, number: Option<u64>, first: &[Piece], rest: &[Piece]) {
+        let (marker, role) = match (item.task, number) {
+            (Some(true), _) => ("☑ ".to_string(), Role::TaskDone),
+            (Some(false), _) => ("☐ ".to_string(), Role::TaskOpen),
+            (None, Some(n)) => (format!("{n}. "), Role::Marker),
+            (None, None) => ("• ".to_string(), Role::Marker),
+        };
+        let indent = " ".repeat(marker.width());
+        let mut f = first.to_vec();
+        f.push(Piece::new(marker, role));
+        let mut r = rest.to_vec();
+        r.push(Piece::new(indent, Role::Text));
+        if item.blocks.is_empty() {
+            self.push_line(Line(f));
+            return;
+        }
+        // Items of a tight list hold a single paragraph; nested lists follow without a gap.
+        for (i, block) in item.blocks.iter().enumerate() {
+            let prefix = if i == 0 { &f } else { &r };
+            self.block(block, prefix, &r);
+        }
+    }
+
+    /// Greedy word wrap of tokens; words wider than the line are broken by character.
+    fn wrap(&mut self, first: &[Piece], rest: &[Piece], toks: Vec<Piece>) {
+        let mut line: Vec<Piece> = first.to_vec();
+        let mut used = width_of(first);
+        let mut at_start = true;
+        let mut prefix_width = used;
+        for tok in toks {
+            if tok.text == "\n" {
+                self.push_line(Line(std::mem::replace(&mut line, rest.to_vec())));
+                used = width_of(rest);
+                prefix_width = used;
+                at_start = true;
+                continue;
+            }
+            let tw = tok.text.width();
+            if tok.text == " " {
+                if !at_start && used < self.width {
+                    used += 1;
+                    line.push(tok);
+                }
+                continue;
+            }
+            if used + tw > self.width && !at_start {
+                while line.last().is_some_and(|p| p.text == " ") {
+                    line.pop();
+                }
+                self.push_line(Line(std::mem::replace(&mut line, rest.to_vec())));
+                used = width_of(rest);
+                prefix_width = used;
+            }
+            if used + tw <= self.width {
+                used += tw;
+                line.push(tok);
+            } else {
+                // A word longer than a whole line: break it.
+                let mut chunk = String::new();
+                for c in tok.text.chars() {
+                    let cw = c.width().unwrap_or(0);
+                    if used + cw > self.width && used > prefix_width {
+                        line.push(Piece { text: std::mem::take(&mut chunk), ..tok.clone() });
+                        self.push_line(Line(std::mem::replace(&mut line, rest.to_vec())));
+                        used = width_of(rest);
+                        prefix_width = used;
+                    }
+                    chunk.push(c);
+                    used += cw;
+                }
+                if !chunk.is_empty() {
+                    line.push(Piece { text: chunk, ..tok });
+                }
+            }
+            at_start = false;
+        }
+        self.push_line(Line(line));
+    }
+
+    fn code(&mut self, lang: &str, text: &str, first: &[Piece], rest: &[Piece]) {
+        let label = if lang.is_empty() { "code".to_string() } else { sanitize::line(lang) };
+        let mut head = first.to_vec();
+        head.push(Piece::new(format!("╭ {label}"), Role::CodeFrame));
+        self.push_line(Line(head));
+        let highlighted = self.opts.highlighter.get(lang, self.opts.syntax_theme, text);
+        let mut gutter = rest.to_vec();
+        gutter.push(Piece::new("│ ", Role::CodeFrame));
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        for (n, src) in body.split('\n').enumerate() {
+            let toks: Vec<Piece> = match highlighted.as_ref().and_then(|h| h.get(n)) {
+                Some(runs) => runs
+                    .iter()
+                    .flat_map(|(rgb, t)| {
+                        sanitize::segments(t).into_iter().map(move |s| {
+                            Piece::new(s.text, if s.hostile { Role::Hostile } else { Role::Syntax(*rgb) })
+                        })
+                    })
+                    .collect(),
+                None => sanitize::segments(src)
+                    .into_iter()
+                    .map(|s| Piece::new(s.text, if s.hostile { Role::Hostile } else { Role::Code }))
+                    .collect(),
+            };
+            self.hard_wrap(&gutter, toks);
+        }
+        let mut foot = rest.to_vec();
+        foot.push(Piece::new("╰", Role::CodeFrame));
+        self.push_line(Line(foot));
+    }
+
+    /// Lines that keep their spaces (code): cut at the width, continue under the gutter.
+    fn hard_wrap(&mut self, prefix: &[Piece], toks: Vec<Piece>) {
+        let pw = width_of(prefix);
+        let avail = self.width.saturating_sub(pw).max(1);
+        let mut line = prefix.to_vec();
+        let mut used = 0;
+        for tok in toks {
+            let mut chunk = String::new();
+            for c in tok.text.chars() {
+                let cw = c.width().unwrap_or(0);
+                if used + cw > avail && used > 0 {
+                    line.push(Piece { text: std::mem::take(&mut chunk), ..tok.clone() });
+                    self.push_line(Line(std::mem::replace(&mut line, prefix.to_vec())));
+                    used = 0;
+                }
+                chunk.push(c);
+                used += cw;
+            }
+            if !chunk.is_empty() {
+                line.push(Piece { text: chunk, ..tok });
+            }
+        }
+        self.push_line(Line(line));
+    }
+
+    fn table(&mut self, rows: &[Vec<Vec<Inline>>], first: &[Piece], rest: &[Piece]) {
+        let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+        if cols == 0 {
+            return;
+        }
+        let cell_text = |cell: &Vec<Inline>| sanitize::line(&super::doc::plain(cell));
+        let mut widths = vec![1usize; cols];
+        for row in rows {
+            for (c, cell) in row.iter().enumerate() {
+                widths[c] = widths[c].max(cell_text(cell).width());
+            }
+        }
+        // Shrink the widest columns until the table fits (3 = "│ " + " " per column).
+        let avail = self.width.saturating_sub(width_of(rest) + 1);
+        while widths.iter().sum::<usize>() + 3 * cols > avail {
+            let Some((i, &w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else { break };
+            if w <= 3 {
+                break;
+            }
+            widths[i] = w - 1;
+        }
+        for (r, row) in rows.iter().enumerate() {
+            let mut line = if r == 0 { first.to_vec() } else { rest.to_vec() };
+            for (c, w) in widths.iter().enumerate() {
+                line.push(Piece::new("│ ", Role::TableBorder));
+                let text = row.get(c).map(cell_text).unwrap_or_default();
+                let link = row.get(c).and_then(|cell| cell.iter().find_map(|i| i.style.link));
+                let fitted = fit(&text, *w);
+                let role = if r == 0 { Role::TableHeader } else { Role::Text };
+                line.push(Piece { text: fitted, role, style: InlineStyle { link, ..InlineStyle::default() } });
+                line.push(Piece::new(" ", Role::Text));
+            }
+            line.push(Piece::new("│", Role::TableBorder));
+            self.push_line(Line(line));
+            if r == 0 {
+                let mut sep = rest.to_vec();
+                let bar: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
+                sep.push(Piece::new(format!("├{}┤", bar.join("┼")), Role::TableBorder));
+                self.push_line(Line(sep));
+            }
+        }
+    }
+}
+
+/// Pad or cut (with `…`) to exactly `w` columns.
+fn fit(s: &str, w: usize) -> String {
+    if s.width() <= w {
+        return format!("{s}{}", " ".repeat(w - s.width()));
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let cw = c.width().unwrap_or(0);
+        if used + cw + 1 > w {
+            break;
+        }
+        out.push(c);
+        used += cw;
+    }
+    out.push('…');
+    used += 1;
+    out + &" ".repeat(w.saturating_sub(used))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::markdown::doc::parse;
+
+    fn lay(md: &str, width: u16) -> Laid {
+        let h = Highlighter::synchronous();
+        layout(&parse(md), &Options { width, highlighter: &h, syntax_theme: "none" })
+    }
+
+    fn texts(l: &Laid) -> Vec<String> {
+        l.lines.iter().map(Line::text).collect()
+    }
+
+    #[test]
+    fn wraps_words_and_keeps_prefixes() {
+        let l = lay("one two three four five six\n\n> quoted words that wrap\n\n- item one\n- [x] done", 12);
+        assert_eq!(
+            texts(&l),
+            vec![
+                "one two",
+                "three four",
+                "five six",
+                "",
+                "▌ quoted",
+                "▌ words that",
+                "▌ wrap",
+                "",
+                "• item one",
+                "☑ done",
+            ]
+        );
+        assert!(l.lines.iter().all(|line| line.text().width() <= 12));
+    }
+
+    #[test]
+    fn links_are_numbered_with_rows_and_hostile_text_is_flagged() {
+        let l = lay("# Head\n\nsee [x](x.md)\n\nevil \x1b[2J here", 40);
+        assert_eq!(l.link_rows, vec![Some(2)]);
+        assert_eq!(texts(&l)[0], "# Head");
+        let evil = &l.lines[4];
+        assert_eq!(evil.text(), "evil ␛[2J here");
+        assert!(evil.0.iter().any(|p| p.role == Role::Hostile && p.text == "␛"));
+    }
+
+    #[test]
+    fn long_code_lines_and_tables_fit_the_width() {
+        let long = "x".repeat(100);
+        let l = lay(&format!("```\n{long}\n```\n\n| name | description |\n|---|---|\n| a | {long} |\n"), 30);
+        assert!(l.lines.iter().all(|line| line.text().width() <= 30), "{:#?}", texts(&l));
+        assert!(texts(&l).iter().any(|t| t.contains('…')));
+        assert_eq!(texts(&l)[0], "╭ code");
+    }
+
+    #[test]
+    fn highlighted_code_uses_syntax_colours() {
+        let h = Highlighter::synchronous();
+        let doc = parse("```rust\nfn main() {}\n```\n");
+        let l = layout(&doc, &Options { width: 40, highlighter: &h, syntax_theme: "base16-ocean.dark" });
+        assert!(l.lines[1].0.iter().any(|p| matches!(p.role, Role::Syntax(_))));
+        assert_eq!(l.lines[1].text(), "│ fn main() {}");
+    }
+}

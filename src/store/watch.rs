@@ -1,0 +1,103 @@
+//! Watching a store for changes made by agents while folio is open. Events are debounced
+//! (an editor's write-rename-chmod burst becomes one batch) and handed over as the set of
+//! paths that changed, which `Store::refresh` re-reads.
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use notify_debouncer_full::notify::{EventKind, RecursiveMode};
+use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
+
+/// How long a burst of file events is collected before it is reported.
+pub const DEBOUNCE: Duration = Duration::from_millis(250);
+
+/// Keeps the watch alive; dropping it stops watching.
+pub struct StoreWatcher {
+    _debouncer: Debouncer<notify_debouncer_full::notify::RecommendedWatcher, RecommendedCache>,
+}
+
+/// Watch `root` recursively; `on_change` receives each debounced batch of changed paths
+/// (deduplicated, hidden directories such as `.git` left out) on the watcher's thread.
+pub fn watch(
+    root: &Path,
+    mut on_change: impl FnMut(Vec<PathBuf>) + Send + 'static,
+) -> Result<StoreWatcher, notify_debouncer_full::notify::Error> {
+    let root_for_filter = root.to_path_buf();
+    let mut debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
+        let Ok(events) = result else { return };
+        let mut paths: Vec<PathBuf> = Vec::new();
+        for event in events {
+            // Reads (ours included: previews, refreshes) are not changes; reacting to them
+            // would re-read the file and loop.
+            if matches!(event.kind, EventKind::Access(_)) {
+                continue;
+            }
+            for p in &event.paths {
+                if !is_hidden_under(&root_for_filter, p) && !paths.contains(p) {
+                    paths.push(p.clone());
+                }
+            }
+        }
+        if !paths.is_empty() {
+            on_change(paths);
+        }
+    })?;
+    debouncer.watch(root, RecursiveMode::Recursive)?;
+    Ok(StoreWatcher { _debouncer: debouncer })
+}
+
+/// Whether a path lies in a hidden file or directory below the root (`.git`, `.folio`, …).
+fn is_hidden_under(root: &Path, p: &Path) -> bool {
+    let rel = p.strip_prefix(root).unwrap_or(p);
+    rel.components().any(|c| c.as_os_str().to_str().is_some_and(|s| s.starts_with('.') && s != "." && s != ".."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    #[test]
+    fn hidden_paths_are_filtered() {
+        let root = Path::new("/s");
+        assert!(is_hidden_under(root, Path::new("/s/.git/HEAD")));
+        assert!(!is_hidden_under(root, Path::new("/s/notes/a.md")));
+    }
+
+    #[test]
+    fn reports_a_written_file_within_a_second_or_two() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (tx, rx) = mpsc::channel();
+        let _w = watch(&root, move |paths| {
+            let _ = tx.send(paths);
+        })
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        std::fs::write(root.join("new.md"), "# New\n").unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        let mut seen = false;
+        while std::time::Instant::now() < deadline && !seen {
+            if let Ok(paths) = rx.recv_timeout(Duration::from_millis(200)) {
+                seen = paths.iter().any(|p| p.ends_with("new.md"));
+            }
+        }
+        assert!(seen, "the watcher reported new.md");
+    }
+
+    #[test]
+    fn reading_a_file_is_not_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::write(root.join("a.md"), "# A\n").unwrap();
+        let (tx, rx) = mpsc::channel();
+        let _w = watch(&root, move |paths| {
+            let _ = tx.send(paths);
+        })
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        for _ in 0..3 {
+            let _ = std::fs::read_to_string(root.join("a.md")).unwrap();
+        }
+        assert!(rx.recv_timeout(DEBOUNCE * 3).is_err(), "reads must not trigger a reload (it would loop)");
+    }
+}

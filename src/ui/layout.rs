@@ -1,0 +1,56 @@
+//! Where each pane goes for a terminal size. Shared by the views and by `update` (paging and
+//! mouse hit-testing need the same geometry the views draw with).
+use ratatui::layout::{Constraint, Layout, Rect};
+
+/// Below this size the UI shows the "too small" view instead of a garbled layout.
+pub const MIN_WIDTH: u16 = 50;
+pub const MIN_HEIGHT: u16 = 12;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Panes {
+    pub catalog: Rect,
+    pub preview: Rect,
+    pub status: Rect,
+}
+
+pub fn panes(area: Rect) -> Option<Panes> {
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        return None;
+    }
+    let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+    let catalog_width = (area.width * 3 / 10).clamp(24, 48);
+    let [catalog, preview] = Layout::horizontal([Constraint::Length(catalog_width), Constraint::Min(1)]).areas(main);
+    Some(Panes { catalog, preview, status })
+}
+
+/// Inside the catalog border: the first row is the filter line, the tree rows follow.
+pub fn catalog_rows(catalog: Rect) -> Rect {
+    let inner = inner(catalog);
+    Rect { y: inner.y + 1, height: inner.height.saturating_sub(1), ..inner }
+}
+
+/// Inside the preview border (the last column is the scrollbar).
+pub fn preview_body(preview: Rect) -> Rect {
+    let inner = inner(preview);
+    Rect { width: inner.width.saturating_sub(1), ..inner }
+}
+
+fn inner(r: Rect) -> Rect {
+    Rect { x: r.x + 1, y: r.y + 1, width: r.width.saturating_sub(2), height: r.height.saturating_sub(2) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_and_refuses_tiny_terminals() {
+        assert_eq!(panes(Rect::new(0, 0, 40, 10)), None);
+        let p = panes(Rect::new(0, 0, 80, 24)).unwrap();
+        assert_eq!(p.catalog, Rect::new(0, 0, 24, 23));
+        assert_eq!(p.preview, Rect::new(24, 0, 56, 23));
+        assert_eq!(p.status, Rect::new(0, 23, 80, 1));
+        assert_eq!(catalog_rows(p.catalog).height, 20);
+        assert_eq!(preview_body(p.preview).width, 53);
+    }
+}

@@ -1,0 +1,27 @@
+//! Pure views: each draws a part of the screen from `&Model` into a buffer. Nothing here
+//! changes state or touches the system.
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::app::model::Model;
+
+pub mod catalog;
+pub mod layout;
+pub mod popup;
+pub mod preview;
+pub mod statusbar;
+pub mod svg;
+pub mod too_small;
+
+/// Draw the whole screen.
+pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) {
+    buf.set_style(area, model.theme.style("text"));
+    let Some(p) = layout::panes(area) else {
+        too_small::render(model, area, buf);
+        return;
+    };
+    catalog::render(model, p.catalog, buf);
+    preview::render(model, p.preview, buf);
+    statusbar::render(model, p.status, buf);
+    popup::render(model, area, buf);
+}

@@ -1,0 +1,122 @@
+//! Overlays drawn over the panes: the help list, the command palette and the which-key hint.
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
+
+use crate::app::model::{Model, Overlay};
+use crate::app::update::{help_rows, palette_rows};
+use crate::markdown::sanitize;
+
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width.saturating_sub(2));
+    let h = height.min(area.height.saturating_sub(2));
+    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
+}
+
+fn frame(model: &Model, rect: Rect, title: String, buf: &mut Buffer) -> Rect {
+    let t = &model.theme;
+    Clear.render(rect, buf);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.style("border_focus"))
+        .title(Span::styled(title, t.style("accent")));
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    buf.set_style(inner, t.style("text"));
+    inner
+}
+
+/// Draw a list with a selected row, scrolled to keep it visible.
+fn list(model: &Model, area: Rect, rows: Vec<Line<'static>>, cursor: usize, buf: &mut Buffer) {
+    let h = area.height as usize;
+    let first = cursor.saturating_sub(h.saturating_sub(1));
+    for (n, line) in rows.into_iter().enumerate().skip(first).take(h) {
+        let y = area.y + (n - first) as u16;
+        if n == cursor {
+            let sel = model.theme.style("selection");
+            buf.set_style(Rect { y, height: 1, ..area }, sel);
+            buf.set_line(area.x, y, &line.patch_style(sel), area.width);
+        } else {
+            buf.set_line(area.x, y, &line, area.width);
+        }
+    }
+}
+
+pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
+    let t = &model.theme;
+    match model.overlays.last() {
+        Some(Overlay::Help { context, filter, cursor }) => {
+            let rect = centered(area, 72, area.height.saturating_sub(4).max(8));
+            let inner = frame(model, rect, format!(" Help: {} and global keys ", context.name()), buf);
+            let prompt = Line::from(vec![
+                Span::styled("filter: ", t.style("muted")),
+                Span::styled(sanitize::line(filter), t.style("accent")),
+                Span::styled("▏", t.style("accent")),
+            ]);
+            buf.set_line(inner.x, inner.y, &prompt, inner.width);
+            let rows: Vec<Line> = help_rows(model, *context, filter)
+                .into_iter()
+                .map(|(ctx, keys, desc, _)| {
+                    Line::from(vec![
+                        Span::styled(format!("{keys:>12}  "), t.style("accent")),
+                        Span::styled(format!("{desc:<28}"), t.style("text")),
+                        Span::styled(format!(" {}", ctx.name()), t.style("muted")),
+                    ])
+                })
+                .collect();
+            let body = Rect { y: inner.y + 1, height: inner.height.saturating_sub(1), ..inner };
+            if rows.is_empty() {
+                buf.set_line(body.x, body.y, &Line::styled("no binding matches", t.style("muted")), body.width);
+            }
+            list(model, body, rows, *cursor, buf);
+        }
+        Some(Overlay::Palette { query, cursor }) => {
+            let rect = centered(area, 64, 16);
+            let inner = frame(model, rect, " Command palette ".into(), buf);
+            let prompt = Line::from(vec![
+                Span::styled(": ", t.style("accent")),
+                Span::styled(sanitize::line(query), t.style("text")),
+                Span::styled("▏", t.style("accent")),
+            ]);
+            buf.set_line(inner.x, inner.y, &prompt, inner.width);
+            let contexts = model.contexts();
+            let under: Vec<_> = [model.focus.context(), crate::app::keymap::Context::Global].to_vec();
+            let rows: Vec<Line> = palette_rows(model, query)
+                .into_iter()
+                .map(|a| {
+                    let key = model.keymap.key_for(&under, a).or_else(|| model.keymap.key_for(&contexts, a));
+                    Line::from(vec![
+                        Span::styled(format!("{:<44}", a.desc()), t.style("text")),
+                        Span::styled(key.unwrap_or_default(), t.style("muted")),
+                    ])
+                })
+                .collect();
+            let body = Rect { y: inner.y + 1, height: inner.height.saturating_sub(1), ..inner };
+            list(model, body, rows, *cursor, buf);
+        }
+        None => {}
+    }
+    if !model.pending_keys.is_empty() {
+        which_key(model, area, buf);
+    }
+}
+
+/// After a prefix key: what each next key does.
+fn which_key(model: &Model, area: Rect, buf: &mut Buffer) {
+    let t = &model.theme;
+    let next = model.keymap.continuations(&model.contexts(), &model.pending_keys);
+    if next.is_empty() {
+        return;
+    }
+    let h = next.len() as u16 + 2;
+    let w = 36.min(area.width);
+    let rect = Rect { x: area.x + area.width - w, y: area.y + area.height.saturating_sub(h + 1), width: w, height: h };
+    let prefix: String = model.pending_keys.iter().map(|k| k.display()).collect();
+    let inner = frame(model, rect, format!(" {prefix}… "), buf);
+    for (n, b) in next.iter().enumerate().take(inner.height as usize) {
+        let rest: String = b.keys[model.pending_keys.len()..].iter().map(|k| k.display()).collect();
+        let line = Line::from(vec![Span::styled(format!("{rest:>4}  "), t.style("accent")), Span::raw(b.desc.clone())]);
+        buf.set_line(inner.x, inner.y + n as u16, &line, inner.width);
+    }
+}

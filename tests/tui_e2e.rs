@@ -1,0 +1,105 @@
+//! End to end: the real binary in a tmux pane, driven by keys; checks the screen and that the
+//! terminal is back in cooked mode on the main screen after quitting. Skips (saying so) when
+//! tmux is not installed.
+mod tui_support;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn cmd(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.cmd(&["send-keys", "-t", "e2e", k]);
+            // A pause between keys so Esc is not read as Alt with the next key.
+            std::thread::sleep(Duration::from_millis(120));
+        }
+    }
+    fn screen(&self) -> String {
+        self.cmd(&["capture-pane", "-p", "-t", "e2e"])
+    }
+    fn wait_for(&self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let s = self.screen();
+            if s.contains(needle) || Instant::now() > deadline {
+                assert!(s.contains(needle), "waited for {needle:?}; screen:\n{s}");
+                return s;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.cmd(&["kill-server"]);
+    }
+}
+
+#[test]
+fn browse_help_and_quit_restore_the_terminal() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed; the end-to-end terminal test did not run");
+        return;
+    }
+    let cfg = tempfile::tempdir().unwrap();
+    let store = tui_support::corpus("okf-v0.2/acme_retail");
+    let shell = format!(
+        "env FOLIO_CONFIG_DIR={} XDG_DATA_HOME={} {} {}; echo FOLIO-EXIT=$?; stty -a; sleep 30",
+        cfg.path().display(),
+        cfg.path().display(),
+        env!("CARGO_BIN_EXE_folio"),
+        store.display()
+    );
+    let t = Tmux { socket: format!("folio-e2e-{}", std::process::id()) };
+    t.cmd(&["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", &shell]);
+    let s = t.wait_for("Catalog (9)");
+    assert!(s.contains("okf · acme_retail · 9 entities"), "{s}");
+    t.keys(&["j", "j", "j"]);
+    t.wait_for("metrics/gross-margin.md");
+    t.keys(&["Enter", "G"]);
+    t.wait_for("Backlinks (");
+    t.keys(&["?"]);
+    t.wait_for("Help: preview and global keys");
+    t.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!t.screen().contains("Help:"), "Esc closed the help");
+    t.keys(&["q"]);
+    let after = t.wait_for("FOLIO-EXIT=0");
+    assert!(!after.contains("Catalog (9)"), "the alternate screen was left:\n{after}");
+    assert!(after.contains(" icanon") && after.contains(" echo"), "cooked mode restored:\n{after}");
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed; the SIGTERM terminal test did not run");
+        return;
+    }
+    let cfg = tempfile::tempdir().unwrap();
+    let store = tui_support::corpus("okf-v0.2/acme_retail");
+    let shell = format!(
+        "env FOLIO_CONFIG_DIR={} {} {}; echo FOLIO-EXIT=$?; stty -a; sleep 30",
+        cfg.path().display(),
+        env!("CARGO_BIN_EXE_folio"),
+        store.display()
+    );
+    let t = Tmux { socket: format!("folio-e2e-term-{}", std::process::id()) };
+    t.cmd(&["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", &shell]);
+    t.wait_for("Catalog (9)");
+    let shell_pid = t.cmd(&["display-message", "-p", "-t", "e2e", "#{pane_pid}"]);
+    let children = Command::new("pgrep").args(["-P", shell_pid.trim()]).output().expect("pgrep runs");
+    let folio_pid = String::from_utf8_lossy(&children.stdout).split_whitespace().next().map(str::to_string);
+    let folio_pid = folio_pid.expect("folio runs under the pane's shell");
+    assert!(Command::new("kill").args(["-TERM", &folio_pid]).status().unwrap().success());
+    let after = t.wait_for("FOLIO-EXIT=");
+    assert!(after.contains("FOLIO-EXIT=0"), "a clean exit on SIGTERM:\n{after}");
+    assert!(!after.contains("Catalog (9)") && after.contains(" icanon"), "terminal restored:\n{after}");
+}

@@ -1,0 +1,168 @@
+//! App flows: key events through the real keymap, asserting the model and the rendered screen.
+mod tui_support;
+use folio::app::event::Event;
+use folio::app::model::{Pane, Row};
+use tui_support::*;
+
+fn open_id(app: &folio::app::App) -> String {
+    app.model.preview.as_ref().map(|p| p.id.clone()).unwrap_or_default()
+}
+
+#[test]
+fn follow_links_back_and_forward() {
+    let (_dir, root) = tricky_vault();
+    let mut app = app_on(&root, "dark", (100, 30));
+    assert_eq!(open_id(&app), "notes/alpha", "the first entity is previewed at start");
+    press(&mut app, &["n"]);
+    assert_eq!(app.model.focus, Pane::Preview);
+    assert_eq!(app.model.preview.as_ref().unwrap().link, Some(0));
+    press(&mut app, &["<Enter>"]);
+    assert_eq!(open_id(&app), "notes/beta");
+    assert!(text(&render(&app)).contains("Back to alpha."));
+    press(&mut app, &["h"]);
+    assert_eq!(open_id(&app), "notes/alpha");
+    press(&mut app, &["l"]);
+    assert_eq!(open_id(&app), "notes/beta");
+    press(&mut app, &["<Backspace>"]);
+    // The second link of alpha is broken: following it says so and stays.
+    press(&mut app, &["n", "n", "<Enter>"]);
+    assert_eq!(open_id(&app), "notes/alpha");
+    let msg = app.model.message.clone().unwrap();
+    assert!(msg.warn && msg.text == "broken link: missing-page", "{msg:?}");
+    assert!(text(&render(&app)).contains("broken link: missing-page"));
+}
+
+#[test]
+fn yank_reports_what_was_copied() {
+    let (_dir, root) = tricky_vault();
+    let mut app = app_on(&root, "dark", (100, 30));
+    press(&mut app, &["y"]);
+    assert_eq!(app.runner.copied, vec!["notes/alpha".to_string()]);
+    assert!(text(&render(&app)).contains("copied id notes/alpha"));
+    press(&mut app, &["<A-y>"]);
+    assert_eq!(app.runner.copied.last().unwrap(), "[[notes/alpha]]");
+    press(&mut app, &["Y"]);
+    assert!(app.runner.copied.last().unwrap().ends_with("tricky-vault/notes/alpha.md"));
+}
+
+#[test]
+fn filter_sort_collapse_and_focus() {
+    let mut app = app_on(&corpus("okf-v0.2/acme_retail"), "dark", (100, 30));
+    let entities = |app: &folio::app::App| app.model.rows.iter().filter(|r| matches!(r, Row::Entity { .. })).count();
+    assert_eq!(entities(&app), 9);
+    press(&mut app, &["/"]);
+    assert_eq!(app.model.mode(), "FILTER");
+    type_text(&mut app, "margin");
+    press(&mut app, &["<Enter>"]);
+    let store = app.model.store.clone().unwrap();
+    let shown: Vec<String> = app
+        .model
+        .rows
+        .iter()
+        .filter_map(|r| match r {
+            Row::Entity { idx, .. } => Some(store.entity(*idx).id.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown.len(), 4, "{shown:?}");
+    assert!(shown.iter().all(|id| id.contains("margin")), "{shown:?}");
+    assert!(text(&render(&app)).contains("filter: margin"));
+    press(&mut app, &["<Backspace>"]);
+    assert_eq!(entities(&app), 9);
+    // Collapse the group of the selected entity: h goes to the parent, h again closes it.
+    press(&mut app, &["g", "g"]);
+    assert_eq!(app.model.cursor, 0);
+    let before = app.model.rows.len();
+    press(&mut app, &["h"]);
+    assert_eq!(app.model.rows.len(), before - 2, "computations folds its two entities");
+    press(&mut app, &["l"]);
+    assert_eq!(app.model.rows.len(), before);
+    press(&mut app, &["G"]);
+    assert_eq!(app.model.cursor, before - 1);
+    press(&mut app, &["<Tab>"]);
+    assert_eq!(app.model.focus, Pane::Preview);
+    press(&mut app, &["1"]);
+    assert_eq!(app.model.focus, Pane::Catalog);
+    press(&mut app, &["s"]);
+    assert_eq!(app.model.filter.sort.name(), "id");
+}
+
+#[test]
+fn palette_runs_actions_and_help_filters() {
+    let mut app = app_on(&corpus("okf-v0.2/acme_retail"), "dark", (100, 30));
+    press(&mut app, &[":"]);
+    type_text(&mut app, "switch dark light");
+    press(&mut app, &["<Enter>"]);
+    assert!(app.model.overlays.is_empty());
+    assert_eq!(app.model.theme.name, "light");
+    press(&mut app, &["?"]);
+    type_text(&mut app, "mouse");
+    let screen = text(&render(&app));
+    assert!(screen.contains("Toggle the mouse"), "{screen}");
+    assert!(!screen.contains("Next row"));
+    press(&mut app, &["<Enter>"]);
+    assert!(!app.model.mouse, "Enter in help runs the selected binding");
+    press(&mut app, &["q"]);
+    assert!(app.model.quit);
+}
+
+#[test]
+fn live_reload_keeps_selection_and_reports_deletion() {
+    let (_dir, root) = tricky_vault();
+    let mut app = app_on(&root, "dark", (100, 30));
+    press(&mut app, &["j"]);
+    assert_eq!(open_id(&app), "notes/beta");
+    press(&mut app, &["<Tab>", "j"]);
+    let scroll = app.model.preview.as_ref().unwrap().scroll;
+    write(&root, "notes/beta.md", "---\ntitle: Beta\ntype: note\n---\n# Beta\n\nRewritten by an agent.\n");
+    write(&root, "notes/gamma.md", "# Gamma\n");
+    app.handle(Event::FilesChanged(vec![root.join("notes/beta.md"), root.join("notes/gamma.md")]));
+    app.settle(std::time::Duration::from_secs(10));
+    assert_eq!(open_id(&app), "notes/beta");
+    assert_eq!(app.model.preview.as_ref().unwrap().scroll, scroll);
+    assert!(text(&render(&app)).contains("Rewritten by an agent."));
+    assert_eq!(app.model.store.as_ref().unwrap().entities.len(), 4);
+    // The selection stays on Beta although Gamma was inserted after it.
+    let Some(Row::Entity { idx, .. }) = app.model.selected_row() else { panic!("an entity row") };
+    assert_eq!(app.model.store.as_ref().unwrap().entity(*idx).id, "notes/beta");
+
+    std::fs::remove_file(root.join("notes/beta.md")).unwrap();
+    app.handle(Event::FilesChanged(vec![root.join("notes/beta.md")]));
+    app.settle(std::time::Duration::from_secs(10));
+    let p = app.model.preview.as_ref().unwrap();
+    assert_eq!((p.id.as_str(), p.idx), ("notes/beta", None));
+    let screen = text(&render(&app));
+    assert!(screen.contains("was deleted on disk"), "{screen}");
+    assert!(screen.contains("Rewritten by an agent."), "the last content stays readable");
+}
+
+#[test]
+fn user_keymap_overrides_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("keymap.toml"), "[[catalog]]\non = \"x\"\nrun = \"bottom\"\n").unwrap();
+    let settings = folio::app::config::load(Some(dir.path()), folio::app::config::ColorChoice::Auto, false, None);
+    assert!(settings.warnings.is_empty());
+    let source = folio::app::effects::Source { path: Some(corpus("okf-v0.2/acme_retail")), ..Default::default() };
+    let mut app = folio::app::App::new(source, settings, true);
+    app.handle(Event::Resize(100, 30));
+    app.settle(std::time::Duration::from_secs(10));
+    press(&mut app, &["x"]);
+    assert_eq!(app.model.cursor, app.model.rows.len() - 1);
+}
+
+#[test]
+fn mouse_click_selects_and_wheel_scrolls() {
+    use ratatui::crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let mut app = app_on(&corpus("okf-v0.2/acme_retail"), "dark", (100, 30));
+    let click = |kind, column, row| Event::Mouse(MouseEvent { kind, column, row, modifiers: KeyModifiers::empty() });
+    // Row 2 of the tree (screen row 4: border, filter line, rows from 2).
+    app.handle(click(MouseEventKind::Down(MouseButton::Left), 5, 4));
+    app.settle(std::time::Duration::from_secs(10));
+    assert_eq!(app.model.cursor, 2);
+    app.handle(click(MouseEventKind::ScrollDown, 60, 10));
+    app.settle(std::time::Duration::from_secs(10));
+    assert_eq!(app.model.preview.as_ref().unwrap().scroll, 3);
+    press(&mut app, &["M"]);
+    app.handle(click(MouseEventKind::ScrollDown, 60, 10));
+    assert_eq!(app.model.preview.as_ref().unwrap().scroll, 3, "mouse off: wheel ignored");
+}
