@@ -108,6 +108,12 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Some(Command::Undo(a)) => undo::run(&g, a),
         Some(Command::Log(a)) => log::run(&g, a),
         None => {
+            use std::io::IsTerminal;
+            // Scripts and pipes get the store's summary; the UI needs a terminal on both ends.
+            if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+                eprintln!("folio: not a terminal, so printing the summary instead of opening the UI");
+                return stats::run(&g, stats::Args { path: cli.path, json: false });
+            }
             let source = crate::app::effects::Source { path: cli.path, dialect: cli.dialect, demo: cli.demo };
             let color = crate::app::config::ColorChoice::from_name(&cli.color).unwrap_or_default();
             crate::tui::run(source, color)?;
