@@ -3,5 +3,7 @@
 //! `store` is the domain (no terminal code); `recall` is the fuzzy matcher shared by the
 //! CLI and the TUI; `cli` is the headless face.
 pub mod cli;
+#[doc(hidden)]
+pub mod r#gen;
 pub mod recall;
 pub mod store;
