@@ -16,6 +16,7 @@ pub mod lines;
 pub mod links;
 pub mod load;
 pub mod resolve;
+pub mod simple_yaml;
 
 use dialect::{Dialect, DialectKind, FileRole};
 use entity::{Entity, EntityIdx, LinkSyntax};
