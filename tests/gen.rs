@@ -124,3 +124,58 @@ fn okf_bundle_has_fresh_catalogs_realistic_sizes_and_countable_links() {
         assert!(folio::store::simple_yaml::parse(&t[inner]).is_some(), "{}", &t[..300]);
     }
 }
+
+fn markdown_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            markdown_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "md" || e == "mdx") {
+            out.push(p);
+        }
+    }
+}
+
+/// (files the line scanner answered for, files with links) after checking that every answer
+/// equals pulldown-cmark's links.
+fn scanner_agrees(files: &[std::path::PathBuf]) -> (usize, usize) {
+    use folio::store::{frontmatter, lines::LineIndex, link_scan, links};
+    let (mut answered, mut with_links) = (0, 0);
+    for f in files {
+        let text = String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned();
+        let body_start = match frontmatter::locate(&text) {
+            frontmatter::Block::Closed { body_start, .. } => body_start,
+            _ => 0,
+        };
+        let lines = LineIndex::new(&text);
+        let reference = links::extract_with_pulldown(&text, body_start, &lines);
+        with_links += usize::from(!reference.is_empty());
+        if let Some(fast) = link_scan::scan(&text, body_start, &lines) {
+            assert_eq!(fast, reference, "{}", f.display());
+            answered += 1;
+        }
+    }
+    (answered, with_links)
+}
+
+#[test]
+fn link_scanner_agrees_with_pulldown_on_the_corpora() {
+    let mut files = Vec::new();
+    markdown_files(&corpus(""), &mut files);
+    assert!(files.len() > 100, "{} corpus files", files.len());
+    let (answered, _) = scanner_agrees(&files);
+    assert!(answered > 0);
+}
+
+#[test]
+fn link_scanner_agrees_with_pulldown_on_generated_stores() {
+    let tmp = tempfile::tempdir().unwrap();
+    for kind in DialectKind::ALL {
+        let r = r#gen::generate(kind, 300, 5, &tmp.path().join(kind.name())).unwrap();
+        let mut files = Vec::new();
+        markdown_files(&r.store, &mut files);
+        let (answered, _) = scanner_agrees(&files);
+        // Generated bodies are ordinary markdown: nearly all take the fast path.
+        assert!(answered * 10 >= files.len() * 9, "{kind}: {answered} of {}", files.len());
+    }
+}

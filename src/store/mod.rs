@@ -13,6 +13,7 @@ pub mod graph;
 pub mod history;
 pub mod hostile;
 pub mod lines;
+pub mod link_scan;
 pub mod links;
 pub mod load;
 pub mod resolve;

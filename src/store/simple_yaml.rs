@@ -17,7 +17,10 @@ pub fn parse(yaml: &str) -> Option<Fields> {
         return None;
     }
     let mut fields = Fields::new();
-    let mut lines = yaml.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).peekable();
+    let mut lines = super::link_scan::split_lines(yaml)
+        .map(|l| l.strip_suffix('\n').unwrap_or(l))
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .peekable();
     while let Some(line) = lines.next() {
         if line.trim().is_empty() {
             continue;
@@ -217,12 +220,20 @@ fn scalar(v: &str, in_flow: bool) -> Option<Value> {
 
 /// Whether `v` is a plain scalar that cannot be read as YAML syntax.
 fn plain_ok(v: &str) -> bool {
-    let Some(first) = v.bytes().next() else { return false };
-    !b"-?:,[]{}#&*!|>'\"%@`".contains(&first)
-        && !v.contains(": ")
-        && !v.contains(" #")
-        && !v.ends_with(':')
-        && !v.contains(['[', ']', '{', '}'])
+    let b = v.as_bytes();
+    let Some(&first) = b.first() else { return false };
+    if b"-?:,[]{}#&*!|>'\"%@`".contains(&first) || v.ends_with(':') {
+        return false;
+    }
+    // One pass (substring searches per scalar showed up in profiles).
+    let mut prev = 0u8;
+    for &c in b {
+        if matches!(c, b'[' | b']' | b'{' | b'}') || (prev == b':' && c == b' ') || (prev == b' ' && c == b'#') {
+            return false;
+        }
+        prev = c;
+    }
+    true
 }
 
 fn is_plain(v: &str) -> bool {
