@@ -4,6 +4,8 @@
 //! CLI and the TUI; `cli` is the headless face.
 pub mod app;
 pub mod cli;
+#[doc(hidden)]
+pub mod r#gen;
 pub mod markdown;
 pub mod recall;
 pub mod store;

@@ -70,6 +70,9 @@ pub fn parse_yaml(yaml: &str) -> Result<Fields, YamlError> {
     if yaml.trim().is_empty() {
         return Ok(Fields::new());
     }
+    if let Some(fields) = super::simple_yaml::parse(yaml) {
+        return Ok(fields);
+    }
     let value: serde_yaml_ng::Value = serde_yaml_ng::from_str(yaml).map_err(|e| {
         let (line, col) = e.location().map(|l| (l.line() as u32, l.column() as u32)).unwrap_or((1, 1));
         YamlError { message: first_line(&e.to_string()), line, col }

@@ -19,6 +19,7 @@ pub mod history;
 pub mod hostile;
 pub mod journal;
 pub mod lines;
+pub mod link_scan;
 pub mod links;
 pub mod lint;
 pub mod load;
@@ -28,6 +29,7 @@ pub mod readonly;
 pub mod refresh;
 pub mod repoint;
 pub mod resolve;
+pub mod simple_yaml;
 pub mod state;
 pub mod swap;
 pub mod tree;
@@ -131,19 +133,22 @@ impl Store {
 
     /// Resolve every link and edge, then compute backlinks.
     fn link(&mut self) {
-        let resolver = resolve::Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.clone()));
         use rayon::prelude::*;
-        self.entities.par_iter_mut().for_each(|e| {
-            for l in &mut e.links {
-                l.resolution = match l.syntax {
-                    LinkSyntax::Markdown => resolver.markdown(&e.path, &l.target),
-                    LinkSyntax::Wiki => resolver.wiki(&e.path, &l.target),
-                };
-            }
-            for edge in &mut e.edges {
-                edge.resolved = resolver.name(&edge.target);
-            }
-        });
+        // The resolver's maps are dropped before backlinks are built: peak memory at 100k.
+        {
+            let resolver = resolve::Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.clone()));
+            self.entities.par_iter_mut().for_each(|e| {
+                for l in &mut e.links {
+                    l.resolution = match l.syntax {
+                        LinkSyntax::Markdown => resolver.markdown(&e.path, &l.target),
+                        LinkSyntax::Wiki => resolver.wiki(&e.path, &l.target),
+                    };
+                }
+                for edge in &mut e.edges {
+                    edge.resolved = resolver.name(&edge.target);
+                }
+            });
+        }
         let mut backlinks = vec![Vec::new(); self.entities.len()];
         for (i, e) in self.entities.iter().enumerate() {
             let i = i as EntityIdx;

@@ -1,0 +1,430 @@
+//! A fast reader for the frontmatter agents actually write: top-level `key: value` lines with
+//! plain or simply quoted scalars, one-line flow lists and maps, block lists of scalars, of
+//! flow maps and of one-level mappings, and folded plain continuation lines.
+//!
+//! It answers only when it is certain to give exactly what serde_yaml_ng (plus
+//! `frontmatter::yaml_to_json`) gives; anything else — anchors, tags, comments, escapes,
+//! numbers other than plain decimals, nesting, odd characters, duplicate keys — returns `None`
+//! and the caller parses the block with serde_yaml_ng. Measured on generated OKF bundles this
+//! is ~15× cheaper than building a `serde_yaml_ng::Value` and converting it.
+use serde_json::{Map, Value};
+
+use super::frontmatter::Fields;
+
+/// The block as fields, or `None` when it holds anything outside the simple subset.
+pub fn parse(yaml: &str) -> Option<Fields> {
+    if has_unsafe_bytes(yaml.as_bytes()) {
+        return None;
+    }
+    let mut fields = Fields::new();
+    let mut lines = super::link_scan::split_lines(yaml)
+        .map(|l| l.strip_suffix('\n').unwrap_or(l))
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .peekable();
+    while let Some(line) = lines.next() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (key, rest) = split_key(line)?;
+        let value = if rest.is_empty() {
+            block_value(&mut lines)?
+        } else {
+            let mut value = inline_value(rest)?;
+            if let Value::String(s) = &mut value
+                && is_plain(rest)
+            {
+                // Folded continuation lines of a plain scalar join with single spaces.
+                while let Some(next) = lines.peek() {
+                    if !next.starts_with(' ') || next.trim().is_empty() {
+                        break;
+                    }
+                    let part = next.trim();
+                    if part.starts_with(['-', '#']) || !plain_ok(part) {
+                        return None;
+                    }
+                    s.push(' ');
+                    s.push_str(part);
+                    lines.next();
+                }
+            }
+            value
+        };
+        if fields.insert(key.to_string(), value).is_some() {
+            // Duplicate keys are an error in serde_yaml_ng: let it report it.
+            return None;
+        }
+    }
+    Some(fields)
+}
+
+/// Bytes libyaml treats specially or rejects: tabs and control characters, C1 controls and NEL,
+/// the Unicode line/paragraph separators, a BOM, and the non-characters U+FFFE/U+FFFF.
+fn has_unsafe_bytes(b: &[u8]) -> bool {
+    b.iter().enumerate().any(|(i, &c)| match c {
+        b'\n' => false,
+        // A lone CR is a line break to YAML; only CRLF endings are handled here.
+        b'\r' => b.get(i + 1) != Some(&b'\n'),
+        0..=0x1f | 0x7f => true,
+        0xc2 => b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)),
+        0xe2 => b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xa8 | 0xa9)),
+        0xef => matches!((b.get(i + 1), b.get(i + 2)), (Some(0xbb), Some(0xbf)) | (Some(0xbf), Some(0xbe | 0xbf))),
+        _ => false,
+    })
+}
+
+/// `key: rest` at column 0, the key a plain word that YAML reads as a string.
+fn split_key(line: &str) -> Option<(&str, &str)> {
+    let colon = line.find(':')?;
+    let key = &line[..colon];
+    let after = &line[colon + 1..];
+    if !is_simple_key(key) || !(after.is_empty() || after.starts_with(' ')) {
+        return None;
+    }
+    Some((key, after.trim()))
+}
+
+fn is_simple_key(key: &str) -> bool {
+    let mut bytes = key.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        && parse_keyword(key).is_none()
+}
+
+/// A value written on the key's own line.
+fn inline_value(v: &str) -> Option<Value> {
+    if let Some(inner) = v.strip_prefix('[') {
+        let inner = inner.strip_suffix(']')?;
+        return flow_items(inner)?
+            .into_iter()
+            .map(|item| scalar(item, true))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array);
+    }
+    if v.starts_with('{') {
+        return flow_map(v).map(Value::Object);
+    }
+    scalar(v, false)
+}
+
+/// What follows `key:` on the next lines: a block list or a one-level mapping; nothing is null.
+fn block_value<'a>(lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>) -> Option<Value> {
+    // Blank lines before the value (or the next key) mean nothing.
+    while lines.peek().is_some_and(|l| l.trim().is_empty()) {
+        lines.next();
+    }
+    let Some(first) = lines.peek().copied() else { return Some(Value::Null) };
+    let indent = first.len() - first.trim_start_matches(' ').len();
+    let trimmed = first.trim_start_matches(' ');
+    if !(trimmed.starts_with("- ") || trimmed == "-") {
+        // A top-level key next: this one's value is null. An indented mapping is not handled.
+        return if indent == 0 { Some(Value::Null) } else { None };
+    }
+    let mut items = Vec::new();
+    while let Some(line) = lines.peek().copied() {
+        let this_indent = line.len() - line.trim_start_matches(' ').len();
+        let body = &line[this_indent..];
+        if body.is_empty() || this_indent < indent || (this_indent == indent && !body.starts_with('-')) {
+            break;
+        }
+        if this_indent != indent {
+            return None;
+        }
+        let item = body.strip_prefix("- ")?.trim();
+        lines.next();
+        if item.starts_with('{') {
+            items.push(Value::Object(flow_map(item)?));
+        } else if let Some((k, rest)) = split_key(item).filter(|_| !item.starts_with(['"', '\''])) {
+            items.push(Value::Object(item_mapping(k, rest, indent + 2, lines)?));
+        } else {
+            items.push(scalar(item, false)?);
+        }
+    }
+    Some(Value::Array(items))
+}
+
+/// `- k: v` followed by `  k2: v2` lines indented to the first key.
+fn item_mapping<'a>(
+    key: &str,
+    rest: &str,
+    indent: usize,
+    lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+) -> Option<Map<String, Value>> {
+    let mut map = Map::new();
+    if rest.is_empty() {
+        return None;
+    }
+    map.insert(key.to_string(), inline_value(rest)?);
+    while let Some(line) = lines.peek().copied() {
+        let this_indent = line.len() - line.trim_start_matches(' ').len();
+        if this_indent < indent || line.trim().is_empty() {
+            break;
+        }
+        if this_indent != indent {
+            return None;
+        }
+        let (k, rest) = split_key(&line[indent..])?;
+        if rest.is_empty() || map.insert(k.to_string(), inline_value(rest)?).is_some() {
+            return None;
+        }
+        lines.next();
+    }
+    Some(map)
+}
+
+/// `{ k: v, k: v }` on one line.
+fn flow_map(v: &str) -> Option<Map<String, Value>> {
+    let inner = v.strip_prefix('{')?.strip_suffix('}')?;
+    let mut map = Map::new();
+    for item in flow_items(inner)? {
+        let (k, val) = item.split_once(": ")?;
+        if !is_simple_key(k.trim_end()) || k != k.trim_end() {
+            return None;
+        }
+        if map.insert(k.to_string(), scalar(val.trim(), true)?).is_some() {
+            return None;
+        }
+    }
+    Some(map)
+}
+
+/// The comma-separated items of a flow collection's inside (no nesting, no empty items).
+fn flow_items(inner: &str) -> Option<Vec<&str>> {
+    if inner.trim().is_empty() {
+        return Some(Vec::new());
+    }
+    if inner.contains(['[', ']', '{', '}']) {
+        return None;
+    }
+    let items: Vec<&str> = inner.split(',').map(str::trim).collect();
+    if items.iter().any(|i| i.is_empty() || i.contains(['"', '\'']) && !(i.starts_with(['"', '\'']))) {
+        return None;
+    }
+    Some(items)
+}
+
+/// One scalar: simply quoted (no escapes) or plain.
+fn scalar(v: &str, in_flow: bool) -> Option<Value> {
+    if let Some(inner) = v.strip_prefix('\'') {
+        let inner = inner.strip_suffix('\'')?;
+        return (!inner.contains('\'')).then(|| Value::String(inner.to_string()));
+    }
+    if let Some(inner) = v.strip_prefix('"') {
+        let inner = inner.strip_suffix('"')?;
+        return (!inner.contains(['"', '\\'])).then(|| Value::String(inner.to_string()));
+    }
+    if !plain_ok(v) || (in_flow && v.contains(',')) {
+        return None;
+    }
+    plain_value(v)
+}
+
+/// Whether `v` is a plain scalar that cannot be read as YAML syntax.
+fn plain_ok(v: &str) -> bool {
+    let b = v.as_bytes();
+    let Some(&first) = b.first() else { return false };
+    if b"-?:,[]{}#&*!|>'\"%@`".contains(&first) || v.ends_with(':') {
+        return false;
+    }
+    // One pass (substring searches per scalar showed up in profiles).
+    let mut prev = 0u8;
+    for &c in b {
+        if matches!(c, b'[' | b']' | b'{' | b'}') || (prev == b':' && c == b' ') || (prev == b' ' && c == b'#') {
+            return false;
+        }
+        prev = c;
+    }
+    true
+}
+
+fn is_plain(v: &str) -> bool {
+    !v.starts_with(['\'', '"', '[', '{'])
+}
+
+/// How serde_yaml_ng types a plain scalar, for the cases decided without its number parser:
+/// null and boolean words, plain decimal integers, and text that no numeric syntax accepts.
+fn plain_value(v: &str) -> Option<Value> {
+    if let Some(k) = parse_keyword(v) {
+        return Some(k);
+    }
+    let first = v.as_bytes()[0];
+    if !(first.is_ascii_digit() || first == b'+' || first == b'-' || first == b'.') {
+        // Numbers start with a digit, a sign or a dot; letters first only spell `inf`/`nan`,
+        // which are not finite, and serde_yaml_ng keeps those as strings.
+        return Some(Value::String(v.to_string()));
+    }
+    if v.bytes().all(|b| b.is_ascii_digit()) && v.len() <= 18 && (v.len() == 1 || first != b'0') {
+        return v.parse::<i64>().ok().map(Value::from);
+    }
+    if first.is_ascii_digit() && !could_be_number(v) {
+        return Some(Value::String(v.to_string()));
+    }
+    None
+}
+
+/// Whether any YAML/Rust numeric syntax (ints in bases 2/8/10/16, floats) could accept `v`:
+/// false when a character no number holds is present, or a sign sits where only an exponent's
+/// sign may (`2026-06-30`).
+fn could_be_number(v: &str) -> bool {
+    let b = v.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        let ok = c.is_ascii_alphanumeric() || c == b'.' || c == b'_';
+        let sign = c == b'-' || c == b'+';
+        if !ok && !sign {
+            return false;
+        }
+        if sign && i > 0 && !matches!(b[i - 1], b'e' | b'E') {
+            return false;
+        }
+    }
+    true
+}
+
+fn parse_keyword(v: &str) -> Option<Value> {
+    match v {
+        "null" | "Null" | "NULL" | "~" => Some(Value::Null),
+        "true" | "True" | "TRUE" => Some(Value::Bool(true)),
+        "false" | "False" | "FALSE" => Some(Value::Bool(false)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::frontmatter::parse_yaml;
+    use proptest::prelude::*;
+
+    fn slow(yaml: &str) -> Result<Fields, String> {
+        let v: serde_yaml_ng::Value = serde_yaml_ng::from_str(yaml).map_err(|e| e.to_string())?;
+        match crate::store::frontmatter::yaml_to_json(v) {
+            Value::Object(m) => Ok(m),
+            Value::Null => Ok(Fields::new()),
+            other => Err(format!("not a mapping: {other}")),
+        }
+    }
+
+    #[test]
+    fn okf_v02_frontmatter() {
+        let y = "type: Metric\ntitle: Gross Margin\ndescription: Gross margin for a period.\n\
+            tags: [finance, margin, headline-metric]\n\
+            generated: { by: reference_agent/gemini-2.5-pro, at: 2026-06-30T14:00:00Z }\n\
+            verified:\n  - { by: human:jsmith@acme, at: 2026-07-01T09:00:00Z }\nstatus: stable\n\
+            sources:\n  - id: margin-standard\n    resource: policies/margin-standard.md\n    title: Standard (FY2026)\n";
+        let fast = parse(y).expect("simple");
+        assert_eq!(fast, slow(y).unwrap());
+        assert_eq!(fast["sources"][0]["resource"], "policies/margin-standard.md");
+        assert_eq!(fast["generated"]["at"], "2026-06-30T14:00:00Z");
+    }
+
+    #[test]
+    fn okf_v01_frontmatter_with_folded_description() {
+        let y = "type: BigQuery Table\ntitle: Users\ndescription: A long description that\n  continues here.\n\
+            tags:\n- users\n- core\ntimestamp: '2026-05-28T22:53:05+00:00'\ncount: 42\nempty:\n";
+        assert_eq!(parse(y).expect("simple"), slow(y).unwrap());
+    }
+
+    #[test]
+    fn hard_cases_fall_back() {
+        for y in [
+            "a: &x 1\nb: *x\n",
+            "a: !tag x\n",
+            "a: 1.5\n",
+            "a: 0x1F\n",
+            "a: \"esc\\n\"\n",
+            "a: 1\na: 2\n",
+            "a: [1, [2]]\n",
+            "a: b # comment\n",
+            "a:\n  b: c\n",
+            "a: x\n\tb: y\n",
+            "? complex\n",
+            "a: 'it''s'\n",
+        ] {
+            assert_eq!(parse(y), None, "{y:?}");
+        }
+    }
+
+    fn token() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("plain".to_string()),
+            Just("Two Words".to_string()),
+            Just("true".to_string()),
+            Just("Yes".to_string()),
+            Just("null".to_string()),
+            Just("~".to_string()),
+            Just("nan".to_string()),
+            Just("inf".to_string()),
+            Just("e5".to_string()),
+            Just("1e5".to_string()),
+            Just("0".to_string()),
+            Just("007".to_string()),
+            Just("42".to_string()),
+            Just("-3".to_string()),
+            Just("+4".to_string()),
+            Just("1.5".to_string()),
+            Just("2026-06-30".to_string()),
+            Just("2026-06-30T14:00:00Z".to_string()),
+            Just("human:jsmith@acme".to_string()),
+            Just("a: b".to_string()),
+            Just("'quoted'".to_string()),
+            Just("\"dq\"".to_string()),
+            Just("it's".to_string()),
+            Just("x#y".to_string()),
+            Just("x #y".to_string()),
+            Just("a,b".to_string()),
+            Just("-dash".to_string()),
+            Just("&anchor".to_string()),
+            Just("é ünïcödé".to_string()),
+            "[a-z0-9:./ -]{0,12}".prop_map(|s| s),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            token().prop_map(|t| format!(" {t}")),
+            prop::collection::vec(token(), 0..4).prop_map(|v| format!(" [{}]", v.join(", "))),
+            (token(), token()).prop_map(|(a, b)| format!(" {{ by: {a}, at: {b} }}")),
+            prop::collection::vec(token(), 1..3).prop_map(|v| v.iter().map(|t| format!("\n- {t}")).collect()),
+            prop::collection::vec(token(), 1..3).prop_map(|v| v.iter().map(|t| format!("\n  - {t}")).collect()),
+            (token(), token()).prop_map(|(a, b)| format!("\n  - id: {a}\n    resource: {b}")),
+            (token(), token()).prop_map(|(a, b)| format!(" {a}\n  {b}")),
+            Just(String::new()),
+        ]
+    }
+
+    fn key() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("type".to_string()),
+            Just("title".to_string()),
+            Just("tags".to_string()),
+            Just("true".to_string()),
+            Just("a-b_c".to_string()),
+            "[a-z]{1,6}".prop_map(|s| s),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// Whenever the fast reader answers, serde_yaml_ng agrees exactly.
+        #[test]
+        fn agrees_with_serde_yaml_ng(entries in prop::collection::vec((key(), value()), 0..6)) {
+            let yaml: String = entries.iter().map(|(k, v)| format!("{k}:{v}\n")).collect();
+            if let Some(fast) = parse(&yaml) {
+                prop_assert_eq!(Ok(fast), slow(&yaml), "{:?}", yaml);
+            }
+        }
+
+        /// Arbitrary text never panics and, when accepted, agrees too.
+        #[test]
+        fn arbitrary_text(yaml in "[a-z:\\-\\[\\]{}, '\"#\n]{0,60}") {
+            if let Some(fast) = parse(&yaml) {
+                prop_assert_eq!(Ok(fast), slow(&yaml), "{:?}", yaml);
+            }
+        }
+    }
+
+    #[test]
+    fn parse_yaml_uses_fast_path_with_same_result() {
+        let y = "type: Metric\ntags: [a, b]\n";
+        assert_eq!(parse_yaml(y).unwrap(), slow(y).unwrap());
+    }
+}
