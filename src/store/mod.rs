@@ -27,6 +27,7 @@ pub mod okf_log;
 pub mod readonly;
 pub mod repoint;
 pub mod resolve;
+pub mod review;
 pub mod state;
 pub mod swap;
 pub mod undo;
