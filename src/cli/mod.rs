@@ -14,6 +14,7 @@ pub mod log;
 pub mod migrate;
 pub mod mv;
 pub mod recall;
+pub mod review;
 pub mod set;
 pub mod show;
 pub mod stats;
@@ -67,6 +68,8 @@ pub enum Command {
     Undo(undo::Args),
     /// The store's audit trail (the agents' events and folio's), newest first.
     Log(log::Args),
+    /// The review inbox: list, show, approve, veto, forget, promote, merge, undo.
+    Review(review::Args),
 }
 
 fn parse_dialect(s: &str) -> Result<crate::store::dialect::DialectKind, String> {
@@ -107,6 +110,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Some(Command::Migrate(a)) => migrate::run(&g, a),
         Some(Command::Undo(a)) => undo::run(&g, a),
         Some(Command::Log(a)) => log::run(&g, a),
+        Some(Command::Review(a)) => review::run(&g, a),
         None => {
             use std::io::IsTerminal;
             // Scripts and pipes get the store's summary; the UI needs a terminal on both ends.

@@ -155,7 +155,9 @@ fn awareness_record(event: &AuditEvent, at: OffsetDateTime) -> Value {
         format!("{:04}-{:02}-{:02} {:02}:{:02} +00:00", at.year(), at.month() as u8, at.day(), at.hour(), at.minute());
     let mut m = Map::new();
     m.insert("timestamp".into(), json!(ts));
-    m.insert("type".into(), json!(format!("folio.{}", event.verb)));
+    // A dotted verb is already one of the framework's own event types (`memory.promoted`).
+    let kind = if event.verb.contains('.') { event.verb.clone() } else { format!("folio.{}", event.verb) };
+    m.insert("type".into(), json!(kind));
     m.insert("text".into(), json!(event.summary));
     m.insert("by".into(), json!(event.by));
     if !event.entities.is_empty() {

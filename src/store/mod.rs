@@ -29,6 +29,7 @@ pub mod readonly;
 pub mod refresh;
 pub mod repoint;
 pub mod resolve;
+pub mod review;
 pub mod simple_yaml;
 pub mod state;
 pub mod swap;

@@ -1,0 +1,254 @@
+//! `folio review [PATH] list|show|approve|veto|forget|promote|merge|undo`: the CLI face of the
+//! review inbox, a thin layer over `store::review` (the TUI pane uses the same calls).
+use std::path::PathBuf;
+
+use anyhow::Context;
+use serde_json::json;
+
+use super::common::{Global, find_entity, open_store_as_is, print_json};
+use super::escape;
+use super::write_flags::{self, WriteFlags};
+use crate::store::Store;
+use crate::store::entity::EntityIdx;
+use crate::store::review::filter::Filter;
+use crate::store::review::{self, Plan, Reviewer, Verdict, diff, queue};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Store to open (default: found from the current directory upward).
+    pub path: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Sub,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Sub {
+    /// Everything awaiting a decision, with why.
+    List {
+        #[arg(long)]
+        json: bool,
+        /// Only items matching every term: `status:draft kind:X older:30d reason:candidate path:P`.
+        #[arg(long)]
+        filter: Option<String>,
+    },
+    /// One item: why it is queued, its evidence and findings, its diff since last approval.
+    Show {
+        id: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Accept entities as they stand now.
+    Approve {
+        ids: Vec<String>,
+        /// AIP-10 contradiction: this entity wins over OTHER (supersedes it; both `contradicts` cleared).
+        #[arg(long, value_name = "OTHER")]
+        over: Option<String>,
+        #[command(flatten)]
+        select: Select,
+    },
+    /// Reject entities with a reason (never destroyed; never proposed again as they are).
+    Veto {
+        ids: Vec<String>,
+        #[arg(long, required = true)]
+        reason: String,
+        #[command(flatten)]
+        select: Select,
+    },
+    /// Take entities out of the active set without a verdict on their truth.
+    Forget {
+        ids: Vec<String>,
+        #[command(flatten)]
+        select: Select,
+    },
+    /// Advance maturity or kind (fact → playbook → skill, draft → stable, shadow → active).
+    Promote {
+        id: String,
+        #[arg(long, value_name = "LEVEL")]
+        to: Option<String>,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Fold FROM into INTO: links and typed edges to FROM repointed, FROM archived.
+    Merge {
+        from: String,
+        into: String,
+        /// The merged body of INTO (default: INTO's body, then FROM's under a heading).
+        #[arg(long, value_name = "FILE")]
+        body_from: Option<PathBuf>,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Revert the last change folio made (byte-exact) and put its items back in the queue.
+    Undo {
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Select {
+    /// Decide on every queued item matching this filter (bulk, one changeset).
+    #[arg(long)]
+    filter: Option<String>,
+    /// Approve content flagged for hidden control characters (the second confirmation).
+    #[arg(long)]
+    confirm_hidden: bool,
+    #[command(flatten)]
+    write: WriteFlags,
+}
+
+pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
+    let path = a.path.as_deref();
+    match a.command {
+        Sub::List { json, filter } => list(&open_store_as_is(g, path)?, json, filter.as_deref()),
+        Sub::Show { id, json } => show(&open_store_as_is(g, path)?, &id, json),
+        Sub::Approve { ids, over, select } => decide(g, path, ids, Verdict::Approve { over }, select),
+        Sub::Veto { ids, reason, select } => decide(g, path, ids, Verdict::Veto { reason }, select),
+        Sub::Forget { ids, select } => decide(g, path, ids, Verdict::Forget, select),
+        Sub::Promote { id, to, write } => {
+            let select = Select { filter: None, confirm_hidden: false, write };
+            decide(g, path, vec![id], Verdict::Promote { to }, select)
+        }
+        Sub::Merge { from, into, body_from, write } => {
+            let store = write_flags::open_resolved(g, path, write.read_only)?;
+            let (a, b) = (find_entity(&store, &from)?, find_entity(&store, &into)?);
+            let body = match &body_from {
+                Some(f) => Some(std::fs::read_to_string(f).with_context(|| f.display().to_string())?),
+                None => None,
+            };
+            let plan = review::merge::plan(&store, a, b, body.as_deref(), &Reviewer::now(&write.actor()?))?;
+            for r in &plan.repointed {
+                println!("repoint {}", escape::line(r));
+            }
+            finish(&store, plan, &write)
+        }
+        Sub::Undo { write } => {
+            let store = write_flags::open_resolved(g, path, write.read_only)?;
+            if write.dry_run {
+                let (record, diff) = crate::store::undo::preview(&store).map_err(write_flags::report)?;
+                println!("would undo {}: {}", record.verb, escape::line(&record.summary));
+                print!("{}", escape::text(&diff));
+                return Ok(0);
+            }
+            let applied = review::plan::undo(&store, &write.actor()?, &write.options())?;
+            report_applied(&applied);
+            Ok(0)
+        }
+    }
+}
+
+fn list(store: &Store, as_json: bool, filter: Option<&str>) -> anyhow::Result<u8> {
+    let filter = Filter::parse(filter.unwrap_or("")).map_err(anyhow::Error::msg)?;
+    let items: Vec<queue::QueueItem> = queue::build(store).into_iter().filter(|i| filter.matches(i)).collect();
+    if as_json {
+        print_json(&json!({ "count": items.len(), "items": items }));
+        return Ok(0);
+    }
+    for i in &items {
+        let reasons: Vec<&str> = i.reasons.iter().map(|r| r.code()).collect();
+        let age = i.age_days.map(|d| format!("{d}d")).unwrap_or_else(|| "-".into());
+        let hidden = if i.hidden_content { "  HIDDEN CONTENT" } else { "" };
+        println!(
+            "{}  [{}]  {}  {age}  by {}  sources {} evidence {}  findings {}{hidden}",
+            escape::line(&i.id),
+            reasons.join(", "),
+            escape::line(i.kind.as_deref().unwrap_or("-")),
+            escape::line(i.author.as_deref().unwrap_or("-")),
+            i.sources,
+            i.evidence,
+            i.findings.len()
+        );
+    }
+    println!("{} awaiting review", items.len());
+    Ok(0)
+}
+
+fn show(store: &Store, id: &str, as_json: bool) -> anyhow::Result<u8> {
+    let idx = find_entity(store, id)?;
+    let Some(item) = queue::build(store).into_iter().find(|i| i.idx == idx) else {
+        println!("{}: not awaiting review", escape::line(&store.entity(idx).id));
+        return Ok(0);
+    };
+    let since = queue::since_approval(store, &item);
+    if as_json {
+        let diff = since.as_ref().map(|(_, ops)| diff::render(ops));
+        print_json(&json!({ "item": item, "diff": diff }));
+        return Ok(0);
+    }
+    let reasons: Vec<&str> = item.reasons.iter().map(|r| r.code()).collect();
+    println!("{}  ({})", escape::line(&item.id), escape::line(&item.path));
+    println!("queued: {}", reasons.join(", "));
+    for f in &item.findings {
+        println!("finding: {}", escape::line(f));
+    }
+    if item.hidden_content {
+        println!("warning: hidden control characters; approving needs --confirm-hidden");
+    }
+    match since {
+        Some((_, ops)) => {
+            println!("--- changes since the last approval ---");
+            print!("{}", escape::text(&diff::render(&ops)));
+        }
+        None => {
+            println!("--- never approved: whole text ---");
+            print!("{}", escape::text(&store.read_entity_text(idx)?));
+        }
+    }
+    Ok(0)
+}
+
+fn decide(
+    g: &Global,
+    path: Option<&std::path::Path>,
+    ids: Vec<String>,
+    verdict: Verdict,
+    select: Select,
+) -> anyhow::Result<u8> {
+    let store = write_flags::open_resolved(g, path, select.write.read_only)?;
+    let mut targets: Vec<EntityIdx> = ids.iter().map(|id| find_entity(&store, id)).collect::<Result<_, _>>()?;
+    if let Some(f) = &select.filter {
+        let filter = Filter::parse(f).map_err(anyhow::Error::msg)?;
+        let matched: Vec<EntityIdx> =
+            queue::build(&store).iter().filter(|i| filter.matches(i)).map(|i| i.idx).collect();
+        println!("{} queued items match `{}`", matched.len(), escape::line(f));
+        targets.extend(matched);
+    }
+    targets.sort_unstable();
+    targets.dedup();
+    if targets.is_empty() {
+        anyhow::bail!("name at least one ID or a --filter that matches queued items");
+    }
+    let reviewer = Reviewer::now(&select.write.actor()?);
+    let plan = review::verdict::plan(&store, &targets, &verdict, &reviewer, select.confirm_hidden)?;
+    finish(&store, plan, &select.write)
+}
+
+/// Preview (`--dry-run`) or apply a plan.
+fn finish(store: &Store, plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
+    for n in &plan.notes {
+        eprintln!("folio: {}", escape::line(n));
+    }
+    if write.dry_run {
+        println!("would {} {} entities; log: {}", plan.verb, plan.decisions.len(), escape::line(&plan.event.summary));
+        print!("{}", escape::text(&plan.diff()));
+        return Ok(0);
+    }
+    match plan.apply(store, &write.options()) {
+        Ok(applied) => {
+            report_applied(&applied);
+            Ok(0)
+        }
+        Err(review::ReviewError::Write(e)) => Err(write_flags::report(e)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn report_applied(applied: &crate::store::changeset::Applied) {
+    for f in &applied.files {
+        println!("wrote {}", escape::line(f));
+    }
+    for c in &applied.catalogs {
+        println!("regenerated {}", escape::line(c));
+    }
+    println!("logged to {}", escape::line(&applied.log));
+}

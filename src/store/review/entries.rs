@@ -1,0 +1,165 @@
+//! awareness `memory/long-term.md`: entries are lines, so verdicts move lines between
+//! sections. Approve/promote moves a `## Promotion Candidates` line to its kind's section;
+//! veto/forget/merge rewrite it under `## Pruned Or Revised` with a reason. `- Updated:` is
+//! rewritten and the event uses the framework's own types (`memory.promoted`, `memory.pruned`).
+use super::plan::Plan;
+use super::verdict::Verdict;
+use super::{ReviewError, Reviewer};
+use crate::store::Store;
+use crate::store::entity::EntityIdx;
+
+const PRUNED: &str = "Pruned Or Revised";
+
+/// The curated section of an entry kind (the framework's `--kind` names).
+pub fn section_of(kind: &str) -> Option<&'static str> {
+    match kind.to_ascii_lowercase().as_str() {
+        "preference" | "preferences" => Some("Preferences"),
+        "pattern" | "patterns" => Some("Patterns"),
+        "project" | "project conventions" => Some("Project Conventions"),
+        "review" | "review guidance" => Some("Review Guidance"),
+        _ => None,
+    }
+}
+
+pub fn verdict(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
+    let e = store.entity(idx);
+    let is_entry =
+        e.span.end > e.span.start && e.path.ends_with("long-term.md") && e.kind.as_deref() != Some("long-term");
+    if !is_entry {
+        return match verdict {
+            Verdict::Approve { .. } => Ok(()),
+            _ => Err(ReviewError::refused(format!(
+                "{}: `{}` is not a long-term memory entry; only approval applies",
+                e.path, e.id
+            ))),
+        };
+    }
+    match verdict {
+        Verdict::Approve { .. } | Verdict::Promote { .. } if e.status.as_deref() != Some("candidate") => {
+            if matches!(verdict, Verdict::Promote { .. }) {
+                return Err(ReviewError::refused(format!("{}: `{}` is not a promotion candidate", e.path, e.id)));
+            }
+            Ok(())
+        }
+        Verdict::Approve { .. } => promote(store, idx, "pattern", plan),
+        Verdict::Promote { to } => promote(store, idx, to.as_deref().unwrap_or("pattern"), plan),
+        Verdict::Veto { reason } => prune(store, idx, reason, plan),
+        Verdict::Forget => prune(store, idx, "forgotten", plan),
+    }
+}
+
+fn promote(store: &Store, idx: EntityIdx, kind: &str, plan: &mut Plan) -> Result<(), ReviewError> {
+    let e = store.entity(idx);
+    let section = section_of(kind).ok_or_else(|| {
+        ReviewError::refused(format!("`{kind}`: not an entry kind (preference, pattern, project, review)"))
+    })?;
+    let line = entry_line(store, idx)?;
+    let reviewer = plan.reviewer.clone();
+    let text = plan.draft.text(store, &e.path)?;
+    *text = insert_into(&remove_line(text, &line, &e.path)?, section, &line);
+    *text = touch_updated(text, &reviewer);
+    plan.event.verb = "memory.promoted".into();
+    Ok(())
+}
+
+/// Move the entry to `## Pruned Or Revised` as `- DATE: text (reason: …; evidence: …)`.
+pub fn prune(store: &Store, idx: EntityIdx, reason: &str, plan: &mut Plan) -> Result<(), ReviewError> {
+    let e = store.entity(idx);
+    let line = entry_line(store, idx)?;
+    let evidence = if e.sources.is_empty() { "folio review".to_string() } else { e.sources.join("; ") };
+    let what = e.description.clone().unwrap_or_else(|| e.title.clone());
+    let reason = reason.replace(['\n', '\r'], " ");
+    let pruned = format!("- {}: {what} (reason: {reason}; evidence: {evidence})", plan.reviewer.date());
+    let reviewer = plan.reviewer.clone();
+    let text = plan.draft.text(store, &e.path)?;
+    *text = insert_into(&remove_line(text, &line, &e.path)?, PRUNED, &pruned);
+    *text = touch_updated(text, &reviewer);
+    plan.event.verb = "memory.pruned".into();
+    Ok(())
+}
+
+/// The entry's own line as it was read.
+fn entry_line(store: &Store, idx: EntityIdx) -> Result<String, ReviewError> {
+    let text = store.read_entity_text(idx).map_err(|e| ReviewError::refused(e.to_string()))?;
+    Ok(text.lines().next().unwrap_or_default().to_string())
+}
+
+fn remove_line(text: &str, line: &str, path: &str) -> Result<String, ReviewError> {
+    let mut pos = 0;
+    for l in text.split_inclusive('\n') {
+        if l.trim_end_matches(['\n', '\r']) == line {
+            return Ok(format!("{}{}", &text[..pos], &text[pos + l.len()..]));
+        }
+        pos += l.len();
+    }
+    Err(ReviewError::refused(format!("{path}: the entry `{line}` is no longer there")))
+}
+
+/// Add `line` as the last item of `## section` (created at the end when missing).
+fn insert_into(text: &str, section: &str, line: &str) -> String {
+    let nl = crate::store::edit::newline_of(text);
+    let heading = format!("## {section}");
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let Some(h) = lines.iter().position(|l| l.trim_end() == heading) else {
+        let sep = if text.ends_with('\n') { "" } else { nl };
+        return format!("{text}{sep}{nl}{heading}{nl}{nl}{line}{nl}");
+    };
+    let end = lines[h + 1..].iter().position(|l| l.starts_with("## ")).map_or(lines.len(), |i| h + 1 + i);
+    let last_item = (h + 1..end).rev().find(|&i| !lines[i].trim().is_empty());
+    let at = match last_item {
+        Some(i) => i + 1,
+        // An empty section: after the heading and its blank line.
+        None => (h + 2).min(end),
+    };
+    let mut out: String = lines[..at].concat();
+    if !out.ends_with('\n') {
+        out += nl;
+    }
+    out += line;
+    out += nl;
+    if last_item.is_none() && at == end && end < lines.len() {
+        out += nl;
+    }
+    out + &lines[at..].concat()
+}
+
+/// `- Updated: YYYY-MM-DD HH:MM +00:00` in the file's header.
+fn touch_updated(text: &str, reviewer: &Reviewer) -> String {
+    let at = &reviewer.at;
+    let stamp = format!("- Updated: {} {:02}:{:02} +00:00", reviewer.date(), at.hour(), at.minute());
+    let mut pos = 0;
+    for l in text.split_inclusive('\n') {
+        if l.starts_with("## ") {
+            break;
+        }
+        if l.starts_with("- Updated:") {
+            let end = l.trim_end_matches(['\n', '\r']).len();
+            return format!("{}{stamp}{}", &text[..pos], &text[pos + end..]);
+        }
+        pos += l.len();
+    }
+    text.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_move_between_sections() {
+        let t = "# M\n\n- Updated: x\n\n## Patterns\n\n- a\n\n## Promotion Candidates\n\n- c\n\n## Pruned Or Revised\n";
+        let removed = remove_line(t, "- c", "m.md").unwrap();
+        let out = insert_into(&removed, "Patterns", "- c");
+        assert_eq!(
+            out,
+            "# M\n\n- Updated: x\n\n## Patterns\n\n- a\n- c\n\n## Promotion Candidates\n\n\n## Pruned Or Revised\n"
+        );
+        let pruned = insert_into(t, "Pruned Or Revised", "- p");
+        assert!(pruned.ends_with("## Pruned Or Revised\n- p\n"), "{pruned}");
+        let missing = insert_into("# M\n", "Review Guidance", "- r");
+        assert_eq!(missing, "# M\n\n## Review Guidance\n\n- r\n");
+        assert!(remove_line(t, "- gone", "m.md").unwrap_err().to_string().contains("m.md"));
+        let r = Reviewer { by: "human:t".into(), at: time::macros::datetime!(2026-09-01 08:05 UTC) };
+        assert!(touch_updated(t, &r).contains("- Updated: 2026-09-01 08:05 +00:00\n"));
+    }
+}

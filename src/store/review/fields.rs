@@ -1,0 +1,104 @@
+//! Frontmatter edits inside a draft: read a file's fields as the draft has them, set or remove
+//! one key surgically (`store::edit`), so every verdict changes only the bytes it means to.
+use serde_json::{Map, Value};
+
+use super::ReviewError;
+use super::draft::Draft;
+use crate::store::Store;
+use crate::store::dialect::{DialectKind, Grammar, parse_key_values, yaml_fields};
+use crate::store::edit::{self, FieldEdit};
+use crate::store::frontmatter::{self, Block, Fields};
+
+pub fn grammar(store: &Store) -> Grammar {
+    if store.kind() == DialectKind::Evolve { Grammar::KeyValue } else { Grammar::Yaml }
+}
+
+/// The fields of `path` as the draft currently has them.
+pub fn read(draft: &mut Draft, store: &Store, path: &str) -> Result<Fields, ReviewError> {
+    let text = draft.text(store, path)?;
+    Ok(match grammar(store) {
+        Grammar::Yaml => yaml_fields(text),
+        Grammar::KeyValue => match frontmatter::locate(text) {
+            Block::Closed { inner, .. } => parse_key_values(&text[inner]),
+            _ => Fields::new(),
+        },
+    })
+}
+
+pub fn set(draft: &mut Draft, store: &Store, path: &str, key: &str, value: Value) -> Result<(), ReviewError> {
+    // evolve's one-line `key: value` grammar has no lists: they are written comma-separated.
+    let value = match (grammar(store), value) {
+        (Grammar::KeyValue, Value::Array(items)) => {
+            Value::String(items.iter().map(frontmatter::scalar_text).collect::<Vec<_>>().join(", "))
+        }
+        (_, v) => v,
+    };
+    edit_one(draft, store, path, FieldEdit::set(key, value))
+}
+
+pub fn remove(draft: &mut Draft, store: &Store, path: &str, key: &str) -> Result<(), ReviewError> {
+    if read(draft, store, path)?.contains_key(key) {
+        edit_one(draft, store, path, FieldEdit::remove(key))?;
+    }
+    Ok(())
+}
+
+fn edit_one(draft: &mut Draft, store: &Store, path: &str, e: FieldEdit) -> Result<(), ReviewError> {
+    let grammar = grammar(store);
+    let text = draft.text(store, path)?;
+    let new = edit::apply(text, grammar, &e).map_err(|err| ReviewError::refused(format!("{path}: {err}")))?;
+    *text = new;
+    Ok(())
+}
+
+/// A mapping field with `key` set inside it (`provenance.lifecycle`, `metadata.folio`).
+pub fn with_entry(fields: &Fields, field: &str, key: &str, value: Value) -> Value {
+    let mut map = match fields.get(field) {
+        Some(Value::Object(m)) => m.clone(),
+        _ => Map::new(),
+    };
+    map.insert(key.to_string(), value);
+    Value::Object(map)
+}
+
+/// A list field with `items` added (a bare scalar or mapping becomes the first item), no
+/// item twice.
+pub fn with_items(fields: &Fields, field: &str, items: &[Value]) -> Value {
+    let mut list = match fields.get(field) {
+        Some(Value::Array(a)) => a.clone(),
+        Some(Value::Null) | None => Vec::new(),
+        Some(Value::String(s)) if s.trim().is_empty() => Vec::new(),
+        // evolve's comma-separated lists.
+        Some(Value::String(s)) if s.contains(',') => {
+            frontmatter::split_commas(s).into_iter().map(Value::String).collect()
+        }
+        Some(other) => vec![other.clone()],
+    };
+    for item in items {
+        if !list.contains(item) {
+            list.push(item.clone());
+        }
+    }
+    Value::Array(list)
+}
+
+/// A nested string (`provenance.lifecycle`).
+pub fn nested_str(fields: &Fields, field: &str, key: &str) -> Option<String> {
+    fields.get(field)?.get(key).map(frontmatter::scalar_text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn list_and_mapping_helpers() {
+        let f: Fields = serde_json::from_value(json!({"v": {"by": "a"}, "p": {"source": "x"}, "l": "a, b"})).unwrap();
+        assert_eq!(with_items(&f, "v", &[json!({"by": "b"})]), json!([{"by": "a"}, {"by": "b"}]));
+        assert_eq!(with_items(&f, "l", &[json!("b"), json!("c")]), json!(["a", "b", "c"]));
+        assert_eq!(with_items(&f, "none", &[json!("z")]), json!(["z"]));
+        assert_eq!(with_entry(&f, "p", "lifecycle", json!("active")), json!({"source": "x", "lifecycle": "active"}));
+        assert_eq!(nested_str(&f, "p", "source").as_deref(), Some("x"));
+    }
+}

@@ -1,0 +1,84 @@
+//! Bulk selection: `status:draft kind:table older:30d reason:candidate path:runbooks/` — every
+//! term must hold (AND). Applied to queue items, so a bulk verdict only ever touches the inbox.
+use super::queue::QueueItem;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Term {
+    Status(String),
+    Kind(String),
+    OlderThanDays(i64),
+    Reason(String),
+    PathPrefix(String),
+    Text(String),
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filter {
+    terms: Vec<Term>,
+}
+
+impl Filter {
+    /// Parse space-separated terms; a word without `key:` matches id or title.
+    pub fn parse(text: &str) -> Result<Filter, String> {
+        let mut terms = Vec::new();
+        for word in text.split_whitespace() {
+            let term = match word.split_once(':') {
+                Some(("status", v)) => Term::Status(v.to_lowercase()),
+                Some(("kind" | "type", v)) => Term::Kind(v.to_lowercase()),
+                Some(("reason", v)) => Term::Reason(v.to_lowercase()),
+                Some(("path", v)) => Term::PathPrefix(v.to_string()),
+                Some(("older", v)) => Term::OlderThanDays(
+                    days(v).ok_or_else(|| format!("`{word}`: expected a number of days, e.g. older:30d"))?,
+                ),
+                Some((k, _)) if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic()) => {
+                    return Err(format!("`{word}`: unknown filter (status, kind, reason, path, older)"));
+                }
+                _ => Term::Text(word.to_lowercase()),
+            };
+            terms.push(term);
+        }
+        Ok(Filter { terms })
+    }
+
+    pub fn matches(&self, item: &QueueItem) -> bool {
+        self.terms.iter().all(|t| match t {
+            Term::Status(s) => item.status.as_deref().is_some_and(|v| v.eq_ignore_ascii_case(s)),
+            Term::Kind(k) => item.kind.as_deref().is_some_and(|v| v.eq_ignore_ascii_case(k)),
+            Term::OlderThanDays(d) => item.age_days.is_some_and(|a| a > *d),
+            Term::Reason(r) => item.reasons.iter().any(|x| x.code() == r),
+            Term::PathPrefix(p) => item.path.starts_with(p.as_str()),
+            Term::Text(w) => item.id.to_lowercase().contains(w) || item.title.to_lowercase().contains(w),
+        })
+    }
+}
+
+fn days(v: &str) -> Option<i64> {
+    v.strip_suffix('d').unwrap_or(v).parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::review::Reason;
+
+    #[test]
+    fn every_term_must_hold() {
+        let item = QueueItem {
+            id: "tables/users".into(),
+            title: "Users".into(),
+            path: "tables/users.md".into(),
+            kind: Some("Table".into()),
+            status: Some("draft".into()),
+            age_days: Some(45),
+            reasons: vec![Reason::Draft],
+            ..Default::default()
+        };
+        assert!(Filter::parse("status:draft kind:table older:30d").unwrap().matches(&item));
+        assert!(Filter::parse("reason:draft path:tables/ users").unwrap().matches(&item));
+        assert!(!Filter::parse("status:draft older:60d").unwrap().matches(&item));
+        assert!(!Filter::parse("reason:candidate").unwrap().matches(&item));
+        assert!(Filter::parse("older:soon").is_err());
+        assert!(Filter::parse("colour:red").is_err());
+        assert!(Filter::parse("").unwrap().matches(&item));
+    }
+}

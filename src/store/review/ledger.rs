@@ -1,0 +1,151 @@
+//! The review ledger in the store-local folio state (`review/` under `.folio/` or
+//! `.evolve/folio/`): one JSON line per verdict (`verdicts.jsonl`) and the approved texts,
+//! content-addressed under `review/approved/` with no `.md` extension, so "changed since
+//! approval" and the diff against the last approved version work across sessions and clones.
+use std::collections::HashMap;
+use std::io;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::store::state::{State, append_line};
+use crate::store::{Store, digest, fsio};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerdictRecord {
+    pub entity: String,
+    /// approve, veto, forget, promote, merge.
+    pub verdict: String,
+    /// Digest of the entity's text the verdict is about (after the write for approve).
+    pub hash: String,
+    pub by: String,
+    pub ts: String,
+    /// The undo record of the changeset that carried the verdict (none for a log-only verdict).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changeset: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Ledger {
+    dir: PathBuf,
+    records: Vec<VerdictRecord>,
+}
+
+impl Ledger {
+    pub fn open(store: &Store) -> Ledger {
+        let dir = State::for_store(&store.root, store.kind()).dir.join("review");
+        let text = std::fs::read_to_string(dir.join("verdicts.jsonl")).unwrap_or_default();
+        // A damaged line is skipped, not fatal: the worst outcome is an item back in the queue.
+        let records = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        Ledger { dir, records }
+    }
+
+    pub fn records(&self) -> &[VerdictRecord] {
+        &self.records
+    }
+
+    /// The newest verdict on each entity.
+    pub fn latest(&self) -> HashMap<&str, &VerdictRecord> {
+        self.records.iter().map(|r| (r.entity.as_str(), r)).collect()
+    }
+
+    /// The newest approval of `entity`.
+    pub fn last_approval(&self, entity: &str) -> Option<&VerdictRecord> {
+        self.records.iter().rev().find(|r| r.entity == entity && is_approval(&r.verdict))
+    }
+
+    /// Whether this exact content was vetoed before (it is never proposed again as is).
+    pub fn vetoed_form(&self, hash: &str) -> bool {
+        self.records.iter().any(|r| r.verdict == "veto" && r.hash == hash)
+    }
+
+    /// The text that was approved under `hash`, if kept.
+    pub fn approved_text(&self, hash: &str) -> Option<String> {
+        let bytes = std::fs::read(self.dir.join("approved").join(digest::hex(hash))).ok()?;
+        (digest::of(&bytes) == hash).then(|| String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// Append verdicts; approvals keep their text as a snapshot.
+    pub fn record(&mut self, verdicts: Vec<(VerdictRecord, Option<String>)>) -> io::Result<()> {
+        for (r, text) in verdicts {
+            if let Some(text) = text {
+                let d = digest::of(text.as_bytes());
+                let p = self.dir.join("approved").join(digest::hex(&d));
+                if !p.exists() {
+                    fsio::write_atomic(&p, text.as_bytes())?;
+                }
+            }
+            append_line(&self.dir.join("verdicts.jsonl"), &serde_json::to_string(&r)?)?;
+            self.records.push(r);
+        }
+        Ok(())
+    }
+
+    /// Drop the verdicts an undone changeset carried (the items return to the queue).
+    pub fn forget_changeset(&mut self, id: &str) -> io::Result<()> {
+        let before = self.records.len();
+        self.records.retain(|r| r.changeset.as_deref() != Some(id));
+        if self.records.len() == before {
+            return Ok(());
+        }
+        let mut text = String::new();
+        for r in &self.records {
+            text += &serde_json::to_string(r)?;
+            text.push('\n');
+        }
+        fsio::write_atomic(&self.dir.join("verdicts.jsonl"), text.as_bytes())
+    }
+}
+
+pub fn is_approval(verdict: &str) -> bool {
+    matches!(verdict, "approve" | "promote" | "merge")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::dialect::DialectKind;
+
+    fn rec(entity: &str, verdict: &str, hash: &str, cs: Option<&str>) -> VerdictRecord {
+        VerdictRecord {
+            entity: entity.into(),
+            verdict: verdict.into(),
+            hash: hash.into(),
+            by: "human:t".into(),
+            ts: "2026-01-01T00:00:00Z".into(),
+            changeset: cs.map(String::from),
+        }
+    }
+
+    #[test]
+    fn records_snapshots_and_undone_changesets() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "---\ntype: T\n---\n").unwrap();
+        let store = Store::load(dir.path(), DialectKind::Okf, "test".into());
+        let mut l = Ledger::open(&store);
+        let text = "approved text".to_string();
+        let h = digest::of(text.as_bytes());
+        l.record(vec![
+            (rec("a", "approve", &h, Some("c1")), Some(text.clone())),
+            (rec("b", "veto", "sha256:x", Some("c2")), None),
+        ])
+        .unwrap();
+        let l = Ledger::open(&store);
+        assert_eq!(l.records().len(), 2);
+        assert_eq!(l.last_approval("a").unwrap().hash, h);
+        assert_eq!(l.approved_text(&h).as_deref(), Some("approved text"));
+        assert!(l.vetoed_form("sha256:x"));
+        let mut l = l;
+        l.forget_changeset("c2").unwrap();
+        let l = Ledger::open(&store);
+        assert!(!l.vetoed_form("sha256:x"));
+        assert_eq!(l.records().len(), 1);
+        assert!(
+            !dir.path().join(".folio/review/approved").read_dir().unwrap().any(|e| e
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".md"))
+        );
+    }
+}

@@ -1,0 +1,142 @@
+//! Merge (canonicalization): fold entity A into entity B. B keeps both contents (A's body is
+//! appended under a heading unless the reviewer supplies the merged body), gains A's aliases
+//! and sources and a `merged_from` trail; every inbound link and typed edge to A is repointed
+//! to B (`repoint::plan_move` with B's path as the destination); A is archived. awareness
+//! entries are lines: A is pruned with reason `merged into …`.
+use serde_json::{Value, json};
+
+use super::plan::{Decision, Plan};
+use super::{ReviewError, Reviewer, entries, fields};
+use crate::store::audit::AuditEvent;
+use crate::store::dialect::DialectKind;
+use crate::store::entity::EntityIdx;
+use crate::store::frontmatter::{self, Block};
+use crate::store::{Store, digest, repoint};
+
+pub fn plan(
+    store: &Store,
+    from: EntityIdx,
+    into: EntityIdx,
+    body: Option<&str>,
+    reviewer: &Reviewer,
+) -> Result<Plan, ReviewError> {
+    let (a, b) = (store.entity(from), store.entity(into));
+    if from == into {
+        return Err(ReviewError::refused(format!("{}: cannot merge `{}` into itself", a.path, a.id)));
+    }
+    let summary = format!("merged `{}` into `{}`", a.id, b.id);
+    let event = AuditEvent::new("merge", &reviewer.by, summary)
+        .entity(&a.id, &a.title, &a.path)
+        .entity(&b.id, &b.title, &b.path)
+        .detail("from", a.id.clone())
+        .detail("into", b.id.clone());
+    let mut plan = Plan::new("merge", event, reviewer);
+    // A's record is not an approval (it leaves the active set); B's is.
+    for (idx, verdict) in [(from, "merged"), (into, "merge")] {
+        let text = store.read_entity_text(idx).map_err(|e| ReviewError::refused(e.to_string()))?;
+        plan.decisions.push(Decision {
+            entity: store.entity(idx).id.clone(),
+            verdict: verdict.into(),
+            hash_before: digest::of(text.as_bytes()),
+        });
+    }
+    if store.kind() == DialectKind::Awareness {
+        let reason = format!("merged into {}", b.description.as_deref().unwrap_or(&b.title));
+        entries::prune(store, from, &reason, &mut plan)?;
+        plan.event.verb = "merge".into();
+        return Ok(plan);
+    }
+    if a.path == b.path || store.entities.iter().filter(|e| e.path == a.path || e.path == b.path).count() != 2 {
+        return Err(ReviewError::refused(format!(
+            "{} / {}: only entities with a file of their own merge",
+            a.path, b.path
+        )));
+    }
+    if store.kind() == DialectKind::Aip10 && (a.path.starts_with("sources/") || b.path.starts_with("sources/")) {
+        return Err(ReviewError::refused("sources are immutable in AIP-10; folio never writes there"));
+    }
+    let moved = repoint::plan_move(store, from, &b.path).map_err(ReviewError::refused)?;
+    plan.notes = moved.skipped.clone();
+    for (path, (_, new)) in &moved.referrers {
+        let old = std::fs::read_to_string(store.abs_path(path)).unwrap_or_default();
+        plan.repointed.extend(changed_lines(path, &old, new));
+        plan.draft.set_text(store, path, new.clone())?;
+    }
+    fold_fields(store, from, into, &mut plan)?;
+    let a_text = store.read_text(from).map_err(|e| ReviewError::refused(e.to_string()))?;
+    let b_path = b.path.clone();
+    let b_text = plan.draft.text(store, &b_path)?;
+    let merged_body = match body {
+        Some(text) => text.to_string(),
+        None => {
+            let own = &b_text[body_start(b_text)..];
+            let theirs = a_text[body_start(&a_text)..].trim();
+            let nl = crate::store::edit::newline_of(b_text);
+            let sep = if own.ends_with('\n') || own.is_empty() { "" } else { nl };
+            format!("{own}{sep}{nl}## Merged from {}{nl}{nl}{theirs}{nl}", a.title)
+        }
+    };
+    let start = body_start(b_text);
+    b_text.replace_range(start.., &merged_body);
+    plan.draft.archive(store, &a.path.clone())?;
+    plan.event = plan.event.clone().detail("repointed", plan.repointed.len());
+    Ok(plan)
+}
+
+/// B gains A's aliases (and A's title as one), A's sources and the merge trail.
+fn fold_fields(store: &Store, from: EntityIdx, into: EntityIdx, plan: &mut Plan) -> Result<(), ReviewError> {
+    let (a, b) = (store.entity(from), store.entity(into));
+    let path = b.path.clone();
+    let f = fields::read(&mut plan.draft, store, &path)?;
+    let mut aliases: Vec<Value> = a.aliases.iter().map(|s| json!(s)).collect();
+    if !a.title.is_empty() && a.title != b.title {
+        aliases.push(json!(a.title));
+    }
+    if !aliases.is_empty() {
+        let v = fields::with_items(&f, "aliases", &aliases);
+        fields::set(&mut plan.draft, store, &path, "aliases", v)?;
+    }
+    let sources: Vec<Value> = a.sources.iter().map(|s| json!(s)).collect();
+    if !sources.is_empty() {
+        let v = fields::with_items(&f, "sources", &sources);
+        fields::set(&mut plan.draft, store, &path, "sources", v)?;
+    }
+    let trail = json!(a.id);
+    match store.kind() {
+        DialectKind::Opendray => {
+            let merged = f.get("provenance").and_then(|p| p.get("merged_from")).cloned();
+            let mut pf = f.clone();
+            pf.insert("merged_from".into(), merged.unwrap_or(Value::Null));
+            let list = fields::with_items(&pf, "merged_from", &[trail]);
+            let p = fields::with_entry(&f, "provenance", "merged_from", list);
+            fields::set(&mut plan.draft, store, &path, "provenance", p)?;
+        }
+        DialectKind::Aip10 => {
+            let v = fields::with_items(&f, "supersedes", &[trail]);
+            fields::set(&mut plan.draft, store, &path, "supersedes", v)?;
+            fields::set(&mut plan.draft, store, &path, "updated_at", json!(plan.reviewer.timestamp()))?;
+        }
+        _ => {
+            let v = fields::with_items(&f, "merged_from", &[trail]);
+            fields::set(&mut plan.draft, store, &path, "merged_from", v)?;
+        }
+    }
+    Ok(())
+}
+
+fn body_start(text: &str) -> usize {
+    match frontmatter::locate(text) {
+        Block::Closed { body_start, .. } => body_start,
+        _ => 0,
+    }
+}
+
+/// `path:LINE: old → new` for every line a repointing changes.
+fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
+    old.lines()
+        .zip(new.lines())
+        .enumerate()
+        .filter(|(_, (o, n))| o != n)
+        .map(|(i, (o, n))| format!("{path}:{}: {} → {}", i + 1, o.trim(), n.trim()))
+        .collect()
+}

@@ -1,0 +1,61 @@
+//! Review: the inbox of agent-written knowledge and the human verdicts on it (approve, veto,
+//! forget, promote, merge, bulk), mapped onto each dialect's own fields as REVIEW.md says.
+//!
+//! Every face (CLI, TUI pane) works the same way: `queue::build` lists what awaits a decision
+//! and why; `verdict::plan` (or `merge::plan`) turns a decision into a `Plan` — one changeset
+//! that can be previewed (`Plan::diff`) before `Plan::apply` writes it; `undo` reverts it.
+use time::OffsetDateTime;
+
+pub mod diff;
+pub mod draft;
+pub mod entries;
+pub mod fields;
+pub mod filter;
+pub mod ledger;
+pub mod merge;
+pub mod plan;
+pub mod queue;
+pub mod verdict;
+
+pub use plan::Plan;
+pub use queue::{QueueItem, Reason};
+pub use verdict::Verdict;
+
+/// Who decides, and when (injected so tests and goldens can fix the clock).
+#[derive(Debug, Clone)]
+pub struct Reviewer {
+    /// `human:<id>`.
+    pub by: String,
+    pub at: OffsetDateTime,
+}
+
+impl Reviewer {
+    pub fn now(by: &str) -> Self {
+        Reviewer { by: by.to_string(), at: super::audit::now() }
+    }
+
+    /// `YYYY-MM-DD`.
+    pub fn date(&self) -> String {
+        format!("{:04}-{:02}-{:02}", self.at.year(), self.at.month() as u8, self.at.day())
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`.
+    pub fn timestamp(&self) -> String {
+        format!("{}T{:02}:{:02}:{:02}Z", self.date(), self.at.hour(), self.at.minute(), self.at.second())
+    }
+}
+
+/// Why a verdict could not be planned or applied. Messages name the file or entity.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    #[error("{0}")]
+    Refused(String),
+    #[error(transparent)]
+    Write(#[from] super::changeset::WriteError),
+}
+
+impl ReviewError {
+    pub fn refused(msg: impl Into<String>) -> Self {
+        ReviewError::Refused(msg.into())
+    }
+}

@@ -1,0 +1,112 @@
+//! A planned review decision: the file changes (a `Draft`), the audit event and the verdicts
+//! to remember. Preview it with `diff`, write it with `apply` (one hash-checked changeset, its
+//! undo record filed), revert it with `undo`.
+use super::draft::Draft;
+use super::ledger::{Ledger, VerdictRecord, is_approval};
+use super::{ReviewError, Reviewer};
+use crate::store::audit::AuditEvent;
+use crate::store::changeset::{self, Applied, WriteError, WriteOptions};
+use crate::store::state::State;
+use crate::store::{Store, digest, readonly, undo};
+
+/// One verdict on one entity inside a plan.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub entity: String,
+    pub verdict: String,
+    /// Digest of the entity's text as the reviewer saw it.
+    pub hash_before: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub verb: String,
+    pub draft: Draft,
+    pub event: AuditEvent,
+    pub decisions: Vec<Decision>,
+    pub reviewer: Reviewer,
+    /// Links and typed edges a merge repoints, one line each (`path: old → new`).
+    pub repointed: Vec<String>,
+    /// Things the plan left alone, and why.
+    pub notes: Vec<String>,
+}
+
+impl Plan {
+    pub fn new(verb: &str, event: AuditEvent, reviewer: &Reviewer) -> Plan {
+        Plan {
+            verb: verb.to_string(),
+            draft: Draft::default(),
+            event,
+            decisions: Vec::new(),
+            reviewer: reviewer.clone(),
+            repointed: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Every file change as a unified diff (the audit line is added on apply).
+    pub fn diff(&self) -> String {
+        self.draft.diff()
+    }
+
+    /// Write the plan as one changeset, then remember its verdicts.
+    pub fn apply(self, store: &Store, opts: &WriteOptions) -> Result<Applied, ReviewError> {
+        let state = State::for_store(&store.root, store.kind());
+        for (path, original) in self.draft.archived() {
+            let on_disk = std::fs::read(store.abs_path(path)).ok();
+            if on_disk.as_deref() != Some(original.as_bytes()) {
+                return Err(WriteError::Conflict { path: path.to_string(), on_disk, intended: None }.into());
+            }
+        }
+        let writes = self.draft.writes();
+        let paths: Vec<&str> = writes.iter().map(|w| w.path.as_str()).collect();
+        // Refused before anything reaches the archive (the engine would refuse the writes).
+        if let Some(why) = readonly::refusal(&store.root, store.kind(), &paths, opts.read_only) {
+            return Err(WriteError::ReadOnly(why).into());
+        }
+        for (path, original) in self.draft.archived() {
+            state.archive(path, original.as_bytes()).map_err(|err| WriteError::Io { path: path.to_string(), err })?;
+        }
+        let before = undo::records(&state).last().map(|r| r.id.clone());
+        let applied = changeset::apply_writes(store, writes, self.event, None, opts)?;
+        let after = undo::records(&state).last().map(|r| r.id.clone());
+        let changeset = if after != before { after } else { None };
+        let fresh = Store::load(&store.root, store.kind(), store.detected_by.clone());
+        let mut verdicts = Vec::new();
+        for d in self.decisions {
+            let now = fresh.find(&d.entity).filter(|i| fresh.entity(*i).id == d.entity);
+            let text = now.and_then(|i| fresh.read_entity_text(i).ok());
+            let (hash, snapshot) = match (is_approval(&d.verdict), text) {
+                (true, Some(t)) => (digest::of(t.as_bytes()), Some(t)),
+                _ => (d.hash_before.clone(), None),
+            };
+            let record = VerdictRecord {
+                entity: d.entity,
+                verdict: d.verdict,
+                hash,
+                by: self.reviewer.by.clone(),
+                ts: self.reviewer.timestamp(),
+                changeset: changeset.clone(),
+            };
+            verdicts.push((record, snapshot));
+        }
+        Ledger::open(store)
+            .record(verdicts)
+            .map_err(|err| WriteError::Io { path: "folio review ledger".into(), err })?;
+        Ok(applied)
+    }
+}
+
+/// Revert the newest changeset folio applied (byte-exact) and drop the verdicts it carried,
+/// so its items return to the queue.
+pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, ReviewError> {
+    let state = State::for_store(&store.root, store.kind());
+    let newest = undo::records(&state).last().map(|r| r.id.clone());
+    let applied = undo::undo(store, by, opts)?;
+    if let Some(id) = newest {
+        Ledger::open(store)
+            .forget_changeset(&id)
+            .map_err(|err| WriteError::Io { path: "folio review ledger".into(), err })?;
+    }
+    Ok(applied)
+}
