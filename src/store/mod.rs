@@ -33,6 +33,7 @@ pub mod review;
 pub mod simple_yaml;
 pub mod state;
 pub mod swap;
+pub mod timestamp;
 pub mod tree;
 pub mod undo;
 pub mod watch;

@@ -2,8 +2,7 @@
 //! reads a file twice): `missing-type`, `missing-description`, `legacy-trigger`,
 //! `invalid-field` (status, ISO 8601 timestamps) and `stale` (`stale_after` in the past).
 use serde_json::Value;
-use time::format_description::well_known::Iso8601;
-use time::{Date, OffsetDateTime, PrimitiveDateTime};
+use time::OffsetDateTime;
 
 use crate::store::entity::{Problem, rule};
 use crate::store::frontmatter::{self, Block, Fields, get_str};
@@ -136,18 +135,7 @@ fn timestamps(f: &Fields) -> Vec<(String, &Value)> {
 /// An ISO 8601 date or datetime as an instant. A date is its midnight UTC and a datetime
 /// without an offset is read as UTC, so an imprecise `stale_after` still ages.
 pub fn parse_timestamp(v: &Value) -> Option<OffsetDateTime> {
-    let s = v.as_str()?.trim();
-    if let Ok(t) = OffsetDateTime::parse(s, &Iso8601::DEFAULT) {
-        return Some(t);
-    }
-    if let Ok(t) = PrimitiveDateTime::parse(s, &Iso8601::DEFAULT) {
-        return Some(t.assume_utc());
-    }
-    // Date parsing would accept a datetime's prefix; only a bare date may take this path.
-    if s.len() == 10 {
-        return Date::parse(s, &Iso8601::DEFAULT).ok().map(|d| d.midnight().assume_utc());
-    }
-    None
+    crate::store::timestamp::parse_instant(v.as_str()?)
 }
 
 /// 1-based (line, column) of a top-level `key:` inside the frontmatter block; the block's
@@ -173,7 +161,7 @@ mod tests {
             Block::Closed { inner, .. } => (frontmatter::parse_yaml(&text[inner]).unwrap(), true),
             _ => (Fields::new(), false),
         };
-        let now = OffsetDateTime::parse("2026-06-01T00:00:00Z", &Iso8601::DEFAULT).unwrap();
+        let now = crate::store::timestamp::parse_instant("2026-06-01T00:00:00Z").unwrap();
         check(&Concept { text, fields: &fields, has_frontmatter: has, problems: &[] }, now)
             .into_iter()
             .map(|p| (p.rule, p.line))

@@ -33,7 +33,7 @@ pub struct Aip10 {
     /// Pages hidden by a zero-byte `<page>.whiteout` marker beside them.
     hidden: HashSet<String>,
     manifest_warnings: Vec<StoreWarning>,
-    now: jiff::Timestamp,
+    now: time::OffsetDateTime,
 }
 
 impl Aip10 {
@@ -46,7 +46,7 @@ impl Aip10 {
             view_paths.into_iter().map(|rel| (rel.clone(), workspace::resolve(root, &root.join(&rel)))).collect();
         let hash_algo = workspace.merged.get("sources").and_then(|s| s.get("hashAlgo")).and_then(Value::as_str);
         let manifest_warnings = manifest::check(root, hash_algo.unwrap_or("sha256"));
-        Aip10 { workspace, views, policy, hidden, manifest_warnings, now: jiff::Timestamp::now() }
+        Aip10 { workspace, views, policy, hidden, manifest_warnings, now: time::OffsetDateTime::now_utc() }
     }
 }
 

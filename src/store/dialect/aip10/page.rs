@@ -1,7 +1,7 @@
 //! One AIP-10 wiki page (`knowledge.entry/v1`) onto the model, with the per-page checks the
 //! spec and the workspace's lints ask for while the fields are in hand.
-use jiff::Timestamp;
 use serde_json::Value;
+use time::OffsetDateTime;
 
 use super::policy::Policy;
 use crate::store::dialect::{EDGE_KEYS, Grammar, SourceFile, edges_from_fields, parse_markdown};
@@ -20,7 +20,7 @@ const MAX_SUMMARY: usize = 200;
 /// What the checks need beyond the file: the merged workspace policy and the current time.
 pub struct Context<'a> {
     pub policy: &'a Policy,
-    pub now: Timestamp,
+    pub now: OffsetDateTime,
 }
 
 pub fn parse_page(file: &SourceFile, cx: &Context) -> Entity {
@@ -169,7 +169,7 @@ fn check_sources(e: &Entity, f: &Fields, cx: &Context, at: &dyn Fn(&str) -> (u32
 /// `stale`: older than a `max-age` lint allows, or marked stale by the wiki's own lint pass.
 fn check_age(
     f: &Fields,
-    updated: Option<Timestamp>,
+    updated: Option<OffsetDateTime>,
     cx: &Context,
     kind: Option<&str>,
     at: &dyn Fn(&str) -> (u32, u32),
@@ -177,7 +177,7 @@ fn check_age(
 ) {
     let before = out.len();
     if let Some(updated) = updated {
-        let age_seconds = cx.now.as_second() - updated.as_second();
+        let age_seconds = (cx.now - updated).whole_seconds();
         let age_days = age_seconds / 86_400;
         for lint in cx.policy.lints_for("max-age", kind) {
             let Some(days) = lint.number("days") else { continue };
@@ -215,15 +215,8 @@ pub fn valid_slug(slug: &str) -> bool {
 }
 
 /// An ISO 8601 instant: with an offset or `Z`, or without (read as UTC), or a bare date.
-pub fn parse_time(s: &str) -> Option<Timestamp> {
-    let s = s.trim();
-    if let Ok(t) = s.parse::<Timestamp>() {
-        return Some(t);
-    }
-    if let Ok(dt) = s.parse::<jiff::civil::DateTime>() {
-        return dt.to_zoned(jiff::tz::TimeZone::UTC).ok().map(|z| z.timestamp());
-    }
-    s.parse::<jiff::civil::Date>().ok().and_then(|d| d.to_zoned(jiff::tz::TimeZone::UTC).ok()).map(|z| z.timestamp())
+pub fn parse_time(s: &str) -> Option<OffsetDateTime> {
+    crate::store::timestamp::parse_instant(s)
 }
 
 /// 1-based file line of a top-level frontmatter key (line 1 when not found).
@@ -336,7 +329,7 @@ mod tests {
         let lines = LineIndex::new(text);
         let file = SourceFile { rel: "concepts/page.md", text, lines: &lines, problems: &[], parseable: true };
         let policy = Policy::from_config(config.as_object().unwrap());
-        parse_page(&file, &Context { policy: &policy, now: now.parse().unwrap() })
+        parse_page(&file, &Context { policy: &policy, now: crate::store::timestamp::parse_instant(now).unwrap() })
     }
 
     fn rules(e: &Entity) -> Vec<&str> {

@@ -1,7 +1,5 @@
 //! Per-file field checks of one EloPhanto knowledge file: dates and `scope`.
 use serde_json::Value;
-use time::format_description::well_known::Iso8601;
-use time::macros::format_description;
 
 use crate::store::entity::{Problem, rule};
 use crate::store::frontmatter::{self, Block, Fields, json_type_name};
@@ -56,9 +54,7 @@ fn shown(value: &Value) -> String {
 /// `YYYY-MM-DD`, or a full ISO 8601 date-time (EloPhanto's design doc asks for those; its
 /// writers emit dates).
 pub fn is_iso_date(value: &str) -> bool {
-    time::Date::parse(value, format_description!("[year]-[month]-[day]")).is_ok()
-        || time::OffsetDateTime::parse(value, &Iso8601::DEFAULT).is_ok()
-        || time::PrimitiveDateTime::parse(value, &Iso8601::DEFAULT).is_ok()
+    crate::store::timestamp::is_date(value) || crate::store::timestamp::is_datetime(value)
 }
 
 /// 1-based line and column of the value of a top-level `key:` in the frontmatter block

@@ -2,8 +2,6 @@
 //! at the frontmatter line it is about (line 1 when the line is missing altogether).
 use std::collections::HashMap;
 
-use time::format_description::well_known::Iso8601;
-
 use crate::store::entity::{Problem, rule};
 use crate::store::frontmatter::{self, Block, Fields, get_str};
 
@@ -149,8 +147,7 @@ fn malformed_lines(fm: &[FmLine]) -> Vec<Problem> {
 
 /// An ISO 8601 date and time, with or without an offset (evolve writes UTC with `Z`).
 pub fn is_iso_timestamp(value: &str) -> bool {
-    time::OffsetDateTime::parse(value, &Iso8601::DEFAULT).is_ok()
-        || time::PrimitiveDateTime::parse(value, &Iso8601::DEFAULT).is_ok()
+    crate::store::timestamp::is_datetime(value)
 }
 
 #[cfg(test)]
