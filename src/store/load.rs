@@ -36,12 +36,14 @@ pub fn walk(root: &Path, dialect: &dyn Dialect) -> Vec<FoundFile> {
             continue;
         }
         let Ok(rel) = entry.path().strip_prefix(root) else { continue };
-        let Some(rel) = rel_string(rel) else { continue };
+        let Some(rel) = super::relpath::from_path(rel) else { continue };
         let Some(ft) = entry.file_type() else { continue };
         if ft.is_dir() {
             continue;
         }
-        if dialect.skip_dir(parent_of(&rel)) || parents(&rel).any(|d| dialect.skip_dir(d)) {
+        if dialect.skip_dir(super::relpath::parent(&rel))
+            || super::relpath::ancestors(&rel).any(|d| dialect.skip_dir(d))
+        {
             continue;
         }
         let symlink_inside = if ft.is_symlink() {
@@ -59,20 +61,6 @@ pub fn walk(root: &Path, dialect: &dyn Dialect) -> Vec<FoundFile> {
     }
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
     out
-}
-
-fn rel_string(rel: &Path) -> Option<String> {
-    let parts: Vec<&str> = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<_>>()?;
-    Some(parts.join("/"))
-}
-
-fn parent_of(rel: &str) -> &str {
-    rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
-}
-
-/// Every ancestor directory of a relative path, nearest last (`a/b/c.md` → `a`, `a/b`).
-fn parents(rel: &str) -> impl Iterator<Item = &str> {
-    rel.match_indices('/').map(move |(i, _)| &rel[..i])
 }
 
 /// Counters a caller can watch while a load runs on another thread.

@@ -211,11 +211,11 @@ fn catalog_files(
     let mut dirs: BTreeSet<String> = BTreeSet::new();
     dirs.insert(String::new());
     for e in store.entities.iter().filter(|e| descriptions.contains_key(&e.path)) {
-        let dir = parent(&e.path).to_string();
+        let dir = super::relpath::parent(&e.path).to_string();
         let mut d = dir.as_str();
         while !d.is_empty() {
             dirs.insert(d.to_string());
-            d = parent(d);
+            d = super::relpath::parent(d);
         }
         direct.entry(dir).or_default().push(e);
     }
@@ -245,7 +245,7 @@ fn catalog_files(
             }
             text += "\n";
         }
-        let subdirs: Vec<&String> = dirs.iter().filter(|d| !d.is_empty() && parent(d) == dir).collect();
+        let subdirs: Vec<&String> = dirs.iter().filter(|d| !d.is_empty() && super::relpath::parent(d) == dir).collect();
         if !subdirs.is_empty() {
             text += "# Subdirectories\n\n";
             for s in subdirs {
@@ -258,8 +258,4 @@ fn catalog_files(
         out.push((if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") }, text));
     }
     out
-}
-
-fn parent(p: &str) -> &str {
-    p.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
 }

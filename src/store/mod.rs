@@ -27,6 +27,7 @@ pub mod migrate;
 pub mod okf_log;
 pub mod readonly;
 pub mod refresh;
+pub mod relpath;
 pub mod repoint;
 pub mod resolve;
 pub mod review;

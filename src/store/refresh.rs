@@ -52,11 +52,11 @@ impl Store {
             if rel.is_absolute() {
                 continue;
             }
-            let Some(rel) = rel_string(rel) else { continue };
+            let Some(rel) = super::relpath::from_path(rel) else { continue };
             if rel.is_empty() || rel.split('/').any(|c| c.starts_with('.')) || self.root.join(&rel).is_dir() {
                 continue;
             }
-            if parents(&rel).any(|d| self.dialect.skip_dir(d)) {
+            if super::relpath::ancestors(&rel).any(|d| self.dialect.skip_dir(d)) {
                 continue;
             }
             if !rels.contains(&rel) {
@@ -112,16 +112,6 @@ impl Store {
         self.link();
         report
     }
-}
-
-fn rel_string(rel: &Path) -> Option<String> {
-    let parts: Vec<&str> = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<_>>()?;
-    Some(parts.join("/"))
-}
-
-/// Every ancestor directory of a relative path (`a/b/c.md` → `a`, `a/b`).
-fn parents(rel: &str) -> impl Iterator<Item = &str> {
-    rel.match_indices('/').map(move |(i, _)| &rel[..i])
 }
 
 #[cfg(test)]

@@ -111,10 +111,6 @@ fn stem(path: &str) -> String {
     name.strip_suffix(".md").unwrap_or(name).to_string()
 }
 
-fn dir_of(path: &str) -> &str {
-    path.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
-}
-
 /// The raw destination of a markdown link `[label](dest "title")` or of the definition a
 /// reference link `[label][ref]` uses.
 fn markdown_dest(text: &str, span: Range<usize>) -> Option<Range<usize>> {
@@ -218,7 +214,7 @@ fn new_markdown_dest(raw: &str, from_file: &str, target: &str) -> Option<String>
     let new = if path.starts_with('/') {
         format!("/{}", encoded(target))
     } else {
-        let rel = relative(dir_of(from_file), target);
+        let rel = relative(super::relpath::parent(from_file), target);
         let rel = if path.starts_with("./") && !rel.starts_with("../") { format!("./{rel}") } else { rel };
         encoded(&rel)
     };

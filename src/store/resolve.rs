@@ -94,7 +94,7 @@ impl Resolver {
         };
         let norm = match path.strip_prefix('/') {
             Some(abs) => normalize_join("", abs),
-            None => normalize_join(dir_of(from), path),
+            None => normalize_join(super::relpath::parent(from), path),
         };
         let Some(norm) = norm else { return Resolution::Escapes };
         self.lookup_path(&norm, path.ends_with('/'))
@@ -146,7 +146,7 @@ impl Resolver {
         if t.contains('/') || t.ends_with(".md") || t.starts_with('.') {
             // A path: vault-root relative first (Obsidian), then relative to the linking file.
             let stripped = t.trim_start_matches('/');
-            for candidate in [stripped.to_string(), join(dir_of(from), stripped)] {
+            for candidate in [stripped.to_string(), join(super::relpath::parent(from), stripped)] {
                 let Some(norm) = normalize(&candidate) else { return Resolution::Escapes };
                 match self.lookup_path(&norm, false) {
                     Resolution::Broken => {}
@@ -174,10 +174,6 @@ fn scheme_of(t: &str) -> Option<&str> {
     let mut chars = scheme.chars();
     let first = chars.next()?;
     (first.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))).then_some(scheme)
-}
-
-fn dir_of(rel: &str) -> &str {
-    rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
 }
 
 fn join(dir: &str, rel: &str) -> String {

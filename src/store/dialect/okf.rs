@@ -91,7 +91,7 @@ pub fn catalogs(store: &Store) -> Vec<CatalogPlan> {
     let mut dirs: BTreeSet<String> = BTreeSet::new();
     dirs.insert(String::new());
     for e in &store.entities {
-        let dir = parent(&e.path);
+        let dir = crate::store::relpath::parent(&e.path);
         direct.entry(dir.to_string()).or_default().push(e);
         let mut d = dir;
         loop {
@@ -99,14 +99,14 @@ pub fn catalogs(store: &Store) -> Vec<CatalogPlan> {
             if d.is_empty() {
                 break;
             }
-            d = parent(d);
+            d = crate::store::relpath::parent(d);
         }
     }
     // Folders with a hand-kept catalog but no concepts are listed, but their index is theirs.
     let mut listed: BTreeSet<String> = dirs.clone();
     for (p, role) in &store.other_files {
         if *role == FileRole::Catalog && p.ends_with("index.md") {
-            listed.insert(parent(p).to_string());
+            listed.insert(crate::store::relpath::parent(p).to_string());
         }
     }
     let mut plans = Vec::new();
@@ -138,7 +138,8 @@ pub fn catalogs(store: &Store) -> Vec<CatalogPlan> {
                 out.push('\n');
             }
         }
-        let subdirs: Vec<&String> = listed.iter().filter(|d| !d.is_empty() && parent(d) == dir).collect();
+        let subdirs: Vec<&String> =
+            listed.iter().filter(|d| !d.is_empty() && crate::store::relpath::parent(d) == dir).collect();
         if !subdirs.is_empty() {
             if !out.is_empty() && !out.ends_with("\n\n") {
                 out.push('\n');
@@ -157,10 +158,6 @@ pub fn catalogs(store: &Store) -> Vec<CatalogPlan> {
         plans.push(CatalogPlan { path, content: out, refuse });
     }
     plans
-}
-
-fn parent(p: &str) -> &str {
-    p.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
 }
 
 /// An existing `index.md`: the frontmatter to keep (only `okf_version` is allowed there) or
