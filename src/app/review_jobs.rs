@@ -204,8 +204,6 @@ fn promotion(store: &Store, item: &QueueItem) -> Option<String> {
     let status = item.status.as_deref().unwrap_or("");
     let step = match (store.kind(), status) {
         (DialectKind::Opendray, "candidate") => "maturity candidate → fact",
-        (DialectKind::Opendray, "fact") => "maturity fact → playbook",
-        (DialectKind::Opendray, "playbook") => "maturity playbook → skill",
         (DialectKind::Aip10, "shadow") => "playbook shadow → active",
         (DialectKind::Okf, "draft") => "status draft → stable",
         (DialectKind::Awareness, "candidate") => "candidate → active entry",
