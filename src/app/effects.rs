@@ -28,6 +28,10 @@ pub enum Effect {
     Copy { text: String, what: String },
     /// Give the terminal back to the shell until resumed (handled by the terminal loop).
     Suspend,
+    /// Review work on the disk (queue, plans, writes), answered by `Event::Review`.
+    Review(Box<super::review_jobs::Job>),
+    /// Edit an entity in $EDITOR (or the given command): the terminal loop runs it.
+    ExternalEdit(Box<super::review_jobs::EditSeed>, Option<String>),
 }
 
 /// Which store to open.
@@ -55,11 +59,13 @@ pub struct Runner {
     watcher: Option<StoreWatcher>,
     /// Texts copied in inline mode (what a test can check instead of the clipboard).
     pub copied: Vec<String>,
+    /// An $EDITOR session waiting for the terminal loop (or a test) to run it.
+    pub external_edit: Option<(Box<super::review_jobs::EditSeed>, Option<String>)>,
 }
 
 impl Runner {
     pub fn new(tx: Sender<Event>, source: Source, inline: bool) -> Runner {
-        Runner { tx, source, inline, watcher: None, copied: Vec::new() }
+        Runner { tx, source, inline, watcher: None, copied: Vec::new(), external_edit: None }
     }
 
     /// Run effects; returns `true` when the terminal loop must suspend.
@@ -68,6 +74,7 @@ impl Runner {
         for effect in effects {
             match effect {
                 Effect::Suspend => suspend = true,
+                Effect::ExternalEdit(seed, command) => self.external_edit = Some((seed, command)),
                 Effect::Watch(root) => {
                     if self.inline {
                         continue;
@@ -127,7 +134,8 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         Effect::ReadBody { rel, abs, start, end, limit } => {
             Some(Event::BodyRead { body: read_body(&rel, &abs, start, end, limit), path: rel })
         }
-        Effect::Watch(_) | Effect::Copy { .. } | Effect::Suspend => None,
+        Effect::Review(job) => Some(Event::Review(super::review_jobs::run(*job))),
+        Effect::Watch(_) | Effect::Copy { .. } | Effect::Suspend | Effect::ExternalEdit(..) => None,
     }
 }
 

@@ -30,4 +30,6 @@ pub enum Event {
     Highlighted,
     /// The clipboard took the text (`Ok(what)`) or could not (`Err(why)`).
     Copied(Result<String, String>),
+    /// A review job finished (queue, detail, plan, write, editor).
+    Review(super::review_jobs::Outcome),
 }

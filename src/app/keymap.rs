@@ -14,10 +14,24 @@ pub enum Context {
     Catalog,
     Preview,
     Overlay,
+    /// The review inbox.
+    Review,
+    /// The in-app editor (keys it does not bind are typed into the focused field).
+    Editor,
+    /// A confirm dialog showing what a change will do.
+    Confirm,
 }
 
 impl Context {
-    pub const ALL: [Context; 4] = [Context::Global, Context::Catalog, Context::Preview, Context::Overlay];
+    pub const ALL: [Context; 7] = [
+        Context::Global,
+        Context::Catalog,
+        Context::Preview,
+        Context::Overlay,
+        Context::Review,
+        Context::Editor,
+        Context::Confirm,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -25,6 +39,9 @@ impl Context {
             Context::Catalog => "catalog",
             Context::Preview => "preview",
             Context::Overlay => "overlay",
+            Context::Review => "review",
+            Context::Editor => "editor",
+            Context::Confirm => "confirm",
         }
     }
 }
@@ -190,6 +207,12 @@ struct File {
     preview: Vec<Entry>,
     #[serde(default)]
     overlay: Vec<Entry>,
+    #[serde(default)]
+    review: Vec<Entry>,
+    #[serde(default)]
+    editor: Vec<Entry>,
+    #[serde(default)]
+    confirm: Vec<Entry>,
 }
 
 #[derive(Deserialize)]
@@ -237,6 +260,9 @@ impl Keymap {
             (Context::Catalog, parsed.catalog),
             (Context::Preview, parsed.preview),
             (Context::Overlay, parsed.overlay),
+            (Context::Review, parsed.review),
+            (Context::Editor, parsed.editor),
+            (Context::Confirm, parsed.confirm),
         ];
         for (ctx, entries) in sections {
             for entry in entries {

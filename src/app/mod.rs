@@ -8,10 +8,13 @@ use std::time::{Duration, Instant};
 pub mod action;
 pub mod clipboard;
 pub mod config;
+pub mod editor;
 pub mod effects;
 pub mod event;
 pub mod keymap;
 pub mod model;
+pub mod review;
+pub mod review_jobs;
 pub mod theme;
 pub mod update;
 

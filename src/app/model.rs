@@ -116,6 +116,10 @@ pub struct Model {
     pub highlighter: Arc<Highlighter>,
     /// Bumped when highlighted code arrives, so layouts are redone.
     pub generation: u64,
+    /// The review inbox and its dialogs.
+    pub review: super::review::ReviewPane,
+    /// The in-app editor, while open (it takes every key).
+    pub editor: Option<super::editor::Editor>,
     layout_cache: RefCell<Option<LayoutCache>>,
 }
 
@@ -156,12 +160,23 @@ impl Model {
             refreshing: false,
             highlighter,
             generation: 0,
+            review: Default::default(),
+            editor: None,
             layout_cache: RefCell::new(None),
         }
     }
 
     /// The keymap contexts that apply now, in priority order.
     pub fn contexts(&self) -> Vec<Context> {
+        if self.editor.is_some() {
+            return vec![Context::Editor];
+        }
+        if self.review.confirm.is_some() {
+            return vec![Context::Confirm];
+        }
+        if self.overlays.is_empty() && self.review.open {
+            return vec![Context::Review, Context::Global];
+        }
         if self.overlays.is_empty() {
             vec![self.focus.context(), Context::Global]
         } else {
@@ -171,11 +186,18 @@ impl Model {
 
     /// The mode named in the status bar.
     pub fn mode(&self) -> &'static str {
+        if self.editor.is_some() {
+            return "EDIT";
+        }
+        if self.review.confirm.is_some() {
+            return "CONFIRM";
+        }
         match self.overlays.last() {
             Some(Overlay::Help { .. }) => "HELP",
             Some(Overlay::Palette { .. }) => "PALETTE",
             None if self.filtering => "FILTER",
             None if !self.pending_keys.is_empty() => "KEYS",
+            None if self.review.open => "REVIEW",
             None => "BROWSE",
         }
     }

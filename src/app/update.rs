@@ -36,6 +36,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             clamp_scrolls(model);
             Vec::new()
         }
+        Event::Paste(text) if super::review::paste(model, &text) => Vec::new(),
         Event::Paste(text) => {
             for c in text.chars().filter(|c| !c.is_control()) {
                 type_char(model, c);
@@ -54,6 +55,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             if model.config.watch {
                 effects.push(Effect::Watch(root));
             }
+            effects.extend(super::review::on_store_changed(model));
             effects
         }
         Event::Loaded(Err(e)) => {
@@ -75,6 +77,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
                 model.message = Some(Message { text: format!("reloaded {n} changed file(s)"), warn: false });
             }
             effects.extend(start_refresh(model));
+            effects.extend(super::review::on_store_changed(model));
             effects
         }
         Event::BodyRead { path, body } => {
@@ -89,6 +92,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.generation += 1;
             Vec::new()
         }
+        Event::Review(outcome) => super::review::outcome(model, outcome),
         Event::Copied(result) => {
             model.message = Some(match result {
                 Ok(what) => Message { text: format!("copied {what}"), warn: false },
@@ -126,6 +130,9 @@ fn revalidate_preview(model: &mut Model, changed: &[String]) -> Vec<Effect> {
 
 fn key(model: &mut Model, k: KeyEvent) -> Vec<Effect> {
     model.message = None;
+    if let Some(effects) = super::review::intercept_key(model, k) {
+        return effects;
+    }
     let pressed = Key::from_event(&k);
     let typing = model.filtering || !model.overlays.is_empty();
     if typing && model.pending_keys.is_empty() && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
@@ -202,6 +209,9 @@ fn erase_char(model: &mut Model) {
 
 /// Apply one action.
 pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
+    if let Some(effects) = super::review::action(model, a) {
+        return effects;
+    }
     if !model.overlays.is_empty() && overlay_action(model, a) {
         return match a {
             Action::Open => run_palette_choice(model),
@@ -249,7 +259,7 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             model.message = Some(Message { text: format!("sorted by {}", model.filter.sort.name()), warn: false });
         }
         Action::Help => {
-            let context = model.focus.context();
+            let context = if model.review.open { Context::Review } else { model.focus.context() };
             model.overlays.push(Overlay::Help { context, filter: String::new(), cursor: 0 })
         }
         Action::Palette => model.overlays.push(Overlay::Palette { query: String::new(), cursor: 0 }),
@@ -274,7 +284,27 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             model.invalidate_layout();
             model.message = Some(Message { text: format!("theme {next}"), warn: false });
         }
-        Action::Noop => {}
+        // The review pane and the editors handle these (`review::action`); elsewhere they do nothing.
+        Action::Review
+        | Action::Approve
+        | Action::Veto
+        | Action::Forget
+        | Action::EditApprove
+        | Action::Merge
+        | Action::Promote
+        | Action::Skip
+        | Action::Undo
+        | Action::BulkFilter
+        | Action::BulkApprove
+        | Action::BulkVeto
+        | Action::BulkForget
+        | Action::Edit
+        | Action::EditExternal
+        | Action::Save
+        | Action::NextField
+        | Action::PrevField
+        | Action::Confirm
+        | Action::Noop => {}
     }
     Vec::new()
 }

@@ -1,5 +1,6 @@
 //! The terminal side: enter and leave raw mode and the alternate screen (also on panic, SIGTERM
 //! and SIGHUP), suspend on Ctrl-Z, and the event loop that feeds the app and draws when dirty.
+pub mod external_editor;
 pub mod screenshots;
 
 use std::io::Write;
@@ -92,6 +93,10 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
             suspend |= app.handle(ev);
         }
         suspend |= app.drain();
+        if app.runner.external_edit.is_some() {
+            external_editor::run_in_terminal(terminal, app, mouse_on)?;
+            app.dirty = true;
+        }
         if suspend {
             suspend_terminal(terminal, mouse_on)?;
             app.dirty = true;

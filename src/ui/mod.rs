@@ -6,9 +6,12 @@ use ratatui::layout::Rect;
 use crate::app::model::Model;
 
 pub mod catalog;
+pub mod confirm;
+pub mod editor;
 pub mod layout;
 pub mod popup;
 pub mod preview;
+pub mod review;
 pub mod statusbar;
 pub mod svg;
 pub mod too_small;
@@ -20,8 +23,15 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) {
         too_small::render(model, area, buf);
         return;
     };
-    catalog::render(model, p.catalog, buf);
-    preview::render(model, p.preview, buf);
+    let main = p.catalog.union(p.preview);
+    if model.review.open {
+        review::render(model, main, buf);
+    } else {
+        catalog::render(model, p.catalog, buf);
+        preview::render(model, p.preview, buf);
+    }
     statusbar::render(model, p.status, buf);
     popup::render(model, area, buf);
+    editor::render(model, main, buf);
+    confirm::render(model, area, buf);
 }

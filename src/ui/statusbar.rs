@@ -15,6 +15,23 @@ fn hinted(model: &Model) -> &'static [Action] {
     if !model.overlays.is_empty() {
         return &[Action::Close, Action::Down, Action::Up, Action::Open];
     }
+    if model.editor.is_some() {
+        return &[Action::Save, Action::NextField, Action::Close];
+    }
+    if model.review.confirm.is_some() {
+        return &[Action::Confirm, Action::Close, Action::Down];
+    }
+    if model.review.open {
+        return &[
+            Action::Approve,
+            Action::Veto,
+            Action::EditApprove,
+            Action::Merge,
+            Action::Skip,
+            Action::Undo,
+            Action::Help,
+        ];
+    }
     match model.focus {
         Pane::Catalog => &[Action::Open, Action::Filter, Action::CycleSort, Action::YankId, Action::Help, Action::Quit],
         Pane::Preview => {

@@ -1,0 +1,312 @@
+//! The review pane's disk work, run off the UI thread as `Effect::Review`: building the queue,
+//! reading an item's diff, planning verdicts and merges, applying them, saving edits and undo.
+//! Each job answers with one `Outcome`, which `review::outcome` folds into the model.
+use std::sync::Arc;
+
+use crate::store::changeset::{Changeset, WriteError, WriteOptions};
+use crate::store::entity::EntityIdx;
+use crate::store::frontmatter;
+use crate::store::refresh::RefreshReport;
+use crate::store::review::{self, Plan, QueueItem, ReviewError, Reviewer, Verdict, diff, queue};
+use crate::store::{Store, audit, digest, undo};
+
+/// What an edit starts from: the entity's text and where it sits in its file.
+#[derive(Debug, Clone)]
+pub struct EditSeed {
+    pub id: String,
+    pub path: String,
+    /// The whole file as read, and its digest (the conflict check on save).
+    pub file_text: String,
+    pub file_digest: String,
+    /// The entity's byte range in the file.
+    pub span: std::ops::Range<usize>,
+    /// For a merge editor: the entity folded into this one (its body is pre-filled).
+    pub merge_from: Option<(EntityIdx, String)>,
+    pub merge_into: Option<EntityIdx>,
+    /// The pre-filled body of a merge (both texts).
+    pub merged_body: Option<String>,
+}
+
+impl EditSeed {
+    pub fn entity_text(&self) -> &str {
+        self.file_text.get(self.span.clone()).unwrap_or(&self.file_text)
+    }
+
+    /// The file with the entity's text replaced.
+    pub fn file_with(&self, entity_text: &str) -> String {
+        let mut out = self.file_text.clone();
+        if self.file_text.get(self.span.clone()).is_some() {
+            out.replace_range(self.span.clone(), entity_text);
+            out
+        } else {
+            entity_text.to_string()
+        }
+    }
+}
+
+/// The detail of the selected queue item.
+#[derive(Debug, Clone, Default)]
+pub struct Detail {
+    pub id: String,
+    /// Word diff against the last approved version, when there is one.
+    pub diff: Option<Vec<(diff::Op, String)>>,
+    /// The whole text (shown when the item was never approved).
+    pub text: String,
+    /// For a contradiction: the other entity's id and text, shown side by side.
+    pub other: Option<(String, String)>,
+    /// The promotion the item asks for, in words.
+    pub promotion: Option<String>,
+}
+
+pub enum Job {
+    Queue(Arc<Store>),
+    Detail(Arc<Store>, Box<QueueItem>),
+    Plan { store: Arc<Store>, targets: Vec<EntityIdx>, verdict: Verdict, by: String },
+    Merge { store: Arc<Store>, from: EntityIdx, into: EntityIdx, body: Option<String>, by: String },
+    Apply { store: Arc<Store>, plan: Box<Plan> },
+    OpenEditor { store: Arc<Store>, idx: EntityIdx, then_approve: bool, external: bool },
+    OpenMerge { store: Arc<Store>, from: EntityIdx, into: EntityIdx },
+    Save { store: Arc<Store>, seed: Box<EditSeed>, entity_text: String, then_approve: bool, by: String },
+    PreviewUndo(Arc<Store>),
+    Undo { store: Arc<Store>, by: String },
+}
+
+/// What a plan, save or undo did, with the store reloaded after it.
+pub struct Written {
+    pub store: Box<Store>,
+    pub report: RefreshReport,
+    pub message: String,
+    /// After "edit then approve": the approval planned on the saved text.
+    pub follow: Option<Result<Box<Plan>, String>>,
+}
+
+pub enum Outcome {
+    Queue(Vec<QueueItem>),
+    Detail(Box<Detail>),
+    /// A plan to show in a confirm dialog (`hidden`: it approves flagged content).
+    Planned(Result<Box<Plan>, String>),
+    UndoPreview(Result<(String, String), String>),
+    EditorReady {
+        seed: Result<Box<EditSeed>, String>,
+        then_approve: bool,
+        external: bool,
+    },
+    Written(Result<Box<Written>, Failure>),
+    /// `$EDITOR` finished: the new entity text, or None when nothing changed.
+    ExternalDone {
+        seed: Box<EditSeed>,
+        result: Result<Option<String>, String>,
+    },
+}
+
+/// Why a write did not happen; a conflict carries both versions as a diff.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub message: String,
+    pub conflict_diff: Option<String>,
+    /// The file that changed on disk meanwhile (re-read so the queue shows the agent's version).
+    pub conflict_path: Option<String>,
+}
+
+impl From<ReviewError> for Failure {
+    fn from(e: ReviewError) -> Self {
+        match e {
+            ReviewError::Write(w) => w.into(),
+            other => Failure { message: other.to_string(), conflict_diff: None, conflict_path: None },
+        }
+    }
+}
+
+impl From<WriteError> for Failure {
+    fn from(e: WriteError) -> Self {
+        let conflict_path = match &e {
+            WriteError::Conflict { path, .. } => Some(path.clone()),
+            _ => None,
+        };
+        Failure { conflict_diff: e.conflict_diff(), message: e.to_string(), conflict_path }
+    }
+}
+
+pub fn run(job: Job) -> Outcome {
+    match job {
+        Job::Queue(store) => Outcome::Queue(queue::build(&store)),
+        Job::Detail(store, item) => Outcome::Detail(Box::new(detail(&store, &item))),
+        Job::Plan { store, targets, verdict, by } => {
+            let reviewer = Reviewer::now(&by);
+            // Hidden content is confirmed a second time in the dialog before this plan applies.
+            let planned = review::verdict::plan(&store, &targets, &verdict, &reviewer, true);
+            Outcome::Planned(planned.map(Box::new).map_err(|e| e.to_string()))
+        }
+        Job::Merge { store, from, into, body, by } => {
+            let planned = review::merge::plan(&store, from, into, body.as_deref(), &Reviewer::now(&by));
+            Outcome::Planned(planned.map(Box::new).map_err(|e| e.to_string()))
+        }
+        Job::Apply { store, plan } => {
+            let verb = plan.verb.clone();
+            let summary = plan.event.summary.clone();
+            let result = plan.apply(&store, &WriteOptions::default()).map_err(Failure::from);
+            Outcome::Written(result.map(|applied| reloaded(&store, &applied.files, format!("{verb}: {summary}"), None)))
+        }
+        Job::OpenEditor { store, idx, then_approve, external } => {
+            Outcome::EditorReady { seed: seed(&store, idx).map(Box::new), then_approve, external }
+        }
+        Job::OpenMerge { store, from, into } => {
+            let seed = merge_seed(&store, from, into).map(Box::new);
+            Outcome::EditorReady { seed, then_approve: false, external: false }
+        }
+        Job::Save { store, seed, entity_text, then_approve, by } => {
+            Outcome::Written(save(&store, &seed, &entity_text, then_approve, &by))
+        }
+        Job::PreviewUndo(store) => Outcome::UndoPreview(
+            undo::preview(&store)
+                .map(|(record, diff)| (format!("undo {}: {}", record.verb, record.summary), diff))
+                .map_err(|e| e.to_string()),
+        ),
+        Job::Undo { store, by } => {
+            let result = review::plan::undo(&store, &by, &WriteOptions::default()).map_err(Failure::from);
+            Outcome::Written(result.map(|applied| reloaded(&store, &applied.files, "undone".into(), None)))
+        }
+    }
+}
+
+/// The store after a write, refreshed on the files it touched.
+fn reloaded(
+    store: &Store,
+    files: &[String],
+    message: String,
+    follow: Option<Result<Box<Plan>, String>>,
+) -> Box<Written> {
+    let abs: Vec<_> = files.iter().map(|f| store.abs_path(f)).collect();
+    let (fresh, mut report) = store.refreshed(&abs);
+    for f in files {
+        if !report.changed.contains(f) && !report.added.contains(f) && !report.removed.contains(f) {
+            report.changed.push(f.clone());
+        }
+    }
+    Box::new(Written { store: Box::new(fresh), report, message, follow })
+}
+
+fn detail(store: &Store, item: &QueueItem) -> Detail {
+    let text = store.read_entity_text(item.idx).unwrap_or_default();
+    let diff = queue::since_approval(store, item).map(|(_, ops)| ops);
+    let fields = store.fields(item.idx).unwrap_or_default();
+    let other = frontmatter::get_list(&fields, "contradicts").into_iter().find_map(|id| {
+        let i = store.find(&id)?;
+        Some((store.entity(i).id.clone(), store.read_entity_text(i).ok()?))
+    });
+    Detail { id: item.id.clone(), diff, text, other, promotion: promotion(store, item) }
+}
+
+/// The promotion an item asks for, from the dialect's own ladder (REVIEW.md "Per dialect").
+fn promotion(store: &Store, item: &QueueItem) -> Option<String> {
+    use crate::store::dialect::DialectKind;
+    let evidence = format!("evidence {}, sources {}", item.evidence, item.sources);
+    let status = item.status.as_deref().unwrap_or("");
+    let step = match (store.kind(), status) {
+        (DialectKind::Opendray, "candidate") => "maturity candidate → fact",
+        (DialectKind::Aip10, "shadow") => "playbook shadow → active",
+        (DialectKind::Okf, "draft") => "status draft → stable",
+        (DialectKind::Awareness, "candidate") => "candidate → active entry",
+        _ => return None,
+    };
+    Some(format!("{step} ({evidence})"))
+}
+
+fn seed(store: &Store, idx: EntityIdx) -> Result<EditSeed, String> {
+    let e = store.entity(idx);
+    if e.escapes_root() {
+        return Err(format!("{}: leads outside the store; folio does not edit it", e.path));
+    }
+    let bytes = std::fs::read(store.abs_path(&e.path)).map_err(|err| format!("{}: {err}", e.path))?;
+    if memchr::memchr(0, &bytes).is_some() {
+        return Err(format!("{}: binary content; folio does not edit it", e.path));
+    }
+    let file_text =
+        String::from_utf8(bytes.clone()).map_err(|_| format!("{}: not valid UTF-8; folio does not edit it", e.path))?;
+    let span = e.span.start as usize..(e.span.end as usize).min(file_text.len());
+    Ok(EditSeed {
+        id: e.id.clone(),
+        path: e.path.clone(),
+        file_digest: digest::of(&bytes),
+        file_text,
+        span,
+        merge_from: None,
+        merge_into: None,
+        merged_body: None,
+    })
+}
+
+/// The merge editor: INTO's file, its body pre-filled with both texts (INTO's, then FROM's).
+fn merge_seed(store: &Store, from: EntityIdx, into: EntityIdx) -> Result<EditSeed, String> {
+    let mut s = seed(store, into)?;
+    let a_text = store.read_entity_text(from).map_err(|e| e.to_string())?;
+    let a = store.entity(from);
+    let own = body_of(s.entity_text()).trim_end().to_string();
+    let theirs = body_of(&a_text).trim();
+    s.merged_body = Some(format!("{own}\n\n## Merged from {}\n\n{theirs}\n", a.title));
+    s.merge_from = Some((from, a.id.clone()));
+    s.merge_into = Some(into);
+    Ok(s)
+}
+
+/// The text after the frontmatter block (all of it when there is none).
+pub fn body_of(text: &str) -> &str {
+    match frontmatter::locate(text) {
+        frontmatter::Block::Closed { body_start, .. } => &text[body_start.min(text.len())..],
+        _ => text,
+    }
+}
+
+fn save(
+    store: &Store,
+    seed: &EditSeed,
+    entity_text: &str,
+    then_approve: bool,
+    by: &str,
+) -> Result<Box<Written>, Failure> {
+    let new_file = seed.file_with(entity_text);
+    if new_file == seed.file_text {
+        let message = format!("{}: nothing changed; nothing was written", seed.path);
+        return Err(Failure { message, conflict_diff: None, conflict_path: None });
+    }
+    let title = store.find(&seed.id).map(|i| store.entity(i).title.clone()).unwrap_or_default();
+    let event =
+        audit::AuditEvent::new("edit", by, format!("edited `{}`", seed.id)).entity(&seed.id, &title, &seed.path);
+    let cs = Changeset::new(event).replace(&seed.path, seed.file_digest.clone(), new_file.into_bytes());
+    let applied = store.apply(cs, &WriteOptions::default())?;
+    let mut written = reloaded(store, &applied.files, format!("saved {}", seed.path), None);
+    if then_approve {
+        let fresh = &written.store;
+        let follow = match fresh.find(&seed.id).filter(|&i| fresh.entity(i).id == seed.id) {
+            Some(i) => review::verdict::plan(fresh, &[i], &Verdict::Approve { over: None }, &Reviewer::now(by), true)
+                .map(Box::new)
+                .map_err(|e| e.to_string()),
+            None => Err(format!("{}: no longer in the store after the edit", seed.id)),
+        };
+        written.follow = Some(follow);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_splices_entity_text_into_its_file() {
+        let s = EditSeed {
+            id: "a".into(),
+            path: "a.md".into(),
+            file_text: "- one\n- two\n- three\n".into(),
+            file_digest: String::new(),
+            span: 6..12,
+            merge_from: None,
+            merge_into: None,
+            merged_body: None,
+        };
+        assert_eq!(s.entity_text(), "- two\n");
+        assert_eq!(s.file_with("- 2\n"), "- one\n- 2\n- three\n");
+        assert_eq!(body_of("---\nt: 1\n---\nbody\n"), "body\n");
+        assert_eq!(body_of("no frontmatter\n"), "no frontmatter\n");
+    }
+}

@@ -1,0 +1,172 @@
+//! The review inbox: the queue on the left (why each item is there, kind, age, author, evidence),
+//! the selected item on the right (its facts, findings, hidden-content warning, the promotion it
+//! asks for, the word diff since its last approval or its whole text, and for a contradiction
+//! both entities side by side).
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+
+use crate::app::model::Model;
+use crate::markdown::sanitize;
+use crate::store::review::QueueItem;
+use crate::store::review::diff::Op;
+
+fn framed(model: &Model, area: Rect, title: String, focused: bool, buf: &mut Buffer) -> Rect {
+    let t = &model.theme;
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused { t.style("border_focus") } else { t.style("border") })
+        .title(Span::styled(title, if focused { t.style("accent") } else { t.style("muted") }));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    inner
+}
+
+/// Short codes for the queue column.
+fn reasons(item: &QueueItem) -> String {
+    item.reasons.iter().map(|r| r.code()).collect::<Vec<_>>().join(",")
+}
+
+pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
+    let t = &model.theme;
+    let r = &model.review;
+    let left_w = (area.width * 2 / 5).clamp(24, 56);
+    let [left, right] = Layout::horizontal([Constraint::Length(left_w), Constraint::Min(1)]).areas(area);
+    let visible = r.visible();
+    let count = if r.filter.is_empty() {
+        format!("{}", visible.len())
+    } else {
+        format!("{} of {} · {}", visible.len(), r.items.len(), sanitize::line(&r.filter))
+    };
+    let inner = framed(model, left, format!(" Review inbox ({count}) "), true, buf);
+    if !r.loaded {
+        buf.set_line(inner.x, inner.y, &Line::styled("building the queue…", t.style("muted")), inner.width);
+    } else if visible.is_empty() {
+        buf.set_line(inner.x, inner.y, &Line::styled("Nothing awaits a decision.", t.style("muted")), inner.width);
+    }
+    let h = inner.height as usize;
+    let first = r.cursor.saturating_sub(h.saturating_sub(1));
+    for (n, item) in visible.iter().enumerate().skip(first).take(h) {
+        let y = inner.y + (n - first) as u16;
+        let warn = if item.hidden_content { "⚠ " } else { "" };
+        let line = Line::from(vec![
+            Span::styled(warn.to_string(), t.style("warn")),
+            Span::styled(sanitize::line(&item.id), t.style("text")),
+            Span::styled(format!("  {}", reasons(item)), t.style("pending")),
+        ]);
+        if n == r.cursor {
+            let sel = t.style("selection");
+            buf.set_style(Rect { y, height: 1, ..inner }, sel);
+            buf.set_line(inner.x, y, &line.patch_style(sel), inner.width);
+        } else {
+            buf.set_line(inner.x, y, &line, inner.width);
+        }
+    }
+    let title = r.selected().map(|i| sanitize::line(&i.path)).unwrap_or_else(|| "detail".into());
+    let inner = framed(model, right, format!(" {title} "), false, buf);
+    let Some(item) = r.selected() else { return };
+    let mut lines = facts(model, item);
+    let detail = r.detail.as_ref().filter(|d| d.id == item.id);
+    if let Some(p) = detail.and_then(|d| d.promotion.as_ref()) {
+        lines.push(Line::from(vec![
+            Span::styled("asks for    ", t.style("muted")),
+            Span::styled(p.clone(), t.style("accent")),
+        ]));
+    }
+    lines.push(Line::styled("─".repeat(40), t.style("border")));
+    let Some(d) = detail else {
+        lines.push(Line::styled("reading…", t.style("muted")));
+        Paragraph::new(lines).render(inner, buf);
+        return;
+    };
+    match &d.diff {
+        Some(ops) => {
+            lines.push(Line::styled("Changes since the last approval:", t.style("accent")));
+            lines.extend(diff_lines(model, ops));
+        }
+        None => {
+            lines.push(Line::styled("Never approved: the whole text", t.style("accent")));
+            lines.extend(d.text.lines().map(|l| Line::styled(sanitize::line(l), t.style("text"))));
+        }
+    }
+    let head = lines.len();
+    let scroll = r.detail_scroll.min(u16::MAX as usize) as u16;
+    match &d.other {
+        Some((other_id, other_text)) => {
+            // A contradiction: this entity and the one it contradicts, side by side.
+            let split = (head as u16).saturating_sub(scroll).min(inner.height / 2).max(inner.height.min(4));
+            let [top, bottom] = Layout::vertical([Constraint::Length(split), Constraint::Min(1)]).areas(inner);
+            Paragraph::new(lines).scroll((scroll, 0)).render(top, buf);
+            let [a, b] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(bottom);
+            side(model, a, &item.id, &d.text, buf);
+            side(model, b, other_id, other_text, buf);
+        }
+        None => Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((scroll, 0)).render(inner, buf),
+    }
+}
+
+fn side(model: &Model, area: Rect, id: &str, text: &str, buf: &mut Buffer) {
+    let inner = framed(model, area, format!(" {} ", sanitize::line(id)), false, buf);
+    let lines: Vec<Line> = text.lines().map(|l| Line::styled(sanitize::line(l), model.theme.style("text"))).collect();
+    Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
+}
+
+/// Why the item is queued and what backs it.
+fn facts(model: &Model, item: &QueueItem) -> Vec<Line<'static>> {
+    let t = &model.theme;
+    let mut out = vec![Line::styled(sanitize::line(&item.title), t.style("title"))];
+    let mut field = |key: &str, value: String, style: Style| {
+        if !value.is_empty() {
+            out.push(Line::from(vec![
+                Span::styled(format!("{key:<12}"), t.style("muted")),
+                Span::styled(sanitize::line(&value), style),
+            ]));
+        }
+    };
+    field("id", item.id.clone(), t.style("text"));
+    field("queued", reasons(item), t.style("pending"));
+    field("kind", item.kind.clone().unwrap_or_default(), t.style("accent"));
+    field("status", item.status.clone().unwrap_or_default(), t.style("text"));
+    field("age", item.age_days.map(|d| format!("{d} days")).unwrap_or_default(), t.style("text"));
+    field("author", item.author.clone().unwrap_or_default(), t.style("text"));
+    let confidence = item.confidence.map(|c| format!(" · confidence {c:.2}")).unwrap_or_default();
+    field("evidence", format!("{} · sources {}{confidence}", item.evidence, item.sources), t.style("text"));
+    for f in &item.findings {
+        out.push(Line::from(vec![
+            Span::styled("⚠ ", t.style("warn")),
+            Span::styled(sanitize::line(f), t.style("text")),
+        ]));
+    }
+    if item.hidden_content {
+        out.push(Line::styled(
+            "⚠ hidden control characters: approving needs a second confirmation".to_string(),
+            t.style("warn").add_modifier(Modifier::BOLD),
+        ));
+    }
+    out
+}
+
+/// The word diff as lines: removed words struck through, added words highlighted.
+fn diff_lines(model: &Model, ops: &[(Op, String)]) -> Vec<Line<'static>> {
+    let t = &model.theme;
+    let mut lines = vec![Line::default()];
+    for (op, text) in ops {
+        let style = match op {
+            Op::Same => t.style("text"),
+            Op::Removed => t.style("link_broken").add_modifier(Modifier::CROSSED_OUT),
+            Op::Added => t.style("accent").add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+        };
+        let mut parts = text.split('\n').peekable();
+        while let Some(part) = parts.next() {
+            if !part.is_empty() {
+                lines.last_mut().expect("never empty").spans.push(Span::styled(sanitize::line(part), style));
+            }
+            if parts.peek().is_some() {
+                lines.push(Line::default());
+            }
+        }
+    }
+    lines
+}

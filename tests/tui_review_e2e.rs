@@ -1,0 +1,103 @@
+//! End to end: the real binary in a tmux pane approves, vetoes and merges on a scratch copy of
+//! the demo store; the CLI then finds the decisions in the files, the log and the queue.
+//! Skips (saying so) when tmux is not installed.
+mod common;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::*;
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn cmd(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.cmd(&["send-keys", "-t", "e2e", k]);
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+    fn wait_for(&self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let s = self.cmd(&["capture-pane", "-p", "-t", "e2e"]);
+            if s.contains(needle) || Instant::now() > deadline {
+                assert!(s.contains(needle), "waited for {needle:?}; screen:\n{s}");
+                return s;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.cmd(&["kill-server"]);
+    }
+}
+
+#[test]
+fn approve_veto_and_merge_from_the_terminal() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed; the review end-to-end test did not run");
+        return;
+    }
+    let (_dir, root) = scratch(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo"));
+    let cfg = tempfile::tempdir().unwrap();
+    let shell = format!(
+        "env FOLIO_CONFIG_DIR={} USER=e2e {} {}; echo FOLIO-EXIT=$?; sleep 30",
+        cfg.path().display(),
+        env!("CARGO_BIN_EXE_folio"),
+        root.display()
+    );
+    let t = Tmux { socket: format!("folio-review-e2e-{}", std::process::id()) };
+    t.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &shell]);
+    t.wait_for("okf · demo · 40 entities");
+    t.keys(&["R"]);
+    t.wait_for("Review inbox (39)");
+    // The first item is apis/capture-payment: approve it.
+    t.keys(&["a"]);
+    t.wait_for("approve apis/capture-payment?");
+    t.keys(&["y"]);
+    t.wait_for("Review inbox (38)");
+    // Now apis/create-payment is first: veto it with a reason.
+    t.keys(&["x"]);
+    t.wait_for("veto reason");
+    t.keys(&["-l", "duplicate of capture"]);
+    t.keys(&["Enter"]);
+    t.wait_for("veto apis/create-payment?");
+    t.keys(&["y"]);
+    t.wait_for("Review inbox (37)");
+    // Then apis/refunds-v2: merge it into apis/refunds, picked by fuzzy recall.
+    t.keys(&["m"]);
+    t.wait_for("Merge apis/refunds-v2 into");
+    t.keys(&["-l", "apis/refunds"]);
+    t.keys(&["Enter"]);
+    t.wait_for("Merge apis/refunds-v2 into apis/refunds");
+    t.keys(&["C-s"]);
+    t.wait_for("merge 2 entities?");
+    t.keys(&["y"]);
+    t.wait_for("merge: merged");
+    t.keys(&["Escape", "q"]);
+    t.wait_for("FOLIO-EXIT=0");
+
+    assert!(!root.join("apis/refunds-v2.md").exists(), "the merged entity is archived");
+    assert!(std::fs::read_to_string(root.join("apis/refunds.md")).unwrap().contains("merged_from"));
+    assert!(std::fs::read_to_string(root.join("apis/create-payment.md")).unwrap().contains("duplicate of capture"));
+    let log = stdout(&folio(&["log", root.to_str().unwrap()]));
+    for needle in
+        ["apis/capture-payment", "vetoed: duplicate of capture", "merged `apis/refunds-v2` into `apis/refunds`"]
+    {
+        assert!(log.contains(needle), "folio log lacks {needle:?}:\n{log}");
+    }
+    let list = folio_json(&["review", root.to_str().unwrap(), "list", "--json"]);
+    let ids: Vec<&str> = list["items"].as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap()).collect();
+    for gone in ["apis/capture-payment", "apis/create-payment", "apis/refunds-v2"] {
+        assert!(!ids.contains(&gone), "{gone} is still queued: {ids:?}");
+    }
+}
