@@ -70,6 +70,7 @@ pub fn parse_yaml(yaml: &str) -> Result<Fields, YamlError> {
     if yaml.trim().is_empty() {
         return Ok(Fields::new());
     }
+    super::yaml_limits::check(yaml).map_err(|message| YamlError { message, line: 1, col: 1 })?;
     let value: serde_yaml_ng::Value = serde_yaml_ng::from_str(yaml).map_err(|e| {
         let (line, col) = e.location().map(|l| (l.line() as u32, l.column() as u32)).unwrap_or((1, 1));
         YamlError { message: first_line(&e.to_string()), line, col }

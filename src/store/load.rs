@@ -121,6 +121,16 @@ fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
         readable = false;
     } else {
         match fs::metadata(&path) {
+            // A FIFO or device named like a note would block or never end: never open one.
+            Ok(meta) if !meta.is_file() => {
+                problems.push(Problem::new(
+                    rule::UNREADABLE,
+                    "not a regular file (FIFO, socket or device); not read",
+                    1,
+                    1,
+                ));
+                readable = false;
+            }
             Ok(meta) => {
                 size = meta.len();
                 mtime = fsio::mtime_ns(&meta);

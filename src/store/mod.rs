@@ -30,6 +30,7 @@ pub mod resolve;
 pub mod state;
 pub mod swap;
 pub mod undo;
+pub mod yaml_limits;
 
 use dialect::{Dialect, DialectKind, FileRole};
 use entity::{Entity, EntityIdx, LinkSyntax};
