@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use super::dialect::{Dialect, FileRole, SourceFile};
+use super::dialect::{Dialect, FileRole, SourceFile, StoreWarning};
 use super::entity::{Entity, Problem, rule};
 use super::lines::LineIndex;
 use super::{fsio, hostile};
@@ -27,11 +27,21 @@ pub struct FoundFile {
 
 /// Every file under `root` the dialect cares about, sorted by path. Hidden directories and
 /// files (`.git`, `.folio`, …) are skipped, symlinked directories are not followed (no loops).
-pub fn walk(root: &Path, dialect: &dyn Dialect) -> Vec<FoundFile> {
+/// Folders that cannot be listed come back as `unreadable` warnings naming them.
+pub fn walk(root: &Path, dialect: &dyn Dialect) -> (Vec<FoundFile>, Vec<StoreWarning>) {
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let mut out = Vec::new();
+    let mut warnings = Vec::new();
     let walker = ignore::WalkBuilder::new(root).standard_filters(false).hidden(true).follow_links(false).build();
-    for entry in walker.flatten() {
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                let path = error_path(&e).and_then(|p| p.strip_prefix(root).ok()).and_then(rel_string);
+                warnings.push(StoreWarning { code: "unreadable".into(), message: format!("cannot read: {e}"), path });
+                continue;
+            }
+        };
         if entry.depth() == 0 {
             continue;
         }
@@ -58,7 +68,15 @@ pub fn walk(root: &Path, dialect: &dyn Dialect) -> Vec<FoundFile> {
         out.push(FoundFile { rel, role, symlink_inside });
     }
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
-    out
+    (out, warnings)
+}
+
+fn error_path(e: &ignore::Error) -> Option<&Path> {
+    match e {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => error_path(err),
+        _ => None,
+    }
 }
 
 fn rel_string(rel: &Path) -> Option<String> {
