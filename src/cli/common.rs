@@ -68,5 +68,5 @@ pub fn find_entity(store: &Store, id: &str) -> anyhow::Result<crate::store::enti
 }
 
 pub fn print_json(v: &serde_json::Value) {
-    println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
+    println!("{}", super::escape::json(&serde_json::to_string_pretty(v).unwrap_or_default()));
 }

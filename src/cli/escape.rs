@@ -28,6 +28,24 @@ pub fn line(s: &str) -> String {
     text(s).replace('\n', "\\n").replace('\t', " ")
 }
 
+/// Serialized JSON with every hostile character left raw by the serializer (DEL, C1, bidi,
+/// zero-width) written as a `\uXXXX` escape: the same JSON value, safe on a terminal.
+/// They can only occur inside strings, where the escape means the same character.
+pub fn json(serialized: &str) -> std::borrow::Cow<'_, str> {
+    if !serialized.chars().any(is_hostile) {
+        return serialized.into();
+    }
+    let mut out = String::with_capacity(serialized.len() + 16);
+    for c in serialized.chars() {
+        if is_hostile(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,5 +57,13 @@ mod tests {
         assert_eq!(text("\u{9b}31m"), "\\u{9b}31m");
         assert_eq!(text("plain\ttext\n"), "plain\ttext\n");
         assert_eq!(line("a\nb"), "a\\nb");
+    }
+
+    #[test]
+    fn json_keeps_the_value_and_escapes_what_serde_leaves_raw() {
+        let value = serde_json::json!({"t": "x\u{202e}y\u{9b}z\u{7f}\u{1b}"});
+        let printed = json(&serde_json::to_string(&value).unwrap()).into_owned();
+        assert_eq!(printed, r#"{"t":"x\u202ey\u009bz\u007f\u001b"}"#);
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&printed).unwrap(), value);
     }
 }

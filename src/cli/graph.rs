@@ -2,6 +2,7 @@
 use std::path::PathBuf;
 
 use super::common::{Global, find_entity, open_store, print_json};
+use super::escape;
 use crate::store::graph;
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
@@ -33,8 +34,9 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         None => graph::whole(&store),
     };
     match a.format {
-        Format::Dot => print!("{}", graph::to_dot(&store, &sub)),
-        Format::Mermaid => print!("{}", graph::to_mermaid(&store, &sub)),
+        // Labels are agent-written: controls and bidi overrides are shown as escapes.
+        Format::Dot => print!("{}", escape::text(&graph::to_dot(&store, &sub))),
+        Format::Mermaid => print!("{}", escape::text(&graph::to_mermaid(&store, &sub))),
         Format::Json => print_json(&graph::to_json(&store, &sub)),
     }
     Ok(0)

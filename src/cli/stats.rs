@@ -33,9 +33,10 @@ pub fn stats(store: &Store) -> serde_json::Value {
     let stale = catalog::status(store).iter().filter(|s| s.state != catalog::CatalogState::Fresh).count();
     let problems: usize = store.entities.iter().map(|e| e.problems.len()).sum();
     let warnings: Vec<_> = store
-        .dialect
-        .warnings()
-        .into_iter()
+        .walk_warnings
+        .iter()
+        .cloned()
+        .chain(store.dialect.warnings())
         .map(|w| json!({"code": w.code, "message": w.message, "path": w.path}))
         .collect();
     json!({

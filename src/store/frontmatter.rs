@@ -70,6 +70,7 @@ pub fn parse_yaml(yaml: &str) -> Result<Fields, YamlError> {
     if yaml.trim().is_empty() {
         return Ok(Fields::new());
     }
+    super::yaml_limits::check(yaml).map_err(|message| YamlError { message, line: 1, col: 1 })?;
     if let Some(fields) = super::simple_yaml::parse(yaml) {
         return Ok(fields);
     }

@@ -4,13 +4,43 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 
 /// Read at most `limit` bytes; the flag says whether the file was longer.
+/// Only regular files are read: opening a FIFO blocks and a device never ends.
 pub fn read_capped(path: &Path, limit: u64) -> io::Result<(Vec<u8>, bool)> {
-    let file = File::open(path)?;
+    let (file, _) = open_regular(path)?;
     let mut buf = Vec::new();
     file.take(limit + 1).read_to_end(&mut buf)?;
     let truncated = buf.len() as u64 > limit;
     buf.truncate(limit as usize);
     Ok((buf, truncated))
+}
+
+/// Open a file for reading only when it is a regular file. The open itself never blocks (a FIFO
+/// named like a note would wait for a writer forever): it is non-blocking, and what it opened
+/// is checked with `fstat` before a byte is read.
+pub fn open_regular(path: &Path) -> io::Result<(File, fs::Metadata)> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::other("not a regular file (FIFO, socket or device); not read"));
+    }
+    Ok((file, meta))
+}
+
+/// `read_capped` for a file named by the store, refused when a symlink takes it outside `root`.
+pub fn read_capped_inside(root: &Path, rel: &str, limit: u64) -> io::Result<(Vec<u8>, bool)> {
+    let path = root.join(rel);
+    let canonical_root = fs::canonicalize(root)?;
+    if !fs::canonicalize(&path)?.starts_with(&canonical_root) {
+        return Err(io::Error::other("symlink points outside the store"));
+    }
+    read_capped(&path, limit)
 }
 
 /// Replace `path` with `bytes` atomically: temp file in the same directory, fsync, rename,
@@ -63,5 +93,20 @@ mod tests {
         write_atomic(&p, b"second").unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"second");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temp file left behind");
+        assert!(read_capped(dir.path(), 5).is_err(), "a directory is not read");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn reads_inside_the_root_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("store");
+        fs::create_dir_all(&root).unwrap();
+        fs::write(dir.path().join("secret"), "outside").unwrap();
+        fs::write(root.join("a.md"), "inside").unwrap();
+        std::os::unix::fs::symlink("../secret", root.join("out.md")).unwrap();
+        std::os::unix::fs::symlink("a.md", root.join("in.md")).unwrap();
+        assert_eq!(read_capped_inside(&root, "in.md", 100).unwrap().0, b"inside");
+        assert!(read_capped_inside(&root, "out.md", 100).is_err());
     }
 }

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use super::dialect::{Dialect, FileRole, SourceFile};
+use super::dialect::{Dialect, FileRole, SourceFile, StoreWarning};
 use super::entity::{Entity, Problem, rule};
 use super::lines::LineIndex;
 use super::{fsio, hostile};
@@ -27,11 +27,21 @@ pub struct FoundFile {
 
 /// Every file under `root` the dialect cares about, sorted by path. Hidden directories and
 /// files (`.git`, `.folio`, …) are skipped, symlinked directories are not followed (no loops).
-pub fn walk(root: &Path, dialect: &dyn Dialect) -> Vec<FoundFile> {
+/// Folders that cannot be listed come back as `unreadable` warnings naming them.
+pub fn walk(root: &Path, dialect: &dyn Dialect) -> (Vec<FoundFile>, Vec<StoreWarning>) {
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let mut out = Vec::new();
+    let mut warnings = Vec::new();
     let walker = ignore::WalkBuilder::new(root).standard_filters(false).hidden(true).follow_links(false).build();
-    for entry in walker.flatten() {
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                let path = error_path(&e).and_then(|p| p.strip_prefix(root).ok()).and_then(super::relpath::from_path);
+                warnings.push(StoreWarning { code: "unreadable".into(), message: format!("cannot read: {e}"), path });
+                continue;
+            }
+        };
         if entry.depth() == 0 {
             continue;
         }
@@ -60,7 +70,15 @@ pub fn walk(root: &Path, dialect: &dyn Dialect) -> Vec<FoundFile> {
         out.push(FoundFile { rel, role, symlink_inside });
     }
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
-    out
+    (out, warnings)
+}
+
+fn error_path(e: &ignore::Error) -> Option<&Path> {
+    match e {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => error_path(err),
+        _ => None,
+    }
 }
 
 /// Counters a caller can watch while a load runs on another thread.
@@ -168,8 +186,7 @@ fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
 /// that sees the end (a growing buffer costs several reads per file, measurable at 100k files).
 fn read_with_metadata(path: &Path) -> std::io::Result<(Vec<u8>, fs::Metadata, bool)> {
     use std::io::Read;
-    let file = fs::File::open(path)?;
-    let meta = file.metadata()?;
+    let (file, meta) = fsio::open_regular(path)?;
     let expected = meta.len().min(MAX_READ) as usize;
     // Room for the whole file plus a little: a file that grew since `fstat` is still read whole.
     let mut bytes = Vec::with_capacity(expected + 64);

@@ -38,6 +38,7 @@ pub mod timestamp;
 pub mod tree;
 pub mod undo;
 pub mod watch;
+pub mod yaml_limits;
 
 use dialect::{Dialect, DialectKind, FileRole};
 use entity::{Entity, EntityIdx, LinkSyntax};
@@ -68,6 +69,8 @@ pub struct Store {
     pub entities: Vec<Entity>,
     /// Every file under the root that is not an entity file, with its role.
     pub other_files: Vec<(String, FileRole)>,
+    /// Folders that could not be listed (permissions, I/O errors), each named.
+    pub walk_warnings: Vec<dialect::StoreWarning>,
     /// For each entity, the entities that link to it or name it in a typed edge (sorted, unique).
     pub backlinks: Vec<Vec<EntityIdx>>,
     pub load_ms: u128,
@@ -115,7 +118,7 @@ impl Store {
     ) -> Store {
         let started = Instant::now();
         let dialect = kind.open(root);
-        let files = load::walk(root, dialect.as_ref());
+        let (files, walk_warnings) = load::walk(root, dialect.as_ref());
         let entities = load::read_entities(root, &files, dialect.as_ref(), progress);
         let other_files: Vec<(String, FileRole)> =
             files.into_iter().filter(|f| f.role != FileRole::Entity).map(|f| (f.rel, f.role)).collect();
@@ -125,6 +128,7 @@ impl Store {
             detected_by,
             entities,
             other_files,
+            walk_warnings,
             backlinks: Vec::new(),
             load_ms: 0,
             by_id: HashMap::new(),

@@ -33,6 +33,7 @@ impl Store {
             detected_by: self.detected_by.clone(),
             entities: self.entities.clone(),
             other_files: self.other_files.clone(),
+            walk_warnings: self.walk_warnings.clone(),
             backlinks: self.backlinks.clone(),
             load_ms: self.load_ms,
             by_id: self.by_id.clone(),

@@ -73,13 +73,23 @@ fn write_temp(path: &Path, bytes: &[u8], like: Option<&Path>) -> io::Result<Path
         fs::create_dir_all(dir)?;
     }
     let tmp = sibling(path, "new");
-    let mut f = File::create(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    if let Some(meta) = like.and_then(|p| fs::metadata(p).ok()) {
-        fs::set_permissions(&tmp, meta.permissions())?;
+    let written = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        if let Some(meta) = like.and_then(|p| fs::metadata(p).ok()) {
+            fs::set_permissions(&tmp, meta.permissions())?;
+        }
+        Ok(())
+    })();
+    match written {
+        Ok(()) => Ok(tmp),
+        // A full disk fails mid-write: leave no half-written temporary behind.
+        Err(e) => {
+            let _ = fs::remove_file(&tmp);
+            Err(e)
+        }
     }
-    Ok(tmp)
 }
 
 /// Give a taken-aside file back its place; if an agent wrote a newer file there meanwhile,
@@ -121,6 +131,12 @@ pub fn swap(path: &Path, expected: Option<&str>, new: Option<&[u8]>) -> Result<(
 }
 
 fn swap_existing(path: &Path, expected: &str, tmp: Option<&Path>) -> Result<(), SwapError> {
+    // Compare before moving anything: a file folio will not write is never taken aside, so an
+    // agent deleting or renaming it meanwhile cannot see it come back.
+    match read_opt(path)? {
+        Some(now) if digest::of(&now) == expected => {}
+        on_disk => return Err(SwapError::Conflict { on_disk }),
+    }
     let taken = sibling(path, "old");
     match fs::rename(path, &taken) {
         Ok(()) => {}
@@ -142,8 +158,9 @@ fn swap_existing(path: &Path, expected: &str, tmp: Option<&Path>) -> Result<(), 
     // An agent that had the old file open may have written into it while it was aside.
     let after = fs::read(&taken)?;
     if after != seen {
-        fs::rename(&taken, path)?;
-        sync_dir(path);
+        // Give the agent's bytes back without replacing a file created meanwhile.
+        fs::remove_file(path)?;
+        put_back(&taken, path)?;
         return Err(SwapError::Conflict { on_disk: Some(after) });
     }
     let _ = fs::remove_file(&taken);

@@ -38,7 +38,7 @@ impl Evolve {
     /// Whether the file at `rel` has evolve frontmatter with a non-empty `type`: then an
     /// `index.md` / `log.md` is an entity evolve's slugify happened to name so, not a catalog.
     fn declares_type(&self, rel: &str) -> bool {
-        let Ok((bytes, _)) = crate::store::fsio::read_capped(&self.root.join(rel), ROLE_PROBE_BYTES) else {
+        let Ok((bytes, _)) = crate::store::fsio::read_capped_inside(&self.root, rel, ROLE_PROBE_BYTES) else {
             return false;
         };
         let text = String::from_utf8_lossy(&bytes);

@@ -126,7 +126,8 @@ fn entity_problems(store: &Store, out: &mut Vec<Finding>) {
 
 /// Warnings about the store as a whole; codes that are not rule ids keep their code in the text.
 fn store_warnings(store: &Store, out: &mut Vec<Finding>) {
-    for w in store.dialect.warnings() {
+    // The format's own warnings, and folders the walk could not read (`unreadable`).
+    for w in store.dialect.warnings().into_iter().chain(store.walk_warnings.iter().cloned()) {
         let (rule, message) = match rules::lookup(&w.code) {
             Some(r) => (r.id, w.message),
             None => (rules::STORE_WARNING, format!("{}: {}", w.code, w.message)),

@@ -1,0 +1,43 @@
+//! Inputs the fuzz targets (`fuzz/`) found, kept as ordinary tests so `cargo test` guards
+//! them without a nightly toolchain. Each checks the same property as its target.
+use folio::store::dialect::Grammar;
+use folio::store::edit::{self, FieldEdit};
+use folio::store::frontmatter::{self, Block, Fields};
+use serde_json::Value;
+
+fn fields(text: &str) -> Option<Fields> {
+    match frontmatter::locate(text) {
+        Block::Closed { inner, .. } => frontmatter::parse_yaml(&text[inner]).ok(),
+        Block::None => Some(Fields::new()),
+        Block::Unterminated => None,
+    }
+}
+
+/// The text after the frontmatter (a leading BOM belongs to the file, not the body).
+fn body(text: &str) -> &str {
+    match frontmatter::locate(text) {
+        Block::Closed { body_start, .. } => &text[body_start..],
+        _ => text.strip_prefix('\u{feff}').unwrap_or(text),
+    }
+}
+
+/// The `surgical_edit` property: setting a key re-parses to exactly the old fields plus it,
+/// and the body is untouched.
+fn set_reparses_exactly(text: &str, key: &str, value: &str) {
+    let Some(before) = fields(text) else { return };
+    let value = Value::String(value.to_string());
+    let Ok(after) = edit::apply(text, Grammar::Yaml, &FieldEdit::set(key, value.clone())) else { return };
+    let mut want = before;
+    want.insert(key.to_string(), value);
+    assert_eq!(fields(&after), Some(want), "{text:?} set {key:?}: got {after:?}");
+    assert_eq!(body(&after), body(text), "{text:?} set {key:?}: got {after:?}");
+}
+
+#[test]
+fn setting_a_key_on_a_file_that_is_only_a_bom() {
+    // fuzz/artifacts/surgical_edit/crash-997f369ac091e1c159229bac7dbfa1318f6f24a1
+    // A file holding only a BOM: the BOM stays first, the new block follows it.
+    set_reparses_exactly("\u{feff}", "\u{fffd}8\u{fffd}", "");
+    let after = edit::apply("\u{feff}", Grammar::Yaml, &FieldEdit::set("k", "v")).unwrap();
+    assert_eq!(after, "\u{feff}---\nk: v\n---\n");
+}
