@@ -56,15 +56,18 @@ fn run_killed_at(root: &Path, n: u32) -> bool {
         .spawn()
         .unwrap();
     let stderr = child.stderr.take().unwrap();
+    let mut said = Vec::new();
     for line in BufReader::new(stderr).lines() {
-        if line.unwrap().contains("folio: crash point") {
+        let line = line.unwrap();
+        if line.contains("folio: crash point") {
             child.kill().unwrap(); // SIGKILL
             child.wait().unwrap();
             return true;
         }
+        said.push(line);
     }
     let status = child.wait().unwrap();
-    assert!(status.success(), "an uninterrupted run must succeed");
+    assert!(status.success(), "an uninterrupted run must succeed (crash point {n}): {status:?}\n{}", said.join("\n"));
     false
 }
 
