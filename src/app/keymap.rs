@@ -14,10 +14,23 @@ pub enum Context {
     Catalog,
     Preview,
     Overlay,
+    Graph,
+    Lint,
+    Recall,
+    Confirm,
 }
 
 impl Context {
-    pub const ALL: [Context; 4] = [Context::Global, Context::Catalog, Context::Preview, Context::Overlay];
+    pub const ALL: [Context; 8] = [
+        Context::Global,
+        Context::Catalog,
+        Context::Preview,
+        Context::Overlay,
+        Context::Graph,
+        Context::Lint,
+        Context::Recall,
+        Context::Confirm,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -25,6 +38,10 @@ impl Context {
             Context::Catalog => "catalog",
             Context::Preview => "preview",
             Context::Overlay => "overlay",
+            Context::Graph => "graph",
+            Context::Lint => "lint",
+            Context::Recall => "recall",
+            Context::Confirm => "confirm",
         }
     }
 }
@@ -190,6 +207,14 @@ struct File {
     preview: Vec<Entry>,
     #[serde(default)]
     overlay: Vec<Entry>,
+    #[serde(default)]
+    graph: Vec<Entry>,
+    #[serde(default)]
+    lint: Vec<Entry>,
+    #[serde(default)]
+    recall: Vec<Entry>,
+    #[serde(default)]
+    confirm: Vec<Entry>,
 }
 
 #[derive(Deserialize)]
@@ -237,6 +262,10 @@ impl Keymap {
             (Context::Catalog, parsed.catalog),
             (Context::Preview, parsed.preview),
             (Context::Overlay, parsed.overlay),
+            (Context::Graph, parsed.graph),
+            (Context::Lint, parsed.lint),
+            (Context::Recall, parsed.recall),
+            (Context::Confirm, parsed.confirm),
         ];
         for (ctx, entries) in sections {
             for entry in entries {

@@ -78,7 +78,8 @@ impl Engine {
     pub fn set_query(&mut self, input: &str) {
         let q = Query::parse(input);
         let refill = match &self.query {
-            Some(old) => !old.filters_equal(&q),
+            // An empty query injected nothing; the first real one must.
+            Some(old) => !old.filters_equal(&q) || old.is_empty() != q.is_empty(),
             None => true,
         };
         let append = match &self.query {
@@ -207,6 +208,12 @@ mod tests {
             assert_eq!(highlighted.to_lowercase(), "marg");
             e.set_query("");
             assert_eq!(e.matched(), 0);
+            // Typing again after clearing finds the items again.
+            e.set_query("m");
+            while e.running() {
+                e.tick();
+            }
+            assert_eq!(e.matched(), 4);
         }
     }
 }
