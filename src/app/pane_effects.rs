@@ -89,8 +89,8 @@ mod tests {
         w("b.md", "# B\n\nback to [[a]]\n");
         let store = Store::load(dir.path(), DialectKind::Vault, "test".into());
         let c = context(&store, "a.md", 5).unwrap();
-        assert_eq!((c.first, c.lines.len(), c.lines[2].as_str()), (2, 7, "---"));
-        assert_eq!(c.lines[3], "one");
+        assert_eq!((c.first, c.lines.len(), c.lines[0].as_str()), (2, 7, "title: A"));
+        assert_eq!(c.lines[3], "two [[b]]", "the finding's line sits 3 below the first");
         assert!(context(&store, "gone.md", 1).unwrap_err().starts_with("gone.md: "));
         assert_eq!(diff(&store, &[]).unwrap_err(), "no safe fix for this finding");
         let a = store.find("a").unwrap();

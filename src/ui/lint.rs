@@ -169,7 +169,7 @@ fn draw_context(model: &Model, area: Rect, buf: &mut Buffer) {
         let text = sanitize::line(text);
         let mut spans = vec![Span::styled(format!("{number:>5} │ "), t.style("muted"))];
         if number == c.line {
-            spans[0] = Span::styled(format!("{number:>4}▶│ "), t.style("warn"));
+            spans[0] = Span::styled(format!("{number:>5}▶│ "), t.style("warn"));
             let chars: Vec<char> = text.chars().collect();
             let start = (col.max(1) as usize - 1).min(chars.len());
             let end = if col == 0 {
