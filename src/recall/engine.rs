@@ -74,8 +74,9 @@ impl Engine {
     }
 
     /// The query changed (every keystroke). Filters that changed restart the item stream;
-    /// text alone only reparses the pattern, incrementally when it was extended.
-    pub fn set_query(&mut self, input: &str) {
+    /// text alone only reparses the pattern, incrementally when it was extended. Returns
+    /// whether the first tick already brought new results.
+    pub fn set_query(&mut self, input: &str) -> bool {
         let q = Query::parse(input);
         let refill = match &self.query {
             // An empty query injected nothing; the first real one must.
@@ -91,7 +92,7 @@ impl Engine {
             self.refill(&q);
         }
         self.query = Some(q);
-        self.tick();
+        self.tick()
     }
 
     fn refill(&mut self, q: &Query) {
