@@ -6,9 +6,13 @@ use nucleo::{Config, Matcher};
 
 use super::item::RecallItem;
 
-/// The matcher configuration both paths use.
+/// The matcher configuration both paths use. Haystacks start with the title (then id,
+/// aliases, tags, description), and preferring matches near the start is what ranks a title
+/// hit above the same word deep in a description.
 pub fn config() -> Config {
-    Config::DEFAULT
+    let mut c = Config::DEFAULT;
+    c.prefer_prefix = true;
+    c
 }
 
 pub fn pattern(text: &str) -> Pattern {
