@@ -104,3 +104,38 @@ fn sigterm_restores_the_terminal() {
     assert!(after.contains("FOLIO-EXIT=0"), "a clean exit on SIGTERM:\n{after}");
     assert!(!after.contains("Catalog (9)") && after.contains(" icanon"), "terminal restored:\n{after}");
 }
+
+#[test]
+fn recall_searches_the_demo_and_opens_a_result() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("SKIPPED: tmux is not installed; the recall end-to-end test did not run");
+        return;
+    }
+    let cfg = tempfile::tempdir().unwrap();
+    let shell = format!(
+        "env FOLIO_CONFIG_DIR={} XDG_DATA_HOME={} {} --demo; echo FOLIO-EXIT=$?; sleep 30",
+        cfg.path().display(),
+        cfg.path().display(),
+        env!("CARGO_BIN_EXE_folio"),
+    );
+    let t = Tmux { socket: format!("folio-e2e-recall-{}", std::process::id()) };
+    t.cmd(&["new-session", "-d", "-s", "e2e", "-x", "110", "-y", "32", &shell]);
+    t.wait_for("BROWSE");
+    t.keys(&["/"]);
+    t.wait_for("Recall · entities");
+    t.keys(&["fraud scr"]);
+    let s = t.wait_for("Fraud");
+    assert!(s.contains("fraud scr"), "the query is echoed:\n{s}");
+    t.keys(&["Enter"]);
+    let s = t.wait_for("services/fraud-screening.md");
+    assert!(!s.contains("Recall ·"), "the overlay closed:\n{s}");
+    // The remembered query is offered the next time recall opens.
+    t.keys(&["C-p"]);
+    t.wait_for("recent queries");
+    t.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(300));
+    t.keys(&["q"]);
+    t.wait_for("FOLIO-EXIT=0");
+    let history = cfg.path().join("folio/demo/.folio/recall-history");
+    assert_eq!(std::fs::read_to_string(&history).unwrap(), "fraud scr\n", "{}", history.display());
+}

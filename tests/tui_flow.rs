@@ -50,7 +50,7 @@ fn filter_sort_collapse_and_focus() {
     let mut app = app_on(&corpus("okf-v0.2/acme_retail"), "dark", (100, 30));
     let entities = |app: &folio::app::App| app.model.rows.iter().filter(|r| matches!(r, Row::Entity { .. })).count();
     assert_eq!(entities(&app), 9);
-    press(&mut app, &["/"]);
+    press(&mut app, &["f"]);
     assert_eq!(app.model.mode(), "FILTER");
     type_text(&mut app, "margin");
     press(&mut app, &["<Enter>"]);

@@ -34,7 +34,7 @@ fn overlays() {
         snap("palette", &app);
         press(&mut app, &["<Esc>", "g"]);
         snap("which_key", &app);
-        press(&mut app, &["<Esc>", "/"]);
+        press(&mut app, &["<Esc>", "f"]);
         type_text(&mut app, "margin");
         snap("filter", &app);
     }

@@ -7,6 +7,8 @@ use std::sync::mpsc::Sender;
 
 use crate::markdown::doc;
 use crate::store::dialect::DialectKind;
+use crate::store::entity::EntityIdx;
+use crate::store::lint::Finding;
 use crate::store::load::LoadProgress;
 use crate::store::watch::{self, StoreWatcher};
 use crate::store::{Store, detect, fsio};
@@ -14,6 +16,7 @@ use crate::store::{Store, detect, fsio};
 use super::clipboard;
 use super::event::Event;
 use super::model::Body;
+use super::pane_effects as lint_effects;
 
 pub enum Effect {
     /// Open the store and load it, updating the progress counters.
@@ -32,6 +35,22 @@ pub enum Effect {
     Review(Box<super::review_jobs::Job>),
     /// Edit an entity in $EDITOR (or the given command): the terminal loop runs it.
     ExternalEdit(Box<super::review_jobs::EditSeed>, Option<String>),
+    /// Run the lint engine over the store with its store-local config.
+    Lint(Arc<Store>),
+    /// Lay out the neighbourhood of an entity for the graph canvas.
+    LayoutGraph { store: Arc<Store>, center: EntityIdx, depth: u8 },
+    /// Read the lines around a finding.
+    ReadContext { store: Arc<Store>, path: String, line: u32 },
+    /// Compute the diff the fixes of these findings would make.
+    PreviewFix { store: Arc<Store>, title: String, findings: Vec<Finding> },
+    /// Write the fixes of these findings through the changeset path.
+    ApplyFix { store: Arc<Store>, findings: Vec<Finding> },
+    /// Write the neighbourhood of `center` as DOT into the store's folio dir.
+    ExportGraph { store: Arc<Store>, center: EntityIdx, depth: u8 },
+    /// Read the store's recent recall queries.
+    LoadRecallHistory(PathBuf),
+    /// Remember recent recall queries in the store's folio dir.
+    SaveRecallHistory { dir: PathBuf, recent: Vec<String> },
 }
 
 /// Which store to open.
@@ -135,6 +154,24 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
             Some(Event::BodyRead { body: read_body(&rel, &abs, start, end, limit), path: rel })
         }
         Effect::Review(job) => Some(Event::Review(super::review_jobs::run(*job))),
+        Effect::Lint(store) => Some(Event::Linted(lint_effects::lint(&store).map(Box::new))),
+        Effect::LayoutGraph { store, center, depth } => {
+            Some(Event::GraphLaid(Arc::new(crate::ui::graph::layout(&store, center, depth))))
+        }
+        Effect::ReadContext { store, path, line } => {
+            Some(Event::ContextRead(lint_effects::context(&store, &path, line)))
+        }
+        Effect::PreviewFix { store, title, findings } => {
+            Some(Event::FixPreview(lint_effects::diff(&store, &findings).map(|diff| (title, diff, findings))))
+        }
+        Effect::ApplyFix { store, findings } => Some(Event::FixesApplied(lint_effects::apply(&store, findings))),
+        Effect::ExportGraph { store, center, depth } => {
+            Some(Event::Exported(lint_effects::export_graph(&store, center, depth)))
+        }
+        Effect::LoadRecallHistory(dir) => Some(Event::RecallHistory(crate::recall::history::load(&dir))),
+        Effect::SaveRecallHistory { dir, recent } => crate::recall::history::save(&dir, &recent)
+            .err()
+            .map(|e| Event::Copied(Err(format!("{}: cannot remember recall queries ({e})", dir.display())))),
         Effect::Watch(_) | Effect::Copy { .. } | Effect::Suspend | Effect::ExternalEdit(..) => None,
     }
 }

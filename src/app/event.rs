@@ -7,7 +7,9 @@ use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 use crate::store::Store;
 use crate::store::refresh::RefreshReport;
 
-use super::model::Body;
+use super::model::{Body, FindingContext};
+use crate::store::lint::{Finding, Report};
+use crate::ui::graph::GraphLayout;
 
 pub enum Event {
     Key(KeyEvent),
@@ -32,4 +34,20 @@ pub enum Event {
     Copied(Result<String, String>),
     /// A review job finished (queue, detail, plan, write, editor).
     Review(super::review_jobs::Outcome),
+    /// The recall matcher has new results to tick in.
+    RecallUpdated,
+    /// The store's recent recall queries, newest first.
+    RecallHistory(Vec<String>),
+    /// The lint engine finished a pass over the store (or its config could not be read).
+    Linted(Result<Box<Report>, String>),
+    /// The neighbourhood of `center` laid out for the graph canvas.
+    GraphLaid(std::sync::Arc<GraphLayout>),
+    /// The lines around a finding, for the lint panel.
+    ContextRead(Result<FindingContext, String>),
+    /// The diff a fix would make, to confirm.
+    FixPreview(Result<(String, Vec<String>, Vec<Finding>), String>),
+    /// Fixes were written (what, and the files to reload) or refused.
+    FixesApplied(Result<(String, Vec<PathBuf>), String>),
+    /// A graph export was written to this path, or failed.
+    Exported(Result<String, String>),
 }

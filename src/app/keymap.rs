@@ -18,18 +18,24 @@ pub enum Context {
     Review,
     /// The in-app editor (keys it does not bind are typed into the focused field).
     Editor,
-    /// A confirm dialog showing what a change will do.
+    Graph,
+    Lint,
+    Recall,
+    /// A confirm dialog showing what a change will do (a review verdict or a lint fix).
     Confirm,
 }
 
 impl Context {
-    pub const ALL: [Context; 7] = [
+    pub const ALL: [Context; 10] = [
         Context::Global,
         Context::Catalog,
         Context::Preview,
         Context::Overlay,
         Context::Review,
         Context::Editor,
+        Context::Graph,
+        Context::Lint,
+        Context::Recall,
         Context::Confirm,
     ];
 
@@ -41,6 +47,9 @@ impl Context {
             Context::Overlay => "overlay",
             Context::Review => "review",
             Context::Editor => "editor",
+            Context::Graph => "graph",
+            Context::Lint => "lint",
+            Context::Recall => "recall",
             Context::Confirm => "confirm",
         }
     }
@@ -212,6 +221,12 @@ struct File {
     #[serde(default)]
     editor: Vec<Entry>,
     #[serde(default)]
+    graph: Vec<Entry>,
+    #[serde(default)]
+    lint: Vec<Entry>,
+    #[serde(default)]
+    recall: Vec<Entry>,
+    #[serde(default)]
     confirm: Vec<Entry>,
 }
 
@@ -262,6 +277,9 @@ impl Keymap {
             (Context::Overlay, parsed.overlay),
             (Context::Review, parsed.review),
             (Context::Editor, parsed.editor),
+            (Context::Graph, parsed.graph),
+            (Context::Lint, parsed.lint),
+            (Context::Recall, parsed.recall),
             (Context::Confirm, parsed.confirm),
         ];
         for (ctx, entries) in sections {

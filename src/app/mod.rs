@@ -13,6 +13,7 @@ pub mod effects;
 pub mod event;
 pub mod keymap;
 pub mod model;
+pub mod pane_effects;
 pub mod review;
 pub mod review_jobs;
 pub mod theme;
@@ -57,6 +58,11 @@ impl App {
             };
             model.message = Some(model::Message { text: format!("{w}{more}"), warn: true });
         }
+        let recall_tx = tx.clone();
+        model.recall_notify = Arc::new(move || {
+            let _ = recall_tx.send(Event::RecallUpdated);
+        });
+        model.recall_synchronous = inline;
         let runner = Runner::new(tx.clone(), source, inline);
         let mut app = App { model, runner, tx, rx, dirty: true };
         let effects = update::init(&mut app.model);

@@ -7,10 +7,14 @@ use std::sync::Arc;
 use crate::markdown::doc::Doc;
 use crate::markdown::highlight::Highlighter;
 use crate::markdown::layout::{self, Laid};
+use crate::recall::engine::Engine;
 use crate::store::Store;
 use crate::store::entity::EntityIdx;
+use crate::store::entity::Severity;
+use crate::store::lint::{Finding, Report};
 use crate::store::load::LoadProgress;
 use crate::store::tree::{Group, TreeFilter};
+use crate::ui::graph::GraphLayout;
 
 use super::config::Config;
 use super::keymap::{Context, Key, Keymap};
@@ -20,6 +24,10 @@ use super::theme::Theme;
 pub enum Pane {
     Catalog,
     Preview,
+    /// The open entity's link neighbourhood, in the preview's place.
+    Graph,
+    /// Every lint finding of the store, in the preview's place.
+    Lint,
 }
 
 impl Pane {
@@ -27,6 +35,8 @@ impl Pane {
         match self {
             Pane::Catalog => Context::Catalog,
             Pane::Preview => Context::Preview,
+            Pane::Graph => Context::Graph,
+            Pane::Lint => Context::Lint,
         }
     }
 }
@@ -37,6 +47,52 @@ pub enum Overlay {
     Help { context: Context, filter: String, cursor: usize },
     /// Every action by description, filtered by typed text.
     Palette { query: String, cursor: usize },
+    /// Fuzzy recall: typed text is the query; results come from `Model::recall`.
+    Recall { query: String, cursor: usize },
+    /// A write waiting for a yes: the diff it would make, scrolled.
+    Confirm { title: String, diff: Vec<String>, scroll: usize, findings: Vec<Finding> },
+}
+
+/// Which side of the graph pane's lists the cursor is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Backlinks,
+    Outbound,
+}
+
+/// The graph pane's state; the drawn neighbourhood is laid out by a worker.
+#[derive(Debug, Clone)]
+pub struct GraphView {
+    /// Hops drawn on the canvas, 1–3.
+    pub depth: u8,
+    pub side: Side,
+    /// Row in the active side's list.
+    pub cursor: usize,
+    pub laid: Option<Arc<GraphLayout>>,
+}
+
+/// The lint panel's state.
+#[derive(Debug, Clone, Default)]
+pub struct LintView {
+    /// Group findings by file instead of by rule.
+    pub by_file: bool,
+    pub severity: Option<Severity>,
+    pub rule: Option<&'static str>,
+    /// Entity kind of the findings shown.
+    pub kind: Option<String>,
+    /// Row in the panel's list (group headers included).
+    pub cursor: usize,
+    /// The selected finding's lines, read by a worker: (path, line, lines around it).
+    pub context: Option<FindingContext>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FindingContext {
+    pub path: String,
+    pub line: u32,
+    /// 1-based number of the first line in `lines`.
+    pub first: u32,
+    pub lines: Vec<String>,
 }
 
 /// One visible row of the catalog tree.
@@ -65,6 +121,16 @@ pub struct Preview {
     pub scroll: usize,
     /// Index into the document's links.
     pub link: Option<usize>,
+    /// A finding jumped to: the offending source line, marked and scrolled to once laid out.
+    pub mark: Option<Mark>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    /// The offending line's text, found again among the laid-out rows.
+    pub text: String,
+    /// The body row it was found at (`None` until the body is laid out).
+    pub row: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -121,6 +187,24 @@ pub struct Model {
     /// The in-app editor, while open (it takes every key).
     pub editor: Option<super::editor::Editor>,
     layout_cache: RefCell<Option<LayoutCache>>,
+    /// What the right-hand area shows: the preview, the graph or the lint panel.
+    pub main: Pane,
+    /// The recall engine, created when recall first opens on a loaded store.
+    pub recall: Option<Engine>,
+    /// Called from the matcher's threads when results are ready (posts an event).
+    pub recall_notify: Arc<dyn Fn() + Sync + Send>,
+    /// Run the matcher to completion on each change (tests, screenshots).
+    pub recall_synchronous: bool,
+    /// Match H2 body sections as well as entities.
+    pub recall_sections: bool,
+    /// Recent recall queries of this store, newest first.
+    pub recall_recent: Vec<String>,
+    /// The lint engine's latest report and, per entity, whether it has findings.
+    pub lint: Option<Arc<Report>>,
+    pub lint_flags: Arc<Vec<bool>>,
+    pub linting: bool,
+    pub lint_view: LintView,
+    pub graph: GraphView,
 }
 
 impl Model {
@@ -163,6 +247,17 @@ impl Model {
             review: Default::default(),
             editor: None,
             layout_cache: RefCell::new(None),
+            main: Pane::Preview,
+            recall: None,
+            recall_notify: Arc::new(|| {}),
+            recall_synchronous: true,
+            recall_sections: false,
+            recall_recent: Vec::new(),
+            lint: None,
+            lint_flags: Arc::new(Vec::new()),
+            linting: false,
+            lint_view: LintView::default(),
+            graph: GraphView { depth: 1, side: Side::Outbound, cursor: 0, laid: None },
         }
     }
 
@@ -174,13 +269,12 @@ impl Model {
         if self.review.confirm.is_some() {
             return vec![Context::Confirm];
         }
-        if self.overlays.is_empty() && self.review.open {
-            return vec![Context::Review, Context::Global];
-        }
-        if self.overlays.is_empty() {
-            vec![self.focus.context(), Context::Global]
-        } else {
-            vec![Context::Overlay, Context::Global]
+        match self.overlays.last() {
+            Some(Overlay::Recall { .. }) => vec![Context::Recall, Context::Overlay, Context::Global],
+            Some(Overlay::Confirm { .. }) => vec![Context::Confirm, Context::Global],
+            Some(_) => vec![Context::Overlay, Context::Global],
+            None if self.review.open => vec![Context::Review, Context::Global],
+            None => vec![self.focus.context(), Context::Global],
         }
     }
 
@@ -195,6 +289,8 @@ impl Model {
         match self.overlays.last() {
             Some(Overlay::Help { .. }) => "HELP",
             Some(Overlay::Palette { .. }) => "PALETTE",
+            Some(Overlay::Recall { .. }) => "RECALL",
+            Some(Overlay::Confirm { .. }) => "CONFIRM",
             None if self.filtering => "FILTER",
             None if !self.pending_keys.is_empty() => "KEYS",
             None if self.review.open => "REVIEW",

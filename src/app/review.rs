@@ -433,9 +433,13 @@ fn rerank(model: &mut Model) {
         .iter()
         .enumerate()
         .filter(|(i, e)| *i as EntityIdx != p.from && !e.escapes_root())
-        .map(|(i, e)| RecallItem::new(i as EntityIdx, e))
+        .map(|(i, e)| RecallItem::entity(i as EntityIdx, e))
         .collect();
-    p.hits = rank(&items, &p.query, PICKER_ROWS, |i| s.entity(i).id.as_str()).into_iter().map(|h| h.idx).collect();
+    p.hits = if p.query.trim().is_empty() {
+        Vec::new()
+    } else {
+        rank::rank(&items, &p.query, PICKER_ROWS).into_iter().map(|(n, _)| items[n].idx).collect()
+    };
     p.cursor = 0;
 }
 

@@ -16,6 +16,11 @@ use super::event::Event;
 use super::keymap::{Context, Key, Lookup};
 use super::model::{Message, Model, Overlay, Pane, Preview, Row};
 use super::theme::Theme;
+use crate::store::lint::config::folio_dir;
+
+mod graph;
+mod lint;
+mod recall;
 
 /// Lines the mouse wheel scrolls.
 const WHEEL: usize = 3;
@@ -55,6 +60,10 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             if model.config.watch {
                 effects.push(Effect::Watch(root));
             }
+            effects.extend(after_store_change(model));
+            if let Some(store) = &model.store {
+                effects.push(Effect::LoadRecallHistory(folio_dir(&store.root, store.kind())));
+            }
             effects.extend(super::review::on_store_changed(model));
             effects
         }
@@ -72,6 +81,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.store = Some(Arc::from(store));
             rebuild(model, keep);
             let mut effects = revalidate_preview(model, &report.changed);
+            effects.extend(after_store_change(model));
             if !report.is_empty() {
                 let n = report.changed.len() + report.added.len() + report.removed.len();
                 model.message = Some(Message { text: format!("reloaded {n} changed file(s)"), warn: false });
@@ -85,6 +95,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
                 p.body = Some(body);
                 model.invalidate_layout();
                 clamp_scrolls(model);
+                return place_mark(model);
             }
             Vec::new()
         }
@@ -100,7 +111,87 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             });
             Vec::new()
         }
+        Event::RecallUpdated => {
+            recall::tick(model);
+            Vec::new()
+        }
+        Event::RecallHistory(recent) => {
+            model.recall_recent = recent;
+            Vec::new()
+        }
+        Event::Linted(Ok(report)) => lint::report(model, *report),
+        Event::Linted(Err(e)) => {
+            model.linting = false;
+            model.message = Some(Message { text: format!("lint: {e}"), warn: true });
+            Vec::new()
+        }
+        Event::GraphLaid(laid) => {
+            model.graph.laid = Some(laid);
+            Vec::new()
+        }
+        Event::ContextRead(Ok(c)) => {
+            model.lint_view.context = Some(c);
+            Vec::new()
+        }
+        Event::ContextRead(Err(e))
+        | Event::FixPreview(Err(e))
+        | Event::FixesApplied(Err(e))
+        | Event::Exported(Err(e)) => {
+            model.message = Some(Message { text: e, warn: true });
+            Vec::new()
+        }
+        Event::FixPreview(Ok((title, diff, findings))) => {
+            model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings });
+            Vec::new()
+        }
+        Event::FixesApplied(Ok((text, files))) => {
+            model.message = Some(Message { text, warn: false });
+            // Reload what was written now rather than waiting for the watcher (there may be none).
+            model.queued_changes.extend(files);
+            start_refresh(model)
+        }
+        Event::Exported(Ok(text)) => {
+            model.message = Some(Message { text, warn: false });
+            Vec::new()
+        }
     }
+}
+
+/// A loaded or refreshed store: lint it again, restart recall on it, lay the graph out anew.
+fn after_store_change(model: &mut Model) -> Vec<Effect> {
+    let Some(store) = model.store.clone() else { return Vec::new() };
+    model.linting = true;
+    model.graph.laid = None;
+    recall::store_changed(model);
+    let mut effects = vec![Effect::Lint(store)];
+    effects.extend(graph::relayout(model));
+    effects
+}
+
+/// Scroll the preview to its mark (a finding's line, a section heading) once the body is laid
+/// out: the first row holding the marked text.
+fn place_mark(model: &mut Model) -> Vec<Effect> {
+    let Some(Preview { mark: Some(mark), body: Some(Ok(_)), .. }) = &model.preview else { return Vec::new() };
+    if mark.row.is_some() {
+        return Vec::new();
+    }
+    let needle: String = mark.text.trim().trim_start_matches(['#', '-', '*', '>', ' ']).chars().take(40).collect();
+    let needle = needle.trim().to_string();
+    let (w, h) = preview_width_height(model);
+    let laid = model.laid_body(w);
+    let head = model.preview.as_ref().map(|p| preview::header(model, p).len()).unwrap_or(0);
+    let notice = matches!(&model.preview, Some(Preview { body: Some(Ok(b)), .. }) if b.notice.is_some());
+    let found = if needle.is_empty() { None } else { laid.lines.iter().position(|l| l.text().contains(&needle)) };
+    if let Some(p) = model.preview.as_mut()
+        && let Some(m) = p.mark.as_mut()
+    {
+        m.row = Some(found.map(|r| head + usize::from(notice) + r).unwrap_or(head));
+    }
+    if let Some(row) = found {
+        let row = head + usize::from(notice) + row;
+        scroll_preview_to(model, row.saturating_sub(h / 3));
+    }
+    Vec::new()
 }
 
 fn start_refresh(model: &mut Model) -> Vec<Effect> {
@@ -134,7 +225,8 @@ fn key(model: &mut Model, k: KeyEvent) -> Vec<Effect> {
         return effects;
     }
     let pressed = Key::from_event(&k);
-    let typing = model.filtering || !model.overlays.is_empty();
+    let typing = model.review.confirm.is_none()
+        && (model.filtering || model.overlays.last().is_some_and(|o| !matches!(o, Overlay::Confirm { .. })));
     if typing && model.pending_keys.is_empty() && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
         match k.code {
             KeyCode::Char(c) => {
@@ -186,6 +278,11 @@ fn type_char(model: &mut Model, c: char) {
             query.push(c);
             *cursor = 0;
         }
+        Some(Overlay::Recall { query, .. }) => {
+            query.push(c);
+            recall::requery(model);
+        }
+        Some(Overlay::Confirm { .. }) => {}
         None if model.filtering => {
             model.filter.query.push(c);
             rebuild(model, selection_key(model));
@@ -199,6 +296,11 @@ fn erase_char(model: &mut Model) {
         Some(Overlay::Help { filter: s, .. }) | Some(Overlay::Palette { query: s, .. }) => {
             s.pop();
         }
+        Some(Overlay::Recall { query, .. }) => {
+            query.pop();
+            recall::requery(model);
+        }
+        Some(Overlay::Confirm { .. }) => {}
         None if model.filtering => {
             model.filter.query.pop();
             rebuild(model, selection_key(model));
@@ -209,8 +311,36 @@ fn erase_char(model: &mut Model) {
 
 /// Apply one action.
 pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
+    // The editor and the review's confirm dialog come first (and the inbox when it is open);
+    // otherwise the lint-fix confirm (`Overlay::Confirm`) handles `confirm`/`close`.
     if let Some(effects) = super::review::action(model, a) {
         return effects;
+    }
+    match model.overlays.last() {
+        Some(Overlay::Recall { .. }) => {
+            if let Some(effects) = recall::act(model, a) {
+                return effects;
+            }
+        }
+        Some(Overlay::Confirm { .. }) => {
+            if let Some(effects) = lint::confirm_action(model, a) {
+                return effects;
+            }
+        }
+        _ => {}
+    }
+    if model.overlays.is_empty() {
+        match (model.focus, a) {
+            (Pane::Graph, Action::Down | Action::Up | Action::PageDown | Action::PageUp)
+            | (Pane::Graph, Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom)
+            | (Pane::Graph, Action::Open | Action::SwitchSide | Action::DepthUp | Action::DepthDown)
+            | (Pane::Graph, Action::ExportGraph) => return graph::act(model, a),
+            (Pane::Lint, Action::Down | Action::Up | Action::PageDown | Action::PageUp)
+            | (Pane::Lint, Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom)
+            | (Pane::Lint, Action::Open | Action::GroupBy | Action::FilterSeverity | Action::FilterRule)
+            | (Pane::Lint, Action::FilterKind | Action::ApplyFix | Action::FixRule) => return lint::act(model, a),
+            _ => {}
+        }
     }
     if !model.overlays.is_empty() && overlay_action(model, a) {
         return match a {
@@ -222,20 +352,41 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         Action::Quit => model.quit = true,
         Action::Suspend => return vec![Effect::Suspend],
         Action::FocusNext | Action::FocusPrev => {
-            model.focus = if model.focus == Pane::Catalog { Pane::Preview } else { Pane::Catalog }
+            model.focus = if model.focus == Pane::Catalog { model.main } else { Pane::Catalog }
         }
         Action::FocusCatalog => model.focus = Pane::Catalog,
-        Action::FocusPreview => model.focus = Pane::Preview,
+        Action::FocusPreview => {
+            model.focus = Pane::Preview;
+            model.main = Pane::Preview;
+        }
+        Action::FocusGraph => return graph::focus(model),
+        Action::FocusLint => return lint::focus(model),
+        Action::Recall => recall::open(model),
+        Action::RecallSections => {
+            model.recall_sections = !model.recall_sections;
+            let on = if model.recall_sections { "on" } else { "off" };
+            model.message = Some(Message { text: format!("recall over body sections {on}"), warn: false });
+        }
+        Action::SwitchSide
+        | Action::DepthUp
+        | Action::DepthDown
+        | Action::ExportGraph
+        | Action::GroupBy
+        | Action::FilterSeverity
+        | Action::FilterRule
+        | Action::FilterKind
+        | Action::ApplyFix
+        | Action::FixRule => {}
         Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {
             return move_by(model, a);
         }
         Action::Top => match model.focus {
             Pane::Catalog => return select_row(model, 0),
-            Pane::Preview => scroll_preview_to(model, 0),
+            _ => scroll_preview_to(model, 0),
         },
         Action::Bottom => match model.focus {
             Pane::Catalog => return select_row(model, model.rows.len().saturating_sub(1)),
-            Pane::Preview => scroll_preview_to(model, usize::MAX),
+            _ => scroll_preview_to(model, usize::MAX),
         },
         Action::Expand => set_group_open(model, true),
         Action::Collapse => set_group_open(model, false),
@@ -284,7 +435,8 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             model.invalidate_layout();
             model.message = Some(Message { text: format!("theme {next}"), warn: false });
         }
-        // The review pane and the editors handle these (`review::action`); elsewhere they do nothing.
+        // The review pane and the editors handle these (`review::action`; `confirm` also the lint-fix
+        // dialog); elsewhere they do nothing.
         Action::Review
         | Action::Approve
         | Action::Veto
@@ -315,6 +467,7 @@ fn overlay_action(model: &mut Model, a: Action) -> bool {
     let Some(top) = model.overlays.last_mut() else { return false };
     let cursor = match top {
         Overlay::Help { cursor, .. } | Overlay::Palette { cursor, .. } => cursor,
+        Overlay::Recall { .. } | Overlay::Confirm { .. } => return false,
     };
     match a {
         Action::Down => *cursor = (*cursor + 1).min(count.saturating_sub(1)),
@@ -332,6 +485,8 @@ pub fn overlay_len(model: &Model) -> usize {
     match model.overlays.last() {
         Some(Overlay::Help { context, filter, .. }) => help_rows(model, *context, filter).len(),
         Some(Overlay::Palette { query, .. }) => palette_rows(model, query).len(),
+        Some(Overlay::Recall { .. }) => recall::len(model),
+        Some(Overlay::Confirm { diff, .. }) => diff.len(),
         None => 0,
     }
 }
@@ -372,7 +527,7 @@ fn run_palette_choice(model: &mut Model) -> Vec<Effect> {
         Some(Overlay::Help { context, filter, cursor }) => {
             help_rows(model, *context, filter).get(*cursor).map(|(_, _, _, a)| *a)
         }
-        None => None,
+        Some(Overlay::Recall { .. }) | Some(Overlay::Confirm { .. }) | None => None,
     };
     model.overlays.pop();
     match choice {
@@ -386,7 +541,7 @@ fn page(model: &Model) -> usize {
     let Some(p) = layout::panes(area) else { return 1 };
     let h = match model.focus {
         Pane::Catalog => layout::catalog_rows(p.catalog).height,
-        Pane::Preview => layout::preview_body(p.preview).height,
+        _ => layout::preview_body(p.preview).height,
     };
     (h as usize).max(1)
 }
@@ -406,7 +561,7 @@ fn move_by(model: &mut Model, a: Action) -> Vec<Effect> {
             let last = model.rows.len().saturating_sub(1);
             return select_row(model, model.cursor.saturating_add_signed(delta).min(last));
         }
-        Pane::Preview => {
+        _ => {
             let to = model.preview.as_ref().map(|p| p.scroll).unwrap_or(0).saturating_add_signed(delta);
             scroll_preview_to(model, to);
         }
@@ -570,10 +725,19 @@ fn open_entity(model: &mut Model, idx: EntityIdx, record: bool) -> Vec<Effect> {
     }
     // A symlink leading out of the store is never read: say so instead of waiting for a body.
     let body = e.escapes_root().then(|| Err(format!("{}: symlink points outside the store; not read", e.path)));
-    model.preview =
-        Some(Preview { id: e.id.clone(), path: e.path.clone(), idx: Some(idx), body, scroll: 0, link: None });
+    model.preview = Some(Preview {
+        id: e.id.clone(),
+        path: e.path.clone(),
+        idx: Some(idx),
+        body,
+        scroll: 0,
+        link: None,
+        mark: None,
+    });
     model.invalidate_layout();
-    read_body(model, &store, idx)
+    let mut effects = read_body(model, &store, idx);
+    effects.extend(graph::centre_moved(model));
+    effects
 }
 
 fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Effect> {
@@ -685,7 +849,7 @@ fn mouse(model: &mut Model, m: ratatui::crossterm::event::MouseEvent) -> Vec<Eff
     let pane = if p.catalog.contains(at) {
         Pane::Catalog
     } else if p.preview.contains(at) {
-        Pane::Preview
+        model.main
     } else {
         return Vec::new();
     };
@@ -712,6 +876,10 @@ fn mouse(model: &mut Model, m: ratatui::crossterm::event::MouseEvent) -> Vec<Eff
                     let last = model.rows.len().saturating_sub(1);
                     let to = if down { (model.cursor + WHEEL).min(last) } else { model.cursor.saturating_sub(WHEEL) };
                     return select_row(model, to);
+                }
+                Pane::Graph | Pane::Lint => {
+                    let a = if down { Action::Down } else { Action::Up };
+                    return action(model, a);
                 }
                 Pane::Preview => {
                     let cur = model.preview.as_ref().map(|p| p.scroll).unwrap_or(0);

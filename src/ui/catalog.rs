@@ -39,7 +39,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             Span::styled(sanitize::line(&model.filter.query), t.style("accent")),
         ])
     } else {
-        Line::styled(format!("sort: {} · / filter", model.filter.sort.name()), t.style("muted"))
+        Line::styled(format!("sort: {} · f filter · / recall", model.filter.sort.name()), t.style("muted"))
     };
     buf.set_line(filter_line.x, filter_line.y, &filter, filter_line.width);
 
@@ -74,7 +74,12 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             ]),
             Row::Entity { idx, depth } => {
                 let e = store.entity(*idx);
-                let (mark, style) = if has_findings(e) {
+                // The lint engine's findings once it has run; the loader's own until then.
+                let flagged = match &model.lint {
+                    Some(_) => model.lint_flags.get(*idx as usize).copied().unwrap_or(false),
+                    None => has_findings(e),
+                };
+                let (mark, style) = if flagged {
                     ("!", t.style("warn"))
                 } else if is_pending(e) {
                     ("◌", t.style("pending"))

@@ -3,14 +3,18 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::app::model::Model;
+use crate::app::model::{Model, Pane};
 
 pub mod catalog;
 pub mod confirm;
 pub mod editor;
+pub mod fix_confirm;
+pub mod graph;
 pub mod layout;
+pub mod lint;
 pub mod popup;
 pub mod preview;
+pub mod recall;
 pub mod review;
 pub mod statusbar;
 pub mod svg;
@@ -28,7 +32,11 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) {
         review::render(model, main, buf);
     } else {
         catalog::render(model, p.catalog, buf);
-        preview::render(model, p.preview, buf);
+        match model.main {
+            Pane::Graph => graph::render(model, p.preview, buf),
+            Pane::Lint => lint::render(model, p.preview, buf),
+            _ => preview::render(model, p.preview, buf),
+        }
     }
     statusbar::render(model, p.status, buf);
     popup::render(model, area, buf);

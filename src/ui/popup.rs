@@ -95,6 +95,8 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             let body = Rect { y: inner.y + 1, height: inner.height.saturating_sub(1), ..inner };
             list(model, body, rows, *cursor, buf);
         }
+        Some(Overlay::Recall { .. }) => super::recall::render(model, area, buf),
+        Some(Overlay::Confirm { .. }) => super::fix_confirm::render(model, area, buf),
         None => {}
     }
     if !model.pending_keys.is_empty() {

@@ -12,8 +12,13 @@ use crate::markdown::sanitize;
 
 /// The actions hinted for each context, most useful first.
 fn hinted(model: &Model) -> &'static [Action] {
-    if !model.overlays.is_empty() {
-        return &[Action::Close, Action::Down, Action::Up, Action::Open];
+    match model.overlays.last() {
+        Some(crate::app::model::Overlay::Recall { .. }) => {
+            return &[Action::Open, Action::RecallSections, Action::Down, Action::Close];
+        }
+        Some(crate::app::model::Overlay::Confirm { .. }) => return &[Action::Confirm, Action::Close, Action::Down],
+        Some(_) => return &[Action::Close, Action::Down, Action::Up, Action::Open],
+        None => {}
     }
     if model.editor.is_some() {
         return &[Action::Save, Action::NextField, Action::Close];
@@ -36,6 +41,12 @@ fn hinted(model: &Model) -> &'static [Action] {
         Pane::Catalog => &[Action::Open, Action::Filter, Action::CycleSort, Action::YankId, Action::Help, Action::Quit],
         Pane::Preview => {
             &[Action::NextLink, Action::FollowLink, Action::Back, Action::YankId, Action::Help, Action::Quit]
+        }
+        Pane::Graph => {
+            &[Action::Open, Action::SwitchSide, Action::DepthUp, Action::ExportGraph, Action::Back, Action::Help]
+        }
+        Pane::Lint => {
+            &[Action::Open, Action::ApplyFix, Action::GroupBy, Action::FilterSeverity, Action::FilterRule, Action::Help]
         }
     }
 }

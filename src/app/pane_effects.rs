@@ -1,0 +1,103 @@
+//! The background work of the graph and lint panes: lint passes, finding context, fix diffs and
+//! writes, graph exports. Every message names the file it is about.
+use std::path::PathBuf;
+
+use crate::store::Store;
+use crate::store::changeset::WriteOptions;
+use crate::store::entity::EntityIdx;
+use crate::store::lint::{self, Finding, LintConfig, Report, fix};
+
+use super::model::FindingContext;
+
+/// Lines shown above and below a finding's line.
+const CONTEXT: u32 = 3;
+/// Larger files are read only this far for context and diffs.
+const READ_LIMIT: u64 = 4 * 1024 * 1024;
+
+pub fn lint(store: &Store) -> Result<Report, String> {
+    let config = LintConfig::load(&store.root, store.kind()).map_err(|e| e.to_string())?;
+    Ok(lint::lint(store, &config))
+}
+
+pub fn context(store: &Store, path: &str, line: u32) -> Result<FindingContext, String> {
+    let (bytes, _) =
+        crate::store::fsio::read_capped(&store.abs_path(path), READ_LIMIT).map_err(|e| format!("{path}: {e}"))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let first = line.saturating_sub(CONTEXT).max(1);
+    let last = line.max(1) + CONTEXT;
+    let lines = text.lines().skip(first as usize - 1).take((last - first + 1) as usize).map(str::to_string).collect();
+    Ok(FindingContext { path: path.to_string(), line, first, lines })
+}
+
+/// The unified diff the findings' fixes would make, file by file.
+pub fn diff(store: &Store, findings: &[Finding]) -> Result<Vec<String>, String> {
+    let fixes: Vec<&fix::Fix> = findings.iter().filter_map(|f| f.fix.as_ref()).collect();
+    if fixes.is_empty() {
+        return Err("no safe fix for this finding".into());
+    }
+    let mut out = Vec::new();
+    for f in fix::merge_per_file(&fixes) {
+        let current = match std::fs::read(store.abs_path(&f.path)) {
+            Ok(b) => Some(b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(format!("{}: {e}", f.path)),
+        };
+        let new = f.apply(current.as_deref()).map_err(|e| e.to_string())?;
+        let old = String::from_utf8_lossy(current.as_deref().unwrap_or_default()).into_owned();
+        let new = String::from_utf8_lossy(&new).into_owned();
+        out.extend(fix::unified_diff(&f.path, &old, &new).lines().map(str::to_string));
+    }
+    Ok(out)
+}
+
+/// Write the fixes through the changeset path; returns what was done and the files to reload.
+pub fn apply(store: &Store, findings: Vec<Finding>) -> Result<(String, Vec<PathBuf>), String> {
+    let report = Report { findings };
+    let by = crate::store::audit::default_actor();
+    let outcome = lint::apply::apply_fixes(store, &report, &by, &WriteOptions::default()).map_err(|e| e.to_string())?;
+    let text = format!("fixed {} finding(s) in {} file(s)", outcome.fixed, outcome.files.len());
+    Ok((text, outcome.files.iter().map(|f| store.abs_path(f)).collect()))
+}
+
+/// `<folio dir>/exports/<id>-d<depth>.dot`: the neighbourhood as `folio graph --around` writes it.
+pub fn export_graph(store: &Store, center: EntityIdx, depth: u8) -> Result<String, String> {
+    let g = crate::store::graph::around(store, center, depth as usize);
+    let dot = crate::store::graph::to_dot(store, &g);
+    let dir = lint::config::folio_dir(&store.root, store.kind()).join("exports");
+    let slug: String = store
+        .entity(center)
+        .id
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect();
+    let path = dir.join(format!("{slug}-d{depth}.dot"));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::write(&path, dot).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(format!("exported {} nodes to {}", g.nodes.len(), path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::dialect::DialectKind;
+
+    #[test]
+    fn context_diff_and_export_name_their_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = |p: &str, t: &str| std::fs::write(dir.path().join(p), t).unwrap();
+        w("a.md", "---\ntitle: A\n---\none\ntwo [[b]]\nthree\nfour\nfive\nsix\n");
+        w("b.md", "# B\n\nback to [[a]]\n");
+        let store = Store::load(dir.path(), DialectKind::Vault, "test".into());
+        let c = context(&store, "a.md", 5).unwrap();
+        assert_eq!((c.first, c.lines.len(), c.lines[0].as_str()), (2, 7, "title: A"));
+        assert_eq!(c.lines[3], "two [[b]]", "the finding's line sits 3 below the first");
+        assert!(context(&store, "gone.md", 1).unwrap_err().starts_with("gone.md: "));
+        assert_eq!(diff(&store, &[]).unwrap_err(), "no safe fix for this finding");
+        let a = store.find("a").unwrap();
+        let msg = export_graph(&store, a, 1).unwrap();
+        let out = dir.path().join(".folio/exports/a-d1.dot");
+        assert!(msg.starts_with("exported 2 nodes to "), "{msg}");
+        let dot = std::fs::read_to_string(out).unwrap();
+        assert!(dot.contains("\"a\" -> \"b\";") && dot.contains("\"b\" -> \"a\";"), "{dot}");
+    }
+}

@@ -1,0 +1,90 @@
+//! The graph pane in the update loop: cursor over backlinks or outbound links, re-centring on
+//! a neighbour (through the preview's history), depth, export. The canvas layout is computed by
+//! a worker; this only asks for it.
+use ratatui::layout::Rect;
+
+use super::super::action::Action;
+use super::super::effects::Effect;
+use super::super::model::{Message, Model, Pane, Side};
+use crate::ui::graph;
+use crate::ui::layout;
+
+pub fn focus(model: &mut Model) -> Vec<Effect> {
+    model.main = Pane::Graph;
+    model.focus = Pane::Graph;
+    relayout(model)
+}
+
+/// Ask for the canvas layout of the open entity when the one we have is for another.
+pub fn relayout(model: &mut Model) -> Vec<Effect> {
+    let (Some(store), Some(center)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
+    if model.main != Pane::Graph {
+        return Vec::new();
+    }
+    let depth = model.graph.depth;
+    if model.graph.laid.as_ref().is_some_and(|l| l.center == center && l.depth == depth) {
+        return Vec::new();
+    }
+    vec![Effect::LayoutGraph { store, center, depth }]
+}
+
+fn page(model: &Model) -> usize {
+    layout::panes(Rect::new(0, 0, model.size.0, model.size.1)).map(|p| graph::page_rows(p.preview)).unwrap_or(1)
+}
+
+fn len(model: &Model) -> usize {
+    match (&model.store, model.open_entity()) {
+        (Some(s), Some(c)) => graph::side_len(s, c, model.graph.side),
+        _ => 0,
+    }
+}
+
+pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
+    let n = len(model);
+    let last = n.saturating_sub(1);
+    let page = page(model);
+    let g = &mut model.graph;
+    match a {
+        Action::Down => g.cursor = (g.cursor + 1).min(last),
+        Action::Up => g.cursor = g.cursor.saturating_sub(1),
+        Action::PageDown => g.cursor = (g.cursor + page).min(last),
+        Action::PageUp => g.cursor = g.cursor.saturating_sub(page),
+        Action::HalfPageDown => g.cursor = (g.cursor + page / 2).min(last),
+        Action::HalfPageUp => g.cursor = g.cursor.saturating_sub(page / 2),
+        Action::Top => g.cursor = 0,
+        Action::Bottom => g.cursor = last,
+        Action::SwitchSide => {
+            g.side = if g.side == Side::Backlinks { Side::Outbound } else { Side::Backlinks };
+            g.cursor = 0;
+        }
+        Action::DepthUp | Action::DepthDown => {
+            g.depth = if a == Action::DepthUp { (g.depth + 1).min(3) } else { g.depth.saturating_sub(1).max(1) };
+            return relayout(model);
+        }
+        Action::Open => return recenter(model),
+        Action::ExportGraph => {
+            let (Some(store), Some(center)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
+            return vec![Effect::ExportGraph { store, center, depth: model.graph.depth }];
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Enter on a neighbour: it becomes the centre (and the open entity, with a history entry).
+fn recenter(model: &mut Model) -> Vec<Effect> {
+    let (Some(store), Some(center)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
+    let Some(next) = graph::neighbour_at(&store, center, model.graph.side, model.graph.cursor) else {
+        model.message = Some(Message { text: "a broken link: nothing to centre on".into(), warn: true });
+        return Vec::new();
+    };
+    let mut effects = super::open_entity(model, next, true);
+    effects.extend(centre_moved(model));
+    effects
+}
+
+/// The open entity changed: start the lists at the top and lay the new centre out.
+pub fn centre_moved(model: &mut Model) -> Vec<Effect> {
+    model.graph.cursor = 0;
+    relayout(model)
+}

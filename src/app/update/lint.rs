@@ -1,0 +1,185 @@
+//! The lint panel in the update loop: cursor, grouping and filters over the latest report,
+//! the selected finding's context (read by a worker), jumping to it, and fixes behind a
+//! confirm dialog that shows their diff.
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+
+use super::super::action::Action;
+use super::super::effects::Effect;
+use super::super::model::{Mark, Message, Model, Overlay, Pane};
+use crate::store::entity::Severity;
+use crate::store::lint::Report;
+use crate::ui::lint::{self as view, LintRow};
+
+pub fn focus(model: &mut Model) -> Vec<Effect> {
+    model.main = Pane::Lint;
+    model.focus = Pane::Lint;
+    read_context(model)
+}
+
+/// A new report arrived: keep the cursor in range and refresh the context.
+pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
+    let report = Arc::new(report);
+    if let Some(store) = &model.store {
+        let flags = Arc::new(crate::recall::lint_flags(store, &report));
+        super::recall::flags_changed(model, flags);
+    }
+    model.lint = Some(report);
+    model.linting = false;
+    clamp(model);
+    read_context(model)
+}
+
+fn rows(model: &Model) -> Vec<LintRow> {
+    match (&model.store, &model.lint) {
+        (Some(s), Some(r)) => view::rows(&model.lint_view, s, r),
+        _ => Vec::new(),
+    }
+}
+
+fn clamp(model: &mut Model) {
+    let n = rows(model).len();
+    model.lint_view.cursor = model.lint_view.cursor.min(n.saturating_sub(1));
+}
+
+/// Ask for the lines around the selected finding (when it names a file and a line).
+fn read_context(model: &mut Model) -> Vec<Effect> {
+    let Some(store) = model.store.clone() else { return Vec::new() };
+    let Some(f) = view::selected_finding(model).cloned() else {
+        model.lint_view.context = None;
+        return Vec::new();
+    };
+    match f.path {
+        Some(path) if model.main == Pane::Lint => {
+            if model.lint_view.context.as_ref().is_some_and(|c| c.path == path && c.line == f.line) {
+                return Vec::new();
+            }
+            vec![Effect::ReadContext { store, path, line: f.line }]
+        }
+        _ => {
+            model.lint_view.context = None;
+            Vec::new()
+        }
+    }
+}
+
+fn page(model: &Model) -> usize {
+    crate::ui::layout::panes(Rect::new(0, 0, model.size.0, model.size.1))
+        .map(|p| view::list_area(p.preview).height as usize)
+        .unwrap_or(1)
+        .max(1)
+}
+
+pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
+    let last = rows(model).len().saturating_sub(1);
+    let page = page(model);
+    let v = &mut model.lint_view;
+    match a {
+        Action::Down => v.cursor = (v.cursor + 1).min(last),
+        Action::Up => v.cursor = v.cursor.saturating_sub(1),
+        Action::PageDown => v.cursor = (v.cursor + page).min(last),
+        Action::PageUp => v.cursor = v.cursor.saturating_sub(page),
+        Action::HalfPageDown => v.cursor = (v.cursor + page / 2).min(last),
+        Action::HalfPageUp => v.cursor = v.cursor.saturating_sub(page / 2),
+        Action::Top => v.cursor = 0,
+        Action::Bottom => v.cursor = last,
+        Action::GroupBy => {
+            v.by_file = !v.by_file;
+            v.cursor = 0;
+        }
+        Action::FilterSeverity => {
+            v.severity = match v.severity {
+                None => Some(Severity::Error),
+                Some(Severity::Error) => Some(Severity::Warn),
+                Some(Severity::Warn) => Some(Severity::Info),
+                Some(Severity::Info) => None,
+            };
+            v.cursor = 0;
+        }
+        Action::FilterRule | Action::FilterKind => {
+            let selected = view::selected_finding(model).cloned();
+            let kind = selected
+                .as_ref()
+                .and_then(|f| f.entity)
+                .and_then(|i| model.store.as_ref().and_then(|s| s.entity(i).kind.clone()));
+            let v = &mut model.lint_view;
+            if a == Action::FilterRule {
+                v.rule = if v.rule.is_some() { None } else { selected.map(|f| f.rule) };
+            } else {
+                v.kind = if v.kind.is_some() { None } else { kind };
+            }
+            v.cursor = 0;
+        }
+        Action::Open => return jump(model),
+        Action::ApplyFix => return preview_fix(model, false),
+        Action::FixRule => return preview_fix(model, true),
+        _ => return Vec::new(),
+    }
+    clamp(model);
+    read_context(model)
+}
+
+/// Enter: open the finding's entity in the preview, scrolled to the offending line.
+fn jump(model: &mut Model) -> Vec<Effect> {
+    let Some(f) = view::selected_finding(model).cloned() else { return Vec::new() };
+    let Some(idx) = f.entity else {
+        model.message = Some(Message { text: "this finding is not about an entity".into(), warn: true });
+        return Vec::new();
+    };
+    let line_text = model
+        .lint_view
+        .context
+        .as_ref()
+        .filter(|c| Some(&c.path) == f.path.as_ref() && c.line == f.line && f.line >= c.first)
+        .and_then(|c| c.lines.get((f.line - c.first) as usize).cloned());
+    model.main = Pane::Preview;
+    model.focus = Pane::Preview;
+    let mut effects = super::open_entity(model, idx, true);
+    if let (Some(text), Some(p)) = (line_text, model.preview.as_mut()) {
+        p.mark = Some(Mark { text, row: None });
+    }
+    effects.extend(super::place_mark(model));
+    model.message = Some(Message { text: format!("{} (line {}): {}", f.rule, f.line, f.message), warn: false });
+    effects
+}
+
+/// `f` / `F`: compute the diff of the selected finding's fix (or of its whole rule) to confirm.
+fn preview_fix(model: &mut Model, whole_rule: bool) -> Vec<Effect> {
+    let (Some(store), Some(report)) = (model.store.clone(), model.lint.clone()) else { return Vec::new() };
+    let Some(f) = view::selected_finding(model).cloned() else { return Vec::new() };
+    let findings: Vec<_> = if whole_rule {
+        report.findings.iter().filter(|x| x.rule == f.rule && x.fix.is_some()).cloned().collect()
+    } else {
+        vec![f.clone()]
+    };
+    if findings.iter().all(|x| x.fix.is_none()) {
+        model.message = Some(Message { text: format!("{}: no safe fix", f.rule), warn: true });
+        return Vec::new();
+    }
+    let title = if whole_rule {
+        format!("Fix {} finding(s) of {}?", findings.len(), f.rule)
+    } else {
+        format!("Fix {} in {}?", f.rule, f.path.clone().unwrap_or_default())
+    };
+    vec![Effect::PreviewFix { store, title, findings }]
+}
+
+/// Keys of the confirm dialog: scroll, or write on yes.
+pub fn confirm_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+    let Some(Overlay::Confirm { scroll, diff, .. }) = model.overlays.last_mut() else { return None };
+    match a {
+        Action::Down => *scroll = (*scroll + 1).min(diff.len().saturating_sub(1)),
+        Action::Up => *scroll = scroll.saturating_sub(1),
+        Action::PageDown => *scroll = (*scroll + 10).min(diff.len().saturating_sub(1)),
+        Action::PageUp => *scroll = scroll.saturating_sub(10),
+        Action::Confirm => {
+            let Some(Overlay::Confirm { findings, .. }) = model.overlays.pop() else { return None };
+            let store = model.store.clone()?;
+            model.message = Some(Message { text: "writing fixes…".into(), warn: false });
+            return Some(vec![Effect::ApplyFix { store, findings }]);
+        }
+        _ => return None,
+    }
+    Some(Vec::new())
+}

@@ -1,0 +1,166 @@
+//! Recall in the update loop: the overlay's query drives the engine, results are ticked in as
+//! the matcher reports, Enter opens the result (a section result scrolls to its heading).
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+
+use super::super::action::Action;
+use super::super::effects::Effect;
+use super::super::model::{Mark, Model, Overlay, Pane};
+use crate::recall::engine::Engine;
+use crate::store::lint::config::folio_dir;
+
+/// Open the overlay (creating the engine for the loaded store on first use).
+pub fn open(model: &mut Model) {
+    if model.overlays.iter().any(|o| matches!(o, Overlay::Recall { .. })) {
+        return;
+    }
+    if model.recall.is_none()
+        && let Some(store) = model.store.clone()
+    {
+        let mut engine =
+            Engine::new(store, model.lint_flags.clone(), model.recall_notify.clone(), model.recall_synchronous);
+        engine.set_sections(model.recall_sections, "");
+        model.recall = Some(engine);
+    }
+    model.overlays.push(Overlay::Recall { query: String::new(), cursor: 0 });
+    requery(model);
+}
+
+/// Keys of the open overlay; `None` when the action is not recall's.
+pub fn act(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+    match a {
+        Action::Down => move_cursor(model, 1),
+        Action::Up => move_cursor(model, -1),
+        Action::PageDown => move_cursor(model, isize::MAX),
+        Action::PageUp => move_cursor(model, isize::MIN),
+        Action::RecallSections => toggle_sections(model),
+        Action::Open => return Some(choose(model)),
+        _ => return None,
+    }
+    Some(Vec::new())
+}
+
+/// The query text of the open overlay.
+fn query(model: &Model) -> Option<String> {
+    match model.overlays.last() {
+        Some(Overlay::Recall { query, .. }) => Some(query.clone()),
+        _ => None,
+    }
+}
+
+/// The query changed: hand it to the engine and start at the best result.
+pub fn requery(model: &mut Model) {
+    let Some(q) = query(model) else { return };
+    if let Some(e) = model.recall.as_mut() {
+        e.set_query(&q);
+    }
+    if let Some(Overlay::Recall { cursor, .. }) = model.overlays.last_mut() {
+        *cursor = 0;
+    }
+}
+
+/// The matcher has news.
+pub fn tick(model: &mut Model) {
+    if let Some(e) = model.recall.as_mut() {
+        e.tick();
+    }
+    clamp(model);
+}
+
+fn toggle_sections(model: &mut Model) {
+    model.recall_sections = !model.recall_sections;
+    let q = query(model).unwrap_or_default();
+    if let Some(e) = model.recall.as_mut() {
+        e.set_sections(model.recall_sections, &q);
+    }
+    clamp(model);
+}
+
+/// How many rows the overlay lists now (results, or recent queries for an empty query).
+pub fn len(model: &Model) -> usize {
+    match query(model) {
+        Some(q) if q.trim().is_empty() => model.recall_recent.len(),
+        Some(_) => model.recall.as_ref().map(Engine::matched).unwrap_or(0),
+        None => 0,
+    }
+}
+
+fn clamp(model: &mut Model) {
+    let n = len(model);
+    if let Some(Overlay::Recall { cursor, .. }) = model.overlays.last_mut() {
+        *cursor = (*cursor).min(n.saturating_sub(1));
+    }
+}
+
+fn move_cursor(model: &mut Model, delta: isize) {
+    let page = crate::ui::recall::list_rows(Rect::new(0, 0, model.size.0, model.size.1)) as isize;
+    let delta = match delta {
+        isize::MAX => page,
+        isize::MIN => -page,
+        d => d,
+    };
+    let n = len(model);
+    if let Some(Overlay::Recall { cursor, .. }) = model.overlays.last_mut() {
+        *cursor = cursor.saturating_add_signed(delta).min(n.saturating_sub(1));
+    }
+}
+
+/// Enter: a recent query fills the prompt; a result opens in the preview and is remembered.
+fn choose(model: &mut Model) -> Vec<Effect> {
+    let Some(Overlay::Recall { query, cursor }) = model.overlays.last().cloned() else { return Vec::new() };
+    if query.trim().is_empty() {
+        if let Some(q) = model.recall_recent.get(cursor).cloned() {
+            if let Some(Overlay::Recall { query, .. }) = model.overlays.last_mut() {
+                *query = q;
+            }
+            requery(model);
+        }
+        return Vec::new();
+    }
+    let Some(hit) = model.recall.as_ref().and_then(|e| e.get(cursor)) else { return Vec::new() };
+    model.overlays.pop();
+    model.recall_recent = crate::recall::history::remember(&model.recall_recent, &query);
+    let mut effects = Vec::new();
+    if let Some(store) = &model.store {
+        let dir = folio_dir(&store.root, store.kind());
+        effects.push(Effect::SaveRecallHistory { dir, recent: model.recall_recent.clone() });
+    }
+    model.focus = Pane::Preview;
+    model.main = Pane::Preview;
+    effects.extend(super::open_entity(model, hit.idx, true));
+    if let (Some(section), Some(p)) = (hit.section, model.preview.as_mut()) {
+        p.mark = Some(Mark { text: section.heading, row: None });
+    }
+    effects.extend(super::place_mark(model));
+    effects
+}
+
+/// A new store (loaded or refreshed): the engine restarts on it, keeping the query.
+pub fn store_changed(model: &mut Model) {
+    model.recall = None;
+    if let Some(pos) = model.overlays.iter().position(|o| matches!(o, Overlay::Recall { .. })) {
+        let Overlay::Recall { query, cursor } = model.overlays.remove(pos) else { return };
+        open(model);
+        if let Some(Overlay::Recall { query: q, cursor: c }) = model.overlays.last_mut() {
+            *q = query;
+            *c = cursor;
+        }
+        let cursor_kept = cursor;
+        requery(model);
+        if let Some(Overlay::Recall { cursor, .. }) = model.overlays.last_mut() {
+            *cursor = cursor_kept;
+        }
+        clamp(model);
+    }
+}
+
+/// New lint findings: `has:lint` follows them.
+pub fn flags_changed(model: &mut Model, flags: Arc<Vec<bool>>) {
+    model.lint_flags = flags.clone();
+    let q = query(model).unwrap_or_default();
+    if let Some(e) = model.recall.as_mut() {
+        e.set_flags(flags, &q);
+    }
+    clamp(model);
+}

@@ -1,0 +1,44 @@
+//! The lint-fix confirm dialog (`Overlay::Confirm`): what a fix would write, as a coloured
+//! unified diff, applied only on a yes. Review verdicts use `confirm` instead.
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
+
+use crate::app::model::{Model, Overlay};
+use crate::markdown::sanitize;
+
+pub fn rect(area: Rect) -> Rect {
+    let w = area.width.saturating_sub(4).min(100);
+    let h = area.height.saturating_sub(2);
+    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
+}
+
+pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
+    let Some(Overlay::Confirm { title, diff, scroll, .. }) = model.overlays.last() else { return };
+    let t = &model.theme;
+    let r = rect(area);
+    Clear.render(r, buf);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.style("border_focus"))
+        .title(Span::styled(format!(" {} ", sanitize::line(title)), t.style("accent")))
+        .title_bottom(Span::styled(" y write · n cancel · j/k scroll ", t.style("muted")));
+    let inner = block.inner(r);
+    block.render(r, buf);
+    buf.set_style(inner, t.style("text"));
+    for (n, text) in diff.iter().skip(*scroll).take(inner.height as usize).enumerate() {
+        let style = if text.starts_with("+++") || text.starts_with("---") {
+            t.style("accent")
+        } else if text.starts_with('+') {
+            t.style("task_done")
+        } else if text.starts_with('-') {
+            t.style("error")
+        } else if text.starts_with("@@") {
+            t.style("muted")
+        } else {
+            t.style("text")
+        };
+        buf.set_line(inner.x, inner.y + n as u16, &Line::styled(sanitize::line(text), style), inner.width);
+    }
+}

@@ -1,0 +1,202 @@
+//! The recall overlay: the query line, ranked results with matched characters highlighted and
+//! kind/status badges, and a preview of the selected result's fields. With an empty query it
+//! lists the store's recent queries.
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
+
+use crate::app::model::{Model, Overlay};
+use crate::markdown::sanitize;
+use crate::recall::Hit;
+use crate::store::Store;
+
+/// Where the overlay goes on a screen of `area`.
+pub fn rect(area: Rect) -> Rect {
+    let w = area.width.saturating_sub(4).min(110);
+    let h = area.height.saturating_sub(2).min(30);
+    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
+}
+
+/// Result rows that fit in the list.
+pub fn list_rows(area: Rect) -> usize {
+    (rect(area).height as usize).saturating_sub(3).max(1)
+}
+
+pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
+    let Some(Overlay::Recall { query, cursor }) = model.overlays.last() else { return };
+    let t = &model.theme;
+    let r = rect(area);
+    Clear.render(r, buf);
+    let mode = if model.recall_sections { "entities + sections" } else { "entities" };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(t.style("border_focus"))
+        .title(Span::styled(format!(" Recall · {mode} "), t.style("accent")));
+    let inner = block.inner(r);
+    block.render(r, buf);
+    buf.set_style(inner, t.style("text"));
+    let engine = model.recall.as_ref();
+    let (matched, total, running) = engine.map(|e| (e.matched(), e.total(), e.running())).unwrap_or((0, 0, false));
+    let count = if query.trim().is_empty() {
+        String::new()
+    } else {
+        format!("  {matched}/{total}{}", if running { " …" } else { "" })
+    };
+    let prompt = Line::from(vec![
+        Span::styled("› ", t.style("accent")),
+        Span::styled(sanitize::line(query), t.style("text")),
+        Span::styled("▏", t.style("accent")),
+        Span::styled(count, t.style("muted")),
+    ]);
+    buf.set_line(inner.x, inner.y, &prompt, inner.width);
+    let body = Rect { y: inner.y + 1, height: inner.height.saturating_sub(1), ..inner };
+    let Some(store) = &model.store else {
+        buf.set_line(body.x, body.y, &Line::styled("loading…", t.style("muted")), body.width);
+        return;
+    };
+    if query.trim().is_empty() {
+        recent(model, body, *cursor, buf);
+        return;
+    }
+    let wide = body.width >= 70;
+    let [list, preview] = if wide {
+        Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)]).areas(body)
+    } else {
+        [body, Rect::default()]
+    };
+    let Some(engine) = engine else { return };
+    if matched == 0 {
+        let text = if running { "matching…" } else { "no matches" };
+        buf.set_line(list.x, list.y, &Line::styled(text, t.style("muted")), list.width);
+        return;
+    }
+    let h = list.height as usize;
+    let first = cursor.saturating_sub(h.saturating_sub(1));
+    let results = engine.results(first, h);
+    for (n, (hit, indices, text)) in results.iter().enumerate() {
+        let y = list.y + n as u16;
+        let selected = first + n == *cursor;
+        let line = result_line(model, store, hit, indices, text);
+        if selected {
+            let sel = t.style("selection");
+            buf.set_style(Rect { y, height: 1, ..list }, sel);
+            buf.set_line(list.x, y, &line.patch_style(sel.remove_modifier(Modifier::BOLD)), list.width);
+        } else {
+            buf.set_line(list.x, y, &line, list.width);
+        }
+    }
+    if wide && let Some((hit, _, _)) = results.get(cursor - first) {
+        draw_preview(model, store, hit, preview, buf);
+    }
+}
+
+fn recent(model: &Model, area: Rect, cursor: usize, buf: &mut Buffer) {
+    let t = &model.theme;
+    if model.recall_recent.is_empty() {
+        let help = "type to search · kind: tag: status: scope: has:lint has:pending · Ctrl-S sections";
+        buf.set_line(area.x, area.y, &Line::styled(help, t.style("muted")), area.width);
+        return;
+    }
+    buf.set_line(area.x, area.y, &Line::styled("recent queries", t.style("muted")), area.width);
+    for (n, q) in model.recall_recent.iter().enumerate().take(area.height.saturating_sub(1) as usize) {
+        let y = area.y + 1 + n as u16;
+        let style = if n == cursor { t.style("selection") } else { t.style("text") };
+        if n == cursor {
+            buf.set_style(Rect { y, height: 1, ..area }, style);
+        }
+        buf.set_line(area.x, y, &Line::styled(sanitize::line(q), style), area.width);
+    }
+}
+
+/// Badges, then the haystack with the matched characters emphasised.
+fn result_line(model: &Model, store: &Store, hit: &Hit, indices: &[u32], text: &str) -> Line<'static> {
+    let t = &model.theme;
+    let e = store.entity(hit.idx);
+    let mut spans = Vec::new();
+    if let Some(k) = &e.kind {
+        spans.push(Span::styled(format!("[{}] ", sanitize::line(k)), t.style("tag")));
+    }
+    if let Some(s) = &e.status {
+        let style = if crate::ui::preview::is_pending(e) { t.style("pending") } else { t.style("muted") };
+        spans.push(Span::styled(format!("{} ", sanitize::line(s)), style));
+    }
+    if model.lint_flags.get(hit.idx as usize).copied().unwrap_or(false) {
+        spans.push(Span::styled("! ", t.style("warn")));
+    }
+    let hl = t.style("marker").add_modifier(Modifier::BOLD);
+    let plain = t.style("text");
+    let mut run = String::new();
+    let mut run_hl = false;
+    let flush = |run: &mut String, on: bool, spans: &mut Vec<Span<'static>>| {
+        if !run.is_empty() {
+            spans.push(Span::styled(sanitize::line(run), if on { hl } else { plain }));
+            run.clear();
+        }
+    };
+    let mut next = indices.iter().peekable();
+    for (k, c) in text.chars().enumerate() {
+        let on = next.peek().is_some_and(|&&i| i as usize == k);
+        if on {
+            next.next();
+        }
+        if on != run_hl {
+            flush(&mut run, run_hl, &mut spans);
+            run_hl = on;
+        }
+        run.push(c);
+    }
+    flush(&mut run, run_hl, &mut spans);
+    Line::from(spans)
+}
+
+fn draw_preview(model: &Model, store: &Store, hit: &Hit, area: Rect, buf: &mut Buffer) {
+    let t = &model.theme;
+    let e = store.entity(hit.idx);
+    let mut lines = vec![Line::styled(sanitize::line(&e.title), t.style("title"))];
+    let mut field = |k: &str, v: String, s: Style| {
+        if !v.is_empty() {
+            lines.push(Line::from(vec![
+                Span::styled(format!("{k:<9}"), t.style("muted")),
+                Span::styled(sanitize::line(&v), s),
+            ]));
+        }
+    };
+    field("id", e.id.clone(), t.style("text"));
+    field("path", e.path.clone(), t.style("text"));
+    field("kind", e.kind.clone().unwrap_or_default(), t.style("accent"));
+    field("status", e.status.clone().unwrap_or_default(), t.style("text"));
+    field("tags", e.tags.iter().map(|x| format!("#{x}")).collect::<Vec<_>>().join(" "), t.style("tag"));
+    if let Some(s) = &hit.section {
+        field("section", format!("{} (line {})", s.heading, s.line), t.style("heading"));
+    }
+    let links = format!("{} out · {} back", e.links.len() + e.edges.len(), store.backlinks[hit.idx as usize].len());
+    field("links", links, t.style("muted"));
+    lines.push(Line::default());
+    if let Some(d) = &e.description {
+        for chunk in wrap(&sanitize::line(d), area.width.saturating_sub(2) as usize) {
+            lines.push(Line::styled(chunk, t.style("muted")));
+        }
+    }
+    for (n, line) in lines.into_iter().enumerate().take(area.height as usize) {
+        buf.set_line(area.x + 1, area.y + n as u16, &line, area.width.saturating_sub(1));
+    }
+}
+
+/// Greedy word wrap by characters (descriptions are short, one line of fields each).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out = vec![String::new()];
+    for word in text.split_whitespace() {
+        let last = out.last_mut().expect("never empty");
+        if !last.is_empty() && last.chars().count() + 1 + word.chars().count() > width.max(8) {
+            out.push(word.to_string());
+        } else {
+            if !last.is_empty() {
+                last.push(' ');
+            }
+            last.push_str(word);
+        }
+    }
+    out
+}
