@@ -549,10 +549,15 @@ fn confirm_plan(model: &mut Model, plan: Box<Plan>) {
     let mut lines = Vec::new();
     let n = plan.decisions.len();
     let archived: Vec<&str> = plan.draft.archived().iter().map(|(p, _)| *p).collect();
+    let moves = plan.draft.moves();
     let files = plan.draft.changed_paths();
     lines.push(format!("{} file(s) change:", files.len()));
     for f in &files {
-        let how = if archived.contains(f) { "  (archived in the folio state)" } else { "" };
+        let how = match moves.iter().find(|(from, _)| from == f) {
+            Some((_, to)) => format!("  (moves to {to})"),
+            None if archived.contains(f) => "  (archived in the folio state)".into(),
+            None => String::new(),
+        };
         lines.push(format!("  {f}{how}"));
     }
     if !plan.repointed.is_empty() {

@@ -38,6 +38,7 @@ pub fn plan(
             entity: store.entity(idx).id.clone(),
             verdict: verdict.into(),
             hash_before: digest::of(text.as_bytes()),
+            renamed_to: None,
         });
     }
     if store.kind() == DialectKind::Awareness {
@@ -132,7 +133,7 @@ fn body_start(text: &str) -> usize {
 }
 
 /// `path:LINE: old → new` for every line a repointing changes.
-fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
+pub(super) fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
     old.lines()
         .zip(new.lines())
         .enumerate()

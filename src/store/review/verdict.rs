@@ -77,6 +77,7 @@ pub fn plan(
             entity: e.id.clone(),
             verdict: verdict.name().to_string(),
             hash_before: digest::of(text.as_bytes()),
+            renamed_to: None,
         });
         match store.kind() {
             DialectKind::Okf => okf(store, idx, verdict, &mut plan)?,
@@ -144,7 +145,7 @@ fn okf(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Res
         }
         Verdict::Forget => draft.archive(store, &path)?,
         Verdict::Promote { to } => match to {
-            Some(kind) => fields::set(draft, store, &path, "type", json!(kind))?,
+            Some(kind) => super::retype::promote(store, idx, kind, plan)?,
             None if status.as_deref() == Some("draft") => fields::set(draft, store, &path, "status", json!("stable"))?,
             None => return Err(needs_to(store, idx, "a type (--to TYPE)")),
         },
