@@ -63,6 +63,10 @@ pub fn plan(
         plan.repointed.extend(changed_lines(path, &old, new));
         plan.draft.set_text(store, path, new.clone())?;
     }
+    for path in moved.referrers.keys() {
+        let own = (*path == b.path).then_some(b.id.as_str());
+        tidy_edges(store, &mut plan, path, own)?;
+    }
     fold_fields(store, from, into, &mut plan)?;
     let a_text = store.read_text(from).map_err(|e| ReviewError::refused(e.to_string()))?;
     let b_path = b.path.clone();
@@ -81,7 +85,86 @@ pub fn plan(
     b_text.replace_range(start.., &merged_body);
     plan.draft.archive(store, &a.path.clone())?;
     plan.event = plan.event.clone().detail("repointed", plan.repointed.len());
+    match store.kind() {
+        // `_log.md` bullets name both slugs, and the removal with its reason.
+        DialectKind::Aip10 => {
+            plan.event.bullets = vec![
+                format!(
+                    "Merged [[{}]] into [[{}]], which supersedes it; {} link(s) repointed.",
+                    a.id,
+                    b.id,
+                    plan.repointed.len()
+                ),
+                format!("Removed {}: merged into [[{}]] (kept in folio's archive).", a.path, b.id),
+                format!("{} (by {}).", plan.event.summary, reviewer.by),
+            ]
+        }
+        // evolve's review line: `{"event": "review", "verdict": "merge", "entity": A, "hash", …}`.
+        DialectKind::Evolve => {
+            let mut ev = AuditEvent::new("review", &reviewer.by, plan.event.summary.clone())
+                .entity(&a.id, &a.title, &a.path)
+                .detail("verdict", "merge")
+                .detail("into", b.id.clone())
+                .detail("hash", plan.decisions[0].hash_before.clone());
+            ev.details.insert("repointed".into(), json!(plan.repointed.len()));
+            plan.event = ev;
+        }
+        _ => {}
+    }
     Ok(plan)
+}
+
+/// After repointing, an edge list may name B twice, and B's own edges to A now name B itself
+/// (B `supersedes: [B]`): drop the repeats and, in B, the self-references.
+fn tidy_edges(store: &Store, plan: &mut Plan, path: &str, own: Option<&str>) -> Result<(), ReviewError> {
+    let f = fields::read(&mut plan.draft, store, path)?;
+    for key in crate::store::dialect::EDGE_KEYS.iter().chain(&["links"]) {
+        let Some(Value::Array(items)) = f.get(*key) else { continue };
+        let mut kept: Vec<Value> = Vec::new();
+        for item in items {
+            let name = crate::store::frontmatter::scalar_text(item);
+            let name = name.trim_start_matches("[[").trim_end_matches("]]");
+            if !kept.contains(item) && own != Some(name) {
+                kept.push(item.clone());
+            }
+        }
+        if kept.len() == items.len() {
+            continue;
+        }
+        if kept.is_empty() {
+            fields::remove(&mut plan.draft, store, path, key)?;
+        } else if let Some(new) = drop_block_items(plan.draft.text(store, path)?, key, own) {
+            *plan.draft.text(store, path)? = new;
+        } else {
+            fields::set(&mut plan.draft, store, path, key, Value::Array(kept))?;
+        }
+    }
+    Ok(())
+}
+
+/// A block-style list (`key:` then `  - item` lines) loses its repeated items and `own` by
+/// deleting their lines, so the list keeps its style; None for any other form.
+fn drop_block_items(text: &str, key: &str, own: Option<&str>) -> Option<String> {
+    let Block::Closed { inner, .. } = frontmatter::locate(text) else { return None };
+    let block = &text[inner.clone()];
+    let (_, range) = crate::store::edit::key_ranges(block).into_iter().find(|(k, _)| k == key)?;
+    let region = &block[range.clone()];
+    let (head, items) = region.split_once('\n')?;
+    if !head.trim_end().ends_with(':') {
+        return None;
+    }
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = format!("{head}\n");
+    for line in items.split_inclusive('\n') {
+        let item = line.trim().strip_prefix("- ")?.trim().trim_matches(['"', '\'']);
+        let name = item.trim_start_matches("[[").trim_end_matches("]]").to_string();
+        if own != Some(name.as_str()) && !seen.contains(&name) {
+            out += line;
+        }
+        seen.push(name);
+    }
+    let at = inner.start + range.start;
+    Some(format!("{}{out}{}", &text[..at], &text[at + region.len()..]))
 }
 
 /// B gains A's aliases (and A's title as one), A's sources and the merge trail.
