@@ -32,20 +32,20 @@ pub fn file_record(state: &State, intent: &Intent) -> io::Result<()> {
     if let Some(undone) = &intent.undoes {
         let _ = fs::remove_file(dir.join(format!("{undone}.json")));
     } else {
+        // A log-only changeset (an evolve or vault approval) is filed too: undoing it reverts no
+        // file but takes its verdict back, instead of silently undoing an older change.
         let entries: Vec<Entry> = intent.entries.iter().filter(|e| e.role != Role::Log).cloned().collect();
-        if !entries.is_empty() {
-            let record = Record {
-                id: intent.id.clone(),
-                verb: intent.verb.clone(),
-                summary: intent.summary.clone(),
-                by: intent.by.clone(),
-                entries,
-            };
-            super::fsio::write_atomic(
-                &dir.join(format!("{}.json", record.id)),
-                serde_json::to_string_pretty(&record)?.as_bytes(),
-            )?;
-        }
+        let record = Record {
+            id: intent.id.clone(),
+            verb: intent.verb.clone(),
+            summary: intent.summary.clone(),
+            by: intent.by.clone(),
+            entries,
+        };
+        super::fsio::write_atomic(
+            &dir.join(format!("{}.json", record.id)),
+            serde_json::to_string_pretty(&record)?.as_bytes(),
+        )?;
     }
     trim(state);
     Ok(())

@@ -43,8 +43,8 @@ pub fn plan(
     }
     if store.kind() == DialectKind::Awareness {
         let reason = format!("merged into {}", b.description.as_deref().unwrap_or(&b.title));
+        // The framework's own event for the entry that leaves (`memory.pruned`).
         entries::prune(store, from, &reason, &mut plan)?;
-        plan.event.verb = "merge".into();
         return Ok(plan);
     }
     if a.path == b.path || store.entities.iter().filter(|e| e.path == a.path || e.path == b.path).count() != 2 {
