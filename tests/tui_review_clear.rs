@@ -230,6 +230,8 @@ fn evolve_project() {
             r#""verdict":"forget""#,
             r#""verdict":"merge""#,
             r#""verdict":"approve""#,
+            // A bulk approval writes evolve's one-entity review line per entity.
+            r#""event":"review","entity":"guideline/prefer-git-worktrees-for-parallel-branches","by":"human:tester""#,
         ],
     );
 }
@@ -349,4 +351,33 @@ fn vault_docs() {
         },
         &[r#"{"event":"veto","entity":"evaluation-loop""#, r#"{"event":"merge","#, r#"{"event":"approve","#],
     );
+}
+
+/// AIP-10: `o` approves one side of a contradiction over the other (it supersedes the loser,
+/// both `contradicts` cleared); on an item without a contradiction it explains and writes nothing.
+#[test]
+fn aip10_contradiction_won_from_the_pane() {
+    let (_dir, root) = scratch(&fixture("aip10-wiki"));
+    let mut app = app_on(&root, "dark", (120, 40));
+    app.model.review.actor = "human:tester".into();
+    press(&mut app, &["R"]);
+    go_to(&mut app, "alex-park");
+    press(&mut app, &["o"]);
+    assert!(app.model.review.confirm.is_none());
+    assert!(app.model.message.as_ref().unwrap().text.starts_with("no contradiction to decide"));
+    go_to(&mut app, "hiring-freeze");
+    press(&mut app, &["o"]);
+    let c = app.model.review.confirm.as_ref().expect("a confirm dialog");
+    let shown = c.lines.join("\n");
+    assert!(shown.contains("concepts/runway-extension-q2.md"), "{shown}");
+    assert!(shown.contains("+supersedes: [runway-extension-q2]"), "{shown}");
+    confirm(&mut app, "approve over");
+    let winner = std::fs::read_to_string(root.join("concepts/hiring-freeze.md")).unwrap();
+    let loser = std::fs::read_to_string(root.join("concepts/runway-extension-q2.md")).unwrap();
+    assert!(winner.contains("supersedes: [runway-extension-q2]") && !winner.contains("contradicts"), "{winner}");
+    assert!(!loser.contains("contradicts"), "{loser}");
+    let log = std::fs::read_to_string(root.join("_log.md")).unwrap();
+    assert!(log.contains("- [[hiring-freeze]] supersedes [[runway-extension-q2]]; `contradicts` cleared on both."));
+    let runway = app.model.review.items.iter().find(|i| i.id == "runway-extension-q2").unwrap();
+    assert!(!runway.reasons.contains(&Reason::Contradiction), "{:?}", runway.reasons);
 }

@@ -119,8 +119,26 @@ pub fn append(kind: DialectKind, old: Option<&str>, event: &AuditEvent, at: Offs
         DialectKind::Okf => okf_append(old, event, at),
         DialectKind::Aip10 => aip10_append(old, event, at),
         DialectKind::Awareness => json_line(old, awareness_record(event, at)),
+        DialectKind::Evolve if event.details.contains_key("hashes") => evolve_lines(old, event, at),
         _ => json_line(old, json_record(event, at)),
     }
+}
+
+/// evolve's review lines name one entity each: a bulk decision (`hashes`, one per entity)
+/// becomes one line per entity with its own `hash`.
+fn evolve_lines(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
+    let hashes = event.details.get("hashes").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut out = old.to_string();
+    for (i, e) in event.entities.iter().enumerate() {
+        let mut one = event.clone();
+        one.entities = vec![e.clone()];
+        one.details.remove("hashes");
+        if let Some(h) = hashes.get(i) {
+            one.details.insert("hash".into(), h.clone());
+        }
+        out = json_line(&out, json_record(&one, at));
+    }
+    out
 }
 
 fn json_line(old: &str, record: Value) -> String {
@@ -338,6 +356,14 @@ mod tests {
         assert_eq!(last["entity"], "tables/users");
         assert_eq!(last["key"], "status");
         assert_eq!(last["ts"], "2026-08-19T18:23:34.123456Z");
+        let bulk = ev()
+            .entity("tables/orders", "Orders", "tables/orders.md")
+            .detail("hashes", json!(["sha256:a", "sha256:b"]));
+        let lines = append(DialectKind::Evolve, None, &bulk, at);
+        let lines: Vec<Value> = lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!((lines[1]["entity"].as_str(), lines[1]["hash"].as_str()), (Some("tables/orders"), Some("sha256:b")));
+        assert!(lines[0].get("hashes").is_none());
         let aware = append(DialectKind::Awareness, None, &ev(), at);
         let v: Value = serde_json::from_str(aware.trim()).unwrap();
         assert_eq!(v["timestamp"], "2026-08-19 18:23 +00:00");

@@ -56,8 +56,17 @@ pub fn plan(
     if store.kind() == DialectKind::Aip10 && (a.path.starts_with("sources/") || b.path.starts_with("sources/")) {
         return Err(ReviewError::refused("sources are immutable in AIP-10; folio never writes there"));
     }
-    let moved = repoint::plan_move(store, from, &b.path).map_err(ReviewError::refused)?;
+    let mut moved = repoint::plan_move(store, from, &b.path).map_err(ReviewError::refused)?;
     plan.notes = moved.skipped.clone();
+    if store.kind() == DialectKind::Aip10 {
+        moved.referrers.retain(|path, _| {
+            let source = path.starts_with("sources/");
+            if source {
+                plan.notes.push(format!("{path}: a source is immutable in AIP-10; its links were left as they are"));
+            }
+            !source
+        });
+    }
     for (path, (_, new)) in &moved.referrers {
         let old = std::fs::read_to_string(store.abs_path(path)).unwrap_or_default();
         plan.repointed.extend(changed_lines(path, &old, new));
@@ -66,6 +75,10 @@ pub fn plan(
     for path in moved.referrers.keys() {
         let own = (*path == b.path).then_some(b.id.as_str());
         tidy_edges(store, &mut plan, path, own)?;
+        // AIP-10: `updated_at` is set on every write (B's is set with its other fields).
+        if store.kind() == DialectKind::Aip10 && own.is_none() {
+            fields::set(&mut plan.draft, store, path, "updated_at", json!(reviewer.timestamp()))?;
+        }
     }
     fold_fields(store, from, into, &mut plan)?;
     let a_text = store.read_text(from).map_err(|e| ReviewError::refused(e.to_string()))?;

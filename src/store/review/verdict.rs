@@ -100,8 +100,16 @@ pub fn plan(
         bullets.push(format!("{} (by {}).", plan.event.summary, reviewer.by));
         plan.event.bullets = bullets;
     }
-    if let (DialectKind::Evolve, [one]) = (store.kind(), plan.decisions.as_slice()) {
-        plan.event.details.insert("hash".into(), json!(one.hash_before));
+    match (store.kind(), plan.decisions.as_slice()) {
+        (DialectKind::Evolve, [one]) => {
+            plan.event.details.insert("hash".into(), json!(one.hash_before));
+        }
+        // A bulk decision: the log writes one review line per entity, each with its hash.
+        (DialectKind::Evolve, many) => {
+            let hashes: Vec<&str> = many.iter().map(|d| d.hash_before.as_str()).collect();
+            plan.event.details.insert("hashes".into(), json!(hashes));
+        }
+        _ => {}
     }
     Ok(plan)
 }
