@@ -131,6 +131,28 @@ pub fn plan(
 /// (B `supersedes: [B]`): drop the repeats and, in B, the self-references.
 fn tidy_edges(store: &Store, plan: &mut Plan, path: &str, own: Option<&str>) -> Result<(), ReviewError> {
     let f = fields::read(&mut plan.draft, store, path)?;
+    // opendray's `relations: {runs_on: [..], …}` mapping (opendray allows no self-edges).
+    if let Some(Value::Object(rel)) = f.get("relations") {
+        let mut tidy = rel.clone();
+        for targets in tidy.values_mut() {
+            if let Value::Array(items) = targets {
+                let mut kept: Vec<Value> = Vec::new();
+                for item in items.iter() {
+                    let name = crate::store::frontmatter::scalar_text(item);
+                    if !kept.contains(item) && own != Some(name.trim_start_matches("[[").trim_end_matches("]]")) {
+                        kept.push(item.clone());
+                    }
+                }
+                *items = kept;
+            }
+        }
+        tidy.retain(|_, v| !matches!(v, Value::Array(a) if a.is_empty()));
+        if tidy != *rel && tidy.is_empty() {
+            fields::remove(&mut plan.draft, store, path, "relations")?;
+        } else if tidy != *rel {
+            fields::set(&mut plan.draft, store, path, "relations", Value::Object(tidy))?;
+        }
+    }
     for key in crate::store::dialect::EDGE_KEYS.iter().chain(&["links"]) {
         let Some(Value::Array(items)) = f.get(*key) else { continue };
         let mut kept: Vec<Value> = Vec::new();
