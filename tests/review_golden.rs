@@ -40,17 +40,14 @@ fn regex_lite(s: &str) -> String {
     out + rest
 }
 
-fn last_log_line(root: &Path, log: &str) -> String {
-    let text = std::fs::read_to_string(root.join(log)).unwrap();
+/// What the verdict added to the store's log: OKF's entry right under today's heading (its log
+/// is newest first), everything appended for the others.
+fn logged(before: &str, after: &str, log: &str) -> String {
     if log.ends_with("log.md") && !log.ends_with("_log.md") {
-        // OKF: newest first, the entry right under today's heading.
-        return text.lines().find(|l| l.starts_with("* **") || l.starts_with("- **")).unwrap().to_string();
+        return after.lines().find(|l| l.starts_with("* **") || l.starts_with("- **")).unwrap().to_string();
     }
-    if log.ends_with("_log.md") {
-        let at = text.rfind("\n## [").unwrap();
-        return text[at + 1..].to_string();
-    }
-    text.lines().last().unwrap().to_string()
+    let added = after.strip_prefix(before).unwrap_or_else(|| panic!("{log}: not appended to"));
+    added.trim_start_matches('\n').trim_end().to_string()
 }
 
 /// A scratch copy that takes writes (the corpora are read-only).
@@ -136,6 +133,7 @@ fn check(name: &str, src: PathBuf, store_rel: &str, args: &[&str], log: &str) {
     let mut dry = full.clone();
     dry.push("--dry-run");
     let before = tree(&root, &log_path);
+    let log_before = std::fs::read_to_string(&log_path).unwrap_or_default();
     let o = folio(&dry);
     assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
     let diff = stdout(&o);
@@ -143,8 +141,9 @@ fn check(name: &str, src: PathBuf, store_rel: &str, args: &[&str], log: &str) {
     let o = folio(&full);
     assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
     let after = tree(&root, &log_path);
-    let got =
-        normalise(&format!("{diff}\n# applied\n{}\n# log\n{}\n", applied(&before, &after), last_log_line(&store, log)));
+    let log_after = std::fs::read_to_string(&log_path).unwrap();
+    let added = logged(&log_before, &log_after, log);
+    let got = normalise(&format!("{diff}\n# applied\n{}\n# log\n{added}\n", applied(&before, &after)));
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/review").join(format!("{name}.txt"));
     if std::env::var_os("FOLIO_BLESS").is_some() {
         std::fs::create_dir_all(golden.parent().unwrap()).unwrap();

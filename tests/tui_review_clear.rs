@@ -308,10 +308,13 @@ fn awareness_home() {
             ]
         },
         &[
-            r#""type":"memory.promoted","text":"promoted to review""#,
-            r#""type":"memory.pruned","text":"vetoed: one-off""#,
-            r#""type":"memory.pruned","text":"forgot""#,
-            r#""type":"memory.pruned","text":"merged `"#,
+            r#""type":"memory.promoted","kind":"review","section":"Review Guidance","text":"#,
+            r#""reason":"one-off","evidence":"#,
+            r#""reason":"forgotten","evidence":"#,
+            r#""reason":"merged into "#,
+            // The bulk approval promotes the remaining candidates to Patterns, one line each.
+            r#""type":"memory.promoted","kind":"pattern","section":"Patterns","text":"#,
+            r#""type":"folio.approve","#,
         ],
     );
 }
