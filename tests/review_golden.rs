@@ -152,11 +152,18 @@ fn check(name: &str, src: PathBuf, store_rel: &str, args: &[&str], log: &str) {
     let want = std::fs::read_to_string(&golden)
         .unwrap_or_else(|_| panic!("{}: missing; run with FOLIO_BLESS=1", golden.display()));
     assert_eq!(got, want, "{name} differs from {}", golden.display());
-    if after != before {
-        let o = folio(&["undo", s, "--as", "human:golden"]);
-        assert!(o.status.success(), "{name}: undo: {}", String::from_utf8_lossy(&o.stderr));
-        assert!(tree(&root, &log_path) == before, "{name}: undo is not byte-exact");
-    }
+    // Undo takes the decision back, a log-only one too: files byte-exact, items queued again.
+    let o = folio(&["undo", s, "--as", "human:golden"]);
+    assert!(o.status.success(), "{name}: undo: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(tree(&root, &log_path) == before, "{name}: undo is not byte-exact");
+    let ledger =
+        std::fs::read_to_string(normalize_path(&store.join(state_dir(store_rel)).join("review/verdicts.jsonl")));
+    assert_eq!(ledger.unwrap_or_default(), "", "{name}: undo left verdicts in the ledger");
+}
+
+/// The folio state folder, relative to the store root.
+fn state_dir(store_rel: &str) -> &'static str {
+    if store_rel.is_empty() { ".folio" } else { "../folio" }
 }
 
 /// `a/b/../c` → `a/c` (the evolve log sits beside the `entities/` root).
@@ -271,6 +278,18 @@ fn okf_forget_merge_and_promote_to_a_type() {
         "",
         &["promote", "runbooks/rotate-webhook-signing-secret", "--to", "Decision Record"],
         "log.md",
+    );
+}
+
+#[test]
+fn evolve_bulk_approve_logs_one_line_per_entity() {
+    let e = fixture("evolve-project");
+    check(
+        "evolve-bulk-approve",
+        e,
+        ".evolve/entities",
+        &["approve", "--filter", "path:guideline/prefer"],
+        "../audit.log",
     );
 }
 
