@@ -74,7 +74,7 @@ pub fn plan(
     }
     for path in moved.referrers.keys() {
         let own = (*path == b.path).then_some(b.id.as_str());
-        tidy_edges(store, &mut plan, path, own)?;
+        super::edges::tidy(store, &mut plan, path, own)?;
         // AIP-10: `updated_at` is set on every write (B's is set with its other fields).
         if store.kind() == DialectKind::Aip10 && own.is_none() {
             fields::set(&mut plan.draft, store, path, "updated_at", json!(reviewer.timestamp()))?;
@@ -125,81 +125,6 @@ pub fn plan(
         _ => {}
     }
     Ok(plan)
-}
-
-/// After repointing, an edge list may name B twice, and B's own edges to A now name B itself
-/// (B `supersedes: [B]`): drop the repeats and, in B, the self-references.
-fn tidy_edges(store: &Store, plan: &mut Plan, path: &str, own: Option<&str>) -> Result<(), ReviewError> {
-    let f = fields::read(&mut plan.draft, store, path)?;
-    // opendray's `relations: {runs_on: [..], …}` mapping (opendray allows no self-edges).
-    if let Some(Value::Object(rel)) = f.get("relations") {
-        let mut tidy = rel.clone();
-        for targets in tidy.values_mut() {
-            if let Value::Array(items) = targets {
-                let mut kept: Vec<Value> = Vec::new();
-                for item in items.iter() {
-                    let name = crate::store::frontmatter::scalar_text(item);
-                    if !kept.contains(item) && own != Some(name.trim_start_matches("[[").trim_end_matches("]]")) {
-                        kept.push(item.clone());
-                    }
-                }
-                *items = kept;
-            }
-        }
-        tidy.retain(|_, v| !matches!(v, Value::Array(a) if a.is_empty()));
-        if tidy != *rel && tidy.is_empty() {
-            fields::remove(&mut plan.draft, store, path, "relations")?;
-        } else if tidy != *rel {
-            fields::set(&mut plan.draft, store, path, "relations", Value::Object(tidy))?;
-        }
-    }
-    for key in crate::store::dialect::EDGE_KEYS.iter().chain(&["links"]) {
-        let Some(Value::Array(items)) = f.get(*key) else { continue };
-        let mut kept: Vec<Value> = Vec::new();
-        for item in items {
-            let name = crate::store::frontmatter::scalar_text(item);
-            let name = name.trim_start_matches("[[").trim_end_matches("]]");
-            if !kept.contains(item) && own != Some(name) {
-                kept.push(item.clone());
-            }
-        }
-        if kept.len() == items.len() {
-            continue;
-        }
-        if kept.is_empty() {
-            fields::remove(&mut plan.draft, store, path, key)?;
-        } else if let Some(new) = drop_block_items(plan.draft.text(store, path)?, key, own) {
-            *plan.draft.text(store, path)? = new;
-        } else {
-            fields::set(&mut plan.draft, store, path, key, Value::Array(kept))?;
-        }
-    }
-    Ok(())
-}
-
-/// A block-style list (`key:` then `  - item` lines) loses its repeated items and `own` by
-/// deleting their lines, so the list keeps its style; None for any other form.
-fn drop_block_items(text: &str, key: &str, own: Option<&str>) -> Option<String> {
-    let Block::Closed { inner, .. } = frontmatter::locate(text) else { return None };
-    let block = &text[inner.clone()];
-    let (_, range) = crate::store::edit::key_ranges(block).into_iter().find(|(k, _)| k == key)?;
-    let region = &block[range.clone()];
-    let (head, items) = region.split_once('\n')?;
-    if !head.trim_end().ends_with(':') {
-        return None;
-    }
-    let mut seen: Vec<String> = Vec::new();
-    let mut out = format!("{head}\n");
-    for line in items.split_inclusive('\n') {
-        let item = line.trim().strip_prefix("- ")?.trim().trim_matches(['"', '\'']);
-        let name = item.trim_start_matches("[[").trim_end_matches("]]").to_string();
-        if own != Some(name.as_str()) && !seen.contains(&name) {
-            out += line;
-        }
-        seen.push(name);
-    }
-    let at = inner.start + range.start;
-    Some(format!("{}{out}{}", &text[..at], &text[at + region.len()..]))
 }
 
 /// B gains A's aliases (and A's title as one), A's sources and the merge trail.

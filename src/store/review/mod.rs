@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 
 pub mod diff;
 pub mod draft;
+pub mod edges;
 pub mod entries;
 pub mod fields;
 pub mod filter;
