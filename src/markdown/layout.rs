@@ -259,6 +259,9 @@ impl Writer<'_> {
 
     fn code(&mut self, lang: &str, text: &str, first: &[Piece], rest: &[Piece]) {
         let label = if lang.is_empty() { "code".to_string() } else { sanitize::line(lang) };
+        // A fence's info string can be any length: cut it to the pane.
+        let room = self.width.saturating_sub(width_of(first) + 2);
+        let label = if room == 0 { String::new() } else { fit(&label, room).trim_end().to_string() };
         let mut head = first.to_vec();
         head.push(Piece::new(format!("╭ {label}"), Role::CodeFrame));
         self.push_line(Line(head));
@@ -325,14 +328,24 @@ impl Writer<'_> {
                 widths[c] = widths[c].max(cell_text(cell).width());
             }
         }
-        // Shrink the widest columns until the table fits (3 = "│ " + " " per column).
-        let avail = self.width.saturating_sub(width_of(rest) + 1);
-        while widths.iter().sum::<usize>() + 3 * cols > avail {
-            let Some((i, &w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else { break };
-            if w <= 3 {
-                break;
+        // Shrink the widest columns until the table fits (3 = "│ " + " " per column), down to
+        // three columns of text each, then to one; columns that still do not fit are cut off
+        // on the right and the cut is marked with `…` after the last border.
+        let avail = self.width.saturating_sub(width_of(rest).max(width_of(first)) + 1);
+        let total = |widths: &[usize]| widths.iter().sum::<usize>() + 3 * widths.len();
+        for floor in [3, 1] {
+            while total(&widths) > avail {
+                let Some((i, &w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else { break };
+                if w <= floor {
+                    break;
+                }
+                widths[i] = w - 1;
             }
-            widths[i] = w - 1;
+        }
+        let mut cut = false;
+        while widths.len() > 1 && total(&widths) + usize::from(cut) > avail {
+            widths.pop();
+            cut = true;
         }
         for (r, row) in rows.iter().enumerate() {
             let mut line = if r == 0 { first.to_vec() } else { rest.to_vec() };
@@ -345,12 +358,13 @@ impl Writer<'_> {
                 line.push(Piece { text: fitted, role, style: InlineStyle { link, ..InlineStyle::default() } });
                 line.push(Piece::new(" ", Role::Text));
             }
-            line.push(Piece::new("│", Role::TableBorder));
+            line.push(Piece::new(if cut { "│…" } else { "│" }, Role::TableBorder));
             self.push_line(Line(line));
             if r == 0 {
                 let mut sep = rest.to_vec();
                 let bar: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
-                sep.push(Piece::new(format!("├{}┤", bar.join("┼")), Role::TableBorder));
+                let end = if cut { "┤…" } else { "┤" };
+                sep.push(Piece::new(format!("├{}{end}", bar.join("┼")), Role::TableBorder));
                 self.push_line(Line(sep));
             }
         }
@@ -429,6 +443,21 @@ mod tests {
         assert!(l.lines.iter().all(|line| line.text().width() <= 30), "{:#?}", texts(&l));
         assert!(texts(&l).iter().any(|t| t.contains('…')));
         assert_eq!(texts(&l)[0], "╭ code");
+    }
+
+    #[test]
+    fn wide_tables_shrink_then_cut_columns_on_the_right() {
+        // Six columns need 37 cells at three letters each: they shrink below three to fit 36.
+        let head = "| Layer | Horizon | Scope | Audience | Role | AI drive |\n|---|---|---|---|---|---|\n";
+        let l = lay(&format!("{head}| a | b | c | d | e | f |\n"), 36);
+        assert!(l.lines.iter().all(|line| line.text().width() <= 36), "{:#?}", texts(&l));
+        assert!(texts(&l)[0].ends_with('│'));
+        // Thirty columns cannot fit in 20 cells even at one letter: the right ones are cut.
+        let cells = "| x ".repeat(30) + "|\n";
+        let sep = "|---".repeat(30) + "|\n";
+        let l = lay(&format!("{cells}{sep}{cells}"), 20);
+        assert!(l.lines.iter().all(|line| line.text().width() <= 20), "{:#?}", texts(&l));
+        assert!(texts(&l).iter().all(|t| t.ends_with('…')), "{:#?}", texts(&l));
     }
 
     #[test]
