@@ -125,6 +125,17 @@ impl Writer<'_> {
         self.lines.push(line);
     }
 
+    /// The prefix one nesting level down. Indentation stops growing at two thirds of the pane
+    /// (content nested 1,000 deep would otherwise push every line off screen): deeper levels
+    /// are drawn at the last indent that fits.
+    fn deeper(&self, prefix: &[Piece], piece: Piece) -> Vec<Piece> {
+        let mut out = prefix.to_vec();
+        if width_of(prefix) + piece.text.width() <= self.width * 2 / 3 {
+            out.push(piece);
+        }
+        out
+    }
+
     fn blank(&mut self, prefix: &[Piece]) {
         let trimmed: Vec<Piece> = prefix
             .iter()
@@ -156,10 +167,8 @@ impl Writer<'_> {
             Block::Code { lang, text } => self.code(lang, text, first, rest),
             Block::Quote(inner) => {
                 let bar = Piece::new("▌ ", Role::Quote);
-                let mut f = first.to_vec();
-                f.push(bar.clone());
-                let mut r = rest.to_vec();
-                r.push(bar);
+                let f = self.deeper(first, bar.clone());
+                let r = self.deeper(rest, bar);
                 self.blocks(inner, &f, &r);
             }
             Block::List { start, items } => {
@@ -186,10 +195,8 @@ impl Writer<'_> {
             (None, None) => ("• ".to_string(), Role::Marker),
         };
         let indent = " ".repeat(marker.width());
-        let mut f = first.to_vec();
-        f.push(Piece::new(marker, role));
-        let mut r = rest.to_vec();
-        r.push(Piece::new(indent, Role::Text));
+        let f = self.deeper(first, Piece::new(marker, role));
+        let r = self.deeper(rest, Piece::new(indent, Role::Text));
         if item.blocks.is_empty() {
             self.push_line(Line(f));
             return;
@@ -347,6 +354,14 @@ impl Writer<'_> {
             widths.pop();
             cut = true;
         }
+        if total(&widths) + usize::from(cut) > avail {
+            // Not even one column fits beside the indent: say a table is there.
+            let mut line = first.to_vec();
+            let room = self.width.saturating_sub(width_of(first));
+            line.push(Piece::new(fit("▦ table", room).trim_end(), Role::TableBorder));
+            self.push_line(Line(line));
+            return;
+        }
         for (r, row) in rows.iter().enumerate() {
             let mut line = if r == 0 { first.to_vec() } else { rest.to_vec() };
             for (c, w) in widths.iter().enumerate() {
@@ -373,6 +388,9 @@ impl Writer<'_> {
 
 /// Pad or cut (with `…`) to exactly `w` columns.
 fn fit(s: &str, w: usize) -> String {
+    if w == 0 {
+        return String::new();
+    }
     if s.width() <= w {
         return format!("{s}{}", " ".repeat(w - s.width()));
     }
@@ -458,6 +476,25 @@ mod tests {
         let l = lay(&format!("{cells}{sep}{cells}"), 20);
         assert!(l.lines.iter().all(|line| line.text().width() <= 20), "{:#?}", texts(&l));
         assert!(texts(&l).iter().all(|t| t.ends_with('…')), "{:#?}", texts(&l));
+    }
+
+    #[test]
+    fn deep_nesting_stops_indenting_at_two_thirds_of_the_pane() {
+        let quotes = format!("{}deep text here\n", "> ".repeat(1000));
+        let lists: String = (0..200).map(|i| format!("{}- item {i}\n", "  ".repeat(i))).collect();
+        for md in [
+            quotes,
+            lists,
+            ["| a | b |", "|---|---|", "| c | d |"].map(|row| format!("{}{row}\n", "> ".repeat(300))).concat(),
+        ] {
+            let l = lay(&md, 30);
+            assert!(l.lines.iter().all(|line| line.text().width() <= 30), "{:#?}", texts(&l));
+            assert!(
+                texts(&l).iter().any(|t| t.contains("deep") || t.contains("item") || t.contains('│')),
+                "{:#?}",
+                texts(&l)
+            );
+        }
     }
 
     #[test]
