@@ -1,8 +1,13 @@
 //! The one ranking: nucleo's score of the query on an item's haystack, best first, ties by the
-//! shorter haystack, then by item order. This is the order `nucleo::Nucleo` sorts its matches
-//! in, so the headless `folio recall` and the TUI's streaming engine agree by construction.
+//! shorter haystack, then by item order (entity order, an entity's own item before its sections,
+//! sections by line). The headless `folio recall` and the TUI's streaming engine both score with
+//! `score` and order with `order`, so they agree by construction.
+use std::cell::RefCell;
+use std::cmp::Ordering;
+
 use nucleo::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo::{Config, Matcher};
+use rayon::prelude::*;
 
 use super::item::RecallItem;
 
@@ -19,28 +24,88 @@ pub fn pattern(text: &str) -> Pattern {
     Pattern::parse(text, CaseMatching::Smart, Normalization::Smart)
 }
 
+/// One matched item: its score and what breaks ties, so ordering never looks items up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scored {
+    pub score: u32,
+    /// Haystack length in chars.
+    pub len: u32,
+    pub idx: u32,
+    /// The section's heading line; 0 for the entity's own item.
+    pub line: u32,
+    /// Where the item lives in the caller's item list.
+    pub id: u32,
+}
+
+/// Best first: higher score, then shorter haystack, then item order.
+pub fn order(a: &Scored, b: &Scored) -> Ordering {
+    b.score.cmp(&a.score).then(a.len.cmp(&b.len)).then(a.idx.cmp(&b.idx)).then(a.line.cmp(&b.line))
+}
+
+thread_local! {
+    /// One matcher per thread: it owns a scratch matrix that is costly to allocate per item.
+    static MATCHER: RefCell<Matcher> = RefCell::new(Matcher::new(config()));
+}
+
+/// Score one item (`id` is its position in the caller's list); `None` when it does not match.
+pub fn score(item: &RecallItem, id: u32, pattern: &Pattern) -> Option<Scored> {
+    let score = MATCHER.with(|m| pattern.score(item.haystack.slice(..), &mut m.borrow_mut()))?;
+    let line = item.section.as_ref().map_or(0, |s| s.line);
+    Some(Scored { score, len: item.haystack.len() as u32, idx: item.idx, line, id })
+}
+
+/// Score `items` in parallel on the current rayon pool; the matches in item order.
+pub fn score_all(items: &[RecallItem], pattern: &Pattern) -> Vec<Scored> {
+    items.par_iter().enumerate().filter_map(|(n, item)| score(item, n as u32, pattern)).collect()
+}
+
+/// Keep the best `k` of `hits`, sorted best first. Linear selection first: only the kept
+/// part is sorted, whatever the number of matches.
+pub fn keep_best(hits: &mut Vec<Scored>, k: usize) {
+    if hits.len() > k && k > 0 {
+        hits.select_nth_unstable_by(k - 1, order);
+    }
+    hits.truncate(k);
+    hits.sort_unstable_by(order);
+}
+
 /// The position in `items` and the score of every match, best first (at most `limit`).
 pub fn rank(items: &[RecallItem], text: &str, limit: usize) -> Vec<(usize, u32)> {
-    let pattern = pattern(text);
-    let mut matcher = Matcher::new(config());
-    let mut hits: Vec<(usize, u32)> = items
-        .iter()
-        .enumerate()
-        .filter_map(|(n, item)| pattern.score(item.haystack.slice(..), &mut matcher).map(|s| (n, s)))
-        .collect();
-    hits.sort_by(|a, b| {
-        b.1.cmp(&a.1).then_with(|| items[a.0].haystack.len().cmp(&items[b.0].haystack.len())).then(a.0.cmp(&b.0))
-    });
-    hits.truncate(limit);
-    hits
+    let mut hits = score_all(items, &pattern(text));
+    keep_best(&mut hits, limit);
+    hits.into_iter().map(|h| (h.id as usize, h.score)).collect()
 }
 
 /// Char positions of the haystack the query matched (sorted, for highlighting).
 pub fn indices(item: &RecallItem, text: &str) -> Vec<u32> {
-    let mut matcher = Matcher::new(config());
     let mut out = Vec::new();
-    pattern(text).indices(item.haystack.slice(..), &mut matcher, &mut out);
+    MATCHER.with(|m| pattern(text).indices(item.haystack.slice(..), &mut m.borrow_mut(), &mut out));
     out.sort_unstable();
     out.dedup();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::entity::Entity;
+
+    fn item(idx: u32, title: &str) -> RecallItem {
+        RecallItem::entity(idx, &Entity { id: format!("e{idx}"), title: title.into(), ..Entity::default() })
+    }
+
+    #[test]
+    fn best_first_ties_by_length_then_order() {
+        let items = [item(0, "margin call"), item(1, "margin"), item(2, "churn"), item(3, "margin")];
+        let ranked = rank(&items, "margin", 10);
+        let positions: Vec<usize> = ranked.iter().map(|&(n, _)| n).collect();
+        assert_eq!(positions, [1, 3, 0], "equal scores: shorter haystack, then item order");
+        assert_eq!(rank(&items, "margin", 2).len(), 2);
+        // Selection keeps exactly what a full sort would.
+        let mut all = score_all(&items, &pattern("m"));
+        let mut full = all.clone();
+        full.sort_by(order);
+        keep_best(&mut all, 2);
+        assert_eq!(all, full[..2]);
+    }
 }

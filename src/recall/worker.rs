@@ -1,0 +1,287 @@
+//! The background half of the streaming engine: one job per query generation scores candidate
+//! items in blocks on the engine's thread pool and publishes a `View` (the best results so far,
+//! the match count) after every block, so the first results appear after a few milliseconds
+//! while matching continues. A newer generation makes older jobs stop at the next item.
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rayon::prelude::*;
+
+use super::catalog::Catalog;
+use super::query::{Facts, Query};
+use super::rank::{self, Scored};
+use crate::store::Store;
+
+/// How many results a view keeps sorted; the overlay shows a page of them, and scrolling past
+/// them sorts every match once (`View::sorted`).
+pub const TOP: usize = 512;
+/// The first block is small so the first results come quickly; later blocks grow up to the
+/// largest, fewer publications for the same work.
+const FIRST_BLOCK: usize = 4_096;
+const LARGEST_BLOCK: usize = 32_768;
+
+/// What the UI shows: the results of one query generation so far.
+#[derive(Default)]
+pub struct View {
+    pub generation: u64,
+    /// The best results found so far, best first (at most `TOP`).
+    pub top: Vec<Scored>,
+    pub matched: usize,
+    /// Candidates considered (items the filters accept).
+    pub total: usize,
+    /// Matching finished: `top` is the final ranking.
+    pub complete: bool,
+    /// Catalog items considered, counted from the start: items appended later need matching.
+    pub covered: usize,
+    /// Every match (complete views only, any order): the base for an appended query.
+    pub all: Arc<Vec<Scored>>,
+    sorted: OnceLock<Vec<Scored>>,
+}
+
+impl View {
+    /// No results (an empty query) for `generation`.
+    pub fn empty(generation: u64) -> View {
+        View { generation, complete: true, ..View::default() }
+    }
+
+    /// Every match in ranking order, sorted on first use (scrolling past `top`).
+    pub fn sorted(&self) -> &[Scored] {
+        self.sorted.get_or_init(|| {
+            let mut v = (*self.all).clone();
+            v.par_sort_unstable_by(rank::order);
+            v
+        })
+    }
+}
+
+/// State shared by the engine and its jobs.
+pub struct Shared {
+    /// The newest generation; a job of an older one stops.
+    pub latest: AtomicU64,
+    pub view: Mutex<Arc<View>>,
+    pub catalog: Arc<Catalog>,
+    pub notify: Arc<dyn Fn() + Sync + Send>,
+    /// Which entities the last filter set accepted (recomputed when the filters change).
+    filter_mask: Mutex<Option<(Query, Arc<Vec<bool>>)>>,
+    /// The newest complete results and their query: the base for a query that extends it,
+    /// even when the queries typed in between never finished.
+    finished: Mutex<Option<(Query, Arc<View>)>>,
+}
+
+impl Shared {
+    pub fn new(catalog: Arc<Catalog>, notify: Arc<dyn Fn() + Sync + Send>) -> Shared {
+        Shared {
+            latest: AtomicU64::new(0),
+            view: Mutex::new(Arc::new(View::empty(0))),
+            catalog,
+            notify,
+            filter_mask: Mutex::new(None),
+            finished: Mutex::new(None),
+        }
+    }
+
+    pub fn current(&self) -> Arc<View> {
+        self.view.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Lint flags changed: `has:lint` masks must be recomputed.
+    pub fn forget_filters(&self) {
+        *self.filter_mask.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    /// The newest complete results, with their query.
+    pub fn finished(&self) -> Option<(Query, Arc<View>)> {
+        self.finished.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Items were removed (sections off): ids of earlier results mean nothing now.
+    pub fn forget_finished(&self) {
+        *self.finished.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    fn publish(&self, view: View, query: &Query) {
+        if self.latest.load(Ordering::Relaxed) == view.generation {
+            let view = Arc::new(view);
+            if view.complete {
+                *self.finished.lock().unwrap_or_else(|e| e.into_inner()) = Some((query.clone(), view.clone()));
+            }
+            *self.view.lock().unwrap_or_else(|e| e.into_inner()) = view;
+            (self.notify)();
+        }
+    }
+
+    /// Which entities `query`'s filters accept; `None` when it has none.
+    fn mask(&self, store: &Store, flags: &[bool], query: &Query) -> Option<Arc<Vec<bool>>> {
+        if !query.has_filters() {
+            return None;
+        }
+        let key = Query { text: String::new(), ..query.clone() };
+        let mut cache = self.filter_mask.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((k, mask)) = cache.as_ref()
+            && *k == key
+        {
+            return Some(mask.clone());
+        }
+        let mask: Arc<Vec<bool>> = Arc::new(
+            store
+                .entities
+                .par_iter()
+                .enumerate()
+                .map(|(i, e)| key.accepts(e, Facts { has_lint: flags.get(i).copied().unwrap_or(false) }))
+                .collect(),
+        );
+        *cache = Some((key, mask.clone()));
+        Some(mask)
+    }
+}
+
+/// Where a job's candidates come from besides the catalog items from `Job::from` on.
+pub enum Base {
+    /// Nothing: every catalog item the filters accept.
+    Fresh,
+    /// The previous query's matches, rescored: the new query only narrows it (an append).
+    Rescore { matches: Arc<Vec<Scored>>, total: usize },
+    /// The previous matches of this same query, kept: only new items need scoring.
+    Keep { matches: Arc<Vec<Scored>>, total: usize },
+}
+
+pub struct Job {
+    pub generation: u64,
+    pub query: Query,
+    pub base: Base,
+    /// Catalog items from here on are scanned (with the filters).
+    pub from: usize,
+    /// Ids to score first (the previous results' best), so the first view is already good.
+    pub first: Vec<u32>,
+    pub store: Arc<Store>,
+    pub flags: Arc<Vec<bool>>,
+}
+
+/// What a job has found so far.
+struct Progress {
+    generation: u64,
+    all: Vec<Scored>,
+    top: Vec<Scored>,
+    total: usize,
+}
+
+impl Progress {
+    fn add(&mut self, hits: &[Scored]) {
+        self.all.extend_from_slice(hits);
+        self.top.extend_from_slice(hits);
+        if self.top.len() > 4 * TOP {
+            rank::keep_best(&mut self.top, TOP);
+        }
+    }
+
+    /// The view so far; `covered` once matching is complete.
+    fn view(&mut self, covered: Option<usize>) -> View {
+        rank::keep_best(&mut self.top, TOP);
+        View {
+            generation: self.generation,
+            top: self.top.clone(),
+            matched: self.all.len(),
+            total: self.total,
+            complete: covered.is_some(),
+            covered: covered.unwrap_or(0),
+            all: Arc::new(if covered.is_some() { std::mem::take(&mut self.all) } else { Vec::new() }),
+            sorted: OnceLock::new(),
+        }
+    }
+}
+
+/// Run `job` to the end (or until a newer generation starts), publishing as it goes.
+pub fn run(shared: &Shared, job: Job) {
+    let generation = job.generation;
+    let stale = || shared.latest.load(Ordering::Relaxed) != generation;
+    if stale() {
+        return;
+    }
+    let pattern = rank::pattern(&job.query.text);
+    let mask = shared.mask(&job.store, &job.flags, &job.query);
+    let accepted = |idx: u32| mask.as_ref().is_none_or(|m| m.get(idx as usize).copied().unwrap_or(false));
+    let fresh = matches!(job.base, Base::Fresh);
+    let (all, total, rescore) = match job.base {
+        Base::Fresh => (Vec::new(), 0, None),
+        Base::Rescore { matches, total } => (Vec::new(), total, Some(matches)),
+        Base::Keep { matches, total } => ((*matches).clone(), total, None),
+    };
+    let mut p = Progress { generation, top: all.clone(), all, total };
+    let catalog = shared.catalog.clone();
+
+    // The previous best first: one small block, published at once.
+    let mut done = Vec::new();
+    if !job.first.is_empty() {
+        let items = catalog.read();
+        done = vec![false; items.len()];
+        let mut hits = Vec::new();
+        for &id in &job.first {
+            let Some(item) = items.get(id as usize) else { continue };
+            done[id as usize] = true;
+            if accepted(item.idx) {
+                p.total += usize::from(fresh);
+                hits.extend(rank::score(item, id, &pattern));
+            }
+        }
+        drop(items);
+        if stale() {
+            return;
+        }
+        p.add(&hits);
+        shared.publish(p.view(None), &job.query);
+    }
+    let skip = |id: usize| done.get(id).copied().unwrap_or(false);
+
+    // The previous matches, rescored in blocks.
+    if let Some(prev) = rescore {
+        let mut at = 0;
+        let mut block = FIRST_BLOCK;
+        while at < prev.len() {
+            let ids = &prev[at..(at + block).min(prev.len())];
+            let items = catalog.read();
+            let hits: Vec<Scored> = ids
+                .par_iter()
+                .filter(|s| !skip(s.id as usize))
+                .filter_map(|s| if stale() { None } else { rank::score(items.get(s.id as usize)?, s.id, &pattern) })
+                .collect();
+            drop(items);
+            if stale() {
+                return;
+            }
+            p.add(&hits);
+            at += ids.len();
+            block = (block * 2).min(LARGEST_BLOCK);
+            shared.publish(p.view(None), &job.query);
+        }
+    }
+
+    // Catalog items not considered yet, with the filters.
+    let mut at = job.from;
+    let mut block = FIRST_BLOCK;
+    loop {
+        let items = catalog.read();
+        let end = items.len();
+        if at >= end {
+            drop(items);
+            shared.publish(p.view(Some(end)), &job.query);
+            return;
+        }
+        let to = (at + block).min(end);
+        let candidates: Vec<u32> = (at..to).filter(|&id| !skip(id) && accepted(items[id].idx)).map(|id| id as u32).collect();
+        let hits: Vec<Scored> = candidates
+            .par_iter()
+            .filter_map(|&id| if stale() { None } else { rank::score(&items[id as usize], id, &pattern) })
+            .collect();
+        drop(items);
+        if stale() {
+            return;
+        }
+        p.total += candidates.len();
+        p.add(&hits);
+        at = to;
+        block = (block * 2).min(LARGEST_BLOCK);
+        if at < end {
+            shared.publish(p.view(None), &job.query);
+        }
+    }
+}
