@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::cmp::Ordering;
 
-use nucleo::pattern::{CaseMatching, Normalization, Pattern};
+use nucleo::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo::{Config, Matcher};
 use rayon::prelude::*;
 
@@ -35,6 +35,8 @@ pub struct Scored {
     pub line: u32,
     /// Where the item lives in the caller's item list.
     pub id: u32,
+    /// `score` is the item's score; otherwise only an upper bound of it (see `matches_within`).
+    pub exact: bool,
 }
 
 /// Best first: higher score, then shorter haystack, then item order.
@@ -51,7 +53,48 @@ thread_local! {
 pub fn score(item: &RecallItem, id: u32, pattern: &Pattern) -> Option<Scored> {
     let score = MATCHER.with(|m| pattern.score(item.haystack.slice(..), &mut m.borrow_mut()))?;
     let line = item.section.as_ref().map_or(0, |s| s.line);
-    Some(Scored { score, len: item.haystack.len() as u32, idx: item.idx, line, id })
+    Some(Scored { score, len: item.haystack.len() as u32, idx: item.idx, line, id, exact: true })
+}
+
+/// The most one more query character can add to an item's score: a match (16) with the
+/// largest bonus doubled (2 × 10, the first character of a word) and the largest prefix bonus
+/// (16). The real increase is at most 26 on nucleo's optimal path; the slack covers its
+/// special paths (one-character needles, contiguous matches), which weigh the prefix
+/// differently.
+pub const MAX_GAIN_PER_CHAR: u32 = 52;
+/// Longer queries may take nucleo's greedy fallback, which has no such bound.
+const MAX_BOUNDED_QUERY: usize = 32;
+
+/// When `new` extends `old` by appending (see `engine::narrows`), an upper bound of how much
+/// any item's score can grow, if the bound holds for this pattern: every atom a plain fuzzy
+/// one with an ASCII needle (whose matching `matches_within` decides exactly).
+pub fn gain_bound(old: &str, new: &str, pattern: &Pattern) -> Option<u32> {
+    let plain = pattern.atoms.iter().all(|a| {
+        !a.negative && a.kind == AtomKind::Fuzzy && matches!(a.needle_text(), nucleo::Utf32Str::Ascii(_))
+    });
+    let added = new.strip_prefix(old)?.chars().filter(|c| !c.is_whitespace()).count() as u32;
+    (plain && new.len() <= MAX_BOUNDED_QUERY).then_some(added * MAX_GAIN_PER_CHAR)
+}
+
+/// Whether `pattern` (a `gain_bound` pattern) matches an ASCII haystack, without scoring:
+/// nucleo's fuzzy match of an ASCII needle succeeds exactly when the needle is a subsequence
+/// of the haystack (ignoring ASCII case unless the needle has a capital, as `CaseMatching::Smart`).
+/// `None` for a haystack this cannot decide (not ASCII).
+pub fn matches_within(item: &RecallItem, pattern: &Pattern) -> Option<bool> {
+    let nucleo::Utf32Str::Ascii(hay) = item.haystack.slice(..) else { return None };
+    Some(pattern.atoms.iter().all(|a| {
+        let nucleo::Utf32Str::Ascii(needle) = a.needle_text() else { return false };
+        let ignore_case = !needle.iter().any(u8::is_ascii_uppercase);
+        let mut rest = hay;
+        needle.iter().all(|&n| {
+            let found = if ignore_case {
+                rest.iter().position(|&h| h.to_ascii_lowercase() == n)
+            } else {
+                memchr::memchr(n, rest)
+            };
+            found.map(|i| rest = &rest[i + 1..]).is_some()
+        })
+    }))
 }
 
 /// Score `items` in parallel on the current rayon pool; the matches in item order.
@@ -107,5 +150,31 @@ mod tests {
         full.sort_by(order);
         keep_best(&mut all, 2);
         assert_eq!(all, full[..2]);
+    }
+
+    #[test]
+    fn subsequence_test_agrees_with_nucleo_and_bound_holds() {
+        let hays = ["Gross margin  |  metrics/gm", "Margin call", "GROSS", "g-r-o-s-s", "churn", "Daily Revenue 2024"];
+        let items: Vec<RecallItem> = hays.iter().enumerate().map(|(i, h)| item(i as u32, h)).collect();
+        let queries = ["g", "gr", "gro", "gross", "gross m", "gross ma", "gRo", "GR", "dai r", "dai re 20", "2", "24"];
+        for q in queries {
+            let p = pattern(q);
+            for it in &items {
+                let nucleo_says = score(it, 0, &p).is_some();
+                assert_eq!(matches_within(it, &p), Some(nucleo_says), "{q:?} on {:?}", it.text());
+            }
+        }
+        for pair in queries.windows(2) {
+            let (old, new) = (pair[0], pair[1]);
+            let Some(gain) = gain_bound(old, new, &pattern(new)) else { continue };
+            for it in &items {
+                if let (Some(a), Some(b)) = (score(it, 0, &pattern(old)), score(it, 0, &pattern(new))) {
+                    assert!(b.score <= a.score + gain, "{old:?} -> {new:?} on {:?}", it.text());
+                }
+            }
+        }
+        assert_eq!(gain_bound("gro", "gross m", &pattern("gross m")), Some(3 * MAX_GAIN_PER_CHAR));
+        assert_eq!(gain_bound("gro", "'gro", &pattern("'gro")), None);
+        assert_eq!(gain_bound("gro", "gro !x", &pattern("gro !x")), None);
     }
 }

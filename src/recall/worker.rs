@@ -7,6 +7,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 
+use nucleo::pattern::Pattern;
+
 use super::catalog::Catalog;
 use super::query::{Facts, Query};
 use super::rank::{self, Scored};
@@ -19,6 +21,8 @@ pub const TOP: usize = 512;
 /// largest, fewer publications for the same work.
 const FIRST_BLOCK: usize = 4_096;
 const LARGEST_BLOCK: usize = 32_768;
+/// How many finished queries are kept for reuse (each holds its matches: ~2.4 MB at 100,000).
+const REMEMBERED: usize = 8;
 
 /// What the UI shows: the results of one query generation so far.
 #[derive(Default)]
@@ -44,10 +48,15 @@ impl View {
         View { generation, complete: true, ..View::default() }
     }
 
-    /// Every match in ranking order, sorted on first use (scrolling past `top`).
-    pub fn sorted(&self) -> &[Scored] {
+    /// Every match in ranking order, sorted on first use (scrolling past `top`); matches that
+    /// only carry a bound are scored now, with `pattern` over `items`.
+    pub fn sorted(&self, items: &[super::RecallItem], pattern: &Pattern) -> &[Scored] {
         self.sorted.get_or_init(|| {
-            let mut v = (*self.all).clone();
+            let mut v: Vec<Scored> = self
+                .all
+                .par_iter()
+                .filter_map(|s| if s.exact { Some(*s) } else { rank::score(items.get(s.id as usize)?, s.id, pattern) })
+                .collect();
             v.par_sort_unstable_by(rank::order);
             v
         })
@@ -63,9 +72,10 @@ pub struct Shared {
     pub notify: Arc<dyn Fn() + Sync + Send>,
     /// Which entities the last filter set accepted (recomputed when the filters change).
     filter_mask: Mutex<Option<(Query, Arc<Vec<bool>>)>>,
-    /// The newest complete results and their query: the base for a query that extends it,
-    /// even when the queries typed in between never finished.
-    finished: Mutex<Option<(Query, Arc<View>)>>,
+    /// The newest complete results and their queries, newest first: the base for a query that
+    /// extends one (even when the queries typed in between never finished) or repeats one
+    /// (erasing back to it).
+    finished: Mutex<Vec<(Query, Arc<View>)>>,
 }
 
 impl Shared {
@@ -76,7 +86,7 @@ impl Shared {
             catalog,
             notify,
             filter_mask: Mutex::new(None),
-            finished: Mutex::new(None),
+            finished: Mutex::new(Vec::new()),
         }
     }
 
@@ -89,21 +99,24 @@ impl Shared {
         *self.filter_mask.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
-    /// The newest complete results, with their query.
-    pub fn finished(&self) -> Option<(Query, Arc<View>)> {
+    /// The newest complete results, with their queries, newest first.
+    pub fn finished(&self) -> Vec<(Query, Arc<View>)> {
         self.finished.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Items were removed (sections off): ids of earlier results mean nothing now.
+    /// Items were removed (sections off) or lint flags changed: earlier results mean nothing now.
     pub fn forget_finished(&self) {
-        *self.finished.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        self.finished.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
 
     fn publish(&self, view: View, query: &Query) {
         if self.latest.load(Ordering::Relaxed) == view.generation {
             let view = Arc::new(view);
             if view.complete {
-                *self.finished.lock().unwrap_or_else(|e| e.into_inner()) = Some((query.clone(), view.clone()));
+                let mut finished = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+                finished.retain(|(q, _)| q != query);
+                finished.insert(0, (query.clone(), view.clone()));
+                finished.truncate(REMEMBERED);
             }
             *self.view.lock().unwrap_or_else(|e| e.into_inner()) = view;
             (self.notify)();
@@ -153,6 +166,10 @@ pub struct Job {
     pub from: usize,
     /// Ids to score first (the previous results' best), so the first view is already good.
     pub first: Vec<u32>,
+    /// With `Base::Rescore`: how much any score can grow from the base's query to this one
+    /// (`rank::gain_bound`). Matches that cannot reach the best `TOP` are then only tested,
+    /// not scored, and carry their bound.
+    pub gain: Option<u32>,
     pub store: Arc<Store>,
     pub flags: Arc<Vec<bool>>,
 }
@@ -168,7 +185,7 @@ struct Progress {
 impl Progress {
     fn add(&mut self, hits: &[Scored]) {
         self.all.extend_from_slice(hits);
-        self.top.extend_from_slice(hits);
+        self.top.extend(hits.iter().filter(|s| s.exact));
         if self.top.len() > 4 * TOP {
             rank::keep_best(&mut self.top, TOP);
         }
@@ -206,7 +223,8 @@ pub fn run(shared: &Shared, job: Job) {
         Base::Rescore { matches, total } => (Vec::new(), total, Some(matches)),
         Base::Keep { matches, total } => ((*matches).clone(), total, None),
     };
-    let mut p = Progress { generation, top: all.clone(), all, total };
+    let top = all.iter().filter(|s| s.exact).copied().collect();
+    let mut p = Progress { generation, top, all, total };
     let catalog = shared.catalog.clone();
 
     // The previous best first: one small block, published at once.
@@ -232,17 +250,31 @@ pub fn run(shared: &Shared, job: Job) {
     }
     let skip = |id: usize| done.get(id).copied().unwrap_or(false);
 
-    // The previous matches, rescored in blocks.
+    // The previous matches, rescored in blocks. With a gain bound, a match whose bound cannot
+    // reach the best `TOP` found so far (`floor`) is only tested: this is what keeps a typed
+    // character cheap when most items match fuzzily.
     if let Some(prev) = rescore {
         let mut at = 0;
         let mut block = FIRST_BLOCK;
         while at < prev.len() {
+            rank::keep_best(&mut p.top, TOP);
+            let floor = if p.top.len() == TOP { p.top[TOP - 1].score } else { 0 };
             let ids = &prev[at..(at + block).min(prev.len())];
             let items = catalog.read();
+            let rescore = |s: &Scored| -> Option<Scored> {
+                let item = items.get(s.id as usize)?;
+                if let Some(gain) = job.gain
+                    && s.score + gain < floor
+                    && let Some(matches) = rank::matches_within(item, &pattern)
+                {
+                    return matches.then_some(Scored { score: s.score + gain, exact: false, ..*s });
+                }
+                rank::score(item, s.id, &pattern)
+            };
             let hits: Vec<Scored> = ids
                 .par_iter()
                 .filter(|s| !skip(s.id as usize))
-                .filter_map(|s| if stale() { None } else { rank::score(items.get(s.id as usize)?, s.id, &pattern) })
+                .filter_map(|s| if stale() { None } else { rescore(s) })
                 .collect();
             drop(items);
             if stale() {
