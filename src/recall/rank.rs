@@ -56,25 +56,49 @@ pub fn score(item: &RecallItem, id: u32, pattern: &Pattern) -> Option<Scored> {
     Some(Scored { score, len: item.haystack.len() as u32, idx: item.idx, line, id, exact: true })
 }
 
-/// The most one more query character can add to an item's score: a match (16) with the
-/// largest bonus doubled (2 × 10, the first character of a word) and the largest prefix bonus
-/// (16). The real increase is at most 26 on nucleo's optimal path; the slack covers its
-/// special paths (one-character needles, contiguous matches), which weigh the prefix
-/// differently.
-pub const MAX_GAIN_PER_CHAR: u32 = 52;
+/// The most one query character can add to an item's score (nucleo 0.5 scoring). Extending a
+/// word of two or more characters: a match (16) plus the largest bonus (10) on nucleo's optimal
+/// path, plus 8 because its contiguous-match path weighs the prefix bonus 8 lower.
+pub const GAIN_EXTEND: u32 = 34;
+/// Extending a one-character word: nucleo scores one character without the prefix bonus (16).
+pub const GAIN_SECOND: u32 = 42;
+/// Starting a new word: a match with the first-character bonus doubled (16 + 2 × 10) and the
+/// largest prefix bonus (16).
+pub const GAIN_FIRST: u32 = 52;
 /// Longer queries may take nucleo's greedy fallback, which has no such bound.
 const MAX_BOUNDED_QUERY: usize = 32;
 
 /// When `new` extends `old` by appending (see `engine::narrows`), an upper bound of how much
-/// any item's score can grow, if the bound holds for this pattern: every atom a plain fuzzy
-/// one with an ASCII needle (whose matching `matches_within` decides exactly).
+/// any item's score can grow, if one holds for this pattern: every atom a plain fuzzy one with
+/// an ASCII needle (whose matching `matches_within` decides exactly).
 pub fn gain_bound(old: &str, new: &str, pattern: &Pattern) -> Option<u32> {
     let plain = pattern.atoms.iter().all(|a| {
         !a.negative && a.kind == AtomKind::Fuzzy && matches!(a.needle_text(), nucleo::Utf32Str::Ascii(_))
     });
-    let added = new.strip_prefix(old)?.chars().filter(|c| !c.is_whitespace()).count() as u32;
-    (plain && new.len() <= MAX_BOUNDED_QUERY).then_some(added * MAX_GAIN_PER_CHAR)
+    let added = new.strip_prefix(old)?;
+    if !plain || new.len() > MAX_BOUNDED_QUERY {
+        return None;
+    }
+    // Length of the word being extended (0: the next character starts a word).
+    let mut word = old.chars().rev().take_while(|c| !c.is_whitespace()).count();
+    let mut gain = 0;
+    for c in added.chars() {
+        if c.is_whitespace() {
+            word = 0;
+            continue;
+        }
+        gain += match word {
+            0 => GAIN_FIRST,
+            1 => GAIN_SECOND,
+            _ => GAIN_EXTEND,
+        };
+        word += 1;
+    }
+    Some(gain)
 }
+
+/// Haystacks this short may take nucleo's whole-haystack path; they are always scored.
+pub const MIN_BOUNDED_HAYSTACK: usize = MAX_BOUNDED_QUERY + 1;
 
 /// Whether `pattern` (a `gain_bound` pattern) matches an ASCII haystack, without scoring:
 /// nucleo's fuzzy match of an ASCII needle succeeds exactly when the needle is a subsequence
@@ -82,13 +106,16 @@ pub fn gain_bound(old: &str, new: &str, pattern: &Pattern) -> Option<u32> {
 /// `None` for a haystack this cannot decide (not ASCII).
 pub fn matches_within(item: &RecallItem, pattern: &Pattern) -> Option<bool> {
     let nucleo::Utf32Str::Ascii(hay) = item.haystack.slice(..) else { return None };
+    if hay.len() < MIN_BOUNDED_HAYSTACK {
+        return None;
+    }
     Some(pattern.atoms.iter().all(|a| {
         let nucleo::Utf32Str::Ascii(needle) = a.needle_text() else { return false };
         let ignore_case = !needle.iter().any(u8::is_ascii_uppercase);
         let mut rest = hay;
         needle.iter().all(|&n| {
-            let found = if ignore_case {
-                rest.iter().position(|&h| h.to_ascii_lowercase() == n)
+            let found = if ignore_case && n.is_ascii_lowercase() {
+                memchr::memchr2(n, n.to_ascii_uppercase(), rest)
             } else {
                 memchr::memchr(n, rest)
             };
@@ -154,9 +181,17 @@ mod tests {
 
     #[test]
     fn subsequence_test_agrees_with_nucleo_and_bound_holds() {
-        let hays = ["Gross margin  |  metrics/gm", "Margin call", "GROSS", "g-r-o-s-s", "churn", "Daily Revenue 2024"];
+        let hays = [
+            "Gross margin  |  metrics/gm  |  #finance  |  revenue minus cost of goods",
+            "Margin call  |  ops/margin-call  |  the broker asks for more collateral",
+            "GROSS  |  upper/gross  |  shouting in the description, GROSS MARGIN",
+            "g-r-o-s-s  |  x/g-r-o-s-s  |  every letter of gross apart: g r o s s m a r g i n",
+            "churn  |  growth/churn  |  customers who leave per month",
+            "Daily Revenue 2024  |  metrics/daily-revenue-2024  |  daily revenue by region",
+        ];
         let items: Vec<RecallItem> = hays.iter().enumerate().map(|(i, h)| item(i as u32, h)).collect();
-        let queries = ["g", "gr", "gro", "gross", "gross m", "gross ma", "gRo", "GR", "dai r", "dai re 20", "2", "24"];
+        let queries =
+            ["g", "gr", "gro", "gross", "gross m", "gross ma", "gRo", "GR", "dai r", "dai re 20", "2", "24", "d", "da"];
         for q in queries {
             let p = pattern(q);
             for it in &items {
@@ -173,7 +208,8 @@ mod tests {
                 }
             }
         }
-        assert_eq!(gain_bound("gro", "gross m", &pattern("gross m")), Some(3 * MAX_GAIN_PER_CHAR));
+        assert_eq!(gain_bound("gro", "gross m", &pattern("gross m")), Some(2 * GAIN_EXTEND + GAIN_FIRST));
+        assert_eq!(gain_bound("g", "gr", &pattern("gr")), Some(GAIN_SECOND));
         assert_eq!(gain_bound("gro", "'gro", &pattern("'gro")), None);
         assert_eq!(gain_bound("gro", "gro !x", &pattern("gro !x")), None);
     }
