@@ -62,9 +62,9 @@ pub fn score(item: &RecallItem, id: u32, pattern: &Pattern) -> Option<Scored> {
 pub const GAIN_EXTEND: u32 = 34;
 /// Extending a one-character word: nucleo scores one character without the prefix bonus (16).
 pub const GAIN_SECOND: u32 = 42;
-/// Starting a new word: a match with the first-character bonus doubled (16 + 2 × 10) and the
-/// largest prefix bonus (16).
-pub const GAIN_FIRST: u32 = 52;
+/// Starting a new word: a one-character word scores at most a match with the first-character
+/// bonus doubled (16 + 2 × 10), with no prefix bonus.
+pub const GAIN_FIRST: u32 = 36;
 /// Longer queries may take nucleo's greedy fallback, which has no such bound.
 const MAX_BOUNDED_QUERY: usize = 32;
 

@@ -21,8 +21,9 @@ pub const TOP: usize = 512;
 /// largest, fewer publications for the same work.
 const FIRST_BLOCK: usize = 4_096;
 const LARGEST_BLOCK: usize = 32_768;
-/// How many finished queries are kept for reuse (each holds its matches: ~2.4 MB at 100,000).
-const REMEMBERED: usize = 8;
+/// How many finished queries are kept for reuse: enough to erase a typed query back to its
+/// start without matching again. Each holds its matches (24 bytes each: ≤ 2.4 MB at 100,000).
+const REMEMBERED: usize = 16;
 
 /// What the UI shows: the results of one query generation so far.
 #[derive(Default)]
