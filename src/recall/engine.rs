@@ -154,13 +154,15 @@ impl Engine {
             .iter()
             .filter(|(f, _)| usable(f) && narrows(&f.text, &q.text))
             .min_by_key(|(_, v)| v.matched);
-        let (base, from, gain) = match (again, narrowed) {
-            (Some((_, v)), _) => (Base::Keep { matches: v.all.clone(), total: v.total }, v.covered, None),
+        let (base, from, gain, reuse) = match (again, narrowed) {
+            (Some((_, v)), _) => (Base::Keep { matches: v.all.clone(), total: v.total }, v.covered, None, None),
             (None, Some((f, v))) => {
-                let gain = rank::gain_bound(&f.text, &q.text, &rank::pattern(&q.text));
-                (Base::Rescore { matches: v.all.clone(), total: v.total }, v.covered, gain)
+                let pattern = rank::pattern(&q.text);
+                let gain = rank::gain_bound(&f.text, &q.text, &pattern);
+                let reuse = rank::reuse(&rank::pattern(&f.text), &pattern);
+                (Base::Rescore { matches: v.all.clone(), total: v.total }, v.covered, gain, reuse)
             }
-            (None, None) => (Base::Fresh, 0, None),
+            (None, None) => (Base::Fresh, 0, None, None),
         };
         let first = if same_filters && again.is_none() { prev.top.iter().map(|s| s.id).collect() } else { Vec::new() };
         let job = Job {
@@ -170,6 +172,7 @@ impl Engine {
             from,
             first,
             gain,
+            reuse,
             store: self.store.clone(),
             flags: self.flags.clone(),
         };
@@ -205,6 +208,7 @@ impl Engine {
                 from: self.view.covered,
                 first: Vec::new(),
                 gain: None,
+                reuse: None,
                 store: self.store.clone(),
                 flags: self.flags.clone(),
             };

@@ -37,6 +37,9 @@ pub struct Scored {
     pub id: u32,
     /// `score` is the item's score; otherwise only an upper bound of it (see `matches_within`).
     pub exact: bool,
+    /// The part of an exact score from every query word but the last: a query that only
+    /// extends its last word, or adds words, rescores just those (`score_after`).
+    pub head: u32,
 }
 
 /// Best first: higher score, then shorter haystack, then item order.
@@ -50,10 +53,51 @@ thread_local! {
 }
 
 /// Score one item (`id` is its position in the caller's list); `None` when it does not match.
+/// The score is nucleo's `Pattern::score`: the sum of its words' (atoms') scores.
 pub fn score(item: &RecallItem, id: u32, pattern: &Pattern) -> Option<Scored> {
-    let score = MATCHER.with(|m| pattern.score(item.haystack.slice(..), &mut m.borrow_mut()))?;
+    score_after(item, id, pattern, 0, 0)
+}
+
+/// `score` when the first `known` words of `pattern` are known to match with a total of `head`.
+pub fn score_after(item: &RecallItem, id: u32, pattern: &Pattern, known: usize, head: u32) -> Option<Scored> {
+    let hay = item.haystack.slice(..);
+    let (mut score, mut head) = (head, head);
+    MATCHER.with(|m| {
+        let m = &mut m.borrow_mut();
+        for (n, atom) in pattern.atoms.iter().enumerate().skip(known) {
+            if n + 1 == pattern.atoms.len() {
+                head = score;
+            }
+            score += atom.score(hay, m)? as u32;
+        }
+        Some(())
+    })?;
     let line = item.section.as_ref().map_or(0, |s| s.line);
-    Some(Scored { score, len: item.haystack.len() as u32, idx: item.idx, line, id, exact: true })
+    Some(Scored { score, len: item.haystack.len() as u32, idx: item.idx, line, id, exact: true, head })
+}
+
+/// How much of an old query's exact scores a new one can reuse: the new query's words up to its
+/// last are the old query's words (the last one was extended: `Head`), or all of the old
+/// query's words (words were added: `Whole`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reuse {
+    Head,
+    Whole,
+}
+
+pub fn reuse(old: &Pattern, new: &Pattern) -> Option<(Reuse, usize)> {
+    let (o, n) = (&old.atoms, &new.atoms);
+    let known = n.len().checked_sub(1)?;
+    if known == 0 {
+        return None;
+    }
+    if o.len() == n.len() && o[..known] == n[..known] {
+        Some((Reuse::Head, known))
+    } else if o.len() == known && o[..] == n[..known] {
+        Some((Reuse::Whole, known))
+    } else {
+        None
+    }
 }
 
 /// The most one query character can add to an item's score (nucleo 0.5 scoring). Extending a
@@ -162,6 +206,21 @@ mod tests {
 
     fn item(idx: u32, title: &str) -> RecallItem {
         RecallItem::entity(idx, &Entity { id: format!("e{idx}"), title: title.into(), ..Entity::default() })
+    }
+
+    #[test]
+    fn scoring_the_last_word_again_adds_up() {
+        let it = item(0, "gross margin of the quarter");
+        for (old, new) in [("gross mar", "gross marg"), ("gross", "gross q"), ("gr ma", "gr ma qu")] {
+            let (po, pn) = (pattern(old), pattern(new));
+            let before = score(&it, 0, &po).unwrap();
+            let (how, known) = reuse(&po, &pn).expect(new);
+            let head = if how == Reuse::Head { before.head } else { before.score };
+            assert_eq!(score_after(&it, 0, &pn, known, head), score(&it, 0, &pn), "{old:?} -> {new:?}");
+        }
+        assert_eq!(reuse(&pattern("gross"), &pattern("grossm")), None);
+        assert_eq!(reuse(&pattern("gross ma"), &pattern("gross mA")), Some((Reuse::Head, 1)));
+        assert_eq!(reuse(&pattern("gross ma"), &pattern("gros ma")), None);
     }
 
     #[test]

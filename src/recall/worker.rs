@@ -171,6 +171,9 @@ pub struct Job {
     /// (`rank::gain_bound`). Matches that cannot reach the best `TOP` are then only tested,
     /// not scored, and carry their bound.
     pub gain: Option<u32>,
+    /// With `Base::Rescore`: which part of the base's exact scores still holds, and for how
+    /// many leading words of this query.
+    pub reuse: Option<(rank::Reuse, usize)>,
     pub store: Arc<Store>,
     pub flags: Arc<Vec<bool>>,
 }
@@ -270,7 +273,13 @@ pub fn run(shared: &Shared, job: Job) {
                 {
                     return matches.then_some(Scored { score: s.score + gain, exact: false, ..*s });
                 }
-                rank::score(item, s.id, &pattern)
+                match job.reuse {
+                    Some((rank::Reuse::Head, known)) if s.exact => rank::score_after(item, s.id, &pattern, known, s.head),
+                    Some((rank::Reuse::Whole, known)) if s.exact => {
+                        rank::score_after(item, s.id, &pattern, known, s.score)
+                    }
+                    _ => rank::score(item, s.id, &pattern),
+                }
             };
             let hits: Vec<Scored> = ids
                 .par_iter()
