@@ -37,10 +37,14 @@ pub struct Scored {
     pub id: u32,
     /// `score` is the item's score; otherwise only an upper bound of it (see `matches_within`).
     pub exact: bool,
-    /// The part of an exact score from every query word but the last: a query that only
-    /// extends its last word, or adds words, rescores just those (`score_after`).
+    /// The exact part of the score from every query word but the last (`UNKNOWN` if not
+    /// known): a query that only extends its last word, or adds words, rescores just those
+    /// (`score_after`). Known even for a bounded score whose last word was only tested.
     pub head: u32,
 }
+
+/// `Scored::head` when it is not known.
+pub const UNKNOWN: u32 = u32::MAX;
 
 /// Best first: higher score, then shorter haystack, then item order.
 pub fn order(a: &Scored, b: &Scored) -> Ordering {

@@ -271,10 +271,18 @@ pub fn run(shared: &Shared, job: Job) {
                     && s.score + gain < floor
                     && let Some(matches) = rank::matches_within(item, &pattern)
                 {
-                    return matches.then_some(Scored { score: s.score + gain, exact: false, ..*s });
+                    // The last word was only tested: what stays exact is the earlier words' part.
+                    let head = match job.reuse {
+                        Some((rank::Reuse::Head, _)) => s.head,
+                        Some((rank::Reuse::Whole, _)) if s.exact => s.score,
+                        _ => rank::UNKNOWN,
+                    };
+                    return matches.then_some(Scored { score: s.score + gain, exact: false, head, ..*s });
                 }
                 match job.reuse {
-                    Some((rank::Reuse::Head, known)) if s.exact => rank::score_after(item, s.id, &pattern, known, s.head),
+                    Some((rank::Reuse::Head, known)) if s.head != rank::UNKNOWN => {
+                        rank::score_after(item, s.id, &pattern, known, s.head)
+                    }
                     Some((rank::Reuse::Whole, known)) if s.exact => {
                         rank::score_after(item, s.id, &pattern, known, s.score)
                     }
