@@ -150,10 +150,8 @@ impl Engine {
         let finished = self.shared.finished();
         let usable = |f: &Query| !f.is_empty() && f.filters_equal(&q);
         let again = finished.iter().find(|(f, _)| usable(f) && f.text == q.text);
-        let narrowed = finished
-            .iter()
-            .filter(|(f, _)| usable(f) && narrows(&f.text, &q.text))
-            .min_by_key(|(_, v)| v.matched);
+        let narrowed =
+            finished.iter().filter(|(f, _)| usable(f) && narrows(&f.text, &q.text)).min_by_key(|(_, v)| v.matched);
         let (base, from, gain, reuse) = match (again, narrowed) {
             (Some((_, v)), _) => (Base::Keep { matches: v.all.clone(), total: v.total }, v.covered, None, None),
             (None, Some((f, v))) => {
@@ -199,7 +197,11 @@ impl Engine {
             self.view = latest;
         }
         let grown = self.shared.catalog.len() > self.view.covered;
-        if self.fresh() && self.view.complete && grown && let Some(q) = self.query.clone().filter(|q| !q.is_empty()) {
+        if self.fresh()
+            && self.view.complete
+            && grown
+            && let Some(q) = self.query.clone().filter(|q| !q.is_empty())
+        {
             let base = Base::Keep { matches: self.view.all.clone(), total: self.view.total };
             let job = Job {
                 generation: self.start_generation(),
@@ -228,7 +230,9 @@ impl Engine {
     pub fn running(&self) -> bool {
         let catalog = &self.shared.catalog;
         let unmatched = !self.input_is_empty() && (!catalog.ready() || catalog.len() > self.view.covered);
-        !(self.fresh() && self.view.complete) || unmatched || self.loader.as_ref().is_some_and(|(_, h)| !h.is_finished())
+        !(self.fresh() && self.view.complete)
+            || unmatched
+            || self.loader.as_ref().is_some_and(|(_, h)| !h.is_finished())
     }
 
     pub fn input_is_empty(&self) -> bool {
@@ -363,7 +367,10 @@ mod tests {
             assert_eq!(e.matched(), want.len(), "{input:?}");
             assert!(got == want, "{input:?}: the streamed ranking differs from the headless one");
         };
-        for input in ["g", "gr", "gro", "gross", "gross m", "gross ma", "gross m", "gross", "gr", "grO", "r", "re", "reg 1", "mar !ch"] {
+        for input in [
+            "g", "gr", "gro", "gross", "gross m", "gross ma", "gross m", "gross", "gr", "grO", "r", "re", "reg 1",
+            "mar !ch",
+        ] {
             check(&mut e, input);
             if input == "gross ma" {
                 assert!(e.view.all.iter().any(|s| !s.exact), "matches far below the best are only tested");

@@ -120,9 +120,10 @@ const MAX_BOUNDED_QUERY: usize = 32;
 /// any item's score can grow, if one holds for this pattern: every atom a plain fuzzy one with
 /// an ASCII needle (whose matching `matches_within` decides exactly).
 pub fn gain_bound(old: &str, new: &str, pattern: &Pattern) -> Option<u32> {
-    let plain = pattern.atoms.iter().all(|a| {
-        !a.negative && a.kind == AtomKind::Fuzzy && matches!(a.needle_text(), nucleo::Utf32Str::Ascii(_))
-    });
+    let plain = pattern
+        .atoms
+        .iter()
+        .all(|a| !a.negative && a.kind == AtomKind::Fuzzy && matches!(a.needle_text(), nucleo::Utf32Str::Ascii(_)));
     let added = new.strip_prefix(old)?;
     if !plain || new.len() > MAX_BOUNDED_QUERY {
         return None;

@@ -317,7 +317,8 @@ pub fn run(shared: &Shared, job: Job) {
             return;
         }
         let to = (at + block).min(end);
-        let candidates: Vec<u32> = (at..to).filter(|&id| !skip(id) && accepted(items[id].idx)).map(|id| id as u32).collect();
+        let candidates: Vec<u32> =
+            (at..to).filter(|&id| !skip(id) && accepted(items[id].idx)).map(|id| id as u32).collect();
         let hits: Vec<Scored> = candidates
             .par_iter()
             .filter_map(|&id| if stale() { None } else { rank::score(&items[id as usize], id, &pattern) })
