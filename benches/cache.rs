@@ -1,0 +1,152 @@
+//! The persistent cache and live reload at scale (issue 8, targets 2 and 5), on a copy of an
+//! OKF bundle: full load, cache write, re-open from the cache (warm page cache, and cold when
+//! `/proc/sys/vm/drop_caches` may be written), the stat walk that validates it, and an agent
+//! rewriting 100 files while the store is watched: time from the last write until the
+//! refreshed store is ready, and how many files were parsed. Prints a markdown table.
+//!
+//!   cargo bench --bench cache                       (a generated 10k bundle)
+//!   FOLIO_BENCH_STORE=/work/bench/okf-100000 cargo bench --bench cache
+//!
+//! Timings are wall clock on a shared machine: compare runs made in the same minute.
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use folio::r#gen;
+use folio::store::cache::{self, Cache};
+use folio::store::dialect::DialectKind;
+use folio::store::{Store, watch};
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let work = tempfile::tempdir().expect("temp dir");
+    let store_dir = work.path().join("store");
+    match std::env::var_os("FOLIO_BENCH_STORE") {
+        Some(src) => copy_tree(Path::new(&src), &store_dir),
+        None => {
+            r#gen::generate(DialectKind::Okf, 10_000, 1, &store_dir).expect("generate");
+        }
+    }
+    let cache = Cache::new(work.path().join("cache"));
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut row = |what: &str, value: String| {
+        eprintln!("{what}: {value}");
+        rows.push((what.to_string(), value));
+    };
+
+    let t = Instant::now();
+    let store = Store::load(&store_dir, DialectKind::Okf, "bench".into());
+    row("full load (Store::load, warm)", ms(t.elapsed()));
+    let n = store.entities.len();
+    row("entities", n.to_string());
+
+    let t = Instant::now();
+    let file = cache.save(&store).expect("save cache");
+    row("cache write", ms(t.elapsed()));
+    let size = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+    row("cache file", format!("{:.1} MB ({} bytes/entity)", size as f64 / 1e6, size / n.max(1) as u64));
+    drop(store);
+
+    let mut warm = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let s = cache.load(&store_dir, DialectKind::Okf, "bench".into()).ok().expect("cache hit");
+        warm.push(t.elapsed());
+        assert_eq!(s.entities.len(), n);
+    }
+    row("open from cache, warm (median of 5)", ms(median(&mut warm)));
+    let cached = cache.load(&store_dir, DialectKind::Okf, "bench".into()).ok().expect("cache hit");
+    let t = Instant::now();
+    let v = cache::validate::validate(&cached);
+    row(
+        "validate (walk + stat), warm",
+        format!("{} ({} files, {} to re-read)", ms(t.elapsed()), v.checked, v.paths.len()),
+    );
+    drop(cached);
+
+    if drop_caches() {
+        let t = Instant::now();
+        let s = cache.load(&store_dir, DialectKind::Okf, "bench".into()).ok().expect("cache hit");
+        row("open from cache, cold page cache", ms(t.elapsed()));
+        drop_caches();
+        let t = Instant::now();
+        let v = cache::validate::validate(&s);
+        row("validate (walk + stat), cold", format!("{} ({} to re-read)", ms(t.elapsed()), v.paths.len()));
+        drop_caches();
+        let t = Instant::now();
+        let full = Store::load(&store_dir, DialectKind::Okf, "bench".into());
+        row("full load, cold page cache", ms(t.elapsed()));
+        drop(full);
+    } else {
+        row("cold page cache", "skipped (cannot write /proc/sys/vm/drop_caches)".into());
+    }
+
+    live_reload(&store_dir, &mut row);
+
+    println!("\n| step | result |\n|---|---|");
+    for (k, v) in rows {
+        println!("| {k} | {v} |");
+    }
+}
+
+/// An agent rewrites 100 entity files while the store is watched: the refresh re-reads only
+/// what the watcher reported.
+fn live_reload(root: &Path, row: &mut impl FnMut(&str, String)) {
+    let root = root.canonicalize().expect("canonical root");
+    let mut store = Store::load(&root, DialectKind::Okf, "bench".into());
+    let victims: Vec<String> =
+        store.entities.iter().step_by((store.entities.len() / 100).max(1)).take(100).map(|e| e.path.clone()).collect();
+    let (tx, rx) = mpsc::channel();
+    let _w = watch::watch(&root, move |paths| {
+        let _ = tx.send((Instant::now(), paths));
+    })
+    .expect("watch");
+    std::thread::sleep(Duration::from_millis(300));
+    for rel in &victims {
+        let p = root.join(rel);
+        let mut text = std::fs::read_to_string(&p).expect("read victim");
+        text.push_str("\nEdited by the bench agent: see [the index](index.md).\n");
+        std::fs::write(&p, text).expect("rewrite");
+    }
+    let last_write = Instant::now();
+    let mut parsed = 0;
+    let mut seen = std::collections::HashSet::new();
+    let mut refresh_total = Duration::ZERO;
+    let mut events = 0;
+    while seen.len() < victims.len() {
+        let Ok((_, paths)) = rx.recv_timeout(Duration::from_secs(20)) else { break };
+        events += 1;
+        let t = Instant::now();
+        let (fresh, report) = store.refreshed(&paths);
+        refresh_total += t.elapsed();
+        parsed += report.parsed;
+        seen.extend(report.changed.iter().cloned());
+        store = fresh;
+    }
+    let visible = last_write.elapsed();
+    row("live reload: files rewritten / reported / parsed", format!("{} / {} / {parsed}", victims.len(), seen.len()));
+    row("live reload: refreshes / time in refresh", format!("{events} / {}", ms(refresh_total)));
+    row("live reload: last write → refreshed store ready", ms(visible));
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.0} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn drop_caches() -> bool {
+    let _ = std::process::Command::new("sync").status();
+    std::fs::write("/proc/sys/vm/drop_caches", "3\n").is_ok()
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    let status = std::process::Command::new("cp").arg("-r").arg(from).arg(to).status().expect("cp");
+    assert!(status.success(), "cp -r {} {}", from.display(), to.display());
+    let _ = std::process::Command::new("chmod").args(["-R", "u+w"]).arg(to).status();
+}
