@@ -1,7 +1,6 @@
 //! Checking a cached store against its files: a walk plus one `stat` per entity file (in
 //! parallel: cold, each is a disk read), never reading a file's bytes. What it names is
 //! re-read by `Store::refresh`, as when the watcher reports a change.
-use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::time::UNIX_EPOCH;
 
@@ -9,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::store::Store;
 use crate::store::dialect::{FileRole, StoreWarning};
-use crate::store::load;
+use crate::store::load::{self, FoundFile};
 
 /// A file modified this close before the snapshot's reads began may have changed again within
 /// the same mtime tick (coarse on some filesystems): it is re-read rather than trusted.
@@ -31,39 +30,98 @@ pub fn validate(store: &Store) -> Validation {
     let (found, walk_warnings) = load::walk(&store.root, store.dialect.as_ref());
     let read_since =
         store.read_since.duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0) - MTIME_SLACK_NS;
-    // One (size, mtime) per file: a file holding several entities recorded the same for each.
-    let mut known: HashMap<&str, (u64, i128)> = HashMap::with_capacity(store.entities.len());
+    // The walk, the entities and the other files are all sorted by path: one merge pass pairs
+    // each file found with what the store knows of it, without hashing 100k paths.
+    let (entity_found, other_found): (Vec<&FoundFile>, Vec<&FoundFile>) =
+        found.iter().partition(|f| f.role == FileRole::Entity);
+    let mut known: Vec<(&str, u64, i128)> = Vec::with_capacity(store.entities.len());
     for e in &store.entities {
-        known.entry(e.path.as_str()).or_insert((e.file_size, e.mtime_ns));
+        if known.last().is_none_or(|k| k.0 != e.path) {
+            known.push((e.path.as_str(), e.file_size, wide(e.mtime_ns)));
+        }
     }
-    let other: HashSet<&str> = store.other_files.iter().map(|(p, _)| p.as_str()).collect();
-    let seen: HashSet<&str> = found.iter().map(|f| f.rel.as_str()).collect();
+    let other: Vec<&str> = store.other_files.iter().map(|(p, _)| p.as_str()).collect();
 
-    let entity_files: Vec<_> = found.iter().filter(|f| f.role == FileRole::Entity).collect();
-    let mut paths: Vec<String> = entity_files
-        .par_iter()
-        .filter(|f| {
-            let Some(&(size, mtime)) = known.get(f.rel.as_str()) else { return true };
-            // Symlinks are cheap to re-read and their targets' changes are not ours to track.
-            if f.symlink_inside.is_some() || mtime >= read_since {
-                return true;
-            }
-            match fs::metadata(store.root.join(&f.rel)) {
-                Ok(m) => m.len() != size || crate::store::fsio::mtime_ns(&m) != mtime,
-                Err(_) => true,
-            }
-        })
-        .map(|f| f.rel.clone())
-        .collect();
-    // A file that is no longer an entity file (or became one) is re-read too: the refresh files
-    // it under its role now.
-    paths.extend(
-        found.iter().filter(|f| f.role != FileRole::Entity && !other.contains(f.rel.as_str())).map(|f| f.rel.clone()),
+    let mut stale: Vec<(&FoundFile, Option<(u64, i128)>)> = Vec::new();
+    let mut paths: Vec<String> = Vec::new();
+    merge(
+        &entity_found,
+        &known,
+        |f| f.rel.as_str(),
+        |k| k.0,
+        |f, k| match (f, k) {
+            (Some(f), k) => stale.push((f, k.map(|k| (k.1, k.2)))),
+            (None, Some(k)) => paths.push(k.0.to_string()),
+            (None, None) => {}
+        },
     );
-    paths.extend(known.keys().chain(other.iter()).filter(|p| !seen.contains(*p)).map(|p| p.to_string()));
+    merge(
+        &other_found,
+        &other,
+        |f| f.rel.as_str(),
+        |o| o,
+        |f, o| match (f, o) {
+            (Some(f), None) => paths.push(f.rel.clone()),
+            (None, Some(o)) => paths.push(o.to_string()),
+            _ => {}
+        },
+    );
+    let checked = stale.len();
+    paths.par_extend(stale.par_iter().filter_map(|(f, was)| {
+        let changed = match was {
+            None => true,
+            // Symlinks are cheap to re-read and their targets' changes are not ours to track.
+            Some(_) if f.symlink_inside.is_some() => true,
+            Some((_, mtime)) if *mtime >= read_since => true,
+            Some((size, mtime)) => match fs::metadata(store.root.join(&f.rel)) {
+                Ok(m) => m.len() != *size || wide(crate::store::fsio::mtime_ns(&m)) != *mtime,
+                Err(_) => true,
+            },
+        };
+        changed.then(|| f.rel.clone())
+    }));
     paths.sort();
     paths.dedup();
-    Validation { paths, walk_warnings, checked: entity_files.len() }
+    Validation { paths, walk_warnings, checked }
+}
+
+/// Walk two lists sorted by key together, calling `each` with the items that share a key (or
+/// the one that has no partner).
+fn merge<'x, A, B>(
+    a: &'x [A],
+    b: &'x [B],
+    ka: impl Fn(&A) -> &str,
+    kb: impl Fn(&B) -> &str,
+    mut each: impl FnMut(Option<&'x A>, Option<&'x B>),
+) {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let order = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) => ka(x).cmp(kb(y)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        match order {
+            std::cmp::Ordering::Less => {
+                each(Some(&a[i]), None);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                each(None, Some(&b[j]));
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                each(Some(&a[i]), Some(&b[j]));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+}
+
+/// Mtimes as the widest type, whatever width the model stores them in.
+fn wide(ns: impl Into<i128>) -> i128 {
+    ns.into()
 }
 
 impl Store {
