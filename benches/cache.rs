@@ -55,12 +55,12 @@ fn main() {
     let mut warm = Vec::new();
     for _ in 0..5 {
         let t = Instant::now();
-        let s = cache.load(&store_dir, DialectKind::Okf, "bench".into()).ok().expect("cache hit");
+        let s = cache.load(&store_dir, DialectKind::Okf, "bench".into()).expect("cache hit");
         warm.push(t.elapsed());
         assert_eq!(s.entities.len(), n);
     }
     row("open from cache, warm (median of 5)", ms(median(&mut warm)));
-    let cached = cache.load(&store_dir, DialectKind::Okf, "bench".into()).ok().expect("cache hit");
+    let cached = cache.load(&store_dir, DialectKind::Okf, "bench".into()).expect("cache hit");
     let t = Instant::now();
     let v = cache::validate::validate(&cached);
     row(
@@ -71,7 +71,7 @@ fn main() {
 
     if drop_caches() {
         let t = Instant::now();
-        let s = cache.load(&store_dir, DialectKind::Okf, "bench".into()).ok().expect("cache hit");
+        let s = cache.load(&store_dir, DialectKind::Okf, "bench".into()).expect("cache hit");
         row("open from cache, cold page cache", ms(t.elapsed()));
         drop_caches();
         let t = Instant::now();
