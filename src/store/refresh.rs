@@ -214,23 +214,43 @@ impl Store {
     }
 
     /// Put the re-read entities in their slots, resolve their links and edges, and move their
-    /// backlink contributions from the old targets to the new ones.
+    /// backlink contributions from the old targets to the new ones. A link or edge the entity
+    /// already had (same syntax and target, from the same file) resolves as before, since
+    /// nothing it resolves by changed; the resolver is built only for new ones.
     fn patch(&mut self, slots: Vec<usize>, fresh: Vec<Entity>) {
         let mut fresh = fresh;
-        {
-            let resolver = Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.clone()));
-            fresh.par_iter_mut().for_each(|e| {
-                for l in &mut e.links {
-                    l.resolution = match l.syntax {
+        let known_link = |old: &Entity, l: &super::entity::Link| {
+            old.links.iter().find(|o| o.syntax == l.syntax && o.target == l.target).map(|o| o.resolution.clone())
+        };
+        let known_edge = |old: &Entity, target: &str| old.edges.iter().find(|o| o.target == target).map(|o| o.resolved);
+        let all_known = slots.iter().zip(&fresh).all(|(&slot, new)| {
+            let old = &self.entities[slot];
+            new.links.iter().all(|l| known_link(old, l).is_some())
+                && new.edges.iter().all(|d| known_edge(old, &d.target).is_some())
+        });
+        let resolver =
+            (!all_known).then(|| Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.clone())));
+        let old = &self.entities;
+        fresh.par_iter_mut().zip(slots.par_iter()).for_each(|(e, &slot)| {
+            for l in &mut e.links {
+                l.resolution = match (known_link(&old[slot], l), &resolver) {
+                    (Some(r), _) => r,
+                    (None, Some(resolver)) => match l.syntax {
                         LinkSyntax::Markdown => resolver.markdown(&e.path, &l.target),
                         LinkSyntax::Wiki => resolver.wiki(&e.path, &l.target),
-                    };
-                }
-                for edge in &mut e.edges {
-                    edge.resolved = resolver.name(&edge.target);
-                }
-            });
-        }
+                    },
+                    (None, None) => unreachable!("the resolver is built whenever a link is new"),
+                };
+            }
+            for edge in &mut e.edges {
+                edge.resolved = match (known_edge(&old[slot], &edge.target), &resolver) {
+                    (Some(r), _) => r,
+                    (None, Some(resolver)) => resolver.name(&edge.target),
+                    (None, None) => unreachable!("the resolver is built whenever an edge is new"),
+                };
+            }
+        });
+        drop(resolver);
         for (slot, new) in slots.into_iter().zip(fresh) {
             let i = slot as EntityIdx;
             for t in targets_of(&self.entities[slot]) {
@@ -334,6 +354,11 @@ mod tests {
         assert_eq!(graph(&patched), graph(&Store::load(root, DialectKind::Vault, "test".into())));
         let c = patched.find("c").unwrap();
         assert_eq!(patched.backlinks[c as usize], vec![patched.find("a").unwrap(), patched.find("b").unwrap()]);
+        // Prose rewritten, the same links: their resolutions are kept as they were.
+        write(root, "a.md", "# Alpha\n\nRewritten: [[c]] first, then [[b]].\n");
+        let (patched, report) = patched.refreshed(&[root.join("a.md")]);
+        assert!(!report.relinked_all);
+        assert_eq!(graph(&patched), graph(&Store::load(root, DialectKind::Vault, "test".into())));
         // A new title changes what wikilinks resolve to: everything is resolved again.
         write(root, "c.md", "---\naliases: [nowhere]\n---\n# Gamma\n");
         let (relinked, report) = patched.refreshed(&[root.join("c.md")]);
