@@ -124,34 +124,51 @@ fn live_reload(root: &Path, row: &mut impl FnMut(&str, String)) {
     })
     .expect("watch");
     std::thread::sleep(Duration::from_millis(300));
-    for rel in &victims {
-        let p = root.join(rel);
-        let mut text = std::fs::read_to_string(&p).expect("read victim");
-        text.push_str("\nEdited by the bench agent: see [the index](index.md).\n");
-        std::fs::write(&p, text).expect("rewrite");
-    }
-    let last_write = Instant::now();
-    let mut parsed = 0;
-    let mut seen = std::collections::HashSet::new();
-    let mut refresh_total = Duration::ZERO;
-    let mut events = 0;
-    let mut relinked_all = false;
-    while seen.len() < victims.len() {
-        let Ok((_, mut paths)) = rx.recv_timeout(Duration::from_secs(20)) else { break };
-        // As the TUI does: batches that arrived while a refresh ran are taken together.
-        while let Ok((_, more)) = rx.try_recv() {
-            paths.extend(more);
+    // Two rounds: prose edits (the links stay: no resolver needed), then each file gains a link.
+    let rounds: [(&str, &str); 2] = [
+        ("prose", "\nEdited by the bench agent.\n"),
+        ("new link", "\nEdited by the bench agent: see [the index](index.md).\n"),
+    ];
+    let mut ready = Duration::ZERO;
+    for (name, addition) in rounds {
+        for rel in &victims {
+            let p = root.join(rel);
+            let mut text = std::fs::read_to_string(&p).expect("read victim");
+            text.push_str(addition);
+            std::fs::write(&p, text).expect("rewrite");
         }
-        events += 1;
-        let t = Instant::now();
-        let (fresh, report) = store.refreshed(&paths);
-        refresh_total += t.elapsed();
-        parsed += report.parsed;
-        relinked_all |= report.relinked_all;
-        seen.extend(report.changed.iter().cloned());
-        store = fresh;
+        let last_write = Instant::now();
+        let mut parsed = 0;
+        let mut seen = std::collections::HashSet::new();
+        let mut refresh_total = Duration::ZERO;
+        let mut events = 0;
+        let mut relinked_all = false;
+        while seen.len() < victims.len() {
+            let Ok((_, mut paths)) = rx.recv_timeout(Duration::from_secs(20)) else { break };
+            // As the TUI does: batches that arrived while a refresh ran are taken together.
+            while let Ok((_, more)) = rx.try_recv() {
+                paths.extend(more);
+            }
+            events += 1;
+            let t = Instant::now();
+            let (fresh, report) = store.refreshed(&paths);
+            refresh_total += t.elapsed();
+            parsed += report.parsed;
+            relinked_all |= report.relinked_all;
+            seen.extend(report.changed.iter().cloned());
+            store = fresh;
+        }
+        ready = last_write.elapsed();
+        row(
+            &format!("live reload ({name}): files rewritten / reported / parsed"),
+            format!("{} / {} / {parsed}", victims.len(), seen.len()),
+        );
+        row(
+            &format!("live reload ({name}): refreshes / time in refresh"),
+            format!("{events} / {}{}", ms(refresh_total), if relinked_all { " (all links re-resolved)" } else { "" }),
+        );
+        row(&format!("live reload ({name}): last write → refreshed store ready"), ms(ready));
     }
-    let ready = last_write.elapsed();
     // What the UI thread then does with it (catalog rebuild, selection, effects spawned).
     let mut app = ui_on(&root);
     let (fresh, report) =
@@ -160,14 +177,8 @@ fn live_reload(root: &Path, row: &mut impl FnMut(&str, String)) {
     app.handle(folio::app::event::Event::Refreshed(Box::new(fresh), report));
     let on_ui = t.elapsed();
     let visible = ready + on_ui;
-    row("live reload: files rewritten / reported / parsed", format!("{} / {} / {parsed}", victims.len(), seen.len()));
-    row(
-        "live reload: refreshes / time in refresh",
-        format!("{events} / {}{}", ms(refresh_total), if relinked_all { " (all links re-resolved)" } else { "" }),
-    );
-    row("live reload: last write → refreshed store ready", ms(ready));
     row("live reload: UI thread applying the refreshed store", ms(on_ui));
-    row("live reload: last write → visible", ms(visible));
+    row("live reload (new link): last write → visible", ms(visible));
 }
 
 /// The real app opening `root` through the cache: time until the store is in the model and
