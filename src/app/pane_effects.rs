@@ -52,7 +52,7 @@ pub fn diff(store: &Store, findings: &[Finding]) -> Result<Vec<String>, String> 
 
 /// Write the fixes through the changeset path; returns what was done and the files to reload.
 pub fn apply(store: &Store, findings: Vec<Finding>) -> Result<(String, Vec<PathBuf>), String> {
-    let report = Report { findings };
+    let report = Report { findings, ..Report::default() };
     let by = crate::store::audit::default_actor();
     let outcome = lint::apply::apply_fixes(store, &report, &by, &WriteOptions::default()).map_err(|e| e.to_string())?;
     let text = format!("fixed {} finding(s) in {} file(s)", outcome.fixed, outcome.files.len());
