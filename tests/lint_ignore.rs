@@ -24,12 +24,28 @@ fn ignore_list_and_unignore_from_the_cli() {
     assert!(orphans(&before, "findings").contains(&"orphan".to_string()), "the fixture has an orphan");
     assert_eq!(before["summary"]["ignored"], 0);
 
-    let o = folio(&["lint", store, "--ignore", "orphan", "--entity", "orphan", "--reason", "entry point", "--as", "human:ann"]);
+    let o = folio(&[
+        "lint",
+        store,
+        "--ignore",
+        "orphan",
+        "--entity",
+        "orphan",
+        "--reason",
+        "entry point",
+        "--as",
+        "human:ann",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("ignored orphan on orphan (.folio/config.toml"));
     let config = std::fs::read_to_string(root.join(".folio/config.toml")).unwrap();
-    assert!(config.contains("[[ignore]]") && config.contains("reason = \"entry point\"") && config.contains("human:ann"));
-    assert!(std::fs::read_to_string(root.join("log.md")).unwrap().contains("Ignore"), "the write is in the store's log");
+    assert!(
+        config.contains("[[ignore]]") && config.contains("reason = \"entry point\"") && config.contains("human:ann")
+    );
+    assert!(
+        std::fs::read_to_string(root.join("log.md")).unwrap().contains("Ignore"),
+        "the write is in the store's log"
+    );
 
     let after = folio_json(&["lint", "--format", "json", store]);
     assert!(!orphans(&after, "findings").contains(&"orphan".to_string()));
@@ -37,16 +53,18 @@ fn ignore_list_and_unignore_from_the_cli() {
     let s = after["suppressed"].as_array().unwrap().iter().find(|f| f["rule"] == "orphan").unwrap();
     assert_eq!(s["reason"], "entry point");
     assert_eq!(after["summary"]["ignored"], 1);
-    assert_eq!(
-        after["summary"]["total"].as_u64().unwrap() + 1,
-        before["summary"]["total"].as_u64().unwrap()
-    );
+    assert_eq!(after["summary"]["total"].as_u64().unwrap() + 1, before["summary"]["total"].as_u64().unwrap());
 
     let text = stdout(&folio(&["lint", store]));
     assert!(text.contains("; 1 ignored (--show-ignored lists them)"), "{text}");
     assert!(!text.contains("orphan.md:1:1: info orphan"), "{text}");
     let listed = stdout(&folio(&["lint", store, "--show-ignored"]));
-    assert!(listed.contains("1 ignored:\norphan.md:1:1: info orphan: no other entity links to this one (ignored: entry point)"), "{listed}");
+    assert!(
+        listed.contains(
+            "1 ignored:\norphan.md:1:1: info orphan: no other entity links to this one (ignored: entry point)"
+        ),
+        "{listed}"
+    );
 
     let sarif = folio_json(&["lint", "--format", "sarif", store]);
     let results = sarif["runs"][0]["results"].as_array().unwrap();

@@ -59,7 +59,10 @@ fn ignore_with_a_reason_show_it_and_stop_ignoring() {
     assert!(app.model.overlays.is_empty());
 
     let config = std::fs::read_to_string(root.join(".folio/config.toml")).unwrap();
-    assert!(config.contains("rule = \"orphan\"") && config.contains("reason = \"entry point, q is typed\""), "{config}");
+    assert!(
+        config.contains("rule = \"orphan\"") && config.contains("reason = \"entry point, q is typed\""),
+        "{config}"
+    );
     let after = app.model.lint.clone().unwrap();
     assert_eq!(after.findings.len() + 1, before.findings.len());
     assert_eq!(after.suppressed.len(), 1);

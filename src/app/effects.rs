@@ -161,9 +161,9 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         }
         Effect::Review(job) => Some(Event::Review(super::review_jobs::run(*job))),
         Effect::Lint(store) => Some(Event::Linted(lint_effects::lint(&store).map(|l| (store, Box::new(l))))),
-        Effect::Relint { base, linted, store, changed } => Some(Event::Linted(
-            lint_effects::relint(&base, &linted, &store, &changed).map(|l| (store, Box::new(l))),
-        )),
+        Effect::Relint { base, linted, store, changed } => {
+            Some(Event::Linted(lint_effects::relint(&base, &linted, &store, &changed).map(|l| (store, Box::new(l)))))
+        }
         Effect::Ignore { store, rule, entity, reason, by } => {
             Some(Event::IgnoreChanged(lint_effects::ignore(&store, rule, &entity, &reason, &by)))
         }

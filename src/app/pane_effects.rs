@@ -31,7 +31,8 @@ pub fn ignore(store: &Store, rule: &str, entity: &str, reason: &str, by: &str) -
     let Some(idx) = store.find(entity).filter(|&i| store.entity(i).id == entity) else {
         return Err(format!("{entity}: no longer in the store; nothing was written"));
     };
-    let applied = lint::ignore::add(store, rule, idx, reason, by, &WriteOptions::default()).map_err(|e| e.to_string())?;
+    let applied =
+        lint::ignore::add(store, rule, idx, reason, by, &WriteOptions::default()).map_err(|e| e.to_string())?;
     Ok(format!("ignoring {rule} on {entity} ({})", applied.files.join(", ")))
 }
 

@@ -49,8 +49,13 @@ pub fn rows(view: &LintView, store: &Store, report: &Report) -> Vec<LintRow> {
         out.extend(members.into_iter().map(LintRow::Finding));
     }
     if view.show_ignored {
-        let ignored: Vec<usize> =
-            report.suppressed.iter().enumerate().filter(|(_, s)| shown(view, store, &s.finding)).map(|(n, _)| n).collect();
+        let ignored: Vec<usize> = report
+            .suppressed
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| shown(view, store, &s.finding))
+            .map(|(n, _)| n)
+            .collect();
         if !ignored.is_empty() {
             out.push(LintRow::Group { label: "(ignored)".into(), count: ignored.len() });
             out.extend(ignored.into_iter().map(LintRow::Ignored));

@@ -46,17 +46,15 @@ fn hinted(model: &Model) -> &'static [Action] {
         Pane::Graph => {
             &[Action::Open, Action::SwitchSide, Action::DepthUp, Action::ExportGraph, Action::Back, Action::Help]
         }
-        Pane::Lint => {
-            &[
-                Action::Open,
-                Action::ApplyFix,
-                Action::IgnoreFinding,
-                Action::GroupBy,
-                Action::FilterSeverity,
-                Action::FilterRule,
-                Action::Help,
-            ]
-        }
+        Pane::Lint => &[
+            Action::Open,
+            Action::ApplyFix,
+            Action::IgnoreFinding,
+            Action::GroupBy,
+            Action::FilterSeverity,
+            Action::FilterRule,
+            Action::Help,
+        ],
     }
 }
 

@@ -182,7 +182,10 @@ mod tests {
         let c = LintConfig::parse(text).unwrap();
         assert_eq!(c.ignores.len(), 2);
         assert_eq!((c.ignores[0].rule, c.ignores[0].entity.as_str(), c.ignores[0].line), ("orphan", "a/b", 4));
-        assert_eq!((c.ignores[1].rule, c.ignores[1].by.as_deref(), c.ignores[1].line), ("broken-link", Some("human:ann"), 9));
+        assert_eq!(
+            (c.ignores[1].rule, c.ignores[1].by.as_deref(), c.ignores[1].line),
+            ("broken-link", Some("human:ann"), 9)
+        );
         assert!(c.same_rules(&LintConfig::default()));
         let bad = LintConfig::parse("[[ignore]]\nrule = \"orphans\"\nentity = \"a\"\nreason = \"r\"\n").unwrap_err();
         assert!(bad.contains("line 1") && bad.contains("orphans"), "{bad}");

@@ -137,10 +137,8 @@ mod tests {
     #[test]
     fn key_hashes_agree_with_keys() {
         let e = |id: &str, title: &str| Entity { id: id.into(), title: title.into(), ..Default::default() };
-        let pairs = [
-            (e("Users", "Gross  Margin!"), e("users", "gross-margin")),
-            (e("ÉTÉ", "(v2) Été"), e("été", "v2 ÉTÉ")),
-        ];
+        let pairs =
+            [(e("Users", "Gross  Margin!"), e("users", "gross-margin")), (e("ÉTÉ", "(v2) Été"), e("été", "v2 ÉTÉ"))];
         for r in RULES {
             for (a, b) in &pairs {
                 assert_eq!(key(r, a), key(r, b));

@@ -99,8 +99,7 @@ pub fn sarif(store: &Store, report: &Report) -> Value {
                 result["locations"] = json!([{"physicalLocation": physical}]);
             }
             if let Some(reason) = reason {
-                result["suppressions"] =
-                    json!([{"kind": "external", "status": "accepted", "justification": reason}]);
+                result["suppressions"] = json!([{"kind": "external", "status": "accepted", "justification": reason}]);
             }
             result
         })

@@ -19,7 +19,7 @@ use crate::store::journal::Role;
 /// Split `findings` (config already applied) into shown and ignored, add a `stale-ignore`
 /// finding for every entry whose entity no longer exists, and sort both lists.
 pub fn partition(store: &Store, config: &LintConfig, findings: Vec<Finding>) -> Report {
-    let mut report = Report::default();
+    let mut report = Report { findings: Vec::with_capacity(findings.len()), suppressed: Vec::new() };
     let mut by_key: HashMap<(&str, &str), &str> = HashMap::new();
     for ig in &config.ignores {
         by_key.entry((ig.rule, ig.entity.as_str())).or_insert(ig.reason.as_str());
@@ -36,11 +36,14 @@ pub fn partition(store: &Store, config: &LintConfig, findings: Vec<Finding>) -> 
     }
     report.findings.extend(stale(store, config));
     sort(&mut report.findings);
-    report.suppressed.sort_by(|a, b| {
-        let key = |s: &Suppressed| (s.finding.path.clone(), s.finding.line, s.finding.col, s.finding.rule);
-        key(a).cmp(&key(b)).then_with(|| a.finding.message.cmp(&b.finding.message))
-    });
+    report.suppressed.sort_by(|a, b| order(a).cmp(&order(b)));
     report
+}
+
+/// Ignored findings sort like shown ones.
+fn order(s: &Suppressed) -> (bool, Option<&str>, u32, u32, &str, &str) {
+    let f = &s.finding;
+    (f.path.is_some(), f.path.as_deref(), f.line, f.col, f.rule, f.message.as_str())
 }
 
 /// A `stale-ignore` finding for every entry whose entity id is not in the store.
@@ -58,10 +61,7 @@ fn stale(store: &Store, config: &LintConfig) -> Vec<Finding> {
                 &path,
                 rules::STALE_IGNORE,
                 ig.line,
-                format!(
-                    "ignores {} on `{}`, which no longer exists (reason given: {})",
-                    ig.rule, ig.entity, ig.reason
-                ),
+                format!("ignores {} on `{}`, which no longer exists (reason given: {})", ig.rule, ig.entity, ig.reason),
             );
             f.origin = Origin::Ignore;
             f.with_severity(config.severity.get(rules::STALE_IGNORE).copied())
@@ -87,9 +87,9 @@ pub fn add(
     by: &str,
     opts: &WriteOptions,
 ) -> Result<Applied, WriteError> {
-    let rule = rules::lookup(rule).map(|r| r.id).ok_or_else(|| {
-        WriteError::Invalid(format!("unknown lint rule `{rule}` (known: {})", rules::id_list()))
-    })?;
+    let rule = rules::lookup(rule)
+        .map(|r| r.id)
+        .ok_or_else(|| WriteError::Invalid(format!("unknown lint rule `{rule}` (known: {})", rules::id_list())))?;
     let reason: String = reason.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
     let reason = reason.trim();
     if reason.is_empty() {
@@ -139,8 +139,8 @@ pub fn remove(store: &Store, rule: &str, entity: &str, by: &str, opts: &WriteOpt
     if list.is_empty() {
         doc.remove("ignore");
     }
-    let mut event = AuditEvent::new("unignore", by, format!("stop ignoring {rule} on {entity}"))
-        .detail("rule", rule.to_string());
+    let mut event =
+        AuditEvent::new("unignore", by, format!("stop ignoring {rule} on {entity}")).detail("rule", rule.to_string());
     if let Some(i) = store.by_id.get(entity) {
         let e = store.entity(*i);
         event = event.entity(&e.id, &e.title, &e.path);
@@ -217,8 +217,8 @@ mod tests {
         let original = "# our lint settings\n[lint]\ndisable = [\"duplicate-title\"]  # noisy\n";
         std::fs::write(&cfg, original).unwrap();
         let a = store.find("a").unwrap();
-        let applied = add(&store, "broken-link", a, "the target\nis external", "human:ann", &WriteOptions::default())
-            .unwrap();
+        let applied =
+            add(&store, "broken-link", a, "the target\nis external", "human:ann", &WriteOptions::default()).unwrap();
         assert_eq!(applied.files, [".folio/config.toml"]);
         let text = std::fs::read_to_string(&cfg).unwrap();
         assert!(text.starts_with(original), "{text}");

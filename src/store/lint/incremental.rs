@@ -67,7 +67,7 @@ impl Linted {
         let Some(map) = IndexMap::new(old, new, &paths) else { return Linted::full(new, config) };
         let dirty = Dirty::find(self, old, new, &map, &paths);
 
-        let mut keys = self.keys.clone().map(|k| map.carry(&k, 0));
+        let mut keys = [0, 1].map(|r| map.carry(&self.keys[r], 0));
         let mut loose = map.carry(&self.loose, false);
         for &n in &map.changed_new {
             for (r, k) in duplicates::RULES.iter().zip(keys.iter_mut()) {
@@ -95,35 +95,34 @@ impl Linted {
 
         // Keep what the change cannot have touched, with entity indices moved to the new store.
         let previous = self.report.findings.iter().chain(self.report.suppressed.iter().map(|s| &s.finding));
-        let mut findings: Vec<Finding> = previous
-            .filter_map(|f| {
-                let keep = match (f.origin, f.entity) {
-                    (Origin::Store | Origin::Ignore, _) => false,
-                    (Origin::Catalog, _) => {
-                        covered.is_some() && f.path.as_deref().is_none_or(|p| !catalog_paths.contains(p))
-                    }
-                    (_, None) => true,
-                    (origin, Some(o)) => {
-                        let n = map.fwd[o as usize];
-                        n != NONE
-                            && match origin {
-                                Origin::Link => !dirty.link[n as usize],
-                                Origin::Graph => !dirty.graph[n as usize],
-                                Origin::Duplicate => {
-                                    let r = duplicates::RULES.iter().position(|r| *r == f.rule).unwrap_or(0);
-                                    !dup_dirty[r][n as usize]
-                                }
-                                _ => true,
+        let mut findings: Vec<Finding> = Vec::with_capacity(self.report.findings.len() + self.report.suppressed.len());
+        findings.extend(previous.filter_map(|f| {
+            let keep = match (f.origin, f.entity) {
+                (Origin::Store | Origin::Ignore, _) => false,
+                (Origin::Catalog, _) => {
+                    covered.is_some() && f.path.as_deref().is_none_or(|p| !catalog_paths.contains(p))
+                }
+                (_, None) => true,
+                (origin, Some(o)) => {
+                    let n = map.fwd[o as usize];
+                    n != NONE
+                        && match origin {
+                            Origin::Link => !dirty.link[n as usize],
+                            Origin::Graph => !dirty.graph[n as usize],
+                            Origin::Duplicate => {
+                                let r = duplicates::RULES.iter().position(|r| *r == f.rule).unwrap_or(0);
+                                !dup_dirty[r][n as usize]
                             }
-                    }
-                };
-                keep.then(|| {
-                    let mut f = f.clone();
-                    f.entity = f.entity.map(|o| map.fwd[o as usize]);
-                    f
-                })
+                            _ => true,
+                        }
+                }
+            };
+            keep.then(|| {
+                let mut f = f.clone();
+                f.entity = f.entity.map(|o| map.fwd[o as usize]);
+                f
             })
-            .collect();
+        }));
 
         // Recompute the rest.
         let mut fresh = Vec::new();
@@ -178,7 +177,7 @@ impl Linted {
                 continue;
             }
             for (j, h) in keys[r].iter().enumerate() {
-                if wanted.binary_search(h).is_ok() {
+                if wanted.contains(h) {
                     members.push(j as EntityIdx);
                 }
             }
@@ -333,7 +332,9 @@ impl Dirty {
 /// that resolved to no entity resolve differently.
 fn structural(old: &Store, new: &Store, map: &IndexMap, paths: &[&str]) -> bool {
     let escapes = |s: &Store, list: &[EntityIdx]| list.iter().any(|&i| s.entity(i).escapes_root());
-    escapes(old, &map.changed_old) || escapes(new, &map.changed_new) || paths.iter().any(|p| has_file(old, p) != has_file(new, p))
+    escapes(old, &map.changed_old)
+        || escapes(new, &map.changed_new)
+        || paths.iter().any(|p| has_file(old, p) != has_file(new, p))
 }
 
 /// Entities `i` links to or names in a typed edge (itself excluded), as backlinks count them.

@@ -174,8 +174,14 @@ fn configure(store: &Store, config: &LintConfig, findings: &mut Vec<Finding>) {
 /// that the order is total (incremental and full passes agree finding for finding).
 fn sort(findings: &mut [Finding]) {
     findings.sort_by(|a, b| {
-        (a.path.is_some(), &a.path, a.line, a.col, a.rule, &a.message)
-            .cmp(&(b.path.is_some(), &b.path, b.line, b.col, b.rule, &b.message))
+        (a.path.is_some(), &a.path, a.line, a.col, a.rule, &a.message).cmp(&(
+            b.path.is_some(),
+            &b.path,
+            b.line,
+            b.col,
+            b.rule,
+            &b.message,
+        ))
     });
 }
 
