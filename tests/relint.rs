@@ -54,11 +54,13 @@ fn concept(rng: &mut Rng, store: &Store, n: usize) -> String {
             break;
         }
         let (path, id, _) = rng.pick(&others);
-        match rng.below(4) {
+        match rng.below(5) {
             0 => body += &format!("See [it](/{path}).\n"),
             1 => body += &format!("See [[{}]].\n", id.rsplit('/').next().unwrap_or(id)),
             2 => body += &format!("See [gone](/missing-{}.md).\n", rng.below(3)),
-            _ => body += "See [folder](/sub/) and [home](https://example.org).\n",
+            3 => body += "See [folder](/sub/) and [home](https://example.org).\n",
+            // Files that are not entities in some dialects (catalogs, AIP-10 sources).
+            _ => body += &format!("See [index](/sub/index.md) and [source](/sources/s-{}.md).\n", rng.below(2)),
         }
     }
     fm + &body
@@ -105,8 +107,12 @@ fn mutate(rng: &mut Rng, root: &Path, store: &Store, step: usize) -> Vec<String>
                 touched.push(p);
             }
             _ => {
-                // A non-entity file that links can resolve to.
-                let p = format!("{}/asset-{}.png", rng.pick(&dirs), rng.below(2)).trim_start_matches('/').to_string();
+                // A file links can resolve to (a source, an asset, `sub/index.md`).
+                let p = match rng.below(3) {
+                    0 => format!("sources/s-{}.md", rng.below(2)),
+                    1 => "sub/index.md".to_string(),
+                    _ => format!("{}/asset-{}.png", rng.pick(&dirs), rng.below(2)).trim_start_matches('/').to_string(),
+                };
                 if root.join(&p).exists() {
                     let _ = std::fs::remove_file(root.join(&p));
                 } else {

@@ -126,6 +126,8 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
         Event::Linted(Ok((store, linted))) => lint::linted(model, store, *linted),
         Event::Linted(Err(e)) => {
             model.linting = false;
+            // The changes since the last report were handed to the failed pass: start over.
+            model.lint_base = None;
             model.message = Some(Message { text: format!("lint: {e}"), warn: true });
             Vec::new()
         }

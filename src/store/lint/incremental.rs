@@ -176,8 +176,10 @@ impl Linted {
             if wanted.is_empty() {
                 continue;
             }
+            // Usually one or two keys: a linear look beats a binary search then.
+            let wanted = |h: &u64| if wanted.len() <= 8 { wanted.contains(h) } else { wanted.binary_search(h).is_ok() };
             for (j, h) in keys[r].iter().enumerate() {
-                if wanted.contains(h) {
+                if wanted(h) {
                     members.push(j as EntityIdx);
                 }
             }
@@ -292,6 +294,7 @@ impl Dirty {
         // Whatever these linked to, or link to now, may have gained or lost its last backlink.
         for i in 0..d.link_list.len() {
             let c = d.link_list[i];
+            d.mark_graph(c);
             for t in targets(new, c) {
                 d.mark_graph(t);
             }
@@ -306,10 +309,6 @@ impl Dirty {
             for t in targets(old, o).map(|t| map.fwd[t as usize]).filter(|&t| t != NONE) {
                 d.mark_graph(t);
             }
-        }
-        for i in 0..d.link_list.len() {
-            let c = d.link_list[i];
-            d.mark_graph(c);
         }
         d.graph_list.sort_unstable();
         d
@@ -328,13 +327,28 @@ impl Dirty {
     }
 }
 
-/// Whether files appeared or vanished (or a symlink's escape changed): only then can a link
-/// that resolved to no entity resolve differently.
+/// Whether a link that resolved to no entity (broken, a file, a folder, outside the root) can
+/// resolve differently now: only when a file that is not an entity appeared or vanished, a
+/// folder did, or a symlink's escape changed. Entities appearing or vanishing otherwise are
+/// covered by their backlinks.
 fn structural(old: &Store, new: &Store, map: &IndexMap, paths: &[&str]) -> bool {
     let escapes = |s: &Store, list: &[EntityIdx]| list.iter().any(|&i| s.entity(i).escapes_root());
+    let other_file = |s: &Store, p: &str| s.other_files.binary_search_by(|(f, _)| f.as_str().cmp(p)).is_ok();
     escapes(old, &map.changed_old)
         || escapes(new, &map.changed_new)
-        || paths.iter().any(|p| has_file(old, p) != has_file(new, p))
+        || paths.iter().any(|p| {
+            other_file(old, p) != other_file(new, p)
+                || (has_file(old, p) != has_file(new, p)
+                    && crate::store::relpath::ancestors(p).any(|d| has_folder(old, d) != has_folder(new, d)))
+        })
+}
+
+/// Whether any file of the store lies under the folder `dir`.
+fn has_folder(store: &Store, dir: &str) -> bool {
+    let prefix = format!("{dir}/");
+    let under = |p: &str| p.starts_with(&prefix);
+    store.entities.get(store.entities.partition_point(|e| e.path < prefix)).is_some_and(|e| under(&e.path))
+        || store.other_files.get(store.other_files.partition_point(|(p, _)| *p < prefix)).is_some_and(|(p, _)| under(p))
 }
 
 /// Entities `i` links to or names in a typed edge (itself excluded), as backlinks count them.
