@@ -470,6 +470,7 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         // dialog); elsewhere they do nothing.
         Action::Review
         | Action::Approve
+        | Action::ApproveOver
         | Action::Veto
         | Action::Forget
         | Action::EditApprove
