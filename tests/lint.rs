@@ -214,7 +214,7 @@ fn json_output_matches_the_documented_schema_and_key_order() {
     let v = lint_json(&[planted().to_str().unwrap()]);
     check_schema(&v, &schema(), "$");
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["store", "dialect", "findings", "summary"]);
+    assert_eq!(keys, ["store", "dialect", "findings", "suppressed", "summary"]);
     let f = &v["findings"][0];
     let keys: Vec<&String> = f.as_object().unwrap().keys().collect();
     assert_eq!(keys, ["rule", "severity", "entity", "path", "line", "column", "message", "fix"]);

@@ -93,6 +93,9 @@ actions! {
     FilterKind = "filter_kind": "Lint: only findings on the selected entity's kind (again: all)",
     ApplyFix = "apply_fix": "Lint: apply the selected finding's safe fix (shows the diff)",
     FixRule = "fix_rule": "Lint: fix every finding of the selected rule (shows the diff)",
+    IgnoreFinding = "ignore_finding": "Lint: ignore the finding's rule on its entity (asks for a reason)",
+    UnignoreFinding = "unignore_finding": "Lint: stop ignoring the selected ignored finding",
+    ShowIgnored = "show_ignored": "Lint: show or hide the findings the store's config ignores",
     Confirm = "confirm": "Confirm the change shown (review verdict or lint fix)",
     Noop = "noop": "Unbind the key (keymap overrides)",
 }

@@ -43,6 +43,12 @@ pub enum Effect {
     ExternalEdit(Box<super::review_jobs::EditSeed>, Option<String>),
     /// Run the lint engine over the store with its store-local config.
     Lint(Arc<Store>),
+    /// Re-lint `store`, which is `base` with the files `changed` read again, from `linted`.
+    Relint { base: Arc<Store>, linted: Arc<crate::store::lint::Linted>, store: Arc<Store>, changed: Vec<String> },
+    /// Add an `[[ignore]]` entry for the finding's rule on its entity, with the reason.
+    Ignore { store: Arc<Store>, rule: &'static str, entity: String, reason: String, by: String },
+    /// Remove the `[[ignore]]` entry of `rule` on the entity with id `entity`.
+    Unignore { store: Arc<Store>, rule: &'static str, entity: String, by: String },
     /// Lay out the neighbourhood of an entity for the graph canvas.
     LayoutGraph { store: Arc<Store>, center: EntityIdx, depth: u8 },
     /// Read the lines around a finding.
@@ -179,7 +185,16 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
             Some(Event::BodyRead { body: read_body(&rel, &abs, start, end, limit), path: rel })
         }
         Effect::Review(job) => Some(Event::Review(super::review_jobs::run(*job))),
-        Effect::Lint(store) => Some(Event::Linted(lint_effects::lint(&store).map(Box::new))),
+        Effect::Lint(store) => Some(Event::Linted(lint_effects::lint(&store).map(|l| (store, Box::new(l))))),
+        Effect::Relint { base, linted, store, changed } => {
+            Some(Event::Linted(lint_effects::relint(&base, &linted, &store, &changed).map(|l| (store, Box::new(l)))))
+        }
+        Effect::Ignore { store, rule, entity, reason, by } => {
+            Some(Event::IgnoreChanged(lint_effects::ignore(&store, rule, &entity, &reason, &by)))
+        }
+        Effect::Unignore { store, rule, entity, by } => {
+            Some(Event::IgnoreChanged(lint_effects::unignore(&store, rule, &entity, &by)))
+        }
         Effect::LayoutGraph { store, center, depth } => {
             Some(Event::GraphLaid(Arc::new(crate::ui::graph::layout(&store, center, depth))))
         }

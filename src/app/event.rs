@@ -8,7 +8,7 @@ use crate::store::Store;
 use crate::store::refresh::RefreshReport;
 
 use super::model::{Body, FindingContext};
-use crate::store::lint::{Finding, Report};
+use crate::store::lint::{Finding, Linted};
 use crate::ui::graph::GraphLayout;
 
 pub enum Event {
@@ -41,8 +41,10 @@ pub enum Event {
     RecallUpdated,
     /// The store's recent recall queries, newest first.
     RecallHistory(Vec<String>),
-    /// The lint engine finished a pass over the store (or its config could not be read).
-    Linted(Result<Box<Report>, String>),
+    /// The lint engine finished a pass over this store (or its config could not be read).
+    Linted(Result<(std::sync::Arc<Store>, Box<Linted>), String>),
+    /// An ignore was added to or removed from the store's config (what was done), or refused.
+    IgnoreChanged(Result<String, String>),
     /// The neighbourhood of `center` laid out for the graph canvas.
     GraphLaid(std::sync::Arc<GraphLayout>),
     /// The lines around a finding, for the lint panel.

@@ -11,7 +11,7 @@ use crate::recall::engine::Engine;
 use crate::store::Store;
 use crate::store::entity::EntityIdx;
 use crate::store::entity::Severity;
-use crate::store::lint::{Finding, Report};
+use crate::store::lint::{Finding, Linted, Report};
 use crate::store::load::LoadProgress;
 use crate::store::tree::{Group, TreeFilter};
 use crate::ui::graph::GraphLayout;
@@ -51,6 +51,8 @@ pub enum Overlay {
     Recall { query: String, cursor: usize },
     /// A write waiting for a yes: the diff it would make, scrolled.
     Confirm { title: String, diff: Vec<String>, scroll: usize, findings: Vec<Finding> },
+    /// Why ignore `rule` on the entity `entity` (its id): typed text is the reason.
+    Reason { rule: &'static str, entity: String, text: String },
 }
 
 /// Which side of the graph pane's lists the cursor is on.
@@ -84,6 +86,8 @@ pub struct LintView {
     pub cursor: usize,
     /// The selected finding's lines, read by a worker: (path, line, lines around it).
     pub context: Option<FindingContext>,
+    /// List the findings the store's config ignores too (in their own group, last).
+    pub show_ignored: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -206,6 +210,12 @@ pub struct Model {
     pub lint: Option<Arc<Report>>,
     pub lint_flags: Arc<Vec<bool>>,
     pub linting: bool,
+    /// The store the latest report was computed on, with what re-linting it needs.
+    pub lint_base: Option<(Arc<Store>, Arc<Linted>)>,
+    /// Paths changed since `lint_base`'s store: what the next re-lint recomputes.
+    pub lint_changes: Vec<String>,
+    /// Lint again when the running pass finishes (the store or the config changed meanwhile).
+    pub lint_again: bool,
     pub lint_view: LintView,
     pub graph: GraphView,
 }
@@ -260,6 +270,9 @@ impl Model {
             lint: None,
             lint_flags: Arc::new(Vec::new()),
             linting: false,
+            lint_base: None,
+            lint_changes: Vec::new(),
+            lint_again: false,
             lint_view: LintView::default(),
             graph: GraphView { depth: 1, side: Side::Outbound, cursor: 0, laid: None },
         }
@@ -295,6 +308,7 @@ impl Model {
             Some(Overlay::Palette { .. }) => "PALETTE",
             Some(Overlay::Recall { .. }) => "RECALL",
             Some(Overlay::Confirm { .. }) => "CONFIRM",
+            Some(Overlay::Reason { .. }) => "REASON",
             None if self.filtering => "FILTER",
             None if !self.pending_keys.is_empty() => "KEYS",
             None if self.review.open => "REVIEW",

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::store::Store;
 use crate::store::changeset::WriteOptions;
 use crate::store::entity::EntityIdx;
-use crate::store::lint::{self, Finding, LintConfig, Report, fix};
+use crate::store::lint::{self, Finding, LintConfig, Linted, Report, fix};
 
 use super::model::FindingContext;
 
@@ -14,9 +14,32 @@ const CONTEXT: u32 = 3;
 /// Larger files are read only this far for context and diffs.
 const READ_LIMIT: u64 = 4 * 1024 * 1024;
 
-pub fn lint(store: &Store) -> Result<Report, String> {
+pub fn lint(store: &Store) -> Result<Linted, String> {
     let config = LintConfig::load(&store.root, store.kind()).map_err(|e| e.to_string())?;
-    Ok(lint::lint(store, &config))
+    Ok(Linted::full(store, &config))
+}
+
+/// Re-lint only what the changed files can affect (the config is read again: an ignore
+/// written meanwhile is applied).
+pub fn relint(base: &Store, linted: &Linted, store: &Store, changed: &[String]) -> Result<Linted, String> {
+    let config = LintConfig::load(&store.root, store.kind()).map_err(|e| e.to_string())?;
+    Ok(linted.relint(base, store, changed, &config))
+}
+
+/// Ignore `rule` on the entity with id `entity` for `reason`.
+pub fn ignore(store: &Store, rule: &str, entity: &str, reason: &str, by: &str) -> Result<String, String> {
+    let Some(idx) = store.find(entity).filter(|&i| store.entity(i).id == entity) else {
+        return Err(format!("{entity}: no longer in the store; nothing was written"));
+    };
+    let applied =
+        lint::ignore::add(store, rule, idx, reason, by, &WriteOptions::default()).map_err(|e| e.to_string())?;
+    Ok(format!("ignoring {rule} on {entity} ({})", applied.files.join(", ")))
+}
+
+/// Stop ignoring `rule` on the entity with id `entity`.
+pub fn unignore(store: &Store, rule: &str, entity: &str, by: &str) -> Result<String, String> {
+    let applied = lint::ignore::remove(store, rule, entity, by, &WriteOptions::default()).map_err(|e| e.to_string())?;
+    Ok(format!("no longer ignoring {rule} on {entity} ({})", applied.files.join(", ")))
 }
 
 pub fn context(store: &Store, path: &str, line: u32) -> Result<FindingContext, String> {
@@ -52,7 +75,7 @@ pub fn diff(store: &Store, findings: &[Finding]) -> Result<Vec<String>, String> 
 
 /// Write the fixes through the changeset path; returns what was done and the files to reload.
 pub fn apply(store: &Store, findings: Vec<Finding>) -> Result<(String, Vec<PathBuf>), String> {
-    let report = Report { findings };
+    let report = Report { findings, ..Report::default() };
     let by = crate::store::audit::default_actor();
     let outcome = lint::apply::apply_fixes(store, &report, &by, &WriteOptions::default()).map_err(|e| e.to_string())?;
     let text = format!("fixed {} finding(s) in {} file(s)", outcome.fixed, outcome.files.len());

@@ -57,6 +57,8 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
                 .then(|| Effect::SaveCache(store.clone()));
             let root = store.root.clone();
             model.store = Some(store);
+            model.lint_base = None;
+            model.lint_changes.clear();
             rebuild(model, None);
             // Start on the first entity rather than on a folder, with its preview open.
             let first = model.rows.iter().position(|r| matches!(r, Row::Entity { .. })).unwrap_or(0);
@@ -92,6 +94,8 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.refreshing = false;
             let keep = selection_key(model);
             let old = model.store.replace(Arc::from(store));
+            let paths = report.changed.iter().chain(&report.added).chain(&report.removed);
+            model.lint_changes.extend(paths.cloned());
             rebuild(model, keep);
             let mut effects = revalidate_preview(model, &report.changed);
             effects.extend(after_store_change(model));
@@ -137,10 +141,21 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.recall_recent = recent;
             Vec::new()
         }
-        Event::Linted(Ok(report)) => lint::report(model, *report),
+        Event::Linted(Ok((store, linted))) => lint::linted(model, store, *linted),
         Event::Linted(Err(e)) => {
             model.linting = false;
+            // The changes since the last report were handed to the failed pass: start over.
+            model.lint_base = None;
             model.message = Some(Message { text: format!("lint: {e}"), warn: true });
+            Vec::new()
+        }
+        Event::IgnoreChanged(Ok(text)) => {
+            model.message = Some(Message { text, warn: false });
+            // The config is not watched (it is hidden): re-sort the findings now.
+            lint::request(model)
+        }
+        Event::IgnoreChanged(Err(e)) => {
+            model.message = Some(Message { text: e, warn: true });
             Vec::new()
         }
         Event::GraphLaid(laid) => {
@@ -177,11 +192,12 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
 
 /// A loaded or refreshed store: lint it again, restart recall on it, lay the graph out anew.
 fn after_store_change(model: &mut Model) -> Vec<Effect> {
-    let Some(store) = model.store.clone() else { return Vec::new() };
-    model.linting = true;
+    if model.store.is_none() {
+        return Vec::new();
+    }
     model.graph.laid = None;
     recall::store_changed(model);
-    let mut effects = vec![Effect::Lint(store)];
+    let mut effects = lint::request(model);
     effects.extend(graph::relayout(model));
     effects
 }
@@ -301,6 +317,7 @@ fn type_char(model: &mut Model, c: char) {
             recall::requery(model);
         }
         Some(Overlay::Confirm { .. }) => {}
+        Some(Overlay::Reason { text, .. }) => text.push(c),
         None if model.filtering => {
             model.filter.query.push(c);
             rebuild(model, selection_key(model));
@@ -319,6 +336,9 @@ fn erase_char(model: &mut Model) {
             recall::requery(model);
         }
         Some(Overlay::Confirm { .. }) => {}
+        Some(Overlay::Reason { text, .. }) => {
+            text.pop();
+        }
         None if model.filtering => {
             model.filter.query.pop();
             rebuild(model, selection_key(model));
@@ -345,6 +365,11 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
                 return effects;
             }
         }
+        Some(Overlay::Reason { .. }) => {
+            if let Some(effects) = lint::reason_action(model, a) {
+                return effects;
+            }
+        }
         _ => {}
     }
     if model.overlays.is_empty() {
@@ -356,7 +381,10 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             (Pane::Lint, Action::Down | Action::Up | Action::PageDown | Action::PageUp)
             | (Pane::Lint, Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom)
             | (Pane::Lint, Action::Open | Action::GroupBy | Action::FilterSeverity | Action::FilterRule)
-            | (Pane::Lint, Action::FilterKind | Action::ApplyFix | Action::FixRule) => return lint::act(model, a),
+            | (Pane::Lint, Action::FilterKind | Action::ApplyFix | Action::FixRule)
+            | (Pane::Lint, Action::IgnoreFinding | Action::UnignoreFinding | Action::ShowIgnored) => {
+                return lint::act(model, a);
+            }
             _ => {}
         }
     }
@@ -394,7 +422,10 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         | Action::FilterRule
         | Action::FilterKind
         | Action::ApplyFix
-        | Action::FixRule => {}
+        | Action::FixRule
+        | Action::IgnoreFinding
+        | Action::UnignoreFinding
+        | Action::ShowIgnored => {}
         Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {
             return move_by(model, a);
         }
@@ -486,7 +517,7 @@ fn overlay_action(model: &mut Model, a: Action) -> bool {
     let Some(top) = model.overlays.last_mut() else { return false };
     let cursor = match top {
         Overlay::Help { cursor, .. } | Overlay::Palette { cursor, .. } => cursor,
-        Overlay::Recall { .. } | Overlay::Confirm { .. } => return false,
+        Overlay::Recall { .. } | Overlay::Confirm { .. } | Overlay::Reason { .. } => return false,
     };
     match a {
         Action::Down => *cursor = (*cursor + 1).min(count.saturating_sub(1)),
@@ -506,7 +537,7 @@ pub fn overlay_len(model: &Model) -> usize {
         Some(Overlay::Palette { query, .. }) => palette_rows(model, query).len(),
         Some(Overlay::Recall { .. }) => recall::len(model),
         Some(Overlay::Confirm { diff, .. }) => diff.len(),
-        None => 0,
+        Some(Overlay::Reason { .. }) | None => 0,
     }
 }
 
@@ -546,7 +577,7 @@ fn run_palette_choice(model: &mut Model) -> Vec<Effect> {
         Some(Overlay::Help { context, filter, cursor }) => {
             help_rows(model, *context, filter).get(*cursor).map(|(_, _, _, a)| *a)
         }
-        Some(Overlay::Recall { .. }) | Some(Overlay::Confirm { .. }) | None => None,
+        Some(Overlay::Recall { .. }) | Some(Overlay::Confirm { .. }) | Some(Overlay::Reason { .. }) | None => None,
     };
     model.overlays.pop();
     match choice {

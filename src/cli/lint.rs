@@ -55,6 +55,22 @@ pub struct Args {
     /// Print what a rule checks and exit.
     #[arg(long, value_name = "ID", conflicts_with_all = ["fix", "dry_run", "log"])]
     pub explain: Option<String>,
+    /// Also list the findings the store's config ignores (`[[ignore]]`), with their reasons.
+    #[arg(long)]
+    pub show_ignored: bool,
+    /// Ignore the findings of rule ID on --entity, for --reason: adds an `[[ignore]]` entry to
+    /// the store's folio config (journaled and logged like every write), then exits.
+    #[arg(long, value_name = "ID", requires_all = ["entity", "reason"], conflicts_with_all = ["fix", "log", "explain", "unignore"])]
+    pub ignore: Option<String>,
+    /// Remove the `[[ignore]]` entry of rule ID on --entity, then exit.
+    #[arg(long, value_name = "ID", requires = "entity", conflicts_with_all = ["fix", "log", "explain"])]
+    pub unignore: Option<String>,
+    /// The entity (id) of --ignore / --unignore.
+    #[arg(long, value_name = "ID")]
+    pub entity: Option<String>,
+    /// Why the finding is ignored (--ignore).
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
 }
 
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
@@ -64,8 +80,11 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let wanted: Vec<&str> = a.rules.iter().map(|id| known_rule(id)).collect::<anyhow::Result<_>>()?;
     let flags = WriteFlags { dry_run: a.dry_run, actor: a.actor.clone(), read_only: false };
     let actor = flags.actor()?;
-    let writes = (a.fix && !a.dry_run) || a.log;
+    let writes = (a.fix && !a.dry_run) || a.log || a.ignore.is_some() || a.unignore.is_some();
     let mut store = open_resolved(g, a.path.as_deref(), !writes)?;
+    if a.ignore.is_some() || a.unignore.is_some() {
+        return change_ignore(&store, &a, &actor, &flags);
+    }
     let config = LintConfig::load(&store.root, store.kind())?;
     let min = match a.severity {
         MinSeverity::Error => Severity::Error,
@@ -99,7 +118,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     }
     {
         match a.format {
-            Format::Text => print_text(&report, colour_wanted()),
+            Format::Text => print_text(&report, colour_wanted(), a.show_ignored),
             Format::Json => print_json(&lint::export::json(&store, &report)),
             Format::Sarif => print_json(&lint::export::sarif(&store, &report)),
         }
@@ -111,6 +130,35 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         eprintln!("lint pass logged to {}", escape::line(&applied.log));
     }
     Ok(if report.has_errors() { super::EXIT_FINDING } else { 0 })
+}
+
+/// `--ignore RULE --entity ID --reason TEXT` / `--unignore RULE --entity ID`.
+fn change_ignore(store: &Store, a: &Args, actor: &str, flags: &WriteFlags) -> anyhow::Result<u8> {
+    let entity = a.entity.as_deref().unwrap_or_default();
+    let applied = if let Some(rule) = &a.ignore {
+        let rule = known_rule(rule)?;
+        let Some(idx) = store.find(entity).filter(|&i| store.entity(i).id == entity || store.entity(i).path == entity)
+        else {
+            bail!("no entity `{}` in {}", escape::line(entity), store.root.display());
+        };
+        let reason = a.reason.as_deref().unwrap_or_default();
+        lint::ignore::add(store, rule, idx, reason, actor, &flags.options()).map_err(report_write)?
+    } else {
+        let rule = known_rule(a.unignore.as_deref().unwrap_or_default())?;
+        // A stale entry names an id that is gone: match the id as written.
+        let id = store.find(entity).map(|i| store.entity(i).id.clone()).unwrap_or_else(|| entity.to_string());
+        lint::ignore::remove(store, rule, &id, actor, &flags.options()).map_err(report_write)?
+    };
+    let verb = if a.ignore.is_some() { "ignored" } else { "no longer ignoring" };
+    let rule = a.ignore.as_deref().or(a.unignore.as_deref()).unwrap_or_default();
+    eprintln!(
+        "{verb} {} on {} ({}; logged to {})",
+        escape::line(rule),
+        escape::line(entity),
+        escape::line(&applied.files.join(", ")),
+        escape::line(&applied.log)
+    );
+    Ok(0)
 }
 
 fn known_rule(id: &str) -> anyhow::Result<&'static str> {
@@ -132,8 +180,9 @@ fn colour_wanted() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
-/// `path:line:col: severity rule-id: message`, a blank line between files, then a summary.
-fn print_text(report: &Report, colour: bool) {
+/// `path:line:col: severity rule-id: message`, a blank line between files, then a summary;
+/// with `show_ignored`, the ignored findings and their reasons after it.
+fn print_text(report: &Report, colour: bool, show_ignored: bool) {
     let mut last: Option<Option<&str>> = None;
     for f in &report.findings {
         let path = f.path.as_deref();
@@ -147,6 +196,13 @@ fn print_text(report: &Report, colour: bool) {
         println!();
     }
     println!("{}", summary_line(report));
+    if show_ignored && !report.suppressed.is_empty() {
+        println!();
+        println!("{} ignored:", report.suppressed.len());
+        for s in &report.suppressed {
+            println!("{} (ignored: {})", text_line(&s.finding, false), escape::line(&s.reason));
+        }
+    }
 }
 
 fn text_line(f: &Finding, colour: bool) -> String {
@@ -169,7 +225,7 @@ fn text_line(f: &Finding, colour: bool) -> String {
 fn summary_line(report: &Report) -> String {
     let s = report.summary();
     if report.findings.is_empty() {
-        return "no findings".into();
+        return format!("no findings{}", ignored_note(report));
     }
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let mut line = format!(
@@ -182,7 +238,15 @@ fn summary_line(report: &Report) -> String {
     if s.fixable > 0 {
         line += &format!(" ({} fixable)", s.fixable);
     }
-    line
+    line + &ignored_note(report)
+}
+
+/// `; N ignored`, pointing at the flag that lists them.
+fn ignored_note(report: &Report) -> String {
+    match report.suppressed.len() {
+        0 => String::new(),
+        n => format!("; {n} ignored (--show-ignored lists them)"),
+    }
 }
 
 /// The unified diff of every safe fix, per file, computed against the file as it is now.
@@ -217,6 +281,7 @@ mod tests {
             col: 7,
             message: message.to_string(),
             fix: None,
+            origin: lint::Origin::Link,
         }
     }
 
@@ -236,8 +301,12 @@ mod tests {
                 finding(Some("a.md"), Severity::Warn, "m"),
                 finding(Some("b.md"), Severity::Warn, "m"),
             ],
+            suppressed: vec![],
         };
         assert_eq!(summary_line(&r), "1 error, 2 warnings, 0 infos in 2 files");
         assert_eq!(summary_line(&Report::default()), "no findings");
+        let ignored = lint::Suppressed { finding: finding(Some("c.md"), Severity::Warn, "m"), reason: "r".into() };
+        let r = Report { findings: vec![], suppressed: vec![ignored] };
+        assert_eq!(summary_line(&r), "no findings; 1 ignored (--show-ignored lists them)");
     }
 }

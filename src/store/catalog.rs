@@ -35,9 +35,12 @@ pub struct CatalogStatus {
 
 /// Compare every catalog the store should have with what is on disk.
 pub fn status(store: &Store) -> Vec<CatalogStatus> {
-    store
-        .dialect
-        .catalogs(store)
+    status_of(store, store.dialect.catalogs(store))
+}
+
+/// Compare the given catalog plans with what is on disk.
+pub fn status_of(store: &Store, plans: Vec<CatalogPlan>) -> Vec<CatalogStatus> {
+    plans
         .into_iter()
         .map(|plan| {
             let state = match (&plan.refuse, std::fs::read(store.abs_path(&plan.path))) {

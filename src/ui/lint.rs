@@ -24,6 +24,8 @@ pub enum LintRow {
     },
     /// Index into the report's findings.
     Finding(usize),
+    /// Index into the report's ignored findings (shown with `show_ignored`).
+    Ignored(usize),
 }
 
 /// Whether the panel's filters let a finding through.
@@ -45,6 +47,19 @@ pub fn rows(view: &LintView, store: &Store, report: &Report) -> Vec<LintRow> {
     for (label, members) in groups {
         out.push(LintRow::Group { label, count: members.len() });
         out.extend(members.into_iter().map(LintRow::Finding));
+    }
+    if view.show_ignored {
+        let ignored: Vec<usize> = report
+            .suppressed
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| shown(view, store, &s.finding))
+            .map(|(n, _)| n)
+            .collect();
+        if !ignored.is_empty() {
+            out.push(LintRow::Group { label: "(ignored)".into(), count: ignored.len() });
+            out.extend(ignored.into_iter().map(LintRow::Ignored));
+        }
     }
     out
 }
@@ -77,8 +92,12 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let title = match &model.lint {
         Some(r) => {
             let s = r.summary();
+            let ignored = match r.suppressed.len() {
+                0 => String::new(),
+                n => format!(" · {n} ignored"),
+            };
             format!(
-                " 4 Lint: {} errors · {} warnings · {} infos · {} fixable ",
+                " 4 Lint: {} errors · {} warnings · {} infos · {} fixable{ignored} ",
                 s.errors, s.warnings, s.infos, s.fixable
             )
         }
@@ -106,10 +125,12 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let list = list_area(area);
     let rows = rows(view, store, report);
     if rows.is_empty() {
-        let text = if report.findings.is_empty() {
-            "no findings: the store is clean"
+        let text = if !report.findings.is_empty() {
+            "no finding matches the filters".to_string()
+        } else if report.suppressed.is_empty() {
+            "no findings: the store is clean".to_string()
         } else {
-            "no finding matches the filters"
+            format!("no findings ({} ignored: v shows them)", report.suppressed.len())
         };
         buf.set_line(list.x, list.y, &Line::styled(text, t.style("muted")), list.width);
         return;
@@ -125,6 +146,12 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                 Span::styled(format!(" {count}"), t.style("muted")),
             ]),
             LintRow::Finding(i) => finding_line(model, &report.findings[*i]),
+            LintRow::Ignored(i) => {
+                let s = &report.suppressed[*i];
+                let mut line = finding_line(model, &s.finding).patch_style(t.style("muted"));
+                line.spans.push(Span::styled(format!(" — ignored: {}", sanitize::line(&s.reason)), t.style("muted")));
+                line
+            }
         };
         if n == cursor {
             let sel = if focused { t.style("selection") } else { t.style("selection").patch(t.style("muted")) };
@@ -195,11 +222,22 @@ fn draw_context(model: &Model, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// The finding under the panel's cursor.
+/// The finding under the panel's cursor (an ignored one included).
 pub fn selected_finding(model: &Model) -> Option<&Finding> {
     let (store, report) = (model.store.as_ref()?, model.lint.as_ref()?);
     match rows(&model.lint_view, store, report).get(model.lint_view.cursor)? {
         LintRow::Finding(i) => report.findings.get(*i),
+        LintRow::Ignored(i) => report.suppressed.get(*i).map(|s| &s.finding),
+        LintRow::Group { .. } => None,
+    }
+}
+
+/// The finding under the cursor and whether it is one the config ignores.
+pub fn selected(model: &Model) -> Option<(Finding, bool)> {
+    let (store, report) = (model.store.as_ref()?, model.lint.as_ref()?);
+    match rows(&model.lint_view, store, report).get(model.lint_view.cursor)? {
+        LintRow::Finding(i) => report.findings.get(*i).map(|f| (f.clone(), false)),
+        LintRow::Ignored(i) => report.suppressed.get(*i).map(|s| (s.finding.clone(), true)),
         LintRow::Group { .. } => None,
     }
 }

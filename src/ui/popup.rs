@@ -97,6 +97,19 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         }
         Some(Overlay::Recall { .. }) => super::recall::render(model, area, buf),
         Some(Overlay::Confirm { .. }) => super::fix_confirm::render(model, area, buf),
+        Some(Overlay::Reason { rule, entity, text }) => {
+            let rect = centered(area, 72, 5);
+            let title = format!(" Ignore {rule} on {} ", sanitize::line(entity));
+            let inner = frame(model, rect, title, buf);
+            let prompt = Line::from(vec![
+                Span::styled("reason: ", t.style("muted")),
+                Span::styled(sanitize::line(text), t.style("text")),
+                Span::styled("▏", t.style("accent")),
+            ]);
+            buf.set_line(inner.x, inner.y, &prompt, inner.width);
+            let help = "Enter: write it to the store's folio config · Esc: cancel";
+            buf.set_line(inner.x, inner.y + 2, &Line::styled(help, t.style("muted")), inner.width);
+        }
         None => {}
     }
     if !model.pending_keys.is_empty() {

@@ -17,6 +17,7 @@ fn hinted(model: &Model) -> &'static [Action] {
             return &[Action::Open, Action::RecallSections, Action::Down, Action::Close];
         }
         Some(crate::app::model::Overlay::Confirm { .. }) => return &[Action::Confirm, Action::Close, Action::Down],
+        Some(crate::app::model::Overlay::Reason { .. }) => return &[Action::Open, Action::Close],
         Some(_) => return &[Action::Close, Action::Down, Action::Up, Action::Open],
         None => {}
     }
@@ -45,9 +46,15 @@ fn hinted(model: &Model) -> &'static [Action] {
         Pane::Graph => {
             &[Action::Open, Action::SwitchSide, Action::DepthUp, Action::ExportGraph, Action::Back, Action::Help]
         }
-        Pane::Lint => {
-            &[Action::Open, Action::ApplyFix, Action::GroupBy, Action::FilterSeverity, Action::FilterRule, Action::Help]
-        }
+        Pane::Lint => &[
+            Action::Open,
+            Action::ApplyFix,
+            Action::IgnoreFinding,
+            Action::GroupBy,
+            Action::FilterSeverity,
+            Action::FilterRule,
+            Action::Help,
+        ],
     }
 }
 

@@ -8,8 +8,9 @@ use ratatui::layout::Rect;
 use super::super::action::Action;
 use super::super::effects::Effect;
 use super::super::model::{Mark, Message, Model, Overlay, Pane};
+use crate::store::Store;
 use crate::store::entity::Severity;
-use crate::store::lint::Report;
+use crate::store::lint::{Linted, Report};
 use crate::ui::lint::{self as view, LintRow};
 
 pub fn focus(model: &mut Model) -> Vec<Effect> {
@@ -18,15 +19,52 @@ pub fn focus(model: &mut Model) -> Vec<Effect> {
     read_context(model)
 }
 
-/// A new report arrived: keep the cursor in range and refresh the context.
-pub fn report(model: &mut Model, report: Report) -> Vec<Effect> {
-    let report = Arc::new(report);
+/// Lint the current store: only what changed since the last pass when there is one (a full
+/// pass after loading). While a pass runs, another is queued for when it finishes.
+pub fn request(model: &mut Model) -> Vec<Effect> {
+    let Some(store) = model.store.clone() else { return Vec::new() };
+    if model.linting {
+        model.lint_again = true;
+        return Vec::new();
+    }
+    model.linting = true;
+    model.lint_again = false;
+    match model.lint_base.clone() {
+        Some((base, linted)) => {
+            let changed = std::mem::take(&mut model.lint_changes);
+            vec![Effect::Relint { base, linted, store, changed }]
+        }
+        None => {
+            model.lint_changes.clear();
+            vec![Effect::Lint(store)]
+        }
+    }
+}
+
+/// A pass over `store` finished: show its report, then catch up if the store (or the
+/// config) changed while it ran.
+pub fn linted(model: &mut Model, store: Arc<Store>, linted: Linted) -> Vec<Effect> {
+    let linted = Arc::new(linted);
+    model.linting = false;
+    let current = model.store.as_ref().is_some_and(|s| Arc::ptr_eq(s, &store));
+    model.lint_base = Some((store.clone(), linted.clone()));
+    let mut effects = Vec::new();
+    if current {
+        effects = report(model, linted.report.clone());
+    }
+    if !current || model.lint_again {
+        effects.extend(request(model));
+    }
+    effects
+}
+
+/// A new report for the current store: keep the cursor in range and refresh the context.
+fn report(model: &mut Model, report: Arc<Report>) -> Vec<Effect> {
     if let Some(store) = &model.store {
         let flags = Arc::new(crate::recall::lint_flags(store, &report));
         super::recall::flags_changed(model, flags);
     }
     model.lint = Some(report);
-    model.linting = false;
     clamp(model);
     read_context(model)
 }
@@ -111,9 +149,17 @@ pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
             }
             v.cursor = 0;
         }
+        Action::ShowIgnored => {
+            v.show_ignored = !v.show_ignored;
+            let shown = if v.show_ignored { "shown" } else { "hidden" };
+            let n = model.lint.as_ref().map(|r| r.suppressed.len()).unwrap_or(0);
+            model.message = Some(Message { text: format!("{n} ignored finding(s) {shown}"), warn: false });
+        }
         Action::Open => return jump(model),
         Action::ApplyFix => return preview_fix(model, false),
         Action::FixRule => return preview_fix(model, true),
+        Action::IgnoreFinding => return ask_reason(model),
+        Action::UnignoreFinding => return unignore(model),
         _ => return Vec::new(),
     }
     clamp(model);
@@ -142,6 +188,59 @@ fn jump(model: &mut Model) -> Vec<Effect> {
     effects.extend(super::place_mark(model));
     model.message = Some(Message { text: format!("{} (line {}): {}", f.rule, f.line, f.message), warn: false });
     effects
+}
+
+/// `i`: ask why the selected finding's rule should be ignored on its entity.
+fn ask_reason(model: &mut Model) -> Vec<Effect> {
+    let Some((f, ignored)) = view::selected(model) else { return Vec::new() };
+    let warn = |model: &mut Model, text: String| model.message = Some(Message { text, warn: true });
+    if ignored {
+        warn(model, format!("{} is already ignored here (I stops ignoring it)", f.rule));
+        return Vec::new();
+    }
+    let (Some(store), Some(idx)) = (model.store.as_ref(), f.entity) else {
+        warn(model, format!("{}: not about an entity; disable the rule in the config instead", f.rule));
+        return Vec::new();
+    };
+    let entity = store.entity(idx).id.clone();
+    model.overlays.push(Overlay::Reason { rule: f.rule, entity, text: String::new() });
+    Vec::new()
+}
+
+/// Keys of the reason prompt: Enter writes the ignore (a reason is required), Esc drops it.
+pub fn reason_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+    let Some(Overlay::Reason { text, .. }) = model.overlays.last() else { return None };
+    match a {
+        Action::Open if text.trim().is_empty() => {
+            model.message = Some(Message { text: "an ignore needs a reason".into(), warn: true });
+            Some(Vec::new())
+        }
+        Action::Open => {
+            let Some(Overlay::Reason { rule, entity, text }) = model.overlays.pop() else { return None };
+            let store = model.store.clone()?;
+            let by = model.review.actor.clone();
+            model.message = Some(Message { text: format!("ignoring {rule} on {entity}…"), warn: false });
+            Some(vec![Effect::Ignore { store, rule, entity, reason: text.trim().to_string(), by }])
+        }
+        Action::Close => {
+            model.overlays.pop();
+            Some(Vec::new())
+        }
+        _ => Some(Vec::new()),
+    }
+}
+
+/// `I` on an ignored finding (shown with `v`): remove its `[[ignore]]` entry.
+fn unignore(model: &mut Model) -> Vec<Effect> {
+    let Some((f, ignored)) = view::selected(model) else { return Vec::new() };
+    let (Some(store), Some(idx)) = (model.store.clone(), f.entity) else { return Vec::new() };
+    if !ignored {
+        let text = format!("{} is not ignored here (v shows the ignored findings)", f.rule);
+        model.message = Some(Message { text, warn: true });
+        return Vec::new();
+    }
+    let entity = store.entity(idx).id.clone();
+    vec![Effect::Unignore { store, rule: f.rule, entity, by: model.review.actor.clone() }]
 }
 
 /// `f` / `F`: compute the diff of the selected finding's fix (or of its whole rule) to confirm.

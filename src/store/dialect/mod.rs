@@ -131,6 +131,14 @@ pub trait Dialect: Send + Sync {
         Vec::new()
     }
 
+    /// The catalogs a change to the files `paths` can affect, so that re-linting recomputes
+    /// only those: `(covered, plans)`, where `covered` are catalog paths this answer speaks for
+    /// and `plans` what `catalogs` would return for those among them that should exist.
+    /// `None` (the default): the dialect cannot tell, and every catalog is recomputed.
+    fn catalogs_touched(&self, _store: &Store, _paths: &[String]) -> Option<(Vec<String>, Vec<CatalogPlan>)> {
+        None
+    }
+
     /// The store's own event history (audit log), oldest first.
     fn history(&self, _root: &Path) -> Vec<HistoryEvent> {
         Vec::new()

@@ -45,6 +45,10 @@ impl Dialect for Okf {
         catalogs(store)
     }
 
+    fn catalogs_touched(&self, store: &Store, paths: &[String]) -> Option<(Vec<String>, Vec<CatalogPlan>)> {
+        Some(catalogs_touched(store, paths))
+    }
+
     /// The bundle-root `log.md`.
     fn history(&self, root: &std::path::Path) -> Vec<crate::store::history::HistoryEvent> {
         std::fs::read_to_string(root.join("log.md"))
@@ -111,53 +115,123 @@ pub fn catalogs(store: &Store) -> Vec<CatalogPlan> {
     }
     let mut plans = Vec::new();
     for dir in &dirs {
-        let path = if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") };
-        let existing = std::fs::read_to_string(store.abs_path(&path)).ok();
-        let (keep_frontmatter, refuse) = match &existing {
-            Some(text) => inspect_existing(text),
-            None => (String::new(), None),
-        };
-        let old_descriptions = existing.as_deref().map(subdir_descriptions).unwrap_or_default();
-        let mut out = keep_frontmatter;
-        let mut by_type: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
-        for e in direct.get(dir).into_iter().flatten() {
-            by_type.entry(e.kind.clone().unwrap_or_else(|| "Other".into())).or_default().push(e);
-        }
-        for (ty, mut entries) in by_type {
-            entries.sort_by_cached_key(|e| (e.title.to_lowercase(), e.path.clone()));
-            if !out.is_empty() && !out.ends_with("\n\n") {
-                out.push('\n');
-            }
-            out += &format!("# {}\n\n", one_line(&ty));
-            for e in entries {
-                let file = e.path.rsplit('/').next().unwrap_or(&e.path);
-                out += &format!("* [{}]({})", link_text(&e.title), link_dest(file));
-                if let Some(d) = e.description.as_deref().map(one_line).filter(|d| !d.is_empty()) {
-                    out += &format!(" - {d}");
-                }
-                out.push('\n');
-            }
-        }
-        let subdirs: Vec<&String> =
-            listed.iter().filter(|d| !d.is_empty() && crate::store::relpath::parent(d) == dir).collect();
-        if !subdirs.is_empty() {
-            if !out.is_empty() && !out.ends_with("\n\n") {
-                out.push('\n');
-            }
-            out += "# Subdirectories\n\n";
-            for sub in subdirs {
-                let name = sub.rsplit('/').next().unwrap_or(sub);
-                let target = format!("{name}/index.md");
-                out += &format!("* [{}]({})", link_text(name), link_dest(&target));
-                if let Some(d) = old_descriptions.get(&target) {
-                    out += &format!(" - {d}");
-                }
-                out.push('\n');
-            }
-        }
-        plans.push(CatalogPlan { path, content: out, refuse });
+        let subdirs: Vec<&str> = listed
+            .iter()
+            .filter(|d| !d.is_empty() && crate::store::relpath::parent(d) == dir)
+            .map(String::as_str)
+            .collect();
+        let none = Vec::new();
+        plans.push(plan_for(store, dir, direct.get(dir).unwrap_or(&none), &subdirs));
     }
     plans
+}
+
+/// The catalogs of the folders holding `paths` and of their ancestors, the only ones a
+/// change to those files can affect (listings, subfolder lists, the catalog file itself),
+/// computed from the sorted entity list without walking the rest of the store.
+pub fn catalogs_touched(store: &Store, paths: &[String]) -> (Vec<String>, Vec<CatalogPlan>) {
+    let mut dirs: BTreeSet<&str> = BTreeSet::new();
+    for p in paths {
+        let mut d = crate::store::relpath::parent(p);
+        loop {
+            dirs.insert(d);
+            if d.is_empty() {
+                break;
+            }
+            d = crate::store::relpath::parent(d);
+        }
+    }
+    let mut covered = Vec::new();
+    let mut plans = Vec::new();
+    for dir in dirs {
+        covered.push(if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") });
+        let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+        let (direct, mut subdirs) = folder_contents(&store.entities, &prefix);
+        // `catalogs` plans every folder holding concepts at any depth, and the root always.
+        if !dir.is_empty() && direct.is_empty() && subdirs.is_empty() {
+            continue;
+        }
+        // Subfolders with a hand-kept catalog are listed too.
+        let lo = store.other_files.partition_point(|(p, _)| p.as_str() < prefix.as_str());
+        for (p, role) in store.other_files[lo..].iter().take_while(|(p, _)| p.starts_with(&prefix)) {
+            let Some(sub) = p[prefix.len()..].strip_suffix("/index.md") else { continue };
+            if *role == FileRole::Catalog && !sub.contains('/') && !sub.is_empty() {
+                subdirs.insert(format!("{prefix}{sub}"));
+            }
+        }
+        let subdirs: Vec<&str> = subdirs.iter().map(String::as_str).collect();
+        plans.push(plan_for(store, dir, &direct, &subdirs));
+    }
+    (covered, plans)
+}
+
+/// The entities directly in the folder `prefix` (`dir/`, or empty for the root) and its
+/// subfolders holding entities, skipping each subfolder's entities by binary search.
+fn folder_contents<'a>(entities: &'a [Entity], prefix: &str) -> (Vec<&'a Entity>, BTreeSet<String>) {
+    let mut direct = Vec::new();
+    let mut subdirs = BTreeSet::new();
+    let mut i = entities.partition_point(|e| e.path.as_str() < prefix);
+    while let Some(e) = entities.get(i).filter(|e| e.path.starts_with(prefix)) {
+        match e.path[prefix.len()..].split_once('/') {
+            None => {
+                direct.push(e);
+                i += 1;
+            }
+            Some((sub, _)) => {
+                let below = format!("{prefix}{sub}/");
+                i += entities[i..].partition_point(|x| x.path.as_str() < below.as_str() || x.path.starts_with(&below));
+                subdirs.insert(format!("{prefix}{sub}"));
+            }
+        }
+    }
+    (direct, subdirs)
+}
+
+/// One folder's catalog: its concepts by type, then its subfolders (`subdirs`, sorted).
+fn plan_for(store: &Store, dir: &str, direct: &[&Entity], subdirs: &[&str]) -> CatalogPlan {
+    let path = if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") };
+    let existing = std::fs::read_to_string(store.abs_path(&path)).ok();
+    let (keep_frontmatter, refuse) = match &existing {
+        Some(text) => inspect_existing(text),
+        None => (String::new(), None),
+    };
+    let old_descriptions = existing.as_deref().map(subdir_descriptions).unwrap_or_default();
+    let mut out = keep_frontmatter;
+    let mut by_type: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
+    for e in direct {
+        by_type.entry(e.kind.clone().unwrap_or_else(|| "Other".into())).or_default().push(e);
+    }
+    for (ty, mut entries) in by_type {
+        entries.sort_by_cached_key(|e| (e.title.to_lowercase(), e.path.clone()));
+        if !out.is_empty() && !out.ends_with("\n\n") {
+            out.push('\n');
+        }
+        out += &format!("# {}\n\n", one_line(&ty));
+        for e in entries {
+            let file = e.path.rsplit('/').next().unwrap_or(&e.path);
+            out += &format!("* [{}]({})", link_text(&e.title), link_dest(file));
+            if let Some(d) = e.description.as_deref().map(one_line).filter(|d| !d.is_empty()) {
+                out += &format!(" - {d}");
+            }
+            out.push('\n');
+        }
+    }
+    if !subdirs.is_empty() {
+        if !out.is_empty() && !out.ends_with("\n\n") {
+            out.push('\n');
+        }
+        out += "# Subdirectories\n\n";
+        for sub in subdirs {
+            let name = sub.rsplit('/').next().unwrap_or(sub);
+            let target = format!("{name}/index.md");
+            out += &format!("* [{}]({})", link_text(name), link_dest(&target));
+            if let Some(d) = old_descriptions.get(&target) {
+                out += &format!(" - {d}");
+            }
+            out.push('\n');
+        }
+    }
+    CatalogPlan { path, content: out, refuse }
 }
 
 /// An existing `index.md`: the frontmatter to keep (only `okf_version` is allowed there) or

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use super::Finding;
 use super::fix::{Change, Fix, content_hash};
-use crate::store::catalog::{self, CatalogState};
+use crate::store::catalog::{self, CatalogState, CatalogStatus};
 use crate::store::dialect::DialectKind;
 use crate::store::entity::rule;
 use crate::store::frontmatter::{self, Block};
@@ -29,25 +29,42 @@ pub fn check(store: &Store, out: &mut Vec<Finding>) {
     let mut reported = HashSet::new();
     let files = store.other_files.iter().map(|(p, _)| p.as_str()).chain(store.entities.iter().map(|e| e.path.as_str()));
     for path in files {
-        let name = path.rsplit('/').next().unwrap_or(path);
-        if !reserved.contains(&name) || !seen.insert(path) {
-            continue;
-        }
-        if let Some(keys) = concept_keys(store, path) {
-            reported.insert(path.to_string());
-            // A catalog in that place would be regenerated over it; a log is only appended to,
-            // so a concept-like log is a warning.
-            let is_log = name.ends_with("log.md");
-            let finding = Finding::on_file(
-                path,
-                rule::RESERVED_NAME,
-                1,
-                format!("`{name}` is reserved for the store's catalog/log but holds concept frontmatter ({keys})"),
-            );
-            out.push(finding.with_severity(is_log.then_some(crate::store::entity::Severity::Warn)));
+        if is_reserved(reserved, path) && seen.insert(path) {
+            reserved_check(store, path, &mut reported, out);
         }
     }
-    for s in catalog::status(store) {
+    statuses(store, catalog::status(store), &reported, out);
+}
+
+fn is_reserved(reserved: &[&str], path: &str) -> bool {
+    reserved.contains(&path.rsplit('/').next().unwrap_or(path))
+}
+
+/// `reserved-name` for one file with a reserved name (noted in `reported` when found).
+pub fn reserved_check(store: &Store, path: &str, reported: &mut HashSet<String>, out: &mut Vec<Finding>) {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if !reserved_names(store.kind()).contains(&name) {
+        return;
+    }
+    if let Some(keys) = concept_keys(store, path) {
+        reported.insert(path.to_string());
+        // A catalog in that place would be regenerated over it; a log is only appended to,
+        // so a concept-like log is a warning.
+        let is_log = name.ends_with("log.md");
+        let finding = Finding::on_file(
+            path,
+            rule::RESERVED_NAME,
+            1,
+            format!("`{name}` is reserved for the store's catalog/log but holds concept frontmatter ({keys})"),
+        );
+        out.push(finding.with_severity(is_log.then_some(crate::store::entity::Severity::Warn)));
+    }
+}
+
+/// Findings for catalogs that are refused, missing or stale (a refusal already reported as
+/// `reserved-name` is not reported twice).
+pub fn statuses(store: &Store, statuses: Vec<CatalogStatus>, reported: &HashSet<String>, out: &mut Vec<Finding>) {
+    for s in statuses {
         match s.state {
             CatalogState::Fresh => {}
             CatalogState::Refused(reason) => {

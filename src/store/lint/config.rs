@@ -8,6 +8,14 @@
 //! [lint.severity]
 //! broken-link = "error"
 //! stale = "info"
+//!
+//! # One finding-rule on one entity, ignored on purpose (`i` in the lint panel writes these).
+//! [[ignore]]
+//! rule = "orphan"
+//! entity = "concepts/entry-point"
+//! reason = "the bundle's entry point: nothing is meant to link here"
+//! by = "human:ann"
+//! at = "2026-11-23T08:00:00Z"
 //! ```
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -22,6 +30,28 @@ use crate::store::entity::Severity;
 pub struct LintConfig {
     pub disabled: BTreeSet<&'static str>,
     pub severity: BTreeMap<&'static str, Severity>,
+    /// `[[ignore]]` entries, in file order.
+    pub ignores: Vec<Ignore>,
+}
+
+/// Findings of `rule` on the entity `entity` (its id) are ignored, for `reason`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ignore {
+    pub rule: &'static str,
+    pub entity: String,
+    pub reason: String,
+    pub by: Option<String>,
+    pub at: Option<String>,
+    /// 1-based line of the entry's `[[ignore]]` header in the config file.
+    pub line: u32,
+}
+
+impl LintConfig {
+    /// The same config apart from its ignores: findings need not be recomputed, only sorted
+    /// into shown and ignored again.
+    pub fn same_rules(&self, other: &LintConfig) -> bool {
+        self.disabled == other.disabled && self.severity == other.severity
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +67,18 @@ pub enum ConfigError {
 struct File {
     #[serde(default)]
     lint: Section,
+    #[serde(default)]
+    ignore: Vec<toml::Spanned<IgnoreEntry>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IgnoreEntry {
+    rule: String,
+    entity: String,
+    reason: String,
+    by: Option<String>,
+    at: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -88,6 +130,21 @@ impl LintConfig {
                 .ok_or_else(|| format!("[lint.severity] {id} = \"{sev}\": expected error, warn or info"))?;
             config.severity.insert(known(id)?, severity);
         }
+        for entry in &file.ignore {
+            let line = text[..entry.span().start.min(text.len())].matches('\n').count() as u32 + 1;
+            let e = entry.get_ref();
+            if e.entity.trim().is_empty() || e.reason.trim().is_empty() {
+                return Err(format!("[[ignore]] on line {line}: `entity` and `reason` must not be empty"));
+            }
+            config.ignores.push(Ignore {
+                rule: known(&e.rule).map_err(|m| format!("[[ignore]] on line {line}: {m}"))?,
+                entity: e.entity.clone(),
+                reason: e.reason.clone(),
+                by: e.by.clone(),
+                at: e.at.clone(),
+                line,
+            });
+        }
         Ok(config)
     }
 }
@@ -117,6 +174,23 @@ mod tests {
         assert!(LintConfig::parse("[lint.severity]\norphan = \"loud\"\n").unwrap_err().contains("expected error"));
         assert!(LintConfig::parse("[lint]\ndisabled = []\n").is_err());
         assert!(LintConfig::parse("[lint\n").is_err());
+    }
+
+    #[test]
+    fn parses_ignores_with_their_lines() {
+        let text = "[lint]\ndisable = []\n\n[[ignore]]\nrule = \"orphan\"\nentity = \"a/b\"\nreason = \"entry point\"\n\n[[ignore]]\nrule = \"broken-link\"\nentity = \"c\"\nreason = \"external mirror\"\nby = \"human:ann\"\n";
+        let c = LintConfig::parse(text).unwrap();
+        assert_eq!(c.ignores.len(), 2);
+        assert_eq!((c.ignores[0].rule, c.ignores[0].entity.as_str(), c.ignores[0].line), ("orphan", "a/b", 4));
+        assert_eq!(
+            (c.ignores[1].rule, c.ignores[1].by.as_deref(), c.ignores[1].line),
+            ("broken-link", Some("human:ann"), 9)
+        );
+        assert!(c.same_rules(&LintConfig::default()));
+        let bad = LintConfig::parse("[[ignore]]\nrule = \"orphans\"\nentity = \"a\"\nreason = \"r\"\n").unwrap_err();
+        assert!(bad.contains("line 1") && bad.contains("orphans"), "{bad}");
+        assert!(LintConfig::parse("[[ignore]]\nrule = \"orphan\"\nentity = \"a\"\nreason = \" \"\n").is_err());
+        assert!(LintConfig::parse("[[ignore]]\nrule = \"orphan\"\nentity = \"a\"\n").is_err(), "a reason is required");
     }
 
     #[test]

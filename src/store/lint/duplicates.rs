@@ -1,42 +1,75 @@
 //! Duplicate rules: `duplicate-id` (two files, one concept id or slug, case ignored) and
 //! `duplicate-title` (titles equal once case and punctuation are set aside: merge candidates).
 use std::collections::HashMap;
+use std::hash::Hasher;
 
 use super::Finding;
 use crate::store::Store;
-use crate::store::entity::{EntityIdx, rule};
+use crate::store::entity::{Entity, EntityIdx, rule};
+
+/// The two duplicate rules, each with the key it groups entities by.
+pub const RULES: [&str; 2] = [rule::DUPLICATE_ID, rule::DUPLICATE_TITLE];
 
 pub fn check(store: &Store, out: &mut Vec<Finding>) {
-    // Case-insensitive: `Users.md` and `users.md` are one concept on macOS and Windows.
-    report(
-        store,
-        out,
-        rule::DUPLICATE_ID,
-        |e| Some(e.id.to_lowercase()),
-        |e, others| format!("concept id `{}` is also the id of {others}", e.id),
-    );
-    report(
-        store,
-        out,
-        rule::DUPLICATE_TITLE,
-        |e| Some(title_key(&e.title)).filter(|k| !k.is_empty()),
-        |e, others| format!("title \"{}\" matches {others}: a merge candidate", e.title),
-    );
+    for r in RULES {
+        check_among(store, r, 0..store.entities.len() as EntityIdx, out);
+    }
 }
 
-/// Group entities by `key`; every entity in a group spanning more than one file gets a
-/// finding naming the others. Entities of one file (memory entries) never clash with each other.
-fn report(
+/// The grouping key of `rule` for an entity; `None` when it has none (an empty title).
+pub fn key(rule: &str, e: &Entity) -> Option<String> {
+    if rule == rule::DUPLICATE_ID {
+        // Case-insensitive: `Users.md` and `users.md` are one concept on macOS and Windows.
+        Some(e.id.to_lowercase())
+    } else {
+        Some(title_key(&e.title)).filter(|k| !k.is_empty())
+    }
+}
+
+/// A hash of `key(rule, e)` computed without allocating (0: no key). Equal keys hash equally;
+/// incremental re-linting uses it to find the entities that share a changed entity's key.
+pub fn key_hash(rule: &str, e: &Entity) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    let mut any = false;
+    if rule == rule::DUPLICATE_ID {
+        for c in e.id.chars().flat_map(char::to_lowercase) {
+            h.write_u32(c as u32);
+        }
+        any = true;
+    } else {
+        let mut gap = false;
+        for c in e.title.chars().flat_map(char::to_lowercase) {
+            if c.is_alphanumeric() {
+                if gap && any {
+                    h.write_u32(' ' as u32);
+                }
+                h.write_u32(c as u32);
+                any = true;
+                gap = false;
+            } else {
+                gap = true;
+            }
+        }
+    }
+    if !any {
+        return 0;
+    }
+    h.finish().max(1)
+}
+
+/// Group the `candidates` (ascending) by `rule`'s key; every entity in a group spanning more
+/// than one file gets a finding naming the others. Entities of one file (memory entries) never
+/// clash with each other. A group must be wholly among the candidates.
+pub fn check_among(
     store: &Store,
-    out: &mut Vec<Finding>,
     rule: &'static str,
-    key: impl Fn(&crate::store::entity::Entity) -> Option<String>,
-    message: impl Fn(&crate::store::entity::Entity, &str) -> String,
+    candidates: impl IntoIterator<Item = EntityIdx>,
+    out: &mut Vec<Finding>,
 ) {
     let mut groups: HashMap<String, Vec<EntityIdx>> = HashMap::new();
-    for (i, e) in store.entities.iter().enumerate() {
-        if let Some(k) = key(e) {
-            groups.entry(k).or_default().push(i as EntityIdx);
+    for i in candidates {
+        if let Some(k) = key(rule, store.entity(i)) {
+            groups.entry(k).or_default().push(i);
         }
     }
     let mut clashing: Vec<Vec<EntityIdx>> = groups
@@ -59,7 +92,12 @@ fn report(
                 others.join(", ")
             };
             let e = store.entity(i);
-            out.push(Finding::on_entity(store, i, rule, e.line, 1, message(e, &shown)));
+            let message = if rule == rule::DUPLICATE_ID {
+                format!("concept id `{}` is also the id of {shown}", e.id)
+            } else {
+                format!("title \"{}\" matches {shown}: a merge candidate", e.title)
+            };
+            out.push(Finding::on_entity(store, i, rule, e.line, 1, message));
         }
     }
 }
@@ -94,5 +132,21 @@ mod tests {
         assert_ne!(title_key("Gross Margin"), title_key("Gross Margins"));
         assert_eq!(title_key("—"), "");
         assert_eq!(title_key("ÉTÉ"), "été");
+    }
+
+    #[test]
+    fn key_hashes_agree_with_keys() {
+        let e = |id: &str, title: &str| Entity { id: id.into(), title: title.into(), ..Default::default() };
+        let pairs =
+            [(e("Users", "Gross  Margin!"), e("users", "gross-margin")), (e("ÉTÉ", "(v2) Été"), e("été", "v2 ÉTÉ"))];
+        for r in RULES {
+            for (a, b) in &pairs {
+                assert_eq!(key(r, a), key(r, b));
+                assert_eq!(key_hash(r, a), key_hash(r, b), "{r}");
+            }
+            assert_ne!(key_hash(r, &pairs[0].0), key_hash(r, &pairs[1].0));
+        }
+        assert_eq!(key_hash(rule::DUPLICATE_TITLE, &e("x", "—")), 0, "no title key");
+        assert_eq!(key(rule::DUPLICATE_TITLE, &e("x", "—")), None);
     }
 }

@@ -2,7 +2,7 @@
 //! and SARIF 2.1.0 for code hosts.
 use serde_json::{Value, json};
 
-use super::{Report, rules};
+use super::{Finding, Report, rules};
 use crate::store::Store;
 use crate::store::entity::Severity;
 
@@ -11,20 +11,26 @@ const INFORMATION_URI: &str = "https://crates.io/crates/folio";
 
 /// `{"store", "dialect", "findings": [...], "summary": {...}}`.
 pub fn json(store: &Store, report: &Report) -> Value {
-    let findings: Vec<Value> = report
-        .findings
+    let finding = |f: &Finding| {
+        json!({
+            "rule": f.rule,
+            "severity": f.severity.name(),
+            "entity": f.entity.map(|i| store.entity(i).id.clone()),
+            "path": f.path,
+            "line": position(f.line),
+            "column": position(f.col),
+            "message": f.message,
+            "fix": f.fix.as_ref().map(|x| x.description.clone()),
+        })
+    };
+    let findings: Vec<Value> = report.findings.iter().map(finding).collect();
+    let suppressed: Vec<Value> = report
+        .suppressed
         .iter()
-        .map(|f| {
-            json!({
-                "rule": f.rule,
-                "severity": f.severity.name(),
-                "entity": f.entity.map(|i| store.entity(i).id.clone()),
-                "path": f.path,
-                "line": position(f.line),
-                "column": position(f.col),
-                "message": f.message,
-                "fix": f.fix.as_ref().map(|x| x.description.clone()),
-            })
+        .map(|s| {
+            let mut v = finding(&s.finding);
+            v["reason"] = Value::from(s.reason.clone());
+            v
         })
         .collect();
     let s = report.summary();
@@ -32,6 +38,7 @@ pub fn json(store: &Store, report: &Report) -> Value {
         "store": store.root.display().to_string(),
         "dialect": store.kind().name(),
         "findings": findings,
+        "suppressed": suppressed,
         "summary": {
             "total": report.findings.len(),
             "errors": s.errors,
@@ -39,6 +46,7 @@ pub fn json(store: &Store, report: &Report) -> Value {
             "infos": s.infos,
             "files": s.files,
             "fixable": s.fixable,
+            "ignored": report.suppressed.len(),
             "by_rule": s.by_rule,
         },
     })
@@ -57,7 +65,8 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
-/// A SARIF 2.1.0 log with one run: every rule in `tool.driver.rules`, one result per finding.
+/// A SARIF 2.1.0 log with one run: every rule in `tool.driver.rules`, one result per finding;
+/// ignored findings are results too, with an external, accepted suppression and its reason.
 pub fn sarif(store: &Store, report: &Report) -> Value {
     let driver_rules: Vec<Value> = rules::RULES
         .iter()
@@ -69,10 +78,13 @@ pub fn sarif(store: &Store, report: &Report) -> Value {
             })
         })
         .collect();
+    let suppressed = report.suppressed.iter().map(|s| (&s.finding, Some(s.reason.as_str())));
     let results: Vec<Value> = report
         .findings
         .iter()
-        .map(|f| {
+        .map(|f| (f, None))
+        .chain(suppressed)
+        .map(|(f, reason)| {
             let mut result = json!({
                 "ruleId": f.rule,
                 "ruleIndex": rules::RULES.iter().position(|r| r.id == f.rule),
@@ -85,6 +97,9 @@ pub fn sarif(store: &Store, report: &Report) -> Value {
                     physical["region"] = json!({"startLine": f.line, "startColumn": f.col.max(1)});
                 }
                 result["locations"] = json!([{"physicalLocation": physical}]);
+            }
+            if let Some(reason) = reason {
+                result["suppressions"] = json!([{"kind": "external", "status": "accepted", "justification": reason}]);
             }
             result
         })

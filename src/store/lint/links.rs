@@ -8,44 +8,49 @@ use crate::store::entity::{EntityIdx, Link, LinkSyntax, Resolution, rule};
 use crate::store::{Store, fsio, load};
 
 pub fn check(store: &Store, manifest: &ManifestLints, out: &mut Vec<Finding>) {
+    for i in 0..store.entities.len() {
+        check_entity(store, manifest, i as EntityIdx, out);
+    }
+}
+
+/// The link findings of one entity.
+pub fn check_entity(store: &Store, manifest: &ManifestLints, idx: EntityIdx, out: &mut Vec<Finding>) {
     let kind = store.kind();
-    for (i, e) in store.entities.iter().enumerate() {
-        let idx = i as EntityIdx;
-        if e.escapes_root() {
-            continue;
+    let e = store.entity(idx);
+    if e.escapes_root() {
+        return;
+    }
+    let mut wikilinks = Vec::new();
+    for l in &e.links {
+        let at = |rule, message| Finding::on_entity(store, idx, rule, l.line, l.col, message);
+        match &l.resolution {
+            Resolution::Broken => out.push(
+                at(rule::BROKEN_LINK, format!("`{}` does not resolve inside the store", l.target))
+                    .with_severity(manifest.severity(Kind::BrokenRef, e.kind.as_deref())),
+            ),
+            Resolution::Escapes => out.push(at(
+                rule::LINK_ESCAPES_ROOT,
+                format!("`{}` leads outside the store root; folio does not follow it", l.target),
+            )),
+            _ => {}
         }
-        let mut wikilinks = Vec::new();
-        for l in &e.links {
-            let at = |rule, message| Finding::on_entity(store, idx, rule, l.line, l.col, message);
-            match &l.resolution {
-                Resolution::Broken => out.push(
-                    at(rule::BROKEN_LINK, format!("`{}` does not resolve inside the store", l.target))
-                        .with_severity(manifest.severity(Kind::BrokenRef, e.kind.as_deref())),
-                ),
-                Resolution::Escapes => out.push(at(
-                    rule::LINK_ESCAPES_ROOT,
-                    format!("`{}` leads outside the store root; folio does not follow it", l.target),
-                )),
-                _ => {}
-            }
-            if kind == DialectKind::Aip10
-                && l.syntax == LinkSyntax::Markdown
-                && let Some(path) = resolved_path(store, &l.resolution)
-                && path.starts_with("sources/")
-            {
-                out.push(at(
-                    rule::LINK_INTO_SOURCES,
-                    format!("inline link into `{path}`; cite the source by id in `sources:` instead"),
-                ));
-            }
-            if kind == DialectKind::Okf && l.syntax == LinkSyntax::Wiki {
-                wikilinks.push(out.len());
-                out.push(at(rule::WIKILINK_SYNTAX, format!("`[[{}]]`: OKF bundles use markdown links only", l.target)));
-            }
+        if kind == DialectKind::Aip10
+            && l.syntax == LinkSyntax::Markdown
+            && let Some(path) = resolved_path(store, &l.resolution)
+            && path.starts_with("sources/")
+        {
+            out.push(at(
+                rule::LINK_INTO_SOURCES,
+                format!("inline link into `{path}`; cite the source by id in `sources:` instead"),
+            ));
         }
-        if !wikilinks.is_empty() {
-            attach_wikilink_fixes(store, idx, &wikilinks, out);
+        if kind == DialectKind::Okf && l.syntax == LinkSyntax::Wiki {
+            wikilinks.push(out.len());
+            out.push(at(rule::WIKILINK_SYNTAX, format!("`[[{}]]`: OKF bundles use markdown links only", l.target)));
         }
+    }
+    if !wikilinks.is_empty() {
+        attach_wikilink_fixes(store, idx, &wikilinks, out);
     }
 }
 

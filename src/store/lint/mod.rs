@@ -16,6 +16,8 @@ pub mod duplicates;
 pub mod export;
 pub mod fix;
 pub mod graph;
+pub mod ignore;
+pub mod incremental;
 pub mod links;
 pub mod manifest;
 pub mod rules;
@@ -23,6 +25,27 @@ pub mod trigger_fix;
 
 pub use config::LintConfig;
 pub use fix::Fix;
+pub use incremental::Linted;
+
+/// Which part of the engine made a finding: what incremental re-linting recomputes when an
+/// entity changes (see `incremental`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The loader's and the dialect's per-file problems: depend on the entity's file alone.
+    Problem,
+    /// Warnings about the store as a whole.
+    Store,
+    /// Link rules: depend on the entity's links and what they resolve to.
+    Link,
+    /// `orphan` and `contradiction`: depend on backlinks and typed edges.
+    Graph,
+    /// `duplicate-id` / `duplicate-title`: depend on every entity sharing the key.
+    Duplicate,
+    /// `reserved-name` / `catalog-stale`: depend on a catalog's folder.
+    Catalog,
+    /// `stale-ignore`: depends on the config and on which ids exist.
+    Ignore,
+}
 
 /// One thing wrong with the store.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +62,7 @@ pub struct Finding {
     pub message: String,
     /// The safe fix, when there is one.
     pub fix: Option<Fix>,
+    pub origin: Origin,
 }
 
 impl Finding {
@@ -53,6 +77,7 @@ impl Finding {
             col,
             message,
             fix: None,
+            origin: Origin::Problem,
         }
     }
 
@@ -67,6 +92,7 @@ impl Finding {
             col: if line == 0 { 0 } else { 1 },
             message,
             fix: None,
+            origin: Origin::Catalog,
         }
     }
 
@@ -82,45 +108,88 @@ fn default_severity(rule: &str) -> Severity {
     rules::lookup(rule).map(|r| r.severity).unwrap_or(Severity::Warn)
 }
 
-/// The result of a lint pass, findings sorted by file, position and rule.
-#[derive(Debug, Clone, Default)]
+/// A finding the store-local config ignores (`[[ignore]]`), with the reason given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suppressed {
+    pub finding: Finding,
+    pub reason: String,
+}
+
+/// The result of a lint pass, findings sorted by file, position and rule; the ignored ones
+/// apart, in the same order.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Report {
     pub findings: Vec<Finding>,
+    pub suppressed: Vec<Suppressed>,
 }
 
 /// Lint the whole store with its store-local configuration applied.
 pub fn lint(store: &Store, config: &LintConfig) -> Report {
-    let manifest = manifest::ManifestLints::from_info(&store.dialect.info());
+    report(store, config, &manifest::ManifestLints::from_info(&store.dialect.info()))
+}
+
+fn report(store: &Store, config: &LintConfig, manifest: &manifest::ManifestLints) -> Report {
+    let mut findings = all_families(store, manifest);
+    configure(store, config, &mut findings);
+    ignore::partition(store, config, findings)
+}
+
+/// Every rule family over the whole store, each finding tagged with its origin, before the
+/// config is applied.
+fn all_families(store: &Store, manifest: &manifest::ManifestLints) -> Vec<Finding> {
     let mut findings = Vec::new();
-    entity_problems(store, &mut findings);
+    for i in 0..store.entities.len() {
+        entity_problems(store, i as EntityIdx, &mut findings);
+    }
     store_warnings(store, &mut findings);
-    links::check(store, &manifest, &mut findings);
-    graph::check(store, &manifest, &mut findings);
-    duplicates::check(store, &mut findings);
-    catalogs::check(store, &mut findings);
+    tagged(&mut findings, Origin::Link, |out| links::check(store, manifest, out));
+    tagged(&mut findings, Origin::Graph, |out| graph::check(store, manifest, out));
+    tagged(&mut findings, Origin::Duplicate, |out| duplicates::check(store, out));
+    tagged(&mut findings, Origin::Catalog, |out| catalogs::check(store, out));
+    findings
+}
+
+/// Run one rule family and tag what it added.
+fn tagged(out: &mut Vec<Finding>, origin: Origin, run: impl FnOnce(&mut Vec<Finding>)) {
+    let start = out.len();
+    run(out);
+    for f in &mut out[start..] {
+        f.origin = origin;
+    }
+}
+
+/// The store-local config on freshly computed findings: disabled rules dropped, severities
+/// overridden, then the `legacy-trigger` fixes attached (they read the files concerned).
+fn configure(store: &Store, config: &LintConfig, findings: &mut Vec<Finding>) {
     findings.retain(|f| !config.disabled.contains(f.rule));
-    for f in &mut findings {
+    for f in findings.iter_mut() {
         if let Some(&s) = config.severity.get(f.rule) {
             f.severity = s;
         }
     }
-    trigger_fix::attach(store, &mut findings);
-    findings.sort_by(|a, b| {
-        (a.path.is_some(), &a.path, a.line, a.col, a.rule).cmp(&(b.path.is_some(), &b.path, b.line, b.col, b.rule))
-    });
-    Report { findings }
+    trigger_fix::attach(store, findings);
 }
 
-/// What the loader and the dialect found while reading each entity.
-fn entity_problems(store: &Store, out: &mut Vec<Finding>) {
-    for (i, e) in store.entities.iter().enumerate() {
-        for p in &e.problems {
-            let rule = rules::lookup(p.rule).map(|r| r.id).unwrap_or(rules::STORE_WARNING);
-            out.push(
-                Finding::on_entity(store, i as EntityIdx, rule, p.line, p.col, p.message.clone())
-                    .with_severity(p.severity),
-            );
-        }
+/// The report's order: by file (store-wide findings first), position, rule, then message so
+/// that the order is total (incremental and full passes agree finding for finding).
+fn sort(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        (a.path.is_some(), &a.path, a.line, a.col, a.rule, &a.message).cmp(&(
+            b.path.is_some(),
+            &b.path,
+            b.line,
+            b.col,
+            b.rule,
+            &b.message,
+        ))
+    });
+}
+
+/// What the loader and the dialect found while reading one entity.
+fn entity_problems(store: &Store, i: EntityIdx, out: &mut Vec<Finding>) {
+    for p in &store.entity(i).problems {
+        let rule = rules::lookup(p.rule).map(|r| r.id).unwrap_or(rules::STORE_WARNING);
+        out.push(Finding::on_entity(store, i, rule, p.line, p.col, p.message.clone()).with_severity(p.severity));
     }
 }
 
@@ -141,6 +210,7 @@ fn store_warnings(store: &Store, out: &mut Vec<Finding>) {
             col: 0,
             message,
             fix: None,
+            origin: Origin::Store,
         });
     }
 }
@@ -159,7 +229,9 @@ pub struct Summary {
 impl Report {
     /// Keep only findings of the given rules (all when empty) at or above `min` severity.
     pub fn filter(&mut self, rules: &[&str], min: Severity) {
-        self.findings.retain(|f| f.severity >= min && (rules.is_empty() || rules.contains(&f.rule)));
+        let keep = |f: &Finding| f.severity >= min && (rules.is_empty() || rules.contains(&f.rule));
+        self.findings.retain(keep);
+        self.suppressed.retain(|s| keep(&s.finding));
     }
 
     pub fn has_errors(&self) -> bool {

@@ -15,6 +15,9 @@ pub struct Rule {
 /// (manifest problems and the like).
 pub const STORE_WARNING: &str = "store-warning";
 
+/// An `[[ignore]]` entry of the folio config whose entity no longer exists.
+pub const STALE_IGNORE: &str = "stale-ignore";
+
 const fn r(id: &'static str, severity: Severity, explain: &'static str, fixable: bool) -> Rule {
     Rule { id, severity, explain, fixable }
 }
@@ -136,6 +139,12 @@ pub const RULES: &[Rule] = &[
         "A problem with the store as a whole reported by its format (manifest, configuration).",
         false,
     ),
+    r(
+        STALE_IGNORE,
+        Warn,
+        "An `[[ignore]]` entry in the store's folio config names an entity that no longer exists: remove it, or point it at the entity's new id.",
+        false,
+    ),
 ];
 
 /// The rule with this id.
@@ -186,7 +195,7 @@ mod tests {
         for id in ids {
             assert_eq!(RULES.iter().filter(|r| r.id == id).count(), 1, "{id}");
         }
-        assert_eq!(RULES.len(), ids.len() + 1);
+        assert_eq!(RULES.len(), ids.len() + 2, "plus store-warning and stale-ignore");
         assert!(lookup("no-such-rule").is_none());
         assert_eq!(lookup(rule::ORPHAN).unwrap().severity, Severity::Info);
     }

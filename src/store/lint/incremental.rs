@@ -1,0 +1,378 @@
+//! Re-linting only what a change can affect. After a live reload (`Store::refreshed`) the
+//! findings of unchanged entities are kept and only these are recomputed:
+//!
+//! - per-file problems of the changed entities;
+//! - link findings of the changed entities and of every entity whose links or typed edges now
+//!   resolve differently. Only an entity that linked to a changed entity (its old backlinks),
+//!   links to one now (new backlinks) or, when files were added or removed, had a link that
+//!   resolved to no entity (broken, a file, outside the root) can be one of those;
+//! - `orphan` and `contradiction` of those entities and of every entity they linked or link
+//!   to (whose backlinks may have changed);
+//! - the duplicate groups a changed entity left or joined (found by key hash, see
+//!   `duplicates::key_hash`);
+//! - the catalogs the dialect says the changed paths touch, and reserved names among them;
+//! - store-wide warnings and stale ignores (cheap, always).
+//!
+//! The result is identical to a full `lint` of the new store (tests/relint.rs checks it
+//! after random edits, creates and deletes).
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use super::manifest::ManifestLints;
+use super::{
+    Finding, LintConfig, Origin, Report, catalogs, configure, duplicates, entity_problems, graph, ignore, links,
+    report, store_warnings, tagged,
+};
+use crate::store::Store;
+use crate::store::catalog;
+use crate::store::entity::{Entity, EntityIdx, Resolution};
+
+const NONE: u32 = u32::MAX;
+
+/// A lint report with what re-linting it after a change needs.
+#[derive(Clone)]
+pub struct Linted {
+    pub report: Arc<Report>,
+    /// The config it was computed with.
+    pub config: LintConfig,
+    manifest: ManifestLints,
+    /// Per entity and duplicate rule, `duplicates::key_hash`.
+    keys: [Vec<u64>; 2],
+    /// Per entity: some link resolves to no entity (broken, a file, a folder, outside the
+    /// root) — what adding or removing files can change.
+    loose: Vec<bool>,
+}
+
+impl Linted {
+    /// Lint the whole store.
+    pub fn full(store: &Store, config: &LintConfig) -> Linted {
+        let manifest = ManifestLints::from_info(&store.dialect.info());
+        let report = report(store, config, &manifest);
+        let keys = duplicates::RULES.map(|r| store.entities.iter().map(|e| duplicates::key_hash(r, e)).collect());
+        let loose = store.entities.iter().map(is_loose).collect();
+        Linted { report: Arc::new(report), config: config.clone(), manifest, keys, loose }
+    }
+
+    /// The findings of `new`, which is `old` (the store this report was computed on) with the
+    /// files `changed` (relative paths: edited, created or deleted) read again.
+    pub fn relint(&self, old: &Store, new: &Store, changed: &[String], config: &LintConfig) -> Linted {
+        let manifest = ManifestLints::from_info(&new.dialect.info());
+        let fits = self.loose.len() == old.entities.len() && old.root == new.root && manifest == self.manifest;
+        if !fits || !self.config.same_rules(config) {
+            return Linted::full(new, config);
+        }
+        let mut paths: Vec<&str> = changed.iter().map(String::as_str).collect();
+        paths.sort_unstable();
+        paths.dedup();
+        let Some(map) = IndexMap::new(old, new, &paths) else { return Linted::full(new, config) };
+        let dirty = Dirty::find(self, old, new, &map, &paths);
+
+        let mut keys = [0, 1].map(|r| map.carry(&self.keys[r], 0));
+        let mut loose = map.carry(&self.loose, false);
+        for &n in &map.changed_new {
+            for (r, k) in duplicates::RULES.iter().zip(keys.iter_mut()) {
+                k[n as usize] = duplicates::key_hash(r, new.entity(n));
+            }
+        }
+        for &n in &dirty.link_list {
+            loose[n as usize] = is_loose(new.entity(n));
+        }
+        let members = self.dup_members(&map, &keys);
+
+        // `None`: the dialect cannot tell which catalogs a change touches; all are recomputed.
+        let (covered, plans) = match new.dialect.catalogs_touched(new, changed) {
+            Some((covered, plans)) => (Some(covered), plans),
+            None => (None, Vec::new()),
+        };
+        let mut catalog_paths: HashSet<&str> = paths.iter().copied().collect();
+        catalog_paths.extend(covered.iter().flatten().map(String::as_str));
+        let mut dup_dirty: [Vec<bool>; 2] = duplicates::RULES.map(|_| vec![false; new.entities.len()]);
+        for (flags, m) in dup_dirty.iter_mut().zip(&members) {
+            for &j in m {
+                flags[j as usize] = true;
+            }
+        }
+
+        // Keep what the change cannot have touched, with entity indices moved to the new store.
+        let previous = self.report.findings.iter().chain(self.report.suppressed.iter().map(|s| &s.finding));
+        let mut findings: Vec<Finding> = Vec::with_capacity(self.report.findings.len() + self.report.suppressed.len());
+        findings.extend(previous.filter_map(|f| {
+            let keep = match (f.origin, f.entity) {
+                (Origin::Store | Origin::Ignore, _) => false,
+                (Origin::Catalog, _) => {
+                    covered.is_some() && f.path.as_deref().is_none_or(|p| !catalog_paths.contains(p))
+                }
+                (_, None) => true,
+                (origin, Some(o)) => {
+                    let n = map.fwd[o as usize];
+                    n != NONE
+                        && match origin {
+                            Origin::Link => !dirty.link[n as usize],
+                            Origin::Graph => !dirty.graph[n as usize],
+                            Origin::Duplicate => {
+                                let r = duplicates::RULES.iter().position(|r| *r == f.rule).unwrap_or(0);
+                                !dup_dirty[r][n as usize]
+                            }
+                            _ => true,
+                        }
+                }
+            };
+            keep.then(|| {
+                let mut f = f.clone();
+                f.entity = f.entity.map(|o| map.fwd[o as usize]);
+                f
+            })
+        }));
+
+        // Recompute the rest.
+        let mut fresh = Vec::new();
+        for &n in &map.changed_new {
+            entity_problems(new, n, &mut fresh);
+        }
+        store_warnings(new, &mut fresh);
+        tagged(&mut fresh, Origin::Link, |out| {
+            for &n in &dirty.link_list {
+                links::check_entity(new, &manifest, n, out);
+            }
+        });
+        tagged(&mut fresh, Origin::Graph, |out| {
+            for &n in &dirty.graph_list {
+                graph::check_entity(new, &manifest, n, out);
+            }
+        });
+        tagged(&mut fresh, Origin::Duplicate, |out| {
+            for (r, m) in duplicates::RULES.iter().zip(members) {
+                duplicates::check_among(new, r, m, out);
+            }
+        });
+        tagged(&mut fresh, Origin::Catalog, |out| match covered {
+            None => catalogs::check(new, out),
+            Some(_) => {
+                let mut reported = HashSet::new();
+                let mut checked: Vec<&str> = catalog_paths.iter().copied().filter(|p| has_file(new, p)).collect();
+                checked.sort_unstable();
+                for p in checked {
+                    catalogs::reserved_check(new, p, &mut reported, out);
+                }
+                catalogs::statuses(new, catalog::status_of(new, plans), &reported, out);
+            }
+        });
+        configure(new, config, &mut fresh);
+        findings.extend(fresh);
+        let report = ignore::partition(new, config, findings);
+        Linted { report: Arc::new(report), config: config.clone(), manifest, keys, loose }
+    }
+
+    /// Per duplicate rule, the entities (new indices, ascending) sharing a key hash with a
+    /// changed entity's old or new key: every group that can have changed, whole.
+    fn dup_members(&self, map: &IndexMap, keys: &[Vec<u64>; 2]) -> [Vec<EntityIdx>; 2] {
+        let mut out = [Vec::new(), Vec::new()];
+        for (r, members) in out.iter_mut().enumerate() {
+            let mut wanted: Vec<u64> = map.changed_old.iter().map(|&o| self.keys[r][o as usize]).collect();
+            wanted.extend(map.changed_new.iter().map(|&n| keys[r][n as usize]));
+            wanted.retain(|&h| h != 0);
+            wanted.sort_unstable();
+            wanted.dedup();
+            if wanted.is_empty() {
+                continue;
+            }
+            // Usually one or two keys: a linear look beats a binary search then.
+            let wanted = |h: &u64| if wanted.len() <= 8 { wanted.contains(h) } else { wanted.binary_search(h).is_ok() };
+            for (j, h) in keys[r].iter().enumerate() {
+                if wanted(h) {
+                    members.push(j as EntityIdx);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether some link of `e` resolves to no entity in a way other files can change.
+fn is_loose(e: &Entity) -> bool {
+    e.links.iter().any(|l| matches!(l.resolution, Resolution::Broken | Resolution::File(_) | Resolution::Escapes))
+}
+
+/// Whether `rel` is a file of the store (an entity file or another file).
+fn has_file(store: &Store, rel: &str) -> bool {
+    store.other_files.binary_search_by(|(p, _)| p.as_str().cmp(rel)).is_ok()
+        || store.entities.get(store.entities.partition_point(|e| e.path.as_str() < rel)).is_some_and(|e| e.path == rel)
+}
+
+/// Entity indices of the old store mapped to the new one. Both lists are sorted by path and
+/// only the changed paths differ, so the unchanged runs between them line up one to one.
+struct IndexMap {
+    fwd: Vec<u32>,
+    back: Vec<u32>,
+    changed_old: Vec<EntityIdx>,
+    changed_new: Vec<EntityIdx>,
+}
+
+impl IndexMap {
+    fn new(old: &Store, new: &Store, changed: &[&str]) -> Option<IndexMap> {
+        let (o, n) = (&old.entities, &new.entities);
+        let mut map =
+            IndexMap { fwd: vec![NONE; o.len()], back: vec![NONE; n.len()], changed_old: vec![], changed_new: vec![] };
+        let range = |list: &[Entity], from: usize, p: &str| {
+            let lo = from + list[from..].partition_point(|e| e.path.as_str() < p);
+            (lo, lo + list[lo..].partition_point(|e| e.path == p))
+        };
+        let (mut oi, mut ni) = (0, 0);
+        for p in changed {
+            let (olo, ohi) = range(o, oi, p);
+            let (nlo, nhi) = range(n, ni, p);
+            map.pair(old, new, oi..olo, ni..nlo)?;
+            map.changed_old.extend(olo as u32..ohi as u32);
+            map.changed_new.extend(nlo as u32..nhi as u32);
+            (oi, ni) = (ohi, nhi);
+        }
+        map.pair(old, new, oi..o.len(), ni..n.len())?;
+        Some(map)
+    }
+
+    /// Map one run of unchanged entities; `None` when the runs do not line up.
+    fn pair(&mut self, old: &Store, new: &Store, o: std::ops::Range<usize>, n: std::ops::Range<usize>) -> Option<()> {
+        if o.len() != n.len() {
+            return None;
+        }
+        if !o.is_empty()
+            && (old.entities[o.start].path != new.entities[n.start].path
+                || old.entities[o.end - 1].path != new.entities[n.end - 1].path)
+        {
+            return None;
+        }
+        for (a, b) in o.zip(n) {
+            self.fwd[a] = b as u32;
+            self.back[b] = a as u32;
+        }
+        Some(())
+    }
+
+    /// A per-entity vector of the old store laid out for the new one (`fill` for the changed).
+    fn carry<T: Copy>(&self, old: &[T], fill: T) -> Vec<T> {
+        self.back.iter().map(|&o| if o == NONE { fill } else { old[o as usize] }).collect()
+    }
+}
+
+/// The entities (new indices) whose link and graph findings must be recomputed.
+struct Dirty {
+    link: Vec<bool>,
+    link_list: Vec<EntityIdx>,
+    graph: Vec<bool>,
+    graph_list: Vec<EntityIdx>,
+}
+
+impl Dirty {
+    fn find(prev: &Linted, old: &Store, new: &Store, map: &IndexMap, paths: &[&str]) -> Dirty {
+        let n = new.entities.len();
+        let mut d = Dirty { link: vec![false; n], link_list: vec![], graph: vec![false; n], graph_list: vec![] };
+        // Entities that may resolve a link or edge differently now.
+        let mut candidates: Vec<EntityIdx> = Vec::new();
+        for &o in &map.changed_old {
+            candidates.extend(old.backlinks[o as usize].iter().map(|&b| map.fwd[b as usize]).filter(|&b| b != NONE));
+        }
+        for &c in &map.changed_new {
+            candidates.extend(new.backlinks[c as usize].iter().copied().filter(|&b| map.back[b as usize] != NONE));
+        }
+        if structural(old, new, map, paths) {
+            candidates.extend(
+                prev.loose.iter().enumerate().filter(|(_, l)| **l).map(|(o, _)| map.fwd[o]).filter(|&b| b != NONE),
+            );
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        for &c in &map.changed_new {
+            d.mark_link(c);
+        }
+        for &c in &candidates {
+            // Backlinks include typed edges: a `contradicts` message names its target.
+            d.mark_graph(c);
+            if resolves_differently(old, map.back[c as usize], new, c) {
+                d.mark_link(c);
+            }
+        }
+        // Whatever these linked to, or link to now, may have gained or lost its last backlink.
+        for i in 0..d.link_list.len() {
+            let c = d.link_list[i];
+            d.mark_graph(c);
+            for t in targets(new, c) {
+                d.mark_graph(t);
+            }
+            let o = map.back[c as usize];
+            if o != NONE {
+                for t in targets(old, o).map(|t| map.fwd[t as usize]).filter(|&t| t != NONE) {
+                    d.mark_graph(t);
+                }
+            }
+        }
+        for &o in &map.changed_old {
+            for t in targets(old, o).map(|t| map.fwd[t as usize]).filter(|&t| t != NONE) {
+                d.mark_graph(t);
+            }
+        }
+        d.graph_list.sort_unstable();
+        d
+    }
+
+    fn mark_link(&mut self, i: EntityIdx) {
+        if !std::mem::replace(&mut self.link[i as usize], true) {
+            self.link_list.push(i);
+        }
+    }
+
+    fn mark_graph(&mut self, i: EntityIdx) {
+        if !std::mem::replace(&mut self.graph[i as usize], true) {
+            self.graph_list.push(i);
+        }
+    }
+}
+
+/// Whether a link that resolved to no entity (broken, a file, a folder, outside the root) can
+/// resolve differently now: only when a file that is not an entity appeared or vanished, a
+/// folder did, or a symlink's escape changed. Entities appearing or vanishing otherwise are
+/// covered by their backlinks.
+fn structural(old: &Store, new: &Store, map: &IndexMap, paths: &[&str]) -> bool {
+    let escapes = |s: &Store, list: &[EntityIdx]| list.iter().any(|&i| s.entity(i).escapes_root());
+    let other_file = |s: &Store, p: &str| s.other_files.binary_search_by(|(f, _)| f.as_str().cmp(p)).is_ok();
+    escapes(old, &map.changed_old)
+        || escapes(new, &map.changed_new)
+        || paths.iter().any(|p| {
+            other_file(old, p) != other_file(new, p)
+                || (has_file(old, p) != has_file(new, p)
+                    && crate::store::relpath::ancestors(p).any(|d| has_folder(old, d) != has_folder(new, d)))
+        })
+}
+
+/// Whether any file of the store lies under the folder `dir`.
+fn has_folder(store: &Store, dir: &str) -> bool {
+    let prefix = format!("{dir}/");
+    let under = |p: &str| p.starts_with(&prefix);
+    store.entities.get(store.entities.partition_point(|e| e.path < prefix)).is_some_and(|e| under(&e.path))
+        || store.other_files.get(store.other_files.partition_point(|(p, _)| *p < prefix)).is_some_and(|(p, _)| under(p))
+}
+
+/// Entities `i` links to or names in a typed edge (itself excluded), as backlinks count them.
+fn targets(store: &Store, i: EntityIdx) -> impl Iterator<Item = EntityIdx> + '_ {
+    let e = store.entity(i);
+    e.links.iter().filter_map(|l| l.entity()).chain(e.edges.iter().filter_map(|d| d.resolved)).filter(move |&t| t != i)
+}
+
+/// Whether an unchanged entity's links or edges resolve differently in the new store
+/// (targets compared by path: indices shift).
+fn resolves_differently(old: &Store, o: EntityIdx, new: &Store, n: EntityIdx) -> bool {
+    let (a, b) = (old.entity(o), new.entity(n));
+    if a.links.len() != b.links.len() || a.edges.len() != b.edges.len() {
+        return true;
+    }
+    let same_target = |x: EntityIdx, y: EntityIdx| old.entity(x).path == new.entity(y).path;
+    let links_differ = a.links.iter().zip(&b.links).any(|(x, y)| match (&x.resolution, &y.resolution) {
+        (Resolution::Entity(s), Resolution::Entity(t)) => !same_target(*s, *t),
+        (Resolution::File(p), Resolution::File(q)) => p != q,
+        (r, s) => std::mem::discriminant(r) != std::mem::discriminant(s),
+    });
+    links_differ
+        || a.edges.iter().zip(&b.edges).any(|(x, y)| match (x.resolved, y.resolved) {
+            (Some(s), Some(t)) => !same_target(s, t),
+            (s, t) => s.is_some() != t.is_some(),
+        })
+}
