@@ -51,3 +51,30 @@ pub enum Event {
     /// A graph export was written to this path, or failed.
     Exported(Result<String, String>),
 }
+
+impl Event {
+    /// A short name for logs (the frame log's trigger column).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Key(_) => "key",
+            Event::Mouse(_) => "mouse",
+            Event::Resize(..) => "resize",
+            Event::Paste(_) => "paste",
+            Event::Loaded(_) => "loaded",
+            Event::FilesChanged(_) => "files-changed",
+            Event::Refreshed(..) => "refreshed",
+            Event::BodyRead { .. } => "body-read",
+            Event::Highlighted => "highlighted",
+            Event::Copied(_) => "copied",
+            Event::Review(_) => "review",
+            Event::RecallUpdated => "recall-updated",
+            Event::RecallHistory(_) => "recall-history",
+            Event::Linted(_) => "linted",
+            Event::GraphLaid(_) => "graph-laid",
+            Event::ContextRead(_) => "context-read",
+            Event::FixPreview(_) => "fix-preview",
+            Event::FixesApplied(_) => "fixes-applied",
+            Event::Exported(_) => "exported",
+        }
+    }
+}
