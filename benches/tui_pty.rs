@@ -100,9 +100,18 @@ fn session(label: &str, store: &Path, extra: &[&str], steps: &[Step], stats: Opt
         p.key(key, Duration::from_millis(*pause));
     }
     std::thread::sleep(Duration::from_millis(500));
+    // Close whatever is still open (a search with no match keeps the overlay), then quit.
+    p.key(keys::ESC, Duration::from_millis(300));
+    p.key(keys::ESC, Duration::from_millis(300));
     p.send(b"q");
     let status = p.wait_exit(Duration::from_secs(60));
-    assert!(status.is_some_and(|s| s.success()), "{label}: folio did not quit cleanly; screen:\n{}", p.screen());
+    if !status.as_ref().is_some_and(|s| s.success()) {
+        let log_text = std::fs::read_to_string(&log).unwrap_or_default();
+        let tail: Vec<&str> = log_text.lines().rev().take(8).collect();
+        let raw = p.raw();
+        let end = String::from_utf8_lossy(&raw[raw.len().saturating_sub(600)..]).into_owned();
+        panic!("{label}: folio did not quit cleanly ({status:?}); last frames {tail:?}; last output {end:?}");
+    }
     let (start, frames) = read_frame_log(&log);
     let start = start.expect("the frame log names its start");
     let offset_ms = (start.saturating_sub(spawned)) as f64 / 1000.0;
