@@ -70,7 +70,13 @@ fn unix_us() -> u128 {
 /// `folio stats` wall time on the store (the load the TUI must be browsable within).
 fn stats_ms(store: &Path, extra: &[&str]) -> f64 {
     let started = Instant::now();
-    let out = std::process::Command::new(FOLIO).arg("stats").arg(store).args(extra).output().expect("folio stats");
+    let out = std::process::Command::new(FOLIO)
+        .arg("stats")
+        .arg(store)
+        .args(extra)
+        .env("FOLIO_NO_CACHE", "1")
+        .output()
+        .expect("folio stats");
     assert!(out.status.code().is_some_and(|c| c <= 1), "folio stats failed: {}", String::from_utf8_lossy(&out.stderr));
     started.elapsed().as_secs_f64() * 1000.0
 }
@@ -79,10 +85,12 @@ fn stats_ms(store: &Path, extra: &[&str]) -> f64 {
 fn session(label: &str, store: &Path, extra: &[&str], steps: &[Step], stats: Option<f64>) -> Run {
     let tmp = tempfile::tempdir().unwrap();
     let log = tmp.path().join("frames.log");
-    let env: [(&str, &OsStr); 3] = [
+    // No persistent cache: the bench times full loads, and must not leave caches behind.
+    let env: [(&str, &OsStr); 4] = [
         ("FOLIO_CONFIG_DIR", tmp.path().as_os_str()),
         ("XDG_DATA_HOME", tmp.path().as_os_str()),
         ("FOLIO_FRAME_LOG", log.as_os_str()),
+        ("FOLIO_NO_CACHE", OsStr::new("1")),
     ];
     let mut args: Vec<&OsStr> = vec![store.as_os_str()];
     args.extend(extra.iter().map(OsStr::new));

@@ -191,10 +191,11 @@ fn the_tui_on_hostile_content_writes_only_its_own_sequences_to_the_pty() {
     let h = hostile_support::build();
     let cfg = tempfile::tempdir().unwrap();
     let log = cfg.path().join("frames.log");
-    let env: [(&str, &OsStr); 4] = [
+    let env: [(&str, &OsStr); 5] = [
         ("FOLIO_CONFIG_DIR", cfg.path().as_os_str()),
         ("XDG_DATA_HOME", cfg.path().as_os_str()),
         ("FOLIO_FRAME_LOG", log.as_os_str()),
+        ("FOLIO_NO_CACHE", OsStr::new("1")),
         ("USER", OsStr::new("hostile-e2e")),
     ];
     let args = [h.root.as_os_str(), OsStr::new("--dialect"), OsStr::new("okf")];

@@ -14,7 +14,7 @@ use crate::ui::graph::GraphLayout;
 /// A loaded store and its catalog tree for the default filter, built on the loading thread
 /// (at 100k entities the tree takes tens of milliseconds: too long for the UI thread).
 pub struct LoadedStore {
-    pub store: Store,
+    pub store: std::sync::Arc<Store>,
     pub tree: crate::store::tree::Group,
 }
 
@@ -28,6 +28,9 @@ pub enum Event {
     Loaded(Result<Box<LoadedStore>, String>),
     /// The watcher saw these paths change.
     FilesChanged(Vec<PathBuf>),
+    /// A store opened from the persistent cache was checked against its files: these changed
+    /// since the snapshot (re-read like `FilesChanged`, then the cache is rewritten).
+    CacheChecked(Vec<PathBuf>),
     /// A refreshed copy of the store, with what changed.
     Refreshed(Box<Store>, RefreshReport),
     /// The body of the entity at `path` was read and parsed.
@@ -69,6 +72,7 @@ impl Event {
             Event::Paste(_) => "paste",
             Event::Loaded(_) => "loaded",
             Event::FilesChanged(_) => "files-changed",
+            Event::CacheChecked(_) => "cache-checked",
             Event::Refreshed(..) => "refreshed",
             Event::BodyRead { .. } => "body-read",
             Event::Highlighted => "highlighted",

@@ -90,7 +90,7 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
         let mut suspend = false;
         // Take every input event that is already waiting before drawing again; do not wait for
         // input when worker events were left over from the last round.
-        let mut timeout = if backlog { Duration::ZERO } else { POLL };
+        let mut timeout = if backlog { Duration::ZERO } else { app.poll_timeout(POLL) };
         while event::poll(timeout)? {
             timeout = Duration::ZERO;
             let ev = match event::read()? {
