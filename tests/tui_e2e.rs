@@ -3,49 +3,13 @@
 //! tmux is not installed.
 mod tui_support;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn cmd(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-    fn keys(&self, keys: &[&str]) {
-        for k in keys {
-            self.cmd(&["send-keys", "-t", "e2e", k]);
-            // A pause between keys so Esc is not read as Alt with the next key.
-            std::thread::sleep(Duration::from_millis(120));
-        }
-    }
-    fn screen(&self) -> String {
-        self.cmd(&["capture-pane", "-p", "-t", "e2e"])
-    }
-    fn wait_for(&self, needle: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        loop {
-            let s = self.screen();
-            if s.contains(needle) || Instant::now() > deadline {
-                assert!(s.contains(needle), "waited for {needle:?}; screen:\n{s}");
-                return s;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        self.cmd(&["kill-server"]);
-    }
-}
+use tui_support::tmux::{self, Tmux};
 
 #[test]
 fn browse_help_and_quit_restore_the_terminal() {
-    if Command::new("tmux").arg("-V").output().is_err() {
+    if !tmux::available() {
         eprintln!("SKIPPED: tmux is not installed; the end-to-end terminal test did not run");
         return;
     }
@@ -58,8 +22,7 @@ fn browse_help_and_quit_restore_the_terminal() {
         env!("CARGO_BIN_EXE_folio"),
         store.display()
     );
-    let t = Tmux { socket: format!("folio-e2e-{}", std::process::id()) };
-    t.cmd(&["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", &shell]);
+    let t = Tmux::start("folio-e2e", (100, 30), &shell);
     // Wait for the status bar itself: under load the catalog can be drawn a frame before it.
     t.wait_for("Catalog (9)");
     t.wait_for("okf · acme_retail · 9 entities");
@@ -80,7 +43,7 @@ fn browse_help_and_quit_restore_the_terminal() {
 
 #[test]
 fn sigterm_restores_the_terminal() {
-    if Command::new("tmux").arg("-V").output().is_err() {
+    if !tmux::available() {
         eprintln!("SKIPPED: tmux is not installed; the SIGTERM terminal test did not run");
         return;
     }
@@ -92,8 +55,7 @@ fn sigterm_restores_the_terminal() {
         env!("CARGO_BIN_EXE_folio"),
         store.display()
     );
-    let t = Tmux { socket: format!("folio-e2e-term-{}", std::process::id()) };
-    t.cmd(&["new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", &shell]);
+    let t = Tmux::start("folio-e2e-term", (100, 30), &shell);
     t.wait_for("Catalog (9)");
     let shell_pid = t.cmd(&["display-message", "-p", "-t", "e2e", "#{pane_pid}"]);
     let children = Command::new("pgrep").args(["-P", shell_pid.trim()]).output().expect("pgrep runs");
@@ -107,7 +69,7 @@ fn sigterm_restores_the_terminal() {
 
 #[test]
 fn recall_searches_the_demo_and_opens_a_result() {
-    if Command::new("tmux").arg("-V").output().is_err() {
+    if !tmux::available() {
         eprintln!("SKIPPED: tmux is not installed; the recall end-to-end test did not run");
         return;
     }
@@ -118,8 +80,7 @@ fn recall_searches_the_demo_and_opens_a_result() {
         cfg.path().display(),
         env!("CARGO_BIN_EXE_folio"),
     );
-    let t = Tmux { socket: format!("folio-e2e-recall-{}", std::process::id()) };
-    t.cmd(&["new-session", "-d", "-s", "e2e", "-x", "110", "-y", "32", &shell]);
+    let t = Tmux::start("folio-e2e-recall", (110, 32), &shell);
     t.wait_for("BROWSE");
     t.keys(&["/"]);
     t.wait_for("Recall · entities");

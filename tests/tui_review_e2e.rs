@@ -2,48 +2,15 @@
 //! the demo store; the CLI then finds the decisions in the files, the log and the queue.
 //! Skips (saying so) when tmux is not installed.
 mod common;
-use std::process::Command;
-use std::time::{Duration, Instant};
+mod tui_support;
+use std::time::Duration;
 
 use common::*;
-
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn cmd(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-    fn keys(&self, keys: &[&str]) {
-        for k in keys {
-            self.cmd(&["send-keys", "-t", "e2e", k]);
-            std::thread::sleep(Duration::from_millis(150));
-        }
-    }
-    fn wait_for(&self, needle: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let s = self.cmd(&["capture-pane", "-p", "-t", "e2e"]);
-            if s.contains(needle) || Instant::now() > deadline {
-                assert!(s.contains(needle), "waited for {needle:?}; screen:\n{s}");
-                return s;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        self.cmd(&["kill-server"]);
-    }
-}
+use tui_support::tmux::{self, Tmux};
 
 #[test]
 fn approve_veto_and_merge_from_the_terminal() {
-    if Command::new("tmux").arg("-V").output().is_err() {
+    if !tmux::available() {
         eprintln!("SKIPPED: tmux is not installed; the review end-to-end test did not run");
         return;
     }
@@ -55,8 +22,9 @@ fn approve_veto_and_merge_from_the_terminal() {
         env!("CARGO_BIN_EXE_folio"),
         root.display()
     );
-    let t = Tmux { socket: format!("folio-review-e2e-{}", std::process::id()) };
-    t.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &shell]);
+    let mut t = Tmux::start("folio-review-e2e", (120, 40), &shell);
+    t.key_pause = Duration::from_millis(150);
+    t.patience = Duration::from_secs(20);
     t.wait_for("okf · demo · 40 entities");
     t.keys(&["R"]);
     t.wait_for("Review inbox (39)");

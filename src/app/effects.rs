@@ -2,8 +2,8 @@
 //! In inline mode (tests, screenshots) they run in the caller and nothing touches the system
 //! clipboard, so flows are deterministic.
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
 
 use crate::markdown::doc;
 use crate::store::cache::{Cache, Miss};
@@ -89,7 +89,8 @@ pub struct Runner {
     tx: Sender<Event>,
     source: Source,
     inline: bool,
-    watcher: Option<StoreWatcher>,
+    /// The store's watcher, once the thread setting it up has made it.
+    watcher: Arc<Mutex<Option<StoreWatcher>>>,
     /// Texts copied in inline mode (what a test can check instead of the clipboard).
     pub copied: Vec<String>,
     /// An $EDITOR session waiting for the terminal loop (or a test) to run it.
@@ -98,7 +99,7 @@ pub struct Runner {
 
 impl Runner {
     pub fn new(tx: Sender<Event>, source: Source, inline: bool) -> Runner {
-        Runner { tx, source, inline, watcher: None, copied: Vec::new(), external_edit: None }
+        Runner { tx, source, inline, watcher: Arc::default(), copied: Vec::new(), external_edit: None }
     }
 
     /// Run effects; returns `true` when the terminal loop must suspend.
@@ -112,18 +113,27 @@ impl Runner {
                     if self.inline {
                         continue;
                     }
-                    let tx = self.tx.clone();
-                    match watch::watch(&root, move |paths| {
-                        let _ = tx.send(Event::FilesChanged(paths));
-                    }) {
-                        Ok(w) => self.watcher = Some(w),
-                        Err(e) => {
-                            let _ = self.tx.send(Event::Copied(Err(format!(
-                                "{}: cannot watch for changes ({e})",
-                                root.display()
-                            ))));
+                    // Setting up a recursive watch walks the whole tree: 0.4 s of waiting at 100k
+                    // files, so not on the UI thread. The watcher is kept in the slot once made.
+                    let (tx, slot) = (self.tx.clone(), self.watcher.clone());
+                    std::thread::spawn(move || {
+                        let changes = tx.clone();
+                        match watch::watch(&root, move |paths| {
+                            let _ = changes.send(Event::FilesChanged(paths));
+                        }) {
+                            Ok(w) => {
+                                if let Ok(mut slot) = slot.lock() {
+                                    *slot = Some(w);
+                                }
+                            }
+                            Err(e) => {
+                                let _ = tx.send(Event::Copied(Err(format!(
+                                    "{}: cannot watch for changes ({e})",
+                                    root.display()
+                                ))));
+                            }
                         }
-                    }
+                    });
                 }
                 Effect::Load(progress, use_cache) => {
                     let tx = self.tx.clone();
@@ -232,7 +242,9 @@ fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx:
         let _ = tx.send(Event::Copied(Err(format!("cache: {w}"))));
     }
     let store = Arc::new(store);
-    let _ = tx.send(Event::Loaded(Ok(store.clone())));
+    // The catalog tree for the default filter is built here, off the UI thread (tens of ms at 100k).
+    let tree = crate::store::tree::build(&store, &crate::store::tree::TreeFilter::default());
+    let _ = tx.send(Event::Loaded(Ok(Box::new(super::event::LoadedStore { store: store.clone(), tree }))));
     if !store.from_cache {
         return;
     }

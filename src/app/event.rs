@@ -11,6 +11,13 @@ use super::model::{Body, FindingContext};
 use crate::store::lint::{Finding, Linted};
 use crate::ui::graph::GraphLayout;
 
+/// A loaded store and its catalog tree for the default filter, built on the loading thread
+/// (at 100k entities the tree takes tens of milliseconds: too long for the UI thread).
+pub struct LoadedStore {
+    pub store: std::sync::Arc<Store>,
+    pub tree: crate::store::tree::Group,
+}
+
 pub enum Event {
     Key(KeyEvent),
     Mouse(MouseEvent),
@@ -18,7 +25,7 @@ pub enum Event {
     /// Bracketed paste: typed into the filter or overlay when one takes text.
     Paste(String),
     /// The store finished loading, or could not be opened (the message names the path).
-    Loaded(Result<std::sync::Arc<Store>, String>),
+    Loaded(Result<Box<LoadedStore>, String>),
     /// The watcher saw these paths change.
     FilesChanged(Vec<PathBuf>),
     /// A store opened from the persistent cache was checked against its files: these changed
@@ -55,4 +62,33 @@ pub enum Event {
     FixesApplied(Result<(String, Vec<PathBuf>), String>),
     /// A graph export was written to this path, or failed.
     Exported(Result<String, String>),
+}
+
+impl Event {
+    /// A short name for logs (the frame log's trigger column).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Key(_) => "key",
+            Event::Mouse(_) => "mouse",
+            Event::Resize(..) => "resize",
+            Event::Paste(_) => "paste",
+            Event::Loaded(_) => "loaded",
+            Event::FilesChanged(_) => "files-changed",
+            Event::CacheChecked(_) => "cache-checked",
+            Event::Refreshed(..) => "refreshed",
+            Event::BodyRead { .. } => "body-read",
+            Event::Highlighted => "highlighted",
+            Event::Copied(_) => "copied",
+            Event::Review(_) => "review",
+            Event::RecallUpdated => "recall-updated",
+            Event::RecallHistory(_) => "recall-history",
+            Event::Linted(_) => "linted",
+            Event::GraphLaid(_) => "graph-laid",
+            Event::ContextRead(_) => "context-read",
+            Event::FixPreview(_) => "fix-preview",
+            Event::FixesApplied(_) => "fixes-applied",
+            Event::Exported(_) => "exported",
+            Event::IgnoreChanged(_) => "ignore-changed",
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! help and palette), `update` (pure state changes returning `Effect`s), `effects` (I/O off
 //! the UI thread, reporting back as `Event`s). The terminal loop lives in `crate::tui`.
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
@@ -34,6 +35,8 @@ pub struct App {
     rx: Receiver<Event>,
     /// Something changed since the last frame.
     pub dirty: bool,
+    /// A `RecallUpdated` is queued and not yet handled.
+    recall_pending: Arc<AtomicBool>,
 }
 
 impl App {
@@ -58,13 +61,18 @@ impl App {
             };
             model.message = Some(model::Message { text: format!("{w}{more}"), warn: true });
         }
-        let recall_tx = tx.clone();
+        // nucleo notifies on every item injected (100k at load): one queued tick is enough, so
+        // a flood of events cannot keep the UI thread ticking for seconds.
+        let recall_pending = Arc::new(AtomicBool::new(false));
+        let (recall_tx, pending) = (tx.clone(), recall_pending.clone());
         model.recall_notify = Arc::new(move || {
-            let _ = recall_tx.send(Event::RecallUpdated);
+            if !pending.swap(true, Ordering::AcqRel) {
+                let _ = recall_tx.send(Event::RecallUpdated);
+            }
         });
         model.recall_synchronous = inline;
         let runner = Runner::new(tx.clone(), source, inline);
-        let mut app = App { model, runner, tx, rx, dirty: true };
+        let mut app = App { model, runner, tx, rx, dirty: true, recall_pending };
         let effects = update::init(&mut app.model);
         app.runner.run(effects);
         app
@@ -77,6 +85,10 @@ impl App {
 
     /// Handle one event; returns `true` when the terminal must suspend.
     pub fn handle(&mut self, ev: Event) -> bool {
+        if matches!(ev, Event::RecallUpdated) {
+            // Cleared before the tick, so news arriving during it queues another one.
+            self.recall_pending.store(false, Ordering::Release);
+        }
         let effects = update::event(&mut self.model, ev);
         self.dirty = true;
         self.runner.run(effects)
@@ -107,6 +119,12 @@ impl App {
             suspend |= self.handle(ev);
         }
         suspend
+    }
+
+    /// The next event the workers posted, if any (the terminal loop takes them one by one when
+    /// it times them for the frame log).
+    pub fn pending(&mut self) -> Option<Event> {
+        self.rx.try_recv().ok()
     }
 
     /// Wait up to `timeout` for one event and handle it (and any that follow it).

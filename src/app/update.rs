@@ -49,7 +49,8 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             }
             Vec::new()
         }
-        Event::Loaded(Ok(store)) => {
+        Event::Loaded(Ok(loaded)) => {
+            let super::event::LoadedStore { store, tree } = *loaded;
             model.load_error = None;
             // A store read from its files is worth caching when large; one from the cache is
             // rewritten once its check has re-read what changed (`CacheChecked`).
@@ -59,7 +60,12 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.store = Some(store);
             model.lint_base = None;
             model.lint_changes.clear();
-            rebuild(model, None);
+            // The tree came built for the default filter; one typed while loading needs another.
+            if model.filter == tree::TreeFilter::default() {
+                show_tree(model, tree, None);
+            } else {
+                rebuild(model, None);
+            }
             // Start on the first entity rather than on a folder, with its preview open.
             let first = model.rows.iter().position(|r| matches!(r, Row::Entity { .. })).unwrap_or(0);
             let mut effects = select_row(model, first);
@@ -682,8 +688,15 @@ fn selection_key(model: &Model) -> Option<String> {
 
 /// Rebuild the tree and visible rows, keeping the cursor on `keep` when it is still there.
 pub fn rebuild(model: &mut Model, keep: Option<String>) {
+    let Some(store) = model.store.as_ref() else { return };
+    let tree = tree::build(store, &model.filter);
+    show_tree(model, tree, keep);
+}
+
+/// Show `tree` in the catalog, keeping the selection on `keep` when it is still there.
+fn show_tree(model: &mut Model, tree: Group, keep: Option<String>) {
     let Some(store) = model.store.clone() else { return };
-    model.tree = tree::build(&store, &model.filter);
+    model.tree = tree;
     let mut rows = Vec::new();
     flatten(&model.tree, "", 0, &model.collapsed, &mut rows);
     model.rows = rows;

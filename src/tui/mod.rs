@@ -1,9 +1,9 @@
 //! The terminal side: enter and leave raw mode and the alternate screen (also on panic, SIGTERM
 //! and SIGHUP), suspend on Ctrl-Z, and the event loop that feeds the app and draws when dirty.
 pub mod external_editor;
+pub mod frame_log;
 pub mod screenshots;
 
-use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -19,9 +19,12 @@ use crate::app::App;
 use crate::app::config::{self, ColorChoice};
 use crate::app::effects::Source;
 use crate::app::event::Event;
+use frame_log::{FrameLog, Stamp};
 
 /// How long the loop waits for input before looking at worker events again.
 const POLL: Duration = Duration::from_millis(30);
+/// The longest the loop handles worker events before drawing again.
+const WORKER_BUDGET: Duration = Duration::from_millis(16);
 /// While loading, redraw this often so the progress counter moves.
 const PROGRESS_REDRAW: Duration = Duration::from_millis(100);
 
@@ -53,20 +56,26 @@ fn set_mouse(on: bool) {
 }
 
 fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) -> anyhow::Result<()> {
-    let mut frame_log = std::env::var_os("FOLIO_FRAME_LOG")
-        .and_then(|p| std::fs::OpenOptions::new().create(true).append(true).open(p).ok());
+    let mut frame_log = FrameLog::from_env();
     let size = terminal.size()?;
     app.model.size = (size.width, size.height);
     let mut mouse_on = app.model.mouse;
     set_mouse(mouse_on);
     let mut last_draw = Instant::now();
+    let mut backlog = false;
     loop {
         let loading = app.model.store.is_none() && app.model.load_error.is_none();
-        if app.dirty || (loading && last_draw.elapsed() >= PROGRESS_REDRAW) {
-            let started = Instant::now();
+        let progress = loading && last_draw.elapsed() >= PROGRESS_REDRAW;
+        if app.dirty || progress {
+            let started = frame_log.as_ref().map(|_| Stamp::now());
             terminal.draw(|f| crate::ui::draw(&app.model, f.area(), f.buffer_mut()))?;
-            if let Some(log) = frame_log.as_mut() {
-                let _ = writeln!(log, "{}", started.elapsed().as_micros());
+            if let (Some(log), Some(started)) = (frame_log.as_mut(), started) {
+                let state = match (&app.model.store, &app.model.load_error) {
+                    (Some(_), _) => "ready",
+                    (None, Some(_)) => "error",
+                    (None, None) => "loading",
+                };
+                log.frame(started, state, !app.dirty);
             }
             app.dirty = false;
             last_draw = Instant::now();
@@ -79,8 +88,9 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
             set_mouse(mouse_on);
         }
         let mut suspend = false;
-        // Take every input event that is already waiting before drawing again.
-        let mut timeout = app.poll_timeout(POLL);
+        // Take every input event that is already waiting before drawing again; do not wait for
+        // input when worker events were left over from the last round.
+        let mut timeout = if backlog { Duration::ZERO } else { app.poll_timeout(POLL) };
         while event::poll(timeout)? {
             timeout = Duration::ZERO;
             let ev = match event::read()? {
@@ -90,9 +100,19 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
                 event::Event::Paste(s) => Event::Paste(s),
                 _ => continue,
             };
-            suspend |= app.handle(ev);
+            suspend |= handle(app, frame_log.as_mut(), ev);
         }
-        suspend |= app.drain();
+        // Worker events, for one frame's budget at most: events that cause more events (recall
+        // ticks while the matcher runs) must not keep the loop from drawing.
+        let budget = Instant::now() + WORKER_BUDGET;
+        backlog = false;
+        while let Some(ev) = app.pending() {
+            suspend |= handle(app, frame_log.as_mut(), ev);
+            if Instant::now() >= budget {
+                backlog = true;
+                break;
+            }
+        }
         if app.runner.external_edit.is_some() {
             external_editor::run_in_terminal(terminal, app, mouse_on)?;
             app.dirty = true;
@@ -102,6 +122,15 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
             app.dirty = true;
         }
     }
+}
+
+/// Handle one event, timed when there is a frame log; `true` when the terminal must suspend.
+fn handle(app: &mut App, log: Option<&mut FrameLog>, ev: Event) -> bool {
+    let Some(log) = log else { return app.handle(ev) };
+    let (kind, started) = (ev.kind(), Stamp::now());
+    let suspend = app.handle(ev);
+    log.handled(kind, started);
+    suspend
 }
 
 /// Ctrl-Z: give the terminal back, stop until `fg`, then take it again and redraw everything.

@@ -81,18 +81,21 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         Paragraph::new(lines).render(inner, buf);
         return;
     };
+    let scroll = r.detail_scroll.min(u16::MAX as usize) as u16;
+    // Only what can be on screen: every line takes at least a row.
+    let rows = usize::from(scroll) + usize::from(inner.height);
+    let width = usize::from(inner.width);
     match &d.diff {
         Some(ops) => {
             lines.push(Line::styled("Changes since the last approval:", t.style("accent")));
-            lines.extend(diff_lines(model, ops));
+            lines.extend(diff_lines(model, ops, rows, width));
         }
         None => {
             lines.push(Line::styled("Never approved: the whole text", t.style("accent")));
-            lines.extend(d.text.lines().map(|l| Line::styled(sanitize::line(l), t.style("text"))));
+            lines.extend(visible_lines(&d.text, rows, width).map(|l| Line::styled(l, t.style("text"))));
         }
     }
     let head = lines.len();
-    let scroll = r.detail_scroll.min(u16::MAX as usize) as u16;
     match &d.other {
         Some((other_id, other_text)) => {
             // A contradiction: this entity and the one it contradicts, side by side.
@@ -109,7 +112,10 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
 
 fn side(model: &Model, area: Rect, id: &str, text: &str, buf: &mut Buffer) {
     let inner = framed(model, area, format!(" {} ", sanitize::line(id)), false, buf);
-    let lines: Vec<Line> = text.lines().map(|l| Line::styled(sanitize::line(l), model.theme.style("text"))).collect();
+    let rows = usize::from(inner.height);
+    let lines: Vec<Line> = visible_lines(text, rows, usize::from(inner.width))
+        .map(|l| Line::styled(l, model.theme.style("text")))
+        .collect();
     Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
 }
 
@@ -148,11 +154,29 @@ fn facts(model: &Model, item: &QueueItem) -> Vec<Line<'static>> {
     out
 }
 
-/// The word diff as lines: removed words struck through, added words highlighted.
-fn diff_lines(model: &Model, ops: &[(Op, String)]) -> Vec<Line<'static>> {
+/// The first `rows` lines of `text`, each cut to what `rows` rows of `width` can show, made
+/// safe: a 10 MB line or a 50,000-line table is not sanitised and wrapped whole on every frame.
+fn visible_lines(text: &str, rows: usize, width: usize) -> impl Iterator<Item = String> + '_ {
+    let cap = rows.saturating_mul(width.max(1));
+    text.lines().take(rows).map(move |l| sanitize::line(cut(l, cap)))
+}
+
+/// At most `chars` characters of `s`.
+fn cut(s: &str, chars: usize) -> &str {
+    s.char_indices().nth(chars).map_or(s, |(i, _)| &s[..i])
+}
+
+/// The word diff as lines (up to `rows` of them, cut as `visible_lines` does): removed words
+/// struck through, added words highlighted.
+fn diff_lines(model: &Model, ops: &[(Op, String)], rows: usize, width: usize) -> Vec<Line<'static>> {
     let t = &model.theme;
+    let cap = rows.saturating_mul(width.max(1));
     let mut lines = vec![Line::default()];
+    let mut in_line = 0usize;
     for (op, text) in ops {
+        if lines.len() > rows {
+            break;
+        }
         let style = match op {
             Op::Same => t.style("text"),
             Op::Removed => t.style("link_broken").add_modifier(Modifier::CROSSED_OUT),
@@ -160,13 +184,35 @@ fn diff_lines(model: &Model, ops: &[(Op, String)]) -> Vec<Line<'static>> {
         };
         let mut parts = text.split('\n').peekable();
         while let Some(part) = parts.next() {
+            let part = cut(part, cap.saturating_sub(in_line));
             if !part.is_empty() {
+                in_line += part.chars().count();
                 lines.last_mut().expect("never empty").spans.push(Span::styled(sanitize::line(part), style));
             }
             if parts.peek().is_some() {
                 lines.push(Line::default());
+                in_line = 0;
+                if lines.len() > rows {
+                    break;
+                }
             }
         }
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_what_fits_the_pane_is_built() {
+        let text = format!("{}\n{}", "a".repeat(10 << 20), "|\n".repeat(50_000));
+        let lines: Vec<String> = visible_lines(&text, 4, 10).collect();
+        assert_eq!(lines.len(), 4);
+        assert_eq!(lines[0].len(), 40, "a long line is cut to what 4 rows of 10 can show");
+        assert_eq!(lines[1], "|");
+        assert_eq!(visible_lines("\u{1b}[2Jx", 1, 80).next().unwrap(), "␛[2Jx", "still sanitised");
+        assert_eq!(cut("héllo", 2), "hé");
+    }
 }

@@ -1,5 +1,8 @@
 //! Driving the real app without a terminal: inline effects, the real keymap, TestBackend.
 #![allow(dead_code)]
+pub mod pty;
+pub mod tmux;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

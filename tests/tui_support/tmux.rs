@@ -1,0 +1,66 @@
+//! The real binary in a tmux pane, driven by keys and read back with capture-pane (the e2e
+//! tests). Each session gets its own server socket, killed on drop.
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+pub struct Tmux {
+    socket: String,
+    /// Pause after each key so Esc is not read as Alt with the next key.
+    pub key_pause: Duration,
+    /// How long `wait_for` waits before failing.
+    pub patience: Duration,
+}
+
+/// Whether tmux is installed; when not, the caller prints why it skips.
+pub fn available() -> bool {
+    Command::new("tmux").arg("-V").output().is_ok()
+}
+
+impl Tmux {
+    /// A detached session named `e2e`, `w`×`h`, running `shell`, on a socket named after `name`.
+    pub fn start(name: &str, (w, h): (u16, u16), shell: &str) -> Tmux {
+        let t = Tmux {
+            socket: format!("{name}-{}", std::process::id()),
+            key_pause: Duration::from_millis(120),
+            patience: Duration::from_secs(15),
+        };
+        t.cmd(&["new-session", "-d", "-s", "e2e", "-x", &w.to_string(), "-y", &h.to_string(), shell]);
+        t
+    }
+
+    pub fn cmd(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Send each argument as one `send-keys` (tmux key names, or `-l` for literal text).
+    pub fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.cmd(&["send-keys", "-t", "e2e", k]);
+            std::thread::sleep(self.key_pause);
+        }
+    }
+
+    pub fn screen(&self) -> String {
+        self.cmd(&["capture-pane", "-p", "-t", "e2e"])
+    }
+
+    /// Wait until the screen shows `needle`; fails showing the screen when it never does.
+    pub fn wait_for(&self, needle: &str) -> String {
+        let deadline = Instant::now() + self.patience;
+        loop {
+            let s = self.screen();
+            if s.contains(needle) || Instant::now() > deadline {
+                assert!(s.contains(needle), "waited for {needle:?}; screen:\n{s}");
+                return s;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.cmd(&["kill-server"]);
+    }
+}
