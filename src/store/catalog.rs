@@ -35,10 +35,11 @@ pub struct CatalogStatus {
 
 /// Compare every catalog the store should have with what is on disk.
 pub fn status(store: &Store) -> Vec<CatalogStatus> {
+    use rayon::prelude::*;
     store
         .dialect
         .catalogs(store)
-        .into_iter()
+        .into_par_iter()
         .map(|plan| {
             let state = match (&plan.refuse, std::fs::read(store.abs_path(&plan.path))) {
                 (Some(reason), _) => CatalogState::Refused(reason.clone()),

@@ -109,55 +109,65 @@ pub fn catalogs(store: &Store) -> Vec<CatalogPlan> {
             listed.insert(crate::store::relpath::parent(p).to_string());
         }
     }
-    let mut plans = Vec::new();
-    for dir in &dirs {
-        let path = if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") };
-        let existing = std::fs::read_to_string(store.abs_path(&path)).ok();
-        let (keep_frontmatter, refuse) = match &existing {
-            Some(text) => inspect_existing(text),
-            None => (String::new(), None),
-        };
-        let old_descriptions = existing.as_deref().map(subdir_descriptions).unwrap_or_default();
-        let mut out = keep_frontmatter;
-        let mut by_type: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
-        for e in direct.get(dir).into_iter().flatten() {
-            by_type.entry(e.kind.clone().unwrap_or_else(|| "Other".into())).or_default().push(e);
-        }
-        for (ty, mut entries) in by_type {
-            entries.sort_by_cached_key(|e| (e.title.to_lowercase(), e.path.clone()));
-            if !out.is_empty() && !out.ends_with("\n\n") {
-                out.push('\n');
-            }
-            out += &format!("# {}\n\n", one_line(&ty));
-            for e in entries {
-                let file = e.path.rsplit('/').next().unwrap_or(&e.path);
-                out += &format!("* [{}]({})", link_text(&e.title), link_dest(file));
-                if let Some(d) = e.description.as_deref().map(one_line).filter(|d| !d.is_empty()) {
-                    out += &format!(" - {d}");
-                }
-                out.push('\n');
-            }
-        }
-        let subdirs: Vec<&String> =
-            listed.iter().filter(|d| !d.is_empty() && crate::store::relpath::parent(d) == dir).collect();
-        if !subdirs.is_empty() {
-            if !out.is_empty() && !out.ends_with("\n\n") {
-                out.push('\n');
-            }
-            out += "# Subdirectories\n\n";
-            for sub in subdirs {
-                let name = sub.rsplit('/').next().unwrap_or(sub);
-                let target = format!("{name}/index.md");
-                out += &format!("* [{}]({})", link_text(name), link_dest(&target));
-                if let Some(d) = old_descriptions.get(&target) {
-                    out += &format!(" - {d}");
-                }
-                out.push('\n');
-            }
-        }
-        plans.push(CatalogPlan { path, content: out, refuse });
+    // One catalog per folder, built in parallel: reading each existing index and formatting
+    // hundreds of entries per folder was 8.6 % of `folio stats` instructions, all on one core.
+    use rayon::prelude::*;
+    let dirs: Vec<&String> = dirs.iter().collect();
+    dirs.par_iter().map(|dir| plan_for(store, dir, &direct, &listed)).collect()
+}
+
+/// The catalog of one folder.
+fn plan_for(
+    store: &Store,
+    dir: &str,
+    direct: &BTreeMap<String, Vec<&Entity>>,
+    listed: &BTreeSet<String>,
+) -> CatalogPlan {
+    let path = if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") };
+    let existing = std::fs::read_to_string(store.abs_path(&path)).ok();
+    let (keep_frontmatter, refuse) = match &existing {
+        Some(text) => inspect_existing(text),
+        None => (String::new(), None),
+    };
+    let old_descriptions = existing.as_deref().map(subdir_descriptions).unwrap_or_default();
+    let mut out = keep_frontmatter;
+    let mut by_type: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
+    for e in direct.get(dir).into_iter().flatten() {
+        by_type.entry(e.kind.clone().unwrap_or_else(|| "Other".into())).or_default().push(e);
     }
-    plans
+    for (ty, mut entries) in by_type {
+        entries.sort_by_cached_key(|e| (e.title.to_lowercase(), e.path.clone()));
+        if !out.is_empty() && !out.ends_with("\n\n") {
+            out.push('\n');
+        }
+        out += &format!("# {}\n\n", one_line(&ty));
+        for e in entries {
+            let file = e.path.rsplit('/').next().unwrap_or(&e.path);
+            out += &format!("* [{}]({})", link_text(&e.title), link_dest(file));
+            if let Some(d) = e.description.as_deref().map(one_line).filter(|d| !d.is_empty()) {
+                out += &format!(" - {d}");
+            }
+            out.push('\n');
+        }
+    }
+    let subdirs: Vec<&String> =
+        listed.iter().filter(|d| !d.is_empty() && crate::store::relpath::parent(d) == dir).collect();
+    if !subdirs.is_empty() {
+        if !out.is_empty() && !out.ends_with("\n\n") {
+            out.push('\n');
+        }
+        out += "# Subdirectories\n\n";
+        for sub in subdirs {
+            let name = sub.rsplit('/').next().unwrap_or(sub);
+            let target = format!("{name}/index.md");
+            out += &format!("* [{}]({})", link_text(name), link_dest(&target));
+            if let Some(d) = old_descriptions.get(&target) {
+                out += &format!(" - {d}");
+            }
+            out.push('\n');
+        }
+    }
+    CatalogPlan { path, content: out, refuse }
 }
 
 /// An existing `index.md`: the frontmatter to keep (only `okf_version` is allowed there) or
