@@ -118,10 +118,10 @@ impl Store {
     ) -> Store {
         let started = Instant::now();
         let dialect = kind.open(root);
-        let (files, walk_warnings) = load::walk(root, dialect.as_ref());
-        let entities = load::read_entities(root, &files, dialect.as_ref(), progress);
-        let other_files: Vec<(String, FileRole)> =
-            files.into_iter().filter(|f| f.role != FileRole::Entity).map(|f| (f.rel, f.role)).collect();
+        let loaded = load::walk_and_read(root, dialect.as_ref(), progress);
+        let entities = loaded.entities;
+        let walk_warnings = loaded.warnings;
+        let other_files: Vec<(String, FileRole)> = loaded.other_files.into_iter().map(|f| (f.rel, f.role)).collect();
         let mut store = Store {
             root: root.to_path_buf(),
             dialect,
