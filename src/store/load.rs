@@ -298,6 +298,9 @@ fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
         e.file_size = size;
         e.mtime_ns = mtime;
         flag_hostile(&text, &lines, e);
+        // The link list grew by doubling while the body was scanned: give the slack back, as
+        // every entity is kept for the life of the store.
+        e.links.shrink_to_fit();
     }
     entities
 }
