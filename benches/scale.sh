@@ -71,7 +71,7 @@ for n in "${SIZES[@]}"; do
     rg_c=-; folio_c=-; ratio_c=-
     if [ $can_drop = yes ]; then
         cold=$(mktemp)
-        hyperfine -N --runs "$COLD_RUNS" --prepare 'sync; echo 3 > /proc/sys/vm/drop_caches' --export-json "$cold" \
+        hyperfine --runs "$COLD_RUNS" --prepare 'sync; echo 3 > /proc/sys/vm/drop_caches' --export-json "$cold" \
             "rg -c . $store" "$FOLIO stats $store" >&2
         rg_c=$(mean_ms "$cold" 0); folio_c=$(mean_ms "$cold" 1)
         ratio_c=$(ratio "$folio_c" "$rg_c")
