@@ -91,13 +91,32 @@ pub struct Report {
 /// Lint the whole store with its store-local configuration applied.
 pub fn lint(store: &Store, config: &LintConfig) -> Report {
     let manifest = manifest::ManifestLints::from_info(&store.dialect.info());
-    let mut findings = Vec::new();
-    entity_problems(store, &mut findings);
-    store_warnings(store, &mut findings);
-    links::check(store, &manifest, &mut findings);
-    graph::check(store, &manifest, &mut findings);
-    duplicates::check(store, &mut findings);
-    catalogs::check(store, &mut findings);
+    // Three independent groups of rules on the two cores: the duplicate and catalog rules
+    // were 93 M of the 105 M instructions `lint` spent on the main thread after loading
+    // (callgrind, 10k OKF). Findings are concatenated in the sequential order before sorting.
+    let in_order = |checks: &dyn Fn(&mut Vec<Finding>)| {
+        let mut found = Vec::new();
+        checks(&mut found);
+        found
+    };
+    let ((mut findings, duplicated), catalogs) = rayon::join(
+        || {
+            rayon::join(
+                || {
+                    in_order(&|f| {
+                        entity_problems(store, f);
+                        store_warnings(store, f);
+                        links::check(store, &manifest, f);
+                        graph::check(store, &manifest, f);
+                    })
+                },
+                || in_order(&|f| duplicates::check(store, f)),
+            )
+        },
+        || in_order(&|f| catalogs::check(store, f)),
+    );
+    findings.extend(duplicated);
+    findings.extend(catalogs);
     findings.retain(|f| !config.disabled.contains(f.rule));
     for f in &mut findings {
         if let Some(&s) = config.severity.get(f.rule) {
