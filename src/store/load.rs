@@ -26,8 +26,24 @@ pub struct FoundFile {
     pub symlink_inside: Option<bool>,
 }
 
-/// The walk every load makes: hidden directories and files (`.git`, `.folio`, …) are skipped,
-/// symlinked directories are not followed (no loops).
+/// Every file under `root` the dialect cares about, sorted by path. Hidden directories and
+/// files (`.git`, `.folio`, …) are skipped, symlinked directories are not followed (no loops).
+/// Folders that cannot be listed come back as `unreadable` warnings naming them.
+pub fn walk(root: &Path, dialect: &dyn Dialect) -> (Vec<FoundFile>, Vec<StoreWarning>) {
+    let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut out = Vec::new();
+    let mut warnings = Vec::new();
+    for entry in walker(root).build() {
+        match classify(root, &canonical_root, dialect, entry) {
+            Walked::File(f) => out.push(f),
+            Walked::Warning(w) => warnings.push(w),
+            Walked::Skip => {}
+        }
+    }
+    out.sort_by(|a, b| a.rel.cmp(&b.rel));
+    (out, warnings)
+}
+
 fn walker(root: &Path) -> ignore::WalkBuilder {
     let mut builder = ignore::WalkBuilder::new(root);
     builder.standard_filters(false).hidden(true).follow_links(false);
