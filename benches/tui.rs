@@ -23,7 +23,9 @@ fn long_entity() -> String {
 fn app_on(root: &std::path::Path) -> App {
     let mut settings = config::load(None, ColorChoice::Always, false, None);
     settings.config.watch = false;
-    let mut app = App::new(Source { path: Some(root.to_path_buf()), dialect: None, demo: false }, settings, true);
+    // The 100k store would be written to the user's cache dir.
+    settings.config.cache = false;
+    let mut app = App::new(Source { path: Some(root.to_path_buf()), ..Source::default() }, settings, true);
     app.handle(Event::Resize(120, 40));
     app.settle(Duration::from_secs(600));
     app

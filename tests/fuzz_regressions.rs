@@ -41,3 +41,35 @@ fn setting_a_key_on_a_file_that_is_only_a_bom() {
     let after = edit::apply("\u{feff}", Grammar::Yaml, &FieldEdit::set("k", "v")).unwrap();
     assert_eq!(after, "\u{feff}---\nk: v\n---\n");
 }
+
+/// The `markdown_render` property: nothing hostile or wider than the pane in the laid-out text.
+fn renders_within_the_pane(data: &[u8]) {
+    use folio::markdown::{doc, highlight::Highlighter, layout};
+    use unicode_width::UnicodeWidthStr;
+    let (width, body) = match data.split_first() {
+        Some((w, rest)) => (u16::from(*w % 120) + 1, rest),
+        None => (40, data),
+    };
+    let text = String::from_utf8_lossy(body);
+    let parsed = doc::parse(&text);
+    let highlighter = Highlighter::synchronous();
+    let laid = layout::layout(&parsed, &layout::Options { width, highlighter: &highlighter, syntax_theme: "none" });
+    for line in &laid.lines {
+        let shown = line.text();
+        assert!(!shown.chars().any(|c| folio::store::hostile::is_hostile(c) || matches!(c, '\t' | '\r' | '\n')));
+        assert!(shown.width() <= usize::from(width).max(8), "{shown:?} wider than {width}");
+    }
+}
+
+#[test]
+fn every_markdown_render_crasher_stays_fixed() {
+    // A six-column table narrower than six three-letter columns; a fence info string wider
+    // than the pane.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/markdown_render");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        renders_within_the_pane(&std::fs::read(entry.unwrap().path()).unwrap());
+        seen += 1;
+    }
+    assert!(seen >= 2, "crashers missing from {}", dir.display());
+}

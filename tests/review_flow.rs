@@ -151,3 +151,22 @@ fn hidden_content_needs_a_second_confirmation() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("hostile.md"));
     review(&["review", r, "approve", "hostile", "--confirm-hidden", "--as", "human:ann"]);
 }
+
+#[test]
+fn merge_leaves_no_self_edges_or_repeats() {
+    let (_d, root) = scratch(&fixture("opendray-homelab"));
+    let r = root.to_str().unwrap();
+    // B (the container) `runs_on` A (the node): after the merge that edge would point at B itself.
+    review(&["review", r, "merge", "host-kv01", "host-192.168.3.88", "--as", "human:ann"]);
+    let b = std::fs::read_to_string(root.join("entities/host/host-192.168.3.88.md")).unwrap();
+    assert!(!b.contains("relations"), "{b}");
+    assert!(b.contains("merged_from: [host-kv01]"), "{b}");
+    let caddy = std::fs::read_to_string(root.join("entities/service/svc-caddy.md")).unwrap();
+    assert!(caddy.contains("runs_on: [host-192.168.3.88]"), "{caddy}");
+    // A list naming both A and B names B once afterwards.
+    let (_d, root) = scratch(&fixture("opendray-homelab"));
+    let r = root.to_str().unwrap();
+    review(&["review", r, "merge", "host-kv02", "host-kv01", "--as", "human:ann"]);
+    let fact = std::fs::read_to_string(root.join("facts/fact-lxc-id-range.md")).unwrap();
+    assert!(fact.contains("about: [host-kv01]\n"), "{fact}");
+}

@@ -1,10 +1,16 @@
-//! Golden tests of `folio review` verbs per dialect: the exact changes (the `--dry-run` diff)
-//! and the log line each verdict appends, compared with `tests/golden/review/<name>.txt`.
+//! Golden tests of `folio review` verbs per dialect, on scratch copies of the fixture stores and
+//! the real corpora. Each golden file `tests/golden/review/<name>.txt` holds the `--dry-run`
+//! output, the change actually applied to every file on disk (catalogs included; a file that
+//! left is named with its size and digest) and the entry the verdict appended to the store's own
+//! log. After applying, `folio undo` must put every file back byte for byte.
 //! Timestamps are replaced by `<TS>`/`<DATE>`. Set `FOLIO_BLESS=1` to rewrite them.
 mod common;
 use common::*;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+use folio::store::changeset::unified_diff;
 
 fn normalise(s: &str) -> String {
     let ts = regex_lite(s);
@@ -34,35 +40,110 @@ fn regex_lite(s: &str) -> String {
     out + rest
 }
 
-fn last_log_line(root: &Path, log: &str) -> String {
-    let text = std::fs::read_to_string(root.join(log)).unwrap();
+/// What the verdict added to the store's log: OKF's entry right under today's heading (its log
+/// is newest first), everything appended for the others.
+fn logged(before: &str, after: &str, log: &str) -> String {
     if log.ends_with("log.md") && !log.ends_with("_log.md") {
-        // OKF: newest first, the entry right under today's heading.
-        return text.lines().find(|l| l.starts_with("* **") || l.starts_with("- **")).unwrap().to_string();
+        return after.lines().find(|l| l.starts_with("* **") || l.starts_with("- **")).unwrap().to_string();
     }
-    if log.ends_with("_log.md") {
-        let at = text.rfind("\n## [").unwrap();
-        return text[at + 1..].to_string();
-    }
-    text.lines().last().unwrap().to_string()
+    let added = after.strip_prefix(before).unwrap_or_else(|| panic!("{log}: not appended to"));
+    added.trim_start_matches('\n').trim_end().to_string()
 }
 
-/// Run a verb on a scratch copy: dry-run diff, then apply; compare both with the golden file.
+/// A scratch copy that takes writes (the corpora are read-only).
+fn writable_scratch(src: &Path) -> (tempfile::TempDir, PathBuf) {
+    let (dir, root) = scratch(src);
+    let mut stack = vec![root.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let mut perms = e.metadata().unwrap().permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            perms.set_readonly(false);
+            std::fs::set_permissions(e.path(), perms).unwrap();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            }
+        }
+    }
+    (dir, root)
+}
+
+/// Every file of the scratch tree with its bytes, except folio's state and the store's log.
+fn tree(root: &Path, log: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+            if e.file_name() == ".folio" || rel == ".evolve/folio" || p == log {
+                continue;
+            }
+            if e.file_type().unwrap().is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// The change from `before` to `after` as unified diffs; a file that appears where another
+/// with the same name left is shown as a move.
+fn applied(before: &BTreeMap<String, Vec<u8>>, after: &BTreeMap<String, Vec<u8>>) -> String {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    let gone: Vec<&String> = before.keys().filter(|p| !after.contains_key(*p)).collect();
+    let added: Vec<&String> = after.keys().filter(|p| !before.contains_key(*p)).collect();
+    let mut moved_from = Vec::new();
+    let mut out = String::new();
+    for (p, now) in after {
+        match before.get(p) {
+            Some(old) if old != now => {
+                out += &unified_diff(&text(old), &text(now), &format!("a/{p}"), &format!("b/{p}"))
+            }
+            Some(_) => {}
+            None => match gone.iter().find(|g| name(g) == name(p) && !moved_from.contains(*g)) {
+                Some(from) => {
+                    moved_from.push(*from);
+                    out += &unified_diff(&text(&before[*from]), &text(now), &format!("a/{from}"), &format!("b/{p}"));
+                }
+                None => out += &unified_diff("", &text(now), "/dev/null", &format!("b/{p}")),
+            },
+        }
+    }
+    for g in gone.iter().filter(|g| !moved_from.contains(*g)) {
+        let bytes = &before[*g];
+        out += &format!("removed {g} ({} bytes, {})\n", bytes.len(), folio::store::digest::of(bytes));
+    }
+    assert!(added.len() >= moved_from.len());
+    out
+}
+
+/// Run a verb on a scratch copy: dry-run, apply, compare with the golden file, then undo.
 fn check(name: &str, src: PathBuf, store_rel: &str, args: &[&str], log: &str) {
-    let (_dir, root) = scratch(&src);
+    let (_dir, root) = writable_scratch(&src);
     let store = root.join(store_rel);
+    let log_path = normalize_path(&store.join(log));
     let s = store.to_str().unwrap();
     let mut full = vec!["review", s];
     full.extend(args);
     full.extend(["--as", "human:golden"]);
     let mut dry = full.clone();
     dry.push("--dry-run");
+    let before = tree(&root, &log_path);
+    let log_before = std::fs::read_to_string(&log_path).unwrap_or_default();
     let o = folio(&dry);
     assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
     let diff = stdout(&o);
+    assert_eq!(tree(&root, &log_path), before, "{name}: --dry-run wrote");
     let o = folio(&full);
     assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
-    let got = normalise(&format!("{diff}\n# log\n{}\n", last_log_line(&store, log)));
+    let after = tree(&root, &log_path);
+    let log_after = std::fs::read_to_string(&log_path).unwrap();
+    let added = logged(&log_before, &log_after, log);
+    let got = normalise(&format!("{diff}\n# applied\n{}\n# log\n{added}\n", applied(&before, &after)));
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/review").join(format!("{name}.txt"));
     if std::env::var_os("FOLIO_BLESS").is_some() {
         std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
@@ -71,6 +152,32 @@ fn check(name: &str, src: PathBuf, store_rel: &str, args: &[&str], log: &str) {
     let want = std::fs::read_to_string(&golden)
         .unwrap_or_else(|_| panic!("{}: missing; run with FOLIO_BLESS=1", golden.display()));
     assert_eq!(got, want, "{name} differs from {}", golden.display());
+    // Undo takes the decision back, a log-only one too: files byte-exact, items queued again.
+    let o = folio(&["undo", s, "--as", "human:golden"]);
+    assert!(o.status.success(), "{name}: undo: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(tree(&root, &log_path) == before, "{name}: undo is not byte-exact");
+    let ledger =
+        std::fs::read_to_string(normalize_path(&store.join(state_dir(store_rel)).join("review/verdicts.jsonl")));
+    assert_eq!(ledger.unwrap_or_default(), "", "{name}: undo left verdicts in the ledger");
+}
+
+/// The folio state folder, relative to the store root.
+fn state_dir(store_rel: &str) -> &'static str {
+    if store_rel.is_empty() { ".folio" } else { "../folio" }
+}
+
+/// `a/b/../c` → `a/c` (the evolve log sits beside the `entities/` root).
+fn normalize_path(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn demo() -> PathBuf {
@@ -157,4 +264,112 @@ fn awareness_promote_and_veto() {
     assert!(ids.len() >= 5, "{ids:?}");
     check("awareness-promote", a.clone(), "", &["promote", &ids[0], "--to", "review"], "memory/events.jsonl");
     check("awareness-veto", a, "", &["veto", &ids[1], "--reason", "one-off"], "memory/events.jsonl");
+}
+
+#[test]
+fn okf_forget_merge_and_promote_to_a_type() {
+    let acme = corpus("okf-v0.2/acme_retail");
+    check("okf-forget", acme.clone(), "", &["forget", "metrics/gross-margin-legacy"], "log.md");
+    check("okf-merge", acme, "", &["merge", "metrics/gross-margin-legacy", "metrics/gross-margin"], "log.md");
+    // The demo groups by type: a runbook promoted to a decision record moves to decisions/.
+    check(
+        "okf-promote-type",
+        demo(),
+        "",
+        &["promote", "runbooks/rotate-webhook-signing-secret", "--to", "Decision Record"],
+        "log.md",
+    );
+}
+
+#[test]
+fn evolve_bulk_approve_logs_one_line_per_entity() {
+    let e = fixture("evolve-project");
+    check(
+        "evolve-bulk-approve",
+        e,
+        ".evolve/entities",
+        &["approve", "--filter", "path:guideline/prefer"],
+        "../audit.log",
+    );
+}
+
+#[test]
+fn evolve_forget_and_merge() {
+    let g = "guideline/quote-paths-with-spaces-in-shell-commands";
+    check("evolve-forget", fixture("evolve-project"), ".evolve/entities", &["forget", g], "../audit.log");
+    check(
+        "evolve-merge",
+        fixture("evolve-wikilinks"),
+        ".evolve/entities",
+        &["merge", "feedback/check-lockfile", "guideline/prefer-uv-run"],
+        "../audit.log",
+    );
+}
+
+#[test]
+fn aip10_keep_both_forget_and_merge() {
+    let w = fixture("aip10-wiki");
+    check("aip10-approve-keep-both", w.clone(), "", &["approve", "hiring-freeze"], "_log.md");
+    check("aip10-forget", w.clone(), "", &["forget", "q4-2014-targets"], "_log.md");
+    check("aip10-merge", w, "", &["merge", "bridge-note-terms", "lead-investor"], "_log.md");
+}
+
+#[test]
+fn opendray_forget_and_merge() {
+    let o = fixture("opendray-homelab");
+    check("opendray-forget", o.clone(), "", &["forget", "host-192.168.3.88"], ".folio/audit.jsonl");
+    check(
+        "opendray-merge",
+        o,
+        "",
+        &["merge", "fact-backup-nightly-0100", "fact-backup-nightly-0230"],
+        ".folio/audit.jsonl",
+    );
+}
+
+#[test]
+fn awareness_forget_and_merge() {
+    let a = fixture("awareness-home");
+    let items =
+        folio_json(&["review", a.to_str().unwrap(), "list", "--json", "--filter", "reason:promotion-candidate"]);
+    let ids: Vec<String> =
+        items["items"].as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap().to_string()).collect();
+    check("awareness-forget", a.clone(), "", &["forget", &ids[2]], "memory/events.jsonl");
+    // Two candidates with the same text: one folds into the other and is pruned.
+    check("awareness-merge", a, "", &["merge", &ids[1], &ids[0]], "memory/events.jsonl");
+}
+
+#[test]
+fn elophanto_approve_forget_and_merge() {
+    let e = fixture("elophanto-knowledge");
+    let log = ".folio/audit.jsonl";
+    check("elophanto-approve", e.clone(), "", &["approve", "system/known-limitations"], log);
+    check("elophanto-forget", e.clone(), "", &["forget", "learned/patterns/batch-browser-screenshots"], log);
+    check(
+        "elophanto-merge",
+        e,
+        "",
+        &["merge", "learned/failures/twitter-login-captcha-loop", "learned/failures/remotion-render-out-of-memory"],
+        log,
+    );
+}
+
+/// Plain vaults from the real corpora (awareness's docs and templates folders: no format markers).
+#[test]
+fn vault_every_verb() {
+    let docs = corpus("awareness/docs");
+    let log = ".folio/audit.jsonl";
+    assert_eq!(folio_json(&["stats", docs.to_str().unwrap(), "--json"])["dialect"], "vault");
+    check("vault-approve", docs.clone(), "", &["approve", "memory"], log);
+    let templates = corpus("awareness/templates");
+    check("vault-veto", templates.clone(), "", &["veto", "cli-wrapper", "--reason", "the wrapper is generated"], log);
+    check("vault-forget", templates, "", &["forget", "daily-worklog"], log);
+    check("vault-merge", docs.clone(), "", &["merge", "memory", "private-state"], log);
+    // Vaults have no maturity ladder: promote is refused with the file named, nothing written.
+    let (_d, root) = writable_scratch(&docs);
+    let o = folio(&["review", root.to_str().unwrap(), "promote", "memory", "--as", "human:golden"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("memory.md: vault has no maturity levels to promote along"), "{err}");
+    assert!(!root.join(".folio/audit.jsonl").exists());
 }

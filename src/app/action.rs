@@ -62,6 +62,7 @@ actions! {
     CycleTheme = "cycle_theme": "Switch between dark, light and mono",
     Review = "review": "Open or close the review inbox",
     Approve = "approve": "Approve the selected item",
+    ApproveOver = "approve_over": "Approve the item over the entity it contradicts (which it then supersedes)",
     Veto = "veto": "Veto the selected item (asks for a reason)",
     Forget = "forget": "Forget the selected item (out of the active set)",
     EditApprove = "edit_approve": "Edit the item in folio, then approve it",

@@ -41,11 +41,21 @@ pub struct Config {
     pub preview_limit_kb: u64,
     /// Watch the store and show agent edits live.
     pub watch: bool,
+    /// Open large stores from the persistent cache and check their files in the background
+    /// (`false`, `--no-cache` or `FOLIO_NO_CACHE=1`: always read every file).
+    pub cache: bool,
 }
 
 impl Default for Config {
     fn default() -> Config {
-        Config { theme: "auto".into(), mouse: true, syntax_theme: None, preview_limit_kb: 512, watch: true }
+        Config {
+            theme: "auto".into(),
+            mouse: true,
+            syntax_theme: None,
+            preview_limit_kb: 512,
+            watch: true,
+            cache: true,
+        }
     }
 }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::sync::mpsc::Sender;
 
 use crate::markdown::doc;
+use crate::store::cache::{Cache, Miss};
 use crate::store::dialect::DialectKind;
 use crate::store::entity::EntityIdx;
 use crate::store::lint::Finding;
@@ -19,8 +20,13 @@ use super::model::Body;
 use super::pane_effects as lint_effects;
 
 pub enum Effect {
-    /// Open the store and load it, updating the progress counters.
-    Load(Arc<LoadProgress>),
+    /// Open the store and load it, updating the progress counters; `true`: through the
+    /// persistent cache (the store shown at once, its files checked afterwards).
+    Load(Arc<LoadProgress>, bool),
+    /// Write the store's snapshot to the persistent cache.
+    SaveCache(Arc<Store>),
+    /// Free a replaced store off the UI thread (100k entities take a while to drop).
+    Discard(Arc<Store>),
     /// Start watching the loaded store's root.
     Watch(PathBuf),
     /// Re-read changed paths into a copy of the store.
@@ -59,6 +65,8 @@ pub struct Source {
     pub path: Option<PathBuf>,
     pub dialect: Option<DialectKind>,
     pub demo: bool,
+    /// `--no-cache`: never use the persistent cache.
+    pub no_cache: bool,
 }
 
 impl Source {
@@ -111,6 +119,16 @@ impl Runner {
                         }
                     }
                 }
+                Effect::Load(progress, use_cache) => {
+                    let tx = self.tx.clone();
+                    let source = self.source.clone();
+                    let job = move || load_and_check(&source, &progress, use_cache, &tx);
+                    if self.inline {
+                        job();
+                    } else {
+                        std::thread::spawn(job);
+                    }
+                }
                 Effect::Copy { text, what } => {
                     if self.inline {
                         self.copied.push(text);
@@ -145,7 +163,14 @@ impl Runner {
 /// The effects that only compute: they may take long and never touch the terminal.
 fn background(effect: Effect, source: &Source) -> Option<Event> {
     match effect {
-        Effect::Load(progress) => Some(Event::Loaded(load(source, &progress).map(Box::new))),
+        Effect::SaveCache(store) => {
+            let cache = if source.no_cache { None } else { Cache::from_env() }?;
+            cache.save(&store).err().map(|e| Event::Copied(Err(format!("cache: {e}"))))
+        }
+        Effect::Discard(store) => {
+            drop(store);
+            None
+        }
         Effect::Refresh(store, paths) => {
             let (fresh, report) = store.refreshed(&paths);
             Some(Event::Refreshed(Box::new(fresh), report))
@@ -172,11 +197,38 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         Effect::SaveRecallHistory { dir, recent } => crate::recall::history::save(&dir, &recent)
             .err()
             .map(|e| Event::Copied(Err(format!("{}: cannot remember recall queries ({e})", dir.display())))),
-        Effect::Watch(_) | Effect::Copy { .. } | Effect::Suspend | Effect::ExternalEdit(..) => None,
+        Effect::Load(..) | Effect::Watch(_) | Effect::Copy { .. } | Effect::Suspend | Effect::ExternalEdit(..) => None,
     }
 }
 
-fn load(source: &Source, progress: &LoadProgress) -> Result<Store, String> {
+/// Load the store, from the persistent cache when allowed and usable: then the cached store
+/// is posted at once and its files are checked afterwards (a stat walk), the paths that
+/// changed posted as `CacheChecked` to be re-read like any change the watcher reports.
+fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx: &Sender<Event>) {
+    let cache = if use_cache && !source.no_cache { Cache::from_env() } else { None };
+    let (store, warning) = match load(source, progress, cache.as_ref()) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            let _ = tx.send(Event::Loaded(Err(e)));
+            return;
+        }
+    };
+    if let Some(w) = warning {
+        let _ = tx.send(Event::Copied(Err(format!("cache: {w}"))));
+    }
+    let store = Arc::new(store);
+    let _ = tx.send(Event::Loaded(Ok(store.clone())));
+    if !store.from_cache {
+        return;
+    }
+    let checked = crate::store::cache::validate::validate(&store);
+    let root = store.root.clone();
+    drop(store);
+    let _ = tx.send(Event::CacheChecked(checked.paths.iter().map(|p| root.join(p)).collect()));
+}
+
+/// The store, and a warning when a cache file had to be ignored.
+fn load(source: &Source, progress: &LoadProgress, cache: Option<&Cache>) -> Result<(Store, Option<String>), String> {
     let start = if source.demo {
         crate::cli::demo::materialize().map_err(|e| format!("cannot unpack the demo store: {e}"))?
     } else {
@@ -199,7 +251,15 @@ fn load(source: &Source, progress: &LoadProgress) -> Result<Store, String> {
         }
         None => detect::detect(&start),
     };
-    Ok(Store::load_with_progress(&detection.root, detection.kind, detection.reason, Some(progress)))
+    let mut warning = None;
+    if let Some(cache) = cache {
+        match cache.load(&detection.root, detection.kind, detection.reason.clone()) {
+            Ok(store) => return Ok((store, None)),
+            Err(Miss::Invalid(why)) => warning = Some(why),
+            Err(Miss::Absent) => {}
+        }
+    }
+    Ok((Store::load_with_progress(&detection.root, detection.kind, detection.reason, Some(progress)), warning))
 }
 
 /// Read at most `limit` bytes of an entity's body and parse it.

@@ -18,9 +18,12 @@ pub enum Event {
     /// Bracketed paste: typed into the filter or overlay when one takes text.
     Paste(String),
     /// The store finished loading, or could not be opened (the message names the path).
-    Loaded(Result<Box<Store>, String>),
+    Loaded(Result<std::sync::Arc<Store>, String>),
     /// The watcher saw these paths change.
     FilesChanged(Vec<PathBuf>),
+    /// A store opened from the persistent cache was checked against its files: these changed
+    /// since the snapshot (re-read like `FilesChanged`, then the cache is rewritten).
+    CacheChecked(Vec<PathBuf>),
     /// A refreshed copy of the store, with what changed.
     Refreshed(Box<Store>, RefreshReport),
     /// The body of the entity at `path` was read and parsed.

@@ -89,6 +89,17 @@ impl App {
         self.runner.run(effects)
     }
 
+    /// How long the terminal loop may wait for input before it handles worker events. Recall
+    /// results arrive as events that the input poll cannot wake for, so while recall is
+    /// matching the loop looks every `BUSY_POLL`: a result is drawn within about a millisecond
+    /// of being ready, not after the idle poll.
+    pub fn poll_timeout(&self, idle: Duration) -> Duration {
+        const BUSY_POLL: Duration = Duration::from_millis(1);
+        let matching = self.model.recall.as_ref().is_some_and(|e| e.running())
+            && self.model.overlays.iter().any(|o| matches!(o, model::Overlay::Recall { .. }));
+        if matching { BUSY_POLL.min(idle) } else { idle }
+    }
+
     /// Handle every event already waiting; returns `true` when the terminal must suspend.
     pub fn drain(&mut self) -> bool {
         let mut suspend = false;

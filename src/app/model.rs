@@ -179,6 +179,9 @@ pub struct Model {
     /// Changed paths waiting while a refresh runs.
     pub queued_changes: Vec<std::path::PathBuf>,
     pub refreshing: bool,
+    /// The store came from the persistent cache and files changed since: rewrite the cache
+    /// once the refresh that re-reads them is done.
+    pub cache_stale: bool,
     pub highlighter: Arc<Highlighter>,
     /// Bumped when highlighted code arrives, so layouts are redone.
     pub generation: u64,
@@ -242,6 +245,7 @@ impl Model {
             size: (80, 24),
             queued_changes: Vec::new(),
             refreshing: false,
+            cache_stale: false,
             highlighter,
             generation: 0,
             review: Default::default(),

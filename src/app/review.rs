@@ -228,6 +228,7 @@ pub fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
     let review_action = matches!(
         a,
         Action::Approve
+            | Action::ApproveOver
             | Action::Veto
             | Action::Forget
             | Action::EditApprove
@@ -266,6 +267,18 @@ pub fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
             Vec::new()
         }
         Action::Approve => plan_selected(model, Verdict::Approve { over: None }),
+        // The person's choice in a contradiction: this side wins (approve alone keeps both).
+        Action::ApproveOver => {
+            let selected = model.review.selected().map(|i| i.id.clone());
+            let other = model.review.detail.as_ref().filter(|d| Some(&d.id) == selected.as_ref());
+            match other.and_then(|d| d.other.as_ref()).map(|(id, _)| id.clone()) {
+                Some(loser) => plan_selected(model, Verdict::Approve { over: Some(loser) }),
+                None => {
+                    say(model, "no contradiction to decide: `a` approves it as it stands", true);
+                    Vec::new()
+                }
+            }
+        }
         Action::Forget => plan_selected(model, Verdict::Forget),
         Action::Veto => {
             let targets = selected_target(model).into_iter().collect::<Vec<_>>();
@@ -549,10 +562,15 @@ fn confirm_plan(model: &mut Model, plan: Box<Plan>) {
     let mut lines = Vec::new();
     let n = plan.decisions.len();
     let archived: Vec<&str> = plan.draft.archived().iter().map(|(p, _)| *p).collect();
+    let moves = plan.draft.moves();
     let files = plan.draft.changed_paths();
     lines.push(format!("{} file(s) change:", files.len()));
     for f in &files {
-        let how = if archived.contains(f) { "  (archived in the folio state)" } else { "" };
+        let how = match moves.iter().find(|(from, _)| from == f) {
+            Some((_, to)) => format!("  (moves to {to})"),
+            None if archived.contains(f) => "  (archived in the folio state)".into(),
+            None => String::new(),
+        };
         lines.push(format!("  {f}{how}"));
     }
     if !plan.repointed.is_empty() {

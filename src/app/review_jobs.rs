@@ -163,7 +163,7 @@ pub fn run(job: Job) -> Outcome {
                 .map_err(|e| e.to_string()),
         ),
         Job::Undo { store, by } => {
-            let result = review::plan::undo(&store, &by, &WriteOptions::default()).map_err(Failure::from);
+            let result = undo::undo(&store, &by, &WriteOptions::default()).map_err(Failure::from);
             Outcome::Written(result.map(|applied| reloaded(&store, &applied.files, "undone".into(), None)))
         }
     }

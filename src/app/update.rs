@@ -6,6 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, M
 use ratatui::layout::{Position, Rect};
 
 use crate::store::Store;
+use crate::store::cache;
 use crate::store::entity::{EntityIdx, Resolution};
 use crate::store::tree::{self, Group};
 use crate::ui::{layout, preview};
@@ -27,7 +28,7 @@ const WHEEL: usize = 3;
 
 /// Effects to run when the app starts.
 pub fn init(model: &mut Model) -> Vec<Effect> {
-    vec![Effect::Load(model.progress.clone())]
+    vec![Effect::Load(model.progress.clone(), model.config.cache)]
 }
 
 pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
@@ -49,8 +50,11 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Loaded(Ok(store)) => {
-            let store: Arc<Store> = Arc::from(store);
             model.load_error = None;
+            // A store read from its files is worth caching when large; one from the cache is
+            // rewritten once its check has re-read what changed (`CacheChecked`).
+            let save = (model.config.cache && !store.from_cache && store.entities.len() >= cache::MIN_ENTITIES)
+                .then(|| Effect::SaveCache(store.clone()));
             let root = store.root.clone();
             model.store = Some(store);
             rebuild(model, None);
@@ -65,6 +69,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
                 effects.push(Effect::LoadRecallHistory(folio_dir(&store.root, store.kind())));
             }
             effects.extend(super::review::on_store_changed(model));
+            effects.extend(save);
             effects
         }
         Event::Loaded(Err(e)) => {
@@ -75,10 +80,18 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.queued_changes.extend(paths);
             start_refresh(model)
         }
+        Event::CacheChecked(paths) => {
+            if paths.is_empty() {
+                return Vec::new();
+            }
+            model.cache_stale = true;
+            model.queued_changes.extend(paths);
+            start_refresh(model)
+        }
         Event::Refreshed(store, report) => {
             model.refreshing = false;
             let keep = selection_key(model);
-            model.store = Some(Arc::from(store));
+            let old = model.store.replace(Arc::from(store));
             rebuild(model, keep);
             let mut effects = revalidate_preview(model, &report.changed);
             effects.extend(after_store_change(model));
@@ -88,6 +101,11 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             }
             effects.extend(start_refresh(model));
             effects.extend(super::review::on_store_changed(model));
+            effects.extend(old.map(Effect::Discard));
+            if model.cache_stale && !model.refreshing {
+                model.cache_stale = false;
+                effects.extend(model.store.clone().map(Effect::SaveCache));
+            }
             effects
         }
         Event::BodyRead { path, body } => {
@@ -439,6 +457,7 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         // dialog); elsewhere they do nothing.
         Action::Review
         | Action::Approve
+        | Action::ApproveOver
         | Action::Veto
         | Action::Forget
         | Action::EditApprove

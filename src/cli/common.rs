@@ -10,6 +10,8 @@ use crate::store::dialect::DialectKind;
 pub struct Global {
     pub dialect: Option<DialectKind>,
     pub demo: bool,
+    /// The persistent store cache (None: `--no-cache` or `FOLIO_NO_CACHE`).
+    pub cache: Option<crate::store::cache::Cache>,
 }
 
 /// Open the store at `path`, the demo store, or the one found from the current directory up,
@@ -33,13 +35,17 @@ pub fn open_store_as_is(g: &Global, path: Option<&Path>) -> anyhow::Result<Store
         let dir = super::demo::materialize().context("cannot unpack the demo store")?;
         return Ok(Store::open(&dir, g.dialect)?);
     }
-    match path {
-        Some(p) => Ok(Store::open(p, g.dialect)?),
+    let (store, warnings) = match path {
+        Some(p) => Store::open_with(p, g.dialect, g.cache.as_ref())?,
         None => {
             let cwd = std::env::current_dir().context("cannot read the current directory")?;
-            Ok(Store::discover(&cwd, g.dialect)?)
+            Store::discover_with(&cwd, g.dialect, g.cache.as_ref())?
         }
+    };
+    for w in warnings {
+        eprintln!("folio: cache: {}", super::escape::line(&w));
     }
+    Ok(store)
 }
 
 /// A store for a one-shot command: never freed, because the process ends right after the

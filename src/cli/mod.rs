@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod cache;
 pub mod common;
 pub mod demo;
 pub mod escape;
@@ -33,6 +34,9 @@ pub struct Cli {
     /// Use the demo store bundled in the binary instead of PATH.
     #[arg(long, global = true)]
     pub demo: bool,
+    /// Read every file instead of using the persistent cache (also `FOLIO_NO_CACHE=1`).
+    #[arg(long, global = true)]
+    pub no_cache: bool,
     /// Colour in the terminal UI: auto (honours NO_COLOR), always, never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = ["auto", "always", "never"])]
     pub color: String,
@@ -70,6 +74,8 @@ pub enum Command {
     Log(log::Args),
     /// The review inbox: list, show, approve, veto, forget, promote, merge, undo.
     Review(review::Args),
+    /// The persistent store cache: where it is, what it holds; clear it.
+    Cache(cache::Args),
 }
 
 fn parse_dialect(s: &str) -> Result<crate::store::dialect::DialectKind, String> {
@@ -96,7 +102,8 @@ pub fn run() -> ExitCode {
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<u8> {
-    let g = common::Global { dialect: cli.dialect, demo: cli.demo };
+    let cache = if cli.no_cache { None } else { crate::store::cache::Cache::from_env() };
+    let g = common::Global { dialect: cli.dialect, demo: cli.demo, cache };
     match cli.command {
         Some(Command::Show(a)) => show::run(&g, a),
         Some(Command::Stats(a)) => stats::run(&g, a),
@@ -111,6 +118,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Some(Command::Undo(a)) => undo::run(&g, a),
         Some(Command::Log(a)) => log::run(&g, a),
         Some(Command::Review(a)) => review::run(&g, a),
+        Some(Command::Cache(a)) => cache::run(&g, a),
         None => {
             use std::io::IsTerminal;
             // Scripts and pipes get the store's summary; the UI needs a terminal on both ends.
@@ -118,7 +126,12 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
                 eprintln!("folio: not a terminal, so printing the summary instead of opening the UI");
                 return stats::run(&g, stats::Args { path: cli.path, json: false });
             }
-            let source = crate::app::effects::Source { path: cli.path, dialect: cli.dialect, demo: cli.demo };
+            let source = crate::app::effects::Source {
+                path: cli.path,
+                dialect: cli.dialect,
+                demo: cli.demo,
+                no_cache: cli.no_cache,
+            };
             let color = crate::app::config::ColorChoice::from_name(&cli.color).unwrap_or_default();
             crate::tui::run(source, color)?;
             Ok(0)

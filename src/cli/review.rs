@@ -117,23 +117,10 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
                 None => None,
             };
             let plan = review::merge::plan(&store, a, b, body.as_deref(), &Reviewer::now(&write.actor()?))?;
-            for r in &plan.repointed {
-                println!("repoint {}", escape::line(r));
-            }
             finish(&store, plan, &write)
         }
-        Sub::Undo { write } => {
-            let store = write_flags::open_resolved(g, path, write.read_only)?;
-            if write.dry_run {
-                let (record, diff) = crate::store::undo::preview(&store).map_err(write_flags::report)?;
-                println!("would undo {}: {}", record.verb, escape::line(&record.summary));
-                print!("{}", escape::text(&diff));
-                return Ok(0);
-            }
-            let applied = review::plan::undo(&store, &write.actor()?, &write.options())?;
-            report_applied(&applied);
-            Ok(0)
-        }
+        // The same command as `folio undo`: one path reverts files and ledger alike.
+        Sub::Undo { write } => super::undo::run(g, super::undo::Args { path: a.path, write }),
     }
 }
 
@@ -225,6 +212,9 @@ fn decide(
 
 /// Preview (`--dry-run`) or apply a plan.
 fn finish(store: &Store, plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
+    for r in &plan.repointed {
+        println!("repoint {}", escape::line(r));
+    }
     for n in &plan.notes {
         eprintln!("folio: {}", escape::line(n));
     }

@@ -1,5 +1,5 @@
-//! `folio undo [PATH]`: revert the last changeset folio applied, if its files still hold what
-//! folio wrote.
+//! `folio undo [PATH]` (and `folio review undo`): revert the last changeset folio applied, if its
+//! files still hold what folio wrote; review decisions it carried return to the queue.
 use std::path::PathBuf;
 
 use super::common::Global;

@@ -73,7 +73,7 @@ pub fn parse(body: &str) -> Doc {
         | Options::ENABLE_WIKILINKS
         | Options::ENABLE_FOOTNOTES;
     let mut events = Parser::new_ext(body, options).peekable();
-    let mut b = Builder { links: Vec::new(), task: None };
+    let mut b = Builder { links: Vec::new(), task: None, depth: 0, flattened: 0 };
     let blocks = b.blocks(&mut events, None);
     Doc { blocks, links: b.links }
 }
@@ -82,7 +82,16 @@ struct Builder {
     links: Vec<DocLink>,
     /// A task marker seen at the start of the current list item.
     task: Option<bool>,
+    /// Open quotes and list items around the current block.
+    depth: usize,
+    /// Containers opened deeper than `MAX_DEPTH`, drawn flat at that depth (their ends are
+    /// skipped so they do not close an outer container).
+    flattened: usize,
 }
+
+/// Quotes and lists nest at most this deep in the preview; deeper content is drawn at this
+/// depth (pulldown-cmark accepts any depth, and recursion per level would exhaust the stack).
+const MAX_DEPTH: usize = 32;
 
 type Events<'a> = Peekable<Parser<'a>>;
 
@@ -94,6 +103,14 @@ impl Builder {
         let mut style = InlineStyle::default();
         while let Some(e) = ev.next() {
             match e {
+                Event::Start(Tag::BlockQuote(_) | Tag::List(_) | Tag::Item) if self.depth >= MAX_DEPTH => {
+                    flush(&mut out, &mut loose);
+                    self.flattened += 1;
+                }
+                Event::End(TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::Item) if self.flattened > 0 => {
+                    flush(&mut out, &mut loose);
+                    self.flattened -= 1;
+                }
                 Event::End(t) if Some(t) == end => break,
                 Event::Start(Tag::Paragraph) => {
                     flush(&mut out, &mut loose);
@@ -106,7 +123,9 @@ impl Builder {
                 }
                 Event::Start(Tag::BlockQuote(_)) => {
                     flush(&mut out, &mut loose);
+                    self.depth += 1;
                     let inner = self.blocks(ev, Some(TagEnd::BlockQuote(None)));
+                    self.depth -= 1;
                     out.push(Block::Quote(inner));
                 }
                 Event::Start(Tag::CodeBlock(kind)) => {
@@ -144,7 +163,9 @@ impl Builder {
                         match e {
                             Event::Start(Tag::Item) => {
                                 let saved = self.task.take();
+                                self.depth += 1;
                                 let blocks = self.blocks(ev, Some(TagEnd::Item));
+                                self.depth -= 1;
                                 items.push(Item { task: self.task.take(), blocks });
                                 self.task = saved;
                             }

@@ -125,6 +125,17 @@ impl Writer<'_> {
         self.lines.push(line);
     }
 
+    /// The prefix one nesting level down. Indentation stops growing at two thirds of the pane
+    /// (content nested 1,000 deep would otherwise push every line off screen): deeper levels
+    /// are drawn at the last indent that fits.
+    fn deeper(&self, prefix: &[Piece], piece: Piece) -> Vec<Piece> {
+        let mut out = prefix.to_vec();
+        if width_of(prefix) + piece.text.width() <= self.width * 2 / 3 {
+            out.push(piece);
+        }
+        out
+    }
+
     fn blank(&mut self, prefix: &[Piece]) {
         let trimmed: Vec<Piece> = prefix
             .iter()
@@ -156,10 +167,8 @@ impl Writer<'_> {
             Block::Code { lang, text } => self.code(lang, text, first, rest),
             Block::Quote(inner) => {
                 let bar = Piece::new("▌ ", Role::Quote);
-                let mut f = first.to_vec();
-                f.push(bar.clone());
-                let mut r = rest.to_vec();
-                r.push(bar);
+                let f = self.deeper(first, bar.clone());
+                let r = self.deeper(rest, bar);
                 self.blocks(inner, &f, &r);
             }
             Block::List { start, items } => {
@@ -186,10 +195,8 @@ impl Writer<'_> {
             (None, None) => ("• ".to_string(), Role::Marker),
         };
         let indent = " ".repeat(marker.width());
-        let mut f = first.to_vec();
-        f.push(Piece::new(marker, role));
-        let mut r = rest.to_vec();
-        r.push(Piece::new(indent, Role::Text));
+        let f = self.deeper(first, Piece::new(marker, role));
+        let r = self.deeper(rest, Piece::new(indent, Role::Text));
         if item.blocks.is_empty() {
             self.push_line(Line(f));
             return;
@@ -259,6 +266,9 @@ impl Writer<'_> {
 
     fn code(&mut self, lang: &str, text: &str, first: &[Piece], rest: &[Piece]) {
         let label = if lang.is_empty() { "code".to_string() } else { sanitize::line(lang) };
+        // A fence's info string can be any length: cut it to the pane.
+        let room = self.width.saturating_sub(width_of(first) + 2);
+        let label = if room == 0 { String::new() } else { fit(&label, room).trim_end().to_string() };
         let mut head = first.to_vec();
         head.push(Piece::new(format!("╭ {label}"), Role::CodeFrame));
         self.push_line(Line(head));
@@ -325,14 +335,32 @@ impl Writer<'_> {
                 widths[c] = widths[c].max(cell_text(cell).width());
             }
         }
-        // Shrink the widest columns until the table fits (3 = "│ " + " " per column).
-        let avail = self.width.saturating_sub(width_of(rest) + 1);
-        while widths.iter().sum::<usize>() + 3 * cols > avail {
-            let Some((i, &w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else { break };
-            if w <= 3 {
-                break;
+        // Shrink the widest columns until the table fits (3 = "│ " + " " per column), down to
+        // three columns of text each, then to one; columns that still do not fit are cut off
+        // on the right and the cut is marked with `…` after the last border.
+        let avail = self.width.saturating_sub(width_of(rest).max(width_of(first)) + 1);
+        let total = |widths: &[usize]| widths.iter().sum::<usize>() + 3 * widths.len();
+        for floor in [3, 1] {
+            while total(&widths) > avail {
+                let Some((i, &w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else { break };
+                if w <= floor {
+                    break;
+                }
+                widths[i] = w - 1;
             }
-            widths[i] = w - 1;
+        }
+        let mut cut = false;
+        while widths.len() > 1 && total(&widths) + usize::from(cut) > avail {
+            widths.pop();
+            cut = true;
+        }
+        if total(&widths) + usize::from(cut) > avail {
+            // Not even one column fits beside the indent: say a table is there.
+            let mut line = first.to_vec();
+            let room = self.width.saturating_sub(width_of(first));
+            line.push(Piece::new(fit("▦ table", room).trim_end(), Role::TableBorder));
+            self.push_line(Line(line));
+            return;
         }
         for (r, row) in rows.iter().enumerate() {
             let mut line = if r == 0 { first.to_vec() } else { rest.to_vec() };
@@ -345,12 +373,13 @@ impl Writer<'_> {
                 line.push(Piece { text: fitted, role, style: InlineStyle { link, ..InlineStyle::default() } });
                 line.push(Piece::new(" ", Role::Text));
             }
-            line.push(Piece::new("│", Role::TableBorder));
+            line.push(Piece::new(if cut { "│…" } else { "│" }, Role::TableBorder));
             self.push_line(Line(line));
             if r == 0 {
                 let mut sep = rest.to_vec();
                 let bar: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
-                sep.push(Piece::new(format!("├{}┤", bar.join("┼")), Role::TableBorder));
+                let end = if cut { "┤…" } else { "┤" };
+                sep.push(Piece::new(format!("├{}{end}", bar.join("┼")), Role::TableBorder));
                 self.push_line(Line(sep));
             }
         }
@@ -359,6 +388,9 @@ impl Writer<'_> {
 
 /// Pad or cut (with `…`) to exactly `w` columns.
 fn fit(s: &str, w: usize) -> String {
+    if w == 0 {
+        return String::new();
+    }
     if s.width() <= w {
         return format!("{s}{}", " ".repeat(w - s.width()));
     }
@@ -429,6 +461,40 @@ mod tests {
         assert!(l.lines.iter().all(|line| line.text().width() <= 30), "{:#?}", texts(&l));
         assert!(texts(&l).iter().any(|t| t.contains('…')));
         assert_eq!(texts(&l)[0], "╭ code");
+    }
+
+    #[test]
+    fn wide_tables_shrink_then_cut_columns_on_the_right() {
+        // Six columns need 37 cells at three letters each: they shrink below three to fit 36.
+        let head = "| Layer | Horizon | Scope | Audience | Role | AI drive |\n|---|---|---|---|---|---|\n";
+        let l = lay(&format!("{head}| a | b | c | d | e | f |\n"), 36);
+        assert!(l.lines.iter().all(|line| line.text().width() <= 36), "{:#?}", texts(&l));
+        assert!(texts(&l)[0].ends_with('│'));
+        // Thirty columns cannot fit in 20 cells even at one letter: the right ones are cut.
+        let cells = "| x ".repeat(30) + "|\n";
+        let sep = "|---".repeat(30) + "|\n";
+        let l = lay(&format!("{cells}{sep}{cells}"), 20);
+        assert!(l.lines.iter().all(|line| line.text().width() <= 20), "{:#?}", texts(&l));
+        assert!(texts(&l).iter().all(|t| t.ends_with('…')), "{:#?}", texts(&l));
+    }
+
+    #[test]
+    fn deep_nesting_stops_indenting_at_two_thirds_of_the_pane() {
+        let quotes = format!("{}deep text here\n", "> ".repeat(1000));
+        let lists: String = (0..200).map(|i| format!("{}- item {i}\n", "  ".repeat(i))).collect();
+        for md in [
+            quotes,
+            lists,
+            ["| a | b |", "|---|---|", "| c | d |"].map(|row| format!("{}{row}\n", "> ".repeat(300))).concat(),
+        ] {
+            let l = lay(&md, 30);
+            assert!(l.lines.iter().all(|line| line.text().width() <= 30), "{:#?}", texts(&l));
+            assert!(
+                texts(&l).iter().any(|t| t.contains("deep") || t.contains("item") || t.contains('│')),
+                "{:#?}",
+                texts(&l)
+            );
+        }
     }
 
     #[test]

@@ -1,37 +1,38 @@
-//! The streaming recall engine behind the TUI overlay: a `nucleo::Nucleo` matching on its own
-//! threads while items are injected from another, so typing never waits for matching. The
-//! caller reparses on every keystroke and ticks when nucleo reports progress; a snapshot holds
-//! the ranked matches so far.
+//! The streaming recall engine behind the TUI overlay. Every keystroke starts a job on the
+//! engine's own thread pool (`worker`) and returns at once, so typing never waits for matching;
+//! the job publishes the best results so far after every block, and `tick` takes the newest in.
+//! Items are built once per store (`catalog`); a filter change only recomputes which entities
+//! pass; a query that extends the previous one rescores only the previous matches.
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
-use nucleo::Nucleo;
-use nucleo::pattern::{CaseMatching, Normalization};
+use rayon::ThreadPool;
 
-use super::item::RecallItem;
+use super::catalog::Catalog;
 use super::query::Query;
+use super::worker::{self, Base, Job, Shared, View};
 use super::{Hit, rank};
 use crate::store::Store;
 
-/// How long one tick may wait for the matcher, in milliseconds: short enough for a frame.
-const TICK_MS: u64 = 8;
-
 pub struct Engine {
-    nucleo: Nucleo<RecallItem>,
     store: Arc<Store>,
     flags: Arc<Vec<bool>>,
     sections: bool,
-    /// The query the items were injected for (filters) and the pattern parsed from (text).
+    pool: Arc<ThreadPool>,
+    shared: Arc<Shared>,
+    /// The query of the current generation (`None`: the next query starts afresh).
     query: Option<Query>,
-    injector: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
-    /// Tests and screenshots: inject in the caller and tick until matching is done.
+    generation: u64,
+    /// The newest view of the current generation taken in by `tick`.
+    view: Arc<View>,
+    loader: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+    /// Tests and screenshots: match in the caller, to the end, before returning.
     synchronous: bool,
-    running: bool,
 }
 
 impl Engine {
-    /// `notify` is called from nucleo's threads when new results are ready to be ticked in.
+    /// `notify` is called from the engine's threads when new results are ready to be ticked in.
     pub fn new(
         store: Arc<Store>,
         flags: Arc<Vec<bool>>,
@@ -39,15 +40,35 @@ impl Engine {
         synchronous: bool,
     ) -> Self {
         let threads = std::thread::available_parallelism().map(|n| n.get().clamp(1, 8)).unwrap_or(2);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("recall {i}"))
+            .build()
+            .map(Arc::new)
+            .unwrap_or_else(|_| Arc::new(rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a thread")));
+        let catalog = Arc::new(Catalog::default());
+        let shared = Arc::new(Shared::new(catalog.clone(), notify));
+        let view = shared.current();
+        if synchronous {
+            pool.install(|| catalog.add_entities(&store));
+        } else {
+            let (store, shared) = (store.clone(), shared.clone());
+            pool.spawn(move || {
+                shared.catalog.add_entities(&store);
+                (shared.notify)();
+            });
+        }
         Engine {
-            nucleo: Nucleo::new(rank::config(), notify, Some(threads), 1),
             store,
             flags,
             sections: false,
+            pool,
+            shared,
             query: None,
-            injector: None,
+            generation: 0,
+            view,
+            loader: None,
             synchronous,
-            running: false,
         }
     }
 
@@ -57,86 +78,161 @@ impl Engine {
 
     /// Match body sections as items too (or stop doing so).
     pub fn set_sections(&mut self, on: bool, input: &str) {
-        if self.sections != on {
-            self.sections = on;
-            self.query = None;
-            self.set_query(input);
+        if self.sections == on {
+            return;
         }
+        self.sections = on;
+        self.stop_loader();
+        // A new generation first: no job may hold section ids while they are removed.
+        self.start_generation();
+        if on {
+            let stop = Arc::new(AtomicBool::new(false));
+            let (store, shared, halt) = (self.store.clone(), self.shared.clone(), stop.clone());
+            let load = move || shared.catalog.add_sections(&store, &halt, &*shared.notify);
+            if self.synchronous {
+                load();
+            } else {
+                self.loader = Some((stop, std::thread::spawn(load)));
+            }
+        } else {
+            self.shared.forget_finished();
+            self.shared.catalog.remove_sections();
+        }
+        self.query = None;
+        self.set_query(input);
     }
 
     /// New lint results: `has:lint` follows them.
     pub fn set_flags(&mut self, flags: Arc<Vec<bool>>, input: &str) {
         self.flags = flags;
+        self.shared.forget_filters();
+        self.shared.forget_finished();
         if self.query.as_ref().is_some_and(|q| q.has_lint) {
             self.query = None;
             self.set_query(input);
         }
     }
 
-    /// The query changed (every keystroke). Filters that changed restart the item stream;
-    /// text alone only reparses the pattern, incrementally when it was extended. Returns
-    /// whether the first tick already brought new results.
+    fn start_generation(&mut self) -> u64 {
+        self.generation += 1;
+        self.shared.latest.store(self.generation, Ordering::Relaxed);
+        self.generation
+    }
+
+    fn stop_loader(&mut self) {
+        if let Some((stop, handle)) = self.loader.take() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = handle.join();
+        }
+    }
+
+    /// The query changed (every keystroke): start matching it and return at once. Returns
+    /// whether results changed already (always in synchronous mode).
     pub fn set_query(&mut self, input: &str) -> bool {
         let q = Query::parse(input);
-        let refill = match &self.query {
-            // An empty query injected nothing; the first real one must.
-            Some(old) => !old.filters_equal(&q) || old.is_empty() != q.is_empty(),
-            None => true,
-        };
-        let append = match &self.query {
-            Some(old) if !refill => q.text.starts_with(&old.text),
-            _ => false,
-        };
-        self.nucleo.pattern.reparse(0, &q.text, CaseMatching::Smart, Normalization::Smart, append);
-        if refill {
-            self.refill(&q);
+        if self.query.as_ref() == Some(&q) {
+            return false;
         }
+        let old = self.query.take();
+        // The newest results of the previous query, complete or not (not yet ticked in, maybe).
+        let prev = self.shared.current();
+        let prev_is_old = prev.generation == self.generation && old.is_some();
+        let generation = self.start_generation();
+        if q.is_empty() {
+            self.query = Some(q);
+            self.view = Arc::new(View::empty(generation));
+            return true;
+        }
+        let same_filters = prev_is_old && old.as_ref().is_some_and(|o| o.filters_equal(&q) && !o.is_empty());
+        // A finished query to start from: this very query (erased back to it: only items added
+        // since need matching), else the narrowest one this query narrows (only its matches can
+        // match).
+        let finished = self.shared.finished();
+        let usable = |f: &Query| !f.is_empty() && f.filters_equal(&q);
+        let again = finished.iter().find(|(f, _)| usable(f) && f.text == q.text);
+        let narrowed =
+            finished.iter().filter(|(f, _)| usable(f) && narrows(&f.text, &q.text)).min_by_key(|(_, v)| v.matched);
+        let (base, from, gain, reuse) = match (again, narrowed) {
+            (Some((_, v)), _) => (Base::Keep { matches: v.all.clone(), total: v.total }, v.covered, None, None),
+            (None, Some((f, v))) => {
+                let pattern = rank::pattern(&q.text);
+                let gain = rank::gain_bound(&f.text, &q.text, &pattern);
+                let reuse = rank::reuse(&rank::pattern(&f.text), &pattern);
+                (Base::Rescore { matches: v.all.clone(), total: v.total }, v.covered, gain, reuse)
+            }
+            (None, None) => (Base::Fresh, 0, None, None),
+        };
+        let first = if same_filters && again.is_none() { prev.top.iter().map(|s| s.id).collect() } else { Vec::new() };
+        let job = Job {
+            generation,
+            query: q.clone(),
+            base,
+            from,
+            first,
+            gain,
+            reuse,
+            store: self.store.clone(),
+            flags: self.flags.clone(),
+        };
         self.query = Some(q);
+        self.spawn(job);
         self.tick()
     }
 
-    fn refill(&mut self, q: &Query) {
-        if let Some((cancel, handle)) = self.injector.take() {
-            cancel.store(true, Ordering::Relaxed);
-            let _ = handle.join();
-        }
-        self.nucleo.restart(true);
-        if q.is_empty() {
-            return;
-        }
-        let injector = self.nucleo.injector();
-        let (store, flags, sections, query) = (self.store.clone(), self.flags.clone(), self.sections, q.clone());
-        let cancel = Arc::new(AtomicBool::new(false));
-        let stop = cancel.clone();
-        let job = move || {
-            super::for_each_item(&store, &query, &flags, sections, |item| {
-                injector.push(item, |item, cols| cols[0] = item.haystack.clone());
-                !stop.load(Ordering::Relaxed)
-            });
-        };
+    fn spawn(&self, job: Job) {
+        let shared = self.shared.clone();
         if self.synchronous {
-            job();
+            self.pool.install(|| worker::run(&shared, job));
         } else {
-            self.injector = Some((cancel, std::thread::spawn(job)));
+            self.pool.spawn(move || worker::run(&shared, job));
         }
     }
 
-    /// Take in what the matcher has finished; returns whether the results changed.
+    /// Take in the newest results; returns whether they changed. Items that arrived after the
+    /// current query finished (entities built, sections read) are matched now.
     pub fn tick(&mut self) -> bool {
-        let mut status = self.nucleo.tick(TICK_MS);
-        let mut changed = status.changed;
-        while self.synchronous && status.running {
-            status = self.nucleo.tick(TICK_MS);
-            changed |= status.changed;
+        let latest = self.shared.current();
+        let changed = latest.generation == self.generation && !Arc::ptr_eq(&latest, &self.view);
+        if changed {
+            self.view = latest;
         }
-        let injecting = self.injector.as_ref().is_some_and(|(_, h)| !h.is_finished());
-        self.running = status.running || injecting;
+        let grown = self.shared.catalog.len() > self.view.covered;
+        if self.fresh()
+            && self.view.complete
+            && grown
+            && let Some(q) = self.query.clone().filter(|q| !q.is_empty())
+        {
+            let base = Base::Keep { matches: self.view.all.clone(), total: self.view.total };
+            let job = Job {
+                generation: self.start_generation(),
+                query: q,
+                base,
+                from: self.view.covered,
+                first: Vec::new(),
+                gain: None,
+                reuse: None,
+                store: self.store.clone(),
+                flags: self.flags.clone(),
+            };
+            self.spawn(job);
+            // In synchronous mode the job is done: take it in.
+            return self.tick() || changed;
+        }
         changed
     }
 
-    /// Still matching or injecting: more results may come.
+    /// The results shown are those of the current query (maybe not complete yet).
+    pub fn fresh(&self) -> bool {
+        self.view.generation == self.generation
+    }
+
+    /// Still matching or reading sections: more results may come.
     pub fn running(&self) -> bool {
-        self.running
+        let catalog = &self.shared.catalog;
+        let unmatched = !self.input_is_empty() && (!catalog.ready() || catalog.len() > self.view.covered);
+        !(self.fresh() && self.view.complete)
+            || unmatched
+            || self.loader.as_ref().is_some_and(|(_, h)| !h.is_finished())
     }
 
     pub fn input_is_empty(&self) -> bool {
@@ -144,26 +240,33 @@ impl Engine {
     }
 
     pub fn matched(&self) -> usize {
-        if self.input_is_empty() { 0 } else { self.nucleo.snapshot().matched_item_count() as usize }
+        if self.input_is_empty() { 0 } else { self.view.matched }
     }
 
     pub fn total(&self) -> usize {
-        self.nucleo.snapshot().item_count() as usize
+        self.view.total
     }
 
-    /// Results `range` of the ranking so far.
+    /// Results `start..start + count` of the ranking so far, with the highlighted positions
+    /// and the haystack text. Only these rows are materialised.
     pub fn results(&self, start: usize, count: usize) -> Vec<(Hit, Vec<u32>, String)> {
-        let snap = self.nucleo.snapshot();
         let end = (start + count).min(self.matched());
         if start >= end {
             return Vec::new();
         }
         let text = self.query.as_ref().map(|q| q.text.as_str()).unwrap_or("");
-        snap.matched_items(start as u32..end as u32)
-            .map(|item| {
-                let it = item.data;
-                let hit = Hit { idx: it.idx, score: 0, section: it.section.clone() };
-                (hit, rank::indices(it, text), it.text())
+        let items = self.shared.catalog.read();
+        let ranked: &[rank::Scored] = if end <= self.view.top.len() || !self.view.complete {
+            &self.view.top
+        } else {
+            self.view.sorted(&items, &rank::pattern(text))
+        };
+        ranked[start.min(ranked.len())..end.min(ranked.len())]
+            .iter()
+            .filter_map(|s| {
+                let it = items.get(s.id as usize)?;
+                let hit = Hit { idx: it.idx, score: s.score, section: it.section.clone() };
+                Some((hit, rank::indices(it, text), it.text()))
             })
             .collect()
     }
@@ -174,10 +277,22 @@ impl Engine {
     }
 }
 
+/// Whether every item matching `new` also matches `old`, so only `old`'s matches need
+/// rescoring: `new` extends `old`, and neither a negation (`!x` matches more as it grows), an
+/// escape, an anchor nor a quote is being extended.
+fn narrows(old: &str, new: &str) -> bool {
+    !old.is_empty()
+        && new.starts_with(old)
+        && !new.split_whitespace().any(|w| w.starts_with('!'))
+        && !old.ends_with(['\\', '$', '^', '\'', '!'])
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
-        if let Some((cancel, _)) = &self.injector {
-            cancel.store(true, Ordering::Relaxed);
+        // Jobs still queued or running see a newer generation and stop.
+        self.shared.latest.store(u64::MAX, Ordering::Relaxed);
+        if let Some((stop, _)) = &self.loader {
+            stop.store(true, Ordering::Relaxed);
         }
     }
 }
@@ -186,6 +301,14 @@ impl Drop for Engine {
 mod tests {
     use super::*;
     use crate::store::dialect::DialectKind;
+
+    fn settle(e: &mut Engine) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while e.running() && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            e.tick();
+        }
+    }
 
     #[test]
     fn streams_the_same_ranking_as_the_headless_path() {
@@ -197,9 +320,7 @@ mod tests {
         for sync in [true, false] {
             let mut e = Engine::new(store.clone(), Arc::new(Vec::new()), Arc::new(|| {}), sync);
             e.set_query("marg");
-            while e.running() {
-                e.tick();
-            }
+            settle(&mut e);
             let streamed: Vec<_> = e.results(0, 10).into_iter().map(|(h, _, _)| h.idx).collect();
             let headless: Vec<_> = crate::recall::recall(&store, "marg", 10).into_iter().map(|h| h.idx).collect();
             assert_eq!(streamed.len(), 3);
@@ -211,10 +332,58 @@ mod tests {
             assert_eq!(e.matched(), 0);
             // Typing again after clearing finds the items again.
             e.set_query("m");
-            while e.running() {
-                e.tick();
-            }
+            settle(&mut e);
             assert_eq!(e.matched(), 3, "all but Churn");
         }
+    }
+
+    /// Typing, erasing, filters and sections, keystroke by keystroke over more items than one
+    /// block: after every change the settled streaming ranking (past the kept top, too) equals
+    /// the headless one.
+    #[test]
+    fn every_keystroke_settles_on_the_headless_ranking() {
+        let dir = tempfile::tempdir().unwrap();
+        let words = ["gross", "margin", "churn", "cohort", "ledger", "refund", "budget", "region"];
+        for i in 0..6_000 {
+            let (a, b) = (words[i % 8], words[(i / 8) % 8]);
+            // Descriptions give most items scattered, low-scoring fuzzy matches too.
+            let description: Vec<&str> = (0..6).map(|k| words[(i * 7 + k * 3 + i / 5) % 8]).collect();
+            let text = format!(
+                "---\ntitle: {a} {b} {i}\ntype: {}\ntags: [{}]\ndescription: {}\n---\n# T\n\n## {b} notes\n{a} text\n",
+                ["metric", "note"][i % 2],
+                words[(i / 3) % 8],
+                description.join(" x")
+            );
+            std::fs::write(dir.path().join(format!("e{i}.md")), text).unwrap();
+        }
+        let store = Arc::new(Store::load(dir.path(), DialectKind::Vault, "test".into()));
+        let mut e = Engine::new(store.clone(), Arc::new(Vec::new()), Arc::new(|| {}), false);
+        let check = |e: &mut Engine, input: &str| {
+            e.set_query(input);
+            settle(e);
+            let q = Query::parse(input);
+            let want = crate::recall::recall_with(&store, &q, &[], e.sections(), usize::MAX);
+            let got: Vec<Hit> = e.results(0, usize::MAX / 2).into_iter().map(|(h, _, _)| h).collect();
+            assert_eq!(e.matched(), want.len(), "{input:?}");
+            assert!(got == want, "{input:?}: the streamed ranking differs from the headless one");
+        };
+        for input in [
+            "g", "gr", "gro", "gross", "gross m", "gross ma", "gross m", "gross", "gr", "grO", "r", "re", "reg 1",
+            "mar !ch",
+        ] {
+            check(&mut e, input);
+            if input == "gross ma" {
+                assert!(e.view.all.iter().any(|s| !s.exact), "matches far below the best are only tested");
+            }
+        }
+        for input in ["kind:metric", "kind:metric c", "kind:metric co", "tag:ledger co", "co"] {
+            check(&mut e, input);
+        }
+        e.set_sections(true, "notes");
+        for input in ["notes", "notes gr", "notes gro", "ledger"] {
+            check(&mut e, input);
+        }
+        e.set_sections(false, "ledger");
+        check(&mut e, "ledger r");
     }
 }

@@ -1,11 +1,13 @@
 //! Fuzzy recall over entities (and, switchable, their H2 sections) with nucleo: the streaming
 //! engine the TUI types into (`engine`) and the headless ranking `folio recall` prints
 //! (`recall`), both over the same items, filters and order (`rank`).
+pub mod catalog;
 pub mod engine;
 pub mod history;
 pub mod item;
 pub mod query;
 pub mod rank;
+pub mod worker;
 
 use crate::store::Store;
 use crate::store::entity::EntityIdx;

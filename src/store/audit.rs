@@ -118,9 +118,27 @@ pub fn append(kind: DialectKind, old: Option<&str>, event: &AuditEvent, at: Offs
     match kind {
         DialectKind::Okf => okf_append(old, event, at),
         DialectKind::Aip10 => aip10_append(old, event, at),
-        DialectKind::Awareness => json_line(old, awareness_record(event, at)),
+        DialectKind::Awareness => awareness_lines(old, event, at),
+        DialectKind::Evolve if event.details.contains_key("hashes") => evolve_lines(old, event, at),
         _ => json_line(old, json_record(event, at)),
     }
+}
+
+/// evolve's review lines name one entity each: a bulk decision (`hashes`, one per entity)
+/// becomes one line per entity with its own `hash`.
+fn evolve_lines(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
+    let hashes = event.details.get("hashes").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut out = old.to_string();
+    for (i, e) in event.entities.iter().enumerate() {
+        let mut one = event.clone();
+        one.entities = vec![e.clone()];
+        one.details.remove("hashes");
+        if let Some(h) = hashes.get(i) {
+            one.details.insert("hash".into(), h.clone());
+        }
+        out = json_line(&out, json_record(&one, at));
+    }
+    out
 }
 
 fn json_line(old: &str, record: Value) -> String {
@@ -149,10 +167,40 @@ fn json_record(event: &AuditEvent, at: OffsetDateTime) -> Value {
     Value::Object(m)
 }
 
+/// awareness: each memory entry the event moved is one line of the framework's own type and
+/// fields (the `entries` detail: `memory.promoted`, `memory.pruned`); whatever else the event
+/// is about gets one `folio.<verb>` line.
+fn awareness_lines(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
+    let entries = event.details.get("entries").and_then(Value::as_array).cloned().unwrap_or_default();
+    let mut out = old.to_string();
+    let mut covered = Vec::new();
+    for entry in &entries {
+        let Value::Object(fields) = entry else { continue };
+        let mut m = Map::new();
+        m.insert("timestamp".into(), json!(awareness_ts(at)));
+        for (k, v) in fields.iter().filter(|(k, _)| k.as_str() != "entity") {
+            m.insert(k.clone(), v.clone());
+        }
+        m.insert("by".into(), json!(event.by));
+        covered.extend(fields.get("entity").and_then(Value::as_str).map(str::to_string));
+        out = json_line(&out, Value::Object(m));
+    }
+    let mut rest = event.clone();
+    rest.entities.retain(|e| !covered.contains(&e.id));
+    rest.details.remove("entries");
+    if entries.is_empty() || !rest.entities.is_empty() {
+        out = json_line(&out, awareness_record(&rest, at));
+    }
+    out
+}
+
+fn awareness_ts(at: OffsetDateTime) -> String {
+    format!("{:04}-{:02}-{:02} {:02}:{:02} +00:00", at.year(), at.month() as u8, at.day(), at.hour(), at.minute())
+}
+
 /// awareness's own line shape: local-style minute timestamp, dotted `type`.
 fn awareness_record(event: &AuditEvent, at: OffsetDateTime) -> Value {
-    let ts =
-        format!("{:04}-{:02}-{:02} {:02}:{:02} +00:00", at.year(), at.month() as u8, at.day(), at.hour(), at.minute());
+    let ts = awareness_ts(at);
     let mut m = Map::new();
     m.insert("timestamp".into(), json!(ts));
     // A dotted verb is already one of the framework's own event types (`memory.promoted`).
@@ -338,6 +386,14 @@ mod tests {
         assert_eq!(last["entity"], "tables/users");
         assert_eq!(last["key"], "status");
         assert_eq!(last["ts"], "2026-08-19T18:23:34.123456Z");
+        let bulk = ev()
+            .entity("tables/orders", "Orders", "tables/orders.md")
+            .detail("hashes", json!(["sha256:a", "sha256:b"]));
+        let lines = append(DialectKind::Evolve, None, &bulk, at);
+        let lines: Vec<Value> = lines.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!((lines[1]["entity"].as_str(), lines[1]["hash"].as_str()), (Some("tables/orders"), Some("sha256:b")));
+        assert!(lines[0].get("hashes").is_none());
         let aware = append(DialectKind::Awareness, None, &ev(), at);
         let v: Value = serde_json::from_str(aware.trim()).unwrap();
         assert_eq!(v["timestamp"], "2026-08-19 18:23 +00:00");

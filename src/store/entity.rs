@@ -5,7 +5,7 @@ use std::ops::Range;
 pub type EntityIdx = u32;
 
 /// One unit of knowledge: a concept file, a wiki page, a graph node, a memory entry line.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Entity {
     /// Concept id as the dialect defines it (path minus `.md`, slug, node id, entry hash…).
     pub id: String,
@@ -43,14 +43,14 @@ pub struct Entity {
 }
 
 /// A typed edge declared in frontmatter.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Edge {
     pub kind: String,
     pub target: String,
     pub resolved: Option<EntityIdx>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum LinkSyntax {
     /// `[label](target)`
     Markdown,
@@ -59,7 +59,7 @@ pub enum LinkSyntax {
 }
 
 /// Where a link goes, decided after every entity is loaded.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Resolution {
     /// Not resolved yet (only during loading).
     #[default]
@@ -77,7 +77,7 @@ pub enum Resolution {
     Escapes,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Link {
     pub syntax: LinkSyntax,
     /// The target as written (wikilink target without alias, markdown URL as written).
@@ -110,7 +110,8 @@ impl Link {
 /// Something wrong with an entity found while reading it: reading problems (non-UTF-8,
 /// broken frontmatter…) and the per-file checks a dialect makes while it has the fields in
 /// hand. The lint layer reports these next to its cross-entity rules; `rule` is a lint rule id.
-#[derive(Debug, Clone, PartialEq)]
+/// (`Deserialize` is in `cache::codec`: `rule` is read back as the matching constant.)
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Problem {
     pub rule: &'static str,
     /// Overrides the rule's default severity (e.g. an AIP-10 manifest lint's own severity).
@@ -121,7 +122,7 @@ pub struct Problem {
     pub col: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Severity {
     Info,
     Warn,

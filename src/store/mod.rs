@@ -1,9 +1,11 @@
 //! The domain: a knowledge store loaded into one model. No terminal code lives here.
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
 
 pub mod audit;
+pub mod cache;
 pub mod catalog;
 pub mod changeset;
 pub mod detect;
@@ -74,12 +76,27 @@ pub struct Store {
     /// For each entity, the entities that link to it or name it in a typed edge (sorted, unique).
     pub backlinks: Vec<Vec<EntityIdx>>,
     pub load_ms: u128,
-    by_id: HashMap<String, EntityIdx>,
+    /// No entity was read before this instant (what the cache's mtime check is relative to).
+    pub read_since: SystemTime,
+    /// Opened from the persistent cache, not yet checked against the files (`cache::validate`).
+    pub from_cache: bool,
+    /// Shared between a store and its refreshed copies (ids rarely change).
+    by_id: Arc<HashMap<String, EntityIdx>>,
 }
 
 impl Store {
     /// Detect the store at `path` (or `--dialect`) and load it.
     pub fn open(path: &Path, dialect: Option<DialectKind>) -> Result<Store, StoreError> {
+        Store::open_with(path, dialect, None).map(|(store, _)| store)
+    }
+
+    /// `open`, through the persistent cache when one is given (`cache::open`); the strings are
+    /// warnings about the cache for the person.
+    pub fn open_with(
+        path: &Path,
+        dialect: Option<DialectKind>,
+        cache: Option<&cache::Cache>,
+    ) -> Result<(Store, Vec<String>), StoreError> {
         let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => StoreError::NotFound(path.to_path_buf()),
             _ => StoreError::Io { path: path.to_path_buf(), err: e },
@@ -93,13 +110,22 @@ impl Store {
             }
             None => detect::detect(path),
         };
-        Ok(Store::load(&detection.root, detection.kind, detection.reason))
+        Ok(cache::open(cache, &detection.root, detection.kind, detection.reason))
     }
 
     /// Find the store from `start` upward (the default when no PATH is given) and load it.
     pub fn discover(start: &Path, dialect: Option<DialectKind>) -> Result<Store, StoreError> {
+        Store::discover_with(start, dialect, None).map(|(store, _)| store)
+    }
+
+    /// `discover`, through the persistent cache when one is given.
+    pub fn discover_with(
+        start: &Path,
+        dialect: Option<DialectKind>,
+        cache: Option<&cache::Cache>,
+    ) -> Result<(Store, Vec<String>), StoreError> {
         match detect::find_upward(start) {
-            Some(found) => Store::open(&found, dialect),
+            Some(found) => Store::open_with(&found, dialect, cache),
             None => Err(StoreError::NoStoreFound(start.to_path_buf())),
         }
     }
@@ -117,6 +143,7 @@ impl Store {
         progress: Option<&load::LoadProgress>,
     ) -> Store {
         let started = Instant::now();
+        let read_since = SystemTime::now();
         let dialect = kind.open(root);
         let loaded = load::walk_and_read(root, dialect.as_ref(), progress);
         let entities = loaded.entities;
@@ -131,10 +158,39 @@ impl Store {
             walk_warnings,
             backlinks: Vec::new(),
             load_ms: 0,
-            by_id: HashMap::new(),
+            read_since,
+            from_cache: false,
+            by_id: Arc::default(),
         };
         store.link();
         store.load_ms = started.elapsed().as_millis();
+        store
+    }
+
+    /// A store from entities whose links are already resolved (the cache): only the derived
+    /// indexes (backlinks, ids) are built.
+    pub(crate) fn from_parts(
+        root: &Path,
+        kind: DialectKind,
+        detected_by: String,
+        entities: Vec<Entity>,
+        other_files: Vec<(String, FileRole)>,
+        walk_warnings: Vec<dialect::StoreWarning>,
+    ) -> Store {
+        let mut store = Store {
+            root: root.to_path_buf(),
+            dialect: kind.open(root),
+            detected_by,
+            entities,
+            other_files,
+            walk_warnings,
+            backlinks: Vec::new(),
+            load_ms: 0,
+            read_since: SystemTime::now(),
+            from_cache: false,
+            by_id: Arc::default(),
+        };
+        store.index();
         store
     }
 
@@ -163,6 +219,11 @@ impl Store {
             e.links = links;
             e.edges = edges;
         }
+        self.index();
+    }
+
+    /// Backlinks and the id index, from the resolved links and edges.
+    fn index(&mut self) {
         let mut backlinks = vec![Vec::new(); self.entities.len()];
         for (i, e) in self.entities.iter().enumerate() {
             let i = i as EntityIdx;
@@ -178,7 +239,7 @@ impl Store {
             b.dedup();
         }
         self.backlinks = backlinks;
-        self.by_id = self.entities.iter().enumerate().map(|(i, e)| (e.id.clone(), i as EntityIdx)).collect();
+        self.by_id = Arc::new(self.entities.iter().enumerate().map(|(i, e)| (e.id.clone(), i as EntityIdx)).collect());
     }
 
     pub fn kind(&self) -> DialectKind {

@@ -1,14 +1,24 @@
 //! Incremental reload: re-read only the files that changed on disk, then re-resolve links.
 //!
+//! When the changed files keep their entities (same count, same id, title, aliases: what
+//! links resolve by) — the common case of an agent rewriting notes — indices and every other
+//! entity's links stay valid: only the re-read entities are resolved and their backlinks
+//! patched. Anything else (files added or removed, a renamed title) re-resolves every link.
+//!
 //! Entity indices shift when files appear or vanish, so callers keep selections by id or path
 //! and look them up again after a refresh.
 use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
+
+use rayon::prelude::*;
 
 use super::Store;
 use super::dialect::FileRole;
+use super::entity::{Entity, EntityIdx, LinkSyntax};
 use super::load::{self, FoundFile};
+use super::resolve::Resolver;
 
 /// What a refresh changed, by relative path.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -16,6 +26,10 @@ pub struct RefreshReport {
     pub changed: Vec<String>,
     pub added: Vec<String>,
     pub removed: Vec<String>,
+    /// Entity files read and parsed (only the changed and added ones).
+    pub parsed: usize,
+    /// Whether every link was resolved again (false: only the re-read entities' links).
+    pub relinked_all: bool,
 }
 
 impl RefreshReport {
@@ -24,9 +38,21 @@ impl RefreshReport {
     }
 }
 
+/// The named files, read and parsed; nothing in the store has changed yet.
+struct Plan {
+    /// Every path refreshed, relative, unique.
+    targets: HashSet<String>,
+    /// Entities of the target files that are entity files now, sorted by path and line.
+    fresh: Vec<Entity>,
+    /// Target files that are other files now (catalogs, logs, sources…).
+    other: Vec<(String, FileRole)>,
+    report: RefreshReport,
+}
+
 impl Store {
     /// A refreshed copy, leaving `self` untouched (the UI keeps drawing the old one meanwhile).
     pub fn refreshed<P: AsRef<Path>>(&self, paths: &[P]) -> (Store, RefreshReport) {
+        let plan = self.plan(paths);
         let mut copy = Store {
             root: self.root.clone(),
             dialect: self.kind().open(&self.root),
@@ -36,17 +62,25 @@ impl Store {
             walk_warnings: self.walk_warnings.clone(),
             backlinks: self.backlinks.clone(),
             load_ms: self.load_ms,
-            by_id: self.by_id.clone(),
+            read_since: self.read_since,
+            from_cache: false,
+            by_id: Arc::clone(&self.by_id),
         };
-        let report = copy.refresh(paths);
+        let report = copy.apply_plan(plan);
         (copy, report)
     }
 
     /// Re-read the given paths (absolute, or relative to the root). Paths outside the root,
     /// hidden paths and directories are ignored; a path that no longer exists drops its entities.
     pub fn refresh<P: AsRef<Path>>(&mut self, paths: &[P]) -> RefreshReport {
+        let plan = self.plan(paths);
+        self.apply_plan(plan)
+    }
+
+    fn plan<P: AsRef<Path>>(&self, paths: &[P]) -> Plan {
         let canonical_root = fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
         let mut rels: Vec<String> = Vec::new();
+        let mut targets: HashSet<String> = HashSet::new();
         for p in paths {
             let p = p.as_ref();
             let rel = p.strip_prefix(&self.root).or_else(|_| p.strip_prefix(&canonical_root)).unwrap_or(p);
@@ -60,27 +94,18 @@ impl Store {
             if super::relpath::ancestors(&rel).any(|d| self.dialect.skip_dir(d)) {
                 continue;
             }
-            if !rels.contains(&rel) {
+            if targets.insert(rel.clone()) {
                 rels.push(rel);
             }
         }
         let mut report = RefreshReport::default();
-        if rels.is_empty() {
-            return report;
-        }
-        let targets: HashSet<&str> = rels.iter().map(String::as_str).collect();
-        let had_entities: HashSet<String> =
-            self.entities.iter().filter(|e| targets.contains(e.path.as_str())).map(|e| e.path.clone()).collect();
-        let had_other: HashSet<String> =
-            self.other_files.iter().filter(|(p, _)| targets.contains(p.as_str())).map(|(p, _)| p.clone()).collect();
-        self.entities.retain(|e| !targets.contains(e.path.as_str()));
-        self.other_files.retain(|(p, _)| !targets.contains(p.as_str()));
-
+        let mut other = Vec::new();
         let mut found = Vec::new();
         for rel in &rels {
+            let had = self.has_file(rel);
             let abs = self.root.join(rel);
             let Ok(meta) = fs::symlink_metadata(&abs) else {
-                if had_entities.contains(rel) || had_other.contains(rel) {
+                if had {
                     report.removed.push(rel.clone());
                 }
                 continue;
@@ -94,25 +119,162 @@ impl Store {
             } else {
                 None
             };
-            let role = self.dialect.role(rel);
-            if had_entities.contains(rel) || had_other.contains(rel) {
+            if had {
                 report.changed.push(rel.clone());
             } else {
                 report.added.push(rel.clone());
             }
-            if role == FileRole::Entity {
-                found.push(FoundFile { rel: rel.clone(), role, symlink_inside });
-            } else {
-                self.other_files.push((rel.clone(), role));
+            match self.dialect.role(rel) {
+                FileRole::Entity => found.push(FoundFile { rel: rel.clone(), role: FileRole::Entity, symlink_inside }),
+                role => other.push((rel.clone(), role)),
             }
         }
-        let fresh = load::read_entities(&self.root, &found, self.dialect.as_ref(), None);
+        report.parsed = found.len();
+        let mut fresh = load::read_entities(&self.root, &found, self.dialect.as_ref(), None);
+        fresh.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+        Plan { targets, fresh, other, report }
+    }
+
+    /// Whether the store knows the file (as an entity file or another file).
+    fn has_file(&self, rel: &str) -> bool {
+        !self.entity_range(rel).is_empty() || self.other_files.binary_search_by(|(p, _)| p.as_str().cmp(rel)).is_ok()
+    }
+
+    /// The indices of the entities in file `rel` (entities are sorted by path).
+    fn entity_range(&self, rel: &str) -> std::ops::Range<usize> {
+        let start = self.entities.partition_point(|e| e.path.as_str() < rel);
+        let end = start + self.entities[start..].partition_point(|e| e.path == rel);
+        start..end
+    }
+
+    fn apply_plan(&mut self, plan: Plan) -> RefreshReport {
+        let Plan { targets, fresh, other, mut report } = plan;
+        if targets.is_empty() {
+            return report;
+        }
+        if let Some(slots) = self.same_shape(&targets, &fresh, &other, &report) {
+            self.patch(slots, fresh);
+            return report;
+        }
+        report.relinked_all = true;
+        self.entities.retain(|e| !targets.contains(e.path.as_str()));
+        self.other_files.retain(|(p, _)| !targets.contains(p.as_str()));
         self.entities.extend(fresh);
+        self.other_files.extend(other);
         self.entities.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
         self.other_files.sort_by(|a, b| a.0.cmp(&b.0));
         self.link();
         report
     }
+
+    /// When the re-read entities can take the places of the old ones without changing what any
+    /// other link resolves to: their indices (same count per file, no file added or removed)
+    /// and everything the resolver keys on. Returns the index for each fresh entity.
+    fn same_shape(
+        &self,
+        targets: &HashSet<String>,
+        fresh: &[Entity],
+        other: &[(String, FileRole)],
+        report: &RefreshReport,
+    ) -> Option<Vec<usize>> {
+        if !report.added.is_empty() || !report.removed.is_empty() {
+            return None;
+        }
+        for (rel, role) in other {
+            let at = self.other_files.binary_search_by(|(p, _)| p.as_str().cmp(rel)).ok()?;
+            if self.other_files[at].1 != *role || !self.entity_range(rel).is_empty() {
+                return None;
+            }
+        }
+        let mut slots = Vec::with_capacity(fresh.len());
+        let mut i = 0;
+        while i < fresh.len() {
+            let path = &fresh[i].path;
+            let n = fresh[i..].iter().take_while(|e| &e.path == path).count();
+            let range = self.entity_range(path);
+            if range.len() != n {
+                return None;
+            }
+            for (new, old) in fresh[i..i + n].iter().zip(&self.entities[range.clone()]) {
+                let same = new.id == old.id
+                    && new.title == old.title
+                    && new.aliases == old.aliases
+                    && new.escapes_root() == old.escapes_root();
+                if !same {
+                    return None;
+                }
+            }
+            slots.extend(range);
+            i += n;
+        }
+        // Every target that held entities must still hold them (a removed file shifts indices).
+        let refilled: HashSet<&str> = fresh.iter().map(|e| e.path.as_str()).collect();
+        let emptied = targets.iter().any(|t| !refilled.contains(t.as_str()) && !self.entity_range(t).is_empty());
+        (!emptied).then_some(slots)
+    }
+
+    /// Put the re-read entities in their slots, resolve their links and edges, and move their
+    /// backlink contributions from the old targets to the new ones. A link or edge the entity
+    /// already had (same syntax and target, from the same file) resolves as before, since
+    /// nothing it resolves by changed; the resolver is built only for new ones.
+    fn patch(&mut self, slots: Vec<usize>, fresh: Vec<Entity>) {
+        let mut fresh = fresh;
+        let known_link = |old: &Entity, l: &super::entity::Link| {
+            old.links.iter().find(|o| o.syntax == l.syntax && o.target == l.target).map(|o| o.resolution.clone())
+        };
+        let known_edge = |old: &Entity, target: &str| old.edges.iter().find(|o| o.target == target).map(|o| o.resolved);
+        let all_known = slots.iter().zip(&fresh).all(|(&slot, new)| {
+            let old = &self.entities[slot];
+            new.links.iter().all(|l| known_link(old, l).is_some())
+                && new.edges.iter().all(|d| known_edge(old, &d.target).is_some())
+        });
+        let resolver =
+            (!all_known).then(|| Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.as_str())));
+        let old = &self.entities;
+        fresh.par_iter_mut().zip(slots.par_iter()).for_each(|(e, &slot)| {
+            for l in &mut e.links {
+                l.resolution = match (known_link(&old[slot], l), &resolver) {
+                    (Some(r), _) => r,
+                    (None, Some(resolver)) => match l.syntax {
+                        LinkSyntax::Markdown => resolver.markdown(&e.path, &l.target),
+                        LinkSyntax::Wiki => resolver.wiki(&e.path, &l.target),
+                    },
+                    (None, None) => unreachable!("the resolver is built whenever a link is new"),
+                };
+            }
+            for edge in &mut e.edges {
+                edge.resolved = match (known_edge(&old[slot], &edge.target), &resolver) {
+                    (Some(r), _) => r,
+                    (None, Some(resolver)) => resolver.name(&edge.target),
+                    (None, None) => unreachable!("the resolver is built whenever an edge is new"),
+                };
+            }
+        });
+        drop(resolver);
+        for (slot, new) in slots.into_iter().zip(fresh) {
+            let i = slot as EntityIdx;
+            for t in targets_of(&self.entities[slot]) {
+                if t != i
+                    && let Ok(at) = self.backlinks[t as usize].binary_search(&i)
+                {
+                    self.backlinks[t as usize].remove(at);
+                }
+            }
+            self.entities[slot] = new;
+            for t in targets_of(&self.entities[slot]) {
+                if t != i
+                    && let Err(at) = self.backlinks[t as usize].binary_search(&i)
+                {
+                    self.backlinks[t as usize].insert(at, i);
+                }
+            }
+        }
+    }
+}
+
+/// The entities an entity links to or names in a typed edge.
+fn targets_of(e: &Entity) -> Vec<EntityIdx> {
+    e.links.iter().filter_map(|l| l.entity()).chain(e.edges.iter().filter_map(|d| d.resolved)).collect()
 }
 
 #[cfg(test)]
@@ -168,5 +330,39 @@ mod tests {
         let report = store.refresh(&[root.join(".git/x.md"), root.to_path_buf(), "/etc/passwd".into()]);
         assert!(report.is_empty());
         assert_eq!(store.entities.len(), 1);
+    }
+
+    fn graph(s: &Store) -> String {
+        format!("{:?}\n{:?}\n{:?}", s.entities, s.backlinks, s.other_files)
+    }
+
+    #[test]
+    fn rewritten_bodies_patch_only_their_entities_and_equal_a_full_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "a.md", "# Alpha\n\nSee [[b]] and [[c]].\n");
+        write(root, "b.md", "# Beta\n\n[[a]]\n");
+        write(root, "c.md", "# Gamma\n");
+        write(root, "d.md", "# Delta\n\n[[c]] [[missing]]\n");
+        let store = Store::load(root, DialectKind::Vault, "test".into());
+        // Same titles, other links: b now links to c and d instead of a.
+        write(root, "b.md", "# Beta\n\n[[c]], [[d]] and [[nowhere]]\n");
+        write(root, "d.md", "# Delta\n\nno links now\n");
+        let (patched, report) = store.refreshed(&[root.join("b.md"), root.join("d.md")]);
+        assert!(!report.relinked_all, "a body rewrite resolves only the re-read entities");
+        assert_eq!(report.parsed, 2);
+        assert_eq!(graph(&patched), graph(&Store::load(root, DialectKind::Vault, "test".into())));
+        let c = patched.find("c").unwrap();
+        assert_eq!(patched.backlinks[c as usize], vec![patched.find("a").unwrap(), patched.find("b").unwrap()]);
+        // Prose rewritten, the same links: their resolutions are kept as they were.
+        write(root, "a.md", "# Alpha\n\nRewritten: [[c]] first, then [[b]].\n");
+        let (patched, report) = patched.refreshed(&[root.join("a.md")]);
+        assert!(!report.relinked_all);
+        assert_eq!(graph(&patched), graph(&Store::load(root, DialectKind::Vault, "test".into())));
+        // A new title changes what wikilinks resolve to: everything is resolved again.
+        write(root, "c.md", "---\naliases: [nowhere]\n---\n# Gamma\n");
+        let (relinked, report) = patched.refreshed(&[root.join("c.md")]);
+        assert!(report.relinked_all);
+        assert_eq!(graph(&relinked), graph(&Store::load(root, DialectKind::Vault, "test".into())));
     }
 }

@@ -83,7 +83,10 @@ pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePl
                 }
             }
             if e.edges.iter().any(|d| d.resolved == Some(idx)) && i as EntityIdx != idx {
-                edits.extend(edge_edits(&text, moved.stem(), &moved.id, new_path, &new_stem));
+                // The dialect's own edge keys too (AIP-10 `links`), not only the shared ones.
+                let keys: Vec<&str> =
+                    e.edges.iter().filter(|d| d.resolved == Some(idx)).map(|d| d.kind.as_str()).collect();
+                edits.extend(edge_edits(&text, &keys, moved.stem(), &moved.id, new_path, &new_stem));
             }
         }
         edits.sort_by_key(|(r, _)| r.start);
@@ -263,12 +266,19 @@ fn new_wiki_name(name: &str, old_stem: &str, old_id: &str, new_path: &str, new_s
 }
 
 /// Names of the moved entity inside typed-edge keys of a YAML frontmatter block.
-fn edge_edits(text: &str, old_stem: &str, old_id: &str, new_path: &str, new_stem: &str) -> Vec<(Range<usize>, String)> {
+fn edge_edits(
+    text: &str,
+    keys: &[&str],
+    old_stem: &str,
+    old_id: &str,
+    new_path: &str,
+    new_stem: &str,
+) -> Vec<(Range<usize>, String)> {
     let Block::Closed { inner, .. } = frontmatter::locate(text) else { return Vec::new() };
     let block = &text[inner.clone()];
     let mut out = Vec::new();
     for (key, range) in edit::key_ranges(block) {
-        if !super::dialect::EDGE_KEYS.contains(&key.as_str()) && key != "relations" {
+        if !super::dialect::EDGE_KEYS.contains(&key.as_str()) && key != "relations" && !keys.contains(&key.as_str()) {
             continue;
         }
         let value_start = block[range.clone()].find(':').map(|c| range.start + c + 1).unwrap_or(range.start);

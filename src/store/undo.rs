@@ -2,6 +2,8 @@
 //! folio state, a bounded number of records); undo reverts the newest one when its files still
 //! hold what folio wrote, and reports a conflict otherwise. Regenerated catalogs are part of a
 //! record (undo puts their old bytes back); the audit log is not: undo appends its own event.
+//! Review verdicts the reverted changeset carried are dropped from the review ledger, so its
+//! items return to the queue whichever face (`folio undo`, `folio review undo`, the TUI) undid it.
 use std::collections::HashSet;
 use std::fs;
 use std::io;
@@ -12,6 +14,7 @@ use super::Store;
 use super::audit::AuditEvent;
 use super::changeset::{self, Applied, Write, WriteError, WriteOptions};
 use super::journal::{Entry, Intent, Role};
+use super::review::ledger::Ledger;
 use super::state::State;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -29,20 +32,20 @@ pub fn file_record(state: &State, intent: &Intent) -> io::Result<()> {
     if let Some(undone) = &intent.undoes {
         let _ = fs::remove_file(dir.join(format!("{undone}.json")));
     } else {
+        // A log-only changeset (an evolve or vault approval) is filed too: undoing it reverts no
+        // file but takes its verdict back, instead of silently undoing an older change.
         let entries: Vec<Entry> = intent.entries.iter().filter(|e| e.role != Role::Log).cloned().collect();
-        if !entries.is_empty() {
-            let record = Record {
-                id: intent.id.clone(),
-                verb: intent.verb.clone(),
-                summary: intent.summary.clone(),
-                by: intent.by.clone(),
-                entries,
-            };
-            super::fsio::write_atomic(
-                &dir.join(format!("{}.json", record.id)),
-                serde_json::to_string_pretty(&record)?.as_bytes(),
-            )?;
-        }
+        let record = Record {
+            id: intent.id.clone(),
+            verb: intent.verb.clone(),
+            summary: intent.summary.clone(),
+            by: intent.by.clone(),
+            entries,
+        };
+        super::fsio::write_atomic(
+            &dir.join(format!("{}.json", record.id)),
+            serde_json::to_string_pretty(&record)?.as_bytes(),
+        )?;
     }
     trim(state);
     Ok(())
@@ -77,7 +80,7 @@ fn trim(state: &State) {
     state.collect_garbage(&keep);
 }
 
-/// Revert the newest applied changeset.
+/// Revert the newest applied changeset (byte-exact) and forget the review verdicts it carried.
 pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError> {
     let state = State::for_store(&store.root, store.kind());
     let Some(record) = records(&state).pop() else { return Err(WriteError::NothingToUndo) };
@@ -91,7 +94,12 @@ pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, Wri
     }
     let event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
         .detail("undoes", record.id.clone());
-    changeset::apply_writes(store, writes, event, Some(record.id), opts)
+    let applied = changeset::apply_writes(store, writes, event, Some(record.id.clone()), opts)?;
+    // After the files are back: a refused undo leaves the verdicts standing.
+    Ledger::open(store)
+        .forget_changeset(&record.id)
+        .map_err(|err| WriteError::Io { path: "folio review ledger (the files were restored)".into(), err })?;
+    Ok(applied)
 }
 
 /// What `undo` would do: the record it reverts and a diff from the files now to their

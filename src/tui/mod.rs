@@ -80,7 +80,7 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
         }
         let mut suspend = false;
         // Take every input event that is already waiting before drawing again.
-        let mut timeout = POLL;
+        let mut timeout = app.poll_timeout(POLL);
         while event::poll(timeout)? {
             timeout = Duration::ZERO;
             let ev = match event::read()? {

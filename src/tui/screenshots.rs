@@ -33,7 +33,7 @@ fn frame(theme: &str) -> Buffer {
     let mut settings = config::load(None, ColorChoice::Always, false, None);
     settings.theme = Theme::builtin(theme).unwrap_or_else(Theme::dark);
     settings.config.watch = false;
-    let source = Source { path: Some(demo_dir()), dialect: None, demo: false };
+    let source = Source { path: Some(demo_dir()), ..Source::default() };
     let mut app = App::new(source, settings, true);
     app.handle(Event::Resize(SIZE.0, SIZE.1));
     app.settle(Duration::from_secs(10));

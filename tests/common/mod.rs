@@ -44,6 +44,10 @@ pub fn folio(args: &[&str]) -> Output {
         .args(args)
         .env("NO_COLOR", "1")
         .env("XDG_DATA_HOME", std::env::temp_dir().join("folio-test-data"))
+        // Large test stores would otherwise leave caches in the user's cache dir.
+        .env("XDG_CACHE_HOME", std::env::temp_dir().join("folio-test-cache"))
+        .env_remove("FOLIO_CACHE_DIR")
+        .env_remove("FOLIO_NO_CACHE")
         .output()
         .expect("folio runs")
 }

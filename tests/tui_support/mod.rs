@@ -16,7 +16,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 pub fn app_on(path: &Path, theme: &str, size: (u16, u16)) -> App {
     let mut settings = config::load(None, ColorChoice::Always, false, None);
     settings.theme = folio::app::theme::Theme::builtin(theme).expect("builtin theme");
-    let source = Source { path: Some(path.to_path_buf()), dialect: None, demo: false };
+    let source = Source { path: Some(path.to_path_buf()), ..Source::default() };
     let mut app = App::new(source, settings, true);
     app.handle(Event::Resize(size.0, size.1));
     app.settle(Duration::from_secs(10));

@@ -84,13 +84,25 @@ impl Draft {
             .collect()
     }
 
-    /// Files the draft changes (untouched reads are dropped).
-    pub fn changed_paths(&self) -> Vec<&str> {
+    /// Whether the draft changes `path` (its text or its place).
+    pub fn is_changed(&self, path: &str) -> bool {
+        self.files.get(path).is_some_and(|f| f.fate != Fate::Keep || f.text != f.original)
+    }
+
+    /// Files that move, with where to.
+    pub fn moves(&self) -> Vec<(&str, &str)> {
         self.files
             .iter()
-            .filter(|(_, f)| f.fate != Fate::Keep || f.text != f.original)
-            .map(|(p, _)| p.as_str())
+            .filter_map(|(p, f)| match &f.fate {
+                Fate::Move(to) => Some((p.as_str(), to.as_str())),
+                _ => None,
+            })
             .collect()
+    }
+
+    /// Files the draft changes (untouched reads are dropped).
+    pub fn changed_paths(&self) -> Vec<&str> {
+        self.files.iter().filter(|(p, _)| self.is_changed(p)).map(|(p, _)| p.as_str()).collect()
     }
 
     /// The writes the engine performs, each checked against the digest the draft read.

@@ -1,10 +1,14 @@
 //! awareness `memory/long-term.md`: entries are lines, so verdicts move lines between
 //! sections. Approve/promote moves a `## Promotion Candidates` line to its kind's section;
 //! veto/forget/merge rewrite it under `## Pruned Or Revised` with a reason. `- Updated:` is
-//! rewritten and the event uses the framework's own types (`memory.promoted`, `memory.pruned`).
+//! rewritten, and each moved entry becomes one `memory/events.jsonl` line of the framework's own
+//! type and fields (`memory.promoted` with kind, section, text, evidence; `memory.pruned` with
+//! text, reason, evidence), carried in the event's `entries` detail.
 use super::plan::Plan;
 use super::verdict::Verdict;
 use super::{ReviewError, Reviewer};
+use serde_json::{Value, json};
+
 use crate::store::Store;
 use crate::store::entity::EntityIdx;
 
@@ -58,7 +62,15 @@ fn promote(store: &Store, idx: EntityIdx, kind: &str, plan: &mut Plan) -> Result
     let text = plan.draft.text(store, &e.path)?;
     *text = insert_into(&remove_line(text, &line, &e.path)?, section, &line);
     *text = touch_updated(text, &reviewer);
-    plan.event.verb = "memory.promoted".into();
+    let line = json!({
+        "entity": e.id,
+        "type": "memory.promoted",
+        "kind": kind.to_ascii_lowercase(),
+        "section": section,
+        "text": entry_text(store, idx),
+        "evidence": evidence(store, idx),
+    });
+    push_entry(plan, line);
     Ok(())
 }
 
@@ -66,16 +78,36 @@ fn promote(store: &Store, idx: EntityIdx, kind: &str, plan: &mut Plan) -> Result
 pub fn prune(store: &Store, idx: EntityIdx, reason: &str, plan: &mut Plan) -> Result<(), ReviewError> {
     let e = store.entity(idx);
     let line = entry_line(store, idx)?;
-    let evidence = if e.sources.is_empty() { "folio review".to_string() } else { e.sources.join("; ") };
-    let what = e.description.clone().unwrap_or_else(|| e.title.clone());
+    let evidence = evidence(store, idx);
+    let what = entry_text(store, idx);
     let reason = reason.replace(['\n', '\r'], " ");
     let pruned = format!("- {}: {what} (reason: {reason}; evidence: {evidence})", plan.reviewer.date());
     let reviewer = plan.reviewer.clone();
     let text = plan.draft.text(store, &e.path)?;
     *text = insert_into(&remove_line(text, &line, &e.path)?, PRUNED, &pruned);
     *text = touch_updated(text, &reviewer);
-    plan.event.verb = "memory.pruned".into();
+    let line = json!({"entity": e.id, "type": "memory.pruned", "text": what, "reason": reason, "evidence": evidence});
+    push_entry(plan, line);
     Ok(())
+}
+
+/// What the entry says (without its date), as the framework's events quote it.
+fn entry_text(store: &Store, idx: EntityIdx) -> String {
+    let e = store.entity(idx);
+    e.description.clone().unwrap_or_else(|| e.title.clone())
+}
+
+fn evidence(store: &Store, idx: EntityIdx) -> String {
+    let e = store.entity(idx);
+    if e.sources.is_empty() { "folio review".to_string() } else { e.sources.join("; ") }
+}
+
+/// One framework event line per entry the plan moves.
+fn push_entry(plan: &mut Plan, line: Value) {
+    let entries = plan.event.details.entry("entries").or_insert_with(|| json!([]));
+    if let Value::Array(list) = entries {
+        list.push(line);
+    }
 }
 
 /// The entry's own line as it was read.

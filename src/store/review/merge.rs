@@ -38,12 +38,13 @@ pub fn plan(
             entity: store.entity(idx).id.clone(),
             verdict: verdict.into(),
             hash_before: digest::of(text.as_bytes()),
+            renamed_to: None,
         });
     }
     if store.kind() == DialectKind::Awareness {
         let reason = format!("merged into {}", b.description.as_deref().unwrap_or(&b.title));
+        // The framework's own event for the entry that leaves (`memory.pruned`).
         entries::prune(store, from, &reason, &mut plan)?;
-        plan.event.verb = "merge".into();
         return Ok(plan);
     }
     if a.path == b.path || store.entities.iter().filter(|e| e.path == a.path || e.path == b.path).count() != 2 {
@@ -55,12 +56,29 @@ pub fn plan(
     if store.kind() == DialectKind::Aip10 && (a.path.starts_with("sources/") || b.path.starts_with("sources/")) {
         return Err(ReviewError::refused("sources are immutable in AIP-10; folio never writes there"));
     }
-    let moved = repoint::plan_move(store, from, &b.path).map_err(ReviewError::refused)?;
+    let mut moved = repoint::plan_move(store, from, &b.path).map_err(ReviewError::refused)?;
     plan.notes = moved.skipped.clone();
+    if store.kind() == DialectKind::Aip10 {
+        moved.referrers.retain(|path, _| {
+            let source = path.starts_with("sources/");
+            if source {
+                plan.notes.push(format!("{path}: a source is immutable in AIP-10; its links were left as they are"));
+            }
+            !source
+        });
+    }
     for (path, (_, new)) in &moved.referrers {
         let old = std::fs::read_to_string(store.abs_path(path)).unwrap_or_default();
         plan.repointed.extend(changed_lines(path, &old, new));
         plan.draft.set_text(store, path, new.clone())?;
+    }
+    for path in moved.referrers.keys() {
+        let own = (*path == b.path).then_some(b.id.as_str());
+        super::edges::tidy(store, &mut plan, path, own)?;
+        // AIP-10: `updated_at` is set on every write (B's is set with its other fields).
+        if store.kind() == DialectKind::Aip10 && own.is_none() {
+            fields::set(&mut plan.draft, store, path, "updated_at", json!(reviewer.timestamp()))?;
+        }
     }
     fold_fields(store, from, into, &mut plan)?;
     let a_text = store.read_text(from).map_err(|e| ReviewError::refused(e.to_string()))?;
@@ -80,6 +98,32 @@ pub fn plan(
     b_text.replace_range(start.., &merged_body);
     plan.draft.archive(store, &a.path.clone())?;
     plan.event = plan.event.clone().detail("repointed", plan.repointed.len());
+    match store.kind() {
+        // `_log.md` bullets name both slugs, and the removal with its reason.
+        DialectKind::Aip10 => {
+            plan.event.bullets = vec![
+                format!(
+                    "Merged [[{}]] into [[{}]], which supersedes it; {} link(s) repointed.",
+                    a.id,
+                    b.id,
+                    plan.repointed.len()
+                ),
+                format!("Removed {}: merged into [[{}]] (kept in folio's archive).", a.path, b.id),
+                format!("{} (by {}).", plan.event.summary, reviewer.by),
+            ]
+        }
+        // evolve's review line: `{"event": "review", "verdict": "merge", "entity": A, "hash", …}`.
+        DialectKind::Evolve => {
+            let mut ev = AuditEvent::new("review", &reviewer.by, plan.event.summary.clone())
+                .entity(&a.id, &a.title, &a.path)
+                .detail("verdict", "merge")
+                .detail("into", b.id.clone())
+                .detail("hash", plan.decisions[0].hash_before.clone());
+            ev.details.insert("repointed".into(), json!(plan.repointed.len()));
+            plan.event = ev;
+        }
+        _ => {}
+    }
     Ok(plan)
 }
 
@@ -132,7 +176,7 @@ fn body_start(text: &str) -> usize {
 }
 
 /// `path:LINE: old → new` for every line a repointing changes.
-fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
+pub(super) fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
     old.lines()
         .zip(new.lines())
         .enumerate()

@@ -3,11 +3,13 @@
 //!
 //! Every face (CLI, TUI pane) works the same way: `queue::build` lists what awaits a decision
 //! and why; `verdict::plan` (or `merge::plan`) turns a decision into a `Plan` — one changeset
-//! that can be previewed (`Plan::diff`) before `Plan::apply` writes it; `undo` reverts it.
+//! that can be previewed (`Plan::diff`) before `Plan::apply` writes it; `store::undo::undo`
+//! reverts it and drops its verdicts from the ledger (the items return to the queue).
 use time::OffsetDateTime;
 
 pub mod diff;
 pub mod draft;
+pub mod edges;
 pub mod entries;
 pub mod fields;
 pub mod filter;
@@ -15,6 +17,7 @@ pub mod ledger;
 pub mod merge;
 pub mod plan;
 pub mod queue;
+pub mod retype;
 pub mod verdict;
 
 pub use plan::Plan;

@@ -1,6 +1,6 @@
 //! A planned review decision: the file changes (a `Draft`), the audit event and the verdicts
 //! to remember. Preview it with `diff`, write it with `apply` (one hash-checked changeset, its
-//! undo record filed), revert it with `undo`.
+//! undo record filed); `store::undo::undo` reverts it.
 use super::draft::Draft;
 use super::ledger::{Ledger, VerdictRecord, is_approval};
 use super::{ReviewError, Reviewer};
@@ -16,6 +16,8 @@ pub struct Decision {
     pub verdict: String,
     /// Digest of the entity's text as the reviewer saw it.
     pub hash_before: String,
+    /// The entity's id after the changeset when the verdict moves it (OKF promote to a type).
+    pub renamed_to: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -74,14 +76,15 @@ impl Plan {
         let fresh = Store::load(&store.root, store.kind(), store.detected_by.clone());
         let mut verdicts = Vec::new();
         for d in self.decisions {
-            let now = fresh.find(&d.entity).filter(|i| fresh.entity(*i).id == d.entity);
+            let entity = d.renamed_to.unwrap_or(d.entity);
+            let now = fresh.find(&entity).filter(|i| fresh.entity(*i).id == entity);
             let text = now.and_then(|i| fresh.read_entity_text(i).ok());
             let (hash, snapshot) = match (is_approval(&d.verdict), text) {
                 (true, Some(t)) => (digest::of(t.as_bytes()), Some(t)),
                 _ => (d.hash_before.clone(), None),
             };
             let record = VerdictRecord {
-                entity: d.entity,
+                entity,
                 verdict: d.verdict,
                 hash,
                 by: self.reviewer.by.clone(),
@@ -95,18 +98,4 @@ impl Plan {
             .map_err(|err| WriteError::Io { path: "folio review ledger".into(), err })?;
         Ok(applied)
     }
-}
-
-/// Revert the newest changeset folio applied (byte-exact) and drop the verdicts it carried,
-/// so its items return to the queue.
-pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, ReviewError> {
-    let state = State::for_store(&store.root, store.kind());
-    let newest = undo::records(&state).last().map(|r| r.id.clone());
-    let applied = undo::undo(store, by, opts)?;
-    if let Some(id) = newest {
-        Ledger::open(store)
-            .forget_changeset(&id)
-            .map_err(|err| WriteError::Io { path: "folio review ledger".into(), err })?;
-    }
-    Ok(applied)
 }

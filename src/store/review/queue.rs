@@ -144,7 +144,10 @@ fn dialect_reasons(store: &Store, idx: EntityIdx, f: &Fields) -> Vec<Reason> {
     match store.kind() {
         DialectKind::Okf if e.status.as_deref() == Some("draft") => r.push(Reason::Draft),
         DialectKind::Aip10 => {
-            if !frontmatter::get_list(f, "contradicts").is_empty() {
+            // A contradiction a person chose to keep both sides of is no longer open.
+            let kept = f.get("metadata").and_then(|m| m.get("folio")).and_then(|m| m.get("kept_both"));
+            let kept = kept.and_then(Value::as_object).map(|k| frontmatter::get_list(k, "with")).unwrap_or_default();
+            if frontmatter::get_list(f, "contradicts").iter().any(|c| !kept.contains(c)) {
                 r.push(Reason::Contradiction);
             }
             if e.problems.iter().any(|p| p.rule == rule::LOW_CONFIDENCE) {

@@ -77,6 +77,7 @@ pub fn plan(
             entity: e.id.clone(),
             verdict: verdict.name().to_string(),
             hash_before: digest::of(text.as_bytes()),
+            renamed_to: None,
         });
         match store.kind() {
             DialectKind::Okf => okf(store, idx, verdict, &mut plan)?,
@@ -87,8 +88,28 @@ pub fn plan(
             DialectKind::Elophanto | DialectKind::Vault => log_only(store, idx, verdict, &mut plan)?,
         }
     }
-    if let (DialectKind::Evolve, [one]) = (store.kind(), plan.decisions.as_slice()) {
-        plan.event.details.insert("hash".into(), json!(one.hash_before));
+    if !plan.event.bullets.is_empty() {
+        // Bullets replace the log's default ones: keep those (each entity, the summary) around them.
+        let verb = verdict.name();
+        let mut bullets: Vec<String> = plan
+            .decisions
+            .iter()
+            .map(|d| format!("{}{} [[{}]].", verb[..1].to_uppercase(), &verb[1..], d.entity))
+            .collect();
+        bullets.append(&mut plan.event.bullets);
+        bullets.push(format!("{} (by {}).", plan.event.summary, reviewer.by));
+        plan.event.bullets = bullets;
+    }
+    match (store.kind(), plan.decisions.as_slice()) {
+        (DialectKind::Evolve, [one]) => {
+            plan.event.details.insert("hash".into(), json!(one.hash_before));
+        }
+        // A bulk decision: the log writes one review line per entity, each with its hash.
+        (DialectKind::Evolve, many) => {
+            let hashes: Vec<&str> = many.iter().map(|d| d.hash_before.as_str()).collect();
+            plan.event.details.insert("hashes".into(), json!(hashes));
+        }
+        _ => {}
     }
     Ok(plan)
 }
@@ -144,7 +165,7 @@ fn okf(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Res
         }
         Verdict::Forget => draft.archive(store, &path)?,
         Verdict::Promote { to } => match to {
-            Some(kind) => fields::set(draft, store, &path, "type", json!(kind))?,
+            Some(kind) => super::retype::promote(store, idx, kind, plan)?,
             None if status.as_deref() == Some("draft") => fields::set(draft, store, &path, "status", json!("stable"))?,
             None => return Err(needs_to(store, idx, "a type (--to TYPE)")),
         },
@@ -170,6 +191,7 @@ fn aip10(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> R
             if status.as_deref() == Some("shadow") {
                 fields::set(draft, store, &path, "status", json!("active"))?;
             }
+            let contradicts = crate::store::frontmatter::get_list(&f, "contradicts");
             if let Some(loser) = over {
                 let l = store.find(loser).ok_or_else(|| ReviewError::refused(format!("no entity `{loser}`")))?;
                 let loser_slug = store.entity(l).id.clone();
@@ -179,6 +201,22 @@ fn aip10(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> R
                 let lpath = store.entity(l).path.clone();
                 fields::remove(draft, store, &lpath, "contradicts")?;
                 fields::set(draft, store, &lpath, "updated_at", now.clone())?;
+                plan.event
+                    .bullets
+                    .push(format!("[[{}]] supersedes [[{loser_slug}]]; `contradicts` cleared on both.", e.id));
+            } else if !contradicts.is_empty() {
+                // Keep-both (AIP-10 `conflictResolution: keep-both`): both claims stay, each
+                // with its `contradicts`; the decision is recorded under folio's vendor key.
+                let kept = json!({"with": contradicts, "by": plan.reviewer.by, "at": plan.reviewer.timestamp()});
+                let meta = f.get("metadata").and_then(Value::as_object).cloned().unwrap_or_default();
+                let folio = fields::with_entry(&meta, "folio", "kept_both", kept);
+                fields::set(draft, store, &path, "metadata", fields::with_entry(&f, "metadata", "folio", folio))?;
+                let others: Vec<String> = contradicts.iter().map(|c| format!("[[{c}]]")).collect();
+                plan.event.bullets.push(format!(
+                    "Kept both claims: [[{}]] contradicts {} (keep-both; `contradicts` stays).",
+                    e.id,
+                    others.join(", ")
+                ));
             }
         }
         Verdict::Veto { .. } if is_playbook => fields::set(draft, store, &path, "status", json!("archived"))?,
@@ -194,6 +232,10 @@ fn aip10(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> R
         }
         Verdict::Forget => {
             draft.archive(store, &path)?;
+            // AIP-10: a removal is logged with its reason.
+            plan.event.bullets.push(format!(
+                "Removed {path}: forgotten by a reviewer, no verdict on its truth (kept in folio's archive)."
+            ));
             return Ok(());
         }
         Verdict::Promote { to } => match (to, status.as_deref()) {

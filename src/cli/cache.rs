@@ -1,0 +1,114 @@
+//! `folio cache info|clear`: the persistent store cache, outside every store.
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde_json::json;
+
+use super::common::{Global, print_json};
+use super::escape;
+use crate::store::cache::{self, Cache};
+use crate::store::detect;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Action {
+    /// Where the cache is and every store it holds (root, dialect, entities, size, age).
+    Info {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove the cache of the store at PATH (default: found from the current directory up).
+    Clear {
+        path: Option<PathBuf>,
+        /// Remove the cache of every store.
+        #[arg(long, conflicts_with = "path")]
+        all: bool,
+    },
+}
+
+pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
+    let Some(cache) = &g.cache else {
+        println!("the cache is off (--no-cache or FOLIO_NO_CACHE)");
+        return Ok(0);
+    };
+    match a.action {
+        Action::Info { json } => info(cache, json),
+        Action::Clear { all: true, .. } => {
+            let n = cache.clear(None).context("cannot clear the cache")?;
+            println!("removed {n} cache file(s) from {}", escape::line(&cache.dir().display().to_string()));
+            Ok(0)
+        }
+        Action::Clear { path, .. } => {
+            let start = match path {
+                Some(p) => p,
+                None => std::env::current_dir().context("cannot read the current directory")?,
+            };
+            let found = detect::find_upward(&start)
+                .with_context(|| format!("no knowledge store found in {} or any parent", start.display()))?;
+            let (root, kind) = detection(&found, g);
+            let n = cache.clear(Some((&root, kind))).context("cannot clear the cache")?;
+            let what = if n == 0 { "no cache for" } else { "removed the cache of" };
+            println!("{what} {}", escape::line(&root.display().to_string()));
+            Ok(0)
+        }
+    }
+}
+
+fn detection(path: &Path, g: &Global) -> (PathBuf, crate::store::dialect::DialectKind) {
+    match g.dialect {
+        Some(kind) => (detect::root_for(kind, path), kind),
+        None => {
+            let d = detect::detect(path);
+            (d.root, d.kind)
+        }
+    }
+}
+
+fn info(cache: &Cache, as_json: bool) -> anyhow::Result<u8> {
+    let entries = cache.entries();
+    let rows: Vec<serde_json::Value> = entries
+        .iter()
+        .map(|e| match &e.header {
+            Ok(h) => {
+                let age_s = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|now| (now.as_nanos() as i128 - h.read_since_ns) / 1_000_000_000)
+                    .unwrap_or(0);
+                let usable = h.build == cache::build_id();
+                json!({"file": e.path, "bytes": e.bytes, "root": h.root, "dialect": h.dialect,
+                       "entities": h.entities, "age_seconds": age_s, "this_build": usable})
+            }
+            Err(why) => json!({"file": e.path, "bytes": e.bytes, "error": why}),
+        })
+        .collect();
+    if as_json {
+        print_json(&json!({"dir": cache.dir(), "stores": rows}));
+        return Ok(0);
+    }
+    println!("cache: {}", escape::line(&cache.dir().display().to_string()));
+    if rows.is_empty() {
+        println!("  (empty)");
+    }
+    for (e, row) in entries.iter().zip(&rows) {
+        match &e.header {
+            Ok(h) => println!(
+                "  {} ({}): {} entities, {:.1} MB, {} s old{}",
+                escape::line(&h.root),
+                h.dialect,
+                h.entities,
+                e.bytes as f64 / 1e6,
+                row["age_seconds"],
+                if h.build == cache::build_id() { "" } else { ", another build's (rebuilt on next open)" }
+            ),
+            Err(why) => {
+                println!("  {}: unreadable ({})", escape::line(&e.path.display().to_string()), escape::line(why))
+            }
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,159 @@
+//! The persistent cache through the CLI: a cached open answers exactly as a full load, follows
+//! every kind of change on disk, and a bad cache or cache dir never changes an answer.
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::write;
+
+/// A generated OKF store large enough to be cached, in a temp dir with its own cache dir.
+struct Setup {
+    _dir: tempfile::TempDir,
+    store: PathBuf,
+    cache: PathBuf,
+}
+
+fn setup() -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("okf");
+    let out = Command::new(env!("CARGO_BIN_EXE_folio-gen"))
+        .args(["--dialect", "okf", "--entities", "1200", "--seed", "7", "--out", store.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Files written this recently are re-read on every open (mtime granularity); age them.
+    age(&store);
+    let cache = dir.path().join("cache");
+    Setup { _dir: dir, store, cache }
+}
+
+/// Set every file's mtime an hour back, as for a store written earlier.
+fn age(root: &Path) {
+    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for entry in walk(root) {
+        std::fs::File::options().write(true).open(&entry).unwrap().set_modified(then).unwrap();
+    }
+}
+
+fn walk(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(root).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push(e.path());
+        }
+    }
+    out
+}
+
+fn folio(cache: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_folio"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("FOLIO_CACHE_DIR", cache)
+        .env_remove("FOLIO_NO_CACHE")
+        .output()
+        .unwrap()
+}
+
+/// `stats --json` without the timing, and the whole graph: what must not depend on the cache.
+fn answers(cache: &Path, store: &Path, extra: &[&str]) -> (String, String, String) {
+    let s = store.to_str().unwrap();
+    let stats = folio(cache, &[&["stats", s, "--json"], extra].concat());
+    assert_eq!(stats.status.code(), Some(0), "{}", String::from_utf8_lossy(&stats.stderr));
+    let mut v: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    v.as_object_mut().unwrap().remove("load_ms");
+    let graph = folio(cache, &[&["graph", s, "--format", "json"], extra].concat());
+    assert_eq!(graph.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&stats.stderr).into_owned();
+    (v.to_string(), String::from_utf8_lossy(&graph.stdout).into_owned(), stderr)
+}
+
+fn cache_files(cache: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(cache.join("stores")).map(|d| d.flatten().map(|e| e.path()).collect()).unwrap_or_default()
+}
+
+#[test]
+fn a_cached_open_answers_as_a_full_load_through_every_change() {
+    let s = setup();
+    let truth = |s: &Setup| answers(&s.cache, &s.store, &["--no-cache"]);
+    let first = answers(&s.cache, &s.store, &[]);
+    assert_eq!(cache_files(&s.cache).len(), 1, "the first open writes the cache");
+    let (t_stats, t_graph, _) = truth(&s);
+    assert_eq!((&first.0, &first.1), (&t_stats, &t_graph));
+    let cached = answers(&s.cache, &s.store, &[]);
+    assert_eq!((&cached.0, &cached.1), (&t_stats, &t_graph), "answers from the cache");
+    assert!(cached.2.is_empty(), "no warning: {}", cached.2);
+
+    // An agent edits, adds and deletes files; one file keeps its size with a new mtime.
+    let files: Vec<PathBuf> = walk(&s.store).into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
+    let concepts: Vec<&PathBuf> = files.iter().filter(|p| !p.ends_with("index.md") && !p.ends_with("log.md")).collect();
+    let text = std::fs::read_to_string(concepts[0]).unwrap();
+    std::fs::write(
+        concepts[0],
+        text.replace("---\n", "---\ntitle: Renamed by the agent\n").replacen("](", "](../missing.md) [x](", 1),
+    )
+    .unwrap();
+    let same = std::fs::read_to_string(concepts[1]).unwrap().replace('a', "b");
+    std::fs::write(concepts[1], same).unwrap();
+    std::fs::remove_file(concepts[2]).unwrap();
+    write(
+        concepts[3].parent().unwrap(),
+        "brand-new.md",
+        "---\ntype: note\n---\n# Brand new\n\nSee [a](brand-new.md).\n",
+    );
+    let (t_stats, t_graph, _) = truth(&s);
+    assert_ne!(t_stats, cached.0, "the edits changed the answers");
+    let after = answers(&s.cache, &s.store, &[]);
+    assert_eq!((&after.0, &after.1), (&t_stats, &t_graph), "the cache follows edits, additions and deletions");
+}
+
+#[test]
+fn a_corrupt_cache_or_an_unwritable_cache_dir_warns_and_answers_right() {
+    let s = setup();
+    let (t_stats, t_graph, _) = answers(&s.cache, &s.store, &["--no-cache"]);
+    answers(&s.cache, &s.store, &[]);
+    let file = cache_files(&s.cache).pop().unwrap();
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() / 3]).unwrap();
+    let (stats, graph, err) = answers(&s.cache, &s.store, &[]);
+    assert_eq!((stats, graph), (t_stats.clone(), t_graph.clone()));
+    assert!(err.contains("truncated") && err.contains("ignored"), "{err}");
+    assert_eq!(std::fs::read(&file).unwrap().len(), bytes.len(), "the cache was rebuilt");
+
+    let blocked = s.cache.join("not-a-dir");
+    std::fs::write(&blocked, "x").unwrap();
+    let (stats, graph, err) = answers(&blocked.join("sub"), &s.store, &[]);
+    assert_eq!((stats, graph), (t_stats, t_graph));
+    assert!(err.contains("cannot write the cache"), "{err}");
+}
+
+#[test]
+fn a_moved_store_is_loaded_afresh_and_cache_info_and_clear_work() {
+    let s = setup();
+    answers(&s.cache, &s.store, &[]);
+    let moved = s.store.with_file_name("moved");
+    std::fs::rename(&s.store, &moved).unwrap();
+    let (stats, _, err) = answers(&s.cache, &moved, &[]);
+    assert!(err.is_empty(), "{err}");
+    assert!(stats.contains("moved"), "the moved store answers for its new root");
+    assert_eq!(cache_files(&s.cache).len(), 2, "one cache per root");
+
+    let info = folio(&s.cache, &["cache", "info", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    let stores = v["stores"].as_array().unwrap();
+    assert_eq!(stores.len(), 2);
+    assert!(stores.iter().all(|e| e["entities"].as_u64().unwrap() > 1000 && e["this_build"] == true));
+    let out = folio(&s.cache, &["cache", "clear", moved.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("removed the cache of"));
+    assert_eq!(cache_files(&s.cache).len(), 1);
+    let out = folio(&s.cache, &["cache", "clear", "--all"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("removed 1 cache file"));
+    assert!(cache_files(&s.cache).is_empty());
+    let off =
+        Command::new(env!("CARGO_BIN_EXE_folio")).args(["cache", "info"]).env("FOLIO_NO_CACHE", "1").output().unwrap();
+    assert!(String::from_utf8_lossy(&off.stdout).contains("the cache is off"));
+}

@@ -1,0 +1,72 @@
+//! The TUI on a cached store: shown from the cache, checked against its files afterwards,
+//! changes re-read through the live-reload path, and the cache rewritten.
+use std::path::Path;
+use std::time::Duration;
+
+use folio::app::App;
+use folio::app::config::{self, ColorChoice};
+use folio::app::effects::Source;
+use folio::app::event::Event;
+use folio::store::cache::Cache;
+use folio::store::dialect::DialectKind;
+
+fn open(store: &Path) -> App {
+    let mut settings = config::load(None, ColorChoice::Never, false, None);
+    settings.config.watch = false;
+    let mut app = App::new(Source { path: Some(store.to_path_buf()), ..Source::default() }, settings, true);
+    app.handle(Event::Resize(100, 30));
+    app.settle(Duration::from_secs(60));
+    app
+}
+
+#[test]
+fn a_cached_store_opens_at_once_then_takes_in_what_changed_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("okf");
+    folio::r#gen::generate(DialectKind::Okf, 1200, 3, &store).unwrap();
+    // Written an hour ago, as a real store would be (recent files are always re-read).
+    let then = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for e in ignore::Walk::new(&store).flatten().filter(|e| e.file_type().is_some_and(|t| t.is_file())) {
+        std::fs::File::options().write(true).open(e.path()).unwrap().set_modified(then).unwrap();
+    }
+    let cache_dir = dir.path().join("cache");
+    // This test binary holds this one test: nothing else reads the variable concurrently.
+    unsafe { std::env::set_var("FOLIO_CACHE_DIR", &cache_dir) };
+
+    let first = open(&store);
+    let s = first.model.store.clone().unwrap();
+    assert!(!s.from_cache, "no cache yet: read from the files");
+    let victim =
+        s.entities.iter().find(|e| e.path.contains('/') && !e.path.ends_with("index.md")).unwrap().path.clone();
+    drop(first);
+    let cache = Cache::new(&cache_dir);
+    assert!(cache.load(&store, DialectKind::Okf, "t".into()).is_ok(), "the first open wrote the cache");
+
+    let text = std::fs::read_to_string(store.join(&victim)).unwrap();
+    std::fs::write(store.join(&victim), retitle(&text, "Changed while folio was closed")).unwrap();
+    let app = open(&store);
+    let s = app.model.store.clone().unwrap();
+    let i = s.entities.iter().position(|e| e.path == victim).unwrap();
+    assert_eq!(s.entities[i].title, "Changed while folio was closed", "the check re-read the changed file");
+    assert!(!app.model.refreshing);
+    let recached = cache.load(&store, DialectKind::Okf, "t".into()).unwrap();
+    let j = recached.entities.iter().position(|e| e.path == victim).unwrap();
+    assert_eq!(recached.entities[j].title, "Changed while folio was closed", "the cache was rewritten");
+}
+
+/// The text with its frontmatter `title:` line replaced.
+fn retitle(text: &str, title: &str) -> String {
+    let mut done = false;
+    let mut out = String::new();
+    for line in text.lines() {
+        if !done && line.starts_with("title: ") {
+            out.push_str(&format!("title: {title}"));
+            done = true;
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    assert!(done, "no title line");
+    out
+}
