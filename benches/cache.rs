@@ -113,7 +113,7 @@ fn live_reload(root: &Path, row: &mut impl FnMut(&str, String)) {
     row("  (dropping that copy)", ms(t.elapsed()));
     let t = Instant::now();
     let resolver =
-        folio::store::resolve::Resolver::new(&store.entities, store.other_files.iter().map(|(p, _)| p.clone()));
+        folio::store::resolve::Resolver::new(&store.entities, store.other_files.iter().map(|(p, _)| p.as_str()));
     row("  (building the link resolver)", ms(t.elapsed()));
     drop(resolver);
     let victims: Vec<String> =

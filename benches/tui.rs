@@ -1,5 +1,6 @@
-//! Render costs that must stay small: a 5,000-line entity in the preview, and a frame with
-//! 100,000 entities loaded.
+//! Render costs that must stay small: a 5,000-line entity in the preview, a frame with
+//! 100,000 entities loaded, and the graph pane opening on a hub with 9,000 backlinks (issue 8
+//! target: ≤ 50 ms from the key press to the drawn frame).
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -73,9 +74,52 @@ fn frame_with_100k_entities(c: &mut Criterion) {
     });
 }
 
+/// A vault whose first entity (`a-hub`, opened at start) is linked from 9,000 notes, a third of
+/// them also naming it in a typed edge; every note links on to the next one.
+fn hub_vault(backlinks: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a-hub.md"), "# Hub\n\nThe centre of everything. See [[n00000]].\n").unwrap();
+    for i in 0..backlinks {
+        let edge = if i % 3 == 0 { "---\nsupersedes: a-hub\n---\n" } else { "" };
+        let text = format!("{edge}# Note {i}\n\nBack to [[a-hub]], on to [[n{:05}]].\n", i + 1);
+        std::fs::write(dir.path().join(format!("n{i:05}.md")), text).unwrap();
+    }
+    dir
+}
+
+fn graph_pane_on_a_9000_backlink_hub(c: &mut Criterion) {
+    use folio::app::model::Pane;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let dir = hub_vault(9_000);
+    let mut app = app_on(dir.path());
+    let store = app.model.store.clone().unwrap();
+    let hub = store.find("a-hub").unwrap();
+    assert_eq!(store.backlinks[hub as usize].len(), 9_000);
+    assert_eq!(app.model.open_entity(), Some(hub), "the hub is the first entity, open at start");
+    c.bench_function("graph pane opens on a 9000-backlink hub (key to frame)", |b| {
+        b.iter(|| {
+            // Back to the catalog and a forgotten layout, so every press lays out afresh.
+            app.model.main = Pane::Catalog;
+            app.model.focus = Pane::Catalog;
+            app.model.graph.laid = None;
+            app.handle(Event::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::empty())));
+            app.settle(Duration::from_secs(10));
+            assert!(app.model.graph.laid.as_ref().is_some_and(|l| l.center == hub && l.dense));
+            let mut buf = Buffer::empty(Rect::new(0, 0, 120, 40));
+            folio::ui::draw(&app.model, buf.area, &mut buf);
+            buf
+        })
+    });
+    for depth in 1..=3u8 {
+        c.bench_function(&format!("graph layout of a 9000-backlink hub, depth {depth}"), |b| {
+            b.iter(|| folio::ui::graph::layout(&store, hub, depth))
+        });
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = preview_of_a_5000_line_entity, frame_with_100k_entities
+    targets = preview_of_a_5000_line_entity, frame_with_100k_entities, graph_pane_on_a_9000_backlink_hub
 }
 criterion_main!(benches);

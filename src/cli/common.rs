@@ -48,6 +48,14 @@ pub fn open_store_as_is(g: &Global, path: Option<&Path>) -> anyhow::Result<Store
     Ok(store)
 }
 
+/// A store for a one-shot command: never freed, because the process ends right after the
+/// command and the OS takes the memory back at once. Freeing 100k entities allocation by
+/// allocation is single-threaded work at the end of every `stats`, `lint` and `index --check`
+/// (drop_in_place<Store>: 1.8 % of `folio stats` instructions at 10k, callgrind).
+pub fn one_shot(store: Store) -> std::mem::ManuallyDrop<Store> {
+    std::mem::ManuallyDrop::new(store)
+}
+
 /// Commands of the form `folio cmd [PATH] ARG`: one positional is ARG, two are PATH ARG.
 pub fn split_path_arg(mut words: Vec<String>) -> anyhow::Result<(Option<PathBuf>, String)> {
     match words.len() {

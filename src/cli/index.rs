@@ -15,7 +15,7 @@ pub struct Args {
 }
 
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
-    let store = open_store(g, a.path.as_deref())?;
+    let store = super::common::one_shot(open_store(g, a.path.as_deref())?);
     let statuses = catalog::status(&store);
     if statuses.is_empty() {
         println!("{} stores keep no catalog files; nothing to do", store.kind());

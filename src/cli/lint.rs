@@ -81,7 +81,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let flags = WriteFlags { dry_run: a.dry_run, actor: a.actor.clone(), read_only: false };
     let actor = flags.actor()?;
     let writes = (a.fix && !a.dry_run) || a.log || a.ignore.is_some() || a.unignore.is_some();
-    let mut store = open_resolved(g, a.path.as_deref(), !writes)?;
+    let mut store = super::common::one_shot(open_resolved(g, a.path.as_deref(), !writes)?);
     if a.ignore.is_some() || a.unignore.is_some() {
         return change_ignore(&store, &a, &actor, &flags);
     }
@@ -113,7 +113,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
             if outcome.logs.is_empty() { String::new() } else { format!("; logged to {}", outcome.logs.join(", ")) }
         );
         // Report what is left, from the store as it now is.
-        store = Store::load(&store.root, store.kind(), store.detected_by.clone());
+        store = super::common::one_shot(Store::load(&store.root, store.kind(), store.detected_by.clone()));
         report = run_lint(&store);
     }
     {

@@ -3,7 +3,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::common::{Global, open_store, print_json};
+use super::common::{Global, one_shot, open_store, print_json};
 use super::escape;
 use crate::store::{Store, catalog};
 
@@ -17,7 +17,7 @@ pub struct Args {
 }
 
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
-    let store = open_store(g, a.path.as_deref())?;
+    let store = one_shot(open_store(g, a.path.as_deref())?);
     let report = stats(&store);
     if a.json {
         print_json(&report);

@@ -38,10 +38,11 @@ pub fn status(store: &Store) -> Vec<CatalogStatus> {
     status_of(store, store.dialect.catalogs(store))
 }
 
-/// Compare the given catalog plans with what is on disk.
+/// Compare the given catalog plans with what is on disk (in parallel: one read per catalog).
 pub fn status_of(store: &Store, plans: Vec<CatalogPlan>) -> Vec<CatalogStatus> {
+    use rayon::prelude::*;
     plans
-        .into_iter()
+        .into_par_iter()
         .map(|plan| {
             let state = match (&plan.refuse, std::fs::read(store.abs_path(&plan.path))) {
                 (Some(reason), _) => CatalogState::Refused(reason.clone()),

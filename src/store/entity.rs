@@ -38,7 +38,8 @@ pub struct Entity {
     pub body_start: u32,
     /// Size and modification time of the file when read (for cache and conflict checks).
     pub file_size: u64,
-    pub mtime_ns: i128,
+    /// Nanoseconds since the epoch: i64 lasts until 2262, and an i128 made `Entity` 16-aligned.
+    pub mtime_ns: i64,
 }
 
 /// A typed edge declared in frontmatter.

@@ -13,26 +13,49 @@ pub fn is_hostile(c: char) -> bool {
 }
 
 /// The first hostile character at or after `from`: (byte offset, character, how many in all).
+///
+/// Every hostile character is an ASCII control or starts with one of the lead bytes 0xC2 (C1
+/// controls), 0xE2 (U+2000 block) or 0xEF (BOM). The text is checked 32 bytes at a time with a
+/// branch-free test the compiler vectorises; only a block holding such a byte is decoded. A
+/// char-by-char scan of every file was 15 % of the instructions of `folio stats` (callgrind, 10k OKF)
+/// because ordinary dashes and quotes (0xE2 …) sent most files down the slow path.
 pub fn scan(text: &str, from: usize) -> Option<(usize, char, usize)> {
+    let from = from.min(text.len());
     let bytes = text.as_bytes();
-    // Fast path: every hostile character is either an ASCII control or starts with one of the
-    // lead bytes 0xC2 (C1 controls), 0xE2 (U+2000 block) or 0xEF (BOM).
-    if !bytes[from.min(bytes.len())..].iter().any(|&b| {
-        b < 0x20 && b != b'\t' && b != b'\n' && b != b'\r' || b == 0x7f || b == 0xc2 || b == 0xe2 || b == 0xef
-    }) {
-        return None;
-    }
     let mut first = None;
     let mut count = 0;
-    for (i, c) in text[from.min(text.len())..].char_indices() {
-        if is_hostile(c) && !(c == '\u{feff}' && i + from == 0) {
-            count += 1;
-            if first.is_none() {
-                first = Some((i + from, c));
+    let mut check_block = |start: usize, block: &[u8]| {
+        for (k, &b) in block.iter().enumerate() {
+            if !maybe_hostile(b) {
+                continue;
+            }
+            let at = start + k;
+            // ASCII and lead bytes always start a character.
+            let Some(c) = text[at..].chars().next() else { continue };
+            if is_hostile(c) && !(c == '\u{feff}' && at == 0) {
+                count += 1;
+                first.get_or_insert((at, c));
             }
         }
+    };
+    const BLOCK: usize = 32;
+    let mut blocks = bytes[from..].chunks_exact(BLOCK);
+    let mut start = from;
+    for block in blocks.by_ref() {
+        let block: &[u8; BLOCK] = block.try_into().expect("chunks_exact yields whole blocks");
+        if block.iter().fold(false, |any, &b| any | maybe_hostile(b)) {
+            check_block(start, block);
+        }
+        start += BLOCK;
     }
+    check_block(start, blocks.remainder());
     first.map(|(i, c)| (i, c, count))
+}
+
+/// Whether `b` can start a hostile character (bitwise operators keep it branch-free).
+#[inline(always)]
+fn maybe_hostile(b: u8) -> bool {
+    (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != b'\r') | (b == 0x7f) | (b == 0xc2) | (b == 0xe2) | (b == 0xef)
 }
 
 /// How a hostile character is named in messages.
@@ -63,5 +86,36 @@ mod tests {
         assert_eq!(scan("x\u{9b}y", 0), Some((1, '\u{9b}', 1)));
         assert_eq!(scan("\u{feff}bom at start is fine", 0), None);
         assert_eq!(scan("é — “quotes” … ✓", 0), None);
+        let long = format!("{}\u{202e}{}\x1b", "— ab".repeat(20), "c".repeat(40));
+        assert_eq!(scan(&long, 0), Some((120, '\u{202e}', 2)));
+        assert_eq!(scan(&long, 123), Some((163, '\u{1b}', 1)));
+    }
+
+    /// The char-by-char definition the block scan must agree with.
+    fn reference(text: &str, from: usize) -> Option<(usize, char, usize)> {
+        let hits: Vec<(usize, char)> = text[from..]
+            .char_indices()
+            .map(|(i, c)| (i + from, c))
+            .filter(|&(i, c)| is_hostile(c) && !(c == '\u{feff}' && i == 0))
+            .collect();
+        hits.first().map(|&(i, c)| (i, c, hits.len()))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn block_scan_matches_char_scan(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "plain words ", "\n", "\t", "\r\n", "—", "“q”", "é", "\u{1b}", "\u{7f}", "\u{85}",
+                "\u{a0}", "\u{200b}", "\u{202e}", "\u{2066}", "\u{2014}", "\u{feff}", "\u{fffd}", "\u{0}",
+            ]), 0..80),
+            from_frac in 0.0f64..1.0,
+        ) {
+            let text: String = parts.concat();
+            let mut from = (text.len() as f64 * from_frac) as usize;
+            while !text.is_char_boundary(from) {
+                from -= 1;
+            }
+            proptest::prop_assert_eq!(scan(&text, from), reference(&text, from));
+        }
     }
 }

@@ -13,7 +13,9 @@ use super::lines::LineIndex;
 /// Links in `text[body_start..]`, or `None` when the body needs the full parser.
 pub fn scan(text: &str, body_start: usize, lines: &LineIndex) -> Option<Vec<Link>> {
     let body = &text[body_start.min(text.len())..];
-    if memchr::memchr2(b'<', b'\\', body.as_bytes()).is_some() || body.contains('\t') || table_with_links(body) {
+    // One memchr-crate pass for the three bytes: `str::contains(char)` goes through std's
+    // memchr, which was 5 % of `folio stats` instructions from this line (callgrind, 10k).
+    if memchr::memchr3(b'<', b'\\', b'\t', body.as_bytes()).is_some() || table_with_links(body) {
         return None;
     }
     // Searched once per body: most bodies have no four-space run, so lines skip that check.
@@ -73,7 +75,7 @@ pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = &str> {
 /// A GFM table (a delimiter row like `|---|---|`) whose paragraph holds brackets: table cells
 /// split at `|` before links parse, which breaks `[[target|alias]]`.
 fn table_with_links(body: &str) -> bool {
-    if !body.contains('|') {
+    if memchr::memchr(b'|', body.as_bytes()).is_none() {
         return false;
     }
     let is_delimiter_row = |l: &str| {

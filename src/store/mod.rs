@@ -145,10 +145,10 @@ impl Store {
         let started = Instant::now();
         let read_since = SystemTime::now();
         let dialect = kind.open(root);
-        let (files, walk_warnings) = load::walk(root, dialect.as_ref());
-        let entities = load::read_entities(root, &files, dialect.as_ref(), progress);
-        let other_files: Vec<(String, FileRole)> =
-            files.into_iter().filter(|f| f.role != FileRole::Entity).map(|f| (f.rel, f.role)).collect();
+        let loaded = load::walk_and_read(root, dialect.as_ref(), progress);
+        let entities = loaded.entities;
+        let walk_warnings = loaded.warnings;
+        let other_files: Vec<(String, FileRole)> = loaded.other_files.into_iter().map(|f| (f.rel, f.role)).collect();
         let mut store = Store {
             root: root.to_path_buf(),
             dialect,
@@ -197,20 +197,27 @@ impl Store {
     /// Resolve every link and edge, then compute backlinks.
     fn link(&mut self) {
         use rayon::prelude::*;
-        // The resolver's maps are dropped before backlinks are built: peak memory at 100k.
+        // The resolver borrows the entities' names, so links and edges are moved out while it
+        // fills them in, and its maps are dropped before backlinks are built (peak memory).
+        let mut outgoing: Vec<_> =
+            self.entities.iter_mut().map(|e| (std::mem::take(&mut e.links), std::mem::take(&mut e.edges))).collect();
         {
-            let resolver = resolve::Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.clone()));
-            self.entities.par_iter_mut().for_each(|e| {
-                for l in &mut e.links {
+            let resolver = resolve::Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.as_str()));
+            outgoing.par_iter_mut().zip(self.entities.par_iter()).for_each(|((links, edges), e)| {
+                for l in links {
                     l.resolution = match l.syntax {
                         LinkSyntax::Markdown => resolver.markdown(&e.path, &l.target),
                         LinkSyntax::Wiki => resolver.wiki(&e.path, &l.target),
                     };
                 }
-                for edge in &mut e.edges {
+                for edge in edges {
                     edge.resolved = resolver.name(&edge.target);
                 }
             });
+        }
+        for (e, (links, edges)) in self.entities.iter_mut().zip(outgoing) {
+            e.links = links;
+            e.edges = edges;
         }
         self.index();
     }

@@ -229,7 +229,7 @@ impl Store {
                 && new.edges.iter().all(|d| known_edge(old, &d.target).is_some())
         });
         let resolver =
-            (!all_known).then(|| Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.clone())));
+            (!all_known).then(|| Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.as_str())));
         let old = &self.entities;
         fresh.par_iter_mut().zip(slots.par_iter()).for_each(|(e, &slot)| {
             for l in &mut e.links {

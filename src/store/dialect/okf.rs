@@ -113,17 +113,21 @@ pub fn catalogs(store: &Store) -> Vec<CatalogPlan> {
             listed.insert(crate::store::relpath::parent(p).to_string());
         }
     }
-    let mut plans = Vec::new();
-    for dir in &dirs {
-        let subdirs: Vec<&str> = listed
-            .iter()
-            .filter(|d| !d.is_empty() && crate::store::relpath::parent(d) == dir)
-            .map(String::as_str)
-            .collect();
-        let none = Vec::new();
-        plans.push(plan_for(store, dir, direct.get(dir).unwrap_or(&none), &subdirs));
-    }
-    plans
+    // One catalog per folder, built in parallel: reading each existing index and formatting
+    // hundreds of entries per folder was 8.6 % of `folio stats` instructions, all on one core.
+    use rayon::prelude::*;
+    let dirs: Vec<&String> = dirs.iter().collect();
+    let none = Vec::new();
+    dirs.par_iter()
+        .map(|dir| {
+            let subdirs: Vec<&str> = listed
+                .iter()
+                .filter(|d| !d.is_empty() && crate::store::relpath::parent(d) == dir.as_str())
+                .map(String::as_str)
+                .collect();
+            plan_for(store, dir, direct.get(dir.as_str()).unwrap_or(&none), &subdirs)
+        })
+        .collect()
 }
 
 /// The catalogs of the folders holding `paths` and of their ancestors, the only ones a

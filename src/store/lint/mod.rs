@@ -137,15 +137,37 @@ fn report(store: &Store, config: &LintConfig, manifest: &manifest::ManifestLints
 /// Every rule family over the whole store, each finding tagged with its origin, before the
 /// config is applied.
 fn all_families(store: &Store, manifest: &manifest::ManifestLints) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    for i in 0..store.entities.len() {
-        entity_problems(store, i as EntityIdx, &mut findings);
-    }
-    store_warnings(store, &mut findings);
-    tagged(&mut findings, Origin::Link, |out| links::check(store, manifest, out));
-    tagged(&mut findings, Origin::Graph, |out| graph::check(store, manifest, out));
-    tagged(&mut findings, Origin::Duplicate, |out| duplicates::check(store, out));
-    tagged(&mut findings, Origin::Catalog, |out| catalogs::check(store, out));
+    // Three independent groups of rules on the two cores: the duplicate and catalog rules
+    // were 93 M of the 105 M instructions `lint` spent on the main thread after loading
+    // (callgrind, 10k OKF). The groups are concatenated in the sequential order.
+    let ((mut findings, duplicated), catalogued) = rayon::join(
+        || {
+            rayon::join(
+                || {
+                    let mut findings = Vec::new();
+                    for i in 0..store.entities.len() {
+                        entity_problems(store, i as EntityIdx, &mut findings);
+                    }
+                    store_warnings(store, &mut findings);
+                    tagged(&mut findings, Origin::Link, |out| links::check(store, manifest, out));
+                    tagged(&mut findings, Origin::Graph, |out| graph::check(store, manifest, out));
+                    findings
+                },
+                || {
+                    let mut out = Vec::new();
+                    tagged(&mut out, Origin::Duplicate, |out| duplicates::check(store, out));
+                    out
+                },
+            )
+        },
+        || {
+            let mut out = Vec::new();
+            tagged(&mut out, Origin::Catalog, |out| catalogs::check(store, out));
+            out
+        },
+    );
+    findings.extend(duplicated);
+    findings.extend(catalogued);
     findings
 }
 
