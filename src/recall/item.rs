@@ -3,6 +3,8 @@
 //! its documents).
 use nucleo::Utf32String;
 
+use super::bound::Sketch;
+
 use crate::store::entity::{Entity, EntityIdx};
 
 /// Descriptions and section texts beyond this many characters do not take part in matching:
@@ -27,6 +29,8 @@ pub struct RecallItem {
     pub idx: EntityIdx,
     pub section: Option<Section>,
     pub haystack: Utf32String,
+    /// What the cheapest score bound needs of the haystack (`bound::Sketch`).
+    pub sketch: Sketch,
 }
 
 impl RecallItem {
@@ -42,12 +46,18 @@ impl RecallItem {
         if let Some(d) = e.description.as_deref().filter(|d| !d.is_empty()) {
             parts.push(clip(d));
         }
-        RecallItem { idx, section: None, haystack: Utf32String::from(flatten(&parts.join(SEPARATOR))) }
+        RecallItem::new(idx, None, flatten(&parts.join(SEPARATOR)))
     }
 
     pub fn section(idx: EntityIdx, e: &Entity, section: Section, text: &str) -> RecallItem {
         let hay = format!("{}{SECTION_MARK}{}{SEPARATOR}{}", e.title, section.heading, clip(text));
-        RecallItem { idx, section: Some(section), haystack: Utf32String::from(flatten(&hay)) }
+        RecallItem::new(idx, Some(section), flatten(&hay))
+    }
+
+    fn new(idx: EntityIdx, section: Option<Section>, text: String) -> RecallItem {
+        let haystack = Utf32String::from(text);
+        let sketch = Sketch::new(haystack.slice(..));
+        RecallItem { idx, section, haystack, sketch }
     }
 
     /// The haystack as text (for display and highlight positions, which are char indices).

@@ -1,6 +1,7 @@
 //! Fuzzy recall over entities (and, switchable, their H2 sections) with nucleo: the streaming
 //! engine the TUI types into (`engine`) and the headless ranking `folio recall` prints
 //! (`recall`), both over the same items, filters and order (`rank`).
+pub mod bound;
 pub mod catalog;
 pub mod engine;
 pub mod history;

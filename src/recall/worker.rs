@@ -195,6 +195,12 @@ impl Progress {
         }
     }
 
+    /// The `TOP`-th best exact score so far: what a match must beat to be scored at all.
+    fn floor(&mut self) -> Option<Scored> {
+        rank::keep_best(&mut self.top, TOP);
+        self.top.get(TOP - 1).copied()
+    }
+
     /// The view so far; `covered` once matching is complete.
     fn view(&mut self, covered: Option<usize>) -> View {
         rank::keep_best(&mut self.top, TOP);
@@ -219,6 +225,7 @@ pub fn run(shared: &Shared, job: Job) {
         return;
     }
     let pattern = rank::pattern(&job.query.text);
+    let bounds = rank::bounds(&pattern);
     let mask = shared.mask(&job.store, &job.flags, &job.query);
     let accepted = |idx: u32| mask.as_ref().is_none_or(|m| m.get(idx as usize).copied().unwrap_or(false));
     let fresh = matches!(job.base, Base::Fresh);
@@ -254,40 +261,27 @@ pub fn run(shared: &Shared, job: Job) {
     }
     let skip = |id: usize| done.get(id).copied().unwrap_or(false);
 
-    // The previous matches, rescored in blocks. With a gain bound, a match whose bound cannot
-    // reach the best `TOP` found so far (`floor`) is only tested: this is what keeps a typed
-    // character cheap when most items match fuzzily.
+    // The previous matches, rescored in blocks. A match whose bound (the old score plus what the
+    // added characters can add, or `bound`'s) cannot reach the best `TOP` found so far is only
+    // tested, not scored: this is what keeps a typed character cheap when most items match fuzzily.
     if let Some(prev) = rescore {
         let mut at = 0;
         let mut block = FIRST_BLOCK;
         while at < prev.len() {
-            rank::keep_best(&mut p.top, TOP);
-            let floor = if p.top.len() == TOP { p.top[TOP - 1].score } else { 0 };
+            let floor = p.floor();
             let ids = &prev[at..(at + block).min(prev.len())];
             let items = catalog.read();
             let rescore = |s: &Scored| -> Option<Scored> {
                 let item = items.get(s.id as usize)?;
-                if let Some(gain) = job.gain
-                    && s.score + gain < floor
-                    && let Some(matches) = rank::matches_within(item, &pattern)
-                {
-                    // The last word was only tested: what stays exact is the earlier words' part.
-                    let head = match job.reuse {
-                        Some((rank::Reuse::Head, _)) => s.head,
-                        Some((rank::Reuse::Whole, _)) if s.exact => s.score,
-                        _ => rank::UNKNOWN,
-                    };
-                    return matches.then_some(Scored { score: s.score + gain, exact: false, head, ..*s });
-                }
-                match job.reuse {
-                    Some((rank::Reuse::Head, known)) if s.head != rank::UNKNOWN => {
-                        rank::score_after(item, s.id, &pattern, known, s.head)
+                let ceiling = job.gain.map_or(rank::UNKNOWN, |gain| s.score.saturating_add(gain));
+                let prior = match job.reuse {
+                    Some((rank::Reuse::Head, known)) => {
+                        rank::Prior { known, head: s.head, exact: s.head_exact, ceiling }
                     }
-                    Some((rank::Reuse::Whole, known)) if s.exact => {
-                        rank::score_after(item, s.id, &pattern, known, s.score)
-                    }
-                    _ => rank::score(item, s.id, &pattern),
-                }
+                    Some((rank::Reuse::Whole, known)) => rank::Prior { known, head: s.score, exact: s.exact, ceiling },
+                    None => rank::Prior { ceiling, ..rank::Prior::NONE },
+                };
+                rank::score_or_bound(item, s.id, &pattern, bounds.as_ref(), prior, floor.as_ref())
             };
             let hits: Vec<Scored> = ids
                 .par_iter()
@@ -319,9 +313,16 @@ pub fn run(shared: &Shared, job: Job) {
         let to = (at + block).min(end);
         let candidates: Vec<u32> =
             (at..to).filter(|&id| !skip(id) && accepted(items[id].idx)).map(|id| id as u32).collect();
+        let floor = p.floor();
         let hits: Vec<Scored> = candidates
             .par_iter()
-            .filter_map(|&id| if stale() { None } else { rank::score(&items[id as usize], id, &pattern) })
+            .filter_map(|&id| {
+                if stale() {
+                    return None;
+                }
+                let (item, prior) = (&items[id as usize], rank::Prior::NONE);
+                rank::score_or_bound(item, id, &pattern, bounds.as_ref(), prior, floor.as_ref())
+            })
             .collect();
         drop(items);
         if stale() {

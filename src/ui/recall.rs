@@ -166,7 +166,7 @@ fn draw_preview(model: &Model, store: &Store, hit: &Hit, area: Rect, buf: &mut B
     field("id", e.id.clone(), t.style("text"));
     field("path", e.path.clone(), t.style("text"));
     field("kind", e.kind.clone().unwrap_or_default(), t.style("accent"));
-    field("status", e.status.clone().unwrap_or_default(), t.style("text"));
+    field("status", e.status.as_deref().unwrap_or_default().to_string(), t.style("text"));
     field("tags", e.tags.iter().map(|x| format!("#{x}")).collect::<Vec<_>>().join(" "), t.style("tag"));
     if let Some(s) = &hit.section {
         field("section", format!("{} (line {})", s.heading, s.line), t.style("heading"));

@@ -128,11 +128,11 @@ fn choose(model: &mut Model) -> Vec<Effect> {
     }
     model.focus = Pane::Preview;
     model.main = Pane::Preview;
-    effects.extend(super::open_entity(model, hit.idx, true));
+    effects.extend(super::reader::open_entity(model, hit.idx, true));
     if let (Some(section), Some(p)) = (hit.section, model.preview.as_mut()) {
         p.mark = Some(Mark { text: section.heading, row: None });
     }
-    effects.extend(super::place_mark(model));
+    effects.extend(super::reader::place_mark(model));
     effects
 }
 
