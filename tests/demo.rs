@@ -280,7 +280,7 @@ fn nothing_but_the_planted_findings() {
         }
         for l in &e.links {
             if l.is_unresolved() {
-                broken.insert((id.clone(), l.target.clone()));
+                broken.insert((id.clone(), l.target().to_string()));
             }
             if l.syntax == LinkSyntax::Wiki {
                 wiki.insert(id.clone());

@@ -6,67 +6,15 @@ use std::path::{Path, PathBuf};
 
 use folio::app::App;
 use folio::app::event::Event;
+use tui_support::inbox::{go_to, queued};
 use tui_support::*;
-
-/// A scratch copy of `src` (the tests write to it).
-fn scratch(src: &Path) -> (tempfile::TempDir, PathBuf) {
-    fn copy(src: &Path, dst: &Path) {
-        std::fs::create_dir_all(dst).unwrap();
-        for entry in std::fs::read_dir(src).unwrap() {
-            let entry = entry.unwrap();
-            let to = dst.join(entry.file_name());
-            if entry.file_type().unwrap().is_dir() {
-                copy(&entry.path(), &to);
-            } else {
-                std::fs::copy(entry.path(), &to).unwrap();
-                // The corpora are read-only; the scratch copy must take writes.
-                let mut perms = std::fs::metadata(&to).unwrap().permissions();
-                #[allow(clippy::permissions_set_readonly_false)]
-                perms.set_readonly(false);
-                std::fs::set_permissions(&to, perms).unwrap();
-            }
-        }
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let dst = dir.path().join(src.file_name().unwrap());
-    copy(src, &dst);
-    (dir, dst)
-}
 
 fn demo() -> (tempfile::TempDir, PathBuf) {
     scratch(&Path::new(env!("CARGO_MANIFEST_DIR")).join("demo"))
 }
 
-fn inbox(root: &Path, size: (u16, u16)) -> App {
-    let mut app = app_on(root, "dark", size);
-    app.model.review.actor = "human:tester".into();
-    press(&mut app, &["R"]);
-    assert!(app.model.review.open && app.model.review.loaded);
-    app
-}
-
-fn selected(app: &App) -> String {
-    app.model.review.selected().map(|i| i.id.clone()).unwrap_or_default()
-}
-
-fn queued(app: &App) -> Vec<String> {
-    app.model.review.items.iter().map(|i| i.id.clone()).collect()
-}
-
 fn read(root: &Path, rel: &str) -> String {
     std::fs::read_to_string(root.join(rel)).unwrap()
-}
-
-/// Select the queue item with this id.
-fn go_to(app: &mut App, id: &str) {
-    press(app, &["g", "g"]);
-    for _ in 0..app.model.review.items.len() {
-        if selected(app) == id {
-            return;
-        }
-        press(app, &["j"]);
-    }
-    panic!("{id} is not in the queue: {:?}", queued(app));
 }
 
 fn confirm_text(app: &App) -> String {
@@ -77,7 +25,7 @@ fn confirm_text(app: &App) -> String {
 #[test]
 fn approve_veto_and_undo_restore_bytes() {
     let (_dir, root) = demo();
-    let mut app = inbox(&root, (120, 40));
+    let mut app = inbox::open(&root, (120, 40));
     let before = queued(&app);
     assert_eq!(before.len(), 39);
     go_to(&mut app, "apis/refunds-v2");
@@ -124,7 +72,7 @@ fn approve_veto_and_undo_restore_bytes() {
 #[test]
 fn cancel_writes_nothing_and_hidden_content_needs_two_confirmations() {
     let (_dir, root) = demo();
-    let mut app = inbox(&root, (120, 40));
+    let mut app = inbox::open(&root, (120, 40));
     go_to(&mut app, "services/fraud-screening");
     let original = read(&root, "services/fraud-screening.md");
     press(&mut app, &["a", "n"]);
@@ -143,7 +91,7 @@ fn cancel_writes_nothing_and_hidden_content_needs_two_confirmations() {
 #[test]
 fn edit_then_approve_saves_through_the_changeset_path() {
     let (_dir, root) = demo();
-    let mut app = inbox(&root, (120, 40));
+    let mut app = inbox::open(&root, (120, 40));
     go_to(&mut app, "runbooks/rotate-webhook-signing-secret");
     press(&mut app, &["e"]);
     assert_eq!(app.model.mode(), "EDIT");
@@ -169,7 +117,7 @@ fn edit_then_approve_saves_through_the_changeset_path() {
 #[test]
 fn merge_picks_the_target_by_fuzzy_recall_and_repoints_links() {
     let (_dir, root) = demo();
-    let mut app = inbox(&root, (120, 40));
+    let mut app = inbox::open(&root, (120, 40));
     go_to(&mut app, "apis/refunds-v2");
     press(&mut app, &["m"]);
     type_text(&mut app, "apis/refunds");
@@ -195,7 +143,7 @@ fn merge_picks_the_target_by_fuzzy_recall_and_repoints_links() {
 #[test]
 fn bulk_by_filter_previews_the_count() {
     let (_dir, root) = demo();
-    let mut app = inbox(&root, (120, 40));
+    let mut app = inbox::open(&root, (120, 40));
     press(&mut app, &["f"]);
     type_text(&mut app, "status:draft");
     press(&mut app, &["<Enter>"]);
@@ -220,7 +168,7 @@ fn bulk_by_filter_previews_the_count() {
 #[test]
 fn an_agent_edit_during_review_is_a_conflict_not_an_overwrite() {
     let (_dir, root) = demo();
-    let mut app = inbox(&root, (120, 40));
+    let mut app = inbox::open(&root, (120, 40));
     go_to(&mut app, "apis/refunds-v2");
     press(&mut app, &["a"]);
     let agent = read(&root, "apis/refunds-v2.md").replace("status: draft", "status: draft\nnote: agent was here");
@@ -237,7 +185,7 @@ fn an_agent_edit_during_review_is_a_conflict_not_an_overwrite() {
 #[test]
 fn live_reload_updates_the_queue() {
     let (_dir, root) = demo();
-    let mut app = inbox(&root, (120, 40));
+    let mut app = inbox::open(&root, (120, 40));
     write(
         &root,
         "apis/new-endpoint.md",
@@ -304,13 +252,13 @@ fn masked(s: &str) -> String {
 fn snapshots_of_the_pane() {
     for size in [(80, 24), (120, 40)] {
         let (_dir, root) = demo();
-        let mut app = inbox(&root, size);
+        let mut app = inbox::open(&root, size);
         go_to(&mut app, "apis/refunds-v2");
         insta::assert_snapshot!(format!("review_demo_{}x{}", size.0, size.1), masked(&text(&render(&app))));
         press(&mut app, &["a"]);
         insta::assert_snapshot!(format!("review_confirm_{}x{}", size.0, size.1), masked(&text(&render(&app))));
         let (_dir2, fixture) = scratch(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/opendray-homelab"));
-        let app = inbox(&fixture, size);
+        let app = inbox::open(&fixture, size);
         insta::assert_snapshot!(format!("review_opendray_{}x{}", size.0, size.1), masked(&text(&render(&app))));
     }
 }

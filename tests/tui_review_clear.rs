@@ -5,39 +5,12 @@
 //! and puts every item back in the queue.
 mod tui_support;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use folio::app::App;
 use folio::store::review::Reason;
+use tui_support::inbox::{go_to, queued};
 use tui_support::*;
-
-/// A scratch copy that takes writes (the corpora are read-only).
-fn scratch(src: &Path) -> (tempfile::TempDir, PathBuf) {
-    fn copy(src: &Path, dst: &Path) {
-        std::fs::create_dir_all(dst).unwrap();
-        for entry in std::fs::read_dir(src).unwrap() {
-            let entry = entry.unwrap();
-            let to = dst.join(entry.file_name());
-            if entry.file_type().unwrap().is_dir() {
-                copy(&entry.path(), &to);
-            } else {
-                std::fs::copy(entry.path(), &to).unwrap();
-                let mut perms = std::fs::metadata(&to).unwrap().permissions();
-                #[allow(clippy::permissions_set_readonly_false)]
-                perms.set_readonly(false);
-                std::fs::set_permissions(&to, perms).unwrap();
-            }
-        }
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let dst = dir.path().join(src.file_name().unwrap());
-    copy(src, &dst);
-    (dir, dst)
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
-}
 
 /// Every file of the store except folio's state and the store's log.
 fn tree(root: &Path, log: &str) -> BTreeMap<String, Vec<u8>> {
@@ -57,21 +30,6 @@ fn tree(root: &Path, log: &str) -> BTreeMap<String, Vec<u8>> {
         }
     }
     out
-}
-
-fn queued(app: &App) -> Vec<String> {
-    app.model.review.items.iter().map(|i| i.id.clone()).collect()
-}
-
-fn go_to(app: &mut App, id: &str) {
-    press(app, &["g", "g"]);
-    for _ in 0..app.model.review.items.len() {
-        if app.model.review.selected().is_some_and(|i| i.id == id) {
-            return;
-        }
-        press(app, &["j"]);
-    }
-    panic!("{id} is not in the queue: {:?}", queued(app));
 }
 
 /// Answer the open confirm dialog with y (twice when it asks for a second confirmation).
@@ -145,10 +103,7 @@ fn decide(app: &mut App, step: &Step) {
 /// then undo everything from the pane.
 fn clear(src: &Path, log: &str, steps: impl FnOnce(&App) -> Vec<Step>, logged: &[&str]) {
     let (_dir, root) = scratch(src);
-    let mut app = app_on(&root, "dark", (120, 40));
-    app.model.review.actor = "human:tester".into();
-    press(&mut app, &["R"]);
-    assert!(app.model.review.open && app.model.review.loaded);
+    let mut app = inbox::open(&root, (120, 40));
     let before = tree(&root, log);
     let initial = queued(&app);
     assert!(!initial.is_empty());
@@ -361,9 +316,7 @@ fn vault_docs() {
 #[test]
 fn aip10_contradiction_won_from_the_pane() {
     let (_dir, root) = scratch(&fixture("aip10-wiki"));
-    let mut app = app_on(&root, "dark", (120, 40));
-    app.model.review.actor = "human:tester".into();
-    press(&mut app, &["R"]);
+    let mut app = inbox::open(&root, (120, 40));
     go_to(&mut app, "alex-park");
     press(&mut app, &["o"]);
     assert!(app.model.review.confirm.is_none());

@@ -100,6 +100,27 @@ actions! {
     Noop = "noop": "Unbind the key (keymap overrides)",
 }
 
+/// The inbox verbs, as a pattern (`matches!(a, inbox_verbs!())`, or an arm of an exhaustive
+/// `match`): they decide on the review queue's selection, so they need the inbox open. One list
+/// for `review::action`, which takes them, and `update::action`, which leaves them alone.
+macro_rules! inbox_verbs {
+    () => {
+        $crate::app::action::Action::Approve
+            | $crate::app::action::Action::ApproveOver
+            | $crate::app::action::Action::Veto
+            | $crate::app::action::Action::Forget
+            | $crate::app::action::Action::EditApprove
+            | $crate::app::action::Action::Merge
+            | $crate::app::action::Action::Promote
+            | $crate::app::action::Action::Skip
+            | $crate::app::action::Action::BulkFilter
+            | $crate::app::action::Action::BulkApprove
+            | $crate::app::action::Action::BulkVeto
+            | $crate::app::action::Action::BulkForget
+    };
+}
+pub(crate) use inbox_verbs;
+
 #[cfg(test)]
 mod tests {
     use super::*;

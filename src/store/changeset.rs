@@ -294,7 +294,10 @@ pub fn apply_writes(
             journal.roll_back(root, &state);
             return Err(e);
         }
-        applied.files.push(w.path.clone());
+        // The ledger is folio's own state, not a file of the store.
+        if w.role != Role::Ledger {
+            applied.files.push(w.path.clone());
+        }
     }
     // Only catalogs whose expected content this changeset changes are written: a catalog
     // that was already stale (hand-kept, or another tool's) is left to `folio index`.
@@ -372,7 +375,7 @@ fn write_one(root: &Path, state: &State, journal: &mut Journal, w: &Write) -> Re
 }
 
 /// `path` relative to `root`, with `..` when it lies beside it (evolve's audit.log).
-fn relative_to(root: &Path, path: &Path) -> String {
+pub(super) fn relative_to(root: &Path, path: &Path) -> String {
     if let Ok(rel) = path.strip_prefix(root) {
         return rel.to_string_lossy().replace('\\', "/");
     }

@@ -24,6 +24,8 @@ pub enum Role {
     Catalog,
     /// The audit log.
     Log,
+    /// The review ledger, rewritten by an undo in the same changeset as the files it restores.
+    Ledger,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

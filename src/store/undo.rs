@@ -4,6 +4,8 @@
 //! record (undo puts their old bytes back); the audit log is not: undo appends its own event.
 //! Review verdicts the reverted changeset carried are dropped from the review ledger, so its
 //! items return to the queue whichever face (`folio undo`, `folio review undo`, the TUI) undid it.
+//! The ledger is rewritten in the same journaled changeset as the restored files: a crash leaves
+//! both reverted or neither.
 use std::collections::HashSet;
 use std::fs;
 use std::io;
@@ -14,7 +16,7 @@ use super::Store;
 use super::audit::AuditEvent;
 use super::changeset::{self, Applied, Write, WriteError, WriteOptions};
 use super::journal::{Entry, Intent, Role};
-use super::review::ledger::Ledger;
+use super::review::ledger;
 use super::state::State;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -34,7 +36,8 @@ pub fn file_record(state: &State, intent: &Intent) -> io::Result<()> {
     } else {
         // A log-only changeset (an evolve or vault approval) is filed too: undoing it reverts no
         // file but takes its verdict back, instead of silently undoing an older change.
-        let entries: Vec<Entry> = intent.entries.iter().filter(|e| e.role != Role::Log).cloned().collect();
+        let entries: Vec<Entry> =
+            intent.entries.iter().filter(|e| !matches!(e.role, Role::Log | Role::Ledger)).cloned().collect();
         let record = Record {
             id: intent.id.clone(),
             verb: intent.verb.clone(),
@@ -92,14 +95,16 @@ pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, Wri
         };
         writes.push(Write { path: e.path.clone(), expected: e.after.clone(), after: before, role: e.role });
     }
+    // After the files, so a crash between them rolls the files back with the ledger untouched.
+    let ledger = ledger::without_changeset(store, &record.id)
+        .map_err(|err| WriteError::Io { path: "folio review ledger (nothing was written)".into(), err })?;
+    if let Some(l) = ledger {
+        let path = changeset::relative_to(&store.root, &l.path);
+        writes.push(Write { path, expected: Some(l.expected), after: Some(l.bytes), role: Role::Ledger });
+    }
     let event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
         .detail("undoes", record.id.clone());
-    let applied = changeset::apply_writes(store, writes, event, Some(record.id.clone()), opts)?;
-    // After the files are back: a refused undo leaves the verdicts standing.
-    Ledger::open(store)
-        .forget_changeset(&record.id)
-        .map_err(|err| WriteError::Io { path: "folio review ledger (the files were restored)".into(), err })?;
-    Ok(applied)
+    changeset::apply_writes(store, writes, event, Some(record.id.clone()), opts)
 }
 
 /// What `undo` would do: the record it reverts and a diff from the files now to their

@@ -1,5 +1,6 @@
 //! Driving the real app without a terminal: inline effects, the real keymap, TestBackend.
 #![allow(dead_code)]
+pub mod inbox;
 pub mod pty;
 pub mod tmux;
 
@@ -79,6 +80,35 @@ pub fn corpus(rel: &str) -> PathBuf {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/formats/corpora").join(rel);
     assert!(p.exists(), "corpus {} is missing", p.display());
     p
+}
+
+/// A fixture store shipped in `tests/fixtures`.
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+/// A scratch copy of `src` that takes writes (the corpora are read-only); keep the TempDir.
+pub fn scratch(src: &Path) -> (tempfile::TempDir, PathBuf) {
+    fn copy(src: &Path, dst: &Path) {
+        std::fs::create_dir_all(dst).unwrap();
+        for entry in std::fs::read_dir(src).unwrap() {
+            let entry = entry.unwrap();
+            let to = dst.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                copy(&entry.path(), &to);
+            } else {
+                std::fs::copy(entry.path(), &to).unwrap();
+                let mut perms = std::fs::metadata(&to).unwrap().permissions();
+                #[allow(clippy::permissions_set_readonly_false)]
+                perms.set_readonly(false);
+                std::fs::set_permissions(&to, perms).unwrap();
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let dst = dir.path().join(src.file_name().unwrap());
+    copy(src, &dst);
+    (dir, dst)
 }
 
 pub fn write(root: &Path, rel: &str, text: impl AsRef<[u8]>) {

@@ -40,19 +40,13 @@ fn len(model: &Model) -> usize {
 }
 
 pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
-    let n = len(model);
-    let last = n.saturating_sub(1);
-    let page = page(model);
+    let (n, page) = (len(model), page(model));
     let g = &mut model.graph;
+    if let Some(to) = super::paged_list::move_cursor(g.cursor, a, n, page) {
+        g.cursor = to;
+        return Vec::new();
+    }
     match a {
-        Action::Down => g.cursor = (g.cursor + 1).min(last),
-        Action::Up => g.cursor = g.cursor.saturating_sub(1),
-        Action::PageDown => g.cursor = (g.cursor + page).min(last),
-        Action::PageUp => g.cursor = g.cursor.saturating_sub(page),
-        Action::HalfPageDown => g.cursor = (g.cursor + page / 2).min(last),
-        Action::HalfPageUp => g.cursor = g.cursor.saturating_sub(page / 2),
-        Action::Top => g.cursor = 0,
-        Action::Bottom => g.cursor = last,
         Action::SwitchSide => {
             g.side = if g.side == Side::Backlinks { Side::Outbound } else { Side::Backlinks };
             g.cursor = 0;
@@ -78,7 +72,7 @@ fn recenter(model: &mut Model) -> Vec<Effect> {
         model.message = Some(Message { text: "a broken link: nothing to centre on".into(), warn: true });
         return Vec::new();
     };
-    let mut effects = super::open_entity(model, next, true);
+    let mut effects = super::reader::open_entity(model, next, true);
     effects.extend(centre_moved(model));
     effects
 }

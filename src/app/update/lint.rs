@@ -110,18 +110,13 @@ fn page(model: &Model) -> usize {
 }
 
 pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
-    let last = rows(model).len().saturating_sub(1);
-    let page = page(model);
+    let (n, page) = (rows(model).len(), page(model));
     let v = &mut model.lint_view;
+    if let Some(to) = super::paged_list::move_cursor(v.cursor, a, n, page) {
+        v.cursor = to;
+        return read_context(model);
+    }
     match a {
-        Action::Down => v.cursor = (v.cursor + 1).min(last),
-        Action::Up => v.cursor = v.cursor.saturating_sub(1),
-        Action::PageDown => v.cursor = (v.cursor + page).min(last),
-        Action::PageUp => v.cursor = v.cursor.saturating_sub(page),
-        Action::HalfPageDown => v.cursor = (v.cursor + page / 2).min(last),
-        Action::HalfPageUp => v.cursor = v.cursor.saturating_sub(page / 2),
-        Action::Top => v.cursor = 0,
-        Action::Bottom => v.cursor = last,
         Action::GroupBy => {
             v.by_file = !v.by_file;
             v.cursor = 0;
@@ -181,11 +176,11 @@ fn jump(model: &mut Model) -> Vec<Effect> {
         .and_then(|c| c.lines.get((f.line - c.first) as usize).cloned());
     model.main = Pane::Preview;
     model.focus = Pane::Preview;
-    let mut effects = super::open_entity(model, idx, true);
+    let mut effects = super::reader::open_entity(model, idx, true);
     if let (Some(text), Some(p)) = (line_text, model.preview.as_mut()) {
         p.mark = Some(Mark { text, row: None });
     }
-    effects.extend(super::place_mark(model));
+    effects.extend(super::reader::place_mark(model));
     model.message = Some(Message { text: format!("{} (line {}): {}", f.rule, f.line, f.message), warn: false });
     effects
 }

@@ -94,7 +94,7 @@ pub fn prune(store: &Store, idx: EntityIdx, reason: &str, plan: &mut Plan) -> Re
 /// What the entry says (without its date), as the framework's events quote it.
 fn entry_text(store: &Store, idx: EntityIdx) -> String {
     let e = store.entity(idx);
-    e.description.clone().unwrap_or_else(|| e.title.clone())
+    e.description.as_deref().map_or_else(|| e.title.clone(), str::to_string)
 }
 
 fn evidence(store: &Store, idx: EntityIdx) -> String {

@@ -33,7 +33,7 @@ pub struct Ledger {
 
 impl Ledger {
     pub fn open(store: &Store) -> Ledger {
-        let dir = State::for_store(&store.root, store.kind()).dir.join("review");
+        let dir = review_dir(store);
         let text = std::fs::read_to_string(dir.join("verdicts.jsonl")).unwrap_or_default();
         // A damaged line is skipped, not fatal: the worst outcome is an item back in the queue.
         let records = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
@@ -80,21 +80,42 @@ impl Ledger {
         }
         Ok(())
     }
+}
 
-    /// Drop the verdicts an undone changeset carried (the items return to the queue).
-    pub fn forget_changeset(&mut self, id: &str) -> io::Result<()> {
-        let before = self.records.len();
-        self.records.retain(|r| r.changeset.as_deref() != Some(id));
-        if self.records.len() == before {
-            return Ok(());
+/// The ledger without the verdicts an undone changeset carried, for undo to write in its own
+/// journaled changeset.
+pub struct Rewrite {
+    pub path: PathBuf,
+    /// Digest of the bytes the new content was made from.
+    pub expected: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The ledger with every verdict of changeset `id` dropped (the items return to the queue);
+/// other lines, damaged ones included, are kept byte for byte. None: it holds no such verdict.
+pub fn without_changeset(store: &Store, id: &str) -> io::Result<Option<Rewrite>> {
+    let path = review_dir(store).join("verdicts.jsonl");
+    let old = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let carried =
+        |line: &[u8]| serde_json::from_slice::<VerdictRecord>(line).is_ok_and(|r| r.changeset.as_deref() == Some(id));
+    let mut bytes = Vec::with_capacity(old.len());
+    for line in old.split_inclusive(|&b| b == b'\n') {
+        if !carried(line.trim_ascii_end()) {
+            bytes.extend_from_slice(line);
         }
-        let mut text = String::new();
-        for r in &self.records {
-            text += &serde_json::to_string(r)?;
-            text.push('\n');
-        }
-        fsio::write_atomic(&self.dir.join("verdicts.jsonl"), text.as_bytes())
     }
+    if bytes.len() == old.len() {
+        return Ok(None);
+    }
+    Ok(Some(Rewrite { path, expected: digest::of(&old), bytes }))
+}
+
+fn review_dir(store: &Store) -> PathBuf {
+    State::for_store(&store.root, store.kind()).dir.join("review")
 }
 
 pub fn is_approval(verdict: &str) -> bool {
@@ -135,8 +156,17 @@ mod tests {
         assert_eq!(l.last_approval("a").unwrap().hash, h);
         assert_eq!(l.approved_text(&h).as_deref(), Some("approved text"));
         assert!(l.vetoed_form("sha256:x"));
-        let mut l = l;
-        l.forget_changeset("c2").unwrap();
+        let ledger = dir.path().join(".folio/review/verdicts.jsonl");
+        let mut text = std::fs::read(&ledger).unwrap();
+        text.extend_from_slice(b"not json, kept as it is\n");
+        std::fs::write(&ledger, &text).unwrap();
+        assert!(without_changeset(&store, "c9").unwrap().is_none());
+        let w = without_changeset(&store, "c2").unwrap().unwrap();
+        assert_eq!(w.path, ledger);
+        assert_eq!(w.expected, digest::of(&text));
+        let kept = String::from_utf8(w.bytes.clone()).unwrap();
+        assert!(kept.starts_with("{\"entity\":\"a\"") && kept.ends_with("}\nnot json, kept as it is\n"), "{kept}");
+        std::fs::write(&ledger, &w.bytes).unwrap();
         let l = Ledger::open(&store);
         assert!(!l.vetoed_form("sha256:x"));
         assert_eq!(l.records().len(), 1);

@@ -120,7 +120,7 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             title: e.title.clone(),
             path: e.path.clone(),
             kind: e.kind.clone(),
-            status: e.status.clone(),
+            status: e.status.as_deref().map(str::to_string),
             reasons,
             age_days: e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, today)),
             author: author(&f),

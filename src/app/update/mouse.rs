@@ -1,0 +1,68 @@
+//! The mouse (when turned on): a click focuses a pane and selects a catalog row; the wheel moves
+//! the catalog cursor, the graph or lint list, or scrolls the preview.
+use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+
+use super::super::action::Action;
+use super::super::effects::Effect;
+use super::super::model::{Model, Pane, Row};
+use super::action;
+use super::catalog::{open_selected, select_row, set_cursor};
+use super::reader::scroll_preview_to;
+use crate::ui::layout;
+
+/// Lines the mouse wheel scrolls.
+const WHEEL: usize = 3;
+
+/// A click or a wheel turn (only while mouse support is on).
+pub(super) fn input(model: &mut Model, m: MouseEvent) -> Vec<Effect> {
+    let Some(p) = layout::panes(Rect::new(0, 0, model.size.0, model.size.1)) else { return Vec::new() };
+    if !model.overlays.is_empty() {
+        return Vec::new();
+    }
+    let at = Position::new(m.column, m.row);
+    let pane = if p.catalog.contains(at) {
+        Pane::Catalog
+    } else if p.preview.contains(at) {
+        model.main
+    } else {
+        return Vec::new();
+    };
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            model.focus = pane;
+            let rows = layout::catalog_rows(p.catalog);
+            if pane == Pane::Catalog && rows.contains(at) {
+                let row = model.catalog_scroll + (m.row - rows.y) as usize;
+                if row < model.rows.len() {
+                    set_cursor(model, row);
+                    return match model.rows[row] {
+                        Row::Group { .. } => open_selected(model),
+                        Row::Entity { .. } => select_row(model, row),
+                    };
+                }
+            }
+            Vec::new()
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            match pane {
+                Pane::Catalog => {
+                    let last = model.rows.len().saturating_sub(1);
+                    let to = if down { (model.cursor + WHEEL).min(last) } else { model.cursor.saturating_sub(WHEEL) };
+                    return select_row(model, to);
+                }
+                Pane::Graph | Pane::Lint => {
+                    let a = if down { Action::Down } else { Action::Up };
+                    return action(model, a);
+                }
+                Pane::Preview => {
+                    let cur = model.preview.as_ref().map(|p| p.scroll).unwrap_or(0);
+                    scroll_preview_to(model, if down { cur + WHEEL } else { cur.saturating_sub(WHEEL) });
+                }
+            }
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}

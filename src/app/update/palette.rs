@@ -1,0 +1,83 @@
+//! The help and palette overlays: their rows (key bindings, matching actions), the cursor over
+//! them, and Enter, which closes the overlay and runs the chosen action.
+use super::super::action::Action;
+use super::super::effects::Effect;
+use super::super::keymap::Context;
+use super::super::model::{Model, Overlay};
+use super::action;
+use super::recall;
+
+/// Actions inside the help or palette overlay; returns false when the action is not theirs.
+pub(super) fn overlay_action(model: &mut Model, a: Action) -> bool {
+    let count = overlay_len(model);
+    let Some(top) = model.overlays.last_mut() else { return false };
+    let cursor = match top {
+        Overlay::Help { cursor, .. } | Overlay::Palette { cursor, .. } => cursor,
+        Overlay::Recall { .. } | Overlay::Confirm { .. } | Overlay::Reason { .. } => return false,
+    };
+    match a {
+        Action::Down => *cursor = (*cursor + 1).min(count.saturating_sub(1)),
+        Action::Up => *cursor = cursor.saturating_sub(1),
+        Action::PageDown => *cursor = (*cursor + 10).min(count.saturating_sub(1)),
+        Action::PageUp => *cursor = cursor.saturating_sub(10),
+        Action::Open => {}
+        _ => return false,
+    }
+    true
+}
+
+/// How many rows the top overlay lists now.
+pub fn overlay_len(model: &Model) -> usize {
+    match model.overlays.last() {
+        Some(Overlay::Help { context, filter, .. }) => help_rows(model, *context, filter).len(),
+        Some(Overlay::Palette { query, .. }) => palette_rows(model, query).len(),
+        Some(Overlay::Recall { .. }) => recall::len(model),
+        Some(Overlay::Confirm { diff, .. }) => diff.len(),
+        Some(Overlay::Reason { .. }) | None => 0,
+    }
+}
+
+/// Help rows: (context, keys, description, action), focused context first, then global.
+pub fn help_rows(model: &Model, context: Context, filter: &str) -> Vec<(Context, String, String, Action)> {
+    let needle = filter.to_lowercase();
+    [context, Context::Global]
+        .into_iter()
+        .flat_map(|ctx| model.keymap.bindings(ctx).map(move |b| (ctx, b.keys_display(), b.desc.clone(), b.action)))
+        .filter(|(_, keys, desc, a)| {
+            needle.is_empty()
+                || desc.to_lowercase().contains(&needle)
+                || keys.to_lowercase().contains(&needle)
+                || a.name().contains(&needle)
+        })
+        .collect()
+}
+
+/// Palette rows: every action whose description or name matches the query (all words).
+pub fn palette_rows(_model: &Model, query: &str) -> Vec<Action> {
+    let q = query.to_lowercase();
+    Action::ALL
+        .iter()
+        .copied()
+        .filter(|a| !matches!(a, Action::Noop | Action::Palette | Action::Close))
+        .filter(|a| {
+            let hay = format!("{} {}", a.desc().to_lowercase(), a.name());
+            q.split_whitespace().all(|w| hay.contains(w))
+        })
+        .collect()
+}
+
+/// Enter in the palette (or help): close it and run the selected action.
+pub(super) fn run_palette_choice(model: &mut Model) -> Vec<Effect> {
+    let choice = match model.overlays.last() {
+        Some(Overlay::Palette { query, cursor }) => palette_rows(model, query).get(*cursor).copied(),
+        Some(Overlay::Help { context, filter, cursor }) => {
+            help_rows(model, *context, filter).get(*cursor).map(|(_, _, _, a)| *a)
+        }
+        Some(Overlay::Recall { .. }) | Some(Overlay::Confirm { .. }) | Some(Overlay::Reason { .. }) | None => None,
+    };
+    model.overlays.pop();
+    match choice {
+        Some(a) => action(model, a),
+        None => Vec::new(),
+    }
+}
