@@ -85,7 +85,7 @@ pub fn around(store: &Store, center: EntityIdx, depth: usize) -> Subgraph {
 fn collect_broken(store: &Store, i: EntityIdx, g: &mut Subgraph) {
     let e = store.entity(i);
     for l in e.links.iter().filter(|l| l.is_unresolved()) {
-        g.broken.insert((i, l.target.clone()));
+        g.broken.insert((i, l.target().to_string()));
     }
     for d in e.edges.iter().filter(|d| d.resolved.is_none()) {
         g.broken.insert((i, d.target.clone()));

@@ -1,5 +1,4 @@
 //! The domain: a knowledge store loaded into one model. No terminal code lives here.
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
@@ -19,6 +18,7 @@ pub mod fsio;
 pub mod graph;
 pub mod history;
 pub mod hostile;
+mod id_index;
 pub mod journal;
 pub mod lines;
 pub mod link_scan;
@@ -45,6 +45,7 @@ pub mod yaml_limits;
 use dialect::{Dialect, DialectKind, FileRole};
 use entity::{Entity, EntityIdx, LinkSyntax};
 use frontmatter::Fields;
+use resolve::Lookup;
 
 /// Why a store could not be opened at all (single files never stop a load).
 #[derive(Debug, thiserror::Error)]
@@ -68,20 +69,23 @@ pub struct Store {
     pub dialect: Box<dyn Dialect>,
     /// Why this dialect was chosen (`--dialect`, or the marker that was found).
     pub detected_by: String,
-    pub entities: Vec<Entity>,
+    /// Sorted by path and line. Each entity is shared with the store's refreshed copies, which
+    /// replace only the ones they re-read (a copy costs a pointer per entity, not a deep clone).
+    pub entities: Vec<Arc<Entity>>,
     /// Every file under the root that is not an entity file, with its role.
     pub other_files: Vec<(String, FileRole)>,
     /// Folders that could not be listed (permissions, I/O errors), each named.
     pub walk_warnings: Vec<dialect::StoreWarning>,
-    /// For each entity, the entities that link to it or name it in a typed edge (sorted, unique).
-    pub backlinks: Vec<Vec<EntityIdx>>,
+    /// For each entity, the entities that link to it or name it in a typed edge (sorted, unique);
+    /// rows are shared with refreshed copies like the entities.
+    pub backlinks: Vec<Arc<[EntityIdx]>>,
     pub load_ms: u128,
     /// No entity was read before this instant (what the cache's mtime check is relative to).
     pub read_since: SystemTime,
     /// Opened from the persistent cache, not yet checked against the files (`cache::validate`).
     pub from_cache: bool,
     /// Shared between a store and its refreshed copies (ids rarely change).
-    by_id: Arc<HashMap<String, EntityIdx>>,
+    by_id: Arc<id_index::IdIndex>,
 }
 
 impl Store {
@@ -173,7 +177,7 @@ impl Store {
         root: &Path,
         kind: DialectKind,
         detected_by: String,
-        entities: Vec<Entity>,
+        entities: Vec<Arc<Entity>>,
         other_files: Vec<(String, FileRole)>,
         walk_warnings: Vec<dialect::StoreWarning>,
     ) -> Store {
@@ -199,15 +203,20 @@ impl Store {
         use rayon::prelude::*;
         // The resolver borrows the entities' names, so links and edges are moved out while it
         // fills them in, and its maps are dropped before backlinks are built (peak memory).
-        let mut outgoing: Vec<_> =
-            self.entities.iter_mut().map(|e| (std::mem::take(&mut e.links), std::mem::take(&mut e.edges))).collect();
+        // Freshly loaded entities are not shared, so `make_mut` copies nothing then.
+        let mut outgoing: Vec<_> = self
+            .entities
+            .iter_mut()
+            .map(Arc::make_mut)
+            .map(|e| (std::mem::take(&mut e.links), std::mem::take(&mut e.edges)))
+            .collect();
         {
             let resolver = resolve::Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.as_str()));
             outgoing.par_iter_mut().zip(self.entities.par_iter()).for_each(|((links, edges), e)| {
                 for l in links {
                     l.resolution = match l.syntax {
-                        LinkSyntax::Markdown => resolver.markdown(&e.path, &l.target),
-                        LinkSyntax::Wiki => resolver.wiki(&e.path, &l.target),
+                        LinkSyntax::Markdown => resolver.markdown(&e.path, l.target()),
+                        LinkSyntax::Wiki => resolver.wiki(&e.path, l.target()),
                     };
                 }
                 for edge in edges {
@@ -216,6 +225,7 @@ impl Store {
             });
         }
         for (e, (links, edges)) in self.entities.iter_mut().zip(outgoing) {
+            let e = Arc::make_mut(e);
             e.links = links;
             e.edges = edges;
         }
@@ -224,7 +234,7 @@ impl Store {
 
     /// Backlinks and the id index, from the resolved links and edges.
     fn index(&mut self) {
-        let mut backlinks = vec![Vec::new(); self.entities.len()];
+        let mut backlinks: Vec<Vec<EntityIdx>> = vec![Vec::new(); self.entities.len()];
         for (i, e) in self.entities.iter().enumerate() {
             let i = i as EntityIdx;
             let targets = e.links.iter().filter_map(|l| l.entity()).chain(e.edges.iter().filter_map(|d| d.resolved));
@@ -234,12 +244,19 @@ impl Store {
                 }
             }
         }
-        for b in &mut backlinks {
-            b.sort_unstable();
-            b.dedup();
-        }
-        self.backlinks = backlinks;
-        self.by_id = Arc::new(self.entities.iter().enumerate().map(|(i, e)| (e.id.clone(), i as EntityIdx)).collect());
+        let none: Arc<[EntityIdx]> = Arc::from([]);
+        self.backlinks = backlinks
+            .into_iter()
+            .map(|mut b| {
+                if b.is_empty() {
+                    return Arc::clone(&none);
+                }
+                b.sort_unstable();
+                b.dedup();
+                Arc::from(b)
+            })
+            .collect();
+        self.by_id = Arc::new(id_index::IdIndex::build(&self.entities));
     }
 
     pub fn kind(&self) -> DialectKind {
@@ -250,9 +267,14 @@ impl Store {
         &self.entities[idx as usize]
     }
 
+    /// The entity whose id is exactly `id`.
+    pub fn by_id(&self, id: &str) -> Option<EntityIdx> {
+        self.by_id.get(&self.entities, id)
+    }
+
     /// An entity by id: exact, then case-insensitive, then by path, then by name (stem/title).
     pub fn find(&self, id: &str) -> Option<EntityIdx> {
-        if let Some(&i) = self.by_id.get(id) {
+        if let Some(i) = self.by_id(id) {
             return Some(i);
         }
         let lower = id.to_lowercase();

@@ -7,7 +7,7 @@
 //!
 //! Entity indices shift when files appear or vanish, so callers keep selections by id or path
 //! and look them up again after a refresh.
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::Path;
 use std::sync::Arc;
@@ -18,7 +18,10 @@ use super::Store;
 use super::dialect::FileRole;
 use super::entity::{Entity, EntityIdx, LinkSyntax};
 use super::load::{self, FoundFile};
-use super::resolve::Resolver;
+use super::resolve::Lookup;
+
+mod lookup;
+use lookup::SortedLookup;
 
 /// What a refresh changed, by relative path.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -159,7 +162,7 @@ impl Store {
         report.relinked_all = true;
         self.entities.retain(|e| !targets.contains(e.path.as_str()));
         self.other_files.retain(|(p, _)| !targets.contains(p.as_str()));
-        self.entities.extend(fresh);
+        self.entities.extend(fresh.into_iter().map(Arc::new));
         self.other_files.extend(other);
         self.entities.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
         self.other_files.sort_by(|a, b| a.0.cmp(&b.0));
@@ -216,60 +219,63 @@ impl Store {
     /// Put the re-read entities in their slots, resolve their links and edges, and move their
     /// backlink contributions from the old targets to the new ones. A link or edge the entity
     /// already had (same syntax and target, from the same file) resolves as before, since
-    /// nothing it resolves by changed; the resolver is built only for new ones.
-    fn patch(&mut self, slots: Vec<usize>, fresh: Vec<Entity>) {
-        let mut fresh = fresh;
-        let known_link = |old: &Entity, l: &super::entity::Link| {
-            old.links.iter().find(|o| o.syntax == l.syntax && o.target == l.target).map(|o| o.resolution.clone())
-        };
-        let known_edge = |old: &Entity, target: &str| old.edges.iter().find(|o| o.target == target).map(|o| o.resolved);
-        let all_known = slots.iter().zip(&fresh).all(|(&slot, new)| {
-            let old = &self.entities[slot];
-            new.links.iter().all(|l| known_link(old, l).is_some())
-                && new.edges.iter().all(|d| known_edge(old, &d.target).is_some())
-        });
-        let resolver =
-            (!all_known).then(|| Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.as_str())));
-        let old = &self.entities;
-        fresh.par_iter_mut().zip(slots.par_iter()).for_each(|(e, &slot)| {
-            for l in &mut e.links {
-                l.resolution = match (known_link(&old[slot], l), &resolver) {
-                    (Some(r), _) => r,
-                    (None, Some(resolver)) => match l.syntax {
-                        LinkSyntax::Markdown => resolver.markdown(&e.path, &l.target),
-                        LinkSyntax::Wiki => resolver.wiki(&e.path, &l.target),
-                    },
-                    (None, None) => unreachable!("the resolver is built whenever a link is new"),
-                };
-            }
-            for edge in &mut e.edges {
-                edge.resolved = match (known_edge(&old[slot], &edge.target), &resolver) {
-                    (Some(r), _) => r,
-                    (None, Some(resolver)) => resolver.name(&edge.target),
-                    (None, None) => unreachable!("the resolver is built whenever an edge is new"),
-                };
-            }
-        });
-        drop(resolver);
+    /// nothing it resolves by changed; new ones are resolved against the sorted store
+    /// (`SortedLookup`), which builds nothing proportional to the store.
+    fn patch(&mut self, slots: Vec<usize>, mut fresh: Vec<Entity>) {
+        let recording = SortedLookup::recording(&self.entities, &self.other_files);
+        resolve_new(&mut fresh, &slots, &self.entities, &recording);
+        let lookup = recording.with_names();
+        resolve_new(&mut fresh, &slots, &self.entities, &lookup);
+        drop(lookup);
+        // Backlink rows are shared with the old store: each row that changes is rebuilt once.
+        let mut moves: BTreeMap<EntityIdx, Vec<(EntityIdx, bool)>> = BTreeMap::new();
         for (slot, new) in slots.into_iter().zip(fresh) {
             let i = slot as EntityIdx;
-            for t in targets_of(&self.entities[slot]) {
-                if t != i
-                    && let Ok(at) = self.backlinks[t as usize].binary_search(&i)
-                {
-                    self.backlinks[t as usize].remove(at);
+            for t in targets_of(&self.entities[slot]).into_iter().filter(|&t| t != i) {
+                moves.entry(t).or_default().push((i, false));
+            }
+            for t in targets_of(&new).into_iter().filter(|&t| t != i) {
+                moves.entry(t).or_default().push((i, true));
+            }
+            self.entities[slot] = Arc::new(new);
+        }
+        for (t, changes) in moves {
+            let mut row = self.backlinks[t as usize].to_vec();
+            for (i, add) in changes {
+                match (row.binary_search(&i), add) {
+                    (Ok(at), false) => {
+                        row.remove(at);
+                    }
+                    (Err(at), true) => row.insert(at, i),
+                    _ => {}
                 }
             }
-            self.entities[slot] = new;
-            for t in targets_of(&self.entities[slot]) {
-                if t != i
-                    && let Err(at) = self.backlinks[t as usize].binary_search(&i)
-                {
-                    self.backlinks[t as usize].insert(at, i);
-                }
-            }
+            self.backlinks[t as usize] = Arc::from(row);
         }
     }
+}
+
+/// Resolve the links and edges of re-read entities (`fresh[k]` takes the place of
+/// `old[slots[k]]`): as before when the old entity had the same one, else through `lookup`.
+fn resolve_new(fresh: &mut [Entity], slots: &[usize], old: &[Arc<Entity>], lookup: &(dyn Lookup + Sync)) {
+    fresh.par_iter_mut().zip(slots.par_iter()).for_each(|(e, &slot)| {
+        let was = &old[slot];
+        for l in &mut e.links {
+            l.resolution = match was.links.iter().find(|o| o.syntax == l.syntax && o.target() == l.target()) {
+                Some(o) => o.resolution.clone(),
+                None => match l.syntax {
+                    LinkSyntax::Markdown => lookup.markdown(&e.path, l.target()),
+                    LinkSyntax::Wiki => lookup.wiki(&e.path, l.target()),
+                },
+            };
+        }
+        for edge in &mut e.edges {
+            edge.resolved = match was.edges.iter().find(|o| o.target == edge.target) {
+                Some(o) => o.resolved,
+                None => lookup.name(&edge.target),
+            };
+        }
+    });
 }
 
 /// The entities an entity links to or names in a typed edge.
@@ -310,7 +316,7 @@ mod tests {
         assert_eq!(store.entity(store.find("b").unwrap()).title, "Beta renamed");
         // Backlinks are recomputed: c now links to a.
         let a = store.find("a").unwrap();
-        assert_eq!(store.backlinks[a as usize], vec![store.find("c").unwrap()]);
+        assert_eq!(*store.backlinks[a as usize], [store.find("c").unwrap()]);
 
         fs::remove_file(root.join("b.md")).unwrap();
         let report = store.refresh(&["b.md"]);
@@ -353,7 +359,7 @@ mod tests {
         assert_eq!(report.parsed, 2);
         assert_eq!(graph(&patched), graph(&Store::load(root, DialectKind::Vault, "test".into())));
         let c = patched.find("c").unwrap();
-        assert_eq!(patched.backlinks[c as usize], vec![patched.find("a").unwrap(), patched.find("b").unwrap()]);
+        assert_eq!(*patched.backlinks[c as usize], [patched.find("a").unwrap(), patched.find("b").unwrap()]);
         // Prose rewritten, the same links: their resolutions are kept as they were.
         write(root, "a.md", "# Alpha\n\nRewritten: [[c]] first, then [[b]].\n");
         let (patched, report) = patched.refreshed(&[root.join("a.md")]);
@@ -364,5 +370,62 @@ mod tests {
         let (relinked, report) = patched.refreshed(&[root.join("c.md")]);
         assert!(report.relinked_all);
         assert_eq!(graph(&relinked), graph(&Store::load(root, DialectKind::Vault, "test".into())));
+    }
+
+    #[test]
+    fn a_refreshed_copy_shares_what_it_did_not_reread_and_leaves_the_old_store_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "a.md", "# Alpha\n\n[[b]]\n");
+        write(root, "b.md", "# Beta\n");
+        write(root, "c.md", "# Gamma\n\n[[b]]\n");
+        write(root, "d.md", "# Delta\n");
+        let store = Store::load(root, DialectKind::Vault, "test".into());
+        let before = graph(&store);
+        let (a, b, c, d) = (0, 1, 2, 3);
+        // c now links to d instead of b: c's entity and the rows of b and d change.
+        write(root, "c.md", "# Gamma\n\n[[d]]\n");
+        let (copy, report) = store.refreshed(&[root.join("c.md")]);
+        assert!(!report.relinked_all);
+        assert_eq!(graph(&store), before, "the old store is untouched");
+        assert_eq!(store.backlinks[b].as_ref(), [a as EntityIdx, c as EntityIdx]);
+        for i in [a, b, d] {
+            assert!(Arc::ptr_eq(&store.entities[i], &copy.entities[i]), "entity {i} is shared, not copied");
+        }
+        assert!(!Arc::ptr_eq(&store.entities[c], &copy.entities[c]), "the re-read entity is new");
+        assert!(Arc::ptr_eq(&store.backlinks[a], &copy.backlinks[a]), "an unchanged backlink row is shared");
+        assert!(Arc::ptr_eq(&store.backlinks[c], &copy.backlinks[c]));
+        assert_eq!(copy.backlinks[b].as_ref(), [a as EntityIdx]);
+        assert_eq!(copy.backlinks[d].as_ref(), [c as EntityIdx]);
+        assert_eq!(graph(&copy), graph(&Store::load(root, DialectKind::Vault, "test".into())));
+        // Files added: every link is resolved again, still without touching the old store.
+        write(root, "e.md", "# Epsilon\n\n[[a]]\n");
+        let (grown, report) = copy.refreshed(&[root.join("e.md")]);
+        assert!(report.relinked_all);
+        assert_eq!(graph(&store), before);
+        assert_eq!(copy.entities.len(), 4);
+        assert_eq!(graph(&grown), graph(&Store::load(root, DialectKind::Vault, "test".into())));
+    }
+
+    #[test]
+    fn the_catalog_tree_is_kept_only_when_nothing_it_shows_changed() {
+        use crate::store::tree::{self, TreeFilter};
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "x/a.md", "# Alpha\n");
+        write(root, "x/b.md", "# Beta\n");
+        let store = Store::load(root, DialectKind::Vault, "test".into());
+        write(root, "x/a.md", "# Alpha\n\nA new paragraph and [[b]].\n");
+        let (body, _) = store.refreshed(&[root.join("x/a.md")]);
+        assert!(tree::unchanged(&store, &body));
+        let f = TreeFilter::default();
+        assert_eq!(tree::build(&store, &f), tree::build(&body, &f));
+        write(root, "x/a.md", "# Zeta\n");
+        let (renamed, _) = body.refreshed(&[root.join("x/a.md")]);
+        assert!(!tree::unchanged(&body, &renamed), "a new title re-sorts the folder");
+        assert_ne!(tree::build(&body, &f), tree::build(&renamed, &f));
+        write(root, "x/c.md", "# Gamma\n");
+        let (grown, _) = renamed.refreshed(&[root.join("x/c.md")]);
+        assert!(!tree::unchanged(&renamed, &grown));
     }
 }

@@ -3,7 +3,7 @@
 //! Markdown links resolve as paths (relative to the linking file, or bundle-absolute with a
 //! leading `/`); wikilinks and edge names resolve as Obsidian does: path, id, file stem,
 //! title, alias, case-insensitively. Nothing that leaves the store root is ever followed.
-use std::borrow::Cow;
+use std::borrow::{Borrow, Cow};
 use std::collections::{HashMap, HashSet};
 
 use super::entity::{Entity, EntityIdx, Resolution};
@@ -26,41 +26,23 @@ pub struct Resolver<'a> {
 
 impl<'a> Resolver<'a> {
     /// `files`: every file of the store that is not an entity file (sources, catalogs, images).
-    pub fn new(entities: &'a [Entity], files: impl IntoIterator<Item = &'a str>) -> Self {
+    /// `entities`: the store's (`Arc<Entity>`) or plain ones.
+    pub fn new<E: Borrow<Entity>>(entities: &'a [E], files: impl IntoIterator<Item = &'a str>) -> Self {
         let mut by_path = FastMap::with_capacity_and_hasher(entities.len(), Default::default());
-        // Lookup keys in priority order; the first entity to claim a key keeps it.
         let mut by_key: FastMap<Cow<'a, str>, EntityIdx> =
             FastMap::with_capacity_and_hasher(entities.len() * 3, Default::default());
         let mut escaping = FastSet::default();
         for (i, e) in entities.iter().enumerate() {
-            let i = i as EntityIdx;
+            let (i, e) = (i as EntityIdx, e.borrow());
             // Files holding several entities (awareness) resolve to their first one.
             by_path.entry(e.path.as_str()).or_insert(i);
             if e.escapes_root() {
                 escaping.insert(i);
             }
         }
-        for pass in 0..4 {
-            for (i, e) in entities.iter().enumerate() {
-                let i = i as EntityIdx;
-                match pass {
-                    0 => {
-                        by_key.entry(lower(&e.id)).or_insert(i);
-                    }
-                    1 => {
-                        by_key.entry(lower(e.stem())).or_insert(i);
-                    }
-                    2 => {
-                        by_key.entry(lower(&e.title)).or_insert(i);
-                    }
-                    _ => {
-                        for a in &e.aliases {
-                            by_key.entry(lower(a)).or_insert(i);
-                        }
-                    }
-                }
-            }
-        }
+        claim_names(entities, |key, i| {
+            by_key.entry(key).or_insert(i);
+        });
         let files: FastSet<&'a str> = files.into_iter().collect();
         let mut dirs = FastSet::default();
         for p in by_path.keys().chain(files.iter()) {
@@ -74,9 +56,44 @@ impl<'a> Resolver<'a> {
         }
         Resolver { by_path, by_key, files, dirs, escaping }
     }
+}
+
+impl Lookup for Resolver<'_> {
+    fn entity_at(&self, path: &str) -> Option<EntityIdx> {
+        self.by_path.get(path).copied()
+    }
+    fn is_file(&self, path: &str) -> bool {
+        self.files.contains(path)
+    }
+    fn is_dir(&self, path: &str) -> bool {
+        self.dirs.contains(path)
+    }
+    fn escapes(&self, i: EntityIdx) -> bool {
+        self.escaping.contains(&i)
+    }
+    fn named(&self, key: &str) -> Option<EntityIdx> {
+        self.by_key.get(key).copied()
+    }
+}
+
+/// The resolution rules over the few lookups they need: `Resolver` answers them from tables
+/// over every entity; a live reload that resolves a handful of new links answers them from the
+/// sorted store instead (`refresh::lookup`), without building the tables.
+pub trait Lookup {
+    /// The first entity in the file at `path` (relative, normalised).
+    fn entity_at(&self, path: &str) -> Option<EntityIdx>;
+    /// Whether `path` is a file of the store that is not an entity file.
+    fn is_file(&self, path: &str) -> bool;
+    /// Whether `path` is a folder holding some file of the store.
+    fn is_dir(&self, path: &str) -> bool;
+    /// Whether entity `i` resolves outside the root (`Entity::escapes_root`).
+    fn escapes(&self, i: EntityIdx) -> bool;
+    /// The entity claiming a lower-cased name: id, then stem, then title, then alias; the first
+    /// entity in store order wins within each.
+    fn named(&self, key: &str) -> Option<EntityIdx>;
 
     /// A markdown link destination written in the file at `from` (relative path).
-    pub fn markdown(&self, from: &str, target: &str) -> Resolution {
+    fn markdown(&self, from: &str, target: &str) -> Resolution {
         let t = target.trim().trim_start_matches('<').trim_end_matches('>');
         if t.is_empty() || t.starts_with('#') {
             return Resolution::Anchor;
@@ -114,18 +131,18 @@ impl<'a> Resolver<'a> {
             return self.dir_target("");
         }
         if !dir_form {
-            if let Some(&i) = self.by_path.get(norm) {
+            if let Some(i) = self.entity_at(norm) {
                 return self.entity(i);
             }
-            if self.files.contains(norm) {
-                return Resolution::File(norm.to_string());
+            if self.is_file(norm) {
+                return Resolution::file(norm);
             }
             let with_md = format!("{norm}.md");
-            if let Some(&i) = self.by_path.get(with_md.as_str()) {
+            if let Some(i) = self.entity_at(&with_md) {
                 return self.entity(i);
             }
         }
-        if self.dirs.contains(norm) {
+        if self.is_dir(norm) {
             return self.dir_target(norm);
         }
         Resolution::Broken
@@ -135,19 +152,19 @@ impl<'a> Resolver<'a> {
     fn dir_target(&self, dir: &str) -> Resolution {
         for name in ["index.md", "_index.md"] {
             let p = if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") };
-            if self.files.contains(p.as_str()) {
-                return Resolution::File(p);
+            if self.is_file(&p) {
+                return Resolution::file(p);
             }
         }
-        Resolution::File(if dir.is_empty() { ".".into() } else { format!("{dir}/") })
+        Resolution::file(if dir.is_empty() { ".".into() } else { format!("{dir}/") })
     }
 
     fn entity(&self, i: EntityIdx) -> Resolution {
-        if self.escaping.contains(&i) { Resolution::Escapes } else { Resolution::Entity(i) }
+        if self.escapes(i) { Resolution::Escapes } else { Resolution::Entity(i) }
     }
 
     /// A wikilink target (`[[target]]`, alias already removed) written in the file at `from`.
-    pub fn wiki(&self, from: &str, target: &str) -> Resolution {
+    fn wiki(&self, from: &str, target: &str) -> Resolution {
         let t = target.split('#').next().unwrap_or(target).trim();
         if t.is_empty() {
             return Resolution::Anchor;
@@ -171,9 +188,29 @@ impl<'a> Resolver<'a> {
 
     /// An entity named by id, file stem, title or alias (case-insensitive): wikilinks without
     /// a path and typed-edge targets.
-    pub fn name(&self, name: &str) -> Option<EntityIdx> {
+    fn name(&self, name: &str) -> Option<EntityIdx> {
         let key = lower(name.trim().trim_end_matches(".md"));
-        self.by_key.get(key.as_ref()).copied().or_else(|| self.by_path.get(name).copied())
+        self.named(key.as_ref()).or_else(|| self.entity_at(name))
+    }
+}
+
+/// Every entity's lookup names (lower-cased) in priority order: all ids, then all stems, then
+/// all titles, then all aliases; the first entity to claim a key keeps it.
+pub(crate) fn claim_names<'a, E: Borrow<Entity>>(entities: &'a [E], mut claim: impl FnMut(Cow<'a, str>, EntityIdx)) {
+    for pass in 0..4 {
+        for (i, e) in entities.iter().enumerate() {
+            let (i, e) = (i as EntityIdx, e.borrow());
+            match pass {
+                0 => claim(lower(&e.id), i),
+                1 => claim(lower(e.stem()), i),
+                2 => claim(lower(&e.title), i),
+                _ => {
+                    for a in &e.aliases {
+                        claim(lower(a), i);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -265,8 +302,8 @@ mod tests {
         assert_eq!(r.markdown("notes/a.md", "/tables/users.md#cols"), Resolution::Entity(0));
         assert_eq!(r.markdown("notes/a.md", "./a.md"), Resolution::Entity(2));
         assert_eq!(r.markdown("x.md", "concepts/LLM%20Wiki%20Pattern.md"), Resolution::Entity(1));
-        assert_eq!(r.markdown("x.md", "sources/paper.pdf"), Resolution::File("sources/paper.pdf".into()));
-        assert_eq!(r.markdown("x.md", "tables/"), Resolution::File("tables/index.md".into()));
+        assert_eq!(r.markdown("x.md", "sources/paper.pdf"), Resolution::file("sources/paper.pdf"));
+        assert_eq!(r.markdown("x.md", "tables/"), Resolution::file("tables/index.md"));
         assert_eq!(r.markdown("x.md", "missing.md"), Resolution::Broken);
         assert_eq!(r.markdown("notes/a.md", "../../etc/passwd"), Resolution::Escapes);
         assert_eq!(r.markdown("x.md", "file:///etc/passwd"), Resolution::Escapes);

@@ -55,7 +55,7 @@ fn stale(store: &Store, config: &LintConfig) -> Vec<Finding> {
     config
         .ignores
         .iter()
-        .filter(|ig| !store.by_id.contains_key(&ig.entity))
+        .filter(|ig| store.by_id(&ig.entity).is_none())
         .map(|ig| {
             let mut f = Finding::on_file(
                 &path,
@@ -141,8 +141,8 @@ pub fn remove(store: &Store, rule: &str, entity: &str, by: &str, opts: &WriteOpt
     }
     let mut event =
         AuditEvent::new("unignore", by, format!("stop ignoring {rule} on {entity}")).detail("rule", rule.to_string());
-    if let Some(i) = store.by_id.get(entity) {
-        let e = store.entity(*i);
+    if let Some(i) = store.by_id(entity) {
+        let e = store.entity(i);
         event = event.entity(&e.id, &e.title, &e.path);
     }
     write(store, old, doc.to_string(), event, opts)

@@ -49,7 +49,7 @@ impl Linted {
         let manifest = ManifestLints::from_info(&store.dialect.info());
         let report = report(store, config, &manifest);
         let keys = duplicates::RULES.map(|r| store.entities.iter().map(|e| duplicates::key_hash(r, e)).collect());
-        let loose = store.entities.iter().map(is_loose).collect();
+        let loose = store.entities.iter().map(|e| is_loose(e)).collect();
         Linted { report: Arc::new(report), config: config.clone(), manifest, keys, loose }
     }
 
@@ -213,7 +213,7 @@ impl IndexMap {
         let (o, n) = (&old.entities, &new.entities);
         let mut map =
             IndexMap { fwd: vec![NONE; o.len()], back: vec![NONE; n.len()], changed_old: vec![], changed_new: vec![] };
-        let range = |list: &[Entity], from: usize, p: &str| {
+        let range = |list: &[Arc<Entity>], from: usize, p: &str| {
             let lo = from + list[from..].partition_point(|e| e.path.as_str() < p);
             (lo, lo + list[lo..].partition_point(|e| e.path == p))
         };

@@ -25,12 +25,12 @@ pub fn check_entity(store: &Store, manifest: &ManifestLints, idx: EntityIdx, out
         let at = |rule, message| Finding::on_entity(store, idx, rule, l.line, l.col, message);
         match &l.resolution {
             Resolution::Broken => out.push(
-                at(rule::BROKEN_LINK, format!("`{}` does not resolve inside the store", l.target))
+                at(rule::BROKEN_LINK, format!("`{}` does not resolve inside the store", l.target()))
                     .with_severity(manifest.severity(Kind::BrokenRef, e.kind.as_deref())),
             ),
             Resolution::Escapes => out.push(at(
                 rule::LINK_ESCAPES_ROOT,
-                format!("`{}` leads outside the store root; folio does not follow it", l.target),
+                format!("`{}` leads outside the store root; folio does not follow it", l.target()),
             )),
             _ => {}
         }
@@ -46,7 +46,7 @@ pub fn check_entity(store: &Store, manifest: &ManifestLints, idx: EntityIdx, out
         }
         if kind == DialectKind::Okf && l.syntax == LinkSyntax::Wiki {
             wikilinks.push(out.len());
-            out.push(at(rule::WIKILINK_SYNTAX, format!("`[[{}]]`: OKF bundles use markdown links only", l.target)));
+            out.push(at(rule::WIKILINK_SYNTAX, format!("`[[{}]]`: OKF bundles use markdown links only", l.target())));
         }
     }
     if !wikilinks.is_empty() {
@@ -125,15 +125,9 @@ mod tests {
     use super::*;
 
     fn link(start: u32, end: u32) -> Link {
-        Link {
-            syntax: LinkSyntax::Wiki,
-            target: String::new(),
-            label: None,
-            span: start..end,
-            line: 1,
-            col: 1,
-            resolution: Resolution::Entity(0),
-        }
+        let mut l = Link::new(LinkSyntax::Wiki, "", None, start..end, 1, 1);
+        l.resolution = Resolution::Entity(0);
+        l
     }
 
     #[test]
