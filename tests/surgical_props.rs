@@ -201,7 +201,7 @@ fn repointing_changes_only_link_destinations_on_every_okf_corpus() {
         // Every link keeps resolving to the same file it did before (the moved one at its new place).
         let target_of = |s: &Store, r: &Resolution| match r {
             Resolution::Entity(t) => Some(s.entity(*t).path.clone()),
-            Resolution::File(f) => Some(f.clone()),
+            Resolution::File(f) => Some(f.to_string()),
             _ => None,
         };
         for e in &store.entities {
@@ -216,7 +216,7 @@ fn repointing_changes_only_link_destinations_on_every_okf_corpus() {
                     target_of(&after, &l_new.resolution),
                     "{bundle}: {now_path}:{} `{}`",
                     l_old.line,
-                    l_old.target
+                    l_old.target()
                 );
             }
         }

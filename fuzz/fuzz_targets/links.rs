@@ -14,6 +14,6 @@ fuzz_target!(|data: &[u8]| {
         let written = text.get(start..end).expect("span on character boundaries");
         assert!(written.starts_with('[') || written.starts_with('<'), "span {written:?}");
         assert!(link.line >= 1 && link.col >= 1);
-        let _ = links::percent_decode(&link.target);
+        let _ = links::percent_decode(link.target());
     }
 });

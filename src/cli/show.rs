@@ -33,7 +33,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
 pub fn resolution(store: &Store, r: &Resolution) -> (&'static str, Option<String>) {
     match r {
         Resolution::Entity(i) => ("entity", Some(store.entity(*i).id.clone())),
-        Resolution::File(p) => ("file", Some(p.clone())),
+        Resolution::File(p) => ("file", Some(p.to_string())),
         Resolution::External => ("external", None),
         Resolution::Anchor => ("anchor", None),
         Resolution::Broken | Resolution::Pending => ("broken", None),
@@ -54,7 +54,7 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
         .iter()
         .map(|l| {
             let (status, resolved) = resolution(store, &l.resolution);
-            json!({"target": l.target, "label": l.label, "resolved": resolved, "status": status,
+            json!({"target": l.target(), "label": l.label(), "resolved": resolved, "status": status,
                    "syntax": match l.syntax { crate::store::entity::LinkSyntax::Wiki => "wiki", _ => "markdown" },
                    "line": l.line, "column": l.col})
         })

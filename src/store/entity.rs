@@ -14,11 +14,11 @@ pub struct Entity {
     /// `type` / `kind` / section: how the dialect classifies it.
     pub kind: Option<String>,
     pub title: String,
-    pub description: Option<String>,
+    pub description: Option<Box<str>>,
     /// Review state as the dialect spells it (OKF `status`, opendray `maturity`, …).
-    pub status: Option<String>,
-    pub created: Option<String>,
-    pub updated: Option<String>,
+    pub status: Option<Box<str>>,
+    pub created: Option<Box<str>>,
+    pub updated: Option<Box<str>>,
     pub tags: Vec<String>,
     pub aliases: Vec<String>,
     /// Provenance / sources, as written (paths, ids or resources).
@@ -66,7 +66,8 @@ pub enum Resolution {
     Pending,
     Entity(EntityIdx),
     /// An existing file in the store that is not an entity (a source, an image, a catalog).
-    File(String),
+    /// Boxed: a `String` payload made every `Resolution` (one per link) 24 bytes, not 16.
+    File(Box<String>),
     /// `http:`, `mailto:` and other schemes: never checked.
     External,
     /// `#anchor` inside the same document.
@@ -79,11 +80,12 @@ pub enum Resolution {
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Link {
+    /// The target as written, then the label: one allocation for both (a store keeps about
+    /// five links per entity, and a separate label `String` cost 24 bytes plus its own block).
+    text: Box<str>,
+    /// Where the target ends in `text`.
+    target_len: u32,
     pub syntax: LinkSyntax,
-    /// The target as written (wikilink target without alias, markdown URL as written).
-    pub target: String,
-    /// Label / alias text when present.
-    pub label: Option<String>,
     /// Byte span of the whole link in the file.
     pub span: Range<u32>,
     /// 1-based line and column (in bytes) of the link start.
@@ -92,7 +94,46 @@ pub struct Link {
     pub resolution: Resolution,
 }
 
+impl Resolution {
+    pub fn file(path: impl Into<String>) -> Resolution {
+        Resolution::File(Box::new(path.into()))
+    }
+}
+
 impl Link {
+    /// A link not resolved yet; an empty label is no label.
+    pub fn new(syntax: LinkSyntax, target: &str, label: Option<&str>, span: Range<u32>, line: u32, col: u32) -> Link {
+        let label = label.unwrap_or_default();
+        let mut text = String::with_capacity(target.len() + label.len());
+        text.push_str(target);
+        text.push_str(label);
+        Link {
+            text: text.into_boxed_str(),
+            target_len: target.len() as u32,
+            syntax,
+            span,
+            line,
+            col,
+            resolution: Resolution::Pending,
+        }
+    }
+
+    /// The target as written (wikilink target without alias, markdown URL as written).
+    pub fn target(&self) -> &str {
+        self.parts().0
+    }
+
+    /// Label / alias text when present.
+    pub fn label(&self) -> Option<&str> {
+        Some(self.parts().1).filter(|l| !l.is_empty())
+    }
+
+    /// `text` split at `target_len`; a length that does not fit (a damaged cache) gives the
+    /// whole text as the target rather than a panic.
+    fn parts(&self) -> (&str, &str) {
+        self.text.split_at_checked(self.target_len as usize).unwrap_or((&self.text, ""))
+    }
+
     pub fn is_internal(&self) -> bool {
         !matches!(self.resolution, Resolution::External | Resolution::Anchor)
     }
@@ -199,12 +240,22 @@ impl Problem {
 }
 
 impl Entity {
-    /// The file stem of the entity's file (`tables/users.md` → `users`).
     /// Whether the entity's file is a symlink leading out of the store (never read).
     pub fn escapes_root(&self) -> bool {
         self.problems.iter().any(|p| p.rule == rule::LINK_ESCAPES_ROOT && p.line == 0)
     }
 
+    /// Gives back the room the lists grew into while the entity was parsed.
+    pub fn shrink_to_fit(&mut self) {
+        self.tags.shrink_to_fit();
+        self.aliases.shrink_to_fit();
+        self.sources.shrink_to_fit();
+        self.edges.shrink_to_fit();
+        self.links.shrink_to_fit();
+        self.problems.shrink_to_fit();
+    }
+
+    /// The file stem of the entity's file (`tables/users.md` → `users`).
     pub fn stem(&self) -> &str {
         let name = self.path.rsplit('/').next().unwrap_or(&self.path);
         name.strip_suffix(".md").unwrap_or(name)

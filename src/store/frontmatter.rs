@@ -5,6 +5,10 @@
 //! EloPhanto's indexer accept: a `---` further down the file is just a thematic break.
 use serde_json::{Map, Value};
 
+pub mod view;
+
+pub use view::{Val, View};
+
 /// Frontmatter fields in file order, YAML values mapped onto JSON values.
 pub type Fields = Map<String, Value>;
 
@@ -70,11 +74,28 @@ pub fn parse_yaml(yaml: &str) -> Result<Fields, YamlError> {
     if yaml.trim().is_empty() {
         return Ok(Fields::new());
     }
+    if let Some(view) = super::simple_yaml::parse_view(yaml) {
+        return Ok(view.into_fields());
+    }
+    parse_with_serde(yaml)
+}
+
+/// The same fields as `parse_yaml`, as a view borrowing the block's text where it can: the
+/// load path's reader (see `view`).
+pub fn parse_yaml_view(yaml: &str) -> Result<View<'_>, YamlError> {
+    if yaml.trim().is_empty() {
+        return Ok(View::new());
+    }
+    if let Some(view) = super::simple_yaml::parse_view(yaml) {
+        return Ok(view);
+    }
+    parse_with_serde(yaml).map(View::from_fields)
+}
+
+/// What the simple reader cannot take: serde_yaml_ng, behind the YAML bomb guard.
+fn parse_with_serde(yaml: &str) -> Result<Fields, YamlError> {
     // The simple reader has no anchors and no nesting, so only the YAML parser needs the bomb
     // guard (which cost as much as the simple reader itself: 7 % of `folio stats` instructions).
-    if let Some(fields) = super::simple_yaml::parse(yaml) {
-        return Ok(fields);
-    }
     super::yaml_limits::check(yaml).map_err(|message| YamlError { message, line: 1, col: 1 })?;
     let value: serde_yaml_ng::Value = serde_yaml_ng::from_str(yaml).map_err(|e| {
         let (line, col) = e.location().map(|l| (l.line() as u32, l.column() as u32)).unwrap_or((1, 1));

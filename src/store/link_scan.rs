@@ -7,36 +7,55 @@
 //! brackets, emphasis or line breaks inside labels, link titles, code spans across lines,
 //! wikilinks inside tables — returns `None` and the caller runs pulldown-cmark. Measured on
 //! generated OKF bundles it is ~8× cheaper than the full parse.
-use super::entity::{Link, LinkSyntax, Resolution};
+use super::entity::{Link, LinkSyntax};
 use super::lines::LineIndex;
 
 /// Links in `text[body_start..]`, or `None` when the body needs the full parser.
+///
+/// One pass over the lines. Whole-body searches first decide which per-line checks can be
+/// skipped (most bodies have no `|`, no four-space run, no `~~~`); line and column come from
+/// counting lines as they pass, not from a search per link.
 pub fn scan(text: &str, body_start: usize, lines: &LineIndex) -> Option<Vec<Link>> {
-    let body = &text[body_start.min(text.len())..];
+    let body_start = body_start.min(text.len());
+    let body = &text[body_start..];
+    let bytes = body.as_bytes();
     // One memchr-crate pass for the three bytes: `str::contains(char)` goes through std's
     // memchr, which was 5 % of `folio stats` instructions from this line (callgrind, 10k).
-    if memchr::memchr3(b'<', b'\\', b'\t', body.as_bytes()).is_some() || table_with_links(body) {
+    if memchr::memchr3(b'<', b'\\', b'\t', bytes).is_some() {
         return None;
     }
-    // Searched once per body: most bodies have no four-space run, so lines skip that check.
-    let four_spaces = memchr::memmem::find(body.as_bytes(), b"    ").is_some();
+    let pipes = memchr::memchr(b'|', bytes).is_some();
+    let four_spaces = memchr::memmem::find(bytes, b"    ").is_some();
+    let tildes = memchr::memmem::find(bytes, b"~~~").is_some();
+    let mut tables = TableCheck::default();
     let mut links = Vec::new();
     let mut fence: Option<(u8, usize)> = None;
     let mut offset = body_start;
+    // Bodies start on a line of their own; a body starting mid-line gets its columns right too.
+    let (mut line_no, mut col_base) = lines.position(body_start);
+    col_base -= 1;
     for raw in split_lines(body) {
         let line_start = offset;
         offset += raw.len();
         let line = raw.strip_suffix('\n').unwrap_or(raw);
         let line = line.strip_suffix('\r').unwrap_or(line);
+        let at = (line_no, std::mem::take(&mut col_base));
+        line_no += 1;
+        if pipes && tables.line(line) {
+            return None;
+        }
         let (fence_char, run) = fence_marker(line);
         if let Some((c, len)) = fence {
             if fence_char == Some(c) && run >= len && line[run..].trim().is_empty() {
                 fence = None;
+            } else if fence_char.is_none() && indented_fence(line, c) {
+                // A closing fence may be indented up to three spaces: the full parser decides.
+                return None;
             }
             continue;
         }
         if let Some(c) = fence_char {
-            if c == b'`' && line[run..].contains('`') {
+            if c == b'`' && memchr::memchr(b'`', &line.as_bytes()[run..]).is_some() {
                 return None;
             }
             fence = Some((c, run));
@@ -45,16 +64,19 @@ pub fn scan(text: &str, body_start: usize, lines: &LineIndex) -> Option<Vec<Link
         let rest = line.trim_start_matches(' ');
         // Indented code (also after a list marker or `>`), or a fence inside a container
         // (backtick runs are checked with the code spans).
-        let bytes = line.as_bytes();
-        if four_spaces && memchr::memmem::find(bytes, b"    ").is_some()
-            || memchr::memchr(b'~', bytes).is_some() && memchr::memmem::find(bytes, b"~~~").is_some()
+        let b = line.as_bytes();
+        if four_spaces && memchr::memmem::find(b, b"    ").is_some()
+            || tildes && memchr::memmem::find(b, b"~~~").is_some()
         {
             return None;
         }
-        if rest.starts_with('[') && rest.contains("]:") {
+        if rest.starts_with('[') && memchr::memmem::find(rest.as_bytes(), b"]:").is_some() {
             return None;
         }
-        scan_line(line, line_start, lines, &mut links)?;
+        scan_line(line, line_start, at, &mut links)?;
+    }
+    if pipes && tables.line("") {
+        return None;
     }
     Some(links)
 }
@@ -73,45 +95,56 @@ pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// A GFM table (a delimiter row like `|---|---|`) whose paragraph holds brackets: table cells
-/// split at `|` before links parse, which breaks `[[target|alias]]`.
-fn table_with_links(body: &str) -> bool {
-    if memchr::memchr(b'|', body.as_bytes()).is_none() {
-        return false;
-    }
-    let is_delimiter_row = |l: &str| {
-        let t = l.trim();
-        t.contains('|') && t.contains('-') && t.bytes().all(|b| matches!(b, b'|' | b'-' | b':' | b' '))
-    };
-    // Paragraph by paragraph (blank-line separated): a table lives inside one.
-    let mut para_has_table = false;
-    let mut para_has_bracket = false;
-    for line in split_lines(body).chain(std::iter::once("")) {
+/// split at `|` before links parse, which breaks `[[target|alias]]`. Fed every line of the
+/// body (fenced ones too) and a blank one at the end; paragraphs are blank-line separated.
+#[derive(Default)]
+struct TableCheck {
+    has_table: bool,
+    has_bracket: bool,
+}
+
+impl TableCheck {
+    /// Whether the paragraph this line ends is a table holding brackets.
+    fn line(&mut self, line: &str) -> bool {
         if line.trim().is_empty() {
-            if para_has_table && para_has_bracket {
-                return true;
-            }
-            (para_has_table, para_has_bracket) = (false, false);
-            continue;
+            let found = self.has_table && self.has_bracket;
+            *self = TableCheck::default();
+            return found;
         }
-        para_has_table |= is_delimiter_row(line);
-        para_has_bracket |= line.contains('[');
+        let b = line.as_bytes();
+        self.has_table |= memchr::memchr(b'|', b).is_some() && is_delimiter_row(line);
+        self.has_bracket |= memchr::memchr(b'[', b).is_some();
+        false
     }
-    false
+}
+
+fn is_delimiter_row(line: &str) -> bool {
+    let t = line.trim();
+    memchr::memchr(b'-', t.as_bytes()).is_some() && t.bytes().all(|b| matches!(b, b'|' | b'-' | b':' | b' '))
 }
 
 /// A fence line at column 0: its character and run length.
 fn fence_marker(line: &str) -> (Option<u8>, usize) {
-    for c in [b'`', b'~'] {
-        let run = line.bytes().take_while(|&b| b == c).count();
-        if run >= 3 {
-            return (Some(c), run);
+    let b = line.as_bytes();
+    match b.first() {
+        Some(&c @ (b'`' | b'~')) => {
+            let run = b.iter().take_while(|&&x| x == c).count();
+            if run >= 3 { (Some(c), run) } else { (None, 0) }
         }
+        _ => (None, 0),
     }
-    (None, 0)
 }
 
-/// Links on one line; `None` when the line holds anything the scanner does not handle.
-fn scan_line(line: &str, line_start: usize, lines: &LineIndex, out: &mut Vec<Link>) -> Option<()> {
+/// A run of the fence character after one to three spaces (a possibly closing fence).
+fn indented_fence(line: &str, c: u8) -> bool {
+    let rest = line.trim_start_matches(' ');
+    let indent = line.len() - rest.len();
+    (1..=3).contains(&indent) && rest.as_bytes().starts_with(&[c; 3])
+}
+
+/// Links on one line: `at` is its 1-based number in the file and the column its first byte
+/// is in, minus one. `None` when the line holds anything the scanner does not handle.
+fn scan_line(line: &str, line_start: usize, at: (u32, u32), out: &mut Vec<Link>) -> Option<()> {
     let b = line.as_bytes();
     if memchr::memchr2(b'[', b'`', b).is_none() {
         return Some(());
@@ -128,7 +161,7 @@ fn scan_line(line: &str, line_start: usize, lines: &LineIndex, out: &mut Vec<Lin
         if start > 0 && b[start - 1] == b'!' {
             return None;
         }
-        let (link, end) = if b.get(start + 1) == Some(&b'[') {
+        let (mut link, end) = if b.get(start + 1) == Some(&b'[') {
             wikilink(line, start)?
         } else {
             match inline_link(line, start, &code)? {
@@ -143,8 +176,9 @@ fn scan_line(line: &str, line_start: usize, lines: &LineIndex, out: &mut Vec<Lin
         if code.iter().any(|&(s, e)| s > start && s < end && e > end) {
             return None;
         }
-        let (line_no, col) = lines.position(line_start + start);
-        out.push(Link { span: (line_start + start) as u32..(line_start + end) as u32, line: line_no, col, ..link });
+        (link.span, link.line, link.col) =
+            ((line_start + start) as u32..(line_start + end) as u32, at.0, at.1 + start as u32 + 1);
+        out.push(link);
         i = end;
     }
     Some(())
@@ -193,7 +227,7 @@ fn inline_link(line: &str, start: usize, code: &[(usize, usize)]) -> Option<Opti
         return None;
     }
     let label = &line[start + 1..close];
-    if label.contains('[') {
+    if memchr::memchr(b'[', label.as_bytes()).is_some() {
         return None;
     }
     if b.get(close + 1) != Some(&b'(') {
@@ -203,61 +237,51 @@ fn inline_link(line: &str, start: usize, code: &[(usize, usize)]) -> Option<Opti
     let dest_start = close + 2;
     let dest_end = dest_start + memchr::memchr(b')', &b[dest_start..])?;
     let dest = &line[dest_start..dest_end];
-    if dest.contains([' ', '(', '&', '"', '\'']) || !plain_label(label) {
+    if dest.bytes().any(|c| matches!(c, b' ' | b'(' | b'&' | b'"' | b'\'')) || !plain_label(label) {
         return None;
     }
     let label = label_text(label);
-    let link = Link {
-        syntax: LinkSyntax::Markdown,
-        target: dest.to_string(),
-        label: (!label.is_empty()).then_some(label),
-        span: 0..0,
-        line: 0,
-        col: 0,
-        resolution: Resolution::Pending,
-    };
+    let link = Link::new(LinkSyntax::Markdown, dest, Some(&label), 0..0, 0, 0);
     Some(Some((link, dest_end + 1)))
 }
 
 /// `[[target]]` or `[[target|alias]]` at `start`.
 fn wikilink(line: &str, start: usize) -> Option<(Link, usize)> {
     let inner_start = start + 2;
-    let close = inner_start + line[inner_start..].find("]]")?;
+    let close = inner_start + memchr::memmem::find(&line.as_bytes()[inner_start..], b"]]")?;
     let inner = &line[inner_start..close];
     let after = line.as_bytes().get(close + 2);
-    if inner.is_empty() || inner.contains(['[', ']', '`']) || after == Some(&b'(') || after == Some(&b']') {
+    if inner.is_empty()
+        || inner.bytes().any(|c| matches!(c, b'[' | b']' | b'`'))
+        || after == Some(&b'(')
+        || after == Some(&b']')
+    {
         return None;
     }
-    let (target, alias) = match inner.split_once('|') {
-        Some((t, a)) if !a.contains('|') => (t, Some(a)),
+    let (target, alias) = match memchr::memchr(b'|', inner.as_bytes()) {
+        Some(bar) if memchr::memchr(b'|', &inner.as_bytes()[bar + 1..]).is_none() => {
+            (&inner[..bar], Some(&inner[bar + 1..]))
+        }
         Some(_) => return None,
         None => (inner, None),
     };
     if target.is_empty() || alias.is_some_and(|a| a.is_empty() || !plain_label(a)) || !plain_label(target) {
         return None;
     }
-    let label = alias.map(str::trim).filter(|a| !a.is_empty() && *a != target).map(str::to_string);
-    let link = Link {
-        syntax: LinkSyntax::Wiki,
-        target: target.to_string(),
-        label,
-        span: 0..0,
-        line: 0,
-        col: 0,
-        resolution: Resolution::Pending,
-    };
+    let label = alias.map(str::trim).filter(|a| !a.is_empty() && *a != target);
+    let link = Link::new(LinkSyntax::Wiki, target, label, 0..0, 0, 0);
     Some((link, close + 2))
 }
 
 /// Label text pulldown-cmark reports verbatim (no emphasis, entities or trailing spaces).
 fn plain_label(s: &str) -> bool {
-    !s.contains(['*', '_', '&', '!', '~', '<']) && s.trim() == s
+    !s.bytes().any(|c| matches!(c, b'*' | b'_' | b'&' | b'!' | b'~' | b'<')) && s.trim() == s
 }
 
 /// The label as pulldown-cmark's text and code events spell it: code spans without backticks.
-fn label_text(label: &str) -> String {
-    if !label.contains('`') {
-        return label.trim().to_string();
+fn label_text(label: &str) -> std::borrow::Cow<'_, str> {
+    if memchr::memchr(b'`', label.as_bytes()).is_none() {
+        return label.trim().into();
     }
     let mut out = String::with_capacity(label.len());
     for (k, part) in label.split('`').enumerate() {
@@ -268,7 +292,7 @@ fn label_text(label: &str) -> String {
             out.push_str(part);
         }
     }
-    out.trim().to_string()
+    out.trim().to_string().into()
 }
 
 #[cfg(test)]
@@ -293,6 +317,15 @@ mod tests {
             "unclosed fence\n```\n[a](b.md)\n",
         ] {
             assert_eq!(fast(t).as_ref(), Some(&full(t)), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn positions_match_pulldown_from_any_body_start() {
+        let t = "---\na: 1\n---\nx [a](b.md) [[c|d]]\n\nmore [[e]]\r\n[f](g.md)";
+        for start in [0, 13, 15, 16, t.len()] {
+            let fast = scan(t, start, &LineIndex::new(t));
+            assert_eq!(fast.as_ref(), Some(&super::super::links::extract_with_pulldown(t, start, &LineIndex::new(t))));
         }
     }
 

@@ -2,7 +2,7 @@
 //! outside code spans and code blocks, with byte spans and positions.
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
-use super::entity::{Link, LinkSyntax, Resolution};
+use super::entity::{Link, LinkSyntax};
 use super::lines::LineIndex;
 
 /// Links in `text[body_start..]`. Spans are offsets into `text`.
@@ -21,6 +21,7 @@ pub fn extract(text: &str, body_start: usize, lines: &LineIndex) -> Vec<Link> {
 pub fn extract_with_pulldown(text: &str, body_start: usize, lines: &LineIndex) -> Vec<Link> {
     let body = &text[body_start.min(text.len())..];
     let mut links = Vec::new();
+    // The link without its label, and the label as the text events arrive.
     let mut open: Option<(Link, String)> = None;
     let parser = Parser::new_ext(body, Options::ENABLE_WIKILINKS | Options::ENABLE_TABLES);
     for (event, range) in parser.into_offset_iter() {
@@ -33,16 +34,8 @@ pub fn extract_with_pulldown(text: &str, body_start: usize, lines: &LineIndex) -
                 };
                 let start = body_start + range.start;
                 let (line, col) = lines.position(start);
-                let link = Link {
-                    syntax,
-                    target: dest_url.to_string(),
-                    label: None,
-                    span: start as u32..(body_start + range.end) as u32,
-                    line,
-                    col,
-                    resolution: Resolution::Pending,
-                };
-                open = Some((link, String::new()));
+                let span = start as u32..(body_start + range.end) as u32;
+                open = Some((Link::new(syntax, &dest_url, None, span, line, col), String::new()));
             }
             Event::Text(t) | Event::Code(t) => {
                 if let Some((_, label)) = open.as_mut() {
@@ -50,13 +43,15 @@ pub fn extract_with_pulldown(text: &str, body_start: usize, lines: &LineIndex) -
                 }
             }
             Event::End(TagEnd::Link) => {
-                if let Some((mut link, label)) = open.take() {
+                if let Some((link, label)) = open.take() {
                     let label = label.trim();
-                    let same_as_target = link.syntax == LinkSyntax::Wiki && label == link.target;
-                    if !label.is_empty() && !same_as_target {
-                        link.label = Some(label.to_string());
+                    let same_as_target = link.syntax == LinkSyntax::Wiki && label == link.target();
+                    if label.is_empty() || same_as_target {
+                        links.push(link);
+                    } else {
+                        let span = link.span.clone();
+                        links.push(Link::new(link.syntax, link.target(), Some(label), span, link.line, link.col));
                     }
-                    links.push(link);
                 }
             }
             _ => {}
@@ -106,16 +101,16 @@ mod tests {
         let l = links(t);
         assert_eq!(l.len(), 3);
         assert_eq!(l[0].syntax, LinkSyntax::Markdown);
-        assert_eq!(l[0].target, "/tables/users.md");
-        assert_eq!(l[0].label.as_deref(), Some("users"));
+        assert_eq!(l[0].target(), "/tables/users.md");
+        assert_eq!(l[0].label(), Some("users"));
         assert_eq!((l[0].line, l[0].col), (1, 5));
         assert_eq!(&t[l[0].span.start as usize..l[0].span.end as usize], "[users](/tables/users.md)");
         assert_eq!(l[1].syntax, LinkSyntax::Wiki);
-        assert_eq!(l[1].target, "other-note");
-        assert_eq!(l[1].label.as_deref(), Some("the other"));
+        assert_eq!(l[1].target(), "other-note");
+        assert_eq!(l[1].label(), Some("the other"));
         assert_eq!((l[1].line, l[1].col), (2, 1));
-        assert_eq!(l[2].target, "plain");
-        assert_eq!(l[2].label, None);
+        assert_eq!(l[2].target(), "plain");
+        assert_eq!(l[2].label(), None);
     }
 
     #[test]
@@ -137,7 +132,7 @@ mod tests {
     fn reference_links_and_autolinks() {
         let t = "[a][ref] <https://x.org>\n\n[ref]: other.md\n";
         let l = links(t);
-        assert_eq!(l.iter().map(|l| l.target.as_str()).collect::<Vec<_>>(), ["other.md", "https://x.org"]);
+        assert_eq!(l.iter().map(|l| l.target()).collect::<Vec<_>>(), ["other.md", "https://x.org"]);
     }
 
     #[test]

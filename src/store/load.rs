@@ -4,8 +4,8 @@
 //! entity (or a skipped file), and nothing is ever written.
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -104,7 +104,8 @@ fn classify(
 /// path, and the folders that could not be listed.
 #[derive(Default)]
 pub struct Loaded {
-    pub entities: Vec<Entity>,
+    /// Shared with refreshed copies of the store (`Store::entities`).
+    pub entities: Vec<Arc<Entity>>,
     pub other_files: Vec<FoundFile>,
     pub warnings: Vec<StoreWarning>,
 }
@@ -119,9 +120,10 @@ pub fn walk_and_read(root: &Path, dialect: &dyn Dialect, progress: Option<&LoadP
     let mut builder = ReaderBuilder { root, canonical_root: &canonical_root, dialect, progress, shared: &shared };
     walker(root).threads(walk_threads()).build_parallel().visit(&mut builder);
     let mut loaded = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-    // In parallel: moving 400-byte entities and comparing long shared path prefixes was a
-    // third of the main thread's samples after the walk went parallel (perf, 100k).
-    loaded.entities.par_sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+    // In parallel: comparing long shared path prefixes was a third of the main thread's
+    // samples after the walk went parallel (perf, 100k). Unstable, so in place; the key is
+    // unique, so the order is the same.
+    loaded.entities.par_sort_unstable_by(|a, b| entity_order(a, b));
     loaded.other_files.sort_by(|a, b| a.rel.cmp(&b.rel));
     loaded.warnings.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message)));
     loaded
@@ -172,7 +174,7 @@ impl ignore::ParallelVisitor for Reader<'_> {
                 if let Some(p) = self.progress {
                     p.total.fetch_add(1, Ordering::Relaxed);
                 }
-                self.mine.entities.extend(read_one(self.root, &f, self.dialect));
+                self.mine.entities.extend(read_one(self.root, &f, self.dialect).into_iter().map(Arc::new));
                 if let Some(p) = self.progress {
                     p.done.fetch_add(1, Ordering::Relaxed);
                 }
@@ -232,8 +234,14 @@ pub fn read_entities(
             parsed
         })
         .collect();
-    entities.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+    entities.par_sort_unstable_by(entity_order);
     entities
+}
+
+/// Entities in path order, then in the order they appear in their file (`span.start` tells
+/// apart entries that share a line).
+fn entity_order(a: &Entity, b: &Entity) -> std::cmp::Ordering {
+    a.path.cmp(&b.path).then(a.line.cmp(&b.line)).then(a.span.start.cmp(&b.span.start))
 }
 
 fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity> {
@@ -298,9 +306,9 @@ fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
         e.file_size = size;
         e.mtime_ns = mtime;
         flag_hostile(&text, &lines, e);
-        // The link list grew by doubling while the body was scanned: give the slack back, as
-        // every entity is kept for the life of the store.
-        e.links.shrink_to_fit();
+        // The lists grew by doubling (or from an iterator without an exact length): give the
+        // slack back, as every entity is kept for the life of the store.
+        e.shrink_to_fit();
     }
     entities
 }

@@ -183,7 +183,7 @@ fn convert_wikilinks(store: &Store, e: &Entity, original: &str, current: &str, m
         match l.entity() {
             Some(t) => {
                 let target = store.entity(t);
-                let label = l.label.clone().unwrap_or_else(|| l.target.clone());
+                let label = l.label().unwrap_or(l.target()).to_string();
                 let label = label.replace('[', "\\[").replace(']', "\\]");
                 let dest = target.path.replace('%', "%25").replace(' ', "%20").replace('(', "%28").replace(')', "%29");
                 let start = (l.span.start as isize + shift) as usize;
@@ -194,7 +194,7 @@ fn convert_wikilinks(store: &Store, e: &Entity, original: &str, current: &str, m
                 }
             }
             None => {
-                m.unresolved.push(format!("{}:{}: [[{}]] does not resolve; left as it is", e.path, l.line, l.target))
+                m.unresolved.push(format!("{}:{}: [[{}]] does not resolve; left as it is", e.path, l.line, l.target()))
             }
         }
     }

@@ -38,7 +38,7 @@ impl MovePlan {
 pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePlan, String> {
     let moved = store.entity(idx);
     let old_path = moved.path.clone();
-    let mut referrers: Vec<EntityIdx> = store.backlinks[idx as usize].clone();
+    let mut referrers: Vec<EntityIdx> = store.backlinks[idx as usize].to_vec();
     referrers.retain(|r| store.entity(*r).path != old_path);
     let mut plan = MovePlan::default();
     let new_stem = stem(new_path);
@@ -64,7 +64,7 @@ pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePl
                 let target_path = match &l.resolution {
                     Resolution::Entity(t) if *t == idx => new_path.to_string(),
                     Resolution::Entity(t) if relative_file => store.entity(*t).path.clone(),
-                    Resolution::File(f) if relative_file => f.clone(),
+                    Resolution::File(f) if relative_file => f.to_string(),
                     _ => continue,
                 };
                 let span = l.span.start as usize..l.span.end as usize;
@@ -79,7 +79,7 @@ pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePl
                 match found {
                     Some((r, Some(new))) => edits.push((r, new)),
                     Some((_, None)) => {}
-                    None => plan.skipped.push(format!("{path}:{}: link `{}` not rewritten", l.line, l.target)),
+                    None => plan.skipped.push(format!("{path}:{}: link `{}` not rewritten", l.line, l.target())),
                 }
             }
             if e.edges.iter().any(|d| d.resolved == Some(idx)) && i as EntityIdx != idx {

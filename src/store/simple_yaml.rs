@@ -6,17 +6,25 @@
 //! `frontmatter::yaml_to_json`) gives; anything else — anchors, tags, comments, escapes,
 //! numbers other than plain decimals, nesting, odd characters, duplicate keys — returns `None`
 //! and the caller parses the block with serde_yaml_ng. Measured on generated OKF bundles this
-//! is ~15× cheaper than building a `serde_yaml_ng::Value` and converting it.
-use serde_json::{Map, Value};
+//! is ~15× cheaper than building a `serde_yaml_ng::Value` and converting it. Its strings are
+//! slices of the block (`View`), copied only when a caller asks for owned `Fields`.
+use std::borrow::Cow;
 
-use super::frontmatter::Fields;
+use serde_json::Number;
 
-/// The block as fields, or `None` when it holds anything outside the simple subset.
+use super::frontmatter::{Fields, Val, View};
+
+/// The block as owned fields, or `None` when it holds anything outside the simple subset.
 pub fn parse(yaml: &str) -> Option<Fields> {
+    parse_view(yaml).map(View::into_fields)
+}
+
+/// The block as a view over its text, or `None` when it holds anything outside the subset.
+pub fn parse_view(yaml: &str) -> Option<View<'_>> {
     if has_unsafe_bytes(yaml.as_bytes()) {
         return None;
     }
-    let mut fields = Fields::new();
+    let mut fields = View::new();
     let mut lines = super::link_scan::split_lines(yaml)
         .map(|l| l.strip_suffix('\n').unwrap_or(l))
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
@@ -30,7 +38,7 @@ pub fn parse(yaml: &str) -> Option<Fields> {
             block_value(&mut lines)?
         } else {
             let mut value = inline_value(rest)?;
-            if let Value::String(s) = &mut value
+            if let Val::Str(s) = &mut value
                 && is_plain(rest)
             {
                 // Folded continuation lines of a plain scalar join with single spaces.
@@ -42,6 +50,7 @@ pub fn parse(yaml: &str) -> Option<Fields> {
                     if part.starts_with(['-', '#']) || !plain_ok(part) {
                         return None;
                     }
+                    let s = s.to_mut();
                     s.push(' ');
                     s.push_str(part);
                     lines.next();
@@ -49,7 +58,7 @@ pub fn parse(yaml: &str) -> Option<Fields> {
             }
             value
         };
-        if fields.insert(key.to_string(), value).is_some() {
+        if !fields.insert(key, value) {
             // Duplicate keys are an error in serde_yaml_ng: let it report it.
             return None;
         }
@@ -60,6 +69,11 @@ pub fn parse(yaml: &str) -> Option<Fields> {
 /// Bytes libyaml treats specially or rejects: tabs and control characters, C1 controls and NEL,
 /// the Unicode line/paragraph separators, a BOM, and the non-characters U+FFFE/U+FFFF.
 fn has_unsafe_bytes(b: &[u8]) -> bool {
+    // Printable ASCII and newlines only (almost every block): nothing to look at closely. This
+    // test vectorises; the exact one below goes byte by byte.
+    if b.iter().fold(true, |ok, &c| ok & ((0x20..0x7f).contains(&c) | (c == b'\n'))) {
+        return false;
+    }
     b.iter().enumerate().any(|(i, &c)| match c {
         b'\n' => false,
         // A lone CR is a line break to YAML; only CRLF endings are handled here.
@@ -74,7 +88,7 @@ fn has_unsafe_bytes(b: &[u8]) -> bool {
 
 /// `key: rest` at column 0, the key a plain word that YAML reads as a string.
 fn split_key(line: &str) -> Option<(&str, &str)> {
-    let colon = line.find(':')?;
+    let colon = memchr::memchr(b':', line.as_bytes())?;
     let key = &line[..colon];
     let after = &line[colon + 1..];
     if !is_simple_key(key) || !(after.is_empty() || after.starts_with(' ')) {
@@ -91,33 +105,33 @@ fn is_simple_key(key: &str) -> bool {
 }
 
 /// A value written on the key's own line.
-fn inline_value(v: &str) -> Option<Value> {
+fn inline_value(v: &str) -> Option<Val<'_>> {
     if let Some(inner) = v.strip_prefix('[') {
         let inner = inner.strip_suffix(']')?;
-        return flow_items(inner)?
-            .into_iter()
-            .map(|item| scalar(item, true))
-            .collect::<Option<Vec<_>>>()
-            .map(Value::Array);
+        let mut items = Vec::new();
+        for item in flow_items(inner)? {
+            items.push(scalar(item?, true)?);
+        }
+        return Some(Val::List(items));
     }
     if v.starts_with('{') {
-        return flow_map(v).map(Value::Object);
+        return flow_map(v).map(Val::Map);
     }
     scalar(v, false)
 }
 
 /// What follows `key:` on the next lines: a block list or a one-level mapping; nothing is null.
-fn block_value<'a>(lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>) -> Option<Value> {
+fn block_value<'a>(lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>) -> Option<Val<'a>> {
     // Blank lines before the value (or the next key) mean nothing.
     while lines.peek().is_some_and(|l| l.trim().is_empty()) {
         lines.next();
     }
-    let Some(first) = lines.peek().copied() else { return Some(Value::Null) };
+    let Some(first) = lines.peek().copied() else { return Some(Val::Null) };
     let indent = first.len() - first.trim_start_matches(' ').len();
     let trimmed = first.trim_start_matches(' ');
     if !(trimmed.starts_with("- ") || trimmed == "-") {
         // A top-level key next: this one's value is null. An indented mapping is not handled.
-        return if indent == 0 { Some(Value::Null) } else { None };
+        return if indent == 0 { Some(Val::Null) } else { None };
     }
     let mut items = Vec::new();
     while let Some(line) = lines.peek().copied() {
@@ -132,28 +146,28 @@ fn block_value<'a>(lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>
         let item = body.strip_prefix("- ")?.trim();
         lines.next();
         if item.starts_with('{') {
-            items.push(Value::Object(flow_map(item)?));
+            items.push(Val::Map(flow_map(item)?));
         } else if let Some((k, rest)) = split_key(item).filter(|_| !item.starts_with(['"', '\''])) {
-            items.push(Value::Object(item_mapping(k, rest, indent + 2, lines)?));
+            items.push(Val::Map(item_mapping(k, rest, indent + 2, lines)?));
         } else {
             items.push(scalar(item, false)?);
         }
     }
-    Some(Value::Array(items))
+    Some(Val::List(items))
 }
 
 /// `- k: v` followed by `  k2: v2` lines indented to the first key.
 fn item_mapping<'a>(
-    key: &str,
-    rest: &str,
+    key: &'a str,
+    rest: &'a str,
     indent: usize,
     lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
-) -> Option<Map<String, Value>> {
-    let mut map = Map::new();
+) -> Option<View<'a>> {
+    let mut map = View::new();
     if rest.is_empty() {
         return None;
     }
-    map.insert(key.to_string(), inline_value(rest)?);
+    map.insert(key, inline_value(rest)?);
     while let Some(line) = lines.peek().copied() {
         let this_indent = line.len() - line.trim_start_matches(' ').len();
         if this_indent < indent || line.trim().is_empty() {
@@ -163,7 +177,7 @@ fn item_mapping<'a>(
             return None;
         }
         let (k, rest) = split_key(&line[indent..])?;
-        if rest.is_empty() || map.insert(k.to_string(), inline_value(rest)?).is_some() {
+        if rest.is_empty() || !map.insert(k, inline_value(rest)?) {
             return None;
         }
         lines.next();
@@ -172,47 +186,48 @@ fn item_mapping<'a>(
 }
 
 /// `{ k: v, k: v }` on one line.
-fn flow_map(v: &str) -> Option<Map<String, Value>> {
+fn flow_map(v: &str) -> Option<View<'_>> {
     let inner = v.strip_prefix('{')?.strip_suffix('}')?;
-    let mut map = Map::new();
+    let mut map = View::new();
     for item in flow_items(inner)? {
-        let (k, val) = item.split_once(": ")?;
+        let item = item?;
+        let at = memchr::memmem::find(item.as_bytes(), b": ")?;
+        let (k, val) = (&item[..at], &item[at + 2..]);
         if !is_simple_key(k.trim_end()) || k != k.trim_end() {
             return None;
         }
-        if map.insert(k.to_string(), scalar(val.trim(), true)?).is_some() {
+        if !map.insert(k, scalar(val.trim(), true)?) {
             return None;
         }
     }
     Some(map)
 }
 
-/// The comma-separated items of a flow collection's inside (no nesting, no empty items).
-fn flow_items(inner: &str) -> Option<Vec<&str>> {
-    if inner.trim().is_empty() {
-        return Some(Vec::new());
-    }
-    if inner.contains(['[', ']', '{', '}']) {
+/// The comma-separated items of a flow collection's inside (no nesting); an item is `None`
+/// when it is empty or holds a quote it does not start with, which the caller refuses.
+fn flow_items(inner: &str) -> Option<impl Iterator<Item = Option<&str>>> {
+    let blank = inner.trim().is_empty();
+    let b = inner.as_bytes();
+    if memchr::memchr3(b'[', b']', b'{', b).is_some() || memchr::memchr(b'}', b).is_some() {
         return None;
     }
-    let items: Vec<&str> = inner.split(',').map(str::trim).collect();
-    if items.iter().any(|i| i.is_empty() || i.contains(['"', '\'']) && !(i.starts_with(['"', '\'']))) {
-        return None;
-    }
-    Some(items)
+    Some(inner.split(',').filter(move |_| !blank).map(str::trim).map(|i| {
+        let quoted_inside = !i.starts_with(['"', '\'']) && memchr::memchr2(b'"', b'\'', i.as_bytes()).is_some();
+        (!i.is_empty() && !quoted_inside).then_some(i)
+    }))
 }
 
 /// One scalar: simply quoted (no escapes) or plain.
-fn scalar(v: &str, in_flow: bool) -> Option<Value> {
+fn scalar(v: &str, in_flow: bool) -> Option<Val<'_>> {
     if let Some(inner) = v.strip_prefix('\'') {
         let inner = inner.strip_suffix('\'')?;
-        return (!inner.contains('\'')).then(|| Value::String(inner.to_string()));
+        return memchr::memchr(b'\'', inner.as_bytes()).is_none().then_some(Val::Str(Cow::Borrowed(inner)));
     }
     if let Some(inner) = v.strip_prefix('"') {
         let inner = inner.strip_suffix('"')?;
-        return (!inner.contains(['"', '\\'])).then(|| Value::String(inner.to_string()));
+        return memchr::memchr2(b'"', b'\\', inner.as_bytes()).is_none().then_some(Val::Str(Cow::Borrowed(inner)));
     }
-    if !plain_ok(v) || (in_flow && v.contains(',')) {
+    if !plain_ok(v) || (in_flow && memchr::memchr(b',', v.as_bytes()).is_some()) {
         return None;
     }
     plain_value(v)
@@ -242,7 +257,7 @@ fn is_plain(v: &str) -> bool {
 
 /// How serde_yaml_ng types a plain scalar, for the cases decided without its number parser:
 /// null and boolean words, plain decimal integers, and text that no numeric syntax accepts.
-fn plain_value(v: &str) -> Option<Value> {
+fn plain_value(v: &str) -> Option<Val<'_>> {
     if let Some(k) = parse_keyword(v) {
         return Some(k);
     }
@@ -250,13 +265,13 @@ fn plain_value(v: &str) -> Option<Value> {
     if !(first.is_ascii_digit() || first == b'+' || first == b'-' || first == b'.') {
         // Numbers start with a digit, a sign or a dot; letters first only spell `inf`/`nan`,
         // which are not finite, and serde_yaml_ng keeps those as strings.
-        return Some(Value::String(v.to_string()));
+        return Some(Val::Str(Cow::Borrowed(v)));
     }
     if v.bytes().all(|b| b.is_ascii_digit()) && v.len() <= 18 && (v.len() == 1 || first != b'0') {
-        return v.parse::<i64>().ok().map(Value::from);
+        return v.parse::<i64>().ok().map(|n| Val::Num(Number::from(n)));
     }
     if first.is_ascii_digit() && !could_be_number(v) {
-        return Some(Value::String(v.to_string()));
+        return Some(Val::Str(Cow::Borrowed(v)));
     }
     None
 }
@@ -279,11 +294,11 @@ fn could_be_number(v: &str) -> bool {
     true
 }
 
-fn parse_keyword(v: &str) -> Option<Value> {
+fn parse_keyword(v: &str) -> Option<Val<'static>> {
     match v {
-        "null" | "Null" | "NULL" | "~" => Some(Value::Null),
-        "true" | "True" | "TRUE" => Some(Value::Bool(true)),
-        "false" | "False" | "FALSE" => Some(Value::Bool(false)),
+        "null" | "Null" | "NULL" | "~" => Some(Val::Null),
+        "true" | "True" | "TRUE" => Some(Val::Bool(true)),
+        "false" | "False" | "FALSE" => Some(Val::Bool(false)),
         _ => None,
     }
 }
@@ -293,6 +308,7 @@ mod tests {
     use super::*;
     use crate::store::frontmatter::parse_yaml;
     use proptest::prelude::*;
+    use serde_json::Value;
 
     fn slow(yaml: &str) -> Result<Fields, String> {
         let v: serde_yaml_ng::Value = serde_yaml_ng::from_str(yaml).map_err(|e| e.to_string())?;

@@ -109,7 +109,7 @@ pub fn outbound(store: &Store, center: EntityIdx) -> Vec<Neighbour> {
     let e = store.entity(center);
     let mut broken = BTreeSet::new();
     for l in e.links.iter().filter(|l| l.is_unresolved()) {
-        broken.insert(("link".to_string(), l.target.clone()));
+        broken.insert(("link".to_string(), l.target().to_string()));
     }
     for d in e.edges.iter().filter(|d| d.resolved.is_none()) {
         broken.insert((d.kind.clone(), d.target.clone()));

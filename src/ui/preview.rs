@@ -46,14 +46,14 @@ pub fn header(model: &Model, preview: &Preview) -> Vec<Line<'static>> {
     field("id", e.id.clone(), text);
     field("path", format!("{}{}", e.path, if e.line > 1 { format!(":{}", e.line) } else { String::new() }), text);
     field(kind_label(store), e.kind.clone().unwrap_or_default(), t.style("accent"));
-    field(status_label(store), e.status.clone().unwrap_or_default(), status_style(t, e));
+    field(status_label(store), e.status.as_deref().unwrap_or_default().to_string(), status_style(t, e));
     field("confidence", e.confidence.map(|c| format!("{c:.2}")).unwrap_or_default(), text);
-    field("created", e.created.clone().unwrap_or_default(), text);
-    field("updated", e.updated.clone().unwrap_or_default(), text);
+    field("created", e.created.as_deref().unwrap_or_default().to_string(), text);
+    field("updated", e.updated.as_deref().unwrap_or_default().to_string(), text);
     field("tags", e.tags.iter().map(|t| format!("#{t}")).collect::<Vec<_>>().join(" "), t.style("tag"));
     field("aliases", e.aliases.join(", "), text);
     field("sources", e.sources.join(", "), text);
-    field("description", e.description.clone().unwrap_or_default(), t.style("muted"));
+    field("description", e.description.as_deref().unwrap_or_default().to_string(), t.style("muted"));
     for p in &e.problems {
         out.push(Line::from(vec![
             Span::styled("⚠ ".to_string(), t.style("warn")),
@@ -111,14 +111,14 @@ pub fn footer(model: &Model, preview: &Preview) -> Vec<Line<'static>> {
         let (target, style) = match &l.resolution {
             Resolution::Entity(i) => (format!("→ {}", store.entity(*i).id), t.style("link")),
             Resolution::File(f) => (format!("→ {f} (file)"), t.style("muted")),
-            Resolution::Escapes => (format!("✗ {} (leaves the store)", l.target), t.style("link_broken")),
-            _ => (format!("✗ {} (broken)", l.target), t.style("link_broken")),
+            Resolution::Escapes => (format!("✗ {} (leaves the store)", l.target()), t.style("link_broken")),
+            _ => (format!("✗ {} (broken)", l.target()), t.style("link_broken")),
         };
         out.push(Line::from(vec![Span::raw("  "), Span::styled(sanitize::line(&target), style)]));
     }
     let back = &store.backlinks[idx as usize];
     out.push(Line::styled(format!("Backlinks ({})", back.len()), t.style("accent")));
-    for &b in back {
+    for &b in back.iter() {
         let src = store.entity(b);
         out.push(Line::from(vec![
             Span::raw("  ← "),
@@ -132,7 +132,7 @@ pub fn footer(model: &Model, preview: &Preview) -> Vec<Line<'static>> {
 /// How each link of the open document resolved, by its target as written.
 pub fn link_states(model: &Model) -> HashMap<String, Resolution> {
     let (Some(store), Some(idx)) = (&model.store, model.open_entity()) else { return HashMap::new() };
-    store.entity(idx).links.iter().map(|l| (l.target.clone(), l.resolution.clone())).collect()
+    store.entity(idx).links.iter().map(|l| (l.target().to_string(), l.resolution.clone())).collect()
 }
 
 /// Number of lines in the preview at `width` (for scrolling limits).

@@ -2,6 +2,8 @@
 //! a header (what the snapshot is of), the non-entity files, then the entities in chunks that
 //! encode and decode in parallel (bincode, varint lengths). A truncated file, a flipped byte or
 //! a header for another store, dialect or build is an error, never a panic.
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -9,9 +11,9 @@ use crate::store::dialect::{FileRole, StoreWarning};
 use crate::store::entity::{Entity, Problem, Resolution, Severity, rule};
 
 /// First bytes of every cache file; the trailing digit moves with `FORMAT`.
-const MAGIC: &[u8; 8] = b"FOLIOC1\n";
+const MAGIC: &[u8; 8] = b"FOLIOC2\n";
 /// Bumped whenever the layout or the model's serialized shape changes.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// Entities per chunk: small enough to spread over the cores, large enough to amortise.
 const CHUNK: usize = 2048;
 
@@ -36,7 +38,7 @@ pub struct Header {
 #[derive(Debug)]
 pub struct Snapshot {
     pub header: Header,
-    pub entities: Vec<Entity>,
+    pub entities: Vec<Arc<Entity>>,
     pub other_files: Vec<(String, FileRole)>,
     pub walk_warnings: Vec<StoreWarning>,
 }
@@ -56,7 +58,7 @@ fn options() -> impl bincode::Options {
 /// Encode `header` (its `chunks` and `entities` are filled in here) and the store's parts.
 pub fn encode(
     mut header: Header,
-    entities: &[Entity],
+    entities: &[Arc<Entity>],
     other_files: &[(String, FileRole)],
     walk_warnings: &[StoreWarning],
 ) -> Result<Vec<u8>, String> {
@@ -69,7 +71,8 @@ pub fn encode(
     };
     let chunks: Vec<Vec<u8>> = entities
         .par_chunks(CHUNK)
-        .map(|c| options().serialize(c))
+        // Encoded as a sequence of entities (what `decode` reads back), not of pointers.
+        .map(|c| options().serialize(&c.iter().map(|e| &**e).collect::<Vec<&Entity>>()))
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
     let head = options().serialize(&header).map_err(|e| e.to_string())?;
@@ -113,13 +116,14 @@ pub fn decode(bytes: &[u8]) -> Result<Snapshot, String> {
     if raw.len() != header.chunks as usize {
         return Err(format!("truncated: {} of {} entity chunks", raw.len(), header.chunks));
     }
-    let chunks: Vec<Vec<Entity>> = raw
+    let chunks: Vec<Vec<Arc<Entity>>> = raw
         .par_iter()
         .map(|(crc, s)| {
             if crc32fast::hash(s) != *crc {
                 return Err("checksum mismatch in an entity chunk".to_string());
             }
-            options().deserialize::<Vec<Entity>>(s).map_err(|e| format!("entities: {e}"))
+            let entities = options().deserialize::<Vec<Entity>>(s).map_err(|e| format!("entities: {e}"))?;
+            Ok(entities.into_iter().map(Arc::new).collect::<Vec<_>>())
         })
         .collect::<Result<_, _>>()?;
     let mut entities = Vec::with_capacity(header.entities as usize);
@@ -141,7 +145,7 @@ pub fn decode(bytes: &[u8]) -> Result<Snapshot, String> {
 }
 
 /// Every entity index a link or edge holds must point inside the store (the views index with it).
-fn check_indices(entities: &[Entity]) -> Result<(), String> {
+fn check_indices(entities: &[Arc<Entity>]) -> Result<(), String> {
     let n = entities.len() as u64;
     let bad = entities.par_iter().any(|e| {
         e.links.iter().any(|l| matches!(l.resolution, Resolution::Entity(i) if u64::from(i) >= n))
@@ -283,25 +287,22 @@ mod tests {
         }
     }
 
-    fn entities(n: usize) -> Vec<Entity> {
+    fn entities(n: usize) -> Vec<Arc<Entity>> {
         (0..n)
             .map(|i| Entity {
                 id: format!("e{i}"),
                 path: format!("e{i}.md"),
                 title: format!("Entity {i}"),
-                links: vec![Link {
-                    syntax: LinkSyntax::Wiki,
-                    target: "e0".into(),
-                    label: None,
-                    span: 3..9,
-                    line: 2,
-                    col: 1,
-                    resolution: Resolution::Entity(0),
+                links: vec![{
+                    let mut l = Link::new(LinkSyntax::Wiki, "e0", (i % 2 == 1).then_some("first"), 3..9, 2, 1);
+                    l.resolution = Resolution::Entity(0);
+                    l
                 }],
                 problems: vec![Problem::new(rule::CONTROL_CHARS, "esc", 1, 2)],
                 mtime_ns: -5,
                 ..Entity::default()
             })
+            .map(Arc::new)
             .collect()
     }
 
@@ -339,7 +340,7 @@ mod tests {
     #[test]
     fn an_index_out_of_range_is_refused() {
         let mut es = entities(3);
-        es[1].links[0].resolution = Resolution::Entity(3);
+        Arc::make_mut(&mut es[1]).links[0].resolution = Resolution::Entity(3);
         let bytes = encode(header(), &es, &[], &[]).unwrap();
         assert!(decode(&bytes).unwrap_err().contains("out of range"));
     }

@@ -42,11 +42,11 @@ impl Dialect for Elophanto {
         if !file.parseable {
             return vec![e];
         }
-        e.created = get_str(f, "created");
-        e.updated = get_str(f, "updated");
+        e.created = get_str(f, "created").map(Into::into);
+        e.updated = get_str(f, "updated").map(Into::into);
         e.tags = get_list(f, "tags");
         let body = file.text.get(e.body_start as usize..).unwrap_or("");
-        e.description = summary(body);
+        e.description = summary(body).map(Into::into);
         e.problems.extend(checks::check(file.text, f));
         vec![e]
     }

@@ -110,9 +110,9 @@ impl Dialect for Evolve {
 /// the fields (`folio show`).
 fn map_fields(e: &mut Entity, f: &Fields) {
     e.kind = get_str(f, "type");
-    e.description = get_str(f, "description").or_else(|| get_str(f, "trigger"));
-    e.updated = get_str(f, "published_at");
-    e.created = get_str(f, "created");
+    e.description = get_str(f, "description").or_else(|| get_str(f, "trigger")).map(Into::into);
+    e.updated = get_str(f, "published_at").map(Into::into);
+    e.created = get_str(f, "created").map(Into::into);
     if get_str(f, "retention_flagged_at").is_some() {
         e.status = Some("retention-flagged".into());
     }
@@ -200,7 +200,7 @@ mod tests {
         assert_eq!(e.sources, [".evolve/trajectories/t.json", "vinodmut/test-evolve-guidelines"]);
         assert_eq!(e.status, None);
         assert_eq!(e.links.len(), 1);
-        assert_eq!(e.links[0].target, "other-guideline");
+        assert_eq!(e.links[0].target(), "other-guideline");
         assert_eq!(e.links[0].line, 15);
         // Only the legacy trigger is worth reporting here.
         let rules: Vec<_> = e.problems.iter().map(|p| (p.rule, p.line)).collect();

@@ -7,7 +7,7 @@ use std::path::Path;
 use super::Store;
 use super::catalog::CatalogPlan;
 use super::entity::{Edge, Entity, Problem, rule};
-use super::frontmatter::{self, Block, Fields};
+use super::frontmatter::{self, Block, Fields, Val, View};
 use super::history::HistoryEvent;
 use super::lines::LineIndex;
 use super::links;
@@ -185,9 +185,29 @@ pub struct Parsed {
     pub fm_first_line: u32,
 }
 
+/// `Parsed` with the fields as a view over the file text (see `frontmatter::view`): what
+/// the dialects on the hot load path (OKF, vault) read.
+pub struct ParsedView<'a> {
+    pub entity: Entity,
+    pub fields: View<'a>,
+    pub has_frontmatter: bool,
+    pub fm_first_line: u32,
+}
+
 /// Read a file-per-entity markdown file: frontmatter, id (`path` minus `.md`), default title
 /// (frontmatter `title`, else first `# ` heading, else the file stem), body links.
 pub fn parse_markdown(file: &SourceFile, grammar: Grammar) -> Parsed {
+    let p = parse_markdown_view(file, grammar);
+    Parsed {
+        entity: p.entity,
+        fields: p.fields.into_fields(),
+        has_frontmatter: p.has_frontmatter,
+        fm_first_line: p.fm_first_line,
+    }
+}
+
+/// `parse_markdown` with the fields as a view borrowing `file.text`.
+pub fn parse_markdown_view<'a>(file: &SourceFile<'a>, grammar: Grammar) -> ParsedView<'a> {
     let mut entity = Entity {
         id: file.rel.strip_suffix(".md").unwrap_or(file.rel).to_string(),
         path: file.rel.to_string(),
@@ -196,13 +216,13 @@ pub fn parse_markdown(file: &SourceFile, grammar: Grammar) -> Parsed {
         problems: file.problems.to_vec(),
         ..Default::default()
     };
-    let mut fields = Fields::new();
+    let mut fields = View::new();
     let mut has_frontmatter = false;
     if !file.parseable {
         entity.title = entity.stem().to_string();
-        return Parsed { entity, fields, has_frontmatter, fm_first_line: 2 };
+        return ParsedView { entity, fields, has_frontmatter, fm_first_line: 2 };
     }
-    let text = file.text;
+    let text: &'a str = file.text;
     let mut body_start = 0;
     match frontmatter::locate(text) {
         Block::None => {}
@@ -216,8 +236,8 @@ pub fn parse_markdown(file: &SourceFile, grammar: Grammar) -> Parsed {
             body_start = b;
             let yaml = &text[inner];
             let parsed = match grammar {
-                Grammar::Yaml => frontmatter::parse_yaml(yaml),
-                Grammar::KeyValue => Ok(parse_key_values(yaml)),
+                Grammar::Yaml => frontmatter::parse_yaml_view(yaml),
+                Grammar::KeyValue => Ok(key_values(yaml)),
             };
             match parsed {
                 Ok(f) => {
@@ -235,10 +255,9 @@ pub fn parse_markdown(file: &SourceFile, grammar: Grammar) -> Parsed {
     }
     entity.body_start = body_start as u32;
     entity.links = links::extract(text, body_start, file.lines);
-    entity.title = frontmatter::get_str(&fields, "title")
-        .or_else(|| first_heading(&text[body_start..]))
-        .unwrap_or_else(|| entity.stem().to_string());
-    Parsed { entity, fields, has_frontmatter, fm_first_line: 2 }
+    entity.title =
+        fields.str("title").or_else(|| first_heading(&text[body_start..])).unwrap_or_else(|| entity.stem().to_string());
+    ParsedView { entity, fields, has_frontmatter, fm_first_line: 2 }
 }
 
 /// The YAML frontmatter of a text as fields (empty when absent or broken).
@@ -252,12 +271,17 @@ pub fn yaml_fields(text: &str) -> Fields {
 /// evolve's frontmatter grammar: each line `key: value`, split at the first colon, nothing
 /// quoted or nested. Lines without a colon are ignored, as evolve's own reader does.
 pub fn parse_key_values(text: &str) -> Fields {
-    let mut fields = Fields::new();
+    key_values(text).into_fields()
+}
+
+/// `parse_key_values` as a view (a repeated key keeps its first place and its last value).
+fn key_values(text: &str) -> View<'_> {
+    let mut fields = View::new();
     for line in text.lines() {
         if let Some((k, v)) = line.split_once(':') {
             let key = k.trim();
             if !key.is_empty() {
-                fields.insert(key.to_string(), serde_json::Value::String(v.trim().to_string()));
+                fields.set(key, Val::Str(v.trim().into()));
             }
         }
     }
@@ -335,17 +359,20 @@ pub const EDGE_KEYS: &[&str] = &[
 /// Edges named by `keys` (each a list or a single string), plus a `relations:` mapping of
 /// edge type → targets. `[[Target]]` wrappers are removed.
 pub fn edges_from_fields(fields: &Fields, keys: &[&str]) -> Vec<Edge> {
+    edges_from_view(&View::of(fields), keys)
+}
+
+/// `edges_from_fields` over a view.
+pub fn edges_from_view(fields: &View, keys: &[&str]) -> Vec<Edge> {
     let mut edges = Vec::new();
     for key in keys {
-        for target in frontmatter::get_list(fields, key) {
+        for target in fields.list(key) {
             edges.push(edge(key, &target));
         }
     }
-    if let Some(serde_json::Value::Object(rel)) = fields.get("relations") {
-        for (kind, targets) in rel {
-            let mut one = Fields::new();
-            one.insert(kind.clone(), targets.clone());
-            for target in frontmatter::get_list(&one, kind) {
+    if let Some(Val::Map(rel)) = fields.get("relations") {
+        for (kind, targets) in rel.iter() {
+            for target in targets.as_list() {
                 edges.push(edge(kind, &target));
             }
         }

@@ -1,12 +1,13 @@
 //! OKF bundles (v0.1 and v0.2): `type`-keyed YAML concepts, `index.md` catalogs and `log.md`
 //! at any level, concept id = path minus `.md`.
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
-use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_fields, okf_checks, parse_markdown};
+use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_view, okf_checks, parse_markdown_view};
 use crate::store::Store;
 use crate::store::catalog::{CatalogPlan, one_line};
 use crate::store::entity::Entity;
-use crate::store::frontmatter::{self, Block, Fields, get_list, get_str};
+use crate::store::frontmatter::{self, Block, Val, View};
 
 pub struct Okf;
 
@@ -26,7 +27,7 @@ impl Dialect for Okf {
     }
 
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
-        let p = parse_markdown(file, Grammar::Yaml);
+        let p = parse_markdown_view(file, Grammar::Yaml);
         let mut e = p.entity;
         let f = &p.fields;
         map_common(&mut e, f);
@@ -58,28 +59,28 @@ impl Dialect for Okf {
 }
 
 /// OKF fields onto the model (also used by dialects that follow OKF's vocabulary).
-pub fn map_common(e: &mut Entity, f: &Fields) {
-    e.kind = get_str(f, "type");
-    e.description = get_str(f, "description");
-    e.status = get_str(f, "status");
-    e.tags = get_list(f, "tags");
-    e.updated = nested_str(f, "generated", "at").or_else(|| get_str(f, "timestamp"));
+pub fn map_common(e: &mut Entity, f: &View) {
+    e.kind = f.str("type");
+    e.description = f.str("description").map(Into::into);
+    e.status = f.str("status").map(Into::into);
+    e.tags = f.list("tags");
+    e.updated = nested_str(f, "generated", "at").or_else(|| f.str("timestamp")).map(Into::into);
     e.sources = match f.get("sources") {
-        Some(serde_json::Value::Array(items)) => items
+        Some(Val::List(items)) => items
             .iter()
             .filter_map(|s| match s {
-                serde_json::Value::Object(m) => m.get("resource").or_else(|| m.get("id")).map(frontmatter::scalar_text),
-                other => Some(frontmatter::scalar_text(other)),
+                Val::Map(m) => m.get("resource").or_else(|| m.get("id")).map(Val::scalar_text),
+                other => Some(other.scalar_text()),
             })
             .collect(),
         _ => Vec::new(),
     };
-    e.edges = edges_from_fields(f, super::EDGE_KEYS);
+    e.edges = edges_from_view(f, super::EDGE_KEYS);
 }
 
-fn nested_str(f: &Fields, key: &str, inner: &str) -> Option<String> {
+fn nested_str(f: &View, key: &str, inner: &str) -> Option<String> {
     match f.get(key)? {
-        serde_json::Value::Object(m) => m.get(inner).map(frontmatter::scalar_text).filter(|s| !s.is_empty()),
+        Val::Map(m) => m.get(inner).map(Val::scalar_text).filter(|s| !s.is_empty()),
         _ => None,
     }
 }
@@ -171,14 +172,14 @@ pub fn catalogs_touched(store: &Store, paths: &[String]) -> (Vec<String>, Vec<Ca
 
 /// The entities directly in the folder `prefix` (`dir/`, or empty for the root) and its
 /// subfolders holding entities, skipping each subfolder's entities by binary search.
-fn folder_contents<'a>(entities: &'a [Entity], prefix: &str) -> (Vec<&'a Entity>, BTreeSet<String>) {
+fn folder_contents<'a>(entities: &'a [Arc<Entity>], prefix: &str) -> (Vec<&'a Entity>, BTreeSet<String>) {
     let mut direct = Vec::new();
     let mut subdirs = BTreeSet::new();
     let mut i = entities.partition_point(|e| e.path.as_str() < prefix);
     while let Some(e) = entities.get(i).filter(|e| e.path.starts_with(prefix)) {
         match e.path[prefix.len()..].split_once('/') {
             None => {
-                direct.push(e);
+                direct.push(&**e);
                 i += 1;
             }
             Some((sub, _)) => {

@@ -1,11 +1,12 @@
 //! The per-file lint checks on an OKF concept, made while its fields are in hand (lint never
 //! reads a file twice): `missing-type`, `missing-description`, `legacy-trigger`,
 //! `invalid-field` (status, ISO 8601 timestamps) and `stale` (`stale_after` in the past).
-use serde_json::Value;
+use std::borrow::Cow;
+
 use time::OffsetDateTime;
 
 use crate::store::entity::{Problem, rule};
-use crate::store::frontmatter::{self, Block, Fields, get_str};
+use crate::store::frontmatter::{self, Block, Val, View};
 
 /// OKF v0.2 `status` values (absent means `stable`).
 pub const STATUSES: &[&str] = &["draft", "stable", "deprecated"];
@@ -14,7 +15,7 @@ pub const STATUSES: &[&str] = &["draft", "stable", "deprecated"];
 pub struct Concept<'a> {
     /// The whole file text.
     pub text: &'a str,
-    pub fields: &'a Fields,
+    pub fields: &'a View<'a>,
     pub has_frontmatter: bool,
     /// Problems already found reading it: without readable frontmatter, field checks are moot.
     pub problems: &'a [Problem],
@@ -41,23 +42,18 @@ pub fn check(c: &Concept, now: OffsetDateTime) -> Vec<Problem> {
     let at = |key: &str| key_position(c.text, key);
     let f = c.fields;
     match f.get("type") {
-        Some(v @ (Value::Array(_) | Value::Object(_))) => {
+        Some(v @ (Val::List(_) | Val::Map(_))) => {
             let (l, col) = at("type");
-            out.push(Problem::new(
-                rule::INVALID_FIELD,
-                format!("`type` is a {}, not a string", frontmatter::json_type_name(v)),
-                l,
-                col,
-            ));
+            out.push(Problem::new(rule::INVALID_FIELD, format!("`type` is a {}, not a string", v.type_name()), l, col));
         }
-        _ if get_str(f, "type").is_none() => {
+        _ if f.str("type").is_none() => {
             let (l, col) = at("type");
             out.push(Problem::new(rule::MISSING_TYPE, "`type` is missing or empty (the one key OKF requires)", l, col));
         }
         _ => {}
     }
-    let description = get_str(f, "description");
-    let trigger = get_str(f, "trigger");
+    let description = f.str("description");
+    let trigger = f.str("trigger");
     match (description, trigger) {
         (None, None) => {
             let (l, col) = at("description");
@@ -70,12 +66,12 @@ pub fn check(c: &Concept, now: OffsetDateTime) -> Vec<Problem> {
         _ => {}
     }
     if let Some(v) = f.get("status") {
-        let ok = matches!(v, Value::String(s) if STATUSES.contains(&s.trim()));
+        let ok = matches!(v, Val::Str(s) if STATUSES.contains(&s.trim()));
         if !ok {
             let (l, col) = at("status");
             out.push(Problem::new(
                 rule::INVALID_FIELD,
-                format!("`status` is `{}`; OKF v0.2 defines draft, stable, deprecated", frontmatter::scalar_text(v)),
+                format!("`status` is `{}`; OKF v0.2 defines draft, stable, deprecated", v.scalar_text()),
                 l,
                 col,
             ));
@@ -87,7 +83,7 @@ pub fn check(c: &Concept, now: OffsetDateTime) -> Vec<Problem> {
             let (l, col) = at(top);
             out.push(Problem::new(
                 rule::INVALID_FIELD,
-                format!("`{key}` is `{}`, not an ISO 8601 date or datetime", frontmatter::scalar_text(value)),
+                format!("`{key}` is `{}`, not an ISO 8601 date or datetime", value.scalar_text()),
                 l,
                 col,
             ));
@@ -97,36 +93,36 @@ pub fn check(c: &Concept, now: OffsetDateTime) -> Vec<Problem> {
         && when <= now
     {
         let (l, col) = at("stale_after");
-        let shown = f.get("stale_after").map(frontmatter::scalar_text).unwrap_or_default();
+        let shown = f.get("stale_after").map(Val::scalar_text).unwrap_or_default();
         out.push(Problem::new(rule::STALE, format!("stale since {shown} (`stale_after` is in the past)"), l, col));
     }
     out
 }
 
 /// The timestamp-valued keys OKF defines, as (display name, value).
-fn timestamps(f: &Fields) -> Vec<(String, &Value)> {
+fn timestamps<'v>(f: &'v View) -> Vec<(Cow<'static, str>, &'v Val<'v>)> {
     let mut out = Vec::new();
     for key in ["timestamp", "stale_after"] {
         if let Some(v) = f.get(key) {
-            out.push((key.to_string(), v));
+            out.push((Cow::Borrowed(key), v));
         }
     }
-    if let Some(Value::Object(g)) = f.get("generated")
+    if let Some(Val::Map(g)) = f.get("generated")
         && let Some(v) = g.get("at")
     {
-        out.push(("generated.at".to_string(), v));
+        out.push((Cow::Borrowed("generated.at"), v));
     }
     // A bare `verified` mapping counts as a one-element list (v0.2 §5.3).
-    let verified: Vec<&Value> = match f.get("verified") {
-        Some(Value::Array(items)) => items.iter().collect(),
-        Some(one @ Value::Object(_)) => vec![one],
-        _ => Vec::new(),
+    let verified: &[Val] = match f.get("verified") {
+        Some(Val::List(items)) => items,
+        Some(one @ Val::Map(_)) => std::slice::from_ref(one),
+        _ => &[],
     };
-    for (i, v) in verified.into_iter().enumerate() {
-        if let Value::Object(m) = v
+    for (i, v) in verified.iter().enumerate() {
+        if let Val::Map(m) = v
             && let Some(at) = m.get("at")
         {
-            out.push((format!("verified[{i}].at"), at));
+            out.push((Cow::Owned(format!("verified[{i}].at")), at));
         }
     }
     out
@@ -134,7 +130,7 @@ fn timestamps(f: &Fields) -> Vec<(String, &Value)> {
 
 /// An ISO 8601 date or datetime as an instant. A date is its midnight UTC and a datetime
 /// without an offset is read as UTC, so an imprecise `stale_after` still ages.
-pub fn parse_timestamp(v: &Value) -> Option<OffsetDateTime> {
+pub fn parse_timestamp(v: &Val) -> Option<OffsetDateTime> {
     crate::store::timestamp::parse_instant(v.as_str()?)
 }
 
@@ -158,8 +154,8 @@ mod tests {
 
     fn run(text: &str) -> Vec<(&'static str, u32)> {
         let (fields, has) = match frontmatter::locate(text) {
-            Block::Closed { inner, .. } => (frontmatter::parse_yaml(&text[inner]).unwrap(), true),
-            _ => (Fields::new(), false),
+            Block::Closed { inner, .. } => (frontmatter::parse_yaml_view(&text[inner]).unwrap(), true),
+            _ => (View::new(), false),
         };
         let now = crate::store::timestamp::parse_instant("2026-06-01T00:00:00Z").unwrap();
         check(&Concept { text, fields: &fields, has_frontmatter: has, problems: &[] }, now)
@@ -210,7 +206,7 @@ mod tests {
         let p = [Problem::new(rule::INVALID_FRONTMATTER, "x", 1, 1)];
         let now = OffsetDateTime::now_utc();
         assert!(
-            check(&Concept { text: "---\n[", fields: &Fields::new(), has_frontmatter: false, problems: &p }, now)
+            check(&Concept { text: "---\n[", fields: &View::new(), has_frontmatter: false, problems: &p }, now)
                 .is_empty()
         );
     }

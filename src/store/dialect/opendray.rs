@@ -92,14 +92,15 @@ fn map_node(e: &mut Entity, f: &Fields, body: &str) {
         .or_else(|| get_str(f, "assertion"))
         .or_else(|| get_str(f, "applies_when"))
         .or_else(|| get_str(f, "when_to_use"))
-        .or_else(|| super::first_paragraph(body));
-    e.status = review_status(f);
+        .or_else(|| super::first_paragraph(body))
+        .map(Into::into);
+    e.status = review_status(f).map(Into::into);
     e.aliases = get_list(f, "aliases");
     e.tags = get_list(f, "tags");
     e.sources = get_list(f, "sources");
     e.confidence = get_f64(f, "confidence");
-    e.created = get_str(f, "created_at");
-    e.updated = get_str(f, "updated_at");
+    e.created = get_str(f, "created_at").map(Into::into);
+    e.updated = get_str(f, "updated_at").map(Into::into);
     e.edges = edges_from_fields(f, EDGE_TYPES);
 }
 

@@ -19,9 +19,10 @@ pub fn plan(store: &Store) -> CatalogPlan {
     CatalogPlan { path: INDEX.to_string(), content: render(&store.entities), refuse }
 }
 
-pub fn render(entities: &[Entity]) -> String {
+pub fn render<E: std::borrow::Borrow<Entity>>(entities: &[E]) -> String {
     let mut by_kind: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
     for e in entities {
+        let e = e.borrow();
         let kind = e.kind.as_deref().map(|k| one_line(k).to_lowercase()).filter(|k| !k.is_empty());
         by_kind.entry(kind.unwrap_or_else(|| "other".into())).or_default().push(e);
     }
@@ -89,7 +90,7 @@ mod tests {
             path: path.into(),
             kind: kind.map(String::from),
             title: title.into(),
-            description: summary.map(String::from),
+            description: summary.map(Into::into),
             ..Default::default()
         }
     }
@@ -108,7 +109,7 @@ mod tests {
              # entity\n\n* [A (one)](entries/a.md) `a-entity` - First line.\n* [Zed](entities/zed.md) `zed` - Last.\n\n\
              # other\n\n* [X](notes/x%20y.md) `` x`y ``\n"
         );
-        assert_eq!(render(&[]), "");
+        assert_eq!(render::<Entity>(&[]), "");
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub fn parse_page(file: &SourceFile, cx: &Context) -> Entity {
         return e;
     }
     let body = &file.text[(e.body_start as usize).min(file.text.len())..];
-    e.description = first_block(body).map(|s| summary(&s));
+    e.description = first_block(body).map(|s| summary(&s)).map(Into::into);
     if !p.has_frontmatter {
         if !e.problems.iter().any(|x| x.rule == rule::INVALID_FRONTMATTER) {
             e.problems.push(Problem::new(
@@ -99,7 +99,7 @@ pub fn parse_page(file: &SourceFile, cx: &Context) -> Entity {
             }
         },
     };
-    e.updated = get_str(f, "updated_at");
+    e.updated = get_str(f, "updated_at").map(Into::into);
     let updated = match e.updated.as_deref() {
         Some(u) => {
             let parsed = parse_time(u);

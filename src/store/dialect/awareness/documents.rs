@@ -46,9 +46,9 @@ pub fn parse(file: &SourceFile) -> Entity {
     let meta = metadata(file.text);
     let get = |k: &str| meta.get(k).and_then(Value::as_str).map(str::to_string);
     // The framework writes `Updated: never` until the first change.
-    e.updated = get("Updated").filter(|u| u != "never");
-    e.created = dated_stem(e.stem()).or_else(|| title_date(&e.title));
-    e.description = first_paragraph(after_metadata(file.text));
+    e.updated = get("Updated").filter(|u| u != "never").map(Into::into);
+    e.created = dated_stem(e.stem()).or_else(|| title_date(&e.title)).map(Into::into);
+    e.description = first_paragraph(after_metadata(file.text)).map(Into::into);
     e.links = links::extract(file.text, 0, file.lines);
     e
 }
