@@ -97,5 +97,34 @@ fn write_one(root: &Path, rel: &str, content: &str) -> Result<(), CatalogError> 
 
 /// One catalog line's description: a single line, no trailing blanks.
 pub fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(s.len());
+    push_one_line(&mut out, s, |_| None);
+    out
+}
+
+/// Append `s` as `one_line` would, with `escape` applied to every byte: catalogs are written
+/// straight into one buffer (a `String` per field and `str::replace` per escape was most of
+/// the cost of planning a 100k catalog).
+pub fn push_one_line(out: &mut String, s: &str, escape: impl Fn(u8) -> Option<&'static str> + Copy) {
+    for (i, word) in s.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        push_escaped(out, word, escape);
+    }
+}
+
+/// Append `s` with every byte for which `escape` gives a replacement replaced by it (only
+/// ASCII bytes may be escaped, so every cut falls on a character boundary).
+pub fn push_escaped(out: &mut String, s: &str, escape: impl Fn(u8) -> Option<&'static str>) {
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        if let Some(with) = escape(b) {
+            debug_assert!(b.is_ascii());
+            out.push_str(&s[start..i]);
+            out.push_str(with);
+            start = i + 1;
+        }
+    }
+    out.push_str(&s[start..]);
 }

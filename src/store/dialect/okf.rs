@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_view, okf_checks, parse_markdown_view};
 use crate::store::Store;
-use crate::store::catalog::{CatalogPlan, one_line};
+use crate::store::catalog::{CatalogPlan, push_escaped, push_one_line};
 use crate::store::entity::Entity;
 use crate::store::frontmatter::{self, Block, Val, View};
 
@@ -200,23 +200,31 @@ fn plan_for(store: &Store, dir: &str, direct: &[&Entity], subdirs: &[&str]) -> C
         Some(text) => inspect_existing(text),
         None => (String::new(), None),
     };
-    let old_descriptions = existing.as_deref().map(subdir_descriptions).unwrap_or_default();
+    let names: Vec<&str> = subdirs.iter().map(|sub| sub.rsplit('/').next().unwrap_or(sub)).collect();
+    let old_descriptions = match existing.as_deref() {
+        Some(text) if !names.is_empty() => subdir_descriptions(text, &names),
+        _ => HashMap::new(),
+    };
     let mut out = keep_frontmatter;
-    let mut by_type: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
+    let mut by_type: BTreeMap<&str, Vec<&Entity>> = BTreeMap::new();
     for e in direct {
-        by_type.entry(e.kind.clone().unwrap_or_else(|| "Other".into())).or_default().push(e);
+        by_type.entry(e.kind.as_deref().unwrap_or("Other")).or_default().push(e);
     }
     for (ty, mut entries) in by_type {
-        entries.sort_by_cached_key(|e| (e.title.to_lowercase(), e.path.clone()));
+        // Stable, and `direct` is in path order: equal titles stay ordered by path.
+        entries.sort_by_cached_key(|e| e.title.to_lowercase());
         if !out.is_empty() && !out.ends_with("\n\n") {
             out.push('\n');
         }
-        out += &format!("# {}\n\n", one_line(&ty));
+        out.push_str("# ");
+        push_one_line(&mut out, ty, |_| None);
+        out.push_str("\n\n");
         for e in entries {
             let file = e.path.rsplit('/').next().unwrap_or(&e.path);
-            out += &format!("* [{}]({})", link_text(&e.title), link_dest(file));
-            if let Some(d) = e.description.as_deref().map(one_line).filter(|d| !d.is_empty()) {
-                out += &format!(" - {d}");
+            push_entry(&mut out, &e.title, file);
+            if let Some(d) = e.description.as_deref().filter(|d| d.split_whitespace().next().is_some()) {
+                out.push_str(" - ");
+                push_one_line(&mut out, d, |_| None);
             }
             out.push('\n');
         }
@@ -226,12 +234,12 @@ fn plan_for(store: &Store, dir: &str, direct: &[&Entity], subdirs: &[&str]) -> C
             out.push('\n');
         }
         out += "# Subdirectories\n\n";
-        for sub in subdirs {
-            let name = sub.rsplit('/').next().unwrap_or(sub);
-            let target = format!("{name}/index.md");
-            out += &format!("* [{}]({})", link_text(name), link_dest(&target));
-            if let Some(d) = old_descriptions.get(&target) {
-                out += &format!(" - {d}");
+        for name in names {
+            push_entry(&mut out, name, &format!("{name}/index.md"));
+            // Kept exactly as the catalog had it.
+            if let Some(d) = old_descriptions.get(name) {
+                out.push_str(" - ");
+                out.push_str(d);
             }
             out.push('\n');
         }
@@ -262,8 +270,10 @@ fn inspect_existing(text: &str) -> (String, Option<String>) {
     }
 }
 
-/// `* [name](name/index.md) - description` lines of an existing catalog: target → description.
-fn subdir_descriptions(text: &str) -> HashMap<String, String> {
+/// `* [name](name/index.md) - description` lines of an existing catalog for the subfolders
+/// `names`: name → description (the last line wins). A catalog's other lines list its concepts
+/// (thousands in a big folder), so nothing is allocated for a line naming no wanted subfolder.
+fn subdir_descriptions<'t>(text: &'t str, names: &[&str]) -> HashMap<String, &'t str> {
     let mut m = HashMap::new();
     for line in text.lines() {
         let l = line.trim_start();
@@ -271,20 +281,59 @@ fn subdir_descriptions(text: &str) -> HashMap<String, String> {
         let Some((_, after)) = rest.split_once("](") else { continue };
         let Some((target, tail)) = after.split_once(')') else { continue };
         let target = target.trim_end_matches('/');
-        let target = if target.ends_with("index.md") { target.to_string() } else { format!("{target}/index.md") };
+        // `sub/index.md`, or `sub` standing for it.
+        let name = if target.ends_with("index.md") { target.strip_suffix("/index.md") } else { Some(target) };
+        let Some(name) = name.filter(|n| names.contains(n)) else { continue };
         if let Some(d) = tail.trim_start().strip_prefix("- ").or_else(|| tail.trim_start().strip_prefix("— ")) {
-            m.insert(target, d.trim().to_string());
+            m.insert(name.to_string(), d.trim());
         }
     }
     m
 }
 
-/// Link text with the characters that would end it escaped.
-fn link_text(s: &str) -> String {
-    one_line(s).replace('[', "\\[").replace(']', "\\]")
+/// `* [text](dest)`, escaped; the caller adds the description and the newline.
+fn push_entry(out: &mut String, text: &str, dest: &str) {
+    out.push_str("* [");
+    push_one_line(out, text, |b| match b {
+        b'[' => Some("\\["),
+        b']' => Some("\\]"),
+        _ => None,
+    });
+    out.push_str("](");
+    // Spaces and parentheses would end or break a destination, so those are encoded.
+    push_escaped(out, dest, |b| match b {
+        b'%' => Some("%25"),
+        b' ' => Some("%20"),
+        b'(' => Some("%28"),
+        b')' => Some("%29"),
+        _ => None,
+    });
+    out.push(')');
 }
 
-/// A link destination: spaces and parentheses would end or break it, so those are encoded.
-fn link_dest(s: &str) -> String {
-    s.replace('%', "%25").replace(' ', "%20").replace('(', "%28").replace(')', "%29")
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subfolder_descriptions_are_read_only_for_the_wanted_folders() {
+        let catalog = "# Metric\n\n* [Churn](churn.md) - Monthly churn\n* [a](a/index.md) - ignored: not wanted\n\n\
+                       # Subdirectories\n\n* [x](x/index.md) - First\n- [y](y/) — Dash form\n* [z](z) - Bare  name \n\
+                       * [x](x/index.md) - Last wins\n* [w](w/index.md)\n";
+        let m = subdir_descriptions(catalog, &["x", "y", "z", "w", "churn.md"]);
+        assert_eq!(m.get("x"), Some(&"Last wins"));
+        assert_eq!(m.get("y"), Some(&"Dash form"));
+        assert_eq!(m.get("z"), Some(&"Bare  name"));
+        assert_eq!(m.get("w"), None);
+        assert_eq!(m.get("a"), None);
+        // A concept line names a file, which a folder of that name would claim (as before).
+        assert_eq!(m.get("churn.md"), Some(&"Monthly churn"));
+    }
+
+    #[test]
+    fn entries_escape_what_would_break_the_link() {
+        let mut out = String::new();
+        push_entry(&mut out, " A  [b]\n c ", "50% (x) y.md");
+        assert_eq!(out, "* [A \\[b\\] c](50%25%20%28x%29%20y.md)");
+    }
 }
