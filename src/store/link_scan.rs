@@ -8,7 +8,7 @@
 //! wikilinks inside tables — returns `None` and the caller runs pulldown-cmark. Measured on
 //! generated OKF bundles it is ~8× cheaper than the full parse.
 use super::entity::{Link, LinkSyntax};
-use super::lines::LineIndex;
+use super::lines::{LineIndex, is_blank};
 
 /// Links in `text[body_start..]`, or `None` when the body needs the full parser.
 ///
@@ -46,7 +46,7 @@ pub fn scan(text: &str, body_start: usize, lines: &LineIndex) -> Option<Vec<Link
         }
         let (fence_char, run) = fence_marker(line);
         if let Some((c, len)) = fence {
-            if fence_char == Some(c) && run >= len && line[run..].trim().is_empty() {
+            if fence_char == Some(c) && run >= len && is_blank(&line[run..]) {
                 fence = None;
             } else if fence_char.is_none() && indented_fence(line, c) {
                 // A closing fence may be indented up to three spaces: the full parser decides.
@@ -106,7 +106,7 @@ struct TableCheck {
 impl TableCheck {
     /// Whether the paragraph this line ends is a table holding brackets.
     fn line(&mut self, line: &str) -> bool {
-        if line.trim().is_empty() {
+        if is_blank(line) {
             let found = self.has_table && self.has_bracket;
             *self = TableCheck::default();
             return found;

@@ -234,29 +234,10 @@ impl Store {
 
     /// Backlinks and the id index, from the resolved links and edges.
     fn index(&mut self) {
-        let mut backlinks: Vec<Vec<EntityIdx>> = vec![Vec::new(); self.entities.len()];
-        for (i, e) in self.entities.iter().enumerate() {
-            let i = i as EntityIdx;
-            let targets = e.links.iter().filter_map(|l| l.entity()).chain(e.edges.iter().filter_map(|d| d.resolved));
-            for t in targets {
-                if t != i {
-                    backlinks[t as usize].push(i);
-                }
-            }
-        }
-        let none: Arc<[EntityIdx]> = Arc::from([]);
-        self.backlinks = backlinks
-            .into_iter()
-            .map(|mut b| {
-                if b.is_empty() {
-                    return Arc::clone(&none);
-                }
-                b.sort_unstable();
-                b.dedup();
-                Arc::from(b)
-            })
-            .collect();
-        self.by_id = Arc::new(id_index::IdIndex::build(&self.entities));
+        let (backlinks, by_id) =
+            rayon::join(|| backlinks_of(&self.entities), || id_index::IdIndex::build(&self.entities));
+        self.backlinks = backlinks;
+        self.by_id = Arc::new(by_id);
     }
 
     pub fn kind(&self) -> DialectKind {
@@ -349,4 +330,32 @@ impl Store {
         }
         m
     }
+}
+
+/// Per entity, the entities linking to it (sorted, each once, never itself). Built from
+/// (target, source) pairs collected and sorted in parallel: pushing half a million sources
+/// into per-target lists was one thread's work between two parallel phases.
+fn backlinks_of(entities: &[Arc<Entity>]) -> Vec<Arc<[EntityIdx]>> {
+    use rayon::prelude::*;
+    let mut pairs: Vec<(EntityIdx, EntityIdx)> = entities
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, e)| {
+            let i = i as EntityIdx;
+            let targets = e.links.iter().filter_map(|l| l.entity()).chain(e.edges.iter().filter_map(|d| d.resolved));
+            targets.filter(move |&t| t != i).map(move |t| (t, i))
+        })
+        .collect();
+    pairs.par_sort_unstable();
+    pairs.dedup();
+    let none: Arc<[EntityIdx]> = Arc::from([]);
+    let mut backlinks = Vec::with_capacity(entities.len());
+    let mut rest = pairs.as_slice();
+    for target in 0..entities.len() as EntityIdx {
+        let n = rest.iter().take_while(|(t, _)| *t == target).count();
+        let (these, after) = rest.split_at(n);
+        backlinks.push(if n == 0 { Arc::clone(&none) } else { these.iter().map(|&(_, s)| s).collect() });
+        rest = after;
+    }
+    backlinks
 }
