@@ -77,8 +77,7 @@ fn classify(
     if entry.depth() == 0 {
         return Walked::Skip;
     }
-    let Ok(rel) = entry.path().strip_prefix(root) else { return Walked::Skip };
-    let Some(rel) = super::relpath::from_path(rel) else { return Walked::Skip };
+    let Some(rel) = super::relpath::relative_to(root, entry.path()) else { return Walked::Skip };
     let Some(ft) = entry.file_type() else { return Walked::Skip };
     if ft.is_dir() {
         return Walked::Skip;

@@ -14,8 +14,37 @@ pub fn ancestors(rel: &str) -> impl Iterator<Item = &str> {
 
 /// A relative `Path` as a store-relative string; `None` when a component is not UTF-8.
 pub fn from_path(rel: &Path) -> Option<String> {
+    // The walker's paths are already plain `a/b/c.md` (no `//`, no `.` parts): on Unix their
+    // text is the answer, without splitting into components and joining them again.
+    #[cfg(unix)]
+    if let Some(s) = rel.to_str().filter(|s| is_plain(s)) {
+        return Some(s.to_string());
+    }
     let parts: Vec<&str> = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<_>>()?;
     Some(parts.join("/"))
+}
+
+/// `path` relative to `root`, as `from_path` gives it.
+pub fn relative_to(root: &Path, path: &Path) -> Option<String> {
+    // Byte prefix first (the walker joins names onto `root` itself); components when that fails.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let (root_b, path_b) = (root.as_os_str().as_bytes(), path.as_os_str().as_bytes());
+        if let Some(rest) = path_b.strip_prefix(root_b)
+            && let Some(rest) = rest.strip_prefix(b"/").or_else(|| root_b.ends_with(b"/").then_some(rest))
+            && let Ok(rest) = std::str::from_utf8(rest)
+            && is_plain(rest)
+        {
+            return Some(rest.to_string());
+        }
+    }
+    from_path(path.strip_prefix(root).ok()?)
+}
+
+/// Non-empty, and no empty or `.` part between `/`s (the parts `Path::components` would drop).
+fn is_plain(s: &str) -> bool {
+    !s.is_empty() && s.split('/').all(|part| !part.is_empty() && part != ".")
 }
 
 #[cfg(test)]
@@ -29,5 +58,19 @@ mod tests {
         assert_eq!(ancestors("a/b/c.md").collect::<Vec<_>>(), ["a", "a/b"]);
         assert_eq!(ancestors("c.md").count(), 0);
         assert_eq!(from_path(Path::new("a/b/c.md")).as_deref(), Some("a/b/c.md"));
+        assert_eq!(from_path(Path::new("a//b/./c.md")).as_deref(), Some("a/b/c.md"));
+        assert_eq!(from_path(Path::new("./a/../c.md")).as_deref(), Some("./a/../c.md"));
+        assert_eq!(from_path(Path::new("a/../c.md")).as_deref(), Some("a/../c.md"));
+    }
+
+    #[test]
+    fn relative_to_the_root_with_or_without_a_trailing_slash() {
+        for root in ["/s/store", "/s/store/", "store", "./store"] {
+            let path = Path::new(root).join("a/b.md");
+            assert_eq!(relative_to(Path::new(root), &path).as_deref(), Some("a/b.md"), "{root}");
+        }
+        assert_eq!(relative_to(Path::new("/s/store"), Path::new("/s/storex/a.md")), None);
+        assert_eq!(relative_to(Path::new("/s/store"), Path::new("/s/store//a/./b.md")).as_deref(), Some("a/b.md"));
+        assert_eq!(relative_to(Path::new("/s/store"), Path::new("/s/store")), Some(String::new()));
     }
 }

@@ -341,14 +341,18 @@ fn is_plain_path(s: &str) -> bool {
         return true;
     }
     // Each segment starts after a `/` (or at 0) and must neither be empty nor `.` / `..`.
+    // A byte loop: the paths are short, and a vector search per segment cost more.
+    let bad = |seg: &[u8]| matches!(seg, b"" | b"." | b"..");
     let mut start = 0;
-    for end in memchr::memchr_iter(b'/', b).chain(std::iter::once(b.len())) {
-        match &b[start..end] {
-            b"" | b"." | b".." => return false,
-            _ => start = end + 1,
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'/' {
+            if bad(&b[start..i]) {
+                return false;
+            }
+            start = i + 1;
         }
     }
-    true
+    !bad(&b[start..])
 }
 
 /// `s.split('/')` by a plain byte loop: paths are short, and `str::split`'s searcher setup
