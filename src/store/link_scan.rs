@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 use memchr::memmem::Finder;
 
 use super::entity::{Link, LinkSyntax};
-use super::lines::{LineIndex, is_blank};
+use super::lines::{is_blank, position_of};
 
 /// Searchers built once: `memmem::find` builds one per call, and that setup was 3 % of the
 /// instructions of `folio stats` for these two whole-body searches alone (callgrind, 10k).
@@ -24,7 +24,7 @@ static TILDES: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"~~~"))
 /// One pass over the lines. Whole-body searches first decide which per-line checks can be
 /// skipped (most bodies have no `|`, no four-space run, no `~~~`); line and column come from
 /// counting lines as they pass, not from a search per link.
-pub fn scan(text: &str, body_start: usize, lines: &LineIndex) -> Option<Vec<Link>> {
+pub fn scan(text: &str, body_start: usize) -> Option<Vec<Link>> {
     let body_start = body_start.min(text.len());
     let body = &text[body_start..];
     let bytes = body.as_bytes();
@@ -41,7 +41,7 @@ pub fn scan(text: &str, body_start: usize, lines: &LineIndex) -> Option<Vec<Link
     let mut fence: Option<(u8, usize)> = None;
     let mut offset = body_start;
     // Bodies start on a line of their own; a body starting mid-line gets its columns right too.
-    let (mut line_no, mut col_base) = lines.position(body_start);
+    let (mut line_no, mut col_base) = position_of(text, body_start);
     col_base -= 1;
     for raw in split_lines(body) {
         let line_start = offset;
@@ -305,13 +305,14 @@ fn label_text(label: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::lines::LineIndex;
 
     fn full(text: &str) -> Vec<Link> {
         super::super::links::extract_with_pulldown(text, 0, &LineIndex::new(text))
     }
 
     fn fast(text: &str) -> Option<Vec<Link>> {
-        scan(text, 0, &LineIndex::new(text))
+        scan(text, 0)
     }
 
     #[test]
@@ -331,7 +332,7 @@ mod tests {
     fn positions_match_pulldown_from_any_body_start() {
         let t = "---\na: 1\n---\nx [a](b.md) [[c|d]]\n\nmore [[e]]\r\n[f](g.md)";
         for start in [0, 13, 15, 16, t.len()] {
-            let fast = scan(t, start, &LineIndex::new(t));
+            let fast = scan(t, start);
             assert_eq!(fast.as_ref(), Some(&super::super::links::extract_with_pulldown(t, start, &LineIndex::new(t))));
         }
     }

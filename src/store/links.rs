@@ -14,7 +14,7 @@ pub fn extract(text: &str, body_start: usize, lines: &LineIndex) -> Vec<Link> {
     if memchr::memchr2(b'[', b'<', body.as_bytes()).is_none() {
         return Vec::new();
     }
-    super::link_scan::scan(text, body_start, lines).unwrap_or_else(|| extract_with_pulldown(text, body_start, lines))
+    super::link_scan::scan(text, body_start).unwrap_or_else(|| extract_with_pulldown(text, body_start, lines))
 }
 
 /// Links found by a full CommonMark parse (pulldown-cmark): the reference behaviour.

@@ -99,7 +99,7 @@ pub struct SourceFile<'a> {
     pub rel: &'a str,
     /// The content, decoded lossily when it was not valid UTF-8.
     pub text: &'a str,
-    pub lines: &'a LineIndex,
+    pub lines: &'a LineIndex<'a>,
     /// Problems found while reading (non-UTF-8, too large, binary, unreadable).
     pub problems: &'a [Problem],
     /// Whether the content may be parsed as markdown at all (false for binary/unreadable).
