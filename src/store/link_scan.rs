@@ -118,9 +118,10 @@ impl TableCheck {
             *self = TableCheck::default();
             return found;
         }
+        // Each search only until its answer is known for this paragraph.
         let b = line.as_bytes();
-        self.has_table |= memchr::memchr(b'|', b).is_some() && is_delimiter_row(line);
-        self.has_bracket |= memchr::memchr(b'[', b).is_some();
+        self.has_table = self.has_table || memchr::memchr(b'|', b).is_some() && is_delimiter_row(line);
+        self.has_bracket = self.has_bracket || memchr::memchr(b'[', b).is_some();
         false
     }
 }
