@@ -31,7 +31,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
 pub fn stats(store: &Store) -> serde_json::Value {
     let (links, unresolved) = store.link_counts();
     let stale = catalog::status(store).iter().filter(|s| s.state != catalog::CatalogState::Fresh).count();
-    let problems: usize = store.entities.iter().map(|e| e.problems.len()).sum();
+    let (files_with_problems, problems) = store.problem_counts();
     let warnings: Vec<_> = store
         .walk_warnings
         .iter()
@@ -49,7 +49,7 @@ pub fn stats(store: &Store) -> serde_json::Value {
         "unresolved_links": unresolved,
         "orphans": store.orphans().count(),
         "stale_catalogs": stale,
-        "files_with_problems": store.entities.iter().filter(|e| !e.problems.is_empty()).count(),
+        "files_with_problems": files_with_problems,
         "problems": problems,
         "history_events": store.dialect.history(&store.root).len(),
         "warnings": warnings,

@@ -43,13 +43,24 @@ pub fn scan(text: &str, from: usize) -> Option<(usize, char, usize)> {
     let mut start = from;
     for block in blocks.by_ref() {
         let block: &[u8; BLOCK] = block.try_into().expect("chunks_exact yields whole blocks");
-        if block.iter().fold(false, |any, &b| any | maybe_hostile(b)) {
+        // Most blocks are printable ASCII and newlines: one cheap test rules them out, and
+        // only blocks with a tab, a CR, a control or a non-ASCII byte take the full test
+        // (the full test on every block was 6 % of `folio stats` instructions, callgrind).
+        if block.iter().fold(false, |any, &b| any | unusual(b))
+            && block.iter().fold(false, |any, &b| any | maybe_hostile(b))
+        {
             check_block(start, block);
         }
         start += BLOCK;
     }
     check_block(start, blocks.remainder());
     first.map(|(i, c)| (i, c, count))
+}
+
+/// Anything but printable ASCII and `\n` (a superset of `maybe_hostile`, tested in fewer steps).
+#[inline(always)]
+fn unusual(b: u8) -> bool {
+    (b.wrapping_sub(0x20) > 0x5e) & (b != b'\n')
 }
 
 /// Whether `b` can start a hostile character (bitwise operators keep it branch-free).
@@ -99,6 +110,14 @@ mod tests {
             .filter(|&(i, c)| is_hostile(c) && !(c == '\u{feff}' && i == 0))
             .collect();
         hits.first().map(|&(i, c)| (i, c, hits.len()))
+    }
+
+    #[test]
+    fn unusual_covers_every_byte_that_may_be_hostile() {
+        for b in 0..=u8::MAX {
+            assert!(!maybe_hostile(b) || unusual(b), "{b:#x}");
+        }
+        assert!(!unusual(b'\n') && !unusual(b' ') && !unusual(b'~') && unusual(0x7f) && unusual(b'\t'));
     }
 
     proptest::proptest! {

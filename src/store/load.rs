@@ -35,7 +35,7 @@ pub fn walk(root: &Path, dialect: &dyn Dialect) -> (Vec<FoundFile>, Vec<StoreWar
     let mut warnings = Vec::new();
     for entry in walker(root).build() {
         match classify(root, &canonical_root, dialect, entry) {
-            Walked::File(f) => out.push(f),
+            Walked::File(f, _) => out.push(f),
             Walked::Warning(w) => warnings.push(w),
             Walked::Skip => {}
         }
@@ -52,7 +52,8 @@ fn walker(root: &Path) -> ignore::WalkBuilder {
 
 /// What one entry of the walk is to the store.
 enum Walked {
-    File(FoundFile),
+    /// The file and its full path (the walker's own, so reading it builds no path).
+    File(FoundFile, PathBuf),
     Warning(StoreWarning),
     Skip,
 }
@@ -96,7 +97,7 @@ fn classify(
         None
     };
     let role = dialect.role(&rel);
-    Walked::File(FoundFile { rel, role, symlink_inside })
+    Walked::File(FoundFile { rel, role, symlink_inside }, entry.into_path())
 }
 
 /// What `walk_and_read` found: entities sorted by path and line, the other files sorted by
@@ -169,16 +170,16 @@ struct Reader<'s> {
 impl ignore::ParallelVisitor for Reader<'_> {
     fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
         match classify(self.root, self.canonical_root, self.dialect, entry) {
-            Walked::File(f) if f.role == FileRole::Entity => {
+            Walked::File(f, path) if f.role == FileRole::Entity => {
                 if let Some(p) = self.progress {
                     p.total.fetch_add(1, Ordering::Relaxed);
                 }
-                self.mine.entities.extend(read_one(self.root, &f, self.dialect).into_iter().map(Arc::new));
+                self.mine.entities.extend(read_one(&path, &f, self.dialect).into_iter().map(Arc::new));
                 if let Some(p) = self.progress {
                     p.done.fetch_add(1, Ordering::Relaxed);
                 }
             }
-            Walked::File(f) => self.mine.other_files.push(f),
+            Walked::File(f, _) => self.mine.other_files.push(f),
             Walked::Warning(w) => self.mine.warnings.push(w),
             Walked::Skip => {}
         }
@@ -226,7 +227,7 @@ pub fn read_entities(
         .par_iter()
         .filter(|f| f.role == FileRole::Entity)
         .flat_map_iter(|f| {
-            let parsed = read_one(root, f, dialect);
+            let parsed = read_one(&root.join(&f.rel), f, dialect);
             if let Some(p) = progress {
                 p.done.fetch_add(1, Ordering::Relaxed);
             }
@@ -243,8 +244,8 @@ fn entity_order(a: &Entity, b: &Entity) -> std::cmp::Ordering {
     a.path.cmp(&b.path).then(a.line.cmp(&b.line)).then(a.span.start.cmp(&b.span.start))
 }
 
-fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity> {
-    let path: PathBuf = root.join(&found.rel);
+/// Read and parse the entity file `found`, at `path` (the root joined with `found.rel`).
+fn read_one(path: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity> {
     let mut problems = Vec::new();
     let mut bytes = Vec::new();
     let mut size = 0;
@@ -254,7 +255,7 @@ fn read_one(root: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
         problems.push(Problem::new(rule::LINK_ESCAPES_ROOT, "symlink points outside the store; not read", 0, 0));
         readable = false;
     } else {
-        match read_with_metadata(&path) {
+        match read_with_metadata(path) {
             Ok((b, meta, truncated)) => {
                 size = meta.len();
                 mtime = fsio::mtime_ns(&meta);

@@ -204,9 +204,11 @@ impl Store {
         // The resolver borrows the entities' names, so links and edges are moved out while it
         // fills them in, and its maps are dropped before backlinks are built (peak memory).
         // Freshly loaded entities are not shared, so `make_mut` copies nothing then.
+        // Moving them out and back touches every entity: in parallel (≈15 ms of one thread at
+        // 100k entities).
         let mut outgoing: Vec<_> = self
             .entities
-            .iter_mut()
+            .par_iter_mut()
             .map(Arc::make_mut)
             .map(|e| (std::mem::take(&mut e.links), std::mem::take(&mut e.edges)))
             .collect();
@@ -224,11 +226,11 @@ impl Store {
                 }
             });
         }
-        for (e, (links, edges)) in self.entities.iter_mut().zip(outgoing) {
+        self.entities.par_iter_mut().zip(outgoing).for_each(|(e, (links, edges))| {
             let e = Arc::make_mut(e);
             e.links = links;
             e.edges = edges;
-        }
+        });
         self.index();
     }
 
@@ -308,27 +310,47 @@ impl Store {
     }
 
     /// Counts of links: (internal, unresolved). External URLs and anchors are not counted.
+    /// In parallel: one pass over half a million scattered links was 13 ms of one thread at
+    /// 100k entities.
     pub fn link_counts(&self) -> (usize, usize) {
-        let mut internal = 0;
-        let mut unresolved = 0;
-        for l in self.entities.iter().flat_map(|e| &e.links) {
-            if l.is_internal() {
-                internal += 1;
-            }
-            if l.is_unresolved() {
-                unresolved += 1;
-            }
-        }
-        (internal, unresolved)
+        use rayon::prelude::*;
+        self.entities
+            .par_iter()
+            .map(|e| {
+                e.links.iter().fold((0, 0), |(internal, unresolved), l| {
+                    (internal + usize::from(l.is_internal()), unresolved + usize::from(l.is_unresolved()))
+                })
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 
-    /// Entities per kind (entities without a kind count under `(none)`).
+    /// Entities per kind (entities without a kind count under `(none)`). Counted in parallel
+    /// under borrowed names: a `String` per entity was 14 ms of one thread at 100k.
     pub fn by_kind(&self) -> std::collections::BTreeMap<String, usize> {
-        let mut m = std::collections::BTreeMap::new();
-        for e in &self.entities {
-            *m.entry(e.kind.clone().unwrap_or_else(|| "(none)".into())).or_insert(0) += 1;
-        }
-        m
+        use rayon::prelude::*;
+        let counts = self
+            .entities
+            .par_iter()
+            .fold(std::collections::BTreeMap::<&str, usize>::new, |mut m, e| {
+                *m.entry(e.kind.as_deref().unwrap_or("(none)")).or_insert(0) += 1;
+                m
+            })
+            .reduce(std::collections::BTreeMap::new, |mut a, b| {
+                for (k, n) in b {
+                    *a.entry(k).or_insert(0) += n;
+                }
+                a
+            });
+        counts.into_iter().map(|(k, n)| (k.to_string(), n)).collect()
+    }
+
+    /// Entities with reading problems and problems in all: (entities, problems).
+    pub fn problem_counts(&self) -> (usize, usize) {
+        use rayon::prelude::*;
+        self.entities
+            .par_iter()
+            .map(|e| (usize::from(!e.problems.is_empty()), e.problems.len()))
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 }
 
