@@ -35,6 +35,7 @@ pub mod resolve;
 pub mod review;
 pub mod simple_yaml;
 pub mod state;
+mod str_table;
 pub mod swap;
 pub mod timestamp;
 pub mod tree;

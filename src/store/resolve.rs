@@ -4,22 +4,22 @@
 //! leading `/`); wikilinks and edge names resolve as Obsidian does: path, id, file stem,
 //! title, alias, case-insensitively. Nothing that leaves the store root is ever followed.
 use std::borrow::{Borrow, Cow};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::entity::{Entity, EntityIdx, Resolution};
 use super::links::percent_decode;
+use super::str_table::StrTable;
 
 /// foldhash instead of SipHash: the keys are the store's own paths and names, and SipHash was
 /// 5 % of `folio stats` instructions (callgrind, 10k OKF).
-type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
 
-/// Lookup tables over the entities' own strings: nothing is copied but the names that need
-/// lower-casing (a `String` per path, id, stem and title was ≈0.6 M allocations at 100k).
+/// Lookup tables: paths and lower-cased names in `StrTable`s (keys side by side in one
+/// buffer each), the store's other files and folders borrowed.
 pub struct Resolver<'a> {
-    by_path: FastMap<&'a str, EntityIdx>,
+    by_path: StrTable,
     /// By kind of name, in priority order (`name_tables`).
-    by_name: Vec<NameTable<'a>>,
+    by_name: Vec<StrTable>,
     files: FastSet<&'a str>,
     dirs: FastSet<&'a str>,
     escaping: FastSet<EntityIdx>,
@@ -38,22 +38,22 @@ impl<'a> Resolver<'a> {
     }
 }
 
-type PathTables<'a> = (FastMap<&'a str, EntityIdx>, FastSet<EntityIdx>, FastSet<&'a str>);
+type PathTables<'a> = (StrTable, FastSet<EntityIdx>, FastSet<&'a str>);
 
 /// Entities by path, the ones escaping the root, and every folder holding a file.
 fn path_tables<'a, E: Borrow<Entity>>(entities: &'a [E], files: &FastSet<&'a str>) -> PathTables<'a> {
-    let mut by_path = FastMap::with_capacity_and_hasher(entities.len(), Default::default());
+    let mut by_path = StrTable::with_capacity(entities.len());
     let mut escaping = FastSet::default();
     for (i, e) in entities.iter().enumerate() {
         let (i, e) = (i as EntityIdx, e.borrow());
         // Files holding several entities (awareness) resolve to their first one.
-        by_path.entry(e.path.as_str()).or_insert(i);
+        by_path.insert_first(&e.path, i);
         if e.escapes_root() {
             escaping.insert(i);
         }
     }
     let mut dirs = FastSet::default();
-    for p in by_path.keys().chain(files.iter()) {
+    for p in entities.iter().map(|e| e.borrow().path.as_str()).chain(files.iter().copied()) {
         let mut rest: &'a str = p;
         while let Some((d, _)) = rest.rsplit_once('/') {
             if !dirs.insert(d) {
@@ -68,29 +68,25 @@ fn path_tables<'a, E: Borrow<Entity>>(entities: &'a [E], files: &FastSet<&'a str
 /// One table per kind of name (`NamePass`), filled in parallel: lower-cased name → the first
 /// entity with it. Looked up in priority order, they answer as one table filled pass after
 /// pass (`claim_names`) would; that one table was ≈100 ms of serial work at 100k entities.
-fn name_tables<E: Borrow<Entity> + Sync>(entities: &[E]) -> Vec<NameTable<'_>> {
+fn name_tables<E: Borrow<Entity> + Sync>(entities: &[E]) -> Vec<StrTable> {
     use rayon::prelude::*;
     NamePass::ALL
         .par_iter()
         .map(|pass| {
             // Most entities have no alias: that table grows as it needs.
             let room = if matches!(pass, NamePass::Alias) { 0 } else { entities.len() };
-            let mut table = FastMap::with_capacity_and_hasher(room, Default::default());
+            let mut table = StrTable::with_capacity(room);
             for (i, e) in entities.iter().enumerate() {
-                pass.names(e.borrow(), |key| {
-                    table.entry(key).or_insert(i as EntityIdx);
-                });
+                pass.raw_names(e.borrow(), |name| table.insert_first_lowercase(name, i as EntityIdx));
             }
             table
         })
         .collect()
 }
 
-type NameTable<'a> = FastMap<Cow<'a, str>, EntityIdx>;
-
 impl Lookup for Resolver<'_> {
     fn entity_at(&self, path: &str) -> Option<EntityIdx> {
-        self.by_path.get(path).copied()
+        self.by_path.get(path)
     }
     fn is_file(&self, path: &str) -> bool {
         self.files.contains(path)
@@ -102,7 +98,7 @@ impl Lookup for Resolver<'_> {
         self.escaping.contains(&i)
     }
     fn named(&self, key: &str) -> Option<EntityIdx> {
-        self.by_name.iter().find_map(|table| table.get(key).copied())
+        self.by_name.iter().find_map(|table| table.get(key))
     }
 }
 
@@ -248,11 +244,16 @@ impl NamePass {
 
     /// The entity's lower-cased names of this kind.
     fn names<'a>(self, e: &'a Entity, mut each: impl FnMut(Cow<'a, str>)) {
+        self.raw_names(e, |name| each(lower(name)));
+    }
+
+    /// The entity's names of this kind, as written.
+    fn raw_names<'a>(self, e: &'a Entity, mut each: impl FnMut(&'a str)) {
         match self {
-            NamePass::Id => each(lower(&e.id)),
-            NamePass::Stem => each(lower(e.stem())),
-            NamePass::Title => each(lower(&e.title)),
-            NamePass::Alias => e.aliases.iter().for_each(|a| each(lower(a))),
+            NamePass::Id => each(&e.id),
+            NamePass::Stem => each(e.stem()),
+            NamePass::Title => each(&e.title),
+            NamePass::Alias => e.aliases.iter().for_each(|a| each(a)),
         }
     }
 }
