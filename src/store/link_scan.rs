@@ -43,6 +43,9 @@ pub fn scan(text: &str, body_start: usize) -> Option<Vec<Link>> {
     let any_pipe = pipes.any();
     let mut tables = TableCheck::default();
     let mut links = Vec::new();
+    // The code spans of the line being scanned, in one buffer for the whole body (table rows
+    // of backticked names took an allocation each).
+    let mut code = Vec::new();
     let mut fence: Option<(u8, usize)> = None;
     let mut offset = 0;
     // Bodies start on a line of their own; a body starting mid-line gets its columns right too.
@@ -88,7 +91,7 @@ pub fn scan(text: &str, body_start: usize) -> Option<Vec<Link>> {
         if rest.starts_with('[') && memchr::memmem::find(rest.as_bytes(), b"]:").is_some() {
             return None;
         }
-        scan_line(line, body_start + line_start, at, &mut links)?;
+        scan_line(line, body_start + line_start, at, &mut links, &mut code)?;
     }
     if any_pipe && tables.line("", false, false) {
         return None;
@@ -188,12 +191,19 @@ fn indented_fence(line: &str, c: u8) -> bool {
 
 /// Links on one line: `at` is its 1-based number in the file and the column its first byte
 /// is in, minus one. `None` when the line holds anything the scanner does not handle.
-fn scan_line(line: &str, line_start: usize, at: (u32, u32), out: &mut Vec<Link>) -> Option<()> {
+fn scan_line(
+    line: &str,
+    line_start: usize,
+    at: (u32, u32),
+    out: &mut Vec<Link>,
+    code: &mut Vec<(usize, usize)>,
+) -> Option<()> {
     let b = line.as_bytes();
     if memchr::memchr2(b'[', b'`', b).is_none() {
         return Some(());
     }
-    let code = code_spans(b)?;
+    code_spans(b, code)?;
+    let code = &*code;
     let in_code = |i: usize| code.iter().any(|&(s, e)| i >= s && i < e);
     let mut i = 0;
     while let Some(found) = memchr::memchr(b'[', &b[i..]) {
@@ -208,7 +218,7 @@ fn scan_line(line: &str, line_start: usize, at: (u32, u32), out: &mut Vec<Link>)
         let (mut link, end) = if b.get(start + 1) == Some(&b'[') {
             wikilink(line, start)?
         } else {
-            match inline_link(line, start, &code)? {
+            match inline_link(line, start, code)? {
                 Some(found) => found,
                 None => {
                     i = start + 1;
@@ -228,10 +238,10 @@ fn scan_line(line: &str, line_start: usize, at: (u32, u32), out: &mut Vec<Link>)
     Some(())
 }
 
-/// Backtick code spans on one line as byte ranges; `None` when a run is left open (it might
-/// close on a later line of the paragraph).
-fn code_spans(b: &[u8]) -> Option<Vec<(usize, usize)>> {
-    let mut spans = Vec::new();
+/// Backtick code spans on one line as byte ranges, into `spans`; `None` when a run is left
+/// open (it might close on a later line of the paragraph).
+fn code_spans(b: &[u8], spans: &mut Vec<(usize, usize)>) -> Option<()> {
+    spans.clear();
     let mut i = 0;
     while let Some(found) = memchr::memchr(b'`', &b[i..]) {
         let open = i + found;
@@ -258,7 +268,7 @@ fn code_spans(b: &[u8]) -> Option<Vec<(usize, usize)>> {
         spans.push((open, end));
         i = end;
     }
-    Some(spans)
+    Some(())
 }
 
 /// `[label](dest)` at `start`: `Some(None)` when the brackets are plain text (no `(` right

@@ -372,13 +372,13 @@ fn backlinks_of(entities: &[Arc<Entity>]) -> Vec<Arc<[EntityIdx]>> {
     pairs.par_sort_unstable();
     pairs.dedup();
     let none: Arc<[EntityIdx]> = Arc::from([]);
-    let mut backlinks = Vec::with_capacity(entities.len());
-    let mut rest = pairs.as_slice();
-    for target in 0..entities.len() as EntityIdx {
-        let n = rest.iter().take_while(|(t, _)| *t == target).count();
-        let (these, after) = rest.split_at(n);
-        backlinks.push(if n == 0 { Arc::clone(&none) } else { these.iter().map(|&(_, s)| s).collect() });
-        rest = after;
-    }
-    backlinks
+    // Each target finds its run by binary search, so the lists are built in parallel too.
+    (0..entities.len() as EntityIdx)
+        .into_par_iter()
+        .map(|target| {
+            let start = pairs.partition_point(|&(t, _)| t < target);
+            let these = &pairs[start..start + pairs[start..].partition_point(|&(t, _)| t == target)];
+            if these.is_empty() { Arc::clone(&none) } else { these.iter().map(|&(_, s)| s).collect() }
+        })
+        .collect()
 }

@@ -102,6 +102,11 @@ impl Lookup for Resolver<'_> {
     }
 }
 
+thread_local! {
+    /// The normalised path of the markdown link being resolved (`normalize_join_into`).
+    static NORMALIZED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
 /// The resolution rules over the few lookups they need: `Resolver` answers them from tables
 /// over every entity; a live reload that resolves a handful of new links answers them from the
 /// sorted store instead (`refresh::lookup`), without building the tables.
@@ -144,12 +149,13 @@ pub trait Lookup {
         } else {
             path
         };
-        let norm = match path.strip_prefix('/') {
-            Some(abs) => normalize_join("", abs),
-            None => normalize_join(super::relpath::parent(from), path),
-        };
-        let Some(norm) = norm else { return Resolution::Escapes };
-        self.lookup_path(&norm, path.ends_with('/'))
+        NORMALIZED.with_borrow_mut(|norm| {
+            let inside = match path.strip_prefix('/') {
+                Some(abs) => normalize_join_into("", abs, norm),
+                None => normalize_join_into(super::relpath::parent(from), path, norm),
+            };
+            if inside { self.lookup_path(norm, path.ends_with('/')) } else { Resolution::Escapes }
+        })
     }
 
     fn lookup_path(&self, norm: &str, dir_form: bool) -> Resolution {
@@ -285,7 +291,17 @@ fn join(dir: &str, rel: &str) -> String {
 
 /// `dir/rel` with `.` and `..` resolved, built in one buffer; `None` when it climbs above the
 /// root. The same result as `normalize(&join(dir, rel))`.
-fn normalize_join(mut dir: &str, mut rel: &str) -> Option<String> {
+#[cfg(test)]
+fn normalize_join(dir: &str, rel: &str) -> Option<String> {
+    let mut out = String::new();
+    normalize_join_into(dir, rel, &mut out).then_some(out)
+}
+
+/// `normalize_join` into `out` (cleared first; the caller's buffer serves link after link:
+/// a `String` per link was half a million allocations at 100k entities); `false` when the
+/// path climbs above the root.
+fn normalize_join_into(mut dir: &str, mut rel: &str, out: &mut String) -> bool {
+    out.clear();
     // The usual link: a few `../` or `./` then a plain path, from a plain folder. Climb by
     // cutting `dir` and copy the rest; anything else takes the general walk below.
     let plain_dir = is_plain_path(dir);
@@ -294,7 +310,7 @@ fn normalize_join(mut dir: &str, mut rel: &str) -> Option<String> {
         loop {
             if let Some(r) = rel.strip_prefix("../") {
                 if dir.is_empty() {
-                    return None;
+                    return false;
                 }
                 (dir, rel) = (super::relpath::parent(dir), r);
             } else if let Some(r) = rel.strip_prefix("./") {
@@ -305,21 +321,19 @@ fn normalize_join(mut dir: &str, mut rel: &str) -> Option<String> {
         }
     }
     if plain_dir && is_plain_path(rel) {
-        let mut out = String::with_capacity(dir.len() + rel.len() + 1);
         out.push_str(dir);
         if !dir.is_empty() && !rel.is_empty() {
             out.push('/');
         }
         out.push_str(rel);
-        return Some(out);
+        return true;
     }
-    let mut out = String::with_capacity(dir.len() + rel.len() + 1);
     for part in segments(dir).chain(segments(rel)) {
         match part {
             "" | "." => {}
             ".." => {
                 if out.is_empty() {
-                    return None;
+                    return false;
                 }
                 out.truncate(out.rfind('/').unwrap_or(0));
             }
@@ -331,7 +345,7 @@ fn normalize_join(mut dir: &str, mut rel: &str) -> Option<String> {
             }
         }
     }
-    Some(out)
+    true
 }
 
 /// A relative path with nothing to normalise: no empty, `.` or `..` segment (the empty

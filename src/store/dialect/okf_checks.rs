@@ -46,20 +46,18 @@ pub fn check(c: &Concept, now: OffsetDateTime) -> Vec<Problem> {
             let (l, col) = at("type");
             out.push(Problem::new(rule::INVALID_FIELD, format!("`type` is a {}, not a string", v.type_name()), l, col));
         }
-        _ if f.str("type").is_none() => {
+        _ if !f.has_text("type") => {
             let (l, col) = at("type");
             out.push(Problem::new(rule::MISSING_TYPE, "`type` is missing or empty (the one key OKF requires)", l, col));
         }
         _ => {}
     }
-    let description = f.str("description");
-    let trigger = f.str("trigger");
-    match (description, trigger) {
-        (None, None) => {
+    match (f.has_text("description"), f.has_text("trigger")) {
+        (false, false) => {
             let (l, col) = at("description");
             out.push(Problem::new(rule::MISSING_DESCRIPTION, "no `description` (nor a legacy `trigger`)", l, col));
         }
-        (None, Some(_)) => {
+        (false, true) => {
             let (l, col) = at("trigger");
             out.push(Problem::new(rule::LEGACY_TRIGGER, "`trigger` is the legacy name of `description`", l, col));
         }

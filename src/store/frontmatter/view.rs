@@ -55,6 +55,10 @@ impl<'a> View<'a> {
         View { entries: Vec::new(), index: KeyIndex::default() }
     }
 
+    pub fn with_capacity(keys: usize) -> Self {
+        View { entries: Vec::with_capacity(keys), index: KeyIndex::default() }
+    }
+
     fn with_entries(entries: Vec<(Cow<'a, str>, Val<'a>)>) -> Self {
         let mut view = View { entries, index: KeyIndex::default() };
         view.build_index();
@@ -158,6 +162,15 @@ impl<'a> View<'a> {
     /// view's `frontmatter::get_str`.
     pub fn str(&self, key: &str) -> Option<String> {
         self.get(key)?.as_text()
+    }
+
+    /// Whether `str(key)` is `Some`, without copying the text.
+    pub fn has_text(&self, key: &str) -> bool {
+        self.get(key).is_some_and(|v| match v {
+            Val::Str(s) => !s.trim().is_empty(),
+            Val::Num(_) | Val::Bool(_) => true,
+            _ => false,
+        })
     }
 
     /// A field as a list of strings: a list of scalars or a comma-separated string — the
@@ -278,17 +291,18 @@ mod tests {
     use super::*;
     use crate::store::frontmatter::{get_f64, get_list, get_str, parse_yaml, scalar_text};
 
-    const KEYS: [&str; 8] = ["a", "b", "c", "d", "e", "f", "g", "missing"];
+    const KEYS: [&str; 9] = ["a", "b", "c", "d", "e", "f", "g", "h", "missing"];
 
     /// The view answers exactly what the owned accessors answer, for every kind of value.
     #[test]
     fn accessors_agree_with_the_owned_ones() {
         let yaml = "a: ' padded '\nb: 42\nc: [x, ' y ', 3, true, ~, '']\nd: p, q ,, r\ne: { k: v }\n\
-                    f: 1.5\ng: '2.5'\n";
+                    f: 1.5\ng: '2.5'\nh: '  '\n";
         let fields = parse_yaml(yaml).unwrap();
         let view = View::from_fields(fields.clone());
         for key in KEYS {
             assert_eq!(view.str(key), get_str(&fields, key), "{key}");
+            assert_eq!(view.has_text(key), view.str(key).is_some(), "{key}");
             assert_eq!(view.list(key), get_list(&fields, key), "{key}");
             assert_eq!(view.f64(key), get_f64(&fields, key), "{key}");
             if let Some(v) = fields.get(key) {
@@ -297,7 +311,7 @@ mod tests {
         }
         assert_eq!(view.clone().into_fields(), fields);
         assert_eq!(View::of(&fields), view);
-        assert_eq!(view.keys().collect::<Vec<_>>(), ["a", "b", "c", "d", "e", "f", "g"]);
+        assert_eq!(view.keys().collect::<Vec<_>>(), ["a", "b", "c", "d", "e", "f", "g", "h"]);
     }
 
     #[test]
