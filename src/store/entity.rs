@@ -257,7 +257,7 @@ impl Entity {
 
     /// The file stem of the entity's file (`tables/users.md` → `users`).
     pub fn stem(&self) -> &str {
-        let name = self.path.rsplit('/').next().unwrap_or(&self.path);
+        let name = super::relpath::file_name(&self.path);
         name.strip_suffix(".md").unwrap_or(name)
     }
 }

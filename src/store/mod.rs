@@ -213,26 +213,39 @@ impl Store {
             .map(Arc::make_mut)
             .map(|e| (std::mem::take(&mut e.links), std::mem::take(&mut e.edges)))
             .collect();
-        {
-            let resolver = resolve::Resolver::new(&self.entities, self.other_files.iter().map(|(p, _)| p.as_str()));
-            outgoing.par_iter_mut().zip(self.entities.par_iter()).for_each(|((links, edges), e)| {
-                for l in links {
-                    l.resolution = match l.syntax {
-                        LinkSyntax::Markdown => resolver.markdown(&e.path, l.target()),
-                        LinkSyntax::Wiki => resolver.wiki(&e.path, l.target()),
-                    };
-                }
-                for edge in edges {
-                    edge.resolved = resolver.name(&edge.target);
-                }
-            });
-        }
+        // Names (ids, stems, titles, aliases) are looked up only for wikilinks and typed edges:
+        // a store with neither (an OKF bundle links by path) skips building their four tables
+        // (≈50 ms of both cores at 100k entities).
+        let needs_names = outgoing
+            .par_iter()
+            .any(|(links, edges)| !edges.is_empty() || links.iter().any(|l| l.syntax == LinkSyntax::Wiki));
+        let files = || self.other_files.iter().map(|(p, _)| p.as_str());
+        // The id index needs no link: built beside the resolution, whose parallel work hides
+        // it (after it, it was one thread's 40 ms at 100k).
+        let (by_id, ()) = rayon::join(
+            || id_index::IdIndex::build(&self.entities),
+            || {
+                let resolver = resolve::Resolver::with_names(&self.entities, files(), needs_names);
+                outgoing.par_iter_mut().zip(self.entities.par_iter()).for_each(|((links, edges), e)| {
+                    for l in links {
+                        l.resolution = match l.syntax {
+                            LinkSyntax::Markdown => resolver.markdown(&e.path, l.target()),
+                            LinkSyntax::Wiki => resolver.wiki(&e.path, l.target()),
+                        };
+                    }
+                    for edge in edges {
+                        edge.resolved = resolver.name(&edge.target);
+                    }
+                });
+            },
+        );
         self.entities.par_iter_mut().zip(outgoing).for_each(|(e, (links, edges))| {
             let e = Arc::make_mut(e);
             e.links = links;
             e.edges = edges;
         });
-        self.index();
+        self.backlinks = backlinks_of(&self.entities);
+        self.by_id = Arc::new(by_id);
     }
 
     /// Backlinks and the id index, from the resolved links and edges.

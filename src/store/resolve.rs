@@ -29,19 +29,29 @@ impl<'a> Resolver<'a> {
     /// `files`: every file of the store that is not an entity file (sources, catalogs, images).
     /// `entities`: the store's (`Arc<Entity>`) or plain ones.
     pub fn new<E: Borrow<Entity> + Sync>(entities: &'a [E], files: impl IntoIterator<Item = &'a str>) -> Self {
+        Resolver::with_names(entities, files, true)
+    }
+
+    /// `new`, with the name tables only when `names` is set: without them, wikilinks and
+    /// edge names resolve to nothing, so the caller asks for them when it has any.
+    pub fn with_names<E: Borrow<Entity> + Sync>(
+        entities: &'a [E],
+        files: impl IntoIterator<Item = &'a str>,
+        names: bool,
+    ) -> Self {
         let files: FastSet<&'a str> = files.into_iter().collect();
-        // The name table and the path tables are independent: built side by side, as this runs
-        // on one thread between two parallel phases (≈130 ms at 100k entities, serial).
-        let ((by_path, escaping, dirs), by_name) =
-            rayon::join(|| path_tables(entities, &files), || name_tables(entities));
+        // The tables are independent: built side by side, as this runs between two parallel
+        // phases (≈130 ms at 100k entities, serial).
+        let (((by_path, escaping), dirs), by_name) = rayon::join(
+            || rayon::join(|| path_table(entities), || folders(entities, &files)),
+            || if names { name_tables(entities) } else { Vec::new() },
+        );
         Resolver { by_path, by_name, files, dirs, escaping }
     }
 }
 
-type PathTables<'a> = (StrTable, FastSet<EntityIdx>, FastSet<&'a str>);
-
-/// Entities by path, the ones escaping the root, and every folder holding a file.
-fn path_tables<'a, E: Borrow<Entity>>(entities: &'a [E], files: &FastSet<&'a str>) -> PathTables<'a> {
+/// Entities by path, and the ones escaping the root.
+fn path_table<E: Borrow<Entity>>(entities: &[E]) -> (StrTable, FastSet<EntityIdx>) {
     let mut by_path = StrTable::with_capacity(entities.len());
     let mut escaping = FastSet::default();
     for (i, e) in entities.iter().enumerate() {
@@ -52,17 +62,23 @@ fn path_tables<'a, E: Borrow<Entity>>(entities: &'a [E], files: &FastSet<&'a str
             escaping.insert(i);
         }
     }
+    (by_path, escaping)
+}
+
+/// Every folder holding a file of the store.
+fn folders<'a, E: Borrow<Entity>>(entities: &'a [E], files: &FastSet<&'a str>) -> FastSet<&'a str> {
     let mut dirs = FastSet::default();
     for p in entities.iter().map(|e| e.borrow().path.as_str()).chain(files.iter().copied()) {
         let mut rest: &'a str = p;
-        while let Some((d, _)) = rest.rsplit_once('/') {
+        while let Some(i) = memchr::memrchr(b'/', rest.as_bytes()) {
+            let d = &rest[..i];
             if !dirs.insert(d) {
                 break;
             }
             rest = d;
         }
     }
-    (by_path, escaping, dirs)
+    dirs
 }
 
 /// One table per kind of name (`NamePass`), filled in parallel: lower-cased name → the first

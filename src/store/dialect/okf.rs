@@ -17,7 +17,7 @@ impl Dialect for Okf {
     }
 
     fn role(&self, rel: &str) -> FileRole {
-        let name = rel.rsplit('/').next().unwrap_or(rel);
+        let name = crate::store::relpath::file_name(rel);
         match name {
             "index.md" => FileRole::Catalog,
             "log.md" => FileRole::Log,
@@ -224,7 +224,7 @@ fn plan_for(store: &Store, dir: &str, direct: &[&Entity], subdirs: &[&str]) -> C
         push_one_line(&mut out, ty, |_| None);
         out.push_str("\n\n");
         for e in entries {
-            let file = e.path.rsplit('/').next().unwrap_or(&e.path);
+            let file = crate::store::relpath::file_name(&e.path);
             push_entry(&mut out, &e.title, file);
             if let Some(d) = e.description.as_deref().filter(|d| d.split_whitespace().next().is_some()) {
                 out.push_str(" - ");
