@@ -30,7 +30,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
 /// The stats report as JSON (the text form is printed from it).
 pub fn stats(store: &Store) -> serde_json::Value {
     let (links, unresolved) = store.link_counts();
-    let stale = catalog::status(store).iter().filter(|s| s.state != catalog::CatalogState::Fresh).count();
+    let stale = catalog::states(store).iter().filter(|(_, s)| *s != catalog::CatalogState::Fresh).count();
     let (files_with_problems, problems) = store.problem_counts();
     let warnings: Vec<_> = store
         .walk_warnings

@@ -43,16 +43,25 @@ pub fn status_of(store: &Store, plans: Vec<CatalogPlan>) -> Vec<CatalogStatus> {
     use rayon::prelude::*;
     plans
         .into_par_iter()
-        .map(|plan| {
-            let state = match (&plan.refuse, std::fs::read(store.abs_path(&plan.path))) {
-                (Some(reason), _) => CatalogState::Refused(reason.clone()),
-                (None, Ok(bytes)) if bytes == plan.content.as_bytes() => CatalogState::Fresh,
-                (None, Ok(_)) => CatalogState::Stale,
-                (None, Err(_)) => CatalogState::Missing,
-            };
-            CatalogStatus { path: plan.path, state, expected: plan.content }
-        })
+        .map(|plan| CatalogStatus { state: state_of(store, &plan), path: plan.path, expected: plan.content })
         .collect()
+}
+
+/// Each catalog's path and state, without what it should hold: the store's largest catalogs
+/// are not all kept in memory at once (at 100k OKF concepts they are 15 MB, which was the
+/// peak of `folio stats`).
+pub fn states(store: &Store) -> Vec<(String, CatalogState)> {
+    store.dialect.catalog_states(store)
+}
+
+/// How the file at `plan.path` compares with the plan.
+pub fn state_of(store: &Store, plan: &CatalogPlan) -> CatalogState {
+    match (&plan.refuse, std::fs::read(store.abs_path(&plan.path))) {
+        (Some(reason), _) => CatalogState::Refused(reason.clone()),
+        (None, Ok(bytes)) if bytes == plan.content.as_bytes() => CatalogState::Fresh,
+        (None, Ok(_)) => CatalogState::Stale,
+        (None, Err(_)) => CatalogState::Missing,
+    }
 }
 
 /// Result of regenerating catalogs.

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::Store;
-use super::catalog::CatalogPlan;
+use super::catalog::{self, CatalogPlan, CatalogState};
 use super::entity::{Edge, Entity, Problem, rule};
 use super::frontmatter::{self, Block, Fields, Val, View};
 use super::history::HistoryEvent;
@@ -129,6 +129,12 @@ pub trait Dialect: Send + Sync {
     /// Catalog files this store keeps, as they should be (empty when the format has none).
     fn catalogs(&self, _store: &Store) -> Vec<CatalogPlan> {
         Vec::new()
+    }
+
+    /// Each catalog's path and state (`catalog::states`). The default compares `catalogs`
+    /// with the disk; a dialect with large catalogs checks each as it is built.
+    fn catalog_states(&self, store: &Store) -> Vec<(String, CatalogState)> {
+        catalog::status_of(store, self.catalogs(store)).into_iter().map(|s| (s.path, s.state)).collect()
     }
 
     /// The catalogs a change to the files `paths` can affect, so that re-linting recomputes

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_view, okf_checks, parse_markdown_view};
 use crate::store::Store;
-use crate::store::catalog::{CatalogPlan, push_escaped, push_one_line};
+use crate::store::catalog::{self, CatalogPlan, CatalogState, push_escaped, push_one_line};
 use crate::store::entity::Entity;
 use crate::store::frontmatter::{self, Block, Val, View};
 
@@ -44,6 +44,14 @@ impl Dialect for Okf {
 
     fn catalogs(&self, store: &Store) -> Vec<CatalogPlan> {
         catalogs(store)
+    }
+
+    fn catalog_states(&self, store: &Store) -> Vec<(String, CatalogState)> {
+        // The plan's content is dropped as soon as it is compared.
+        catalogs_with(store, |plan| {
+            let state = catalog::state_of(store, &plan);
+            (plan.path, state)
+        })
     }
 
     fn catalogs_touched(&self, store: &Store, paths: &[String]) -> Option<(Vec<String>, Vec<CatalogPlan>)> {
@@ -91,6 +99,11 @@ fn nested_str(f: &View, key: &str, inner: &str) -> Option<String> {
 /// linking `dir/index.md`. Subdirectory descriptions are not derivable from the entities, so
 /// the ones already in the catalog are kept.
 pub fn catalogs(store: &Store) -> Vec<CatalogPlan> {
+    catalogs_with(store, |plan| plan)
+}
+
+/// `catalogs`, each plan handed to `each` as soon as it is built (in parallel).
+fn catalogs_with<T: Send>(store: &Store, each: impl Fn(CatalogPlan) -> T + Sync) -> Vec<T> {
     use rayon::prelude::*;
     let parent = crate::store::relpath::parent;
     // Entities come sorted by path, so a folder's files mostly follow one another: the runs
@@ -130,7 +143,7 @@ pub fn catalogs(store: &Store) -> Vec<CatalogPlan> {
         .map(|&dir| {
             let subdirs: Vec<&str> =
                 listed.iter().copied().filter(|d| !d.is_empty() && crate::store::relpath::parent(d) == dir).collect();
-            plan_for(store, dir, direct.get(dir).unwrap_or(&none), &subdirs)
+            each(plan_for(store, dir, direct.get(dir).unwrap_or(&none), &subdirs))
         })
         .collect()
 }
