@@ -372,7 +372,8 @@ fn is_plain_path(s: &str) -> bool {
         return true;
     }
     // Each segment starts after a `/` (or at 0) and must neither be empty nor `.` / `..`.
-    // A byte loop: the paths are short, and a vector search per segment cost more.
+    // A byte loop: the paths are short, and a vector search per segment cost more (so did
+    // iterating over the slashes and dots with the memchr crate: 17 M -> 28 M instructions).
     let bad = |seg: &[u8]| matches!(seg, b"" | b"." | b"..");
     let mut start = 0;
     for (i, &c) in b.iter().enumerate() {
@@ -512,6 +513,14 @@ mod tests {
         #[test]
         fn normalize_join_matches_join_then_normalize_on_any_path(dir in "[a./]{0,8}", rel in "[a./]{0,10}") {
             proptest::prop_assert_eq!(normalize_join(&dir, &rel), normalize(&join(&dir, &rel)));
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn plain_paths_have_no_empty_or_dot_segment(s in "[a./]{0,12}") {
+            let reference = s.is_empty() || s.split('/').all(|seg| !matches!(seg, "" | "." | ".."));
+            proptest::prop_assert_eq!(is_plain_path(&s), reference, "{:?}", s);
         }
     }
 
