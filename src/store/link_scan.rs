@@ -35,6 +35,8 @@ pub fn scan(text: &str, body_start: usize) -> Option<Vec<Link>> {
     FOUND.with_borrow_mut(|found| {
         found.clear();
         let all = scan_into(text, body_start, found);
+        // Not `mem::take`: the buffer keeps its capacity for the next body.
+        #[allow(clippy::drain_collect)]
         all.map(|()| found.drain(..).collect())
     })
 }
