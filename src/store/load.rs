@@ -83,9 +83,6 @@ fn classify(
     if ft.is_dir() {
         return Walked::Skip;
     }
-    if dialect.skip_dir(super::relpath::parent(&rel)) || super::relpath::ancestors(&rel).any(|d| dialect.skip_dir(d)) {
-        return Walked::Skip;
-    }
     let symlink_inside = if ft.is_symlink() {
         match fs::canonicalize(entry.path()) {
             Ok(target) if target.is_dir() => return Walked::Skip,

@@ -227,9 +227,10 @@ impl Store {
             || {
                 let resolver = resolve::Resolver::with_names(&self.entities, files(), needs_names);
                 outgoing.par_iter_mut().zip(self.entities.par_iter()).for_each(|((links, edges), e)| {
+                    let from = resolve::LinkDir::of(&e.path);
                     for l in links {
                         l.resolution = match l.syntax {
-                            LinkSyntax::Markdown => resolver.markdown(&e.path, l.target()),
+                            LinkSyntax::Markdown => resolver.markdown_in(&from, l.target()),
                             LinkSyntax::Wiki => resolver.wiki(&e.path, l.target()),
                         };
                     }

@@ -94,9 +94,6 @@ impl Store {
             if rel.is_empty() || rel.split('/').any(|c| c.starts_with('.')) || self.root.join(&rel).is_dir() {
                 continue;
             }
-            if super::relpath::ancestors(&rel).any(|d| self.dialect.skip_dir(d)) {
-                continue;
-            }
             if targets.insert(rel.clone()) {
                 rels.push(rel);
             }

@@ -118,6 +118,23 @@ impl Lookup for Resolver<'_> {
     }
 }
 
+/// The folder of a linking file, and whether its path needs normalising (`is_plain_path`):
+/// asked once per file, not once per link.
+pub struct LinkDir<'a> {
+    dir: &'a str,
+    plain: bool,
+}
+
+impl<'a> LinkDir<'a> {
+    const ROOT: LinkDir<'static> = LinkDir { dir: "", plain: true };
+
+    /// The folder of the file at `from` (a relative path).
+    pub fn of(from: &'a str) -> Self {
+        let dir = super::relpath::parent(from);
+        LinkDir { dir, plain: is_plain_path(dir) }
+    }
+}
+
 thread_local! {
     /// The normalised path of the markdown link being resolved (`normalize_join_into`).
     static NORMALIZED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
@@ -141,6 +158,11 @@ pub trait Lookup {
 
     /// A markdown link destination written in the file at `from` (relative path).
     fn markdown(&self, from: &str, target: &str) -> Resolution {
+        self.markdown_in(&LinkDir::of(from), target)
+    }
+
+    /// `markdown` for a link written in the folder `from` (worked out once per linking file).
+    fn markdown_in(&self, from: &LinkDir, target: &str) -> Resolution {
         let t = target.trim().trim_start_matches('<').trim_end_matches('>');
         if t.is_empty() || t.starts_with('#') {
             return Resolution::Anchor;
@@ -167,8 +189,8 @@ pub trait Lookup {
         };
         NORMALIZED.with_borrow_mut(|norm| {
             let inside = match path.strip_prefix('/') {
-                Some(abs) => normalize_join_into("", abs, norm),
-                None => normalize_join_into(super::relpath::parent(from), path, norm),
+                Some(abs) => normalize_join_into(&LinkDir::ROOT, abs, norm),
+                None => normalize_join_into(from, path, norm),
             };
             if inside { self.lookup_path(norm, path.ends_with('/')) } else { Resolution::Escapes }
         })
@@ -310,17 +332,17 @@ fn join(dir: &str, rel: &str) -> String {
 #[cfg(test)]
 fn normalize_join(dir: &str, rel: &str) -> Option<String> {
     let mut out = String::new();
-    normalize_join_into(dir, rel, &mut out).then_some(out)
+    normalize_join_into(&LinkDir { dir, plain: is_plain_path(dir) }, rel, &mut out).then_some(out)
 }
 
 /// `normalize_join` into `out` (cleared first; the caller's buffer serves link after link:
 /// a `String` per link was half a million allocations at 100k entities); `false` when the
 /// path climbs above the root.
-fn normalize_join_into(mut dir: &str, mut rel: &str, out: &mut String) -> bool {
+fn normalize_join_into(from: &LinkDir, mut rel: &str, out: &mut String) -> bool {
     out.clear();
     // The usual link: a few `../` or `./` then a plain path, from a plain folder. Climb by
     // cutting `dir` and copy the rest; anything else takes the general walk below.
-    let plain_dir = is_plain_path(dir);
+    let (mut dir, plain_dir) = (from.dir, from.plain);
     // (A plain folder's parent is plain.)
     if plain_dir {
         loop {

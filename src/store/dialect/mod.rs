@@ -164,12 +164,6 @@ pub trait Dialect: Send + Sync {
     fn fields(&self, _entity: &Entity, text: &str) -> Fields {
         yaml_fields(text)
     }
-
-    /// Which directories hold no knowledge for this dialect (relative, no trailing slash),
-    /// beyond hidden ones, which are always skipped.
-    fn skip_dir(&self, _rel: &str) -> bool {
-        false
-    }
 }
 
 /// How a file's frontmatter is written.
