@@ -390,7 +390,16 @@ fn normalize_join_into(from: &LinkDir, mut rel: &str, out: &mut String) -> bool 
 /// path counts as plain).
 fn is_plain_path(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.is_empty() {
+    let (Some(&first), Some(&last)) = (b.first(), b.last()) else { return true };
+    // Every empty, `.` or `..` segment shows as a leading `/` or `.`, a trailing `/`, or a
+    // `//` or `/.` inside: without any of those (most paths), plain, by one test that
+    // vectorises; otherwise the exact walk below decides.
+    let n = b.len() - 1;
+    let slash_then = b[..n]
+        .iter()
+        .zip(&b[1..])
+        .fold(0u8, |acc, (&x, &y)| acc | u8::from(x == b'/') & (u8::from(y == b'/') | u8::from(y == b'.')));
+    if slash_then == 0 && !matches!(first, b'/' | b'.') && last != b'/' {
         return true;
     }
     // Each segment starts after a `/` (or at 0) and must neither be empty nor `.` / `..`.
