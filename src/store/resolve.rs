@@ -163,7 +163,7 @@ pub trait Lookup {
 
     /// `markdown` for a link written in the folder `from` (worked out once per linking file).
     fn markdown_in(&self, from: &LinkDir, target: &str) -> Resolution {
-        let t = target.trim().trim_start_matches('<').trim_end_matches('>');
+        let t = super::lines::trim(target).trim_start_matches('<').trim_end_matches('>');
         if t.is_empty() || t.starts_with('#') {
             return Resolution::Anchor;
         }

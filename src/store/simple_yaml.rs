@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use serde_json::Number;
 
 use super::frontmatter::{Fields, Val, View};
-use super::lines::is_blank;
+use super::lines::{is_blank, trim};
 
 /// The block as owned fields, or `None` when it holds anything outside the simple subset.
 pub fn parse(yaml: &str) -> Option<Fields> {
@@ -48,7 +48,7 @@ pub fn parse_view(yaml: &str) -> Option<View<'_>> {
                     if !next.starts_with(' ') || is_blank(next) {
                         break;
                     }
-                    let part = next.trim();
+                    let part = trim(next);
                     if part.starts_with(['-', '#']) || !plain_ok(part) {
                         return None;
                     }
@@ -96,7 +96,7 @@ fn split_key(line: &str) -> Option<(&str, &str)> {
     if !is_simple_key(key) || !(after.is_empty() || after.starts_with(' ')) {
         return None;
     }
-    Some((key, after.trim()))
+    Some((key, trim(after)))
 }
 
 fn is_simple_key(key: &str) -> bool {
@@ -145,7 +145,7 @@ fn block_value<'a>(lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>
         if this_indent != indent {
             return None;
         }
-        let item = body.strip_prefix("- ")?.trim();
+        let item = trim(body.strip_prefix("- ")?);
         lines.next();
         if item.starts_with('{') {
             items.push(Val::Map(flow_map(item)?));
@@ -199,7 +199,7 @@ fn flow_map(v: &str) -> Option<View<'_>> {
         if !is_simple_key(k.trim_end()) || k != k.trim_end() {
             return None;
         }
-        if !map.insert(k, scalar(val.trim(), true)?) {
+        if !map.insert(k, scalar(trim(val), true)?) {
             return None;
         }
     }

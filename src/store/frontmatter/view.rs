@@ -15,6 +15,7 @@ use hashbrown::HashTable;
 use serde_json::{Map, Number, Value};
 
 use super::{Fields, split_commas};
+use crate::store::lines::trim;
 
 /// One value, typed as `frontmatter::yaml_to_json` types it.
 #[derive(Debug, Clone, PartialEq)]
@@ -182,7 +183,7 @@ impl<'a> View<'a> {
     /// Whether `str(key)` is `Some`, without copying the text.
     pub fn has_text(&self, key: &str) -> bool {
         self.get(key).is_some_and(|v| match v {
-            Val::Str(s) => !s.trim().is_empty(),
+            Val::Str(s) => !trim(s).is_empty(),
             Val::Num(_) | Val::Bool(_) => true,
             _ => false,
         })
@@ -275,7 +276,7 @@ impl<'a> Val<'a> {
 
     fn as_text(&self) -> Option<String> {
         match self {
-            Val::Str(s) => Some(s.trim()).filter(|s| !s.is_empty()).map(str::to_string),
+            Val::Str(s) => Some(trim(s)).filter(|s| !s.is_empty()).map(str::to_string),
             Val::Num(n) => Some(n.to_string()),
             Val::Bool(b) => Some(b.to_string()),
             _ => None,
@@ -285,15 +286,17 @@ impl<'a> Val<'a> {
     /// The value as a list of strings (see `View::list`).
     pub fn as_list(&self) -> Vec<String> {
         match self {
-            Val::List(items) => items
-                .iter()
-                .filter(|v| !matches!(v, Val::List(_) | Val::Map(_)))
-                .filter_map(|v| match v {
-                    Val::Str(s) => Some(s.trim()).filter(|s| !s.is_empty()).map(str::to_string),
+            Val::List(items) => {
+                // Sized for every item: the list is kept, and growing it cost a reallocation
+                // and a shrink for most entities' tags.
+                let mut out = Vec::with_capacity(items.len());
+                out.extend(items.iter().filter(|v| !matches!(v, Val::List(_) | Val::Map(_))).filter_map(|v| match v {
+                    Val::Str(s) => Some(trim(s)).filter(|s| !s.is_empty()).map(str::to_string),
                     Val::Null => None,
                     other => Some(other.scalar_text()),
-                })
-                .collect(),
+                }));
+                out
+            }
             Val::Str(s) => split_commas(s),
             Val::Num(_) | Val::Bool(_) => vec![self.scalar_text()],
             _ => Vec::new(),
