@@ -202,8 +202,8 @@ impl Store {
     /// Resolve every link and edge, then compute backlinks.
     fn link(&mut self) {
         use rayon::prelude::*;
-        // The resolver borrows the entities' names, so links and edges are moved out while it
-        // fills them in, and its maps are dropped before backlinks are built (peak memory).
+        // The resolver borrows the entities (their folders) and the id index reads their ids
+        // meanwhile, so links and edges are moved out while they are filled in, and its maps are dropped before backlinks are built (peak memory).
         // Freshly loaded entities are not shared, so `make_mut` copies nothing then.
         // Moving them out and back touches every entity: in parallel (≈15 ms of one thread at
         // 100k entities).
