@@ -25,7 +25,41 @@ pub fn open_regular(path: &Path) -> io::Result<(File, fs::Metadata)> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options.open(path)?;
+    regular(options.open(path)?)
+}
+
+/// `open_regular` for files met folder by folder (a walk, a sorted list): each is opened
+/// relative to its folder's descriptor, kept open while the files of that folder follow
+/// one another, so the kernel looks up one name per file instead of every folder on the way
+/// from `/` (opening 100k files of a five-deep store: ≈450 → ≈410 ms of one thread).
+#[derive(Default)]
+pub struct FolderOpener {
+    #[cfg(unix)]
+    folder: Option<(std::path::PathBuf, std::os::fd::OwnedFd)>,
+}
+
+impl FolderOpener {
+    pub fn open_regular(&mut self, path: &Path) -> io::Result<(File, fs::Metadata)> {
+        #[cfg(unix)]
+        if let (Some(dir), Some(name)) = (path.parent(), path.file_name()) {
+            use rustix::fs::{Mode, OFlags};
+            if self.folder.as_ref().is_none_or(|(open, _)| open != dir) {
+                let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+                // A folder that cannot be opened leaves its files to `open_regular`.
+                self.folder = rustix::fs::open(dir, flags, Mode::empty()).ok().map(|fd| (dir.to_path_buf(), fd));
+            }
+            if let Some((_, dir_fd)) = &self.folder {
+                let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+                let file = File::from(rustix::fs::openat(dir_fd, name, flags, Mode::empty())?);
+                return regular(file);
+            }
+        }
+        open_regular(path)
+    }
+}
+
+/// `file` with its metadata, when it is a regular file.
+fn regular(file: File) -> io::Result<(File, fs::Metadata)> {
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(io::Error::other("not a regular file (FIFO, socket or device); not read"));
@@ -94,6 +128,42 @@ mod tests {
         assert_eq!(fs::read(&p).unwrap(), b"second");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temp file left behind");
         assert!(read_capped(dir.path(), 5).is_err(), "a directory is not read");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_folder_opener_reads_what_open_regular_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["a", "b", "a/c"] {
+            fs::create_dir_all(dir.path().join(sub)).unwrap();
+        }
+        fs::write(dir.path().join("a/one.md"), "one").unwrap();
+        fs::write(dir.path().join("a/two.md"), "two").unwrap();
+        fs::write(dir.path().join("b/three.md"), "three").unwrap();
+        fs::write(dir.path().join("a/c/four.md"), "four").unwrap();
+        std::os::unix::fs::symlink("../b/three.md", dir.path().join("a/link.md")).unwrap();
+        let fifo = dir.path().join("a/pipe.md");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let mut opener = FolderOpener::default();
+        let mut read = |rel: &str| {
+            opener.open_regular(&dir.path().join(rel)).map(|(mut f, meta)| {
+                let mut s = String::new();
+                f.read_to_string(&mut s).unwrap();
+                assert_eq!(meta.len(), s.len() as u64);
+                s
+            })
+        };
+        // Folders in and out of order, a symlink, then the same folder again.
+        for (rel, want) in
+            [("a/one.md", "one"), ("b/three.md", "three"), ("a/c/four.md", "four"), ("a/link.md", "three")]
+        {
+            assert_eq!(read(rel).unwrap(), want, "{rel}");
+        }
+        assert_eq!(read("a/two.md").unwrap(), "two");
+        assert_eq!(read("a/missing.md").unwrap_err().kind(), io::ErrorKind::NotFound);
+        assert!(read("a/pipe.md").unwrap_err().to_string().contains("not a regular file"), "a FIFO never blocks");
+        assert!(read("a/c").is_err(), "a folder is not read");
+        assert_eq!(read("gone/x.md").unwrap_err().kind(), io::ErrorKind::NotFound, "a folder that went away");
     }
 
     #[cfg(unix)]

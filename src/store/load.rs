@@ -147,6 +147,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for ReaderBuilder<'s> {
             progress: self.progress,
             shared: self.shared,
             mine: Loaded::default(),
+            opener: fsio::FolderOpener::default(),
         })
     }
 }
@@ -159,6 +160,8 @@ struct Reader<'s> {
     progress: Option<&'s LoadProgress>,
     shared: &'s Mutex<Loaded>,
     mine: Loaded,
+    /// The walker hands a folder's files to one thread one after another.
+    opener: fsio::FolderOpener,
 }
 
 impl ignore::ParallelVisitor for Reader<'_> {
@@ -168,7 +171,8 @@ impl ignore::ParallelVisitor for Reader<'_> {
                 if let Some(p) = self.progress {
                     p.total.fetch_add(1, Ordering::Relaxed);
                 }
-                self.mine.entities.extend(read_one(&path, &f, self.dialect).into_iter().map(Arc::new));
+                let read = read_one(&path, &f, self.dialect, &mut self.opener);
+                self.mine.entities.extend(read.into_iter().map(Arc::new));
                 if let Some(p) = self.progress {
                     p.done.fetch_add(1, Ordering::Relaxed);
                 }
@@ -220,13 +224,14 @@ pub fn read_entities(
     let mut entities: Vec<Entity> = files
         .par_iter()
         .filter(|f| f.role == FileRole::Entity)
-        .flat_map_iter(|f| {
-            let parsed = read_one(&root.join(&f.rel), f, dialect);
+        .map_init(fsio::FolderOpener::default, |opener, f| {
+            let parsed = read_one(&root.join(&f.rel), f, dialect, opener);
             if let Some(p) = progress {
                 p.done.fetch_add(1, Ordering::Relaxed);
             }
             parsed
         })
+        .flatten_iter()
         .collect();
     entities.par_sort_unstable_by(entity_order);
     entities
@@ -262,7 +267,7 @@ fn entity_order(a: &Entity, b: &Entity) -> std::cmp::Ordering {
 }
 
 /// Read and parse the entity file `found`, at `path` (the root joined with `found.rel`).
-fn read_one(path: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity> {
+fn read_one(path: &Path, found: &FoundFile, dialect: &dyn Dialect, opener: &mut fsio::FolderOpener) -> Vec<Entity> {
     let mut problems = Vec::new();
     let mut bytes = Vec::new();
     let mut size = 0;
@@ -272,7 +277,7 @@ fn read_one(path: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
         problems.push(Problem::new(rule::LINK_ESCAPES_ROOT, "symlink points outside the store; not read", 0, 0));
         readable = false;
     } else {
-        match read_with_metadata(path) {
+        match read_with_metadata(path, opener) {
             Ok((b, meta, truncated)) => {
                 size = meta.len();
                 mtime = fsio::mtime_ns(&meta);
@@ -335,9 +340,9 @@ fn read_one(path: &Path, found: &FoundFile, dialect: &dyn Dialect) -> Vec<Entity
 /// file takes a single `read` (reading on to see the end of the file cost a second `read`
 /// per file: 100k syscalls at 100k entities). Size, mtime and text come from the same moment;
 /// a file an agent is still appending to is read as it was then, and the watcher sees the rest.
-fn read_with_metadata(path: &Path) -> std::io::Result<(Vec<u8>, fs::Metadata, bool)> {
+fn read_with_metadata(path: &Path, opener: &mut fsio::FolderOpener) -> std::io::Result<(Vec<u8>, fs::Metadata, bool)> {
     use std::io::Read;
-    let (file, meta) = fsio::open_regular(path)?;
+    let (file, meta) = opener.open_regular(path)?;
     if meta.len() == 0 {
         // A regular file that reports no size may still hold bytes (some network and FUSE
         // file systems): read to the end.
