@@ -46,7 +46,6 @@ pub mod yaml_limits;
 use dialect::{Dialect, DialectKind, FileRole};
 use entity::{Entity, EntityIdx, LinkSyntax};
 use frontmatter::Fields;
-use resolve::Lookup;
 
 /// Why a store could not be opened at all (single files never stop a load).
 #[derive(Debug, thiserror::Error)]
@@ -226,18 +225,11 @@ impl Store {
             || id_index::IdIndex::build(&self.entities),
             || {
                 let resolver = resolve::Resolver::with_names(&self.entities, files(), needs_names);
-                outgoing.par_iter_mut().zip(self.entities.par_iter()).for_each(|((links, edges), e)| {
-                    let from = resolve::LinkDir::of(&e.path);
-                    for l in links {
-                        l.resolution = match l.syntax {
-                            LinkSyntax::Markdown => resolver.markdown_in(&from, l.target()),
-                            LinkSyntax::Wiki => resolver.wiki(&e.path, l.target()),
-                        };
-                    }
-                    for edge in edges {
-                        edge.resolved = resolver.name(&edge.target);
-                    }
-                });
+                // A handful of entities at a time: their links are looked up as one batch.
+                outgoing
+                    .par_chunks_mut(RESOLVE_CHUNK)
+                    .zip(self.entities.par_chunks(RESOLVE_CHUNK))
+                    .for_each(|(outgoing, entities)| resolver.resolve_all(entities, outgoing));
             },
         );
         self.entities.par_iter_mut().zip(outgoing).for_each(|(e, (links, edges))| {
@@ -368,6 +360,10 @@ impl Store {
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 }
+
+/// Entities resolved together (`Resolver::resolve_all`): about 5 links each, so a batch of
+/// lookups long enough for their cache misses to overlap.
+const RESOLVE_CHUNK: usize = 4;
 
 /// Per entity, the entities linking to it (sorted, each once, never itself). Built from
 /// (target, source) pairs collected and sorted in parallel: pushing half a million sources
