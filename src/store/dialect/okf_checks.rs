@@ -75,7 +75,7 @@ pub fn check(c: &Concept, now: OffsetDateTime) -> Vec<Problem> {
             ));
         }
     }
-    for (key, value) in timestamps(f) {
+    each_timestamp(f, |key, value| {
         if parse_timestamp(value).is_none() {
             let top = key.split(['.', '[']).next().unwrap_or(&key);
             let (l, col) = at(top);
@@ -86,7 +86,7 @@ pub fn check(c: &Concept, now: OffsetDateTime) -> Vec<Problem> {
                 col,
             ));
         }
-    }
+    });
     if let Some(when) = f.get("stale_after").and_then(parse_timestamp)
         && when <= now
     {
@@ -97,18 +97,18 @@ pub fn check(c: &Concept, now: OffsetDateTime) -> Vec<Problem> {
     out
 }
 
-/// The timestamp-valued keys OKF defines, as (display name, value).
-fn timestamps<'v>(f: &'v View) -> Vec<(Cow<'static, str>, &'v Val<'v>)> {
-    let mut out = Vec::new();
+/// The timestamp-valued keys OKF defines, as (display name, value), handed to `each` (not
+/// collected: a `Vec` per concept was one allocation of every load).
+fn each_timestamp<'v>(f: &'v View, mut each: impl FnMut(Cow<'static, str>, &'v Val<'v>)) {
     for key in ["timestamp", "stale_after"] {
         if let Some(v) = f.get(key) {
-            out.push((Cow::Borrowed(key), v));
+            each(Cow::Borrowed(key), v);
         }
     }
     if let Some(Val::Map(g)) = f.get("generated")
         && let Some(v) = g.get("at")
     {
-        out.push((Cow::Borrowed("generated.at"), v));
+        each(Cow::Borrowed("generated.at"), v);
     }
     // A bare `verified` mapping counts as a one-element list (v0.2 §5.3).
     let verified: &[Val] = match f.get("verified") {
@@ -120,10 +120,9 @@ fn timestamps<'v>(f: &'v View) -> Vec<(Cow<'static, str>, &'v Val<'v>)> {
         if let Val::Map(m) = v
             && let Some(at) = m.get("at")
         {
-            out.push((Cow::Owned(format!("verified[{i}].at")), at));
+            each(Cow::Owned(format!("verified[{i}].at")), at);
         }
     }
-    out
 }
 
 /// An ISO 8601 date or datetime as an instant. A date is its midnight UTC and a datetime
