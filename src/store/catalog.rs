@@ -119,7 +119,10 @@ pub fn push_one_line(out: &mut String, s: &str, escape: impl Fn(u8) -> Option<&'
     // whitespace splitter, which was most of the cost of a catalog line.
     let b = s.as_bytes();
     let printable = b.iter().fold(true, |ok, &c| ok & (0x20..0x7f).contains(&c));
-    if printable && !s.starts_with(' ') && !s.ends_with(' ') && memchr::memmem::find(b, b"  ").is_none() {
+    // Byte pairs, by a fold that vectorises: `memmem::find` built a searcher per call, 20 %
+    // of the samples of checking the catalogs of 100k concepts.
+    let double_space = b.iter().zip(b.iter().skip(1)).fold(false, |any, (&x, &y)| any | (x == b' ') & (y == b' '));
+    if printable && !s.starts_with(' ') && !s.ends_with(' ') && !double_space {
         push_escaped(out, s, escape);
         return;
     }

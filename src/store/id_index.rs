@@ -23,6 +23,7 @@ impl IdIndex {
         let mut table = HashTable::with_capacity(entities.len());
         let id_of = |j: EntityIdx| entities[j as usize].id.as_str();
         for (i, e) in entities.iter().enumerate() {
+            super::prefetch::entity_ahead(entities, i, |e| e.id.as_str());
             let hash = state.hash_one(e.id.as_str());
             match table.entry(hash, |&j| id_of(j) == e.id, |&j| state.hash_one(id_of(j))) {
                 Entry::Occupied(mut slot) => *slot.get_mut() = i as EntityIdx,

@@ -27,6 +27,7 @@ pub mod lint;
 pub mod load;
 pub mod migrate;
 pub mod okf_log;
+pub(crate) mod prefetch;
 pub mod readonly;
 pub mod refresh;
 pub mod relpath;
@@ -361,9 +362,10 @@ impl Store {
     }
 }
 
-/// Entities resolved together (`Resolver::resolve_all`): about 5 links each, so a batch of
-/// lookups long enough for their cache misses to overlap.
-const RESOLVE_CHUNK: usize = 4;
+/// Entities resolved together (`Resolver::resolve_all`): about 5 links each, so batches of
+/// lookups long enough for their cache misses to overlap, and entities enough to load each
+/// a few ahead of resolving it.
+const RESOLVE_CHUNK: usize = 32;
 
 /// Per entity, the entities linking to it (sorted, each once, never itself). Built from
 /// (target, source) pairs collected and sorted in parallel: pushing half a million sources
@@ -374,6 +376,7 @@ fn backlinks_of(entities: &[Arc<Entity>]) -> Vec<Arc<[EntityIdx]>> {
         .par_iter()
         .enumerate()
         .flat_map_iter(|(i, e)| {
+            prefetch::entity_ahead(entities, i, |e| e.links.as_slice());
             let i = i as EntityIdx;
             let targets = e.links.iter().filter_map(|l| l.entity()).chain(e.edges.iter().filter_map(|d| d.resolved));
             targets.filter(move |&t| t != i).map(move |t| (t, i))

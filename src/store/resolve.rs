@@ -61,8 +61,9 @@ impl Resolver<'_> {
             b.norms.clear();
             b.pending.clear();
             b.found.clear();
-            for (j, (e, (links, _))) in entities.iter().zip(outgoing.iter_mut()).enumerate() {
-                let path = e.borrow().path.as_str();
+            for j in 0..entities.len().min(outgoing.len()) {
+                load_ahead(entities, outgoing, j);
+                let (path, links) = (entities[j].borrow().path.as_str(), &mut outgoing[j].0);
                 let from = LinkDir::of(path);
                 for (i, l) in links.iter_mut().enumerate() {
                     if l.syntax == LinkSyntax::Wiki {
@@ -99,6 +100,20 @@ impl Resolver<'_> {
     }
 }
 
+/// Start loading what resolving reads of the entities a few places after `j`: the entity
+/// and its path, its links, and their targets (each a cache miss waited on in turn before).
+#[inline(always)]
+fn load_ahead<E: Borrow<Entity>>(entities: &[E], outgoing: &[(Vec<Link>, Vec<Edge>)], j: usize) {
+    use super::prefetch::prefetch;
+    super::prefetch::entity_ahead(entities, j, |e| e.path.as_str());
+    if let Some((links, _)) = outgoing.get(j + 8) {
+        links.iter().for_each(prefetch);
+    }
+    if let Some((links, _)) = outgoing.get(j + 4) {
+        links.iter().for_each(|l| prefetch(l.target()));
+    }
+}
+
 /// Markdown links on their way through `resolve_all`, kept per thread.
 #[derive(Default)]
 struct LinkBatch {
@@ -120,6 +135,7 @@ fn path_table<E: Borrow<Entity>>(entities: &[E]) -> (StrTable, FastSet<EntityIdx
     let mut by_path = StrTable::with_capacity(entities.len());
     let mut escaping = FastSet::default();
     for (i, e) in entities.iter().enumerate() {
+        super::prefetch::entity_ahead(entities, i, |e| e.path.as_str());
         let (i, e) = (i as EntityIdx, e.borrow());
         // Files holding several entities (awareness) resolve to their first one.
         by_path.insert_first(&e.path, i);
@@ -133,7 +149,11 @@ fn path_table<E: Borrow<Entity>>(entities: &[E]) -> (StrTable, FastSet<EntityIdx
 /// Every folder holding a file of the store.
 fn folders<'a, E: Borrow<Entity>>(entities: &'a [E], files: &FastSet<&'a str>) -> FastSet<&'a str> {
     let mut dirs = FastSet::default();
-    for p in entities.iter().map(|e| e.borrow().path.as_str()).chain(files.iter().copied()) {
+    let ahead = |(i, e): (usize, &'a E)| {
+        super::prefetch::entity_ahead(entities, i, |e| e.path.as_str());
+        e.borrow().path.as_str()
+    };
+    for p in entities.iter().enumerate().map(ahead).chain(files.iter().copied()) {
         let mut rest: &'a str = p;
         while let Some(i) = memchr::memrchr(b'/', rest.as_bytes()) {
             let d = &rest[..i];

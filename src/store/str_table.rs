@@ -14,6 +14,7 @@ use std::hash::BuildHasher;
 use foldhash::fast::RandomState;
 
 use super::entity::EntityIdx;
+use super::prefetch::prefetch;
 
 /// Open addressing with linear probing, kept at most half full.
 #[derive(Default)]
@@ -190,19 +191,6 @@ impl StrTable {
 
 /// Keys looked up together by `get_each`: about as many misses as a core keeps in flight.
 const BATCH: usize = 16;
-
-/// Start loading the cache line holding `data` (a hint: nothing waits for it).
-#[inline(always)]
-fn prefetch<T: ?Sized>(data: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults and reads nothing the program sees; SSE is part of x86_64.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((data as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = data;
-}
 
 #[cfg(test)]
 mod tests {
