@@ -184,16 +184,29 @@ impl<'b, F: Fn(&[u8]) -> Option<usize>> Next<'b, F> {
 }
 
 /// Lines with their `\n` (the memchr crate's search is several times faster than the
-/// standard library's for `split_inclusive`).
-pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut start = 0;
-    memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1).chain(std::iter::once(text.len())).filter_map(
-        move |end| {
-            let line = (end > start).then(|| &text[start..end]);
-            start = end;
-            line
-        },
-    )
+/// standard library's for `split_inclusive`). A plain iterator over the rest of the text: a
+/// `memchr_iter` chained with the last line cost ~120 instructions a line (callgrind).
+pub(crate) fn split_lines(text: &str) -> Lines<'_> {
+    Lines { rest: text }
+}
+
+pub(crate) struct Lines<'t> {
+    rest: &'t str,
+}
+
+impl<'t> Iterator for Lines<'t> {
+    type Item = &'t str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'t str> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', self.rest.as_bytes()).map_or(self.rest.len(), |i| i + 1);
+        let (line, rest) = self.rest.split_at(end);
+        self.rest = rest;
+        Some(line)
+    }
 }
 
 /// A GFM table (a delimiter row like `|---|---|`) whose paragraph holds brackets: table cells
@@ -511,6 +524,13 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn lines_split_as_split_inclusive(s in "[a\n\r]{0,12}") {
+            let ours: Vec<&str> = split_lines(&s).collect();
+            let std: Vec<&str> = s.split_inclusive('\n').collect();
+            proptest::prop_assert_eq!(ours, std, "{:?}", s);
+        }
+
         #[test]
         fn plain_label_is_the_byte_and_trim_test(s in "[ a*_\t\u{a0}\u{3000}é]{0,8}") {
             let reference = !s.bytes().any(|c| matches!(c, b'*' | b'_' | b'&' | b'!' | b'~' | b'<')) && s.trim() == s;
