@@ -35,7 +35,7 @@ pub struct CatalogStatus {
 
 /// Compare every catalog the store should have with what is on disk.
 pub fn status(store: &Store) -> Vec<CatalogStatus> {
-    status_of(store, store.dialect.catalogs(store))
+    store.dialect.catalog_status(store)
 }
 
 /// Compare the given catalog plans with what is on disk (in parallel: one read per catalog).

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::Store;
-use super::catalog::{self, CatalogPlan, CatalogState};
+use super::catalog::{self, CatalogPlan, CatalogState, CatalogStatus};
 use super::entity::{Edge, Entity, Problem, rule};
 use super::frontmatter::{self, Block, Fields, Val, View};
 use super::history::HistoryEvent;
@@ -134,7 +134,14 @@ pub trait Dialect: Send + Sync {
     /// Each catalog's path and state (`catalog::states`). The default compares `catalogs`
     /// with the disk; a dialect with large catalogs checks each as it is built.
     fn catalog_states(&self, store: &Store) -> Vec<(String, CatalogState)> {
-        catalog::status_of(store, self.catalogs(store)).into_iter().map(|s| (s.path, s.state)).collect()
+        self.catalog_status(store).into_iter().map(|s| (s.path, s.state)).collect()
+    }
+
+    /// Each catalog's path, state and expected content (`catalog::status`). The default
+    /// compares `catalogs` with the disk; a dialect that reads each catalog to plan it may
+    /// compare with those bytes instead of reading it again.
+    fn catalog_status(&self, store: &Store) -> Vec<CatalogStatus> {
+        catalog::status_of(store, self.catalogs(store))
     }
 
     /// The catalogs a change to the files `paths` can affect, so that re-linting recomputes

@@ -92,7 +92,15 @@ pub fn check_among(
     // Key → its first entity and any others: almost every key is unique, so no list is
     // allocated for it (a `Vec` per key behind SipHash was most of this rule at 100k).
     let mut groups: FastMap<Cow<str>, (EntityIdx, Vec<EntityIdx>)> = FastMap::default();
+    let by_id = rule == rule::DUPLICATE_ID;
     for i in candidates {
+        // Over every entity (a full lint), the ones ahead load while this one is keyed.
+        use crate::store::prefetch::entity_ahead;
+        if by_id {
+            entity_ahead(&store.entities, i as usize, |e| e.id.as_str());
+        } else {
+            entity_ahead(&store.entities, i as usize, |e| e.title.as_str());
+        }
         if let Some(k) = group_key(rule, store.entity(i)) {
             groups.entry(k).and_modify(|(_, more)| more.push(i)).or_insert((i, Vec::new()));
         }
