@@ -246,6 +246,7 @@ fn sort_entities(entities: Vec<Arc<Entity>>) -> Vec<Arc<Entity>> {
         .par_iter()
         .enumerate()
         .map(|(i, e)| {
+            super::prefetch::entity_ahead(&entities, i, |e| e.path.as_str());
             // Zero-padded: file names hold no NUL, so a shorter path sorts first, as in `cmp`.
             let mut prefix = [0u8; 24];
             let n = e.path.len().min(24);
