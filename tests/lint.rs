@@ -152,7 +152,8 @@ fn every_corpus_lints_without_failing() {
             stores += 1;
         }
     }
-    assert_eq!(stores, 14, "linted {stores} stores");
+    // At least the fourteen stores this test was written against; ../shared may gain more.
+    assert!(stores >= 14, "linted only {stores} stores");
 }
 
 fn schema() -> Value {
