@@ -102,7 +102,6 @@ pub fn export_graph(store: &Store, center: EntityIdx, depth: u8) -> Result<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::dialect::DialectKind;
 
     #[test]
     fn context_diff_and_export_name_their_files() {
@@ -110,7 +109,7 @@ mod tests {
         let w = |p: &str, t: &str| std::fs::write(dir.path().join(p), t).unwrap();
         w("a.md", "---\ntitle: A\n---\none\ntwo [[b]]\nthree\nfour\nfive\nsix\n");
         w("b.md", "# B\n\nback to [[a]]\n");
-        let store = Store::load(dir.path(), DialectKind::Vault, "test".into());
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
         let c = context(&store, "a.md", 5).unwrap();
         assert_eq!((c.first, c.lines.len(), c.lines[0].as_str()), (2, 7, "title: A"));
         assert_eq!(c.lines[3], "two [[b]]", "the finding's line sits 3 below the first");

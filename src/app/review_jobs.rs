@@ -199,16 +199,8 @@ fn detail(store: &Store, item: &QueueItem) -> Detail {
 
 /// The promotion an item asks for, from the dialect's own ladder (REVIEW.md "Per dialect").
 fn promotion(store: &Store, item: &QueueItem) -> Option<String> {
-    use crate::store::dialect::DialectKind;
     let evidence = format!("evidence {}, sources {}", item.evidence, item.sources);
-    let status = item.status.as_deref().unwrap_or("");
-    let step = match (store.kind(), status) {
-        (DialectKind::Opendray, "candidate") => "maturity candidate → fact",
-        (DialectKind::Aip10, "shadow") => "playbook shadow → active",
-        (DialectKind::Okf, "draft") => "status draft → stable",
-        (DialectKind::Awareness, "candidate") => "candidate → active entry",
-        _ => return None,
-    };
+    let step = store.kind().format().promotion_step(item.status.as_deref().unwrap_or(""))?;
     Some(format!("{step} ({evidence})"))
 }
 

@@ -31,7 +31,7 @@ struct Args {
 }
 
 fn parse_dialect(s: &str) -> Result<DialectKind, String> {
-    DialectKind::from_name(s).ok_or_else(|| format!("unknown dialect `{s}`"))
+    folio::store::dialect::by_name(s).ok_or_else(|| format!("unknown dialect `{s}`"))
 }
 
 fn main() -> ExitCode {

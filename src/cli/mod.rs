@@ -79,9 +79,8 @@ pub enum Command {
 }
 
 fn parse_dialect(s: &str) -> Result<crate::store::dialect::DialectKind, String> {
-    crate::store::dialect::DialectKind::from_name(s).ok_or_else(|| {
-        let names: Vec<_> = crate::store::dialect::DialectKind::ALL.iter().map(|k| k.name()).collect();
-        format!("unknown dialect `{s}` (expected one of: {})", names.join(", "))
+    crate::store::dialect::by_name(s).ok_or_else(|| {
+        format!("unknown dialect `{s}` (expected one of: {})", crate::store::dialect::names().join(", "))
     })
 }
 

@@ -8,7 +8,7 @@ use super::common::{Global, find_entity};
 use super::write_flags::{self, WriteFlags};
 use crate::store::audit::AuditEvent;
 use crate::store::changeset::Changeset;
-use crate::store::dialect::{DialectKind, Grammar};
+use crate::store::dialect::Grammar;
 use crate::store::edit::{self, FieldEdit};
 use crate::store::entity::EntityIdx;
 use crate::store::{Store, digest, frontmatter};
@@ -39,7 +39,7 @@ pub fn split_words(mut words: Vec<String>, wanted: usize) -> anyhow::Result<(Opt
 
 /// How the store writes frontmatter.
 pub fn grammar_of(store: &Store) -> Grammar {
-    if store.kind() == DialectKind::Evolve { Grammar::KeyValue } else { Grammar::Yaml }
+    store.kind().format().grammar()
 }
 
 /// A value typed on the command line, read as YAML unless told it is a string.

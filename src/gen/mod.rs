@@ -35,6 +35,24 @@ pub struct Report {
     pub store: PathBuf,
 }
 
+/// Writes a store of one format: `(writer, entities, seed) -> links written`.
+type Generator = fn(&Writer, usize, u64) -> io::Result<usize>;
+
+/// The generator for each format (every format folio reads has one).
+fn generator(kind: DialectKind) -> Generator {
+    use crate::store::dialect as d;
+    let table: [(DialectKind, Generator); 7] = [
+        (d::okf::KIND, okf::generate),
+        (d::evolve::KIND, evolve::generate),
+        (d::aip10::KIND, aip10::generate),
+        (d::elophanto::KIND, elophanto::generate),
+        (d::opendray::KIND, opendray::generate),
+        (d::awareness::KIND, awareness::generate),
+        (d::vault::KIND, vault::generate),
+    ];
+    table.into_iter().find(|(k, _)| *k == kind).map(|(_, g)| g).expect("every format has a generator")
+}
+
 /// Write a store of `entities` entities of `kind` into `out`, which must be missing or empty.
 pub fn generate(kind: DialectKind, entities: usize, seed: u64, out: &Path) -> io::Result<Report> {
     if out.exists() && std::fs::read_dir(out)?.next().is_some() {
@@ -45,15 +63,7 @@ pub fn generate(kind: DialectKind, entities: usize, seed: u64, out: &Path) -> io
     }
     std::fs::create_dir_all(out)?;
     let w = Writer::new(out);
-    let links = match kind {
-        DialectKind::Okf => okf::generate(&w, entities, seed)?,
-        DialectKind::Evolve => evolve::generate(&w, entities, seed)?,
-        DialectKind::Aip10 => aip10::generate(&w, entities, seed)?,
-        DialectKind::Elophanto => elophanto::generate(&w, entities, seed)?,
-        DialectKind::Opendray => opendray::generate(&w, entities, seed)?,
-        DialectKind::Awareness => awareness::generate(&w, entities, seed)?,
-        DialectKind::Vault => vault::generate(&w, entities, seed)?,
-    };
+    let links = generator(kind)(&w, entities, seed)?;
     Ok(Report {
         dialect: kind,
         entities,

@@ -300,7 +300,6 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::dialect::DialectKind;
 
     fn settle(e: &mut Engine) {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
@@ -316,7 +315,7 @@ mod tests {
         for (name, title) in [("a", "Gross margin"), ("b", "Marginal cost"), ("c", "Churn"), ("d", "Margin call")] {
             std::fs::write(dir.path().join(format!("{name}.md")), format!("---\ntitle: {title}\n---\nbody\n")).unwrap();
         }
-        let store = Arc::new(Store::load(dir.path(), DialectKind::Vault, "test".into()));
+        let store = Arc::new(Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into()));
         for sync in [true, false] {
             let mut e = Engine::new(store.clone(), Arc::new(Vec::new()), Arc::new(|| {}), sync);
             e.set_query("marg");
@@ -356,7 +355,7 @@ mod tests {
             );
             std::fs::write(dir.path().join(format!("e{i}.md")), text).unwrap();
         }
-        let store = Arc::new(Store::load(dir.path(), DialectKind::Vault, "test".into()));
+        let store = Arc::new(Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into()));
         let mut e = Engine::new(store.clone(), Arc::new(Vec::new()), Arc::new(|| {}), false);
         let check = |e: &mut Engine, input: &str| {
             e.set_query(input);

@@ -112,7 +112,6 @@ pub fn recall_with(store: &Store, query: &Query, flags: &LintFlags, sections: bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::dialect::DialectKind;
 
     fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
@@ -126,7 +125,7 @@ mod tests {
             "---\ntitle: Churn\ntags: [growth]\nstatus: draft\n---\n# Churn\n\n## Cohorts\nmonthly cohorts\n",
         );
         w("marginal.md", "---\ntitle: Marginal cost\n---\n# Marginal cost\n");
-        let store = Store::load(dir.path(), DialectKind::Vault, "test".into());
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
         (dir, store)
     }
 

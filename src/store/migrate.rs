@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::audit::AuditEvent;
 use super::catalog::one_line;
 use super::changeset::Changeset;
-use super::dialect::{DialectKind, Grammar, parse_key_values};
+use super::dialect::{Grammar, parse_key_values};
 use super::edit::{self, FieldEdit, quote};
 use super::entity::{Entity, LinkSyntax};
 use super::frontmatter::{self, Block, Fields};
@@ -29,11 +29,11 @@ pub struct Migration {
 
 /// Plan the OKF alignment of `store`.
 pub fn to_okf(store: &Store, by: &str) -> Result<Migration, String> {
-    let grammar = match store.kind() {
-        DialectKind::Evolve => Grammar::KeyValue,
-        DialectKind::Vault => Grammar::Yaml,
-        other => return Err(format!("migrate --to okf applies to evolve stores and vaults, not {other} stores")),
-    };
+    let format = store.kind().format();
+    if format.okf_alignment().is_none() {
+        return Err(format!("migrate --to okf applies to evolve stores and vaults, not {} stores", format.name()));
+    }
+    let grammar = format.grammar();
     let history = store.dialect.history(&store.root);
     let mut m = Migration {
         changeset: Changeset::new(AuditEvent::new("migrate", by, "")),
@@ -219,7 +219,7 @@ fn catalog_files(
         }
         direct.entry(dir).or_default().push(e);
     }
-    let evolve = store.kind() == DialectKind::Evolve;
+    let by_stem = store.kind().format().okf_alignment().is_some_and(|a| a.entries_named_by_stem);
     let mut out = Vec::new();
     for dir in &dirs {
         let mut text = String::new();
@@ -232,7 +232,7 @@ fn catalog_files(
             by_type.entry(ty.unwrap_or_else(|| "Other".into())).or_default().push(e);
         }
         for (ty, mut list) in by_type {
-            let name = |e: &Entity| if evolve { e.stem().to_string() } else { e.title.clone() };
+            let name = |e: &Entity| if by_stem { e.stem().to_string() } else { e.title.clone() };
             list.sort_by_cached_key(|e| (name(e).to_lowercase(), e.path.clone()));
             text += &format!("# {}\n\n", one_line(&ty));
             for e in list {

@@ -10,10 +10,8 @@ pub fn refusal(root: &Path, kind: DialectKind, paths: &[&str], read_only: bool) 
     if read_only {
         return Some("the store is open read-only (--read-only); nothing was written".into());
     }
-    if kind == DialectKind::Aip10
-        && let Some(p) = paths.iter().find(|p| p.starts_with("sources/") || **p == "sources")
-    {
-        return Some(format!("{p}: AIP-10 sources/ are immutable; folio never writes there (nothing was written)"));
+    if let Some(why) = paths.iter().find_map(|p| kind.format().read_only_reason(p)) {
+        return Some(why);
     }
     // A probe file tells a read-only mount from a writable one; permissions alone do not.
     let probe = root.join(format!(".folio-probe-{}", std::process::id()));
@@ -41,15 +39,25 @@ mod tests {
     #[test]
     fn flags_sources_and_read_only_files() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(refusal(dir.path(), DialectKind::Vault, &["a.md"], true).unwrap().contains("--read-only"));
-        assert!(refusal(dir.path(), DialectKind::Aip10, &["sources/x.md"], false).unwrap().contains("sources/"));
-        assert_eq!(refusal(dir.path(), DialectKind::Vault, &["sources/x.md"], false), None);
+        assert!(
+            refusal(dir.path(), crate::store::dialect::vault::KIND, &["a.md"], true).unwrap().contains("--read-only")
+        );
+        assert!(
+            refusal(dir.path(), crate::store::dialect::aip10::KIND, &["sources/x.md"], false)
+                .unwrap()
+                .contains("sources/")
+        );
+        assert_eq!(refusal(dir.path(), crate::store::dialect::vault::KIND, &["sources/x.md"], false), None);
         let f = dir.path().join("locked.md");
         fs::write(&f, "x").unwrap();
         let mut perms = fs::metadata(&f).unwrap().permissions();
         perms.set_readonly(true);
         fs::set_permissions(&f, perms).unwrap();
-        assert!(refusal(dir.path(), DialectKind::Vault, &["locked.md"], false).unwrap().contains("locked.md"));
+        assert!(
+            refusal(dir.path(), crate::store::dialect::vault::KIND, &["locked.md"], false)
+                .unwrap()
+                .contains("locked.md")
+        );
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "the probe leaves nothing behind");
     }
 }

@@ -26,11 +26,7 @@ pub fn evolve_home(root: &Path) -> Option<PathBuf> {
 
 impl State {
     pub fn for_store(root: &Path, kind: DialectKind) -> State {
-        let dir = match (kind, evolve_home(root)) {
-            (DialectKind::Evolve, Some(home)) => home.join("folio"),
-            _ => root.join(".folio"),
-        };
-        State { dir }
+        State { dir: kind.format().state_dir(root) }
     }
 
     pub fn journal_path(&self) -> PathBuf {
@@ -113,9 +109,9 @@ mod tests {
 
     #[test]
     fn evolve_state_sits_beside_the_bundle() {
-        let s = State::for_store(Path::new("/p/.evolve/entities"), DialectKind::Evolve);
+        let s = State::for_store(Path::new("/p/.evolve/entities"), crate::store::dialect::evolve::KIND);
         assert_eq!(s.dir, Path::new("/p/.evolve/folio"));
-        let s = State::for_store(Path::new("/p/wiki"), DialectKind::Vault);
+        let s = State::for_store(Path::new("/p/wiki"), crate::store::dialect::vault::KIND);
         assert_eq!(s.dir, Path::new("/p/wiki/.folio"));
     }
 

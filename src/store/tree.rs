@@ -23,27 +23,12 @@ impl Group {
     }
 }
 
-/// Label used when an entity lacks the field its dialect groups by.
-pub const UNSORTED: &str = "(none)";
+/// Label used when an entity lacks the field its format groups by.
+pub use super::dialect::format::UNSORTED;
 
 /// The labels from the root down to the group an entity belongs in (empty: at the root).
 pub fn group_path(kind: DialectKind, e: &Entity) -> Vec<&str> {
-    fn field(v: Option<&str>) -> &str {
-        v.filter(|s| !s.trim().is_empty()).unwrap_or(UNSORTED)
-    }
-    match kind {
-        DialectKind::Okf | DialectKind::Vault | DialectKind::Elophanto => folders(&e.path),
-        DialectKind::Aip10 | DialectKind::Evolve | DialectKind::Awareness => vec![field(e.kind.as_deref())],
-        DialectKind::Opendray => vec![field(e.kind.as_deref()), field(e.status.as_deref())],
-    }
-}
-
-fn folders(path: &str) -> Vec<&str> {
-    // memchr's SIMD search: std's memrchr was a quarter of the tree build at 100k entities.
-    match memchr::memrchr(b'/', path.as_bytes()) {
-        Some(end) => path[..end].split('/').collect(),
-        None => Vec::new(),
-    }
+    kind.format().group_path(e)
 }
 
 /// Which entities a tree shows and in what order.
@@ -187,7 +172,7 @@ mod tests {
             entity("metrics/revenue.md", Some("metric"), None, "Revenue"),
             entity("readme.md", None, None, "Readme"),
         ];
-        let t = build_from(DialectKind::Okf, &es, &TreeFilter::default());
+        let t = build_from(crate::store::dialect::okf::KIND, &es, &TreeFilter::default());
         assert_eq!(t.count(), 4);
         assert_eq!(t.entities, vec![3]);
         let labels: Vec<_> = t.groups.iter().map(|g| (g.label.as_str(), g.count())).collect();
@@ -203,7 +188,7 @@ mod tests {
             entity("b.md", Some("decision"), Some("draft"), "B"),
             entity("c.md", None, None, "C"),
         ];
-        let t = build_from(DialectKind::Opendray, &es, &TreeFilter::default());
+        let t = build_from(crate::store::dialect::opendray::KIND, &es, &TreeFilter::default());
         assert_eq!(t.groups.len(), 2);
         assert_eq!(t.groups[0].label, UNSORTED);
         let decision = &t.groups[1];
@@ -218,7 +203,12 @@ mod tests {
         Arc::make_mut(&mut tagged).tags = vec!["billing".into()];
         let es = vec![tagged, entity("y.md", Some("table"), None, "Users")];
         let count = |q: &str| {
-            build_from(DialectKind::Aip10, &es, &TreeFilter { query: q.into(), ..TreeFilter::default() }).count()
+            build_from(
+                crate::store::dialect::aip10::KIND,
+                &es,
+                &TreeFilter { query: q.into(), ..TreeFilter::default() },
+            )
+            .count()
         };
         assert_eq!(count(""), 2);
         assert_eq!(count("pricing"), 1);

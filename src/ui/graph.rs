@@ -337,7 +337,6 @@ pub fn draw_labels(model: &Model, store: &Store, laid: &GraphLayout, area: Rect,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::dialect::DialectKind;
 
     fn hub(backlinks: usize) -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
@@ -346,7 +345,7 @@ mod tests {
             std::fs::write(dir.path().join(format!("n{n:04}.md")), "---\nsupersedes: hub\n---\n# N\n\n[[hub]]\n")
                 .unwrap();
         }
-        let s = Store::load(dir.path(), DialectKind::Vault, "test".into());
+        let s = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
         (dir, s)
     }
 

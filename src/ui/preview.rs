@@ -66,18 +66,11 @@ pub fn header(model: &Model, preview: &Preview) -> Vec<Line<'static>> {
 }
 
 fn kind_label(store: &Store) -> &'static str {
-    match store.kind() {
-        crate::store::dialect::DialectKind::Awareness => "section",
-        crate::store::dialect::DialectKind::Okf => "type",
-        _ => "kind",
-    }
+    store.kind().format().field_labels().0
 }
 
 fn status_label(store: &Store) -> &'static str {
-    match store.kind() {
-        crate::store::dialect::DialectKind::Opendray => "maturity",
-        _ => "status",
-    }
+    store.kind().format().field_labels().1
 }
 
 /// Review states that mean "a person still has to look at this".

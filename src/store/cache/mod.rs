@@ -229,11 +229,10 @@ pub fn mismatch(header: &Header, root: &Path, kind: DialectKind) -> Option<Strin
     None
 }
 
-/// Dialects whose entities depend only on their own file's bytes. The others read manifests,
-/// event logs or the clock when they open (AIP-10 workspaces, awareness, opendray, evolve's
-/// audit log), which a per-file size and mtime check cannot see, so they are always read.
+/// Whether stores of `kind` are cached: only where entities depend on their own file's bytes
+/// alone (the format says; see `Format::cacheable`).
 pub fn cacheable(kind: DialectKind) -> bool {
-    matches!(kind, DialectKind::Okf | DialectKind::Elophanto | DialectKind::Vault)
+    kind.format().cacheable()
 }
 
 /// This build: version plus the executable's size and mtime (a rebuilt binary may parse
@@ -277,10 +276,10 @@ mod tests {
     #[test]
     fn a_cached_store_equals_a_fresh_load_for_every_cacheable_corpus() {
         for (rel, kind) in [
-            ("okf-v0.2/acme_retail", DialectKind::Okf),
-            ("okf-v0.1", DialectKind::Okf),
-            ("elophanto/knowledge", DialectKind::Elophanto),
-            ("okf-v0.2/ga4", DialectKind::Vault),
+            ("okf-v0.2/acme_retail", crate::store::dialect::okf::KIND),
+            ("okf-v0.1", crate::store::dialect::okf::KIND),
+            ("elophanto/knowledge", crate::store::dialect::elophanto::KIND),
+            ("okf-v0.2/ga4", crate::store::dialect::vault::KIND),
         ] {
             let root = corpus(rel);
             let dir = tempfile::tempdir().unwrap();
@@ -308,7 +307,7 @@ mod tests {
         let (_keep, root) = scratch_copy(&corpus("okf-v0.2/acme_retail"));
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::new(dir.path());
-        let mut store = Store::load(&root, DialectKind::Okf, "t".into());
+        let mut store = Store::load(&root, crate::store::dialect::okf::KIND, "t".into());
         // Pretend the snapshot was taken long after the files were written (no mtime slack).
         store.read_since = std::time::SystemTime::now() + Duration::from_secs(5);
         cache.save(&store).unwrap();
@@ -324,14 +323,14 @@ mod tests {
         let added = if parent.is_empty() { "added-note.md".to_string() } else { format!("{parent}/added-note.md") };
         fs::write(root.join(&added), "---\ntype: note\ntitle: Added\n---\n# Added\n").unwrap();
 
-        let mut cached = cache.load(&root, DialectKind::Okf, "t".into()).unwrap();
+        let mut cached = cache.load(&root, crate::store::dialect::okf::KIND, "t".into()).unwrap();
         let mut expected = vec![grown.clone(), touched.clone(), gone.clone(), added.clone()];
         expected.sort();
         assert_eq!(validate::validate(&cached).paths, expected);
         let report = cached.revalidate();
         assert_eq!(report.parsed, 3, "only the grown, touched and added files are read");
         assert!(!cached.from_cache);
-        let fresh = Store::load(&root, DialectKind::Okf, "t".into());
+        let fresh = Store::load(&root, crate::store::dialect::okf::KIND, "t".into());
         assert_eq!(fingerprint(&cached), fingerprint(&fresh));
     }
 
@@ -340,10 +339,10 @@ mod tests {
         let root = corpus("okf-v0.2/acme_retail");
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::new(dir.path());
-        let store = Store::load(&root, DialectKind::Okf, "t".into());
+        let store = Store::load(&root, crate::store::dialect::okf::KIND, "t".into());
         let file = cache.save(&store).unwrap();
         let good = fs::read(&file).unwrap();
-        let reason = |c: &Cache| match c.load(&root, DialectKind::Okf, "t".into()) {
+        let reason = |c: &Cache| match c.load(&root, crate::store::dialect::okf::KIND, "t".into()) {
             Err(Miss::Invalid(why)) => why,
             Err(Miss::Absent) => "absent".into(),
             Ok(_) => "loaded".into(),
@@ -361,14 +360,14 @@ mod tests {
         let other = tempfile::tempdir().unwrap();
         let moved = other.path().join("moved");
         fs::create_dir(&moved).unwrap();
-        fs::write(cache.file_for(&moved, DialectKind::Okf), &good).unwrap();
-        let why = match cache.load(&moved, DialectKind::Okf, "t".into()) {
+        fs::write(cache.file_for(&moved, crate::store::dialect::okf::KIND), &good).unwrap();
+        let why = match cache.load(&moved, crate::store::dialect::okf::KIND, "t".into()) {
             Err(Miss::Invalid(why)) => why,
             _ => panic!("a cache written for another root was used"),
         };
         assert!(why.contains("written for"), "{why}");
-        assert!(matches!(cache.load(&root, DialectKind::Vault, "t".into()), Err(Miss::Absent)));
-        assert!(matches!(cache.load(&root, DialectKind::Aip10, "t".into()), Err(Miss::Absent)));
+        assert!(matches!(cache.load(&root, crate::store::dialect::vault::KIND, "t".into()), Err(Miss::Absent)));
+        assert!(matches!(cache.load(&root, crate::store::dialect::aip10::KIND, "t".into()), Err(Miss::Absent)));
     }
 
     #[test]
@@ -378,10 +377,10 @@ mod tests {
         let blocker = dir.path().join("file");
         fs::write(&blocker, "not a directory").unwrap();
         let cache = Cache::new(blocker.join("sub"));
-        let store = Store::load(&root, DialectKind::Okf, "t".into());
+        let store = Store::load(&root, crate::store::dialect::okf::KIND, "t".into());
         let e = cache.save(&store).unwrap_err();
         assert!(e.contains("cannot write the cache"), "{e}");
-        let (opened, _) = open(Some(&cache), &root, DialectKind::Okf, "t".into());
+        let (opened, _) = open(Some(&cache), &root, crate::store::dialect::okf::KIND, "t".into());
         assert_eq!(opened.entities.len(), store.entities.len());
     }
 
@@ -391,11 +390,11 @@ mod tests {
         let cache = Cache::new(dir.path());
         let a = corpus("okf-v0.2/acme_retail");
         let b = corpus("okf-v0.2/ga4");
-        cache.save(&Store::load(&a, DialectKind::Okf, "t".into())).unwrap();
-        cache.save(&Store::load(&b, DialectKind::Okf, "t".into())).unwrap();
+        cache.save(&Store::load(&a, crate::store::dialect::okf::KIND, "t".into())).unwrap();
+        cache.save(&Store::load(&b, crate::store::dialect::okf::KIND, "t".into())).unwrap();
         assert_eq!(cache.entries().len(), 2);
         assert!(cache.entries().iter().all(|e| e.header.as_ref().is_ok_and(|h| h.build == build_id())));
-        assert_eq!(cache.clear(Some((&a, DialectKind::Okf))).unwrap(), 1);
+        assert_eq!(cache.clear(Some((&a, crate::store::dialect::okf::KIND))).unwrap(), 1);
         assert_eq!(cache.entries().len(), 1);
         assert_eq!(cache.clear(None).unwrap(), 1);
         assert!(cache.entries().is_empty());

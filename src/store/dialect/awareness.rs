@@ -9,6 +9,8 @@ use crate::store::frontmatter::Fields;
 use crate::store::history::HistoryEvent;
 
 mod documents;
+pub mod format;
+pub use format::KIND;
 pub mod entry_key;
 mod events;
 mod long_term;

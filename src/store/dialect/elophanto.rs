@@ -11,6 +11,8 @@ use crate::store::history::HistoryEvent;
 
 mod changelog;
 mod checks;
+pub mod format;
+pub use format::KIND;
 
 pub use changelog::CHANGELOG;
 

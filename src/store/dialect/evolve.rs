@@ -13,6 +13,8 @@ use crate::store::history::HistoryEvent;
 
 mod audit;
 mod checks;
+pub mod format;
+pub use format::KIND;
 
 /// Titles derived from the fact sentence are cut to this many characters.
 const TITLE_MAX_CHARS: usize = 100;

@@ -13,6 +13,11 @@ use super::lines::LineIndex;
 use super::links;
 
 pub mod aip10;
+pub mod format;
+mod registry;
+
+pub use registry::{DialectKind, by_name, formats, names};
+
 pub mod awareness;
 pub mod elophanto;
 pub mod evolve;
@@ -20,65 +25,6 @@ pub mod okf;
 pub mod okf_checks;
 pub mod opendray;
 pub mod vault;
-
-/// The formats folio reads. The names are the `--dialect` values and the JSON `dialect` field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum DialectKind {
-    Okf,
-    Evolve,
-    Aip10,
-    Elophanto,
-    Opendray,
-    Awareness,
-    Vault,
-}
-
-impl DialectKind {
-    pub const ALL: [DialectKind; 7] = [
-        DialectKind::Okf,
-        DialectKind::Evolve,
-        DialectKind::Aip10,
-        DialectKind::Elophanto,
-        DialectKind::Opendray,
-        DialectKind::Awareness,
-        DialectKind::Vault,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            DialectKind::Okf => "okf",
-            DialectKind::Evolve => "evolve",
-            DialectKind::Aip10 => "aip10",
-            DialectKind::Elophanto => "elophanto",
-            DialectKind::Opendray => "opendray",
-            DialectKind::Awareness => "awareness",
-            DialectKind::Vault => "vault",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<DialectKind> {
-        DialectKind::ALL.into_iter().find(|k| k.name() == name)
-    }
-
-    /// Open the dialect on a store root (reads manifests where the format has them).
-    pub fn open(self, root: &Path) -> Box<dyn Dialect> {
-        match self {
-            DialectKind::Okf => Box::new(okf::Okf),
-            DialectKind::Evolve => Box::new(evolve::Evolve::open(root)),
-            DialectKind::Aip10 => Box::new(aip10::Aip10::open(root)),
-            DialectKind::Elophanto => Box::new(elophanto::Elophanto),
-            DialectKind::Opendray => Box::new(opendray::Opendray::open(root)),
-            DialectKind::Awareness => Box::new(awareness::Awareness::open(root)),
-            DialectKind::Vault => Box::new(vault::Vault),
-        }
-    }
-}
-
-impl std::fmt::Display for DialectKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// What a file is to its store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,6 +9,9 @@ use crate::store::catalog::{CatalogPlan, CatalogState, CatalogStatus, push_escap
 use crate::store::entity::Entity;
 use crate::store::frontmatter::{self, Block, Val, View};
 
+pub mod format;
+pub use format::KIND;
+
 pub struct Okf;
 
 impl Dialect for Okf {

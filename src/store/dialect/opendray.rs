@@ -11,6 +11,8 @@ use crate::store::entity::Entity;
 use crate::store::frontmatter::{Fields, get_f64, get_list, get_str};
 
 mod checks;
+pub mod format;
+pub use format::KIND;
 mod marker;
 
 pub use marker::{EXPORT_FORMAT, Marker};

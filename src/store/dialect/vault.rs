@@ -4,6 +4,9 @@
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_view, parse_markdown_view};
 use crate::store::entity::Entity;
 
+pub mod format;
+pub use format::KIND;
+
 pub struct Vault;
 
 impl Dialect for Vault {

@@ -92,13 +92,7 @@ struct Section {
 
 /// Where folio keeps its own state for a store (never inside what the format's readers scan).
 pub fn folio_dir(root: &Path, kind: DialectKind) -> PathBuf {
-    let evolve_bundle = kind == DialectKind::Evolve
-        && root.file_name().is_some_and(|n| n == "entities")
-        && root.parent().and_then(Path::file_name).is_some_and(|n| n == ".evolve");
-    match root.parent() {
-        Some(evolve) if evolve_bundle => evolve.join("folio"),
-        _ => root.join(".folio"),
-    }
+    kind.format().state_dir(root)
 }
 
 pub fn config_path(root: &Path, kind: DialectKind) -> PathBuf {
@@ -195,17 +189,20 @@ mod tests {
 
     #[test]
     fn evolve_keeps_its_state_beside_the_bundle() {
-        assert_eq!(folio_dir(Path::new("/p/.evolve/entities"), DialectKind::Evolve), Path::new("/p/.evolve/folio"));
-        assert_eq!(folio_dir(Path::new("/p/wiki"), DialectKind::Okf), Path::new("/p/wiki/.folio"));
+        assert_eq!(
+            folio_dir(Path::new("/p/.evolve/entities"), crate::store::dialect::evolve::KIND),
+            Path::new("/p/.evolve/folio")
+        );
+        assert_eq!(folio_dir(Path::new("/p/wiki"), crate::store::dialect::okf::KIND), Path::new("/p/wiki/.folio"));
     }
 
     #[test]
     fn missing_file_is_the_default_and_a_bad_one_names_its_path() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(LintConfig::load(dir.path(), DialectKind::Okf).unwrap(), LintConfig::default());
+        assert_eq!(LintConfig::load(dir.path(), crate::store::dialect::okf::KIND).unwrap(), LintConfig::default());
         std::fs::create_dir(dir.path().join(".folio")).unwrap();
         std::fs::write(dir.path().join(".folio/config.toml"), "[lint]\ndisable = [\"nope\"]\n").unwrap();
-        let e = LintConfig::load(dir.path(), DialectKind::Okf).unwrap_err().to_string();
+        let e = LintConfig::load(dir.path(), crate::store::dialect::okf::KIND).unwrap_err().to_string();
         assert!(e.contains(".folio/config.toml") && e.contains("nope"), "{e}");
     }
 }

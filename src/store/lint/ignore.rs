@@ -199,13 +199,12 @@ fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::dialect::DialectKind;
 
     fn store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.md"), "# A\n\nSee [gone](gone.md).\n").unwrap();
         std::fs::write(dir.path().join("b.md"), "# B\n\n[[a]]\n").unwrap();
-        let store = Store::load(dir.path(), DialectKind::Vault, "test".into());
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
         (dir, store)
     }
 
@@ -248,10 +247,10 @@ mod tests {
         let (dir, store) = store();
         let b = store.find("b").unwrap();
         add(&store, "orphan", b, "entry point", "human:ann", &WriteOptions::default()).unwrap();
-        let config = LintConfig::load(dir.path(), DialectKind::Vault).unwrap();
+        let config = LintConfig::load(dir.path(), crate::store::dialect::vault::KIND).unwrap();
         assert_eq!(super::super::lint(&store, &config).suppressed.len(), 1);
         std::fs::remove_file(dir.path().join("b.md")).unwrap();
-        let store = Store::load(dir.path(), DialectKind::Vault, "test".into());
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
         let report = super::super::lint(&store, &config);
         let stale: Vec<&Finding> = report.findings.iter().filter(|f| f.rule == rules::STALE_IGNORE).collect();
         assert_eq!(stale.len(), 1);
@@ -267,7 +266,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join(".evolve/entities");
         std::fs::create_dir_all(&root).unwrap();
-        let store = Store::load(&root, DialectKind::Evolve, "test".into());
+        let store = Store::load(&root, crate::store::dialect::evolve::KIND, "test".into());
         assert_eq!(config_rel(&store), "../folio/config.toml");
     }
 }

@@ -13,6 +13,8 @@ use crate::store::entity::Entity;
 use crate::store::history::HistoryEvent;
 
 pub mod catalog;
+pub mod format;
+pub use format::KIND;
 pub mod log;
 pub mod manifest;
 pub mod page;

@@ -1,0 +1,32 @@
+//! awareness-framework's standing facts (see `format::Format`).
+use std::path::Path;
+
+use crate::store::dialect::format::{Format, label};
+use crate::store::dialect::{Dialect, DialectKind};
+use crate::store::entity::Entity;
+
+/// Names this format where a store of it is made or opened by kind (tests, generators).
+pub const KIND: DialectKind = DialectKind::Awareness;
+
+pub struct AwarenessFormat;
+
+impl Format for AwarenessFormat {
+    fn kind(&self) -> DialectKind {
+        KIND
+    }
+    fn name(&self) -> &'static str {
+        "awareness"
+    }
+    fn open(&self, root: &Path) -> Box<dyn Dialect> {
+        Box::new(super::Awareness::open(root))
+    }
+    fn group_path<'e>(&self, e: &'e Entity) -> Vec<&'e str> {
+        vec![label(e.kind.as_deref())]
+    }
+    fn field_labels(&self) -> (&'static str, &'static str) {
+        ("section", "status")
+    }
+    fn promotion_step(&self, status: &str) -> Option<&'static str> {
+        (status == "candidate").then_some("candidate → active entry")
+    }
+}

@@ -1,0 +1,28 @@
+//! Plain vaults' standing facts (see `format::Format`).
+use std::path::Path;
+
+use crate::store::dialect::format::{Format, OkfAlignment};
+use crate::store::dialect::{Dialect, DialectKind};
+
+/// Names this format where a store of it is made or opened by kind (tests, generators).
+pub const KIND: DialectKind = DialectKind::Vault;
+
+pub struct VaultFormat;
+
+impl Format for VaultFormat {
+    fn kind(&self) -> DialectKind {
+        KIND
+    }
+    fn name(&self) -> &'static str {
+        "vault"
+    }
+    fn open(&self, _root: &Path) -> Box<dyn Dialect> {
+        Box::new(super::Vault)
+    }
+    fn cacheable(&self) -> bool {
+        true
+    }
+    fn okf_alignment(&self) -> Option<OkfAlignment> {
+        Some(OkfAlignment { entries_named_by_stem: false })
+    }
+}
