@@ -283,7 +283,6 @@ fn targets_of(e: &Entity) -> Vec<EntityIdx> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::dialect::DialectKind;
 
     fn write(root: &Path, rel: &str, text: &str) {
         let p = root.join(rel);
@@ -297,7 +296,7 @@ mod tests {
         let root = dir.path();
         write(root, "a.md", "# Alpha\n\nSee [[b]].\n");
         write(root, "b.md", "# Beta\n");
-        let store = Store::load(root, DialectKind::Vault, "test".into());
+        let store = Store::load(root, crate::store::dialect::vault::KIND, "test".into());
         assert_eq!(store.entities.len(), 2);
         let a = store.find("a").unwrap();
         assert!(store.entity(a).links[0].entity().is_some());
@@ -329,7 +328,7 @@ mod tests {
         let root = dir.path();
         write(root, "a.md", "# A\n");
         write(root, ".git/x.md", "# hidden\n");
-        let mut store = Store::load(root, DialectKind::Vault, "test".into());
+        let mut store = Store::load(root, crate::store::dialect::vault::KIND, "test".into());
         let report = store.refresh(&[root.join(".git/x.md"), root.to_path_buf(), "/etc/passwd".into()]);
         assert!(report.is_empty());
         assert_eq!(store.entities.len(), 1);
@@ -347,26 +346,26 @@ mod tests {
         write(root, "b.md", "# Beta\n\n[[a]]\n");
         write(root, "c.md", "# Gamma\n");
         write(root, "d.md", "# Delta\n\n[[c]] [[missing]]\n");
-        let store = Store::load(root, DialectKind::Vault, "test".into());
+        let store = Store::load(root, crate::store::dialect::vault::KIND, "test".into());
         // Same titles, other links: b now links to c and d instead of a.
         write(root, "b.md", "# Beta\n\n[[c]], [[d]] and [[nowhere]]\n");
         write(root, "d.md", "# Delta\n\nno links now\n");
         let (patched, report) = store.refreshed(&[root.join("b.md"), root.join("d.md")]);
         assert!(!report.relinked_all, "a body rewrite resolves only the re-read entities");
         assert_eq!(report.parsed, 2);
-        assert_eq!(graph(&patched), graph(&Store::load(root, DialectKind::Vault, "test".into())));
+        assert_eq!(graph(&patched), graph(&Store::load(root, crate::store::dialect::vault::KIND, "test".into())));
         let c = patched.find("c").unwrap();
         assert_eq!(*patched.backlinks[c as usize], [patched.find("a").unwrap(), patched.find("b").unwrap()]);
         // Prose rewritten, the same links: their resolutions are kept as they were.
         write(root, "a.md", "# Alpha\n\nRewritten: [[c]] first, then [[b]].\n");
         let (patched, report) = patched.refreshed(&[root.join("a.md")]);
         assert!(!report.relinked_all);
-        assert_eq!(graph(&patched), graph(&Store::load(root, DialectKind::Vault, "test".into())));
+        assert_eq!(graph(&patched), graph(&Store::load(root, crate::store::dialect::vault::KIND, "test".into())));
         // A new title changes what wikilinks resolve to: everything is resolved again.
         write(root, "c.md", "---\naliases: [nowhere]\n---\n# Gamma\n");
         let (relinked, report) = patched.refreshed(&[root.join("c.md")]);
         assert!(report.relinked_all);
-        assert_eq!(graph(&relinked), graph(&Store::load(root, DialectKind::Vault, "test".into())));
+        assert_eq!(graph(&relinked), graph(&Store::load(root, crate::store::dialect::vault::KIND, "test".into())));
     }
 
     #[test]
@@ -377,7 +376,7 @@ mod tests {
         write(root, "b.md", "# Beta\n");
         write(root, "c.md", "# Gamma\n\n[[b]]\n");
         write(root, "d.md", "# Delta\n");
-        let store = Store::load(root, DialectKind::Vault, "test".into());
+        let store = Store::load(root, crate::store::dialect::vault::KIND, "test".into());
         let before = graph(&store);
         let (a, b, c, d) = (0, 1, 2, 3);
         // c now links to d instead of b: c's entity and the rows of b and d change.
@@ -394,14 +393,14 @@ mod tests {
         assert!(Arc::ptr_eq(&store.backlinks[c], &copy.backlinks[c]));
         assert_eq!(copy.backlinks[b].as_ref(), [a as EntityIdx]);
         assert_eq!(copy.backlinks[d].as_ref(), [c as EntityIdx]);
-        assert_eq!(graph(&copy), graph(&Store::load(root, DialectKind::Vault, "test".into())));
+        assert_eq!(graph(&copy), graph(&Store::load(root, crate::store::dialect::vault::KIND, "test".into())));
         // Files added: every link is resolved again, still without touching the old store.
         write(root, "e.md", "# Epsilon\n\n[[a]]\n");
         let (grown, report) = copy.refreshed(&[root.join("e.md")]);
         assert!(report.relinked_all);
         assert_eq!(graph(&store), before);
         assert_eq!(copy.entities.len(), 4);
-        assert_eq!(graph(&grown), graph(&Store::load(root, DialectKind::Vault, "test".into())));
+        assert_eq!(graph(&grown), graph(&Store::load(root, crate::store::dialect::vault::KIND, "test".into())));
     }
 
     #[test]
@@ -411,7 +410,7 @@ mod tests {
         let root = dir.path();
         write(root, "x/a.md", "# Alpha\n");
         write(root, "x/b.md", "# Beta\n");
-        let store = Store::load(root, DialectKind::Vault, "test".into());
+        let store = Store::load(root, crate::store::dialect::vault::KIND, "test".into());
         write(root, "x/a.md", "# Alpha\n\nA new paragraph and [[b]].\n");
         let (body, _) = store.refreshed(&[root.join("x/a.md")]);
         assert!(tree::unchanged(&store, &body));

@@ -298,7 +298,7 @@ mod tests {
 
     impl Dialect for Fake {
         fn kind(&self) -> DialectKind {
-            DialectKind::Aip10
+            dialect::aip10::KIND
         }
         fn role(&self, _rel: &str) -> FileRole {
             FileRole::Entity
@@ -331,7 +331,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.md"), "---\nkind: concept\n---\nSee [gone](gone.md).\n").unwrap();
         std::fs::write(dir.path().join("b.md"), "---\nkind: entity\n---\nSee [a](a.md).\n").unwrap();
-        let mut store = Store::load(dir.path(), DialectKind::Vault, "test".into());
+        let mut store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
         store.dialect = Box::new(Fake);
         let report = lint(&store, &LintConfig::default());
         let got: Vec<(&str, Severity, Option<&str>)> =
