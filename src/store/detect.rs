@@ -5,7 +5,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::dialect::DialectKind;
+use super::dialect::format::Sniffed;
+use super::dialect::{self, DialectKind};
 use super::frontmatter;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -18,11 +19,7 @@ pub struct Detection {
 }
 
 /// The opendray export's root marker (folio's export format; see the README).
-pub const OPENDRAY_MARKER: &str = "opendray-export.json";
-
-fn found(kind: DialectKind, root: &Path, reason: impl Into<String>) -> Detection {
-    Detection { kind, root: root.to_path_buf(), reason: reason.into() }
-}
+pub use super::dialect::opendray::format::MARKER as OPENDRAY_MARKER;
 
 /// Detect the dialect of the store at `path`.
 pub fn detect(path: &Path) -> Detection {
@@ -32,62 +29,17 @@ pub fn detect(path: &Path) -> Detection {
     sniff(path)
 }
 
-/// Markers that identify a store without reading its entities.
+/// Markers that identify a store without reading its entities, tried in the registry's order.
 fn by_marker(path: &Path) -> Option<Detection> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let parent_name = path.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()).unwrap_or("");
-    if path.join(".evolve/entities").is_dir() {
-        return Some(found(DialectKind::Evolve, &path.join(".evolve/entities"), ".evolve/entities/ found"));
-    }
-    if name == ".evolve" && path.join("entities").is_dir() {
-        return Some(found(DialectKind::Evolve, &path.join("entities"), "entities/ inside .evolve"));
-    }
-    if name == "entities" && parent_name == ".evolve" {
-        return Some(found(DialectKind::Evolve, path, "an .evolve/entities folder"));
-    }
-    if path.join("KNOWLEDGE.md").is_file() {
-        return Some(found(DialectKind::Aip10, path, "KNOWLEDGE.md found"));
-    }
-    if path.join("memory/long-term.md").is_file() {
-        return Some(found(DialectKind::Awareness, path, "memory/long-term.md found"));
-    }
-    if path.join("knowledge/system").is_dir() {
-        return Some(found(DialectKind::Elophanto, &path.join("knowledge"), "knowledge/system/ found"));
-    }
-    if name == "knowledge" && path.join("system").is_dir() {
-        return Some(found(DialectKind::Elophanto, path, "a knowledge/ folder with system/"));
-    }
-    if path.join(OPENDRAY_MARKER).is_file() {
-        return Some(found(DialectKind::Opendray, path, format!("{OPENDRAY_MARKER} found")));
-    }
-    if is_okf_root_index(&path.join("index.md")) {
-        return Some(found(DialectKind::Okf, path, "a catalog index.md at the root"));
-    }
-    None
-}
-
-/// An OKF root `index.md`: a catalog (no frontmatter, or only `okf_version`) with `* [..](..)`
-/// entries or `#` sections.
-fn is_okf_root_index(p: &Path) -> bool {
-    let Ok(text) = fs::read_to_string(p) else { return false };
-    let fm = frontmatter::locate(&text);
-    if let frontmatter::Block::Closed { inner, .. } = &fm {
-        let fields = frontmatter::parse_yaml(&text[inner.clone()]).unwrap_or_default();
-        if fields.keys().any(|k| k != "okf_version") {
-            return false;
-        }
-    }
-    text.lines().any(|l| {
-        let l = l.trim_start();
-        (l.starts_with("* [") || l.starts_with("- [")) && l.contains("](")
-    })
+    dialect::by_marker_order()
+        .find_map(|f| f.marker(path).map(|m| Detection { kind: f.kind(), root: m.root, reason: m.reason }))
 }
 
 /// Frontmatter sniffing over a sample of markdown files. A format wins when more than half of
 /// the sampled files carry its marks; files without frontmatter count against every format.
 fn sniff(path: &Path) -> Detection {
-    // okf, evolve, aip10, elophanto, opendray, and typed pages with wikilinks (an LLM wiki)
-    let mut counts = [0usize; 6];
+    let kinds: Vec<DialectKind> = dialect::formats().map(|f| f.kind()).collect();
+    let mut counts = vec![0usize; kinds.len()];
     let mut sampled = 0;
     let walker = ignore::WalkBuilder::new(path).standard_filters(false).hidden(true).max_depth(Some(4)).build();
     for entry in walker.flatten() {
@@ -104,71 +56,41 @@ fn sniff(path: &Path) -> Detection {
         let frontmatter::Block::Closed { inner, body_start, .. } = frontmatter::locate(&text) else { continue };
         let raw = &text[inner];
         let fields = frontmatter::parse_yaml(raw).unwrap_or_default();
-        let has = |k: &str| fields.contains_key(k) || raw.lines().any(|l| l.starts_with(&format!("{k}:")));
-        let s = |k: &str| frontmatter::get_str(&fields, k).unwrap_or_default();
-        if s("schema").starts_with("knowledge") {
-            counts[2] += 1;
-        } else if has("trigger") && has("type") {
-            counts[1] += 1;
-        } else if ["entity", "fact", "playbook", "skill"].contains(&s("kind").as_str()) && has("id") {
-            counts[4] += 1;
-        } else if ["system", "user", "learned", "plugin"].contains(&s("scope").as_str()) {
-            counts[3] += 1;
-        } else if fields.contains_key("type") {
-            // OKF uses markdown links only; typed pages linked with [[…]] are an LLM wiki.
-            let body = &text[body_start..];
-            if body.contains("[[") || raw.contains("[[") { counts[5] += 1 } else { counts[0] += 1 }
+        let file = Sniffed { fields: &fields, raw, body: &text[body_start..] };
+        if let Some(f) = dialect::by_sniff_order().find(|f| f.sniff(&file)) {
+            counts[kinds.iter().position(|k| *k == f.kind()).expect("sniffed formats are registered")] += 1;
         }
     }
-    let kinds = [
-        DialectKind::Okf,
-        DialectKind::Evolve,
-        DialectKind::Aip10,
-        DialectKind::Elophanto,
-        DialectKind::Opendray,
-        DialectKind::Vault,
-    ];
-    let (best, &n) = counts.iter().enumerate().max_by_key(|&(i, n)| (*n, usize::MAX - i)).unwrap();
-    if sampled > 0 && n * 2 > sampled && kinds[best] != DialectKind::Vault {
-        let reason = format!("{n} of {sampled} sampled files have {} frontmatter", kinds[best]);
-        return found(kinds[best], path, reason);
+    // Ties go to the format listed first.
+    let (best, &n) = counts.iter().enumerate().max_by_key(|&(i, n)| (*n, usize::MAX - i)).expect("formats exist");
+    let format = kinds[best].format();
+    if sampled > 0 && n * 2 > sampled && format.chosen_by_sniffing() {
+        let reason = format!("{n} of {sampled} sampled files have {} frontmatter", format.name());
+        return Detection { kind: format.kind(), root: path.to_path_buf(), reason };
     }
-    found(DialectKind::Vault, path, "no format markers; read as a plain markdown vault")
+    let fallback = dialect::fallback();
+    Detection {
+        kind: fallback.kind(),
+        root: path.to_path_buf(),
+        reason: "no format markers; read as a plain markdown vault".into(),
+    }
 }
 
 /// The root a dialect uses when named with `--dialect` on `path`.
 pub fn root_for(kind: DialectKind, path: &Path) -> PathBuf {
-    match kind {
-        DialectKind::Evolve if path.join(".evolve/entities").is_dir() => path.join(".evolve/entities"),
-        DialectKind::Evolve if path.join("entities").is_dir() && path.ends_with(".evolve") => path.join("entities"),
-        DialectKind::Elophanto if path.join("knowledge/system").is_dir() => path.join("knowledge"),
-        _ => path.to_path_buf(),
-    }
+    kind.format().root_for(path)
 }
 
-/// The nearest store at or above `start` (used when no PATH is given). For OKF, where every
-/// level may hold an `index.md`, the highest consecutive folder with a catalog is the root.
+/// The nearest store at or above `start` (used when no PATH is given).
 pub fn find_upward(start: &Path) -> Option<PathBuf> {
     let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
     let mut dir = Some(start.as_path());
     while let Some(d) = dir {
         if let Some(det) = by_marker(d) {
-            if det.kind == DialectKind::Okf {
-                let mut top = d;
-                while let Some(p) = top.parent() {
-                    if p.join("index.md").is_file() && !p.join(".evolve").exists() {
-                        top = p;
-                    } else {
-                        break;
-                    }
-                }
-                return Some(top.to_path_buf());
-            }
-            return Some(d.to_path_buf());
+            return Some(det.kind.format().upward_root(d));
         }
-        // Inside an evolve entities tree: the project folder holding `.evolve`.
-        if d.file_name().is_some_and(|n| n == ".evolve") {
-            return d.parent().map(Path::to_path_buf);
+        if let Some(enclosing) = dialect::formats().find_map(|f| f.enclosing_store(d)) {
+            return Some(enclosing);
         }
         dir = d.parent();
     }
@@ -190,19 +112,19 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let r = t.path();
         write(r, "proj/.evolve/entities/guideline/a.md", "---\ntype: guideline\n---\n");
-        assert_eq!(detect(&r.join("proj")).kind, DialectKind::Evolve);
+        assert_eq!(detect(&r.join("proj")).kind, dialect::evolve::KIND);
         assert_eq!(detect(&r.join("proj")).root, r.join("proj/.evolve/entities"));
         write(r, "wiki/KNOWLEDGE.md", "---\nschema: knowledge.workspace/v1\n---\n");
-        assert_eq!(detect(&r.join("wiki")).kind, DialectKind::Aip10);
+        assert_eq!(detect(&r.join("wiki")).kind, dialect::aip10::KIND);
         write(r, "home/memory/long-term.md", "# Long-Term Memory\n");
-        assert_eq!(detect(&r.join("home")).kind, DialectKind::Awareness);
+        assert_eq!(detect(&r.join("home")).kind, dialect::awareness::KIND);
         write(r, "elo/knowledge/system/a.md", "x");
         let d = detect(&r.join("elo"));
-        assert_eq!((d.kind, d.root), (DialectKind::Elophanto, r.join("elo/knowledge")));
+        assert_eq!((d.kind, d.root), (dialect::elophanto::KIND, r.join("elo/knowledge")));
         write(r, "okf/index.md", "# Subdirectories\n\n* [t](t/index.md) - x\n");
-        assert_eq!(detect(&r.join("okf")).kind, DialectKind::Okf);
+        assert_eq!(detect(&r.join("okf")).kind, dialect::okf::KIND);
         write(r, "vault/note.md", "# hi\n");
-        assert_eq!(detect(&r.join("vault")).kind, DialectKind::Vault);
+        assert_eq!(detect(&r.join("vault")).kind, dialect::vault::KIND);
     }
 
     #[test]
@@ -210,9 +132,9 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let r = t.path();
         write(r, "pub/guideline/a.md", "---\ntype: guideline\ntrigger: when x: y\n---\nbody\n");
-        assert_eq!(detect(&r.join("pub")).kind, DialectKind::Evolve);
+        assert_eq!(detect(&r.join("pub")).kind, dialect::evolve::KIND);
         write(r, "b/x/a.md", "---\ntype: Metric\ntitle: A\n---\n");
-        assert_eq!(detect(&r.join("b")).kind, DialectKind::Okf);
+        assert_eq!(detect(&r.join("b")).kind, dialect::okf::KIND);
         write(r, "okf/index.md", "* [t](t/index.md) - x\n");
         write(r, "okf/t/index.md", "* [a](a.md) - x\n");
         write(r, "okf/t/a.md", "---\ntype: T\n---\n");

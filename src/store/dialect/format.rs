@@ -8,9 +8,44 @@ use std::path::{Path, PathBuf};
 
 use super::{Dialect, DialectKind, Grammar};
 use crate::store::entity::Entity;
+use crate::store::frontmatter::{self, Fields};
 
 /// Label used when an entity lacks the field its format groups the catalog tree by.
 pub const UNSORTED: &str = "(none)";
+
+/// A store found by a format's marker: its root and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Marker {
+    pub root: PathBuf,
+    pub reason: String,
+}
+
+impl Marker {
+    pub fn new(root: impl Into<PathBuf>, reason: impl Into<String>) -> Marker {
+        Marker { root: root.into(), reason: reason.into() }
+    }
+}
+
+/// One sampled markdown file's frontmatter, as detection's sniffing sees it.
+pub struct Sniffed<'a> {
+    pub fields: &'a Fields,
+    /// The frontmatter's raw text (keys that did not parse still show here).
+    pub raw: &'a str,
+    pub body: &'a str,
+}
+
+impl Sniffed<'_> {
+    /// Whether the frontmatter has `key` (parsed, or as a `key:` line when it did not parse).
+    pub fn has(&self, key: &str) -> bool {
+        self.fields.contains_key(key)
+            || self.raw.lines().any(|l| l.strip_prefix(key).is_some_and(|r| r.starts_with(':')))
+    }
+
+    /// The string value of `key` ("" when absent).
+    pub fn str(&self, key: &str) -> String {
+        frontmatter::get_str(self.fields, key).unwrap_or_default()
+    }
+}
 
 /// How `migrate --to okf` treats a store of this format (`None`: the format is not migrated).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +62,38 @@ pub trait Format: Sync {
 
     /// Open the dialect on a store root (reads manifests where the format has them).
     fn open(&self, root: &Path) -> Box<dyn Dialect>;
+
+    /// A file or folder at `path` that only this format uses, with the store root it implies.
+    fn marker(&self, _path: &Path) -> Option<Marker> {
+        None
+    }
+
+    /// Whether a sampled file's frontmatter carries this format's marks (detection without a
+    /// marker; the formats are asked in the registry's sniffing order, the first claims it).
+    fn sniff(&self, _file: &Sniffed) -> bool {
+        false
+    }
+
+    /// Whether a majority of sniffed files may choose this format (false for the fallback,
+    /// whose claims only keep files from counting for another format).
+    fn chosen_by_sniffing(&self) -> bool {
+        true
+    }
+
+    /// The root used when the format is named with `--dialect` on `path`.
+    fn root_for(&self, path: &Path) -> PathBuf {
+        path.to_path_buf()
+    }
+
+    /// The store root when searching upward from a folder found by this format's marker.
+    fn upward_root(&self, found: &Path) -> PathBuf {
+        found.to_path_buf()
+    }
+
+    /// A store that `dir` sits inside of, known from `dir` alone (searching upward).
+    fn enclosing_store(&self, _dir: &Path) -> Option<PathBuf> {
+        None
+    }
 
     /// Where folio keeps its own state for a store at `root` (never inside what the format's own
     /// readers scan).

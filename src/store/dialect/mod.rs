@@ -16,7 +16,7 @@ pub mod aip10;
 pub mod format;
 mod registry;
 
-pub use registry::{DialectKind, by_name, formats, names};
+pub use registry::{DialectKind, by_marker_order, by_name, by_sniff_order, fallback, formats, names};
 
 pub mod awareness;
 pub mod elophanto;

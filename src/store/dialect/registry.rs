@@ -29,6 +29,43 @@ static FORMATS: [&dyn Format; 7] = [
     &vault::format::VaultFormat,
 ];
 
+/// The order formats' markers are tried in: the first whose marker is found wins (a folder with
+/// both a `KNOWLEDGE.md` and a catalog `index.md` is an AIP-10 wiki).
+static MARKER_ORDER: [&dyn Format; 6] = [
+    &evolve::format::EvolveFormat,
+    &aip10::format::Aip10Format,
+    &awareness::format::AwarenessFormat,
+    &elophanto::format::ElophantoFormat,
+    &opendray::format::OpendrayFormat,
+    &okf::format::OkfFormat,
+];
+
+/// The order formats are asked whether a sampled file is theirs: the most specific marks
+/// first; typed pages are OKF concepts only when no wikilink says they are a vault's.
+static SNIFF_ORDER: [&dyn Format; 6] = [
+    &aip10::format::Aip10Format,
+    &evolve::format::EvolveFormat,
+    &opendray::format::OpendrayFormat,
+    &elophanto::format::ElophantoFormat,
+    &vault::format::VaultFormat,
+    &okf::format::OkfFormat,
+];
+
+/// The format of a folder with no marks at all.
+pub fn fallback() -> &'static dyn Format {
+    &vault::format::VaultFormat
+}
+
+/// Formats in the order their markers are tried.
+pub fn by_marker_order() -> impl Iterator<Item = &'static dyn Format> {
+    MARKER_ORDER.iter().copied()
+}
+
+/// Formats in the order sampled files are offered to them.
+pub fn by_sniff_order() -> impl Iterator<Item = &'static dyn Format> {
+    SNIFF_ORDER.iter().copied()
+}
+
 /// Every format folio reads.
 pub fn formats() -> impl Iterator<Item = &'static dyn Format> {
     FORMATS.iter().copied()

@@ -1,7 +1,7 @@
 //! AIP-10's standing facts (see `format::Format`).
 use std::path::Path;
 
-use crate::store::dialect::format::{Format, label};
+use crate::store::dialect::format::{Format, Marker, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::entity::Entity;
 
@@ -19,6 +19,13 @@ impl Format for Aip10Format {
     }
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Aip10::open(root))
+    }
+    fn marker(&self, path: &Path) -> Option<Marker> {
+        path.join("KNOWLEDGE.md").is_file().then(|| Marker::new(path, "KNOWLEDGE.md found"))
+    }
+    /// AIP-10 pages declare a `schema: knowledge.…`.
+    fn sniff(&self, file: &Sniffed) -> bool {
+        file.str("schema").starts_with("knowledge")
     }
     /// AIP-10 `sources/` are immutable by the format's rules.
     fn read_only_reason(&self, rel: &str) -> Option<String> {

@@ -1,7 +1,7 @@
 //! awareness-framework's standing facts (see `format::Format`).
 use std::path::Path;
 
-use crate::store::dialect::format::{Format, label};
+use crate::store::dialect::format::{Format, Marker, label};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::entity::Entity;
 
@@ -19,6 +19,9 @@ impl Format for AwarenessFormat {
     }
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Awareness::open(root))
+    }
+    fn marker(&self, path: &Path) -> Option<Marker> {
+        path.join("memory/long-term.md").is_file().then(|| Marker::new(path, "memory/long-term.md found"))
     }
     fn group_path<'e>(&self, e: &'e Entity) -> Vec<&'e str> {
         vec![label(e.kind.as_deref())]

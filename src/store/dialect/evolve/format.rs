@@ -1,7 +1,7 @@
 //! evolve's standing facts (see `format::Format`).
 use std::path::{Path, PathBuf};
 
-use crate::store::dialect::format::{Format, OkfAlignment, label};
+use crate::store::dialect::format::{Format, Marker, OkfAlignment, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind, Grammar};
 use crate::store::entity::Entity;
 use crate::store::state::evolve_home;
@@ -20,6 +20,35 @@ impl Format for EvolveFormat {
     }
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Evolve::open(root))
+    }
+    /// A project's `.evolve/entities`, from the project, from `.evolve` or from `entities/`.
+    fn marker(&self, path: &Path) -> Option<Marker> {
+        if path.join(".evolve/entities").is_dir() {
+            return Some(Marker::new(path.join(".evolve/entities"), ".evolve/entities/ found"));
+        }
+        if path.file_name().is_some_and(|n| n == ".evolve") && path.join("entities").is_dir() {
+            return Some(Marker::new(path.join("entities"), "entities/ inside .evolve"));
+        }
+        let in_evolve = path.parent().and_then(Path::file_name).is_some_and(|n| n == ".evolve");
+        (path.file_name().is_some_and(|n| n == "entities") && in_evolve)
+            .then(|| Marker::new(path, "an .evolve/entities folder"))
+    }
+    /// evolve entities carry a `trigger` beside their `type`.
+    fn sniff(&self, file: &Sniffed) -> bool {
+        file.has("trigger") && file.has("type")
+    }
+    fn root_for(&self, path: &Path) -> PathBuf {
+        if path.join(".evolve/entities").is_dir() {
+            path.join(".evolve/entities")
+        } else if path.join("entities").is_dir() && path.ends_with(".evolve") {
+            path.join("entities")
+        } else {
+            path.to_path_buf()
+        }
+    }
+    /// Inside an evolve entities tree: the project folder holding `.evolve`.
+    fn enclosing_store(&self, dir: &Path) -> Option<PathBuf> {
+        dir.file_name().is_some_and(|n| n == ".evolve").then(|| dir.parent().map(Path::to_path_buf)).flatten()
     }
     /// Beside `entities/` in a project's `.evolve/` (evolve's recall scans `entities/` only);
     /// a bare published repository keeps it in its own `.folio/`.

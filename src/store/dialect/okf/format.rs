@@ -1,8 +1,10 @@
 //! OKF's standing facts (see `format::Format`).
-use std::path::Path;
+use std::fs;
+use std::path::{Path, PathBuf};
 
-use crate::store::dialect::format::Format;
+use crate::store::dialect::format::{Format, Marker, Sniffed};
 use crate::store::dialect::{Dialect, DialectKind};
+use crate::store::frontmatter;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::Okf;
@@ -19,6 +21,26 @@ impl Format for OkfFormat {
     fn open(&self, _root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Okf)
     }
+    fn marker(&self, path: &Path) -> Option<Marker> {
+        is_root_index(&path.join("index.md")).then(|| Marker::new(path, "a catalog index.md at the root"))
+    }
+    /// A typed page (the vault is asked first and claims those linked with wikilinks).
+    fn sniff(&self, file: &Sniffed) -> bool {
+        file.fields.contains_key("type")
+    }
+    /// Every level may hold an `index.md`: the highest consecutive folder with a catalog is the
+    /// root (stopping at a project that holds an evolve store).
+    fn upward_root(&self, found: &Path) -> PathBuf {
+        let mut top = found;
+        while let Some(p) = top.parent() {
+            if p.join("index.md").is_file() && !p.join(".evolve").exists() {
+                top = p;
+            } else {
+                break;
+            }
+        }
+        top.to_path_buf()
+    }
     fn cacheable(&self) -> bool {
         true
     }
@@ -28,4 +50,21 @@ impl Format for OkfFormat {
     fn promotion_step(&self, status: &str) -> Option<&'static str> {
         (status == "draft").then_some("status draft → stable")
     }
+}
+
+/// An OKF root `index.md`: a catalog (no frontmatter, or only `okf_version`) with `* [..](..)`
+/// entries or `#` sections.
+fn is_root_index(p: &Path) -> bool {
+    let Ok(text) = fs::read_to_string(p) else { return false };
+    let fm = frontmatter::locate(&text);
+    if let frontmatter::Block::Closed { inner, .. } = &fm {
+        let fields = frontmatter::parse_yaml(&text[inner.clone()]).unwrap_or_default();
+        if fields.keys().any(|k| k != "okf_version") {
+            return false;
+        }
+    }
+    text.lines().any(|l| {
+        let l = l.trim_start();
+        (l.starts_with("* [") || l.starts_with("- [")) && l.contains("](")
+    })
 }

@@ -1,12 +1,15 @@
 //! opendray's standing facts (see `format::Format`).
 use std::path::Path;
 
-use crate::store::dialect::format::{Format, label};
+use crate::store::dialect::format::{Format, Marker, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::entity::Entity;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::Opendray;
+
+/// The opendray export's root marker (folio's export format; see the README).
+pub const MARKER: &str = "opendray-export.json";
 
 pub struct OpendrayFormat;
 
@@ -19,6 +22,13 @@ impl Format for OpendrayFormat {
     }
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Opendray::open(root))
+    }
+    fn marker(&self, path: &Path) -> Option<Marker> {
+        path.join(MARKER).is_file().then(|| Marker::new(path, format!("{MARKER} found")))
+    }
+    /// opendray nodes carry an `id` and one of its four node kinds.
+    fn sniff(&self, file: &Sniffed) -> bool {
+        ["entity", "fact", "playbook", "skill"].contains(&file.str("kind").as_str()) && file.has("id")
     }
     /// By node kind, then maturity (opendray's own two axes).
     fn group_path<'e>(&self, e: &'e Entity) -> Vec<&'e str> {

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::store::detect::OPENDRAY_MARKER;
+use super::format::MARKER as OPENDRAY_MARKER;
 use crate::store::dialect::StoreWarning;
 use crate::store::fsio;
 

@@ -1,7 +1,7 @@
 //! Plain vaults' standing facts (see `format::Format`).
 use std::path::Path;
 
-use crate::store::dialect::format::{Format, OkfAlignment};
+use crate::store::dialect::format::{Format, OkfAlignment, Sniffed};
 use crate::store::dialect::{Dialect, DialectKind};
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
@@ -18,6 +18,15 @@ impl Format for VaultFormat {
     }
     fn open(&self, _root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Vault)
+    }
+    /// Typed pages linked with `[[…]]` are an LLM wiki's, not OKF concepts (OKF uses markdown
+    /// links only).
+    fn sniff(&self, file: &Sniffed) -> bool {
+        file.fields.contains_key("type") && (file.body.contains("[[") || file.raw.contains("[["))
+    }
+    /// The fallback: chosen when nothing else is, never by a majority.
+    fn chosen_by_sniffing(&self) -> bool {
+        false
     }
     fn cacheable(&self) -> bool {
         true
