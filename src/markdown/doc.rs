@@ -5,6 +5,8 @@ use std::iter::Peekable;
 
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 
+use super::obsidian::{self, CalloutHead};
+
 /// Inline styling flags; `link` is the index into `Doc::links`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct InlineStyle {
@@ -13,6 +15,12 @@ pub struct InlineStyle {
     pub strike: bool,
     pub code: bool,
     pub link: Option<u16>,
+    /// Obsidian's `==highlight==`.
+    pub highlight: bool,
+    /// An Obsidian `#tag`.
+    pub tag: bool,
+    /// A line break inside a paragraph (drawn as a space; a callout's title ends there).
+    pub soft_break: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +42,11 @@ pub enum Block {
         text: String,
     },
     Quote(Vec<Block>),
+    /// An Obsidian callout: `> [!type]± Title` and its body.
+    Callout {
+        head: CalloutHead,
+        body: Vec<Block>,
+    },
     List {
         start: Option<u64>,
         items: Vec<Item>,
@@ -72,7 +85,8 @@ pub fn parse(body: &str) -> Doc {
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_WIKILINKS
         | Options::ENABLE_FOOTNOTES;
-    let mut events = Parser::new_ext(body, options).peekable();
+    let body = obsidian::strip_comments(body);
+    let mut events = Parser::new_ext(&body, options).peekable();
     let mut b = Builder { links: Vec::new(), task: None, depth: 0, flattened: 0 };
     let blocks = b.blocks(&mut events, None);
     Doc { blocks, links: b.links }
@@ -126,7 +140,7 @@ impl Builder {
                     self.depth += 1;
                     let inner = self.blocks(ev, Some(TagEnd::BlockQuote(None)));
                     self.depth -= 1;
-                    out.push(Block::Quote(inner));
+                    out.push(obsidian::callout(inner));
                 }
                 Event::Start(Tag::CodeBlock(kind)) => {
                     flush(&mut out, &mut loose);
@@ -218,7 +232,7 @@ impl Builder {
                 other => self.inline_event(other, ev, &mut out, &mut style),
             }
         }
-        out
+        obsidian_inlines(out)
     }
 
     fn inline_event(&mut self, e: Event, ev: &mut Events, out: &mut Vec<Inline>, style: &mut InlineStyle) {
@@ -227,7 +241,7 @@ impl Builder {
             Event::Text(t) | Event::InlineHtml(t) | Event::Html(t) => push(&t, *style),
             Event::Code(t) => push(&t, InlineStyle { code: true, ..*style }),
             Event::InlineMath(t) | Event::DisplayMath(t) => push(&t, InlineStyle { code: true, ..*style }),
-            Event::SoftBreak => push(" ", *style),
+            Event::SoftBreak => push(" ", InlineStyle { soft_break: true, ..*style }),
             Event::HardBreak => push("\n", *style),
             Event::FootnoteReference(l) => push(&format!("[^{l}]"), *style),
             Event::TaskListMarker(done) => self.task = Some(done),
@@ -243,6 +257,20 @@ impl Builder {
                 self.links.push(DocLink { target: dest_url.to_string(), wiki });
             }
             Event::End(TagEnd::Link) => style.link = None,
+            // `![[file]]`: an embed, followed like a link and labelled with what it embeds.
+            Event::Start(Tag::Image { link_type: LinkType::WikiLink { .. }, dest_url, .. })
+                if self.links.len() < MAX_LINKS =>
+            {
+                for e in ev.by_ref() {
+                    if let Event::End(TagEnd::Image) = e {
+                        break;
+                    }
+                }
+                let link = Some(self.links.len() as u16);
+                self.links.push(DocLink { target: dest_url.to_string(), wiki: true });
+                let label = format!("⧉ {}: {dest_url}", obsidian::embed_kind(&dest_url));
+                push(&label, InlineStyle { link, ..*style });
+            }
             Event::Start(Tag::Image { dest_url, .. }) => {
                 let mut alt = String::new();
                 for e in ev.by_ref() {
@@ -261,8 +289,13 @@ impl Builder {
 
 fn flush(out: &mut Vec<Block>, loose: &mut Vec<Inline>) {
     if !loose.is_empty() {
-        out.push(Block::Paragraph(std::mem::take(loose)));
+        out.push(Block::Paragraph(obsidian_inlines(std::mem::take(loose))));
     }
+}
+
+/// Obsidian's inline additions over a run of inlines: highlights, then tags.
+fn obsidian_inlines(runs: Vec<Inline>) -> Vec<Inline> {
+    obsidian::tags(obsidian::highlights(runs))
 }
 
 /// The plain text of a run of inlines (for tests and widths).
@@ -291,6 +324,7 @@ mod tests {
                 Block::Paragraph(_) => "p",
                 Block::List { .. } => "list",
                 Block::Quote(_) => "quote",
+                Block::Callout { .. } => "callout",
                 Block::Code { .. } => "code",
                 Block::Table(_) => "table",
                 Block::Rule => "rule",

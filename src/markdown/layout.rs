@@ -5,6 +5,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::doc::{Block, Doc, Inline, InlineStyle, Item};
 use super::highlight::{Highlighter, Rgb};
+use super::obsidian::{self, CalloutHead};
 use super::sanitize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +23,10 @@ pub enum Role {
     TaskDone,
     TaskOpen,
     Quote,
+    /// A callout's icon and title.
+    Callout,
+    /// An Obsidian `#tag`.
+    Tag,
     Rule,
     TableBorder,
     TableHeader,
@@ -86,7 +91,13 @@ fn width_of(pieces: &[Piece]) -> usize {
 fn tokens(inlines: &[Inline], base: Role) -> Vec<Piece> {
     let mut out = Vec::new();
     for inline in inlines {
-        let role = if inline.style.code { Role::Code } else { base };
+        let role = if inline.style.code {
+            Role::Code
+        } else if inline.style.tag {
+            Role::Tag
+        } else {
+            base
+        };
         for (i, part) in inline.text.split('\n').enumerate() {
             if i > 0 {
                 out.push(Piece { text: "\n".into(), role, style: inline.style });
@@ -171,6 +182,7 @@ impl Writer<'_> {
                 let r = self.deeper(rest, bar);
                 self.blocks(inner, &f, &r);
             }
+            Block::Callout { head, body } => self.callout(head, body, first, rest),
             Block::List { start, items } => {
                 for (n, item) in items.iter().enumerate() {
                     let prefix = if n == 0 { first } else { rest };
@@ -184,6 +196,31 @@ impl Writer<'_> {
                 line.push(Piece::new("─".repeat(avail), Role::Rule));
                 self.push_line(Line(line));
             }
+        }
+    }
+
+    /// `▌ ⚠ Title` then the body under the bar. A folded callout (`-`) shows its fold mark
+    /// but keeps its body visible: a reviewer must see everything a page says.
+    fn callout(&mut self, head: &CalloutHead, body: &[Block], first: &[Piece], rest: &[Piece]) {
+        let bar = Piece::new("▌ ", Role::Quote);
+        let f = self.deeper(first, bar.clone());
+        let r = self.deeper(rest, bar);
+        let (icon, default_title) = obsidian::callout_look(&head.kind);
+        let fold = match head.folded {
+            Some(true) => "▸ ",
+            Some(false) => "▾ ",
+            None => "",
+        };
+        let mut toks = vec![Piece::new(format!("{fold}{icon} "), Role::Callout)];
+        if head.title.is_empty() {
+            let title = if default_title.is_empty() { capitalised(&head.kind) } else { default_title.to_string() };
+            toks.extend(tokens(&[Inline { text: title, style: InlineStyle::default() }], Role::Callout));
+        } else {
+            toks.extend(tokens(&head.title, Role::Callout));
+        }
+        self.wrap(&f, &r, toks);
+        if !body.is_empty() {
+            self.blocks(body, &r, &r);
         }
     }
 
@@ -387,6 +424,12 @@ impl Writer<'_> {
 }
 
 /// Pad or cut (with `…`) to exactly `w` columns.
+/// `custom-type` → `Custom-type` (a callout type Obsidian does not know titles itself).
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
 fn fit(s: &str, w: usize) -> String {
     if w == 0 {
         return String::new();
@@ -495,6 +538,17 @@ mod tests {
                 texts(&l)
             );
         }
+    }
+
+    #[test]
+    fn callouts_show_icon_title_fold_mark_and_their_whole_body() {
+        let l = lay("> [!warning]- Careful now\n> The body stays visible.\n", 40);
+        assert_eq!(texts(&l), ["▌ ▸ ⚠ Careful now", "▌ The body stays visible."]);
+        assert_eq!(l.lines[0].0[1].role, Role::Callout);
+        let l = lay("> [!custom-kind]\n> x\n", 40);
+        assert_eq!(texts(&l)[0], "▌ ✎ Custom-kind");
+        let l = lay("> [!tip]\n", 40);
+        assert_eq!(texts(&l), ["▌ ✦ Tip"]);
     }
 
     #[test]

@@ -5,4 +5,5 @@
 pub mod doc;
 pub mod highlight;
 pub mod layout;
+pub mod obsidian;
 pub mod sanitize;

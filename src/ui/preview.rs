@@ -216,6 +216,7 @@ fn role_style(t: &Theme, role: Role) -> Style {
         Role::Marker | Role::TaskOpen => t.style("marker"),
         Role::TaskDone => t.style("task_done"),
         Role::Quote => t.style("quote"),
+        Role::Callout | Role::Tag => t.style("accent"),
         Role::Rule | Role::TableBorder => t.style("border"),
         Role::TableHeader => t.style("accent"),
         Role::Hostile => t.style("hostile"),
@@ -230,6 +231,9 @@ fn span(
     selected: Option<usize>,
 ) -> Span<'static> {
     let mut style = role_style(t, piece.role);
+    if piece.style.highlight {
+        style = style.add_modifier(Modifier::REVERSED);
+    }
     if piece.style.strong {
         style = style.add_modifier(Modifier::BOLD);
     }
