@@ -44,8 +44,6 @@ const NOT_YET_MOVED: &[(&str, usize)] = &[
     ("store/review/queue.rs", 7),
     ("store/journal.rs", 5),
     ("store/changeset.rs", 3),
-    ("store/lint/links.rs", 2),
-    ("store/lint/catalogs.rs", 2),
     ("store/review/retype.rs", 1),
     ("store/review/ledger.rs", 1),
     ("store/review/fields.rs", 1),

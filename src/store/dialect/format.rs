@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Dialect, DialectKind, Grammar};
-use crate::store::entity::Entity;
+use crate::store::entity::{Entity, LinkSyntax};
 use crate::store::frontmatter::{self, Fields};
 
 /// Label used when an entity lacks the field its format groups the catalog tree by.
@@ -131,6 +131,22 @@ pub trait Format: Sync {
     /// The step on the format's review ladder that approving an item in `status` takes
     /// (REVIEW.md "Per dialect"), for the inbox's detail line.
     fn promotion_step(&self, _status: &str) -> Option<&'static str> {
+        None
+    }
+
+    /// File names the format reserves for its catalogs and logs (anywhere in the store).
+    fn reserved_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// A link the format's own rules forbid: `(rule, message)`. `path` is the file the link
+    /// resolves to, when it resolves.
+    fn forbidden_link(
+        &self,
+        _syntax: LinkSyntax,
+        _target: &str,
+        _path: Option<&str>,
+    ) -> Option<(&'static str, String)> {
         None
     }
 

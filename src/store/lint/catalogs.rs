@@ -16,11 +16,7 @@ const CONCEPT_KEYS: &[&str] = &["type", "kind", "slug", "title", "description"];
 
 /// File names the dialect reserves for its catalogs and logs.
 pub fn reserved_names(kind: DialectKind) -> &'static [&'static str] {
-    match kind {
-        DialectKind::Okf => &["index.md", "log.md"],
-        DialectKind::Aip10 => &["_index.md", "_log.md"],
-        _ => &[],
-    }
+    kind.format().reserved_names()
 }
 
 pub fn check(store: &Store, out: &mut Vec<Finding>) {

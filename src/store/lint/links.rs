@@ -3,7 +3,6 @@
 use super::Finding;
 use super::fix::{ByteEdit, Change, Fix, content_hash};
 use super::manifest::{Kind, ManifestLints};
-use crate::store::dialect::DialectKind;
 use crate::store::entity::{EntityIdx, Link, LinkSyntax, Resolution, rule};
 use crate::store::{Store, fsio, load};
 
@@ -15,7 +14,7 @@ pub fn check(store: &Store, manifest: &ManifestLints, out: &mut Vec<Finding>) {
 
 /// The link findings of one entity.
 pub fn check_entity(store: &Store, manifest: &ManifestLints, idx: EntityIdx, out: &mut Vec<Finding>) {
-    let kind = store.kind();
+    let format = store.kind().format();
     let e = store.entity(idx);
     if e.escapes_root() {
         return;
@@ -34,19 +33,12 @@ pub fn check_entity(store: &Store, manifest: &ManifestLints, idx: EntityIdx, out
             )),
             _ => {}
         }
-        if kind == DialectKind::Aip10
-            && l.syntax == LinkSyntax::Markdown
-            && let Some(path) = resolved_path(store, &l.resolution)
-            && path.starts_with("sources/")
+        if let Some((rule, message)) = format.forbidden_link(l.syntax, l.target(), resolved_path(store, &l.resolution))
         {
-            out.push(at(
-                rule::LINK_INTO_SOURCES,
-                format!("inline link into `{path}`; cite the source by id in `sources:` instead"),
-            ));
-        }
-        if kind == DialectKind::Okf && l.syntax == LinkSyntax::Wiki {
-            wikilinks.push(out.len());
-            out.push(at(rule::WIKILINK_SYNTAX, format!("`[[{}]]`: OKF bundles use markdown links only", l.target())));
+            if rule == rule::WIKILINK_SYNTAX {
+                wikilinks.push(out.len());
+            }
+            out.push(at(rule, message));
         }
     }
     if !wikilinks.is_empty() {

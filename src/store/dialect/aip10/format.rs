@@ -3,7 +3,7 @@ use std::path::Path;
 
 use crate::store::dialect::format::{Format, Marker, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind};
-use crate::store::entity::Entity;
+use crate::store::entity::{Entity, LinkSyntax, rule};
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::Aip10;
@@ -31,6 +31,17 @@ impl Format for Aip10Format {
     fn read_only_reason(&self, rel: &str) -> Option<String> {
         (rel.starts_with("sources/") || rel == "sources")
             .then(|| format!("{rel}: AIP-10 sources/ are immutable; folio never writes there (nothing was written)"))
+    }
+    fn reserved_names(&self) -> &'static [&'static str] {
+        &["_index.md", "_log.md"]
+    }
+    /// Sources are cited by id in `sources:`, never linked inline.
+    fn forbidden_link(&self, syntax: LinkSyntax, _target: &str, path: Option<&str>) -> Option<(&'static str, String)> {
+        let path = path.filter(|p| syntax == LinkSyntax::Markdown && p.starts_with("sources/"))?;
+        Some((
+            rule::LINK_INTO_SOURCES,
+            format!("inline link into `{path}`; cite the source by id in `sources:` instead"),
+        ))
     }
     fn group_path<'e>(&self, e: &'e Entity) -> Vec<&'e str> {
         vec![label(e.kind.as_deref())]

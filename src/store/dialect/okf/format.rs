@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 
 use crate::store::dialect::format::{Format, Marker, Sniffed};
 use crate::store::dialect::{Dialect, DialectKind};
+use crate::store::entity::{LinkSyntax, rule};
 use crate::store::frontmatter;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
@@ -43,6 +44,14 @@ impl Format for OkfFormat {
     }
     fn cacheable(&self) -> bool {
         true
+    }
+    fn reserved_names(&self) -> &'static [&'static str] {
+        &["index.md", "log.md"]
+    }
+    /// OKF bundles link with markdown links only.
+    fn forbidden_link(&self, syntax: LinkSyntax, target: &str, _path: Option<&str>) -> Option<(&'static str, String)> {
+        (syntax == LinkSyntax::Wiki)
+            .then(|| (rule::WIKILINK_SYNTAX, format!("`[[{target}]]`: OKF bundles use markdown links only")))
     }
     fn field_labels(&self) -> (&'static str, &'static str) {
         ("type", "status")
