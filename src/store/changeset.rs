@@ -22,6 +22,7 @@ use super::catalog::{self, CatalogState};
 use super::journal::{Entry, Intent, Journal, Recovery, Role};
 use super::state::State;
 use super::swap::{self, SwapError};
+use super::write_gate::WriteGate;
 use super::{Store, digest, failpoint, readonly};
 
 /// What to do with one file.
@@ -184,6 +185,9 @@ pub enum WriteError {
     },
     #[error("{0}")]
     Invalid(String),
+    /// A path of the plan leads outside the store (see `write_gate`).
+    #[error("{0}")]
+    Outside(String),
     #[error("nothing to undo")]
     NothingToUndo,
     #[error("{path}: {err}")]
@@ -230,6 +234,8 @@ impl Store {
         let state = State::for_store(&self.root, self.kind());
         let archived: Vec<&FileEdit> = changeset.edits.iter().filter(|e| e.kind == EditKind::Archive).collect();
         let writes = changeset.writes();
+        // Before the archive copies: a refused plan writes nothing at all.
+        WriteGate::for_store(self).check_all(writes.iter().map(|w| w.path.as_str()))?;
         let refuse_paths: Vec<&str> = writes.iter().map(|w| w.path.as_str()).collect();
         if let Some(why) = readonly::refusal(&self.root, self.kind(), &refuse_paths, opts.read_only) {
             return Err(WriteError::ReadOnly(why));
@@ -270,6 +276,10 @@ pub fn apply_writes(
     if let Some(why) = readonly::refusal(root, kind, &refuse_paths, opts.read_only) {
         return Err(WriteError::ReadOnly(why));
     }
+    let gate = WriteGate::for_store(store);
+    let log_abs = audit::log_path(root, kind);
+    let log_rel = relative_to(root, &log_abs);
+    gate.check_all(writes.iter().map(|w| w.path.as_str()).chain([log_rel.as_str()]))?;
     let recovered = super::journal::recover(root, kind).map_err(io_err("folio journal"))?;
     // Every expected digest is checked before anything is written.
     for w in &writes {
@@ -318,15 +328,14 @@ pub fn apply_writes(
                 after: Some(s.expected.into_bytes()),
                 role: Role::Catalog,
             };
-            if let Err(e) = write_one(root, &state, &mut journal, &w) {
+            // Catalog places are known only now that the edits are in; one outside undoes them.
+            if let Err(e) = gate.check(&w.path).and_then(|()| write_one(root, &state, &mut journal, &w)) {
                 journal.roll_back(root, &state);
                 return Err(e);
             }
             applied.catalogs.push(s.path);
         }
     }
-    let log_abs = audit::log_path(root, kind);
-    let log_rel = relative_to(root, &log_abs);
     let old_log = std::fs::read(&log_abs).ok();
     let new_log = audit::append(kind, old_log.as_deref().map(String::from_utf8_lossy).as_deref(), &event, audit::now());
     let w = Write {
@@ -360,6 +369,7 @@ fn write_one(root: &Path, state: &State, journal: &mut Journal, w: &Write) -> Re
         before: w.expected.clone(),
         after: w.after.as_deref().map(digest::of),
         role: w.role,
+        created_dirs: if w.after.is_some() { missing_dirs(root, &w.path) } else { Vec::new() },
     };
     journal.record(entry).map_err(io_err("folio journal"))?;
     match swap::swap(&abs, w.expected.as_deref(), w.after.as_deref()) {
@@ -372,6 +382,20 @@ fn write_one(root: &Path, state: &State, journal: &mut Journal, w: &Write) -> Re
         }
         Err(SwapError::Io(err)) => Err(WriteError::Io { path: w.path.clone(), err }),
     }
+}
+
+/// The folders writing `rel` will create (its missing ancestors), deepest first.
+fn missing_dirs(root: &Path, rel: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dir = Path::new(rel).parent();
+    while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
+        if root.join(d).exists() {
+            break;
+        }
+        out.push(d.to_string_lossy().replace('\\', "/"));
+        dir = d.parent();
+    }
+    out
 }
 
 /// `path` relative to `root`, with `..` when it lies beside it (evolve's audit.log).

@@ -42,6 +42,7 @@ pub mod timestamp;
 pub mod tree;
 pub mod undo;
 pub mod watch;
+pub mod write_gate;
 pub mod yaml_limits;
 
 use dialect::{Dialect, DialectKind, FileRole};

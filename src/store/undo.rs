@@ -5,7 +5,8 @@
 //! Review verdicts the reverted changeset carried are dropped from the review ledger, so its
 //! items return to the queue whichever face (`folio undo`, `folio review undo`, the TUI) undid it.
 //! The ledger is rewritten in the same journaled changeset as the restored files: a crash leaves
-//! both reverted or neither.
+//! both reverted or neither. Folders the changeset created for new files are removed with them
+//! when they are empty.
 use std::collections::HashSet;
 use std::fs;
 use std::io;
@@ -104,7 +105,13 @@ pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, Wri
     }
     let event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
         .detail("undoes", record.id.clone());
-    changeset::apply_writes(store, writes, event, Some(record.id.clone()), opts)
+    let applied = changeset::apply_writes(store, writes, event, Some(record.id.clone()), opts)?;
+    // The files the changeset created are gone again; so go the folders it made for them
+    // (only those, and only when empty: a file someone put there since keeps its folder).
+    for e in record.entries.iter().rev().filter(|e| e.before.is_none()) {
+        e.remove_created_dirs(&store.root);
+    }
+    Ok(applied)
 }
 
 /// What `undo` would do: the record it reverts and a diff from the files now to their
