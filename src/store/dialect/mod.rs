@@ -173,6 +173,12 @@ pub trait Dialect: Send + Sync {
         Vec::new()
     }
 
+    // -- storage seam (issue 16): a format whose store is not a folder (a database) returns
+    // its own backend; None is the journaled folder engine.
+    fn storage<'s>(&self, _store: &'s Store) -> Option<Box<dyn crate::store::storage::Storage + 's>> {
+        None
+    }
+
     /// The entity's fields from its file text (frontmatter for most formats).
     fn fields(&self, _entity: &Entity, text: &str) -> Fields {
         yaml_fields(text)
