@@ -197,3 +197,70 @@ fn bad_input_is_refused_with_the_file_named() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!root.parent().unwrap().join("outside.md").exists());
 }
+
+/// Issue 16 defect 1: a published evolve repository (a bare `guideline/` folder, no `.evolve/`)
+/// has no project folder beside it, so a veto keeps the file inside the root, in folio's own
+/// state folder; undo takes the file back and the folders the veto made, leaving the store's
+/// parent folder exactly as it was.
+#[test]
+fn a_veto_in_a_bare_evolve_folder_stays_inside_the_root_and_undo_leaves_no_folders() {
+    let (d, root) = writable_scratch(&corpus("evolve/public-repo-vinodmut"));
+    let r = root.to_str().unwrap();
+    let state = root.join(".folio");
+    let before = tree(d.path(), &[&state]);
+    let id = "guideline/in-this-workspace-environment-skip-directly-to-python";
+    let entity = fs::read(root.join(format!("{id}.md"))).unwrap();
+
+    ok(&["review", r, "veto", id, "--reason", "wrong", "--as", "human:ann"]);
+    let vetoed = state.join(format!("vetoed/{id}.md"));
+    assert_eq!(fs::read(&vetoed).unwrap(), entity, "the vetoed file is kept whole inside the root");
+    let mut expected = before.clone();
+    expected.remove(&format!("public-repo-vinodmut/{id}.md"));
+    assert_eq!(tree(d.path(), &[&state]), expected, "nothing else changed, nothing beside the root");
+    assert!(!d.path().join("vetoed").exists());
+
+    ok(&["review", r, "undo", "--as", "human:ann"]);
+    assert_eq!(tree(d.path(), &[&state]), before);
+    assert!(!state.join("vetoed").exists(), "the folders the veto created are gone with its file");
+}
+
+/// Undo removes only the folders its changeset created: one that already existed, or that
+/// holds someone else's file by now, stays.
+#[test]
+fn undo_keeps_folders_the_changeset_did_not_create_or_that_are_not_empty() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    write(root, "a.md", "# A\n");
+    write(root, "b.md", "# B\n");
+    write(root, "old/keep.md", "# Keep\n");
+    let r = root.to_str().unwrap();
+    ok(&["mv", r, "a", "new/deeper/a", "--as", "human:ann"]);
+    ok(&["mv", r, "b", "old/b", "--as", "human:ann"]);
+    ok(&["undo", r, "--as", "human:ann"]);
+    assert!(root.join("old/keep.md").exists() && root.join("b.md").exists());
+    write(root, "new/theirs.md", "# someone else's\n");
+    ok(&["undo", r, "--as", "human:ann"]);
+    assert!(root.join("a.md").exists());
+    assert!(!root.join("new/deeper").exists(), "created by the move and empty again");
+    assert!(root.join("new/theirs.md").exists(), "a folder holding another file stays");
+}
+
+/// The write gate, from the outside: a destination that leads out of the store through a
+/// symlinked folder is refused with its path named, and no byte anywhere changes.
+#[cfg(unix)]
+#[test]
+fn a_move_through_a_symlinked_folder_out_of_the_store_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join("store");
+    write(&root, "a.md", "# A\n\nSee [[b]].\n");
+    write(&root, "b.md", "# B\n");
+    fs::create_dir_all(d.path().join("away")).unwrap();
+    std::os::unix::fs::symlink(d.path().join("away"), root.join("link")).unwrap();
+    let before = tree(d.path(), &[]);
+    let r = root.to_str().unwrap();
+    let o = folio(&["mv", r, "a", "link/a", "--as", "human:ann"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("link/a.md") && err.contains("outside the store root"), "{err}");
+    assert_eq!(tree(d.path(), &[]), before, "nothing was written, not even folio's state");
+}

@@ -77,6 +77,9 @@ pub enum CatalogError {
     Refused { path: String, reason: String },
     #[error("{path}: {err}")]
     Io { path: String, err: std::io::Error },
+    /// A catalog place outside the store (issue 16's write gate).
+    #[error("{0}")]
+    Outside(String),
 }
 
 /// Write every stale or missing catalog. Refuses up front, before writing anything, when any
@@ -87,6 +90,9 @@ pub fn write(store: &Store) -> Result<WriteReport, CatalogError> {
         let CatalogState::Refused(reason) = &s.state else { unreachable!() };
         return Err(CatalogError::Refused { path: s.path.clone(), reason: reason.clone() });
     }
+    crate::store::write_gate::WriteGate::for_store(store)
+        .check_all(statuses.iter().filter(|s| s.state != CatalogState::Fresh).map(|s| s.path.as_str()))
+        .map_err(|e| CatalogError::Outside(e.to_string()))?;
     let mut report = WriteReport::default();
     for s in statuses {
         if s.state == CatalogState::Fresh {

@@ -1,7 +1,8 @@
 //! Every write folio makes is a `Changeset`: file edits, each with the content digest it
-//! expects to find, plus one audit event. Applying one:
+//! expects to find, plus one audit event. It becomes a `storage::Plan` that the store's
+//! backend applies; for a folder (`file_storage`) that means:
 //!
-//! 1. refuse up front when the store is read-only (see `readonly`);
+//! 1. refuse up front a path outside the store (`write_gate`), or a read-only store (`readonly`);
 //! 2. check every expected digest — a file changed since folio read it is a conflict carrying
 //!    both versions, and nothing is written;
 //! 3. journal the intent (`journal`), keep before/after images as objects, then swap each file
@@ -17,12 +18,10 @@
 //! ```
 use std::path::{Component, Path};
 
-use super::audit::{self, AuditEvent};
-use super::catalog::{self, CatalogState};
-use super::journal::{Entry, Intent, Journal, Recovery, Role};
-use super::state::State;
-use super::swap::{self, SwapError};
-use super::{Store, digest, failpoint, readonly};
+use super::Store;
+use super::audit::AuditEvent;
+use super::journal::{Recovery, Role};
+use super::storage::Plan;
 
 /// What to do with one file.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,7 +110,7 @@ impl Changeset {
     pub fn diff(&self, store: &Store) -> String {
         let mut out = String::new();
         for e in &self.edits {
-            let old = std::fs::read(store.abs_path(&e.path)).unwrap_or_default();
+            let old = store.storage().read(&e.path).unwrap_or_default();
             let old = String::from_utf8_lossy(&old);
             let (a, b, new) = match &e.kind {
                 EditKind::Create(b) => ("/dev/null".to_string(), format!("b/{}", e.path), String::from_utf8_lossy(b)),
@@ -184,6 +183,9 @@ pub enum WriteError {
     },
     #[error("{0}")]
     Invalid(String),
+    /// A path of the plan leads outside the store (see `write_gate`).
+    #[error("{0}")]
+    Outside(String),
     #[error("nothing to undo")]
     NothingToUndo,
     #[error("{path}: {err}")]
@@ -198,10 +200,6 @@ impl WriteError {
         let ours = intended.as_deref().map(String::from_utf8_lossy).unwrap_or_default();
         Some(unified_diff(&theirs, &ours, &format!("on-disk/{path}"), &format!("folio/{path}")))
     }
-}
-
-fn io_err(path: &str) -> impl Fn(std::io::Error) -> WriteError + '_ {
-    move |err| WriteError::Io { path: path.to_string(), err }
 }
 
 /// Paths a changeset may name: relative, inside the root, no `..`.
@@ -227,21 +225,14 @@ impl Store {
             }
             named.push(e);
         }
-        let state = State::for_store(&self.root, self.kind());
-        let archived: Vec<&FileEdit> = changeset.edits.iter().filter(|e| e.kind == EditKind::Archive).collect();
-        let writes = changeset.writes();
-        let refuse_paths: Vec<&str> = writes.iter().map(|w| w.path.as_str()).collect();
-        if let Some(why) = readonly::refusal(&self.root, self.kind(), &refuse_paths, opts.read_only) {
-            return Err(WriteError::ReadOnly(why));
-        }
-        for e in archived {
-            let bytes = std::fs::read(self.abs_path(&e.path)).map_err(io_err(&e.path))?;
-            if Some(digest::of(&bytes)) != e.expected {
-                return Err(WriteError::Conflict { path: e.path.clone(), on_disk: Some(bytes), intended: None });
-            }
-            state.archive(&e.path, &bytes).map_err(io_err(&e.path))?;
-        }
-        apply_writes(self, writes, changeset.event, None, opts)
+        let archived = changeset
+            .edits
+            .iter()
+            .filter(|e| e.kind == EditKind::Archive)
+            .map(|e| (e.path.clone(), e.expected.clone().unwrap_or_default()))
+            .collect();
+        let plan = Plan { writes: changeset.writes(), archived, event: changeset.event, undoes: None };
+        self.storage().apply(plan, opts)
     }
 }
 
@@ -256,7 +247,8 @@ fn named_paths(cs: &Changeset) -> Vec<&str> {
         .collect()
 }
 
-/// The engine behind `Store::apply` and undo.
+/// Apply `writes` and log `event` through the store's backend (plans built as writes: review
+/// verdicts, lint ignores, undo).
 pub fn apply_writes(
     store: &Store,
     writes: Vec<Write>,
@@ -264,114 +256,7 @@ pub fn apply_writes(
     undoes: Option<String>,
     opts: &WriteOptions,
 ) -> Result<Applied, WriteError> {
-    let root = &store.root;
-    let kind = store.kind();
-    let refuse_paths: Vec<&str> = writes.iter().map(|w| w.path.as_str()).collect();
-    if let Some(why) = readonly::refusal(root, kind, &refuse_paths, opts.read_only) {
-        return Err(WriteError::ReadOnly(why));
-    }
-    let recovered = super::journal::recover(root, kind).map_err(io_err("folio journal"))?;
-    // Every expected digest is checked before anything is written.
-    for w in &writes {
-        let now = std::fs::read(root.join(&w.path)).ok();
-        if now.as_deref().map(digest::of) != w.expected {
-            return Err(WriteError::Conflict { path: w.path.clone(), on_disk: now, intended: w.after.clone() });
-        }
-    }
-    let state = State::for_store(root, kind);
-    let intent = Intent {
-        id: changeset_id(),
-        verb: event.verb.clone(),
-        summary: event.summary.clone(),
-        by: event.by.clone(),
-        undoes,
-        ..Default::default()
-    };
-    let mut journal = Journal::begin(&state, intent).map_err(io_err("folio journal"))?;
-    let mut applied = Applied { recovered, ..Default::default() };
-    for w in &writes {
-        if let Err(e) = write_one(root, &state, &mut journal, w) {
-            journal.roll_back(root, &state);
-            return Err(e);
-        }
-        // The ledger is folio's own state, not a file of the store.
-        if w.role != Role::Ledger {
-            applied.files.push(w.path.clone());
-        }
-    }
-    // Only catalogs whose expected content this changeset changes are written: a catalog
-    // that was already stale (hand-kept, or another tool's) is left to `folio index`.
-    let before_plans: std::collections::HashMap<String, String> =
-        store.dialect.catalogs(store).into_iter().map(|p| (p.path, p.content)).collect();
-    if !before_plans.is_empty() {
-        let fresh = Store::load(root, kind, store.detected_by.clone());
-        for s in catalog::status(&fresh) {
-            let changed_by_us = before_plans.get(&s.path) != Some(&s.expected);
-            let already_written = writes.iter().any(|w| w.path == s.path);
-            if !matches!(s.state, CatalogState::Stale | CatalogState::Missing) || !changed_by_us || already_written {
-                continue;
-            }
-            let now = std::fs::read(root.join(&s.path)).ok();
-            let w = Write {
-                path: s.path.clone(),
-                expected: now.as_deref().map(digest::of),
-                after: Some(s.expected.into_bytes()),
-                role: Role::Catalog,
-            };
-            if let Err(e) = write_one(root, &state, &mut journal, &w) {
-                journal.roll_back(root, &state);
-                return Err(e);
-            }
-            applied.catalogs.push(s.path);
-        }
-    }
-    let log_abs = audit::log_path(root, kind);
-    let log_rel = relative_to(root, &log_abs);
-    let old_log = std::fs::read(&log_abs).ok();
-    let new_log = audit::append(kind, old_log.as_deref().map(String::from_utf8_lossy).as_deref(), &event, audit::now());
-    let w = Write {
-        path: log_rel.clone(),
-        expected: old_log.as_deref().map(digest::of),
-        after: Some(new_log.into_bytes()),
-        role: Role::Log,
-    };
-    if let Err(e) = write_one(root, &state, &mut journal, &w) {
-        journal.roll_back(root, &state);
-        return Err(e);
-    }
-    applied.log = log_rel;
-    journal.commit().map_err(io_err("folio journal"))?;
-    journal.finish(&state).map_err(io_err("folio journal"))?;
-    Ok(applied)
-}
-
-fn write_one(root: &Path, state: &State, journal: &mut Journal, w: &Write) -> Result<(), WriteError> {
-    let abs = root.join(&w.path);
-    if let Some(after) = &w.after {
-        state.put_object(after).map_err(io_err("folio state"))?;
-    }
-    if w.expected.is_some() {
-        // The before-image must be durable before the file is touched (roll back needs it).
-        let before = std::fs::read(&abs).map_err(io_err(&w.path))?;
-        state.put_object(&before).map_err(io_err("folio state"))?;
-    }
-    let entry = Entry {
-        path: w.path.clone(),
-        before: w.expected.clone(),
-        after: w.after.as_deref().map(digest::of),
-        role: w.role,
-    };
-    journal.record(entry).map_err(io_err("folio journal"))?;
-    match swap::swap(&abs, w.expected.as_deref(), w.after.as_deref()) {
-        Ok(()) => {
-            failpoint::step("file written");
-            Ok(())
-        }
-        Err(SwapError::Conflict { on_disk }) => {
-            Err(WriteError::Conflict { path: w.path.clone(), on_disk, intended: w.after.clone() })
-        }
-        Err(SwapError::Io(err)) => Err(WriteError::Io { path: w.path.clone(), err }),
-    }
+    store.storage().apply(Plan { writes, archived: Vec::new(), event, undoes }, opts)
 }
 
 /// `path` relative to `root`, with `..` when it lies beside it (evolve's audit.log).
@@ -387,17 +272,12 @@ pub(super) fn relative_to(root: &Path, path: &Path) -> String {
     }
 }
 
-/// Sortable and unique: time, then process id.
-fn changeset_id() -> String {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    format!("{nanos:024}-{}", std::process::id())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::store::dialect::DialectKind;
-    use crate::store::undo;
+    use crate::store::state::State;
+    use crate::store::{digest, undo};
 
     fn vault() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();

@@ -35,6 +35,22 @@ pub struct Entry {
     pub before: Option<String>,
     pub after: Option<String>,
     pub role: Role,
+    /// Folders this write created to hold a new file, deepest first (relative to the root):
+    /// rolling back or undoing the write removes them again when they are empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created_dirs: Vec<String>,
+}
+
+impl Entry {
+    /// Remove the folders this entry created, deepest first, stopping at the first that is
+    /// not empty (it holds someone else's files now, and so do its parents).
+    pub fn remove_created_dirs(&self, root: &Path) {
+        for d in &self.created_dirs {
+            if fs::remove_dir(root.join(d)).is_err() {
+                break;
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -203,7 +219,7 @@ fn roll_back(root: &Path, state: &State, intent: &Intent) -> RolledBack {
         }
         let restored = match &e.before {
             Some(d) => state.object(d).and_then(|bytes| fsio::write_atomic(&abs, &bytes)),
-            None => fs::remove_file(&abs),
+            None => fs::remove_file(&abs).map(|()| e.remove_created_dirs(root)),
         };
         match restored {
             Ok(()) => out.restored.push(e.path.clone()),
@@ -242,9 +258,22 @@ mod tests {
         let mut j = Journal::begin(&state, intent).unwrap();
         let before = state.put_object(b"old a").unwrap();
         let after = state.put_object(b"new a").unwrap();
-        j.record(Entry { path: "a.md".into(), before: Some(before), after: Some(after.clone()), role: Role::Edit })
-            .unwrap();
-        j.record(Entry { path: "b.md".into(), before: None, after: Some(after), role: Role::Edit }).unwrap();
+        j.record(Entry {
+            path: "a.md".into(),
+            before: Some(before),
+            after: Some(after.clone()),
+            role: Role::Edit,
+            created_dirs: vec![],
+        })
+        .unwrap();
+        let entry = Entry {
+            path: "new/b.md".into(),
+            before: None,
+            after: Some(after),
+            role: Role::Edit,
+            created_dirs: vec!["new".into()],
+        };
+        j.record(entry).unwrap();
         (dir, state, j)
     }
 
@@ -252,12 +281,13 @@ mod tests {
     fn an_uncommitted_journal_is_rolled_back() {
         let (dir, state, _j) = setup();
         fs::write(dir.path().join("a.md"), "new a").unwrap();
-        fs::write(dir.path().join("b.md"), "new a").unwrap();
+        fs::create_dir(dir.path().join("new")).unwrap();
+        fs::write(dir.path().join("new/b.md"), "new a").unwrap();
         let r = recover(dir.path(), DialectKind::Vault).unwrap().unwrap();
         let Recovery::RolledBack { outcome, .. } = &r else { panic!("{r:?}") };
-        assert_eq!(outcome.restored, ["b.md", "a.md"]);
+        assert_eq!(outcome.restored, ["new/b.md", "a.md"]);
         assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"old a");
-        assert!(!dir.path().join("b.md").exists());
+        assert!(!dir.path().join("new").exists(), "the folder the write created goes with its file");
         assert!(!state.journal_path().exists());
         assert!(r.to_string().contains("rolled back; 2 files restored"));
         assert_eq!(recover(dir.path(), DialectKind::Vault).unwrap(), None);
@@ -277,7 +307,8 @@ mod tests {
     fn a_committed_journal_is_finished_and_filed_for_undo() {
         let (dir, state, mut j) = setup();
         fs::write(dir.path().join("a.md"), "new a").unwrap();
-        fs::write(dir.path().join("b.md"), "new a").unwrap();
+        fs::create_dir(dir.path().join("new")).unwrap();
+        fs::write(dir.path().join("new/b.md"), "new a").unwrap();
         j.commit().unwrap();
         let r = recover(dir.path(), DialectKind::Vault).unwrap().unwrap();
         assert!(matches!(r, Recovery::Finished { files: 2, .. }), "{r:?}");

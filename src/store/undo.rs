@@ -5,7 +5,8 @@
 //! Review verdicts the reverted changeset carried are dropped from the review ledger, so its
 //! items return to the queue whichever face (`folio undo`, `folio review undo`, the TUI) undid it.
 //! The ledger is rewritten in the same journaled changeset as the restored files: a crash leaves
-//! both reverted or neither.
+//! both reverted or neither. Folders the changeset created for new files are removed with them
+//! when they are empty.
 use std::collections::HashSet;
 use std::fs;
 use std::io;
@@ -15,9 +16,11 @@ use serde::{Deserialize, Serialize};
 use super::Store;
 use super::audit::AuditEvent;
 use super::changeset::{self, Applied, Write, WriteError, WriteOptions};
+use super::file_storage::FileStorage;
 use super::journal::{Entry, Intent, Role};
 use super::review::ledger;
 use super::state::State;
+use super::storage::{Plan, Storage};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Record {
@@ -85,6 +88,16 @@ fn trim(state: &State) {
 
 /// Revert the newest applied changeset (byte-exact) and forget the review verdicts it carried.
 pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError> {
+    store.storage().undo(by, opts)
+}
+
+/// `undo` for a folder store: the record's before-images become the writes of a new plan.
+pub(super) fn undo_in_folder(
+    storage: &FileStorage,
+    store: &Store,
+    by: &str,
+    opts: &WriteOptions,
+) -> Result<Applied, WriteError> {
     let state = State::for_store(&store.root, store.kind());
     let Some(record) = records(&state).pop() else { return Err(WriteError::NothingToUndo) };
     let mut writes = Vec::new();
@@ -104,7 +117,14 @@ pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, Wri
     }
     let event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
         .detail("undoes", record.id.clone());
-    changeset::apply_writes(store, writes, event, Some(record.id.clone()), opts)
+    let plan = Plan { writes, archived: Vec::new(), event, undoes: Some(record.id.clone()) };
+    let applied = storage.apply(plan, opts)?;
+    // The files the changeset created are gone again; so go the folders it made for them
+    // (only those, and only when empty: a file someone put there since keeps its folder).
+    for e in record.entries.iter().rev().filter(|e| e.before.is_none()) {
+        e.remove_created_dirs(&store.root);
+    }
+    Ok(applied)
 }
 
 /// What `undo` would do: the record it reverts and a diff from the files now to their
@@ -114,7 +134,7 @@ pub fn preview(store: &Store) -> Result<(Record, String), WriteError> {
     let Some(record) = records(&state).pop() else { return Err(WriteError::NothingToUndo) };
     let mut diff = String::new();
     for e in &record.entries {
-        let now = fs::read(store.root.join(&e.path)).unwrap_or_default();
+        let now = store.storage().read(&e.path).unwrap_or_default();
         let before = match &e.before {
             Some(d) => state.object(d).map_err(|err| WriteError::Io { path: e.path.clone(), err })?,
             None => Vec::new(),

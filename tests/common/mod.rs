@@ -69,3 +69,31 @@ pub fn write(root: &Path, rel: &str, text: impl AsRef<[u8]>) {
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(p, text).unwrap();
 }
+
+/// What a tree holds, for "nothing here changed" checks: every file's bytes, every folder
+/// (`None`), every symlink's target (not followed). Paths are relative to `dir`; folders named
+/// in `skip` (folio's own state, wherever it sits) are left out with everything under them.
+pub fn tree(dir: &Path, skip: &[&Path]) -> std::collections::BTreeMap<String, Option<Vec<u8>>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if skip.contains(&p.as_path()) {
+                continue;
+            }
+            let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            let kind = e.file_type().unwrap();
+            if kind.is_symlink() {
+                let target = std::fs::read_link(&p).unwrap();
+                out.insert(rel, Some(format!("-> {}", target.display()).into_bytes()));
+            } else if kind.is_dir() {
+                out.insert(rel, None);
+                stack.push(p);
+            } else {
+                out.insert(rel, Some(std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out
+}

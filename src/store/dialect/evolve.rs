@@ -14,6 +14,7 @@ use crate::store::history::HistoryEvent;
 mod audit;
 mod checks;
 pub mod format;
+pub mod vetoed;
 pub use format::KIND;
 
 /// Titles derived from the fact sentence are cut to this many characters.
@@ -105,6 +106,11 @@ impl Dialect for Evolve {
 
     fn fields(&self, _entity: &Entity, text: &str) -> Fields {
         key_value_fields(text)
+    }
+
+    // -- write gate (issue 16): `.evolve/vetoed/` beside a project's bundle (see `vetoed`).
+    fn write_areas(&self) -> Vec<PathBuf> {
+        vec![vetoed::folder(&self.root)]
     }
 }
 

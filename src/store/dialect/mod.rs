@@ -113,6 +113,18 @@ pub trait Dialect: Send + Sync {
         serde_json::Value::Null
     }
 
+    // -- write gate (issue 16): where besides the root and folio's state folder the format
+    // itself writes (whole folders, resolved by `write_gate`). Most formats: nowhere.
+    fn write_areas(&self) -> Vec<std::path::PathBuf> {
+        Vec::new()
+    }
+
+    // -- storage seam (issue 16): a format whose store is not a folder (a database) returns
+    // its own backend; None is the journaled folder engine.
+    fn storage<'s>(&self, _store: &'s Store) -> Option<Box<dyn crate::store::storage::Storage + 's>> {
+        None
+    }
+
     /// The entity's fields from its file text (frontmatter for most formats).
     fn fields(&self, _entity: &Entity, text: &str) -> Fields {
         yaml_fields(text)

@@ -299,7 +299,10 @@ fn evolve(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> 
     let e = store.entity(idx);
     match verdict {
         // evolve recalls every file under `entities/`: a vetoed guideline leaves that tree.
-        Verdict::Veto { .. } => plan.draft.move_to(store, &e.path.clone(), &format!("../vetoed/{}.md", e.id)),
+        Verdict::Veto { .. } => {
+            let to = crate::store::dialect::evolve::vetoed::path(&store.root, &e.id);
+            plan.draft.move_to(store, &e.path.clone(), &to)
+        }
         _ => log_only(store, idx, verdict, plan),
     }
 }
