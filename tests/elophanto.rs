@@ -3,7 +3,6 @@ mod common;
 use common::*;
 
 use folio::store::Store;
-use folio::store::dialect::FileRole;
 use serde_json::json;
 
 fn fixture_path() -> String {
@@ -32,16 +31,18 @@ fn corpus_is_detected_with_knowledge_as_root() {
     assert_eq!(stats["dialect"], "elophanto");
     assert_eq!(stats["detected_by"], "knowledge/system/ found");
     assert!(stats["root"].as_str().unwrap().ends_with("elophanto/knowledge"));
-    // 11 system files, one of which is the changelog (the log), and 3 organization roles.
-    assert_eq!(stats["entities"], 13);
-    assert_eq!(stats["by_kind"], json!({"organization-roles": 3, "system": 10}));
+    // 11 system files, the changelog among them (an entity as well as the log: issue 16#4),
+    // and 3 organization roles.
+    assert_eq!(stats["entities"], 14);
+    assert_eq!(stats["by_kind"], json!({"organization-roles": 3, "system": 11}));
     assert_eq!(stats["problems"], 0);
     assert_eq!(stats["history_events"], 4);
     // Real links out of the knowledge folder: CONTRIBUTING.md and three `link` placeholders in
     // a role template, and a source file path in local-artifact-viewing.
     assert_eq!(stats["unresolved_links"], 5);
     let store = Store::open(&path, None).unwrap();
-    assert_eq!(store.other_files, [("system/changelog.md".to_string(), FileRole::Log)]);
+    assert!(store.other_files.is_empty(), "{:?}", store.other_files);
+    assert!(store.entities.iter().any(|e| e.path == "system/changelog.md"));
 }
 
 #[test]
@@ -112,18 +113,18 @@ fn corpus_history_comes_from_the_changelog_oldest_first() {
 fn fixture_counts_kinds_links_and_history() {
     let stats = folio_json(&["stats", &fixture_path(), "--json"]);
     assert_eq!(stats["dialect"], "elophanto");
-    assert_eq!(stats["entities"], 13);
+    assert_eq!(stats["entities"], 14);
     assert_eq!(
         stats["by_kind"],
-        json!({"learned/failures": 2, "learned/lessons": 3, "learned/patterns": 2, "organization-roles": 1, "system": 3, "user": 2})
+        json!({"learned/failures": 2, "learned/lessons": 3, "learned/patterns": 2, "organization-roles": 1, "system": 4, "user": 2})
     );
-    assert_eq!(stats["links"], 12);
+    assert_eq!(stats["links"], 14);
     assert_eq!(stats["unresolved_links"], 1);
     assert_eq!(stats["problems"], 1);
     assert_eq!(stats["history_events"], 5);
     // Same result when named explicitly.
     let named = folio_json(&["stats", &fixture_path(), "--dialect", "elophanto", "--json"]);
-    assert_eq!(named["entities"], 13);
+    assert_eq!(named["entities"], 14);
 }
 
 #[test]
@@ -153,7 +154,8 @@ fn fixture_lessons_link_by_root_relative_paths() {
             ),
         ]
     );
-    assert_eq!(lesson["backlinks"], json!(["learned/patterns/batch-browser-screenshots"]));
+    // The changelog is an entity too (issue 16#4): its mention of the lesson is a backlink.
+    assert_eq!(lesson["backlinks"], json!(["learned/patterns/batch-browser-screenshots", "system/changelog"]));
 
     let failure = folio_json(&["show", &f, "learned/failures/twitter-login-captcha-loop", "--json"]);
     let statuses = link_statuses(&failure);
@@ -220,7 +222,8 @@ fn hostile_files_never_stop_the_load() {
     write(&root, "system/changelog.md", b"# Changelog\n\xff\xfe\n## 2026-01-01 \xe9t\xe9\n- \xff\n".as_slice());
     let r = root.to_str().unwrap();
     let stats = folio_json(&["stats", r, "--dialect", "elophanto", "--json"]);
-    assert_eq!(stats["entities"], 16);
+    // 14 + the three hostile files (the changelog was already one of the 14).
+    assert_eq!(stats["entities"], 17);
     assert_eq!(stats["history_events"], 1);
     let broken = folio_json(&["show", r, "learned/lessons/broken-yaml", "--json"]);
     assert_eq!(broken["problems"][0]["rule"], "invalid-frontmatter");

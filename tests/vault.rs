@@ -105,3 +105,21 @@ fn claude_memory_folder_without_frontmatter() {
     let out = folio(&["index", "--check", r]);
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Issue 16#3: the root `index.md` hub of an LLM wiki is its entry point, not an orphan; a
+/// page nothing links to elsewhere still is.
+#[test]
+fn root_index_hub_is_not_an_orphan() {
+    let (_d, root) = llm_wiki();
+    write(&root, "notes/index.md", "# A folder page nothing links to\n");
+    let r = root.to_str().unwrap();
+    let lint = folio_json(&["lint", r, "--format", "json"]);
+    let orphans: Vec<&str> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "orphan")
+        .map(|f| f["entity"].as_str().unwrap())
+        .collect();
+    assert_eq!(orphans, ["notes/index"]);
+}

@@ -27,11 +27,9 @@ impl Dialect for Elophanto {
     }
 
     fn role(&self, rel: &str) -> FileRole {
-        match rel {
-            CHANGELOG => FileRole::Log,
-            r if r.ends_with(".md") => FileRole::Entity,
-            _ => FileRole::Other,
-        }
+        // `system/changelog.md` is also a knowledge file the agent's own search indexes: an
+        // entity as well as the log (`history` reads it by path, not by role).
+        if rel.ends_with(".md") { FileRole::Entity } else { FileRole::Other }
     }
 
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
@@ -140,8 +138,8 @@ mod tests {
     }
 
     #[test]
-    fn changelog_is_the_log() {
-        assert_eq!(Elophanto.role("system/changelog.md"), FileRole::Log);
+    fn changelog_is_an_entity_and_the_log() {
+        assert_eq!(Elophanto.role("system/changelog.md"), FileRole::Entity);
         assert_eq!(Elophanto.role("learned/changelog.md"), FileRole::Entity);
         assert_eq!(Elophanto.role("learned/images/a.png"), FileRole::Other);
     }
