@@ -37,7 +37,7 @@ fn sort_key(e: &HistoryEvent) -> String {
     e.ts.as_deref().map(|t| t.replace('T', " ").chars().take(19).collect()).unwrap_or_default()
 }
 
-fn describe(e: &HistoryEvent) -> String {
+pub fn describe(e: &HistoryEvent) -> String {
     let raw = &e.raw;
     for key in ["summary", "text", "reason", "evidence"] {
         if let Some(s) = raw.get(key).and_then(|v| v.as_str()) {

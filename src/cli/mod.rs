@@ -9,6 +9,7 @@ pub mod common;
 pub mod demo;
 pub mod escape;
 pub mod graph;
+pub mod history;
 pub mod index;
 pub mod lint;
 pub mod log;
@@ -72,6 +73,8 @@ pub enum Command {
     Undo(undo::Args),
     /// The store's audit trail (the agents' events and folio's), newest first.
     Log(log::Args),
+    /// One entity's past: the events of the store's log and folio's journal that name it.
+    History(history::Args),
     /// The review inbox: list, show, approve, veto, forget, promote, merge, undo.
     Review(review::Args),
     /// The persistent store cache: where it is, what it holds; clear it.
@@ -116,6 +119,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Some(Command::Migrate(a)) => migrate::run(&g, a),
         Some(Command::Undo(a)) => undo::run(&g, a),
         Some(Command::Log(a)) => log::run(&g, a),
+        Some(Command::History(a)) => history::run(&g, a),
         Some(Command::Review(a)) => review::run(&g, a),
         Some(Command::Cache(a)) => cache::run(&g, a),
         None => {
