@@ -84,6 +84,13 @@ fn hang_up_in(state: &State, how: HangUp) {
     let ticks_per_s = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
     let cpu_ms = (last - before) * 1000 / ticks_per_s;
     assert!(cpu_ms <= 400, "{}: {cpu_ms} ms of CPU after {how:?}", state.name);
+    if state.shows == "unsaved words" {
+        // The text typed in the editor is kept in the state dir (README, "Keys").
+        let kept: Vec<String> = std::fs::read_dir(home.path().join("folio/unsaved"))
+            .map(|d| d.flatten().filter_map(|e| std::fs::read_to_string(e.path()).ok()).collect())
+            .unwrap_or_default();
+        assert!(kept.iter().any(|t| t.contains("unsaved words")), "unsaved text kept after {how:?}: {kept:?}");
+    }
 }
 
 fn each_state(how: HangUp) {

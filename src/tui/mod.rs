@@ -3,6 +3,7 @@
 pub mod external_editor;
 pub mod frame_log;
 pub mod screenshots;
+pub mod unsaved;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -62,6 +63,19 @@ pub fn run(source: Source, color: ColorChoice) -> anyhow::Result<()> {
         let _ = execute!(std::io::stdout(), DisableMouseCapture, DisableBracketedPaste);
         ratatui::restore();
     }
+    if !matches!(end, Ok(End::Quit)) {
+        // stderr may be the lost terminal: a failed write must not panic.
+        use std::io::Write;
+        match unsaved::keep(&app) {
+            Some(Ok(path)) => {
+                let _ = writeln!(std::io::stderr(), "folio: unsaved editor text kept in {}", path.display());
+            }
+            Some(Err(e)) => {
+                let _ = writeln!(std::io::stderr(), "folio: could not keep the unsaved editor text: {e}");
+            }
+            None => {}
+        }
+    }
     match end {
         Ok(End::Quit) => Ok(()),
         // Leave now, as after a crash: a busy worker or the file watcher must not keep the
@@ -69,7 +83,8 @@ pub fn run(source: Source, color: ColorChoice) -> anyhow::Result<()> {
         Ok(End::Signal(sig)) => std::process::exit(128 + sig),
         Ok(End::Gone) => std::process::exit(128 + signal_hook::consts::SIGHUP),
         Err(e) if gone => {
-            eprintln!("folio: the terminal is gone: {e}");
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "folio: the terminal is gone: {e}");
             std::process::exit(128 + signal_hook::consts::SIGHUP)
         }
         Err(e) => Err(e),
