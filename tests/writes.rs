@@ -83,11 +83,18 @@ fn read_only_situations_refuse_before_touching_anything() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("read-only"));
     assert!(fs::read_to_string(root.join("tables/orders.md")).unwrap().contains("status: stable\n"));
-    // The corpus itself is read-only on disk.
-    let (_d2, ro) = scratch(&corpus("okf-v0.2/acme_retail"));
+    // A file that is read-only on disk: the test sets the bits itself (../shared may be
+    // writable). folio reads the permission bits, so this holds when running as root too.
+    let (_d2, ro) = writable_scratch(&corpus("okf-v0.2/acme_retail"));
+    let orders = ro.join("tables/orders.md");
+    let before = fs::read(&orders).unwrap();
+    let mut perms = fs::metadata(&orders).unwrap().permissions();
+    perms.set_readonly(true);
+    fs::set_permissions(&orders, perms).unwrap();
     let o = folio(&["set", ro.to_str().unwrap(), "tables/orders", "status", "draft"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("tables/orders.md: the file is read-only"));
+    assert_eq!(fs::read(&orders).unwrap(), before, "nothing was written");
 
     let aip = tempfile::tempdir().unwrap();
     write(aip.path(), "KNOWLEDGE.md", "---\nname: k\n---\n");

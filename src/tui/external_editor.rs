@@ -3,6 +3,8 @@
 //! and the edited text returns to the app, which saves it through the conflict-checked
 //! changeset path.
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste};
@@ -24,6 +26,12 @@ pub fn editor_command(over: Option<&str>) -> String {
 /// Run `command` on a temp copy of the entity's text; Some(new text) when it changed.
 /// The command may carry arguments (`code --wait`): it runs through `sh` with the file as `$1`.
 pub fn edit(seed: &EditSeed, command: &str) -> Result<Option<String>, String> {
+    edit_until(seed, command, &AtomicUsize::new(0))
+}
+
+/// `edit`, ending the editor with SIGHUP when `stop` records a signal (SIGTERM or SIGHUP sent
+/// to folio alone must end the editor too).
+fn edit_until(seed: &EditSeed, command: &str, stop: &AtomicUsize) -> Result<Option<String>, String> {
     let original = seed.entity_text();
     let name = seed.path.rsplit('/').next().unwrap_or("entity.md").to_string();
     let dir = tempfile::Builder::new()
@@ -32,13 +40,26 @@ pub fn edit(seed: &EditSeed, command: &str) -> Result<Option<String>, String> {
         .map_err(|e| format!("{}: temp copy: {e}", seed.path))?;
     let copy = dir.path().join(&name);
     std::fs::write(&copy, original).map_err(|e| format!("{}: temp copy: {e}", seed.path))?;
-    let status = Command::new("sh")
+    let mut child = Command::new("sh")
         .arg("-c")
         .arg(format!("{command} \"$1\""))
         .arg("folio-editor")
         .arg(&copy)
-        .status()
+        .spawn()
         .map_err(|e| format!("{}: cannot run the editor `{command}`: {e}", seed.path))?;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if stop.load(Ordering::Relaxed) != 0 || super::terminal_gone() => {
+                // SAFETY: a signal to our own child, whose pid we still hold (not yet reaped).
+                unsafe { libc::kill(child.id() as i32, libc::SIGHUP) };
+                let _ = child.wait();
+                return Err(format!("{}: folio was stopped while the editor ran; nothing was written", seed.path));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+            Err(e) => return Err(format!("{}: waiting for the editor `{command}`: {e}", seed.path)),
+        }
+    };
     if !status.success() {
         return Err(format!("{}: the editor `{command}` failed ({status}); nothing was written", seed.path));
     }
@@ -58,16 +79,28 @@ pub fn run_pending(app: &mut App) {
 
 /// Run a pending $EDITOR session: leave the alternate screen and raw mode, run the editor,
 /// then take the terminal back and redraw everything.
-pub fn run_in_terminal(terminal: &mut DefaultTerminal, app: &mut App, mouse_on: bool) -> anyhow::Result<()> {
-    let Some((seed, command)) = app.runner.external_edit.take() else { return Ok(()) };
+/// Some(end) when folio was stopped or lost its terminal while the editor ran.
+pub(super) fn run_in_terminal(
+    terminal: &mut DefaultTerminal,
+    app: &mut App,
+    mouse_on: bool,
+    stop: &AtomicUsize,
+) -> anyhow::Result<Option<super::End>> {
+    let Some((seed, command)) = app.runner.external_edit.take() else { return Ok(None) };
     let mut out = std::io::stdout();
     let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen);
     disable_raw_mode()?;
-    let result = edit(&seed, &editor_command(command.as_deref()));
+    let result = edit_until(&seed, &editor_command(command.as_deref()), stop);
+    if super::terminal_gone() {
+        return Ok(Some(super::End::Gone));
+    }
+    if let Some(end) = super::stopped(stop) {
+        return Ok(Some(end));
+    }
     enable_raw_mode()?;
     execute!(out, EnterAlternateScreen, EnableBracketedPaste)?;
     super::set_mouse(mouse_on);
     terminal.clear()?;
     app.handle(Event::Review(Outcome::ExternalDone { seed, result }));
-    Ok(())
+    Ok(None)
 }

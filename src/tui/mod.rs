@@ -3,9 +3,10 @@
 pub mod external_editor;
 pub mod frame_log;
 pub mod screenshots;
+pub mod unsaved;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
@@ -27,24 +28,108 @@ const POLL: Duration = Duration::from_millis(30);
 const WORKER_BUDGET: Duration = Duration::from_millis(16);
 /// While loading, redraw this often so the progress counter moves.
 const PROGRESS_REDRAW: Duration = Duration::from_millis(100);
+/// At most this many input events per round: a dead tty can report input forever, and the
+/// loop must get back to the stop flag and the hang-up check.
+const INPUT_BUDGET: usize = 256;
+
+/// Why the loop ended.
+enum End {
+    /// The person quit.
+    Quit,
+    /// SIGTERM, SIGHUP or SIGINT (the number): the terminal may still be there.
+    Signal(i32),
+    /// The terminal is gone (hang-up, read or write error): nothing to restore or write to.
+    Gone,
+}
 
 /// Open the interactive UI on a store until the person quits.
 pub fn run(source: Source, color: ColorChoice) -> anyhow::Result<()> {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let colorfgbg = std::env::var("COLORFGBG").ok();
     let settings = config::load(config::config_dir().as_deref(), color, no_color, colorfgbg.as_deref());
-    let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-        signal_hook::flag::register(sig, stop.clone())?;
+    // The signal that asked folio to stop (0: none). SIGINT only arrives outside raw mode
+    // (while the loading screen is up before raw mode, or from `kill -INT`).
+    let stop = Arc::new(AtomicUsize::new(0));
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP, signal_hook::consts::SIGINT] {
+        signal_hook::flag::register_usize(sig, stop.clone(), sig as usize)?;
     }
     let mut app = App::new(source, settings, false);
     // ratatui::init also installs a panic hook that restores the terminal first.
     let mut terminal = ratatui::try_init()?;
     let _ = execute!(std::io::stdout(), EnableBracketedPaste);
-    let result = event_loop(&mut terminal, &mut app, &stop);
-    let _ = execute!(std::io::stdout(), DisableMouseCapture, DisableBracketedPaste);
-    ratatui::restore();
-    result
+    let end = event_loop(&mut terminal, &mut app, &stop);
+    let gone = matches!(end, Ok(End::Gone)) || end.is_err() && terminal_gone();
+    if !gone {
+        let _ = execute!(std::io::stdout(), DisableMouseCapture, DisableBracketedPaste);
+        ratatui::restore();
+    }
+    if !matches!(end, Ok(End::Quit)) {
+        // stderr may be the lost terminal: a failed write must not panic.
+        use std::io::Write;
+        match unsaved::keep(&app) {
+            Some(Ok(path)) => {
+                let _ = writeln!(std::io::stderr(), "folio: unsaved editor text kept in {}", path.display());
+            }
+            Some(Err(e)) => {
+                let _ = writeln!(std::io::stderr(), "folio: could not keep the unsaved editor text: {e}");
+            }
+            None => {}
+        }
+    }
+    match end {
+        Ok(End::Quit) => Ok(()),
+        // Leave now, as after a crash: a busy worker or the file watcher must not keep the
+        // process alive, and a confirmed write is finished or rolled back by the journal.
+        Ok(End::Signal(sig)) => std::process::exit(128 + sig),
+        Ok(End::Gone) => std::process::exit(128 + signal_hook::consts::SIGHUP),
+        Err(e) if gone => {
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "folio: the terminal is gone: {e}");
+            std::process::exit(128 + signal_hook::consts::SIGHUP)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The signal recorded by the handlers, if any arrived.
+fn stopped(stop: &AtomicUsize) -> Option<End> {
+    match stop.load(Ordering::Relaxed) {
+        0 => None,
+        sig => Some(End::Signal(sig as i32)),
+    }
+}
+
+/// Wait up to `timeout` for input (or a hang-up, or a signal) on stdin when it is a terminal.
+fn wait_for_input(timeout: Duration) {
+    // SAFETY: isatty on the process's own stdin.
+    if unsafe { libc::isatty(0) } != 1 {
+        std::thread::sleep(timeout.min(POLL));
+        return;
+    }
+    let mut pfd = libc::pollfd { fd: 0, events: libc::POLLIN, revents: 0 };
+    let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
+    // SAFETY: one valid pollfd; EINTR (a signal) just ends the wait early.
+    unsafe { libc::poll(&mut pfd, 1, ms) };
+}
+
+/// True when the controlling terminal has hung up: poll on stdin or stdout (whichever is a
+/// tty) reports POLLHUP/POLLERR, or neither is a terminal any more.
+pub(crate) fn terminal_gone() -> bool {
+    let mut any_tty = false;
+    for fd in [0, 1] {
+        // SAFETY: isatty and poll on the process's own standard descriptors, no pointers kept.
+        if unsafe { libc::isatty(fd) } != 1 {
+            continue;
+        }
+        any_tty = true;
+        let mut pfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+        // SAFETY: one valid pollfd, zero timeout.
+        let n = unsafe { libc::poll(&mut pfd, 1, 0) };
+        if n > 0 && pfd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+            return true;
+        }
+    }
+    !any_tty
 }
 
 fn set_mouse(on: bool) {
@@ -55,7 +140,7 @@ fn set_mouse(on: bool) {
     };
 }
 
-fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) -> anyhow::Result<()> {
+fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicUsize) -> anyhow::Result<End> {
     let mut frame_log = FrameLog::from_env();
     let size = terminal.size()?;
     app.model.size = (size.width, size.height);
@@ -80,8 +165,14 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
             app.dirty = false;
             last_draw = Instant::now();
         }
-        if app.model.quit || stop.load(Ordering::Relaxed) {
-            return Ok(());
+        if app.model.quit {
+            return Ok(End::Quit);
+        }
+        if let Some(end) = stopped(stop) {
+            return Ok(end);
+        }
+        if terminal_gone() {
+            return Ok(End::Gone);
         }
         if app.model.mouse != mouse_on {
             mouse_on = app.model.mouse;
@@ -91,9 +182,32 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
         // Take every input event that is already waiting before drawing again; do not wait for
         // input when worker events were left over from the last round.
         let mut timeout = if backlog { Duration::ZERO } else { app.poll_timeout(POLL) };
-        while event::poll(timeout)? {
+        // A read or poll error means the terminal is gone; the budget and the stop flag keep a
+        // dead tty that reports events forever from holding the loop here.
+        let mut budget = INPUT_BUDGET;
+        while budget > 0 {
+            // crossterm's poll reads a hung-up tty in a loop that never returns (read gives 0
+            // bytes forever), so look for the hang-up first and wait for input ourselves.
+            if terminal_gone() {
+                return Ok(End::Gone);
+            }
+            match event::poll(Duration::ZERO) {
+                Ok(true) => {}
+                Ok(false) if timeout.is_zero() => break,
+                Ok(false) => {
+                    wait_for_input(timeout);
+                    timeout = Duration::ZERO;
+                    continue;
+                }
+                Err(_) => return Ok(End::Gone),
+            }
+            budget -= 1;
             timeout = Duration::ZERO;
-            let ev = match event::read()? {
+            if let Some(end) = stopped(stop) {
+                return Ok(end);
+            }
+            let Ok(read) = event::read() else { return Ok(End::Gone) };
+            let ev = match read {
                 event::Event::Key(k) => Event::Key(k),
                 event::Event::Mouse(m) => Event::Mouse(m),
                 event::Event::Resize(w, h) => Event::Resize(w, h),
@@ -114,7 +228,9 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicBool) 
             }
         }
         if app.runner.external_edit.is_some() {
-            external_editor::run_in_terminal(terminal, app, mouse_on)?;
+            if let Some(end) = external_editor::run_in_terminal(terminal, app, mouse_on, stop)? {
+                return Ok(end);
+            }
             app.dirty = true;
         }
         if suspend {
