@@ -189,7 +189,10 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         }
         Effect::Refresh(store, paths) => {
             let (fresh, report) = store.refreshed(&paths);
-            Some(Event::Refreshed(Box::new(fresh), report))
+            let found: Vec<String> =
+                report.changed.iter().chain(&report.added).chain(&report.removed).cloned().collect();
+            let found = super::own_writes::fingerprints(&fresh.root, &found);
+            Some(Event::Refreshed(Box::new(fresh), report, found))
         }
         Effect::ReadBody { rel, abs, start, end, limit } => {
             Some(Event::BodyRead { body: read_body(&rel, &abs, start, end, limit), path: rel })

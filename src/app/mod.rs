@@ -14,6 +14,7 @@ pub mod effects;
 pub mod event;
 pub mod keymap;
 pub mod model;
+pub mod own_writes;
 pub mod pane_effects;
 pub mod review;
 pub mod review_jobs;

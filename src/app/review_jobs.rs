@@ -3,7 +3,7 @@
 //! Each job answers with one `Outcome`, which `review::outcome` folds into the model.
 use std::sync::Arc;
 
-use crate::store::changeset::{Changeset, WriteError, WriteOptions};
+use crate::store::changeset::{Applied, Changeset, WriteError, WriteOptions};
 use crate::store::entity::EntityIdx;
 use crate::store::frontmatter;
 use crate::store::refresh::RefreshReport;
@@ -76,6 +76,8 @@ pub struct Written {
     pub store: Box<Store>,
     pub report: RefreshReport,
     pub message: String,
+    /// The files written, with the digest of their bytes now (folio's own writes).
+    pub own: Vec<crate::app::own_writes::Fingerprint>,
     /// After "edit then approve": the approval planned on the saved text.
     pub follow: Option<Result<Box<Plan>, String>>,
 }
@@ -145,7 +147,7 @@ pub fn run(job: Job) -> Outcome {
             let verb = plan.verb.clone();
             let summary = plan.event.summary.clone();
             let result = plan.apply(&store, &WriteOptions::default()).map_err(Failure::from);
-            Outcome::Written(result.map(|applied| reloaded(&store, &applied.files, format!("{verb}: {summary}"), None)))
+            Outcome::Written(result.map(|applied| reloaded(&store, &applied, format!("{verb}: {summary}"), None)))
         }
         Job::OpenEditor { store, idx, then_approve, external } => {
             Outcome::EditorReady { seed: seed(&store, idx).map(Box::new), then_approve, external }
@@ -164,26 +166,30 @@ pub fn run(job: Job) -> Outcome {
         ),
         Job::Undo { store, by } => {
             let result = undo::undo(&store, &by, &WriteOptions::default()).map_err(Failure::from);
-            Outcome::Written(result.map(|applied| reloaded(&store, &applied.files, "undone".into(), None)))
+            Outcome::Written(result.map(|applied| reloaded(&store, &applied, "undone".into(), None)))
         }
     }
 }
 
-/// The store after a write, refreshed on the files it touched.
+/// The store after a write, refreshed on the files it touched (its catalogs and log too).
 fn reloaded(
     store: &Store,
-    files: &[String],
+    applied: &Applied,
     message: String,
     follow: Option<Result<Box<Plan>, String>>,
 ) -> Box<Written> {
-    let abs: Vec<_> = files.iter().map(|f| store.abs_path(f)).collect();
+    let files = &applied.files;
+    let mut touched: Vec<String> = files.iter().chain(&applied.catalogs).cloned().collect();
+    touched.extend((!applied.log.is_empty()).then(|| applied.log.clone()));
+    let abs: Vec<_> = touched.iter().map(|f| store.abs_path(f)).collect();
     let (fresh, mut report) = store.refreshed(&abs);
     for f in files {
         if !report.changed.contains(f) && !report.added.contains(f) && !report.removed.contains(f) {
             report.changed.push(f.clone());
         }
     }
-    Box::new(Written { store: Box::new(fresh), report, message, follow })
+    let own = crate::app::own_writes::fingerprints(&store.root, &touched);
+    Box::new(Written { store: Box::new(fresh), report, message, own, follow })
 }
 
 fn detail(store: &Store, item: &QueueItem) -> Detail {
@@ -274,7 +280,7 @@ fn save(
         audit::AuditEvent::new("edit", by, format!("edited `{}`", seed.id)).entity(&seed.id, &title, &seed.path);
     let cs = Changeset::new(event).replace(&seed.path, seed.file_digest.clone(), new_file.into_bytes());
     let applied = store.apply(cs, &WriteOptions::default())?;
-    let mut written = reloaded(store, &applied.files, format!("saved {}", seed.path), None);
+    let mut written = reloaded(store, &applied, format!("saved {}", seed.path), None);
     if then_approve {
         let fresh = &written.store;
         let follow = match fresh.find(&seed.id).filter(|&i| fresh.entity(i).id == seed.id) {

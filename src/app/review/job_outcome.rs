@@ -73,7 +73,8 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
         Outcome::Written(Ok(w)) => {
             let w = *w;
             model.editor = None;
-            let effects = super::super::update::event(model, Event::Refreshed(w.store, w.report));
+            model.own_writes.record(w.own.clone());
+            let effects = super::super::update::event(model, Event::Refreshed(w.store, w.report, w.own));
             say(model, w.message, false);
             match w.follow {
                 Some(Ok(plan)) => confirm::show_plan(model, plan),
