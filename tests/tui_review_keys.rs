@@ -48,3 +48,94 @@ fn the_watchers_echo_of_folios_own_write_keeps_the_verdicts_message() {
     app.settle(Duration::from_secs(10));
     assert_eq!(message(&app), "reloaded 1 changed file(s)");
 }
+
+#[test]
+fn enter_answering_the_veto_reason_does_not_also_apply_the_veto() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    go_to(&mut app, "apis/webhooks");
+    let original = read(&root, "apis/webhooks.md");
+    press(&mut app, &["x"]);
+    type_text(&mut app, "wrong retry policy");
+    press(&mut app, &["<Enter>", "<Enter>"]);
+    assert!(confirm_text(&app).starts_with("veto apis/webhooks?"), "the dialog is still shown");
+    assert_eq!(read(&root, "apis/webhooks.md"), original, "a double Enter writes nothing");
+    assert!(message(&app).contains("press y to apply"), "{}", message(&app));
+    press(&mut app, &["y"]);
+    assert!(read(&root, "apis/webhooks.md").contains("wrong retry policy"));
+}
+
+#[test]
+fn esc_in_the_editor_asks_before_discarding_edits() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    go_to(&mut app, "runbooks/rotate-webhook-signing-secret");
+    // Nothing typed: Esc closes at once.
+    press(&mut app, &["e", "<Esc>"]);
+    assert!(app.model.editor.is_none());
+    press(&mut app, &["e"]);
+    let body_field = app.model.editor.as_ref().unwrap().fields.len();
+    for _ in 0..body_field {
+        press(&mut app, &["<Tab>"]);
+    }
+    type_text(&mut app, "Kept note. ");
+    press(&mut app, &["<Esc>"]);
+    let ed = app.model.editor.as_ref().expect("one Esc keeps the edit open");
+    assert!(ed.body_text().contains("Kept note. "));
+    assert!(message(&app).starts_with("unsaved edits: Esc again discards them"), "{}", message(&app));
+    // Typing again disarms it; then two Esc discard.
+    type_text(&mut app, "x");
+    press(&mut app, &["<Esc>"]);
+    assert!(app.model.editor.is_some());
+    press(&mut app, &["<Esc>"]);
+    assert!(app.model.editor.is_none());
+    assert_eq!(message(&app), "edit discarded; nothing was written");
+    assert!(!read(&root, "runbooks/rotate-webhook-signing-secret.md").contains("Kept note."));
+}
+
+#[test]
+fn q_in_the_inbox_closes_it_rather_than_quitting() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    press(&mut app, &["q"]);
+    assert!(!app.model.review.open, "q closes the inbox");
+    assert!(!app.model.quit, "and does not quit folio");
+    press(&mut app, &["q"]);
+    assert!(app.model.quit, "outside the inbox q still quits");
+}
+
+#[test]
+fn u_undoes_from_browse_mode_names_the_entity_and_is_in_help() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    go_to(&mut app, "apis/refunds-v2");
+    let original = read(&root, "apis/refunds-v2.md");
+    press(&mut app, &["a", "y", "R"]);
+    assert!(!app.model.review.open);
+    press(&mut app, &["u"]);
+    let shown = confirm_text(&app);
+    assert!(shown.starts_with("undo approve of apis/refunds-v2: approved"), "{shown}");
+    press(&mut app, &["y"]);
+    assert_eq!(read(&root, "apis/refunds-v2.md"), original);
+    assert_eq!(message(&app), "undone");
+
+    // Help, filtered by "undo", lists the key in browse mode.
+    press(&mut app, &["?"]);
+    type_text(&mut app, "undo");
+    let context = app.model.focus.context();
+    let rows = folio::app::update::help_rows(&app.model, context, "undo");
+    assert!(rows.iter().any(|(_, keys, _, a)| keys == "u" && *a == folio::app::action::Action::Undo), "{rows:?}");
+}
+
+#[test]
+fn bulk_approve_lists_the_entities_it_approves() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    press(&mut app, &["f"]);
+    type_text(&mut app, "status:draft");
+    press(&mut app, &["<Enter>", "A"]);
+    let shown = confirm_text(&app);
+    let listed = "3 entities:\n  apis/refunds-v2\n  decisions/adr-0012-multi-currency-settlement\n  \
+                  runbooks/rotate-webhook-signing-secret\n3 file(s) change:";
+    assert!(shown.contains(listed), "{shown}");
+}

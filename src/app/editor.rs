@@ -29,6 +29,8 @@ pub struct Editor {
     pub then_approve: bool,
     /// Why the last save attempt was refused (shown in the editor).
     pub error: Option<String>,
+    /// Esc was pressed once over unsaved edits: a second Esc discards them.
+    pub discard_armed: bool,
 }
 
 /// A value as one editable line: scalars as text, lists and maps as YAML flow (JSON).
@@ -61,7 +63,7 @@ impl Editor {
             .collect();
         let body_text = seed.merged_body.clone().unwrap_or_else(|| body_of(text).to_string());
         let body = text_area(body_text.strip_suffix('\n').unwrap_or(&body_text));
-        Editor { seed, grammar, fields, body, focus: 0, then_approve, error: None }
+        Editor { seed, grammar, fields, body, focus: 0, then_approve, error: None, discard_armed: false }
     }
 
     pub fn is_merge(&self) -> bool {
@@ -76,6 +78,7 @@ impl Editor {
     /// Type a key into the focused field; Enter in a one-line field moves to the next.
     pub fn input(&mut self, k: KeyEvent) {
         self.error = None;
+        self.discard_armed = false;
         if self.focus < self.fields.len() {
             if k.code == KeyCode::Enter {
                 self.focus_next(true);
@@ -89,6 +92,7 @@ impl Editor {
 
     /// Paste text into the focused field (newlines only in the body).
     pub fn paste(&mut self, text: &str) {
+        self.discard_armed = false;
         match self.fields.get_mut(self.focus) {
             Some(f) => {
                 f.input.insert_str(text.replace(['\r', '\n'], " "));
@@ -96,6 +100,14 @@ impl Editor {
             None => {
                 self.body.insert_str(text);
             }
+        }
+    }
+
+    /// Something was typed that saving would write (a field, the body, the merged body).
+    pub fn has_unsaved_edits(&self) -> bool {
+        match &self.seed.merged_body {
+            Some(merged) => self.body_text().trim_end_matches('\n') != merged.trim_end_matches('\n'),
+            None => self.entity_text().as_deref() != Ok(self.seed.entity_text()),
         }
     }
 
@@ -168,6 +180,7 @@ mod tests {
         assert_eq!(ed.fields.iter().map(|f| f.key.as_str()).collect::<Vec<_>>(), ["title", "tags"]);
         assert_eq!(ed.fields[1].original, "[\"x\",\"y\"]");
         assert_eq!(ed.entity_text().unwrap(), text);
+        assert!(!ed.has_unsaved_edits());
     }
 
     #[test]
@@ -182,6 +195,7 @@ mod tests {
         ed.body.move_cursor(ratatui_textarea::CursorMove::End);
         typed(&mut ed, " more");
         assert_eq!(ed.entity_text().unwrap(), "---\ntitle: A  # kept\nstatus: stable\n---\nbody more\n");
+        assert!(ed.has_unsaved_edits());
         ed.fields[0].input = text_area("[unclosed");
         assert!(ed.entity_text().unwrap_err().contains("a.md: field `title`"));
     }

@@ -73,6 +73,9 @@ pub struct Confirm {
     /// Approving content with hidden control characters: `y` must be pressed twice.
     pub needs_second: bool,
     pub scroll: usize,
+    /// Opened by a prompt answered with Enter (a veto reason, a promote target): Enter does not
+    /// apply it, so a second Enter cannot write a change the person never saw (`y` does).
+    pub after_prompt: bool,
 }
 
 pub struct ReviewPane {
@@ -94,6 +97,8 @@ pub struct ReviewPane {
     pub editor_command: Option<String>,
     /// Who decides (`human:$USER`), recorded in every audit event.
     pub actor: String,
+    /// The plan being computed was asked for by a prompt (its dialog gets `after_prompt`).
+    pub planning_from_prompt: bool,
 }
 
 impl Default for ReviewPane {
@@ -112,6 +117,7 @@ impl Default for ReviewPane {
             confirm: None,
             editor_command: None,
             actor: crate::store::audit::default_actor(),
+            planning_from_prompt: false,
         }
     }
 }
@@ -157,7 +163,11 @@ pub fn intercept_key(model: &mut Model, k: KeyEvent) -> Option<Vec<Effect>> {
         }
         return Some(Vec::new());
     }
-    if model.review.confirm.is_some() {
+    if let Some(c) = model.review.confirm.as_ref() {
+        if c.after_prompt && k.code == KeyCode::Enter {
+            say(model, "Enter answered the prompt: press y to apply this change, n to cancel", true);
+            return Some(Vec::new());
+        }
         return None;
     }
     if let Some(p) = model.review.prompt.as_mut() {

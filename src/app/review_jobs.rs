@@ -160,9 +160,7 @@ pub fn run(job: Job) -> Outcome {
             Outcome::Written(save(&store, &seed, &entity_text, then_approve, &by))
         }
         Job::PreviewUndo(store) => Outcome::UndoPreview(
-            undo::preview(&store)
-                .map(|(record, diff)| (format!("undo {}: {}", record.verb, record.summary), diff))
-                .map_err(|e| e.to_string()),
+            undo::preview(&store).map(|(record, diff)| (undo_title(&store, &record), diff)).map_err(|e| e.to_string()),
         ),
         Job::Undo { store, by } => {
             let result = undo::undo(&store, &by, &WriteOptions::default()).map_err(Failure::from);
@@ -190,6 +188,31 @@ fn reloaded(
     }
     let own = crate::app::own_writes::fingerprints(&store.root, &touched);
     Box::new(Written { store: Box::new(fresh), report, message, own, follow })
+}
+
+/// The undo dialog's title names what it gives back: per restored file, the entity living in it
+/// ("undo approve of apis/refunds-v2: approved"), or the file when it holds several or none.
+fn undo_title(store: &Store, record: &undo::Record) -> String {
+    use crate::store::journal::Role;
+    let names: Vec<&str> = record
+        .entries
+        .iter()
+        .filter(|e| matches!(e.role, Role::Edit))
+        .map(|e| {
+            let mut living = store.entities.iter().filter(|x| x.path == e.path);
+            match (living.next(), living.next()) {
+                (Some(one), None) => one.id.as_str(),
+                _ => e.path.as_str(),
+            }
+        })
+        .collect();
+    let what = match names.as_slice() {
+        [] => String::new(),
+        [one] => format!(" of {one}"),
+        [a, b] => format!(" of {a} and {b}"),
+        [a, rest @ ..] => format!(" of {a} and {} more", rest.len()),
+    };
+    format!("undo {}{what}: {}", record.verb, record.summary)
 }
 
 fn detail(store: &Store, item: &QueueItem) -> Detail {

@@ -41,6 +41,11 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
     match a {
         Action::NextField => ed.focus_next(true),
         Action::PrevField => ed.focus_next(false),
+        // Unsaved edits are not thrown away by one stray Esc: the first one asks.
+        Action::Close if ed.has_unsaved_edits() && !ed.discard_armed => {
+            ed.discard_armed = true;
+            say(model, "unsaved edits: Esc again discards them, Ctrl-S saves", true);
+        }
         Action::Close => {
             model.editor = None;
             say(model, "edit discarded; nothing was written", false);

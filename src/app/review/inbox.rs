@@ -166,9 +166,15 @@ pub(super) fn answer_prompt(model: &mut Model) -> Vec<Effect> {
             model.review.prompt = Some(p);
             Vec::new()
         }
-        PromptKind::Veto { targets } => plan_job(model, targets, Verdict::Veto { reason: text }),
+        PromptKind::Veto { targets } => {
+            let effects = plan_job(model, targets, Verdict::Veto { reason: text });
+            model.review.planning_from_prompt = true;
+            effects
+        }
         PromptKind::PromoteTo { target } => {
-            plan_job(model, vec![target], Verdict::Promote { to: (!text.is_empty()).then_some(text) })
+            let effects = plan_job(model, vec![target], Verdict::Promote { to: (!text.is_empty()).then_some(text) });
+            model.review.planning_from_prompt = true;
+            effects
         }
         PromptKind::Filter => match Filter::parse(&text) {
             Ok(_) => {
