@@ -139,3 +139,79 @@ fn bulk_approve_lists_the_entities_it_approves() {
                   runbooks/rotate-webhook-signing-secret\n3 file(s) change:";
     assert!(shown.contains(listed), "{shown}");
 }
+
+/// Every file under `dir` (hidden folio state included) with its bytes, sorted.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() {
+            out.extend(snapshot(&path));
+        } else {
+            out.push((path.clone(), std::fs::read(&path).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Open the editor on the selected item, move to the body and type `text` at its start.
+fn edit_body(app: &mut App, text: &str) {
+    press(app, &["e"]);
+    let body_field = app.model.editor.as_ref().expect("the editor is open").fields.len();
+    for _ in 0..body_field {
+        press(app, &["<Tab>"]);
+    }
+    type_text(app, text);
+}
+
+#[test]
+fn edit_then_approve_cancelled_writes_nothing_at_all() {
+    let (_dir, root) = scratch(&corpus("okf-v0.2/acme_retail"));
+    let mut app = inbox::open(&root, (120, 40));
+    go_to(&mut app, "computations/revenue-ytd");
+    let before = snapshot(&root);
+    edit_body(&mut app, "Checked by hand. ");
+    press(&mut app, &["<C-s>"]);
+    let shown = confirm_text(&app);
+    assert!(shown.contains("Checked by hand. "), "{shown}");
+    assert!(!shown.contains("0 file(s) change"), "{shown}");
+    press(&mut app, &["n"]);
+    assert_eq!(message(&app), "cancelled; nothing was written");
+    assert!(snapshot(&root) == before, "n wrote nothing: no edit, no catalog");
+}
+
+#[test]
+fn awareness_edit_then_approve_keeps_the_entry_one_line_and_approves_it() {
+    let (_dir, root) = scratch(&fixture("awareness-home"));
+    let mut app = inbox::open(&root, (120, 40));
+    let id = app
+        .model
+        .review
+        .items
+        .iter()
+        .find(|i| i.status.as_deref() == Some("candidate") && i.title.contains("Grafana"))
+        .map(|i| i.id.clone())
+        .expect("the Grafana candidate");
+    go_to(&mut app, &id);
+    press(&mut app, &["e"]);
+    let body_field = app.model.editor.as_ref().unwrap().fields.len();
+    for _ in 0..body_field {
+        press(&mut app, &["<Tab>"]);
+    }
+    press(&mut app, &["<End>"]);
+    type_text(&mut app, " [checked]");
+    press(&mut app, &["<C-s>"]);
+    let shown = confirm_text(&app);
+    assert!(shown.starts_with(&format!("approve {id}?")), "{shown}");
+    press(&mut app, &["y"]);
+    let text = read(&root, "memory/long-term.md");
+    let edited = "- 2026-08-11: Grafana dashboards are exported to git every night (evidence: memory note) [checked]";
+    let at = text.find(edited).unwrap_or_else(|| panic!("the edited entry is written once: {text}"));
+    let candidates = text.find("## Promotion Candidates").unwrap();
+    assert!(at < candidates, "approved: the entry left Promotion Candidates\n{text}");
+    let section = &text[candidates..text.find("## Review Notes").unwrap()];
+    assert!(!section.contains("Grafana"), "{section}");
+    let entries: Vec<&str> = section.trim_end().lines().skip(2).collect();
+    assert!(entries.iter().all(|l| l.starts_with("- ")), "no blank line inside: {section}");
+}

@@ -120,30 +120,66 @@ impl Editor {
 
     /// The entity's new text: changed fields edited surgically, the body replaced.
     pub fn entity_text(&self) -> Result<String, String> {
-        let path = &self.seed.path;
-        let mut text = self.seed.entity_text().to_string();
-        for f in &self.fields {
-            let now = f.input.lines().join(" ");
-            if now == f.original {
-                continue;
-            }
-            let value = match self.grammar {
-                Grammar::KeyValue => Value::String(now.clone()),
-                Grammar::Yaml if now.trim().is_empty() => Value::String(String::new()),
-                Grammar::Yaml => serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&now)
-                    .map(frontmatter::yaml_to_json)
-                    .map_err(|e| format!("{path}: field `{}`: not a YAML value ({e})", f.key))?,
-            };
-            text = edit::apply(&text, self.grammar, &FieldEdit::set(&f.key, value))
-                .map_err(|e| format!("{path}: field `{}`: {e}", f.key))?;
-        }
-        let start = text.len() - body_of(&text).len();
+        self.edits().apply_to(self.seed.entity_text())
+    }
+
+    /// What was typed, apart from the text it was typed over (to lay it over another version).
+    pub fn edits(&self) -> Edits {
+        let fields = self
+            .fields
+            .iter()
+            .map(|f| (f.key.clone(), f.input.lines().join(" "), f.original.clone()))
+            .filter(|(_, now, original)| now != original)
+            .map(|(k, now, _)| (k, now))
+            .collect();
         let body = self.body_text();
         let original_body = body_of(self.seed.entity_text());
         // An untouched body keeps its exact bytes (trailing newlines included).
         let unchanged = body.trim_end_matches('\n') == original_body.trim_end_matches('\n');
-        if !unchanged {
-            text.replace_range(start.., &body);
+        Edits {
+            path: self.seed.path.clone(),
+            grammar: self.grammar,
+            fields,
+            body: (!unchanged).then(|| body.trim_end_matches('\n').to_string()),
+        }
+    }
+}
+
+/// The editor's changes: the fields typed (key, new value text) and the new body (None: as it
+/// was), laid over an entity's text by `apply_to`.
+#[derive(Debug, Clone)]
+pub struct Edits {
+    pub path: String,
+    pub grammar: Grammar,
+    pub fields: Vec<(String, String)>,
+    pub body: Option<String>,
+}
+
+impl Edits {
+    /// `base` (an entity's text) with the fields edited surgically and the body replaced; the
+    /// body keeps the trailing newlines `base`'s body had (an entry line stays one line).
+    pub fn apply_to(&self, base: &str) -> Result<String, String> {
+        let path = &self.path;
+        let mut text = base.to_string();
+        for (key, now) in &self.fields {
+            let value = match self.grammar {
+                Grammar::KeyValue => Value::String(now.clone()),
+                Grammar::Yaml if now.trim().is_empty() => Value::String(String::new()),
+                Grammar::Yaml => serde_yaml_ng::from_str::<serde_yaml_ng::Value>(now)
+                    .map(frontmatter::yaml_to_json)
+                    .map_err(|e| format!("{path}: field `{key}`: not a YAML value ({e})"))?,
+            };
+            text = edit::apply(&text, self.grammar, &FieldEdit::set(key, value))
+                .map_err(|e| format!("{path}: field `{key}`: {e}"))?;
+        }
+        if let Some(body) = &self.body {
+            let start = text.len() - body_of(&text).len();
+            let old = &text[start..];
+            // An empty body after a frontmatter block: the new one ends its line like a file does.
+            let trailing =
+                if old.is_empty() && text.ends_with('\n') { "\n" } else { &old[old.trim_end_matches('\n').len()..] };
+            let new_body = format!("{body}{trailing}");
+            text.replace_range(start.., &new_body);
         }
         Ok(text)
     }

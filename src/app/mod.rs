@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 pub mod action;
 pub mod clipboard;
 pub mod config;
+pub mod edit_approve;
 pub mod editor;
 pub mod effects;
 pub mod event;

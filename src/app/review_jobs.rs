@@ -61,14 +61,52 @@ pub struct Detail {
 pub enum Job {
     Queue(Arc<Store>),
     Detail(Arc<Store>, Box<QueueItem>),
-    Plan { store: Arc<Store>, targets: Vec<EntityIdx>, verdict: Verdict, by: String },
-    Merge { store: Arc<Store>, from: EntityIdx, into: EntityIdx, body: Option<String>, by: String },
-    Apply { store: Arc<Store>, plan: Box<Plan> },
-    OpenEditor { store: Arc<Store>, idx: EntityIdx, then_approve: bool, external: bool },
-    OpenMerge { store: Arc<Store>, from: EntityIdx, into: EntityIdx },
-    Save { store: Arc<Store>, seed: Box<EditSeed>, entity_text: String, then_approve: bool, by: String },
+    Plan {
+        store: Arc<Store>,
+        targets: Vec<EntityIdx>,
+        verdict: Verdict,
+        by: String,
+    },
+    Merge {
+        store: Arc<Store>,
+        from: EntityIdx,
+        into: EntityIdx,
+        body: Option<String>,
+        by: String,
+    },
+    Apply {
+        store: Arc<Store>,
+        plan: Box<Plan>,
+    },
+    OpenEditor {
+        store: Arc<Store>,
+        idx: EntityIdx,
+        then_approve: bool,
+        external: bool,
+    },
+    OpenMerge {
+        store: Arc<Store>,
+        from: EntityIdx,
+        into: EntityIdx,
+    },
+    Save {
+        store: Arc<Store>,
+        seed: Box<EditSeed>,
+        entity_text: String,
+        by: String,
+    },
+    /// "Edit, then approve": the edit and the approval planned as one change (nothing written).
+    EditApprove {
+        store: Arc<Store>,
+        seed: Box<EditSeed>,
+        edits: Box<crate::app::editor::Edits>,
+        by: String,
+    },
     PreviewUndo(Arc<Store>),
-    Undo { store: Arc<Store>, by: String },
+    Undo {
+        store: Arc<Store>,
+        by: String,
+    },
 }
 
 /// What a plan, save or undo did, with the store reloaded after it.
@@ -78,8 +116,6 @@ pub struct Written {
     pub message: String,
     /// The files written, with the digest of their bytes now (folio's own writes).
     pub own: Vec<crate::app::own_writes::Fingerprint>,
-    /// After "edit then approve": the approval planned on the saved text.
-    pub follow: Option<Result<Box<Plan>, String>>,
 }
 
 pub enum Outcome {
@@ -147,7 +183,7 @@ pub fn run(job: Job) -> Outcome {
             let verb = plan.verb.clone();
             let summary = plan.event.summary.clone();
             let result = plan.apply(&store, &WriteOptions::default()).map_err(Failure::from);
-            Outcome::Written(result.map(|applied| reloaded(&store, &applied, format!("{verb}: {summary}"), None)))
+            Outcome::Written(result.map(|applied| reloaded(&store, &applied, format!("{verb}: {summary}"))))
         }
         Job::OpenEditor { store, idx, then_approve, external } => {
             Outcome::EditorReady { seed: seed(&store, idx).map(Box::new), then_approve, external }
@@ -156,26 +192,22 @@ pub fn run(job: Job) -> Outcome {
             let seed = merge_seed(&store, from, into).map(Box::new);
             Outcome::EditorReady { seed, then_approve: false, external: false }
         }
-        Job::Save { store, seed, entity_text, then_approve, by } => {
-            Outcome::Written(save(&store, &seed, &entity_text, then_approve, &by))
+        Job::Save { store, seed, entity_text, by } => Outcome::Written(save(&store, &seed, &entity_text, &by)),
+        Job::EditApprove { store, seed, edits, by } => {
+            Outcome::Planned(super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by)).map(Box::new))
         }
         Job::PreviewUndo(store) => Outcome::UndoPreview(
             undo::preview(&store).map(|(record, diff)| (undo_title(&store, &record), diff)).map_err(|e| e.to_string()),
         ),
         Job::Undo { store, by } => {
             let result = undo::undo(&store, &by, &WriteOptions::default()).map_err(Failure::from);
-            Outcome::Written(result.map(|applied| reloaded(&store, &applied, "undone".into(), None)))
+            Outcome::Written(result.map(|applied| reloaded(&store, &applied, "undone".into())))
         }
     }
 }
 
 /// The store after a write, refreshed on the files it touched (its catalogs and log too).
-fn reloaded(
-    store: &Store,
-    applied: &Applied,
-    message: String,
-    follow: Option<Result<Box<Plan>, String>>,
-) -> Box<Written> {
+fn reloaded(store: &Store, applied: &Applied, message: String) -> Box<Written> {
     let files = &applied.files;
     let mut touched: Vec<String> = files.iter().chain(&applied.catalogs).cloned().collect();
     touched.extend((!applied.log.is_empty()).then(|| applied.log.clone()));
@@ -187,7 +219,7 @@ fn reloaded(
         }
     }
     let own = crate::app::own_writes::fingerprints(&store.root, &touched);
-    Box::new(Written { store: Box::new(fresh), report, message, own, follow })
+    Box::new(Written { store: Box::new(fresh), report, message, own })
 }
 
 /// The undo dialog's title names what it gives back: per restored file, the entity living in it
@@ -286,13 +318,7 @@ pub fn body_of(text: &str) -> &str {
     }
 }
 
-fn save(
-    store: &Store,
-    seed: &EditSeed,
-    entity_text: &str,
-    then_approve: bool,
-    by: &str,
-) -> Result<Box<Written>, Failure> {
+fn save(store: &Store, seed: &EditSeed, entity_text: &str, by: &str) -> Result<Box<Written>, Failure> {
     let new_file = seed.file_with(entity_text);
     if new_file == seed.file_text {
         let message = format!("{}: nothing changed; nothing was written", seed.path);
@@ -303,18 +329,7 @@ fn save(
         audit::AuditEvent::new("edit", by, format!("edited `{}`", seed.id)).entity(&seed.id, &title, &seed.path);
     let cs = Changeset::new(event).replace(&seed.path, seed.file_digest.clone(), new_file.into_bytes());
     let applied = store.apply(cs, &WriteOptions::default())?;
-    let mut written = reloaded(store, &applied, format!("saved {}", seed.path), None);
-    if then_approve {
-        let fresh = &written.store;
-        let follow = match fresh.find(&seed.id).filter(|&i| fresh.entity(i).id == seed.id) {
-            Some(i) => review::verdict::plan(fresh, &[i], &Verdict::Approve { over: None }, &Reviewer::now(by), true)
-                .map(Box::new)
-                .map_err(|e| e.to_string()),
-            None => Err(format!("{}: no longer in the store after the edit", seed.id)),
-        };
-        written.follow = Some(follow);
-    }
-    Ok(written)
+    Ok(reloaded(store, &applied, format!("saved {}", seed.path)))
 }
 
 #[cfg(test)]

@@ -83,11 +83,6 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
             model.own_writes.record(w.own.clone());
             let effects = super::super::update::event(model, Event::Refreshed(w.store, w.report, w.own));
             say(model, w.message, false);
-            match w.follow {
-                Some(Ok(plan)) => confirm::show_plan(model, plan),
-                Some(Err(e)) => say(model, e, true),
-                None => {}
-            }
             effects
         }
         Outcome::Written(Err(f)) => {
