@@ -215,3 +215,27 @@ fn awareness_edit_then_approve_keeps_the_entry_one_line_and_approves_it() {
     let entries: Vec<&str> = section.trim_end().lines().skip(2).collect();
     assert!(entries.iter().all(|l| l.starts_with("- ")), "no blank line inside: {section}");
 }
+
+#[test]
+fn an_unknown_reviewer_is_asked_once_and_remembered() {
+    let (dir, root) = demo();
+    let mut app = app_on(&root, "dark", (120, 40));
+    app.model.review.actor = folio::app::reviewer::UNKNOWN.into();
+    let file = dir.path().join("config/folio/reviewer");
+    app.model.review.reviewer_file = Some(file.clone());
+    press(&mut app, &["R"]);
+    go_to(&mut app, "apis/refunds-v2");
+    press(&mut app, &["a"]);
+    assert!(app.model.review.confirm.is_none(), "nothing is planned for human:unknown");
+    assert!(app.model.review.prompt.as_ref().unwrap().label().starts_with("who is reviewing?"));
+    type_text(&mut app, "ann lee");
+    press(&mut app, &["<Enter>"]);
+    assert!(message(&app).contains("without spaces"), "{}", message(&app));
+    press(&mut app, &["<Backspace>", "<Backspace>", "<Backspace>", "<Backspace>", "<Enter>"]);
+    assert!(confirm_text(&app).contains("log: approve by human:ann:"), "{}", confirm_text(&app));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "human:ann\n");
+    assert_eq!(folio::app::reviewer::load(&file).as_deref(), Some("human:ann"));
+    // Asked once: the next verdict goes straight to its dialog.
+    press(&mut app, &["n", "x"]);
+    assert_eq!(app.model.review.prompt.as_ref().unwrap().label(), "veto reason");
+}

@@ -63,6 +63,8 @@ pub enum Effect {
     LoadRecallHistory(PathBuf),
     /// Remember recent recall queries in the store's folio dir.
     SaveRecallHistory { dir: PathBuf, recent: Vec<String> },
+    /// Remember who reviews (asked once when $USER is unset) in this file.
+    RememberReviewer { file: PathBuf, actor: String },
 }
 
 /// Which store to open.
@@ -225,6 +227,9 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         Effect::SaveRecallHistory { dir, recent } => crate::recall::history::save(&dir, &recent)
             .err()
             .map(|e| Event::Copied(Err(format!("{}: cannot remember recall queries ({e})", dir.display())))),
+        Effect::RememberReviewer { file, actor } => {
+            super::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))
+        }
         Effect::Load(..) | Effect::Watch(_) | Effect::Copy { .. } | Effect::Suspend | Effect::ExternalEdit(..) => None,
     }
 }

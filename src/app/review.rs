@@ -29,9 +29,17 @@ mod plan;
 pub use job_outcome::outcome;
 
 pub enum PromptKind {
-    Veto { targets: Vec<EntityIdx> },
+    /// Who reviews ($USER unset, nothing remembered); `then` is the verdict key that asked.
+    Reviewer {
+        then: Action,
+    },
+    Veto {
+        targets: Vec<EntityIdx>,
+    },
     Filter,
-    PromoteTo { target: EntityIdx },
+    PromoteTo {
+        target: EntityIdx,
+    },
 }
 
 /// A one-line question (typing goes into `text`; Enter answers, Esc drops it).
@@ -43,6 +51,7 @@ pub struct Prompt {
 impl Prompt {
     pub fn label(&self) -> &'static str {
         match self.kind {
+            PromptKind::Reviewer { .. } => "who is reviewing? (your name, recorded as human:NAME; remembered)",
             PromptKind::Veto { .. } => "veto reason",
             PromptKind::Filter => "bulk filter (status: kind: reason: path: older:30d)",
             PromptKind::PromoteTo { .. } => "promote to (empty: the dialect's next step)",
@@ -97,6 +106,8 @@ pub struct ReviewPane {
     pub editor_command: Option<String>,
     /// Who decides (`human:$USER`), recorded in every audit event.
     pub actor: String,
+    /// Where the answer to "who is reviewing?" is remembered (None: not remembered).
+    pub reviewer_file: Option<std::path::PathBuf>,
     /// The plan being computed was asked for by a prompt (its dialog gets `after_prompt`).
     pub planning_from_prompt: bool,
 }
@@ -118,6 +129,7 @@ impl Default for ReviewPane {
             editor_command: None,
             actor: crate::store::audit::default_actor(),
             planning_from_prompt: false,
+            reviewer_file: None,
         }
     }
 }
@@ -246,6 +258,12 @@ pub fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
             return Some(Vec::new());
         }
         return None;
+    }
+    // A verdict records who decided: with nobody known, ask once before the first one.
+    let writes = matches!(a, inbox_verbs!()) && !matches!(a, Action::Skip | Action::BulkFilter);
+    if writes && model.review.actor == super::reviewer::UNKNOWN {
+        model.review.prompt = Some(Prompt { kind: PromptKind::Reviewer { then: a }, text: String::new() });
+        return Some(Vec::new());
     }
     inbox::action(model, a)
 }
