@@ -34,7 +34,7 @@ fn the_watchers_echo_of_folios_own_write_keeps_the_verdicts_message() {
     go_to(&mut app, "apis/refunds-v2");
     press(&mut app, &["a", "y"]);
     let said = message(&app);
-    assert!(said.starts_with("approve: approved"), "{said}");
+    assert!(said.starts_with("approve apis/refunds-v2: approved"), "{said}");
     // The watcher reports the files folio just wrote: reloaded, not announced.
     app.handle(Event::FilesChanged(vec![root.join("apis/refunds-v2.md"), root.join("log.md")]));
     app.settle(Duration::from_secs(10));
@@ -214,6 +214,9 @@ fn awareness_edit_then_approve_keeps_the_entry_one_line_and_approves_it() {
     assert!(!section.contains("Grafana"), "{section}");
     let entries: Vec<&str> = section.trim_end().lines().skip(2).collect();
     assert!(entries.iter().all(|l| l.starts_with("- ")), "no blank line inside: {section}");
+    // The edit gave the entry a new key: the approval is remembered under it, so it leaves the inbox.
+    let left: Vec<_> = app.model.review.items.iter().filter(|i| i.title.contains("Grafana")).map(|i| &i.id).collect();
+    assert!(left.is_empty(), "approved under its new key: {left:?}");
 }
 
 #[test]

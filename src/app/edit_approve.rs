@@ -31,9 +31,16 @@ pub fn plan(store: &Store, seed: &EditSeed, edits: &Edits, reviewer: &Reviewer) 
         return Err(format!("{path}: approving moves the file; save the edit first, then approve"));
     }
     let approved = plan.draft.result(path).unwrap_or(&seed.file_text).to_string();
-    let combined = lay_over(seed, &approved, edits, &edited).ok_or_else(|| {
+    let (combined, at) = lay_over(seed, &approved, edits, &edited).ok_or_else(|| {
         format!("{path}: the approval rewrites `{}` itself; save the edit first, then approve", seed.id)
     })??;
+    // Where an entity's id comes from its text (an awareness entry), the edit renames it: the
+    // approval is remembered under the id the edited text has.
+    if let Some(new_id) = id_at(store, path, &combined, at).filter(|id| *id != seed.id) {
+        for d in plan.decisions.iter_mut().filter(|d| d.entity == seed.id) {
+            d.renamed_to = Some(new_id.clone());
+        }
+    }
     plan.draft.set_text(store, path, combined).map_err(|e| e.to_string())?;
     plan.event.summary = format!("{} after editing it", plan.event.summary);
     plan.notes.push(format!("with your edit of `{}`: y writes both as one change, n writes neither", seed.id));
@@ -44,12 +51,13 @@ pub fn plan(store: &Store, seed: &EditSeed, edits: &Edits, reviewer: &Reviewer) 
 /// edit is laid over the entity's approved text (fields surgically, the body replaced); where
 /// the approval moved the entity unchanged (an awareness entry changing section), the edited
 /// text takes its place. None: the entity cannot be found in the approved file.
-fn lay_over(seed: &EditSeed, approved: &str, edits: &Edits, edited: &str) -> Option<Result<String, String>> {
+/// The file text and the byte where the edited entity starts in it.
+fn lay_over(seed: &EditSeed, approved: &str, edits: &Edits, edited: &str) -> Option<Result<(String, usize), String>> {
     let before = &seed.file_text[..seed.span.start];
     let after = &seed.file_text[seed.span.end..];
     if approved.len() >= before.len() + after.len() && approved.starts_with(before) && approved.ends_with(after) {
         let entity = &approved[before.len()..approved.len() - after.len()];
-        return Some(edits.apply_to(entity).map(|e| format!("{before}{e}{after}")));
+        return Some(edits.apply_to(entity).map(|e| (format!("{before}{e}{after}"), before.len())));
     }
     let original = seed.entity_text();
     let mut found = approved.match_indices(original);
@@ -57,8 +65,18 @@ fn lay_over(seed: &EditSeed, approved: &str, edits: &Edits, edited: &str) -> Opt
         (Some((at, _)), None) => {
             let mut out = approved.to_string();
             out.replace_range(at..at + original.len(), edited);
-            Some(Ok(out))
+            Some(Ok((out, at)))
         }
         _ => None,
     }
+}
+
+/// The id of the entity starting at byte `at` of `text` (the file at `path`), as the store's
+/// dialect reads it.
+fn id_at(store: &Store, path: &str, text: &str, at: usize) -> Option<String> {
+    use crate::store::dialect::SourceFile;
+    let lines = crate::store::lines::LineIndex::new(text);
+    let file = SourceFile { rel: path, text, lines: &lines, problems: &[], parseable: true };
+    let entities = store.dialect.parse(&file);
+    entities.into_iter().find(|e| e.span.start as usize == at).map(|e| e.id)
 }

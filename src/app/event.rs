@@ -60,7 +60,7 @@ pub enum Event {
     /// The diff a fix would make, to confirm.
     FixPreview(Result<(String, Vec<String>, Vec<Finding>), String>),
     /// Fixes were written (what, and the files to reload) or refused.
-    FixesApplied(Result<(String, Vec<PathBuf>), String>),
+    FixesApplied(Result<super::pane_effects::FixesWritten, String>),
     /// A graph export was written to this path, or failed.
     Exported(Result<String, String>),
 }

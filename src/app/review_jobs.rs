@@ -180,7 +180,11 @@ pub fn run(job: Job) -> Outcome {
             Outcome::Planned(planned.map(Box::new).map_err(|e| e.to_string()))
         }
         Job::Apply { store, plan } => {
-            let verb = plan.verb.clone();
+            // The status bar names what was decided: `approve apis/refunds-v2: approved`.
+            let verb = match plan.decisions.as_slice() {
+                [one] => format!("{} {}", plan.verb, one.entity),
+                many => format!("{} {} entities", plan.verb, many.len()),
+            };
             let summary = plan.event.summary.clone();
             let result = plan.apply(&store, &WriteOptions::default()).map_err(Failure::from);
             Outcome::Written(result.map(|applied| reloaded(&store, &applied, format!("{verb}: {summary}"))))

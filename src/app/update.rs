@@ -124,8 +124,9 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings });
             Vec::new()
         }
-        Event::FixesApplied(Ok((text, files))) => {
+        Event::FixesApplied(Ok((text, files, own))) => {
             model.message = Some(Message { text, warn: false });
+            model.own_writes.record(own);
             // Reload what was written now rather than waiting for the watcher (there may be none).
             store_events::files_changed(model, files)
         }
