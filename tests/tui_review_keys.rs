@@ -226,6 +226,11 @@ fn an_unknown_reviewer_is_asked_once_and_remembered() {
     app.model.review.actor = folio::app::reviewer::UNKNOWN.into();
     let file = dir.path().join("config/folio/reviewer");
     app.model.review.reviewer_file = Some(file.clone());
+    // Undo from browse mode records who undid it too: it asks first (Esc drops the question).
+    press(&mut app, &["u"]);
+    assert!(app.model.review.prompt.as_ref().unwrap().label().starts_with("who is reviewing?"));
+    press(&mut app, &["<Esc>"]);
+    assert!(app.model.review.prompt.is_none() && app.model.review.confirm.is_none());
     press(&mut app, &["R"]);
     go_to(&mut app, "apis/refunds-v2");
     press(&mut app, &["a"]);

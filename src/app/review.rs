@@ -247,6 +247,11 @@ pub fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
         Action::Edit | Action::EditExternal if !model.review.open => {
             return Some(editing::edit_open_entity(model, a == Action::EditExternal));
         }
+        // An undo is recorded with who did it too: with nobody known, ask first.
+        Action::Undo if model.review.actor == super::reviewer::UNKNOWN => {
+            model.review.prompt = Some(Prompt { kind: PromptKind::Reviewer { then: a }, text: String::new() });
+            return Some(Vec::new());
+        }
         Action::Undo => {
             return Some(store(model).map(|s| vec![Effect::Review(Box::new(Job::PreviewUndo(s)))]).unwrap_or_default());
         }
