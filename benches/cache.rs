@@ -174,7 +174,7 @@ fn live_reload(root: &Path, row: &mut impl FnMut(&str, String)) {
     let (fresh, report) =
         app.model.store.as_ref().expect("loaded").refreshed(&victims.iter().map(|v| root.join(v)).collect::<Vec<_>>());
     let t = Instant::now();
-    app.handle(folio::app::event::Event::Refreshed(Box::new(fresh), report));
+    app.handle(folio::app::event::Event::Refreshed(Box::new(fresh), report, Vec::new()));
     let on_ui = t.elapsed();
     let visible = ready + on_ui;
     row("live reload: UI thread applying the refreshed store", ms(on_ui));

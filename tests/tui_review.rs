@@ -89,10 +89,11 @@ fn cancel_writes_nothing_and_hidden_content_needs_two_confirmations() {
 }
 
 #[test]
-fn edit_then_approve_saves_through_the_changeset_path() {
+fn edit_then_approve_is_one_previewed_change() {
     let (_dir, root) = demo();
     let mut app = inbox::open(&root, (120, 40));
     go_to(&mut app, "runbooks/rotate-webhook-signing-secret");
+    let original = read(&root, "runbooks/rotate-webhook-signing-secret.md");
     press(&mut app, &["e"]);
     assert_eq!(app.model.mode(), "EDIT");
     let ed = app.model.editor.as_ref().unwrap();
@@ -105,13 +106,18 @@ fn edit_then_approve_saves_through_the_changeset_path() {
     type_text(&mut app, "Reviewed note. ");
     press(&mut app, &["<C-s>"]);
     assert!(app.model.editor.is_none());
-    let saved = read(&root, "runbooks/rotate-webhook-signing-secret.md");
-    assert!(saved.contains("Reviewed note. "), "{saved}");
-    assert!(read(&root, "log.md").contains("edited `runbooks/rotate-webhook-signing-secret`"));
-    assert!(confirm_text(&app).starts_with("approve runbooks/rotate-webhook-signing-secret?"));
+    assert_eq!(read(&root, "runbooks/rotate-webhook-signing-secret.md"), original, "nothing is written before y");
+    let shown = confirm_text(&app);
+    assert!(shown.starts_with("approve runbooks/rotate-webhook-signing-secret?"), "{shown}");
+    assert!(shown.contains("1 file(s) change:") && shown.contains("+status: stable"), "{shown}");
+    assert!(shown.contains("Reviewed note. "), "the edit is in the same diff: {shown}");
     press(&mut app, &["y"]);
-    assert!(read(&root, "runbooks/rotate-webhook-signing-secret.md").contains("status: stable"));
+    let saved = read(&root, "runbooks/rotate-webhook-signing-secret.md");
+    assert!(saved.contains("status: stable") && saved.contains("Reviewed note. "), "{saved}");
     assert!(!queued(&app).contains(&"runbooks/rotate-webhook-signing-secret".to_string()));
+    // One change, one undo.
+    press(&mut app, &["u", "y"]);
+    assert_eq!(read(&root, "runbooks/rotate-webhook-signing-secret.md"), original);
 }
 
 #[test]

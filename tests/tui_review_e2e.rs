@@ -37,8 +37,14 @@ fn approve_veto_and_merge_from_the_terminal() {
     t.keys(&["x"]);
     t.wait_for("veto reason");
     t.keys(&["-l", "duplicate of capture"]);
+    // A second Enter (a double press) lands on the dialog the first one opened: it must not
+    // apply the veto unseen.
     t.keys(&["Enter"]);
     t.wait_for("veto apis/create-payment?");
+    t.keys(&["Enter"]);
+    t.wait_for("press y to apply");
+    let unseen = std::fs::read_to_string(root.join("apis/create-payment.md")).unwrap();
+    assert!(!unseen.contains("duplicate of capture"), "a double Enter wrote the veto:\n{unseen}");
     t.keys(&["y"]);
     t.wait_for("Review inbox (37)");
     // Then apis/refunds-v2: merge it into apis/refunds, picked by fuzzy recall.
@@ -50,7 +56,7 @@ fn approve_veto_and_merge_from_the_terminal() {
     t.keys(&["C-s"]);
     t.wait_for("merge 2 entities?");
     t.keys(&["y"]);
-    t.wait_for("merge: merged");
+    t.wait_for("merge 2 entities: merged");
     t.keys(&["Escape", "q"]);
     t.wait_for("FOLIO-EXIT=0");
 

@@ -29,6 +29,8 @@ pub struct Editor {
     pub then_approve: bool,
     /// Why the last save attempt was refused (shown in the editor).
     pub error: Option<String>,
+    /// Esc was pressed once over unsaved edits: a second Esc discards them.
+    pub discard_armed: bool,
 }
 
 /// A value as one editable line: scalars as text, lists and maps as YAML flow (JSON).
@@ -61,7 +63,7 @@ impl Editor {
             .collect();
         let body_text = seed.merged_body.clone().unwrap_or_else(|| body_of(text).to_string());
         let body = text_area(body_text.strip_suffix('\n').unwrap_or(&body_text));
-        Editor { seed, grammar, fields, body, focus: 0, then_approve, error: None }
+        Editor { seed, grammar, fields, body, focus: 0, then_approve, error: None, discard_armed: false }
     }
 
     pub fn is_merge(&self) -> bool {
@@ -76,6 +78,7 @@ impl Editor {
     /// Type a key into the focused field; Enter in a one-line field moves to the next.
     pub fn input(&mut self, k: KeyEvent) {
         self.error = None;
+        self.discard_armed = false;
         if self.focus < self.fields.len() {
             if k.code == KeyCode::Enter {
                 self.focus_next(true);
@@ -89,6 +92,7 @@ impl Editor {
 
     /// Paste text into the focused field (newlines only in the body).
     pub fn paste(&mut self, text: &str) {
+        self.discard_armed = false;
         match self.fields.get_mut(self.focus) {
             Some(f) => {
                 f.input.insert_str(text.replace(['\r', '\n'], " "));
@@ -96,6 +100,14 @@ impl Editor {
             None => {
                 self.body.insert_str(text);
             }
+        }
+    }
+
+    /// Something was typed that saving would write (a field, the body, the merged body).
+    pub fn has_unsaved_edits(&self) -> bool {
+        match &self.seed.merged_body {
+            Some(merged) => self.body_text().trim_end_matches('\n') != merged.trim_end_matches('\n'),
+            None => self.entity_text().as_deref() != Ok(self.seed.entity_text()),
         }
     }
 
@@ -108,30 +120,66 @@ impl Editor {
 
     /// The entity's new text: changed fields edited surgically, the body replaced.
     pub fn entity_text(&self) -> Result<String, String> {
-        let path = &self.seed.path;
-        let mut text = self.seed.entity_text().to_string();
-        for f in &self.fields {
-            let now = f.input.lines().join(" ");
-            if now == f.original {
-                continue;
-            }
-            let value = match self.grammar {
-                Grammar::KeyValue => Value::String(now.clone()),
-                Grammar::Yaml if now.trim().is_empty() => Value::String(String::new()),
-                Grammar::Yaml => serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&now)
-                    .map(frontmatter::yaml_to_json)
-                    .map_err(|e| format!("{path}: field `{}`: not a YAML value ({e})", f.key))?,
-            };
-            text = edit::apply(&text, self.grammar, &FieldEdit::set(&f.key, value))
-                .map_err(|e| format!("{path}: field `{}`: {e}", f.key))?;
-        }
-        let start = text.len() - body_of(&text).len();
+        self.edits().apply_to(self.seed.entity_text())
+    }
+
+    /// What was typed, apart from the text it was typed over (to lay it over another version).
+    pub fn edits(&self) -> Edits {
+        let fields = self
+            .fields
+            .iter()
+            .map(|f| (f.key.clone(), f.input.lines().join(" "), f.original.clone()))
+            .filter(|(_, now, original)| now != original)
+            .map(|(k, now, _)| (k, now))
+            .collect();
         let body = self.body_text();
         let original_body = body_of(self.seed.entity_text());
         // An untouched body keeps its exact bytes (trailing newlines included).
         let unchanged = body.trim_end_matches('\n') == original_body.trim_end_matches('\n');
-        if !unchanged {
-            text.replace_range(start.., &body);
+        Edits {
+            path: self.seed.path.clone(),
+            grammar: self.grammar,
+            fields,
+            body: (!unchanged).then(|| body.trim_end_matches('\n').to_string()),
+        }
+    }
+}
+
+/// The editor's changes: the fields typed (key, new value text) and the new body (None: as it
+/// was), laid over an entity's text by `apply_to`.
+#[derive(Debug, Clone)]
+pub struct Edits {
+    pub path: String,
+    pub grammar: Grammar,
+    pub fields: Vec<(String, String)>,
+    pub body: Option<String>,
+}
+
+impl Edits {
+    /// `base` (an entity's text) with the fields edited surgically and the body replaced; the
+    /// body keeps the trailing newlines `base`'s body had (an entry line stays one line).
+    pub fn apply_to(&self, base: &str) -> Result<String, String> {
+        let path = &self.path;
+        let mut text = base.to_string();
+        for (key, now) in &self.fields {
+            let value = match self.grammar {
+                Grammar::KeyValue => Value::String(now.clone()),
+                Grammar::Yaml if now.trim().is_empty() => Value::String(String::new()),
+                Grammar::Yaml => serde_yaml_ng::from_str::<serde_yaml_ng::Value>(now)
+                    .map(frontmatter::yaml_to_json)
+                    .map_err(|e| format!("{path}: field `{key}`: not a YAML value ({e})"))?,
+            };
+            text = edit::apply(&text, self.grammar, &FieldEdit::set(key, value))
+                .map_err(|e| format!("{path}: field `{key}`: {e}"))?;
+        }
+        if let Some(body) = &self.body {
+            let start = text.len() - body_of(&text).len();
+            let old = &text[start..];
+            // An empty body after a frontmatter block: the new one ends its line like a file does.
+            let trailing =
+                if old.is_empty() && text.ends_with('\n') { "\n" } else { &old[old.trim_end_matches('\n').len()..] };
+            let new_body = format!("{body}{trailing}");
+            text.replace_range(start.., &new_body);
         }
         Ok(text)
     }
@@ -168,6 +216,7 @@ mod tests {
         assert_eq!(ed.fields.iter().map(|f| f.key.as_str()).collect::<Vec<_>>(), ["title", "tags"]);
         assert_eq!(ed.fields[1].original, "[\"x\",\"y\"]");
         assert_eq!(ed.entity_text().unwrap(), text);
+        assert!(!ed.has_unsaved_edits());
     }
 
     #[test]
@@ -182,6 +231,7 @@ mod tests {
         ed.body.move_cursor(ratatui_textarea::CursorMove::End);
         typed(&mut ed, " more");
         assert_eq!(ed.entity_text().unwrap(), "---\ntitle: A  # kept\nstatus: stable\n---\nbody more\n");
+        assert!(ed.has_unsaved_edits());
         ed.fields[0].input = text_area("[unclosed");
         assert!(ed.entity_text().unwrap_err().contains("a.md: field `title`"));
     }

@@ -63,6 +63,8 @@ pub enum Effect {
     LoadRecallHistory(PathBuf),
     /// Remember recent recall queries in the store's folio dir.
     SaveRecallHistory { dir: PathBuf, recent: Vec<String> },
+    /// Remember who reviews (asked once when $USER is unset) in this file.
+    RememberReviewer { file: PathBuf, actor: String },
 }
 
 /// Which store to open.
@@ -189,7 +191,10 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         }
         Effect::Refresh(store, paths) => {
             let (fresh, report) = store.refreshed(&paths);
-            Some(Event::Refreshed(Box::new(fresh), report))
+            let found: Vec<String> =
+                report.changed.iter().chain(&report.added).chain(&report.removed).cloned().collect();
+            let found = super::own_writes::fingerprints(&fresh.root, &found);
+            Some(Event::Refreshed(Box::new(fresh), report, found))
         }
         Effect::ReadBody { rel, abs, start, end, limit } => {
             Some(Event::BodyRead { body: read_body(&rel, &abs, start, end, limit), path: rel })
@@ -222,6 +227,9 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         Effect::SaveRecallHistory { dir, recent } => crate::recall::history::save(&dir, &recent)
             .err()
             .map(|e| Event::Copied(Err(format!("{}: cannot remember recall queries ({e})", dir.display())))),
+        Effect::RememberReviewer { file, actor } => {
+            super::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))
+        }
         Effect::Load(..) | Effect::Watch(_) | Effect::Copy { .. } | Effect::Suspend | Effect::ExternalEdit(..) => None,
     }
 }

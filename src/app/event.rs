@@ -31,8 +31,9 @@ pub enum Event {
     /// A store opened from the persistent cache was checked against its files: these changed
     /// since the snapshot (re-read like `FilesChanged`, then the cache is rewritten).
     CacheChecked(Vec<PathBuf>),
-    /// A refreshed copy of the store, with what changed.
-    Refreshed(Box<Store>, RefreshReport),
+    /// A refreshed copy of the store, with what changed and the digest of each file it found
+    /// changed (to tell folio's own writes from outside ones).
+    Refreshed(Box<Store>, RefreshReport, Vec<super::own_writes::Fingerprint>),
     /// The body of the entity at `path` was read and parsed.
     BodyRead {
         path: String,
@@ -59,7 +60,7 @@ pub enum Event {
     /// The diff a fix would make, to confirm.
     FixPreview(Result<(String, Vec<String>, Vec<Finding>), String>),
     /// Fixes were written (what, and the files to reload) or refused.
-    FixesApplied(Result<(String, Vec<PathBuf>), String>),
+    FixesApplied(Result<super::pane_effects::FixesWritten, String>),
     /// A graph export was written to this path, or failed.
     Exported(Result<String, String>),
 }

@@ -9,14 +9,17 @@ use std::time::{Duration, Instant};
 pub mod action;
 pub mod clipboard;
 pub mod config;
+pub mod edit_approve;
 pub mod editor;
 pub mod effects;
 pub mod event;
 pub mod keymap;
 pub mod model;
+pub mod own_writes;
 pub mod pane_effects;
 pub mod review;
 pub mod review_jobs;
+pub mod reviewer;
 pub mod theme;
 pub mod update;
 
@@ -71,6 +74,15 @@ impl App {
             }
         });
         model.recall_synchronous = inline;
+        // On a terminal (not in-process tests): with $USER unset, the reviewer remembered earlier.
+        if !inline {
+            model.review.reviewer_file = config::config_dir().map(|d| reviewer::file(&d));
+            if model.review.actor == reviewer::UNKNOWN
+                && let Some(known) = model.review.reviewer_file.as_deref().and_then(reviewer::load)
+            {
+                model.review.actor = known;
+            }
+        }
         let runner = Runner::new(tx.clone(), source, inline);
         let mut app = App { model, runner, tx, rx, dirty: true, recall_pending };
         let effects = update::init(&mut app.model);

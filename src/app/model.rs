@@ -218,6 +218,8 @@ pub struct Model {
     pub lint_again: bool,
     pub lint_view: LintView,
     pub graph: GraphView,
+    /// The files folio wrote itself, so the watcher's echo is not announced as an outside change.
+    pub own_writes: super::own_writes::OwnWrites,
 }
 
 impl Model {
@@ -275,6 +277,7 @@ impl Model {
             lint_again: false,
             lint_view: LintView::default(),
             graph: GraphView { depth: 1, side: Side::Outbound, cursor: 0, laid: None },
+            own_writes: Default::default(),
         }
     }
 

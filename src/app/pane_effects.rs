@@ -73,14 +73,20 @@ pub fn diff(store: &Store, findings: &[Finding]) -> Result<Vec<String>, String> 
     Ok(out)
 }
 
-/// Write the fixes through the changeset path; returns what was done and the files to reload.
-pub fn apply(store: &Store, findings: Vec<Finding>) -> Result<(String, Vec<PathBuf>), String> {
+/// Write the fixes through the changeset path; returns what was done, the files to reload and
+/// the digests of everything written (folio's own writes, so the watcher's echo stays quiet).
+pub fn apply(store: &Store, findings: Vec<Finding>) -> Result<FixesWritten, String> {
     let report = Report { findings, ..Report::default() };
     let by = crate::store::audit::default_actor();
     let outcome = lint::apply::apply_fixes(store, &report, &by, &WriteOptions::default()).map_err(|e| e.to_string())?;
     let text = format!("fixed {} finding(s) in {} file(s)", outcome.fixed, outcome.files.len());
-    Ok((text, outcome.files.iter().map(|f| store.abs_path(f)).collect()))
+    let written: Vec<String> = outcome.files.iter().chain(&outcome.logs).cloned().collect();
+    let own = super::own_writes::fingerprints(&store.root, &written);
+    Ok((text, outcome.files.iter().map(|f| store.abs_path(f)).collect(), own))
 }
+
+/// What `apply` did, the files to reload and the digests of every file it wrote.
+pub type FixesWritten = (String, Vec<PathBuf>, Vec<super::own_writes::Fingerprint>);
 
 /// `<folio dir>/exports/<id>-d<depth>.dot`: the neighbourhood as `folio graph --around` writes it.
 pub fn export_graph(store: &Store, center: EntityIdx, depth: u8) -> Result<String, String> {

@@ -29,9 +29,17 @@ mod plan;
 pub use job_outcome::outcome;
 
 pub enum PromptKind {
-    Veto { targets: Vec<EntityIdx> },
+    /// Who reviews ($USER unset, nothing remembered); `then` is the verdict key that asked.
+    Reviewer {
+        then: Action,
+    },
+    Veto {
+        targets: Vec<EntityIdx>,
+    },
     Filter,
-    PromoteTo { target: EntityIdx },
+    PromoteTo {
+        target: EntityIdx,
+    },
 }
 
 /// A one-line question (typing goes into `text`; Enter answers, Esc drops it).
@@ -43,6 +51,7 @@ pub struct Prompt {
 impl Prompt {
     pub fn label(&self) -> &'static str {
         match self.kind {
+            PromptKind::Reviewer { .. } => "who is reviewing? (your name, recorded as human:NAME; remembered)",
             PromptKind::Veto { .. } => "veto reason",
             PromptKind::Filter => "bulk filter (status: kind: reason: path: older:30d)",
             PromptKind::PromoteTo { .. } => "promote to (empty: the dialect's next step)",
@@ -73,6 +82,9 @@ pub struct Confirm {
     /// Approving content with hidden control characters: `y` must be pressed twice.
     pub needs_second: bool,
     pub scroll: usize,
+    /// Opened by a prompt answered with Enter (a veto reason, a promote target): Enter does not
+    /// apply it, so a second Enter cannot write a change the person never saw (`y` does).
+    pub after_prompt: bool,
 }
 
 pub struct ReviewPane {
@@ -94,6 +106,10 @@ pub struct ReviewPane {
     pub editor_command: Option<String>,
     /// Who decides (`human:$USER`), recorded in every audit event.
     pub actor: String,
+    /// Where the answer to "who is reviewing?" is remembered (None: not remembered).
+    pub reviewer_file: Option<std::path::PathBuf>,
+    /// The plan being computed was asked for by a prompt (its dialog gets `after_prompt`).
+    pub planning_from_prompt: bool,
 }
 
 impl Default for ReviewPane {
@@ -112,6 +128,8 @@ impl Default for ReviewPane {
             confirm: None,
             editor_command: None,
             actor: crate::store::audit::default_actor(),
+            planning_from_prompt: false,
+            reviewer_file: None,
         }
     }
 }
@@ -157,7 +175,11 @@ pub fn intercept_key(model: &mut Model, k: KeyEvent) -> Option<Vec<Effect>> {
         }
         return Some(Vec::new());
     }
-    if model.review.confirm.is_some() {
+    if let Some(c) = model.review.confirm.as_ref() {
+        if c.after_prompt && k.code == KeyCode::Enter {
+            say(model, "Enter answered the prompt: press y to apply this change, n to cancel", true);
+            return Some(Vec::new());
+        }
         return None;
     }
     if let Some(p) = model.review.prompt.as_mut() {
@@ -225,6 +247,11 @@ pub fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
         Action::Edit | Action::EditExternal if !model.review.open => {
             return Some(editing::edit_open_entity(model, a == Action::EditExternal));
         }
+        // An undo is recorded with who did it too: with nobody known, ask first.
+        Action::Undo if model.review.actor == super::reviewer::UNKNOWN => {
+            model.review.prompt = Some(Prompt { kind: PromptKind::Reviewer { then: a }, text: String::new() });
+            return Some(Vec::new());
+        }
         Action::Undo => {
             return Some(store(model).map(|s| vec![Effect::Review(Box::new(Job::PreviewUndo(s)))]).unwrap_or_default());
         }
@@ -236,6 +263,12 @@ pub fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
             return Some(Vec::new());
         }
         return None;
+    }
+    // A verdict records who decided: with nobody known, ask once before the first one.
+    let writes = matches!(a, inbox_verbs!()) && !matches!(a, Action::Skip | Action::BulkFilter);
+    if writes && model.review.actor == super::reviewer::UNKNOWN {
+        model.review.prompt = Some(Prompt { kind: PromptKind::Reviewer { then: a }, text: String::new() });
+        return Some(Vec::new());
     }
     inbox::action(model, a)
 }

@@ -3,7 +3,7 @@
 //! Each job answers with one `Outcome`, which `review::outcome` folds into the model.
 use std::sync::Arc;
 
-use crate::store::changeset::{Changeset, WriteError, WriteOptions};
+use crate::store::changeset::{Applied, Changeset, WriteError, WriteOptions};
 use crate::store::entity::EntityIdx;
 use crate::store::frontmatter;
 use crate::store::refresh::RefreshReport;
@@ -61,14 +61,52 @@ pub struct Detail {
 pub enum Job {
     Queue(Arc<Store>),
     Detail(Arc<Store>, Box<QueueItem>),
-    Plan { store: Arc<Store>, targets: Vec<EntityIdx>, verdict: Verdict, by: String },
-    Merge { store: Arc<Store>, from: EntityIdx, into: EntityIdx, body: Option<String>, by: String },
-    Apply { store: Arc<Store>, plan: Box<Plan> },
-    OpenEditor { store: Arc<Store>, idx: EntityIdx, then_approve: bool, external: bool },
-    OpenMerge { store: Arc<Store>, from: EntityIdx, into: EntityIdx },
-    Save { store: Arc<Store>, seed: Box<EditSeed>, entity_text: String, then_approve: bool, by: String },
+    Plan {
+        store: Arc<Store>,
+        targets: Vec<EntityIdx>,
+        verdict: Verdict,
+        by: String,
+    },
+    Merge {
+        store: Arc<Store>,
+        from: EntityIdx,
+        into: EntityIdx,
+        body: Option<String>,
+        by: String,
+    },
+    Apply {
+        store: Arc<Store>,
+        plan: Box<Plan>,
+    },
+    OpenEditor {
+        store: Arc<Store>,
+        idx: EntityIdx,
+        then_approve: bool,
+        external: bool,
+    },
+    OpenMerge {
+        store: Arc<Store>,
+        from: EntityIdx,
+        into: EntityIdx,
+    },
+    Save {
+        store: Arc<Store>,
+        seed: Box<EditSeed>,
+        entity_text: String,
+        by: String,
+    },
+    /// "Edit, then approve": the edit and the approval planned as one change (nothing written).
+    EditApprove {
+        store: Arc<Store>,
+        seed: Box<EditSeed>,
+        edits: Box<crate::app::editor::Edits>,
+        by: String,
+    },
     PreviewUndo(Arc<Store>),
-    Undo { store: Arc<Store>, by: String },
+    Undo {
+        store: Arc<Store>,
+        by: String,
+    },
 }
 
 /// What a plan, save or undo did, with the store reloaded after it.
@@ -76,8 +114,8 @@ pub struct Written {
     pub store: Box<Store>,
     pub report: RefreshReport,
     pub message: String,
-    /// After "edit then approve": the approval planned on the saved text.
-    pub follow: Option<Result<Box<Plan>, String>>,
+    /// The files written, with the digest of their bytes now (folio's own writes).
+    pub own: Vec<crate::app::own_writes::Fingerprint>,
 }
 
 pub enum Outcome {
@@ -142,10 +180,14 @@ pub fn run(job: Job) -> Outcome {
             Outcome::Planned(planned.map(Box::new).map_err(|e| e.to_string()))
         }
         Job::Apply { store, plan } => {
-            let verb = plan.verb.clone();
+            // The status bar names what was decided: `approve apis/refunds-v2: approved`.
+            let verb = match plan.decisions.as_slice() {
+                [one] => format!("{} {}", plan.verb, one.entity),
+                many => format!("{} {} entities", plan.verb, many.len()),
+            };
             let summary = plan.event.summary.clone();
             let result = plan.apply(&store, &WriteOptions::default()).map_err(Failure::from);
-            Outcome::Written(result.map(|applied| reloaded(&store, &applied.files, format!("{verb}: {summary}"), None)))
+            Outcome::Written(result.map(|applied| reloaded(&store, &applied, format!("{verb}: {summary}"))))
         }
         Job::OpenEditor { store, idx, then_approve, external } => {
             Outcome::EditorReady { seed: seed(&store, idx).map(Box::new), then_approve, external }
@@ -154,36 +196,59 @@ pub fn run(job: Job) -> Outcome {
             let seed = merge_seed(&store, from, into).map(Box::new);
             Outcome::EditorReady { seed, then_approve: false, external: false }
         }
-        Job::Save { store, seed, entity_text, then_approve, by } => {
-            Outcome::Written(save(&store, &seed, &entity_text, then_approve, &by))
+        Job::Save { store, seed, entity_text, by } => Outcome::Written(save(&store, &seed, &entity_text, &by)),
+        Job::EditApprove { store, seed, edits, by } => {
+            Outcome::Planned(super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by)).map(Box::new))
         }
         Job::PreviewUndo(store) => Outcome::UndoPreview(
-            undo::preview(&store)
-                .map(|(record, diff)| (format!("undo {}: {}", record.verb, record.summary), diff))
-                .map_err(|e| e.to_string()),
+            undo::preview(&store).map(|(record, diff)| (undo_title(&store, &record), diff)).map_err(|e| e.to_string()),
         ),
         Job::Undo { store, by } => {
             let result = undo::undo(&store, &by, &WriteOptions::default()).map_err(Failure::from);
-            Outcome::Written(result.map(|applied| reloaded(&store, &applied.files, "undone".into(), None)))
+            Outcome::Written(result.map(|applied| reloaded(&store, &applied, "undone".into())))
         }
     }
 }
 
-/// The store after a write, refreshed on the files it touched.
-fn reloaded(
-    store: &Store,
-    files: &[String],
-    message: String,
-    follow: Option<Result<Box<Plan>, String>>,
-) -> Box<Written> {
-    let abs: Vec<_> = files.iter().map(|f| store.abs_path(f)).collect();
+/// The store after a write, refreshed on the files it touched (its catalogs and log too).
+fn reloaded(store: &Store, applied: &Applied, message: String) -> Box<Written> {
+    let files = &applied.files;
+    let mut touched: Vec<String> = files.iter().chain(&applied.catalogs).cloned().collect();
+    touched.extend((!applied.log.is_empty()).then(|| applied.log.clone()));
+    let abs: Vec<_> = touched.iter().map(|f| store.abs_path(f)).collect();
     let (fresh, mut report) = store.refreshed(&abs);
     for f in files {
         if !report.changed.contains(f) && !report.added.contains(f) && !report.removed.contains(f) {
             report.changed.push(f.clone());
         }
     }
-    Box::new(Written { store: Box::new(fresh), report, message, follow })
+    let own = crate::app::own_writes::fingerprints(&store.root, &touched);
+    Box::new(Written { store: Box::new(fresh), report, message, own })
+}
+
+/// The undo dialog's title names what it gives back: per restored file, the entity living in it
+/// ("undo approve of apis/refunds-v2: approved"), or the file when it holds several or none.
+fn undo_title(store: &Store, record: &undo::Record) -> String {
+    use crate::store::journal::Role;
+    let names: Vec<&str> = record
+        .entries
+        .iter()
+        .filter(|e| matches!(e.role, Role::Edit))
+        .map(|e| {
+            let mut living = store.entities.iter().filter(|x| x.path == e.path);
+            match (living.next(), living.next()) {
+                (Some(one), None) => one.id.as_str(),
+                _ => e.path.as_str(),
+            }
+        })
+        .collect();
+    let what = match names.as_slice() {
+        [] => String::new(),
+        [one] => format!(" of {one}"),
+        [a, b] => format!(" of {a} and {b}"),
+        [a, rest @ ..] => format!(" of {a} and {} more", rest.len()),
+    };
+    format!("undo {}{what}: {}", record.verb, record.summary)
 }
 
 fn detail(store: &Store, item: &QueueItem) -> Detail {
@@ -249,13 +314,7 @@ pub fn body_of(text: &str) -> &str {
     }
 }
 
-fn save(
-    store: &Store,
-    seed: &EditSeed,
-    entity_text: &str,
-    then_approve: bool,
-    by: &str,
-) -> Result<Box<Written>, Failure> {
+fn save(store: &Store, seed: &EditSeed, entity_text: &str, by: &str) -> Result<Box<Written>, Failure> {
     let new_file = seed.file_with(entity_text);
     if new_file == seed.file_text {
         let message = format!("{}: nothing changed; nothing was written", seed.path);
@@ -266,18 +325,7 @@ fn save(
         audit::AuditEvent::new("edit", by, format!("edited `{}`", seed.id)).entity(&seed.id, &title, &seed.path);
     let cs = Changeset::new(event).replace(&seed.path, seed.file_digest.clone(), new_file.into_bytes());
     let applied = store.apply(cs, &WriteOptions::default())?;
-    let mut written = reloaded(store, &applied.files, format!("saved {}", seed.path), None);
-    if then_approve {
-        let fresh = &written.store;
-        let follow = match fresh.find(&seed.id).filter(|&i| fresh.entity(i).id == seed.id) {
-            Some(i) => review::verdict::plan(fresh, &[i], &Verdict::Approve { over: None }, &Reviewer::now(by), true)
-                .map(Box::new)
-                .map_err(|e| e.to_string()),
-            None => Err(format!("{}: no longer in the store after the edit", seed.id)),
-        };
-        written.follow = Some(follow);
-    }
-    Ok(written)
+    Ok(reloaded(store, &applied, format!("saved {}", seed.path)))
 }
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
         }
         Event::FilesChanged(paths) => store_events::files_changed(model, paths),
         Event::CacheChecked(paths) => store_events::cache_checked(model, paths),
-        Event::Refreshed(store, report) => store_events::refreshed(model, store, report),
+        Event::Refreshed(store, report, found) => store_events::refreshed(model, store, report, &found),
         Event::BodyRead { path, body } => {
             if let Some(p) = model.preview.as_mut().filter(|p| p.path == path) {
                 p.body = Some(body);
@@ -124,8 +124,9 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings });
             Vec::new()
         }
-        Event::FixesApplied(Ok((text, files))) => {
+        Event::FixesApplied(Ok((text, files, own))) => {
             model.message = Some(Message { text, warn: false });
+            model.own_writes.record(own);
             // Reload what was written now rather than waiting for the watcher (there may be none).
             store_events::files_changed(model, files)
         }

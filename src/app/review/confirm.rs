@@ -52,6 +52,11 @@ pub(super) fn show_plan(model: &mut Model, plan: Box<Plan>) {
     let archived: Vec<&str> = plan.draft.archived().iter().map(|(p, _)| *p).collect();
     let moves = plan.draft.moves();
     let files = plan.draft.changed_paths();
+    // A bulk verdict names every entity it decides on, before the files they live in.
+    if n > 1 {
+        lines.push(format!("{n} entities:"));
+        lines.extend(plan.decisions.iter().map(|d| format!("  {}", d.entity)));
+    }
     lines.push(format!("{} file(s) change:", files.len()));
     for f in &files {
         let how = match moves.iter().find(|(from, _)| from == f) {
@@ -78,5 +83,7 @@ pub(super) fn show_plan(model: &mut Model, plan: Box<Plan>) {
     }
     let what = if n == 1 { plan.decisions[0].entity.clone() } else { format!("{n} entities") };
     let title = format!("{} {what}?", plan.verb);
-    model.review.confirm = Some(Confirm { title, lines, pending: Pending::Plan(plan), needs_second, scroll: 0 });
+    let after_prompt = std::mem::take(&mut model.review.planning_from_prompt);
+    model.review.confirm =
+        Some(Confirm { title, lines, pending: Pending::Plan(plan), needs_second, scroll: 0, after_prompt });
 }

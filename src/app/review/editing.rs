@@ -41,6 +41,11 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
     match a {
         Action::NextField => ed.focus_next(true),
         Action::PrevField => ed.focus_next(false),
+        // Unsaved edits are not thrown away by one stray Esc: the first one asks.
+        Action::Close if ed.has_unsaved_edits() && !ed.discard_armed => {
+            ed.discard_armed = true;
+            say(model, "unsaved edits: Esc again discards them, Ctrl-S saves", true);
+        }
         Action::Close => {
             model.editor = None;
             say(model, "edit discarded; nothing was written", false);
@@ -52,12 +57,14 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
                 let body = Some(ed.body_text());
                 return vec![Effect::Review(Box::new(Job::Merge { store, from, into, body, by }))];
             }
+            let seed = Box::new(ed.seed.clone());
+            if ed.then_approve {
+                // Nothing is written yet: the edit and the approval come back as one plan to confirm.
+                let edits = Box::new(ed.edits());
+                return vec![Effect::Review(Box::new(Job::EditApprove { store, seed, edits, by }))];
+            }
             match ed.entity_text() {
-                Ok(entity_text) => {
-                    let seed = Box::new(ed.seed.clone());
-                    let then_approve = ed.then_approve;
-                    return vec![Effect::Review(Box::new(Job::Save { store, seed, entity_text, then_approve, by }))];
-                }
+                Ok(entity_text) => return vec![Effect::Review(Box::new(Job::Save { store, seed, entity_text, by }))],
                 Err(e) => ed.error = Some(e),
             }
         }
@@ -74,7 +81,7 @@ pub(super) fn external_done(
     match (result, store(model)) {
         (Ok(Some(entity_text)), Some(store)) => {
             let by = model.review.actor.clone();
-            vec![Effect::Review(Box::new(Job::Save { store, seed, entity_text, then_approve: false, by }))]
+            vec![Effect::Review(Box::new(Job::Save { store, seed, entity_text, by }))]
         }
         (Ok(None), _) => {
             say(model, format!("{}: no change in the editor; nothing was written", seed.path), false);

@@ -161,14 +161,40 @@ pub(super) fn answer_prompt(model: &mut Model) -> Vec<Effect> {
     let Some(p) = model.review.prompt.take() else { return Vec::new() };
     let text = p.text.trim().to_string();
     match p.kind {
+        PromptKind::Reviewer { then } => match crate::app::reviewer::actor_from(&text) {
+            Some(actor) => {
+                model.review.actor = actor.clone();
+                let mut effects = Vec::new();
+                match model.review.reviewer_file.clone() {
+                    Some(file) => {
+                        say(model, format!("reviewing as {actor} (remembered in {})", file.display()), false);
+                        effects.push(Effect::RememberReviewer { file, actor });
+                    }
+                    None => say(model, format!("reviewing as {actor}"), false),
+                }
+                effects.extend(super::action(model, then).unwrap_or_default());
+                effects
+            }
+            None => {
+                say(model, "a reviewer is one name without spaces (ann, or human:ann)", true);
+                model.review.prompt = Some(p);
+                Vec::new()
+            }
+        },
         PromptKind::Veto { .. } if text.is_empty() => {
             say(model, "a veto needs a reason", true);
             model.review.prompt = Some(p);
             Vec::new()
         }
-        PromptKind::Veto { targets } => plan_job(model, targets, Verdict::Veto { reason: text }),
+        PromptKind::Veto { targets } => {
+            let effects = plan_job(model, targets, Verdict::Veto { reason: text });
+            model.review.planning_from_prompt = true;
+            effects
+        }
         PromptKind::PromoteTo { target } => {
-            plan_job(model, vec![target], Verdict::Promote { to: (!text.is_empty()).then_some(text) })
+            let effects = plan_job(model, vec![target], Verdict::Promote { to: (!text.is_empty()).then_some(text) });
+            model.review.planning_from_prompt = true;
+            effects
         }
         PromptKind::Filter => match Filter::parse(&text) {
             Ok(_) => {

@@ -38,6 +38,7 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
             Vec::new()
         }
         Outcome::Planned(Err(e)) => {
+            model.review.planning_from_prompt = false;
             match model.editor.as_mut() {
                 Some(ed) => ed.error = Some(e),
                 None => say(model, e, true),
@@ -46,8 +47,14 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
         }
         Outcome::UndoPreview(Ok((title, diff))) => {
             let lines = diff.lines().map(str::to_string).collect();
-            model.review.confirm =
-                Some(Confirm { title, lines, pending: Pending::Undo, needs_second: false, scroll: 0 });
+            model.review.confirm = Some(Confirm {
+                title,
+                lines,
+                pending: Pending::Undo,
+                needs_second: false,
+                scroll: 0,
+                after_prompt: false,
+            });
             Vec::new()
         }
         Outcome::UndoPreview(Err(e)) => {
@@ -73,13 +80,9 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
         Outcome::Written(Ok(w)) => {
             let w = *w;
             model.editor = None;
-            let effects = super::super::update::event(model, Event::Refreshed(w.store, w.report));
+            model.own_writes.record(w.own.clone());
+            let effects = super::super::update::event(model, Event::Refreshed(w.store, w.report, w.own));
             say(model, w.message, false);
-            match w.follow {
-                Some(Ok(plan)) => confirm::show_plan(model, plan),
-                Some(Err(e)) => say(model, e, true),
-                None => {}
-            }
             effects
         }
         Outcome::Written(Err(f)) => {
@@ -94,8 +97,14 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
                 String::new(),
             ];
             lines.extend(diff.lines().map(str::to_string));
-            model.review.confirm =
-                Some(Confirm { title: f.message, lines, pending: Pending::Nothing, needs_second: false, scroll: 0 });
+            model.review.confirm = Some(Confirm {
+                title: f.message,
+                lines,
+                pending: Pending::Nothing,
+                needs_second: false,
+                scroll: 0,
+                after_prompt: false,
+            });
             match (f.conflict_path, model.store.as_ref()) {
                 (Some(p), Some(s)) => {
                     let abs = s.abs_path(&p);

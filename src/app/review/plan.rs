@@ -8,7 +8,8 @@ use super::{say, store};
 use crate::store::entity::EntityIdx;
 use crate::store::review::Verdict;
 
-pub(super) fn plan_job(model: &Model, targets: Vec<EntityIdx>, verdict: Verdict) -> Vec<Effect> {
+pub(super) fn plan_job(model: &mut Model, targets: Vec<EntityIdx>, verdict: Verdict) -> Vec<Effect> {
+    model.review.planning_from_prompt = false;
     match store(model) {
         Some(store) if !targets.is_empty() => {
             vec![Effect::Review(Box::new(Job::Plan { store, targets, verdict, by: model.review.actor.clone() }))]

@@ -68,7 +68,12 @@ pub(super) fn cache_checked(model: &mut Model, paths: Vec<PathBuf>) -> Vec<Effec
 }
 
 /// A refreshed store replaces the current one: the selection and the preview follow by id.
-pub(super) fn refreshed(model: &mut Model, store: Box<Store>, report: RefreshReport) -> Vec<Effect> {
+pub(super) fn refreshed(
+    model: &mut Model,
+    store: Box<Store>,
+    report: RefreshReport,
+    found: &[crate::app::own_writes::Fingerprint],
+) -> Vec<Effect> {
     model.refreshing = false;
     let keep = selection_key(model);
     let old = model.store.replace(Arc::from(store));
@@ -80,8 +85,10 @@ pub(super) fn refreshed(model: &mut Model, store: Box<Store>, report: RefreshRep
     }
     let mut effects = revalidate_preview(model, &report.changed);
     effects.extend(after_store_change(model));
-    if !report.is_empty() {
-        let n = report.changed.len() + report.added.len() + report.removed.len();
+    // folio's own writes (a verdict, an undo, a save) come back through the watcher: they are
+    // reloaded, but only an outside change is announced (the verdict's message stays).
+    let n = model.own_writes.outside(found);
+    if n > 0 {
         model.message = Some(Message { text: format!("reloaded {n} changed file(s)"), warn: false });
     }
     effects.extend(start_refresh(model));
