@@ -35,6 +35,9 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
                 CatalogState::Refused(why) => println!("{word}: {} ({})", escape::line(&s.path), escape::line(why)),
                 _ => println!("{word}: {}", escape::line(&s.path)),
             }
+            for note in &s.notes {
+                println!("  {}", escape::line(note));
+            }
         }
         if stale == 0 {
             println!("{} catalogs up to date", statuses.len());
