@@ -101,11 +101,7 @@ pub enum CatalogError {
 /// Write every stale or missing catalog. Refuses up front, before writing anything, when any
 /// catalog's place holds something that is not a catalog.
 pub fn write(store: &Store) -> Result<WriteReport, CatalogError> {
-    let statuses = status(store);
-    if let Some(s) = statuses.iter().find(|s| matches!(s.state, CatalogState::Refused(_))) {
-        let CatalogState::Refused(reason) = &s.state else { unreachable!() };
-        return Err(CatalogError::Refused { path: s.path.clone(), reason: reason.clone() });
-    }
+    let statuses = writable(status(store))?;
     let mut report = WriteReport::default();
     for s in statuses {
         if s.state == CatalogState::Fresh {
@@ -116,6 +112,38 @@ pub fn write(store: &Store) -> Result<WriteReport, CatalogError> {
         report.written.push(s.path);
     }
     Ok(report)
+}
+
+/// The statuses, or the first refusal among them.
+pub fn writable(statuses: Vec<CatalogStatus>) -> Result<Vec<CatalogStatus>, CatalogError> {
+    if let Some(s) = statuses.iter().find(|s| matches!(s.state, CatalogState::Refused(_))) {
+        let CatalogState::Refused(reason) = &s.state else { unreachable!() };
+        return Err(CatalogError::Refused { path: s.path.clone(), reason: reason.clone() });
+    }
+    Ok(statuses)
+}
+
+/// `folio index` as an ordinary write: one journaled, logged, undoable changeset creating
+/// the missing catalogs and updating the stale ones (`None` when all are fresh).
+pub fn changeset(store: &Store, statuses: &[CatalogStatus], by: &str) -> Option<super::changeset::Changeset> {
+    let stale: Vec<&CatalogStatus> =
+        statuses.iter().filter(|s| matches!(s.state, CatalogState::Stale | CatalogState::Missing)).collect();
+    if stale.is_empty() {
+        return None;
+    }
+    let event = super::audit::AuditEvent::new(
+        "index",
+        by,
+        format!("brought {} up to date", stale.iter().map(|s| s.path.as_str()).collect::<Vec<_>>().join(", ")),
+    );
+    let mut cs = super::changeset::Changeset::new(event);
+    for s in stale {
+        cs = match std::fs::read(store.abs_path(&s.path)) {
+            Ok(bytes) => cs.replace(&s.path, super::digest::of(&bytes), s.expected.clone()),
+            Err(_) => cs.create(&s.path, s.expected.clone()),
+        };
+    }
+    Some(cs)
 }
 
 fn write_one(root: &Path, rel: &str, content: &str) -> Result<(), CatalogError> {
