@@ -6,6 +6,7 @@
 //! before. Otherwise it is "curated": it is stale only when an entry the rendering has is
 //! missing (compared by link target) or one of its local links no longer resolves, and
 //! keeping it current removes, repoints or adds just those entry lines.
+use std::collections::HashSet;
 use std::path::Path;
 
 use super::{CatalogPlan, CatalogState};
@@ -45,12 +46,14 @@ pub fn reconcile(root: &Path, plan: &CatalogPlan, existing: &[u8]) -> Reconciled
     let index_name = crate::store::relpath::file_name(&plan.path);
     let want = entries(&plan.content, dir, index_name);
     let have = entries(text, dir, index_name);
-    let have_targets: Vec<&str> = have.iter().filter_map(|e| e.target.as_deref()).collect();
+    // Sets, not scans: a large folder's catalog holds thousands of entries.
+    let have_targets: HashSet<&str> = have.iter().filter_map(|e| e.target.as_deref()).collect();
+    let want_targets: HashSet<&str> = want.iter().filter_map(|e| e.target.as_deref()).collect();
     let missing: Vec<&Entry> =
         want.iter().filter(|w| w.target.as_deref().is_some_and(|t| !have_targets.contains(&t))).collect();
     let dead: Vec<&Entry> = have
         .iter()
-        .filter(|h| h.target.as_deref().is_some_and(|t| !root.join(t).exists() && !want_has(&want, t)))
+        .filter(|h| h.target.as_deref().is_some_and(|t| !want_targets.contains(t) && !root.join(t).exists()))
         .collect();
     if looks_generated(text, &plan.content, &have, &want) {
         let mut notes = describe(&missing, &dead, &[]);
@@ -85,10 +88,6 @@ fn regenerate(plan: &CatalogPlan, notes: Vec<String>) -> Reconciled {
     Reconciled { state: CatalogState::Stale, content: plan.content.clone(), notes }
 }
 
-fn want_has(want: &[Entry], target: &str) -> bool {
-    want.iter().any(|w| w.target.as_deref() == Some(target))
-}
-
 /// What identifies an entry across a move: its file name, or its folder's for a sub-catalog.
 fn moved_key<'a>(target: &'a str, index_name: &str) -> &'a str {
     let t = target.strip_suffix(index_name).map(|t| t.trim_end_matches('/')).unwrap_or(target);
@@ -105,17 +104,18 @@ fn describe(missing: &[&Entry], dead: &[&Entry], moved: &[(&Entry, &Entry)]) -> 
 /// Same non-entry lines, shared entries in the same order, most of their lines identical.
 fn looks_generated(text: &str, plan: &str, have: &[Entry], want: &[Entry]) -> bool {
     let skeleton = |s: &str, es: &[Entry]| -> Vec<String> {
-        s.lines().enumerate().filter(|(i, _)| !es.iter().any(|e| e.line == *i)).map(|(_, l)| l.to_string()).collect()
+        let entry_lines: HashSet<usize> = es.iter().map(|e| e.line).collect();
+        s.lines().enumerate().filter(|(i, _)| !entry_lines.contains(i)).map(|(_, l)| l.to_string()).collect()
     };
     if skeleton(text, have) != skeleton(plan, want) {
         return false;
     }
     let text_lines: Vec<&str> = text.lines().collect();
     let plan_lines: Vec<&str> = plan.lines().collect();
-    let shared: Vec<(&Entry, &Entry)> = have
-        .iter()
-        .filter_map(|h| want.iter().find(|w| w.target.is_some() && w.target == h.target).map(|w| (h, w)))
-        .collect();
+    let by_target: std::collections::HashMap<&str, &Entry> =
+        want.iter().filter_map(|w| w.target.as_deref().map(|t| (t, w))).collect();
+    let shared: Vec<(&Entry, &Entry)> =
+        have.iter().filter_map(|h| h.target.as_deref().and_then(|t| by_target.get(t)).map(|w| (h, *w))).collect();
     let in_order = shared.windows(2).all(|p| p[0].1.line < p[1].1.line);
     let same = shared.iter().filter(|(h, w)| text_lines[h.line] == plan_lines[w.line]).count();
     in_order && same * 2 > shared.len()
@@ -146,6 +146,11 @@ fn surgical(
         let line = restyle(plan_lines[a.line], &marker);
         match place(&kept, want, a) {
             Some(pos) => after.push((pos, line)),
+            None if section_end(&lines, &a.section).is_some() => {
+                let (end, needs_blank) = section_end(&lines, &a.section).unwrap_or_default();
+                let line = if needs_blank { format!("{eol}{line}") } else { line };
+                after.push((Some(end), line));
+            }
             None => {
                 if !appended.is_empty() || lines.last().is_some_and(|l| !l.trim().is_empty()) {
                     appended.push_str(eol);
@@ -204,6 +209,20 @@ fn place(kept: &[&Entry], want: &[Entry], new: &Entry) -> Option<Option<usize>> 
         });
     }
     Some(if anchor.1 { Some(anchor.0.line) } else { anchor.0.line.checked_sub(1) })
+}
+
+/// The last non-blank line of the section under heading `section`, and whether a blank line
+/// must come first; `None` when the catalog has no such heading.
+fn section_end(lines: &[String], section: &str) -> Option<(usize, bool)> {
+    if section.is_empty() {
+        return None;
+    }
+    let h = lines.iter().position(|l| l.trim_end() == section)?;
+    let end = (h + 1..lines.len()).find(|&i| lines[i].trim_start().starts_with('#')).unwrap_or(lines.len());
+    let last = (h..end).rev().find(|&i| !lines[i].trim().is_empty()).unwrap_or(h);
+    // A bare heading: right under it, after a blank line (the blank that followed it stays
+    // between the new list and what comes next).
+    Some(if last == h { (h, true) } else { (last, false) })
 }
 
 /// The run of consecutive entry lines that holds line `at`.
@@ -394,6 +413,15 @@ mod tests {
         let p = plan("index.md", "# T\n\n* [A](a.md)\n* [B](b.md)\n* [C](c.md)\n");
         let r = reconcile(dir.path(), &p, b"# Mine\n\n- [a](a.md) mine\n- [c](c.md) mine\n");
         assert_eq!(r.content, "# Mine\n\n- [a](a.md) mine\n- [B](b.md)\n- [c](c.md) mine\n");
+    }
+
+    #[test]
+    fn a_first_entry_goes_under_its_existing_heading() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "x").unwrap();
+        let p = plan("index.md", "# T\n\n* [A](a.md) - a\n");
+        let r = reconcile(dir.path(), &p, b"Intro.\n\n# T\n\n# Notes\n\nMine.\n");
+        assert_eq!(r.content, "Intro.\n\n# T\n\n* [A](a.md) - a\n\n# Notes\n\nMine.\n");
     }
 
     #[test]
