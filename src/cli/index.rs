@@ -1,8 +1,10 @@
-//! `folio index [PATH] [--check]`: regenerate catalog files, or list the stale ones.
+//! `folio index [PATH] [--check]`: bring catalog files up to date (one journaled, logged,
+//! undoable write; `--dry-run` shows its diff), or list the stale ones and what is wrong.
 use std::path::PathBuf;
 
-use super::common::{Global, open_store};
+use super::common::Global;
 use super::escape;
+use super::write_flags::{self, WriteFlags};
 use crate::store::catalog::{self, CatalogState};
 
 #[derive(clap::Args, Debug)]
@@ -12,10 +14,13 @@ pub struct Args {
     /// Write nothing; list stale or missing catalogs and exit 1 when there are any.
     #[arg(long)]
     pub check: bool,
+    #[command(flatten)]
+    pub write: WriteFlags,
 }
 
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
-    let store = super::common::one_shot(open_store(g, a.path.as_deref())?);
+    let store =
+        super::common::one_shot(write_flags::open_resolved(g, a.path.as_deref(), a.check || a.write.read_only)?);
     let statuses = catalog::status(&store);
     if statuses.is_empty() {
         println!("{} stores keep no catalog files; nothing to do", store.kind());
@@ -35,6 +40,9 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
                 CatalogState::Refused(why) => println!("{word}: {} ({})", escape::line(&s.path), escape::line(why)),
                 _ => println!("{word}: {}", escape::line(&s.path)),
             }
+            for note in &s.notes {
+                println!("  {}", escape::line(note));
+            }
         }
         if stale == 0 {
             println!("{} catalogs up to date", statuses.len());
@@ -42,10 +50,13 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         }
         return Ok(super::EXIT_FINDING);
     }
-    let report = catalog::write(&store)?;
-    for p in &report.written {
-        println!("wrote {}", escape::line(p));
+    let statuses = catalog::writable(statuses)?;
+    let fresh = statuses.iter().filter(|s| s.state == CatalogState::Fresh).count();
+    match catalog::changeset(&store, &statuses, &a.write.actor()?) {
+        None => {
+            println!("0 written, {fresh} already up to date");
+            Ok(0)
+        }
+        Some(cs) => write_flags::apply(&store, cs, &a.write),
     }
-    println!("{} written, {} already up to date", report.written.len(), report.unchanged);
-    Ok(0)
 }

@@ -100,18 +100,34 @@ fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied,
     let before_plans: std::collections::HashMap<String, String> =
         store.dialect.catalogs(store).into_iter().map(|p| (p.path, p.content)).collect();
     if !before_plans.is_empty() {
+        // A catalog that matched folio's rendering before this change is folio's and takes the
+        // new rendering whole; any other (hand-curated) is updated surgically
+        // (`catalog::curated`), and only when its plan changed.
+        let generated_before: std::collections::HashSet<&String> = before_plans
+            .iter()
+            .filter(|(p, c)| std::fs::read(root.join(p)).ok().as_deref() == Some(c.as_bytes()))
+            .map(|(p, _)| p)
+            .collect();
         let fresh = Store::load(root, kind, store.detected_by.clone());
-        for s in catalog::status(&fresh) {
-            let changed_by_us = before_plans.get(&s.path) != Some(&s.expected);
+        let plans = fresh.dialect.catalogs(&fresh);
+        let fresh_plans: std::collections::HashMap<String, String> =
+            plans.iter().map(|p| (p.path.clone(), p.content.clone())).collect();
+        for s in catalog::status_of(&fresh, plans) {
+            let changed_by_us = before_plans.get(&s.path) != fresh_plans.get(&s.path);
             let already_written = writes.iter().any(|w| w.path == s.path);
-            if !matches!(s.state, CatalogState::Stale | CatalogState::Missing) || !changed_by_us || already_written {
+            let generated = generated_before.contains(&s.path);
+            if !(matches!(s.state, CatalogState::Stale | CatalogState::Missing) || generated)
+                || !changed_by_us
+                || already_written
+            {
                 continue;
             }
+            let after = if generated { fresh_plans[&s.path].clone() } else { s.expected };
             let now = std::fs::read(root.join(&s.path)).ok();
             let w = Write {
                 path: s.path.clone(),
                 expected: now.as_deref().map(digest::of),
-                after: Some(s.expected.into_bytes()),
+                after: Some(after.into_bytes()),
                 role: Role::Catalog,
             };
             // Catalog places are known only now that the edits are in; one outside undoes them.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_view, okf_checks, parse_markdown_view};
 use crate::store::Store;
-use crate::store::catalog::{CatalogPlan, CatalogState, CatalogStatus, push_escaped, push_one_line};
+use crate::store::catalog::{self, CatalogPlan, CatalogState, CatalogStatus, push_escaped, push_one_line};
 use crate::store::entity::Entity;
 use crate::store::frontmatter::{self, Block, Val, View};
 
@@ -52,16 +52,13 @@ impl Dialect for Okf {
     fn catalog_states(&self, store: &Store) -> Vec<(String, CatalogState)> {
         // The plan's content is dropped as soon as it is compared.
         catalogs_with(store, |plan, file| {
-            let state = state_against(&plan, file.as_deref());
-            (plan.path, state)
+            let s = catalog::compare(store, plan, file.as_deref());
+            (s.path, s.state)
         })
     }
 
     fn catalog_status(&self, store: &Store) -> Vec<CatalogStatus> {
-        catalogs_with(store, |plan, file| {
-            let state = state_against(&plan, file.as_deref());
-            CatalogStatus { path: plan.path, state, expected: plan.content }
-        })
+        catalogs_with(store, |plan, file| catalog::compare(store, plan, file.as_deref()))
     }
 
     fn catalogs_touched(&self, store: &Store, paths: &[String]) -> Option<(Vec<String>, Vec<CatalogPlan>)> {
@@ -73,18 +70,6 @@ impl Dialect for Okf {
         std::fs::read_to_string(root.join("log.md"))
             .map(|t| crate::store::okf_log::parse(&t, "log.md"))
             .unwrap_or_default()
-    }
-}
-
-/// How a catalog file compares with its plan, from the bytes `plan_and_file` read (`None`:
-/// it could not be read): as `catalog::state_of` answers, without reading the file again
-/// (15 MB of second reads at 100k concepts).
-fn state_against(plan: &CatalogPlan, file: Option<&[u8]>) -> CatalogState {
-    match (&plan.refuse, file) {
-        (Some(reason), _) => CatalogState::Refused(reason.clone()),
-        (None, Some(bytes)) if bytes == plan.content.as_bytes() => CatalogState::Fresh,
-        (None, Some(_)) => CatalogState::Stale,
-        (None, None) => CatalogState::Missing,
     }
 }
 

@@ -84,16 +84,16 @@ pub fn statuses(store: &Store, statuses: Vec<CatalogStatus>, reported: &HashSet<
                 out.push(f);
             }
             CatalogState::Stale => {
-                let mut f = Finding::on_file(
-                    &s.path,
-                    rule::CATALOG_STALE,
-                    1,
-                    "catalog differs from what `folio index` would write".into(),
-                );
+                let message = if s.notes.is_empty() {
+                    "catalog differs from what `folio index` would write".to_string()
+                } else {
+                    format!("catalog entries are wrong: {}", s.notes.join("; "))
+                };
+                let mut f = Finding::on_file(&s.path, rule::CATALOG_STALE, 1, message);
                 if let Ok((bytes, false)) = fsio::read_capped(&store.abs_path(&s.path), load::MAX_READ) {
                     f.fix = Some(Fix {
                         path: s.path.clone(),
-                        description: "regenerate it as `folio index` would".into(),
+                        description: "update its entries as `folio index` would".into(),
                         expected_hash: Some(content_hash(&bytes)),
                         change: Change::Replace(s.expected),
                     });

@@ -6,6 +6,8 @@ use std::path::Path;
 
 use super::{Store, fsio};
 
+pub mod curated;
+
 /// What a catalog file should hold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CatalogPlan {
@@ -31,6 +33,8 @@ pub struct CatalogStatus {
     pub state: CatalogState,
     /// What the catalog should hold.
     pub expected: String,
+    /// Which entries are missing, dead or moved (`curated::reconcile`); empty when fresh.
+    pub notes: Vec<String>,
 }
 
 /// Compare every catalog the store should have with what is on disk.
@@ -43,7 +47,10 @@ pub fn status_of(store: &Store, plans: Vec<CatalogPlan>) -> Vec<CatalogStatus> {
     use rayon::prelude::*;
     plans
         .into_par_iter()
-        .map(|plan| CatalogStatus { state: state_of(store, &plan), path: plan.path, expected: plan.content })
+        .map(|plan| {
+            let file = std::fs::read(store.abs_path(&plan.path)).ok();
+            compare(store, plan, file.as_deref())
+        })
         .collect()
 }
 
@@ -56,12 +63,24 @@ pub fn states(store: &Store) -> Vec<(String, CatalogState)> {
 
 /// How the file at `plan.path` compares with the plan.
 pub fn state_of(store: &Store, plan: &CatalogPlan) -> CatalogState {
-    match (&plan.refuse, std::fs::read(store.abs_path(&plan.path))) {
-        (Some(reason), _) => CatalogState::Refused(reason.clone()),
-        (None, Ok(bytes)) if bytes == plan.content.as_bytes() => CatalogState::Fresh,
-        (None, Ok(_)) => CatalogState::Stale,
-        (None, Err(_)) => CatalogState::Missing,
-    }
+    let file = std::fs::read(store.abs_path(&plan.path)).ok();
+    compare(store, plan.clone(), file.as_deref()).state
+}
+
+/// How a catalog's bytes (`None`: it could not be read) compare with its plan: a curated
+/// catalog is stale only when its entries are wrong, and its expected content is the file
+/// surgically updated (`curated`).
+pub fn compare(store: &Store, plan: CatalogPlan, file: Option<&[u8]>) -> CatalogStatus {
+    let (state, expected, notes) = match (&plan.refuse, file) {
+        (Some(reason), _) => (CatalogState::Refused(reason.clone()), plan.content, Vec::new()),
+        (None, Some(bytes)) if bytes == plan.content.as_bytes() => (CatalogState::Fresh, plan.content, Vec::new()),
+        (None, Some(bytes)) => {
+            let r = curated::reconcile(&store.root, &plan, bytes);
+            (r.state, r.content, r.notes)
+        }
+        (None, None) => (CatalogState::Missing, plan.content, Vec::new()),
+    };
+    CatalogStatus { path: plan.path, state, expected, notes }
 }
 
 /// Result of regenerating catalogs.
@@ -85,11 +104,7 @@ pub enum CatalogError {
 /// Write every stale or missing catalog. Refuses up front, before writing anything, when any
 /// catalog's place holds something that is not a catalog.
 pub fn write(store: &Store) -> Result<WriteReport, CatalogError> {
-    let statuses = status(store);
-    if let Some(s) = statuses.iter().find(|s| matches!(s.state, CatalogState::Refused(_))) {
-        let CatalogState::Refused(reason) = &s.state else { unreachable!() };
-        return Err(CatalogError::Refused { path: s.path.clone(), reason: reason.clone() });
-    }
+    let statuses = writable(status(store))?;
     crate::store::write_gate::WriteGate::for_store(store)
         .check_all(statuses.iter().filter(|s| s.state != CatalogState::Fresh).map(|s| s.path.as_str()))
         .map_err(|e| CatalogError::Outside(e.to_string()))?;
@@ -103,6 +118,38 @@ pub fn write(store: &Store) -> Result<WriteReport, CatalogError> {
         report.written.push(s.path);
     }
     Ok(report)
+}
+
+/// The statuses, or the first refusal among them.
+pub fn writable(statuses: Vec<CatalogStatus>) -> Result<Vec<CatalogStatus>, CatalogError> {
+    if let Some(s) = statuses.iter().find(|s| matches!(s.state, CatalogState::Refused(_))) {
+        let CatalogState::Refused(reason) = &s.state else { unreachable!() };
+        return Err(CatalogError::Refused { path: s.path.clone(), reason: reason.clone() });
+    }
+    Ok(statuses)
+}
+
+/// `folio index` as an ordinary write: one journaled, logged, undoable changeset creating
+/// the missing catalogs and updating the stale ones (`None` when all are fresh).
+pub fn changeset(store: &Store, statuses: &[CatalogStatus], by: &str) -> Option<super::changeset::Changeset> {
+    let stale: Vec<&CatalogStatus> =
+        statuses.iter().filter(|s| matches!(s.state, CatalogState::Stale | CatalogState::Missing)).collect();
+    if stale.is_empty() {
+        return None;
+    }
+    let event = super::audit::AuditEvent::new(
+        "index",
+        by,
+        format!("brought {} up to date", stale.iter().map(|s| s.path.as_str()).collect::<Vec<_>>().join(", ")),
+    );
+    let mut cs = super::changeset::Changeset::new(event);
+    for s in stale {
+        cs = match std::fs::read(store.abs_path(&s.path)) {
+            Ok(bytes) => cs.replace(&s.path, super::digest::of(&bytes), s.expected.clone()),
+            Err(_) => cs.create(&s.path, s.expected.clone()),
+        };
+    }
+    Some(cs)
 }
 
 fn write_one(root: &Path, rel: &str, content: &str) -> Result<(), CatalogError> {
