@@ -1,4 +1,5 @@
-//! `folio recall [PATH] QUERY`: fuzzy recall, ranked as the TUI ranks it.
+//! `folio recall [PATH] QUERY`: fuzzy recall, ranked as the TUI ranks it; with `--text`, every
+//! body searched too (words and "phrases", BM25) and the matching lines shown.
 use serde_json::json;
 
 use super::common::{Global, open_store, print_json, split_path_arg};
@@ -16,6 +17,10 @@ pub struct Args {
     /// Also match each H2 section of the bodies (as the TUI does after Ctrl-S).
     #[arg(long)]
     pub sections: bool,
+    /// Also search every body: words and "quoted phrases", ranked by BM25 together with the
+    /// fuzzy fields; each result shows its matching lines.
+    #[arg(long, conflicts_with = "sections")]
+    pub text: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -32,6 +37,12 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     } else {
         Vec::new()
     };
+    if a.text {
+        let index = crate::recall::text::TextIndex::build(&store);
+        let hits = crate::recall::text::recall_text(&store, &index, &parsed, &flags, a.limit);
+        print_text_hits(&store, &query, &hits, a.json);
+        return Ok(0);
+    }
     let hits = crate::recall::recall_with(&store, &parsed, &flags, a.sections, a.limit);
     if a.json {
         let results: Vec<_> = hits
@@ -63,4 +74,53 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         }
     }
     Ok(0)
+}
+
+/// Full-text results: each with its matching lines, the query's words highlighted on a terminal
+/// (byte ranges in JSON).
+fn print_text_hits(store: &crate::store::Store, query: &str, hits: &[crate::recall::text::TextHit], json: bool) {
+    if json {
+        let results: Vec<_> = hits
+            .iter()
+            .map(|h| {
+                let e = store.entity(h.idx);
+                let lines: Vec<_> = h
+                    .lines
+                    .iter()
+                    .map(|l| {
+                        let marks: Vec<_> = l.marks.iter().map(|m| [m.start, m.end]).collect();
+                        json!({"line": l.line, "text": l.text, "marks": marks})
+                    })
+                    .collect();
+                json!({"id": e.id, "path": e.path, "title": e.title, "kind": e.kind, "score": h.score,
+                       "fuzzy": h.fuzzy, "bm25": h.text, "lines": lines})
+            })
+            .collect();
+        print_json(&json!({"query": query, "results": results}));
+        return;
+    }
+    let color = super::lint::colour_wanted();
+    for h in hits {
+        let e = store.entity(h.idx);
+        println!("{:>5}  {}  {}", h.score, escape::line(&e.id), escape::line(&e.title));
+        for l in &h.lines {
+            let mut shown = String::new();
+            let mut at = 0;
+            for m in &l.marks {
+                shown.push_str(&escape::line(&l.text[at..m.start]));
+                let word = escape::line(&l.text[m.clone()]);
+                if color {
+                    shown.push_str(&format!("\x1b[1;33m{word}\x1b[0m"));
+                } else {
+                    shown.push_str(&word);
+                }
+                at = m.end;
+            }
+            shown.push_str(&escape::line(&l.text[at..]));
+            println!("       {:>5}: {}", l.line, shown.trim());
+        }
+    }
+    if hits.is_empty() {
+        eprintln!("no matches for `{}`", escape::line(query));
+    }
 }
