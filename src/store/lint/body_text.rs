@@ -52,6 +52,18 @@ pub fn indexed_text(store: &Store, idx: EntityIdx) -> String {
     text
 }
 
+/// What an entity says, for comparing it with others: description and body. The title is left
+/// out: formats that derive it from the file name would make two copies differ.
+pub fn compared_text(store: &Store, idx: EntityIdx) -> String {
+    let e = store.entity(idx);
+    let mut text = e.description.as_deref().unwrap_or_default().to_string();
+    if let Some(b) = body(store, idx) {
+        text.push('\n');
+        text.push_str(&b.text);
+    }
+    text
+}
+
 /// The words of `text` with their byte offsets: runs of letters and digits, lower-cased
 /// (borrowed when already lower case). `GITHUB_TOKEN` is two words, `PIL/Pillow` two.
 pub fn words(text: &str) -> impl Iterator<Item = (usize, Cow<'_, str>)> {

@@ -29,6 +29,8 @@ const BINS: usize = 64;
 const ROWS: usize = 2;
 /// A band bucket holding more entities than this is boilerplate every entry shares: skipped.
 const MAX_BUCKET: usize = 48;
+/// Fewer shared words than this (boilerplate aside) is chance, not duplication.
+const MIN_SHARED: usize = 4;
 /// Fewer content words than this: too little text to call anything a duplicate.
 const MIN_WORDS: usize = 5;
 
@@ -137,15 +139,19 @@ impl Rarity {
     }
 }
 
-/// Weighted Jaccard similarity of two profiles (0 to 1).
+/// Weighted Jaccard similarity of two profiles (0 to 1); 0 when they share fewer than
+/// `MIN_SHARED` words that are not boilerplate (two or three words in common by chance make
+/// no duplicate, however short the texts).
 pub fn similarity(a: &Profile, b: &Profile, rarity: &Rarity) -> f64 {
     let (mut shared, mut union) = (0f64, 0f64);
+    let mut common = 0;
     let (mut i, mut j) = (0, 0);
     while i < a.words.len() || j < b.words.len() {
         let (x, y) = (a.words.get(i), b.words.get(j));
         match (x, y) {
             (Some(&(hx, wx)), Some(&(hy, wy))) if hx == hy => {
                 let r = f64::from(rarity.weight(hx));
+                common += usize::from(r > 0.0);
                 shared += r * f64::from(wx.min(wy));
                 union += r * f64::from(wx.max(wy));
                 i += 1;
@@ -166,7 +172,7 @@ pub fn similarity(a: &Profile, b: &Profile, rarity: &Rarity) -> f64 {
             (None, None) => break,
         }
     }
-    if union == 0.0 { 0.0 } else { shared / union }
+    if union == 0.0 || common < MIN_SHARED { 0.0 } else { shared / union }
 }
 
 /// One-permutation MinHash of the profile's words that some other text shares and that are not
@@ -253,7 +259,7 @@ pub fn pairs(profiles: &[Profile], threshold: f64) -> Vec<(u32, u32, f64)> {
 pub fn profiles(store: &Store) -> Vec<Profile> {
     (0..store.entities.len() as EntityIdx)
         .into_par_iter()
-        .map(|i| profile(&body_text::indexed_text(store, i)))
+        .map(|i| profile(&body_text::compared_text(store, i)))
         .collect()
 }
 

@@ -268,7 +268,7 @@ fn describe(f: &Fact) -> String {
 /// disagreeing pair, quoting its own sentence and the other's.
 pub fn check(store: &Store, pairs: &[(u32, u32, f64)], out: &mut Vec<Finding>) {
     for &(a, b, _) in pairs {
-        let (ta, tb) = (body_text::indexed_text(store, a), body_text::indexed_text(store, b));
+        let (ta, tb) = (body_text::compared_text(store, a), body_text::compared_text(store, b));
         let Some((fa, fb)) = disagreement(&facts(&ta), &facts(&tb)) else { continue };
         for (me, other, mine, theirs) in [(a, b, &fa, &fb), (b, a, &fb, &fa)] {
             out.push(Finding::on_entity(
