@@ -279,6 +279,17 @@ fn evolve_example_pillow_ranks_first_and_the_exif_guidelines_are_near_duplicates
     assert_eq!(contradiction.len(), 2);
     let m = contradiction[0]["message"].as_str().unwrap();
     assert!(m.contains("Neither exiftool nor PIL/Pillow are installed.") && m.contains("pip install Pillow -q"), "{m}");
+
+    // The review queue gives them a reason of their own.
+    let queue = folio_json(&["review", store, "list", "--json"]);
+    let flagged: BTreeSet<&str> = queue["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["reasons"].as_array().unwrap().iter().any(|r| r == "near-duplicate"))
+        .map(|i| i["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(flagged, BTreeSet::from([pillow, other_exif]));
 }
 
 #[test]
