@@ -38,9 +38,13 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         Vec::new()
     };
     if a.text {
+        let started = std::time::Instant::now();
         let index = crate::recall::text::TextIndex::build(&store);
+        let built = started.elapsed();
         let hits = crate::recall::text::recall_text(&store, &index, &parsed, &flags, a.limit);
-        print_text_hits(&store, &query, &hits, a.json);
+        let cost =
+            IndexCost { entities: index.len(), bytes: index.heap_bytes(), built, queried: started.elapsed() - built };
+        print_text_hits(&store, &query, &hits, a.json, &cost);
         return Ok(0);
     }
     let hits = crate::recall::recall_with(&store, &parsed, &flags, a.sections, a.limit);
@@ -76,9 +80,23 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     Ok(0)
 }
 
+/// What the text index cost this run (in JSON, so its size and speed can be checked on a store).
+struct IndexCost {
+    entities: usize,
+    bytes: usize,
+    built: std::time::Duration,
+    queried: std::time::Duration,
+}
+
 /// Full-text results: each with its matching lines, the query's words highlighted on a terminal
 /// (byte ranges in JSON).
-fn print_text_hits(store: &crate::store::Store, query: &str, hits: &[crate::recall::text::TextHit], json: bool) {
+fn print_text_hits(
+    store: &crate::store::Store,
+    query: &str,
+    hits: &[crate::recall::text::TextHit],
+    json: bool,
+    cost: &IndexCost,
+) {
     if json {
         let results: Vec<_> = hits
             .iter()
@@ -96,7 +114,9 @@ fn print_text_hits(store: &crate::store::Store, query: &str, hits: &[crate::reca
                        "fuzzy": h.fuzzy, "bm25": h.text, "lines": lines})
             })
             .collect();
-        print_json(&json!({"query": query, "results": results}));
+        let index = json!({"entities": cost.entities, "bytes": cost.bytes,
+                           "build_ms": cost.built.as_secs_f64() * 1e3, "query_ms": cost.queried.as_secs_f64() * 1e3});
+        print_json(&json!({"query": query, "results": results, "index": index}));
         return;
     }
     let color = super::lint::colour_wanted();
