@@ -1,7 +1,8 @@
 //! Find-by-content costs on a generated OKF bundle of 10,000 concepts (100,000 with
 //! `FOLIO_BENCH_100K=1`), the bundle `benches/recall.rs` and `benches/load.rs` use:
 //! - `load`: the full load (the yardstick: the text index must build in ≤ 1.5× it);
-//! - `text index build`: reading every body and building folio's own inverted index;
+//! - `text index build`: reading every body and building folio's own inverted index (the
+//!   fuzzy items `TextRecall` also builds are the TUI catalog's, built anyway);
 //! - `body query`: one full-text query (BM25 and the fuzzy fields, matching lines of the top 20),
 //!   the target ≤ 50 ms median at 100k;
 //! - `near-duplicates`: both content rules over the whole store (≤ 2× the load).
@@ -13,7 +14,7 @@ use std::path::PathBuf;
 use criterion::{Criterion, criterion_group, criterion_main};
 use folio::r#gen;
 use folio::recall::Query;
-use folio::recall::text::{TextIndex, recall_text};
+use folio::recall::text::{TextIndex, TextRecall};
 use folio::store::Store;
 use folio::store::dialect::DialectKind;
 use folio::store::lint::{LintConfig, near_duplicate, possible_contradiction};
@@ -41,7 +42,8 @@ fn content(c: &mut Criterion) {
     let n = entities();
     let dir = bundle(n);
     let store = Store::load(&dir, DialectKind::Okf, "bench".into());
-    let index = TextIndex::build(&store);
+    let text = TextRecall::build(&store);
+    let index = &text.index;
     eprintln!(
         "text index: {} entities, {} bytes, {:.0} bytes per entity",
         index.len(),
@@ -54,7 +56,7 @@ fn content(c: &mut Criterion) {
     g.bench_function("text index build", |b| b.iter(|| TextIndex::build(&store).len()));
     for q in QUERIES {
         let query = Query::parse(q);
-        g.bench_function(format!("body query {q}"), |b| b.iter(|| recall_text(&store, &index, &query, &[], 20).len()));
+        g.bench_function(format!("body query {q}"), |b| b.iter(|| text.search(&store, &query, &[], 20).len()));
     }
     g.bench_function("near-duplicates + contradictions", |b| {
         b.iter(|| {

@@ -39,9 +39,10 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     };
     if a.text {
         let started = std::time::Instant::now();
-        let index = crate::recall::text::TextIndex::build(&store);
+        let text = crate::recall::text::TextRecall::build(&store);
         let built = started.elapsed();
-        let hits = crate::recall::text::recall_text(&store, &index, &parsed, &flags, a.limit);
+        let hits = text.search(&store, &parsed, &flags, a.limit);
+        let index = &text.index;
         let cost =
             IndexCost { entities: index.len(), bytes: index.heap_bytes(), built, queried: started.elapsed() - built };
         print_text_hits(&store, &query, &hits, a.json, &cost);

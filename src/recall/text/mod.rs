@@ -12,6 +12,9 @@ pub use index::TextIndex;
 pub use lines::MatchLine;
 pub use terms::Terms;
 
+use rayon::prelude::*;
+
+use super::item::RecallItem;
 use super::query::Query;
 use super::{LintFlags, facts, rank};
 use crate::store::Store;
@@ -36,50 +39,66 @@ pub struct TextHit {
     pub lines: Vec<MatchLine>,
 }
 
-/// Rank the store against `query` over fields and bodies; best first, at most `limit`.
-pub fn recall_text(store: &Store, index: &TextIndex, query: &Query, flags: &LintFlags, limit: usize) -> Vec<TextHit> {
-    if query.is_empty() {
-        return Vec::new();
+/// What a full-text query runs against, built once per store: the text index and the fuzzy
+/// items of every entity (building those per query would cost more than the query).
+pub struct TextRecall {
+    pub index: TextIndex,
+    items: Vec<RecallItem>,
+}
+
+impl TextRecall {
+    pub fn build(store: &Store) -> TextRecall {
+        let (index, items) = rayon::join(
+            || TextIndex::build(store),
+            || store.entities.iter().enumerate().map(|(i, e)| RecallItem::entity(i as EntityIdx, e)).collect(),
+        );
+        TextRecall { index, items }
     }
-    let terms = Terms::parse(&query.text);
-    let fuzzy_text = Terms::fuzzy_text(&query.text);
-    let mut combined: HashMap<EntityIdx, (u32, f32)> = HashMap::new();
-    // Fuzzy over the fields, as `folio recall` without `--text`; phrases ask for the text itself.
-    if terms.phrases.is_empty() {
-        let mut items = Vec::new();
-        super::for_each_item(store, query, flags, false, |item| {
-            items.push(item);
-            true
-        });
-        for (n, score) in rank::rank(&items, &fuzzy_text, usize::MAX) {
-            combined.entry(items[n].idx).or_default().0 = score;
+
+    /// Rank the store against `query` over fields and bodies; best first, at most `limit`.
+    pub fn search(&self, store: &Store, query: &Query, flags: &LintFlags, limit: usize) -> Vec<TextHit> {
+        if query.is_empty() {
+            return Vec::new();
         }
-    }
-    for (idx, (score, held)) in bm25::scores(index, &terms.words) {
-        let e = store.entity(idx);
-        if !query.accepts(e, facts(flags, idx as usize)) {
-            continue;
+        let accepts = |idx: EntityIdx| query.accepts(store.entity(idx), facts(flags, idx as usize));
+        let terms = Terms::parse(&query.text);
+        let mut combined: HashMap<EntityIdx, (u32, f32)> = HashMap::new();
+        // Fuzzy over the fields, as `folio recall` without `--text`; phrases ask for the text.
+        if terms.phrases.is_empty() {
+            let pattern = rank::pattern(&Terms::fuzzy_text(&query.text));
+            let scored: Vec<(EntityIdx, u32)> = self
+                .items
+                .par_iter()
+                .filter_map(|item| rank::score(item, 0, &pattern).map(|s| (item.idx, s.score)))
+                .filter(|&(idx, _)| accepts(idx))
+                .collect();
+            combined.extend(scored.into_iter().map(|(idx, score)| (idx, (score, 0.0))));
         }
         let phrase_words = terms.phrases.iter().flatten().collect::<std::collections::HashSet<_>>().len();
-        if !terms.phrases.is_empty() && (held < phrase_words || !lines::holds_phrases(store, idx, &terms.phrases)) {
-            continue;
+        for (idx, (score, held)) in bm25::scores(&self.index, &terms.words) {
+            if !accepts(idx) {
+                continue;
+            }
+            if !terms.phrases.is_empty() && (held < phrase_words || !lines::holds_phrases(store, idx, &terms.phrases)) {
+                continue;
+            }
+            combined.entry(idx).or_default().1 = score;
         }
-        combined.entry(idx).or_default().1 = score;
+        let mut hits: Vec<TextHit> = combined
+            .into_iter()
+            .map(|(idx, (fuzzy, text))| TextHit {
+                idx,
+                score: fuzzy + (text * TEXT_WEIGHT).round() as u32,
+                fuzzy,
+                text,
+                lines: Vec::new(),
+            })
+            .collect();
+        hits.sort_by(|a, b| b.score.cmp(&a.score).then(a.idx.cmp(&b.idx)));
+        hits.truncate(limit);
+        for h in &mut hits {
+            h.lines = lines::matching_lines(store, h.idx, &terms.words, LINES_PER_HIT);
+        }
+        hits
     }
-    let mut hits: Vec<TextHit> = combined
-        .into_iter()
-        .map(|(idx, (fuzzy, text))| TextHit {
-            idx,
-            score: fuzzy + (text * TEXT_WEIGHT).round() as u32,
-            fuzzy,
-            text,
-            lines: Vec::new(),
-        })
-        .collect();
-    hits.sort_by(|a, b| b.score.cmp(&a.score).then(a.idx.cmp(&b.idx)));
-    hits.truncate(limit);
-    for h in &mut hits {
-        h.lines = lines::matching_lines(store, h.idx, &terms.words, LINES_PER_HIT);
-    }
-    hits
 }

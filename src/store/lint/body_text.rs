@@ -67,29 +67,55 @@ pub fn compared_text(store: &Store, idx: EntityIdx) -> String {
 /// The words of `text` with their byte offsets: runs of letters and digits, lower-cased
 /// (borrowed when already lower case). `GITHUB_TOKEN` is two words, `PIL/Pillow` two.
 pub fn words(text: &str) -> impl Iterator<Item = (usize, Cow<'_, str>)> {
-    let mut rest = text.char_indices().peekable();
+    let bytes = text.as_bytes();
+    let mut at = 0;
     std::iter::from_fn(move || {
-        loop {
-            let (start, c) = rest.next()?;
-            if !c.is_alphanumeric() {
+        while at < bytes.len() {
+            let start = at;
+            let b = bytes[at];
+            // ASCII bytes decide at once; anything else goes by `char`.
+            let (alnum, width) = if b.is_ascii() {
+                (b.is_ascii_alphanumeric(), 1)
+            } else {
+                let c = text[at..].chars().next().unwrap_or(' ');
+                (c.is_alphanumeric(), c.len_utf8())
+            };
+            at += width;
+            if !alnum {
                 continue;
             }
-            let mut end = start + c.len_utf8();
-            while let Some(&(i, c)) = rest.peek() {
-                if !c.is_alphanumeric() {
-                    break;
+            let (mut upper, mut ascii) = (b.is_ascii_uppercase(), b.is_ascii());
+            while at < bytes.len() {
+                let b = bytes[at];
+                if b.is_ascii() {
+                    if !b.is_ascii_alphanumeric() {
+                        break;
+                    }
+                    upper |= b.is_ascii_uppercase();
+                    at += 1;
+                } else {
+                    let c = text[at..].chars().next().unwrap_or(' ');
+                    if !c.is_alphanumeric() {
+                        break;
+                    }
+                    ascii = false;
+                    at += c.len_utf8();
                 }
-                end = i + c.len_utf8();
-                rest.next();
             }
-            let word = &text[start..end];
-            if word.chars().count() > MAX_WORD {
+            let word = &text[start..at];
+            if word.len() > MAX_WORD && word.chars().count() > MAX_WORD {
                 continue;
             }
-            let lower =
-                if word.chars().any(char::is_uppercase) { Cow::Owned(word.to_lowercase()) } else { word.into() };
+            let lower = if ascii {
+                if upper { Cow::Owned(word.to_ascii_lowercase()) } else { Cow::Borrowed(word) }
+            } else if word.chars().any(char::is_uppercase) {
+                Cow::Owned(word.to_lowercase())
+            } else {
+                Cow::Borrowed(word)
+            };
             return Some((start, lower));
         }
+        None
     })
 }
 

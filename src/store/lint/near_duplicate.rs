@@ -7,6 +7,9 @@
 //! one, so the whole store is compared in about one pass over the bodies.
 use std::collections::HashMap;
 
+/// foldhash: keys are word hashes and entity numbers, not attacker-chosen table keys.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 use rayon::prelude::*;
 
 use super::Finding;
@@ -43,7 +46,7 @@ pub struct Profile {
 /// Content words of `text`: no stopwords, no bare numbers, one-letter words dropped; a word
 /// weighs `CODE_WEIGHT` when it only occurs inside fenced code.
 pub fn profile(text: &str) -> Profile {
-    let mut words: HashMap<u32, f32> = HashMap::new();
+    let mut words: FastMap<u32, f32> = FastMap::default();
     let mut in_code = false;
     for line in text.lines() {
         let t = line.trim_start();
@@ -106,13 +109,13 @@ const BOILERPLATE_MIN: f32 = 4.0;
 /// Rarity weights: `ln(1 + n / df)`, so a word in two of ten thousand texts weighs about 8.5;
 /// boilerplate words weigh 0.
 pub struct Rarity {
-    df: HashMap<u32, u32>,
+    df: FastMap<u32, u32>,
     n: f32,
 }
 
 impl Rarity {
     pub fn new(profiles: &[Profile]) -> Rarity {
-        let mut df: HashMap<u32, u32> = HashMap::new();
+        let mut df: FastMap<u32, u32> = FastMap::default();
         for p in profiles {
             for &(h, _) in &p.words {
                 *df.entry(h).or_default() += 1;
@@ -213,7 +216,7 @@ fn lsh_candidates(profiles: &[Profile], rarity: &Rarity) -> Vec<(u32, u32)> {
     let per_band: Vec<Vec<(u32, u32)>> = (0..BINS / ROWS)
         .into_par_iter()
         .map(|band| {
-            let mut buckets: HashMap<u64, Vec<u32>> = HashMap::new();
+            let mut buckets: FastMap<u64, Vec<u32>> = FastMap::default();
             for (i, s) in sigs.iter().enumerate() {
                 if let Some(s) = s {
                     let key = s[band * ROWS..(band + 1) * ROWS].iter().fold(band as u64, |acc, &v| mix(acc ^ v));
