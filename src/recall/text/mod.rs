@@ -75,13 +75,25 @@ impl TextRecall {
             combined.extend(scored.into_iter().map(|(idx, score)| (idx, (score, 0.0))));
         }
         let phrase_words = terms.phrases.iter().flatten().collect::<std::collections::HashSet<_>>().len();
-        for (idx, (score, held)) in bm25::scores(&self.index, &terms.words) {
-            if !accepts(idx) {
-                continue;
+        let mut scored: Vec<(EntityIdx, f32, usize)> =
+            bm25::scores(&self.index, &terms.words).into_iter().map(|(idx, (s, held))| (idx, s, held)).collect();
+        scored.retain(|&(idx, _, held)| (terms.phrases.is_empty() || held >= phrase_words) && accepts(idx));
+        if !terms.phrases.is_empty() {
+            // Phrases are checked by reading the body: best first, and only until `limit` hold
+            // them (with phrases the ranking is BM25 alone), not on every entity with the words.
+            scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            let mut kept = Vec::new();
+            for s in scored {
+                if kept.len() == limit {
+                    break;
+                }
+                if lines::holds_phrases(store, s.0, &terms.phrases) {
+                    kept.push(s);
+                }
             }
-            if !terms.phrases.is_empty() && (held < phrase_words || !lines::holds_phrases(store, idx, &terms.phrases)) {
-                continue;
-            }
+            scored = kept;
+        }
+        for (idx, score, _) in scored {
             combined.entry(idx).or_default().1 = score;
         }
         let mut hits: Vec<TextHit> = combined

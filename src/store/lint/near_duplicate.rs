@@ -29,9 +29,9 @@ const CODE_WEIGHT: f32 = 0.3;
 const ALL_PAIRS_UP_TO: usize = 600;
 /// MinHash bins (one-permutation hashing) and how they are banded.
 const BINS: usize = 64;
-const ROWS: usize = 2;
+const ROWS: usize = 4;
 /// A band bucket holding more entities than this is boilerplate every entry shares: skipped.
-const MAX_BUCKET: usize = 48;
+const MAX_BUCKET: usize = 32;
 /// Fewer shared words than this (boilerplate aside) is chance, not duplication.
 const MIN_SHARED: usize = 4;
 /// Fewer content words than this: too little text to call anything a duplicate.
