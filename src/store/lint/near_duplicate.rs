@@ -102,9 +102,12 @@ fn mix(x: u64) -> u64 {
 }
 
 /// A word in more than this share of the texts (and more than `BOILERPLATE_MIN` of them) is
-/// boilerplate (template headings, the store's own vocabulary): it weighs nothing.
+/// boilerplate (template headings, the store's own vocabulary): it weighs nothing. In a large
+/// store a word in more than `BOILERPLATE_MAX` texts tells no pair apart either, and banding on
+/// it would make most entities candidates of each other.
 const BOILERPLATE_SHARE: f32 = 0.1;
 const BOILERPLATE_MIN: f32 = 4.0;
+const BOILERPLATE_MAX: f32 = 500.0;
 
 /// Rarity weights: `ln(1 + n / df)`, so a word in two of ten thousand texts weighs about 8.5;
 /// boilerplate words weigh 0.
@@ -134,7 +137,7 @@ impl Rarity {
 
     /// The document frequency above which a word is boilerplate.
     fn boilerplate(&self) -> f32 {
-        (self.n * BOILERPLATE_SHARE).max(BOILERPLATE_MIN)
+        (self.n * BOILERPLATE_SHARE).clamp(BOILERPLATE_MIN, BOILERPLATE_MAX)
     }
 
     fn df(&self, h: u32) -> u32 {
