@@ -176,7 +176,7 @@ fn explain(id: &str) -> anyhow::Result<u8> {
 }
 
 /// Colour only on a terminal, and never when NO_COLOR is set to anything non-empty.
-fn colour_wanted() -> bool {
+pub(super) fn colour_wanted() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 

@@ -1,4 +1,5 @@
-//! `folio recall [PATH] QUERY`: fuzzy recall, ranked as the TUI ranks it.
+//! `folio recall [PATH] QUERY`: fuzzy recall, ranked as the TUI ranks it; with `--text`, every
+//! body searched too (words and "phrases", BM25) and the matching lines shown.
 use serde_json::json;
 
 use super::common::{Global, open_store, print_json, split_path_arg};
@@ -16,6 +17,10 @@ pub struct Args {
     /// Also match each H2 section of the bodies (as the TUI does after Ctrl-S).
     #[arg(long)]
     pub sections: bool,
+    /// Also search every body: words and "quoted phrases", ranked by BM25 together with the
+    /// fuzzy fields; each result shows its matching lines.
+    #[arg(long, conflicts_with = "sections")]
+    pub text: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -32,6 +37,17 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     } else {
         Vec::new()
     };
+    if a.text {
+        let started = std::time::Instant::now();
+        let text = crate::recall::text::TextRecall::build(&store);
+        let built = started.elapsed();
+        let hits = text.search(&store, &parsed, &flags, a.limit);
+        let index = &text.index;
+        let cost =
+            IndexCost { entities: index.len(), bytes: index.heap_bytes(), built, queried: started.elapsed() - built };
+        print_text_hits(&store, &query, &hits, a.json, &cost);
+        return Ok(0);
+    }
     let hits = crate::recall::recall_with(&store, &parsed, &flags, a.sections, a.limit);
     if a.json {
         let results: Vec<_> = hits
@@ -63,4 +79,69 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         }
     }
     Ok(0)
+}
+
+/// What the text index cost this run (in JSON, so its size and speed can be checked on a store).
+struct IndexCost {
+    entities: usize,
+    bytes: usize,
+    built: std::time::Duration,
+    queried: std::time::Duration,
+}
+
+/// Full-text results: each with its matching lines, the query's words highlighted on a terminal
+/// (byte ranges in JSON).
+fn print_text_hits(
+    store: &crate::store::Store,
+    query: &str,
+    hits: &[crate::recall::text::TextHit],
+    json: bool,
+    cost: &IndexCost,
+) {
+    if json {
+        let results: Vec<_> = hits
+            .iter()
+            .map(|h| {
+                let e = store.entity(h.idx);
+                let lines: Vec<_> = h
+                    .lines
+                    .iter()
+                    .map(|l| {
+                        let marks: Vec<_> = l.marks.iter().map(|m| [m.start, m.end]).collect();
+                        json!({"line": l.line, "text": l.text, "marks": marks})
+                    })
+                    .collect();
+                json!({"id": e.id, "path": e.path, "title": e.title, "kind": e.kind, "score": h.score,
+                       "fuzzy": h.fuzzy, "bm25": h.text, "lines": lines})
+            })
+            .collect();
+        let index = json!({"entities": cost.entities, "bytes": cost.bytes,
+                           "build_ms": cost.built.as_secs_f64() * 1e3, "query_ms": cost.queried.as_secs_f64() * 1e3});
+        print_json(&json!({"query": query, "results": results, "index": index}));
+        return;
+    }
+    let color = super::lint::colour_wanted();
+    for h in hits {
+        let e = store.entity(h.idx);
+        println!("{:>5}  {}  {}", h.score, escape::line(&e.id), escape::line(&e.title));
+        for l in &h.lines {
+            let mut shown = String::new();
+            let mut at = 0;
+            for m in &l.marks {
+                shown.push_str(&escape::line(&l.text[at..m.start]));
+                let word = escape::line(&l.text[m.clone()]);
+                if color {
+                    shown.push_str(&format!("\x1b[1;33m{word}\x1b[0m"));
+                } else {
+                    shown.push_str(&word);
+                }
+                at = m.end;
+            }
+            shown.push_str(&escape::line(&l.text[at..]));
+            println!("       {:>5}: {}", l.line, shown.trim());
+        }
+    }
+    if hits.is_empty() {
+        eprintln!("no matches for `{}`", escape::line(query));
+    }
 }

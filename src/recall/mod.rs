@@ -8,6 +8,7 @@ pub mod history;
 pub mod item;
 pub mod query;
 pub mod rank;
+pub mod text;
 pub mod worker;
 
 use crate::store::Store;
@@ -69,22 +70,14 @@ pub fn for_each_item(
     }
 }
 
-/// Largest body read for section items; what lies beyond is not split into sections.
-const SECTION_READ_LIMIT: u64 = 512 * 1024;
-
 /// The H2 sections of one entity's body, read from disk (unreadable or escaping files: none).
 pub fn section_items(store: &Store, idx: EntityIdx) -> Vec<RecallItem> {
+    let Some(body) = crate::store::lint::body_text::body(store, idx) else { return Vec::new() };
     let e = store.entity(idx);
-    if e.escapes_root() {
-        return Vec::new();
-    }
-    let start = e.body_start.max(e.span.start) as u64;
-    let cap = (e.span.end as u64).min(start + SECTION_READ_LIMIT);
-    let Ok((bytes, _)) = crate::store::fsio::read_capped(&store.abs_path(&e.path), cap) else { return Vec::new() };
-    let from = (start as usize).min(bytes.len());
-    let first_line = 1 + memchr::memchr_iter(b'\n', &bytes[..from]).count() as u32;
-    let body = String::from_utf8_lossy(&bytes[from..]);
-    item::h2_sections(&body, first_line).into_iter().map(|(s, text)| RecallItem::section(idx, e, s, &text)).collect()
+    item::h2_sections(&body.text, body.first_line)
+        .into_iter()
+        .map(|(s, text)| RecallItem::section(idx, e, s, &text))
+        .collect()
 }
 
 /// Rank the store against `query` (fzf syntax plus filters). Best first. An empty query

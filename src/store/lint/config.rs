@@ -32,6 +32,9 @@ pub struct LintConfig {
     pub severity: BTreeMap<&'static str, Severity>,
     /// `[[ignore]]` entries, in file order.
     pub ignores: Vec<Ignore>,
+    /// `[lint.near-duplicate] threshold`: the similarity (0 to 1) from which two texts are
+    /// near-duplicates; `None`: the rule's default.
+    pub near_duplicate_threshold: Option<f64>,
 }
 
 /// Findings of `rule` on the entity `entity` (its id) are ignored, for `reason`.
@@ -50,7 +53,9 @@ impl LintConfig {
     /// The same config apart from its ignores: findings need not be recomputed, only sorted
     /// into shown and ignored again.
     pub fn same_rules(&self, other: &LintConfig) -> bool {
-        self.disabled == other.disabled && self.severity == other.severity
+        self.disabled == other.disabled
+            && self.severity == other.severity
+            && self.near_duplicate_threshold == other.near_duplicate_threshold
     }
 }
 
@@ -88,6 +93,14 @@ struct Section {
     disable: Vec<String>,
     #[serde(default)]
     severity: BTreeMap<String, String>,
+    #[serde(default, rename = "near-duplicate")]
+    near_duplicate: Option<NearDuplicate>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NearDuplicate {
+    threshold: f64,
 }
 
 /// Where folio keeps its own state for a store (never inside what the format's readers scan).
@@ -124,6 +137,15 @@ impl LintConfig {
                 .ok_or_else(|| format!("[lint.severity] {id} = \"{sev}\": expected error, warn or info"))?;
             config.severity.insert(known(id)?, severity);
         }
+        if let Some(nd) = &file.lint.near_duplicate {
+            if !(nd.threshold > 0.0 && nd.threshold <= 1.0) {
+                return Err(format!(
+                    "[lint.near-duplicate] threshold = {}: expected a number above 0, at most 1",
+                    nd.threshold
+                ));
+            }
+            config.near_duplicate_threshold = Some(nd.threshold);
+        }
         for entry in &file.ignore {
             let line = text[..entry.span().start.min(text.len())].matches('\n').count() as u32 + 1;
             let e = entry.get_ref();
@@ -158,6 +180,15 @@ mod tests {
         assert_eq!(c.disabled.iter().copied().collect::<Vec<_>>(), ["orphan"]);
         assert_eq!(c.severity.get("broken-link"), Some(&Severity::Error));
         assert_eq!(LintConfig::parse("").unwrap(), LintConfig::default());
+    }
+
+    #[test]
+    fn near_duplicate_threshold_is_a_share() {
+        let c = LintConfig::parse("[lint.near-duplicate]\nthreshold = 0.7\n").unwrap();
+        assert_eq!(c.near_duplicate_threshold, Some(0.7));
+        assert!(!c.same_rules(&LintConfig::default()));
+        assert!(LintConfig::parse("[lint.near-duplicate]\nthreshold = 1.5\n").unwrap_err().contains("at most 1"));
+        assert!(LintConfig::parse("[lint.near-duplicate]\nthreshhold = 0.5\n").is_err());
     }
 
     #[test]

@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use super::manifest::ManifestLints;
 use super::{
-    Finding, LintConfig, Origin, Report, catalogs, configure, duplicates, entity_problems, graph, ignore, links,
-    report, store_warnings, tagged,
+    Finding, LintConfig, Origin, Report, catalogs, configure, content, duplicates, entity_problems, graph, ignore,
+    links, report, store_warnings, tagged,
 };
 use crate::store::Store;
 use crate::store::catalog;
@@ -98,7 +98,9 @@ impl Linted {
         let mut findings: Vec<Finding> = Vec::with_capacity(self.report.findings.len() + self.report.suppressed.len());
         findings.extend(previous.filter_map(|f| {
             let keep = match (f.origin, f.entity) {
-                (Origin::Store | Origin::Ignore, _) => false,
+                // Content rules weigh words by their rarity in the whole store: any change can
+                // move any pair across the threshold, so they are recomputed (below).
+                (Origin::Store | Origin::Ignore | Origin::Content, _) => false,
                 (Origin::Catalog, _) => {
                     covered.is_some() && f.path.as_deref().is_none_or(|p| !catalog_paths.contains(p))
                 }
@@ -157,6 +159,7 @@ impl Linted {
                 catalogs::statuses(new, catalog::status_of(new, plans), &reported, out);
             }
         });
+        tagged(&mut fresh, Origin::Content, |out| content(new, config, out));
         configure(new, config, &mut fresh);
         findings.extend(fresh);
         let report = ignore::partition(new, config, findings);

@@ -10,6 +10,7 @@ use crate::store::Store;
 use crate::store::entity::{EntityIdx, Severity};
 
 pub mod apply;
+pub mod body_text;
 pub mod catalogs;
 pub mod config;
 pub mod duplicates;
@@ -20,6 +21,8 @@ pub mod ignore;
 pub mod incremental;
 pub mod links;
 pub mod manifest;
+pub mod near_duplicate;
+pub mod possible_contradiction;
 pub mod rules;
 pub mod trigger_fix;
 
@@ -45,6 +48,8 @@ pub enum Origin {
     Catalog,
     /// `stale-ignore`: depends on the config and on which ids exist.
     Ignore,
+    /// `near-duplicate` / `possible-contradiction`: depend on the bodies of the whole store.
+    Content,
 }
 
 /// One thing wrong with the store.
@@ -130,6 +135,7 @@ pub fn lint(store: &Store, config: &LintConfig) -> Report {
 
 fn report(store: &Store, config: &LintConfig, manifest: &manifest::ManifestLints) -> Report {
     let mut findings = all_families(store, manifest);
+    tagged(&mut findings, Origin::Content, |out| content(store, config, out));
     configure(store, config, &mut findings);
     ignore::partition(store, config, findings)
 }
@@ -169,6 +175,17 @@ fn all_families(store: &Store, manifest: &manifest::ManifestLints) -> Vec<Findin
     findings.extend(duplicated);
     findings.extend(catalogued);
     findings
+}
+
+/// The content rules, unless both are disabled: they read every body.
+fn content(store: &Store, config: &LintConfig, out: &mut Vec<Finding>) {
+    let off = |rule| config.disabled.contains(rule);
+    if off(near_duplicate::RULE) && off(possible_contradiction::RULE) {
+        return;
+    }
+    let threshold = config.near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
+    let pairs = near_duplicate::check(store, threshold, out);
+    possible_contradiction::check(store, &pairs, out);
 }
 
 /// Run one rule family and tag what it added.

@@ -134,6 +134,18 @@ pub const RULES: &[Rule] = &[
         false,
     ),
     r(
+        super::near_duplicate::RULE,
+        Info,
+        "Entities whose texts say nearly the same thing (weighted overlap of their rarer words at or above `[lint.near-duplicate] threshold`, 0.2 by default); exact and near-exact copies are warnings. Merge one into the other or tell them apart.",
+        false,
+    ),
+    r(
+        super::possible_contradiction::RULE,
+        Info,
+        "Two near-duplicates that disagree on a fact: installed against not installed, use against never use, two numbers for one named thing. Both sentences are shown; a person decides.",
+        false,
+    ),
+    r(
         STORE_WARNING,
         Warn,
         "A problem with the store as a whole reported by its format (manifest, configuration).",
@@ -195,7 +207,7 @@ mod tests {
         for id in ids {
             assert_eq!(RULES.iter().filter(|r| r.id == id).count(), 1, "{id}");
         }
-        assert_eq!(RULES.len(), ids.len() + 2, "plus store-warning and stale-ignore");
+        assert_eq!(RULES.len(), ids.len() + 4, "plus store-warning, stale-ignore and the two content rules");
         assert!(lookup("no-such-rule").is_none());
         assert_eq!(lookup(rule::ORPHAN).unwrap().severity, Severity::Info);
     }

@@ -25,6 +25,8 @@ pub enum Reason {
     NeverReviewed,
     RetentionFlagged,
     PromotionCandidate,
+    /// Find by content: the body nearly repeats another entity's (lint `near-duplicate`).
+    NearDuplicate,
 }
 
 impl Reason {
@@ -40,6 +42,7 @@ impl Reason {
             Reason::NeverReviewed => "never-reviewed",
             Reason::RetentionFlagged => "retention-flagged",
             Reason::PromotionCandidate => "promotion-candidate",
+            Reason::NearDuplicate => "near-duplicate",
         }
     }
 }
@@ -96,6 +99,9 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             continue;
         }
         let mut reasons = dialect_reasons(store, idx, &f);
+        if report.findings.iter().any(|x| x.entity == Some(idx) && x.rule == lint::near_duplicate::RULE) {
+            reasons.push(Reason::NearDuplicate);
+        }
         let last = latest.get(e.id.as_str());
         let approved = ledger.last_approval(&e.id).map(|r| r.hash.clone());
         match last {

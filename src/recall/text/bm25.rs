@@ -1,0 +1,57 @@
+//! Okapi BM25 over the text index: the usual k1 = 1.2, b = 0.75, an entity scoring the sum of
+//! its query words' weights (any word may match; more and rarer words rank higher).
+use std::collections::HashMap;
+
+use super::index::TextIndex;
+use crate::store::entity::EntityIdx;
+
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+
+/// Every entity holding at least one of `words`, with its BM25 score and how many of the
+/// distinct words it holds.
+pub fn scores(index: &TextIndex, words: &[String]) -> HashMap<EntityIdx, (f32, usize)> {
+    let n = index.len() as f32;
+    let average = index.average_length().max(1.0);
+    let mut out: HashMap<EntityIdx, (f32, usize)> = HashMap::new();
+    for w in words {
+        let postings = index.postings(w);
+        if postings.is_empty() {
+            continue;
+        }
+        let df = postings.len() as f32;
+        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        for p in postings {
+            let tf = p.count as f32;
+            let norm = K1 * (1.0 - B + B * index.length(p.idx) as f32 / average);
+            let s = out.entry(p.idx).or_default();
+            s.0 += idf * tf * (K1 + 1.0) / (tf + norm);
+            s.1 += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn more_occurrences_rarer_words_and_shorter_texts_rank_higher() {
+        let texts: Vec<String> = [
+            "pillow pillow exif",
+            "pillow exif and a great many other words that make this text long",
+            "exif only",
+            "exif exif",
+        ]
+        .map(String::from)
+        .to_vec();
+        let i = TextIndex::from_texts(texts.len(), |s, e| texts[s..e].to_vec());
+        let s = scores(&i, &["pillow".into(), "exif".into()]);
+        assert!(s[&0].0 > s[&1].0, "two occurrences in a short text beat one in a long one");
+        assert!(s[&1].0 > s[&2].0, "the rarer word weighs more");
+        assert_eq!((s[&0].1, s[&2].1), (2, 1));
+        assert!(!s.contains_key(&99));
+        assert!(scores(&i, &["absent".into()]).is_empty());
+    }
+}

@@ -1,0 +1,63 @@
+//! The words and "quoted phrases" of a full-text query.
+use crate::store::lint::body_text;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Terms {
+    /// Every distinct word, phrases' words included (lower case), in query order.
+    pub words: Vec<String>,
+    /// Each quoted phrase of two or more words, as its words: they must occur in this order.
+    pub phrases: Vec<Vec<String>>,
+}
+
+impl Terms {
+    /// `exif "pip install" Pillow` → words exif, pip, install, pillow; phrase [pip, install].
+    /// An unclosed quote runs to the end.
+    pub fn parse(text: &str) -> Terms {
+        let mut terms = Terms::default();
+        for (n, part) in text.split('"').enumerate() {
+            let words: Vec<String> = body_text::words(part).map(|(_, w)| w.into_owned()).collect();
+            if n % 2 == 1 && words.len() > 1 {
+                terms.phrases.push(words.clone());
+            }
+            for w in words {
+                if !terms.words.contains(&w) {
+                    terms.words.push(w);
+                }
+            }
+        }
+        terms
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The query as the fuzzy matcher takes it: without the quotes (a `"` means nothing to it).
+    pub fn fuzzy_text(text: &str) -> String {
+        text.replace('"', " ").split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// Whether the word sequence `words` holds every phrase, each as consecutive words.
+pub fn holds_phrases(words: &[String], phrases: &[Vec<String>]) -> bool {
+    phrases.iter().all(|p| words.windows(p.len()).any(|w| w == p.as_slice()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_words_are_phrases() {
+        let t = Terms::parse("EXIF \"pip install\" pillow \"exif\" \"to the end");
+        assert_eq!(t.words, ["exif", "pip", "install", "pillow", "to", "the", "end"]);
+        assert_eq!(
+            t.phrases,
+            [vec!["pip".to_string(), "install".into()], vec!["to".into(), "the".into(), "end".into()]]
+        );
+        assert_eq!(Terms::fuzzy_text("exif \"pip install\""), "exif pip install");
+        let words: Vec<String> = ["run", "pip", "install", "now"].map(String::from).to_vec();
+        assert!(holds_phrases(&words, &t.phrases[..1]));
+        assert!(!holds_phrases(&words, &t.phrases));
+    }
+}

@@ -1,0 +1,405 @@
+//! `near-duplicate`: groups of entities whose texts (title, description, body) say nearly the
+//! same thing in other words. Each text becomes a set of content words, weighted by how rare
+//! they are in the store (words every entry shares, boilerplate and template headings, weigh
+//! next to nothing) and down-weighted inside fenced code; two texts are near-duplicates when
+//! their weighted Jaccard similarity reaches the threshold (`[lint.near-duplicate]`).
+//! Candidate pairs come from all pairs in a small store, from MinHash banding (LSH) in a large
+//! one, so the whole store is compared in about one pass over the bodies.
+use std::collections::HashMap;
+
+/// foldhash: keys are word hashes and entity numbers, not attacker-chosen table keys.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+use rayon::prelude::*;
+
+use super::Finding;
+use super::body_text;
+use crate::store::Store;
+use crate::store::entity::{EntityIdx, Severity};
+
+pub const RULE: &str = "near-duplicate";
+
+/// The similarity from which two texts are near-duplicates when the config sets none.
+pub const DEFAULT_THRESHOLD: f64 = 0.2;
+/// From this similarity two texts are reported as (near-)exact copies.
+pub const NEAR_EXACT: f64 = 0.9;
+/// What a word inside fenced code weighs against one in prose.
+const CODE_WEIGHT: f32 = 0.3;
+/// Up to this many entities every pair is compared; beyond, candidates come from LSH.
+const ALL_PAIRS_UP_TO: usize = 600;
+/// MinHash bins (one-permutation hashing) and how they are banded.
+const BINS: usize = 64;
+const ROWS: usize = 4;
+/// A band bucket holding more entities than this is boilerplate every entry shares: skipped.
+const MAX_BUCKET: usize = 32;
+/// Fewer shared words than this (boilerplate aside) is chance, not duplication.
+const MIN_SHARED: usize = 4;
+/// Fewer content words than this: too little text to call anything a duplicate.
+const MIN_WORDS: usize = 5;
+
+/// One entity's content words: (word hash, weight before rarity), sorted by hash.
+#[derive(Debug, Clone, Default)]
+pub struct Profile {
+    pub words: Vec<(u32, f32)>,
+}
+
+/// Content words of `text`: no stopwords, no bare numbers, one-letter words dropped; a word
+/// weighs `CODE_WEIGHT` when it only occurs inside fenced code.
+pub fn profile(text: &str) -> Profile {
+    let mut words: FastMap<u32, f32> = FastMap::default();
+    let mut in_code = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            in_code = !in_code;
+            continue;
+        }
+        let weight = if in_code { CODE_WEIGHT } else { 1.0 };
+        for (_, w) in body_text::words(line) {
+            if w.len() < 2 || body_text::is_stopword(&w) || w.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let slot = words.entry(word_hash(stem(&w))).or_insert(0.0);
+            *slot = slot.max(weight);
+        }
+    }
+    let mut words: Vec<(u32, f32)> = words.into_iter().collect();
+    words.sort_unstable_by_key(|&(h, _)| h);
+    Profile { words }
+}
+
+/// A crude English stem, enough that paraphrases meet: `installed`/`install`/`installing`,
+/// `images`/`image`, `failed`/`fail`. Words shorter than six letters stay whole.
+pub fn stem(w: &str) -> &str {
+    if w.len() < 6 || !w.is_ascii() {
+        return w;
+    }
+    for suffix in ["ing", "ed", "es", "s", "ly"] {
+        if let Some(s) = w.strip_suffix(suffix)
+            && s.len() >= 4
+        {
+            return s;
+        }
+    }
+    w
+}
+
+/// FNV-1a: stable across runs, so findings never depend on a random seed.
+fn word_hash(w: &str) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in w.bytes() {
+        h ^= u32::from(b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A word in more than this share of the texts (and more than `BOILERPLATE_MIN` of them) is
+/// boilerplate (template headings, the store's own vocabulary): it weighs nothing. In a large
+/// store a word in more than `BOILERPLATE_MAX` texts tells no pair apart either, and banding on
+/// it would make most entities candidates of each other.
+const BOILERPLATE_SHARE: f32 = 0.1;
+const BOILERPLATE_MIN: f32 = 4.0;
+const BOILERPLATE_MAX: f32 = 500.0;
+
+/// Rarity weights: `ln(1 + n / df)`, so a word in two of ten thousand texts weighs about 8.5;
+/// boilerplate words weigh 0.
+pub struct Rarity {
+    df: FastMap<u32, u32>,
+    n: f32,
+}
+
+impl Rarity {
+    pub fn new(profiles: &[Profile]) -> Rarity {
+        let mut df: FastMap<u32, u32> = FastMap::default();
+        for p in profiles {
+            for &(h, _) in &p.words {
+                *df.entry(h).or_default() += 1;
+            }
+        }
+        Rarity { df, n: profiles.len() as f32 }
+    }
+
+    fn weight(&self, h: u32) -> f32 {
+        let df = self.df.get(&h).copied().unwrap_or(1).max(1) as f32;
+        if df > self.boilerplate() {
+            return 0.0;
+        }
+        (1.0 + self.n / df).ln()
+    }
+
+    /// The document frequency above which a word is boilerplate.
+    fn boilerplate(&self) -> f32 {
+        (self.n * BOILERPLATE_SHARE).clamp(BOILERPLATE_MIN, BOILERPLATE_MAX)
+    }
+
+    fn df(&self, h: u32) -> u32 {
+        self.df.get(&h).copied().unwrap_or(0)
+    }
+}
+
+/// Weighted Jaccard similarity of two profiles (0 to 1); 0 when they share fewer than
+/// `MIN_SHARED` words that are not boilerplate (two or three words in common by chance make
+/// no duplicate, however short the texts).
+pub fn similarity(a: &Profile, b: &Profile, rarity: &Rarity) -> f64 {
+    let (mut shared, mut union) = (0f64, 0f64);
+    let mut common = 0;
+    let (mut i, mut j) = (0, 0);
+    while i < a.words.len() || j < b.words.len() {
+        let (x, y) = (a.words.get(i), b.words.get(j));
+        match (x, y) {
+            (Some(&(hx, wx)), Some(&(hy, wy))) if hx == hy => {
+                let r = f64::from(rarity.weight(hx));
+                common += usize::from(r > 0.0);
+                shared += r * f64::from(wx.min(wy));
+                union += r * f64::from(wx.max(wy));
+                i += 1;
+                j += 1;
+            }
+            (Some(&(hx, wx)), Some(&(hy, _))) if hx < hy => {
+                union += f64::from(rarity.weight(hx) * wx);
+                i += 1;
+            }
+            (Some(&(hx, wx)), None) => {
+                union += f64::from(rarity.weight(hx) * wx);
+                i += 1;
+            }
+            (_, Some(&(hy, wy))) => {
+                union += f64::from(rarity.weight(hy) * wy);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    if union == 0.0 || common < MIN_SHARED { 0.0 } else { shared / union }
+}
+
+/// One-permutation MinHash of the profile's words that some other text shares and that are not
+/// boilerplate (those decide nothing), with empty bins filled from their right neighbour.
+fn signature(p: &Profile, rarity: &Rarity) -> Option<[u64; BINS]> {
+    let common = rarity.boilerplate() as u32;
+    let mut bins = [u64::MAX; BINS];
+    let mut any = false;
+    for &(h, _) in &p.words {
+        let df = rarity.df(h);
+        if df < 2 || df > common {
+            continue;
+        }
+        let x = mix(u64::from(h));
+        let bin = (x % BINS as u64) as usize;
+        bins[bin] = bins[bin].min(x / BINS as u64);
+        any = true;
+    }
+    if !any {
+        return None;
+    }
+    for k in 0..BINS {
+        let mut step = 1;
+        while bins[k] == u64::MAX {
+            let from = bins[(k + step) % BINS];
+            if from != u64::MAX {
+                bins[k] = mix(from ^ step as u64);
+            }
+            step += 1;
+        }
+    }
+    Some(bins)
+}
+
+/// Candidate pairs (i < j) by LSH: entities that agree on every bin of some band.
+fn lsh_candidates(profiles: &[Profile], rarity: &Rarity) -> Vec<(u32, u32)> {
+    let sigs: Vec<Option<[u64; BINS]>> = profiles.par_iter().map(|p| signature(p, rarity)).collect();
+    let per_band: Vec<Vec<(u32, u32)>> = (0..BINS / ROWS)
+        .into_par_iter()
+        .map(|band| {
+            let mut buckets: FastMap<u64, Vec<u32>> = FastMap::default();
+            for (i, s) in sigs.iter().enumerate() {
+                if let Some(s) = s {
+                    let key = s[band * ROWS..(band + 1) * ROWS].iter().fold(band as u64, |acc, &v| mix(acc ^ v));
+                    buckets.entry(key).or_default().push(i as u32);
+                }
+            }
+            let mut pairs = Vec::new();
+            for members in buckets.values().filter(|m| m.len() > 1 && m.len() <= MAX_BUCKET) {
+                for (k, &a) in members.iter().enumerate() {
+                    pairs.extend(members[k + 1..].iter().map(|&b| (a, b)));
+                }
+            }
+            pairs
+        })
+        .collect();
+    let mut all: Vec<(u32, u32)> = per_band.into_iter().flatten().collect();
+    all.par_sort_unstable();
+    all.dedup();
+    all
+}
+
+/// Every pair of entities whose similarity reaches `threshold`, with it; pairs in index order.
+pub fn pairs(profiles: &[Profile], threshold: f64) -> Vec<(u32, u32, f64)> {
+    let rarity = Rarity::new(profiles);
+    let usable = |i: u32| profiles[i as usize].words.len() >= MIN_WORDS;
+    let candidates: Vec<(u32, u32)> = if profiles.len() <= ALL_PAIRS_UP_TO {
+        let n = profiles.len() as u32;
+        (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect()
+    } else {
+        lsh_candidates(profiles, &rarity)
+    };
+    candidates
+        .into_par_iter()
+        .filter(|&(a, b)| usable(a) && usable(b))
+        .filter_map(|(a, b)| {
+            let s = similarity(&profiles[a as usize], &profiles[b as usize], &rarity);
+            (s >= threshold).then_some((a, b, s))
+        })
+        .collect()
+}
+
+/// The content profile of every entity (title, description, body), read in parallel.
+pub fn profiles(store: &Store) -> Vec<Profile> {
+    (0..store.entities.len() as EntityIdx)
+        .into_par_iter()
+        .map(|i| profile(&body_text::compared_text(store, i)))
+        .collect()
+}
+
+/// Groups of near-duplicates: connected pairs, members in index order, groups by first member.
+pub fn groups(pairs: &[(u32, u32, f64)]) -> Vec<Vec<u32>> {
+    let mut parent: HashMap<u32, u32> = HashMap::new();
+    fn root(parent: &mut HashMap<u32, u32>, x: u32) -> u32 {
+        let p = *parent.entry(x).or_insert(x);
+        if p == x {
+            return x;
+        }
+        let r = root(parent, p);
+        parent.insert(x, r);
+        r
+    }
+    for &(a, b, _) in pairs {
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        if ra != rb {
+            parent.insert(ra.max(rb), ra.min(rb));
+        }
+    }
+    let mut by_root: HashMap<u32, Vec<u32>> = HashMap::new();
+    let members: Vec<u32> = parent.keys().copied().collect();
+    for m in members {
+        let r = root(&mut parent, m);
+        by_root.entry(r).or_default().push(m);
+    }
+    let mut out: Vec<Vec<u32>> = by_root.into_values().collect();
+    for g in &mut out {
+        g.sort_unstable();
+    }
+    out.sort();
+    out
+}
+
+/// How a pair is named in a finding: exact copies first.
+pub fn label(similarity: f64) -> &'static str {
+    if similarity >= 0.999 {
+        "exact copy"
+    } else if similarity >= NEAR_EXACT {
+        "near-exact copy"
+    } else {
+        "near-duplicate"
+    }
+}
+
+/// The findings: one per entity in a pair, naming the other entity and the similarity. Returns
+/// the pairs too, for the contradiction rule.
+pub fn check(store: &Store, threshold: f64, out: &mut Vec<Finding>) -> Vec<(u32, u32, f64)> {
+    let profiles = profiles(store);
+    let mut found = pairs(&profiles, threshold);
+    // Exact and near-exact copies first within an entity's findings.
+    found.sort_by(|x, y| y.2.total_cmp(&x.2).then((x.0, x.1).cmp(&(y.0, y.1))));
+    let groups = groups(&found);
+    let group_of: HashMap<u32, usize> =
+        groups.iter().enumerate().flat_map(|(n, g)| g.iter().map(move |&m| (m, n))).collect();
+    for &(a, b, s) in &found {
+        for (me, other) in [(a, b), (b, a)] {
+            let o = store.entity(other);
+            let size = group_of.get(&me).map_or(2, |&g| groups[g].len());
+            let group = if size > 2 { format!("; one of a group of {size}") } else { String::new() };
+            let mut f = Finding::on_entity(
+                store,
+                me,
+                RULE,
+                store.entity(me).line,
+                1,
+                format!(
+                    "{} of `{}` ({}): {:.0}% weighted word overlap{group}; merge one into the other or tell them apart",
+                    label(s),
+                    o.id,
+                    o.path,
+                    s * 100.0
+                ),
+            );
+            f.severity = if s >= NEAR_EXACT { Severity::Warn } else { f.severity };
+            out.push(f);
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sim(a: &str, b: &str, others: &[&str]) -> f64 {
+        let mut ps: Vec<Profile> = [a, b].iter().chain(others).map(|t| profile(t)).collect();
+        let r = Rarity::new(&ps);
+        let (pa, pb) = (ps.remove(0), ps.remove(0));
+        similarity(&pa, &pb, &r)
+    }
+
+    #[test]
+    fn shared_rare_words_make_texts_similar_and_shared_boilerplate_does_not() {
+        let boiler = "## Rationale\nThis guideline was recorded by the agent during a session.";
+        let a = format!("Parse EXIF metadata with Pillow before exiftool.\n{boiler}");
+        let b = format!("Read the EXIF metadata using Pillow instead of exiftool.\n{boiler}");
+        let c = format!("Push to GitHub over SSH when HTTPS credentials are missing.\n{boiler}");
+        let others: Vec<String> = (0..20).map(|i| format!("Topic {i} word{i} thing{i}.\n{boiler}")).collect();
+        let others: Vec<&str> = others.iter().map(String::as_str).collect();
+        assert!(sim(&a, &b, &others) > 2.0 * DEFAULT_THRESHOLD, "{}", sim(&a, &b, &others));
+        assert!(sim(&a, &c, &others) < 0.2, "{}", sim(&a, &c, &others));
+        assert!((sim(&a, &a, &others) - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn code_blocks_weigh_less_than_prose() {
+        let prose = "install the pillow package and parse exif tags quickly";
+        let code = "```\ninstall the pillow package and parse exif tags quickly\n```";
+        let pp = profile(prose);
+        let pc = profile(code);
+        assert!(pp.words.iter().all(|&(_, w)| w == 1.0));
+        assert!(pc.words.iter().all(|&(_, w)| w == CODE_WEIGHT));
+        assert_eq!(pp.words.len(), pc.words.len());
+    }
+
+    #[test]
+    fn lsh_finds_the_same_pairs_as_all_pairs_on_clear_duplicates() {
+        let mut texts: Vec<String> = (0..ALL_PAIRS_UP_TO + 200)
+            .map(|i| format!("entry {i} about alpha{} beta{} gamma{} delta{} epsilon{}", i, i * 3, i * 7, i + 1, i + 2))
+            .collect();
+        texts.push(texts[10].replace("entry", "note"));
+        texts.push(texts[500].clone());
+        let profiles: Vec<Profile> = texts.iter().map(|t| profile(t)).collect();
+        let found = pairs(&profiles, 0.8);
+        let got: Vec<(u32, u32)> = found.iter().map(|&(a, b, _)| (a, b)).collect();
+        let n = texts.len() as u32;
+        assert!(got.contains(&(10, n - 2)) && got.contains(&(500, n - 1)), "{got:?}");
+    }
+
+    #[test]
+    fn groups_join_connected_pairs() {
+        assert_eq!(groups(&[(3, 5, 0.9), (1, 2, 0.8), (5, 9, 0.7)]), [vec![1, 2], vec![3, 5, 9]]);
+        assert_eq!((label(1.0), label(0.95), label(0.6)), ("exact copy", "near-exact copy", "near-duplicate"));
+    }
+}
