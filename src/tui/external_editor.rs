@@ -26,12 +26,12 @@ pub fn editor_command(over: Option<&str>) -> String {
 /// Run `command` on a temp copy of the entity's text; Some(new text) when it changed.
 /// The command may carry arguments (`code --wait`): it runs through `sh` with the file as `$1`.
 pub fn edit(seed: &EditSeed, command: &str) -> Result<Option<String>, String> {
-    edit_until(seed, command, &AtomicUsize::new(0))
+    edit_until(seed, command, || false)
 }
 
-/// `edit`, ending the editor with SIGHUP when `stop` records a signal (SIGTERM or SIGHUP sent
-/// to folio alone must end the editor too).
-fn edit_until(seed: &EditSeed, command: &str, stop: &AtomicUsize) -> Result<Option<String>, String> {
+/// `edit`, ending the editor with SIGHUP when `stop_now` says folio was signalled or lost its
+/// terminal (SIGTERM or SIGHUP sent to folio alone must end the editor too).
+fn edit_until(seed: &EditSeed, command: &str, stop_now: impl Fn() -> bool) -> Result<Option<String>, String> {
     let original = seed.entity_text();
     let name = seed.path.rsplit('/').next().unwrap_or("entity.md").to_string();
     let dir = tempfile::Builder::new()
@@ -50,7 +50,7 @@ fn edit_until(seed: &EditSeed, command: &str, stop: &AtomicUsize) -> Result<Opti
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
-            Ok(None) if stop.load(Ordering::Relaxed) != 0 || super::terminal_gone() => {
+            Ok(None) if stop_now() => {
                 // SAFETY: a signal to our own child, whose pid we still hold (not yet reaped).
                 unsafe { libc::kill(child.id() as i32, libc::SIGHUP) };
                 let _ = child.wait();
@@ -90,7 +90,9 @@ pub(super) fn run_in_terminal(
     let mut out = std::io::stdout();
     let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen);
     disable_raw_mode()?;
-    let result = edit_until(&seed, &editor_command(command.as_deref()), stop);
+    let result = edit_until(&seed, &editor_command(command.as_deref()), || {
+        stop.load(Ordering::Relaxed) != 0 || super::terminal_gone()
+    });
     if super::terminal_gone() {
         return Ok(Some(super::End::Gone));
     }
