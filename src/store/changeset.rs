@@ -275,7 +275,6 @@ pub(super) fn relative_to(root: &Path, path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::dialect::DialectKind;
     use crate::store::state::State;
     use crate::store::{digest, undo};
 
@@ -283,7 +282,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.md"), "---\ntitle: A\n---\nsee [[b]]\n").unwrap();
         std::fs::write(dir.path().join("b.md"), "# B\n").unwrap();
-        let store = Store::load(dir.path(), DialectKind::Vault, "test".into());
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
         (dir, store)
     }
 
@@ -303,7 +302,7 @@ mod tests {
         let log = std::fs::read_to_string(dir.path().join(".folio/audit.jsonl")).unwrap();
         assert_eq!(log.lines().count(), 1);
         assert!(log.contains("\"event\":\"set\""));
-        let state = State::for_store(dir.path(), DialectKind::Vault);
+        let state = State::for_store(dir.path(), crate::store::dialect::vault::KIND);
         assert!(!state.journal_path().exists());
         assert_eq!(undo::records(&state).len(), 1);
         undo::undo(&store, "human:ann", &WriteOptions::default()).unwrap();
@@ -367,7 +366,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("index.md"), "# T\n\n* [A](a.md) - old\n").unwrap();
         std::fs::write(dir.path().join("a.md"), "---\ntype: T\ntitle: A\ndescription: old\n---\n").unwrap();
-        let store = Store::load(dir.path(), DialectKind::Okf, "test".into());
+        let store = Store::load(dir.path(), crate::store::dialect::okf::KIND, "test".into());
         let a = std::fs::read(dir.path().join("a.md")).unwrap();
         let cs =
             Changeset::new(event()).replace("a.md", digest::of(&a), "---\ntype: T\ntitle: A\ndescription: new\n---\n");

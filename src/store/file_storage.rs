@@ -210,13 +210,12 @@ fn changeset_id() -> String {
 mod tests {
     use super::*;
     use crate::store::audit::AuditEvent;
-    use crate::store::dialect::DialectKind;
 
     #[test]
     fn a_folder_store_reads_applies_and_undoes_through_the_seam() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.md"), "# A\n").unwrap();
-        let store = Store::load(dir.path(), DialectKind::Vault, "test".into());
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
         let storage: Box<dyn Storage + '_> = store.storage();
         assert_eq!(storage.read("a.md").unwrap(), b"# A\n");
         let write = |path: &str, expected: Option<&[u8]>, after: &[u8]| Write {
@@ -242,7 +241,7 @@ mod tests {
         let root = t.path().join("store");
         std::fs::create_dir_all(&root).unwrap();
         std::fs::write(root.join("a.md"), "# A\n").unwrap();
-        let store = Store::load(&root, DialectKind::Vault, "test".into());
+        let store = Store::load(&root, crate::store::dialect::vault::KIND, "test".into());
         let inside = Write { path: "b.md".into(), expected: None, after: Some(b"x".to_vec()), role: Role::Edit };
         let outside = Write { path: "../c.md".into(), ..inside.clone() };
         let plan = Plan {
