@@ -316,3 +316,15 @@ fn text_recall_takes_phrases_and_filters_and_prints_the_matching_lines() {
     let out = stdout(&folio(&["recall", "--text", store, "rsync"]));
     assert!(out.contains("  a  Backups\n") && out.contains("    7: Copy the archive with rsync nightly."), "{out}");
 }
+
+#[test]
+fn an_entity_restating_the_source_it_cites_is_not_a_near_duplicate() {
+    // acme_retail's Gross Margin cites the margin standard in `sources:` and restates its
+    // formula: a summary of its source, not an accidental second copy.
+    let v = lint_json(&corpus("okf-v0.2/acme_retail"));
+    let pairs = reported_pairs(&v, "near-duplicate");
+    assert!(
+        !pairs.iter().any(|(a, b)| [a, b].contains(&&"gross-margin".to_string())),
+        "a cited source is reported as a near-duplicate: {pairs:?}"
+    );
+}

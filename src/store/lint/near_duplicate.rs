@@ -317,6 +317,9 @@ pub fn label(similarity: f64) -> &'static str {
 pub fn check(store: &Store, threshold: f64, out: &mut Vec<Finding>) -> Vec<(u32, u32, f64)> {
     let profiles = profiles(store);
     let mut found = pairs(&profiles, threshold);
+    // An entity restating the source it cites is a summary, not an accidental duplicate;
+    // only a (near-)exact copy of its own source is still worth a word.
+    found.retain(|&(a, b, s)| s >= NEAR_EXACT || !(cites(store, a, b) || cites(store, b, a)));
     // Exact and near-exact copies first within an entity's findings.
     found.sort_by(|x, y| y.2.total_cmp(&x.2).then((x.0, x.1).cmp(&(y.0, y.1))));
     let groups = groups(&found);
@@ -346,6 +349,18 @@ pub fn check(store: &Store, threshold: f64, out: &mut Vec<Finding>) -> Vec<(u32,
         }
     }
     found
+}
+
+/// Whether entity `a` names `b` as its source, links to it or has an edge to it.
+fn cites(store: &Store, a: u32, b: u32) -> bool {
+    let (ea, eb) = (store.entity(a), store.entity(b));
+    let names_b = |s: &str| {
+        let s = s.trim_start_matches("./");
+        s == eb.path || s == eb.id || s.strip_suffix(".md") == Some(eb.id.as_str())
+    };
+    ea.sources.iter().any(|s| names_b(s))
+        || ea.links.iter().any(|l| matches!(l.resolution, crate::store::entity::Resolution::Entity(t) if t == b))
+        || ea.edges.iter().any(|e| e.resolved == Some(b))
 }
 
 #[cfg(test)]
