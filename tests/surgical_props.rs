@@ -71,7 +71,7 @@ proptest! {
     fn surgical_edits_change_only_the_edited_key(
         pick in any::<prop::sample::Index>(),
         key_pick in any::<prop::sample::Index>(),
-        op in 0..4u8,
+        op in 0..5u8,
         value in value_strategy(),
     ) {
         let files = editable_files();
@@ -91,12 +91,16 @@ proptest! {
             (0, Some(k)) => (FieldEdit::Set { key: k.clone(), value: value.clone() }, Some(k)),
             (1, Some(k)) => (FieldEdit::remove(&k), Some(k)),
             (2, Some(k)) => (FieldEdit::rename(&k, "folio_renamed_key"), Some(k)),
+            (4, Some(k)) if *grammar == Grammar::Yaml => (FieldEdit::append(&k, vec![value.clone()]), Some(k)),
             _ => (FieldEdit::Set { key: "folio_new_key".into(), value: value.clone() }, None),
         };
         let out = match edit::apply(text, *grammar, &edit) {
             Ok(out) => out,
             // evolve keys may repeat or hold characters no key may have: refusing is fine.
             Err(edit::EditError::BadKey(_) | edit::EditError::KeyExists(_)) => return Ok(()),
+            // Appending to a value that is not a list (or not one written as a plain block or
+            // one-line flow list) is refused; the caller then sets the whole value.
+            Err(edit::EditError::NotAList(_)) if matches!(edit, FieldEdit::Append { .. }) => return Ok(()),
             Err(e) => return Err(TestCaseError::fail(format!("{}: {e}", path.display()))),
         };
         // 1. The fields read back are exactly the intended change.
@@ -110,6 +114,11 @@ proptest! {
             FieldEdit::Remove { key } => { expected.remove(key); }
             FieldEdit::Rename { from, to } => {
                 expected = before.iter().map(|(k, v)| (if k == from { to.clone() } else { k.clone() }, v.clone())).collect();
+            }
+            FieldEdit::Append { key, items } => {
+                let mut list = before[key].as_array().cloned().unwrap_or_default();
+                list.extend(items.iter().cloned());
+                expected.insert(key.clone(), Value::Array(list));
             }
         }
         prop_assert_eq!(&after, &expected, "{}", path.display());
@@ -134,6 +143,10 @@ proptest! {
             None => inner.end..inner.end,
         };
         let (keep_before, keep_after) = (&text[..allowed.start], &text[allowed.end..]);
+        // 3. Appending to a block list keeps every byte of the items already there.
+        if matches!(edit, FieldEdit::Append { .. }) && text[allowed.clone()].lines().next().is_some_and(|l| l.trim_end().ends_with(':')) {
+            prop_assert!(out[allowed.start..].starts_with(&text[allowed.clone()]), "{}: an append rewrote the list", path.display());
+        }
         prop_assert!(
             out.len() >= keep_before.len() + keep_after.len() && out.starts_with(keep_before) && out.ends_with(keep_after),
             "{}: bytes outside {:?} changed", path.display(), allowed

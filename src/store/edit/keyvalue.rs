@@ -53,6 +53,8 @@ pub fn edit(block: &str, edit: &FieldEdit, nl: &str) -> Result<String, EditError
             let (range, _) = find(block, key).ok_or_else(|| EditError::KeyMissing(key.clone()))?;
             Ok(format!("{}{}", &block[..range.start], &block[range.end..]))
         }
+        // One line per key: the caller writes the whole comma-separated value with `Set`.
+        FieldEdit::Append { key, .. } => Err(EditError::NotAList(key.clone())),
         FieldEdit::Rename { from, to } => {
             let (_, at) = find(block, from).ok_or_else(|| EditError::KeyMissing(from.clone()))?;
             Ok(format!("{}{to}{}", &block[..at], &block[at + from.len()..]))

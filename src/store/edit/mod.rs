@@ -8,6 +8,7 @@ use super::dialect::{Grammar, parse_key_values};
 use super::frontmatter::{self, Block, Fields};
 
 mod keyvalue;
+mod list_append;
 pub mod quote;
 mod yaml;
 
@@ -28,6 +29,13 @@ pub enum FieldEdit {
         from: String,
         to: String,
     },
+    /// Add `items` at the end of the list `key` in the list's own style: one `- item` line per
+    /// item in a block list (a mapping item as a block or flow mapping like the items already
+    /// there), `, item` inside a one-line flow list. Never rewrites the items already there.
+    Append {
+        key: String,
+        items: Vec<Value>,
+    },
 }
 
 impl FieldEdit {
@@ -39,6 +47,9 @@ impl FieldEdit {
     }
     pub fn rename(from: &str, to: &str) -> Self {
         FieldEdit::Rename { from: from.to_string(), to: to.to_string() }
+    }
+    pub fn append(key: &str, items: Vec<Value>) -> Self {
+        FieldEdit::Append { key: key.to_string(), items }
     }
 
     /// The fields as they must read after the edit (order kept; an added key goes last).
@@ -66,6 +77,16 @@ impl FieldEdit {
                     out.insert(if k == from { to.clone() } else { k.clone() }, v.clone());
                 }
             }
+            FieldEdit::Append { key, items } => {
+                out = before.clone();
+                let mut list = match before.get(key) {
+                    Some(Value::Array(list)) => list.clone(),
+                    None => Vec::new(),
+                    Some(_) => return Err(EditError::NotAList(key.clone())),
+                };
+                list.extend(items.iter().cloned());
+                out.insert(key.clone(), Value::Array(list));
+            }
         }
         Ok(out)
     }
@@ -85,6 +106,8 @@ pub enum EditError {
     Unparseable(String),
     #[error("this format keeps one line per key: {0}")]
     NotOneLine(String),
+    #[error("`{0}` is not a list to add items to")]
+    NotAList(String),
     #[error("the edit would not read back as intended ({0}); nothing changed")]
     Verify(String),
 }
@@ -120,7 +143,12 @@ pub fn apply(text: &str, grammar: Grammar, edit: &FieldEdit) -> Result<String, E
             format!("{}{}{}", &text[..inner.start], new_block, &text[inner.end..])
         }
         None => {
-            let FieldEdit::Set { key, value } = edit else { return Err(EditError::KeyMissing(edit_key(edit))) };
+            let (key, value) = match edit {
+                FieldEdit::Set { key, value } => (key, value.clone()),
+                FieldEdit::Append { key, items } => (key, Value::Array(items.clone())),
+                _ => return Err(EditError::KeyMissing(edit_key(edit))),
+            };
+            let value = &value;
             let line = match grammar {
                 Grammar::Yaml => yaml::line(key, value, nl)?,
                 Grammar::KeyValue => keyvalue::line(key, value, nl)?,
@@ -135,14 +163,14 @@ pub fn apply(text: &str, grammar: Grammar, edit: &FieldEdit) -> Result<String, E
 
 fn edit_key(edit: &FieldEdit) -> String {
     match edit {
-        FieldEdit::Set { key, .. } | FieldEdit::Remove { key } => key.clone(),
+        FieldEdit::Set { key, .. } | FieldEdit::Remove { key } | FieldEdit::Append { key, .. } => key.clone(),
         FieldEdit::Rename { from, .. } => from.clone(),
     }
 }
 
 fn check_key(edit: &FieldEdit) -> Result<(), EditError> {
     let keys: Vec<&String> = match edit {
-        FieldEdit::Set { key, .. } | FieldEdit::Remove { key } => vec![key],
+        FieldEdit::Set { key, .. } | FieldEdit::Remove { key } | FieldEdit::Append { key, .. } => vec![key],
         FieldEdit::Rename { from, to } => vec![from, to],
     };
     for k in keys {

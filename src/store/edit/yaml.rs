@@ -99,5 +99,15 @@ pub fn edit(block: &str, edit: &FieldEdit, nl: &str) -> Result<String, EditError
             let e = find(from).ok_or_else(|| EditError::KeyMissing(from.clone()))?;
             Ok(format!("{}{to}{}", &block[..e.name.start], &block[e.name.end..]))
         }
+        FieldEdit::Append { key, items } => match find(key) {
+            None => self::edit(block, &FieldEdit::Set { key: key.clone(), value: Value::Array(items.clone()) }, nl),
+            Some(e) => {
+                let extent = &block[e.range.clone()];
+                let value_at = e.name.end - e.range.start;
+                let added = super::list_append::added(extent, value_at, items, nl)
+                    .ok_or_else(|| EditError::NotAList(key.clone()))?;
+                Ok(format!("{}{added}{}", &block[..e.range.start], &block[e.range.end..]))
+            }
+        },
     }
 }

@@ -36,6 +36,28 @@ pub fn set(draft: &mut Draft, store: &Store, path: &str, key: &str, value: Value
     edit_one(draft, store, path, FieldEdit::set(key, value))
 }
 
+/// Add `items` not already there to the list `key`, in the list's own style (`FieldEdit::Append`);
+/// a value written some other way (a scalar, evolve's comma-separated line) is set whole.
+pub fn append(draft: &mut Draft, store: &Store, path: &str, key: &str, items: &[Value]) -> Result<(), ReviewError> {
+    let f = read(draft, store, path)?;
+    let existing = match f.get(key) {
+        Some(Value::Array(list)) => Some(list),
+        _ => None,
+    };
+    let new: Vec<Value> = items.iter().filter(|i| existing.is_none_or(|l| !l.contains(i))).cloned().collect();
+    if new.is_empty() && existing.is_some() {
+        return Ok(());
+    }
+    if grammar(store) == Grammar::Yaml && (existing.is_some() || !f.contains_key(key)) {
+        let text = draft.text(store, path)?;
+        if let Ok(out) = edit::apply(text, Grammar::Yaml, &FieldEdit::append(key, new)) {
+            *text = out;
+            return Ok(());
+        }
+    }
+    set(draft, store, path, key, with_items(&f, key, items))
+}
+
 pub fn remove(draft: &mut Draft, store: &Store, path: &str, key: &str) -> Result<(), ReviewError> {
     if read(draft, store, path)?.contains_key(key) {
         edit_one(draft, store, path, FieldEdit::remove(key))?;

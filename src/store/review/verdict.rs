@@ -153,8 +153,7 @@ fn okf(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Res
     let status = f.get("status").and_then(Value::as_str).map(str::to_string);
     match verdict {
         Verdict::Approve { .. } => {
-            let verified = fields::with_items(&f, "verified", &[stamp(&plan.reviewer, None)]);
-            fields::set(draft, store, &path, "verified", verified)?;
+            fields::append(draft, store, &path, "verified", &[stamp(&plan.reviewer, None)])?;
             if status.as_deref() == Some("draft") {
                 fields::set(draft, store, &path, "status", json!("stable"))?;
             }
@@ -195,8 +194,7 @@ fn aip10(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> R
             if let Some(loser) = over {
                 let l = store.find(loser).ok_or_else(|| ReviewError::refused(format!("no entity `{loser}`")))?;
                 let loser_slug = store.entity(l).id.clone();
-                let supersedes = fields::with_items(&f, "supersedes", &[json!(loser_slug)]);
-                fields::set(draft, store, &path, "supersedes", supersedes)?;
+                fields::append(draft, store, &path, "supersedes", &[json!(loser_slug)])?;
                 fields::remove(draft, store, &path, "contradicts")?;
                 let lpath = store.entity(l).path.clone();
                 fields::remove(draft, store, &lpath, "contradicts")?;
