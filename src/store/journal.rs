@@ -252,7 +252,7 @@ mod tests {
 
     fn setup() -> (tempfile::TempDir, State, Journal) {
         let dir = tempfile::tempdir().unwrap();
-        let state = State::for_store(dir.path(), DialectKind::Vault);
+        let state = State::for_store(dir.path(), crate::store::dialect::vault::KIND);
         fs::write(dir.path().join("a.md"), "old a").unwrap();
         let intent = Intent { id: "1".into(), verb: "set".into(), summary: "s".into(), ..Default::default() };
         let mut j = Journal::begin(&state, intent).unwrap();
@@ -283,21 +283,21 @@ mod tests {
         fs::write(dir.path().join("a.md"), "new a").unwrap();
         fs::create_dir(dir.path().join("new")).unwrap();
         fs::write(dir.path().join("new/b.md"), "new a").unwrap();
-        let r = recover(dir.path(), DialectKind::Vault).unwrap().unwrap();
+        let r = recover(dir.path(), crate::store::dialect::vault::KIND).unwrap().unwrap();
         let Recovery::RolledBack { outcome, .. } = &r else { panic!("{r:?}") };
         assert_eq!(outcome.restored, ["new/b.md", "a.md"]);
         assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"old a");
         assert!(!dir.path().join("new").exists(), "the folder the write created goes with its file");
         assert!(!state.journal_path().exists());
         assert!(r.to_string().contains("rolled back; 2 files restored"));
-        assert_eq!(recover(dir.path(), DialectKind::Vault).unwrap(), None);
+        assert_eq!(recover(dir.path(), crate::store::dialect::vault::KIND).unwrap(), None);
     }
 
     #[test]
     fn a_file_someone_else_changed_is_kept_and_named() {
         let (dir, _state, _j) = setup();
         fs::write(dir.path().join("a.md"), "agent wrote this").unwrap();
-        let r = recover(dir.path(), DialectKind::Vault).unwrap().unwrap();
+        let r = recover(dir.path(), crate::store::dialect::vault::KIND).unwrap().unwrap();
         let Recovery::RolledBack { outcome, .. } = r else { panic!() };
         assert_eq!(outcome.kept, ["a.md"]);
         assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"agent wrote this");
@@ -310,7 +310,7 @@ mod tests {
         fs::create_dir(dir.path().join("new")).unwrap();
         fs::write(dir.path().join("new/b.md"), "new a").unwrap();
         j.commit().unwrap();
-        let r = recover(dir.path(), DialectKind::Vault).unwrap().unwrap();
+        let r = recover(dir.path(), crate::store::dialect::vault::KIND).unwrap().unwrap();
         assert!(matches!(r, Recovery::Finished { files: 2, .. }), "{r:?}");
         assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"new a");
         assert_eq!(undo::records(&state).len(), 1);

@@ -15,7 +15,9 @@ pub fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
 }
 
-/// Copy a directory tree (to get a scratch store that tests may write to).
+/// Copy a directory tree (to get a scratch store that tests may write to). The copies are
+/// writable by their owner whatever the source's bits: a test must not depend on whether
+/// `../shared` is read-only; one that needs a read-only file sets the bit itself.
 pub fn copy_tree(src: &Path, dst: &Path) {
     std::fs::create_dir_all(dst).unwrap();
     for entry in std::fs::read_dir(src).unwrap() {
@@ -26,6 +28,10 @@ pub fn copy_tree(src: &Path, dst: &Path) {
             copy_tree(&entry.path(), &to);
         } else if ft.is_file() {
             std::fs::copy(entry.path(), &to).unwrap();
+            let mut perms = std::fs::metadata(&to).unwrap().permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            perms.set_readonly(false);
+            std::fs::set_permissions(&to, perms).unwrap();
         }
     }
 }

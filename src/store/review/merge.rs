@@ -57,6 +57,9 @@ pub fn plan(
         return Err(ReviewError::refused("sources are immutable in AIP-10; folio never writes there"));
     }
     let mut moved = repoint::plan_move(store, from, &b.path).map_err(ReviewError::refused)?;
+    // A's text with its relative links re-aimed from A's folder to B's, as `folio mv` does:
+    // the merged-in body then still reaches what it linked to.
+    let a_text = std::mem::take(&mut moved.moved);
     plan.notes = moved.skipped.clone();
     if store.kind() == DialectKind::Aip10 {
         moved.referrers.retain(|path, _| {
@@ -81,7 +84,6 @@ pub fn plan(
         }
     }
     fold_fields(store, from, into, &mut plan)?;
-    let a_text = store.read_text(from).map_err(|e| ReviewError::refused(e.to_string()))?;
     let b_path = b.path.clone();
     let b_text = plan.draft.text(store, &b_path)?;
     let merged_body = match body {
@@ -127,24 +129,23 @@ pub fn plan(
     Ok(plan)
 }
 
-/// B gains A's aliases (and A's title as one), A's sources and the merge trail.
+/// B gains A's aliases (and A's title as one), A's sources and the merge trail, each added to
+/// B's lists in their own style.
 fn fold_fields(store: &Store, from: EntityIdx, into: EntityIdx, plan: &mut Plan) -> Result<(), ReviewError> {
     let (a, b) = (store.entity(from), store.entity(into));
     let path = b.path.clone();
-    let f = fields::read(&mut plan.draft, store, &path)?;
     let mut aliases: Vec<Value> = a.aliases.iter().map(|s| json!(s)).collect();
     if !a.title.is_empty() && a.title != b.title {
         aliases.push(json!(a.title));
     }
     if !aliases.is_empty() {
-        let v = fields::with_items(&f, "aliases", &aliases);
-        fields::set(&mut plan.draft, store, &path, "aliases", v)?;
+        fields::append(&mut plan.draft, store, &path, "aliases", &aliases)?;
     }
-    let sources: Vec<Value> = a.sources.iter().map(|s| json!(s)).collect();
+    let sources = new_sources(store, from, into, plan)?;
     if !sources.is_empty() {
-        let v = fields::with_items(&f, "sources", &sources);
-        fields::set(&mut plan.draft, store, &path, "sources", v)?;
+        fields::append(&mut plan.draft, store, &path, "sources", &sources)?;
     }
+    let f = fields::read(&mut plan.draft, store, &path)?;
     let trail = json!(a.id);
     match store.kind() {
         DialectKind::Opendray => {
@@ -156,16 +157,36 @@ fn fold_fields(store: &Store, from: EntityIdx, into: EntityIdx, plan: &mut Plan)
             fields::set(&mut plan.draft, store, &path, "provenance", p)?;
         }
         DialectKind::Aip10 => {
-            let v = fields::with_items(&f, "supersedes", &[trail]);
-            fields::set(&mut plan.draft, store, &path, "supersedes", v)?;
+            fields::append(&mut plan.draft, store, &path, "supersedes", &[trail])?;
             fields::set(&mut plan.draft, store, &path, "updated_at", json!(plan.reviewer.timestamp()))?;
         }
-        _ => {
-            let v = fields::with_items(&f, "merged_from", &[trail]);
-            fields::set(&mut plan.draft, store, &path, "merged_from", v)?;
-        }
+        _ => fields::append(&mut plan.draft, store, &path, "merged_from", &[trail])?,
     }
     Ok(())
+}
+
+/// A's `sources` items as A writes them (an OKF `{id, resource, title, …}` mapping stays a
+/// mapping), without those B already names.
+fn new_sources(store: &Store, from: EntityIdx, into: EntityIdx, plan: &mut Plan) -> Result<Vec<Value>, ReviewError> {
+    let (a, b) = (store.entity(from), store.entity(into));
+    if a.sources.is_empty() {
+        return Ok(Vec::new());
+    }
+    let a_fields = fields::read(&mut plan.draft, store, &a.path.clone())?;
+    let items: Vec<Value> = match a_fields.get("sources") {
+        Some(Value::Array(items)) => items.clone(),
+        _ => a.sources.iter().map(|s| json!(s)).collect(),
+    };
+    let names = |v: &Value| -> String {
+        let v = v.get("resource").or_else(|| v.get("id")).unwrap_or(v);
+        frontmatter::scalar_text(v).trim_start_matches("./").to_string()
+    };
+    let b_fields = fields::read(&mut plan.draft, store, &b.path.clone())?;
+    let known: Vec<String> = match b_fields.get("sources") {
+        Some(Value::Array(items)) => items.iter().map(names).collect(),
+        _ => b.sources.clone(),
+    };
+    Ok(items.into_iter().filter(|i| !known.contains(&names(i))).collect())
 }
 
 fn body_start(text: &str) -> usize {
