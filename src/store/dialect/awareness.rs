@@ -10,6 +10,8 @@ use crate::store::history::HistoryEvent;
 
 mod documents;
 pub mod format;
+pub mod log_writer;
+pub mod review;
 pub use format::KIND;
 pub mod entry_key;
 mod events;

@@ -14,6 +14,8 @@ use crate::store::history::HistoryEvent;
 mod audit;
 mod checks;
 pub mod format;
+pub mod log_writer;
+pub mod review;
 pub mod vetoed;
 pub use format::KIND;
 

@@ -7,8 +7,11 @@
 use std::path::{Path, PathBuf};
 
 use super::{Dialect, DialectKind, Grammar};
+use crate::store::audit::AuditEvent;
 use crate::store::entity::{Entity, LinkSyntax};
 use crate::store::frontmatter::{self, Fields};
+use crate::store::review::rules::{LogOnly, ReviewRules};
+use time::OffsetDateTime;
 
 /// Label used when an entity lacks the field its format groups the catalog tree by.
 pub const UNSORTED: &str = "(none)";
@@ -153,6 +156,21 @@ pub trait Format: Sync {
     /// How `migrate --to okf` aligns a store of this format, if it does.
     fn okf_alignment(&self) -> Option<OkfAlignment> {
         None
+    }
+
+    /// Where a store's event log lives: folio's own `audit.jsonl` for formats without one.
+    fn log_path(&self, root: &Path) -> PathBuf {
+        crate::store::audit::own_log_path(root, self.kind())
+    }
+
+    /// The log's new text with `event` added at `at`, in the format's grammar.
+    fn append_event(&self, old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
+        crate::store::audit::json_line(old, crate::store::audit::json_record(event, at))
+    }
+
+    /// What review verdicts and merges write in this format (`<format>/review.rs`).
+    fn review(&self) -> &'static dyn ReviewRules {
+        &LogOnly
     }
 }
 

@@ -10,6 +10,8 @@ use crate::store::entity::Entity;
 use crate::store::frontmatter::{self, Block, Val, View};
 
 pub mod format;
+pub mod log_writer;
+pub mod review;
 pub use format::KIND;
 
 pub struct Okf;

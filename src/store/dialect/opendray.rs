@@ -12,6 +12,7 @@ use crate::store::frontmatter::{Fields, get_f64, get_list, get_str};
 
 mod checks;
 pub mod format;
+pub mod review;
 pub use format::KIND;
 mod marker;
 

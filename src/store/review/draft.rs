@@ -150,7 +150,6 @@ impl Draft {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::dialect::DialectKind;
 
     #[test]
     fn edits_accumulate_and_unchanged_reads_write_nothing() {
@@ -158,7 +157,7 @@ mod tests {
         std::fs::write(dir.path().join("a.md"), "one\n").unwrap();
         std::fs::write(dir.path().join("b.md"), "two\n").unwrap();
         std::fs::write(dir.path().join("bin.md"), b"x\0y").unwrap();
-        let store = Store::load(dir.path(), DialectKind::Vault, "test".into());
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
         let mut d = Draft::default();
         d.text(&store, "a.md").unwrap().push_str("more\n");
         d.text(&store, "a.md").unwrap().push_str("again\n");

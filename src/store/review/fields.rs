@@ -5,12 +5,12 @@ use serde_json::{Map, Value};
 use super::ReviewError;
 use super::draft::Draft;
 use crate::store::Store;
-use crate::store::dialect::{DialectKind, Grammar, parse_key_values, yaml_fields};
+use crate::store::dialect::{Grammar, parse_key_values, yaml_fields};
 use crate::store::edit::{self, FieldEdit};
 use crate::store::frontmatter::{self, Block, Fields};
 
 pub fn grammar(store: &Store) -> Grammar {
-    if store.kind() == DialectKind::Evolve { Grammar::KeyValue } else { Grammar::Yaml }
+    store.kind().format().grammar()
 }
 
 /// The fields of `path` as the draft currently has them.

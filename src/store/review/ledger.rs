@@ -125,7 +125,6 @@ pub fn is_approval(verdict: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::dialect::DialectKind;
 
     fn rec(entity: &str, verdict: &str, hash: &str, cs: Option<&str>) -> VerdictRecord {
         VerdictRecord {
@@ -142,7 +141,7 @@ mod tests {
     fn records_snapshots_and_undone_changesets() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.md"), "---\ntype: T\n---\n").unwrap();
-        let store = Store::load(dir.path(), DialectKind::Okf, "test".into());
+        let store = Store::load(dir.path(), crate::store::dialect::okf::KIND, "test".into());
         let mut l = Ledger::open(&store);
         let text = "approved text".to_string();
         let h = digest::of(text.as_bytes());

@@ -6,9 +6,8 @@
 use serde_json::{Value, json};
 
 use super::plan::{Decision, Plan};
-use super::{ReviewError, Reviewer, entries, fields};
+use super::{ReviewError, Reviewer, fields};
 use crate::store::audit::AuditEvent;
-use crate::store::dialect::DialectKind;
 use crate::store::entity::EntityIdx;
 use crate::store::frontmatter::{self, Block};
 use crate::store::{Store, digest, repoint};
@@ -41,11 +40,10 @@ pub fn plan(
             renamed_to: None,
         });
     }
-    if store.kind() == DialectKind::Awareness {
-        let reason = format!("merged into {}", b.description.as_deref().unwrap_or(&b.title));
-        // The framework's own event for the entry that leaves (`memory.pruned`).
-        entries::prune(store, from, &reason, &mut plan)?;
-        return Ok(plan);
+    let format = store.kind().format();
+    let rules = format.review();
+    if let Some(done) = rules.merge_entries(store, from, into, &mut plan) {
+        return done.map(|()| plan);
     }
     if a.path == b.path || store.entities.iter().filter(|e| e.path == a.path || e.path == b.path).count() != 2 {
         return Err(ReviewError::refused(format!(
@@ -53,23 +51,22 @@ pub fn plan(
             a.path, b.path
         )));
     }
-    if store.kind() == DialectKind::Aip10 && (a.path.starts_with("sources/") || b.path.starts_with("sources/")) {
-        return Err(ReviewError::refused("sources are immutable in AIP-10; folio never writes there"));
+    if let Some(why) = format.read_only_reason(&a.path).or_else(|| format.read_only_reason(&b.path)) {
+        return Err(ReviewError::refused(why));
     }
     let mut moved = repoint::plan_move(store, from, &b.path).map_err(ReviewError::refused)?;
     // A's text with its relative links re-aimed from A's folder to B's, as `folio mv` does:
     // the merged-in body then still reaches what it linked to.
     let a_text = std::mem::take(&mut moved.moved);
     plan.notes = moved.skipped.clone();
-    if store.kind() == DialectKind::Aip10 {
-        moved.referrers.retain(|path, _| {
-            let source = path.starts_with("sources/");
-            if source {
-                plan.notes.push(format!("{path}: a source is immutable in AIP-10; its links were left as they are"));
-            }
-            !source
-        });
-    }
+    // Files the format never writes keep their links as they are.
+    moved.referrers.retain(|path, _| match format.read_only_reason(path) {
+        Some(why) => {
+            plan.notes.push(format!("{why}; its links were left as they are"));
+            false
+        }
+        None => true,
+    });
     for (path, (_, new)) in &moved.referrers {
         let old = std::fs::read_to_string(store.abs_path(path)).unwrap_or_default();
         plan.repointed.extend(changed_lines(path, &old, new));
@@ -78,9 +75,9 @@ pub fn plan(
     for path in moved.referrers.keys() {
         let own = (*path == b.path).then_some(b.id.as_str());
         super::edges::tidy(store, &mut plan, path, own)?;
-        // AIP-10: `updated_at` is set on every write (B's is set with its other fields).
-        if store.kind() == DialectKind::Aip10 && own.is_none() {
-            fields::set(&mut plan.draft, store, path, "updated_at", json!(reviewer.timestamp()))?;
+        // INTO is stamped with its other fields.
+        if own.is_none() {
+            rules.touched_by_merge(store, path, &mut plan)?;
         }
     }
     fold_fields(store, from, into, &mut plan)?;
@@ -100,32 +97,7 @@ pub fn plan(
     b_text.replace_range(start.., &merged_body);
     plan.draft.archive(store, &a.path.clone())?;
     plan.event = plan.event.clone().detail("repointed", plan.repointed.len());
-    match store.kind() {
-        // `_log.md` bullets name both slugs, and the removal with its reason.
-        DialectKind::Aip10 => {
-            plan.event.bullets = vec![
-                format!(
-                    "Merged [[{}]] into [[{}]], which supersedes it; {} link(s) repointed.",
-                    a.id,
-                    b.id,
-                    plan.repointed.len()
-                ),
-                format!("Removed {}: merged into [[{}]] (kept in folio's archive).", a.path, b.id),
-                format!("{} (by {}).", plan.event.summary, reviewer.by),
-            ]
-        }
-        // evolve's review line: `{"event": "review", "verdict": "merge", "entity": A, "hash", …}`.
-        DialectKind::Evolve => {
-            let mut ev = AuditEvent::new("review", &reviewer.by, plan.event.summary.clone())
-                .entity(&a.id, &a.title, &a.path)
-                .detail("verdict", "merge")
-                .detail("into", b.id.clone())
-                .detail("hash", plan.decisions[0].hash_before.clone());
-            ev.details.insert("repointed".into(), json!(plan.repointed.len()));
-            plan.event = ev;
-        }
-        _ => {}
-    }
+    rules.merge_event(a, b, &mut plan);
     Ok(plan)
 }
 
@@ -145,24 +117,7 @@ fn fold_fields(store: &Store, from: EntityIdx, into: EntityIdx, plan: &mut Plan)
     if !sources.is_empty() {
         fields::append(&mut plan.draft, store, &path, "sources", &sources)?;
     }
-    let f = fields::read(&mut plan.draft, store, &path)?;
-    let trail = json!(a.id);
-    match store.kind() {
-        DialectKind::Opendray => {
-            let merged = f.get("provenance").and_then(|p| p.get("merged_from")).cloned();
-            let mut pf = f.clone();
-            pf.insert("merged_from".into(), merged.unwrap_or(Value::Null));
-            let list = fields::with_items(&pf, "merged_from", &[trail]);
-            let p = fields::with_entry(&f, "provenance", "merged_from", list);
-            fields::set(&mut plan.draft, store, &path, "provenance", p)?;
-        }
-        DialectKind::Aip10 => {
-            fields::append(&mut plan.draft, store, &path, "supersedes", &[trail])?;
-            fields::set(&mut plan.draft, store, &path, "updated_at", json!(plan.reviewer.timestamp()))?;
-        }
-        _ => fields::append(&mut plan.draft, store, &path, "merged_from", &[trail])?,
-    }
-    Ok(())
+    store.kind().format().review().merge_trail(store, &path, json!(a.id), plan)
 }
 
 /// A's `sources` items as A writes them (an OKF `{id, resource, title, …}` mapping stays a

@@ -10,7 +10,6 @@ use time::OffsetDateTime;
 pub mod diff;
 pub mod draft;
 pub mod edges;
-pub mod entries;
 pub mod fields;
 pub mod filter;
 pub mod ledger;
@@ -18,6 +17,7 @@ pub mod merge;
 pub mod plan;
 pub mod queue;
 pub mod retype;
+pub mod rules;
 pub mod verdict;
 
 pub use plan::Plan;

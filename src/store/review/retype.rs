@@ -99,7 +99,6 @@ fn type_folder(store: &Store, kind: &str, except: EntityIdx) -> Folder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::dialect::DialectKind;
 
     fn store(files: &[(&str, &str)]) -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
@@ -108,7 +107,7 @@ mod tests {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, t).unwrap();
         }
-        let s = Store::load(dir.path(), DialectKind::Okf, "test".into());
+        let s = Store::load(dir.path(), crate::store::dialect::okf::KIND, "test".into());
         (dir, s)
     }
 

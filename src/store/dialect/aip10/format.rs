@@ -49,4 +49,13 @@ impl Format for Aip10Format {
     fn promotion_step(&self, status: &str) -> Option<&'static str> {
         (status == "shadow").then_some("playbook shadow → active")
     }
+    fn review(&self) -> &'static dyn crate::store::review::rules::ReviewRules {
+        &super::review::Aip10Review
+    }
+    fn log_path(&self, root: &Path) -> std::path::PathBuf {
+        root.join("_log.md")
+    }
+    fn append_event(&self, old: &str, event: &crate::store::audit::AuditEvent, at: time::OffsetDateTime) -> String {
+        super::log_writer::append(old, event, at)
+    }
 }

@@ -14,6 +14,8 @@ use crate::store::history::HistoryEvent;
 
 pub mod catalog;
 pub mod format;
+pub mod log_writer;
+pub mod review;
 pub use format::KIND;
 pub mod log;
 pub mod manifest;

@@ -32,4 +32,13 @@ impl Format for AwarenessFormat {
     fn promotion_step(&self, status: &str) -> Option<&'static str> {
         (status == "candidate").then_some("candidate → active entry")
     }
+    fn review(&self) -> &'static dyn crate::store::review::rules::ReviewRules {
+        &super::review::AwarenessReview
+    }
+    fn log_path(&self, root: &Path) -> std::path::PathBuf {
+        root.join("memory/events.jsonl")
+    }
+    fn append_event(&self, old: &str, event: &crate::store::audit::AuditEvent, at: time::OffsetDateTime) -> String {
+        super::log_writer::append(old, event, at)
+    }
 }

@@ -67,4 +67,17 @@ impl Format for EvolveFormat {
     fn okf_alignment(&self) -> Option<OkfAlignment> {
         Some(OkfAlignment { entries_named_by_stem: true })
     }
+    fn review(&self) -> &'static dyn crate::store::review::rules::ReviewRules {
+        &super::review::EvolveReview
+    }
+    /// The evolve home's `audit.log` (beside the entities), else one in folio's state folder.
+    fn log_path(&self, root: &Path) -> PathBuf {
+        match crate::store::state::evolve_home(root) {
+            Some(home) => home.join("audit.log"),
+            None => crate::store::state::State::for_store(root, KIND).dir.join("audit.log"),
+        }
+    }
+    fn append_event(&self, old: &str, event: &crate::store::audit::AuditEvent, at: time::OffsetDateTime) -> String {
+        super::log_writer::append(old, event, at)
+    }
 }

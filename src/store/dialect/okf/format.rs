@@ -59,6 +59,15 @@ impl Format for OkfFormat {
     fn promotion_step(&self, status: &str) -> Option<&'static str> {
         (status == "draft").then_some("status draft → stable")
     }
+    fn review(&self) -> &'static dyn crate::store::review::rules::ReviewRules {
+        &super::review::OkfReview
+    }
+    fn log_path(&self, root: &Path) -> PathBuf {
+        root.join("log.md")
+    }
+    fn append_event(&self, old: &str, event: &crate::store::audit::AuditEvent, at: time::OffsetDateTime) -> String {
+        super::log_writer::append(old, event, at)
+    }
 }
 
 /// An OKF root `index.md`: a catalog (no frontmatter, or only `okf_version`) with `* [..](..)`

@@ -40,4 +40,7 @@ impl Format for OpendrayFormat {
     fn promotion_step(&self, status: &str) -> Option<&'static str> {
         (status == "candidate").then_some("maturity candidate → fact")
     }
+    fn review(&self) -> &'static dyn crate::store::review::rules::ReviewRules {
+        &super::review::OpendrayReview
+    }
 }

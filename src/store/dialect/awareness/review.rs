@@ -4,13 +4,34 @@
 //! rewritten, and each moved entry becomes one `memory/events.jsonl` line of the framework's own
 //! type and fields (`memory.promoted` with kind, section, text, evidence; `memory.pruned` with
 //! text, reason, evidence), carried in the event's `entries` detail.
-use super::plan::Plan;
-use super::verdict::Verdict;
-use super::{ReviewError, Reviewer};
 use serde_json::{Value, json};
 
 use crate::store::Store;
 use crate::store::entity::EntityIdx;
+use crate::store::review::plan::Plan;
+use crate::store::review::rules::ReviewRules;
+use crate::store::review::{ReviewError, Reviewer, Verdict};
+
+pub struct AwarenessReview;
+
+impl ReviewRules for AwarenessReview {
+    fn verdict(&self, store: &Store, idx: EntityIdx, v: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
+        verdict(store, idx, v, plan)
+    }
+
+    /// The entry that leaves is pruned with the framework's own event (`memory.pruned`).
+    fn merge_entries(
+        &self,
+        store: &Store,
+        from: EntityIdx,
+        into: EntityIdx,
+        plan: &mut Plan,
+    ) -> Option<Result<(), ReviewError>> {
+        let b = store.entity(into);
+        let reason = format!("merged into {}", b.description.as_deref().unwrap_or(&b.title));
+        Some(prune(store, from, &reason, plan))
+    }
+}
 
 const PRUNED: &str = "Pruned Or Revised";
 

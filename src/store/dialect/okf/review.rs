@@ -1,0 +1,44 @@
+//! What review decisions write in an OKF bundle (REVIEW.md "Per dialect"): approve appends a
+//! `verified:` stamp (and takes a draft to stable), veto deprecates with a `vetoed:` stamp,
+//! promote retypes (or takes a draft to stable).
+use serde_json::{Value, json};
+
+use crate::store::Store;
+use crate::store::entity::EntityIdx;
+use crate::store::review::plan::Plan;
+use crate::store::review::rules::{ReviewRules, needs_to, stamp};
+use crate::store::review::{ReviewError, Verdict, fields};
+
+pub struct OkfReview;
+
+impl ReviewRules for OkfReview {
+    fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
+        okf(store, idx, verdict, plan)
+    }
+}
+
+fn okf(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
+    let path = store.entity(idx).path.clone();
+    let draft = &mut plan.draft;
+    let f = fields::read(draft, store, &path)?;
+    let status = f.get("status").and_then(Value::as_str).map(str::to_string);
+    match verdict {
+        Verdict::Approve { .. } => {
+            fields::append(draft, store, &path, "verified", &[stamp(&plan.reviewer, None)])?;
+            if status.as_deref() == Some("draft") {
+                fields::set(draft, store, &path, "status", json!("stable"))?;
+            }
+        }
+        Verdict::Veto { reason } => {
+            fields::set(draft, store, &path, "status", json!("deprecated"))?;
+            fields::set(draft, store, &path, "vetoed", stamp(&plan.reviewer, Some(reason)))?;
+        }
+        Verdict::Forget => draft.archive(store, &path)?,
+        Verdict::Promote { to } => match to {
+            Some(kind) => crate::store::review::retype::promote(store, idx, kind, plan)?,
+            None if status.as_deref() == Some("draft") => fields::set(draft, store, &path, "status", json!("stable"))?,
+            None => return Err(needs_to(store, idx, "a type (--to TYPE)")),
+        },
+    }
+    Ok(())
+}

@@ -1,0 +1,94 @@
+//! What review decisions mean in one format. Each format answers in its own folder
+//! (`dialect/<format>/review.rs`) through `Format::review`; the generic verdict and merge code
+//! (`verdict.rs`, `merge.rs`) asks and never matches on which format it is. The defaults are
+//! what a format without review fields does: the log line is the verdict, veto and forget take
+//! the file out of the store into folio's archive.
+use serde_json::{Value, json};
+
+use super::plan::Plan;
+use super::verdict::Verdict;
+use super::{ReviewError, Reviewer, fields};
+use crate::store::Store;
+use crate::store::audit::AuditEvent;
+use crate::store::entity::{Entity, EntityIdx};
+
+pub trait ReviewRules: Sync {
+    /// What `verdict` writes to entity `idx` (REVIEW.md "Per dialect").
+    fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
+        log_only(store, idx, verdict, plan)
+    }
+
+    /// The verb the log records a verdict under.
+    fn log_verb(&self, verdict: &Verdict) -> &'static str {
+        verdict.name()
+    }
+
+    /// Whether the log line carries the content hash(es) each verdict was taken on.
+    fn logs_hashes(&self) -> bool {
+        false
+    }
+
+    /// Formats whose entities are lines of a shared file fold a merge in their own way;
+    /// `Some` when this one did (the plan is then complete).
+    fn merge_entries(
+        &self,
+        _store: &Store,
+        _from: EntityIdx,
+        _into: EntityIdx,
+        _plan: &mut Plan,
+    ) -> Option<Result<(), ReviewError>> {
+        None
+    }
+
+    /// Record on INTO (at `path`, fields `f` as the draft has them) that it absorbed `trail`.
+    fn merge_trail(&self, store: &Store, path: &str, trail: Value, plan: &mut Plan) -> Result<(), ReviewError> {
+        fields::append(&mut plan.draft, store, path, "merged_from", &[trail])
+    }
+
+    /// A file whose links a merge re-aimed (not INTO itself): anything the format stamps on
+    /// every write.
+    fn touched_by_merge(&self, _store: &Store, _path: &str, _plan: &mut Plan) -> Result<(), ReviewError> {
+        Ok(())
+    }
+
+    /// The merge's log event in the format's own shape (`plan.event` is the generic one).
+    fn merge_event(&self, _a: &Entity, _b: &Entity, _plan: &mut Plan) {}
+}
+
+/// The rules of a format without review fields of its own (vault, EloPhanto).
+pub struct LogOnly;
+
+impl ReviewRules for LogOnly {}
+
+/// The log line is the verdict; veto and forget take the file out of the indexed tree into
+/// the folio archive; there is no ladder to promote along.
+pub fn log_only(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
+    let path = store.entity(idx).path.clone();
+    match verdict {
+        Verdict::Veto { .. } | Verdict::Forget => plan.draft.archive(store, &path),
+        Verdict::Promote { .. } => {
+            Err(ReviewError::refused(format!("{path}: {} has no maturity levels to promote along", store.kind())))
+        }
+        Verdict::Approve { .. } => Ok(()),
+    }
+}
+
+/// `{by, at}` (and `reason`): who decided and when, as formats record it in a field.
+pub fn stamp(reviewer: &Reviewer, reason: Option<&str>) -> Value {
+    let mut v = json!({"by": reviewer.by, "at": reviewer.timestamp()});
+    if let Some(r) = reason {
+        v["reason"] = json!(r);
+    }
+    v
+}
+
+/// A promotion with no default next step needs `--to`.
+pub fn needs_to(store: &Store, idx: EntityIdx, what: &str) -> ReviewError {
+    let e = store.entity(idx);
+    ReviewError::refused(format!("{}: nothing to promote `{}` along by default; name {what}", e.path, e.id))
+}
+
+/// A log event naming `a` (the merged entity) the way a review line does.
+pub fn review_line(a: &Entity, by: &str, summary: String) -> AuditEvent {
+    AuditEvent::new("review", by, summary).entity(&a.id, &a.title, &a.path)
+}
