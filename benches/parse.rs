@@ -6,7 +6,7 @@ use folio::r#gen;
 use folio::store::dialect::DialectKind;
 use folio::store::model::lines::LineIndex;
 use folio::store::read::frontmatter::{self, Block};
-use folio::store::{read::link_scan, read::links, read::simple_yaml};
+use folio::store::{read::frontmatter::simple_yaml, read::link_scan, read::links};
 
 struct Doc {
     text: String,

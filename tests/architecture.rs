@@ -1,7 +1,9 @@
 //! The house rules, checked on the source tree (docs/ARCHITECTURE.md):
 //! - what a format means lives in its folder: no code outside `src/store/dialect/` names a
 //!   format's `DialectKind::` variant (the registry inside that folder lists them);
-//! - the domain (`src/store`) never imports the terminal (ratatui, crossterm).
+//! - the domain (`src/store`) never imports the terminal (ratatui, crossterm);
+//! - its layers (model → read → write → lint → review → keep) never import upward, and its
+//!   modules import in no circle.
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -66,5 +68,160 @@ fn the_domain_never_imports_the_terminal() {
     for needle in ["ratatui", "crossterm"] {
         let found = occurrences(&store, needle);
         assert!(found.is_empty(), "src/store imports {needle}: {found:?}");
+    }
+}
+
+/// The domain's layers, lowest first (docs/ARCHITECTURE.md). `dialect/` is not among them: a
+/// format plugs into every layer, and generic code reaches it only through the format traits.
+const LAYERS: &[&str] = &["model", "read", "write", "lint", "review", "keep"];
+
+/// The `crate::store::<name>` paths a file's non-test code names (in groups too), `super::`
+/// chains left aside: within the layer folders they stay inside their own layer.
+fn store_paths(text: &str) -> Vec<String> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    let code: String = code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
+    let mut out = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(i) = rest.find("crate::store::") {
+        rest = &rest[i + "crate::store::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find("};").unwrap_or(group.len());
+            for item in group[..end].split([',', '{', '\n']) {
+                let name: String = item.trim().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                out.push(name);
+            }
+        } else {
+            out.push(rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect());
+        }
+    }
+    out
+}
+
+/// A file's folder chain below `src/store/`: (its layer, its module path), e.g.
+/// (`write`, `write::journal`) for `write/journal/records.rs`.
+fn layer_and_module(rel: &str) -> (String, String) {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let stem = |s: &str| s.trim_end_matches(".rs").to_string();
+    let layer = stem(parts[0]);
+    let module = match parts.get(1) {
+        Some(m) if *m != "mod.rs" => format!("{layer}::{}", stem(m)),
+        _ => layer.clone(),
+    };
+    (layer, module)
+}
+
+#[test]
+fn lower_layers_never_import_higher_ones() {
+    let store = src().join("store");
+    let mut files = Vec::new();
+    rust_files(&store, &mut files);
+    let mut upward = Vec::new();
+    for f in &files {
+        let rel = f.strip_prefix(&store).unwrap().to_string_lossy().replace('\\', "/");
+        let (layer, _) = layer_and_module(&rel);
+        let Some(own) = LAYERS.iter().position(|l| *l == layer) else { continue };
+        for name in store_paths(&std::fs::read_to_string(f).unwrap()) {
+            if let Some(other) = LAYERS.iter().position(|l| *l == name)
+                && other > own
+            {
+                upward.push(format!("{rel} imports {name}"));
+            }
+        }
+    }
+    assert!(upward.is_empty(), "a lower layer imports a higher one: {upward:#?}");
+}
+
+#[test]
+fn the_domain_modules_import_no_circle() {
+    // Edges between the modules of the layer folders (`write::journal` → `write::state`, …),
+    // from `crate::store::<layer>::<module>` paths and `super::<module>` inside a layer folder.
+    let store = src().join("store");
+    let mut files = Vec::new();
+    rust_files(&store, &mut files);
+    let mut edges: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for f in &files {
+        let rel = f.strip_prefix(&store).unwrap().to_string_lossy().replace('\\', "/");
+        let (layer, module) = layer_and_module(&rel);
+        if !LAYERS.contains(&layer.as_str()) && layer != "dialect" {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code: String = code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
+        let ident = |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
+        let mut targets = Vec::new();
+        for l in LAYERS.iter().chain(["dialect"].iter()) {
+            let needle = format!("{l}::");
+            let mut rest = code.as_str();
+            while let Some(i) = rest.find(&needle) {
+                let before = &rest[..i];
+                rest = &rest[i + needle.len()..];
+                // `crate::store::write::x` or `write::x` inside a `crate::store::{…}` group.
+                if before.ends_with("crate::store::") || before.ends_with('{') || before.ends_with(", ") {
+                    let name = ident(rest);
+                    if !name.is_empty() {
+                        targets.push(format!("{l}::{name}"));
+                    }
+                }
+            }
+        }
+        if rel.split('/').count() == 2 && !rel.ends_with("mod.rs") {
+            let mut rest = code.as_str();
+            while let Some(i) = rest.find("super::") {
+                let before = &rest[..i];
+                rest = &rest[i + "super::".len()..];
+                if before.ends_with("super::")
+                    || before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+                {
+                    continue;
+                }
+                if let Some(group) = rest.strip_prefix('{') {
+                    let end = group.find('}').unwrap_or(group.len());
+                    targets.extend(group[..end].split(',').map(|s| format!("{layer}::{}", ident(s.trim()))));
+                } else {
+                    targets.push(format!("{layer}::{}", ident(rest)));
+                }
+            }
+        }
+        let set = edges.entry(module.clone()).or_default();
+        for t in targets {
+            if t != module && !t.ends_with("::") && !t.ends_with("::self") {
+                set.insert(t);
+            }
+        }
+    }
+    // A depth-first search that reports the first circle it walks into.
+    fn visit(
+        n: &str,
+        edges: &BTreeMap<String, std::collections::BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match state.get(n) {
+            Some(2) => return None,
+            Some(1) => {
+                let start = path.iter().position(|p| p == n).unwrap();
+                let mut circle = path[start..].to_vec();
+                circle.push(n.to_string());
+                return Some(circle);
+            }
+            _ => {}
+        }
+        state.insert(n.to_string(), 1);
+        path.push(n.to_string());
+        for next in edges.get(n).into_iter().flatten() {
+            if let Some(c) = visit(next, edges, state, path) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        state.insert(n.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for n in edges.keys() {
+        if let Some(circle) = visit(n, &edges, &mut state, &mut Vec::new()) {
+            panic!("the domain's modules import in a circle: {}", circle.join(" → "));
+        }
     }
 }

@@ -99,7 +99,7 @@ fn okf_bundle_has_fresh_catalogs_realistic_sizes_and_countable_links() {
         else {
             panic!("no frontmatter")
         };
-        assert!(folio::store::read::simple_yaml::parse(&t[inner]).is_some(), "{}", &t[..300]);
+        assert!(folio::store::read::frontmatter::simple_yaml::parse(&t[inner]).is_some(), "{}", &t[..300]);
     }
 }
 

@@ -1,6 +1,6 @@
 //! ISO 8601 dates and times as the formats write them. One reader for every dialect, so
 //! `stale_after`, `updated_at`, `published_at` and EloPhanto's dates agree on what is valid.
-use time::format_description::well_known::Iso8601;
+use time::format_description::well_known::{Iso8601, Rfc3339};
 use time::{Date, OffsetDateTime, PrimitiveDateTime};
 
 /// A date-time with an offset (`2026-04-27T18:55:21Z`, `…+02:00`).
@@ -39,6 +39,20 @@ pub fn parse_instant(s: &str) -> Option<OffsetDateTime> {
     with_offset(s)
         .or_else(|| without_offset(s).map(|t| t.assume_utc()))
         .or_else(|| bare_date(s).map(|d| d.midnight().assume_utc()))
+}
+
+pub fn now() -> OffsetDateTime {
+    OffsetDateTime::now_utc()
+}
+
+/// `2026-08-19T18:23:34.123456Z`, as evolve writes it.
+pub fn now_iso() -> String {
+    iso(now())
+}
+
+pub fn iso(t: OffsetDateTime) -> String {
+    let t = t.replace_nanosecond(t.microsecond() * 1000).unwrap_or(t);
+    t.format(&Rfc3339).unwrap_or_default()
 }
 
 #[cfg(test)]

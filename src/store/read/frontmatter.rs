@@ -5,7 +5,9 @@
 //! EloPhanto's indexer accept: a `---` further down the file is just a thematic break.
 use serde_json::{Map, Value};
 
+pub mod simple_yaml;
 pub mod view;
+pub mod yaml_limits;
 
 pub use view::{Val, View};
 
@@ -74,7 +76,7 @@ pub fn parse_yaml(yaml: &str) -> Result<Fields, YamlError> {
     if yaml.trim().is_empty() {
         return Ok(Fields::new());
     }
-    if let Some(view) = super::simple_yaml::parse_view(yaml) {
+    if let Some(view) = simple_yaml::parse_view(yaml) {
         return Ok(view.into_fields());
     }
     parse_with_serde(yaml)
@@ -86,7 +88,7 @@ pub fn parse_yaml_view(yaml: &str) -> Result<View<'_>, YamlError> {
     if yaml.trim().is_empty() {
         return Ok(View::new());
     }
-    if let Some(view) = super::simple_yaml::parse_view(yaml) {
+    if let Some(view) = simple_yaml::parse_view(yaml) {
         return Ok(view);
     }
     parse_with_serde(yaml).map(View::from_fields)
@@ -96,7 +98,7 @@ pub fn parse_yaml_view(yaml: &str) -> Result<View<'_>, YamlError> {
 fn parse_with_serde(yaml: &str) -> Result<Fields, YamlError> {
     // The simple reader has no anchors and no nesting, so only the YAML parser needs the bomb
     // guard (which cost as much as the simple reader itself: 7 % of `folio stats` instructions).
-    super::yaml_limits::check(yaml).map_err(|message| YamlError { message, line: 1, col: 1 })?;
+    yaml_limits::check(yaml).map_err(|message| YamlError { message, line: 1, col: 1 })?;
     let value: serde_yaml_ng::Value = serde_yaml_ng::from_str(yaml).map_err(|e| {
         let (line, col) = e.location().map(|l| (l.line() as u32, l.column() as u32)).unwrap_or((1, 1));
         YamlError { message: first_line(&e.to_string()), line, col }

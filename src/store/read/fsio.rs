@@ -3,6 +3,9 @@ use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::Path;
 
+/// Files larger than this are read only up to it (a 50 MB agent dump is still an entity).
+pub const MAX_READ: u64 = 16 * 1024 * 1024;
+
 /// Read at most `limit` bytes; the flag says whether the file was longer.
 /// Only regular files are read: opening a FIFO blocks and a device never ends.
 pub fn read_capped(path: &Path, limit: u64) -> io::Result<(Vec<u8>, bool)> {

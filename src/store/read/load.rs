@@ -14,8 +14,7 @@ use crate::store::dialect::{Dialect, FileRole, SourceFile, StoreWarning};
 use crate::store::model::entity::{Entity, Problem, rule};
 use crate::store::model::lines::LineIndex;
 
-/// Files larger than this are read only up to it (a 50 MB agent dump is still an entity).
-pub const MAX_READ: u64 = 16 * 1024 * 1024;
+pub use crate::store::read::fsio::MAX_READ;
 
 /// A file found under the root.
 #[derive(Debug, Clone)]

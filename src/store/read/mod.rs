@@ -9,7 +9,5 @@ pub mod links;
 pub mod load;
 pub mod readonly;
 pub mod resolve;
-pub mod simple_yaml;
 pub(crate) mod str_table;
 pub mod tree;
-pub mod yaml_limits;

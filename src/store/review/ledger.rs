@@ -82,40 +82,8 @@ impl Ledger {
     }
 }
 
-/// The ledger without the verdicts an undone changeset carried, for undo to write in its own
-/// journaled changeset.
-pub struct Rewrite {
-    pub path: PathBuf,
-    /// Digest of the bytes the new content was made from.
-    pub expected: String,
-    pub bytes: Vec<u8>,
-}
-
-/// The ledger with every verdict of changeset `id` dropped (the items return to the queue);
-/// other lines, damaged ones included, are kept byte for byte. None: it holds no such verdict.
-pub fn without_changeset(store: &Store, id: &str) -> io::Result<Option<Rewrite>> {
-    let path = review_dir(store).join("verdicts.jsonl");
-    let old = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
-    };
-    let carried =
-        |line: &[u8]| serde_json::from_slice::<VerdictRecord>(line).is_ok_and(|r| r.changeset.as_deref() == Some(id));
-    let mut bytes = Vec::with_capacity(old.len());
-    for line in old.split_inclusive(|&b| b == b'\n') {
-        if !carried(line.trim_ascii_end()) {
-            bytes.extend_from_slice(line);
-        }
-    }
-    if bytes.len() == old.len() {
-        return Ok(None);
-    }
-    Ok(Some(Rewrite { path, expected: digest::of(&old), bytes }))
-}
-
 fn review_dir(store: &Store) -> PathBuf {
-    State::for_store(&store.root, store.kind()).dir.join("review")
+    State::for_store(&store.root, store.kind()).verdicts_path().parent().map(PathBuf::from).unwrap_or_default()
 }
 
 pub fn is_approval(verdict: &str) -> bool {
@@ -125,6 +93,7 @@ pub fn is_approval(verdict: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::write::changeset_lines::without_changeset;
 
     fn rec(entity: &str, verdict: &str, hash: &str, cs: Option<&str>) -> VerdictRecord {
         VerdictRecord {
@@ -159,8 +128,8 @@ mod tests {
         let mut text = std::fs::read(&ledger).unwrap();
         text.extend_from_slice(b"not json, kept as it is\n");
         std::fs::write(&ledger, &text).unwrap();
-        assert!(without_changeset(&store, "c9").unwrap().is_none());
-        let w = without_changeset(&store, "c2").unwrap().unwrap();
+        assert!(without_changeset(&ledger, "c9").unwrap().is_none());
+        let w = without_changeset(&ledger, "c2").unwrap().unwrap();
         assert_eq!(w.path, ledger);
         assert_eq!(w.expected, digest::of(&text));
         let kept = String::from_utf8(w.bytes.clone()).unwrap();

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 
 use super::state::State;
 use crate::store::dialect::DialectKind;
@@ -82,19 +81,7 @@ pub fn default_actor() -> String {
     format!("human:{user}")
 }
 
-pub fn now() -> OffsetDateTime {
-    OffsetDateTime::now_utc()
-}
-
-/// `2026-08-19T18:23:34.123456Z`, as evolve writes it.
-pub fn now_iso() -> String {
-    iso(now())
-}
-
-pub fn iso(t: OffsetDateTime) -> String {
-    let t = t.replace_nanosecond(t.microsecond() * 1000).unwrap_or(t);
-    t.format(&Rfc3339).unwrap_or_default()
-}
+pub use crate::store::model::timestamp::{iso, now, now_iso};
 
 /// Where the event log of a store of `kind` at `root` lives (the format says; folio's own
 /// `audit.jsonl` in its state folder for formats without a log).

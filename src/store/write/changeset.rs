@@ -20,7 +20,6 @@ use std::path::{Component, Path};
 
 use super::audit::AuditEvent;
 use super::journal::{Recovery, Role};
-use super::storage::Plan;
 use crate::store::Store;
 
 /// What to do with one file.
@@ -270,6 +269,19 @@ pub(super) fn relative_to(root: &Path, path: &Path) -> String {
         }
         _ => path.to_string_lossy().into_owned(),
     }
+}
+
+/// One write plan as a backend applies it: every write with the digest it expects to
+/// replace, the files that leave the store for folio's archive, and the audit event.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub writes: Vec<Write>,
+    /// Files taken out of the store (already among `writes` as removals), each with the
+    /// digest it must hold: the backend keeps their bytes for good before removing them.
+    pub archived: Vec<(String, String)>,
+    pub event: AuditEvent,
+    /// For an undo: the id of the record it reverts.
+    pub undoes: Option<String>,
 }
 
 #[cfg(test)]

@@ -5,15 +5,17 @@
 //! filed as an undo record (`undo`). See `changeset` for the plan's vocabulary.
 use std::path::Path;
 
-use super::audit;
+use super::audit::{self, AuditEvent};
 use super::catalog::{self, CatalogState};
-use super::changeset::{Applied, Write, WriteError, WriteOptions, relative_to};
+use super::changeset::{self, Applied, Write, WriteError, WriteOptions, relative_to};
+use super::changeset_lines;
+use super::journal::records::records;
 use super::journal::{Entry, Intent, Journal, Role};
 use super::state::State;
 use super::storage::{Plan, Storage};
 use super::swap::{self, SwapError};
 use super::write_gate::WriteGate;
-use crate::store::{Store, model::digest, read::readonly, write::failpoint, write::undo};
+use crate::store::{Store, model::digest, read::readonly, write::failpoint};
 
 /// A store that is a folder on disk.
 pub struct FileStorage<'s> {
@@ -36,7 +38,7 @@ impl Storage for FileStorage<'_> {
     }
 
     fn undo(&self, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError> {
-        undo::undo_in_folder(self, self.store, by, opts)
+        undo_in_folder(self, self.store, by, opts)
     }
 }
 
@@ -204,6 +206,46 @@ fn missing_dirs(root: &Path, rel: &str) -> Vec<String> {
 fn changeset_id() -> String {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
     format!("{nanos:024}-{}", std::process::id())
+}
+
+impl Store {
+    /// The backend of this store: its format's own (a database) or the folder engine.
+    pub fn storage(&self) -> Box<dyn Storage + '_> {
+        self.dialect.storage(self).unwrap_or_else(|| Box::new(FileStorage::new(self)))
+    }
+}
+
+/// `undo` for a folder store: the record's before-images become the writes of a new plan.
+fn undo_in_folder(storage: &FileStorage, store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError> {
+    let state = State::for_store(&store.root, store.kind());
+    let Some(record) = records(&state).pop() else { return Err(WriteError::NothingToUndo) };
+    let mut writes = Vec::new();
+    for e in record.entries.iter().rev() {
+        let before = match &e.before {
+            Some(d) => Some(state.object(d).map_err(|err| WriteError::Io { path: e.path.clone(), err })?),
+            None => None,
+        };
+        writes.push(Write { path: e.path.clone(), expected: e.after.clone(), after: before, role: e.role });
+    }
+    // After the files, so a crash between them rolls the files back with the ledger untouched.
+    for tagged in state.changeset_tagged_files() {
+        let rewrite = changeset_lines::without_changeset(&tagged, &record.id)
+            .map_err(|err| WriteError::Io { path: format!("{} (nothing was written)", tagged.display()), err })?;
+        if let Some(l) = rewrite {
+            let path = changeset::relative_to(&store.root, &l.path);
+            writes.push(Write { path, expected: Some(l.expected), after: Some(l.bytes), role: Role::Ledger });
+        }
+    }
+    let event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
+        .detail("undoes", record.id.clone());
+    let plan = Plan { writes, archived: Vec::new(), event, undoes: Some(record.id.clone()) };
+    let applied = storage.apply(plan, opts)?;
+    // The files the changeset created are gone again; so go the folders it made for them
+    // (only those, and only when empty: a file someone put there since keeps its folder).
+    for e in record.entries.iter().rev().filter(|e| e.before.is_none()) {
+        e.remove_created_dirs(&store.root);
+    }
+    Ok(applied)
 }
 
 #[cfg(test)]

@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use super::state::{State, append_line};
 use crate::store::dialect::DialectKind;
-use crate::store::{model::digest, read::fsio, write::failpoint, write::swap, write::undo};
+use crate::store::{model::digest, read::fsio, write::failpoint, write::swap};
+
+pub mod records;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -110,7 +112,7 @@ impl Journal {
 
     /// Finish a committed changeset: file the undo record, then drop the journal.
     pub fn finish(self, state: &State) -> io::Result<()> {
-        undo::file_record(state, &self.intent)?;
+        records::file_record(state, &self.intent)?;
         failpoint::step("undo record");
         fs::remove_file(&self.path)
     }
@@ -313,6 +315,6 @@ mod tests {
         let r = recover(dir.path(), crate::store::dialect::vault::KIND).unwrap().unwrap();
         assert!(matches!(r, Recovery::Finished { files: 2, .. }), "{r:?}");
         assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"new a");
-        assert_eq!(undo::records(&state).len(), 1);
+        assert_eq!(records::records(&state).len(), 1);
     }
 }

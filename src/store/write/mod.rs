@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod catalog;
 pub mod changeset;
+pub mod changeset_lines;
 pub mod edit;
 pub mod failpoint;
 pub mod file_storage;

@@ -33,6 +33,16 @@ impl State {
         self.dir.join("journal.jsonl")
     }
 
+    /// The review verdicts (`review/verdicts.jsonl`), one JSON line each.
+    pub fn verdicts_path(&self) -> PathBuf {
+        self.dir.join("review").join("verdicts.jsonl")
+    }
+
+    /// The append-only files whose lines name the changeset that carried them (undo drops those).
+    pub fn changeset_tagged_files(&self) -> Vec<PathBuf> {
+        vec![self.verdicts_path()]
+    }
+
     pub fn undo_dir(&self) -> PathBuf {
         self.dir.join("undo")
     }
@@ -85,7 +95,8 @@ impl State {
         let d = digest::of(bytes);
         let dir = self.dir.join("archive");
         fsio::write_atomic(&dir.join(digest::hex(&d)), bytes)?;
-        let line = serde_json::json!({"path": rel, "object": d, "ts": super::audit::now_iso()}).to_string();
+        let line =
+            serde_json::json!({"path": rel, "object": d, "ts": crate::store::model::timestamp::now_iso()}).to_string();
         append_line(&dir.join("index.jsonl"), &line)?;
         Ok(d)
     }

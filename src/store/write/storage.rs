@@ -13,23 +13,8 @@
 //! ```
 use std::io;
 
-use super::audit::AuditEvent;
-use super::changeset::{Applied, Write, WriteError, WriteOptions};
-use super::file_storage::FileStorage;
-use crate::store::Store;
-
-/// One write plan as a backend applies it: every write with the digest it expects to
-/// replace, the files that leave the store for folio's archive, and the audit event.
-#[derive(Debug, Clone)]
-pub struct Plan {
-    pub writes: Vec<Write>,
-    /// Files taken out of the store (already among `writes` as removals), each with the
-    /// digest it must hold: the backend keeps their bytes for good before removing them.
-    pub archived: Vec<(String, String)>,
-    pub event: AuditEvent,
-    /// For an undo: the id of the record it reverts.
-    pub undoes: Option<String>,
-}
+pub use super::changeset::Plan;
+use super::changeset::{Applied, WriteError, WriteOptions};
 
 /// Where a store's entities live and how plans reach them.
 pub trait Storage {
@@ -40,11 +25,4 @@ pub trait Storage {
     fn apply(&self, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError>;
     /// Revert the newest applied plan, byte-exact, when nothing changed it since.
     fn undo(&self, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError>;
-}
-
-impl Store {
-    /// The backend of this store: its format's own (a database) or the folder engine.
-    pub fn storage(&self) -> Box<dyn Storage + '_> {
-        self.dialect.storage(self).unwrap_or_else(|| Box::new(FileStorage::new(self)))
-    }
 }

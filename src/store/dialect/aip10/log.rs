@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::store::model::history::HistoryEvent;
 use crate::store::read::fsio;
-use crate::store::read::load::MAX_READ;
+use crate::store::read::fsio::MAX_READ;
 
 pub const LOG: &str = "_log.md";
 

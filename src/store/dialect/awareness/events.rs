@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::entry_key::entry_key;
 use crate::store::dialect::StoreWarning;
 use crate::store::model::history::HistoryEvent;
-use crate::store::{read::fsio, read::load};
+use crate::store::read::fsio;
 
 pub const EVENTS_PATH: &str = "memory/events.jsonl";
 
@@ -21,12 +21,12 @@ pub struct EventLog {
 impl EventLog {
     /// Read the log under `root`; a missing log is an empty history.
     pub fn read(root: &Path) -> EventLog {
-        match fsio::read_capped(&root.join(EVENTS_PATH), load::MAX_READ) {
+        match fsio::read_capped(&root.join(EVENTS_PATH), fsio::MAX_READ) {
             Ok((bytes, truncated)) => {
                 let mut log = EventLog::parse(&String::from_utf8_lossy(&bytes));
                 if truncated {
                     log.warnings
-                        .push(warning(None, format!("larger than {} bytes; the rest is not read", load::MAX_READ)));
+                        .push(warning(None, format!("larger than {} bytes; the rest is not read", fsio::MAX_READ)));
                 }
                 log
             }

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::store::model::history::HistoryEvent;
 use crate::store::read::frontmatter::{self, Block};
-use crate::store::{read::fsio, read::load};
+use crate::store::read::fsio;
 
 /// The changelog, relative to the knowledge root.
 pub const CHANGELOG: &str = "system/changelog.md";
@@ -17,7 +17,7 @@ const KIND: &str = "changelog";
 
 /// The changelog's entries, oldest first; none when there is no readable changelog.
 pub fn read(root: &Path) -> Vec<HistoryEvent> {
-    let Ok((bytes, _)) = fsio::read_capped(&root.join(CHANGELOG), load::MAX_READ) else { return Vec::new() };
+    let Ok((bytes, _)) = fsio::read_capped(&root.join(CHANGELOG), fsio::MAX_READ) else { return Vec::new() };
     if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
         return Vec::new();
     }

@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::store::dialect::StoreWarning;
 use crate::store::model::history::HistoryEvent;
 use crate::store::read::frontmatter::scalar_text;
-use crate::store::{read::fsio, read::load};
+use crate::store::read::fsio;
 
 /// Warning code for a line of `audit.log` that is not an audit row.
 pub const INVALID_AUDIT_LINE: &str = "invalid-audit-line";
@@ -43,13 +43,13 @@ pub fn path_for(root: &Path) -> Option<PathBuf> {
 pub fn read(root: &Path) -> AuditLog {
     let Some(path) = path_for(root) else { return AuditLog::default() };
     let shown = path.display().to_string();
-    match fsio::read_capped(&path, load::MAX_READ) {
+    match fsio::read_capped(&path, fsio::MAX_READ) {
         Ok((bytes, truncated)) => {
             let mut log = parse(&bytes, &shown, truncated);
             if truncated {
                 log.warnings.push(warning(
                     "too-large",
-                    format!("{shown}: larger than {} bytes; only the events before that were read", load::MAX_READ),
+                    format!("{shown}: larger than {} bytes; only the events before that were read", fsio::MAX_READ),
                     &shown,
                 ));
             }
