@@ -48,15 +48,17 @@ fn obsidian_links_resolve_by_title_path_and_alias() {
     assert_eq!(
         links,
         [
+            // `related:` in the frontmatter first, as Obsidian lists it.
+            ("Compounding Knowledge".into(), "concepts/Compounding Knowledge".into()),
             ("Compounding Knowledge".into(), "concepts/Compounding Knowledge".into()),
             ("entities/Andrej Karpathy".into(), "entities/Andrej Karpathy".into()),
             ("../overview.md".into(), "overview".into()),
             ("Missing Page".into(), "-".into()),
         ]
     );
-    assert_eq!(v["links"][0]["label"], "compounding");
-    assert_eq!(v["links"][3]["status"], "broken");
-    // `related: ["[[Compounding Knowledge]]"]` is a typed edge.
+    assert_eq!(v["links"][1]["label"], "compounding");
+    assert_eq!(v["links"][4]["status"], "broken");
+    // `related: ["[[Compounding Knowledge]]"]` is a typed edge as well as a link.
     assert_eq!(v["edges"][0]["type"], "related");
     assert_eq!(v["edges"][0]["resolved"], "concepts/Compounding Knowledge");
     // Linked by alias from Compounding Knowledge, and by title from the index page.
@@ -122,4 +124,94 @@ fn root_index_hub_is_not_an_orphan() {
         .map(|f| f["entity"].as_str().unwrap())
         .collect();
     assert_eq!(orphans, ["notes/index"]);
+}
+
+/// Issue 16 defect 6: a vault's wikilinks reach every file in it by name, as Obsidian's do —
+/// bases and canvases by file name or by stem when no note claims the name.
+#[test]
+fn wikilinks_reach_canvases_bases_and_attachments() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    write(
+        &root,
+        "index.md",
+        "---\ntype: meta\n---\n# Index\n\n[[dashboard.base]] [[Wiki Map]] [[claude-obsidian-presentation]]\n\
+         [[paper.pdf]] [[Diagram.PNG]] [[Notes]] [[No Such Thing]]\n",
+    );
+    write(&root, "Notes.md", "---\ntype: note\n---\n# Notes\n\nBack to [[index]].\n");
+    write(&root, "meta/dashboard.base", "views: []\n");
+    write(&root, "Wiki Map.canvas", "{}\n");
+    write(&root, "canvases/claude-obsidian-presentation.canvas", "{}\n");
+    write(&root, "raw/paper.pdf", "%PDF-1.4\n");
+    write(&root, "_attachments/diagram.png", "png");
+    // A note and a canvas of one name: the note wins, as in Obsidian.
+    write(&root, "canvases/Notes.canvas", "{}\n");
+    let r = root.to_str().unwrap();
+    let v = folio_json(&["show", r, "index", "--json"]);
+    let links: Vec<(String, String, String)> = v["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let s = |k: &str| l[k].as_str().unwrap_or("-").to_string();
+            (s("target"), s("status"), s("resolved"))
+        })
+        .collect();
+    let row = |t: &str, st: &str, to: &str| (t.to_string(), st.to_string(), to.to_string());
+    assert_eq!(
+        links,
+        [
+            row("dashboard.base", "file", "meta/dashboard.base"),
+            row("Wiki Map", "file", "Wiki Map.canvas"),
+            row("claude-obsidian-presentation", "file", "canvases/claude-obsidian-presentation.canvas"),
+            row("paper.pdf", "file", "raw/paper.pdf"),
+            row("Diagram.PNG", "file", "_attachments/diagram.png"),
+            row("Notes", "entity", "Notes"),
+            row("No Such Thing", "broken", "-"),
+        ]
+    );
+    let lint = folio_json(&["lint", "--format", "json", r]);
+    let broken: Vec<&str> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "broken-link")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(broken, ["`No Such Thing` does not resolve inside the store"]);
+}
+
+/// Issue 16 defect 7: wikilinks in frontmatter values are links — `lint` reports the
+/// dangling ones, and `graph --format json` agrees with it.
+#[test]
+fn frontmatter_wikilinks_are_checked_like_body_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    write(
+        &root,
+        "entities/Claude SEO.md",
+        "---\ntype: entity\nrelated: [\"[[E-commerce SEO]]\", \"[[Schema Markup|schema]]\"]\nsource: \"[[Index]]\"\n---\n# Claude SEO\n",
+    );
+    write(&root, "concepts/Schema Markup.md", "---\ntype: concept\n---\n# Schema Markup\n[[Claude SEO]]\n");
+    write(&root, "index.md", "---\ntype: meta\n---\n# Index\n[[Schema Markup]]\n");
+    let r = root.to_str().unwrap();
+    let lint = folio_json(&["lint", "--format", "json", r]);
+    let broken: Vec<(String, u64, u64)> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "broken-link")
+        .map(|f| {
+            (f["message"].as_str().unwrap().to_string(), f["line"].as_u64().unwrap(), f["column"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(broken, [("`E-commerce SEO` does not resolve inside the store".to_string(), 3, 12)]);
+    let v = folio_json(&["show", r, "entities/Claude SEO", "--json"]);
+    let resolved: Vec<&str> =
+        v["links"].as_array().unwrap().iter().map(|l| l["resolved"].as_str().unwrap_or("-")).collect();
+    assert_eq!(resolved, ["-", "concepts/Schema Markup", "index"]);
+    let graph = folio_json(&["graph", r, "--format", "json"]);
+    let text = graph.to_string();
+    assert!(text.contains("E-commerce SEO"), "{text}");
+    assert!(!text.contains("broken:Schema") && !text.contains("broken:Index"), "{text}");
 }

@@ -5,6 +5,7 @@ use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_view
 use crate::store::model::entity::Entity;
 
 pub mod format;
+mod frontmatter_links;
 pub use format::KIND;
 
 pub struct Vault;
@@ -32,6 +33,13 @@ impl Dialect for Vault {
         e.sources = f.list("sources");
         e.confidence = f.f64("confidence");
         e.edges = edges_from_view(f, super::EDGE_KEYS);
+        if p.has_frontmatter {
+            let mut links = frontmatter_links::scan(file.text, e.body_start as usize);
+            if !links.is_empty() {
+                links.append(&mut e.links);
+                e.links = links;
+            }
+        }
         vec![e]
     }
 }

@@ -4,7 +4,7 @@
 //! leading `/`); wikilinks and edge names resolve as Obsidian does: path, id, file stem,
 //! title, alias, case-insensitively. Nothing that leaves the store root is ever followed.
 use std::borrow::{Borrow, Cow};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::links::percent_decode;
 use super::str_table::StrTable;
@@ -18,6 +18,7 @@ use paths::{join, normalize_join_into};
 /// foldhash instead of SipHash: the keys are the store's own paths and names, and SipHash was
 /// 5 % of `folio stats` instructions (callgrind, 10k OKF).
 type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// Lookup tables: paths and lower-cased names in `StrTable`s (keys side by side in one
 /// buffer each), the store's other files and folders borrowed.
@@ -26,6 +27,8 @@ pub struct Resolver<'a> {
     /// By kind of name, in priority order (`name_tables`).
     by_name: Vec<StrTable>,
     files: FastSet<&'a str>,
+    /// The other files by lower-cased file name and by stem (`file_names`).
+    file_names: FastMap<String, &'a str>,
     dirs: FastSet<&'a str>,
     escaping: FastSet<EntityIdx>,
 }
@@ -51,8 +54,30 @@ impl<'a> Resolver<'a> {
             || rayon::join(|| path_table(entities), || folders(entities, &files)),
             || if names { name_tables(entities) } else { Vec::new() },
         );
-        Resolver { by_path, by_name, files, dirs, escaping }
+        let file_names = if names { file_names(files.iter().copied()) } else { FastMap::default() };
+        Resolver { by_path, by_name, files, file_names, dirs, escaping }
     }
+}
+
+/// Whether `key` (lower-cased) is the file name or stem of the file at `path`.
+pub(crate) fn names_file(path: &str, key: &str) -> bool {
+    let name = paths::file_name(path);
+    [name, paths::stem(name)].iter().any(|n| lower(n) == key)
+}
+
+/// Lower-cased file name (`dashboard.base`) and stem (`wiki map`) → the first file, in path
+/// order, claiming it: what a wikilink naming an attachment, canvas or base lands on.
+fn file_names<'a>(files: impl Iterator<Item = &'a str>) -> FastMap<String, &'a str> {
+    let mut sorted: Vec<&'a str> = files.collect();
+    sorted.sort_unstable();
+    let mut names = FastMap::default();
+    for path in sorted {
+        let name = paths::file_name(path);
+        for key in [name, paths::stem(name)] {
+            names.entry(lower(key).into_owned()).or_insert(path);
+        }
+    }
+    names
 }
 
 impl Resolver<'_> {
@@ -206,6 +231,9 @@ impl Lookup for Resolver<'_> {
     fn named(&self, key: &str) -> Option<EntityIdx> {
         self.by_name.iter().find_map(|table| table.get(key))
     }
+    fn file_named(&self, key: &str) -> Option<String> {
+        self.file_names.get(key).map(|p| p.to_string())
+    }
 }
 
 thread_local! {
@@ -228,6 +256,9 @@ pub trait Lookup {
     /// The entity claiming a lower-cased name: id, then stem, then title, then alias; the first
     /// entity in store order wins within each.
     fn named(&self, key: &str) -> Option<EntityIdx>;
+    /// The other file (attachment, canvas, base…) whose lower-cased file name or stem is
+    /// `key`: the first in path order.
+    fn file_named(&self, key: &str) -> Option<String>;
 
     /// A markdown link destination written in the file at `from` (relative path).
     fn markdown(&self, from: &str, target: &str) -> Resolution {
@@ -298,6 +329,9 @@ pub trait Lookup {
         }
         match self.name(t) {
             Some(i) => self.entity(i),
+            // Obsidian links reach every file of the vault by name: `[[dashboard.base]]`,
+            // `[[Wiki Map]]` (a canvas) when no note claims the name.
+            None if !t.contains('/') => self.file_named(&lower(t)).map_or(Resolution::Broken, Resolution::file),
             None => Resolution::Broken,
         }
     }

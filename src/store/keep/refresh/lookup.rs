@@ -92,6 +92,15 @@ impl Lookup for SortedLookup<'_> {
             Names::Found(found) => found.get(key).copied(),
         }
     }
+
+    /// A scan of the other files: only links no entity claims ask, and only on a reload.
+    fn file_named(&self, key: &str) -> Option<String> {
+        self.files
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .find(|p| crate::store::resolve::names_file(p, key))
+            .map(str::to_string)
+    }
 }
 
 #[cfg(test)]

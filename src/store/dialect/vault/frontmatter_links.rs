@@ -1,0 +1,46 @@
+//! Wikilinks written in an Obsidian note's frontmatter (`related: ["[[E-commerce SEO]]"]`):
+//! Obsidian lists them among the note's links, so folio resolves and checks them as links too.
+use crate::store::entity::{Link, LinkSyntax};
+
+/// The `[[target]]` / `[[target|label]]` links in `text[..body_start]` (the frontmatter
+/// block), with their line and column in the file.
+pub fn scan(text: &str, body_start: usize) -> Vec<Link> {
+    let head = &text[..body_start.min(text.len())];
+    let mut links = Vec::new();
+    let mut from = 0;
+    while let Some(open) = head[from..].find("[[").map(|i| from + i) {
+        let inner_start = open + 2;
+        let Some(close) = head[inner_start..].find("]]").map(|i| inner_start + i) else { break };
+        let inner = &head[inner_start..close];
+        from = close + 2;
+        // A link never spans lines; a `[[` left open is not one.
+        if inner.contains('\n') || inner.trim().is_empty() {
+            from = inner_start;
+            continue;
+        }
+        let (target, label) = match inner.split_once('|') {
+            Some((t, l)) => (t.trim(), Some(l.trim())),
+            None => (inner.trim(), None),
+        };
+        let line = head[..open].matches('\n').count() as u32 + 1;
+        let line_start = head[..open].rfind('\n').map_or(0, |i| i + 1);
+        let col = head[line_start..open].chars().count() as u32 + 1;
+        links.push(Link::new(LinkSyntax::Wiki, target, label, open as u32..from as u32, line, col));
+    }
+    links
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_each_wikilink_of_the_frontmatter_only() {
+        let text = "---\nrelated: [\"[[E-commerce SEO]]\", \"[[B|bee]]\"]\nup: \"[[broken\n---\nbody [[C]]\n";
+        let body = text.find("body").unwrap();
+        let links = scan(text, body);
+        let found: Vec<(&str, Option<&str>, u32, u32)> =
+            links.iter().map(|l| (l.target(), l.label(), l.line, l.col)).collect();
+        assert_eq!(found, [("E-commerce SEO", None, 2, 12), ("B", Some("bee"), 2, 34)]);
+    }
+}
