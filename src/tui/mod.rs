@@ -59,7 +59,9 @@ pub fn run(source: Source, color: ColorChoice) -> anyhow::Result<()> {
     let _ = execute!(std::io::stdout(), EnableBracketedPaste);
     let end = event_loop(&mut terminal, &mut app, &stop);
     let gone = matches!(end, Ok(End::Gone)) || end.is_err() && terminal_gone();
-    if !gone {
+    // A folio signalled while suspended (Ctrl-Z, then `kill %1`) runs in the background: the
+    // shell owns the terminal, and touching its modes would stop folio again (SIGTTOU).
+    if !gone && foreground() {
         let _ = execute!(std::io::stdout(), DisableMouseCapture, DisableBracketedPaste);
         ratatui::restore();
     }
@@ -130,6 +132,13 @@ pub(crate) fn terminal_gone() -> bool {
         }
     }
     !any_tty
+}
+
+/// True when folio's process group owns the terminal (or there is no terminal to own).
+fn foreground() -> bool {
+    // SAFETY: tcgetpgrp and getpgrp on the process's own stdin and group.
+    let (tty, own) = unsafe { (libc::tcgetpgrp(0), libc::getpgrp()) };
+    tty < 0 || tty == own
 }
 
 fn set_mouse(on: bool) {
@@ -234,7 +243,9 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicUsize)
             app.dirty = true;
         }
         if suspend {
-            suspend_terminal(terminal, mouse_on)?;
+            if let Some(end) = suspend_terminal(terminal, mouse_on, stop)? {
+                return Ok(end);
+            }
             app.dirty = true;
         }
     }
@@ -250,14 +261,22 @@ fn handle(app: &mut App, log: Option<&mut FrameLog>, ev: Event) -> bool {
 }
 
 /// Ctrl-Z: give the terminal back, stop until `fg`, then take it again and redraw everything.
-fn suspend_terminal(terminal: &mut DefaultTerminal, mouse_on: bool) -> anyhow::Result<()> {
+/// A signal or hang-up while stopped (delivered with SIGCONT) ends folio without taking the
+/// terminal again.
+fn suspend_terminal(terminal: &mut DefaultTerminal, mouse_on: bool, stop: &AtomicUsize) -> anyhow::Result<Option<End>> {
     let mut out = std::io::stdout();
     let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen);
     disable_raw_mode()?;
     signal_hook::low_level::raise(signal_hook::consts::SIGTSTP)?;
+    if let Some(end) = stopped(stop) {
+        return Ok(Some(end));
+    }
+    if terminal_gone() {
+        return Ok(Some(End::Gone));
+    }
     enable_raw_mode()?;
     execute!(out, EnterAlternateScreen, EnableBracketedPaste)?;
     set_mouse(mouse_on);
     terminal.clear()?;
-    Ok(())
+    Ok(None)
 }
