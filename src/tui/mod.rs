@@ -6,7 +6,7 @@ pub mod screenshots;
 pub mod unsaved;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
@@ -53,6 +53,7 @@ pub fn run(source: Source, color: ColorChoice) -> anyhow::Result<()> {
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP, signal_hook::consts::SIGINT] {
         signal_hook::flag::register_usize(sig, stop.clone(), sig as usize)?;
     }
+    note_terminals();
     let mut app = App::new(source, settings, false);
     // ratatui::init also installs a panic hook that restores the terminal first.
     let mut terminal = ratatui::try_init()?;
@@ -114,13 +115,28 @@ fn wait_for_input(timeout: Duration) {
     unsafe { libc::poll(&mut pfd, 1, ms) };
 }
 
-/// True when the controlling terminal has hung up: poll on stdin or stdout (whichever is a
-/// tty) reports POLLHUP/POLLERR, or neither is a terminal any more.
+/// Whether stdin and stdout were terminals when the UI started.
+static WAS_TTY: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
+
+/// Remember which of stdin and stdout are terminals, for `terminal_gone`.
+fn note_terminals() {
+    for (fd, was) in WAS_TTY.iter().enumerate() {
+        // SAFETY: isatty on the process's own standard descriptors.
+        was.store(unsafe { libc::isatty(fd as i32) } == 1, Ordering::Relaxed);
+    }
+}
+
+/// True when the terminal has hung up: poll on stdin or stdout (whichever is a tty) reports
+/// POLLHUP/POLLERR, one that was a terminal is not any more (a hung-up tty answers EIO to
+/// isatty's ioctl), or neither is a terminal.
 pub(crate) fn terminal_gone() -> bool {
     let mut any_tty = false;
     for fd in [0, 1] {
         // SAFETY: isatty and poll on the process's own standard descriptors, no pointers kept.
         if unsafe { libc::isatty(fd) } != 1 {
+            if WAS_TTY[fd as usize].load(Ordering::Relaxed) {
+                return true;
+            }
             continue;
         }
         any_tty = true;
