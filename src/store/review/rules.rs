@@ -9,8 +9,8 @@ use super::plan::Plan;
 use super::verdict::Verdict;
 use super::{ReviewError, Reviewer, fields};
 use crate::store::Store;
-use crate::store::audit::AuditEvent;
-use crate::store::entity::{Entity, EntityIdx};
+use crate::store::model::entity::{Entity, EntityIdx};
+use crate::store::write::audit::AuditEvent;
 
 pub trait ReviewRules: Sync {
     /// What `verdict` writes to entity `idx` (REVIEW.md "Per dialect").

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use crate::store::Store;
-use crate::store::entity::{Entity, EntityIdx};
+use crate::store::model::entity::{Entity, EntityIdx};
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::{ReviewRules, log_only, review_line};
 use crate::store::review::{ReviewError, Verdict};

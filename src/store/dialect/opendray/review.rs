@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::{ReviewRules, needs_to, stamp};
 use crate::store::review::{ReviewError, Verdict, fields};
