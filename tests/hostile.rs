@@ -56,7 +56,9 @@ fn run_capped(args: &[&str]) -> (Output, Duration) {
     if have("prlimit") {
         cmd.arg("prlimit").arg(format!("--as={MEMORY_CAP_BYTES}")).arg("--");
     }
-    cmd.arg(exe).args(args).env("NO_COLOR", "1").env("XDG_DATA_HOME", std::env::temp_dir().join("folio-test-data"));
+    // The run's own data folder: one shared in the temp dir would be raced by parallel tests.
+    let own = tempfile::tempdir().unwrap();
+    cmd.arg(exe).args(args).env("NO_COLOR", "1").env("XDG_DATA_HOME", own.path());
     // The 100k-file store would leave a cache behind per run; these tests time a full load.
     cmd.env("FOLIO_NO_CACHE", "1");
     let started = Instant::now();

@@ -6,7 +6,7 @@ pub mod screenshots;
 pub mod unsaved;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
@@ -53,13 +53,16 @@ pub fn run(source: Source, color: ColorChoice) -> anyhow::Result<()> {
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP, signal_hook::consts::SIGINT] {
         signal_hook::flag::register_usize(sig, stop.clone(), sig as usize)?;
     }
+    note_terminals();
     let mut app = App::new(source, settings, false);
     // ratatui::init also installs a panic hook that restores the terminal first.
     let mut terminal = ratatui::try_init()?;
     let _ = execute!(std::io::stdout(), EnableBracketedPaste);
     let end = event_loop(&mut terminal, &mut app, &stop);
     let gone = matches!(end, Ok(End::Gone)) || end.is_err() && terminal_gone();
-    if !gone {
+    // A folio signalled while suspended (Ctrl-Z, then `kill %1`) runs in the background: the
+    // shell owns the terminal, and touching its modes would stop folio again (SIGTTOU).
+    if !gone && foreground() {
         let _ = execute!(std::io::stdout(), DisableMouseCapture, DisableBracketedPaste);
         ratatui::restore();
     }
@@ -112,13 +115,28 @@ fn wait_for_input(timeout: Duration) {
     unsafe { libc::poll(&mut pfd, 1, ms) };
 }
 
-/// True when the controlling terminal has hung up: poll on stdin or stdout (whichever is a
-/// tty) reports POLLHUP/POLLERR, or neither is a terminal any more.
+/// Whether stdin and stdout were terminals when the UI started.
+static WAS_TTY: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
+
+/// Remember which of stdin and stdout are terminals, for `terminal_gone`.
+fn note_terminals() {
+    for (fd, was) in WAS_TTY.iter().enumerate() {
+        // SAFETY: isatty on the process's own standard descriptors.
+        was.store(unsafe { libc::isatty(fd as i32) } == 1, Ordering::Relaxed);
+    }
+}
+
+/// True when the terminal has hung up: poll on stdin or stdout (whichever is a tty) reports
+/// POLLHUP/POLLERR, one that was a terminal is not any more (a hung-up tty answers EIO to
+/// isatty's ioctl), or neither is a terminal.
 pub(crate) fn terminal_gone() -> bool {
     let mut any_tty = false;
     for fd in [0, 1] {
         // SAFETY: isatty and poll on the process's own standard descriptors, no pointers kept.
         if unsafe { libc::isatty(fd) } != 1 {
+            if WAS_TTY[fd as usize].load(Ordering::Relaxed) {
+                return true;
+            }
             continue;
         }
         any_tty = true;
@@ -130,6 +148,13 @@ pub(crate) fn terminal_gone() -> bool {
         }
     }
     !any_tty
+}
+
+/// True when folio's process group owns the terminal (or there is no terminal to own).
+fn foreground() -> bool {
+    // SAFETY: tcgetpgrp and getpgrp on the process's own stdin and group.
+    let (tty, own) = unsafe { (libc::tcgetpgrp(0), libc::getpgrp()) };
+    tty < 0 || tty == own
 }
 
 fn set_mouse(on: bool) {
@@ -234,7 +259,9 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicUsize)
             app.dirty = true;
         }
         if suspend {
-            suspend_terminal(terminal, mouse_on)?;
+            if let Some(end) = suspend_terminal(terminal, mouse_on, stop)? {
+                return Ok(end);
+            }
             app.dirty = true;
         }
     }
@@ -250,14 +277,22 @@ fn handle(app: &mut App, log: Option<&mut FrameLog>, ev: Event) -> bool {
 }
 
 /// Ctrl-Z: give the terminal back, stop until `fg`, then take it again and redraw everything.
-fn suspend_terminal(terminal: &mut DefaultTerminal, mouse_on: bool) -> anyhow::Result<()> {
+/// A signal or hang-up while stopped (delivered with SIGCONT) ends folio without taking the
+/// terminal again.
+fn suspend_terminal(terminal: &mut DefaultTerminal, mouse_on: bool, stop: &AtomicUsize) -> anyhow::Result<Option<End>> {
     let mut out = std::io::stdout();
     let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen);
     disable_raw_mode()?;
     signal_hook::low_level::raise(signal_hook::consts::SIGTSTP)?;
+    if let Some(end) = stopped(stop) {
+        return Ok(Some(end));
+    }
+    if terminal_gone() {
+        return Ok(Some(End::Gone));
+    }
     enable_raw_mode()?;
     execute!(out, EnterAlternateScreen, EnableBracketedPaste)?;
     set_mouse(mouse_on);
     terminal.clear()?;
-    Ok(())
+    Ok(None)
 }

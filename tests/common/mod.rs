@@ -46,12 +46,15 @@ pub fn scratch(src: &Path) -> (tempfile::TempDir, PathBuf) {
 
 /// Run the folio binary with arguments.
 pub fn folio(args: &[&str]) -> Output {
+    // Data (the unpacked demo) and caches go to a folder of this run's own: a folder shared in
+    // the temp dir would be raced by tests running in parallel and by other checkouts.
+    let own = tempfile::tempdir().unwrap();
     Command::new(env!("CARGO_BIN_EXE_folio"))
         .args(args)
         .env("NO_COLOR", "1")
-        .env("XDG_DATA_HOME", std::env::temp_dir().join("folio-test-data"))
+        .env("XDG_DATA_HOME", own.path().join("data"))
         // Large test stores would otherwise leave caches in the user's cache dir.
-        .env("XDG_CACHE_HOME", std::env::temp_dir().join("folio-test-cache"))
+        .env("XDG_CACHE_HOME", own.path().join("cache"))
         .env_remove("FOLIO_CACHE_DIR")
         .env_remove("FOLIO_NO_CACHE")
         .output()
