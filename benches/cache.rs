@@ -13,9 +13,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use folio::r#gen;
-use folio::store::cache::{self, Cache};
 use folio::store::dialect::DialectKind;
-use folio::store::{Store, watch};
+use folio::store::keep::cache::{self, Cache};
+use folio::store::{Store, keep::watch};
 
 fn main() {
     if std::env::args().any(|a| a == "--list") {
@@ -113,7 +113,7 @@ fn live_reload(root: &Path, row: &mut impl FnMut(&str, String)) {
     row("  (dropping that copy)", ms(t.elapsed()));
     let t = Instant::now();
     let resolver =
-        folio::store::resolve::Resolver::new(&store.entities, store.other_files.iter().map(|(p, _)| p.as_str()));
+        folio::store::read::resolve::Resolver::new(&store.entities, store.other_files.iter().map(|(p, _)| p.as_str()));
     row("  (building the link resolver)", ms(t.elapsed()));
     drop(resolver);
     let victims: Vec<String> =

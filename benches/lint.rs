@@ -40,7 +40,7 @@ fn small(c: &mut Criterion) {
     g.bench_function("load + catalog status (stats)", |b| {
         b.iter(|| {
             let store = Store::load(dir.path(), DialectKind::Okf, "bench".into());
-            folio::store::catalog::status(&store).len()
+            folio::store::write::catalog::status(&store).len()
         })
     });
     g.bench_function("load + lint", |b| {

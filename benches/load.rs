@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use folio::r#gen;
 use folio::store::dialect::DialectKind;
-use folio::store::{Store, catalog, graph};
+use folio::store::{Store, model::graph, write::catalog};
 
 fn sizes() -> Vec<usize> {
     let mut s = vec![1_000, 10_000];

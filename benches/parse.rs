@@ -4,9 +4,9 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use folio::r#gen;
 use folio::store::dialect::DialectKind;
-use folio::store::frontmatter::{self, Block};
-use folio::store::lines::LineIndex;
-use folio::store::{link_scan, links, simple_yaml};
+use folio::store::model::lines::LineIndex;
+use folio::store::read::frontmatter::{self, Block};
+use folio::store::{read::link_scan, read::links, read::simple_yaml};
 
 struct Doc {
     text: String,

@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use folio::store::Store;
-use folio::store::audit::AuditEvent;
-use folio::store::changeset::{Changeset, WriteError, WriteOptions};
 use folio::store::dialect::DialectKind;
-use folio::store::digest;
+use folio::store::model::digest;
+use folio::store::write::audit::AuditEvent;
+use folio::store::write::changeset::{Changeset, WriteError, WriteOptions};
 
 const FILES: usize = 4;
 

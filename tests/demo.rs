@@ -7,8 +7,8 @@ use std::process::{Command, Output};
 
 use common::*;
 use folio::store::Store;
-use folio::store::entity::{LinkSyntax, rule};
-use folio::store::frontmatter::get_str;
+use folio::store::model::entity::{LinkSyntax, rule};
+use folio::store::read::frontmatter::get_str;
 
 /// The findings planted for a reviewer to discover. Everything not listed here is clean.
 mod planted {

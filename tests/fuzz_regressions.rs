@@ -1,8 +1,8 @@
 //! Inputs the fuzz targets (`fuzz/`) found, kept as ordinary tests so `cargo test` guards
 //! them without a nightly toolchain. Each checks the same property as its target.
 use folio::store::dialect::Grammar;
-use folio::store::edit::{self, FieldEdit};
-use folio::store::frontmatter::{self, Block, Fields};
+use folio::store::read::frontmatter::{self, Block, Fields};
+use folio::store::write::edit::{self, FieldEdit};
 use serde_json::Value;
 
 fn fields(text: &str) -> Option<Fields> {
@@ -56,7 +56,7 @@ fn renders_within_the_pane(data: &[u8]) {
     let laid = layout::layout(&parsed, &layout::Options { width, highlighter: &highlighter, syntax_theme: "none" });
     for line in &laid.lines {
         let shown = line.text();
-        assert!(!shown.chars().any(|c| folio::store::hostile::is_hostile(c) || matches!(c, '\t' | '\r' | '\n')));
+        assert!(!shown.chars().any(|c| folio::store::read::hostile::is_hostile(c) || matches!(c, '\t' | '\r' | '\n')));
         assert!(shown.width() <= usize::from(width).max(8), "{shown:?} wider than {width}");
     }
 }

@@ -95,10 +95,11 @@ fn okf_bundle_has_fresh_catalogs_realistic_sizes_and_countable_links() {
     assert_eq!(stats["problems"], 0);
     // Every generated frontmatter takes the fast reader (the benchmark measures that path).
     for t in &texts {
-        let folio::store::frontmatter::Block::Closed { inner, .. } = folio::store::frontmatter::locate(t) else {
+        let folio::store::read::frontmatter::Block::Closed { inner, .. } = folio::store::read::frontmatter::locate(t)
+        else {
             panic!("no frontmatter")
         };
-        assert!(folio::store::simple_yaml::parse(&t[inner]).is_some(), "{}", &t[..300]);
+        assert!(folio::store::read::simple_yaml::parse(&t[inner]).is_some(), "{}", &t[..300]);
     }
 }
 
@@ -116,7 +117,7 @@ fn markdown_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 /// (files the line scanner answered for, files with links) after checking that every answer
 /// equals pulldown-cmark's links.
 fn scanner_agrees(files: &[std::path::PathBuf]) -> (usize, usize) {
-    use folio::store::{frontmatter, lines::LineIndex, link_scan, links};
+    use folio::store::{model::lines::LineIndex, read::frontmatter, read::link_scan, read::links};
     let (mut answered, mut with_links) = (0, 0);
     for f in files {
         let text = String::from_utf8_lossy(&std::fs::read(f).unwrap()).into_owned();

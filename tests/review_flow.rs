@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use folio::store::Store;
-use folio::store::changeset::{WriteError, WriteOptions};
 use folio::store::review::{ReviewError, Reviewer, Verdict, queue, verdict};
+use folio::store::write::changeset::{WriteError, WriteOptions};
 
 /// Every file under `dir` with its bytes.
 fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {

@@ -10,7 +10,7 @@ use common::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use folio::store::changeset::unified_diff;
+use folio::store::write::changeset::unified_diff;
 
 fn normalise(s: &str) -> String {
     let ts = regex_lite(s);
@@ -115,7 +115,7 @@ fn applied(before: &BTreeMap<String, Vec<u8>>, after: &BTreeMap<String, Vec<u8>>
     }
     for g in gone.iter().filter(|g| !moved_from.contains(*g)) {
         let bytes = &before[*g];
-        out += &format!("removed {g} ({} bytes, {})\n", bytes.len(), folio::store::digest::of(bytes));
+        out += &format!("removed {g} ({} bytes, {})\n", bytes.len(), folio::store::model::digest::of(bytes));
     }
     assert!(added.len() >= moved_from.len());
     out

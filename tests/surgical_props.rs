@@ -11,10 +11,10 @@ use serde_json::{Value, json};
 
 use folio::store::Store;
 use folio::store::dialect::{DialectKind, Grammar, parse_key_values};
-use folio::store::edit::{self, FieldEdit};
-use folio::store::entity::Resolution;
-use folio::store::frontmatter::{self, Block};
-use folio::store::repoint;
+use folio::store::model::entity::Resolution;
+use folio::store::read::frontmatter::{self, Block};
+use folio::store::write::edit::{self, FieldEdit};
+use folio::store::write::repoint;
 
 fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap().flatten() {

@@ -7,8 +7,8 @@ use folio::app::App;
 use folio::app::config::{self, ColorChoice};
 use folio::app::effects::Source;
 use folio::app::event::Event;
-use folio::store::cache::Cache;
 use folio::store::dialect::DialectKind;
+use folio::store::keep::cache::Cache;
 
 fn open(store: &Path) -> App {
     let mut settings = config::load(None, ColorChoice::Never, false, None);

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use folio::store::Store;
-use folio::store::catalog::{self, CatalogState};
+use folio::store::write::catalog::{self, CatalogState};
 use folio::store::dialect::DialectKind;
 use libfuzzer_sys::fuzz_target;
 

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use folio::store::dialect::{Dialect, DialectKind, SourceFile};
-use folio::store::lines::LineIndex;
+use folio::store::model::lines::LineIndex;
 use libfuzzer_sys::fuzz_target;
 
 fn dialects() -> &'static Vec<(Box<dyn Dialect>, &'static str)> {

@@ -2,7 +2,7 @@
 //! block's inner range always lies inside the text on character boundaries.
 #![no_main]
 use folio::store::dialect::parse_key_values;
-use folio::store::frontmatter::{self, Block};
+use folio::store::read::frontmatter::{self, Block};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

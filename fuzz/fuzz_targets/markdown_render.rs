@@ -6,7 +6,7 @@
 use folio::markdown::doc;
 use folio::markdown::highlight::Highlighter;
 use folio::markdown::layout::{self, Options};
-use folio::store::hostile::is_hostile;
+use folio::store::read::hostile::is_hostile;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 use unicode_width::UnicodeWidthStr;

@@ -2,8 +2,8 @@
 //! and the body after the frontmatter is byte-identical. Input: key line, value line, text.
 #![no_main]
 use folio::store::dialect::Grammar;
-use folio::store::edit::{self, FieldEdit};
-use folio::store::frontmatter::{self, Block, Fields};
+use folio::store::write::edit::{self, FieldEdit};
+use folio::store::read::frontmatter::{self, Block, Fields};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 

@@ -4,7 +4,7 @@
 use super::editor::Edits;
 use super::review_jobs::EditSeed;
 use crate::store::review::{self, Plan, Reviewer, Verdict};
-use crate::store::{Store, digest};
+use crate::store::{Store, model::digest};
 
 pub fn plan(store: &Store, seed: &EditSeed, edits: &Edits, reviewer: &Reviewer) -> Result<Plan, String> {
     let path = &seed.path;
@@ -75,7 +75,7 @@ fn lay_over(seed: &EditSeed, approved: &str, edits: &Edits, edited: &str) -> Opt
 /// dialect reads it.
 fn id_at(store: &Store, path: &str, text: &str, at: usize) -> Option<String> {
     use crate::store::dialect::SourceFile;
-    let lines = crate::store::lines::LineIndex::new(text);
+    let lines = crate::store::model::lines::LineIndex::new(text);
     let file = SourceFile { rel: path, text, lines: &lines, problems: &[], parseable: true };
     let entities = store.dialect.parse(&file);
     entities.into_iter().find(|e| e.span.start as usize == at).map(|e| e.id)

@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::review_jobs::{EditSeed, body_of};
 use crate::store::dialect::{Grammar, parse_key_values, yaml_fields};
-use crate::store::edit::{self, FieldEdit};
-use crate::store::frontmatter::{self, Block};
+use crate::store::read::frontmatter::{self, Block};
+use crate::store::write::edit::{self, FieldEdit};
 
 /// One frontmatter key and its value as editable text.
 pub struct FieldRow {

@@ -6,13 +6,13 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
 use crate::markdown::doc;
-use crate::store::cache::{Cache, Miss};
 use crate::store::dialect::DialectKind;
-use crate::store::entity::EntityIdx;
+use crate::store::keep::cache::{Cache, Miss};
+use crate::store::keep::watch::{self, StoreWatcher};
 use crate::store::lint::Finding;
-use crate::store::load::LoadProgress;
-use crate::store::watch::{self, StoreWatcher};
-use crate::store::{Store, detect, fsio};
+use crate::store::model::entity::EntityIdx;
+use crate::store::read::load::LoadProgress;
+use crate::store::{Store, read::detect, read::fsio};
 
 use super::clipboard;
 use super::event::Event;
@@ -251,12 +251,12 @@ fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx:
     }
     let store = Arc::new(store);
     // The catalog tree for the default filter is built here, off the UI thread (tens of ms at 100k).
-    let tree = crate::store::tree::build(&store, &crate::store::tree::TreeFilter::default());
+    let tree = crate::store::read::tree::build(&store, &crate::store::read::tree::TreeFilter::default());
     let _ = tx.send(Event::Loaded(Ok(Box::new(super::event::LoadedStore { store: store.clone(), tree }))));
     if !store.from_cache {
         return;
     }
-    let checked = crate::store::cache::validate::validate(&store);
+    let checked = crate::store::keep::cache::validate::validate(&store);
     let root = store.root.clone();
     drop(store);
     let _ = tx.send(Event::CacheChecked(checked.paths.iter().map(|p| root.join(p)).collect()));

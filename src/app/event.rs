@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::store::Store;
-use crate::store::refresh::RefreshReport;
+use crate::store::keep::refresh::RefreshReport;
 
 use super::model::{Body, FindingContext};
 use crate::store::lint::{Finding, Linted};
@@ -15,7 +15,7 @@ use crate::ui::graph::GraphLayout;
 /// (at 100k entities the tree takes tens of milliseconds: too long for the UI thread).
 pub struct LoadedStore {
     pub store: std::sync::Arc<Store>,
-    pub tree: crate::store::tree::Group,
+    pub tree: crate::store::read::tree::Group,
 }
 
 pub enum Event {

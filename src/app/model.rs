@@ -9,11 +9,11 @@ use crate::markdown::highlight::Highlighter;
 use crate::markdown::layout::{self, Laid};
 use crate::recall::engine::Engine;
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
-use crate::store::entity::Severity;
 use crate::store::lint::{Finding, Linted, Report};
-use crate::store::load::LoadProgress;
-use crate::store::tree::{Group, TreeFilter};
+use crate::store::model::entity::EntityIdx;
+use crate::store::model::entity::Severity;
+use crate::store::read::load::LoadProgress;
+use crate::store::read::tree::{Group, TreeFilter};
 use crate::ui::graph::GraphLayout;
 
 use super::config::Config;

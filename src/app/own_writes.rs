@@ -9,7 +9,10 @@ pub type Fingerprint = (String, Option<String>);
 
 /// The digest of each relative path as it is on disk now (background work: reads the files).
 pub fn fingerprints(root: &std::path::Path, paths: &[String]) -> Vec<Fingerprint> {
-    paths.iter().map(|p| (p.clone(), std::fs::read(root.join(p)).ok().map(|b| crate::store::digest::of(&b)))).collect()
+    paths
+        .iter()
+        .map(|p| (p.clone(), std::fs::read(root.join(p)).ok().map(|b| crate::store::model::digest::of(&b))))
+        .collect()
 }
 
 #[derive(Debug, Default, Clone)]

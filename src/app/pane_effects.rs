@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use crate::store::Store;
-use crate::store::changeset::WriteOptions;
-use crate::store::entity::EntityIdx;
 use crate::store::lint::{self, Finding, LintConfig, Linted, Report, fix};
+use crate::store::model::entity::EntityIdx;
+use crate::store::write::changeset::WriteOptions;
 
 use super::model::FindingContext;
 
@@ -44,7 +44,7 @@ pub fn unignore(store: &Store, rule: &str, entity: &str, by: &str) -> Result<Str
 
 pub fn context(store: &Store, path: &str, line: u32) -> Result<FindingContext, String> {
     let (bytes, _) =
-        crate::store::fsio::read_capped(&store.abs_path(path), READ_LIMIT).map_err(|e| format!("{path}: {e}"))?;
+        crate::store::read::fsio::read_capped(&store.abs_path(path), READ_LIMIT).map_err(|e| format!("{path}: {e}"))?;
     let text = String::from_utf8_lossy(&bytes);
     let first = line.saturating_sub(CONTEXT).max(1);
     let last = line.max(1) + CONTEXT;
@@ -77,7 +77,7 @@ pub fn diff(store: &Store, findings: &[Finding]) -> Result<Vec<String>, String> 
 /// the digests of everything written (folio's own writes, so the watcher's echo stays quiet).
 pub fn apply(store: &Store, findings: Vec<Finding>) -> Result<FixesWritten, String> {
     let report = Report { findings, ..Report::default() };
-    let by = crate::store::audit::default_actor();
+    let by = crate::store::write::audit::default_actor();
     let outcome = lint::apply::apply_fixes(store, &report, &by, &WriteOptions::default()).map_err(|e| e.to_string())?;
     let text = format!("fixed {} finding(s) in {} file(s)", outcome.fixed, outcome.files.len());
     let written: Vec<String> = outcome.files.iter().chain(&outcome.logs).cloned().collect();
@@ -90,8 +90,8 @@ pub type FixesWritten = (String, Vec<PathBuf>, Vec<super::own_writes::Fingerprin
 
 /// `<folio dir>/exports/<id>-d<depth>.dot`: the neighbourhood as `folio graph --around` writes it.
 pub fn export_graph(store: &Store, center: EntityIdx, depth: u8) -> Result<String, String> {
-    let g = crate::store::graph::around(store, center, depth as usize);
-    let dot = crate::store::graph::to_dot(store, &g);
+    let g = crate::store::model::graph::around(store, center, depth as usize);
+    let dot = crate::store::model::graph::to_dot(store, &g);
     let dir = lint::config::folio_dir(&store.root, store.kind()).join("exports");
     let slug: String = store
         .entity(center)

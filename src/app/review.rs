@@ -16,7 +16,7 @@ use super::keymap::{Context, Key, Lookup};
 use super::model::{Message, Model};
 use super::review_jobs::{Detail, Job};
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 use crate::store::review::filter::Filter;
 use crate::store::review::{Plan, QueueItem};
 
@@ -127,7 +127,7 @@ impl Default for ReviewPane {
             picker: None,
             confirm: None,
             editor_command: None,
-            actor: crate::store::audit::default_actor(),
+            actor: crate::store::write::audit::default_actor(),
             planning_from_prompt: false,
             reviewer_file: None,
         }

@@ -3,12 +3,12 @@
 //! Each job answers with one `Outcome`, which `review::outcome` folds into the model.
 use std::sync::Arc;
 
-use crate::store::changeset::{Applied, Changeset, WriteError, WriteOptions};
-use crate::store::entity::EntityIdx;
-use crate::store::frontmatter;
-use crate::store::refresh::RefreshReport;
+use crate::store::keep::refresh::RefreshReport;
+use crate::store::model::entity::EntityIdx;
+use crate::store::read::frontmatter;
 use crate::store::review::{self, Plan, QueueItem, ReviewError, Reviewer, Verdict, diff, queue};
-use crate::store::{Store, audit, digest, undo};
+use crate::store::write::changeset::{Applied, Changeset, WriteError, WriteOptions};
+use crate::store::{Store, model::digest, write::audit, write::undo};
 
 /// What an edit starts from: the entity's text and where it sits in its file.
 #[derive(Debug, Clone)]
@@ -229,7 +229,7 @@ fn reloaded(store: &Store, applied: &Applied, message: String) -> Box<Written> {
 /// The undo dialog's title names what it gives back: per restored file, the entity living in it
 /// ("undo approve of apis/refunds-v2: approved"), or the file when it holds several or none.
 fn undo_title(store: &Store, record: &undo::Record) -> String {
-    use crate::store::journal::Role;
+    use crate::store::write::journal::Role;
     let names: Vec<&str> = record
         .entries
         .iter()

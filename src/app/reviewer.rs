@@ -35,7 +35,7 @@ pub fn save(file: &Path, actor: &str) -> Result<(), String> {
     if let Some(dir) = file.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot remember the reviewer ({e})", dir.display()))?;
     }
-    crate::store::fsio::write_atomic(file, format!("{actor}\n").as_bytes())
+    crate::store::read::fsio::write_atomic(file, format!("{actor}\n").as_bytes())
         .map_err(|e| format!("{}: cannot remember the reviewer ({e})", file.display()))
 }
 

@@ -6,8 +6,8 @@ use serde_json::json;
 
 use super::common::{Global, print_json};
 use super::escape;
-use crate::store::cache::{self, Cache};
-use crate::store::detect;
+use crate::store::keep::cache::{self, Cache};
+use crate::store::read::detect;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

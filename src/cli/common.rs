@@ -11,14 +11,14 @@ pub struct Global {
     pub dialect: Option<DialectKind>,
     pub demo: bool,
     /// The persistent store cache (None: `--no-cache` or `FOLIO_NO_CACHE`).
-    pub cache: Option<crate::store::cache::Cache>,
+    pub cache: Option<crate::store::keep::cache::Cache>,
 }
 
 /// Open the store at `path`, the demo store, or the one found from the current directory up,
 /// first finishing or rolling back a write a crash interrupted (and saying which).
 pub fn open_store(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
     let store = open_store_as_is(g, path)?;
-    match crate::store::journal::recover(&store.root, store.kind()) {
+    match crate::store::write::journal::recover(&store.root, store.kind()) {
         Ok(Some(r)) => {
             eprintln!("folio: {}", super::escape::line(&r.to_string()));
             Ok(Store::load(&store.root, store.kind(), store.detected_by.clone()))
@@ -69,7 +69,7 @@ pub fn split_path_arg(mut words: Vec<String>) -> anyhow::Result<(Option<PathBuf>
 }
 
 /// Resolve an entity id given on the command line, with a clear error when it is unknown.
-pub fn find_entity(store: &Store, id: &str) -> anyhow::Result<crate::store::entity::EntityIdx> {
+pub fn find_entity(store: &Store, id: &str) -> anyhow::Result<crate::store::model::entity::EntityIdx> {
     store.find(id).with_context(|| {
         let hits = crate::recall::recall(store, id, 3);
         let near: Vec<&str> = hits.iter().map(|h| store.entity(h.idx).id.as_str()).collect();

@@ -4,7 +4,7 @@
 /// Characters that can hide text from a reader or drive a terminal (carriage returns too:
 /// they can overwrite a printed line).
 pub fn is_hostile(c: char) -> bool {
-    c == '\r' || crate::store::hostile::is_hostile(c)
+    c == '\r' || crate::store::read::hostile::is_hostile(c)
 }
 
 /// Text with every hostile character shown as `\u{…}` (newlines and tabs kept).

@@ -5,7 +5,7 @@ use serde_json::json;
 use super::common::{Global, find_entity, print_json, split_path_arg};
 use super::escape;
 use super::log::{describe, events};
-use crate::store::history::HistoryEvent;
+use crate::store::model::history::HistoryEvent;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

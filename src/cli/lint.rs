@@ -9,8 +9,8 @@ use super::common::{Global, print_json};
 use super::escape;
 use super::write_flags::{WriteFlags, open_resolved, report as report_write};
 use crate::store::Store;
-use crate::store::entity::Severity;
 use crate::store::lint::{self, Finding, LintConfig, Report, fix, rules};
+use crate::store::model::entity::Severity;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {

@@ -7,8 +7,8 @@ use serde_json::json;
 use super::common::{Global, print_json};
 use super::escape;
 use crate::store::Store;
-use crate::store::audit;
-use crate::store::history::HistoryEvent;
+use crate::store::model::history::HistoryEvent;
+use crate::store::write::audit;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -104,7 +104,7 @@ pub fn run() -> ExitCode {
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<u8> {
-    let cache = if cli.no_cache { None } else { crate::store::cache::Cache::from_env() };
+    let cache = if cli.no_cache { None } else { crate::store::keep::cache::Cache::from_env() };
     let g = common::Global { dialect: cli.dialect, demo: cli.demo, cache };
     match cli.command {
         Some(Command::Show(a)) => show::run(&g, a),

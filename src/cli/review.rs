@@ -9,7 +9,7 @@ use super::common::{Global, find_entity, open_store_as_is, print_json};
 use super::escape;
 use super::write_flags::{self, WriteFlags};
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 use crate::store::review::filter::Filter;
 use crate::store::review::{self, Plan, Reviewer, Verdict, diff, queue};
 
@@ -238,7 +238,7 @@ fn finish(store: &Store, plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
     }
 }
 
-fn report_applied(applied: &crate::store::changeset::Applied) {
+fn report_applied(applied: &crate::store::write::changeset::Applied) {
     for f in &applied.files {
         println!("wrote {}", escape::line(f));
     }

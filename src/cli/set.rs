@@ -6,12 +6,12 @@ use serde_json::Value;
 
 use super::common::{Global, find_entity};
 use super::write_flags::{self, WriteFlags};
-use crate::store::audit::AuditEvent;
-use crate::store::changeset::Changeset;
 use crate::store::dialect::Grammar;
-use crate::store::edit::{self, FieldEdit};
-use crate::store::entity::EntityIdx;
-use crate::store::{Store, digest, frontmatter};
+use crate::store::model::entity::EntityIdx;
+use crate::store::write::audit::AuditEvent;
+use crate::store::write::changeset::Changeset;
+use crate::store::write::edit::{self, FieldEdit};
+use crate::store::{Store, model::digest, read::frontmatter};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -98,10 +98,13 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let (key, raw) = (&words[1], &words[2]);
     let value =
         if grammar_of(&store) == Grammar::KeyValue { Value::String(raw.clone()) } else { parse_value(raw, a.string) };
-    let event =
-        AuditEvent::new("set", &a.write.actor()?, format!("set `{key}` to `{}`", crate::store::catalog::one_line(raw)))
-            .detail("key", key.clone())
-            .detail("value", value.clone());
+    let event = AuditEvent::new(
+        "set",
+        &a.write.actor()?,
+        format!("set `{key}` to `{}`", crate::store::write::catalog::one_line(raw)),
+    )
+    .detail("key", key.clone())
+    .detail("value", value.clone());
     edit_entity(&store, idx, FieldEdit::Set { key: key.clone(), value }, event, &a.write)
 }
 

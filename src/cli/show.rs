@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 use super::common::{Global, find_entity, open_store, print_json, split_path_arg};
 use super::escape;
 use crate::store::Store;
-use crate::store::entity::{EntityIdx, Resolution};
+use crate::store::model::entity::{EntityIdx, Resolution};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -44,7 +44,7 @@ pub fn resolution(store: &Store, r: &Resolution) -> (&'static str, Option<String
 pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
     let e = store.entity(idx);
     // An entity that could not be read still shows what loading recorded (its problems say why).
-    let fields = if e.problems.iter().any(|p| p.rule == crate::store::entity::rule::UNREADABLE) {
+    let fields = if e.problems.iter().any(|p| p.rule == crate::store::model::entity::rule::UNREADABLE) {
         Default::default()
     } else {
         store.fields(idx)?
@@ -55,7 +55,7 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
         .map(|l| {
             let (status, resolved) = resolution(store, &l.resolution);
             json!({"target": l.target(), "label": l.label(), "resolved": resolved, "status": status,
-                   "syntax": match l.syntax { crate::store::entity::LinkSyntax::Wiki => "wiki", _ => "markdown" },
+                   "syntax": match l.syntax { crate::store::model::entity::LinkSyntax::Wiki => "wiki", _ => "markdown" },
                    "line": l.line, "column": l.col})
         })
         .collect();

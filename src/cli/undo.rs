@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use super::common::Global;
 use super::escape;
 use super::write_flags::{self, WriteFlags};
-use crate::store::undo;
+use crate::store::write::undo;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

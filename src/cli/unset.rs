@@ -2,8 +2,8 @@
 use super::common::{Global, find_entity};
 use super::set::{edit_entity, split_words};
 use super::write_flags::{self, WriteFlags};
-use crate::store::audit::AuditEvent;
-use crate::store::edit::FieldEdit;
+use crate::store::write::audit::AuditEvent;
+use crate::store::write::edit::FieldEdit;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -5,7 +5,7 @@ use std::path::Path;
 use super::common::{Global, open_store, open_store_as_is};
 use super::escape;
 use crate::store::Store;
-use crate::store::changeset::{Changeset, WriteError, WriteOptions};
+use crate::store::write::changeset::{Changeset, WriteError, WriteOptions};
 
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct WriteFlags {
@@ -23,7 +23,7 @@ pub struct WriteFlags {
 impl WriteFlags {
     pub fn actor(&self) -> anyhow::Result<String> {
         match &self.actor {
-            None => Ok(crate::store::audit::default_actor()),
+            None => Ok(crate::store::write::audit::default_actor()),
             Some(a) if a.split_once(':').is_some_and(|(k, id)| !k.is_empty() && !id.is_empty()) => Ok(a.clone()),
             Some(a) => anyhow::bail!("--as {a}: expected KIND:ID, e.g. human:ann"),
         }

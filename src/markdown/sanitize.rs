@@ -1,7 +1,7 @@
 //! The one place untrusted store text is made safe for a terminal: control characters, escape
 //! sequences, bidi overrides and zero-width characters become visible glyphs, flagged so the
 //! view can style them as a warning. Nothing from the store reaches the screen raw.
-use crate::store::hostile::is_hostile;
+use crate::store::read::hostile::is_hostile;
 
 /// Tabs are expanded to this many spaces (a tab's real width depends on the column).
 pub const TAB: &str = "    ";

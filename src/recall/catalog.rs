@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::item::RecallItem;
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 
 #[derive(Default)]
 pub struct Catalog {

@@ -11,7 +11,7 @@ pub fn path(folio_dir: &Path) -> PathBuf {
 
 /// The remembered queries, newest first. A missing or unreadable file is no history.
 pub fn load(folio_dir: &Path) -> Vec<String> {
-    let Ok((bytes, _)) = crate::store::fsio::read_capped(&path(folio_dir), 64 * 1024) else { return Vec::new() };
+    let Ok((bytes, _)) = crate::store::read::fsio::read_capped(&path(folio_dir), 64 * 1024) else { return Vec::new() };
     let text = String::from_utf8_lossy(&bytes);
     let mut out: Vec<String> = Vec::new();
     for line in text.lines().rev().map(str::trim).filter(|l| !l.is_empty()) {

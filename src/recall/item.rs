@@ -5,7 +5,7 @@ use nucleo::Utf32String;
 
 use super::bound::Sketch;
 
-use crate::store::entity::{Entity, EntityIdx};
+use crate::store::model::entity::{Entity, EntityIdx};
 
 /// Descriptions and section texts beyond this many characters do not take part in matching:
 /// long haystacks slow every keystroke and rarely decide a ranking.

@@ -12,7 +12,7 @@ pub mod text;
 pub mod worker;
 
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 
 pub use item::{RecallItem, Section};
 pub use query::{Facts, Query};

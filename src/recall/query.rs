@@ -1,7 +1,7 @@
 //! The recall query: fuzzy text plus field filters (`kind:`/`type:`, `tag:`, `status:`/`maturity:`,
 //! `scope:`, `has:lint`, `has:pending`). Filters of one field are alternatives (`tag:a tag:b` is
 //! either tag); different fields must all hold.
-use crate::store::entity::Entity;
+use crate::store::model::entity::Entity;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Query {

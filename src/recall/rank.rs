@@ -281,7 +281,7 @@ pub fn indices(item: &RecallItem, text: &str) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::entity::Entity;
+    use crate::store::model::entity::Entity;
 
     fn item(idx: u32, title: &str) -> RecallItem {
         RecallItem::entity(idx, &Entity { id: format!("e{idx}"), title: title.into(), ..Entity::default() })

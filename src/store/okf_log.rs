@@ -1,7 +1,7 @@
 //! Reading an OKF `log.md`: `## YYYY-MM-DD` sections of `* **Verb**: prose` entries (dash
 //! bullets and a frontmatter block, as real logs have, are accepted too).
-use super::frontmatter::{self, Block};
-use super::history::HistoryEvent;
+use crate::store::model::history::HistoryEvent;
+use crate::store::read::frontmatter::{self, Block};
 
 /// Events of one `log.md` (`rel` is its path for the events), oldest first.
 pub fn parse(text: &str, rel: &str) -> Vec<HistoryEvent> {
@@ -59,7 +59,7 @@ fn link_ids(entry: &str) -> Vec<String> {
         let Some(end) = after.find(')') else { break };
         let target = after[..end].trim_start_matches('/');
         if let Some(id) = target.strip_suffix(".md") {
-            ids.push(super::links::percent_decode(id));
+            ids.push(crate::store::read::links::percent_decode(id));
         }
         rest = &after[end..];
     }

@@ -13,8 +13,8 @@ use ratatui::widgets::{Block, Borders, Widget};
 use crate::app::model::{Model, Pane, Side};
 use crate::markdown::sanitize;
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
-use crate::store::graph::outgoing;
+use crate::store::model::entity::EntityIdx;
+use crate::store::model::graph::outgoing;
 
 /// More nodes than this within the chosen depth: the canvas gives way to the lists.
 pub const MAX_DRAWN: usize = 40;

@@ -10,8 +10,8 @@ use ratatui::widgets::{Block, Borders, Widget};
 use crate::app::model::{LintView, Model, Pane};
 use crate::markdown::sanitize;
 use crate::store::Store;
-use crate::store::entity::Severity;
 use crate::store::lint::{Finding, Report};
+use crate::store::model::entity::Severity;
 
 /// Lines the context box takes (header included) when the pane is tall enough.
 const CONTEXT_ROWS: u16 = 8;

@@ -15,7 +15,7 @@ use crate::app::theme::Theme;
 use crate::markdown::layout::{Piece, Role};
 use crate::markdown::sanitize;
 use crate::store::Store;
-use crate::store::entity::{Entity, Resolution};
+use crate::store::model::entity::{Entity, Resolution};
 
 use super::layout;
 

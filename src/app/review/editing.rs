@@ -6,7 +6,7 @@ use super::super::effects::Effect;
 use super::super::model::{Model, Pane, Row};
 use super::super::review_jobs::{EditSeed, Job};
 use super::{say, store};
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 
 pub(super) fn open_editor(
     model: &mut Model,

@@ -10,7 +10,7 @@ use super::plan::{plan_job, plan_selected, plan_visible};
 use super::{Picker, Prompt, PromptKind};
 use super::{on_store_changed, say, store};
 use crate::recall::{RecallItem, rank};
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 use crate::store::review::Verdict;
 use crate::store::review::filter::Filter;
 

@@ -5,7 +5,7 @@ use super::super::model::Model;
 use super::super::review_jobs::Job;
 use super::inbox::{selected_target, visible_targets};
 use super::{say, store};
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 use crate::store::review::Verdict;
 
 pub(super) fn plan_job(model: &mut Model, targets: Vec<EntityIdx>, verdict: Verdict) -> Vec<Effect> {

@@ -7,7 +7,7 @@ use super::super::action::Action;
 use super::super::effects::Effect;
 use super::super::model::{Model, Pane, Row};
 use super::reader::{open_entity, scroll_preview_to};
-use crate::store::tree::{self, Group};
+use crate::store::read::tree::{self, Group};
 use crate::ui::layout;
 
 pub(super) fn page(model: &Model) -> usize {

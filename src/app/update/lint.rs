@@ -9,8 +9,8 @@ use super::super::action::Action;
 use super::super::effects::Effect;
 use super::super::model::{Mark, Message, Model, Overlay, Pane};
 use crate::store::Store;
-use crate::store::entity::Severity;
 use crate::store::lint::{Linted, Report};
+use crate::store::model::entity::Severity;
 use crate::ui::lint::{self as view, LintRow};
 
 pub fn focus(model: &mut Model) -> Vec<Effect> {

@@ -8,7 +8,7 @@ use super::super::effects::Effect;
 use super::super::model::{Message, Model, Pane, Preview, Row};
 use super::graph;
 use crate::store::Store;
-use crate::store::entity::{EntityIdx, Resolution};
+use crate::store::model::entity::{EntityIdx, Resolution};
 use crate::ui::{layout, preview};
 
 pub(super) fn preview_width_height(model: &Model) -> (u16, usize) {

@@ -12,10 +12,10 @@ use super::catalog::{rebuild, select_row, selection_key, show_tree};
 use super::reader::read_body;
 use super::{graph, lint, recall};
 use crate::store::Store;
-use crate::store::cache;
+use crate::store::keep::cache;
+use crate::store::keep::refresh::RefreshReport;
 use crate::store::lint::config::folio_dir;
-use crate::store::refresh::RefreshReport;
-use crate::store::tree;
+use crate::store::read::tree;
 
 /// The store finished loading: show its tree, open the first entity, start watching and the
 /// per-store work (lint, recall, graph, the review inbox), and cache it when worth it.

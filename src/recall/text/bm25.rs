@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::index::TextIndex;
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 
 const K1: f32 = 1.2;
 const B: f32 = 0.75;

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
 use crate::store::lint::body_text;
+use crate::store::model::entity::EntityIdx;
 
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 

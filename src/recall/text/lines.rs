@@ -3,8 +3,8 @@
 use std::ops::Range;
 
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
 use crate::store::lint::body_text;
+use crate::store::model::entity::EntityIdx;
 
 /// Longest line shown, in bytes (cut at a character boundary).
 const MAX_LINE: usize = 400;

@@ -18,7 +18,7 @@ use super::item::RecallItem;
 use super::query::Query;
 use super::{LintFlags, facts, rank};
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 
 /// What one point of BM25 is worth against nucleo's fuzzy score (a whole-word title match
 /// scores about 150, a scattered one 40 to 80): a word the body uses often outranks a scattered

@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use super::{Dialect, DialectKind, FileRole, SourceFile, StoreWarning};
-use crate::store::entity::Entity;
-use crate::store::frontmatter::Fields;
-use crate::store::history::HistoryEvent;
+use crate::store::model::entity::Entity;
+use crate::store::model::history::HistoryEvent;
+use crate::store::read::frontmatter::Fields;
 
 mod documents;
 pub mod format;

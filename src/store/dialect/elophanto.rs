@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, first_paragraph, parse_markdown};
-use crate::store::entity::Entity;
-use crate::store::frontmatter::{Fields, get_list, get_str};
-use crate::store::history::HistoryEvent;
+use crate::store::model::entity::Entity;
+use crate::store::model::history::HistoryEvent;
+use crate::store::read::frontmatter::{Fields, get_list, get_str};
 
 mod changelog;
 mod checks;
@@ -91,7 +91,7 @@ fn summary(body: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::lines::LineIndex;
+    use crate::store::model::lines::LineIndex;
 
     fn parse(rel: &str, text: &str) -> Entity {
         let lines = LineIndex::new(text);
@@ -133,7 +133,7 @@ mod tests {
         assert_eq!(kind_of("learned/a.md", &f).as_deref(), Some("learned"));
         assert_eq!(kind_of("user/projects/a.md", &f).as_deref(), Some("user"));
         assert_eq!(kind_of("a.md", &f), None);
-        let scoped = crate::store::frontmatter::parse_yaml("scope: user").unwrap();
+        let scoped = crate::store::read::frontmatter::parse_yaml("scope: user").unwrap();
         assert_eq!(kind_of("a.md", &scoped).as_deref(), Some("user"));
     }
 

@@ -7,9 +7,9 @@ use std::sync::OnceLock;
 
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, first_heading, first_paragraph};
 use super::{parse_key_values, parse_markdown};
-use crate::store::entity::Entity;
-use crate::store::frontmatter::{self, Block, Fields, get_str};
-use crate::store::history::HistoryEvent;
+use crate::store::model::entity::Entity;
+use crate::store::model::history::HistoryEvent;
+use crate::store::read::frontmatter::{self, Block, Fields, get_str};
 
 mod audit;
 mod checks;
@@ -43,7 +43,7 @@ impl Evolve {
     /// Whether the file at `rel` has evolve frontmatter with a non-empty `type`: then an
     /// `index.md` / `log.md` is an entity evolve's slugify happened to name so, not a catalog.
     fn declares_type(&self, rel: &str) -> bool {
-        let Ok((bytes, _)) = crate::store::fsio::read_capped_inside(&self.root, rel, ROLE_PROBE_BYTES) else {
+        let Ok((bytes, _)) = crate::store::read::fsio::read_capped_inside(&self.root, rel, ROLE_PROBE_BYTES) else {
             return false;
         };
         let text = String::from_utf8_lossy(&bytes);
@@ -189,7 +189,7 @@ fn shorten(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::lines::LineIndex;
+    use crate::store::model::lines::LineIndex;
 
     fn parse(rel: &str, text: &str) -> Entity {
         let lines = LineIndex::new(text);

@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 
 use super::{Dialect, DialectKind, Grammar};
-use crate::store::audit::AuditEvent;
-use crate::store::entity::{Entity, LinkSyntax};
-use crate::store::frontmatter::{self, Fields};
+use crate::store::model::entity::{Entity, LinkSyntax};
+use crate::store::read::frontmatter::{self, Fields};
 use crate::store::review::rules::{LogOnly, ReviewRules};
+use crate::store::write::audit::AuditEvent;
 use time::OffsetDateTime;
 
 /// Label used when an entity lacks the field its format groups the catalog tree by.
@@ -160,12 +160,12 @@ pub trait Format: Sync {
 
     /// Where a store's event log lives: folio's own `audit.jsonl` for formats without one.
     fn log_path(&self, root: &Path) -> PathBuf {
-        crate::store::audit::own_log_path(root, self.kind())
+        crate::store::write::audit::own_log_path(root, self.kind())
     }
 
     /// The log's new text with `event` added at `at`, in the format's grammar.
     fn append_event(&self, old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
-        crate::store::audit::json_line(old, crate::store::audit::json_record(event, at))
+        crate::store::write::audit::json_line(old, crate::store::write::audit::json_record(event, at))
     }
 
     /// What review verdicts and merges write in this format (`<format>/review.rs`).

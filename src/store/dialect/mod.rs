@@ -5,12 +5,12 @@
 use std::path::Path;
 
 use super::Store;
-use super::catalog::{self, CatalogPlan, CatalogState, CatalogStatus};
-use super::entity::{Edge, Entity, Problem, rule};
-use super::frontmatter::{self, Block, Fields, Val, View};
-use super::history::HistoryEvent;
-use super::lines::LineIndex;
-use super::links;
+use crate::store::model::entity::{Edge, Entity, Problem, rule};
+use crate::store::model::history::HistoryEvent;
+use crate::store::model::lines::LineIndex;
+use crate::store::read::frontmatter::{self, Block, Fields, Val, View};
+use crate::store::read::links;
+use crate::store::write::catalog::{self, CatalogPlan, CatalogState, CatalogStatus};
 
 pub mod aip10;
 pub mod format;
@@ -121,7 +121,7 @@ pub trait Dialect: Send + Sync {
 
     // -- storage seam (issue 16): a format whose store is not a folder (a database) returns
     // its own backend; None is the journaled folder engine.
-    fn storage<'s>(&self, _store: &'s Store) -> Option<Box<dyn crate::store::storage::Storage + 's>> {
+    fn storage<'s>(&self, _store: &'s Store) -> Option<Box<dyn crate::store::write::storage::Storage + 's>> {
         None
     }
 

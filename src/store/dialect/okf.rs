@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_view, okf_checks, parse_markdown_view};
 use crate::store::Store;
-use crate::store::catalog::{self, CatalogPlan, CatalogState, CatalogStatus, push_escaped, push_one_line};
-use crate::store::entity::Entity;
-use crate::store::frontmatter::{self, Block, Val, View};
+use crate::store::model::entity::Entity;
+use crate::store::read::frontmatter::{self, Block, Val, View};
+use crate::store::write::catalog::{self, CatalogPlan, CatalogState, CatalogStatus, push_escaped, push_one_line};
 
 pub mod format;
 pub mod log_writer;
@@ -22,7 +22,7 @@ impl Dialect for Okf {
     }
 
     fn role(&self, rel: &str) -> FileRole {
-        let name = crate::store::relpath::file_name(rel);
+        let name = crate::store::model::relpath::file_name(rel);
         match name {
             "index.md" => FileRole::Catalog,
             "log.md" => FileRole::Log,
@@ -68,7 +68,7 @@ impl Dialect for Okf {
     }
 
     /// The bundle-root `log.md`.
-    fn history(&self, root: &std::path::Path) -> Vec<crate::store::history::HistoryEvent> {
+    fn history(&self, root: &std::path::Path) -> Vec<crate::store::model::history::HistoryEvent> {
         std::fs::read_to_string(root.join("log.md"))
             .map(|t| crate::store::okf_log::parse(&t, "log.md"))
             .unwrap_or_default()
@@ -114,7 +114,7 @@ pub fn catalogs(store: &Store) -> Vec<CatalogPlan> {
 /// `catalogs`, each plan handed to `each` as soon as it is built (in parallel).
 fn catalogs_with<T: Send>(store: &Store, each: impl Fn(CatalogPlan, Option<Vec<u8>>) -> T + Sync) -> Vec<T> {
     use rayon::prelude::*;
-    let parent = crate::store::relpath::parent;
+    let parent = crate::store::model::relpath::parent;
     // Entities come sorted by path, so a folder's files mostly follow one another: the runs
     // of one folder are found in parallel, and the maps are touched once per run, not once
     // per entity (per-entity inserts were 183 M instructions at 100k, and finding the runs
@@ -137,7 +137,7 @@ fn catalogs_with<T: Send>(store: &Store, each: impl Fn(CatalogPlan, Option<Vec<u
     let mut listed: BTreeSet<&str> = dirs.clone();
     for (p, role) in &store.other_files {
         if *role == FileRole::Catalog && p.ends_with("index.md") {
-            listed.insert(crate::store::relpath::parent(p));
+            listed.insert(crate::store::model::relpath::parent(p));
         }
     }
     // One catalog per folder, built in parallel: reading each existing index and formatting
@@ -146,8 +146,11 @@ fn catalogs_with<T: Send>(store: &Store, each: impl Fn(CatalogPlan, Option<Vec<u
     let none = Vec::new();
     dirs.par_iter()
         .map(|&dir| {
-            let subdirs: Vec<&str> =
-                listed.iter().copied().filter(|d| !d.is_empty() && crate::store::relpath::parent(d) == dir).collect();
+            let subdirs: Vec<&str> = listed
+                .iter()
+                .copied()
+                .filter(|d| !d.is_empty() && crate::store::model::relpath::parent(d) == dir)
+                .collect();
             let (plan, file) = plan_and_file(store, dir, direct.get(dir).unwrap_or(&none), &subdirs);
             each(plan, file)
         })
@@ -159,9 +162,9 @@ fn catalogs_with<T: Send>(store: &Store, each: impl Fn(CatalogPlan, Option<Vec<u
 /// neighbours waited on those two cache misses (memrchr was a fifth of the samples of
 /// checking the catalogs at 100k concepts).
 fn folder_runs(entities: &[Arc<Entity>]) -> Vec<(&str, &[Arc<Entity>])> {
-    use crate::store::prefetch::prefetch;
+    use crate::store::model::prefetch::prefetch;
     const AHEAD: usize = 16;
-    let parent = crate::store::relpath::parent;
+    let parent = crate::store::model::relpath::parent;
     let mut runs = Vec::new();
     let Some(first) = entities.first() else { return runs };
     let (mut start, mut dir) = (0, parent(&first.path));
@@ -188,13 +191,13 @@ fn folder_runs(entities: &[Arc<Entity>]) -> Vec<(&str, &[Arc<Entity>])> {
 pub fn catalogs_touched(store: &Store, paths: &[String]) -> (Vec<String>, Vec<CatalogPlan>) {
     let mut dirs: BTreeSet<&str> = BTreeSet::new();
     for p in paths {
-        let mut d = crate::store::relpath::parent(p);
+        let mut d = crate::store::model::relpath::parent(p);
         loop {
             dirs.insert(d);
             if d.is_empty() {
                 break;
             }
-            d = crate::store::relpath::parent(d);
+            d = crate::store::model::relpath::parent(d);
         }
     }
     let mut covered = Vec::new();
@@ -278,7 +281,7 @@ fn plan_and_file(store: &Store, dir: &str, direct: &[&Entity], subdirs: &[&str])
         push_one_line(&mut out, ty, |_| None);
         out.push_str("\n\n");
         for e in entries {
-            let file = crate::store::relpath::file_name(&e.path);
+            let file = crate::store::model::relpath::file_name(&e.path);
             push_entry(&mut out, &e.title, file);
             if let Some(d) = e.description.as_deref().filter(|d| d.split_whitespace().next().is_some()) {
                 out.push_str(" - ");
@@ -309,7 +312,7 @@ fn plan_and_file(store: &Store, dir: &str, direct: &[&Entity], subdirs: &[&str])
 /// title, path and description), all at once: one by one, each of those scattered reads
 /// waited on its own cache miss (perf put most of `plan_for`'s samples on four loads).
 fn load_ahead(direct: &[&Entity]) {
-    use crate::store::prefetch::prefetch;
+    use crate::store::model::prefetch::prefetch;
     for &e in direct {
         prefetch(e);
     }
@@ -412,7 +415,7 @@ fn push_entry(out: &mut String, text: &str, dest: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::catalog;
+    use crate::store::write::catalog;
 
     #[test]
     fn folder_runs_split_where_the_folder_changes() {
@@ -422,7 +425,7 @@ mod tests {
         for list in [paths.iter().map(|p| p.to_string()).collect::<Vec<_>>(), many, Vec::new()] {
             let es: Vec<Arc<Entity>> =
                 list.iter().map(|p| Arc::new(Entity { path: p.clone(), ..Default::default() })).collect();
-            let parent = crate::store::relpath::parent;
+            let parent = crate::store::model::relpath::parent;
             let want: Vec<(&str, usize)> =
                 es.chunk_by(|a, b| parent(&a.path) == parent(&b.path)).map(|r| (parent(&r[0].path), r.len())).collect();
             let got: Vec<(&str, usize)> = folder_runs(&es).into_iter().map(|(d, r)| (d, r.len())).collect();

@@ -5,8 +5,8 @@ use std::borrow::Cow;
 
 use time::OffsetDateTime;
 
-use crate::store::entity::{Problem, rule};
-use crate::store::frontmatter::{self, Block, Val, View};
+use crate::store::model::entity::{Problem, rule};
+use crate::store::read::frontmatter::{self, Block, Val, View};
 
 /// OKF v0.2 `status` values (absent means `stable`).
 pub const STATUSES: &[&str] = &["draft", "stable", "deprecated"];
@@ -128,7 +128,7 @@ fn each_timestamp<'v>(f: &'v View, mut each: impl FnMut(Cow<'static, str>, &'v V
 /// An ISO 8601 date or datetime as an instant. A date is its midnight UTC and a datetime
 /// without an offset is read as UTC, so an imprecise `stale_after` still ages.
 pub fn parse_timestamp(v: &Val) -> Option<OffsetDateTime> {
-    crate::store::timestamp::parse_instant(v.as_str()?)
+    crate::store::model::timestamp::parse_instant(v.as_str()?)
 }
 
 /// 1-based (line, column) of a top-level `key:` inside the frontmatter block; the block's
@@ -154,7 +154,7 @@ mod tests {
             Block::Closed { inner, .. } => (frontmatter::parse_yaml_view(&text[inner]).unwrap(), true),
             _ => (View::new(), false),
         };
-        let now = crate::store::timestamp::parse_instant("2026-06-01T00:00:00Z").unwrap();
+        let now = crate::store::model::timestamp::parse_instant("2026-06-01T00:00:00Z").unwrap();
         check(&Concept { text, fields: &fields, has_frontmatter: has, problems: &[] }, now)
             .into_iter()
             .map(|p| (p.rule, p.line))

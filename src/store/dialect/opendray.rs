@@ -7,8 +7,8 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, edges_from_fields, parse_markdown};
-use crate::store::entity::Entity;
-use crate::store::frontmatter::{Fields, get_f64, get_list, get_str};
+use crate::store::model::entity::Entity;
+use crate::store::read::frontmatter::{Fields, get_f64, get_list, get_str};
 
 mod checks;
 pub mod format;
@@ -145,8 +145,8 @@ pub fn provenance(f: &Fields, key: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::frontmatter::parse_yaml;
-    use crate::store::lines::LineIndex;
+    use crate::store::model::lines::LineIndex;
+    use crate::store::read::frontmatter::parse_yaml;
 
     fn parse(rel: &str, text: &str) -> Entity {
         let lines = LineIndex::new(text);

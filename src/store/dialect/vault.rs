@@ -2,7 +2,7 @@
 //! Claude-style memory folders, Obsidian-style LLM wikis. Wikilinks resolve by path, file
 //! stem, title or alias, as Obsidian does.
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_view, parse_markdown_view};
-use crate::store::entity::Entity;
+use crate::store::model::entity::Entity;
 
 pub mod format;
 pub use format::KIND;

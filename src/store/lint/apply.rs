@@ -4,10 +4,10 @@ use std::collections::{BTreeMap, HashSet};
 
 use super::{Fix, Report};
 use crate::store::Store;
-use crate::store::audit::AuditEvent;
-use crate::store::catalog::{self, CatalogState};
-use crate::store::changeset::{Applied, Changeset, WriteError, WriteOptions};
-use crate::store::entity::{Severity, rule};
+use crate::store::model::entity::{Severity, rule};
+use crate::store::write::audit::AuditEvent;
+use crate::store::write::catalog::{self, CatalogState};
+use crate::store::write::changeset::{Applied, Changeset, WriteError, WriteOptions};
 
 /// What `apply_fixes` wrote.
 #[derive(Debug, Default)]
@@ -70,7 +70,7 @@ pub fn apply_fixes(store: &Store, report: &Report, by: &str, opts: &WriteOptions
             let mut cs = Changeset::new(event);
             for s in &stale {
                 cs = match std::fs::read(fresh.abs_path(&s.path)) {
-                    Ok(bytes) => cs.replace(&s.path, crate::store::digest::of(&bytes), s.expected.clone()),
+                    Ok(bytes) => cs.replace(&s.path, crate::store::model::digest::of(&bytes), s.expected.clone()),
                     Err(_) => cs.create(&s.path, s.expected.clone()),
                 };
             }

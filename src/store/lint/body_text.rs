@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 
 /// Largest body read for content features; what lies beyond is not compared or indexed.
 pub const BODY_READ_LIMIT: u64 = 512 * 1024;
@@ -28,7 +28,7 @@ pub fn body(store: &Store, idx: EntityIdx) -> Option<Body> {
     }
     let start = e.body_start.max(e.span.start) as u64;
     let cap = (e.span.end as u64).min(start + BODY_READ_LIMIT);
-    let (bytes, _) = crate::store::fsio::read_capped(&store.abs_path(&e.path), cap).ok()?;
+    let (bytes, _) = crate::store::read::fsio::read_capped(&store.abs_path(&e.path), cap).ok()?;
     if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
         return None;
     }

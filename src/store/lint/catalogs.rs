@@ -5,11 +5,11 @@ use std::collections::HashSet;
 
 use super::Finding;
 use super::fix::{Change, Fix, content_hash};
-use crate::store::catalog::{self, CatalogState, CatalogStatus};
 use crate::store::dialect::DialectKind;
-use crate::store::entity::rule;
-use crate::store::frontmatter::{self, Block};
-use crate::store::{Store, fsio, load};
+use crate::store::model::entity::rule;
+use crate::store::read::frontmatter::{self, Block};
+use crate::store::write::catalog::{self, CatalogState, CatalogStatus};
+use crate::store::{Store, read::fsio, read::load};
 
 /// Keys that make frontmatter a concept's rather than a catalog's (`okf_version` is allowed).
 const CONCEPT_KEYS: &[&str] = &["type", "kind", "slug", "title", "description"];
@@ -53,7 +53,7 @@ pub fn reserved_check(store: &Store, path: &str, reported: &mut HashSet<String>,
             1,
             format!("`{name}` is reserved for the store's catalog/log but holds concept frontmatter ({keys})"),
         );
-        out.push(finding.with_severity(is_log.then_some(crate::store::entity::Severity::Warn)));
+        out.push(finding.with_severity(is_log.then_some(crate::store::model::entity::Severity::Warn)));
     }
 }
 

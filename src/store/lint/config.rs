@@ -24,7 +24,7 @@ use serde::Deserialize;
 
 use super::rules;
 use crate::store::dialect::DialectKind;
-use crate::store::entity::Severity;
+use crate::store::model::entity::Severity;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LintConfig {

@@ -9,7 +9,7 @@ type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 use super::Finding;
 use crate::store::Store;
-use crate::store::entity::{Entity, EntityIdx, rule};
+use crate::store::model::entity::{Entity, EntityIdx, rule};
 
 /// The two duplicate rules, each with the key it groups entities by.
 pub const RULES: [&str; 2] = [rule::DUPLICATE_ID, rule::DUPLICATE_TITLE];
@@ -95,7 +95,7 @@ pub fn check_among(
     let by_id = rule == rule::DUPLICATE_ID;
     for i in candidates {
         // Over every entity (a full lint), the ones ahead load while this one is keyed.
-        use crate::store::prefetch::entity_ahead;
+        use crate::store::model::prefetch::entity_ahead;
         if by_id {
             entity_ahead(&store.entities, i as usize, |e| e.id.as_str());
         } else {

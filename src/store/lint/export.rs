@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::{Finding, Report, rules};
 use crate::store::Store;
-use crate::store::entity::Severity;
+use crate::store::model::entity::Severity;
 
 /// Where folio is published (the crate's page; the lead may point it at the repository).
 const INFORMATION_URI: &str = "https://crates.io/crates/folio";

@@ -43,7 +43,7 @@ pub enum FixError {
 
 /// `sha256:<hex>` of some bytes: how fixes name the content they apply to (the changeset's
 /// digest, so a fix's expected hash is what the write path checks).
-pub use crate::store::digest::of as content_hash;
+pub use crate::store::model::digest::of as content_hash;
 
 impl Fix {
     /// The file's content after the fix. `current` is `None` when the file does not exist.

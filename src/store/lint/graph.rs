@@ -3,7 +3,7 @@
 use super::Finding;
 use super::manifest::{Kind, ManifestLints};
 use crate::store::Store;
-use crate::store::entity::{EntityIdx, rule};
+use crate::store::model::entity::{EntityIdx, rule};
 
 pub fn check(store: &Store, manifest: &ManifestLints, out: &mut Vec<Finding>) {
     for i in 0..store.entities.len() {

@@ -10,11 +10,11 @@ use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
 use super::config::{LintConfig, config_path, folio_dir};
 use super::{Finding, Origin, Report, Suppressed, rules, sort};
 use crate::store::Store;
-use crate::store::audit::{self, AuditEvent};
-use crate::store::changeset::{Applied, Write, WriteError, WriteOptions, apply_writes};
-use crate::store::digest;
-use crate::store::entity::EntityIdx;
-use crate::store::journal::Role;
+use crate::store::model::digest;
+use crate::store::model::entity::EntityIdx;
+use crate::store::write::audit::{self, AuditEvent};
+use crate::store::write::changeset::{Applied, Write, WriteError, WriteOptions, apply_writes};
+use crate::store::write::journal::Role;
 
 /// Split `findings` (config already applied) into shown and ignored, add a `stale-ignore`
 /// finding for every entry whose entity no longer exists, and sort both lists.

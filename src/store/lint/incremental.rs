@@ -24,8 +24,8 @@ use super::{
     links, report, store_warnings, tagged,
 };
 use crate::store::Store;
-use crate::store::catalog;
-use crate::store::entity::{Entity, EntityIdx, Resolution};
+use crate::store::model::entity::{Entity, EntityIdx, Resolution};
+use crate::store::write::catalog;
 
 const NONE: u32 = u32::MAX;
 
@@ -342,7 +342,7 @@ fn structural(old: &Store, new: &Store, map: &IndexMap, paths: &[&str]) -> bool 
         || paths.iter().any(|p| {
             other_file(old, p) != other_file(new, p)
                 || (has_file(old, p) != has_file(new, p)
-                    && crate::store::relpath::ancestors(p).any(|d| has_folder(old, d) != has_folder(new, d)))
+                    && crate::store::model::relpath::ancestors(p).any(|d| has_folder(old, d) != has_folder(new, d)))
         })
 }
 

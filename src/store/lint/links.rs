@@ -3,8 +3,8 @@
 use super::Finding;
 use super::fix::{ByteEdit, Change, Fix, content_hash};
 use super::manifest::{Kind, ManifestLints};
-use crate::store::entity::{EntityIdx, Link, LinkSyntax, Resolution, rule};
-use crate::store::{Store, fsio, load};
+use crate::store::model::entity::{EntityIdx, Link, LinkSyntax, Resolution, rule};
+use crate::store::{Store, read::fsio, read::load};
 
 pub fn check(store: &Store, manifest: &ManifestLints, out: &mut Vec<Finding>) {
     for i in 0..store.entities.len() {

@@ -3,7 +3,7 @@
 //! per-file kinds (require-source, max-age, min-confidence) are applied by the AIP-10 dialect.
 use serde_json::Value;
 
-use crate::store::entity::Severity;
+use crate::store::model::entity::Severity;
 
 /// One manifest lint of a kind lint cares about.
 #[derive(Debug, Clone, PartialEq)]

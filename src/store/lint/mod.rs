@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::store::Store;
-use crate::store::entity::{EntityIdx, Severity};
+use crate::store::model::entity::{EntityIdx, Severity};
 
 pub mod apply;
 pub mod body_text;
@@ -307,7 +307,7 @@ impl Report {
 mod tests {
     use super::*;
     use crate::store::dialect::{self, Dialect, DialectKind, FileRole, SourceFile, StoreWarning};
-    use crate::store::entity::{Entity, rule};
+    use crate::store::model::entity::{Entity, rule};
 
     /// An AIP-10-like dialect with store warnings and a manifest that makes broken refs errors
     /// and orphans of kind `concept` warnings.
@@ -322,7 +322,7 @@ mod tests {
         }
         fn parse(&self, file: &SourceFile) -> Vec<Entity> {
             let mut e = dialect::parse_markdown(file, dialect::Grammar::Yaml).entity;
-            e.kind = crate::store::frontmatter::get_str(&dialect::yaml_fields(file.text), "kind");
+            e.kind = crate::store::read::frontmatter::get_str(&dialect::yaml_fields(file.text), "kind");
             vec![e]
         }
         fn warnings(&self) -> Vec<StoreWarning> {

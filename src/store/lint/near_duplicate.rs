@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::Finding;
 use super::body_text;
 use crate::store::Store;
-use crate::store::entity::{EntityIdx, Severity};
+use crate::store::model::entity::{EntityIdx, Severity};
 
 pub const RULE: &str = "near-duplicate";
 
@@ -359,7 +359,7 @@ fn cites(store: &Store, a: u32, b: u32) -> bool {
         s == eb.path || s == eb.id || s.strip_suffix(".md") == Some(eb.id.as_str())
     };
     ea.sources.iter().any(|s| names_b(s))
-        || ea.links.iter().any(|l| matches!(l.resolution, crate::store::entity::Resolution::Entity(t) if t == b))
+        || ea.links.iter().any(|l| matches!(l.resolution, crate::store::model::entity::Resolution::Entity(t) if t == b))
         || ea.edges.iter().any(|e| e.resolved == Some(b))
 }
 

@@ -7,7 +7,7 @@
 use super::Finding;
 use super::body_text;
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
+use crate::store::model::entity::EntityIdx;
 
 pub const RULE: &str = "possible-contradiction";
 

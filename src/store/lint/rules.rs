@@ -1,6 +1,6 @@
 //! The rule registry: every lint rule id with its default severity, its one-line explanation
 //! (`folio lint --explain ID`) and whether folio can fix it safely.
-use crate::store::entity::{Severity, rule};
+use crate::store::model::entity::{Severity, rule};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rule {

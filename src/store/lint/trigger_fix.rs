@@ -2,9 +2,9 @@
 //! nothing but those bytes (the value, its quoting and every other line stay as written).
 use super::Finding;
 use super::fix::{ByteEdit, Change, Fix, content_hash};
-use crate::store::entity::rule;
-use crate::store::frontmatter::{self, Block};
-use crate::store::{Store, fsio, load};
+use crate::store::model::entity::rule;
+use crate::store::read::frontmatter::{self, Block};
+use crate::store::{Store, read::fsio, read::load};
 
 /// Give every `legacy-trigger` finding its fix (reads only the files concerned).
 pub fn attach(store: &Store, findings: &mut [Finding]) {

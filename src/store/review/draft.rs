@@ -5,9 +5,9 @@
 use std::collections::BTreeMap;
 
 use super::ReviewError;
-use crate::store::changeset::{Write, unified_diff};
-use crate::store::journal::Role;
-use crate::store::{Store, digest};
+use crate::store::write::changeset::{Write, unified_diff};
+use crate::store::write::journal::Role;
+use crate::store::{Store, model::digest};
 
 #[derive(Debug, Clone, PartialEq)]
 enum Fate {

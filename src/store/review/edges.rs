@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::plan::Plan;
 use super::{ReviewError, fields};
 use crate::store::Store;
-use crate::store::frontmatter::{self, Block};
+use crate::store::read::frontmatter::{self, Block};
 
 /// Tidy the edge lists of `path`; `own` is B's id when `path` is B itself.
 pub fn tidy(store: &Store, plan: &mut Plan, path: &str, own: Option<&str>) -> Result<(), ReviewError> {
@@ -60,7 +60,7 @@ fn kept_items(items: &[Value], own: Option<&str>) -> Vec<Value> {
 fn drop_block_items(text: &str, key: &str, own: Option<&str>) -> Option<String> {
     let Block::Closed { inner, .. } = frontmatter::locate(text) else { return None };
     let block = &text[inner.clone()];
-    let (_, range) = crate::store::edit::key_ranges(block).into_iter().find(|(k, _)| k == key)?;
+    let (_, range) = crate::store::write::edit::key_ranges(block).into_iter().find(|(k, _)| k == key)?;
     let region = &block[range.clone()];
     let (head, items) = region.split_once('\n')?;
     if !head.trim_end().ends_with(':') {

@@ -6,8 +6,8 @@ use super::ReviewError;
 use super::draft::Draft;
 use crate::store::Store;
 use crate::store::dialect::{Grammar, parse_key_values, yaml_fields};
-use crate::store::edit::{self, FieldEdit};
-use crate::store::frontmatter::{self, Block, Fields};
+use crate::store::read::frontmatter::{self, Block, Fields};
+use crate::store::write::edit::{self, FieldEdit};
 
 pub fn grammar(store: &Store) -> Grammar {
     store.kind().format().grammar()

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::state::{State, append_line};
-use crate::store::{Store, digest, fsio};
+use crate::store::write::state::{State, append_line};
+use crate::store::{Store, model::digest, read::fsio};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerdictRecord {

@@ -7,10 +7,10 @@ use serde_json::{Value, json};
 
 use super::plan::{Decision, Plan};
 use super::{ReviewError, Reviewer, fields};
-use crate::store::audit::AuditEvent;
-use crate::store::entity::EntityIdx;
-use crate::store::frontmatter::{self, Block};
-use crate::store::{Store, digest, repoint};
+use crate::store::model::entity::EntityIdx;
+use crate::store::read::frontmatter::{self, Block};
+use crate::store::write::audit::AuditEvent;
+use crate::store::{Store, model::digest, write::repoint};
 
 pub fn plan(
     store: &Store,
@@ -88,7 +88,7 @@ pub fn plan(
         None => {
             let own = &b_text[body_start(b_text)..];
             let theirs = a_text[body_start(&a_text)..].trim();
-            let nl = crate::store::edit::newline_of(b_text);
+            let nl = crate::store::write::edit::newline_of(b_text);
             let sep = if own.ends_with('\n') || own.is_empty() { "" } else { nl };
             format!("{own}{sep}{nl}## Merged from {}{nl}{nl}{theirs}{nl}", a.title)
         }

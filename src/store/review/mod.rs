@@ -34,7 +34,7 @@ pub struct Reviewer {
 
 impl Reviewer {
     pub fn now(by: &str) -> Self {
-        Reviewer { by: by.to_string(), at: super::audit::now() }
+        Reviewer { by: by.to_string(), at: crate::store::write::audit::now() }
     }
 
     /// `YYYY-MM-DD`.
@@ -54,7 +54,7 @@ pub enum ReviewError {
     #[error("{0}")]
     Refused(String),
     #[error(transparent)]
-    Write(#[from] super::changeset::WriteError),
+    Write(#[from] crate::store::write::changeset::WriteError),
 }
 
 impl ReviewError {

@@ -4,10 +4,10 @@
 use super::draft::Draft;
 use super::ledger::{Ledger, VerdictRecord, is_approval};
 use super::{ReviewError, Reviewer};
-use crate::store::audit::AuditEvent;
-use crate::store::changeset::{self, Applied, WriteError, WriteOptions};
-use crate::store::state::State;
-use crate::store::{Store, digest, readonly, undo};
+use crate::store::write::audit::AuditEvent;
+use crate::store::write::changeset::{self, Applied, WriteError, WriteOptions};
+use crate::store::write::state::State;
+use crate::store::{Store, model::digest, read::readonly, write::undo};
 
 /// One verdict on one entity inside a plan.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,11 +6,11 @@ use serde_json::Value;
 
 use super::diff;
 use super::ledger::{Ledger, is_approval};
-use crate::store::entity::Severity;
-use crate::store::entity::{EntityIdx, rule};
-use crate::store::frontmatter::{self, Fields};
 use crate::store::lint::{self, LintConfig};
-use crate::store::{Store, digest};
+use crate::store::model::entity::Severity;
+use crate::store::model::entity::{EntityIdx, rule};
+use crate::store::read::frontmatter::{self, Fields};
+use crate::store::{Store, model::digest};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -133,7 +133,7 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
     let ledger = Ledger::open(store);
     let latest = ledger.latest();
     let report = lint::lint(store, &LintConfig::load(&store.root, store.kind()).unwrap_or_default());
-    let today = crate::store::audit::now().date();
+    let today = crate::store::write::audit::now().date();
     let mut out = Vec::new();
     for (i, e) in store.entities.iter().enumerate() {
         let idx = i as EntityIdx;

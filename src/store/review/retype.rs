@@ -7,8 +7,8 @@ use serde_json::json;
 use super::plan::Plan;
 use super::{ReviewError, fields};
 use crate::store::Store;
-use crate::store::entity::EntityIdx;
-use crate::store::repoint;
+use crate::store::model::entity::EntityIdx;
+use crate::store::write::repoint;
 
 pub fn promote(store: &Store, idx: EntityIdx, kind: &str, plan: &mut Plan) -> Result<(), ReviewError> {
     let e = store.entity(idx);

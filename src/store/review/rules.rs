@@ -10,9 +10,9 @@ use super::queue::Reason;
 use super::verdict::Verdict;
 use super::{ReviewError, Reviewer, fields};
 use crate::store::Store;
-use crate::store::audit::AuditEvent;
-use crate::store::entity::{Entity, EntityIdx};
-use crate::store::frontmatter::Fields;
+use crate::store::model::entity::{Entity, EntityIdx};
+use crate::store::read::frontmatter::Fields;
+use crate::store::write::audit::AuditEvent;
 
 pub trait ReviewRules: Sync {
     /// What this format itself marks as awaiting a decision on entity `e` (fields `f`).

@@ -5,9 +5,9 @@ use serde_json::json;
 
 use super::plan::{Decision, Plan};
 use super::{ReviewError, Reviewer};
-use crate::store::audit::AuditEvent;
-use crate::store::entity::{EntityIdx, rule};
-use crate::store::{Store, digest};
+use crate::store::model::entity::{EntityIdx, rule};
+use crate::store::write::audit::AuditEvent;
+use crate::store::{Store, model::digest};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {

@@ -7,9 +7,9 @@
 use std::collections::BTreeMap;
 
 use crate::store::Store;
-use crate::store::catalog::{CatalogPlan, one_line};
-use crate::store::entity::Entity;
-use crate::store::frontmatter::{self, Block};
+use crate::store::model::entity::Entity;
+use crate::store::read::frontmatter::{self, Block};
+use crate::store::write::catalog::{CatalogPlan, one_line};
 
 pub const INDEX: &str = "_index.md";
 

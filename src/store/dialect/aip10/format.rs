@@ -3,7 +3,7 @@ use std::path::Path;
 
 use crate::store::dialect::format::{Format, Marker, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind};
-use crate::store::entity::{Entity, LinkSyntax, rule};
+use crate::store::model::entity::{Entity, LinkSyntax, rule};
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::Aip10;
@@ -55,7 +55,12 @@ impl Format for Aip10Format {
     fn log_path(&self, root: &Path) -> std::path::PathBuf {
         root.join("_log.md")
     }
-    fn append_event(&self, old: &str, event: &crate::store::audit::AuditEvent, at: time::OffsetDateTime) -> String {
+    fn append_event(
+        &self,
+        old: &str,
+        event: &crate::store::write::audit::AuditEvent,
+        at: time::OffsetDateTime,
+    ) -> String {
         super::log_writer::append(old, event, at)
     }
 }

@@ -4,9 +4,9 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::store::fsio;
-use crate::store::history::HistoryEvent;
-use crate::store::load::MAX_READ;
+use crate::store::model::history::HistoryEvent;
+use crate::store::read::fsio;
+use crate::store::read::load::MAX_READ;
 
 pub const LOG: &str = "_log.md";
 

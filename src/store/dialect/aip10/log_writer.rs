@@ -2,7 +2,7 @@
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::store::audit::{self, AuditEvent};
+use crate::store::write::audit::{self, AuditEvent};
 
 /// Appended at the end (AIP-10 logs are chronological): `## [ISO] manual | verb subject`.
 pub fn append(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
@@ -26,10 +26,10 @@ pub fn append(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
         for e in &event.entities {
             out += &format!("- {} [[{}]].\n", audit::capitalised(&event.verb), e.id);
         }
-        out += &format!("- {} (by {}).\n", crate::store::catalog::one_line(&event.summary), event.by);
+        out += &format!("- {} (by {}).\n", crate::store::write::catalog::one_line(&event.summary), event.by);
     } else {
         for b in &event.bullets {
-            out += &format!("- {}\n", crate::store::catalog::one_line(b));
+            out += &format!("- {}\n", crate::store::write::catalog::one_line(b));
         }
     }
     out

@@ -7,8 +7,8 @@ use serde_json::Value;
 use sha2::{Digest, Sha256, Sha512};
 
 use crate::store::dialect::StoreWarning;
-use crate::store::entity::rule;
-use crate::store::{fsio, resolve};
+use crate::store::model::entity::rule;
+use crate::store::{read::fsio, read::resolve};
 
 pub const MANIFEST: &str = "_manifest.json";
 pub const MANIFEST_MISSING: &str = "manifest-missing";

@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 
 use super::{Dialect, DialectKind, FileRole, SourceFile, StoreWarning};
 use crate::store::Store;
-use crate::store::catalog::CatalogPlan;
-use crate::store::entity::Entity;
-use crate::store::history::HistoryEvent;
+use crate::store::model::entity::Entity;
+use crate::store::model::history::HistoryEvent;
+use crate::store::write::catalog::CatalogPlan;
 
 pub mod catalog;
 pub mod format;

@@ -5,8 +5,8 @@ use time::OffsetDateTime;
 
 use super::policy::Policy;
 use crate::store::dialect::{EDGE_KEYS, Grammar, SourceFile, edges_from_fields, parse_markdown};
-use crate::store::entity::{Entity, Problem, rule};
-use crate::store::frontmatter::{self, Fields, get_list, get_str};
+use crate::store::model::entity::{Entity, Problem, rule};
+use crate::store::read::frontmatter::{self, Fields, get_list, get_str};
 
 /// Both spellings in use: the spec text's and the JSON schema's (and every fixture's).
 pub const PAGE_SCHEMAS: &[&str] = &["knowledge/v1", "knowledge.entry/v1"];
@@ -216,7 +216,7 @@ pub fn valid_slug(slug: &str) -> bool {
 
 /// An ISO 8601 instant: with an offset or `Z`, or without (read as UTC), or a bare date.
 pub fn parse_time(s: &str) -> Option<OffsetDateTime> {
-    crate::store::timestamp::parse_instant(s)
+    crate::store::model::timestamp::parse_instant(s)
 }
 
 /// 1-based file line of a top-level frontmatter key (line 1 when not found).
@@ -310,7 +310,7 @@ pub fn summary(paragraph: &str) -> String {
         }
         rest = &rest[c.len_utf8()..];
     }
-    let one = crate::store::catalog::one_line(&out);
+    let one = crate::store::write::catalog::one_line(&out);
     if one.chars().count() <= MAX_SUMMARY {
         return one;
     }
@@ -322,14 +322,17 @@ pub fn summary(paragraph: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::lines::LineIndex;
+    use crate::store::model::lines::LineIndex;
     use serde_json::json;
 
     fn parse_with(text: &str, config: Value, now: &str) -> Entity {
         let lines = LineIndex::new(text);
         let file = SourceFile { rel: "concepts/page.md", text, lines: &lines, problems: &[], parseable: true };
         let policy = Policy::from_config(config.as_object().unwrap());
-        parse_page(&file, &Context { policy: &policy, now: crate::store::timestamp::parse_instant(now).unwrap() })
+        parse_page(
+            &file,
+            &Context { policy: &policy, now: crate::store::model::timestamp::parse_instant(now).unwrap() },
+        )
     }
 
     fn rules(e: &Entity) -> Vec<&str> {
@@ -390,7 +393,7 @@ mod tests {
         let concept = t.replace("kind: person", "kind: concept");
         let e = parse_with(&concept, lints, "2026-05-01T00:00:00Z");
         assert_eq!(rules(&e), [rule::UNSOURCED]);
-        assert_eq!(e.problems[0].severity, Some(crate::store::entity::Severity::Error));
+        assert_eq!(e.problems[0].severity, Some(crate::store::model::entity::Severity::Error));
         let comparison = t.replace("kind: person", "kind: comparison");
         assert!(parse_with(&comparison, json!({}), "2026-05-01T00:00:00Z").problems.is_empty());
     }

@@ -2,8 +2,8 @@
 //! types and the `lints` list (which rule runs on which kind, at which severity).
 use serde_json::Value;
 
-use crate::store::entity::Severity;
-use crate::store::frontmatter::{self, Fields};
+use crate::store::model::entity::Severity;
+use crate::store::read::frontmatter::{self, Fields};
 
 /// One manifest lint, as declared (`{id, kind, appliesTo, severity, params}`).
 #[derive(Debug, Clone, PartialEq)]

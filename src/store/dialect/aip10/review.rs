@@ -4,10 +4,10 @@
 use serde_json::{Value, json};
 
 use crate::store::Store;
-use crate::store::entity::Entity;
-use crate::store::entity::EntityIdx;
-use crate::store::entity::rule;
-use crate::store::frontmatter::{self, Fields};
+use crate::store::model::entity::Entity;
+use crate::store::model::entity::EntityIdx;
+use crate::store::model::entity::rule;
+use crate::store::read::frontmatter::{self, Fields};
 use crate::store::review::Reason;
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::{ReviewRules, needs_to, stamp};
@@ -85,7 +85,7 @@ fn aip10(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> R
             if status.as_deref() == Some("shadow") {
                 fields::set(draft, store, &path, "status", json!("active"))?;
             }
-            let contradicts = crate::store::frontmatter::get_list(&f, "contradicts");
+            let contradicts = crate::store::read::frontmatter::get_list(&f, "contradicts");
             if let Some(loser) = over {
                 let l = store.find(loser).ok_or_else(|| ReviewError::refused(format!("no entity `{loser}`")))?;
                 let loser_slug = store.entity(l).id.clone();

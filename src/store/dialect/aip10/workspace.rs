@@ -9,9 +9,9 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::Value;
 
 use crate::store::dialect::StoreWarning;
-use crate::store::entity::rule;
-use crate::store::frontmatter::{self, Block, Fields};
-use crate::store::fsio;
+use crate::store::model::entity::rule;
+use crate::store::read::frontmatter::{self, Block, Fields};
+use crate::store::read::fsio;
 
 /// How many `extends:` hops a chain may take (the spec's "maximum chain depth is eight").
 pub const MAX_EXTENDS_DEPTH: usize = 8;

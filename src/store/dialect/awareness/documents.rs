@@ -4,9 +4,9 @@
 use serde_json::Value;
 
 use crate::store::dialect::{SourceFile, first_heading, first_paragraph};
-use crate::store::entity::Entity;
-use crate::store::frontmatter::Fields;
-use crate::store::links;
+use crate::store::model::entity::Entity;
+use crate::store::read::frontmatter::Fields;
+use crate::store::read::links;
 
 /// What a file is, from its path inside the home (a `channels/<name>/` prefix is ignored).
 pub fn kind_of(rel: &str) -> &'static str {
@@ -104,7 +104,7 @@ fn title_date(title: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::lines::LineIndex;
+    use crate::store::model::lines::LineIndex;
 
     #[test]
     fn kinds_by_path_and_channel() {

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::entry_key::entry_key;
 use crate::store::dialect::StoreWarning;
-use crate::store::history::HistoryEvent;
-use crate::store::{fsio, load};
+use crate::store::model::history::HistoryEvent;
+use crate::store::{read::fsio, read::load};
 
 pub const EVENTS_PATH: &str = "memory/events.jsonl";
 

@@ -3,7 +3,7 @@ use std::path::Path;
 
 use crate::store::dialect::format::{Format, Marker, label};
 use crate::store::dialect::{Dialect, DialectKind};
-use crate::store::entity::Entity;
+use crate::store::model::entity::Entity;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::Awareness;
@@ -38,7 +38,12 @@ impl Format for AwarenessFormat {
     fn log_path(&self, root: &Path) -> std::path::PathBuf {
         root.join("memory/events.jsonl")
     }
-    fn append_event(&self, old: &str, event: &crate::store::audit::AuditEvent, at: time::OffsetDateTime) -> String {
+    fn append_event(
+        &self,
+        old: &str,
+        event: &crate::store::write::audit::AuditEvent,
+        at: time::OffsetDateTime,
+    ) -> String {
         super::log_writer::append(old, event, at)
     }
 }

@@ -2,7 +2,7 @@
 use serde_json::{Map, Value, json};
 use time::OffsetDateTime;
 
-use crate::store::audit::{self, AuditEvent};
+use crate::store::write::audit::{self, AuditEvent};
 
 /// awareness: each memory entry the event moved is one line of the framework's own type and
 /// fields (the `entries` detail: `memory.promoted`, `memory.pruned`); whatever else the event

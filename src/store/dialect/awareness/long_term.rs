@@ -5,8 +5,8 @@ use std::ops::Range;
 
 use super::entry_key::{entry_key, normalize_search_text};
 use crate::store::dialect::SourceFile;
-use crate::store::entity::{Entity, Problem, rule};
-use crate::store::frontmatter::Fields;
+use crate::store::model::entity::{Entity, Problem, rule};
+use crate::store::read::frontmatter::Fields;
 
 /// Sections the framework curates (its `CURATED_SECTIONS`).
 pub const CURATED: &[&str] = &["Preferences", "Patterns", "Project Conventions", "Review Guidance"];

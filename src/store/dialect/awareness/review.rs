@@ -7,9 +7,9 @@
 use serde_json::{Value, json};
 
 use crate::store::Store;
-use crate::store::entity::Entity;
-use crate::store::entity::EntityIdx;
-use crate::store::frontmatter::Fields;
+use crate::store::model::entity::Entity;
+use crate::store::model::entity::EntityIdx;
+use crate::store::read::frontmatter::Fields;
 use crate::store::review::Reason;
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::ReviewRules;
@@ -157,7 +157,7 @@ fn remove_line(text: &str, line: &str, path: &str) -> Result<String, ReviewError
 
 /// Add `line` as the last item of `## section` (created at the end when missing).
 fn insert_into(text: &str, section: &str, line: &str) -> String {
-    let nl = crate::store::edit::newline_of(text);
+    let nl = crate::store::write::edit::newline_of(text);
     let heading = format!("## {section}");
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let Some(h) = lines.iter().position(|l| l.trim_end() == heading) else {

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::store::frontmatter::{self, Block};
-use crate::store::history::HistoryEvent;
-use crate::store::{fsio, load};
+use crate::store::model::history::HistoryEvent;
+use crate::store::read::frontmatter::{self, Block};
+use crate::store::{read::fsio, read::load};
 
 /// The changelog, relative to the knowledge root.
 pub const CHANGELOG: &str = "system/changelog.md";

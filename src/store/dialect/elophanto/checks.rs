@@ -1,8 +1,8 @@
 //! Per-file field checks of one EloPhanto knowledge file: dates and `scope`.
 use serde_json::Value;
 
-use crate::store::entity::{Problem, rule};
-use crate::store::frontmatter::{self, Block, Fields, json_type_name};
+use crate::store::model::entity::{Problem, rule};
+use crate::store::read::frontmatter::{self, Block, Fields, json_type_name};
 
 /// The `scope` values EloPhanto's writer accepts.
 pub const SCOPES: &[&str] = &["system", "user", "learned", "plugin"];
@@ -54,7 +54,7 @@ fn shown(value: &Value) -> String {
 /// `YYYY-MM-DD`, or a full ISO 8601 date-time (EloPhanto's design doc asks for those; its
 /// writers emit dates).
 pub fn is_iso_date(value: &str) -> bool {
-    crate::store::timestamp::is_date(value) || crate::store::timestamp::is_datetime(value)
+    crate::store::model::timestamp::is_date(value) || crate::store::model::timestamp::is_datetime(value)
 }
 
 /// 1-based line and column of the value of a top-level `key:` in the frontmatter block

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::store::dialect::StoreWarning;
-use crate::store::frontmatter::scalar_text;
-use crate::store::history::HistoryEvent;
-use crate::store::{fsio, load};
+use crate::store::model::history::HistoryEvent;
+use crate::store::read::frontmatter::scalar_text;
+use crate::store::{read::fsio, read::load};
 
 /// Warning code for a line of `audit.log` that is not an audit row.
 pub const INVALID_AUDIT_LINE: &str = "invalid-audit-line";

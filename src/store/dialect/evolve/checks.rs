@@ -2,8 +2,8 @@
 //! at the frontmatter line it is about (line 1 when the line is missing altogether).
 use std::collections::HashMap;
 
-use crate::store::entity::{Problem, rule};
-use crate::store::frontmatter::{self, Block, Fields, get_str};
+use crate::store::model::entity::{Problem, rule};
+use crate::store::read::frontmatter::{self, Block, Fields, get_str};
 
 /// One frontmatter line as evolve's reader sees it.
 struct FmLine<'a> {
@@ -147,7 +147,7 @@ fn malformed_lines(fm: &[FmLine]) -> Vec<Problem> {
 
 /// An ISO 8601 date and time, with or without an offset (evolve writes UTC with `Z`).
 pub fn is_iso_timestamp(value: &str) -> bool {
-    crate::store::timestamp::is_datetime(value)
+    crate::store::model::timestamp::is_datetime(value)
 }
 
 #[cfg(test)]

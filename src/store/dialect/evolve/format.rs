@@ -3,8 +3,8 @@ use std::path::{Path, PathBuf};
 
 use crate::store::dialect::format::{Format, Marker, OkfAlignment, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind, Grammar};
-use crate::store::entity::Entity;
-use crate::store::state::evolve_home;
+use crate::store::model::entity::Entity;
+use crate::store::write::state::evolve_home;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::Evolve;
@@ -72,12 +72,17 @@ impl Format for EvolveFormat {
     }
     /// The evolve home's `audit.log` (beside the entities), else one in folio's state folder.
     fn log_path(&self, root: &Path) -> PathBuf {
-        match crate::store::state::evolve_home(root) {
+        match crate::store::write::state::evolve_home(root) {
             Some(home) => home.join("audit.log"),
-            None => crate::store::state::State::for_store(root, KIND).dir.join("audit.log"),
+            None => crate::store::write::state::State::for_store(root, KIND).dir.join("audit.log"),
         }
     }
-    fn append_event(&self, old: &str, event: &crate::store::audit::AuditEvent, at: time::OffsetDateTime) -> String {
+    fn append_event(
+        &self,
+        old: &str,
+        event: &crate::store::write::audit::AuditEvent,
+        at: time::OffsetDateTime,
+    ) -> String {
         super::log_writer::append(old, event, at)
     }
 }

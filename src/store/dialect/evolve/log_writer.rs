@@ -2,7 +2,7 @@
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use crate::store::audit::{self, AuditEvent};
+use crate::store::write::audit::{self, AuditEvent};
 
 /// evolve's lines: folio's JSON record, one review line per entity for a bulk decision.
 pub fn append(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {

@@ -3,8 +3,8 @@
 use serde_json::json;
 
 use crate::store::Store;
-use crate::store::entity::{Entity, EntityIdx};
-use crate::store::frontmatter::{self, Fields};
+use crate::store::model::entity::{Entity, EntityIdx};
+use crate::store::read::frontmatter::{self, Fields};
 use crate::store::review::Reason;
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::{ReviewRules, log_only, review_line};

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::store::dialect::DialectKind;
-use crate::store::state::{State, evolve_home};
+use crate::store::write::state::{State, evolve_home};
 
 /// The folder vetoed entities of the store at `root` move into.
 pub fn folder(root: &Path) -> PathBuf {

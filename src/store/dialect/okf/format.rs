@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use crate::store::dialect::format::{Format, Marker, Sniffed};
 use crate::store::dialect::{Dialect, DialectKind};
-use crate::store::entity::{LinkSyntax, rule};
-use crate::store::frontmatter;
+use crate::store::model::entity::{LinkSyntax, rule};
+use crate::store::read::frontmatter;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::Okf;
@@ -65,7 +65,12 @@ impl Format for OkfFormat {
     fn log_path(&self, root: &Path) -> PathBuf {
         root.join("log.md")
     }
-    fn append_event(&self, old: &str, event: &crate::store::audit::AuditEvent, at: time::OffsetDateTime) -> String {
+    fn append_event(
+        &self,
+        old: &str,
+        event: &crate::store::write::audit::AuditEvent,
+        at: time::OffsetDateTime,
+    ) -> String {
         super::log_writer::append(old, event, at)
     }
 }

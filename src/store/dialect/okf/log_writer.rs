@@ -2,7 +2,7 @@
 //! event, following the log's own bullet character and spacing.
 use time::OffsetDateTime;
 
-use crate::store::audit::{self, AuditEvent};
+use crate::store::write::audit::{self, AuditEvent};
 
 fn okf_line(event: &AuditEvent, bullet: char) -> String {
     let links: Vec<String> = event
@@ -11,7 +11,7 @@ fn okf_line(event: &AuditEvent, bullet: char) -> String {
         .map(|e| {
             format!(
                 "[{}](/{})",
-                crate::store::catalog::one_line(&e.title).replace(['[', ']'], ""),
+                crate::store::write::catalog::one_line(&e.title).replace(['[', ']'], ""),
                 e.path.replace(' ', "%20")
             )
         })
@@ -20,7 +20,7 @@ fn okf_line(event: &AuditEvent, bullet: char) -> String {
     format!(
         "{bullet} **{}**:{about} {} ({})",
         audit::capitalised(&event.verb),
-        crate::store::catalog::one_line(&event.summary),
+        crate::store::write::catalog::one_line(&event.summary),
         event.by
     )
 }
@@ -28,7 +28,7 @@ fn okf_line(event: &AuditEvent, bullet: char) -> String {
 /// Newest first: the entry joins today's `## YYYY-MM-DD` section at its top, or a new section
 /// goes above the first dated one. Frontmatter and the `# Title` stay where they are.
 pub fn append(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
-    let nl = crate::store::edit::newline_of(old);
+    let nl = crate::store::write::edit::newline_of(old);
     let date = format!("{:04}-{:02}-{:02}", at.year(), at.month() as u8, at.day());
     // Follow the log's own habits: its bullet character, a blank line under each date.
     let bullet = old.lines().map(str::trim_start).find(|l| l.starts_with("- **") || l.starts_with("* **"));

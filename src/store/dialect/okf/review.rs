@@ -4,9 +4,9 @@
 use serde_json::{Value, json};
 
 use crate::store::Store;
-use crate::store::entity::Entity;
-use crate::store::entity::EntityIdx;
-use crate::store::frontmatter::Fields;
+use crate::store::model::entity::Entity;
+use crate::store::model::entity::EntityIdx;
+use crate::store::read::frontmatter::Fields;
 use crate::store::review::Reason;
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::{ReviewRules, needs_to, stamp};

@@ -4,8 +4,8 @@ use serde_json::Value;
 
 use super::EDGE_TYPES;
 use crate::store::dialect::edges_from_fields;
-use crate::store::entity::{Problem, rule};
-use crate::store::frontmatter::{Fields, get_f64, get_str, json_type_name, scalar_text};
+use crate::store::model::entity::{Problem, rule};
+use crate::store::read::frontmatter::{Fields, get_f64, get_str, json_type_name, scalar_text};
 
 pub const KINDS: &[&str] = &["entity", "fact", "playbook", "skill"];
 pub const ENTITY_TYPES: &[&str] = &["service", "host", "project", "tool", "decision", "tech", "person"];
@@ -162,7 +162,7 @@ fn find_key_in(line: &str, key: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::frontmatter::parse_yaml;
+    use crate::store::read::frontmatter::parse_yaml;
 
     /// Rules and lines of the problems of a node written as a whole file.
     fn problems(file: &str) -> Vec<(&'static str, u32)> {

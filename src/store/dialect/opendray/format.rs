@@ -3,7 +3,7 @@ use std::path::Path;
 
 use crate::store::dialect::format::{Format, Marker, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind};
-use crate::store::entity::Entity;
+use crate::store::model::entity::Entity;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::Opendray;

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::format::MARKER as OPENDRAY_MARKER;
 use crate::store::dialect::StoreWarning;
-use crate::store::fsio;
+use crate::store::read::fsio;
 
 /// The only `format` value this reader knows.
 pub const EXPORT_FORMAT: &str = "opendray-export/v1";

@@ -1,0 +1,354 @@
+//! The cache file's bytes: a magic line, then length-prefixed sections each with a CRC-32 —
+//! a header (what the snapshot is of), the non-entity files, then the entities in chunks that
+//! encode and decode in parallel (bincode, varint lengths). A truncated file, a flipped byte or
+//! a header for another store, dialect or build is an error, never a panic.
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::store::dialect::{FileRole, StoreWarning};
+use crate::store::model::entity::{Entity, Problem, Resolution, Severity, rule};
+
+/// First bytes of every cache file; the trailing digit moves with `FORMAT`.
+const MAGIC: &[u8; 8] = b"FOLIOC2\n";
+/// Bumped whenever the layout or the model's serialized shape changes.
+pub const FORMAT: u32 = 2;
+/// Entities per chunk: small enough to spread over the cores, large enough to amortise.
+const CHUNK: usize = 2048;
+
+/// What a snapshot is of; a cache whose header does not match the store being opened is ignored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub format: u32,
+    /// The folio build that wrote it (version plus the executable's size and mtime): parsing
+    /// rules change between builds, so another build's cache is never trusted.
+    pub build: String,
+    pub dialect: String,
+    /// The store root, canonical, as the cache key was derived from it.
+    pub root: String,
+    /// No entity in the snapshot was read before this instant (ns since the Unix epoch): a
+    /// file whose mtime is this recent may have changed again within the same mtime tick.
+    pub read_since_ns: i128,
+    pub entities: u64,
+    pub chunks: u32,
+}
+
+/// Everything a `Store` holds that is not derived (backlinks and the id index are rebuilt).
+#[derive(Debug)]
+pub struct Snapshot {
+    pub header: Header,
+    pub entities: Vec<Arc<Entity>>,
+    pub other_files: Vec<(String, FileRole)>,
+    pub walk_warnings: Vec<StoreWarning>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Files {
+    other: Vec<(String, u8)>,
+    /// (code, message, path) of each walk warning.
+    warnings: Vec<(String, String, Option<String>)>,
+}
+
+fn options() -> impl bincode::Options {
+    use bincode::Options;
+    bincode::DefaultOptions::new().reject_trailing_bytes()
+}
+
+/// Encode `header` (its `chunks` and `entities` are filled in here) and the store's parts.
+pub fn encode(
+    mut header: Header,
+    entities: &[Arc<Entity>],
+    other_files: &[(String, FileRole)],
+    walk_warnings: &[StoreWarning],
+) -> Result<Vec<u8>, String> {
+    use bincode::Options;
+    header.entities = entities.len() as u64;
+    header.chunks = entities.len().div_ceil(CHUNK) as u32;
+    let files = Files {
+        other: other_files.iter().map(|(p, r)| (p.clone(), role_code(*r))).collect(),
+        warnings: walk_warnings.iter().map(|w| (w.code.clone(), w.message.clone(), w.path.clone())).collect(),
+    };
+    let chunks: Vec<Vec<u8>> = entities
+        .par_chunks(CHUNK)
+        // Encoded as a sequence of entities (what `decode` reads back), not of pointers.
+        .map(|c| options().serialize(&c.iter().map(|e| &**e).collect::<Vec<&Entity>>()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    let head = options().serialize(&header).map_err(|e| e.to_string())?;
+    let files = options().serialize(&files).map_err(|e| e.to_string())?;
+    let sections = || [&head, &files].into_iter().chain(chunks.iter());
+    let mut out = Vec::with_capacity(MAGIC.len() + sections().map(|s| s.len() + 12).sum::<usize>());
+    out.extend_from_slice(MAGIC);
+    for section in sections() {
+        out.extend_from_slice(&(section.len() as u64).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(section).to_le_bytes());
+        out.extend_from_slice(section);
+    }
+    Ok(out)
+}
+
+/// Only the header (cheap: for `folio cache info` and for rejecting a mismatched file early).
+pub fn decode_header(bytes: &[u8]) -> Result<Header, String> {
+    use bincode::Options;
+    let mut sections = Sections::new(bytes)?;
+    let head = sections.next_checked()?.ok_or("no header")?;
+    let header: Header = options().deserialize(head).map_err(|e| format!("header: {e}"))?;
+    if header.format != FORMAT {
+        return Err(format!("cache format {} (this folio reads {FORMAT})", header.format));
+    }
+    Ok(header)
+}
+
+/// Decode a whole snapshot, checking every section's CRC and every entity index in it.
+pub fn decode(bytes: &[u8]) -> Result<Snapshot, String> {
+    use bincode::Options;
+    let header = decode_header(bytes)?;
+    let mut sections = Sections::new(bytes)?;
+    sections.next_checked()?;
+    let files: Files = options()
+        .deserialize(sections.next_checked()?.ok_or("truncated: no file list")?)
+        .map_err(|e| format!("file list: {e}"))?;
+    let mut raw = Vec::with_capacity(header.chunks as usize);
+    while let Some(s) = sections.next_unchecked()? {
+        raw.push(s);
+    }
+    if raw.len() != header.chunks as usize {
+        return Err(format!("truncated: {} of {} entity chunks", raw.len(), header.chunks));
+    }
+    let chunks: Vec<Vec<Arc<Entity>>> = raw
+        .par_iter()
+        .map(|(crc, s)| {
+            if crc32fast::hash(s) != *crc {
+                return Err("checksum mismatch in an entity chunk".to_string());
+            }
+            let entities = options().deserialize::<Vec<Entity>>(s).map_err(|e| format!("entities: {e}"))?;
+            Ok(entities.into_iter().map(Arc::new).collect::<Vec<_>>())
+        })
+        .collect::<Result<_, _>>()?;
+    let mut entities = Vec::with_capacity(header.entities as usize);
+    for c in chunks {
+        entities.extend(c);
+    }
+    if entities.len() as u64 != header.entities {
+        return Err(format!("{} entities where the header says {}", entities.len(), header.entities));
+    }
+    check_indices(&entities)?;
+    let other_files = files
+        .other
+        .into_iter()
+        .map(|(p, r)| role_from(r).map(|r| (p, r)).ok_or_else(|| format!("unknown file role {r}")))
+        .collect::<Result<_, _>>()?;
+    let walk_warnings =
+        files.warnings.into_iter().map(|(code, message, path)| StoreWarning { code, message, path }).collect();
+    Ok(Snapshot { header, entities, other_files, walk_warnings })
+}
+
+/// Every entity index a link or edge holds must point inside the store (the views index with it).
+fn check_indices(entities: &[Arc<Entity>]) -> Result<(), String> {
+    let n = entities.len() as u64;
+    let bad = entities.par_iter().any(|e| {
+        e.links.iter().any(|l| matches!(l.resolution, Resolution::Entity(i) if u64::from(i) >= n))
+            || e.edges.iter().any(|d| d.resolved.is_some_and(|i| u64::from(i) >= n))
+    });
+    if bad { Err("an entity index out of range".into()) } else { Ok(()) }
+}
+
+/// Walks the sections after the magic bytes.
+struct Sections<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Sections<'a> {
+    fn new(bytes: &'a [u8]) -> Result<Self, String> {
+        match bytes.strip_prefix(MAGIC.as_slice()) {
+            Some(rest) => Ok(Sections { rest }),
+            None if bytes.starts_with(b"FOLIOC") => Err("written by another cache format".into()),
+            None => Err("not a folio cache file".into()),
+        }
+    }
+
+    /// The next section and its stored CRC (checked by the caller, in parallel).
+    fn next_unchecked(&mut self) -> Result<Option<(u32, &'a [u8])>, String> {
+        if self.rest.is_empty() {
+            return Ok(None);
+        }
+        if self.rest.len() < 12 {
+            return Err("truncated section header".into());
+        }
+        let len = u64::from_le_bytes(self.rest[..8].try_into().expect("8 bytes"));
+        let crc = u32::from_le_bytes(self.rest[8..12].try_into().expect("4 bytes"));
+        let body = &self.rest[12..];
+        if len > body.len() as u64 {
+            return Err(format!("truncated: a section of {len} bytes has {} left", body.len()));
+        }
+        let (section, rest) = body.split_at(len as usize);
+        self.rest = rest;
+        Ok(Some((crc, section)))
+    }
+
+    fn next_checked(&mut self) -> Result<Option<&'a [u8]>, String> {
+        match self.next_unchecked()? {
+            Some((crc, s)) if crc32fast::hash(s) == crc => Ok(Some(s)),
+            Some(_) => Err("checksum mismatch".into()),
+            None => Ok(None),
+        }
+    }
+}
+
+fn role_code(r: FileRole) -> u8 {
+    match r {
+        FileRole::Entity => 0,
+        FileRole::Catalog => 1,
+        FileRole::Log => 2,
+        FileRole::Other => 3,
+    }
+}
+
+fn role_from(c: u8) -> Option<FileRole> {
+    Some(match c {
+        0 => FileRole::Entity,
+        1 => FileRole::Catalog,
+        2 => FileRole::Log,
+        3 => FileRole::Other,
+        _ => return None,
+    })
+}
+
+/// Every rule id a problem attached while reading can carry (`Problem::rule` is `&'static str`).
+const READ_RULES: &[&str] = &[
+    rule::INVALID_FRONTMATTER,
+    rule::NON_UTF8,
+    rule::TOO_LARGE,
+    rule::BINARY,
+    rule::UNREADABLE,
+    rule::LINK_ESCAPES_ROOT,
+    rule::CONTROL_CHARS,
+    rule::MISSING_TYPE,
+    rule::MISSING_DESCRIPTION,
+    rule::LEGACY_TRIGGER,
+    rule::INVALID_FIELD,
+    rule::STALE,
+    rule::UNSOURCED,
+    rule::LOW_CONFIDENCE,
+    rule::WIKILINK_SYNTAX,
+    rule::BROKEN_LINK,
+    rule::ORPHAN,
+    rule::DUPLICATE_ID,
+    rule::DUPLICATE_TITLE,
+    rule::RESERVED_NAME,
+    rule::CATALOG_STALE,
+    rule::CONTRADICTION,
+    rule::EXTENDS_CYCLE,
+    rule::EXTENDS_MISSING,
+    rule::EXTENDS_DEPTH,
+    rule::SOURCE_MODIFIED,
+    rule::LINK_INTO_SOURCES,
+];
+
+/// `Problem` as serialized, with its rule id owned.
+#[derive(Deserialize)]
+struct ProblemRepr {
+    rule: String,
+    severity: Option<Severity>,
+    message: String,
+    line: u32,
+    col: u32,
+}
+
+/// A problem's `rule` is read back as the matching constant; an id this build does not know is
+/// an error (the cache was written by other code and is rebuilt).
+impl<'de> Deserialize<'de> for Problem {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Problem, D::Error> {
+        let r = ProblemRepr::deserialize(d)?;
+        let rule = READ_RULES
+            .iter()
+            .find(|id| **id == r.rule)
+            .copied()
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown rule id `{}`", r.rule)))?;
+        Ok(Problem { rule, severity: r.severity, message: r.message, line: r.line, col: r.col })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::model::entity::{Link, LinkSyntax};
+
+    fn header() -> Header {
+        Header {
+            format: FORMAT,
+            build: "test".into(),
+            dialect: "vault".into(),
+            root: "/s".into(),
+            read_since_ns: 1,
+            entities: 0,
+            chunks: 0,
+        }
+    }
+
+    fn entities(n: usize) -> Vec<Arc<Entity>> {
+        (0..n)
+            .map(|i| Entity {
+                id: format!("e{i}"),
+                path: format!("e{i}.md"),
+                title: format!("Entity {i}"),
+                links: vec![{
+                    let mut l = Link::new(LinkSyntax::Wiki, "e0", (i % 2 == 1).then_some("first"), 3..9, 2, 1);
+                    l.resolution = Resolution::Entity(0);
+                    l
+                }],
+                problems: vec![Problem::new(rule::CONTROL_CHARS, "esc", 1, 2)],
+                mtime_ns: -5,
+                ..Entity::default()
+            })
+            .map(Arc::new)
+            .collect()
+    }
+
+    #[test]
+    fn round_trip_over_several_chunks() {
+        let es = entities(CHUNK * 2 + 3);
+        let other = vec![("index.md".to_string(), FileRole::Catalog), ("img.png".to_string(), FileRole::Other)];
+        let warn = vec![StoreWarning { code: "unreadable".into(), message: "no".into(), path: Some("x".into()) }];
+        let bytes = encode(header(), &es, &other, &warn).unwrap();
+        let s = decode(&bytes).unwrap();
+        assert_eq!(s.header.entities, es.len() as u64);
+        assert_eq!(s.header.chunks, 3);
+        assert_eq!(s.entities.len(), es.len());
+        assert_eq!(s.entities[4098].title, es[4098].title);
+        assert_eq!(s.entities[7].links, es[7].links);
+        assert_eq!(s.entities[7].problems, es[7].problems);
+        assert_eq!(s.entities[7].mtime_ns, -5);
+        assert_eq!(s.other_files, other);
+        assert_eq!(s.walk_warnings[0].path.as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn every_truncation_and_a_flipped_byte_are_errors() {
+        let bytes = encode(header(), &entities(40), &[], &[]).unwrap();
+        for cut in (0..bytes.len()).step_by(7) {
+            assert!(decode(&bytes[..cut]).is_err(), "truncated at {cut} of {}", bytes.len());
+        }
+        for at in [3, 20, bytes.len() / 2, bytes.len() - 1] {
+            let mut b = bytes.clone();
+            b[at] ^= 0x40;
+            assert!(decode(&b).is_err(), "flipped byte {at}");
+        }
+    }
+
+    #[test]
+    fn an_index_out_of_range_is_refused() {
+        let mut es = entities(3);
+        Arc::make_mut(&mut es[1]).links[0].resolution = Resolution::Entity(3);
+        let bytes = encode(header(), &es, &[], &[]).unwrap();
+        assert!(decode(&bytes).unwrap_err().contains("out of range"));
+    }
+
+    #[test]
+    fn roles_round_trip() {
+        for r in [FileRole::Entity, FileRole::Catalog, FileRole::Log, FileRole::Other] {
+            assert_eq!(role_from(role_code(r)), Some(r));
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! An optional persistent cache of loaded stores, kept outside the store
+//! (`$XDG_CACHE_HOME/folio/stores/`, or `$FOLIO_CACHE_DIR`), one file per store root and dialect.
+//!
+//! Opening from the cache is stale-while-revalidate: the snapshot is shown at once, then a stat
+//! walk (`validate`) names the files whose size or mtime changed, which were added or removed,
+//! and only those are re-read, through the same `Store::refresh` as live reload. A cache written
+//! by another build, for another root or dialect, truncated or corrupt is ignored (with a
+//! warning naming it) and rebuilt; nothing here ever stops folio from loading the store itself.
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant, UNIX_EPOCH};
+
+pub mod codec;
+pub mod validate;
+
+use crate::store::Store;
+use crate::store::dialect::DialectKind;
+use codec::Header;
+
+/// Stores with fewer entities are not cached: they load from their files about as fast.
+pub const MIN_ENTITIES: usize = 1000;
+/// A snapshot older than this is rebuilt: some per-file checks depend on the clock (OKF
+/// `stale_after`), which a size and mtime check cannot see.
+const MAX_AGE: Duration = Duration::from_secs(24 * 3600);
+
+/// The store at `root`: from the cache brought up to date (only files whose size or mtime
+/// changed, and added or removed ones, are read), or loaded from its files when there is no
+/// usable cache. The cache is written when it was missing or anything changed. The strings
+/// are warnings for the person (an ignored cache file, one that could not be written).
+pub fn open(cache: Option<&Cache>, root: &Path, kind: DialectKind, detected_by: String) -> (Store, Vec<String>) {
+    let mut warnings = Vec::new();
+    let Some(cache) = cache.filter(|_| cacheable(kind)) else {
+        return (Store::load(root, kind, detected_by), warnings);
+    };
+    let started = Instant::now();
+    let (store, dirty) = match cache.load(root, kind, detected_by.clone()) {
+        Ok(mut store) => {
+            let report = store.revalidate();
+            store.load_ms = started.elapsed().as_millis();
+            (store, !report.is_empty())
+        }
+        Err(miss) => {
+            if let Miss::Invalid(why) = miss {
+                warnings.push(why);
+            }
+            let store = Store::load(root, kind, detected_by);
+            let big = store.entities.len() >= MIN_ENTITIES;
+            (store, big)
+        }
+    };
+    if dirty && let Err(e) = cache.save(&store) {
+        warnings.push(e);
+    }
+    (store, warnings)
+}
+
+/// Why no cached store was used.
+#[derive(Debug)]
+pub enum Miss {
+    /// Caching is off, the dialect is not cacheable, or no cache file exists for this store.
+    Absent,
+    /// A cache file exists but cannot be used (the message names the file and says why).
+    Invalid(String),
+}
+
+/// The cache directory and whether to use it.
+#[derive(Debug, Clone)]
+pub struct Cache {
+    dir: PathBuf,
+}
+
+impl Cache {
+    pub fn new(dir: impl Into<PathBuf>) -> Cache {
+        Cache { dir: dir.into() }
+    }
+
+    /// The user's cache (`$FOLIO_CACHE_DIR`, else `$XDG_CACHE_HOME/folio`), unless
+    /// `FOLIO_NO_CACHE` is set to anything but `0` or there is no home to put it in.
+    pub fn from_env() -> Option<Cache> {
+        if std::env::var_os("FOLIO_NO_CACHE").is_some_and(|v| !v.is_empty() && v != "0") {
+            return None;
+        }
+        if let Some(dir) = std::env::var_os("FOLIO_CACHE_DIR").filter(|d| !d.is_empty()) {
+            return Some(Cache::new(dir));
+        }
+        use etcetera::BaseStrategy;
+        etcetera::choose_base_strategy().ok().map(|s| Cache::new(s.cache_dir().join("folio")))
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn stores_dir(&self) -> PathBuf {
+        self.dir.join("stores")
+    }
+
+    /// The cache file for a store: a readable name plus a digest of the canonical root.
+    pub fn file_for(&self, root: &Path, kind: DialectKind) -> PathBuf {
+        let root = canonical(root);
+        let name: String = root
+            .file_name()
+            .map(|n| n.to_string_lossy().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(32).collect())
+            .unwrap_or_default();
+        let digest = crate::store::model::digest::of(root.as_os_str().as_encoded_bytes());
+        let hex = &crate::store::model::digest::hex(&digest)[..20];
+        self.stores_dir().join(format!("{name}-{kind}-{hex}.folio-cache"))
+    }
+
+    /// The store as cached, unvalidated (its files may have changed since: see `validate`).
+    pub fn load(&self, root: &Path, kind: DialectKind, detected_by: String) -> Result<Store, Miss> {
+        if !cacheable(kind) {
+            return Err(Miss::Absent);
+        }
+        let started = Instant::now();
+        let path = self.file_for(root, kind);
+        let bytes = match fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Miss::Absent),
+            Err(e) => return Err(Miss::Invalid(format!("{}: {e}", path.display()))),
+        };
+        let invalid = |why: String| Miss::Invalid(format!("{}: {why}; ignored", path.display()));
+        let header = codec::decode_header(&bytes).map_err(invalid)?;
+        if let Some(why) = mismatch(&header, root, kind) {
+            return Err(invalid(why));
+        }
+        let read_since = UNIX_EPOCH + Duration::from_nanos(header.read_since_ns.max(0) as u64);
+        if read_since.elapsed().is_ok_and(|age| age > MAX_AGE) {
+            return Err(Miss::Absent);
+        }
+        let snapshot = codec::decode(&bytes).map_err(invalid)?;
+        drop(bytes);
+        let mut store =
+            Store::from_parts(root, kind, detected_by, snapshot.entities, snapshot.other_files, snapshot.walk_warnings);
+        store.read_since = read_since;
+        store.from_cache = true;
+        store.load_ms = started.elapsed().as_millis();
+        Ok(store)
+    }
+
+    /// Write the store's snapshot atomically (temporary file, then rename over the old one).
+    pub fn save(&self, store: &Store) -> Result<PathBuf, String> {
+        let path = self.file_for(&store.root, store.kind());
+        let dir = self.stores_dir();
+        let header = Header {
+            format: codec::FORMAT,
+            build: build_id().to_string(),
+            dialect: store.kind().name().to_string(),
+            root: canonical(&store.root).to_string_lossy().into_owned(),
+            read_since_ns: store.read_since.duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0),
+            entities: 0,
+            chunks: 0,
+        };
+        let bytes = codec::encode(header, &store.entities, &store.other_files, &store.walk_warnings)?;
+        let fail = |e: std::io::Error| format!("{}: cannot write the cache ({e})", dir.display());
+        fs::create_dir_all(&dir).map_err(fail)?;
+        let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&dir).map_err(fail)?;
+        std::io::Write::write_all(&mut tmp, &bytes).map_err(fail)?;
+        tmp.persist(&path).map_err(|e| fail(e.error))?;
+        Ok(path)
+    }
+
+    /// Remove the cache file of one store, or every cache file; returns how many went.
+    pub fn clear(&self, only: Option<(&Path, DialectKind)>) -> std::io::Result<usize> {
+        let files = match only {
+            Some((root, kind)) => vec![self.file_for(root, kind)],
+            None => self.entries().into_iter().map(|e| e.path).collect(),
+        };
+        let mut n = 0;
+        for f in files {
+            match fs::remove_file(&f) {
+                Ok(()) => n += 1,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(std::io::Error::new(e.kind(), format!("{}: {e}", f.display()))),
+            }
+        }
+        Ok(n)
+    }
+
+    /// Every cache file in the directory, with its header when it can be read.
+    pub fn entries(&self) -> Vec<Entry> {
+        let Ok(dir) = fs::read_dir(self.stores_dir()) else { return Vec::new() };
+        let mut out: Vec<Entry> = dir
+            .flatten()
+            .filter(|d| d.file_name().to_string_lossy().ends_with(".folio-cache"))
+            .map(|d| {
+                let path = d.path();
+                let bytes = d.metadata().map(|m| m.len()).unwrap_or(0);
+                let header = read_header(&path);
+                Entry { path, bytes, header }
+            })
+            .collect();
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
+    }
+}
+
+/// One cache file as `folio cache info` lists it.
+#[derive(Debug)]
+pub struct Entry {
+    pub path: PathBuf,
+    pub bytes: u64,
+    pub header: Result<Header, String>,
+}
+
+/// Read just enough of a cache file for its header.
+pub fn read_header(path: &Path) -> Result<Header, String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    fs::File::open(path)
+        .and_then(|f| f.take(64 * 1024).read_to_end(&mut head))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    codec::decode_header(&head)
+}
+
+/// Why a header does not describe this store as this build reads it (None: it does).
+pub fn mismatch(header: &Header, root: &Path, kind: DialectKind) -> Option<String> {
+    if header.build != build_id() {
+        return Some(format!("written by another folio build ({})", header.build));
+    }
+    if header.dialect != kind.name() {
+        return Some(format!("written for dialect {}", header.dialect));
+    }
+    let root = canonical(root);
+    if header.root != root.to_string_lossy() {
+        return Some(format!("written for {}", header.root));
+    }
+    None
+}
+
+/// Whether stores of `kind` are cached: only where entities depend on their own file's bytes
+/// alone (the format says; see `Format::cacheable`).
+pub fn cacheable(kind: DialectKind) -> bool {
+    kind.format().cacheable()
+}
+
+/// This build: version plus the executable's size and mtime (a rebuilt binary may parse
+/// differently, and a cache is never worth a wrong answer).
+pub fn build_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| {
+        let exe = std::env::current_exe().and_then(fs::metadata);
+        let stamp = exe.map(|m| format!("{}-{}", m.len(), crate::store::read::fsio::mtime_ns(&m))).unwrap_or_default();
+        format!("folio {} {stamp}", env!("CARGO_PKG_VERSION"))
+    })
+}
+
+fn canonical(root: &Path) -> PathBuf {
+    fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn corpus(rel: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/formats/corpora").join(rel)
+    }
+
+    fn scratch_copy(src: &Path) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let dst = dir.path().join("store");
+        let ok = std::process::Command::new("cp").arg("-r").arg(src).arg(&dst).status().unwrap().success();
+        assert!(ok);
+        std::process::Command::new("chmod").args(["-R", "u+w"]).arg(&dst).status().unwrap();
+        (dir, dst)
+    }
+
+    /// Everything a loaded store holds, in a comparable form.
+    fn fingerprint(s: &Store) -> String {
+        format!("{:?}\n{:?}\n{:?}\n{:?}", s.entities, s.other_files, s.backlinks, s.walk_warnings)
+    }
+
+    #[test]
+    fn a_cached_store_equals_a_fresh_load_for_every_cacheable_corpus() {
+        for (rel, kind) in [
+            ("okf-v0.2/acme_retail", crate::store::dialect::okf::KIND),
+            ("okf-v0.1", crate::store::dialect::okf::KIND),
+            ("elophanto/knowledge", crate::store::dialect::elophanto::KIND),
+            ("okf-v0.2/ga4", crate::store::dialect::vault::KIND),
+        ] {
+            let root = corpus(rel);
+            let dir = tempfile::tempdir().unwrap();
+            let cache = Cache::new(dir.path());
+            let fresh = Store::load(&root, kind, "t".into());
+            cache.save(&fresh).unwrap();
+            let cached = cache.load(&root, kind, "t".into()).unwrap_or_else(|e| panic!("{rel}: {e:?}"));
+            assert!(cached.from_cache);
+            assert_eq!(fingerprint(&cached), fingerprint(&fresh), "{rel}");
+            for e in &fresh.entities {
+                assert_eq!(
+                    cached.find(&e.id).map(|i| &cached.entity(i).path),
+                    fresh.find(&e.id).map(|i| &fresh.entity(i).path)
+                );
+            }
+            assert!(
+                validate::validate(&cached).paths.is_empty()
+                    || fresh.read_since.elapsed().unwrap() < Duration::from_secs(3)
+            );
+        }
+    }
+
+    #[test]
+    fn changed_added_and_removed_files_are_found_and_reread() {
+        let (_keep, root) = scratch_copy(&corpus("okf-v0.2/acme_retail"));
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let mut store = Store::load(&root, crate::store::dialect::okf::KIND, "t".into());
+        // Pretend the snapshot was taken long after the files were written (no mtime slack).
+        store.read_since = std::time::SystemTime::now() + Duration::from_secs(5);
+        cache.save(&store).unwrap();
+        let paths: Vec<String> = store.entities.iter().map(|e| e.path.clone()).collect();
+        let (grown, touched, gone) = (&paths[0], &paths[1], &paths[2]);
+        let text = fs::read_to_string(root.join(grown)).unwrap();
+        fs::write(root.join(grown), format!("{text}\nmore\n")).unwrap();
+        // Same size, other mtime.
+        let t = fs::File::options().write(true).open(root.join(touched)).unwrap();
+        t.set_modified(std::time::SystemTime::now() - Duration::from_secs(3600)).unwrap();
+        fs::remove_file(root.join(gone)).unwrap();
+        let parent = crate::store::model::relpath::parent(grown);
+        let added = if parent.is_empty() { "added-note.md".to_string() } else { format!("{parent}/added-note.md") };
+        fs::write(root.join(&added), "---\ntype: note\ntitle: Added\n---\n# Added\n").unwrap();
+
+        let mut cached = cache.load(&root, crate::store::dialect::okf::KIND, "t".into()).unwrap();
+        let mut expected = vec![grown.clone(), touched.clone(), gone.clone(), added.clone()];
+        expected.sort();
+        assert_eq!(validate::validate(&cached).paths, expected);
+        let report = cached.revalidate();
+        assert_eq!(report.parsed, 3, "only the grown, touched and added files are read");
+        assert!(!cached.from_cache);
+        let fresh = Store::load(&root, crate::store::dialect::okf::KIND, "t".into());
+        assert_eq!(fingerprint(&cached), fingerprint(&fresh));
+    }
+
+    #[test]
+    fn a_corrupt_truncated_or_foreign_cache_is_ignored_with_a_reason() {
+        let root = corpus("okf-v0.2/acme_retail");
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let store = Store::load(&root, crate::store::dialect::okf::KIND, "t".into());
+        let file = cache.save(&store).unwrap();
+        let good = fs::read(&file).unwrap();
+        let reason = |c: &Cache| match c.load(&root, crate::store::dialect::okf::KIND, "t".into()) {
+            Err(Miss::Invalid(why)) => why,
+            Err(Miss::Absent) => "absent".into(),
+            Ok(_) => "loaded".into(),
+        };
+        fs::write(&file, &good[..good.len() / 2]).unwrap();
+        assert!(reason(&cache).contains("truncated"), "{}", reason(&cache));
+        let mut flipped = good.clone();
+        let n = flipped.len();
+        flipped[n - 10] ^= 1;
+        fs::write(&file, &flipped).unwrap();
+        assert!(reason(&cache).contains("checksum"), "{}", reason(&cache));
+        fs::write(&file, b"garbage").unwrap();
+        assert!(reason(&cache).contains("not a folio cache"), "{}", reason(&cache));
+        // Another store's cache under this store's name (a moved store, a copied cache dir).
+        let other = tempfile::tempdir().unwrap();
+        let moved = other.path().join("moved");
+        fs::create_dir(&moved).unwrap();
+        fs::write(cache.file_for(&moved, crate::store::dialect::okf::KIND), &good).unwrap();
+        let why = match cache.load(&moved, crate::store::dialect::okf::KIND, "t".into()) {
+            Err(Miss::Invalid(why)) => why,
+            _ => panic!("a cache written for another root was used"),
+        };
+        assert!(why.contains("written for"), "{why}");
+        assert!(matches!(cache.load(&root, crate::store::dialect::vault::KIND, "t".into()), Err(Miss::Absent)));
+        assert!(matches!(cache.load(&root, crate::store::dialect::aip10::KIND, "t".into()), Err(Miss::Absent)));
+    }
+
+    #[test]
+    fn an_unwritable_cache_dir_is_an_error_not_a_panic_and_open_still_loads() {
+        let root = corpus("okf-v0.2/acme_retail");
+        let dir = tempfile::tempdir().unwrap();
+        let blocker = dir.path().join("file");
+        fs::write(&blocker, "not a directory").unwrap();
+        let cache = Cache::new(blocker.join("sub"));
+        let store = Store::load(&root, crate::store::dialect::okf::KIND, "t".into());
+        let e = cache.save(&store).unwrap_err();
+        assert!(e.contains("cannot write the cache"), "{e}");
+        let (opened, _) = open(Some(&cache), &root, crate::store::dialect::okf::KIND, "t".into());
+        assert_eq!(opened.entities.len(), store.entities.len());
+    }
+
+    #[test]
+    fn clear_removes_one_store_or_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let a = corpus("okf-v0.2/acme_retail");
+        let b = corpus("okf-v0.2/ga4");
+        cache.save(&Store::load(&a, crate::store::dialect::okf::KIND, "t".into())).unwrap();
+        cache.save(&Store::load(&b, crate::store::dialect::okf::KIND, "t".into())).unwrap();
+        assert_eq!(cache.entries().len(), 2);
+        assert!(cache.entries().iter().all(|e| e.header.as_ref().is_ok_and(|h| h.build == build_id())));
+        assert_eq!(cache.clear(Some((&a, crate::store::dialect::okf::KIND))).unwrap(), 1);
+        assert_eq!(cache.entries().len(), 1);
+        assert_eq!(cache.clear(None).unwrap(), 1);
+        assert!(cache.entries().is_empty());
+    }
+}

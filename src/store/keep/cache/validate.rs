@@ -1,0 +1,136 @@
+//! Checking a cached store against its files: a walk plus one `stat` per entity file (in
+//! parallel: cold, each is a disk read), never reading a file's bytes. What it names is
+//! re-read by `Store::refresh`, as when the watcher reports a change.
+use std::fs;
+use std::time::UNIX_EPOCH;
+
+use rayon::prelude::*;
+
+use crate::store::Store;
+use crate::store::dialect::{FileRole, StoreWarning};
+use crate::store::read::load::{self, FoundFile};
+
+/// A file modified this close before the snapshot's reads began may have changed again within
+/// the same mtime tick (coarse on some filesystems): it is re-read rather than trusted.
+const MTIME_SLACK_NS: i128 = 2_000_000_000;
+
+/// What differs between a store and its files on disk.
+#[derive(Debug, Default)]
+pub struct Validation {
+    /// Relative paths to re-read: changed, added or removed since the snapshot.
+    pub paths: Vec<String>,
+    /// The walk's warnings now (folders that could not be listed).
+    pub walk_warnings: Vec<StoreWarning>,
+    /// Entity files whose size and mtime were compared.
+    pub checked: usize,
+}
+
+/// Compare `store` (typically just opened from the cache) with what is on disk now.
+pub fn validate(store: &Store) -> Validation {
+    let (found, walk_warnings) = load::walk(&store.root, store.dialect.as_ref());
+    let read_since =
+        store.read_since.duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0) - MTIME_SLACK_NS;
+    // The walk, the entities and the other files are all sorted by path: one merge pass pairs
+    // each file found with what the store knows of it, without hashing 100k paths.
+    let (entity_found, other_found): (Vec<&FoundFile>, Vec<&FoundFile>) =
+        found.iter().partition(|f| f.role == FileRole::Entity);
+    let mut known: Vec<(&str, u64, i128)> = Vec::with_capacity(store.entities.len());
+    for e in &store.entities {
+        if known.last().is_none_or(|k| k.0 != e.path) {
+            known.push((e.path.as_str(), e.file_size, wide(e.mtime_ns)));
+        }
+    }
+    let other: Vec<&str> = store.other_files.iter().map(|(p, _)| p.as_str()).collect();
+
+    let mut stale: Vec<(&FoundFile, Option<(u64, i128)>)> = Vec::new();
+    let mut paths: Vec<String> = Vec::new();
+    merge(
+        &entity_found,
+        &known,
+        |f| f.rel.as_str(),
+        |k| k.0,
+        |f, k| match (f, k) {
+            (Some(f), k) => stale.push((f, k.map(|k| (k.1, k.2)))),
+            (None, Some(k)) => paths.push(k.0.to_string()),
+            (None, None) => {}
+        },
+    );
+    merge(
+        &other_found,
+        &other,
+        |f| f.rel.as_str(),
+        |o| o,
+        |f, o| match (f, o) {
+            (Some(f), None) => paths.push(f.rel.clone()),
+            (None, Some(o)) => paths.push(o.to_string()),
+            _ => {}
+        },
+    );
+    let checked = stale.len();
+    paths.par_extend(stale.par_iter().filter_map(|(f, was)| {
+        let changed = match was {
+            None => true,
+            // Symlinks are cheap to re-read and their targets' changes are not ours to track.
+            Some(_) if f.symlink_inside.is_some() => true,
+            Some((_, mtime)) if *mtime >= read_since => true,
+            Some((size, mtime)) => match fs::metadata(store.root.join(&f.rel)) {
+                Ok(m) => m.len() != *size || wide(crate::store::read::fsio::mtime_ns(&m)) != *mtime,
+                Err(_) => true,
+            },
+        };
+        changed.then(|| f.rel.clone())
+    }));
+    paths.sort();
+    paths.dedup();
+    Validation { paths, walk_warnings, checked }
+}
+
+/// Walk two lists sorted by key together, calling `each` with the items that share a key (or
+/// the one that has no partner).
+fn merge<'x, A, B>(
+    a: &'x [A],
+    b: &'x [B],
+    ka: impl Fn(&A) -> &str,
+    kb: impl Fn(&B) -> &str,
+    mut each: impl FnMut(Option<&'x A>, Option<&'x B>),
+) {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let order = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) => ka(x).cmp(kb(y)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        match order {
+            std::cmp::Ordering::Less => {
+                each(Some(&a[i]), None);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                each(None, Some(&b[j]));
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                each(Some(&a[i]), Some(&b[j]));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+}
+
+/// Mtimes as the widest type, whatever width the model stores them in.
+fn wide(ns: impl Into<i128>) -> i128 {
+    ns.into()
+}
+
+impl Store {
+    /// Bring a store opened from the cache up to date with its files: only what `validate`
+    /// names is re-read. Returns what changed.
+    pub fn revalidate(&mut self) -> crate::store::keep::refresh::RefreshReport {
+        let v = validate(self);
+        self.walk_warnings = v.walk_warnings;
+        self.from_cache = false;
+        self.refresh(&v.paths)
+    }
+}

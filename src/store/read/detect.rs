@@ -1,0 +1,144 @@
+//! Which dialect a folder is, and where its root is.
+//!
+//! Markers first (a file or folder only one format uses), then a sniff of the frontmatter
+//! of a sample of markdown files, then the plain vault fallback.
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::frontmatter;
+use crate::store::dialect::format::Sniffed;
+use crate::store::dialect::{self, DialectKind};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Detection {
+    pub kind: DialectKind,
+    /// The folder the dialect treats as the store root.
+    pub root: PathBuf,
+    /// Human-readable: what made folio choose this dialect.
+    pub reason: String,
+}
+
+/// The opendray export's root marker (folio's export format; see the README).
+pub use crate::store::dialect::opendray::format::MARKER as OPENDRAY_MARKER;
+
+/// Detect the dialect of the store at `path`.
+pub fn detect(path: &Path) -> Detection {
+    if let Some(d) = by_marker(path) {
+        return d;
+    }
+    sniff(path)
+}
+
+/// Markers that identify a store without reading its entities, tried in the registry's order.
+fn by_marker(path: &Path) -> Option<Detection> {
+    dialect::by_marker_order()
+        .find_map(|f| f.marker(path).map(|m| Detection { kind: f.kind(), root: m.root, reason: m.reason }))
+}
+
+/// Frontmatter sniffing over a sample of markdown files. A format wins when more than half of
+/// the sampled files carry its marks; files without frontmatter count against every format.
+fn sniff(path: &Path) -> Detection {
+    let kinds: Vec<DialectKind> = dialect::formats().map(|f| f.kind()).collect();
+    let mut counts = vec![0usize; kinds.len()];
+    let mut sampled = 0;
+    let walker = ignore::WalkBuilder::new(path).standard_filters(false).hidden(true).max_depth(Some(4)).build();
+    for entry in walker.flatten() {
+        if sampled >= 64 {
+            break;
+        }
+        let p = entry.path();
+        if p.extension().is_none_or(|x| x != "md") || !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok((bytes, _)) = super::fsio::read_capped(p, 64 * 1024) else { continue };
+        sampled += 1;
+        let text = String::from_utf8_lossy(&bytes);
+        let frontmatter::Block::Closed { inner, body_start, .. } = frontmatter::locate(&text) else { continue };
+        let raw = &text[inner];
+        let fields = frontmatter::parse_yaml(raw).unwrap_or_default();
+        let file = Sniffed { fields: &fields, raw, body: &text[body_start..] };
+        if let Some(f) = dialect::by_sniff_order().find(|f| f.sniff(&file)) {
+            counts[kinds.iter().position(|k| *k == f.kind()).expect("sniffed formats are registered")] += 1;
+        }
+    }
+    // Ties go to the format listed first.
+    let (best, &n) = counts.iter().enumerate().max_by_key(|&(i, n)| (*n, usize::MAX - i)).expect("formats exist");
+    let format = kinds[best].format();
+    if sampled > 0 && n * 2 > sampled && format.chosen_by_sniffing() {
+        let reason = format!("{n} of {sampled} sampled files have {} frontmatter", format.name());
+        return Detection { kind: format.kind(), root: path.to_path_buf(), reason };
+    }
+    let fallback = dialect::fallback();
+    Detection {
+        kind: fallback.kind(),
+        root: path.to_path_buf(),
+        reason: "no format markers; read as a plain markdown vault".into(),
+    }
+}
+
+/// The root a dialect uses when named with `--dialect` on `path`.
+pub fn root_for(kind: DialectKind, path: &Path) -> PathBuf {
+    kind.format().root_for(path)
+}
+
+/// The nearest store at or above `start` (used when no PATH is given).
+pub fn find_upward(start: &Path) -> Option<PathBuf> {
+    let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
+    let mut dir = Some(start.as_path());
+    while let Some(d) = dir {
+        if let Some(det) = by_marker(d) {
+            return Some(det.kind.format().upward_root(d));
+        }
+        if let Some(enclosing) = dialect::formats().find_map(|f| f.enclosing_store(d)) {
+            return Some(enclosing);
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, text).unwrap();
+    }
+
+    #[test]
+    fn markers() {
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path();
+        write(r, "proj/.evolve/entities/guideline/a.md", "---\ntype: guideline\n---\n");
+        assert_eq!(detect(&r.join("proj")).kind, dialect::evolve::KIND);
+        assert_eq!(detect(&r.join("proj")).root, r.join("proj/.evolve/entities"));
+        write(r, "wiki/KNOWLEDGE.md", "---\nschema: knowledge.workspace/v1\n---\n");
+        assert_eq!(detect(&r.join("wiki")).kind, dialect::aip10::KIND);
+        write(r, "home/memory/long-term.md", "# Long-Term Memory\n");
+        assert_eq!(detect(&r.join("home")).kind, dialect::awareness::KIND);
+        write(r, "elo/knowledge/system/a.md", "x");
+        let d = detect(&r.join("elo"));
+        assert_eq!((d.kind, d.root), (dialect::elophanto::KIND, r.join("elo/knowledge")));
+        write(r, "okf/index.md", "# Subdirectories\n\n* [t](t/index.md) - x\n");
+        assert_eq!(detect(&r.join("okf")).kind, dialect::okf::KIND);
+        write(r, "vault/note.md", "# hi\n");
+        assert_eq!(detect(&r.join("vault")).kind, dialect::vault::KIND);
+    }
+
+    #[test]
+    fn sniffing_and_upward_search() {
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path();
+        write(r, "pub/guideline/a.md", "---\ntype: guideline\ntrigger: when x: y\n---\nbody\n");
+        assert_eq!(detect(&r.join("pub")).kind, dialect::evolve::KIND);
+        write(r, "b/x/a.md", "---\ntype: Metric\ntitle: A\n---\n");
+        assert_eq!(detect(&r.join("b")).kind, dialect::okf::KIND);
+        write(r, "okf/index.md", "* [t](t/index.md) - x\n");
+        write(r, "okf/t/index.md", "* [a](a.md) - x\n");
+        write(r, "okf/t/a.md", "---\ntype: T\n---\n");
+        let root = find_upward(&r.join("okf/t")).unwrap();
+        assert_eq!(root, fs::canonicalize(r.join("okf")).unwrap());
+    }
+}

@@ -1,0 +1,144 @@
+//! Extracting links from a markdown body with pulldown-cmark: markdown links and wikilinks,
+//! outside code spans and code blocks, with byte spans and positions.
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
+
+use crate::store::model::entity::{Link, LinkSyntax};
+use crate::store::model::lines::LineIndex;
+
+/// Links in `text[body_start..]`. Spans are offsets into `text`.
+pub fn extract(text: &str, body_start: usize, lines: &LineIndex) -> Vec<Link> {
+    let body = &text[body_start.min(text.len())..];
+    // Most of the cost of link extraction is the markdown parse; a body without `[` or `<`
+    // cannot hold a link, so it is skipped outright, and ordinary bodies take the line
+    // scanner, which gives the same links far cheaper.
+    if memchr::memchr2(b'[', b'<', body.as_bytes()).is_none() {
+        return Vec::new();
+    }
+    super::link_scan::scan(text, body_start).unwrap_or_else(|| extract_with_pulldown(text, body_start, lines))
+}
+
+/// Links found by a full CommonMark parse (pulldown-cmark): the reference behaviour.
+pub fn extract_with_pulldown(text: &str, body_start: usize, lines: &LineIndex) -> Vec<Link> {
+    let body = &text[body_start.min(text.len())..];
+    let mut links = Vec::new();
+    // The link without its label, and the label as the text events arrive.
+    let mut open: Option<(Link, String)> = None;
+    let parser = Parser::new_ext(body, Options::ENABLE_WIKILINKS | Options::ENABLE_TABLES);
+    for (event, range) in parser.into_offset_iter() {
+        match event {
+            Event::Start(Tag::Link { link_type, dest_url, .. }) => {
+                let syntax = match link_type {
+                    LinkType::WikiLink { .. } => LinkSyntax::Wiki,
+                    LinkType::Email => continue,
+                    _ => LinkSyntax::Markdown,
+                };
+                let start = body_start + range.start;
+                let (line, col) = lines.position(start);
+                let span = start as u32..(body_start + range.end) as u32;
+                open = Some((Link::new(syntax, &dest_url, None, span, line, col), String::new()));
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, label)) = open.as_mut() {
+                    label.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::Link) => {
+                if let Some((link, label)) = open.take() {
+                    let label = label.trim();
+                    let same_as_target = link.syntax == LinkSyntax::Wiki && label == link.target();
+                    if label.is_empty() || same_as_target {
+                        links.push(link);
+                    } else {
+                        let span = link.span.clone();
+                        links.push(Link::new(link.syntax, link.target(), Some(label), span, link.line, link.col));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    links
+}
+
+/// Decode `%XX` escapes in a link destination (`My%20Note.md`); invalid escapes stay as written.
+pub fn percent_decode(s: &str) -> String {
+    if !s.contains('%') {
+        return s.to_string();
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push(h * 16 + l);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
+fn hex(b: u8) -> Option<u8> {
+    (b as char).to_digit(16).map(|d| d as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn links(text: &str) -> Vec<Link> {
+        extract(text, 0, &LineIndex::new(text))
+    }
+
+    #[test]
+    fn markdown_and_wiki_links_with_positions() {
+        let t = "See [users](/tables/users.md) and\n[[other-note|the other]] plus [[plain]].\n";
+        let l = links(t);
+        assert_eq!(l.len(), 3);
+        assert_eq!(l[0].syntax, LinkSyntax::Markdown);
+        assert_eq!(l[0].target(), "/tables/users.md");
+        assert_eq!(l[0].label(), Some("users"));
+        assert_eq!((l[0].line, l[0].col), (1, 5));
+        assert_eq!(&t[l[0].span.start as usize..l[0].span.end as usize], "[users](/tables/users.md)");
+        assert_eq!(l[1].syntax, LinkSyntax::Wiki);
+        assert_eq!(l[1].target(), "other-note");
+        assert_eq!(l[1].label(), Some("the other"));
+        assert_eq!((l[1].line, l[1].col), (2, 1));
+        assert_eq!(l[2].target(), "plain");
+        assert_eq!(l[2].label(), None);
+    }
+
+    #[test]
+    fn links_in_code_are_ignored() {
+        let t = "`[[no]]` and\n\n```\n[x](y.md)\n```\n\n    [[indented]]\n";
+        assert!(links(t).is_empty());
+    }
+
+    #[test]
+    fn body_offset_is_applied() {
+        let t = "---\na: 1\n---\n[x](y.md)\n";
+        let l = extract(t, 13, &LineIndex::new(t));
+        assert_eq!(l.len(), 1);
+        assert_eq!(l[0].line, 4);
+        assert_eq!(l[0].span.start, 13);
+    }
+
+    #[test]
+    fn reference_links_and_autolinks() {
+        let t = "[a][ref] <https://x.org>\n\n[ref]: other.md\n";
+        let l = links(t);
+        assert_eq!(l.iter().map(|l| l.target()).collect::<Vec<_>>(), ["other.md", "https://x.org"]);
+    }
+
+    #[test]
+    fn percent_decoding() {
+        assert_eq!(percent_decode("My%20Note.md"), "My Note.md");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%zz"), "%zz");
+    }
+}

@@ -1,0 +1,260 @@
+//! The folder backend of the storage seam (`storage`): today's journaled changeset engine.
+//! A plan is gated (`write_gate`), checked against every expected digest, journaled outside
+//! the store, swapped in file by file (`swap`), followed by the catalogs whose bytes it
+//! changes and the audit line in the format's own log; the journal is then committed and
+//! filed as an undo record (`undo`). See `changeset` for the plan's vocabulary.
+use std::path::Path;
+
+use super::audit;
+use super::catalog::{self, CatalogState};
+use super::changeset::{Applied, Write, WriteError, WriteOptions, relative_to};
+use super::journal::{Entry, Intent, Journal, Role};
+use super::state::State;
+use super::storage::{Plan, Storage};
+use super::swap::{self, SwapError};
+use super::write_gate::WriteGate;
+use crate::store::{Store, model::digest, read::readonly, write::failpoint, write::undo};
+
+/// A store that is a folder on disk.
+pub struct FileStorage<'s> {
+    store: &'s Store,
+}
+
+impl<'s> FileStorage<'s> {
+    pub fn new(store: &'s Store) -> Self {
+        FileStorage { store }
+    }
+}
+
+impl Storage for FileStorage<'_> {
+    fn read(&self, rel: &str) -> std::io::Result<Vec<u8>> {
+        std::fs::read(self.store.root.join(rel))
+    }
+
+    fn apply(&self, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
+        apply_plan(self.store, plan, opts)
+    }
+
+    fn undo(&self, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError> {
+        undo::undo_in_folder(self, self.store, by, opts)
+    }
+}
+
+fn io_err(path: &str) -> impl Fn(std::io::Error) -> WriteError + '_ {
+    move |err| WriteError::Io { path: path.to_string(), err }
+}
+
+/// The journaled engine: gate, read-only refusal, archive copies, digest checks, journal,
+/// swaps, catalogs, the audit line, the undo record.
+fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
+    let Plan { writes, archived, event, undoes } = plan;
+    let root = &store.root;
+    let kind = store.kind();
+    // The one gate, before anything (archive copies included) is written.
+    let gate = WriteGate::for_store(store);
+    let log_abs = audit::log_path(root, kind);
+    let log_rel = relative_to(root, &log_abs);
+    gate.check_all(writes.iter().map(|w| w.path.as_str()).chain([log_rel.as_str()]))?;
+    let refuse_paths: Vec<&str> = writes.iter().map(|w| w.path.as_str()).collect();
+    if let Some(why) = readonly::refusal(root, kind, &refuse_paths, opts.read_only) {
+        return Err(WriteError::ReadOnly(why));
+    }
+    let state = State::for_store(root, kind);
+    for (path, expected) in &archived {
+        let bytes = std::fs::read(root.join(path)).map_err(io_err(path))?;
+        if digest::of(&bytes) != *expected {
+            return Err(WriteError::Conflict { path: path.clone(), on_disk: Some(bytes), intended: None });
+        }
+        state.archive(path, &bytes).map_err(io_err(path))?;
+    }
+    let recovered = super::journal::recover(root, kind).map_err(io_err("folio journal"))?;
+    // Every expected digest is checked before anything is written.
+    for w in &writes {
+        let now = std::fs::read(root.join(&w.path)).ok();
+        if now.as_deref().map(digest::of) != w.expected {
+            return Err(WriteError::Conflict { path: w.path.clone(), on_disk: now, intended: w.after.clone() });
+        }
+    }
+    let intent = Intent {
+        id: changeset_id(),
+        verb: event.verb.clone(),
+        summary: event.summary.clone(),
+        by: event.by.clone(),
+        undoes,
+        ..Default::default()
+    };
+    let mut journal = Journal::begin(&state, intent).map_err(io_err("folio journal"))?;
+    let mut applied = Applied { recovered, ..Default::default() };
+    for w in &writes {
+        if let Err(e) = write_one(root, &state, &mut journal, w) {
+            journal.roll_back(root, &state);
+            return Err(e);
+        }
+        // The ledger is folio's own state, not a file of the store.
+        if w.role != Role::Ledger {
+            applied.files.push(w.path.clone());
+        }
+    }
+    // Only catalogs whose expected content this changeset changes are written: a catalog
+    // that was already stale (hand-kept, or another tool's) is left to `folio index`.
+    let before_plans: std::collections::HashMap<String, String> =
+        store.dialect.catalogs(store).into_iter().map(|p| (p.path, p.content)).collect();
+    if !before_plans.is_empty() {
+        // A catalog that matched folio's rendering before this change is folio's and takes the
+        // new rendering whole; any other (hand-curated) is updated surgically
+        // (`catalog::curated`), and only when its plan changed.
+        let generated_before: std::collections::HashSet<&String> = before_plans
+            .iter()
+            .filter(|(p, c)| std::fs::read(root.join(p)).ok().as_deref() == Some(c.as_bytes()))
+            .map(|(p, _)| p)
+            .collect();
+        let fresh = Store::load(root, kind, store.detected_by.clone());
+        let plans = fresh.dialect.catalogs(&fresh);
+        let fresh_plans: std::collections::HashMap<String, String> =
+            plans.iter().map(|p| (p.path.clone(), p.content.clone())).collect();
+        for s in catalog::status_of(&fresh, plans) {
+            let changed_by_us = before_plans.get(&s.path) != fresh_plans.get(&s.path);
+            let already_written = writes.iter().any(|w| w.path == s.path);
+            let generated = generated_before.contains(&s.path);
+            if !(matches!(s.state, CatalogState::Stale | CatalogState::Missing) || generated)
+                || !changed_by_us
+                || already_written
+            {
+                continue;
+            }
+            let after = if generated { fresh_plans[&s.path].clone() } else { s.expected };
+            let now = std::fs::read(root.join(&s.path)).ok();
+            let w = Write {
+                path: s.path.clone(),
+                expected: now.as_deref().map(digest::of),
+                after: Some(after.into_bytes()),
+                role: Role::Catalog,
+            };
+            // Catalog places are known only now that the edits are in; one outside undoes them.
+            if let Err(e) = gate.check(&w.path).and_then(|()| write_one(root, &state, &mut journal, &w)) {
+                journal.roll_back(root, &state);
+                return Err(e);
+            }
+            applied.catalogs.push(s.path);
+        }
+    }
+    let old_log = std::fs::read(&log_abs).ok();
+    let new_log = audit::append(kind, old_log.as_deref().map(String::from_utf8_lossy).as_deref(), &event, audit::now());
+    let w = Write {
+        path: log_rel.clone(),
+        expected: old_log.as_deref().map(digest::of),
+        after: Some(new_log.into_bytes()),
+        role: Role::Log,
+    };
+    if let Err(e) = write_one(root, &state, &mut journal, &w) {
+        journal.roll_back(root, &state);
+        return Err(e);
+    }
+    applied.log = log_rel;
+    journal.commit().map_err(io_err("folio journal"))?;
+    journal.finish(&state).map_err(io_err("folio journal"))?;
+    Ok(applied)
+}
+
+fn write_one(root: &Path, state: &State, journal: &mut Journal, w: &Write) -> Result<(), WriteError> {
+    let abs = root.join(&w.path);
+    if let Some(after) = &w.after {
+        state.put_object(after).map_err(io_err("folio state"))?;
+    }
+    if w.expected.is_some() {
+        // The before-image must be durable before the file is touched (roll back needs it).
+        let before = std::fs::read(&abs).map_err(io_err(&w.path))?;
+        state.put_object(&before).map_err(io_err("folio state"))?;
+    }
+    let entry = Entry {
+        path: w.path.clone(),
+        before: w.expected.clone(),
+        after: w.after.as_deref().map(digest::of),
+        role: w.role,
+        created_dirs: if w.after.is_some() { missing_dirs(root, &w.path) } else { Vec::new() },
+    };
+    journal.record(entry).map_err(io_err("folio journal"))?;
+    match swap::swap(&abs, w.expected.as_deref(), w.after.as_deref()) {
+        Ok(()) => {
+            failpoint::step("file written");
+            Ok(())
+        }
+        Err(SwapError::Conflict { on_disk }) => {
+            Err(WriteError::Conflict { path: w.path.clone(), on_disk, intended: w.after.clone() })
+        }
+        Err(SwapError::Io(err)) => Err(WriteError::Io { path: w.path.clone(), err }),
+    }
+}
+
+/// The folders writing `rel` will create (its missing ancestors), deepest first.
+fn missing_dirs(root: &Path, rel: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dir = Path::new(rel).parent();
+    while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
+        if root.join(d).exists() {
+            break;
+        }
+        out.push(d.to_string_lossy().replace('\\', "/"));
+        dir = d.parent();
+    }
+    out
+}
+
+/// Sortable and unique: time, then process id.
+fn changeset_id() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    format!("{nanos:024}-{}", std::process::id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::write::audit::AuditEvent;
+
+    #[test]
+    fn a_folder_store_reads_applies_and_undoes_through_the_seam() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "# A\n").unwrap();
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let storage: Box<dyn Storage + '_> = store.storage();
+        assert_eq!(storage.read("a.md").unwrap(), b"# A\n");
+        let write = |path: &str, expected: Option<&[u8]>, after: &[u8]| Write {
+            path: path.into(),
+            expected: expected.map(digest::of),
+            after: Some(after.to_vec()),
+            role: Role::Edit,
+        };
+        let writes = vec![write("a.md", Some(b"# A\n"), b"# A2\n"), write("new/b.md", None, b"# B\n")];
+        let event = AuditEvent::new("set", "human:ann", "two files");
+        let plan = Plan { writes, archived: Vec::new(), event, undoes: None };
+        let applied = storage.apply(plan, &WriteOptions::default()).unwrap();
+        assert_eq!(applied.files, ["a.md", "new/b.md"]);
+        assert_eq!(storage.read("new/b.md").unwrap(), b"# B\n");
+        storage.undo("human:ann", &WriteOptions::default()).unwrap();
+        assert_eq!(storage.read("a.md").unwrap(), b"# A\n");
+        assert!(!dir.path().join("new").exists(), "the folder the plan created went with it");
+    }
+
+    #[test]
+    fn a_plan_with_one_path_outside_writes_nothing() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("store");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("a.md"), "# A\n").unwrap();
+        let store = Store::load(&root, crate::store::dialect::vault::KIND, "test".into());
+        let inside = Write { path: "b.md".into(), expected: None, after: Some(b"x".to_vec()), role: Role::Edit };
+        let outside = Write { path: "../c.md".into(), ..inside.clone() };
+        let plan = Plan {
+            writes: vec![inside, outside],
+            archived: vec![("a.md".into(), digest::of(b"# A\n"))],
+            event: AuditEvent::new("set", "human:ann", "escape"),
+            undoes: None,
+        };
+        let err = store.storage().apply(plan, &WriteOptions::default()).unwrap_err();
+        assert!(matches!(&err, WriteError::Outside(m) if m.starts_with("../c.md: ")), "{err}");
+        let left: Vec<_> = std::fs::read_dir(t.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(left, ["store"]);
+        let in_root: Vec<_> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(in_root, ["a.md"], "no archive copy, no state folder, no b.md");
+    }
+}

@@ -1,0 +1,318 @@
+//! The write journal: the intent of a changeset, made durable before any file is touched.
+//!
+//! One JSON line per step, each fsynced before the step runs: `begin`, then one `write` per
+//! file (path, digest before, digest after; both images are already kept as objects), then
+//! `commit` once every file, catalog and the audit line are in place. A journal left behind by
+//! a crash is resolved on the next start: committed → finished (only bookkeeping was left),
+//! otherwise → rolled back to the before-images, so the store is entirely old or entirely new.
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::state::{State, append_line};
+use crate::store::dialect::DialectKind;
+use crate::store::{model::digest, read::fsio, write::failpoint, write::swap, write::undo};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// A file the changeset itself edits (kept for undo).
+    Edit,
+    /// A regenerated catalog.
+    Catalog,
+    /// The audit log.
+    Log,
+    /// The review ledger, rewritten by an undo in the same changeset as the files it restores.
+    Ledger,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Relative to the store root (`../audit.log` for evolve's log beside the bundle).
+    pub path: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    pub role: Role,
+    /// Folders this write created to hold a new file, deepest first (relative to the root):
+    /// rolling back or undoing the write removes them again when they are empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created_dirs: Vec<String>,
+}
+
+impl Entry {
+    /// Remove the folders this entry created, deepest first, stopping at the first that is
+    /// not empty (it holds someone else's files now, and so do its parents).
+    pub fn remove_created_dirs(&self, root: &Path) {
+        for d in &self.created_dirs {
+            if fs::remove_dir(root.join(d)).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "lowercase")]
+enum Line {
+    Begin { id: String, verb: String, summary: String, by: String, undoes: Option<String> },
+    Write(Entry),
+    Commit,
+}
+
+/// What a journal says about one changeset.
+#[derive(Debug, Clone, Default)]
+pub struct Intent {
+    pub id: String,
+    pub verb: String,
+    pub summary: String,
+    pub by: String,
+    /// For an undo: the id of the undo record it reverts.
+    pub undoes: Option<String>,
+    pub entries: Vec<Entry>,
+    pub committed: bool,
+}
+
+pub struct Journal {
+    path: PathBuf,
+    pub intent: Intent,
+}
+
+impl Journal {
+    pub fn begin(state: &State, intent: Intent) -> io::Result<Journal> {
+        let path = state.journal_path();
+        let line = Line::Begin {
+            id: intent.id.clone(),
+            verb: intent.verb.clone(),
+            summary: intent.summary.clone(),
+            by: intent.by.clone(),
+            undoes: intent.undoes.clone(),
+        };
+        append_line(&path, &serde_json::to_string(&line)?)?;
+        failpoint::step("journal begin");
+        Ok(Journal { path, intent })
+    }
+
+    pub fn record(&mut self, entry: Entry) -> io::Result<()> {
+        append_line(&self.path, &serde_json::to_string(&Line::Write(entry.clone()))?)?;
+        self.intent.entries.push(entry);
+        failpoint::step("journal entry");
+        Ok(())
+    }
+
+    pub fn commit(&mut self) -> io::Result<()> {
+        append_line(&self.path, &serde_json::to_string(&Line::Commit)?)?;
+        self.intent.committed = true;
+        failpoint::step("journal commit");
+        Ok(())
+    }
+
+    /// Finish a committed changeset: file the undo record, then drop the journal.
+    pub fn finish(self, state: &State) -> io::Result<()> {
+        undo::file_record(state, &self.intent)?;
+        failpoint::step("undo record");
+        fs::remove_file(&self.path)
+    }
+
+    /// Undo every step taken so far and drop the journal.
+    pub fn roll_back(self, root: &Path, state: &State) -> RolledBack {
+        let r = roll_back(root, state, &self.intent);
+        let _ = fs::remove_file(&self.path);
+        r
+    }
+}
+
+fn read(path: &Path) -> io::Result<Option<Intent>> {
+    let text = match fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut intent = Intent::default();
+    for l in text.lines() {
+        // A torn last line (crash mid-append) is an entry whose write never started.
+        let Ok(line) = serde_json::from_str::<Line>(l) else { continue };
+        match line {
+            Line::Begin { id, verb, summary, by, undoes } => {
+                intent = Intent { id, verb, summary, by, undoes, ..Default::default() };
+            }
+            Line::Write(e) => intent.entries.push(e),
+            Line::Commit => intent.committed = true,
+        }
+    }
+    Ok(Some(intent))
+}
+
+/// Result of rolling back.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RolledBack {
+    /// Files put back to their before-image.
+    pub restored: Vec<String>,
+    /// Files someone else changed meanwhile: left as they are.
+    pub kept: Vec<String>,
+}
+
+/// What recovery did with a journal left by an interrupted write.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Recovery {
+    /// Every file had been written; the bookkeeping was completed.
+    Finished { verb: String, summary: String, files: usize },
+    /// The write had not completed; the store was put back as it was before.
+    RolledBack { verb: String, summary: String, outcome: RolledBack },
+}
+
+impl std::fmt::Display for Recovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Recovery::Finished { verb, summary, files } => {
+                write!(f, "an interrupted `{verb}` ({summary}) had written all {files} files; it was finished")
+            }
+            Recovery::RolledBack { verb, summary, outcome } => {
+                write!(
+                    f,
+                    "an interrupted `{verb}` ({summary}) was rolled back; {} files restored",
+                    outcome.restored.len()
+                )?;
+                if !outcome.kept.is_empty() {
+                    write!(f, "; changed by someone else meanwhile and left as they are: {}", outcome.kept.join(", "))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Resolve a leftover journal, if there is one.
+pub fn recover(root: &Path, kind: DialectKind) -> io::Result<Option<Recovery>> {
+    let state = State::for_store(root, kind);
+    let path = state.journal_path();
+    let Some(intent) = read(&path)? else { return Ok(None) };
+    clean_temporaries(root, &intent);
+    let recovery = if intent.committed {
+        let files = intent.entries.len();
+        let (verb, summary) = (intent.verb.clone(), intent.summary.clone());
+        Journal { path, intent }.finish(&state)?;
+        Recovery::Finished { verb, summary, files }
+    } else {
+        let (verb, summary) = (intent.verb.clone(), intent.summary.clone());
+        let outcome = Journal { path, intent }.roll_back(root, &state);
+        Recovery::RolledBack { verb, summary, outcome }
+    };
+    Ok(Some(recovery))
+}
+
+fn roll_back(root: &Path, state: &State, intent: &Intent) -> RolledBack {
+    let mut out = RolledBack::default();
+    for e in intent.entries.iter().rev() {
+        let abs = root.join(&e.path);
+        let now = fs::read(&abs).ok().map(|b| digest::of(&b));
+        let holds_after = now == e.after;
+        // A crash between taking the old file aside and linking the new one leaves nothing.
+        let vanished_mid_swap = now.is_none() && e.before.is_some();
+        if now == e.before {
+            continue;
+        }
+        if !(holds_after || vanished_mid_swap) {
+            out.kept.push(e.path.clone());
+            continue;
+        }
+        let restored = match &e.before {
+            Some(d) => state.object(d).and_then(|bytes| fsio::write_atomic(&abs, &bytes)),
+            None => fs::remove_file(&abs).map(|()| e.remove_created_dirs(root)),
+        };
+        match restored {
+            Ok(()) => out.restored.push(e.path.clone()),
+            Err(_) => out.kept.push(e.path.clone()),
+        }
+    }
+    out
+}
+
+/// Temporary files a killed writer left beside the journaled paths.
+fn clean_temporaries(root: &Path, intent: &Intent) {
+    let mut dirs: Vec<PathBuf> =
+        intent.entries.iter().filter_map(|e| root.join(&e.path).parent().map(Path::to_path_buf)).collect();
+    dirs.sort();
+    dirs.dedup();
+    for d in dirs {
+        let Ok(entries) = fs::read_dir(&d) else { continue };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if swap::is_temporary(&name) || name.contains(".folio-tmp-") {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> (tempfile::TempDir, State, Journal) {
+        let dir = tempfile::tempdir().unwrap();
+        let state = State::for_store(dir.path(), crate::store::dialect::vault::KIND);
+        fs::write(dir.path().join("a.md"), "old a").unwrap();
+        let intent = Intent { id: "1".into(), verb: "set".into(), summary: "s".into(), ..Default::default() };
+        let mut j = Journal::begin(&state, intent).unwrap();
+        let before = state.put_object(b"old a").unwrap();
+        let after = state.put_object(b"new a").unwrap();
+        j.record(Entry {
+            path: "a.md".into(),
+            before: Some(before),
+            after: Some(after.clone()),
+            role: Role::Edit,
+            created_dirs: vec![],
+        })
+        .unwrap();
+        let entry = Entry {
+            path: "new/b.md".into(),
+            before: None,
+            after: Some(after),
+            role: Role::Edit,
+            created_dirs: vec!["new".into()],
+        };
+        j.record(entry).unwrap();
+        (dir, state, j)
+    }
+
+    #[test]
+    fn an_uncommitted_journal_is_rolled_back() {
+        let (dir, state, _j) = setup();
+        fs::write(dir.path().join("a.md"), "new a").unwrap();
+        fs::create_dir(dir.path().join("new")).unwrap();
+        fs::write(dir.path().join("new/b.md"), "new a").unwrap();
+        let r = recover(dir.path(), crate::store::dialect::vault::KIND).unwrap().unwrap();
+        let Recovery::RolledBack { outcome, .. } = &r else { panic!("{r:?}") };
+        assert_eq!(outcome.restored, ["new/b.md", "a.md"]);
+        assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"old a");
+        assert!(!dir.path().join("new").exists(), "the folder the write created goes with its file");
+        assert!(!state.journal_path().exists());
+        assert!(r.to_string().contains("rolled back; 2 files restored"));
+        assert_eq!(recover(dir.path(), crate::store::dialect::vault::KIND).unwrap(), None);
+    }
+
+    #[test]
+    fn a_file_someone_else_changed_is_kept_and_named() {
+        let (dir, _state, _j) = setup();
+        fs::write(dir.path().join("a.md"), "agent wrote this").unwrap();
+        let r = recover(dir.path(), crate::store::dialect::vault::KIND).unwrap().unwrap();
+        let Recovery::RolledBack { outcome, .. } = r else { panic!() };
+        assert_eq!(outcome.kept, ["a.md"]);
+        assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"agent wrote this");
+    }
+
+    #[test]
+    fn a_committed_journal_is_finished_and_filed_for_undo() {
+        let (dir, state, mut j) = setup();
+        fs::write(dir.path().join("a.md"), "new a").unwrap();
+        fs::create_dir(dir.path().join("new")).unwrap();
+        fs::write(dir.path().join("new/b.md"), "new a").unwrap();
+        j.commit().unwrap();
+        let r = recover(dir.path(), crate::store::dialect::vault::KIND).unwrap().unwrap();
+        assert!(matches!(r, Recovery::Finished { files: 2, .. }), "{r:?}");
+        assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"new a");
+        assert_eq!(undo::records(&state).len(), 1);
+    }
+}

@@ -1,0 +1,16 @@
+//! Writing: plans (changesets), the write gate, journal and undo, surgical edits, catalogs, audit.
+
+pub mod audit;
+pub mod catalog;
+pub mod changeset;
+pub mod edit;
+pub mod failpoint;
+pub mod file_storage;
+pub mod journal;
+pub mod migrate;
+pub mod repoint;
+pub mod state;
+pub mod storage;
+pub mod swap;
+pub mod undo;
+pub mod write_gate;

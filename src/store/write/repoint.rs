@@ -1,0 +1,351 @@
+//! Moving or renaming an entity: every inbound markdown link and wikilink is rewritten (keeping
+//! its syntax, its label or alias, its `#fragment` and its relative or `/absolute` form), every
+//! typed-edge list naming it too, and the moved file's own relative links are adjusted to its
+//! new folder. Only the bytes of the link targets change.
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use super::changeset::Changeset;
+use crate::store::model::entity::{EntityIdx, LinkSyntax, Resolution};
+use crate::store::read::frontmatter::{self, Block};
+use crate::store::{Store, model::digest, write::edit};
+
+/// The file rewrites a move needs.
+#[derive(Debug, Clone, Default)]
+pub struct MovePlan {
+    /// The moved file's new content.
+    pub moved: String,
+    /// Other files: path → (digest read, new content).
+    pub referrers: BTreeMap<String, (String, String)>,
+    /// Digest of the moved file as read.
+    pub moved_digest: String,
+    /// Links and edges left as they were, and why.
+    pub skipped: Vec<String>,
+    pub links_rewritten: usize,
+}
+
+impl MovePlan {
+    pub fn into_changeset(self, mut cs: Changeset, from: &str, to: &str) -> Changeset {
+        cs = cs.move_to(from, self.moved_digest, to, self.moved);
+        for (path, (d, text)) in self.referrers {
+            cs = cs.replace(&path, d, text);
+        }
+        cs
+    }
+}
+
+/// Plan moving entity `idx` to `new_path` (relative to the root, ending in `.md`).
+pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePlan, String> {
+    let moved = store.entity(idx);
+    let old_path = moved.path.clone();
+    let mut referrers: Vec<EntityIdx> = store.backlinks[idx as usize].to_vec();
+    referrers.retain(|r| store.entity(*r).path != old_path);
+    let mut plan = MovePlan::default();
+    let new_stem = stem(new_path);
+    let mut files: Vec<(String, bool)> = referrers.iter().map(|r| (store.entity(*r).path.clone(), false)).collect();
+    files.sort();
+    files.dedup();
+    files.insert(0, (old_path.clone(), true));
+    for (path, is_moved) in files {
+        let bytes = std::fs::read(store.abs_path(&path)).map_err(|e| format!("{path}: {e}"))?;
+        let Ok(text) = String::from_utf8(bytes.clone()) else {
+            if is_moved {
+                return Err(format!("{path}: not valid UTF-8; folio does not rewrite it"));
+            }
+            plan.skipped.push(format!("{path}: not valid UTF-8; its links were left as they are"));
+            continue;
+        };
+        let here = if is_moved { new_path } else { path.as_str() };
+        let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+        for (i, e) in store.entities.iter().enumerate().filter(|(_, e)| e.path == path) {
+            for l in &e.links {
+                let to_moved = l.entity() == Some(idx);
+                let relative_file = is_moved && l.syntax == LinkSyntax::Markdown && !to_moved;
+                let target_path = match &l.resolution {
+                    Resolution::Entity(t) if *t == idx => new_path.to_string(),
+                    Resolution::Entity(t) if relative_file => store.entity(*t).path.clone(),
+                    Resolution::File(f) if relative_file => f.to_string(),
+                    _ => continue,
+                };
+                let span = l.span.start as usize..l.span.end as usize;
+                let found = match l.syntax {
+                    LinkSyntax::Markdown => markdown_dest(&text, span.clone())
+                        .map(|r| (r.clone(), new_markdown_dest(&text[r], here, &target_path))),
+                    LinkSyntax::Wiki => wiki_name(&text, span.clone()).map(|r| {
+                        let name = text[r.clone()].to_string();
+                        (r, new_wiki_name(&name, moved.stem(), &moved.id, new_path, &new_stem))
+                    }),
+                };
+                match found {
+                    Some((r, Some(new))) => edits.push((r, new)),
+                    Some((_, None)) => {}
+                    None => plan.skipped.push(format!("{path}:{}: link `{}` not rewritten", l.line, l.target())),
+                }
+            }
+            if e.edges.iter().any(|d| d.resolved == Some(idx)) && i as EntityIdx != idx {
+                // The dialect's own edge keys too (AIP-10 `links`), not only the shared ones.
+                let keys: Vec<&str> =
+                    e.edges.iter().filter(|d| d.resolved == Some(idx)).map(|d| d.kind.as_str()).collect();
+                edits.extend(edge_edits(&text, &keys, moved.stem(), &moved.id, new_path, &new_stem));
+            }
+        }
+        edits.sort_by_key(|(r, _)| r.start);
+        edits.dedup_by(|a, b| a.0 == b.0);
+        if edits.windows(2).any(|w| w[0].0.end > w[1].0.start) {
+            return Err(format!("{path}: overlapping links; nothing rewritten"));
+        }
+        plan.links_rewritten += edits.iter().filter(|(r, new)| text[r.clone()] != *new).count();
+        let mut out = text.clone();
+        for (r, new) in edits.into_iter().rev() {
+            out.replace_range(r, &new);
+        }
+        if is_moved {
+            plan.moved = out;
+            plan.moved_digest = digest::of(&bytes);
+        } else if out != text {
+            plan.referrers.insert(path, (digest::of(&bytes), out));
+        }
+    }
+    Ok(plan)
+}
+
+fn stem(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.strip_suffix(".md").unwrap_or(name).to_string()
+}
+
+/// The raw destination of a markdown link `[label](dest "title")` or of the definition a
+/// reference link `[label][ref]` uses.
+fn markdown_dest(text: &str, span: Range<usize>) -> Option<Range<usize>> {
+    let s = text.get(span.clone())?;
+    let bytes = s.as_bytes();
+    // The label: balanced brackets, backslash escapes.
+    let mut depth = 0i32;
+    let mut i = 0;
+    let mut label_end = None;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'[' => depth += 1,
+            b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    label_end = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let label_end = label_end?;
+    let rest = &s[label_end + 1..];
+    if let Some(inner) = rest.strip_prefix('(') {
+        let lead = inner.len() - inner.trim_start().len();
+        let start = label_end + 2 + lead;
+        let d = &s[start..];
+        let len = if let Some(angle) = d.strip_prefix('<') {
+            angle.find('>').map(|e| e + 2)?
+        } else {
+            let mut depth = 0i32;
+            d.char_indices()
+                .find(|&(_, c)| {
+                    if c == '(' {
+                        depth += 1;
+                    } else if c == ')' {
+                        depth -= 1;
+                    }
+                    c.is_whitespace() || depth < 0
+                })
+                .map(|(j, _)| j)
+                .unwrap_or(d.len())
+        };
+        return Some(span.start + start..span.start + start + len);
+    }
+    // Reference link: `[label][ref]`, `[label][]` or `[label]`.
+    let reference = match rest.strip_prefix('[') {
+        Some(r) => {
+            let name = &r[..r.find(']')?];
+            if name.is_empty() { &s[1..label_end] } else { name }
+        }
+        None => &s[1..label_end],
+    };
+    definition_dest(text, reference)
+}
+
+fn definition_dest(text: &str, reference: &str) -> Option<Range<usize>> {
+    let want = reference.trim().to_lowercase();
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        let indent = line.len() - t.len();
+        if let Some(after) = t.strip_prefix('[')
+            && let Some(close) = after.find("]:")
+            && after[..close].trim().to_lowercase() == want
+        {
+            let d = &after[close + 2..];
+            let lead = d.len() - d.trim_start().len();
+            let start = pos + indent + 1 + close + 2 + lead;
+            let dest = &text[start..];
+            let len = if dest.starts_with('<') {
+                dest.find('>').map(|e| e + 1)?
+            } else {
+                dest.find(char::is_whitespace).unwrap_or(dest.len())
+            };
+            return Some(start..start + len);
+        }
+        pos += line.len();
+    }
+    None
+}
+
+/// The destination re-aimed at `target` (a root-relative path), in the original's form.
+fn new_markdown_dest(raw: &str, from_file: &str, target: &str) -> Option<String> {
+    let (angle, inner) = match raw.strip_prefix('<').and_then(|r| r.strip_suffix('>')) {
+        Some(i) => (true, i),
+        None => (false, raw),
+    };
+    let cut = inner.find(['#', '?']).unwrap_or(inner.len());
+    let (path, suffix) = inner.split_at(cut);
+    let encoded = |p: &str| {
+        if angle {
+            p.to_string()
+        } else {
+            p.replace('%', "%25").replace(' ', "%20").replace('(', "%28").replace(')', "%29")
+        }
+    };
+    let new = if path.starts_with('/') {
+        format!("/{}", encoded(target))
+    } else {
+        let rel = relative(crate::store::model::relpath::parent(from_file), target);
+        let rel = if path.starts_with("./") && !rel.starts_with("../") { format!("./{rel}") } else { rel };
+        encoded(&rel)
+    };
+    let new = format!("{new}{suffix}");
+    let new = if angle { format!("<{new}>") } else { new };
+    (new != raw).then_some(new)
+}
+
+/// `to` (root-relative) as seen from the folder `from_dir` (root-relative).
+fn relative(from_dir: &str, to: &str) -> String {
+    let from: Vec<&str> = from_dir.split('/').filter(|s| !s.is_empty()).collect();
+    let to_parts: Vec<&str> = to.split('/').collect();
+    let common = from.iter().zip(&to_parts).take_while(|(a, b)| a == b).count();
+    let mut out: Vec<&str> = vec![".."; from.len() - common];
+    out.extend(&to_parts[common..]);
+    out.join("/")
+}
+
+/// The name part of `[[name#heading|alias]]`.
+fn wiki_name(text: &str, span: Range<usize>) -> Option<Range<usize>> {
+    let s = text.get(span.clone())?;
+    let inner = s.strip_prefix("[[")?.strip_suffix("]]")?;
+    let end = inner.find(['|', '#']).unwrap_or(inner.len());
+    Some(span.start + 2..span.start + 2 + end)
+}
+
+/// A wikilink or edge name re-aimed: path-style names get the new path, names matching the
+/// file stem get the new stem; names matching a title or alias still resolve and stay.
+fn new_wiki_name(name: &str, old_stem: &str, old_id: &str, new_path: &str, new_stem: &str) -> Option<String> {
+    let n = name.trim();
+    let lead = &name[..name.len() - name.trim_start().len()];
+    let trail = &name[lead.len() + n.len()..];
+    let with_md = n.ends_with(".md");
+    let bare = n.strip_suffix(".md").unwrap_or(n).trim_start_matches('/');
+    let new = if bare.contains('/') || bare.eq_ignore_ascii_case(old_id) && old_id.contains('/') {
+        let p = new_path.strip_suffix(".md").unwrap_or(new_path);
+        let p = if n.starts_with('/') { format!("/{p}") } else { p.to_string() };
+        if with_md { format!("{p}.md") } else { p }
+    } else if bare.eq_ignore_ascii_case(old_stem) {
+        if with_md { format!("{new_stem}.md") } else { new_stem.to_string() }
+    } else {
+        return None;
+    };
+    let new = format!("{lead}{new}{trail}");
+    (new != name).then_some(new)
+}
+
+/// Names of the moved entity inside typed-edge keys of a YAML frontmatter block.
+fn edge_edits(
+    text: &str,
+    keys: &[&str],
+    old_stem: &str,
+    old_id: &str,
+    new_path: &str,
+    new_stem: &str,
+) -> Vec<(Range<usize>, String)> {
+    let Block::Closed { inner, .. } = frontmatter::locate(text) else { return Vec::new() };
+    let block = &text[inner.clone()];
+    let mut out = Vec::new();
+    for (key, range) in edit::key_ranges(block) {
+        if !crate::store::dialect::EDGE_KEYS.contains(&key.as_str())
+            && key != "relations"
+            && !keys.contains(&key.as_str())
+        {
+            continue;
+        }
+        let value_start = block[range.clone()].find(':').map(|c| range.start + c + 1).unwrap_or(range.start);
+        let region = &block[value_start..range.end];
+        for name in [old_id, old_stem] {
+            let mut from = 0;
+            while let Some(found) = region[from..].find(name) {
+                let s = from + found;
+                let e = s + name.len();
+                from = e;
+                let before = region[..s].chars().next_back();
+                let after = region[e..].chars().next();
+                let bounded = |c: Option<char>| c.is_none_or(|c| " \t\r\n[]\"',|#{}-:".contains(c));
+                // `old-name` inside `other-old-name` is not a match; `-` only as a list marker.
+                let before_ok = bounded(before)
+                    && !(before == Some('-') && region[..s].ends_with("-") && !region[..s].ends_with("- "));
+                if before_ok
+                    && bounded(after)
+                    && after != Some('-')
+                    && let Some(new) = new_wiki_name(name, old_stem, old_id, new_path, new_stem)
+                {
+                    let at = inner.start + value_start + s;
+                    if !out.iter().any(|(r, _): &(Range<usize>, String)| r.start < at + name.len() && at < r.end) {
+                        out.push((at..at + name.len(), new));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(relative("a/b", "a/c/d.md"), "../c/d.md");
+        assert_eq!(relative("", "x/y.md"), "x/y.md");
+        assert_eq!(relative("x", "y.md"), "../y.md");
+    }
+
+    #[test]
+    fn markdown_destinations_keep_their_form() {
+        assert_eq!(new_markdown_dest("/a/old.md#h", "z/n.md", "b/new.md").as_deref(), Some("/b/new.md#h"));
+        assert_eq!(new_markdown_dest("../a/old.md", "z/n.md", "b/new one.md").as_deref(), Some("../b/new%20one.md"));
+        assert_eq!(new_markdown_dest("<old.md>", "n.md", "new one.md").as_deref(), Some("<new one.md>"));
+        assert_eq!(new_markdown_dest("./old.md", "n.md", "new.md").as_deref(), Some("./new.md"));
+    }
+
+    #[test]
+    fn finds_destinations_of_inline_and_reference_links() {
+        let t = "x [a [b]](dest.md \"t\") and [r][ref]\n\n[ref]: <refd.md>\n";
+        let inline = markdown_dest(t, 2..22).unwrap();
+        assert_eq!(&t[inline], "dest.md");
+        let r = markdown_dest(t, 27..35).unwrap();
+        assert_eq!(&t[r], "<refd.md>");
+    }
+
+    #[test]
+    fn wiki_names() {
+        assert_eq!(new_wiki_name("old", "old", "notes/old", "notes/new.md", "new").as_deref(), Some("new"));
+        assert_eq!(new_wiki_name("notes/old", "old", "notes/old", "x/new.md", "new").as_deref(), Some("x/new"));
+        assert_eq!(new_wiki_name("Old Title", "old", "notes/old", "x/new.md", "new"), None);
+    }
+}

@@ -1,0 +1,50 @@
+//! The storage seam: how a store's entities are read and how a write plan is applied and
+//! undone. Everything above it (verdicts, merges, moves, fixes, migrations) builds a `Plan`
+//! and hands it here; it never touches files itself. A folder store is the journaled
+//! changeset engine (`file_storage::FileStorage`); a store that is not a folder (opendray's
+//! brain in PostgreSQL) implements the same three calls with a transaction whose optimistic
+//! checks are each write's `expected` digest.
+//!
+//! ```text
+//!   verdict / merge / mv / set / fix / migrate ──▶ Plan ──▶ write_gate ──▶ Storage::apply
+//!                                                                          ├─ FileStorage: journal, swap, catalogs, log, undo record
+//!                                                                          └─ (a database: BEGIN; compare digests; write rows; log; COMMIT)
+//!   undo ──────────────────────────────────────────────────────────────────▶ Storage::undo
+//! ```
+use std::io;
+
+use super::audit::AuditEvent;
+use super::changeset::{Applied, Write, WriteError, WriteOptions};
+use super::file_storage::FileStorage;
+use crate::store::Store;
+
+/// One write plan as a backend applies it: every write with the digest it expects to
+/// replace, the files that leave the store for folio's archive, and the audit event.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub writes: Vec<Write>,
+    /// Files taken out of the store (already among `writes` as removals), each with the
+    /// digest it must hold: the backend keeps their bytes for good before removing them.
+    pub archived: Vec<(String, String)>,
+    pub event: AuditEvent,
+    /// For an undo: the id of the record it reverts.
+    pub undoes: Option<String>,
+}
+
+/// Where a store's entities live and how plans reach them.
+pub trait Storage {
+    /// The bytes of the entity at `rel` (a path relative to the root, or a row's key).
+    fn read(&self, rel: &str) -> io::Result<Vec<u8>>;
+    /// Apply every write of `plan` or none (a conflict or failure leaves the store as it was),
+    /// then record the audit event and what undo needs.
+    fn apply(&self, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError>;
+    /// Revert the newest applied plan, byte-exact, when nothing changed it since.
+    fn undo(&self, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError>;
+}
+
+impl Store {
+    /// The backend of this store: its format's own (a database) or the folder engine.
+    pub fn storage(&self) -> Box<dyn Storage + '_> {
+        self.dialect.storage(self).unwrap_or_else(|| Box::new(FileStorage::new(self)))
+    }
+}

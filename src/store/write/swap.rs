@@ -1,0 +1,191 @@
+//! Compare-and-swap on one file: replace, create or delete it only if it still holds the
+//! bytes folio expects, without a window in which an agent's write can be silently lost.
+//!
+//! The file is first taken aside with an atomic rename and its bytes compared; the new file
+//! is put in place with a hard link, which fails rather than replaces when an agent created
+//! the path meanwhile. An agent writing by rename (as careful writers do) is therefore never
+//! overwritten: either folio sees its bytes and reports a conflict, or its file wins.
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::store::model::digest;
+
+#[derive(Debug)]
+pub enum SwapError {
+    /// The file does not hold what was expected; `on_disk` is what it holds (None: absent).
+    Conflict {
+        on_disk: Option<Vec<u8>>,
+    },
+    Io(io::Error),
+}
+
+impl From<io::Error> for SwapError {
+    fn from(e: io::Error) -> Self {
+        SwapError::Io(e)
+    }
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A hidden sibling name for temporary files (`.name.folio-<tag>-<pid>-<n>`).
+fn sibling(path: &Path, tag: &str) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    path.with_file_name(format!(".{name}.folio-{tag}-{}-{n}", std::process::id()))
+}
+
+/// Whether a file name is one of folio's temporaries (left behind only by a crash).
+pub fn is_temporary(name: &str) -> bool {
+    name.starts_with('.') && (name.contains(".folio-new-") || name.contains(".folio-old-"))
+}
+
+fn read_opt(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent()
+        && let Ok(d) = File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+}
+
+/// Put `from` at `to` unless something is already there (then `from` is left where it is).
+fn link_no_replace(from: &Path, to: &Path) -> io::Result<bool> {
+    match fs::hard_link(from, to) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        // File systems without hard links: a rename is the closest we can do.
+        Err(_) if !to.exists() => fs::rename(from, to).map(|_| true),
+        Err(e) => Err(e),
+    }
+}
+
+fn write_temp(path: &Path, bytes: &[u8], like: Option<&Path>) -> io::Result<PathBuf> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let tmp = sibling(path, "new");
+    let written = (|| {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        if let Some(meta) = like.and_then(|p| fs::metadata(p).ok()) {
+            fs::set_permissions(&tmp, meta.permissions())?;
+        }
+        Ok(())
+    })();
+    match written {
+        Ok(()) => Ok(tmp),
+        // A full disk fails mid-write: leave no half-written temporary behind.
+        Err(e) => {
+            let _ = fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// Give a taken-aside file back its place; if an agent wrote a newer file there meanwhile,
+/// the newer one stays.
+fn put_back(taken: &Path, path: &Path) -> io::Result<()> {
+    link_no_replace(taken, path)?;
+    let _ = fs::remove_file(taken);
+    sync_dir(path);
+    Ok(())
+}
+
+/// Make `path` hold `new` (None: remove it) if it holds bytes with digest `expected`
+/// (None: if it does not exist).
+pub fn swap(path: &Path, expected: Option<&str>, new: Option<&[u8]>) -> Result<(), SwapError> {
+    match expected {
+        None => {
+            let Some(bytes) = new else { return Ok(()) };
+            let tmp = write_temp(path, bytes, None)?;
+            let placed = link_no_replace(&tmp, path);
+            let _ = fs::remove_file(&tmp);
+            if !placed? {
+                return Err(SwapError::Conflict { on_disk: read_opt(path)? });
+            }
+            sync_dir(path);
+            Ok(())
+        }
+        Some(expected) => {
+            let tmp = match new {
+                Some(bytes) => Some(write_temp(path, bytes, Some(path))?),
+                None => None,
+            };
+            let result = swap_existing(path, expected, tmp.as_deref());
+            if let Some(tmp) = tmp {
+                let _ = fs::remove_file(tmp);
+            }
+            result
+        }
+    }
+}
+
+fn swap_existing(path: &Path, expected: &str, tmp: Option<&Path>) -> Result<(), SwapError> {
+    // Compare before moving anything: a file folio will not write is never taken aside, so an
+    // agent deleting or renaming it meanwhile cannot see it come back.
+    match read_opt(path)? {
+        Some(now) if digest::of(&now) == expected => {}
+        on_disk => return Err(SwapError::Conflict { on_disk }),
+    }
+    let taken = sibling(path, "old");
+    match fs::rename(path, &taken) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(SwapError::Conflict { on_disk: None }),
+        Err(e) => return Err(e.into()),
+    }
+    let seen = fs::read(&taken)?;
+    if digest::of(&seen) != expected {
+        put_back(&taken, path)?;
+        return Err(SwapError::Conflict { on_disk: Some(seen) });
+    }
+    if let Some(tmp) = tmp
+        && !link_no_replace(tmp, path)?
+    {
+        // An agent created the file again while it was aside: its version stays.
+        let _ = fs::remove_file(&taken);
+        return Err(SwapError::Conflict { on_disk: read_opt(path)? });
+    }
+    // An agent that had the old file open may have written into it while it was aside.
+    let after = fs::read(&taken)?;
+    if after != seen {
+        // Give the agent's bytes back without replacing a file created meanwhile.
+        fs::remove_file(path)?;
+        put_back(&taken, path)?;
+        return Err(SwapError::Conflict { on_disk: Some(after) });
+    }
+    let _ = fs::remove_file(&taken);
+    sync_dir(path);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replace_create_delete_and_conflicts() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.md");
+        swap(&p, None, Some(b"one")).unwrap();
+        assert!(matches!(swap(&p, None, Some(b"x")), Err(SwapError::Conflict { on_disk: Some(b) }) if b == b"one"));
+        swap(&p, Some(&digest::of(b"one")), Some(b"two")).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        let stale = swap(&p, Some(&digest::of(b"one")), Some(b"three"));
+        assert!(matches!(stale, Err(SwapError::Conflict { on_disk: Some(b) }) if b == b"two"));
+        assert_eq!(fs::read(&p).unwrap(), b"two", "a conflict leaves the file alone");
+        swap(&p, Some(&digest::of(b"two")), None).unwrap();
+        assert!(!p.exists());
+        assert!(matches!(swap(&p, Some(&digest::of(b"two")), None), Err(SwapError::Conflict { on_disk: None })));
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "no temporaries left");
+    }
+}
