@@ -262,8 +262,11 @@ fn awareness_promote_and_veto() {
     let ids: Vec<String> =
         items["items"].as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap().to_string()).collect();
     assert!(ids.len() >= 5, "{ids:?}");
-    check("awareness-promote", a.clone(), "", &["promote", &ids[0], "--to", "review"], "memory/events.jsonl");
-    check("awareness-veto", a, "", &["veto", &ids[1], "--reason", "one-off"], "memory/events.jsonl");
+    // Named by entry key: the inbox orders by need, not by where the lines sit.
+    let (first, twin) = ("y1z4fp", "y1z4fp-2");
+    assert!(ids.iter().any(|i| i == first) && ids.iter().any(|i| i == twin), "{ids:?}");
+    check("awareness-promote", a.clone(), "", &["promote", first, "--to", "review"], "memory/events.jsonl");
+    check("awareness-veto", a, "", &["veto", twin, "--reason", "one-off"], "memory/events.jsonl");
 }
 
 #[test]
@@ -334,9 +337,12 @@ fn awareness_forget_and_merge() {
         folio_json(&["review", a.to_str().unwrap(), "list", "--json", "--filter", "reason:promotion-candidate"]);
     let ids: Vec<String> =
         items["items"].as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap().to_string()).collect();
-    check("awareness-forget", a.clone(), "", &["forget", &ids[2]], "memory/events.jsonl");
+    // Named by entry key: the inbox orders by need, not by where the lines sit.
+    let (first, twin, other) = ("y1z4fp", "y1z4fp-2", "1xbgsit");
+    assert!([first, twin, other].iter().all(|k| ids.iter().any(|i| i == k)), "{ids:?}");
+    check("awareness-forget", a.clone(), "", &["forget", other], "memory/events.jsonl");
     // Two candidates with the same text: one folds into the other and is pruned.
-    check("awareness-merge", a, "", &["merge", &ids[1], &ids[0]], "memory/events.jsonl");
+    check("awareness-merge", a, "", &["merge", twin, first], "memory/events.jsonl");
 }
 
 #[test]

@@ -135,8 +135,9 @@ fn bulk_approve_lists_the_entities_it_approves() {
     type_text(&mut app, "status:draft");
     press(&mut app, &["<Enter>", "A"]);
     let shown = confirm_text(&app);
-    let listed = "3 entities:\n  apis/refunds-v2\n  decisions/adr-0012-multi-currency-settlement\n  \
-                  runbooks/rotate-webhook-signing-secret\n3 file(s) change:";
+    // In inbox order: newest draft first.
+    let listed = "3 entities:\n  runbooks/rotate-webhook-signing-secret\n  apis/refunds-v2\n  \
+                  decisions/adr-0012-multi-currency-settlement\n3 file(s) change:";
     assert!(shown.contains(listed), "{shown}");
 }
 

@@ -69,6 +69,7 @@ actions! {
     Merge = "merge": "Merge the item into another entity (fuzzy pick)",
     Promote = "promote": "Promote the item (maturity or kind)",
     Skip = "skip": "Skip the item for this session",
+    NextTier = "next_tier": "Review: jump to the first item of the next need tier",
     Undo = "undo": "Undo the last change folio made",
     BulkFilter = "bulk_filter": "Select queue items by filter (status:, kind:, older:30d…)",
     BulkApprove = "bulk_approve": "Approve every item the filter selects",
@@ -113,6 +114,7 @@ macro_rules! inbox_verbs {
             | $crate::app::action::Action::Merge
             | $crate::app::action::Action::Promote
             | $crate::app::action::Action::Skip
+            | $crate::app::action::Action::NextTier
             | $crate::app::action::Action::BulkFilter
             | $crate::app::action::Action::BulkApprove
             | $crate::app::action::Action::BulkVeto

@@ -128,8 +128,13 @@ fn list(store: &Store, as_json: bool, filter: Option<&str>) -> anyhow::Result<u8
     let filter = Filter::parse(filter.unwrap_or("")).map_err(anyhow::Error::msg)?;
     let items: Vec<queue::QueueItem> = queue::build(store).into_iter().filter(|i| filter.matches(i)).collect();
     if as_json {
-        print_json(&json!({ "count": items.len(), "items": items }));
+        let reasons: serde_json::Map<String, serde_json::Value> =
+            queue::counts(&items).into_iter().map(|(r, c)| (r.code().to_string(), json!(c))).collect();
+        print_json(&json!({ "count": items.len(), "reasons": reasons, "items": items }));
         return Ok(0);
+    }
+    if !items.is_empty() {
+        println!("{}", queue::counts_line(&items));
     }
     for i in &items {
         let reasons: Vec<&str> = i.reasons.iter().map(|r| r.code()).collect();

@@ -46,6 +46,14 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     } else if visible.is_empty() {
         buf.set_line(inner.x, inner.y, &Line::styled("Nothing awaits a decision.", t.style("muted")), inner.width);
     }
+    // The header: how many items carry each reason, so the reviewer sees what needs them.
+    let inner = if r.loaded && !visible.is_empty() && inner.height > 1 {
+        let head = crate::store::review::queue::counts_line(visible.iter().copied());
+        buf.set_line(inner.x, inner.y, &Line::styled(head, t.style("muted")), inner.width);
+        Rect { y: inner.y + 1, height: inner.height - 1, ..inner }
+    } else {
+        inner
+    };
     let h = inner.height as usize;
     let first = r.cursor.saturating_sub(h.saturating_sub(1));
     for (n, item) in visible.iter().enumerate().skip(first).take(h) {

@@ -84,6 +84,10 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
             }
             select(model)
         }
+        Action::NextTier => {
+            next_tier(model);
+            select(model)
+        }
         Action::BulkFilter => {
             let text = model.review.filter.clone();
             model.review.prompt = Some(Prompt { kind: PromptKind::Filter, text });
@@ -246,4 +250,12 @@ pub(super) fn pick_merge_target(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     };
     vec![Effect::Review(Box::new(Job::OpenMerge { store, from: p.from, into }))]
+}
+
+/// Tab: the first item of the next tier below the selected one's, wrapping to the top.
+fn next_tier(model: &mut Model) {
+    let visible = model.review.visible();
+    let Some(cur) = visible.get(model.review.cursor).map(|i| i.priority) else { return };
+    let next = visible.iter().position(|i| i.priority > cur).unwrap_or(0);
+    model.review.cursor = next;
 }

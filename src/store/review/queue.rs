@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::diff;
 use super::ledger::{Ledger, is_approval};
-use crate::store::dialect::DialectKind;
 use crate::store::lint::{self, LintConfig};
+use crate::store::model::entity::Severity;
 use crate::store::model::entity::{EntityIdx, rule};
 use crate::store::read::frontmatter::{self, Fields};
 use crate::store::{Store, model::digest};
@@ -27,7 +27,31 @@ pub enum Reason {
     PromotionCandidate,
     /// Find by content: the body nearly repeats another entity's (lint `near-duplicate`).
     NearDuplicate,
+    /// Terminal control characters or invisible text in the entity.
+    HiddenContent,
+    /// Lint reports an error on the entity.
+    LintError,
 }
+
+/// How many tiers the inbox has (REVIEW.md "The review queue", issue 18).
+pub const TIERS: u8 = 6;
+
+/// Every reason, in tier order (the header counts them in this order).
+pub const ALL: [Reason; 13] = [
+    Reason::HiddenContent,
+    Reason::Contradiction,
+    Reason::ChangedSinceApproval,
+    Reason::PromotionCandidate,
+    Reason::Candidate,
+    Reason::Draft,
+    Reason::ShadowPlaybook,
+    Reason::PendingReview,
+    Reason::LintError,
+    Reason::NearDuplicate,
+    Reason::LowConfidence,
+    Reason::RetentionFlagged,
+    Reason::NeverReviewed,
+];
 
 impl Reason {
     pub fn code(self) -> &'static str {
@@ -43,6 +67,31 @@ impl Reason {
             Reason::RetentionFlagged => "retention-flagged",
             Reason::PromotionCandidate => "promotion-candidate",
             Reason::NearDuplicate => "near-duplicate",
+            Reason::HiddenContent => "hidden-content",
+            Reason::LintError => "lint-error",
+        }
+    }
+
+    /// The reason's code, back to the reason (`reason:` filters).
+    pub fn parse(code: &str) -> Option<Reason> {
+        ALL.into_iter().find(|r| r.code() == code)
+    }
+
+    /// Where the reason ranks in the inbox, 1 most urgent: (1) hidden content and
+    /// contradictions, (2) an agent changed what a human approved, (3) promotion requests and
+    /// candidates/drafts, (4) lint findings, (5) retention-flagged, (6) never reviewed.
+    pub fn tier(self) -> u8 {
+        match self {
+            Reason::HiddenContent | Reason::Contradiction => 1,
+            Reason::ChangedSinceApproval => 2,
+            Reason::PromotionCandidate
+            | Reason::Candidate
+            | Reason::Draft
+            | Reason::ShadowPlaybook
+            | Reason::PendingReview => 3,
+            Reason::LintError | Reason::NearDuplicate | Reason::LowConfidence => 4,
+            Reason::RetentionFlagged => 5,
+            Reason::NeverReviewed => 6,
         }
     }
 }
@@ -69,6 +118,8 @@ pub struct QueueItem {
     pub findings: Vec<String>,
     /// Terminal control characters or invisible text: approval needs a second confirmation.
     pub hidden_content: bool,
+    /// The inbox tier (1 most urgent … 6 never reviewed), the most urgent of `reasons`.
+    pub priority: u8,
     pub hash: String,
     /// The hash of the last approved version, when there is one.
     pub approved_hash: Option<String>,
@@ -77,7 +128,7 @@ pub struct QueueItem {
 /// Statuses that mean "out of the active set" in some dialect: never queued.
 const INACTIVE: &[&str] = &["deprecated", "superseded", "archived", "pruned", "inactive", "vetoed"];
 
-/// Build the queue, oldest decisions first in store order.
+/// Build the queue in order of need (`order`).
 pub fn build(store: &Store) -> Vec<QueueItem> {
     let ledger = Ledger::open(store);
     let latest = ledger.latest();
@@ -95,12 +146,22 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             continue;
         }
         let f = store.dialect.fields(e, &store.read_text(idx).unwrap_or_default());
-        if inactive_fields(store.kind(), &f) {
+        let rules = store.kind().format().review();
+        if rules.inactive(&f) {
             continue;
         }
-        let mut reasons = dialect_reasons(store, idx, &f);
-        if report.findings.iter().any(|x| x.entity == Some(idx) && x.rule == lint::near_duplicate::RULE) {
+        let hidden = e.problems.iter().any(|p| p.rule == rule::CONTROL_CHARS);
+        let mut reasons = Vec::new();
+        if hidden {
+            reasons.push(Reason::HiddenContent);
+        }
+        reasons.extend(rules.queue_reasons(e, &f));
+        let mine = || report.findings.iter().filter(|x| x.entity == Some(idx));
+        if mine().any(|x| x.rule == lint::near_duplicate::RULE) {
             reasons.push(Reason::NearDuplicate);
+        }
+        if mine().any(|x| x.severity == Severity::Error) {
+            reasons.push(Reason::LintError);
         }
         let last = latest.get(e.id.as_str());
         let approved = ledger.last_approval(&e.id).map(|r| r.hash.clone());
@@ -127,67 +188,49 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             path: e.path.clone(),
             kind: e.kind.clone(),
             status: e.status.as_deref().map(str::to_string),
-            reasons,
+            reasons: reasons.clone(),
             age_days: e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, today)),
             author: author(&f),
             sources: e.sources.len(),
             evidence: evidence(&f),
             confidence: e.confidence,
             findings,
-            hidden_content: e.problems.iter().any(|p| p.rule == rule::CONTROL_CHARS),
+            hidden_content: hidden,
+            priority: priority(&reasons),
             hash,
             approved_hash: approved,
         });
     }
+    order(&mut out);
     out
 }
 
-/// What each dialect itself marks as awaiting a decision.
-fn dialect_reasons(store: &Store, idx: EntityIdx, f: &Fields) -> Vec<Reason> {
-    let e = store.entity(idx);
-    let s = |k: &str| f.get(k).map(frontmatter::scalar_text).unwrap_or_default();
-    let mut r = Vec::new();
-    match store.kind() {
-        DialectKind::Okf if e.status.as_deref() == Some("draft") => r.push(Reason::Draft),
-        DialectKind::Aip10 => {
-            // A contradiction a person chose to keep both sides of is no longer open.
-            let kept = f.get("metadata").and_then(|m| m.get("folio")).and_then(|m| m.get("kept_both"));
-            let kept = kept.and_then(Value::as_object).map(|k| frontmatter::get_list(k, "with")).unwrap_or_default();
-            if frontmatter::get_list(f, "contradicts").iter().any(|c| !kept.contains(c)) {
-                r.push(Reason::Contradiction);
-            }
-            if e.problems.iter().any(|p| p.rule == rule::LOW_CONFIDENCE) {
-                r.push(Reason::LowConfidence);
-            }
-            if s("status") == "shadow" {
-                r.push(Reason::ShadowPlaybook);
-            }
-        }
-        DialectKind::Opendray => {
-            if s("maturity") == "candidate" {
-                r.push(Reason::Candidate);
-            }
-            if f.get("provenance").and_then(|p| p.get("lifecycle")).and_then(Value::as_str) == Some("pending-review") {
-                r.push(Reason::PendingReview);
-            }
-        }
-        DialectKind::Evolve if !s("retention_flagged_at").is_empty() => r.push(Reason::RetentionFlagged),
-        DialectKind::Awareness if e.status.as_deref() == Some("candidate") => r.push(Reason::PromotionCandidate),
-        _ => {}
-    }
-    r
+/// By need: the most urgent tier first, each tier newest first, store order among equals.
+pub fn order(items: &mut [QueueItem]) {
+    items.sort_by_key(|i| (i.priority, i.age_days.unwrap_or(i64::MAX)));
 }
 
-/// Field values that take an entity out of the active set (a vetoed opendray node, an
-/// archived AIP-12 playbook, a page folio vetoed).
-fn inactive_fields(kind: DialectKind, f: &Fields) -> bool {
-    match kind {
-        DialectKind::Opendray => {
-            f.get("provenance").and_then(|p| p.get("lifecycle")).and_then(Value::as_str) == Some("vetoed")
+/// How many items carry each reason, in tier order, reasons no item has left out.
+pub fn counts<'a>(items: impl IntoIterator<Item = &'a QueueItem>) -> Vec<(Reason, usize)> {
+    let mut n = [0usize; ALL.len()];
+    for i in items {
+        for r in &i.reasons {
+            if let Some(k) = ALL.iter().position(|x| x == r) {
+                n[k] += 1;
+            }
         }
-        DialectKind::Aip10 => f.get("metadata").and_then(|m| m.get("folio")).and_then(|m| m.get("vetoed")).is_some(),
-        _ => false,
     }
+    ALL.into_iter().zip(n).filter(|(_, c)| *c > 0).collect()
+}
+
+/// `hidden-content 1 · draft 3 · never-reviewed 30`: the header line of the inbox.
+pub fn counts_line<'a>(items: impl IntoIterator<Item = &'a QueueItem>) -> String {
+    counts(items).iter().map(|(r, c)| format!("{} {c}", r.code())).collect::<Vec<_>>().join(" · ")
+}
+
+/// An item's tier: the most urgent of its reasons.
+pub fn priority(reasons: &[Reason]) -> u8 {
+    reasons.iter().map(|r| r.tier()).min().unwrap_or(TIERS)
 }
 
 fn author(f: &Fields) -> Option<String> {

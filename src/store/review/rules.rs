@@ -6,13 +6,25 @@
 use serde_json::{Value, json};
 
 use super::plan::Plan;
+use super::queue::Reason;
 use super::verdict::Verdict;
 use super::{ReviewError, Reviewer, fields};
 use crate::store::Store;
 use crate::store::model::entity::{Entity, EntityIdx};
+use crate::store::read::frontmatter::Fields;
 use crate::store::write::audit::AuditEvent;
 
 pub trait ReviewRules: Sync {
+    /// What this format itself marks as awaiting a decision on entity `e` (fields `f`).
+    fn queue_reasons(&self, _e: &Entity, _f: &Fields) -> Vec<Reason> {
+        Vec::new()
+    }
+
+    /// Field values that take an entity out of the active set (never queued).
+    fn inactive(&self, _f: &Fields) -> bool {
+        false
+    }
+
     /// What `verdict` writes to entity `idx` (REVIEW.md "Per dialect").
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         log_only(store, idx, verdict, plan)

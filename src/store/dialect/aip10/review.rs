@@ -6,6 +6,9 @@ use serde_json::{Value, json};
 use crate::store::Store;
 use crate::store::model::entity::Entity;
 use crate::store::model::entity::EntityIdx;
+use crate::store::model::entity::rule;
+use crate::store::read::frontmatter::{self, Fields};
+use crate::store::review::Reason;
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::{ReviewRules, needs_to, stamp};
 use crate::store::review::{ReviewError, Verdict, fields};
@@ -13,6 +16,28 @@ use crate::store::review::{ReviewError, Verdict, fields};
 pub struct Aip10Review;
 
 impl ReviewRules for Aip10Review {
+    fn queue_reasons(&self, e: &Entity, f: &Fields) -> Vec<Reason> {
+        let mut r = Vec::new();
+        // A contradiction a person chose to keep both sides of is no longer open.
+        let kept = f.get("metadata").and_then(|m| m.get("folio")).and_then(|m| m.get("kept_both"));
+        let kept = kept.and_then(Value::as_object).map(|k| frontmatter::get_list(k, "with")).unwrap_or_default();
+        if frontmatter::get_list(f, "contradicts").iter().any(|c| !kept.contains(c)) {
+            r.push(Reason::Contradiction);
+        }
+        if e.problems.iter().any(|p| p.rule == rule::LOW_CONFIDENCE) {
+            r.push(Reason::LowConfidence);
+        }
+        if f.get("status").map(frontmatter::scalar_text).as_deref() == Some("shadow") {
+            r.push(Reason::ShadowPlaybook);
+        }
+        r
+    }
+
+    /// A page folio vetoed carries the veto under its vendor key.
+    fn inactive(&self, f: &Fields) -> bool {
+        f.get("metadata").and_then(|m| m.get("folio")).and_then(|m| m.get("vetoed")).is_some()
+    }
+
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         aip10(store, idx, verdict, plan)
     }

@@ -7,7 +7,10 @@
 use serde_json::{Value, json};
 
 use crate::store::Store;
+use crate::store::model::entity::Entity;
 use crate::store::model::entity::EntityIdx;
+use crate::store::read::frontmatter::Fields;
+use crate::store::review::Reason;
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::ReviewRules;
 use crate::store::review::{ReviewError, Reviewer, Verdict};
@@ -15,6 +18,10 @@ use crate::store::review::{ReviewError, Reviewer, Verdict};
 pub struct AwarenessReview;
 
 impl ReviewRules for AwarenessReview {
+    fn queue_reasons(&self, e: &Entity, _f: &Fields) -> Vec<Reason> {
+        if e.status.as_deref() == Some("candidate") { vec![Reason::PromotionCandidate] } else { Vec::new() }
+    }
+
     fn verdict(&self, store: &Store, idx: EntityIdx, v: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         verdict(store, idx, v, plan)
     }

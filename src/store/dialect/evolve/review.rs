@@ -4,6 +4,8 @@ use serde_json::json;
 
 use crate::store::Store;
 use crate::store::model::entity::{Entity, EntityIdx};
+use crate::store::read::frontmatter::{self, Fields};
+use crate::store::review::Reason;
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::{ReviewRules, log_only, review_line};
 use crate::store::review::{ReviewError, Verdict};
@@ -11,6 +13,11 @@ use crate::store::review::{ReviewError, Verdict};
 pub struct EvolveReview;
 
 impl ReviewRules for EvolveReview {
+    fn queue_reasons(&self, _e: &Entity, f: &Fields) -> Vec<Reason> {
+        let flagged = f.get("retention_flagged_at").map(frontmatter::scalar_text).unwrap_or_default();
+        if flagged.is_empty() { Vec::new() } else { vec![Reason::RetentionFlagged] }
+    }
+
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         evolve(store, idx, verdict, plan)
     }

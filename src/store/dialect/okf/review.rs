@@ -4,7 +4,10 @@
 use serde_json::{Value, json};
 
 use crate::store::Store;
+use crate::store::model::entity::Entity;
 use crate::store::model::entity::EntityIdx;
+use crate::store::read::frontmatter::Fields;
+use crate::store::review::Reason;
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::{ReviewRules, needs_to, stamp};
 use crate::store::review::{ReviewError, Verdict, fields};
@@ -12,6 +15,10 @@ use crate::store::review::{ReviewError, Verdict, fields};
 pub struct OkfReview;
 
 impl ReviewRules for OkfReview {
+    fn queue_reasons(&self, e: &Entity, _f: &Fields) -> Vec<Reason> {
+        if e.status.as_deref() == Some("draft") { vec![Reason::Draft] } else { Vec::new() }
+    }
+
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         okf(store, idx, verdict, plan)
     }

@@ -4,7 +4,10 @@
 use serde_json::{Value, json};
 
 use crate::store::Store;
+use crate::store::model::entity::Entity;
 use crate::store::model::entity::EntityIdx;
+use crate::store::read::frontmatter::{self, Fields};
+use crate::store::review::Reason;
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::{ReviewRules, needs_to, stamp};
 use crate::store::review::{ReviewError, Verdict, fields};
@@ -12,6 +15,21 @@ use crate::store::review::{ReviewError, Verdict, fields};
 pub struct OpendrayReview;
 
 impl ReviewRules for OpendrayReview {
+    fn queue_reasons(&self, _e: &Entity, f: &Fields) -> Vec<Reason> {
+        let mut r = Vec::new();
+        if f.get("maturity").map(frontmatter::scalar_text).as_deref() == Some("candidate") {
+            r.push(Reason::Candidate);
+        }
+        if lifecycle(f) == Some("pending-review") {
+            r.push(Reason::PendingReview);
+        }
+        r
+    }
+
+    fn inactive(&self, f: &Fields) -> bool {
+        lifecycle(f) == Some("vetoed")
+    }
+
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         opendray(store, idx, verdict, plan)
     }
@@ -73,4 +91,9 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
         }
     }
     Ok(())
+}
+
+/// `provenance.lifecycle`, opendray's review state.
+fn lifecycle(f: &Fields) -> Option<&str> {
+    f.get("provenance").and_then(|p| p.get("lifecycle")).and_then(Value::as_str)
 }
