@@ -48,7 +48,7 @@ const STATES: &[State] = &[
     State {
         name: "confirm dialog",
         store: Store::Demo,
-        steps: &[(&["R"], "Review inbox (39)"), (&["a"], "approve apis/capture-payment?")],
+        steps: &[(&["R"], "Review inbox (39)"), (&["a"], "y apply · n/Esc cancel")],
     },
     State { name: "fix diff", store: Store::Fixable, steps: &[(&["4"], "1 fixable"), (&["j", "f"], "cancel")] },
     State {

@@ -28,12 +28,19 @@ fn approve_veto_and_merge_from_the_terminal() {
     t.wait_for("okf · demo · 40 entities");
     t.keys(&["R"]);
     t.wait_for("Review inbox (39)");
-    // The first item is apis/capture-payment: approve it.
+    // The inbox is in order of need (hidden content first): pick each item by filtering.
+    t.keys(&["f", "-l", "capture-payment", "Enter"]);
+    t.wait_for("Review inbox (1 of 39");
     t.keys(&["a"]);
     t.wait_for("approve apis/capture-payment?");
     t.keys(&["y"]);
-    t.wait_for("Review inbox (38)");
-    // Now apis/create-payment is first: veto it with a reason.
+    t.wait_for("Review inbox (0 of 38");
+    // Then apis/create-payment: veto it with a reason.
+    let mut refilter = vec!["f"];
+    refilter.extend(std::iter::repeat_n("BSpace", "capture-payment".len()));
+    t.keys(&refilter);
+    t.keys(&["-l", "create-payment", "Enter"]);
+    t.wait_for("Review inbox (1 of 38");
     t.keys(&["x"]);
     t.wait_for("veto reason");
     t.keys(&["-l", "duplicate of capture"]);
@@ -46,8 +53,13 @@ fn approve_veto_and_merge_from_the_terminal() {
     let unseen = std::fs::read_to_string(root.join("apis/create-payment.md")).unwrap();
     assert!(!unseen.contains("duplicate of capture"), "a double Enter wrote the veto:\n{unseen}");
     t.keys(&["y"]);
-    t.wait_for("Review inbox (37)");
+    t.wait_for("Review inbox (0 of 37");
     // Then apis/refunds-v2: merge it into apis/refunds, picked by fuzzy recall.
+    let mut refilter = vec!["f"];
+    refilter.extend(std::iter::repeat_n("BSpace", "create-payment".len()));
+    t.keys(&refilter);
+    t.keys(&["-l", "refunds-v2", "Enter"]);
+    t.wait_for("Review inbox (1 of 37");
     t.keys(&["m"]);
     t.wait_for("Merge apis/refunds-v2 into");
     t.keys(&["-l", "apis/refunds"]);
