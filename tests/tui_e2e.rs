@@ -62,7 +62,9 @@ fn sigterm_restores_the_terminal() {
     let folio_pid = String::from_utf8_lossy(&children.stdout).split_whitespace().next().map(str::to_string);
     let folio_pid = folio_pid.expect("folio runs under the pane's shell");
     assert!(Command::new("kill").args(["-TERM", &folio_pid]).status().unwrap().success());
-    let after = t.wait_for("FOLIO-EXIT=");
+    t.wait_for("FOLIO-EXIT=");
+    // `stty -a` prints after the exit line: wait for its local-flags line (icanon or -icanon).
+    let after = t.wait_for("icanon");
     // 128 + SIGTERM (15): the shell's convention for a process a signal ended.
     assert!(after.contains("FOLIO-EXIT=143"), "ended by SIGTERM:\n{after}");
     assert!(!after.contains("Catalog (9)") && after.contains(" icanon"), "terminal restored:\n{after}");
