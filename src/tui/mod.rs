@@ -2,6 +2,7 @@
 //! and SIGHUP), suspend on Ctrl-Z, and the event loop that feeds the app and draws when dirty.
 pub mod external_editor;
 pub mod frame_log;
+mod hangup_guard;
 pub mod screenshots;
 pub mod unsaved;
 
@@ -54,6 +55,7 @@ pub fn run(source: Source, color: ColorChoice) -> anyhow::Result<()> {
         signal_hook::flag::register_usize(sig, stop.clone(), sig as usize)?;
     }
     note_terminals();
+    hangup_guard::spawn();
     let mut app = App::new(source, settings, false);
     // ratatui::init also installs a panic hook that restores the terminal first.
     let mut terminal = ratatui::try_init()?;
@@ -284,11 +286,20 @@ fn suspend_terminal(terminal: &mut DefaultTerminal, mouse_on: bool, stop: &Atomi
     let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen);
     disable_raw_mode()?;
     signal_hook::low_level::raise(signal_hook::consts::SIGTSTP)?;
-    if let Some(end) = stopped(stop) {
-        return Ok(Some(end));
-    }
-    if terminal_gone() {
-        return Ok(Some(End::Gone));
+    // Continued in the background (`bg`, or a dying shell's SIGHUP + SIGCONT): taking the
+    // terminal's modes back from there would stop folio again (SIGTTOU), so wait to be in
+    // the foreground, watching for a stop signal and a hang-up meanwhile.
+    loop {
+        if let Some(end) = stopped(stop) {
+            return Ok(Some(end));
+        }
+        if terminal_gone() {
+            return Ok(Some(End::Gone));
+        }
+        if foreground() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
     }
     enable_raw_mode()?;
     execute!(out, EnterAlternateScreen, EnableBracketedPaste)?;
