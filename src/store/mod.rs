@@ -7,7 +7,6 @@ pub mod dialect;
 pub mod keep;
 pub mod lint;
 pub mod model;
-pub mod okf_log;
 pub mod read;
 pub mod review;
 pub mod write;
