@@ -70,9 +70,7 @@ impl Dialect for Okf {
 
     /// The bundle-root `log.md`.
     fn history(&self, root: &std::path::Path) -> Vec<crate::store::model::history::HistoryEvent> {
-        std::fs::read_to_string(root.join("log.md"))
-            .map(|t| log_reader::parse(&t, "log.md"))
-            .unwrap_or_default()
+        std::fs::read_to_string(root.join("log.md")).map(|t| log_reader::parse(&t, "log.md")).unwrap_or_default()
     }
 }
 
