@@ -61,10 +61,11 @@ fn style_problems(
                     problems.push(format!("{rel}: {bare} line(s) end with a bare LF in a CRLF file"));
                 }
             }
-            Style::Bom if old_s.starts_with('\u{feff}') => {
-                if !new_s.starts_with('\u{feff}') || new_s.matches('\u{feff}').count() != 1 {
-                    problems.push(format!("{rel}: the BOM was lost or doubled"));
-                }
+            Style::Bom
+                if old_s.starts_with('\u{feff}')
+                    && (!new_s.starts_with('\u{feff}') || new_s.matches('\u{feff}').count() != 1) =>
+            {
+                problems.push(format!("{rel}: the BOM was lost or doubled"));
             }
             // A log gains lines after its last one; an entity keeps its ending as it was.
             Style::NoFinalNewline if !is_log(rel) && old.ends_with(b"\n") != new.ends_with(b"\n") => {
