@@ -73,7 +73,7 @@ fn print_text(store: &Store, r: &serde_json::Value) {
     if let Some(e) = r["enclosing"].as_object() {
         let root = escape::line(e["root"].as_str().unwrap_or(""));
         println!(
-            "inside the {} at {root} (opened at its folder {}; links resolve from the vault's root; `folio {root}` opens the whole vault)",
+            "inside the {} at {root} (opened at its folder {}; links resolve from its root; `folio {root}` opens all of it)",
             e["what"].as_str().unwrap_or(""),
             escape::line(e["below"].as_str().unwrap_or("")),
         );
