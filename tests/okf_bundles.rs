@@ -97,3 +97,21 @@ fn a_bundle_opened_at_a_subfolder_resolves_from_the_bundle_root() {
         .collect();
     assert_eq!(links, ["broken-link", "link-escapes-root"], "{lint}");
 }
+
+/// A store in a subfolder of a git repository says so (a monorepo's `docs/knowledge`).
+#[test]
+fn a_store_inside_a_git_repository_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    copy_tree(&corpus("okf-v0.2/ga4"), &repo.join("docs/ga4"));
+    let store = repo.join("docs/ga4");
+    let stats = folio_json(&["stats", store.to_str().unwrap(), "--json"]);
+    assert_eq!(stats["git_repository"], repo.canonicalize().unwrap().display().to_string());
+    let text = String::from_utf8_lossy(&folio(&["stats", store.to_str().unwrap()]).stdout).into_owned();
+    assert!(text.contains("in the git repository at "), "{text}");
+    // At the repository's own top, nothing to say.
+    copy_tree(&corpus("okf-v0.2/ga4"), &dir.path().join("top"));
+    std::fs::create_dir_all(dir.path().join("top/.git")).unwrap();
+    assert!(folio_json(&["stats", dir.path().join("top").to_str().unwrap(), "--json"])["git_repository"].is_null());
+}
