@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod argv;
 pub mod cache;
 pub mod common;
 pub mod demo;
@@ -96,7 +97,7 @@ pub const EXIT_ERROR: u8 = 2;
 
 /// Parse arguments and run; errors are printed as one line naming the file.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(argv::normalize(std::env::args_os().collect()));
     match dispatch(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
