@@ -36,6 +36,17 @@ impl MovePlan {
 
 /// Plan moving entity `idx` to `new_path` (relative to the root, ending in `.md`).
 pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePlan, String> {
+    plan(store, idx, new_path, false)
+}
+
+/// Plan folding entity `idx` into the entity whose file is `into_path` (a merge): links to it
+/// elsewhere are re-aimed at `into_path`, but inside `into_path` itself a link to it would
+/// become a link to itself, so it is unwrapped to its label instead.
+pub fn plan_merge(store: &Store, idx: EntityIdx, into_path: &str) -> Result<MovePlan, String> {
+    plan(store, idx, into_path, true)
+}
+
+fn plan(store: &Store, idx: EntityIdx, new_path: &str, unwrap_in_target: bool) -> Result<MovePlan, String> {
     let moved = store.entity(idx);
     let old_path = moved.path.clone();
     let mut referrers: Vec<EntityIdx> = store.backlinks[idx as usize].to_vec();
@@ -68,6 +79,15 @@ pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePl
                     _ => continue,
                 };
                 let span = l.span.start as usize..l.span.end as usize;
+                // In a merge the moved text lands in `new_path` too: its links there unwrap.
+                let self_link = if is_moved { !to_moved && target_path == new_path } else { to_moved && path == new_path };
+                if unwrap_in_target && self_link {
+                    match label_of(&text, span.clone(), l.syntax) {
+                        Some(label) => edits.push((span, label)),
+                        None => plan.skipped.push(format!("{path}:{}: link `{}` not unwrapped", l.line, l.target())),
+                    }
+                    continue;
+                }
                 let found = match l.syntax {
                     LinkSyntax::Markdown => markdown_dest(&text, span.clone())
                         .map(|r| (r.clone(), new_markdown_dest(&text[r], here, &target_path))),
@@ -107,6 +127,68 @@ pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePl
         }
     }
     Ok(plan)
+}
+
+/// `text`, to be written at `path`, with every body link that resolves to entity `target`
+/// replaced by its label: a merge's kept entity must not link to the entity it absorbed (that
+/// link would be a self-link) nor to the archived file (a broken one). For text the store has
+/// not read yet, such as a merged body the reviewer wrote.
+pub fn unwrap_links_in(store: &Store, path: &str, text: &str, target: EntityIdx) -> String {
+    use crate::store::read::{links, resolve::Resolver};
+    let body_start = match frontmatter::locate(text) {
+        Block::Closed { body_start, .. } => body_start,
+        _ => 0,
+    };
+    let found = links::extract(text, body_start, &crate::store::model::lines::LineIndex::new(text));
+    let mut probe = crate::store::model::entity::Entity::default();
+    probe.path = path.to_string();
+    let resolver = Resolver::new(&store.entities, store.other_files.iter().map(|(p, _)| p.as_str()));
+    let mut outgoing = [(found, Vec::new())];
+    resolver.resolve_all(std::slice::from_ref(&probe), &mut outgoing);
+    let mut out = text.to_string();
+    let [(found, _)] = outgoing;
+    for l in found.iter().rev().filter(|l| l.entity() == Some(target)) {
+        let span = l.span.start as usize..l.span.end as usize;
+        if let Some(label) = label_of(text, span.clone(), l.syntax) {
+            out.replace_range(span, &label);
+        }
+    }
+    out
+}
+
+/// What a link reads as without its destination: the label of `[label](dest)` or of a
+/// reference link, the alias of `[[name|alias]]`, else the wikilink's name.
+fn label_of(text: &str, span: Range<usize>, syntax: LinkSyntax) -> Option<String> {
+    let s = text.get(span)?;
+    match syntax {
+        LinkSyntax::Wiki => {
+            let inner = s.strip_prefix("[[")?.strip_suffix("]]")?;
+            Some(match inner.split_once('|') {
+                Some((_, alias)) => alias.to_string(),
+                None => inner.split('#').next().unwrap_or(inner).to_string(),
+            })
+        }
+        LinkSyntax::Markdown => {
+            let s = s.strip_prefix('!').unwrap_or(s);
+            let mut depth = 0i32;
+            let mut escaped = false;
+            for (i, c) in s.char_indices() {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '[' => depth += 1,
+                    ']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(s[1..i].to_string());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            None
+        }
+    }
 }
 
 fn stem(path: &str) -> String {
@@ -340,6 +422,17 @@ mod tests {
         assert_eq!(&t[inline], "dest.md");
         let r = markdown_dest(t, 27..35).unwrap();
         assert_eq!(&t[r], "<refd.md>");
+    }
+
+    #[test]
+    fn labels_of_links() {
+        let t = "see [`old`](./old.md#x) and [[old|the old one]] and [[old#h]]";
+        let md = t.find("[`").unwrap()..t.find(")").unwrap() + 1;
+        assert_eq!(label_of(t, md, LinkSyntax::Markdown).as_deref(), Some("`old`"));
+        let w = t.find("[[old|").unwrap()..t.find("one]]").unwrap() + 5;
+        assert_eq!(label_of(t, w, LinkSyntax::Wiki).as_deref(), Some("the old one"));
+        let h = t.rfind("[[").unwrap()..t.len();
+        assert_eq!(label_of(t, h, LinkSyntax::Wiki).as_deref(), Some("old"));
     }
 
     #[test]

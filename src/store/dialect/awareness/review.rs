@@ -6,6 +6,7 @@
 //! text, reason, evidence), carried in the event's `entries` detail.
 use serde_json::{Value, json};
 
+use super::entry_key::normalize_search_text;
 use crate::store::Store;
 use crate::store::model::entity::Entity;
 use crate::store::model::entity::EntityIdx;
@@ -26,7 +27,10 @@ impl ReviewRules for AwarenessReview {
         verdict(store, idx, v, plan)
     }
 
-    /// The entry that leaves is pruned with the framework's own event (`memory.pruned`).
+    /// The kept entry gains the other's evidence. The entry that leaves is pruned with the
+    /// framework's own event (`memory.pruned`) — unless both say the same thing: the framework
+    /// reads pruned text as inactive wherever it recurs, so pruning a twin would deactivate the
+    /// kept entry too; the twin's line is dropped instead (its evidence lives on in the kept one).
     fn merge_entries(
         &self,
         store: &Store,
@@ -34,9 +38,7 @@ impl ReviewRules for AwarenessReview {
         into: EntityIdx,
         plan: &mut Plan,
     ) -> Option<Result<(), ReviewError>> {
-        let b = store.entity(into);
-        let reason = format!("merged into {}", b.description.as_deref().unwrap_or(&b.title));
-        Some(prune(store, from, &reason, plan))
+        Some(merge(store, from, into, plan))
     }
 }
 
@@ -117,6 +119,54 @@ pub fn prune(store: &Store, idx: EntityIdx, reason: &str, plan: &mut Plan) -> Re
     let line = json!({"entity": e.id, "type": "memory.pruned", "text": what, "reason": reason, "evidence": evidence});
     push_entry(plan, line);
     Ok(())
+}
+
+fn merge(store: &Store, from: EntityIdx, into: EntityIdx, plan: &mut Plan) -> Result<(), ReviewError> {
+    let (a, b) = (store.entity(from), store.entity(into));
+    if a.path != b.path {
+        return Err(ReviewError::refused(format!("{} / {}: entries merge within one file", a.path, b.path)));
+    }
+    let (a_line, b_line) = (entry_line(store, from)?, entry_line(store, into)?);
+    let twins = normalize_search_text(&entry_text(store, from)) == normalize_search_text(&entry_text(store, into));
+    if twins {
+        let text = plan.draft.text(store, &a.path)?;
+        *text = remove_line(text, &a_line, &a.path)?;
+    } else {
+        let reason = format!("merged into {}", entry_text(store, into));
+        prune(store, from, &reason, plan)?;
+    }
+    let gained = with_evidence(&b_line, &evidence(store, from));
+    if gained != b_line {
+        let text = plan.draft.text(store, &b.path)?;
+        *text = replace_line(text, &b_line, &gained, &b.path)?;
+    }
+    let reviewer = plan.reviewer.clone();
+    let text = plan.draft.text(store, &b.path)?;
+    *text = touch_updated(text, &reviewer);
+    Ok(())
+}
+
+/// An entry line `- DATE: text (evidence: E)` with `more` added to its evidence (`E; more`),
+/// unless it is already named there.
+fn with_evidence(line: &str, more: &str) -> String {
+    let Some(open) = line.rfind(" (evidence: ") else { return line.to_string() };
+    let Some(inside) = line[open + 12..].strip_suffix(')') else { return line.to_string() };
+    if inside.split("; ").any(|e| e == more) {
+        return line.to_string();
+    }
+    format!("{} (evidence: {inside}; {more})", &line[..open])
+}
+
+fn replace_line(text: &str, line: &str, new: &str, path: &str) -> Result<String, ReviewError> {
+    let mut pos = 0;
+    for l in text.split_inclusive('\n') {
+        let bare = l.trim_end_matches(['\n', '\r']);
+        if bare == line {
+            return Ok(format!("{}{new}{}", &text[..pos], &text[pos + bare.len()..]));
+        }
+        pos += l.len();
+    }
+    Err(ReviewError::refused(format!("{path}: the entry `{line}` is no longer there")))
 }
 
 /// What the entry says (without its date), as the framework's events quote it.
@@ -219,6 +269,8 @@ mod tests {
         let missing = insert_into("# M\n", "Review Guidance", "- r");
         assert_eq!(missing, "# M\n\n## Review Guidance\n\n- r\n");
         assert!(remove_line(t, "- gone", "m.md").unwrap_err().to_string().contains("m.md"));
+        assert_eq!(with_evidence("- d: t (evidence: a)", "b"), "- d: t (evidence: a; b)");
+        assert_eq!(with_evidence("- d: t (evidence: a; b)", "b"), "- d: t (evidence: a; b)");
         let r = Reviewer { by: "human:t".into(), at: time::macros::datetime!(2026-09-01 08:05 UTC) };
         assert!(touch_updated(t, &r).contains("- Updated: 2026-09-01 08:05 +00:00\n"));
     }
