@@ -172,7 +172,7 @@ fn body_start(text: &str) -> usize {
 
 /// `path:LINE: old → new` for every line a repointing changes, `path:LINE: old → (removed)`
 /// for one it deletes (a repeated or self edge), from a line diff of the two texts.
-pub(super) fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
+pub fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
     use similar::{DiffOp, TextDiff};
     let (o, n): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
     let mut out = Vec::new();

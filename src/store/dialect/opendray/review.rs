@@ -1,5 +1,6 @@
 //! What review decisions write in an opendray brain: approve takes a candidate to fact and a
-//! pending item to active, veto records `provenance.veto` (a vetoed promotion falls back),
+//! pending item to active, veto archives the node as opendray does (`archived_at`,
+//! `provenance.archived_reason`) and records `provenance.veto` (a vetoed promotion falls back),
 //! promote climbs the maturity ladder, a merge leaves `provenance.merged_from`.
 use serde_json::{Value, json};
 
@@ -26,8 +27,10 @@ impl ReviewRules for OpendrayReview {
         r
     }
 
+    /// Archived (a veto archives), or vetoed the way folio wrote it before it used opendray's
+    /// own `archived_at`.
     fn inactive(&self, f: &Fields) -> bool {
-        lifecycle(f) == Some("vetoed")
+        lifecycle(f) == Some("vetoed") || f.get("archived_at").is_some_and(|v| !v.is_null())
     }
 
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
@@ -56,8 +59,10 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
     let lifecycle = fields::nested_str(&f, "provenance", "lifecycle");
     match verdict {
         Verdict::Approve { .. } => {
+            // A candidate's rung is its kind (an approved playbook is `maturity: playbook`).
             if maturity.as_deref() == Some("candidate") {
-                fields::set(draft, store, &path, "maturity", json!("fact"))?;
+                let kind = f.get("kind").and_then(Value::as_str).filter(|k| MATURITY[1..].contains(k));
+                fields::set(draft, store, &path, "maturity", json!(kind.unwrap_or("fact")))?;
             }
             if lifecycle.as_deref() == Some("pending-review") {
                 let p = fields::with_entry(&f, "provenance", "lifecycle", json!("active"));
@@ -65,11 +70,15 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
             }
         }
         Verdict::Veto { reason } => {
-            let p = fields::with_entry(&f, "provenance", "lifecycle", json!("vetoed"));
+            // opendray's own soft archive (`archived_at`, the reason in
+            // `provenance.archived_reason`) takes the node out of every active query; the
+            // lifecycle keeps a value opendray knows. folio's own record is `provenance.veto`.
+            let p = fields::with_entry(&f, "provenance", "archived_reason", json!(format!("vetoed: {reason}")));
             let mut pf = f.clone();
             pf.insert("provenance".into(), p);
             let p = fields::with_entry(&pf, "provenance", "veto", stamp(&plan.reviewer, Some(reason)));
             fields::set(draft, store, &path, "provenance", p)?;
+            fields::set(draft, store, &path, "archived_at", json!(plan.reviewer.timestamp()))?;
             // A vetoed promotion falls back to the maturity it was promoted from.
             if let Some(prev) = fields::nested_str(&f, "provenance", "promoted_from") {
                 fields::set(draft, store, &path, "maturity", json!(prev))?;
@@ -85,12 +94,82 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
                     _ => return Err(needs_to(store, idx, "a maturity beyond `skill` (--to LEVEL)")),
                 },
             };
+            let kind = f.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
+            // A fact promoted to a playbook becomes one: kind and folder follow the maturity.
+            let retype = MATURITY[1..].contains(&kind.as_str()) && kind != next;
+            if retype && next == "skill" {
+                return Err(ReviewError::refused(format!(
+                    "{path}: a skill is a rendered `skills/<name>/SKILL.md`, which folio does not write; \
+                     promote `{}` to a skill in opendray",
+                    store.entity(idx).id
+                )));
+            }
+            if retype && !MATURITY.contains(&next.as_str()) {
+                return Err(ReviewError::refused(format!("{path}: `{next}` is not an opendray maturity")));
+            }
+            // The file's own relative links re-aimed from the new folder first, then the fields.
+            let dest = if retype { repoint_for_kind_folder(store, idx, &next, plan)? } else { None };
+            let draft = &mut plan.draft;
             fields::set(draft, store, &path, "maturity", json!(next))?;
             let p = fields::with_entry(&f, "provenance", "promoted_from", json!(current));
             fields::set(draft, store, &path, "provenance", p)?;
+            if retype {
+                fields::set(draft, store, &path, "kind", json!(next))?;
+            }
+            if let Some(dest) = dest {
+                plan.draft.move_to(store, &path, &dest)?;
+                let id = store.entity(idx).id.clone();
+                if let Some(ev) = plan.event.entities.iter_mut().find(|x| x.id == id) {
+                    ev.path = dest.clone();
+                }
+                plan.event.summary = format!("{}; moved to {dest}", plan.event.summary);
+                plan.event = plan.event.clone().detail("moved_to", dest);
+            }
         }
     }
     Ok(())
+}
+
+/// Where a retyped node moves: the one folder its new kind's nodes live in (`playbooks/`).
+/// Every link to it is repointed and its own relative links re-aimed in the draft; the caller
+/// moves the file. None (and a note) when no such folder is known.
+fn repoint_for_kind_folder(
+    store: &Store,
+    idx: EntityIdx,
+    kind: &str,
+    plan: &mut Plan,
+) -> Result<Option<String>, ReviewError> {
+    let path = store.entity(idx).path.clone();
+    let mut dirs: Vec<&str> = store
+        .entities
+        .iter()
+        .filter(|o| o.kind.as_deref() == Some(kind))
+        .filter_map(|o| o.path.split_once('/'))
+        .filter(|(_, rest)| !rest.contains('/'))
+        .map(|(d, _)| d)
+        .collect();
+    dirs.sort_unstable();
+    dirs.dedup();
+    let [dir] = dirs[..] else {
+        plan.notes.push(format!("no one folder holds `{kind}` nodes; {path} stays where it is"));
+        return Ok(None);
+    };
+    let dest = format!("{dir}/{}", path.rsplit('/').next().unwrap_or(&path));
+    if dest == path {
+        return Ok(None);
+    }
+    if plan.draft.is_changed(&path) {
+        return Err(ReviewError::refused(format!("{path}: already changed in this changeset; promote it on its own")));
+    }
+    let moved = crate::store::write::repoint::plan_move(store, idx, &dest).map_err(ReviewError::refused)?;
+    plan.notes.extend(moved.skipped.iter().cloned());
+    for (p, (_, new)) in &moved.referrers {
+        let old = plan.draft.text(store, p)?.clone();
+        plan.repointed.extend(crate::store::review::merge::changed_lines(p, &old, new));
+        plan.draft.set_text(store, p, new.clone())?;
+    }
+    plan.draft.set_text(store, &path, moved.moved)?;
+    Ok(Some(dest))
 }
 
 /// `provenance.lifecycle`, opendray's review state.

@@ -44,6 +44,15 @@ pub fn set(extent: &str, value_at: usize, new: &Map<String, Value>) -> Option<St
     let sep = inner.split(',').nth(1).map(|p| &p[..p.len() - p.trim_start().len()]).unwrap_or(" ");
     let mut out = extent.to_string();
     let pad_end = close - (inner.len() - inner.trim_end().len());
+    // A mapping written `{ a: b }` has its nested mappings written the same way.
+    let padded = inner.starts_with(' ');
+    let flow = |v: &Value| match (v, padded) {
+        (Value::Object(m), true) if !m.is_empty() => {
+            let f = flow(v);
+            format!("{{ {} }}", &f[1..f.len() - 1])
+        }
+        _ => flow(v),
+    };
     let added: String = new
         .iter()
         .filter(|(k, _)| !entries.iter().any(|(e, _)| e == *k))
@@ -80,6 +89,8 @@ mod tests {
         let line = "provenance: { source: reflection, lifecycle: pending-review }\n";
         let new = obj(json!({"source": "reflection", "lifecycle": "active"}));
         assert_eq!(set(line, 10, &new).unwrap(), "provenance: { source: reflection, lifecycle: active }\n");
+        let nested = obj(json!({"source": "x", "veto": {"by": "h", "reason": "r"}}));
+        assert_eq!(set("p: { source: x }\n", 1, &nested).unwrap(), "p: { source: x, veto: { by: h, reason: r } }\n");
         let tight = "p: {source: x}\n";
         let new = obj(json!({"source": "x", "merged_from": ["a", "b"]}));
         assert_eq!(set(tight, 1, &new).unwrap(), "p: {source: x, merged_from: [a, b]}\n");
