@@ -50,24 +50,6 @@ fn logged(before: &str, after: &str, log: &str) -> String {
     added.trim_start_matches('\n').trim_end().to_string()
 }
 
-/// A scratch copy that takes writes (the corpora are read-only).
-fn writable_scratch(src: &Path) -> (tempfile::TempDir, PathBuf) {
-    let (dir, root) = scratch(src);
-    let mut stack = vec![root.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let mut perms = e.metadata().unwrap().permissions();
-            #[allow(clippy::permissions_set_readonly_false)]
-            perms.set_readonly(false);
-            std::fs::set_permissions(e.path(), perms).unwrap();
-            if e.file_type().unwrap().is_dir() {
-                stack.push(e.path());
-            }
-        }
-    }
-    (dir, root)
-}
-
 /// Every file of the scratch tree with its bytes, except folio's state and the store's log.
 fn tree(root: &Path, log: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();

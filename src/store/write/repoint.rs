@@ -72,15 +72,10 @@ fn plan(store: &Store, idx: EntityIdx, new_path: &str, unwrap_in_target: bool) -
             for l in &e.links {
                 let to_moved = l.entity() == Some(idx);
                 let relative_file = is_moved && l.syntax == LinkSyntax::Markdown && !to_moved;
-                let target_path = match &l.resolution {
-                    Resolution::Entity(t) if *t == idx => new_path.to_string(),
-                    Resolution::Entity(t) if relative_file => store.entity(*t).path.clone(),
-                    Resolution::File(f) if relative_file => f.to_string(),
-                    _ => continue,
-                };
                 let span = l.span.start as usize..l.span.end as usize;
                 // In a merge the moved text lands in `new_path` too: its links there unwrap.
-                let self_link = if is_moved { !to_moved && target_path == new_path } else { to_moved && path == new_path };
+                let into_target = l.entity().is_some_and(|t| store.entity(t).path == new_path);
+                let self_link = if is_moved { !to_moved && into_target } else { to_moved && path == new_path };
                 if unwrap_in_target && self_link {
                     match label_of(&text, span.clone(), l.syntax) {
                         Some(label) => edits.push((span, label)),
@@ -88,6 +83,12 @@ fn plan(store: &Store, idx: EntityIdx, new_path: &str, unwrap_in_target: bool) -
                     }
                     continue;
                 }
+                let target_path = match &l.resolution {
+                    Resolution::Entity(t) if *t == idx => new_path.to_string(),
+                    Resolution::Entity(t) if relative_file => store.entity(*t).path.clone(),
+                    Resolution::File(f) if relative_file => f.to_string(),
+                    _ => continue,
+                };
                 let found = match l.syntax {
                     LinkSyntax::Markdown => markdown_dest(&text, span.clone())
                         .map(|r| (r.clone(), new_markdown_dest(&text[r], here, &target_path))),

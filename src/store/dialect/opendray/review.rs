@@ -42,10 +42,38 @@ impl ReviewRules for OpendrayReview {
         let merged = f.get("provenance").and_then(|p| p.get("merged_from")).cloned();
         let mut pf = f.clone();
         pf.insert("merged_from".into(), merged.unwrap_or(Value::Null));
-        let list = fields::with_items(&pf, "merged_from", &[trail]);
+        let list = fields::with_items(&pf, "merged_from", std::slice::from_ref(&trail));
         let p = fields::with_entry(&f, "provenance", "merged_from", list);
-        fields::set(&mut plan.draft, store, path, "provenance", p)
+        fields::set(&mut plan.draft, store, path, "provenance", p)?;
+        // The kept node gains the merged one's evidence: its observation counts are added.
+        let from = trail.as_str().and_then(|id| store.find(id)).map(|i| store.entity(i).path.clone());
+        let Some(from) = from else { return Ok(()) };
+        let theirs = fields::read(&mut plan.draft, store, &from)?;
+        if let Some(sum) = summed_evidence(f.get("evidence"), theirs.get("evidence")) {
+            fields::set(&mut plan.draft, store, path, "evidence", sum)?;
+        }
+        Ok(())
     }
+}
+
+/// `evidence` counters of both nodes added key by key (`{observed: 5}` + `{observed: 2}`);
+/// None when there is nothing to add or a shared key is not a count (a rate is not summed).
+fn summed_evidence(ours: Option<&Value>, theirs: Option<&Value>) -> Option<Value> {
+    let Some(Value::Object(theirs)) = theirs else { return None };
+    let mut out = match ours {
+        Some(Value::Object(m)) => m.clone(),
+        None | Some(Value::Null) => serde_json::Map::new(),
+        Some(_) => return None,
+    };
+    for (k, v) in theirs {
+        let add = v.as_u64()?;
+        let sum = match out.get(k) {
+            Some(mine) => mine.as_u64()? + add,
+            None => add,
+        };
+        out.insert(k.clone(), json!(sum));
+    }
+    (!theirs.is_empty()).then_some(Value::Object(out))
 }
 
 /// The maturity ladder opendray promotes along.
@@ -175,4 +203,17 @@ fn repoint_for_kind_folder(
 /// `provenance.lifecycle`, opendray's review state.
 fn lifecycle(f: &Fields) -> Option<&str> {
     f.get("provenance").and_then(|p| p.get("lifecycle")).and_then(Value::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evidence_counts_add_up() {
+        let sum = summed_evidence(Some(&json!({"observed": 5})), Some(&json!({"observed": 2, "applied": 1})));
+        assert_eq!(sum, Some(json!({"observed": 7, "applied": 1})));
+        assert_eq!(summed_evidence(Some(&json!({"rate": 0.9})), Some(&json!({"rate": 0.5}))), None);
+        assert_eq!(summed_evidence(None, Some(&json!({"observed": 2}))), Some(json!({"observed": 2})));
+    }
 }
