@@ -255,7 +255,10 @@ fn awareness_promote_and_veto() {
 fn okf_forget_merge_and_promote_to_a_type() {
     let acme = corpus("okf-v0.2/acme_retail");
     check("okf-forget", acme.clone(), "", &["forget", "metrics/gross-margin-legacy"], "log.md");
-    check("okf-merge", acme, "", &["merge", "metrics/gross-margin-legacy", "metrics/gross-margin"], "log.md");
+    check("okf-merge", acme.clone(), "", &["merge", "metrics/gross-margin-legacy", "metrics/gross-margin"], "log.md");
+    // Issue 26 defect 8: the old folder's catalog drops its entry, `sources[].resource` follows
+    // the file, and undo is byte-exact (checked by `check`).
+    check("okf-promote-move-resources", acme.clone(), "", &["promote", "tables/orders", "--to", "Metric"], "log.md");
     // The demo groups by type: a runbook promoted to a decision record moves to decisions/.
     check(
         "okf-promote-type",

@@ -54,6 +54,15 @@ fn plan(store: &Store, idx: EntityIdx, new_path: &str, unwrap_in_target: bool) -
     let mut plan = MovePlan::default();
     let new_stem = stem(new_path);
     let mut files: Vec<(String, bool)> = referrers.iter().map(|r| (store.entity(*r).path.clone(), false)).collect();
+    // Provenance naming the file (OKF `sources[].resource: tables/orders.md`) is a reference too.
+    let cites = |s: &String| s.trim_start_matches("./").trim_start_matches('/') == old_path;
+    files.extend(
+        store
+            .entities
+            .iter()
+            .filter(|e| e.path != old_path && e.sources.iter().any(cites))
+            .map(|e| (e.path.clone(), false)),
+    );
     files.sort();
     files.dedup();
     files.insert(0, (old_path.clone(), true));
@@ -110,6 +119,9 @@ fn plan(store: &Store, idx: EntityIdx, new_path: &str, unwrap_in_target: bool) -
                 edits.extend(edge_edits(&text, &keys, moved.stem(), &moved.id, new_path, &new_stem));
             }
         }
+        if !is_moved {
+            edits.extend(resource_edits(&text, &old_path, new_path));
+        }
         edits.sort_by_key(|(r, _)| r.start);
         edits.dedup_by(|a, b| a.0 == b.0);
         if edits.windows(2).any(|w| w[0].0.end > w[1].0.start) {
@@ -127,7 +139,65 @@ fn plan(store: &Store, idx: EntityIdx, new_path: &str, unwrap_in_target: bool) -
             plan.referrers.insert(path, (digest::of(&bytes), out));
         }
     }
+    orphaned_catalog_entry(store, &old_path, new_path, &mut plan);
     Ok(plan)
+}
+
+/// `resource:` values in the frontmatter naming `old` (bare, `./` or `/`), re-aimed at `new`
+/// in the same form.
+fn resource_edits(text: &str, old: &str, new: &str) -> Vec<(Range<usize>, String)> {
+    let Block::Closed { inner, .. } = frontmatter::locate(text) else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut pos = inner.start;
+    for line in text[inner.clone()].split_inclusive('\n') {
+        let item = line.trim_start().trim_start_matches("- ").trim_start();
+        if let Some(value) = item.strip_prefix("resource:") {
+            let v = value.trim();
+            let bare = v.trim_matches(['"', '\'']);
+            let (lead, rest) = match bare.strip_prefix("./") {
+                Some(r) => ("./", r),
+                None => bare.strip_prefix('/').map_or(("", bare), |r| ("/", r)),
+            };
+            if rest == old {
+                let at = pos + line.find(bare).unwrap_or(0);
+                if line.find(bare).is_some() {
+                    out.push((at..at + bare.len(), format!("{lead}{new}")));
+                }
+            }
+        }
+        pos += line.len();
+    }
+    out
+}
+
+/// The moved file's folder keeps a catalog (`index.md`) but no concept any more: no catalog is
+/// planned for it, so its entry for the file is taken out here (else it points at nothing).
+fn orphaned_catalog_entry(store: &Store, old_path: &str, new_path: &str, plan: &mut MovePlan) {
+    use crate::store::dialect::FileRole;
+    let dir = crate::store::model::relpath::parent(old_path);
+    if crate::store::model::relpath::parent(new_path) == dir
+        || store.entities.iter().any(|e| e.path != old_path && crate::store::model::relpath::parent(&e.path) == dir)
+    {
+        return;
+    }
+    let catalog = if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") };
+    if !store.other_files.iter().any(|(p, role)| *p == catalog && *role == FileRole::Catalog) {
+        return;
+    }
+    let Ok(bytes) = std::fs::read(store.abs_path(&catalog)) else { return };
+    let Ok(text) = String::from_utf8(bytes.clone()) else { return };
+    let name = crate::store::model::relpath::file_name(old_path);
+    let kept: String = text
+        .split_inclusive('\n')
+        .filter(|l| {
+            let t = l.trim_start();
+            let item = t.starts_with("* ") || t.starts_with("- ") || t.starts_with("+ ");
+            !(item && (t.contains(&format!("]({name})")) || t.contains(&format!("](./{name})"))))
+        })
+        .collect();
+    if kept != text {
+        plan.referrers.insert(catalog, (digest::of(&bytes), kept));
+    }
 }
 
 /// `text`, to be written at `path`, with every body link that resolves to entity `target`
@@ -423,6 +493,17 @@ mod tests {
         assert_eq!(&t[inline], "dest.md");
         let r = markdown_dest(t, 27..35).unwrap();
         assert_eq!(&t[r], "<refd.md>");
+    }
+
+    #[test]
+    fn resources_are_re_aimed_in_their_form() {
+        let t = "---\nsources:\n  - id: x\n    resource: tables/orders.md\n  - resource: \"/tables/orders.md\"\n---\nresource: tables/orders.md\n";
+        let mut out = t.to_string();
+        for (r, new) in resource_edits(t, "tables/orders.md", "metrics/orders.md").into_iter().rev() {
+            out.replace_range(r, &new);
+        }
+        let want = "---\nsources:\n  - id: x\n    resource: metrics/orders.md\n  - resource: \"/metrics/orders.md\"\n---\nresource: tables/orders.md\n";
+        assert_eq!(out, want, "the body is not frontmatter");
     }
 
     #[test]
