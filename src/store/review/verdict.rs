@@ -116,8 +116,9 @@ fn event(store: &Store, targets: &[EntityIdx], verdict: &Verdict, reviewer: &Rev
         (v, [_]) => v.past().to_string(),
         (v, many) => format!("{} {} entities", v.past(), many.len()),
     };
-    let verb = store.kind().format().review().log_verb(verdict);
-    let mut ev = AuditEvent::new(verb, &reviewer.by, summary).detail("verdict", verdict.name());
+    let rules = store.kind().format().review();
+    let verb = rules.log_verb(verdict);
+    let mut ev = AuditEvent::new(verb, &reviewer.by, summary).detail("verdict", rules.verdict_word(verdict));
     if let Verdict::Veto { reason } = verdict {
         ev = ev.detail("reason", reason.clone());
     }
