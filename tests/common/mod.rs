@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
+pub mod golden;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -87,10 +87,35 @@ fn promote(store: &Store, idx: EntityIdx, kind: &str, plan: &mut Plan) -> Result
     let section = section_of(kind).ok_or_else(|| {
         ReviewError::refused(format!("`{kind}`: not an entry kind (preference, pattern, project, review)"))
     })?;
-    let line = entry_line(store, idx)?;
+    let mut line = entry_line(store, idx)?;
     let reviewer = plan.reviewer.clone();
     let text = plan.draft.text(store, &e.path)?;
-    *text = insert_into(&remove_line(text, &line, &e.path)?, section, &line);
+    let mut rest = remove_line(text, &line, &e.path)?;
+    // Candidates saying the same thing are the same memory: promoted with it (their lines
+    // dropped, their evidence kept on the promoted line), not left behind in the inbox.
+    let same = normalize_search_text(&entry_text(store, idx));
+    for (j, twin) in store.entities.iter().enumerate() {
+        let j = j as EntityIdx;
+        if j == idx || twin.path != e.path || twin.status.as_deref() != Some("candidate") {
+            continue;
+        }
+        if normalize_search_text(&entry_text(store, j)) != same {
+            continue;
+        }
+        let twin_line = entry_line(store, j)?;
+        rest = remove_line(&rest, &twin_line, &e.path)?;
+        line = with_evidence(&line, &evidence(store, j));
+        let twin_text = store.read_entity_text(j).map_err(|err| ReviewError::refused(err.to_string()))?;
+        plan.decisions.push(crate::store::review::plan::Decision {
+            entity: twin.id.clone(),
+            verdict: "merged".into(),
+            hash_before: crate::store::model::digest::of(twin_text.as_bytes()),
+            renamed_to: None,
+        });
+        plan.event.summary = format!("{}; same-text candidate `{}` folded in", plan.event.summary, twin.id);
+    }
+    let text = plan.draft.text(store, &e.path)?;
+    *text = insert_into(&rest, section, &line);
     *text = touch_updated(text, &reviewer);
     let line = json!({
         "entity": e.id,
