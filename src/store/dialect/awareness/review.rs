@@ -68,6 +68,12 @@ pub fn verdict(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan
             ))),
         };
     }
+    // A bulk decision already promoted this entry with its same-text twin: nothing left to do
+    // (and no approval of a line that is gone).
+    if plan.decisions.iter().any(|d| d.entity == e.id && d.verdict == "merged") {
+        plan.decisions.retain(|d| d.entity != e.id || d.verdict == "merged");
+        return Ok(());
+    }
     match verdict {
         Verdict::Approve { .. } | Verdict::Promote { .. } if e.status.as_deref() != Some("candidate") => {
             if matches!(verdict, Verdict::Promote { .. }) {
@@ -168,6 +174,9 @@ fn merge(store: &Store, from: EntityIdx, into: EntityIdx, plan: &mut Plan) -> Re
     let reviewer = plan.reviewer.clone();
     let text = plan.draft.text(store, &b.path)?;
     *text = touch_updated(text, &reviewer);
+    // The kept entry is where it was (a candidate stays a candidate): the merge is no verdict
+    // on it, so it stays in the inbox for its own decision.
+    plan.decisions.retain(|d| d.entity != b.id);
     Ok(())
 }
 
