@@ -211,8 +211,7 @@ pub fn unwrap_links_in(store: &Store, path: &str, text: &str, target: EntityIdx)
         _ => 0,
     };
     let found = links::extract(text, body_start, &crate::store::model::lines::LineIndex::new(text));
-    let mut probe = crate::store::model::entity::Entity::default();
-    probe.path = path.to_string();
+    let probe = crate::store::model::entity::Entity { path: path.to_string(), ..Default::default() };
     let resolver = Resolver::new(&store.entities, store.other_files.iter().map(|(p, _)| p.as_str()));
     let mut outgoing = [(found, Vec::new())];
     resolver.resolve_all(std::slice::from_ref(&probe), &mut outgoing);
