@@ -67,7 +67,7 @@ pub fn plan(
         None => true,
     });
     let mut before: Vec<(String, String)> = Vec::new();
-    for (path, (_, new)) in &moved.referrers {
+    for (path, (_, new)) in moved.referrers.iter().chain(&moved.catalogs) {
         before.push((path.clone(), std::fs::read_to_string(store.abs_path(path)).unwrap_or_default()));
         plan.draft.set_text(store, path, new.clone())?;
     }

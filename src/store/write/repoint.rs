@@ -17,6 +17,9 @@ pub struct MovePlan {
     pub moved: String,
     /// Other files: path → (digest read, new content).
     pub referrers: BTreeMap<String, (String, String)>,
+    /// Catalogs no regeneration will touch that list the moved file (its folder has no other
+    /// concept left): path → (digest read, content without that entry).
+    pub catalogs: BTreeMap<String, (String, String)>,
     /// Digest of the moved file as read.
     pub moved_digest: String,
     /// Links and edges left as they were, and why.
@@ -27,7 +30,7 @@ pub struct MovePlan {
 impl MovePlan {
     pub fn into_changeset(self, mut cs: Changeset, from: &str, to: &str) -> Changeset {
         cs = cs.move_to(from, self.moved_digest, to, self.moved);
-        for (path, (d, text)) in self.referrers {
+        for (path, (d, text)) in self.referrers.into_iter().chain(self.catalogs) {
             cs = cs.replace(&path, d, text);
         }
         cs
@@ -196,7 +199,7 @@ fn orphaned_catalog_entry(store: &Store, old_path: &str, new_path: &str, plan: &
         })
         .collect();
     if kept != text {
-        plan.referrers.insert(catalog, (digest::of(&bytes), kept));
+        plan.catalogs.insert(catalog, (digest::of(&bytes), kept));
     }
 }
 

@@ -191,7 +191,7 @@ fn repoint_for_kind_folder(
     }
     let moved = crate::store::write::repoint::plan_move(store, idx, &dest).map_err(ReviewError::refused)?;
     plan.notes.extend(moved.skipped.iter().cloned());
-    for (p, (_, new)) in &moved.referrers {
+    for (p, (_, new)) in moved.referrers.iter().chain(&moved.catalogs) {
         let old = plan.draft.text(store, p)?.clone();
         plan.repointed.extend(crate::store::review::merge::changed_lines(p, &old, new));
         plan.draft.set_text(store, p, new.clone())?;
