@@ -199,8 +199,28 @@ fn orphaned_catalog_entry(store: &Store, old_path: &str, new_path: &str, plan: &
         })
         .collect();
     if kept != text {
-        plan.catalogs.insert(catalog, (digest::of(&bytes), kept));
+        plan.catalogs.insert(catalog, (digest::of(&bytes), without_empty_sections(&kept)));
     }
+}
+
+/// A catalog without the `# Type` headings whose entries all left (and the blank lines after
+/// them), so an emptied section does not stay behind as a bare heading.
+fn without_empty_sections(text: &str) -> String {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].starts_with('#') {
+            let end = (i + 1..lines.len()).find(|&j| lines[j].starts_with('#')).unwrap_or(lines.len());
+            if lines[i + 1..end].iter().all(|l| l.trim().is_empty()) {
+                i = end;
+                continue;
+            }
+        }
+        out += lines[i];
+        i += 1;
+    }
+    out
 }
 
 /// `text`, to be written at `path`, with every body link that resolves to entity `target`
@@ -506,6 +526,13 @@ mod tests {
         }
         let want = "---\nsources:\n  - id: x\n    resource: metrics/orders.md\n  - resource: \"/metrics/orders.md\"\n---\nresource: tables/orders.md\n";
         assert_eq!(out, want, "the body is not frontmatter");
+    }
+
+    #[test]
+    fn emptied_catalog_sections_go() {
+        assert_eq!(without_empty_sections("# A\n\n# B\n\n* [x](x.md)\n"), "# B\n\n* [x](x.md)\n");
+        assert_eq!(without_empty_sections("# A\n\n"), "");
+        assert_eq!(without_empty_sections("# A\n\n* [x](x.md)\n\n# B\n"), "# A\n\n* [x](x.md)\n\n");
     }
 
     #[test]

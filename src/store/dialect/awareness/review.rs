@@ -129,7 +129,8 @@ fn promote(store: &Store, idx: EntityIdx, kind: &str, plan: &mut Plan) -> Result
         "kind": kind.to_ascii_lowercase(),
         "section": section,
         "text": entry_text(store, idx),
-        "evidence": evidence(store, idx),
+        // The promoted line's evidence, a folded twin's included.
+        "evidence": line_evidence(&line).unwrap_or_else(|| evidence(store, idx)),
     });
     push_entry(plan, line);
     Ok(())
@@ -189,6 +190,12 @@ fn with_evidence(line: &str, more: &str) -> String {
         return line.to_string();
     }
     format!("{} (evidence: {inside}; {more})", &line[..open])
+}
+
+/// The `E` of an entry line's `(evidence: E)`.
+fn line_evidence(line: &str) -> Option<String> {
+    let open = line.rfind(" (evidence: ")?;
+    line[open + 12..].strip_suffix(')').map(str::to_string)
 }
 
 fn replace_line(text: &str, line: &str, new: &str, path: &str) -> Result<String, ReviewError> {
@@ -305,6 +312,7 @@ mod tests {
         assert!(remove_line(t, "- gone", "m.md").unwrap_err().to_string().contains("m.md"));
         assert_eq!(with_evidence("- d: t (evidence: a)", "b"), "- d: t (evidence: a; b)");
         assert_eq!(with_evidence("- d: t (evidence: a; b)", "b"), "- d: t (evidence: a; b)");
+        assert_eq!(line_evidence("- d: t (evidence: a; b)").as_deref(), Some("a; b"));
         let r = Reviewer { by: "human:t".into(), at: time::macros::datetime!(2026-09-01 08:05 UTC) };
         assert!(touch_updated(t, &r).contains("- Updated: 2026-09-01 08:05 +00:00\n"));
     }
