@@ -12,14 +12,22 @@ use crate::store::write::catalog::{self, CatalogPlan, CatalogState, CatalogStatu
 pub mod format;
 pub mod log_reader;
 pub mod log_writer;
+mod references;
 pub mod review;
 pub use format::KIND;
 
-pub struct Okf;
+pub struct Okf {
+    /// The bundle around the root, when the root is one of its subfolders.
+    pub enclosing: Option<super::Enclosing>,
+}
 
 impl Dialect for Okf {
     fn kind(&self) -> DialectKind {
         DialectKind::Okf
+    }
+
+    fn enclosing(&self) -> Option<super::Enclosing> {
+        self.enclosing.clone()
     }
 
     fn role(&self, rel: &str) -> FileRole {
@@ -37,6 +45,7 @@ impl Dialect for Okf {
         let mut e = p.entity;
         let f = &p.fields;
         map_common(&mut e, f);
+        e.edges.extend(references::edges(f, file.rel));
         let concept = okf_checks::Concept {
             text: file.text,
             fields: f,
