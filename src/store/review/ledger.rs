@@ -20,6 +20,10 @@ pub struct VerdictRecord {
     pub hash: String,
     pub by: String,
     pub ts: String,
+    /// Digest of the entity's text right after a verdict that left it in place but out of the
+    /// active set (an OKF veto's `status: deprecated`): a later change to it re-queues it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
     /// The undo record of the changeset that carried the verdict (none for a log-only verdict).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changeset: Option<String>,
@@ -102,6 +106,7 @@ mod tests {
             hash: hash.into(),
             by: "human:t".into(),
             ts: "2026-01-01T00:00:00Z".into(),
+            after: None,
             changeset: cs.map(String::from),
         }
     }
