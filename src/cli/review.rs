@@ -224,8 +224,13 @@ fn finish(store: &Store, plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
         eprintln!("folio: {}", escape::line(n));
     }
     if write.dry_run {
-        println!("would {} {} entities; log: {}", plan.verb, plan.decisions.len(), escape::line(&plan.event.summary));
+        let preview = plan.preview(store);
+        println!("would {} {} entities", plan.verb, plan.decisions.len());
+        for l in preview.lines() {
+            println!("{}", escape::line(&l));
+        }
         print!("{}", escape::text(&plan.diff()));
+        print!("{}", escape::text(&preview.catalog_diff()));
         return Ok(0);
     }
     match plan.apply(store, &write.options()) {

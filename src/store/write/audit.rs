@@ -38,6 +38,9 @@ pub struct AuditEvent {
     pub log_heading: Option<(String, String)>,
     /// Bullets under the AIP-10 heading, replacing the default ones (e.g. a lint pass's counts).
     pub bullets: Vec<String>,
+    /// When the event is logged (None: at the write). A previewed plan fixes it, so the log
+    /// bytes the preview shows are the ones written.
+    pub at: Option<OffsetDateTime>,
 }
 
 impl AuditEvent {
@@ -50,6 +53,7 @@ impl AuditEvent {
             details: Map::new(),
             log_heading: None,
             bullets: Vec::new(),
+            at: None,
         }
     }
 

@@ -1,0 +1,123 @@
+//! What a write adds beyond its own file edits, computed without writing: the catalogs it
+//! regenerates (the same choice `file_storage` makes, over the store as it would read
+//! afterwards) and the exact bytes its audit event puts into the format's log.
+use time::OffsetDateTime;
+
+use super::audit::{self, AuditEvent};
+use super::catalog_writes;
+use super::changeset::{Write, relative_to, unified_diff};
+use crate::store::Store;
+
+#[derive(Debug, Clone)]
+pub struct Preview {
+    /// Each regenerated catalog: its path, its bytes now (None: it is new) and afterwards.
+    pub catalogs: Vec<(String, Option<String>, String)>,
+    /// The log the event goes to, relative to the root.
+    pub log: String,
+    pub log_before: String,
+    pub log_after: String,
+}
+
+/// The catalogs and log bytes that applying `writes` with `event` at `at` would add.
+pub fn of(store: &Store, writes: &[Write], event: &AuditEvent, at: OffsetDateTime) -> Preview {
+    let catalogs = catalog_writes::after_edits(store, writes, || store.overlaid(writes))
+        .into_iter()
+        .map(|w| {
+            let before = std::fs::read(store.root.join(&w.path)).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
+            let after = String::from_utf8_lossy(w.after.as_deref().unwrap_or_default()).into_owned();
+            (w.path, before, after)
+        })
+        .collect();
+    let log_abs = audit::log_path(&store.root, store.kind());
+    let log_before = std::fs::read(&log_abs).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+    let log_after = audit::append(store.kind(), Some(&log_before), event, at);
+    Preview { catalogs, log: relative_to(&store.root, &log_abs), log_before, log_after }
+}
+
+impl Preview {
+    /// The bytes the event adds to the log when it is appended at the end (every format's log
+    /// but one that inserts); otherwise None and `log_diff` shows where it goes.
+    pub fn log_appended(&self) -> Option<&str> {
+        self.log_after.strip_prefix(self.log_before.as_str())
+    }
+
+    pub fn log_diff(&self) -> String {
+        unified_diff(&self.log_before, &self.log_after, &format!("a/{}", self.log), &format!("b/{}", self.log))
+    }
+
+    /// Every regenerated catalog as a unified diff.
+    pub fn catalog_diff(&self) -> String {
+        let mut out = String::new();
+        for (path, before, after) in &self.catalogs {
+            let a = if before.is_some() { format!("a/{path}") } else { "/dev/null".into() };
+            out += &unified_diff(before.as_deref().unwrap_or_default(), after, &a, &format!("b/{path}"));
+        }
+        out
+    }
+
+    /// The lines a confirm dialog or `--dry-run` prints: the catalogs, then the log's bytes.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !self.catalogs.is_empty() {
+            out.push(format!("{} catalog(s) regenerated:", self.catalogs.len()));
+            out.extend(self.catalogs.iter().map(|(p, _, _)| format!("  {p}")));
+        }
+        match self.log_appended() {
+            Some(added) => {
+                out.push(format!("{} gains these bytes:", self.log));
+                out.extend(added.lines().map(|l| format!("  | {l}")));
+            }
+            None => {
+                out.push(format!("{} changes:", self.log));
+                out.extend(self.log_diff().lines().map(|l| format!("  {l}")));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::write::changeset::{Changeset, WriteOptions};
+    use crate::store::write::journal::Role;
+
+    /// The preview names exactly the catalogs and log bytes the write then produces.
+    #[test]
+    fn the_preview_is_what_the_write_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let put = |rel: &str, text: &str| {
+            std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
+            std::fs::write(root.join(rel), text).unwrap();
+        };
+        put("KNOWLEDGE.md", "---\nokf_version: \"0.2\"\n---\n# K\n");
+        put("tables/orders.md", "---\ntype: Table\ntitle: Orders\n---\nOrders.\n");
+        let kind = crate::store::dialect::okf::KIND;
+        let store = Store::load(root, kind, "test".into());
+        crate::store::write::catalog::write(&store).unwrap();
+        let store = Store::load(root, kind, "test".into());
+        let new = "---\ntype: Table\ntitle: Refunds\n---\nRefunds.\n";
+        let writes =
+            vec![Write { path: "tables/refunds.md".into(), expected: None, after: Some(new.into()), role: Role::Edit }];
+        let at = audit::now();
+        let event = AuditEvent { at: Some(at), ..AuditEvent::new("set", "human:ann", "a new table") };
+        let p = of(&store, &writes, &event, at);
+        let names: Vec<&str> = p.catalogs.iter().map(|(p, _, _)| p.as_str()).collect();
+        assert!(names.contains(&"tables/index.md"), "{names:?}");
+        assert!(p.catalog_diff().contains("+") && p.catalog_diff().contains("refunds.md"), "{}", p.catalog_diff());
+        let added = p.log_appended().unwrap().to_string();
+        assert!(added.contains("a new table"), "{added}");
+        let cs = Changeset { event, edits: Vec::new() }.create("tables/refunds.md", new);
+        let applied = store.apply(cs, &WriteOptions::default()).unwrap();
+        let mut written = applied.catalogs.clone();
+        written.sort();
+        let mut previewed: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        previewed.sort();
+        assert_eq!(written, previewed);
+        for (path, _, after) in &p.catalogs {
+            assert_eq!(&std::fs::read_to_string(root.join(path)).unwrap(), after, "{path}");
+        }
+        assert_eq!(std::fs::read_to_string(root.join(&p.log)).unwrap(), p.log_after);
+    }
+}
