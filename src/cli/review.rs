@@ -215,8 +215,14 @@ fn decide(
     finish(&store, plan, &select.write)
 }
 
-/// Preview (`--dry-run`) or apply a plan.
-fn finish(store: &Store, plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
+/// Preview (`--dry-run`) or apply a plan, after listing its impact: every inbound reference to
+/// what it takes away or moves, and those it leaves broken (named in the log when applied).
+fn finish(store: &Store, mut plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
+    let impact = review::impact::of(store, &plan);
+    impact.record(&mut plan);
+    for l in impact.lines() {
+        println!("{}", escape::line(&l));
+    }
     for r in &plan.repointed {
         println!("repoint {}", escape::line(r));
     }

@@ -23,6 +23,7 @@ impl Store {
             read_since: self.read_since,
             from_cache: false,
             by_id: Arc::default(),
+            overlay: Arc::new(writes.iter().map(|w| (w.path.clone(), w.after.is_some())).collect()),
         };
         for w in writes {
             copy.entities.retain(|e| e.path != w.path);
@@ -42,7 +43,8 @@ impl Store {
                 role => copy.other_files.push((w.path.clone(), role)),
             }
         }
-        copy.entities.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)).then(a.span.start.cmp(&b.span.start)));
+        copy.entities
+            .sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)).then(a.span.start.cmp(&b.span.start)));
         copy.other_files.sort_by(|a, b| a.0.cmp(&b.0));
         copy.link();
         copy

@@ -120,4 +120,33 @@ mod tests {
         }
         assert_eq!(std::fs::read_to_string(root.join(&p.log)).unwrap(), p.log_after);
     }
+
+    /// A hand-curated catalog whose entry dies with a merged file is updated in the preview
+    /// as in the write (the preview's store knows the file is gone though the disk still has it).
+    #[test]
+    fn a_curated_catalog_losing_an_entry_is_previewed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let put = |rel: &str, text: &str| {
+            std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
+            std::fs::write(root.join(rel), text).unwrap();
+        };
+        put("KNOWLEDGE.md", "---\nokf_version: \"0.2\"\n---\n# K\n");
+        put("metrics/a.md", "---\ntype: Metric\ntitle: A\n---\nA.\n");
+        put("metrics/b.md", "---\ntype: Metric\ntitle: B\n---\nB.\n");
+        put("metrics/index.md", "# Our metrics\n\nKept by hand.\n\n- [A](a.md) - the old one\n- [B](b.md) - the one\n");
+        let store = Store::load(root, crate::store::dialect::okf::KIND, "test".into());
+        let (a, b) = (store.find("metrics/a").unwrap(), store.find("metrics/b").unwrap());
+        let reviewer = crate::store::review::Reviewer::now("human:ann");
+        let plan = crate::store::review::merge::plan(&store, a, b, None, &reviewer).unwrap();
+        let p = plan.preview(&store);
+        let names: Vec<&str> = p.catalogs.iter().map(|(p, _, _)| p.as_str()).collect();
+        assert_eq!(names, ["metrics/index.md"]);
+        let applied = plan.apply(&store, &WriteOptions::default()).unwrap();
+        assert_eq!(applied.catalogs, ["metrics/index.md"]);
+        let written = std::fs::read_to_string(root.join("metrics/index.md")).unwrap();
+        assert_eq!(written, p.catalogs[0].2);
+        assert!(!written.contains("a.md") && written.contains("Kept by hand."), "{written}");
+        assert_eq!(std::fs::read_to_string(root.join(&p.log)).unwrap(), p.log_after);
+    }
 }

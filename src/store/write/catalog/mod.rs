@@ -75,7 +75,7 @@ pub fn compare(store: &Store, plan: CatalogPlan, file: Option<&[u8]>) -> Catalog
         (Some(reason), _) => (CatalogState::Refused(reason.clone()), plan.content, Vec::new()),
         (None, Some(bytes)) if bytes == plan.content.as_bytes() => (CatalogState::Fresh, plan.content, Vec::new()),
         (None, Some(bytes)) => {
-            let r = curated::reconcile(&store.root, &plan, bytes);
+            let r = curated::reconcile(&|t| store.file_exists(t), &plan, bytes);
             (r.state, r.content, r.notes)
         }
         (None, None) => (CatalogState::Missing, plan.content, Vec::new()),
