@@ -109,6 +109,24 @@ pub enum Job {
     },
 }
 
+/// A plan as the confirm dialog shows it: the plan (its broken references already named in its
+/// log event), the inbound references it touches, and the catalogs and log bytes it writes.
+pub struct Planned {
+    pub plan: Plan,
+    pub impact: review::impact::Impact,
+    pub preview: crate::store::write::preview::Preview,
+}
+
+/// The impact and preview of a plan (background work: reads the catalogs and the log).
+fn planned(store: &Store, plan: Result<Plan, String>) -> Outcome {
+    Outcome::Planned(plan.map(|mut plan| {
+        let impact = review::impact::of(store, &plan);
+        impact.record(&mut plan);
+        let preview = plan.preview(store);
+        Box::new(Planned { plan, impact, preview })
+    }))
+}
+
 /// What a plan, save or undo did, with the store reloaded after it.
 pub struct Written {
     pub store: Box<Store>,
@@ -121,8 +139,8 @@ pub struct Written {
 pub enum Outcome {
     Queue(Vec<QueueItem>),
     Detail(Box<Detail>),
-    /// A plan to show in a confirm dialog (`hidden`: it approves flagged content).
-    Planned(Result<Box<Plan>, String>),
+    /// A plan to show in a confirm dialog, with its impact and what the write adds.
+    Planned(Result<Box<Planned>, String>),
     UndoPreview(Result<(String, String), String>),
     EditorReady {
         seed: Result<Box<EditSeed>, String>,
@@ -172,12 +190,11 @@ pub fn run(job: Job) -> Outcome {
         Job::Plan { store, targets, verdict, by } => {
             let reviewer = Reviewer::now(&by);
             // Hidden content is confirmed a second time in the dialog before this plan applies.
-            let planned = review::verdict::plan(&store, &targets, &verdict, &reviewer, true);
-            Outcome::Planned(planned.map(Box::new).map_err(|e| e.to_string()))
+            planned(&store, review::verdict::plan(&store, &targets, &verdict, &reviewer, true).map_err(|e| e.to_string()))
         }
         Job::Merge { store, from, into, body, by } => {
-            let planned = review::merge::plan(&store, from, into, body.as_deref(), &Reviewer::now(&by));
-            Outcome::Planned(planned.map(Box::new).map_err(|e| e.to_string()))
+            let plan = review::merge::plan(&store, from, into, body.as_deref(), &Reviewer::now(&by));
+            planned(&store, plan.map_err(|e| e.to_string()))
         }
         Job::Apply { store, plan } => {
             // The status bar names what was decided: `approve apis/refunds-v2: approved`.
@@ -198,7 +215,7 @@ pub fn run(job: Job) -> Outcome {
         }
         Job::Save { store, seed, entity_text, by } => Outcome::Written(save(&store, &seed, &entity_text, &by)),
         Job::EditApprove { store, seed, edits, by } => {
-            Outcome::Planned(super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by)).map(Box::new))
+            planned(&store, super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by)))
         }
         Job::PreviewUndo(store) => Outcome::UndoPreview(
             undo::preview(&store).map(|(record, diff)| (undo_title(&store, &record), diff)).map_err(|e| e.to_string()),
