@@ -79,9 +79,10 @@ impl AuditEvent {
     }
 }
 
-/// The default actor: `human:$USER`.
+/// The default actor: `human:$USER` (`human:unknown` when unset or empty).
 pub fn default_actor() -> String {
-    let user = std::env::var("USER").or_else(|_| std::env::var("USERNAME")).unwrap_or_else(|_| "unknown".into());
+    let set = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    let user = set("USER").or_else(|| set("USERNAME")).unwrap_or_else(|| "unknown".into());
     format!("human:{user}")
 }
 
