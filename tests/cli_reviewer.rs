@@ -1,9 +1,9 @@
 //! Issue 26 item 5 on the CLI: without `--as` and with `$USER` unset, folio asks once on the
 //! terminal who is reviewing and remembers it in the user's config dir (not the store); the
 //! next run uses it; without a terminal and nothing remembered it says it records human:unknown.
+mod common;
 #[path = "tui_support/pty.rs"]
 mod pty;
-mod common;
 
 use std::ffi::OsStr;
 use std::path::Path;

@@ -71,7 +71,8 @@ fn forget_shows_inbound_references_catalogs_and_log_bytes_before_writing() {
     let lines = confirm_lines(&app);
     let log_bytes = shown_log_bytes(&lines);
     let log_before = std::fs::read_to_string(root.join("_log.md")).unwrap();
-    let index_shown: Vec<String> = lines.iter().filter(|l| l.starts_with("-") && l.contains("alex-park")).cloned().collect();
+    let index_shown: Vec<String> =
+        lines.iter().filter(|l| l.starts_with("-") && l.contains("alex-park")).cloned().collect();
     press(&mut app, &["y"]);
     let log_after = std::fs::read_to_string(root.join("_log.md")).unwrap();
     assert_eq!(log_after, format!("{log_before}{log_bytes}"), "the log gains exactly the bytes shown");

@@ -190,7 +190,10 @@ pub fn run(job: Job) -> Outcome {
         Job::Plan { store, targets, verdict, by } => {
             let reviewer = Reviewer::now(&by);
             // Hidden content is confirmed a second time in the dialog before this plan applies.
-            planned(&store, review::verdict::plan(&store, &targets, &verdict, &reviewer, true).map_err(|e| e.to_string()))
+            planned(
+                &store,
+                review::verdict::plan(&store, &targets, &verdict, &reviewer, true).map_err(|e| e.to_string()),
+            )
         }
         Job::Merge { store, from, into, body, by } => {
             let plan = review::merge::plan(&store, from, into, body.as_deref(), &Reviewer::now(&by));

@@ -226,3 +226,19 @@ impl Impact {
         plan.notes.push(format!("{} inbound reference(s) left broken; `folio lint` lists them", self.broken.len()));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_source_names_a_file_from_the_root_or_its_own_folder() {
+        assert!(names_file("computations/r.md", "tables/orders.md", "tables/orders.md"));
+        assert!(names_file("computations/r.md", "./tables/orders.md", "tables/orders.md"));
+        assert!(names_file("tables/a.md", "orders.md", "tables/orders.md"));
+        assert!(names_file("computations/r.md", "../tables/orders.md#cols", "tables/orders.md"));
+        assert!(!names_file("computations/r.md", "https://x.example/tables/orders.md", "tables/orders.md"));
+        assert!(!names_file("computations/r.md", "tables/orders-v2.md", "tables/orders.md"));
+        assert!(!names_file("computations/r.md", "", "tables/orders.md"));
+    }
+}
