@@ -7,7 +7,6 @@ pub mod dialect;
 pub mod keep;
 pub mod lint;
 pub mod model;
-pub mod okf_log;
 pub mod read;
 pub mod review;
 pub mod write;
@@ -201,7 +200,9 @@ impl Store {
         let (by_id, ()) = rayon::join(
             || id_index::IdIndex::build(&self.entities),
             || {
-                let resolver = resolve::Resolver::with_names(&self.entities, files(), needs_names);
+                let rules = self.kind().format().link_rules();
+                let resolver =
+                    resolve::Resolver::with_names(&self.entities, files(), needs_names, rules, Some(&self.root));
                 // A handful of entities at a time: their links are looked up as one batch.
                 outgoing
                     .par_chunks_mut(RESOLVE_CHUNK)

@@ -10,6 +10,7 @@ use crate::store::read::frontmatter::{self, Block, Val, View};
 use crate::store::write::catalog::{self, CatalogPlan, CatalogState, CatalogStatus, push_escaped, push_one_line};
 
 pub mod format;
+pub mod log_reader;
 pub mod log_writer;
 pub mod review;
 pub use format::KIND;
@@ -69,9 +70,7 @@ impl Dialect for Okf {
 
     /// The bundle-root `log.md`.
     fn history(&self, root: &std::path::Path) -> Vec<crate::store::model::history::HistoryEvent> {
-        std::fs::read_to_string(root.join("log.md"))
-            .map(|t| crate::store::okf_log::parse(&t, "log.md"))
-            .unwrap_or_default()
+        std::fs::read_to_string(root.join("log.md")).map(|t| log_reader::parse(&t, "log.md")).unwrap_or_default()
     }
 }
 

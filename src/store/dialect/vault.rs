@@ -6,9 +6,19 @@ use crate::store::model::entity::Entity;
 
 pub mod format;
 mod frontmatter_links;
+mod ignore_filters;
+mod log_reader;
 pub use format::KIND;
 
-pub struct Vault;
+pub struct Vault {
+    ignored: ignore_filters::IgnoreFilters,
+}
+
+impl Vault {
+    pub fn open(root: &std::path::Path) -> Vault {
+        Vault { ignored: ignore_filters::IgnoreFilters::of(root) }
+    }
+}
 
 impl Dialect for Vault {
     fn kind(&self) -> DialectKind {
@@ -16,7 +26,12 @@ impl Dialect for Vault {
     }
 
     fn role(&self, rel: &str) -> FileRole {
-        if rel.ends_with(".md") { FileRole::Entity } else { FileRole::Other }
+        if rel.ends_with(".md") && !self.ignored.excludes(rel) { FileRole::Entity } else { FileRole::Other }
+    }
+
+    /// An LLM wiki's `log.md` (`## [date] op | subject`); the file stays a note as well.
+    fn history(&self, root: &std::path::Path) -> Vec<crate::store::model::history::HistoryEvent> {
+        log_reader::history(root)
     }
 
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {

@@ -7,17 +7,21 @@
 //! links are resolved again. Building the full tables was 205 ms at 100k entities for a
 //! rewrite that added one link to each of 100 files.
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use crate::store::dialect::FileRole;
+use crate::store::model::entity::Resolution;
 use crate::store::model::entity::{Entity, EntityIdx};
-use crate::store::read::resolve::{Lookup, claim_names};
+use crate::store::read::resolve::{LinkRules, Lookup, claim_names, exists_inside, shortest_ending};
 
 /// Lookups answered from the sorted store; names only for the keys it was built for.
 pub struct SortedLookup<'a> {
     entities: &'a [Arc<Entity>],
     files: &'a [(String, FileRole)],
     names: Names,
+    rules: LinkRules,
+    root: &'a Path,
 }
 
 enum Names {
@@ -29,8 +33,14 @@ enum Names {
 impl<'a> SortedLookup<'a> {
     /// `entities` sorted by path (then line), `files` sorted by path, as `Store` keeps them.
     /// Run the resolution with this first, then `with_names` for the real answers.
-    pub fn recording(entities: &'a [Arc<Entity>], files: &'a [(String, FileRole)]) -> Self {
-        SortedLookup { entities, files, names: Names::Asked(Mutex::default()) }
+    /// `rules` and `root` as the store's format resolves (`Format::link_rules`).
+    pub fn recording(
+        entities: &'a [Arc<Entity>],
+        files: &'a [(String, FileRole)],
+        rules: LinkRules,
+        root: &'a Path,
+    ) -> Self {
+        SortedLookup { entities, files, names: Names::Asked(Mutex::default()), rules, root }
     }
 
     /// The lookup that answers the names asked of it while recording.
@@ -101,6 +111,22 @@ impl Lookup for SortedLookup<'_> {
             .find(|p| crate::store::resolve::names_file(p, key))
             .map(str::to_string)
     }
+
+    fn rules(&self) -> LinkRules {
+        self.rules
+    }
+
+    /// A scan of every path: only partial-path wikilinks no path claims ask, on a reload.
+    fn path_ending(&self, tail: &str) -> Option<Resolution> {
+        let entities = self.entities.iter().enumerate().map(|(i, e)| (e.path.as_str(), Some(i as EntityIdx)));
+        let files = self.files.iter().map(|(p, _)| (p.as_str(), None));
+        let (p, i) = shortest_ending(entities.chain(files), tail)?;
+        Some(i.map_or_else(|| Resolution::file(p), |i| self.entity(i)))
+    }
+
+    fn hidden_file(&self, path: &str) -> bool {
+        exists_inside(self.root, path)
+    }
 }
 
 #[cfg(test)]
@@ -133,7 +159,9 @@ mod tests {
         ];
         let files: Vec<(String, FileRole)> =
             vec![("a/b-c/index.md".into(), FileRole::Catalog), ("src/paper.pdf".into(), FileRole::Other)];
-        let full = Resolver::new(&entities, files.iter().map(|(p, _)| p.as_str()));
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join(".github")).unwrap();
+        std::fs::write(root.path().join(".github/ci.yml"), "on: push\n").unwrap();
         let markdown = [
             "users.md",
             "b/users.md",
@@ -150,8 +178,27 @@ mod tests {
             "/",
             "../../x",
             "https://e.com",
+            "/.github/ci.yml",
+            "/.github/missing.yml",
         ];
-        let wiki = ["users", "Users Table", "people", "shared", "llm wiki pattern", "a/c", "/notes/y", "nope", "x"];
+        let wiki = [
+            "users",
+            "Users Table",
+            "people",
+            "shared",
+            "llm wiki pattern",
+            "a/c",
+            "/notes/y",
+            "nope",
+            "x",
+            "b/users",
+            "B/Users.md",
+            "b-c/index.md",
+            "paper.pdf",
+            "paper",
+            "src/paper.pdf",
+            "rc/paper.pdf",
+        ];
         let edges = ["users", "PEOPLE", "Shared", "a/c.md", "notes/x.md", "nothing"];
         let resolve = |l: &dyn Lookup| {
             let mut out: Vec<Resolution> = markdown.iter().map(|t| l.markdown("a/index.md", t)).collect();
@@ -159,10 +206,22 @@ mod tests {
             out.extend(edges.iter().map(|t| l.name(t).map_or(Resolution::Broken, Resolution::Entity)));
             out
         };
-        let recording = SortedLookup::recording(&entities, &files);
-        let _ = resolve(&recording);
-        let sorted = recording.with_names();
-        assert_eq!(resolve(&sorted), resolve(&full));
+        let mut last = None;
+        for rules in [LinkRules::default(), LinkRules::OBSIDIAN] {
+            let full =
+                Resolver::with_names(&entities, files.iter().map(|(p, _)| p.as_str()), true, rules, Some(root.path()));
+            let recording = SortedLookup::recording(&entities, &files, rules, root.path());
+            let _ = resolve(&recording);
+            let sorted = recording.with_names();
+            assert_eq!(resolve(&sorted), resolve(&full), "{rules:?}");
+            last = Some(sorted);
+        }
+        let sorted = last.unwrap();
+        assert_eq!(sorted.wiki("x.md", "b/users"), Resolution::Entity(0), "a partial path");
+        assert_eq!(sorted.wiki("x.md", "rc/paper.pdf"), Resolution::Broken, "a suffix is whole folders");
+        assert_eq!(sorted.wiki("x.md", "paper"), Resolution::file("src/paper.pdf"), "a file by stem");
+        assert_eq!(sorted.markdown("x.md", ".github/ci.yml"), Resolution::file(".github/ci.yml"));
+        assert_eq!(sorted.markdown("x.md", ".github/missing.yml"), Resolution::Broken);
         assert_eq!(sorted.name("people"), Some(2), "a title beats an alias");
         assert_eq!(sorted.name("users"), Some(0), "a stem beats an alias");
         assert_eq!(sorted.name("shared"), Some(4), "the first entity keeps a shared title");
