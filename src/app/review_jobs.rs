@@ -119,10 +119,8 @@ pub struct Planned {
 
 /// The impact and preview of a plan (background work: reads the catalogs and the log).
 fn planned(store: &Store, plan: Result<Plan, String>) -> Outcome {
-    Outcome::Planned(plan.map(|mut plan| {
-        let impact = review::impact::of(store, &plan);
-        impact.record(&mut plan);
-        let preview = plan.preview(store);
+    Outcome::Planned(plan.map(|plan| {
+        let (plan, impact, preview) = review::impact::prepare(store, plan);
         Box::new(Planned { plan, impact, preview })
     }))
 }

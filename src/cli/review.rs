@@ -217,9 +217,8 @@ fn decide(
 
 /// Preview (`--dry-run`) or apply a plan, after listing its impact: every inbound reference to
 /// what it takes away or moves, and those it leaves broken (named in the log when applied).
-fn finish(store: &Store, mut plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
-    let impact = review::impact::of(store, &plan);
-    impact.record(&mut plan);
+fn finish(store: &Store, plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
+    let (plan, impact, preview) = review::impact::prepare(store, plan);
     for l in impact.lines() {
         println!("{}", escape::line(&l));
     }
@@ -230,7 +229,6 @@ fn finish(store: &Store, mut plan: Plan, write: &WriteFlags) -> anyhow::Result<u
         eprintln!("folio: {}", escape::line(n));
     }
     if write.dry_run {
-        let preview = plan.preview(store);
         println!("would {} {} entities", plan.verb, plan.decisions.len());
         for l in preview.lines() {
             println!("{}", escape::line(&l));

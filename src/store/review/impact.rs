@@ -12,6 +12,7 @@ use crate::store::dialect::FileRole;
 use crate::store::model::entity::{EntityIdx, Resolution};
 use crate::store::model::lines::LineIndex;
 use crate::store::read::{links, resolve::normalize};
+use crate::store::write::preview::Preview;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Via {
@@ -64,6 +65,16 @@ pub struct Impact {
 /// Every reference into `targets` from other entities, catalogs included.
 pub fn inbound(store: &Store, targets: &[EntityIdx]) -> Vec<Reference> {
     let mut out = Vec::new();
+    if targets.is_empty() {
+        return out;
+    }
+    // Each catalog is read once, whatever the number of targets.
+    let catalogs: Vec<(&str, Vec<(u32, String)>)> = store
+        .other_files
+        .iter()
+        .filter(|(_, r)| *r == FileRole::Catalog)
+        .map(|(p, _)| (p.as_str(), catalog_links(store, p)))
+        .collect();
     for &t in targets {
         let target = store.entity(t);
         for &b in store.backlinks.get(t as usize).map(|r| &r[..]).unwrap_or_default() {
@@ -104,14 +115,18 @@ pub fn inbound(store: &Store, targets: &[EntityIdx]) -> Vec<Reference> {
                 });
             }
         }
-        for (path, _) in store.other_files.iter().filter(|(_, r)| *r == FileRole::Catalog) {
-            out.extend(catalog_entries(store, path, &target.path).into_iter().map(|(line, written)| Reference {
-                from: path.clone(),
-                line,
-                via: Via::Catalog,
-                to: target.id.clone(),
-                written,
-            }));
+        for (path, links) in &catalogs {
+            for (line, written) in
+                links.iter().filter(|(_, w)| names_file(path, &links::percent_decode(w), &target.path))
+            {
+                out.push(Reference {
+                    from: path.to_string(),
+                    line: *line,
+                    via: Via::Catalog,
+                    to: target.id.clone(),
+                    written: written.clone(),
+                });
+            }
         }
     }
     out.sort_by(|a, b| (&a.from, a.line, &a.written).cmp(&(&b.from, b.line, &b.written)));
@@ -132,21 +147,31 @@ fn names_file(from: &str, written: &str, target: &str) -> bool {
     normalize(w).as_deref() == Some(target) || normalize(&relative).as_deref() == Some(target)
 }
 
-/// The links of catalog `path` that reach the file `target`, with their lines.
-fn catalog_entries(store: &Store, path: &str, target: &str) -> Vec<(u32, String)> {
+/// The links of catalog `path`, with their lines.
+fn catalog_links(store: &Store, path: &str) -> Vec<(u32, String)> {
     let Ok(text) = std::fs::read_to_string(store.abs_path(path)) else { return Vec::new() };
     let lines = LineIndex::new(&text);
-    links::extract(&text, 0, &lines)
-        .into_iter()
-        .filter(|l| names_file(path, &links::percent_decode(l.target()), target))
-        .map(|l| (l.line, l.target().to_string()))
-        .collect()
+    links::extract(&text, 0, &lines).into_iter().map(|l| (l.line, l.target().to_string())).collect()
+}
+
+/// A plan made ready for a confirm dialog or `--dry-run`: its impact (the references it
+/// leaves broken named in its log event) and its preview (catalogs, the log's exact bytes),
+/// over one in-memory reading of the store after the plan.
+pub fn prepare(store: &Store, mut plan: Plan) -> (Plan, Impact, Preview) {
+    let after = store.overlaid(&plan.draft.writes());
+    let mut preview = plan.preview_over(store, &after);
+    let impact = of(store, &plan, &after, &preview.catalogs);
+    if !impact.broken.is_empty() {
+        impact.record(&mut plan);
+        preview.relog(store, &plan.event, plan.logged_at());
+    }
+    (plan, impact, preview)
 }
 
 /// The inbound references of the plan's entities and which of them it leaves broken: one that
 /// reached an entity file the plan removes, from a file whose reference the plan keeps as
-/// written, in the store as it reads after the plan (catalogs the write regenerates included).
-pub fn of(store: &Store, plan: &Plan) -> Impact {
+/// written, in the store as it reads after the plan (`after`, with `catalogs` regenerated).
+fn of(store: &Store, plan: &Plan, after: &Store, catalogs: &[(String, Option<String>, String)]) -> Impact {
     let writes = plan.draft.writes();
     let removed: Vec<&str> = writes.iter().filter(|w| w.after.is_none()).map(|w| w.path.as_str()).collect();
     // The entities the plan takes away (vetoed, forgotten, merged into another) or whose file
@@ -160,17 +185,12 @@ pub fn of(store: &Store, plan: &Plan) -> Impact {
         })
         .collect();
     let inbound = inbound(store, &targets);
-    if inbound.is_empty() {
-        return Impact::default();
-    }
-    let after = store.overlaid(&writes);
-    let catalogs = plan.preview(store).catalogs;
     let broken = inbound
         .iter()
         .filter(|r| {
             let gone =
                 targets.iter().any(|&t| store.entity(t).id == r.to && removed.contains(&store.entity(t).path.as_str()));
-            gone && still_written(&after, &catalogs, r)
+            gone && still_written(after, catalogs, r)
         })
         .cloned()
         .collect();
@@ -210,7 +230,7 @@ impl Impact {
     }
 
     /// Going ahead: the references left broken are named in the plan's log event.
-    pub fn record(&self, plan: &mut Plan) {
+    fn record(&self, plan: &mut Plan) {
         if self.broken.is_empty() {
             return;
         }

@@ -58,7 +58,12 @@ impl Plan {
         preview::of(store, &self.draft.writes(), &self.event, self.logged_at())
     }
 
-    fn logged_at(&self) -> time::OffsetDateTime {
+    /// `preview`, over the store as it reads after this plan (`Store::overlaid`).
+    pub fn preview_over(&self, store: &Store, after: &Store) -> Preview {
+        preview::over(store, after, &self.draft.writes(), &self.event, self.logged_at())
+    }
+
+    pub(super) fn logged_at(&self) -> time::OffsetDateTime {
         self.event.at.unwrap_or(self.reviewer.at)
     }
 

@@ -1,5 +1,6 @@
 //! Which catalogs a changeset's writes regenerate, and with what bytes: one answer for the
 //! engine that writes them (`file_storage`) and the preview that shows them (`preview`).
+use std::borrow::Borrow;
 use std::collections::{HashMap, HashSet};
 
 use super::catalog::{self, CatalogState};
@@ -10,7 +11,7 @@ use crate::store::{Store, model::digest};
 /// The catalog writes that follow `writes` on `store`; `after` gives the store as it reads
 /// once the writes are in (loaded only when the format keeps catalogs). Catalog files are read
 /// from disk: the writes never include them (a catalog a plan writes itself is left alone).
-pub fn after_edits(store: &Store, writes: &[Write], after: impl FnOnce() -> Store) -> Vec<Write> {
+pub fn after_edits<S: Borrow<Store>>(store: &Store, writes: &[Write], after: impl FnOnce() -> S) -> Vec<Write> {
     let root = &store.root;
     let before_plans: HashMap<String, String> =
         store.dialect.catalogs(store).into_iter().map(|p| (p.path, p.content)).collect();
@@ -26,10 +27,11 @@ pub fn after_edits(store: &Store, writes: &[Write], after: impl FnOnce() -> Stor
         .map(|(p, _)| p)
         .collect();
     let fresh = after();
-    let plans = fresh.dialect.catalogs(&fresh);
+    let fresh: &Store = fresh.borrow();
+    let plans = fresh.dialect.catalogs(fresh);
     let fresh_plans: HashMap<String, String> = plans.iter().map(|p| (p.path.clone(), p.content.clone())).collect();
     let mut out = Vec::new();
-    for s in catalog::status_of(&fresh, plans) {
+    for s in catalog::status_of(fresh, plans) {
         let changed_by_us = before_plans.get(&s.path) != fresh_plans.get(&s.path);
         let already_written = writes.iter().any(|w| w.path == s.path);
         let generated = generated_before.contains(&s.path);

@@ -20,7 +20,12 @@ pub struct Preview {
 
 /// The catalogs and log bytes that applying `writes` with `event` at `at` would add.
 pub fn of(store: &Store, writes: &[Write], event: &AuditEvent, at: OffsetDateTime) -> Preview {
-    let catalogs = catalog_writes::after_edits(store, writes, || store.overlaid(writes))
+    over(store, &store.overlaid(writes), writes, event, at)
+}
+
+/// `of`, with the store as it reads after the writes already built (`Store::overlaid`).
+pub fn over(store: &Store, after: &Store, writes: &[Write], event: &AuditEvent, at: OffsetDateTime) -> Preview {
+    let catalogs = catalog_writes::after_edits(store, writes, || after)
         .into_iter()
         .map(|w| {
             let before = std::fs::read(store.root.join(&w.path)).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
@@ -30,11 +35,17 @@ pub fn of(store: &Store, writes: &[Write], event: &AuditEvent, at: OffsetDateTim
         .collect();
     let log_abs = audit::log_path(&store.root, store.kind());
     let log_before = std::fs::read(&log_abs).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-    let log_after = audit::append(store.kind(), Some(&log_before), event, at);
-    Preview { catalogs, log: relative_to(&store.root, &log_abs), log_before, log_after }
+    let mut p = Preview { catalogs, log: relative_to(&store.root, &log_abs), log_before, log_after: String::new() };
+    p.relog(store, event, at);
+    p
 }
 
 impl Preview {
+    /// The log's bytes for `event` (an event changed after the preview was made).
+    pub fn relog(&mut self, store: &Store, event: &AuditEvent, at: OffsetDateTime) {
+        self.log_after = audit::append(store.kind(), Some(&self.log_before), event, at);
+    }
+
     /// The bytes the event adds to the log when it is appended at the end (every format's log
     /// but one that inserts); otherwise None and `log_diff` shows where it goes.
     pub fn log_appended(&self) -> Option<&str> {
