@@ -79,6 +79,16 @@ fn forget_shows_inbound_references_catalogs_and_log_bytes_before_writing() {
     let index = std::fs::read_to_string(root.join("_index.md")).unwrap();
     assert!(!index.contains("entities/alex-park.md"), "the regenerated catalog was written: {index}");
     assert!(index_shown.iter().any(|l| l.contains("entities/alex-park.md")), "its removed entry was in the diff");
+
+    // The undo dialog shows the bytes its own event adds to the restored log, and writes them.
+    press(&mut app, &["u"]);
+    let lines = confirm_lines(&app);
+    let undo_bytes = shown_log_bytes(&lines);
+    assert!(undo_bytes.contains("| undo store") && undo_bytes.contains("undid forget"), "{undo_bytes}");
+    press(&mut app, &["y"]);
+    let log_undone = std::fs::read_to_string(root.join("_log.md")).unwrap();
+    // Undo keeps the log's history: the forget's entry stays and the undo's follows it.
+    assert_eq!(log_undone, format!("{log_after}{undo_bytes}"), "the undo logs exactly the bytes shown");
 }
 
 #[test]

@@ -102,10 +102,13 @@ pub enum Job {
         edits: Box<crate::app::editor::Edits>,
         by: String,
     },
-    PreviewUndo(Arc<Store>),
+    /// The undo dialog, as `by` would undo.
+    PreviewUndo(Arc<Store>, String),
     Undo {
         store: Arc<Store>,
         by: String,
+        /// When it is logged: the time its dialog showed.
+        at: time::OffsetDateTime,
     },
 }
 
@@ -139,7 +142,8 @@ pub enum Outcome {
     Detail(Box<Detail>),
     /// A plan to show in a confirm dialog, with its impact and what the write adds.
     Planned(Result<Box<Planned>, String>),
-    UndoPreview(Result<(String, String), String>),
+    /// The undo dialog: its title, its lines (diff, catalogs, log bytes) and the time it logs at.
+    UndoPreview(Result<(String, Vec<String>, time::OffsetDateTime), String>),
     EditorReady {
         seed: Result<Box<EditSeed>, String>,
         then_approve: bool,
@@ -218,11 +222,10 @@ pub fn run(job: Job) -> Outcome {
         Job::EditApprove { store, seed, edits, by } => {
             planned(&store, super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by)))
         }
-        Job::PreviewUndo(store) => Outcome::UndoPreview(
-            undo::preview(&store).map(|(record, diff)| (undo_title(&store, &record), diff)).map_err(|e| e.to_string()),
-        ),
-        Job::Undo { store, by } => {
-            let result = undo::undo(&store, &by, &WriteOptions::default()).map_err(Failure::from);
+        Job::PreviewUndo(store, by) => Outcome::UndoPreview(undo_dialog(&store, &by).map_err(|e| e.to_string())),
+        Job::Undo { store, by, at } => {
+            let opts = WriteOptions { at: Some(at), ..Default::default() };
+            let result = undo::undo(&store, &by, &opts).map_err(Failure::from);
             Outcome::Written(result.map(|applied| reloaded(&store, &applied, "undone".into())))
         }
     }
@@ -242,6 +245,19 @@ fn reloaded(store: &Store, applied: &Applied, message: String) -> Box<Written> {
     }
     let own = crate::app::own_writes::fingerprints(&store.root, &touched);
     Box::new(Written { store: Box::new(fresh), report, message, own })
+}
+
+/// The undo dialog: the catalogs it regenerates and the log bytes of its event, then the
+/// diff of the files it restores and of those catalogs.
+fn undo_dialog(store: &Store, by: &str) -> Result<(String, Vec<String>, time::OffsetDateTime), WriteError> {
+    let (record, diff) = undo::preview(store)?;
+    let at = audit::now();
+    let extra = undo::preview_extra(store, by, at)?;
+    let mut lines = extra.lines();
+    lines.push(String::new());
+    lines.extend(diff.lines().map(str::to_string));
+    lines.extend(extra.catalog_diff().lines().map(str::to_string));
+    Ok((undo_title(store, &record), lines, at))
 }
 
 /// The undo dialog's title names what it gives back: per restored file, the entity living in it

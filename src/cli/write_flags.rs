@@ -31,7 +31,7 @@ impl WriteFlags {
     }
 
     pub fn options(&self) -> WriteOptions {
-        WriteOptions { read_only: self.read_only }
+        WriteOptions { read_only: self.read_only, ..Default::default() }
     }
 }
 

@@ -35,7 +35,9 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             let Some(store) = store(model) else { return Vec::new() };
             return match c.pending {
                 Pending::Plan(plan) => vec![Effect::Review(Box::new(Job::Apply { store, plan }))],
-                Pending::Undo => vec![Effect::Review(Box::new(Job::Undo { store, by: model.review.actor.clone() }))],
+                Pending::Undo(at) => {
+                    vec![Effect::Review(Box::new(Job::Undo { store, by: model.review.actor.clone(), at }))]
+                }
                 Pending::Nothing => Vec::new(),
             };
         }

@@ -9,7 +9,7 @@ use super::audit::{self, AuditEvent};
 use super::catalog_writes;
 use super::changeset::{self, Applied, Write, WriteError, WriteOptions, relative_to};
 use super::changeset_lines;
-use super::journal::records::records;
+use super::journal::records::{Record, records};
 use super::journal::{Entry, Intent, Journal, Role};
 use super::state::State;
 use super::storage::{Plan, Storage};
@@ -187,6 +187,19 @@ impl Store {
 fn undo_in_folder(storage: &FileStorage, store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError> {
     let state = State::for_store(&store.root, store.kind());
     let Some(record) = records(&state).pop() else { return Err(WriteError::NothingToUndo) };
+    let mut plan = undo_plan(store, &state, &record, by)?;
+    plan.event.at = opts.at;
+    let applied = storage.apply(plan, opts)?;
+    // The files the changeset created are gone again; so go the folders it made for them
+    // (only those, and only when empty: a file someone put there since keeps its folder).
+    for e in record.entries.iter().rev().filter(|e| e.before.is_none()) {
+        e.remove_created_dirs(&store.root);
+    }
+    Ok(applied)
+}
+
+/// The plan that reverts `record` (what `undo` applies and its preview shows).
+pub(super) fn undo_plan(store: &Store, state: &State, record: &Record, by: &str) -> Result<Plan, WriteError> {
     let mut writes = Vec::new();
     for e in record.entries.iter().rev() {
         let before = match &e.before {
@@ -206,14 +219,7 @@ fn undo_in_folder(storage: &FileStorage, store: &Store, by: &str, opts: &WriteOp
     }
     let event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
         .detail("undoes", record.id.clone());
-    let plan = Plan { writes, archived: Vec::new(), event, undoes: Some(record.id.clone()) };
-    let applied = storage.apply(plan, opts)?;
-    // The files the changeset created are gone again; so go the folders it made for them
-    // (only those, and only when empty: a file someone put there since keeps its folder).
-    for e in record.entries.iter().rev().filter(|e| e.before.is_none()) {
-        e.remove_created_dirs(&store.root);
-    }
-    Ok(applied)
+    Ok(Plan { writes, archived: Vec::new(), event, undoes: Some(record.id.clone()) })
 }
 
 #[cfg(test)]

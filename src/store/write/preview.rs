@@ -34,8 +34,13 @@ pub fn over(store: &Store, after: &Store, writes: &[Write], event: &AuditEvent, 
         })
         .collect();
     let log_abs = audit::log_path(&store.root, store.kind());
-    let log_before = std::fs::read(&log_abs).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-    let mut p = Preview { catalogs, log: relative_to(&store.root, &log_abs), log_before, log_after: String::new() };
+    let log = relative_to(&store.root, &log_abs);
+    // The event goes after the writes: onto the log as they leave it, should one of them be it.
+    let log_before = match writes.iter().find(|w| w.path == log) {
+        Some(w) => String::from_utf8_lossy(w.after.as_deref().unwrap_or_default()).into_owned(),
+        None => std::fs::read(&log_abs).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default(),
+    };
+    let mut p = Preview { catalogs, log, log_before, log_after: String::new() };
     p.relog(store, event, at);
     p
 }
