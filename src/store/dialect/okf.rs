@@ -12,6 +12,7 @@ use crate::store::write::catalog::{self, CatalogPlan, CatalogState, CatalogStatu
 pub mod format;
 pub mod log_reader;
 pub mod log_writer;
+mod references;
 pub mod review;
 pub use format::KIND;
 
@@ -37,6 +38,7 @@ impl Dialect for Okf {
         let mut e = p.entity;
         let f = &p.fields;
         map_common(&mut e, f);
+        e.edges.extend(references::edges(f, file.rel));
         let concept = okf_checks::Concept {
             text: file.text,
             fields: f,

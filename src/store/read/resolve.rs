@@ -44,12 +44,27 @@ impl LinkRules {
     pub const OBSIDIAN: LinkRules = LinkRules { files_by_name: true, path_suffixes: true, hidden_folders: true };
 }
 
+/// Where and by which rules a store's links resolve (`Store::link_context`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkContext {
+    pub rules: LinkRules,
+    /// The store root: hidden folders are looked for there (`LinkRules::hidden_folders`).
+    pub root: Option<PathBuf>,
+    /// Where the store root sits below the root the format's own tool resolves paths from
+    /// (`wiki/` for an Obsidian vault opened at its `wiki/` folder; empty when they are one).
+    pub below: String,
+}
+
+impl LinkContext {
+    pub fn of_rules(rules: LinkRules) -> LinkContext {
+        LinkContext { rules, ..Default::default() }
+    }
+}
+
 /// Lookup tables: paths and lower-cased names in `StrTable`s (keys side by side in one
 /// buffer each), the store's other files and folders borrowed.
 pub struct Resolver<'a> {
-    rules: LinkRules,
-    /// The store root, for links into hidden folders (`LinkRules::hidden_folders`).
-    root: Option<PathBuf>,
+    context: LinkContext,
     /// Every entity's path, in store order (for `path_ending`).
     entity_paths: Vec<&'a str>,
     /// Lower-cased file name → the files (entity or other) bearing it, in path order: built on
@@ -70,19 +85,18 @@ impl<'a> Resolver<'a> {
     /// `entities`: the store's (`Arc<Entity>`) or plain ones.
     /// Resolves as the plain rules do (no `LinkRules`).
     pub fn new<E: Borrow<Entity> + Sync>(entities: &'a [E], files: impl IntoIterator<Item = &'a str>) -> Self {
-        Resolver::with_names(entities, files, true, LinkRules::default(), None)
+        Resolver::with_names(entities, files, true, LinkContext::default())
     }
 
     /// `new`, with the name tables only when `names` is set: without them, wikilinks and
-    /// edge names resolve to nothing, so the caller asks for them when it has any. `root` is
-    /// where hidden folders are looked for when `rules` lets links reach them.
+    /// edge names resolve to nothing, so the caller asks for them when it has any.
     pub fn with_names<E: Borrow<Entity> + Sync>(
         entities: &'a [E],
         files: impl IntoIterator<Item = &'a str>,
         names: bool,
-        rules: LinkRules,
-        root: Option<&Path>,
+        context: LinkContext,
     ) -> Self {
+        let rules = context.rules;
         let files: FastSet<&'a str> = files.into_iter().collect();
         // The tables are independent: built side by side, as this runs between two parallel
         // phases (≈130 ms at 100k entities, serial).
@@ -94,10 +108,8 @@ impl<'a> Resolver<'a> {
             if names && rules.files_by_name { file_names(files.iter().copied()) } else { FastMap::default() };
         let entity_paths =
             if rules.path_suffixes { entities.iter().map(|e| e.borrow().path.as_str()).collect() } else { Vec::new() };
-        let root = root.filter(|_| rules.hidden_folders).map(Path::to_path_buf);
         Resolver {
-            rules,
-            root,
+            context,
             entity_paths,
             by_file_name: OnceLock::new(),
             by_path,
@@ -332,16 +344,13 @@ impl Lookup for Resolver<'_> {
     fn file_named(&self, key: &str) -> Option<String> {
         self.file_names.get(key).map(|p| p.to_string())
     }
-    fn rules(&self) -> LinkRules {
-        self.rules
+    fn context(&self) -> &LinkContext {
+        &self.context
     }
     fn path_ending(&self, tail: &str) -> Option<Resolution> {
         let candidates = self.by_file_name().get(paths::file_name(tail))?;
         let (p, i) = shortest_ending(candidates.iter().copied(), tail)?;
         Some(i.map_or_else(|| Resolution::file(p), |i| self.entity(i)))
-    }
-    fn hidden_file(&self, path: &str) -> bool {
-        self.root.as_deref().is_some_and(|root| exists_inside(root, path))
     }
 }
 
@@ -368,13 +377,15 @@ pub trait Lookup {
     /// The other file (attachment, canvas, base…) whose lower-cased file name or stem is
     /// `key`: the first in path order.
     fn file_named(&self, key: &str) -> Option<String>;
-    /// What the store's format resolves beyond paths and names.
-    fn rules(&self) -> LinkRules;
+    /// Where and by which rules the store's links resolve.
+    fn context(&self) -> &LinkContext;
     /// The entity or file whose lower-cased path ends with the lower-cased partial path `tail`
     /// (`LinkRules::path_suffixes`): the shortest such path.
     fn path_ending(&self, tail: &str) -> Option<Resolution>;
     /// Whether `path`, which the walk skipped as hidden, exists inside the store.
-    fn hidden_file(&self, path: &str) -> bool;
+    fn hidden_file(&self, path: &str) -> bool {
+        self.context().root.as_deref().is_some_and(|root| exists_inside(root, path))
+    }
 
     /// A markdown link destination written in the file at `from` (relative path).
     fn markdown(&self, from: &str, target: &str) -> Resolution {
@@ -408,7 +419,7 @@ pub trait Lookup {
         if self.is_dir(norm) {
             return self.dir_target(norm);
         }
-        if self.rules().hidden_folders && has_hidden_component(norm) && self.hidden_file(norm) {
+        if self.context().rules.hidden_folders && has_hidden_component(norm) && self.hidden_file(norm) {
             return Resolution::file(norm);
         }
         Resolution::Broken
@@ -436,16 +447,28 @@ pub trait Lookup {
             return Resolution::Anchor;
         }
         if t.contains('/') || t.ends_with(".md") || t.starts_with('.') {
-            // A path: vault-root relative first (Obsidian), then relative to the linking file.
+            // A path: from the tool's root (the vault's, Obsidian), from the store root, then
+            // from the linking file. One that leaves the store from every place escapes.
             let stripped = t.trim_start_matches('/');
-            for candidate in [stripped.to_string(), join(crate::store::model::relpath::parent(from), stripped)] {
-                let Some(norm) = normalize(&candidate) else { return Resolution::Escapes };
+            let below = self.context().below.as_str();
+            let from_tool_root = (!below.is_empty()).then(|| stripped.strip_prefix(below)).flatten();
+            let candidates = from_tool_root
+                .map(str::to_string)
+                .into_iter()
+                .chain([stripped.to_string(), join(crate::store::model::relpath::parent(from), stripped)]);
+            let mut inside = false;
+            for candidate in candidates {
+                let Some(norm) = normalize(&candidate) else { continue };
+                inside = true;
                 match self.lookup_path(&norm, false) {
                     Resolution::Broken => {}
                     found => return found,
                 }
             }
-            if self.rules().path_suffixes
+            if !inside {
+                return Resolution::Escapes;
+            }
+            if self.context().rules.path_suffixes
                 && let Some(tail) = normalize(stripped)
                 && !tail.is_empty()
             {
@@ -457,9 +480,18 @@ pub trait Lookup {
                 }
             }
         }
+        // Obsidian: of several notes of one name, the one beside the linking file wins.
+        if self.context().rules.path_suffixes && !t.contains('/') {
+            let dir = crate::store::model::relpath::parent(from);
+            let ext = if t.ends_with(".md") { "" } else { ".md" };
+            let near = if dir.is_empty() { format!("{t}{ext}") } else { format!("{dir}/{t}{ext}") };
+            if let Some(i) = self.entity_at(&near) {
+                return self.entity(i);
+            }
+        }
         match self.name(t) {
             Some(i) => self.entity(i),
-            None if !t.contains('/') && self.rules().files_by_name => {
+            None if !t.contains('/') && self.context().rules.files_by_name => {
                 self.file_named(&lower(t)).map_or(Resolution::Broken, Resolution::file)
             }
             None => Resolution::Broken,
@@ -621,7 +653,8 @@ mod tests {
         assert_eq!(r.wiki("x.md", "../../outside"), Resolution::Escapes);
         assert_eq!(r.wiki("x.md", "paper.pdf"), Resolution::Broken, "files by name are Obsidian's rule only");
         assert_eq!(r.wiki("x.md", "Pattern"), Resolution::Broken);
-        let obsidian = Resolver::with_names(&es, ["sources/paper.pdf"], true, LinkRules::OBSIDIAN, None);
+        let obsidian =
+            Resolver::with_names(&es, ["sources/paper.pdf"], true, LinkContext::of_rules(LinkRules::OBSIDIAN));
         assert_eq!(obsidian.wiki("x.md", "paper.pdf"), Resolution::file("sources/paper.pdf"));
         assert_eq!(obsidian.wiki("x.md", "paper"), Resolution::file("sources/paper.pdf"));
         assert_eq!(obsidian.wiki("x.md", "pattern"), Resolution::Broken, "a stem is the whole name");

@@ -18,22 +18,14 @@ pub struct IgnoreFilters {
 }
 
 impl IgnoreFilters {
-    /// The filters of the vault holding `root`: the nearest `.obsidian/app.json` at `root` or
-    /// above it. Unreadable or malformed settings are no filters (Obsidian ignores them too).
-    pub fn of(root: &Path) -> IgnoreFilters {
-        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-        for vault in root.ancestors() {
-            let Ok(text) = std::fs::read_to_string(vault.join(".obsidian/app.json")) else { continue };
-            let offset = root
-                .strip_prefix(vault)
-                .ok()
-                .and_then(crate::store::model::relpath::from_path)
-                .filter(|o| !o.is_empty())
-                .map(|o| format!("{o}/"))
-                .unwrap_or_default();
-            return IgnoreFilters::parse(&text, offset);
+    /// The filters of the vault at `vault` (the folder holding `.obsidian/`), for a store
+    /// opened `below` it (`wiki/`, or empty). Unreadable or malformed settings are no filters
+    /// (Obsidian ignores them too).
+    pub fn of(vault: &Path, below: &str) -> IgnoreFilters {
+        match std::fs::read_to_string(vault.join(".obsidian/app.json")) {
+            Ok(text) => IgnoreFilters::parse(&text, below.to_string()),
+            Err(_) => IgnoreFilters::default(),
         }
-        IgnoreFilters::default()
     }
 
     fn parse(app_json: &str, offset: String) -> IgnoreFilters {
@@ -84,9 +76,11 @@ mod tests {
         std::fs::create_dir_all(vault.path().join("wiki/templates")).unwrap();
         std::fs::write(vault.path().join(".obsidian/app.json"), r#"{"userIgnoreFilters":["wiki/templates/"]}"#)
             .unwrap();
-        assert!(IgnoreFilters::of(&vault.path().join("wiki")).excludes("templates/t.md"));
-        assert!(IgnoreFilters::of(vault.path()).excludes("wiki/templates/t.md"));
+        let (found, below) = super::super::vault_root(&vault.path().join("wiki")).unwrap();
+        assert_eq!((found, below.as_str()), (vault.path().canonicalize().unwrap(), "wiki/"));
+        assert!(IgnoreFilters::of(vault.path(), "wiki/").excludes("templates/t.md"));
+        assert!(IgnoreFilters::of(vault.path(), "").excludes("wiki/templates/t.md"));
         std::fs::write(vault.path().join(".obsidian/app.json"), "{not json").unwrap();
-        assert!(!IgnoreFilters::of(vault.path()).excludes("wiki/templates/t.md"));
+        assert!(!IgnoreFilters::of(vault.path(), "").excludes("wiki/templates/t.md"));
     }
 }

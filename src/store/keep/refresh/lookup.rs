@@ -7,21 +7,19 @@
 //! links are resolved again. Building the full tables was 205 ms at 100k entities for a
 //! rewrite that added one link to each of 100 files.
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use crate::store::dialect::FileRole;
 use crate::store::model::entity::Resolution;
 use crate::store::model::entity::{Entity, EntityIdx};
-use crate::store::read::resolve::{LinkRules, Lookup, claim_names, exists_inside, shortest_ending};
+use crate::store::read::resolve::{LinkContext, Lookup, claim_names, shortest_ending};
 
 /// Lookups answered from the sorted store; names only for the keys it was built for.
 pub struct SortedLookup<'a> {
     entities: &'a [Arc<Entity>],
     files: &'a [(String, FileRole)],
     names: Names,
-    rules: LinkRules,
-    root: &'a Path,
+    context: &'a LinkContext,
 }
 
 enum Names {
@@ -33,14 +31,9 @@ enum Names {
 impl<'a> SortedLookup<'a> {
     /// `entities` sorted by path (then line), `files` sorted by path, as `Store` keeps them.
     /// Run the resolution with this first, then `with_names` for the real answers.
-    /// `rules` and `root` as the store's format resolves (`Format::link_rules`).
-    pub fn recording(
-        entities: &'a [Arc<Entity>],
-        files: &'a [(String, FileRole)],
-        rules: LinkRules,
-        root: &'a Path,
-    ) -> Self {
-        SortedLookup { entities, files, names: Names::Asked(Mutex::default()), rules, root }
+    /// `context` as the store's links resolve (`Store::link_context`).
+    pub fn recording(entities: &'a [Arc<Entity>], files: &'a [(String, FileRole)], context: &'a LinkContext) -> Self {
+        SortedLookup { entities, files, names: Names::Asked(Mutex::default()), context }
     }
 
     /// The lookup that answers the names asked of it while recording.
@@ -112,8 +105,8 @@ impl Lookup for SortedLookup<'_> {
             .map(str::to_string)
     }
 
-    fn rules(&self) -> LinkRules {
-        self.rules
+    fn context(&self) -> &LinkContext {
+        self.context
     }
 
     /// A scan of every path: only partial-path wikilinks no path claims ask, on a reload.
@@ -123,17 +116,12 @@ impl Lookup for SortedLookup<'_> {
         let (p, i) = shortest_ending(entities.chain(files), tail)?;
         Some(i.map_or_else(|| Resolution::file(p), |i| self.entity(i)))
     }
-
-    fn hidden_file(&self, path: &str) -> bool {
-        exists_inside(self.root, path)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::model::entity::Resolution;
-    use crate::store::read::resolve::Resolver;
+    use crate::store::read::resolve::{LinkRules, Resolver};
 
     fn ent(path: &str, title: &str, aliases: &[&str]) -> Arc<Entity> {
         Arc::new(Entity {
@@ -198,6 +186,8 @@ mod tests {
             "paper",
             "src/paper.pdf",
             "rc/paper.pdf",
+            "vault/a/c",
+            "../x/y",
         ];
         let edges = ["users", "PEOPLE", "Shared", "a/c.md", "notes/x.md", "nothing"];
         let resolve = |l: &dyn Lookup| {
@@ -207,17 +197,25 @@ mod tests {
             out
         };
         let mut last = None;
-        for rules in [LinkRules::default(), LinkRules::OBSIDIAN] {
-            let full =
-                Resolver::with_names(&entities, files.iter().map(|(p, _)| p.as_str()), true, rules, Some(root.path()));
-            let recording = SortedLookup::recording(&entities, &files, rules, root.path());
+        let contexts = [LinkRules::default(), LinkRules::OBSIDIAN].map(|rules| LinkContext {
+            rules,
+            root: Some(root.path().to_path_buf()),
+            below: "vault/".into(),
+        });
+        for context in &contexts {
+            let full = Resolver::with_names(&entities, files.iter().map(|(p, _)| p.as_str()), true, context.clone());
+            let recording = SortedLookup::recording(&entities, &files, context);
             let _ = resolve(&recording);
             let sorted = recording.with_names();
-            assert_eq!(resolve(&sorted), resolve(&full), "{rules:?}");
+            assert_eq!(resolve(&sorted), resolve(&full), "{context:?}");
             last = Some(sorted);
         }
         let sorted = last.unwrap();
         assert_eq!(sorted.wiki("x.md", "b/users"), Resolution::Entity(0), "a partial path");
+        assert_eq!(sorted.wiki("x.md", "vault/a/c"), Resolution::Entity(2), "from the vault's root");
+        assert_eq!(sorted.wiki("a/b/users.md", "../c"), Resolution::Entity(2), "from the linking file");
+        assert_eq!(sorted.wiki("a/b/users.md", "../../../c"), Resolution::Escapes);
+        assert_eq!(sorted.wiki("a/b/users.md", "../gone"), Resolution::Broken, "inside, from the file");
         assert_eq!(sorted.wiki("x.md", "rc/paper.pdf"), Resolution::Broken, "a suffix is whole folders");
         assert_eq!(sorted.wiki("x.md", "paper"), Resolution::file("src/paper.pdf"), "a file by stem");
         assert_eq!(sorted.markdown("x.md", ".github/ci.yml"), Resolution::file(".github/ci.yml"));
