@@ -236,6 +236,11 @@ impl Impact {
         }
         let all: Vec<String> = self.broken.iter().map(Reference::describe).collect();
         plan.event.details.insert("broken_references".into(), json!(all));
+        // A verdict whose own plan already logs the links it breaks (`broken_links`) is not
+        // told twice in its summary; the full list is in `broken_references` all the same.
+        if plan.event.details.contains_key("broken_links") {
+            return;
+        }
         let left = format!("left {} inbound reference(s) broken", self.broken.len());
         plan.event.summary = format!("{}; {left}", plan.event.summary);
         // A log written from bullets (AIP-10) has the summary in them already.
