@@ -48,12 +48,14 @@ fn a_moving_promote_lists_sources_entries_and_catalog_entries() {
     let before = std::fs::read_to_string(root.join("tables/orders.md")).unwrap();
     let (out, _) = run(&["review", r, "promote", "tables/orders", "--to", "Metric", "--as", "human:ann", "--dry-run"]);
     for expected in [
-        "  computations/revenue-ytd.md:1 source → tables/orders (tables/orders.md)\n",
+        // OKF reads `sources[].resource` as a typed edge: listed once, as such.
+        "  computations/revenue-ytd.md:1 edge source → tables/orders (tables/orders.md)\n",
         "  policies/revenue-recognition.md:46 link → tables/orders (/tables/orders.md)\n",
         "  tables/index.md:3 catalog entry → tables/orders (orders.md)\n",
     ] {
         assert!(out.contains(expected), "{expected:?} missing:\n{out}");
     }
+    assert!(!out.contains(":1 source → tables/orders"), "not twice:\n{out}");
     assert_eq!(std::fs::read_to_string(root.join("tables/orders.md")).unwrap(), before, "a dry run writes nothing");
 }
 

@@ -105,7 +105,9 @@ pub fn inbound(store: &Store, targets: &[EntityIdx]) -> Vec<Reference> {
             if i as EntityIdx == t || from.path == target.path {
                 continue;
             }
-            for s in from.sources.iter().filter(|s| names_file(&from.path, s, &target.path)) {
+            // A format that reads `sources` as typed edges already listed them above.
+            let as_edge = |s: &String| from.edges.iter().any(|e| e.resolved == Some(t) && e.target == *s);
+            for s in from.sources.iter().filter(|s| names_file(&from.path, s, &target.path) && !as_edge(s)) {
                 out.push(Reference {
                     from: from.path.clone(),
                     line: from.line,
