@@ -283,3 +283,29 @@ fn a_wiki_at_its_repository_root_lints_as_obsidian_resolves() {
     assert_eq!(log[2]["path"], "wiki/log.md");
     assert_eq!(log[2]["line"], 6);
 }
+
+/// Issue 23: a page whose `status:` asks for review is queued for it (the catalog marks it
+/// pending), and approving it (a log line) takes it out of the inbox.
+#[test]
+fn a_proposed_page_is_queued_as_a_candidate_until_approved() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    write(&root, "a.md", "---\nstatus: proposed\n---\n# A\n\n[[b]]\n");
+    write(&root, "b.md", "---\nstatus: mature\n---\n# B\n\n[[a]]\n");
+    let r = root.to_str().unwrap();
+    let reasons = |id: &str| -> Vec<String> {
+        let v = folio_json(&["review", r, "list", "--json"]);
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["id"] == id)
+            .flat_map(|i| i["reasons"].as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()))
+            .collect()
+    };
+    assert!(reasons("a").contains(&"candidate".to_string()), "{:?}", reasons("a"));
+    assert!(!reasons("b").contains(&"candidate".to_string()));
+    let o = folio(&["review", r, "approve", "a", "--as", "human:t"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(reasons("a").is_empty(), "approved: out of the inbox");
+}

@@ -10,6 +10,7 @@ pub mod format;
 mod frontmatter_links;
 mod ignore_filters;
 mod log_reader;
+pub mod review;
 pub use format::KIND;
 
 pub struct Vault {
