@@ -258,6 +258,33 @@ impl Impact {
 mod tests {
     use super::*;
 
+    /// A vault note linked from a body and cited in another's `sources`: both are listed, and
+    /// a forget that archives it leaves both broken; an approval lists nothing.
+    #[test]
+    fn links_and_sources_into_a_forgotten_note_are_listed_and_broken() {
+        let dir = tempfile::tempdir().unwrap();
+        let put = |rel: &str, text: &str| std::fs::write(dir.path().join(rel), text).unwrap();
+        put("target.md", "# Target\n");
+        put("linker.md", "# Linker\n\nSee [the target](target.md).\n");
+        put("citer.md", "---\nsources: [target.md]\n---\n# Citer\n");
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let t = store.find("target").unwrap();
+        let found: Vec<String> = inbound(&store, &[t]).iter().map(Reference::describe).collect();
+        assert_eq!(found, ["citer.md:1 source → target (target.md)", "linker.md:3 link → target (target.md)"]);
+
+        let reviewer = super::super::Reviewer::now("human:ann");
+        let forget =
+            super::super::verdict::plan(&store, &[t], &super::super::Verdict::Forget, &reviewer, false).unwrap();
+        let (plan, impact, preview) = prepare(&store, forget);
+        assert_eq!(impact.broken.len(), 2, "{:?}", impact.lines());
+        assert!(plan.event.summary.ends_with("left 2 inbound reference(s) broken"), "{}", plan.event.summary);
+        assert!(preview.log_after.contains("left 2 inbound reference(s) broken"));
+
+        let approve = super::super::Verdict::Approve { over: None };
+        let approve = super::super::verdict::plan(&store, &[t], &approve, &reviewer, false).unwrap();
+        assert_eq!(prepare(&store, approve).1, Impact::default());
+    }
+
     #[test]
     fn a_source_names_a_file_from_the_root_or_its_own_folder() {
         assert!(names_file("computations/r.md", "tables/orders.md", "tables/orders.md"));
