@@ -277,8 +277,11 @@ mod tests {
             super::super::verdict::plan(&store, &[t], &super::super::Verdict::Forget, &reviewer, false).unwrap();
         let (plan, impact, preview) = prepare(&store, forget);
         assert_eq!(impact.broken.len(), 2, "{:?}", impact.lines());
-        assert!(plan.event.summary.ends_with("left 2 inbound reference(s) broken"), "{}", plan.event.summary);
-        assert!(preview.log_after.contains("left 2 inbound reference(s) broken"));
+        // The verdict's own summary names the broken links (`broken_links`); every reference
+        // left broken, the `sources` entry too, is in `broken_references`.
+        assert!(plan.event.summary.ends_with("1 inbound link(s) left broken"), "{}", plan.event.summary);
+        assert_eq!(plan.event.details["broken_references"].as_array().map(Vec::len), Some(2));
+        assert!(preview.log_after.contains("broken_references"));
 
         let approve = super::super::Verdict::Approve { over: None };
         let approve = super::super::verdict::plan(&store, &[t], &approve, &reviewer, false).unwrap();
