@@ -8,6 +8,7 @@ pub mod edit;
 pub mod failpoint;
 pub mod file_storage;
 pub mod journal;
+pub mod log_swap;
 pub mod migrate;
 pub mod repoint;
 pub mod state;
