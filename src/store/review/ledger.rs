@@ -87,7 +87,7 @@ fn review_dir(store: &Store) -> PathBuf {
 }
 
 pub fn is_approval(verdict: &str) -> bool {
-    matches!(verdict, "approve" | "promote" | "merge")
+    matches!(verdict, "approve" | "promote" | "merge" | super::baseline::VERDICT)
 }
 
 #[cfg(test)]
