@@ -98,3 +98,50 @@ fn a_filtered_baseline_takes_only_what_matches() {
     assert!(again.contains("nothing to baseline"), "{again}");
     assert_eq!(std::fs::read(root.join("log.md")).unwrap(), log);
 }
+
+mod tui_support;
+
+fn confirm_text(app: &folio::app::App) -> String {
+    let c = app.model.review.confirm.as_ref().expect("a confirm dialog is open");
+    format!("{}\n{}", c.title, c.lines.join("\n"))
+}
+
+#[test]
+fn b_in_the_inbox_previews_the_count_and_baselines_on_confirm() {
+    use tui_support::press;
+    let (_d, root) = scratch(&Path::new(env!("CARGO_MANIFEST_DIR")).join("demo"));
+    let mut app = tui_support::inbox::open(&root, (120, 40));
+    let items = app.model.review.items.clone();
+    let hidden: Vec<String> = items.iter().filter(|i| i.hidden_content).map(|i| i.id.clone()).collect();
+    assert!(!hidden.is_empty() && items.len() > hidden.len() + 5, "{} items, hidden {hidden:?}", items.len());
+    let state = root.join(".folio");
+    let before = tree(&root, &[&state]);
+
+    // The preview counts what it takes and says what it leaves; Esc writes nothing.
+    press(&mut app, &["B"]);
+    let shown = confirm_text(&app);
+    let n = items.len() - hidden.len();
+    assert!(shown.starts_with(&format!("baseline {n} entities?")), "{shown}");
+    assert!(shown.contains(&format!("{n} entities:")) && shown.contains("0 file(s) change:"), "{shown}");
+    assert!(shown.contains(&format!("{} items with hidden content stay in the inbox", hidden.len())), "{shown}");
+    press(&mut app, &["<Esc>"]);
+    assert!(app.model.review.confirm.is_none());
+    assert_eq!(tree(&root, &[&state]), before, "cancelled: nothing written");
+
+    press(&mut app, &["B", "y"]);
+    let left: Vec<String> = app.model.review.items.iter().map(|i| i.id.clone()).collect();
+    assert_eq!(left, hidden, "only hidden content stays in the inbox");
+    // The CLI sees the same ledger; only the store's log changed among its files.
+    let r = root.to_str().unwrap();
+    assert_eq!(inbox(&root, None), hidden);
+    let after = tree(&root, &[&state]);
+    let changed: Vec<&String> = after.keys().filter(|k| before.get(*k) != after.get(*k)).collect();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    let log = ok(&["log", r]);
+    assert!(log.contains("aseline"), "{log}");
+    // In the one action vocabulary: the help overlay and the palette name it.
+    assert_eq!(folio::app::action::Action::from_name("baseline"), Some(folio::app::action::Action::Baseline));
+    press(&mut app, &["?"]);
+    let help = tui_support::text(&tui_support::render(&app));
+    assert!(help.contains("Baseline"), "{help}");
+}

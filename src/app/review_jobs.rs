@@ -67,6 +67,13 @@ pub enum Job {
         verdict: Verdict,
         by: String,
     },
+    /// Record the selection as reviewed as it stands (`review::baseline`).
+    Baseline {
+        store: Arc<Store>,
+        selection: review::baseline::Selection,
+        scope: String,
+        by: String,
+    },
     Merge {
         store: Arc<Store>,
         from: EntityIdx,
@@ -173,6 +180,10 @@ pub fn run(job: Job) -> Outcome {
             let reviewer = Reviewer::now(&by);
             // Hidden content is confirmed a second time in the dialog before this plan applies.
             let planned = review::verdict::plan(&store, &targets, &verdict, &reviewer, true);
+            Outcome::Planned(planned.map(Box::new).map_err(|e| e.to_string()))
+        }
+        Job::Baseline { store, selection, scope, by } => {
+            let planned = review::baseline::plan(&store, &selection, &Reviewer::now(&by), &scope);
             Outcome::Planned(planned.map(Box::new).map_err(|e| e.to_string()))
         }
         Job::Merge { store, from, into, body, by } => {

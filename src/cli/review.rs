@@ -231,16 +231,13 @@ fn baseline(g: &Global, path: Option<&std::path::Path>, filter: &str, write: &Wr
     let parsed = Filter::parse(filter).map_err(anyhow::Error::msg)?;
     let items = queue::build(&store);
     let selection = review::baseline::select(items.iter().filter(|i| parsed.matches(i)));
-    if selection.held_back > 0 {
-        eprintln!("folio: {} items with hidden content stay in the inbox", selection.held_back);
-    }
     if selection.targets.is_empty() {
         println!("nothing to baseline");
         return Ok(0);
     }
     println!("baseline {} entities", selection.targets.len());
     let reviewer = Reviewer::now(&write.actor()?);
-    let plan = review::baseline::plan(&store, &selection.targets, &reviewer, filter)?;
+    let plan = review::baseline::plan(&store, &selection, &reviewer, filter)?;
     finish(&store, plan, write)
 }
 

@@ -36,7 +36,8 @@ pub fn select<'a>(items: impl IntoIterator<Item = &'a QueueItem>) -> Selection {
 
 /// One log-only changeset recording `targets` as reviewed as they stand. `scope` names the
 /// filter the targets came from (empty: the whole inbox), for the log.
-pub fn plan(store: &Store, targets: &[EntityIdx], reviewer: &Reviewer, scope: &str) -> Result<Plan, ReviewError> {
+pub fn plan(store: &Store, selection: &Selection, reviewer: &Reviewer, scope: &str) -> Result<Plan, ReviewError> {
+    let targets = &selection.targets;
     if targets.is_empty() {
         return Err(ReviewError::refused("nothing in the inbox to baseline"));
     }
@@ -45,6 +46,10 @@ pub fn plan(store: &Store, targets: &[EntityIdx], reviewer: &Reviewer, scope: &s
     // One event for all: a store of thousands is not logged entity by entity.
     let event = AuditEvent::new(VERDICT, &reviewer.by, summary).detail("count", targets.len());
     let mut plan = Plan::new(VERDICT, event, reviewer);
+    plan.notes.push("no store file is rewritten: folio's review ledger records each text as reviewed".into());
+    if selection.held_back > 0 {
+        plan.notes.push(format!("{} items with hidden content stay in the inbox", selection.held_back));
+    }
     for &idx in targets {
         let e = store.entity(idx);
         let text = store.read_entity_text(idx).map_err(|err| ReviewError::refused(err.to_string()))?;
