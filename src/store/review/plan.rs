@@ -74,6 +74,7 @@ impl Plan {
         let after = undo::records(&state).last().map(|r| r.id.clone());
         let changeset = if after != before { after } else { None };
         let fresh = Store::load(&store.root, store.kind(), store.detected_by.clone());
+        let mut ledger = Ledger::open(store);
         let mut verdicts = Vec::new();
         for d in self.decisions {
             let entity = d.renamed_to.unwrap_or(d.entity);
@@ -83,7 +84,10 @@ impl Plan {
                 (true, Some(t)) => (digest::of(t.as_bytes()), Some(t)),
                 _ => (d.hash_before.clone(), None),
             };
+            // What this reviewer saw decided on the entity: this decision follows all of it.
+            let after = Some(ledger.heads(&entity).iter().map(|r| r.key()).collect());
             let record = VerdictRecord {
+                after,
                 entity,
                 verdict: d.verdict,
                 hash,
@@ -93,9 +97,7 @@ impl Plan {
             };
             verdicts.push((record, snapshot));
         }
-        Ledger::open(store)
-            .record(verdicts)
-            .map_err(|err| WriteError::Io { path: "folio review ledger".into(), err })?;
+        ledger.record(verdicts).map_err(|err| WriteError::Io { path: "folio review ledger".into(), err })?;
         Ok(applied)
     }
 }

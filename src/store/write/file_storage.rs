@@ -71,6 +71,8 @@ fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied,
         state.archive(path, &bytes).map_err(io_err(path))?;
     }
     let recovered = super::journal::recover(root, kind).map_err(io_err("folio journal"))?;
+    // In a git work tree: what of folio's state to commit and how it merges (`team`).
+    super::team::ensure(root, kind).map_err(io_err("folio git rules"))?;
     // Every expected digest is checked before anything is written.
     for w in &writes {
         let now = std::fs::read(root.join(&w.path)).ok();

@@ -14,5 +14,6 @@ pub mod repoint;
 pub mod state;
 pub mod storage;
 pub mod swap;
+pub mod team;
 pub mod undo;
 pub mod write_gate;
