@@ -187,10 +187,15 @@ fn repointing_changes_only_link_destinations_on_every_okf_corpus() {
     ] {
         let src = corpus(bundle);
         let store = Store::load(&src, DialectKind::Okf, "test".into());
-        // The most linked-to entity of the bundle.
-        let Some((idx, _)) = store.backlinks.iter().enumerate().max_by_key(|(_, b)| b.len()) else { continue };
+        // The entity the most body links lead to (typed edges such as OKF's `sources[].resource`
+        // are not link spans).
+        let linked_to =
+            |t: usize| store.entities.iter().filter(|e| e.links.iter().any(|l| l.entity() == Some(t as u32))).count();
+        let Some(idx) = (0..store.entities.len()).max_by_key(|&t| (linked_to(t), std::cmp::Reverse(t))) else {
+            continue;
+        };
         let moved = store.entity(idx as u32).clone();
-        if store.backlinks[idx].is_empty() {
+        if linked_to(idx) == 0 {
             continue;
         }
         let new_path = format!("moved/deeper/{}", moved.path.rsplit('/').next().unwrap());

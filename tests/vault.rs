@@ -215,3 +215,71 @@ fn frontmatter_wikilinks_are_checked_like_body_links() {
     assert!(text.contains("E-commerce SEO"), "{text}");
     assert!(!text.contains("broken:Schema") && !text.contains("broken:Index"), "{text}");
 }
+
+/// Issue 16 defect 7: an LLM wiki opened at its repository root, as Obsidian opens it. Links
+/// into hidden folders that exist, partial-path wikilinks and the templates Obsidian's
+/// "Excluded files" keep out are no findings; the wiki's `log.md` is its event log. Only the
+/// two planted dangling links are reported.
+#[test]
+fn a_wiki_at_its_repository_root_lints_as_obsidian_resolves() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    write(&root, ".obsidian/app.json", "{\"userIgnoreFilters\": [\"_templates/\", \"/\\\\.draft\\\\.md$/\"]}\n");
+    write(&root, ".github/workflows/ci.yml", "on: push\n");
+    write(&root, ".claude-plugin/plugin.json", "{}\n");
+    write(
+        &root,
+        "README.md",
+        "# Repo\n\nCI: [ci](.github/workflows/ci.yml), [plugin](.claude-plugin/plugin.json), \
+         [gone](.github/missing.yml). Start at [[wiki/index]].\n",
+    );
+    write(&root, "_templates/entity.md", "---\ntype: entity\n---\n# {{title}}\n\nSee [[{{related}}]].\n");
+    write(&root, "wiki/notes/idea.draft.md", "[[Never Written]]\n");
+    write(
+        &root,
+        "wiki/index.md",
+        "---\ntype: meta\n---\n# Index\n\n[[entities/_index|Entities]] · [[concepts/Hot Cache]] · \
+         [[Template|tpl]] [[entity]] [[Missing Concept]]\n",
+    );
+    write(&root, "wiki/entities/_index.md", "# Entities\n\n[[index]]\n");
+    write(&root, "wiki/concepts/Hot Cache.md", "---\ntype: concept\n---\n# Hot Cache\n\n[[index]] [[log]]\n");
+    write(
+        &root,
+        "wiki/log.md",
+        "---\ntype: meta\n---\n# Wiki Log\n\n## [2026-04-07] ingest | [[Hot Cache]]\n- Created [[Hot Cache]]\n\n\
+         ## [2026-04-08] query | What is a hot cache?\n\n## [2026-04-09] lint | weekly pass\n",
+    );
+    let r = root.to_str().unwrap();
+    let stats = folio_json(&["stats", r, "--json"]);
+    assert_eq!(stats["dialect"], "vault");
+    // README, index, _index, Hot Cache, log; the excluded template and draft are files, not notes.
+    assert_eq!(stats["entities"], 5, "{stats}");
+    let lint = folio_json(&["lint", "--format", "json", r]);
+    let mut broken: Vec<&str> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "broken-link" || f["rule"] == "link-escapes-root")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    broken.sort();
+    assert_eq!(
+        broken,
+        [
+            "`.github/missing.yml` does not resolve inside the store",
+            "`Missing Concept` does not resolve inside the store",
+            "`Template` does not resolve inside the store",
+        ],
+        "{lint}"
+    );
+    let v = folio_json(&["show", r, "wiki/index", "--json"]);
+    let resolved: Vec<&str> =
+        v["links"].as_array().unwrap().iter().map(|l| l["resolved"].as_str().unwrap_or("-")).collect();
+    assert_eq!(resolved, ["wiki/entities/_index", "wiki/concepts/Hot Cache", "-", "_templates/entity.md", "-"]);
+    let log = folio_json(&["log", r, "--json"]);
+    let kinds: Vec<&str> = log.as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["lint", "query", "ingest"], "newest first: {log}");
+    assert_eq!(log[2]["entities"], serde_json::json!(["Hot Cache"]));
+    assert_eq!(log[2]["path"], "wiki/log.md");
+    assert_eq!(log[2]["line"], 6);
+}

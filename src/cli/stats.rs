@@ -52,6 +52,11 @@ pub fn stats(store: &Store) -> serde_json::Value {
         "files_with_problems": files_with_problems,
         "problems": problems,
         "history_events": store.dialect.history(&store.root).len(),
+        "enclosing": store.dialect.enclosing().map(|e| json!({
+            "what": e.what,
+            "root": e.root.display().to_string(),
+            "below": e.below,
+        })),
         "warnings": warnings,
         "info": store.dialect.info(),
         "load_ms": store.load_ms as u64,
@@ -65,6 +70,14 @@ fn print_text(store: &Store, r: &serde_json::Value) {
         r["dialect"].as_str().unwrap_or(""),
         r["detected_by"].as_str().unwrap_or("")
     );
+    if let Some(e) = r["enclosing"].as_object() {
+        let root = escape::line(e["root"].as_str().unwrap_or(""));
+        println!(
+            "inside the {} at {root} (opened at its folder {}; links resolve from the vault's root; `folio {root}` opens the whole vault)",
+            e["what"].as_str().unwrap_or(""),
+            escape::line(e["below"].as_str().unwrap_or("")),
+        );
+    }
     println!("{} entities, loaded in {} ms", r["entities"], r["load_ms"]);
     if let Some(kinds) = r["by_kind"].as_object() {
         let mut kinds: Vec<_> = kinds.iter().collect();

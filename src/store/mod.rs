@@ -7,7 +7,6 @@ pub mod dialect;
 pub mod keep;
 pub mod lint;
 pub mod model;
-pub mod okf_log;
 pub mod read;
 pub mod review;
 pub mod write;
@@ -196,7 +195,7 @@ impl Store {
         let (by_id, ()) = rayon::join(
             || id_index::IdIndex::build(&self.entities),
             || {
-                let resolver = resolve::Resolver::with_names(&self.entities, files(), needs_names);
+                let resolver = resolve::Resolver::with_names(&self.entities, files(), needs_names, self.link_context());
                 // A handful of entities at a time: their links are looked up as one batch.
                 outgoing
                     .par_chunks_mut(RESOLVE_CHUNK)
@@ -223,6 +222,16 @@ impl Store {
 
     pub fn kind(&self) -> DialectKind {
         self.dialect.kind()
+    }
+
+    /// Where and by which rules this store's links resolve: the format's rules, from the root
+    /// the format's own tool resolves from (an enclosing Obsidian vault's).
+    pub fn link_context(&self) -> resolve::LinkContext {
+        resolve::LinkContext {
+            rules: self.kind().format().link_rules(),
+            root: Some(self.root.clone()),
+            below: self.dialect.enclosing().map(|e| e.below).unwrap_or_default(),
+        }
     }
 
     pub fn entity(&self, idx: EntityIdx) -> &Entity {

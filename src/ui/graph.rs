@@ -100,21 +100,37 @@ pub struct Neighbour {
     pub target: String,
 }
 
-/// Outbound links and typed edges of `center`, then its unresolved targets.
+/// Outbound links and typed edges of `center`, then its unresolved targets: one row per
+/// neighbour, naming every way it is linked (`related, link` for a page named in `related:`
+/// and linked in the body).
 pub fn outbound(store: &Store, center: EntityIdx) -> Vec<Neighbour> {
-    let mut out: Vec<Neighbour> = outgoing(store, center)
-        .into_iter()
-        .map(|e| Neighbour { idx: Some(e.to), kind: e.kind, target: store.entity(e.to).id.clone() })
-        .collect();
+    let mut out: Vec<Neighbour> = Vec::new();
+    let mut add = |idx: Option<EntityIdx>, kind: String, target: String| {
+        let same =
+            |n: &&mut Neighbour| if idx.is_some() { n.idx == idx } else { n.idx.is_none() && n.target == target };
+        match out.iter_mut().find(|n| same(n)) {
+            Some(n) if !n.kind.split(", ").any(|k| k == kind) => n.kind = format!("{}, {kind}", n.kind),
+            Some(_) => {}
+            None => out.push(Neighbour { idx, kind, target }),
+        }
+    };
+    let mut edges = outgoing(store, center);
+    // Typed edges name the relation: listed before a plain link to the same neighbour.
+    edges.sort_by_key(|e| (e.to, e.kind == "link"));
+    for e in edges {
+        add(Some(e.to), e.kind, store.entity(e.to).id.clone());
+    }
     let e = store.entity(center);
     let mut broken = BTreeSet::new();
-    for l in e.links.iter().filter(|l| l.is_unresolved()) {
-        broken.insert(("link".to_string(), l.target().to_string()));
-    }
     for d in e.edges.iter().filter(|d| d.resolved.is_none()) {
-        broken.insert((d.kind.clone(), d.target.clone()));
+        broken.insert((d.target.clone(), 0, d.kind.clone()));
     }
-    out.extend(broken.into_iter().map(|(kind, target)| Neighbour { idx: None, kind, target }));
+    for l in e.links.iter().filter(|l| l.is_unresolved()) {
+        broken.insert((l.target().to_string(), 1, "link".to_string()));
+    }
+    for (target, _, kind) in broken {
+        add(None, kind, target);
+    }
     out
 }
 
@@ -366,5 +382,20 @@ mod tests {
         assert_eq!(out, [Neighbour { idx: None, kind: "link".into(), target: "gone".into() }]);
         assert_eq!(side_len(&big, h, Side::Backlinks), 60);
         assert_eq!(neighbour_at(&big, h, Side::Backlinks, 59), big.find("n0059"));
+    }
+
+    /// Issue 25: a neighbour named in `related:` and linked in the body is one row.
+    #[test]
+    fn a_neighbour_linked_twice_is_one_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = "---\nrelated: [\"[[b]]\", \"[[Nowhere]]\"]\n---\n# A\n\nSee [[b]], [[B|bee]] and [[Nowhere]].\n";
+        std::fs::write(dir.path().join("a.md"), page).unwrap();
+        std::fs::write(dir.path().join("b.md"), "# B\n").unwrap();
+        let s = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let a = s.find("a").unwrap();
+        let rows = outbound(&s, a);
+        let row = |idx, kind: &str, target: &str| Neighbour { idx, kind: kind.into(), target: target.into() };
+        assert_eq!(rows, [row(s.find("b"), "related, link", "b"), row(None, "related, link", "Nowhere")]);
+        assert_eq!(side_len(&s, a, Side::Outbound), 2);
     }
 }

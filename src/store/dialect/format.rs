@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use super::{Dialect, DialectKind, Grammar};
 use crate::store::model::entity::{Entity, LinkSyntax};
 use crate::store::read::frontmatter::{self, Fields};
+use crate::store::read::resolve::LinkRules;
 use crate::store::review::rules::{LogOnly, ReviewRules};
 use crate::store::write::audit::AuditEvent;
 use time::OffsetDateTime;
@@ -151,6 +152,12 @@ pub trait Format: Sync {
         _path: Option<&str>,
     ) -> Option<(&'static str, String)> {
         None
+    }
+
+    /// What the format's own tools resolve beyond paths and names (Obsidian: files by name,
+    /// partial paths, hidden folders).
+    fn link_rules(&self) -> LinkRules {
+        LinkRules::default()
     }
 
     /// How `migrate --to okf` aligns a store of this format, if it does.

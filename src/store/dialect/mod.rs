@@ -108,6 +108,12 @@ pub trait Dialect: Send + Sync {
         Vec::new()
     }
 
+    /// The store of the format's own tool that this root sits inside of, when it was opened at
+    /// a subfolder (an Obsidian vault opened at its `wiki/` folder): links resolve from there.
+    fn enclosing(&self) -> Option<Enclosing> {
+        None
+    }
+
     /// Dialect-specific facts for `folio stats --json` / `show` (e.g. the merged AIP-10 config).
     fn info(&self) -> serde_json::Value {
         serde_json::Value::Null
@@ -129,6 +135,17 @@ pub trait Dialect: Send + Sync {
     fn fields(&self, _entity: &Entity, text: &str) -> Fields {
         yaml_fields(text)
     }
+}
+
+/// The tool's own store around a root opened at one of its subfolders (`Dialect::enclosing`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Enclosing {
+    /// What it is, for people: "Obsidian vault".
+    pub what: &'static str,
+    /// Its root (absolute).
+    pub root: std::path::PathBuf,
+    /// The opened root relative to it, with a trailing `/` (`wiki/`).
+    pub below: String,
 }
 
 /// How a file's frontmatter is written.

@@ -10,7 +10,9 @@ use crate::store::read::frontmatter::{self, Block, Val, View};
 use crate::store::write::catalog::{self, CatalogPlan, CatalogState, CatalogStatus, push_escaped, push_one_line};
 
 pub mod format;
+pub mod log_reader;
 pub mod log_writer;
+mod references;
 pub mod review;
 pub use format::KIND;
 
@@ -36,6 +38,7 @@ impl Dialect for Okf {
         let mut e = p.entity;
         let f = &p.fields;
         map_common(&mut e, f);
+        e.edges.extend(references::edges(f, file.rel));
         let concept = okf_checks::Concept {
             text: file.text,
             fields: f,
@@ -69,9 +72,7 @@ impl Dialect for Okf {
 
     /// The bundle-root `log.md`.
     fn history(&self, root: &std::path::Path) -> Vec<crate::store::model::history::HistoryEvent> {
-        std::fs::read_to_string(root.join("log.md"))
-            .map(|t| crate::store::okf_log::parse(&t, "log.md"))
-            .unwrap_or_default()
+        std::fs::read_to_string(root.join("log.md")).map(|t| log_reader::parse(&t, "log.md")).unwrap_or_default()
     }
 }
 

@@ -1,14 +1,48 @@
 //! Plain markdown vaults (the fallback): any `.md` tree with optional YAML frontmatter —
 //! Claude-style memory folders, Obsidian-style LLM wikis. Wikilinks resolve by path, file
 //! stem, title or alias, as Obsidian does.
-use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_view, parse_markdown_view};
+use std::path::{Path, PathBuf};
+
+use super::{Dialect, DialectKind, Enclosing, FileRole, Grammar, SourceFile, edges_from_view, parse_markdown_view};
 use crate::store::model::entity::Entity;
 
 pub mod format;
 mod frontmatter_links;
+mod ignore_filters;
+mod log_reader;
 pub use format::KIND;
 
-pub struct Vault;
+pub struct Vault {
+    ignored: ignore_filters::IgnoreFilters,
+    /// The Obsidian vault around the root, when the root is one of its subfolders.
+    enclosing: Option<Enclosing>,
+}
+
+impl Vault {
+    pub fn open(root: &Path) -> Vault {
+        let Some((vault, below)) = vault_root(root) else {
+            return Vault { ignored: Default::default(), enclosing: None };
+        };
+        let ignored = ignore_filters::IgnoreFilters::of(&vault, &below);
+        let enclosing = (!below.is_empty()).then_some(Enclosing { what: "Obsidian vault", root: vault, below });
+        Vault { ignored, enclosing }
+    }
+}
+
+/// The Obsidian vault holding `root` — the nearest folder at or above it with `.obsidian/` —
+/// and where `root` sits below it (`wiki/`, or empty).
+fn vault_root(root: &Path) -> Option<(PathBuf, String)> {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let vault = root.ancestors().find(|dir| dir.join(".obsidian").is_dir())?;
+    let below = root
+        .strip_prefix(vault)
+        .ok()
+        .and_then(crate::store::model::relpath::from_path)
+        .filter(|b| !b.is_empty())
+        .map(|b| format!("{b}/"))
+        .unwrap_or_default();
+    Some((vault.to_path_buf(), below))
+}
 
 impl Dialect for Vault {
     fn kind(&self) -> DialectKind {
@@ -16,7 +50,16 @@ impl Dialect for Vault {
     }
 
     fn role(&self, rel: &str) -> FileRole {
-        if rel.ends_with(".md") { FileRole::Entity } else { FileRole::Other }
+        if rel.ends_with(".md") && !self.ignored.excludes(rel) { FileRole::Entity } else { FileRole::Other }
+    }
+
+    /// An LLM wiki's `log.md` (`## [date] op | subject`); the file stays a note as well.
+    fn enclosing(&self) -> Option<Enclosing> {
+        self.enclosing.clone()
+    }
+
+    fn history(&self, root: &Path) -> Vec<crate::store::model::history::HistoryEvent> {
+        log_reader::history(root)
     }
 
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {

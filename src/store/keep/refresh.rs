@@ -219,7 +219,8 @@ impl Store {
     /// nothing it resolves by changed; new ones are resolved against the sorted store
     /// (`SortedLookup`), which builds nothing proportional to the store.
     fn patch(&mut self, slots: Vec<usize>, mut fresh: Vec<Entity>) {
-        let recording = SortedLookup::recording(&self.entities, &self.other_files);
+        let context = self.link_context();
+        let recording = SortedLookup::recording(&self.entities, &self.other_files, &context);
         resolve_new(&mut fresh, &slots, &self.entities, &recording);
         let lookup = recording.with_names();
         resolve_new(&mut fresh, &slots, &self.entities, &lookup);

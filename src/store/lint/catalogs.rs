@@ -111,6 +111,14 @@ fn concept_keys(store: &Store, path: &str) -> Option<String> {
     let text = String::from_utf8_lossy(&bytes);
     let Block::Closed { inner, .. } = frontmatter::locate(&text) else { return None };
     let fields = frontmatter::parse_yaml(&text[inner]).ok()?;
+    // `type: Log` on a log (acme_retail's `log.md`), `type: Index` on a catalog: the file says
+    // what it is, and a title beside that is the log's own, not a concept's.
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let declared = fields.get("type").and_then(|v| v.as_str()).map(str::to_ascii_lowercase);
+    let own_type = if name.ends_with("log.md") { "log" } else { "index" };
+    if declared.as_deref() == Some(own_type) {
+        return None;
+    }
     let keys: Vec<&str> = fields.keys().map(String::as_str).filter(|k| CONCEPT_KEYS.contains(k)).collect();
     (!keys.is_empty()).then(|| keys.join(", "))
 }

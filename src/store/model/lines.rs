@@ -126,3 +126,59 @@ mod tests {
         }
     }
 }
+
+/// `new` (an edit of `old`) with the lines it added ending as `old`'s lines end: when `old`
+/// ends its first line with `\r\n`, every bare `\n` in the changed middle (what is not `old`'s
+/// own prefix or suffix) becomes `\r\n`. A writer that knows only `\n` then keeps a CRLF file
+/// CRLF; an LF file (or a new one) is returned as it is.
+pub fn follow_line_endings(old: &str, new: String) -> String {
+    let crlf = old.find('\n').is_some_and(|i| old[..i].ends_with('\r'));
+    if !crlf || !new.contains('\n') {
+        return new;
+    }
+    // The unchanged lines at both ends, cut at line starts so the middle holds whole lines.
+    let prefix = old.bytes().zip(new.bytes()).take_while(|(a, b)| a == b).count();
+    let start = new[..prefix].rfind('\n').map_or(0, |i| i + 1);
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = old.bytes().rev().zip(new.bytes().rev()).take(room).take_while(|(a, b)| a == b).count();
+    let mut end = new.len() - suffix;
+    if end > start && new.as_bytes()[end - 1] != b'\n' {
+        end = new[end..].find('\n').map_or(new.len(), |i| end + i + 1);
+    }
+    let (head, rest) = new.split_at(start);
+    let (middle, tail) = rest.split_at(end - start);
+    let mut out = String::with_capacity(new.len() + middle.matches('\n').count());
+    out.push_str(head);
+    let mut prev = None;
+    for c in middle.chars() {
+        if c == '\n' && prev != Some('\r') {
+            out.push('\r');
+        }
+        out.push(c);
+        prev = Some(c);
+    }
+    out.push_str(tail);
+    out
+}
+
+#[cfg(test)]
+mod line_ending_tests {
+    use super::follow_line_endings;
+
+    #[test]
+    fn added_lines_end_as_the_file_does() {
+        let old = "# Log\r\n\r\n## a\r\n- one\r\n";
+        let appended = format!("{old}\n## b\n- two\n");
+        assert_eq!(follow_line_endings(old, appended), "# Log\r\n\r\n## a\r\n- one\r\n\r\n## b\r\n- two\r\n");
+        let inserted = "# Log\r\n\r\n## b\n- two\n\n## a\r\n- one\r\n".to_string();
+        assert_eq!(follow_line_endings(old, inserted), "# Log\r\n\r\n## b\r\n- two\r\n\r\n## a\r\n- one\r\n");
+        let already = format!("{old}- two\r\n");
+        assert_eq!(follow_line_endings(old, already.clone()), already);
+        let lf = "# Log\n- one\n";
+        assert_eq!(follow_line_endings(lf, format!("{lf}- two\n")), "# Log\n- one\n- two\n");
+        assert_eq!(follow_line_endings("", "a\nb\n".into()), "a\nb\n");
+        // A whole new text (a regenerated catalog) over a CRLF one: every line.
+        assert_eq!(follow_line_endings("# T\r\n* a\r\n", "# T\n* b\n* a\n".into()), "# T\r\n* b\r\n* a\r\n");
+        assert_eq!(follow_line_endings("x\r\ny\r\n", "z\n".into()), "z\r\n");
+    }
+}

@@ -392,6 +392,11 @@ fn wikilink(line: &str, start: usize, found: &mut Found) -> Option<usize> {
     if target.is_empty() || alias.is_some_and(|a| a.is_empty() || !plain_label(a)) || !plain_label(target) {
         return None;
     }
+    // `[[B\|bee]]` in a table: the backslash escapes the cell's pipe, not the name.
+    let target = target.strip_suffix('\\').unwrap_or(target);
+    if target.is_empty() {
+        return None;
+    }
     let label = alias.map(str::trim).filter(|a| !a.is_empty() && *a != target);
     found.push(LinkSyntax::Wiki, target, label.unwrap_or_default());
     Some(close + 2)
@@ -488,6 +493,12 @@ mod tests {
             "[a](b.md)",
             "[[x]]",
             "[[x|y]]",
+            "[[x\\|y]]",
+            "![[x]]",
+            "| [[B\\|bee]] |",
+            "|---|",
+            "\\",
+            "[[x\\]]",
             "[[Two Words]]",
             "[l](/p/q.md#h)",
             "`",

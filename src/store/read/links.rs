@@ -23,14 +23,26 @@ pub fn extract_with_pulldown(text: &str, body_start: usize, lines: &LineIndex) -
     let mut links = Vec::new();
     // The link without its label, and the label as the text events arrive.
     let mut open: Option<(Link, String)> = None;
+    // Whether the open link is an embed, which an image's end closes (a link's end otherwise).
+    let mut embed = false;
     let parser = Parser::new_ext(body, Options::ENABLE_WIKILINKS | Options::ENABLE_TABLES);
     for (event, range) in parser.into_offset_iter() {
         match event {
-            Event::Start(Tag::Link { link_type, dest_url, .. }) => {
+            // An embed (`![[note]]`, `![[diagram.png]]`) links its target as a wikilink does.
+            Event::Start(tag @ (Tag::Link { .. } | Tag::Image { link_type: LinkType::WikiLink { .. }, .. })) => {
+                embed = matches!(tag, Tag::Image { .. });
+                let (Tag::Link { link_type, dest_url, .. } | Tag::Image { link_type, dest_url, .. }) = tag else {
+                    continue;
+                };
                 let syntax = match link_type {
                     LinkType::WikiLink { .. } => LinkSyntax::Wiki,
                     LinkType::Email => continue,
                     _ => LinkSyntax::Markdown,
+                };
+                // `[[B\|bee]]` in a table: the backslash escapes the cell's pipe, not the name.
+                let dest_url = match dest_url.strip_suffix('\\') {
+                    Some(name) if syntax == LinkSyntax::Wiki => name.to_string().into(),
+                    _ => dest_url,
                 };
                 let start = body_start + range.start;
                 let (line, col) = lines.position(start);
@@ -42,7 +54,7 @@ pub fn extract_with_pulldown(text: &str, body_start: usize, lines: &LineIndex) -
                     label.push_str(&t);
                 }
             }
-            Event::End(TagEnd::Link) => {
+            Event::End(end @ (TagEnd::Link | TagEnd::Image)) if embed == (end == TagEnd::Image) => {
                 if let Some((link, label)) = open.take() {
                     let label = label.trim();
                     let same_as_target = link.syntax == LinkSyntax::Wiki && label == link.target();
@@ -111,6 +123,17 @@ mod tests {
         assert_eq!((l[1].line, l[1].col), (2, 1));
         assert_eq!(l[2].target(), "plain");
         assert_eq!(l[2].label(), None);
+    }
+
+    /// Obsidian: embeds link what they show; `\|` in a table escapes the cell's pipe.
+    #[test]
+    fn embeds_and_table_aliases() {
+        let t = "| a | b |\n|---|---|\n| [[B\\|bee]] | ![[dashboard.base]] |\n\n![[Note#Part]] and ![img](x.png) and [![i](y.png)](z.md)\n";
+        let l = links(t);
+        let got: Vec<(&str, Option<&str>)> = l.iter().map(|l| (l.target(), l.label())).collect();
+        assert_eq!(got, [("B", Some("bee")), ("dashboard.base", None), ("Note#Part", None), ("z.md", Some("i"))]);
+        assert!(l[..3].iter().all(|l| l.syntax == LinkSyntax::Wiki));
+        assert_eq!(&t[l[1].span.start as usize..l[1].span.end as usize], "![[dashboard.base]]");
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! title, alias, case-insensitively. Nothing that leaves the store root is ever followed.
 use std::borrow::{Borrow, Cow};
 use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use super::links::percent_decode;
 use super::str_table::StrTable;
@@ -20,9 +22,54 @@ use paths::{join, normalize_join_into};
 type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
+/// Lower-cased file name → (path, its first entity when it holds any), in path order.
+type FilesByName<'a> = FastMap<String, Vec<(&'a str, Option<EntityIdx>)>>;
+
+/// What a format's own tools resolve beyond paths and names (`Format::link_rules`). Obsidian
+/// does all three; the other formats' readers none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkRules {
+    /// Wikilinks reach the store's other files by file name or stem: `[[dashboard.base]]`,
+    /// `[[Wiki Map]]` (a canvas) when no note claims the name.
+    pub files_by_name: bool,
+    /// A wikilink path found neither from the root nor from the linking file lands on the file
+    /// whose path ends with it: `[[entities/_index]]` → `wiki/entities/_index.md`.
+    pub path_suffixes: bool,
+    /// Links may land in hidden folders that exist on disk (`.github/`, `.claude-plugin/`),
+    /// which the walk skips.
+    pub hidden_folders: bool,
+}
+
+impl LinkRules {
+    pub const OBSIDIAN: LinkRules = LinkRules { files_by_name: true, path_suffixes: true, hidden_folders: true };
+}
+
+/// Where and by which rules a store's links resolve (`Store::link_context`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LinkContext {
+    pub rules: LinkRules,
+    /// The store root: hidden folders are looked for there (`LinkRules::hidden_folders`).
+    pub root: Option<PathBuf>,
+    /// Where the store root sits below the root the format's own tool resolves paths from
+    /// (`wiki/` for an Obsidian vault opened at its `wiki/` folder; empty when they are one).
+    pub below: String,
+}
+
+impl LinkContext {
+    pub fn of_rules(rules: LinkRules) -> LinkContext {
+        LinkContext { rules, ..Default::default() }
+    }
+}
+
 /// Lookup tables: paths and lower-cased names in `StrTable`s (keys side by side in one
 /// buffer each), the store's other files and folders borrowed.
 pub struct Resolver<'a> {
+    context: LinkContext,
+    /// Every entity's path, in store order (for `path_ending`).
+    entity_paths: Vec<&'a str>,
+    /// Lower-cased file name → the files (entity or other) bearing it, in path order: built on
+    /// the first partial-path wikilink that needs it.
+    by_file_name: OnceLock<FilesByName<'a>>,
     by_path: StrTable,
     /// By kind of name, in priority order (`name_tables`).
     by_name: Vec<StrTable>,
@@ -36,8 +83,9 @@ pub struct Resolver<'a> {
 impl<'a> Resolver<'a> {
     /// `files`: every file of the store that is not an entity file (sources, catalogs, images).
     /// `entities`: the store's (`Arc<Entity>`) or plain ones.
+    /// Resolves as the plain rules do (no `LinkRules`).
     pub fn new<E: Borrow<Entity> + Sync>(entities: &'a [E], files: impl IntoIterator<Item = &'a str>) -> Self {
-        Resolver::with_names(entities, files, true)
+        Resolver::with_names(entities, files, true, LinkContext::default())
     }
 
     /// `new`, with the name tables only when `names` is set: without them, wikilinks and
@@ -46,7 +94,9 @@ impl<'a> Resolver<'a> {
         entities: &'a [E],
         files: impl IntoIterator<Item = &'a str>,
         names: bool,
+        context: LinkContext,
     ) -> Self {
+        let rules = context.rules;
         let files: FastSet<&'a str> = files.into_iter().collect();
         // The tables are independent: built side by side, as this runs between two parallel
         // phases (≈130 ms at 100k entities, serial).
@@ -54,9 +104,69 @@ impl<'a> Resolver<'a> {
             || rayon::join(|| path_table(entities), || folders(entities, &files)),
             || if names { name_tables(entities) } else { Vec::new() },
         );
-        let file_names = if names { file_names(files.iter().copied()) } else { FastMap::default() };
-        Resolver { by_path, by_name, files, file_names, dirs, escaping }
+        let file_names =
+            if names && rules.files_by_name { file_names(files.iter().copied()) } else { FastMap::default() };
+        let entity_paths =
+            if rules.path_suffixes { entities.iter().map(|e| e.borrow().path.as_str()).collect() } else { Vec::new() };
+        Resolver {
+            context,
+            entity_paths,
+            by_file_name: OnceLock::new(),
+            by_path,
+            by_name,
+            files,
+            file_names,
+            dirs,
+            escaping,
+        }
     }
+
+    fn by_file_name(&self) -> &FilesByName<'a> {
+        self.by_file_name.get_or_init(|| {
+            let mut all: Vec<(&'a str, Option<EntityIdx>)> =
+                Vec::with_capacity(self.entity_paths.len() + self.files.len());
+            // Files holding several entities resolve to their first one.
+            let mut last = None;
+            for (i, p) in self.entity_paths.iter().enumerate() {
+                if last != Some(*p) {
+                    all.push((p, Some(i as EntityIdx)));
+                    last = Some(*p);
+                }
+            }
+            all.extend(self.files.iter().map(|p| (*p, None)));
+            all.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            let mut map: FastMap<String, Vec<_>> = FastMap::default();
+            for (p, i) in all {
+                map.entry(lower(paths::file_name(p)).into_owned()).or_default().push((p, i));
+            }
+            map
+        })
+    }
+}
+
+/// Whether some folder or file along `path` is hidden (`.github/…`).
+fn has_hidden_component(path: &str) -> bool {
+    path.split('/').any(|c| c.starts_with('.') && c != "." && c != "..")
+}
+
+/// Whether `rel` exists under `root` and, with symlinks followed, stays inside it.
+pub(crate) fn exists_inside(root: &Path, rel: &str) -> bool {
+    let (Ok(root), Ok(target)) = (root.canonicalize(), root.join(rel).canonicalize()) else { return false };
+    target.starts_with(&root)
+}
+
+/// The shortest path, then the first in path order, among `found` files whose lower-cased path
+/// is `tail` or ends with `/tail`.
+pub(crate) fn shortest_ending<'p, T: Copy>(
+    found: impl Iterator<Item = (&'p str, T)>,
+    tail: &str,
+) -> Option<(&'p str, T)> {
+    found
+        .filter(|(p, _)| {
+            let p = lower(p);
+            p == tail || p.strip_suffix(tail).is_some_and(|head| head.ends_with('/'))
+        })
+        .min_by_key(|(p, _)| (p.matches('/').count(), p.len()))
 }
 
 /// Whether `key` (lower-cased) is the file name or stem of the file at `path`.
@@ -234,6 +344,14 @@ impl Lookup for Resolver<'_> {
     fn file_named(&self, key: &str) -> Option<String> {
         self.file_names.get(key).map(|p| p.to_string())
     }
+    fn context(&self) -> &LinkContext {
+        &self.context
+    }
+    fn path_ending(&self, tail: &str) -> Option<Resolution> {
+        let candidates = self.by_file_name().get(paths::file_name(tail))?;
+        let (p, i) = shortest_ending(candidates.iter().copied(), tail)?;
+        Some(i.map_or_else(|| Resolution::file(p), |i| self.entity(i)))
+    }
 }
 
 thread_local! {
@@ -259,6 +377,15 @@ pub trait Lookup {
     /// The other file (attachment, canvas, base…) whose lower-cased file name or stem is
     /// `key`: the first in path order.
     fn file_named(&self, key: &str) -> Option<String>;
+    /// Where and by which rules the store's links resolve.
+    fn context(&self) -> &LinkContext;
+    /// The entity or file whose lower-cased path ends with the lower-cased partial path `tail`
+    /// (`LinkRules::path_suffixes`): the shortest such path.
+    fn path_ending(&self, tail: &str) -> Option<Resolution>;
+    /// Whether `path`, which the walk skipped as hidden, exists inside the store.
+    fn hidden_file(&self, path: &str) -> bool {
+        self.context().root.as_deref().is_some_and(|root| exists_inside(root, path))
+    }
 
     /// A markdown link destination written in the file at `from` (relative path).
     fn markdown(&self, from: &str, target: &str) -> Resolution {
@@ -292,6 +419,9 @@ pub trait Lookup {
         if self.is_dir(norm) {
             return self.dir_target(norm);
         }
+        if self.context().rules.hidden_folders && has_hidden_component(norm) && self.hidden_file(norm) {
+            return Resolution::file(norm);
+        }
         Resolution::Broken
     }
 
@@ -317,21 +447,53 @@ pub trait Lookup {
             return Resolution::Anchor;
         }
         if t.contains('/') || t.ends_with(".md") || t.starts_with('.') {
-            // A path: vault-root relative first (Obsidian), then relative to the linking file.
+            // A path: from the tool's root (the vault's, Obsidian), from the store root, then
+            // from the linking file. One that leaves the store from every place escapes.
             let stripped = t.trim_start_matches('/');
-            for candidate in [stripped.to_string(), join(crate::store::model::relpath::parent(from), stripped)] {
-                let Some(norm) = normalize(&candidate) else { return Resolution::Escapes };
+            let below = self.context().below.as_str();
+            let from_tool_root = (!below.is_empty()).then(|| stripped.strip_prefix(below)).flatten();
+            let candidates = from_tool_root
+                .map(str::to_string)
+                .into_iter()
+                .chain([stripped.to_string(), join(crate::store::model::relpath::parent(from), stripped)]);
+            let mut inside = false;
+            for candidate in candidates {
+                let Some(norm) = normalize(&candidate) else { continue };
+                inside = true;
                 match self.lookup_path(&norm, false) {
                     Resolution::Broken => {}
                     found => return found,
                 }
             }
+            if !inside {
+                return Resolution::Escapes;
+            }
+            if self.context().rules.path_suffixes
+                && let Some(tail) = normalize(stripped)
+                && !tail.is_empty()
+            {
+                let tail = lower(&tail);
+                let with_md = format!("{tail}.md");
+                let found = [with_md.as_str(), tail.as_ref()].into_iter().find_map(|t| self.path_ending(t));
+                if let Some(found) = found {
+                    return found;
+                }
+            }
+        }
+        // Obsidian: of several notes of one name, the one beside the linking file wins.
+        if self.context().rules.path_suffixes && !t.contains('/') {
+            let dir = crate::store::model::relpath::parent(from);
+            let ext = if t.ends_with(".md") { "" } else { ".md" };
+            let near = if dir.is_empty() { format!("{t}{ext}") } else { format!("{dir}/{t}{ext}") };
+            if let Some(i) = self.entity_at(&near) {
+                return self.entity(i);
+            }
         }
         match self.name(t) {
             Some(i) => self.entity(i),
-            // Obsidian links reach every file of the vault by name: `[[dashboard.base]]`,
-            // `[[Wiki Map]]` (a canvas) when no note claims the name.
-            None if !t.contains('/') => self.file_named(&lower(t)).map_or(Resolution::Broken, Resolution::file),
+            None if !t.contains('/') && self.context().rules.files_by_name => {
+                self.file_named(&lower(t)).map_or(Resolution::Broken, Resolution::file)
+            }
             None => Resolution::Broken,
         }
     }
@@ -489,6 +651,15 @@ mod tests {
         assert_eq!(r.wiki("x.md", "users#Heading"), Resolution::Entity(0));
         assert_eq!(r.wiki("x.md", "nope"), Resolution::Broken);
         assert_eq!(r.wiki("x.md", "../../outside"), Resolution::Escapes);
+        assert_eq!(r.wiki("x.md", "paper.pdf"), Resolution::Broken, "files by name are Obsidian's rule only");
+        assert_eq!(r.wiki("x.md", "Pattern"), Resolution::Broken);
+        let obsidian =
+            Resolver::with_names(&es, ["sources/paper.pdf"], true, LinkContext::of_rules(LinkRules::OBSIDIAN));
+        assert_eq!(obsidian.wiki("x.md", "paper.pdf"), Resolution::file("sources/paper.pdf"));
+        assert_eq!(obsidian.wiki("x.md", "paper"), Resolution::file("sources/paper.pdf"));
+        assert_eq!(obsidian.wiki("x.md", "pattern"), Resolution::Broken, "a stem is the whole name");
+        assert_eq!(obsidian.wiki("x.md", "Wiki Pattern"), Resolution::Broken, "a suffix is whole folders");
+        assert_eq!(obsidian.wiki("notes/a.md", "users.md"), Resolution::Entity(0));
     }
 
     #[test]

@@ -89,9 +89,11 @@ pub fn log_path(root: &Path, kind: DialectKind) -> PathBuf {
     kind.format().log_path(root)
 }
 
-/// The log's new content with `event` added at time `at`, in the format's own grammar.
+/// The log's new content with `event` added at time `at`, in the format's own grammar and the
+/// log's own line endings.
 pub fn append(kind: DialectKind, old: Option<&str>, event: &AuditEvent, at: OffsetDateTime) -> String {
-    kind.format().append_event(old.unwrap_or(""), event, at)
+    let old = old.unwrap_or("");
+    crate::store::model::lines::follow_line_endings(old, kind.format().append_event(old, event, at))
 }
 
 /// folio's own log: one JSON line per event, in the format's state folder.

@@ -3,6 +3,7 @@ use std::path::Path;
 
 use crate::store::dialect::format::{Format, OkfAlignment, Sniffed};
 use crate::store::dialect::{Dialect, DialectKind};
+use crate::store::read::resolve::LinkRules;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::Vault;
@@ -16,8 +17,8 @@ impl Format for VaultFormat {
     fn name(&self) -> &'static str {
         "vault"
     }
-    fn open(&self, _root: &Path) -> Box<dyn Dialect> {
-        Box::new(super::Vault)
+    fn open(&self, root: &Path) -> Box<dyn Dialect> {
+        Box::new(super::Vault::open(root))
     }
     /// Typed pages linked with `[[…]]` are an LLM wiki's, not OKF concepts (OKF uses markdown
     /// links only).
@@ -30,6 +31,9 @@ impl Format for VaultFormat {
     }
     fn cacheable(&self) -> bool {
         true
+    }
+    fn link_rules(&self) -> LinkRules {
+        LinkRules::OBSIDIAN
     }
     fn okf_alignment(&self) -> Option<OkfAlignment> {
         Some(OkfAlignment { entries_named_by_stem: false })

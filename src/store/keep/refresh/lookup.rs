@@ -10,14 +10,16 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use crate::store::dialect::FileRole;
+use crate::store::model::entity::Resolution;
 use crate::store::model::entity::{Entity, EntityIdx};
-use crate::store::read::resolve::{Lookup, claim_names};
+use crate::store::read::resolve::{LinkContext, Lookup, claim_names, shortest_ending};
 
 /// Lookups answered from the sorted store; names only for the keys it was built for.
 pub struct SortedLookup<'a> {
     entities: &'a [Arc<Entity>],
     files: &'a [(String, FileRole)],
     names: Names,
+    context: &'a LinkContext,
 }
 
 enum Names {
@@ -29,8 +31,9 @@ enum Names {
 impl<'a> SortedLookup<'a> {
     /// `entities` sorted by path (then line), `files` sorted by path, as `Store` keeps them.
     /// Run the resolution with this first, then `with_names` for the real answers.
-    pub fn recording(entities: &'a [Arc<Entity>], files: &'a [(String, FileRole)]) -> Self {
-        SortedLookup { entities, files, names: Names::Asked(Mutex::default()) }
+    /// `context` as the store's links resolve (`Store::link_context`).
+    pub fn recording(entities: &'a [Arc<Entity>], files: &'a [(String, FileRole)], context: &'a LinkContext) -> Self {
+        SortedLookup { entities, files, names: Names::Asked(Mutex::default()), context }
     }
 
     /// The lookup that answers the names asked of it while recording.
@@ -101,13 +104,24 @@ impl Lookup for SortedLookup<'_> {
             .find(|p| crate::store::resolve::names_file(p, key))
             .map(str::to_string)
     }
+
+    fn context(&self) -> &LinkContext {
+        self.context
+    }
+
+    /// A scan of every path: only partial-path wikilinks no path claims ask, on a reload.
+    fn path_ending(&self, tail: &str) -> Option<Resolution> {
+        let entities = self.entities.iter().enumerate().map(|(i, e)| (e.path.as_str(), Some(i as EntityIdx)));
+        let files = self.files.iter().map(|(p, _)| (p.as_str(), None));
+        let (p, i) = shortest_ending(entities.chain(files), tail)?;
+        Some(i.map_or_else(|| Resolution::file(p), |i| self.entity(i)))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::model::entity::Resolution;
-    use crate::store::read::resolve::Resolver;
+    use crate::store::read::resolve::{LinkRules, Resolver};
 
     fn ent(path: &str, title: &str, aliases: &[&str]) -> Arc<Entity> {
         Arc::new(Entity {
@@ -133,7 +147,9 @@ mod tests {
         ];
         let files: Vec<(String, FileRole)> =
             vec![("a/b-c/index.md".into(), FileRole::Catalog), ("src/paper.pdf".into(), FileRole::Other)];
-        let full = Resolver::new(&entities, files.iter().map(|(p, _)| p.as_str()));
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join(".github")).unwrap();
+        std::fs::write(root.path().join(".github/ci.yml"), "on: push\n").unwrap();
         let markdown = [
             "users.md",
             "b/users.md",
@@ -150,8 +166,29 @@ mod tests {
             "/",
             "../../x",
             "https://e.com",
+            "/.github/ci.yml",
+            "/.github/missing.yml",
         ];
-        let wiki = ["users", "Users Table", "people", "shared", "llm wiki pattern", "a/c", "/notes/y", "nope", "x"];
+        let wiki = [
+            "users",
+            "Users Table",
+            "people",
+            "shared",
+            "llm wiki pattern",
+            "a/c",
+            "/notes/y",
+            "nope",
+            "x",
+            "b/users",
+            "B/Users.md",
+            "b-c/index.md",
+            "paper.pdf",
+            "paper",
+            "src/paper.pdf",
+            "rc/paper.pdf",
+            "vault/a/c",
+            "../x/y",
+        ];
         let edges = ["users", "PEOPLE", "Shared", "a/c.md", "notes/x.md", "nothing"];
         let resolve = |l: &dyn Lookup| {
             let mut out: Vec<Resolution> = markdown.iter().map(|t| l.markdown("a/index.md", t)).collect();
@@ -159,10 +196,30 @@ mod tests {
             out.extend(edges.iter().map(|t| l.name(t).map_or(Resolution::Broken, Resolution::Entity)));
             out
         };
-        let recording = SortedLookup::recording(&entities, &files);
-        let _ = resolve(&recording);
-        let sorted = recording.with_names();
-        assert_eq!(resolve(&sorted), resolve(&full));
+        let mut last = None;
+        let contexts = [LinkRules::default(), LinkRules::OBSIDIAN].map(|rules| LinkContext {
+            rules,
+            root: Some(root.path().to_path_buf()),
+            below: "vault/".into(),
+        });
+        for context in &contexts {
+            let full = Resolver::with_names(&entities, files.iter().map(|(p, _)| p.as_str()), true, context.clone());
+            let recording = SortedLookup::recording(&entities, &files, context);
+            let _ = resolve(&recording);
+            let sorted = recording.with_names();
+            assert_eq!(resolve(&sorted), resolve(&full), "{context:?}");
+            last = Some(sorted);
+        }
+        let sorted = last.unwrap();
+        assert_eq!(sorted.wiki("x.md", "b/users"), Resolution::Entity(0), "a partial path");
+        assert_eq!(sorted.wiki("x.md", "vault/a/c"), Resolution::Entity(2), "from the vault's root");
+        assert_eq!(sorted.wiki("a/b/users.md", "../c"), Resolution::Entity(2), "from the linking file");
+        assert_eq!(sorted.wiki("a/b/users.md", "../../../c"), Resolution::Escapes);
+        assert_eq!(sorted.wiki("a/b/users.md", "../gone"), Resolution::Broken, "inside, from the file");
+        assert_eq!(sorted.wiki("x.md", "rc/paper.pdf"), Resolution::Broken, "a suffix is whole folders");
+        assert_eq!(sorted.wiki("x.md", "paper"), Resolution::file("src/paper.pdf"), "a file by stem");
+        assert_eq!(sorted.markdown("x.md", ".github/ci.yml"), Resolution::file(".github/ci.yml"));
+        assert_eq!(sorted.markdown("x.md", ".github/missing.yml"), Resolution::Broken);
         assert_eq!(sorted.name("people"), Some(2), "a title beats an alias");
         assert_eq!(sorted.name("users"), Some(0), "a stem beats an alias");
         assert_eq!(sorted.name("shared"), Some(4), "the first entity keeps a shared title");

@@ -182,6 +182,10 @@ fn surgical(
         }
     }
     out.push_str(&appended);
+    // A catalog written without a final newline keeps it that way.
+    if !text.is_empty() && !text.ends_with('\n') && out.ends_with(eol) {
+        out.truncate(out.len() - eol.len());
+    }
     out
 }
 

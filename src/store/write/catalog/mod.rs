@@ -74,13 +74,33 @@ pub fn compare(store: &Store, plan: CatalogPlan, file: Option<&[u8]>) -> Catalog
     let (state, expected, notes) = match (&plan.refuse, file) {
         (Some(reason), _) => (CatalogState::Refused(reason.clone()), plan.content, Vec::new()),
         (None, Some(bytes)) if bytes == plan.content.as_bytes() => (CatalogState::Fresh, plan.content, Vec::new()),
+        (None, Some(bytes)) if bytes == in_style_of(bytes, plan.content.clone()).as_bytes() => {
+            (CatalogState::Fresh, in_style_of(bytes, plan.content), Vec::new())
+        }
         (None, Some(bytes)) => {
             let r = curated::reconcile(&store.root, &plan, bytes);
-            (r.state, r.content, r.notes)
+            let content = if r.state == CatalogState::Fresh { r.content } else { in_style_of(bytes, r.content) };
+            (r.state, content, r.notes)
         }
         (None, None) => (CatalogState::Missing, plan.content, Vec::new()),
     };
     CatalogStatus { path: plan.path, state, expected, notes }
+}
+
+/// A catalog's new `content` written as the file it replaces is written: its line endings
+/// (CRLF), its byte-order mark, and whether it ends with a newline. Only the entries change.
+fn in_style_of(file: &[u8], content: String) -> String {
+    let text = String::from_utf8_lossy(file);
+    let bom = text.starts_with('\u{feff}');
+    let mut out = crate::store::model::lines::follow_line_endings(text.trim_start_matches('\u{feff}'), content);
+    if bom && !out.starts_with('\u{feff}') {
+        out.insert(0, '\u{feff}');
+    }
+    if !text.is_empty() && !text.ends_with('\n') {
+        let trimmed = out.trim_end_matches(['\r', '\n']).len();
+        out.truncate(trimmed);
+    }
+    out
 }
 
 /// Result of regenerating catalogs.
