@@ -11,7 +11,7 @@ use crate::store::model::entity::EntityIdx;
 use crate::store::write::audit::AuditEvent;
 
 /// The verdict word in the ledger (an approval: `ledger::is_approval`).
-pub const VERDICT: &str = "baseline";
+pub const VERDICT: &str = super::ledger::BASELINE;
 
 /// What a baseline over some inbox items would record, and what it leaves in the inbox.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -125,8 +125,11 @@ fn review_dir(store: &Store) -> PathBuf {
     State::for_store(&store.root, store.kind()).verdicts_path().parent().map(PathBuf::from).unwrap_or_default()
 }
 
+/// The verdict a baseline records (`review::baseline`): an approval of the text as it stood.
+pub const BASELINE: &str = "baseline";
+
 pub fn is_approval(verdict: &str) -> bool {
-    matches!(verdict, "approve" | "promote" | "merge" | super::baseline::VERDICT)
+    matches!(verdict, "approve" | "promote" | "merge" | BASELINE)
 }
 
 #[cfg(test)]
