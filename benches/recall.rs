@@ -152,8 +152,7 @@ fn main() {
     let started = Instant::now();
     let mut settings = config::load(None, ColorChoice::Always, false, None);
     settings.config.watch = false;
-    let mut app =
-        App::new(Source { path: Some(root.clone()), dialect: None, demo: false, no_cache: true }, settings, false);
+    let mut app = App::new(Source { path: Some(root.clone()), no_cache: true, ..Source::default() }, settings, false);
     app.handle(Event::Resize(SIZE.0, SIZE.1));
     app.settle(Duration::from_secs(600));
     let loaded = app.model.store.as_ref().map(|s| s.entities.len()).unwrap_or(0);

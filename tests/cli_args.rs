@@ -49,3 +49,50 @@ fn a_closed_pipe_ends_folio_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(status.code() != Some(101), "{status:?}");
 }
+
+/// Issue 23: `folio <command> [PATH] <args>` for every command, `review` included, and the
+/// old `folio review PATH <verb>` order still works; both give the same answer.
+#[test]
+fn every_command_takes_the_store_after_its_name() {
+    let (_d, root) = scratch(&fixture("aip10-wiki"));
+    let r = root.to_str().unwrap();
+    for args in [
+        vec!["stats", r, "--json"],
+        vec!["show", r, "hiring-freeze", "--json"],
+        vec!["graph", r, "--format", "json"],
+        vec!["recall", r, "hiring", "--json"],
+        vec!["lint", r, "--format", "json"],
+        vec!["log", r, "--json"],
+        vec!["history", r, "hiring-freeze", "--json"],
+        vec!["review", r, "list", "--json"],
+    ] {
+        let o = folio(&args);
+        assert_ne!(o.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+    }
+    let index = folio(&["index", r, "--check"]);
+    assert_ne!(index.status.code(), Some(2), "{}", String::from_utf8_lossy(&index.stderr));
+    // The review verb before the store, as every other command takes it.
+    assert_eq!(folio_json(&["review", "list", r, "--json"]), folio_json(&["review", r, "list", "--json"]));
+    assert_eq!(
+        folio_json(&["review", "show", r, "hiring-freeze", "--json"]),
+        folio_json(&["review", r, "show", "hiring-freeze", "--json"])
+    );
+    let before = tree(&root, &[]);
+    let dry = folio(&["review", "approve", r, "hiring-freeze", "--dry-run", "--as", "human:t"]);
+    assert_eq!(dry.status.code(), Some(0), "{}", String::from_utf8_lossy(&dry.stderr));
+    assert!(stdout(&dry).contains("hiring-freeze"), "{}", stdout(&dry));
+    assert_eq!(tree(&root, &[]), before, "a dry run writes nothing");
+}
+
+/// Issue 23: JSON fields the schema calls strings are never null: a problem's severity is the
+/// rule's own when nothing overrides it.
+#[test]
+fn show_json_problems_name_their_severity() {
+    let v = folio_json(&["show", fixture("lint-okf").to_str().unwrap(), "broken-fm", "--json"]);
+    let problems = v["problems"].as_array().unwrap();
+    assert!(!problems.is_empty());
+    for p in problems {
+        assert!(matches!(p["severity"].as_str(), Some("error" | "warn" | "info")), "{p}");
+    }
+}

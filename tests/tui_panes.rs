@@ -59,7 +59,14 @@ fn recall_finds_opens_and_remembers() {
 
 #[test]
 fn recall_filters_combine_with_text() {
-    let mut app = app_on(&corpus("okf-v0.2/acme_retail"), "dark", (100, 30));
+    // A concept without a description, so that `has:lint` has something to find.
+    let (_tmp, root) = common::scratch(&corpus("okf-v0.2/acme_retail"));
+    write(
+        &root,
+        "policies/draft-policy.md",
+        "---\ntype: Policy\ntitle: Draft policy\n---\n# Draft\n\nSee [margin](margin-standard.md).\n",
+    );
+    let mut app = app_on(&root, "dark", (100, 30));
     let store = app.model.store.clone().unwrap();
     let metrics = store.entities.iter().filter(|e| e.kind.as_deref() == Some("Metric")).count();
     press(&mut app, &["/"]);

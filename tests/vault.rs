@@ -283,3 +283,88 @@ fn a_wiki_at_its_repository_root_lints_as_obsidian_resolves() {
     assert_eq!(log[2]["path"], "wiki/log.md");
     assert_eq!(log[2]["line"], 6);
 }
+
+/// Issue 23: a page whose `status:` asks for review is queued for it (the catalog marks it
+/// pending), and approving it (a log line) takes it out of the inbox.
+#[test]
+fn a_proposed_page_is_queued_as_a_candidate_until_approved() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    write(&root, "a.md", "---\nstatus: proposed\n---\n# A\n\n[[b]]\n");
+    write(&root, "b.md", "---\nstatus: mature\n---\n# B\n\n[[a]]\n");
+    let r = root.to_str().unwrap();
+    let reasons = |id: &str| -> Vec<String> {
+        let v = folio_json(&["review", r, "list", "--json"]);
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["id"] == id)
+            .flat_map(|i| i["reasons"].as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()))
+            .collect()
+    };
+    assert!(reasons("a").contains(&"candidate".to_string()), "{:?}", reasons("a"));
+    assert!(!reasons("b").contains(&"candidate".to_string()));
+    let o = folio(&["review", r, "approve", "a", "--as", "human:t"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(reasons("a").is_empty(), "approved: out of the inbox");
+}
+
+/// Issue 22: an LLM wiki's hubs list their folder's pages (the root `index.md` every page);
+/// `lint` names the missing ones, and `folio index` adds just those lines, in the hub's own
+/// list style, as an undoable write. A root page that is an introduction is no hub.
+#[test]
+fn hub_pages_list_their_folder_and_keeping_them_current_adds_only_the_missing_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    let index = "---\ntype: meta\n---\n# Wiki Index\n\nWhat this wiki holds.\n\n## Entities\n* [[Alice]] — a person\n* [[Bob]]\n\n## Concepts\n* [[Hot Cache]]\n\nUpdated by hand.\n";
+    let entities_hub = "# Entities\n\n- [[Alice]]\n";
+    write(&root, "index.md", index);
+    write(&root, "entities/_index.md", entities_hub);
+    write(&root, "entities/Alice.md", "# Alice\n");
+    write(&root, "entities/Bob.md", "# Bob\n");
+    write(&root, "entities/Carol.md", "# Carol\n");
+    write(&root, "concepts/Hot Cache.md", "# Hot Cache\n");
+    write(&root, "log.md", "# Log\n");
+    let r = root.to_str().unwrap();
+    let lint = folio_json(&["lint", "--format", "json", r]);
+    let stale: Vec<(String, String)> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "catalog-stale")
+        .map(|f| (f["path"].as_str().unwrap().to_string(), f["message"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(
+        stale,
+        [
+            (
+                "entities/_index.md".to_string(),
+                "catalog entries are wrong: missing [[Bob]]; missing [[Carol]]".to_string()
+            ),
+            ("index.md".to_string(), "catalog entries are wrong: missing [[Carol]]".to_string()),
+        ],
+        "{lint}"
+    );
+    let o = folio(&["index", r]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(root.join("index.md")).unwrap(),
+        index.replace("* [[Hot Cache]]\n", "* [[Hot Cache]]\n* [[Carol]]\n"),
+        "one line added after the last entry; order, headings, prose kept"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("entities/_index.md")).unwrap(),
+        "# Entities\n\n- [[Alice]]\n- [[Bob]]\n- [[Carol]]\n"
+    );
+    assert_eq!(folio(&["index", r, "--check"]).status.code(), Some(0));
+    let u = folio(&["undo", r]);
+    assert!(u.status.success(), "{}", String::from_utf8_lossy(&u.stderr));
+    assert_eq!(std::fs::read_to_string(root.join("index.md")).unwrap(), index, "undone byte for byte");
+    // An introduction at the root that names one page of four is no catalog.
+    write(&root, "index.md", "# Welcome\n\nStart with [[Alice]].\n");
+    let lint = folio_json(&["lint", "--format", "json", r]);
+    assert!(
+        lint["findings"].as_array().unwrap().iter().all(|f| !(f["rule"] == "catalog-stale" && f["path"] == "index.md"))
+    );
+}

@@ -23,6 +23,8 @@ pub enum Effect {
     /// Open the store and load it, updating the progress counters; `true`: through the
     /// persistent cache (the store shown at once, its files checked afterwards).
     Load(Arc<LoadProgress>, bool),
+    /// `Load`, of the store `name` among several in the folder (from then on, as `--bundle`).
+    LoadBundle(Arc<LoadProgress>, bool, String),
     /// Write the store's snapshot to the persistent cache.
     SaveCache(Arc<Store>),
     /// Free a replaced store off the UI thread (100k entities take a while to drop).
@@ -76,6 +78,8 @@ pub struct Source {
     pub demo: bool,
     /// `--no-cache`: never use the persistent cache.
     pub no_cache: bool,
+    /// `--bundle NAME`: one store among several in the folder.
+    pub bundle: Option<String>,
 }
 
 impl Source {
@@ -137,6 +141,10 @@ impl Runner {
                             }
                         }
                     });
+                }
+                Effect::LoadBundle(progress, use_cache, name) => {
+                    self.source.bundle = Some(name);
+                    self.run(vec![Effect::Load(progress, use_cache)]);
                 }
                 Effect::Load(progress, use_cache) => {
                     let tx = self.tx.clone();
@@ -237,7 +245,12 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         Effect::RememberReviewer { file, actor } => {
             super::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))
         }
-        Effect::Load(..) | Effect::Watch(_) | Effect::Copy { .. } | Effect::Suspend | Effect::ExternalEdit(..) => None,
+        Effect::Load(..)
+        | Effect::LoadBundle(..)
+        | Effect::Watch(_)
+        | Effect::Copy { .. }
+        | Effect::Suspend
+        | Effect::ExternalEdit(..) => None,
     }
 }
 
@@ -248,7 +261,11 @@ fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx:
     let cache = if use_cache && !source.no_cache { Cache::from_env() } else { None };
     let (store, warning) = match load(source, progress, cache.as_ref()) {
         Ok(loaded) => loaded,
-        Err(e) => {
+        Err(LoadFailure::Several { what, names }) => {
+            let _ = tx.send(Event::ChooseStore { what, names });
+            return;
+        }
+        Err(LoadFailure::Message(e)) => {
             let _ = tx.send(Event::Loaded(Err(e)));
             return;
         }
@@ -270,7 +287,27 @@ fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx:
 }
 
 /// The store, and a warning when a cache file had to be ignored.
-fn load(source: &Source, progress: &LoadProgress, cache: Option<&Cache>) -> Result<(Store, Option<String>), String> {
+/// Why a store could not be loaded.
+enum LoadFailure {
+    /// The folder holds several stores: one is to be chosen.
+    Several {
+        what: String,
+        names: Vec<String>,
+    },
+    Message(String),
+}
+
+impl From<String> for LoadFailure {
+    fn from(message: String) -> Self {
+        LoadFailure::Message(message)
+    }
+}
+
+fn load(
+    source: &Source,
+    progress: &LoadProgress,
+    cache: Option<&Cache>,
+) -> Result<(Store, Option<String>), LoadFailure> {
     let start = if source.demo {
         crate::cli::demo::materialize().map_err(|e| format!("cannot unpack the demo store: {e}"))?
     } else {
@@ -284,9 +321,19 @@ fn load(source: &Source, progress: &LoadProgress, cache: Option<&Cache>) -> Resu
     };
     match std::fs::metadata(&start) {
         Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err(format!("{}: not a directory", start.display())),
-        Err(e) => return Err(format!("{}: {e}", start.display())),
+        Ok(_) => return Err(format!("{}: not a directory", start.display()).into()),
+        Err(e) => return Err(format!("{}: {e}", start.display()).into()),
     }
+    let start = if source.dialect.is_none() || source.bundle.is_some() {
+        crate::store::choose_store(&start, source.bundle.as_deref()).map_err(|e| match e {
+            crate::store::StoreError::SeveralStores { what, names, .. } => {
+                LoadFailure::Several { what: what.to_string(), names }
+            }
+            other => LoadFailure::Message(other.to_string()),
+        })?
+    } else {
+        start
+    };
     let detection = match source.dialect {
         Some(kind) => {
             detect::Detection { kind, root: detect::root_for(kind, &start), reason: format!("--dialect {kind}") }

@@ -26,6 +26,12 @@ pub enum Event {
     Paste(String),
     /// The store finished loading, or could not be opened (the message names the path).
     Loaded(Result<Box<LoadedStore>, String>),
+    /// The folder holds several stores side by side (a folder of OKF bundles): one is to be
+    /// chosen (`what` names them, "OKF bundles").
+    ChooseStore {
+        what: String,
+        names: Vec<String>,
+    },
     /// The watcher saw these paths change.
     FilesChanged(Vec<PathBuf>),
     /// A store opened from the persistent cache was checked against its files: these changed
@@ -74,6 +80,7 @@ impl Event {
             Event::Resize(..) => "resize",
             Event::Paste(_) => "paste",
             Event::Loaded(_) => "loaded",
+            Event::ChooseStore { .. } => "choose_store",
             Event::FilesChanged(_) => "files-changed",
             Event::CacheChecked(_) => "cache-checked",
             Event::Refreshed(..) => "refreshed",

@@ -153,7 +153,8 @@ impl App {
         let deadline = Instant::now() + timeout;
         loop {
             self.drain();
-            let loaded = self.model.store.is_some() || self.model.load_error.is_some();
+            let loaded =
+                self.model.store.is_some() || self.model.load_error.is_some() || self.model.store_choice.is_some();
             let reading = matches!(&self.model.preview, Some(p) if p.body.is_none() && p.idx.is_some());
             if (loaded && !reading && !self.model.refreshing) || Instant::now() > deadline {
                 return;

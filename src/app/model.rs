@@ -149,12 +149,23 @@ struct LayoutCache {
     laid: Rc<Laid>,
 }
 
+/// Several stores side by side in the opened folder, one to pick.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoreChoice {
+    /// What they are ("OKF bundles").
+    pub what: String,
+    pub names: Vec<String>,
+    pub selected: usize,
+}
+
 pub struct Model {
     /// What the person asked to open (path or "demo"), shown until the store is loaded.
     pub source_label: String,
     pub store: Option<Arc<Store>>,
     pub progress: Arc<LoadProgress>,
     pub load_error: Option<String>,
+    /// The stores to choose from when the folder holds several (`--bundle` was not given).
+    pub store_choice: Option<StoreChoice>,
     pub tree: Group,
     pub rows: Vec<Row>,
     /// Group keys (`a/b`) the person collapsed; new groups start open.
@@ -237,6 +248,7 @@ impl Model {
             store: None,
             progress: Arc::default(),
             load_error: None,
+            store_choice: None,
             tree: Group::default(),
             rows: Vec::new(),
             collapsed: HashSet::new(),

@@ -22,6 +22,7 @@ mod paged_list;
 mod palette;
 mod reader;
 mod recall;
+mod store_choice;
 mod store_events;
 mod text_input;
 
@@ -54,6 +55,10 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
         Event::Loaded(Ok(loaded)) => store_events::loaded(model, *loaded),
         Event::Loaded(Err(e)) => {
             model.load_error = Some(e);
+            Vec::new()
+        }
+        Event::ChooseStore { what, names } => {
+            model.store_choice = Some(crate::app::model::StoreChoice { what, names, selected: 0 });
             Vec::new()
         }
         Event::FilesChanged(paths) => store_events::files_changed(model, paths),
@@ -188,6 +193,9 @@ fn key(model: &mut Model, k: KeyEvent) -> Vec<Effect> {
 
 /// Apply one action.
 pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
+    if model.store_choice.is_some() {
+        return store_choice::act(model, a);
+    }
     // The editor and the review's confirm dialog come first (and the inbox when it is open);
     // otherwise the lint-fix confirm (`Overlay::Confirm`) handles `confirm`/`close`.
     if let Some(effects) = super::review::action(model, a) {

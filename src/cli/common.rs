@@ -12,6 +12,8 @@ pub struct Global {
     pub demo: bool,
     /// The persistent store cache (None: `--no-cache` or `FOLIO_NO_CACHE`).
     pub cache: Option<crate::store::keep::cache::Cache>,
+    /// `--bundle NAME`: one store among several in PATH.
+    pub bundle: Option<String>,
 }
 
 /// Open the store at `path`, the demo store, or the one found from the current directory up,
@@ -35,9 +37,16 @@ pub fn open_store_as_is(g: &Global, path: Option<&Path>) -> anyhow::Result<Store
         let dir = super::demo::materialize().context("cannot unpack the demo store")?;
         return Ok(Store::open(&dir, g.dialect)?);
     }
-    let (store, warnings) = match path {
-        Some(p) => Store::open_with(p, g.dialect, g.cache.as_ref())?,
-        None => {
+    let (store, warnings) = match (path, g.bundle.as_deref()) {
+        (Some(p), Some(name)) => {
+            Store::open_with(&crate::store::choose_store(p, Some(name))?, g.dialect, g.cache.as_ref())?
+        }
+        (None, Some(name)) => {
+            let cwd = std::env::current_dir().context("cannot read the current directory")?;
+            Store::open_with(&crate::store::choose_store(&cwd, Some(name))?, g.dialect, g.cache.as_ref())?
+        }
+        (Some(p), None) => Store::open_with(p, g.dialect, g.cache.as_ref())?,
+        (None, None) => {
             let cwd = std::env::current_dir().context("cannot read the current directory")?;
             Store::discover_with(&cwd, g.dialect, g.cache.as_ref())?
         }

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod argv;
 pub mod cache;
 pub mod common;
 pub mod demo;
@@ -35,6 +36,9 @@ pub struct Cli {
     /// Use the demo store bundled in the binary instead of PATH.
     #[arg(long, global = true)]
     pub demo: bool,
+    /// Open the store NAME among several side by side in PATH (a folder of OKF bundles).
+    #[arg(long, global = true, value_name = "NAME")]
+    pub bundle: Option<String>,
     /// Read every file instead of using the persistent cache (also `FOLIO_NO_CACHE=1`).
     #[arg(long, global = true)]
     pub no_cache: bool,
@@ -93,7 +97,7 @@ pub const EXIT_ERROR: u8 = 2;
 
 /// Parse arguments and run; errors are printed as one line naming the file.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(argv::normalize(std::env::args_os().collect()));
     match dispatch(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
@@ -105,7 +109,7 @@ pub fn run() -> ExitCode {
 
 fn dispatch(cli: Cli) -> anyhow::Result<u8> {
     let cache = if cli.no_cache { None } else { crate::store::keep::cache::Cache::from_env() };
-    let g = common::Global { dialect: cli.dialect, demo: cli.demo, cache };
+    let g = common::Global { dialect: cli.dialect, demo: cli.demo, cache, bundle: cli.bundle.clone() };
     match cli.command {
         Some(Command::Show(a)) => show::run(&g, a),
         Some(Command::Stats(a)) => stats::run(&g, a),
@@ -134,6 +138,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
                 dialect: cli.dialect,
                 demo: cli.demo,
                 no_cache: cli.no_cache,
+                bundle: cli.bundle.clone(),
             };
             let color = crate::app::config::ColorChoice::from_name(&cli.color).unwrap_or_default();
             crate::tui::run(source, color)?;

@@ -70,7 +70,11 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
     let problems: Vec<Value> = e
         .problems
         .iter()
-        .map(|p| json!({"rule": p.rule, "severity": p.severity.map(|s| s.name()), "message": p.message, "line": p.line, "column": p.col}))
+        // The rule's own severity when the problem does not override it: never null (issue 23).
+        .map(|p| {
+            let severity = p.severity.unwrap_or_else(|| crate::store::lint::default_severity(p.rule));
+            json!({"rule": p.rule, "severity": severity.name(), "message": p.message, "line": p.line, "column": p.col})
+        })
         .collect();
     Ok(json!({
         "id": e.id, "path": e.path, "line": e.line, "kind": e.kind, "title": e.title, "description": e.description,

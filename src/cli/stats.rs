@@ -52,6 +52,7 @@ pub fn stats(store: &Store) -> serde_json::Value {
         "files_with_problems": files_with_problems,
         "problems": problems,
         "history_events": store.dialect.history(&store.root).len(),
+        "git_repository": git_repository(&store.root).map(|p| p.display().to_string()),
         "enclosing": store.dialect.enclosing().map(|e| json!({
             "what": e.what,
             "root": e.root.display().to_string(),
@@ -61,6 +62,16 @@ pub fn stats(store: &Store) -> serde_json::Value {
         "info": store.dialect.info(),
         "load_ms": store.load_ms as u64,
     })
+}
+
+/// The git repository the store is in, when it sits below the repository's top (a subfolder of
+/// a monorepo): the folder holding `.git`, strictly above the root.
+fn git_repository(root: &std::path::Path) -> Option<std::path::PathBuf> {
+    let root = root.canonicalize().ok()?;
+    if root.join(".git").exists() {
+        return None;
+    }
+    root.ancestors().skip(1).find(|d| d.join(".git").exists()).map(std::path::Path::to_path_buf)
 }
 
 fn print_text(store: &Store, r: &serde_json::Value) {
@@ -73,10 +84,13 @@ fn print_text(store: &Store, r: &serde_json::Value) {
     if let Some(e) = r["enclosing"].as_object() {
         let root = escape::line(e["root"].as_str().unwrap_or(""));
         println!(
-            "inside the {} at {root} (opened at its folder {}; links resolve from the vault's root; `folio {root}` opens the whole vault)",
+            "inside the {} at {root} (opened at its folder {}; links resolve from its root; `folio {root}` opens all of it)",
             e["what"].as_str().unwrap_or(""),
             escape::line(e["below"].as_str().unwrap_or("")),
         );
+    }
+    if let Some(repo) = r["git_repository"].as_str() {
+        println!("in the git repository at {} (a subfolder of it)", escape::line(repo));
     }
     println!("{} entities, loaded in {} ms", r["entities"], r["load_ms"]);
     if let Some(kinds) = r["by_kind"].as_object() {

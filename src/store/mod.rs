@@ -31,6 +31,38 @@ pub enum StoreError {
     NoStoreFound(PathBuf),
     #[error("{path}: {err}")]
     Io { path: PathBuf, err: std::io::Error },
+    #[error("{} holds {} {what} ({}): each is a store of its own; open one with `--bundle NAME` or by its folder", .path.display(), .names.len(), .names.join(", "))]
+    SeveralStores { path: PathBuf, what: &'static str, names: Vec<String> },
+    #[error("{}: no bundle `{name}` here{known}", .path.display())]
+    NoSuchBundle { path: PathBuf, name: String, known: String },
+}
+
+/// The folder to open for `path` and `--bundle NAME`: `path` itself, or the named store among
+/// several side by side in it. Several stores and no name is an error naming them, so that a
+/// folder of bundles is never read (and written) as one store.
+pub fn choose_store(path: &Path, bundle: Option<&str>) -> Result<PathBuf, StoreError> {
+    let Some((what, found)) = detect::stores_within(path) else {
+        return match bundle {
+            Some(name) if path.join(name).is_dir() => Ok(path.join(name)),
+            Some(name) => {
+                Err(StoreError::NoSuchBundle { path: path.to_path_buf(), name: name.into(), known: String::new() })
+            }
+            None => Ok(path.to_path_buf()),
+        };
+    };
+    let names: Vec<String> =
+        found.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
+    match bundle {
+        Some(name) => match names.iter().position(|n| n == name) {
+            Some(i) => Ok(found[i].clone()),
+            None => Err(StoreError::NoSuchBundle {
+                path: path.to_path_buf(),
+                name: name.into(),
+                known: format!(" (there are: {})", names.join(", ")),
+            }),
+        },
+        None => Err(StoreError::SeveralStores { path: path.to_path_buf(), what, names }),
+    }
 }
 
 /// A loaded store: every entity, its links resolved, backlinks computed.
@@ -78,6 +110,11 @@ impl Store {
         })?;
         if !meta.is_dir() {
             return Err(StoreError::NotADirectory(path.to_path_buf()));
+        }
+        if dialect.is_none()
+            && let Err(e) = choose_store(path, None)
+        {
+            return Err(e);
         }
         let detection = match dialect {
             Some(kind) => {

@@ -176,7 +176,7 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicUsize)
     let mut last_draw = Instant::now();
     let mut backlog = false;
     loop {
-        let loading = app.model.store.is_none() && app.model.load_error.is_none();
+        let loading = app.model.store.is_none() && app.model.load_error.is_none() && app.model.store_choice.is_none();
         let progress = loading && last_draw.elapsed() >= PROGRESS_REDRAW;
         if app.dirty || progress {
             let started = frame_log.as_ref().map(|_| Stamp::now());

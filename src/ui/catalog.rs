@@ -43,6 +43,16 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     };
     buf.set_line(filter_line.x, filter_line.y, &filter, filter_line.width);
 
+    if let (None, Some(choice)) = (&model.store, &model.store_choice) {
+        let head = format!("{} {} here — choose one (Enter opens it):", choice.names.len(), choice.what);
+        buf.set_line(rows_area.x, rows_area.y, &Line::styled(head, t.style("muted")), rows_area.width);
+        for (i, name) in choice.names.iter().enumerate().take(rows_area.height.saturating_sub(1) as usize) {
+            let style = if i == choice.selected { t.style("selection") } else { t.style("text") };
+            let line = Line::styled(format!("  {}", sanitize::line(name)), style);
+            buf.set_line(rows_area.x, rows_area.y + 1 + i as u16, &line, rows_area.width);
+        }
+        return;
+    }
     let Some(store) = &model.store else {
         let text = match &model.load_error {
             Some(e) => Line::styled(sanitize::line(e), t.style("error")),

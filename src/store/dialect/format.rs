@@ -99,6 +99,17 @@ pub trait Format: Sync {
         None
     }
 
+    /// The separate stores of this format side by side in `dir` when `dir` is not one itself
+    /// (a folder of OKF bundles): opened one at a time, never read as one store.
+    fn stores_within(&self, _dir: &Path) -> Vec<PathBuf> {
+        Vec::new()
+    }
+
+    /// What several stores of this format are called ("OKF bundles").
+    fn plural(&self) -> &'static str {
+        "stores"
+    }
+
     /// Where folio keeps its own state for a store at `root` (never inside what the format's own
     /// readers scan).
     fn state_dir(&self, root: &Path) -> PathBuf {

@@ -16,11 +16,18 @@ mod references;
 pub mod review;
 pub use format::KIND;
 
-pub struct Okf;
+pub struct Okf {
+    /// The bundle around the root, when the root is one of its subfolders.
+    pub enclosing: Option<super::Enclosing>,
+}
 
 impl Dialect for Okf {
     fn kind(&self) -> DialectKind {
         DialectKind::Okf
+    }
+
+    fn enclosing(&self) -> Option<super::Enclosing> {
+        self.enclosing.clone()
     }
 
     fn role(&self, rel: &str) -> FileRole {

@@ -8,8 +8,10 @@ use crate::store::model::entity::Entity;
 
 pub mod format;
 mod frontmatter_links;
+mod hubs;
 mod ignore_filters;
 mod log_reader;
+pub mod review;
 pub use format::KIND;
 
 pub struct Vault {
@@ -54,6 +56,15 @@ impl Dialect for Vault {
     }
 
     /// An LLM wiki's `log.md` (`## [date] op | subject`); the file stays a note as well.
+    /// Hub pages (`index.md`, `_index.md`) are checked to list their folder's pages.
+    fn catalog_status(&self, store: &crate::store::Store) -> Vec<crate::store::write::catalog::CatalogStatus> {
+        hubs::status(store)
+    }
+
+    fn catalog_states(&self, store: &crate::store::Store) -> Vec<(String, crate::store::write::catalog::CatalogState)> {
+        hubs::status(store).into_iter().map(|s| (s.path, s.state)).collect()
+    }
+
     fn enclosing(&self) -> Option<Enclosing> {
         self.enclosing.clone()
     }

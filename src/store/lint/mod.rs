@@ -109,7 +109,8 @@ impl Finding {
     }
 }
 
-fn default_severity(rule: &str) -> Severity {
+/// A rule's severity when nothing overrides it (unknown rules warn).
+pub fn default_severity(rule: &str) -> Severity {
     rules::lookup(rule).map(|r| r.severity).unwrap_or(Severity::Warn)
 }
 

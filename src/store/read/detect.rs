@@ -76,6 +76,15 @@ fn sniff(path: &Path) -> Detection {
     }
 }
 
+/// Several stores of one format side by side in `dir` (a folder of OKF bundles): the format's
+/// name for them and their folders, when there are two or more.
+pub fn stores_within(dir: &Path) -> Option<(&'static str, Vec<PathBuf>)> {
+    dialect::formats().find_map(|f| {
+        let found = f.stores_within(dir);
+        (found.len() >= 2).then(|| (f.plural(), found))
+    })
+}
+
 /// The root a dialect uses when named with `--dialect` on `path`.
 pub fn root_for(kind: DialectKind, path: &Path) -> PathBuf {
     kind.format().root_for(path)

@@ -144,6 +144,12 @@ impl<'a> Resolver<'a> {
     }
 }
 
+/// A markdown destination written from the root of the tool's store (`/metrics/a.md`).
+fn bundle_absolute(target: &str) -> bool {
+    let t = crate::store::model::lines::trim(target).trim_start_matches('<');
+    t.starts_with('/') && !t.starts_with("//")
+}
+
 /// Whether some folder or file along `path` is hidden (`.github/…`).
 fn has_hidden_component(path: &str) -> bool {
     path.split('/').any(|c| c.starts_with('.') && c != "." && c != "..")
@@ -210,7 +216,12 @@ impl Resolver<'_> {
                         l.resolution = self.wiki(path, l.target());
                         continue;
                     }
+                    if !self.context.below.is_empty() && bundle_absolute(l.target()) {
+                        l.resolution = self.beyond_root(&from, l.target());
+                        continue;
+                    }
                     l.resolution = match markdown_path(&from, l.target(), &mut b.one) {
+                        Err(Resolution::Escapes) => self.beyond_root(&from, l.target()),
                         Err(settled) => settled,
                         Ok(dir_form) if dir_form || b.one.is_empty() => self.lookup_path(&b.one, dir_form),
                         Ok(_) => {
@@ -394,10 +405,46 @@ pub trait Lookup {
 
     /// `markdown` for a link written in the folder `from` (worked out once per linking file).
     fn markdown_in(&self, from: &LinkDir, target: &str) -> Resolution {
+        if !self.context().below.is_empty() && bundle_absolute(target) {
+            return self.beyond_root(from, target);
+        }
         NORMALIZED.with_borrow_mut(|norm| match markdown_path(from, target, norm) {
             Ok(dir_form) => self.lookup_path(norm, dir_form),
+            Err(Resolution::Escapes) => self.beyond_root(from, target),
             Err(settled) => settled,
         })
+    }
+
+    /// A markdown link leaving the store root: when the store was opened at a subfolder of its
+    /// tool's own store (`LinkContext::below`), one that stays inside that store resolves as
+    /// its tool would — bundle-absolute from the enclosing root, relative paths to a file that
+    /// is there — else it escapes.
+    fn beyond_root(&self, from: &LinkDir, target: &str) -> Resolution {
+        let context = self.context();
+        let (below, Some(root)) = (context.below.as_str(), context.root.as_deref()) else {
+            return Resolution::Escapes;
+        };
+        if below.is_empty() || crate::store::model::lines::trim(target).contains("://") {
+            return Resolution::Escapes;
+        }
+        let t = crate::store::model::lines::trim(target).trim_start_matches('<').trim_end_matches('>');
+        let path = t.split(['#', '?']).next().unwrap_or(t);
+        let path = if path.contains('%') { percent_decode(path) } else { path.to_string() };
+        // The path from the enclosing root, then back into the store when it lands there.
+        let in_outer = match path.strip_prefix('/') {
+            Some(abs) => normalize(abs),
+            None => normalize(&join(&format!("{below}{}", from.dir()), &path)),
+        };
+        let Some(in_outer) = in_outer else { return Resolution::Escapes };
+        if let Some(inside) = in_outer.strip_prefix(below) {
+            return self.lookup_path(inside, path.ends_with('/'));
+        }
+        let outer = below
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .fold(root.to_path_buf(), |p, _| p.parent().map(std::path::Path::to_path_buf).unwrap_or(p));
+        let up = "../".repeat(below.split('/').filter(|s| !s.is_empty()).count());
+        if exists_inside(&outer, &in_outer) { Resolution::file(format!("{up}{in_outer}")) } else { Resolution::Broken }
     }
 
     fn lookup_path(&self, norm: &str, dir_form: bool) -> Resolution {

@@ -19,8 +19,22 @@ impl Format for OkfFormat {
     fn name(&self) -> &'static str {
         "okf"
     }
-    fn open(&self, _root: &Path) -> Box<dyn Dialect> {
-        Box::new(super::Okf)
+    /// Opened at a folder inside a bundle (`acme_retail/metrics`): links resolve from the
+    /// bundle's root, and `stats` says so.
+    fn open(&self, root: &Path) -> Box<dyn Dialect> {
+        let canonical = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        let top = self.upward_root(&canonical);
+        let enclosing = (top != canonical && is_root_index(&top.join("index.md")))
+            .then(|| {
+                let below = crate::store::model::relpath::from_path(canonical.strip_prefix(&top).ok()?)?;
+                Some(crate::store::dialect::Enclosing {
+                    what: "OKF bundle",
+                    root: top.clone(),
+                    below: format!("{below}/"),
+                })
+            })
+            .flatten();
+        Box::new(super::Okf { enclosing })
     }
     fn marker(&self, path: &Path) -> Option<Marker> {
         is_root_index(&path.join("index.md")).then(|| Marker::new(path, "a catalog index.md at the root"))
@@ -41,6 +55,26 @@ impl Format for OkfFormat {
             }
         }
         top.to_path_buf()
+    }
+    /// knowledge-catalog's `okf/bundles/`: sub-folders that are bundle roots, in a folder
+    /// that is not one (no catalog of its own).
+    fn stores_within(&self, dir: &Path) -> Vec<PathBuf> {
+        if dir.join("index.md").exists() {
+            return Vec::new();
+        }
+        let Ok(entries) = fs::read_dir(dir) else { return Vec::new() };
+        let mut bundles: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .map(|e| e.path())
+            .filter(|p| is_root_index(&p.join("index.md")))
+            .collect();
+        bundles.sort();
+        bundles
+    }
+    fn plural(&self) -> &'static str {
+        "OKF bundles"
     }
     fn cacheable(&self) -> bool {
         true

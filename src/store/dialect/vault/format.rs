@@ -32,6 +32,9 @@ impl Format for VaultFormat {
     fn cacheable(&self) -> bool {
         true
     }
+    fn review(&self) -> &'static dyn crate::store::review::rules::ReviewRules {
+        &super::review::VaultReview
+    }
     fn link_rules(&self) -> LinkRules {
         LinkRules::OBSIDIAN
     }

@@ -11,6 +11,11 @@ pub struct LinkDir<'a> {
 impl<'a> LinkDir<'a> {
     pub(super) const ROOT: LinkDir<'static> = LinkDir { dir: "", plain: true };
 
+    /// The folder, relative to the store root.
+    pub fn dir(&self) -> &'a str {
+        self.dir
+    }
+
     /// The folder of the file at `from` (a relative path).
     pub fn of(from: &'a str) -> Self {
         let dir = crate::store::model::relpath::parent(from);

@@ -1,0 +1,27 @@
+//! Choosing one store among several side by side in the opened folder (a folder of OKF
+//! bundles): the catalog lists them until one is opened, as `--bundle NAME` would.
+use crate::app::action::Action;
+use crate::app::effects::Effect;
+use crate::app::model::Model;
+
+/// While the choice is shown, every action is answered here: move, open, or quit.
+pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
+    let Some(choice) = model.store_choice.as_mut() else { return Vec::new() };
+    let last = choice.names.len().saturating_sub(1);
+    match a {
+        Action::Down => choice.selected = (choice.selected + 1).min(last),
+        Action::Up => choice.selected = choice.selected.saturating_sub(1),
+        Action::Top => choice.selected = 0,
+        Action::Bottom => choice.selected = last,
+        Action::Open | Action::Expand | Action::Confirm => {
+            let name = choice.names[choice.selected].clone();
+            model.store_choice = None;
+            model.source_label = format!("{} ({name})", model.source_label);
+            return vec![Effect::LoadBundle(model.progress.clone(), model.config.cache, name)];
+        }
+        Action::Quit | Action::Close => model.quit = true,
+        Action::Suspend => return vec![Effect::Suspend],
+        _ => {}
+    }
+    Vec::new()
+}
