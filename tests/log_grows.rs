@@ -18,9 +18,10 @@ fn forty_writes_succeed_while_an_agent_appends_every_millisecond() {
         std::thread::spawn(move || {
             let mut n = 0u32;
             while !stop.load(Ordering::Relaxed) {
-                // As an agent does: open, append one line, close.
+                // As an agent does: open, append one line in one write, close. (`writeln!` would
+                // write the line in pieces: torn by any other appender, folio or not.)
                 let mut f = std::fs::OpenOptions::new().append(true).create(true).open(&log).unwrap();
-                writeln!(f, "- agent line {n}").unwrap();
+                f.write_all(format!("- agent line {n}\n").as_bytes()).unwrap();
                 drop(f);
                 n += 1;
                 std::thread::sleep(Duration::from_millis(1));
@@ -43,7 +44,12 @@ fn forty_writes_succeed_while_an_agent_appends_every_millisecond() {
     assert!(lines > 40, "the agent kept writing during the run ({lines} lines)");
     let text = std::fs::read_to_string(&log).unwrap();
     let missing: Vec<u32> = (0..lines).filter(|n| !text.contains(&format!("- agent line {n}\n"))).collect();
-    assert!(missing.is_empty(), "agent lines lost: {missing:?}");
+    let around = |n: &u32| {
+        let at = text.find(&format!("- agent line {}\n", n.saturating_sub(1))).unwrap_or(0);
+        text[at..].lines().take(4).collect::<Vec<_>>().join(" | ")
+    };
+    let context: Vec<String> = missing.iter().map(around).collect();
+    assert!(missing.is_empty(), "agent lines lost: {missing:?} (after the line before: {context:?})");
     let folio_events = text.lines().filter(|l| l.contains("set `owner` to `v")).count();
     assert_eq!(folio_events, 40, "{text}");
     let orders = std::fs::read_to_string(root.join("tables/orders.md")).unwrap();

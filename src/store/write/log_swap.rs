@@ -61,12 +61,13 @@ pub fn add_to_log(
 }
 
 /// How long the files taken aside are watched for lines still arriving through a handle an
-/// agent opened before they moved (a writer descheduled between its open and its write).
-const QUIET_CHECKS: u32 = 3;
-const MAX_CHECKS: u32 = 40;
+/// agent opened before they moved (a writer descheduled between its open and its write):
+/// while any process holds one open (where the system says, Linux's `/proc`), up to a limit,
+/// then a few quiet checks in a row.
+const QUIET_CHECKS: u32 = 5;
+const MAX_CHECKS: u32 = 2000;
 
-/// Lines written into a file taken aside after it was read go to the end of the log, until
-/// every such file has stayed as it was for a few checks in a row.
+/// Lines written into a file taken aside after it was read go to the end of the log.
 fn settle(path: &Path, watched: &mut [(std::path::PathBuf, usize)]) -> io::Result<()> {
     let mut quiet = 0;
     for _ in 0..MAX_CHECKS {
@@ -79,13 +80,24 @@ fn settle(path: &Path, watched: &mut [(std::path::PathBuf, usize)]) -> io::Resul
                 grew = true;
             }
         }
-        quiet = if grew { 0 } else { quiet + 1 };
+        let held = watched.iter().any(|(aside, _)| held_open(aside));
+        quiet = if grew || held { 0 } else { quiet + 1 };
         if quiet >= QUIET_CHECKS {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
     Ok(())
+}
+
+/// Whether some process has `file` open (false where the system does not say).
+fn held_open(file: &Path) -> bool {
+    let Ok(file) = fs::canonicalize(file) else { return false };
+    let Ok(procs) = fs::read_dir("/proc") else { return false };
+    procs.flatten().filter(|p| p.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit())).any(|p| {
+        let Ok(fds) = fs::read_dir(p.path().join("fd")) else { return false };
+        fds.flatten().any(|fd| fs::read_link(fd.path()).is_ok_and(|target| target == file))
+    })
 }
 
 /// Take the file an agent made at `path` aside: where it went and its bytes.
