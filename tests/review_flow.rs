@@ -105,13 +105,81 @@ fn merge_repoints_links_in_every_file_and_archives_the_duplicate() {
     assert!(!root.join(format!("{from}.md")).exists());
     let merged = std::fs::read_to_string(root.join(format!("{into}.md"))).unwrap();
     assert!(merged.contains("merged_from: [conventions/amounts-minor-units]"), "{merged}");
-    assert!(merged.contains("## Merged from Money amounts in minor units"), "{merged}");
+    // The kept entity keeps its own body: superseded text does not become live text.
+    assert!(!merged.contains("## Merged from"), "{merged}");
     let refunds = std::fs::read_to_string(root.join("apis/refunds-v2.md")).unwrap();
     assert!(refunds.contains("(/conventions/money-in-minor-units.md)"), "{refunds}");
     let index = std::fs::read_to_string(root.join("conventions/index.md")).unwrap();
     assert!(!index.contains("amounts-minor-units.md"), "{index}");
     let log = std::fs::read_to_string(root.join("log.md")).unwrap();
     assert!(log.contains("* **Merge**: [Money amounts in minor units](/conventions/amounts-minor-units.md)"), "{log}");
+}
+
+/// `--append-body` appends FROM's body under a heading, its links re-aimed; nothing in INTO
+/// links to INTO itself (issue 26: OKF, AIP-10 and evolve merges wrote self-links).
+#[test]
+fn merge_never_writes_a_self_link_and_appends_only_when_asked() {
+    let cases = [
+        (
+            corpus("okf-v0.2/acme_retail"),
+            "",
+            "metrics/gross-margin-legacy",
+            "metrics/gross-margin",
+            "(./gross-margin.md)",
+        ),
+        (fixture("aip10-wiki"), "", "bridge-note-terms", "runway-extension-q2", "[[runway-extension-q2]]"),
+        (
+            fixture("evolve-wikilinks"),
+            ".evolve/entities",
+            "feedback/check-lockfile",
+            "guideline/prefer-uv-run",
+            "[[prefer-uv-run",
+        ),
+    ];
+    for (src, sub, from, into, self_link) in cases {
+        for append in [false, true] {
+            let (_d, root) = scratch(&src);
+            make_writable(&root);
+            let store = root.join(sub);
+            let s = store.to_str().unwrap();
+            let into_file = folio_json(&["show", s, into, "--json"])["path"].as_str().unwrap().to_string();
+            let mut args = vec!["review", s, "merge", from, into, "--as", "human:ann"];
+            if append {
+                args.push("--append-body");
+            }
+            review(&args);
+            let merged = std::fs::read_to_string(store.join(&into_file)).unwrap();
+            assert!(!merged.contains(self_link), "{into}: a self-link\n{merged}");
+            assert_eq!(merged.contains("## Merged from"), append, "{into}: append {append}\n{merged}");
+        }
+    }
+}
+
+/// `--body-from`: the reviewer's body may still link to FROM; those links are unwrapped, not
+/// left pointing at the archived file (issue 26 defect 7).
+#[test]
+fn merge_with_a_given_body_leaves_no_link_to_the_merged_entity() {
+    let (_d, root) = scratch(&fixture("aip10-wiki"));
+    make_writable(&root);
+    let body = root.join("../body.md");
+    std::fs::write(&body, "# Runway\n\nTerms in [[bridge-note-terms]] and [[lead-investor]].\n").unwrap();
+    let r = root.to_str().unwrap();
+    review(&[
+        "review",
+        r,
+        "merge",
+        "bridge-note-terms",
+        "runway-extension-q2",
+        "--body-from",
+        body.to_str().unwrap(),
+        "--as",
+        "human:ann",
+    ]);
+    let merged = std::fs::read_to_string(root.join("concepts/runway-extension-q2.md")).unwrap();
+    assert!(merged.contains("Terms in bridge-note-terms and [[lead-investor]]."), "{merged}");
+    let lint = folio(&["lint", r, "--json"]);
+    let text = String::from_utf8_lossy(&lint.stdout);
+    assert!(!text.contains("runway-extension-q2.md\",\"line\":3"), "{text}");
 }
 
 #[test]

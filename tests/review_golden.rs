@@ -5,121 +5,10 @@
 //! log. After applying, `folio undo` must put every file back byte for byte.
 //! Timestamps are replaced by `<TS>`/`<DATE>`. Set `FOLIO_BLESS=1` to rewrite them.
 mod common;
+use common::golden::*;
 use common::*;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-use folio::store::write::changeset::unified_diff;
-
-fn normalise(s: &str) -> String {
-    let ts = regex_lite(s);
-    ts.replace(env!("CARGO_MANIFEST_DIR"), "<REPO>")
-}
-
-/// Replace ISO timestamps and dates (today's) with placeholders.
-fn regex_lite(s: &str) -> String {
-    let today = {
-        let o = std::process::Command::new("date").args(["-u", "+%Y-%m-%d"]).output().unwrap();
-        String::from_utf8(o.stdout).unwrap().trim().to_string()
-    };
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(at) = rest.find(&today) {
-        out += &rest[..at];
-        let after = &rest[at + today.len()..];
-        // `THH:MM:SS[.ffffff]Z` or ` HH:MM +00:00` follow a full timestamp.
-        let tail = after
-            .strip_prefix('T')
-            .map(|t| t.find('Z').map(|z| z + 2).unwrap_or(0))
-            .or_else(|| after.strip_prefix(' ').filter(|t| t.get(5..12) == Some(" +00:00")).map(|_| 13))
-            .unwrap_or(0);
-        out += if tail > 0 { "<TS>" } else { "<DATE>" };
-        rest = &after[tail..];
-    }
-    out + rest
-}
-
-/// What the verdict added to the store's log: OKF's entry right under today's heading (its log
-/// is newest first), everything appended for the others.
-fn logged(before: &str, after: &str, log: &str) -> String {
-    if log.ends_with("log.md") && !log.ends_with("_log.md") {
-        return after.lines().find(|l| l.starts_with("* **") || l.starts_with("- **")).unwrap().to_string();
-    }
-    let added = after.strip_prefix(before).unwrap_or_else(|| panic!("{log}: not appended to"));
-    added.trim_start_matches('\n').trim_end().to_string()
-}
-
-/// A scratch copy that takes writes (the corpora are read-only).
-fn writable_scratch(src: &Path) -> (tempfile::TempDir, PathBuf) {
-    let (dir, root) = scratch(src);
-    let mut stack = vec![root.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let mut perms = e.metadata().unwrap().permissions();
-            #[allow(clippy::permissions_set_readonly_false)]
-            perms.set_readonly(false);
-            std::fs::set_permissions(e.path(), perms).unwrap();
-            if e.file_type().unwrap().is_dir() {
-                stack.push(e.path());
-            }
-        }
-    }
-    (dir, root)
-}
-
-/// Every file of the scratch tree with its bytes, except folio's state and the store's log.
-fn tree(root: &Path, log: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            let rel = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
-            if e.file_name() == ".folio" || rel == ".evolve/folio" || p == log {
-                continue;
-            }
-            if e.file_type().unwrap().is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
-}
-
-/// The change from `before` to `after` as unified diffs; a file that appears where another
-/// with the same name left is shown as a move.
-fn applied(before: &BTreeMap<String, Vec<u8>>, after: &BTreeMap<String, Vec<u8>>) -> String {
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
-    let gone: Vec<&String> = before.keys().filter(|p| !after.contains_key(*p)).collect();
-    let added: Vec<&String> = after.keys().filter(|p| !before.contains_key(*p)).collect();
-    let mut moved_from = Vec::new();
-    let mut out = String::new();
-    for (p, now) in after {
-        match before.get(p) {
-            Some(old) if old != now => {
-                out += &unified_diff(&text(old), &text(now), &format!("a/{p}"), &format!("b/{p}"))
-            }
-            Some(_) => {}
-            None => match gone.iter().find(|g| name(g) == name(p) && !moved_from.contains(*g)) {
-                Some(from) => {
-                    moved_from.push(*from);
-                    out += &unified_diff(&text(&before[*from]), &text(now), &format!("a/{from}"), &format!("b/{p}"));
-                }
-                None => out += &unified_diff("", &text(now), "/dev/null", &format!("b/{p}")),
-            },
-        }
-    }
-    for g in gone.iter().filter(|g| !moved_from.contains(*g)) {
-        let bytes = &before[*g];
-        out += &format!("removed {g} ({} bytes, {})\n", bytes.len(), folio::store::model::digest::of(bytes));
-    }
-    assert!(added.len() >= moved_from.len());
-    out
-}
 
 /// Run a verb on a scratch copy: dry-run, apply, compare with the golden file, then undo.
 fn check(name: &str, src: PathBuf, store_rel: &str, args: &[&str], log: &str) {
@@ -132,15 +21,15 @@ fn check(name: &str, src: PathBuf, store_rel: &str, args: &[&str], log: &str) {
     full.extend(["--as", "human:golden"]);
     let mut dry = full.clone();
     dry.push("--dry-run");
-    let before = tree(&root, &log_path);
+    let before = store_files(&root, &log_path);
     let log_before = std::fs::read_to_string(&log_path).unwrap_or_default();
     let o = folio(&dry);
     assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
     let diff = stdout(&o);
-    assert_eq!(tree(&root, &log_path), before, "{name}: --dry-run wrote");
+    assert_eq!(store_files(&root, &log_path), before, "{name}: --dry-run wrote");
     let o = folio(&full);
     assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
-    let after = tree(&root, &log_path);
+    let after = store_files(&root, &log_path);
     let log_after = std::fs::read_to_string(&log_path).unwrap();
     let added = logged(&log_before, &log_after, log);
     let got = normalise(&format!("{diff}\n# applied\n{}\n# log\n{added}\n", applied(&before, &after)));
@@ -155,7 +44,7 @@ fn check(name: &str, src: PathBuf, store_rel: &str, args: &[&str], log: &str) {
     // Undo takes the decision back, a log-only one too: files byte-exact, items queued again.
     let o = folio(&["undo", s, "--as", "human:golden"]);
     assert!(o.status.success(), "{name}: undo: {}", String::from_utf8_lossy(&o.stderr));
-    assert!(tree(&root, &log_path) == before, "{name}: undo is not byte-exact");
+    assert!(store_files(&root, &log_path) == before, "{name}: undo is not byte-exact");
     let ledger =
         std::fs::read_to_string(normalize_path(&store.join(state_dir(store_rel)).join("review/verdicts.jsonl")));
     assert_eq!(ledger.unwrap_or_default(), "", "{name}: undo left verdicts in the ledger");
@@ -164,20 +53,6 @@ fn check(name: &str, src: PathBuf, store_rel: &str, args: &[&str], log: &str) {
 /// The folio state folder, relative to the store root.
 fn state_dir(store_rel: &str) -> &'static str {
     if store_rel.is_empty() { ".folio" } else { "../folio" }
-}
-
-/// `a/b/../c` → `a/c` (the evolve log sits beside the `entities/` root).
-fn normalize_path(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn demo() -> PathBuf {
@@ -273,7 +148,10 @@ fn awareness_promote_and_veto() {
 fn okf_forget_merge_and_promote_to_a_type() {
     let acme = corpus("okf-v0.2/acme_retail");
     check("okf-forget", acme.clone(), "", &["forget", "metrics/gross-margin-legacy"], "log.md");
-    check("okf-merge", acme, "", &["merge", "metrics/gross-margin-legacy", "metrics/gross-margin"], "log.md");
+    check("okf-merge", acme.clone(), "", &["merge", "metrics/gross-margin-legacy", "metrics/gross-margin"], "log.md");
+    // Issue 26 defect 8: the old folder's catalog drops its entry, `sources[].resource` follows
+    // the file, and undo is byte-exact (checked by `check`).
+    check("okf-promote-move-resources", acme.clone(), "", &["promote", "tables/orders", "--to", "Metric"], "log.md");
     // The demo groups by type: a runbook promoted to a decision record moves to decisions/.
     check(
         "okf-promote-type",

@@ -42,6 +42,7 @@ fn merging_keeps_every_link_and_every_list_in_its_style() {
         "merge",
         "metrics/gross-margin",
         "computations/gross-margin-period",
+        "--append-body",
         "--as",
         "human:ceo",
     ]);

@@ -181,10 +181,11 @@ fn evolve_project() {
         },
         &[
             r#""event":"review","entity":"guideline/prefer-ripgrep-over-grep-for-code-search""#,
-            r#""verdict":"veto""#,
-            r#""verdict":"forget""#,
-            r#""verdict":"merge""#,
-            r#""verdict":"approve""#,
+            // evolve's own words (its rows say `approved`).
+            r#""verdict":"vetoed""#,
+            r#""verdict":"forgotten""#,
+            r#""verdict":"merged""#,
+            r#""verdict":"approved""#,
             // A bulk approval writes evolve's one-entity review line per entity.
             r#""event":"review","entity":"guideline/prefer-git-worktrees-for-parallel-branches","by":"human:tester""#,
         ],

@@ -68,13 +68,17 @@ pub enum Sub {
         #[command(flatten)]
         write: WriteFlags,
     },
-    /// Fold FROM into INTO: links and typed edges to FROM repointed, FROM archived.
+    /// Fold FROM into INTO: links and typed edges to FROM repointed (INTO's own links to FROM
+    /// unwrapped), FROM archived; INTO keeps its body unless told otherwise.
     Merge {
         from: String,
         into: String,
-        /// The merged body of INTO (default: INTO's body, then FROM's under a heading).
-        #[arg(long, value_name = "FILE")]
+        /// The merged body of INTO, read from FILE (default: INTO's body as it is).
+        #[arg(long, value_name = "FILE", conflicts_with = "append_body")]
         body_from: Option<PathBuf>,
+        /// Append FROM's body to INTO's under a `## Merged from` heading.
+        #[arg(long)]
+        append_body: bool,
         #[command(flatten)]
         write: WriteFlags,
     },
@@ -119,11 +123,12 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
             let select = Select { filter: None, confirm_hidden: false, write };
             decide(g, path, vec![id], Verdict::Promote { to }, select)
         }
-        Sub::Merge { from, into, body_from, write } => {
+        Sub::Merge { from, into, body_from, append_body, write } => {
             let store = write_flags::open_resolved(g, path, write.read_only)?;
             let (a, b) = (find_entity(&store, &from)?, find_entity(&store, &into)?);
             let body = match &body_from {
                 Some(f) => Some(std::fs::read_to_string(f).with_context(|| f.display().to_string())?),
+                None if append_body && a != b => Some(review::merge::appended_body(&store, a, b)?),
                 None => None,
             };
             let plan = review::merge::plan(&store, a, b, body.as_deref(), &Reviewer::now(&write.actor()?))?;

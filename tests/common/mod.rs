@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
+pub mod golden;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -42,6 +44,29 @@ pub fn scratch(src: &Path) -> (tempfile::TempDir, PathBuf) {
     let dst = dir.path().join(src.file_name().unwrap());
     copy_tree(src, &dst);
     (dir, dst)
+}
+
+/// Make every file and folder under `root` writable by its owner (the corpora are read-only).
+pub fn make_writable(root: &Path) {
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let mut perms = e.metadata().unwrap().permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            perms.set_readonly(false);
+            std::fs::set_permissions(e.path(), perms).unwrap();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            }
+        }
+    }
+}
+
+/// A scratch copy that takes writes.
+pub fn writable_scratch(src: &Path) -> (tempfile::TempDir, PathBuf) {
+    let (dir, root) = scratch(src);
+    make_writable(&root);
+    (dir, root)
 }
 
 /// Run the folio binary with arguments.

@@ -20,6 +20,10 @@ pub struct VerdictRecord {
     pub hash: String,
     pub by: String,
     pub ts: String,
+    /// Digest of the entity's text right after a verdict that left it in place but out of the
+    /// active set (an OKF veto's `status: deprecated`): a later change to it re-queues it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
     /// The undo record of the changeset that carried the verdict (none for a log-only verdict).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changeset: Option<String>,
@@ -28,11 +32,11 @@ pub struct VerdictRecord {
     /// neither names the other: both stay heads. None: written before folio kept this, read as
     /// following every earlier line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after: Option<Vec<String>>,
+    pub seen: Option<Vec<String>>,
 }
 
 impl VerdictRecord {
-    /// What names this decision in a later one's `after`.
+    /// What names this decision in a later one's `seen`.
     pub fn key(&self) -> String {
         format!("{} {} {} {}", self.ts, self.by, self.verdict, self.hash)
     }
@@ -68,8 +72,8 @@ impl Ledger {
         let mine: Vec<&VerdictRecord> = self.records.iter().filter(|r| r.entity == entity).collect();
         let mut seen = std::collections::HashSet::new();
         for (i, r) in mine.iter().enumerate() {
-            match &r.after {
-                Some(after) => seen.extend(after.iter().cloned()),
+            match &r.seen {
+                Some(saw) => seen.extend(saw.iter().cloned()),
                 // An older line follows every line before it.
                 None => seen.extend(mine[..i].iter().map(|p| p.key())),
             }
@@ -144,8 +148,9 @@ mod tests {
             hash: hash.into(),
             by: "human:t".into(),
             ts: "2026-01-01T00:00:00Z".into(),
-            changeset: cs.map(String::from),
             after: None,
+            changeset: cs.map(String::from),
+            seen: None,
         }
     }
 
@@ -194,23 +199,23 @@ mod tests {
     fn decisions_made_apart_that_disagree_are_a_conflict_until_one_follows_both() {
         let mut l = Ledger::default();
         let mut a = rec("x", "approve", "sha256:a", None);
-        a.after = Some(Vec::new());
+        a.seen = Some(Vec::new());
         let mut b = rec("x", "veto", "sha256:o", None);
         b.by = "human:bob".into();
-        b.after = Some(Vec::new());
+        b.seen = Some(Vec::new());
         l.records = vec![a.clone(), b.clone()];
         let heads: Vec<String> = l.conflict("x").unwrap().iter().map(|r| r.by.clone()).collect();
         assert_eq!(heads, ["human:t", "human:bob"]);
-        // Lines from before `after` existed follow every earlier line: no conflict.
+        // Lines from before `seen` existed follow every earlier line: no conflict.
         let (mut a0, mut b0) = (a.clone(), b.clone());
-        a0.after = None;
-        b0.after = None;
+        a0.seen = None;
+        b0.seen = None;
         l.records = vec![a0, b0];
         assert!(l.conflict("x").is_none());
         // A decision that saw both settles it.
         let mut c = rec("x", "veto", "sha256:a", None);
         c.ts = "2026-01-02T00:00:00Z".into();
-        c.after = Some(vec![a.key(), b.key()]);
+        c.seen = Some(vec![a.key(), b.key()]);
         l.records = vec![a, b, c];
         assert!(l.conflict("x").is_none());
         assert_eq!(l.heads("x").len(), 1);

@@ -1,8 +1,10 @@
-//! Merge (canonicalization): fold entity A into entity B. B keeps both contents (A's body is
-//! appended under a heading unless the reviewer supplies the merged body), gains A's aliases
-//! and sources and a `merged_from` trail; every inbound link and typed edge to A is repointed
-//! to B (`repoint::plan_move` with B's path as the destination); A is archived. awareness
-//! entries are lines: A is pruned with reason `merged into …`.
+//! Merge (canonicalization): fold entity A into entity B. B keeps its own body unless the
+//! reviewer supplies the merged one (`appended_body` offers both texts: appending A's by
+//! default would turn superseded text into live text), gains A's aliases and sources and a
+//! `merged_from` trail; every inbound link and typed edge to A is repointed to B
+//! (`repoint::plan_merge`), and B's own links to A are unwrapped to their labels, never made
+//! self-links; A is archived. awareness entries are lines: A is pruned with reason
+//! `merged into …`.
 use serde_json::{Value, json};
 
 use super::plan::{Decision, Plan};
@@ -54,10 +56,7 @@ pub fn plan(
     if let Some(why) = format.read_only_reason(&a.path).or_else(|| format.read_only_reason(&b.path)) {
         return Err(ReviewError::refused(why));
     }
-    let mut moved = repoint::plan_move(store, from, &b.path).map_err(ReviewError::refused)?;
-    // A's text with its relative links re-aimed from A's folder to B's, as `folio mv` does:
-    // the merged-in body then still reaches what it linked to.
-    let a_text = std::mem::take(&mut moved.moved);
+    let mut moved = repoint::plan_merge(store, from, &b.path).map_err(ReviewError::refused)?;
     plan.notes = moved.skipped.clone();
     // Files the format never writes keep their links as they are.
     moved.referrers.retain(|path, _| match format.read_only_reason(path) {
@@ -67,38 +66,58 @@ pub fn plan(
         }
         None => true,
     });
-    for (path, (_, new)) in &moved.referrers {
-        let old = std::fs::read_to_string(store.abs_path(path)).unwrap_or_default();
-        plan.repointed.extend(changed_lines(path, &old, new));
+    let mut before: Vec<(String, String)> = Vec::new();
+    for (path, (_, new)) in moved.referrers.iter().chain(&moved.catalogs) {
+        before.push((path.clone(), std::fs::read_to_string(store.abs_path(path)).unwrap_or_default()));
         plan.draft.set_text(store, path, new.clone())?;
     }
     for path in moved.referrers.keys() {
         let own = (*path == b.path).then_some(b.id.as_str());
         super::edges::tidy(store, &mut plan, path, own)?;
+    }
+    // What the preview lists is what the diff shows: each line as repointing and tidying left it.
+    for (path, old) in &before {
+        let new = plan.draft.text(store, path)?.clone();
+        plan.repointed.extend(changed_lines(path, old, &new));
+    }
+    for path in moved.referrers.keys() {
         // INTO is stamped with its other fields.
-        if own.is_none() {
+        if *path != b.path {
             rules.touched_by_merge(store, path, &mut plan)?;
         }
     }
     fold_fields(store, from, into, &mut plan)?;
     let b_path = b.path.clone();
-    let b_text = plan.draft.text(store, &b_path)?;
-    let merged_body = match body {
-        Some(text) => text.to_string(),
-        None => {
-            let own = &b_text[body_start(b_text)..];
-            let theirs = a_text[body_start(&a_text)..].trim();
-            let nl = crate::store::write::edit::newline_of(b_text);
-            let sep = if own.ends_with('\n') || own.is_empty() { "" } else { nl };
-            format!("{own}{sep}{nl}## Merged from {}{nl}{nl}{theirs}{nl}", a.title)
-        }
-    };
-    let start = body_start(b_text);
-    b_text.replace_range(start.., &merged_body);
+    if let Some(text) = body {
+        let b_text = plan.draft.text(store, &b_path)?;
+        let start = body_start(b_text);
+        b_text.replace_range(start.., text);
+        // The reviewer's body may still link to FROM (copied from either text): unwrapped.
+        let unwrapped = repoint::unwrap_links_in(store, &b_path, b_text, from);
+        *b_text = unwrapped;
+    }
     plan.draft.archive(store, &a.path.clone())?;
     plan.event = plan.event.clone().detail("repointed", plan.repointed.len());
     rules.merge_event(a, b, &mut plan);
     Ok(plan)
+}
+
+/// INTO's body followed by FROM's under a `## Merged from` heading, FROM's links re-aimed from
+/// its folder to INTO's and links between the two unwrapped: what `--append-body` and the
+/// merge editor offer. Never the default, as it would turn superseded text into live text.
+pub fn appended_body(store: &Store, from: EntityIdx, into: EntityIdx) -> Result<String, ReviewError> {
+    let (a, b) = (store.entity(from), store.entity(into));
+    let moved = repoint::plan_merge(store, from, &b.path).map_err(ReviewError::refused)?;
+    let b_text = match moved.referrers.get(&b.path) {
+        Some((_, t)) => t.clone(),
+        None => store.read_entity_text(into).map_err(|e| ReviewError::refused(e.to_string()))?,
+    };
+    let a_text = &moved.moved;
+    let own = &b_text[body_start(&b_text)..];
+    let theirs = a_text[body_start(a_text)..].trim();
+    let nl = crate::store::write::edit::newline_of(&b_text);
+    let sep = if own.ends_with('\n') || own.is_empty() { "" } else { nl };
+    Ok(format!("{own}{sep}{nl}## Merged from {}{nl}{nl}{theirs}{nl}", a.title))
 }
 
 /// B gains A's aliases (and A's title as one), A's sources and the merge trail, each added to
@@ -151,12 +170,25 @@ fn body_start(text: &str) -> usize {
     }
 }
 
-/// `path:LINE: old → new` for every line a repointing changes.
-pub(super) fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
-    old.lines()
-        .zip(new.lines())
-        .enumerate()
-        .filter(|(_, (o, n))| o != n)
-        .map(|(i, (o, n))| format!("{path}:{}: {} → {}", i + 1, o.trim(), n.trim()))
-        .collect()
+/// `path:LINE: old → new` for every line a repointing changes, `path:LINE: old → (removed)`
+/// for one it deletes (a repeated or self edge), from a line diff of the two texts.
+pub fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
+    use similar::{DiffOp, TextDiff};
+    let (o, n): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    let mut out = Vec::new();
+    for op in TextDiff::from_slices(&o, &n).ops() {
+        let (old_at, old_len, new_at, new_len) = match *op {
+            DiffOp::Equal { .. } => continue,
+            DiffOp::Delete { old_index, old_len, new_index } => (old_index, old_len, new_index, 0),
+            DiffOp::Insert { old_index, new_index, new_len } => (old_index, 0, new_index, new_len),
+            DiffOp::Replace { old_index, old_len, new_index, new_len } => (old_index, old_len, new_index, new_len),
+        };
+        for k in 0..old_len.max(new_len) {
+            let line = if k < old_len { old_at + k + 1 } else { new_at + k + 1 };
+            let was = o.get(old_at + k).filter(|_| k < old_len).map(|l| l.trim()).unwrap_or("(nothing)");
+            let now = n.get(new_at + k).filter(|_| k < new_len).map(|l| l.trim()).unwrap_or("(removed)");
+            out.push(format!("{path}:{line}: {was} → {now}"));
+        }
+    }
+    out
 }

@@ -80,19 +80,22 @@ impl Plan {
             let entity = d.renamed_to.unwrap_or(d.entity);
             let now = fresh.find(&entity).filter(|i| fresh.entity(*i).id == entity);
             let text = now.and_then(|i| fresh.read_entity_text(i).ok());
-            let (hash, snapshot) = match (is_approval(&d.verdict), text) {
-                (true, Some(t)) => (digest::of(t.as_bytes()), Some(t)),
-                _ => (d.hash_before.clone(), None),
+            let (hash, snapshot, after) = match (is_approval(&d.verdict), text) {
+                (true, Some(t)) => (digest::of(t.as_bytes()), Some(t), None),
+                (false, Some(t)) => (d.hash_before.clone(), None, Some(digest::of(t.as_bytes()))),
+                (false, None) => (d.hash_before.clone(), None, None),
+                (true, None) => (d.hash_before.clone(), None, None),
             };
             // What this reviewer saw decided on the entity: this decision follows all of it.
-            let after = Some(ledger.heads(&entity).iter().map(|r| r.key()).collect());
+            let seen = Some(ledger.heads(&entity).iter().map(|r| r.key()).collect());
             let record = VerdictRecord {
-                after,
+                seen,
                 entity,
                 verdict: d.verdict,
                 hash,
                 by: self.reviewer.by.clone(),
                 ts: self.reviewer.timestamp(),
+                after,
                 changeset: changeset.clone(),
             };
             verdicts.push((record, snapshot));

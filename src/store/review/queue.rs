@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::diff;
-use super::ledger::{Ledger, is_approval};
+use super::ledger::{Ledger, VerdictRecord, is_approval};
 use crate::store::lint::{self, LintConfig};
 use crate::store::model::entity::Severity;
 use crate::store::model::entity::{EntityIdx, rule};
@@ -22,6 +22,8 @@ pub enum Reason {
     LowConfidence,
     PendingReview,
     ChangedSinceApproval,
+    /// An agent changed what a human vetoed or forgot (it was never approved since).
+    ChangedSinceVeto,
     NeverReviewed,
     RetentionFlagged,
     PromotionCandidate,
@@ -40,11 +42,12 @@ pub enum Reason {
 pub const TIERS: u8 = 6;
 
 /// Every reason, in tier order (the header counts them in this order).
-pub const ALL: [Reason; 14] = [
+pub const ALL: [Reason; 15] = [
     Reason::HiddenContent,
     Reason::VerdictConflict,
     Reason::Contradiction,
     Reason::ChangedSinceApproval,
+    Reason::ChangedSinceVeto,
     Reason::PromotionCandidate,
     Reason::Candidate,
     Reason::Draft,
@@ -67,6 +70,7 @@ impl Reason {
             Reason::LowConfidence => "low-confidence",
             Reason::PendingReview => "pending-review",
             Reason::ChangedSinceApproval => "changed-since-approval",
+            Reason::ChangedSinceVeto => "changed-since-veto",
             Reason::NeverReviewed => "never-reviewed",
             Reason::RetentionFlagged => "retention-flagged",
             Reason::PromotionCandidate => "promotion-candidate",
@@ -88,7 +92,7 @@ impl Reason {
     pub fn tier(self) -> u8 {
         match self {
             Reason::HiddenContent | Reason::Contradiction | Reason::VerdictConflict => 1,
-            Reason::ChangedSinceApproval => 2,
+            Reason::ChangedSinceApproval | Reason::ChangedSinceVeto => 2,
             Reason::PromotionCandidate
             | Reason::Candidate
             | Reason::Draft
@@ -140,7 +144,12 @@ const INACTIVE: &[&str] = &["deprecated", "superseded", "archived", "pruned", "i
 /// Build the queue in order of need (`order`).
 pub fn build(store: &Store) -> Vec<QueueItem> {
     let ledger = Ledger::open(store);
-    let latest = ledger.latest();
+    let rules = store.kind().format().review();
+    // The store's own record of verdicts first; folio's ledger, where it has one, wins.
+    let logged = rules.logged_verdicts(store);
+    let mut latest: std::collections::HashMap<&str, &VerdictRecord> =
+        logged.iter().map(|r| (r.entity.as_str(), r)).collect();
+    latest.extend(ledger.latest());
     let report = lint::lint(store, &LintConfig::load(&store.root, store.kind()).unwrap_or_default());
     let today = crate::store::write::audit::now().date();
     let mut out = Vec::new();
@@ -149,7 +158,7 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
         // Disagreeing verdicts from apart stay in the inbox whatever the veto wrote (a
         // deprecated status, an inactive field): a person settles them, folio does not.
         let conflict = ledger.conflict(&e.id);
-        if e.escapes_root() || (conflict.is_none() && e.status.as_deref().is_some_and(|s| INACTIVE.contains(&s))) {
+        if e.escapes_root() {
             continue;
         }
         let Ok(text) = store.read_entity_text(idx) else { continue };
@@ -158,8 +167,13 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             continue;
         }
         let f = store.dialect.fields(e, &store.read_text(idx).unwrap_or_default());
-        let rules = store.kind().format().review();
-        if conflict.is_none() && rules.inactive(&f) {
+        let last = latest.get(e.id.as_str());
+        // Out of the active set stays out — unless someone changed it after a person vetoed
+        // or forgot it (a veto that leaves the file in place records the text it wrote).
+        let edited_after_veto =
+            last.is_some_and(|r| !is_approval(&r.verdict) && r.after.as_ref().is_some_and(|a| *a != hash));
+        let inactive = e.status.as_deref().is_some_and(|s| INACTIVE.contains(&s)) || rules.inactive(&f);
+        if inactive && !edited_after_veto && conflict.is_none() {
             continue;
         }
         let hidden = e.problems.iter().any(|p| p.rule == rule::CONTROL_CHARS);
@@ -175,11 +189,17 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
         if mine().any(|x| x.severity == Severity::Error) {
             reasons.push(Reason::LintError);
         }
-        let last = latest.get(e.id.as_str());
-        let approved = ledger.last_approval(&e.id).map(|r| r.hash.clone());
+        let approved = ledger
+            .last_approval(&e.id)
+            .or_else(|| logged.iter().rev().find(|r| r.entity == e.id && is_approval(&r.verdict)))
+            .map(|r| r.hash.clone());
+        let decided_on = |r: &VerdictRecord| r.hash == hash || r.after.as_deref() == Some(hash.as_str());
         match last {
             None => reasons.push(Reason::NeverReviewed),
-            Some(r) if r.hash != hash => reasons.push(Reason::ChangedSinceApproval),
+            // Changed since the last verdict: since an approval, or since a veto or forget (a
+            // reset to `draft` of a never-approved item is not "changed since approval").
+            Some(r) if !decided_on(r) && is_approval(&r.verdict) => reasons.push(Reason::ChangedSinceApproval),
+            Some(r) if !decided_on(r) => reasons.push(Reason::ChangedSinceVeto),
             // The person decided on exactly this content: nothing the dialect flags re-queues it.
             Some(r) if is_approval(&r.verdict) => reasons.clear(),
             Some(_) => reasons.clear(),
@@ -187,7 +207,7 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
         let verdicts: Vec<String> =
             conflict.iter().flatten().map(|r| format!("{} by {} at {}", r.verdict, r.by, r.ts)).collect();
         if !verdicts.is_empty() {
-            reasons.retain(|r| *r != Reason::ChangedSinceApproval);
+            reasons.retain(|r| !matches!(r, Reason::ChangedSinceApproval | Reason::ChangedSinceVeto));
             reasons.insert(0, Reason::VerdictConflict);
         }
         if reasons.is_empty() {

@@ -35,7 +35,7 @@ pub fn promote(store: &Store, idx: EntityIdx, kind: &str, plan: &mut Plan) -> Re
         )));
     }
     plan.notes.extend(moved.skipped.iter().cloned());
-    for (p, (_, new)) in &moved.referrers {
+    for (p, (_, new)) in moved.referrers.iter().chain(&moved.catalogs) {
         let old = plan.draft.text(store, p)?.clone();
         plan.repointed.extend(super::merge::changed_lines(p, &old, new));
         plan.draft.set_text(store, p, new.clone())?;

@@ -5,6 +5,7 @@
 //! the file out of the store into folio's archive.
 use serde_json::{Value, json};
 
+use super::ledger::VerdictRecord;
 use super::plan::Plan;
 use super::queue::Reason;
 use super::verdict::Verdict;
@@ -28,6 +29,17 @@ pub trait ReviewRules: Sync {
     /// What `verdict` writes to entity `idx` (REVIEW.md "Per dialect").
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         log_only(store, idx, verdict, plan)
+    }
+
+    /// The word the store's own log records a verdict with (evolve's rows say `approved`).
+    fn verdict_word(&self, verdict: &Verdict) -> &'static str {
+        verdict.name()
+    }
+
+    /// Verdicts the store's own log holds (evolve's `{"event": "review", "verdict":
+    /// "approved", …}` rows, whoever wrote them), oldest first, less those an undo took back.
+    fn logged_verdicts(&self, _store: &Store) -> Vec<VerdictRecord> {
+        Vec::new()
     }
 
     /// The verb the log records a verdict under.

@@ -80,6 +80,9 @@ pub fn plan(
         });
         store.kind().format().review().verdict(store, idx, verdict, &mut plan)?;
     }
+    if matches!(verdict, Verdict::Veto { .. } | Verdict::Forget) {
+        left_broken(store, targets, &mut plan);
+    }
     if !plan.event.bullets.is_empty() {
         // Bullets replace the log's default ones: keep those (each entity, the summary) around them.
         let verb = verdict.name();
@@ -107,6 +110,53 @@ pub fn plan(
     Ok(plan)
 }
 
+/// Links and typed edges into an entity the verdict takes out of the store (archived, or moved
+/// out of the indexed tree) stop resolving: named in the preview's notes and in the log
+/// (`broken_links`), never silently. Files leaving in the same plan do not count.
+fn left_broken(store: &Store, targets: &[EntityIdx], plan: &mut Plan) {
+    let leaving: Vec<String> = plan
+        .draft
+        .archived()
+        .into_iter()
+        .map(|(p, _)| p.to_string())
+        .chain(plan.draft.moves().into_iter().map(|(p, _)| p.to_string()))
+        .collect();
+    let mut broken = Vec::new();
+    for &idx in targets {
+        let e = store.entity(idx);
+        if !leaving.contains(&e.path) {
+            continue;
+        }
+        let mut here = Vec::new();
+        for &r in store.backlinks[idx as usize].iter() {
+            let from = store.entity(r);
+            if leaving.contains(&from.path) {
+                continue;
+            }
+            here.extend(
+                from.links.iter().filter(|l| l.entity() == Some(idx)).map(|l| format!("{}:{}", from.path, l.line)),
+            );
+            here.extend(
+                from.edges.iter().filter(|d| d.resolved == Some(idx)).map(|d| format!("{} ({})", from.path, d.kind)),
+            );
+        }
+        here.dedup();
+        if !here.is_empty() {
+            plan.notes.push(format!(
+                "{}: {} inbound link(s) will no longer resolve: {}",
+                e.id,
+                here.len(),
+                here.join(", ")
+            ));
+            broken.extend(here);
+        }
+    }
+    if !broken.is_empty() {
+        plan.event.summary = format!("{}; {} inbound link(s) left broken", plan.event.summary, broken.len());
+        plan.event.details.insert("broken_links".into(), json!(broken));
+    }
+}
+
 /// The audit event, under the verb the format logs verdicts with.
 fn event(store: &Store, targets: &[EntityIdx], verdict: &Verdict, reviewer: &Reviewer) -> AuditEvent {
     let summary = match (verdict, targets) {
@@ -116,8 +166,9 @@ fn event(store: &Store, targets: &[EntityIdx], verdict: &Verdict, reviewer: &Rev
         (v, [_]) => v.past().to_string(),
         (v, many) => format!("{} {} entities", v.past(), many.len()),
     };
-    let verb = store.kind().format().review().log_verb(verdict);
-    let mut ev = AuditEvent::new(verb, &reviewer.by, summary).detail("verdict", verdict.name());
+    let rules = store.kind().format().review();
+    let verb = rules.log_verb(verdict);
+    let mut ev = AuditEvent::new(verb, &reviewer.by, summary).detail("verdict", rules.verdict_word(verdict));
     if let Verdict::Veto { reason } = verdict {
         ev = ev.detail("reason", reason.clone());
     }

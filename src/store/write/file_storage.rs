@@ -259,8 +259,11 @@ fn undo_in_folder(storage: &FileStorage, store: &Store, by: &str, opts: &WriteOp
             writes.push(Write { path, expected: Some(l.expected), after: Some(l.bytes), role: Role::Ledger });
         }
     }
-    let event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
+    let mut event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
         .detail("undoes", record.id.clone());
+    for (id, title, path) in undone_entities(store, &state, &record) {
+        event = event.entity(&id, &title, &path);
+    }
     let plan = Plan { writes, archived: Vec::new(), event, undoes: Some(record.id.clone()) };
     let applied = storage.apply(plan, opts)?;
     // The files the changeset created are gone again; so go the folders it made for them
@@ -269,6 +272,38 @@ fn undo_in_folder(storage: &FileStorage, store: &Store, by: &str, opts: &WriteOp
         e.remove_created_dirs(&store.root);
     }
     Ok(applied)
+}
+
+/// The entities an undo gives back, for its log line: those whose verdicts the changeset
+/// carried (the ledger names them), then those whose files it touched.
+fn undone_entities(
+    store: &Store,
+    state: &State,
+    record: &super::journal::records::Record,
+) -> Vec<(String, String, String)> {
+    let mut ids: Vec<String> = std::fs::read_to_string(state.verdicts_path())
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v.get("changeset").and_then(|c| c.as_str()) == Some(record.id.as_str()))
+        .filter_map(|v| v.get("entity").and_then(|e| e.as_str()).map(str::to_string))
+        .collect();
+    let edited = record.entries.iter().filter(|e| e.role == Role::Edit);
+    for e in edited {
+        ids.extend(store.entities.iter().filter(|x| x.path == e.path).map(|x| x.id.clone()));
+    }
+    let mut out: Vec<(String, String, String)> = Vec::new();
+    for id in ids {
+        if out.iter().any(|(known, _, _)| *known == id) {
+            continue;
+        }
+        let (title, path) = match store.find(&id).map(|i| store.entity(i)).filter(|e| e.id == id) {
+            Some(e) => (e.title.clone(), e.path.clone()),
+            None => (String::new(), String::new()),
+        };
+        out.push((id, title, path));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -17,6 +17,9 @@ pub struct MovePlan {
     pub moved: String,
     /// Other files: path → (digest read, new content).
     pub referrers: BTreeMap<String, (String, String)>,
+    /// Catalogs no regeneration will touch that list the moved file (its folder has no other
+    /// concept left): path → (digest read, content without that entry).
+    pub catalogs: BTreeMap<String, (String, String)>,
     /// Digest of the moved file as read.
     pub moved_digest: String,
     /// Links and edges left as they were, and why.
@@ -27,7 +30,7 @@ pub struct MovePlan {
 impl MovePlan {
     pub fn into_changeset(self, mut cs: Changeset, from: &str, to: &str) -> Changeset {
         cs = cs.move_to(from, self.moved_digest, to, self.moved);
-        for (path, (d, text)) in self.referrers {
+        for (path, (d, text)) in self.referrers.into_iter().chain(self.catalogs) {
             cs = cs.replace(&path, d, text);
         }
         cs
@@ -36,6 +39,17 @@ impl MovePlan {
 
 /// Plan moving entity `idx` to `new_path` (relative to the root, ending in `.md`).
 pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePlan, String> {
+    plan(store, idx, new_path, false)
+}
+
+/// Plan folding entity `idx` into the entity whose file is `into_path` (a merge): links to it
+/// elsewhere are re-aimed at `into_path`, but inside `into_path` itself a link to it would
+/// become a link to itself, so it is unwrapped to its label instead.
+pub fn plan_merge(store: &Store, idx: EntityIdx, into_path: &str) -> Result<MovePlan, String> {
+    plan(store, idx, into_path, true)
+}
+
+fn plan(store: &Store, idx: EntityIdx, new_path: &str, unwrap_in_target: bool) -> Result<MovePlan, String> {
     let moved = store.entity(idx);
     let old_path = moved.path.clone();
     let mut referrers: Vec<EntityIdx> = store.backlinks[idx as usize].to_vec();
@@ -43,6 +57,15 @@ pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePl
     let mut plan = MovePlan::default();
     let new_stem = stem(new_path);
     let mut files: Vec<(String, bool)> = referrers.iter().map(|r| (store.entity(*r).path.clone(), false)).collect();
+    // Provenance naming the file (OKF `sources[].resource: tables/orders.md`) is a reference too.
+    let cites = |s: &String| s.trim_start_matches("./").trim_start_matches('/') == old_path;
+    files.extend(
+        store
+            .entities
+            .iter()
+            .filter(|e| e.path != old_path && e.sources.iter().any(cites))
+            .map(|e| (e.path.clone(), false)),
+    );
     files.sort();
     files.dedup();
     files.insert(0, (old_path.clone(), true));
@@ -61,13 +84,23 @@ pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePl
             for l in &e.links {
                 let to_moved = l.entity() == Some(idx);
                 let relative_file = is_moved && l.syntax == LinkSyntax::Markdown && !to_moved;
+                let span = l.span.start as usize..l.span.end as usize;
+                // In a merge the moved text lands in `new_path` too: its links there unwrap.
+                let into_target = l.entity().is_some_and(|t| store.entity(t).path == new_path);
+                let self_link = if is_moved { !to_moved && into_target } else { to_moved && path == new_path };
+                if unwrap_in_target && self_link {
+                    match label_of(&text, span.clone(), l.syntax) {
+                        Some(label) => edits.push((span, label)),
+                        None => plan.skipped.push(format!("{path}:{}: link `{}` not unwrapped", l.line, l.target())),
+                    }
+                    continue;
+                }
                 let target_path = match &l.resolution {
                     Resolution::Entity(t) if *t == idx => new_path.to_string(),
                     Resolution::Entity(t) if relative_file => store.entity(*t).path.clone(),
                     Resolution::File(f) if relative_file => f.to_string(),
                     _ => continue,
                 };
-                let span = l.span.start as usize..l.span.end as usize;
                 let found = match l.syntax {
                     LinkSyntax::Markdown => markdown_dest(&text, span.clone())
                         .map(|r| (r.clone(), new_markdown_dest(&text[r], here, &target_path))),
@@ -89,6 +122,9 @@ pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePl
                 edits.extend(edge_edits(&text, &keys, moved.stem(), &moved.id, new_path, &new_stem));
             }
         }
+        if !is_moved {
+            edits.extend(resource_edits(&text, &old_path, new_path));
+        }
         edits.sort_by_key(|(r, _)| r.start);
         edits.dedup_by(|a, b| a.0 == b.0);
         if edits.windows(2).any(|w| w[0].0.end > w[1].0.start) {
@@ -106,7 +142,146 @@ pub fn plan_move(store: &Store, idx: EntityIdx, new_path: &str) -> Result<MovePl
             plan.referrers.insert(path, (digest::of(&bytes), out));
         }
     }
+    orphaned_catalog_entry(store, &old_path, new_path, &mut plan);
     Ok(plan)
+}
+
+/// `resource:` values in the frontmatter naming `old` (bare, `./` or `/`), re-aimed at `new`
+/// in the same form.
+fn resource_edits(text: &str, old: &str, new: &str) -> Vec<(Range<usize>, String)> {
+    let Block::Closed { inner, .. } = frontmatter::locate(text) else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut pos = inner.start;
+    for line in text[inner.clone()].split_inclusive('\n') {
+        let item = line.trim_start().trim_start_matches("- ").trim_start();
+        if let Some(value) = item.strip_prefix("resource:") {
+            let v = value.trim();
+            let bare = v.trim_matches(['"', '\'']);
+            let (lead, rest) = match bare.strip_prefix("./") {
+                Some(r) => ("./", r),
+                None => bare.strip_prefix('/').map_or(("", bare), |r| ("/", r)),
+            };
+            if rest == old {
+                let at = pos + line.find(bare).unwrap_or(0);
+                if line.find(bare).is_some() {
+                    out.push((at..at + bare.len(), format!("{lead}{new}")));
+                }
+            }
+        }
+        pos += line.len();
+    }
+    out
+}
+
+/// The moved file's folder keeps a catalog (`index.md`) but no concept any more: no catalog is
+/// planned for it, so its entry for the file is taken out here (else it points at nothing).
+fn orphaned_catalog_entry(store: &Store, old_path: &str, new_path: &str, plan: &mut MovePlan) {
+    use crate::store::dialect::FileRole;
+    let dir = crate::store::model::relpath::parent(old_path);
+    if crate::store::model::relpath::parent(new_path) == dir
+        || store.entities.iter().any(|e| e.path != old_path && crate::store::model::relpath::parent(&e.path) == dir)
+    {
+        return;
+    }
+    let catalog = if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") };
+    if !store.other_files.iter().any(|(p, role)| *p == catalog && *role == FileRole::Catalog) {
+        return;
+    }
+    let Ok(bytes) = std::fs::read(store.abs_path(&catalog)) else { return };
+    let Ok(text) = String::from_utf8(bytes.clone()) else { return };
+    let name = crate::store::model::relpath::file_name(old_path);
+    let kept: String = text
+        .split_inclusive('\n')
+        .filter(|l| {
+            let t = l.trim_start();
+            let item = t.starts_with("* ") || t.starts_with("- ") || t.starts_with("+ ");
+            !(item && (t.contains(&format!("]({name})")) || t.contains(&format!("](./{name})"))))
+        })
+        .collect();
+    if kept != text {
+        plan.catalogs.insert(catalog, (digest::of(&bytes), without_empty_sections(&kept)));
+    }
+}
+
+/// A catalog without the `# Type` headings whose entries all left (and the blank lines after
+/// them), so an emptied section does not stay behind as a bare heading.
+fn without_empty_sections(text: &str) -> String {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].starts_with('#') {
+            let end = (i + 1..lines.len()).find(|&j| lines[j].starts_with('#')).unwrap_or(lines.len());
+            if lines[i + 1..end].iter().all(|l| l.trim().is_empty()) {
+                i = end;
+                continue;
+            }
+        }
+        out += lines[i];
+        i += 1;
+    }
+    out
+}
+
+/// `text`, to be written at `path`, with every body link that resolves to entity `target`
+/// replaced by its label: a merge's kept entity must not link to the entity it absorbed (that
+/// link would be a self-link) nor to the archived file (a broken one). For text the store has
+/// not read yet, such as a merged body the reviewer wrote.
+pub fn unwrap_links_in(store: &Store, path: &str, text: &str, target: EntityIdx) -> String {
+    use crate::store::read::{links, resolve::Resolver};
+    let body_start = match frontmatter::locate(text) {
+        Block::Closed { body_start, .. } => body_start,
+        _ => 0,
+    };
+    let found = links::extract(text, body_start, &crate::store::model::lines::LineIndex::new(text));
+    let probe = crate::store::model::entity::Entity { path: path.to_string(), ..Default::default() };
+    let resolver = Resolver::new(&store.entities, store.other_files.iter().map(|(p, _)| p.as_str()));
+    let mut outgoing = [(found, Vec::new())];
+    resolver.resolve_all(std::slice::from_ref(&probe), &mut outgoing);
+    let mut out = text.to_string();
+    let [(found, _)] = outgoing;
+    for l in found.iter().rev().filter(|l| l.entity() == Some(target)) {
+        let span = l.span.start as usize..l.span.end as usize;
+        if let Some(label) = label_of(text, span.clone(), l.syntax) {
+            out.replace_range(span, &label);
+        }
+    }
+    out
+}
+
+/// What a link reads as without its destination: the label of `[label](dest)` or of a
+/// reference link, the alias of `[[name|alias]]`, else the wikilink's name.
+fn label_of(text: &str, span: Range<usize>, syntax: LinkSyntax) -> Option<String> {
+    let s = text.get(span)?;
+    match syntax {
+        LinkSyntax::Wiki => {
+            let inner = s.strip_prefix("[[")?.strip_suffix("]]")?;
+            Some(match inner.split_once('|') {
+                Some((_, alias)) => alias.to_string(),
+                None => inner.split('#').next().unwrap_or(inner).to_string(),
+            })
+        }
+        LinkSyntax::Markdown => {
+            let s = s.strip_prefix('!').unwrap_or(s);
+            let mut depth = 0i32;
+            let mut escaped = false;
+            for (i, c) in s.char_indices() {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '[' => depth += 1,
+                    ']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(s[1..i].to_string());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            None
+        }
+    }
 }
 
 fn stem(path: &str) -> String {
@@ -340,6 +515,35 @@ mod tests {
         assert_eq!(&t[inline], "dest.md");
         let r = markdown_dest(t, 27..35).unwrap();
         assert_eq!(&t[r], "<refd.md>");
+    }
+
+    #[test]
+    fn resources_are_re_aimed_in_their_form() {
+        let t = "---\nsources:\n  - id: x\n    resource: tables/orders.md\n  - resource: \"/tables/orders.md\"\n---\nresource: tables/orders.md\n";
+        let mut out = t.to_string();
+        for (r, new) in resource_edits(t, "tables/orders.md", "metrics/orders.md").into_iter().rev() {
+            out.replace_range(r, &new);
+        }
+        let want = "---\nsources:\n  - id: x\n    resource: metrics/orders.md\n  - resource: \"/metrics/orders.md\"\n---\nresource: tables/orders.md\n";
+        assert_eq!(out, want, "the body is not frontmatter");
+    }
+
+    #[test]
+    fn emptied_catalog_sections_go() {
+        assert_eq!(without_empty_sections("# A\n\n# B\n\n* [x](x.md)\n"), "# B\n\n* [x](x.md)\n");
+        assert_eq!(without_empty_sections("# A\n\n"), "");
+        assert_eq!(without_empty_sections("# A\n\n* [x](x.md)\n\n# B\n"), "# A\n\n* [x](x.md)\n\n");
+    }
+
+    #[test]
+    fn labels_of_links() {
+        let t = "see [`old`](./old.md#x) and [[old|the old one]] and [[old#h]]";
+        let md = t.find("[`").unwrap()..t.find(")").unwrap() + 1;
+        assert_eq!(label_of(t, md, LinkSyntax::Markdown).as_deref(), Some("`old`"));
+        let w = t.find("[[old|").unwrap()..t.find("one]]").unwrap() + 5;
+        assert_eq!(label_of(t, w, LinkSyntax::Wiki).as_deref(), Some("the old one"));
+        let h = t.rfind("[[").unwrap()..t.len();
+        assert_eq!(label_of(t, h, LinkSyntax::Wiki).as_deref(), Some("old"));
     }
 
     #[test]

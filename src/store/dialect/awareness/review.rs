@@ -6,6 +6,7 @@
 //! text, reason, evidence), carried in the event's `entries` detail.
 use serde_json::{Value, json};
 
+use super::entry_key::normalize_search_text;
 use crate::store::Store;
 use crate::store::model::entity::Entity;
 use crate::store::model::entity::EntityIdx;
@@ -26,7 +27,10 @@ impl ReviewRules for AwarenessReview {
         verdict(store, idx, v, plan)
     }
 
-    /// The entry that leaves is pruned with the framework's own event (`memory.pruned`).
+    /// The kept entry gains the other's evidence. The entry that leaves is pruned with the
+    /// framework's own event (`memory.pruned`) — unless both say the same thing: the framework
+    /// reads pruned text as inactive wherever it recurs, so pruning a twin would deactivate the
+    /// kept entry too; the twin's line is dropped instead (its evidence lives on in the kept one).
     fn merge_entries(
         &self,
         store: &Store,
@@ -34,9 +38,7 @@ impl ReviewRules for AwarenessReview {
         into: EntityIdx,
         plan: &mut Plan,
     ) -> Option<Result<(), ReviewError>> {
-        let b = store.entity(into);
-        let reason = format!("merged into {}", b.description.as_deref().unwrap_or(&b.title));
-        Some(prune(store, from, &reason, plan))
+        Some(merge(store, from, into, plan))
     }
 }
 
@@ -66,6 +68,12 @@ pub fn verdict(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan
             ))),
         };
     }
+    // A bulk decision already promoted this entry with its same-text twin: nothing left to do
+    // (and no approval of a line that is gone).
+    if plan.decisions.iter().any(|d| d.entity == e.id && d.verdict == "merged") {
+        plan.decisions.retain(|d| d.entity != e.id || d.verdict == "merged");
+        return Ok(());
+    }
     match verdict {
         Verdict::Approve { .. } | Verdict::Promote { .. } if e.status.as_deref() != Some("candidate") => {
             if matches!(verdict, Verdict::Promote { .. }) {
@@ -85,10 +93,35 @@ fn promote(store: &Store, idx: EntityIdx, kind: &str, plan: &mut Plan) -> Result
     let section = section_of(kind).ok_or_else(|| {
         ReviewError::refused(format!("`{kind}`: not an entry kind (preference, pattern, project, review)"))
     })?;
-    let line = entry_line(store, idx)?;
+    let mut line = entry_line(store, idx)?;
     let reviewer = plan.reviewer.clone();
     let text = plan.draft.text(store, &e.path)?;
-    *text = insert_into(&remove_line(text, &line, &e.path)?, section, &line);
+    let mut rest = remove_line(text, &line, &e.path)?;
+    // Candidates saying the same thing are the same memory: promoted with it (their lines
+    // dropped, their evidence kept on the promoted line), not left behind in the inbox.
+    let same = normalize_search_text(&entry_text(store, idx));
+    for (j, twin) in store.entities.iter().enumerate() {
+        let j = j as EntityIdx;
+        if j == idx || twin.path != e.path || twin.status.as_deref() != Some("candidate") {
+            continue;
+        }
+        if normalize_search_text(&entry_text(store, j)) != same {
+            continue;
+        }
+        let twin_line = entry_line(store, j)?;
+        rest = remove_line(&rest, &twin_line, &e.path)?;
+        line = with_evidence(&line, &evidence(store, j));
+        let twin_text = store.read_entity_text(j).map_err(|err| ReviewError::refused(err.to_string()))?;
+        plan.decisions.push(crate::store::review::plan::Decision {
+            entity: twin.id.clone(),
+            verdict: "merged".into(),
+            hash_before: crate::store::model::digest::of(twin_text.as_bytes()),
+            renamed_to: None,
+        });
+        plan.event.summary = format!("{}; same-text candidate `{}` folded in", plan.event.summary, twin.id);
+    }
+    let text = plan.draft.text(store, &e.path)?;
+    *text = insert_into(&rest, section, &line);
     *text = touch_updated(text, &reviewer);
     let line = json!({
         "entity": e.id,
@@ -96,7 +129,8 @@ fn promote(store: &Store, idx: EntityIdx, kind: &str, plan: &mut Plan) -> Result
         "kind": kind.to_ascii_lowercase(),
         "section": section,
         "text": entry_text(store, idx),
-        "evidence": evidence(store, idx),
+        // The promoted line's evidence, a folded twin's included.
+        "evidence": line_evidence(&line).unwrap_or_else(|| evidence(store, idx)),
     });
     push_entry(plan, line);
     Ok(())
@@ -117,6 +151,63 @@ pub fn prune(store: &Store, idx: EntityIdx, reason: &str, plan: &mut Plan) -> Re
     let line = json!({"entity": e.id, "type": "memory.pruned", "text": what, "reason": reason, "evidence": evidence});
     push_entry(plan, line);
     Ok(())
+}
+
+fn merge(store: &Store, from: EntityIdx, into: EntityIdx, plan: &mut Plan) -> Result<(), ReviewError> {
+    let (a, b) = (store.entity(from), store.entity(into));
+    if a.path != b.path {
+        return Err(ReviewError::refused(format!("{} / {}: entries merge within one file", a.path, b.path)));
+    }
+    let (a_line, b_line) = (entry_line(store, from)?, entry_line(store, into)?);
+    let twins = normalize_search_text(&entry_text(store, from)) == normalize_search_text(&entry_text(store, into));
+    if twins {
+        let text = plan.draft.text(store, &a.path)?;
+        *text = remove_line(text, &a_line, &a.path)?;
+    } else {
+        let reason = format!("merged into {}", entry_text(store, into));
+        prune(store, from, &reason, plan)?;
+    }
+    let gained = with_evidence(&b_line, &evidence(store, from));
+    if gained != b_line {
+        let text = plan.draft.text(store, &b.path)?;
+        *text = replace_line(text, &b_line, &gained, &b.path)?;
+    }
+    let reviewer = plan.reviewer.clone();
+    let text = plan.draft.text(store, &b.path)?;
+    *text = touch_updated(text, &reviewer);
+    // The kept entry is where it was (a candidate stays a candidate): the merge is no verdict
+    // on it, so it stays in the inbox for its own decision.
+    plan.decisions.retain(|d| d.entity != b.id);
+    Ok(())
+}
+
+/// An entry line `- DATE: text (evidence: E)` with `more` added to its evidence (`E; more`),
+/// unless it is already named there.
+fn with_evidence(line: &str, more: &str) -> String {
+    let Some(open) = line.rfind(" (evidence: ") else { return line.to_string() };
+    let Some(inside) = line[open + 12..].strip_suffix(')') else { return line.to_string() };
+    if inside.split("; ").any(|e| e == more) {
+        return line.to_string();
+    }
+    format!("{} (evidence: {inside}; {more})", &line[..open])
+}
+
+/// The `E` of an entry line's `(evidence: E)`.
+fn line_evidence(line: &str) -> Option<String> {
+    let open = line.rfind(" (evidence: ")?;
+    line[open + 12..].strip_suffix(')').map(str::to_string)
+}
+
+fn replace_line(text: &str, line: &str, new: &str, path: &str) -> Result<String, ReviewError> {
+    let mut pos = 0;
+    for l in text.split_inclusive('\n') {
+        let bare = l.trim_end_matches(['\n', '\r']);
+        if bare == line {
+            return Ok(format!("{}{new}{}", &text[..pos], &text[pos + bare.len()..]));
+        }
+        pos += l.len();
+    }
+    Err(ReviewError::refused(format!("{path}: the entry `{line}` is no longer there")))
 }
 
 /// What the entry says (without its date), as the framework's events quote it.
@@ -219,6 +310,9 @@ mod tests {
         let missing = insert_into("# M\n", "Review Guidance", "- r");
         assert_eq!(missing, "# M\n\n## Review Guidance\n\n- r\n");
         assert!(remove_line(t, "- gone", "m.md").unwrap_err().to_string().contains("m.md"));
+        assert_eq!(with_evidence("- d: t (evidence: a)", "b"), "- d: t (evidence: a; b)");
+        assert_eq!(with_evidence("- d: t (evidence: a; b)", "b"), "- d: t (evidence: a; b)");
+        assert_eq!(line_evidence("- d: t (evidence: a; b)").as_deref(), Some("a; b"));
         let r = Reviewer { by: "human:t".into(), at: time::macros::datetime!(2026-09-01 08:05 UTC) };
         assert!(touch_updated(t, &r).contains("- Updated: 2026-09-01 08:05 +00:00\n"));
     }

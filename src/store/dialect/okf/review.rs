@@ -15,8 +15,23 @@ use crate::store::review::{ReviewError, Verdict, fields};
 pub struct OkfReview;
 
 impl ReviewRules for OkfReview {
-    fn queue_reasons(&self, e: &Entity, _f: &Fields) -> Vec<Reason> {
-        if e.status.as_deref() == Some("draft") { vec![Reason::Draft] } else { Vec::new() }
+    /// A draft awaits a decision; so does a concept that says it contradicts another
+    /// (`contradicts:`), which a person must resolve.
+    fn queue_reasons(&self, e: &Entity, f: &Fields) -> Vec<Reason> {
+        let mut r = Vec::new();
+        let contradicts = match f.get("contradicts") {
+            Some(Value::Array(items)) => !items.is_empty(),
+            Some(Value::String(s)) => !s.trim().is_empty(),
+            Some(Value::Null) | None => false,
+            Some(_) => true,
+        };
+        if contradicts {
+            r.push(Reason::Contradiction);
+        }
+        if e.status.as_deref() == Some("draft") {
+            r.push(Reason::Draft);
+        }
+        r
     }
 
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {

@@ -1,5 +1,6 @@
 //! What review decisions write in an opendray brain: approve takes a candidate to fact and a
-//! pending item to active, veto records `provenance.veto` (a vetoed promotion falls back),
+//! pending item to active, veto archives the node as opendray does (`archived_at`,
+//! `provenance.archived_reason`) and records `provenance.veto` (a vetoed promotion falls back),
 //! promote climbs the maturity ladder, a merge leaves `provenance.merged_from`.
 use serde_json::{Value, json};
 
@@ -26,8 +27,10 @@ impl ReviewRules for OpendrayReview {
         r
     }
 
+    /// Archived (a veto archives), or vetoed the way folio wrote it before it used opendray's
+    /// own `archived_at`.
     fn inactive(&self, f: &Fields) -> bool {
-        lifecycle(f) == Some("vetoed")
+        lifecycle(f) == Some("vetoed") || f.get("archived_at").is_some_and(|v| !v.is_null())
     }
 
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
@@ -39,10 +42,38 @@ impl ReviewRules for OpendrayReview {
         let merged = f.get("provenance").and_then(|p| p.get("merged_from")).cloned();
         let mut pf = f.clone();
         pf.insert("merged_from".into(), merged.unwrap_or(Value::Null));
-        let list = fields::with_items(&pf, "merged_from", &[trail]);
+        let list = fields::with_items(&pf, "merged_from", std::slice::from_ref(&trail));
         let p = fields::with_entry(&f, "provenance", "merged_from", list);
-        fields::set(&mut plan.draft, store, path, "provenance", p)
+        fields::set(&mut plan.draft, store, path, "provenance", p)?;
+        // The kept node gains the merged one's evidence: its observation counts are added.
+        let from = trail.as_str().and_then(|id| store.find(id)).map(|i| store.entity(i).path.clone());
+        let Some(from) = from else { return Ok(()) };
+        let theirs = fields::read(&mut plan.draft, store, &from)?;
+        if let Some(sum) = summed_evidence(f.get("evidence"), theirs.get("evidence")) {
+            fields::set(&mut plan.draft, store, path, "evidence", sum)?;
+        }
+        Ok(())
     }
+}
+
+/// `evidence` counters of both nodes added key by key (`{observed: 5}` + `{observed: 2}`);
+/// None when there is nothing to add or a shared key is not a count (a rate is not summed).
+fn summed_evidence(ours: Option<&Value>, theirs: Option<&Value>) -> Option<Value> {
+    let Some(Value::Object(theirs)) = theirs else { return None };
+    let mut out = match ours {
+        Some(Value::Object(m)) => m.clone(),
+        None | Some(Value::Null) => serde_json::Map::new(),
+        Some(_) => return None,
+    };
+    for (k, v) in theirs {
+        let add = v.as_u64()?;
+        let sum = match out.get(k) {
+            Some(mine) => mine.as_u64()? + add,
+            None => add,
+        };
+        out.insert(k.clone(), json!(sum));
+    }
+    (!theirs.is_empty()).then_some(Value::Object(out))
 }
 
 /// The maturity ladder opendray promotes along.
@@ -56,8 +87,10 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
     let lifecycle = fields::nested_str(&f, "provenance", "lifecycle");
     match verdict {
         Verdict::Approve { .. } => {
+            // A candidate's rung is its kind (an approved playbook is `maturity: playbook`).
             if maturity.as_deref() == Some("candidate") {
-                fields::set(draft, store, &path, "maturity", json!("fact"))?;
+                let kind = f.get("kind").and_then(Value::as_str).filter(|k| MATURITY[1..].contains(k));
+                fields::set(draft, store, &path, "maturity", json!(kind.unwrap_or("fact")))?;
             }
             if lifecycle.as_deref() == Some("pending-review") {
                 let p = fields::with_entry(&f, "provenance", "lifecycle", json!("active"));
@@ -65,11 +98,15 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
             }
         }
         Verdict::Veto { reason } => {
-            let p = fields::with_entry(&f, "provenance", "lifecycle", json!("vetoed"));
+            // opendray's own soft archive (`archived_at`, the reason in
+            // `provenance.archived_reason`) takes the node out of every active query; the
+            // lifecycle keeps a value opendray knows. folio's own record is `provenance.veto`.
+            let p = fields::with_entry(&f, "provenance", "archived_reason", json!(format!("vetoed: {reason}")));
             let mut pf = f.clone();
             pf.insert("provenance".into(), p);
             let p = fields::with_entry(&pf, "provenance", "veto", stamp(&plan.reviewer, Some(reason)));
             fields::set(draft, store, &path, "provenance", p)?;
+            fields::set(draft, store, &path, "archived_at", json!(plan.reviewer.timestamp()))?;
             // A vetoed promotion falls back to the maturity it was promoted from.
             if let Some(prev) = fields::nested_str(&f, "provenance", "promoted_from") {
                 fields::set(draft, store, &path, "maturity", json!(prev))?;
@@ -85,15 +122,98 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
                     _ => return Err(needs_to(store, idx, "a maturity beyond `skill` (--to LEVEL)")),
                 },
             };
+            let kind = f.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
+            // A fact promoted to a playbook becomes one: kind and folder follow the maturity.
+            let retype = MATURITY[1..].contains(&kind.as_str()) && kind != next;
+            if retype && next == "skill" {
+                return Err(ReviewError::refused(format!(
+                    "{path}: a skill is a rendered `skills/<name>/SKILL.md`, which folio does not write; \
+                     promote `{}` to a skill in opendray",
+                    store.entity(idx).id
+                )));
+            }
+            if retype && !MATURITY.contains(&next.as_str()) {
+                return Err(ReviewError::refused(format!("{path}: `{next}` is not an opendray maturity")));
+            }
+            // The file's own relative links re-aimed from the new folder first, then the fields.
+            let dest = if retype { repoint_for_kind_folder(store, idx, &next, plan)? } else { None };
+            let draft = &mut plan.draft;
             fields::set(draft, store, &path, "maturity", json!(next))?;
             let p = fields::with_entry(&f, "provenance", "promoted_from", json!(current));
             fields::set(draft, store, &path, "provenance", p)?;
+            if retype {
+                fields::set(draft, store, &path, "kind", json!(next))?;
+            }
+            if let Some(dest) = dest {
+                plan.draft.move_to(store, &path, &dest)?;
+                let id = store.entity(idx).id.clone();
+                if let Some(ev) = plan.event.entities.iter_mut().find(|x| x.id == id) {
+                    ev.path = dest.clone();
+                }
+                plan.event.summary = format!("{}; moved to {dest}", plan.event.summary);
+                plan.event = plan.event.clone().detail("moved_to", dest);
+            }
         }
     }
     Ok(())
 }
 
+/// Where a retyped node moves: the one folder its new kind's nodes live in (`playbooks/`).
+/// Every link to it is repointed and its own relative links re-aimed in the draft; the caller
+/// moves the file. None (and a note) when no such folder is known.
+fn repoint_for_kind_folder(
+    store: &Store,
+    idx: EntityIdx,
+    kind: &str,
+    plan: &mut Plan,
+) -> Result<Option<String>, ReviewError> {
+    let path = store.entity(idx).path.clone();
+    let mut dirs: Vec<&str> = store
+        .entities
+        .iter()
+        .filter(|o| o.kind.as_deref() == Some(kind))
+        .filter_map(|o| o.path.split_once('/'))
+        .filter(|(_, rest)| !rest.contains('/'))
+        .map(|(d, _)| d)
+        .collect();
+    dirs.sort_unstable();
+    dirs.dedup();
+    let [dir] = dirs[..] else {
+        plan.notes.push(format!("no one folder holds `{kind}` nodes; {path} stays where it is"));
+        return Ok(None);
+    };
+    let dest = format!("{dir}/{}", path.rsplit('/').next().unwrap_or(&path));
+    if dest == path {
+        return Ok(None);
+    }
+    if plan.draft.is_changed(&path) {
+        return Err(ReviewError::refused(format!("{path}: already changed in this changeset; promote it on its own")));
+    }
+    let moved = crate::store::write::repoint::plan_move(store, idx, &dest).map_err(ReviewError::refused)?;
+    plan.notes.extend(moved.skipped.iter().cloned());
+    for (p, (_, new)) in moved.referrers.iter().chain(&moved.catalogs) {
+        let old = plan.draft.text(store, p)?.clone();
+        plan.repointed.extend(crate::store::review::merge::changed_lines(p, &old, new));
+        plan.draft.set_text(store, p, new.clone())?;
+    }
+    plan.draft.set_text(store, &path, moved.moved)?;
+    Ok(Some(dest))
+}
+
 /// `provenance.lifecycle`, opendray's review state.
 fn lifecycle(f: &Fields) -> Option<&str> {
     f.get("provenance").and_then(|p| p.get("lifecycle")).and_then(Value::as_str)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evidence_counts_add_up() {
+        let sum = summed_evidence(Some(&json!({"observed": 5})), Some(&json!({"observed": 2, "applied": 1})));
+        assert_eq!(sum, Some(json!({"observed": 7, "applied": 1})));
+        assert_eq!(summed_evidence(Some(&json!({"rate": 0.9})), Some(&json!({"rate": 0.5}))), None);
+        assert_eq!(summed_evidence(None, Some(&json!({"observed": 2}))), Some(json!({"observed": 2})));
+    }
 }

@@ -78,6 +78,13 @@ pub fn edit(block: &str, edit: &FieldEdit, nl: &str) -> Result<String, EditError
         FieldEdit::Set { key, value } => {
             let new_line = line(key, value, nl)?;
             match find(key) {
+                Some(e)
+                    if let Value::Object(map) = value
+                        && let Some(out) =
+                            super::flow_map::set(&block[e.range.clone()], e.name.end - e.range.start, map) =>
+                {
+                    Ok(format!("{}{out}{}", &block[..e.range.start], &block[e.range.end..]))
+                }
                 Some(e) => {
                     // Keep the extent's own line ending (the last line of a block may have none).
                     let old = &block[e.range.clone()];
