@@ -248,3 +248,30 @@ fn an_unknown_reviewer_is_asked_once_and_remembered() {
     press(&mut app, &["n", "x"]);
     assert_eq!(app.model.review.prompt.as_ref().unwrap().label(), "veto reason");
 }
+
+#[test]
+fn awareness_edit_then_approve_without_a_change_keeps_the_entry_key() {
+    let (_dir, root) = scratch(&fixture("awareness-home"));
+    let mut app = inbox::open(&root, (120, 40));
+    let id = app
+        .model
+        .review
+        .items
+        .iter()
+        .find(|i| i.status.as_deref() == Some("candidate") && i.title.contains("Grafana"))
+        .map(|i| i.id.clone())
+        .expect("the Grafana candidate");
+    go_to(&mut app, &id);
+    let before = read(&root, "memory/long-term.md");
+    let line = before.lines().find(|l| l.contains("Grafana")).unwrap().to_string();
+    press(&mut app, &["e", "<C-s>"]);
+    let shown = confirm_text(&app);
+    assert!(shown.starts_with(&format!("approve {id}?")), "{shown}");
+    press(&mut app, &["y"]);
+    let text = read(&root, "memory/long-term.md");
+    assert_eq!(text.matches(&line).count(), 1, "the entry moved as it was, one line: {text}");
+    assert_eq!(text.lines().count(), before.lines().count(), "no line added or lost");
+    let store = folio::store::Store::open(&root, None).unwrap();
+    assert!(store.find(&id).is_some_and(|i| store.entity(i).id == id), "{id} keeps its key");
+    assert!(!app.model.review.items.iter().any(|i| i.id == id), "approved under {id}");
+}

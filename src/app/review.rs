@@ -70,7 +70,8 @@ pub struct Picker {
 /// What a confirm dialog applies.
 pub enum Pending {
     Plan(Box<Plan>),
-    Undo,
+    /// An undo, logged at the time its dialog showed.
+    Undo(time::OffsetDateTime),
     /// Only information (a conflict): confirming closes it.
     Nothing,
 }
@@ -253,7 +254,10 @@ pub fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
             return Some(Vec::new());
         }
         Action::Undo => {
-            return Some(store(model).map(|s| vec![Effect::Review(Box::new(Job::PreviewUndo(s)))]).unwrap_or_default());
+            let by = model.review.actor.clone();
+            return Some(
+                store(model).map(|s| vec![Effect::Review(Box::new(Job::PreviewUndo(s, by)))]).unwrap_or_default(),
+            );
         }
         _ => {}
     }

@@ -109,11 +109,30 @@ pub enum Job {
         edits: Box<crate::app::editor::Edits>,
         by: String,
     },
-    PreviewUndo(Arc<Store>),
+    /// The undo dialog, as `by` would undo.
+    PreviewUndo(Arc<Store>, String),
     Undo {
         store: Arc<Store>,
         by: String,
+        /// When it is logged: the time its dialog showed.
+        at: time::OffsetDateTime,
     },
+}
+
+/// A plan as the confirm dialog shows it: the plan (its broken references already named in its
+/// log event), the inbound references it touches, and the catalogs and log bytes it writes.
+pub struct Planned {
+    pub plan: Plan,
+    pub impact: review::impact::Impact,
+    pub preview: crate::store::write::preview::Preview,
+}
+
+/// The impact and preview of a plan (background work: reads the catalogs and the log).
+fn planned(store: &Store, plan: Result<Plan, String>) -> Outcome {
+    Outcome::Planned(plan.map(|plan| {
+        let (plan, impact, preview) = review::impact::prepare(store, plan);
+        Box::new(Planned { plan, impact, preview })
+    }))
 }
 
 /// What a plan, save or undo did, with the store reloaded after it.
@@ -128,9 +147,10 @@ pub struct Written {
 pub enum Outcome {
     Queue(Vec<QueueItem>),
     Detail(Box<Detail>),
-    /// A plan to show in a confirm dialog (`hidden`: it approves flagged content).
-    Planned(Result<Box<Plan>, String>),
-    UndoPreview(Result<(String, String), String>),
+    /// A plan to show in a confirm dialog, with its impact and what the write adds.
+    Planned(Result<Box<Planned>, String>),
+    /// The undo dialog: its title, its lines (diff, catalogs, log bytes) and the time it logs at.
+    UndoPreview(Result<(String, Vec<String>, time::OffsetDateTime), String>),
     EditorReady {
         seed: Result<Box<EditSeed>, String>,
         then_approve: bool,
@@ -179,16 +199,18 @@ pub fn run(job: Job) -> Outcome {
         Job::Plan { store, targets, verdict, by } => {
             let reviewer = Reviewer::now(&by);
             // Hidden content is confirmed a second time in the dialog before this plan applies.
-            let planned = review::verdict::plan(&store, &targets, &verdict, &reviewer, true);
-            Outcome::Planned(planned.map(Box::new).map_err(|e| e.to_string()))
+            planned(
+                &store,
+                review::verdict::plan(&store, &targets, &verdict, &reviewer, true).map_err(|e| e.to_string()),
+            )
         }
         Job::Baseline { store, selection, scope, by } => {
-            let planned = review::baseline::plan(&store, &selection, &Reviewer::now(&by), &scope);
-            Outcome::Planned(planned.map(Box::new).map_err(|e| e.to_string()))
+            let plan = review::baseline::plan(&store, &selection, &Reviewer::now(&by), &scope);
+            planned(&store, plan.map_err(|e| e.to_string()))
         }
         Job::Merge { store, from, into, body, by } => {
-            let planned = review::merge::plan(&store, from, into, body.as_deref(), &Reviewer::now(&by));
-            Outcome::Planned(planned.map(Box::new).map_err(|e| e.to_string()))
+            let plan = review::merge::plan(&store, from, into, body.as_deref(), &Reviewer::now(&by));
+            planned(&store, plan.map_err(|e| e.to_string()))
         }
         Job::Apply { store, plan } => {
             // The status bar names what was decided: `approve apis/refunds-v2: approved`.
@@ -209,13 +231,12 @@ pub fn run(job: Job) -> Outcome {
         }
         Job::Save { store, seed, entity_text, by } => Outcome::Written(save(&store, &seed, &entity_text, &by)),
         Job::EditApprove { store, seed, edits, by } => {
-            Outcome::Planned(super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by)).map(Box::new))
+            planned(&store, super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by)))
         }
-        Job::PreviewUndo(store) => Outcome::UndoPreview(
-            undo::preview(&store).map(|(record, diff)| (undo_title(&store, &record), diff)).map_err(|e| e.to_string()),
-        ),
-        Job::Undo { store, by } => {
-            let result = undo::undo(&store, &by, &WriteOptions::default()).map_err(Failure::from);
+        Job::PreviewUndo(store, by) => Outcome::UndoPreview(undo_dialog(&store, &by).map_err(|e| e.to_string())),
+        Job::Undo { store, by, at } => {
+            let opts = WriteOptions { at: Some(at), ..Default::default() };
+            let result = undo::undo(&store, &by, &opts).map_err(Failure::from);
             Outcome::Written(result.map(|applied| reloaded(&store, &applied, "undone".into())))
         }
     }
@@ -235,6 +256,19 @@ fn reloaded(store: &Store, applied: &Applied, message: String) -> Box<Written> {
     }
     let own = crate::app::own_writes::fingerprints(&store.root, &touched);
     Box::new(Written { store: Box::new(fresh), report, message, own })
+}
+
+/// The undo dialog: the catalogs it regenerates and the log bytes of its event, then the
+/// diff of the files it restores and of those catalogs.
+fn undo_dialog(store: &Store, by: &str) -> Result<(String, Vec<String>, time::OffsetDateTime), WriteError> {
+    let (record, diff) = undo::preview(store)?;
+    let at = audit::now();
+    let extra = undo::preview_extra(store, by, at)?;
+    let mut lines = extra.lines();
+    lines.push(String::new());
+    lines.extend(diff.lines().map(str::to_string));
+    lines.extend(extra.catalog_diff().lines().map(str::to_string));
+    Ok((undo_title(store, &record), lines, at))
 }
 
 /// The undo dialog's title names what it gives back: per restored file, the entity living in it

@@ -18,6 +18,7 @@ pub mod migrate;
 pub mod mv;
 pub mod recall;
 pub mod review;
+pub mod reviewer;
 pub mod set;
 pub mod show;
 pub mod stats;

@@ -246,8 +246,13 @@ fn baseline(g: &Global, path: Option<&std::path::Path>, filter: &str, write: &Wr
     finish(&store, plan, write)
 }
 
-/// Preview (`--dry-run`) or apply a plan.
+/// Preview (`--dry-run`) or apply a plan, after listing its impact: every inbound reference to
+/// what it takes away or moves, and those it leaves broken (named in the log when applied).
 fn finish(store: &Store, plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
+    let (plan, impact, preview) = review::impact::prepare(store, plan);
+    for l in impact.lines() {
+        println!("{}", escape::line(&l));
+    }
     for r in &plan.repointed {
         println!("repoint {}", escape::line(r));
     }
@@ -255,8 +260,12 @@ fn finish(store: &Store, plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
         eprintln!("folio: {}", escape::line(n));
     }
     if write.dry_run {
-        println!("would {} {} entities; log: {}", plan.verb, plan.decisions.len(), escape::line(&plan.event.summary));
+        println!("would {} {} entities", plan.verb, plan.decisions.len());
+        for l in preview.lines() {
+            println!("{}", escape::line(&l));
+        }
         print!("{}", escape::text(&plan.diff()));
+        print!("{}", escape::text(&preview.catalog_diff()));
         return Ok(0);
     }
     match plan.apply(store, &write.options()) {

@@ -19,8 +19,14 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let store = write_flags::open_resolved(g, a.path.as_deref(), a.write.read_only)?;
     if a.write.dry_run {
         let (record, diff) = undo::preview(&store).map_err(write_flags::report)?;
+        let extra = undo::preview_extra(&store, &a.write.actor()?, crate::store::write::audit::now())
+            .map_err(write_flags::report)?;
         println!("would undo `{}`: {}", record.verb, escape::line(&record.summary));
+        for l in extra.lines() {
+            println!("{}", escape::line(&l));
+        }
         print!("{}", escape::text(&diff));
+        print!("{}", escape::text(&extra.catalog_diff()));
         return Ok(0);
     }
     let applied = undo::undo(&store, &a.write.actor()?, &a.write.options()).map_err(write_flags::report)?;

@@ -12,7 +12,8 @@ pub struct WriteFlags {
     /// Print the unified diff of what would change; write nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// Who makes the change, recorded in the audit event (default: human:$USER).
+    /// Who makes the change, recorded in the audit event (default: human:$USER; with $USER
+    /// unset, the reviewer remembered in the user's config, asked for once on a terminal).
     #[arg(long = "as", value_name = "human:ID")]
     pub actor: Option<String>,
     /// Refuse every write (the command then only reports what it would do).
@@ -23,14 +24,14 @@ pub struct WriteFlags {
 impl WriteFlags {
     pub fn actor(&self) -> anyhow::Result<String> {
         match &self.actor {
-            None => Ok(crate::store::write::audit::default_actor()),
+            None => Ok(super::reviewer::actor()),
             Some(a) if a.split_once(':').is_some_and(|(k, id)| !k.is_empty() && !id.is_empty()) => Ok(a.clone()),
             Some(a) => anyhow::bail!("--as {a}: expected KIND:ID, e.g. human:ann"),
         }
     }
 
     pub fn options(&self) -> WriteOptions {
-        WriteOptions { read_only: self.read_only }
+        WriteOptions { read_only: self.read_only, ..Default::default() }
     }
 }
 

@@ -89,6 +89,9 @@ pub struct Store {
     pub from_cache: bool,
     /// Shared between a store and its refreshed copies (ids rarely change).
     by_id: Arc<id_index::IdIndex>,
+    /// A previewed store (`overlaid`): the files its writes create (true) or remove (false),
+    /// which the disk does not show yet. Empty for a store read from disk.
+    overlay: Arc<std::collections::HashMap<String, bool>>,
 }
 
 impl Store {
@@ -173,6 +176,7 @@ impl Store {
             read_since,
             from_cache: false,
             by_id: Arc::default(),
+            overlay: Arc::default(),
         };
         store.link();
         store.load_ms = started.elapsed().as_millis();
@@ -201,6 +205,7 @@ impl Store {
             read_since: SystemTime::now(),
             from_cache: false,
             by_id: Arc::default(),
+            overlay: Arc::default(),
         };
         store.index();
         store
@@ -294,6 +299,11 @@ impl Store {
             return Some(i as EntityIdx);
         }
         self.entities.iter().position(|e| e.title.to_lowercase() == lower).map(|i| i as EntityIdx)
+    }
+
+    /// Whether the file `rel` exists, as this store sees it (a preview's writes included).
+    pub fn file_exists(&self, rel: &str) -> bool {
+        self.overlay.get(rel).copied().unwrap_or_else(|| self.root.join(rel).exists())
     }
 
     pub fn abs_path(&self, rel: &str) -> PathBuf {

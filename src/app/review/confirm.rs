@@ -6,10 +6,9 @@ use std::collections::HashSet;
 use super::super::action::Action;
 use super::super::effects::Effect;
 use super::super::model::Model;
-use super::super::review_jobs::Job;
+use super::super::review_jobs::{Job, Planned};
 use super::{Confirm, Pending};
 use super::{say, store};
-use crate::store::review::Plan;
 
 /// Keys in the review's confirm dialog (it takes every action while open).
 pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
@@ -36,7 +35,9 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             let Some(store) = store(model) else { return Vec::new() };
             return match c.pending {
                 Pending::Plan(plan) => vec![Effect::Review(Box::new(Job::Apply { store, plan }))],
-                Pending::Undo => vec![Effect::Review(Box::new(Job::Undo { store, by: model.review.actor.clone() }))],
+                Pending::Undo(at) => {
+                    vec![Effect::Review(Box::new(Job::Undo { store, by: model.review.actor.clone(), at }))]
+                }
                 Pending::Nothing => Vec::new(),
             };
         }
@@ -45,8 +46,12 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-/// The confirm dialog for a plan: files, links repointed, notes, the log line, then the diff.
-pub(super) fn show_plan(model: &mut Model, plan: Box<Plan>) {
+/// The confirm dialog for a plan: the entities, files, inbound references (and those left
+/// broken), links repointed, notes, catalogs regenerated, the log's exact new bytes, then the
+/// diff of every file and catalog.
+pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
+    let Planned { plan, impact, preview } = *planned;
+    let plan = Box::new(plan);
     let mut lines = Vec::new();
     let n = plan.decisions.len();
     let archived: Vec<&str> = plan.draft.archived().iter().map(|(p, _)| *p).collect();
@@ -66,14 +71,17 @@ pub(super) fn show_plan(model: &mut Model, plan: Box<Plan>) {
         };
         lines.push(format!("  {f}{how}"));
     }
+    lines.extend(impact.lines());
     if !plan.repointed.is_empty() {
         lines.push(format!("{} link(s) repointed:", plan.repointed.len()));
         lines.extend(plan.repointed.iter().map(|r| format!("  {r}")));
     }
     lines.extend(plan.notes.iter().map(|n| format!("note: {n}")));
     lines.push(format!("log: {} by {}: {}", plan.event.verb, plan.event.by, plan.event.summary));
+    lines.extend(preview.lines());
     lines.push(String::new());
     lines.extend(plan.diff().lines().map(str::to_string));
+    lines.extend(preview.catalog_diff().lines().map(str::to_string));
     let flagged: HashSet<&str> =
         model.review.items.iter().filter(|i| i.hidden_content).map(|i| i.id.as_str()).collect();
     let approving = matches!(plan.verb.as_str(), "approve" | "promote" | "merge");

@@ -45,12 +45,11 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
             }
             Vec::new()
         }
-        Outcome::UndoPreview(Ok((title, diff))) => {
-            let lines = diff.lines().map(str::to_string).collect();
+        Outcome::UndoPreview(Ok((title, lines, at))) => {
             model.review.confirm = Some(Confirm {
                 title,
                 lines,
-                pending: Pending::Undo,
+                pending: Pending::Undo(at),
                 needs_second: false,
                 scroll: 0,
                 after_prompt: false,

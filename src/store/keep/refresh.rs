@@ -68,6 +68,7 @@ impl Store {
             read_since: self.read_since,
             from_cache: false,
             by_id: Arc::clone(&self.by_id),
+            overlay: Arc::default(),
         };
         let report = copy.apply_plan(plan);
         (copy, report)

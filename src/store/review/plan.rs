@@ -6,6 +6,7 @@ use super::ledger::{Ledger, VerdictRecord, is_approval};
 use super::{ReviewError, Reviewer};
 use crate::store::write::audit::AuditEvent;
 use crate::store::write::changeset::{self, Applied, WriteError, WriteOptions};
+use crate::store::write::preview::{self, Preview};
 use crate::store::write::state::State;
 use crate::store::{Store, model::digest, read::readonly, write::undo};
 
@@ -51,8 +52,24 @@ impl Plan {
         self.draft.diff()
     }
 
+    /// The catalogs this plan regenerates and the bytes it logs, as the write will (the event
+    /// is logged at the time the plan was made, in preview and write alike).
+    pub fn preview(&self, store: &Store) -> Preview {
+        preview::of(store, &self.draft.writes(), &self.event, self.logged_at())
+    }
+
+    /// `preview`, over the store as it reads after this plan (`Store::overlaid`).
+    pub fn preview_over(&self, store: &Store, after: &Store) -> Preview {
+        preview::over(store, after, &self.draft.writes(), &self.event, self.logged_at())
+    }
+
+    pub(super) fn logged_at(&self) -> time::OffsetDateTime {
+        self.event.at.unwrap_or(self.reviewer.at)
+    }
+
     /// Write the plan as one changeset, then remember its verdicts.
-    pub fn apply(self, store: &Store, opts: &WriteOptions) -> Result<Applied, ReviewError> {
+    pub fn apply(mut self, store: &Store, opts: &WriteOptions) -> Result<Applied, ReviewError> {
+        self.event.at = Some(self.logged_at());
         let state = State::for_store(&store.root, store.kind());
         for (path, original) in self.draft.archived() {
             let on_disk = std::fs::read(store.abs_path(path)).ok();

@@ -38,6 +38,9 @@ pub struct AuditEvent {
     pub log_heading: Option<(String, String)>,
     /// Bullets under the AIP-10 heading, replacing the default ones (e.g. a lint pass's counts).
     pub bullets: Vec<String>,
+    /// When the event is logged (None: at the write). A previewed plan fixes it, so the log
+    /// bytes the preview shows are the ones written.
+    pub at: Option<OffsetDateTime>,
 }
 
 impl AuditEvent {
@@ -50,6 +53,7 @@ impl AuditEvent {
             details: Map::new(),
             log_heading: None,
             bullets: Vec::new(),
+            at: None,
         }
     }
 
@@ -75,9 +79,10 @@ impl AuditEvent {
     }
 }
 
-/// The default actor: `human:$USER`.
+/// The default actor: `human:$USER` (`human:unknown` when unset or empty).
 pub fn default_actor() -> String {
-    let user = std::env::var("USER").or_else(|_| std::env::var("USERNAME")).unwrap_or_else(|_| "unknown".into());
+    let set = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    let user = set("USER").or_else(|| set("USERNAME")).unwrap_or_else(|| "unknown".into());
     format!("human:{user}")
 }
 

@@ -151,6 +151,9 @@ pub struct Write {
 pub struct WriteOptions {
     /// `--read-only`: refuse every write.
     pub read_only: bool,
+    /// When an undo logs its event (None: at the write): the time its preview showed.
+    #[serde(skip)]
+    pub at: Option<time::OffsetDateTime>,
 }
 
 use serde::Serialize;
@@ -369,7 +372,10 @@ mod tests {
         let bad = Changeset::new(event()).create("../escape.md", "x");
         assert!(matches!(store.apply(bad, &WriteOptions::default()), Err(WriteError::Invalid(_))));
         let ro = Changeset::new(event()).create("new.md", "x");
-        assert!(matches!(store.apply(ro, &WriteOptions { read_only: true }), Err(WriteError::ReadOnly(_))));
+        assert!(matches!(
+            store.apply(ro, &WriteOptions { read_only: true, ..Default::default() }),
+            Err(WriteError::ReadOnly(_))
+        ));
         assert!(!dir.path().join("new.md").exists());
     }
 

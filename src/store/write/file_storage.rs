@@ -6,10 +6,10 @@
 use std::path::Path;
 
 use super::audit::{self, AuditEvent};
-use super::catalog::{self, CatalogState};
+use super::catalog_writes;
 use super::changeset::{self, Applied, Write, WriteError, WriteOptions, relative_to};
 use super::changeset_lines;
-use super::journal::records::records;
+use super::journal::records::{Record, records};
 use super::journal::{Entry, Intent, Journal, Role};
 use super::log_swap;
 use super::state::State;
@@ -100,48 +100,15 @@ fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied,
             applied.files.push(w.path.clone());
         }
     }
-    // Only catalogs whose expected content this changeset changes are written: a catalog
-    // that was already stale (hand-kept, or another tool's) is left to `folio index`.
-    let before_plans: std::collections::HashMap<String, String> =
-        store.dialect.catalogs(store).into_iter().map(|p| (p.path, p.content)).collect();
-    if !before_plans.is_empty() {
-        // A catalog that matched folio's rendering before this change is folio's and takes the
-        // new rendering whole; any other (hand-curated) is updated surgically
-        // (`catalog::curated`), and only when its plan changed.
-        let generated_before: std::collections::HashSet<&String> = before_plans
-            .iter()
-            .filter(|(p, c)| std::fs::read(root.join(p)).ok().as_deref() == Some(c.as_bytes()))
-            .map(|(p, _)| p)
-            .collect();
-        let fresh = Store::load(root, kind, store.detected_by.clone());
-        let plans = fresh.dialect.catalogs(&fresh);
-        let fresh_plans: std::collections::HashMap<String, String> =
-            plans.iter().map(|p| (p.path.clone(), p.content.clone())).collect();
-        for s in catalog::status_of(&fresh, plans) {
-            let changed_by_us = before_plans.get(&s.path) != fresh_plans.get(&s.path);
-            let already_written = writes.iter().any(|w| w.path == s.path);
-            let generated = generated_before.contains(&s.path);
-            if !(matches!(s.state, CatalogState::Stale | CatalogState::Missing) || generated)
-                || !changed_by_us
-                || already_written
-            {
-                continue;
-            }
-            let after = if generated { fresh_plans[&s.path].clone() } else { s.expected };
-            let now = std::fs::read(root.join(&s.path)).ok();
-            let w = Write {
-                path: s.path.clone(),
-                expected: now.as_deref().map(digest::of),
-                after: Some(after.into_bytes()),
-                role: Role::Catalog,
-            };
-            // Catalog places are known only now that the edits are in; one outside undoes them.
-            if let Err(e) = gate.check(&w.path).and_then(|()| write_one(root, &state, &mut journal, &w)) {
-                journal.roll_back(root, &state);
-                return Err(e);
-            }
-            applied.catalogs.push(s.path);
+    // Only catalogs whose expected content this changeset changes are written.
+    let catalogs = catalog_writes::after_edits(store, &writes, || Store::load(root, kind, store.detected_by.clone()));
+    for w in catalogs {
+        // Catalog places are known only now that the edits are in; one outside undoes them.
+        if let Err(e) = gate.check(&w.path).and_then(|()| write_one(root, &state, &mut journal, &w)) {
+            journal.roll_back(root, &state);
+            return Err(e);
         }
+        applied.catalogs.push(w.path);
     }
     if let Err(e) = write_log(root, &state, &mut journal, kind, &log_rel, &event) {
         journal.roll_back(root, &state);
@@ -165,7 +132,7 @@ fn write_log(
     event: &AuditEvent,
 ) -> Result<(), WriteError> {
     let abs = root.join(log_rel);
-    let at = audit::now();
+    let at = event.at.unwrap_or_else(audit::now);
     let render =
         |old: Option<&[u8]>| audit::append(kind, old.map(String::from_utf8_lossy).as_deref(), event, at).into_bytes();
     let created_dirs = missing_dirs(root, log_rel);
@@ -242,6 +209,19 @@ impl Store {
 fn undo_in_folder(storage: &FileStorage, store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError> {
     let state = State::for_store(&store.root, store.kind());
     let Some(record) = records(&state).pop() else { return Err(WriteError::NothingToUndo) };
+    let mut plan = undo_plan(store, &state, &record, by)?;
+    plan.event.at = opts.at;
+    let applied = storage.apply(plan, opts)?;
+    // The files the changeset created are gone again; so go the folders it made for them
+    // (only those, and only when empty: a file someone put there since keeps its folder).
+    for e in record.entries.iter().rev().filter(|e| e.before.is_none()) {
+        e.remove_created_dirs(&store.root);
+    }
+    Ok(applied)
+}
+
+/// The plan that reverts `record` (what `undo` applies and its preview shows).
+pub(super) fn undo_plan(store: &Store, state: &State, record: &Record, by: &str) -> Result<Plan, WriteError> {
     let mut writes = Vec::new();
     for e in record.entries.iter().rev() {
         let before = match &e.before {
@@ -261,17 +241,10 @@ fn undo_in_folder(storage: &FileStorage, store: &Store, by: &str, opts: &WriteOp
     }
     let mut event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
         .detail("undoes", record.id.clone());
-    for (id, title, path) in undone_entities(store, &state, &record) {
+    for (id, title, path) in undone_entities(store, state, record) {
         event = event.entity(&id, &title, &path);
     }
-    let plan = Plan { writes, archived: Vec::new(), event, undoes: Some(record.id.clone()) };
-    let applied = storage.apply(plan, opts)?;
-    // The files the changeset created are gone again; so go the folders it made for them
-    // (only those, and only when empty: a file someone put there since keeps its folder).
-    for e in record.entries.iter().rev().filter(|e| e.before.is_none()) {
-        e.remove_created_dirs(&store.root);
-    }
-    Ok(applied)
+    Ok(Plan { writes, archived: Vec::new(), event, undoes: Some(record.id.clone()) })
 }
 
 /// The entities an undo gives back, for its log line: those whose verdicts the changeset

@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod catalog;
+pub mod catalog_writes;
 pub mod changeset;
 pub mod changeset_lines;
 pub mod edit;
@@ -10,6 +11,8 @@ pub mod file_storage;
 pub mod journal;
 pub mod log_swap;
 pub mod migrate;
+pub mod overlay;
+pub mod preview;
 pub mod repoint;
 pub mod state;
 pub mod storage;

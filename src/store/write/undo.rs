@@ -8,13 +8,27 @@
 //! both reverted or neither. Folders the changeset created for new files are removed with them
 //! when they are empty.
 use super::changeset::{self, Applied, WriteError, WriteOptions};
+use super::journal::Role;
 pub use super::journal::records::{Record, file_record, records};
+use super::preview::Preview;
 use super::state::State;
 use crate::store::Store;
 
 /// Revert the newest applied changeset (byte-exact) and forget the review verdicts it carried.
 pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError> {
     store.storage().undo(by, opts)
+}
+
+/// What `undo` adds to restoring the record's files, made by `by` and logged at `at`: the
+/// catalogs it regenerates and its own log event's bytes (pass `at` in `WriteOptions` to the
+/// undo to write exactly those).
+pub fn preview_extra(store: &Store, by: &str, at: time::OffsetDateTime) -> Result<Preview, WriteError> {
+    let state = State::for_store(&store.root, store.kind());
+    let Some(record) = records(&state).pop() else { return Err(WriteError::NothingToUndo) };
+    let plan = super::file_storage::undo_plan(store, &state, &record, by)?;
+    // The review ledger is folio's state, not a file of the store.
+    let writes: Vec<_> = plan.writes.into_iter().filter(|w| w.role != Role::Ledger).collect();
+    Ok(super::preview::of(store, &writes, &plan.event, at))
 }
 
 /// What `undo` would do: the record it reverts and a diff from the files now to their

@@ -7,7 +7,6 @@
 //! missing (compared by link target) or one of its local links no longer resolves, and
 //! keeping it current removes, repoints or adds just those entry lines.
 use std::collections::HashSet;
-use std::path::Path;
 
 use super::{CatalogPlan, CatalogState};
 
@@ -34,8 +33,9 @@ struct Entry {
     section: String,
 }
 
-/// Compare `existing` (the file's bytes) with `plan`; the file lives at `plan.path` under `root`.
-pub fn reconcile(root: &Path, plan: &CatalogPlan, existing: &[u8]) -> Reconciled {
+/// Compare `existing` (the file's bytes) with `plan`; `exists` tells whether a store-relative
+/// file is there (on disk, or in a previewed store).
+pub fn reconcile(exists: &dyn Fn(&str) -> bool, plan: &CatalogPlan, existing: &[u8]) -> Reconciled {
     if existing == plan.content.as_bytes() {
         return Reconciled { state: CatalogState::Fresh, content: plan.content.clone(), notes: Vec::new() };
     }
@@ -51,10 +51,8 @@ pub fn reconcile(root: &Path, plan: &CatalogPlan, existing: &[u8]) -> Reconciled
     let want_targets: HashSet<&str> = want.iter().filter_map(|e| e.target.as_deref()).collect();
     let missing: Vec<&Entry> =
         want.iter().filter(|w| w.target.as_deref().is_some_and(|t| !have_targets.contains(&t))).collect();
-    let dead: Vec<&Entry> = have
-        .iter()
-        .filter(|h| h.target.as_deref().is_some_and(|t| !want_targets.contains(t) && !root.join(t).exists()))
-        .collect();
+    let dead: Vec<&Entry> =
+        have.iter().filter(|h| h.target.as_deref().is_some_and(|t| !want_targets.contains(t) && !exists(t))).collect();
     if looks_generated(text, &plan.content, &have, &want) {
         let mut notes = describe(&missing, &dead, &[]);
         if notes.is_empty() {
@@ -381,7 +379,11 @@ mod tests {
         std::fs::write(dir.path().join("a.md"), "x").unwrap();
         std::fs::write(dir.path().join("b.md"), "x").unwrap();
         let p = plan("index.md", "# T\n\n* [A](a.md) - long a\n* [B](b.md) - long b\n");
-        let r = reconcile(dir.path(), &p, b"# Mine\n\nIntro.\n\n- [Bee](b.md) - short\n- [Ay](a.md) - short\n");
+        let r = reconcile(
+            &|t| dir.path().join(t).exists(),
+            &p,
+            b"# Mine\n\nIntro.\n\n- [Bee](b.md) - short\n- [Ay](a.md) - short\n",
+        );
         assert_eq!(r.state, CatalogState::Fresh, "{:?}", r.notes);
     }
 
@@ -391,7 +393,11 @@ mod tests {
         std::fs::write(dir.path().join("a.md"), "x").unwrap();
         std::fs::write(dir.path().join("c.md"), "x").unwrap();
         let p = plan("index.md", "# T\n\n* [A](a.md) - long a\n* [C](c.md) - long c\n");
-        let r = reconcile(dir.path(), &p, b"# Mine\n\n- [Ay](a.md) - short\n- [Gone](gone.md) - bye\n\nOutro.\n");
+        let r = reconcile(
+            &|t| dir.path().join(t).exists(),
+            &p,
+            b"# Mine\n\n- [Ay](a.md) - short\n- [Gone](gone.md) - bye\n\nOutro.\n",
+        );
         assert_eq!(r.state, CatalogState::Stale);
         assert_eq!(r.content, "# Mine\n\n- [Ay](a.md) - short\n- [C](c.md) - long c\n\nOutro.\n");
         assert_eq!(r.notes, vec!["missing c.md".to_string(), "dead gone.md".to_string()]);
@@ -403,7 +409,7 @@ mod tests {
         std::fs::create_dir(dir.path().join("new")).unwrap();
         std::fs::write(dir.path().join("new/a.md"), "x").unwrap();
         let p = plan("index.md", "# T\n\n* [A](new/a.md) - long a\n");
-        let r = reconcile(dir.path(), &p, b"Mine:\n\n1. [Ay](old/a.md) - mine\n");
+        let r = reconcile(&|t| dir.path().join(t).exists(), &p, b"Mine:\n\n1. [Ay](old/a.md) - mine\n");
         assert_eq!(r.content, "Mine:\n\n1. [Ay](new/a.md) - mine\n");
         assert_eq!(r.notes, vec!["moved old/a.md -> new/a.md".to_string()]);
     }
@@ -415,7 +421,7 @@ mod tests {
             std::fs::write(dir.path().join(f), "x").unwrap();
         }
         let p = plan("index.md", "# T\n\n* [A](a.md)\n* [B](b.md)\n* [C](c.md)\n");
-        let r = reconcile(dir.path(), &p, b"# Mine\n\n- [a](a.md) mine\n- [c](c.md) mine\n");
+        let r = reconcile(&|t| dir.path().join(t).exists(), &p, b"# Mine\n\n- [a](a.md) mine\n- [c](c.md) mine\n");
         assert_eq!(r.content, "# Mine\n\n- [a](a.md) mine\n- [B](b.md)\n- [c](c.md) mine\n");
     }
 
@@ -424,7 +430,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.md"), "x").unwrap();
         let p = plan("index.md", "# T\n\n* [A](a.md) - a\n");
-        let r = reconcile(dir.path(), &p, b"Intro.\n\n# T\n\n# Notes\n\nMine.\n");
+        let r = reconcile(&|t| dir.path().join(t).exists(), &p, b"Intro.\n\n# T\n\n# Notes\n\nMine.\n");
         assert_eq!(r.content, "Intro.\n\n# T\n\n* [A](a.md) - a\n\n# Notes\n\nMine.\n");
     }
 
@@ -435,7 +441,11 @@ mod tests {
             std::fs::write(dir.path().join(f), "x").unwrap();
         }
         let p = plan("index.md", "# T\n\n* [A](a.md) - a\n* [B](b.md) - b\n* [C](c.md) - new c\n");
-        let r = reconcile(dir.path(), &p, b"# T\n\n* [A](a.md) - a\n* [B](b.md) - b\n* [C](c.md) - old c\n");
+        let r = reconcile(
+            &|t| dir.path().join(t).exists(),
+            &p,
+            b"# T\n\n* [A](a.md) - a\n* [B](b.md) - b\n* [C](c.md) - old c\n",
+        );
         assert_eq!((r.state, r.content), (CatalogState::Stale, p.content.clone()));
     }
 }

@@ -78,7 +78,7 @@ pub fn compare(store: &Store, plan: CatalogPlan, file: Option<&[u8]>) -> Catalog
             (CatalogState::Fresh, in_style_of(bytes, plan.content), Vec::new())
         }
         (None, Some(bytes)) => {
-            let r = curated::reconcile(&store.root, &plan, bytes);
+            let r = curated::reconcile(&|t| store.file_exists(t), &plan, bytes);
             let content = if r.state == CatalogState::Fresh { r.content } else { in_style_of(bytes, r.content) };
             (r.state, content, r.notes)
         }
