@@ -78,7 +78,8 @@ fn recall_searches_the_demo_and_opens_a_result() {
     }
     let cfg = tempfile::tempdir().unwrap();
     let shell = format!(
-        "env FOLIO_CONFIG_DIR={} XDG_DATA_HOME={} {} --demo; echo FOLIO-EXIT=$?; sleep 30",
+        "env FOLIO_CONFIG_DIR={} XDG_DATA_HOME={} FOLIO_STATE_DIR={}/state {} --demo; echo FOLIO-EXIT=$?; sleep 30",
+        cfg.path().display(),
         cfg.path().display(),
         cfg.path().display(),
         env!("CARGO_BIN_EXE_folio"),
@@ -100,6 +101,9 @@ fn recall_searches_the_demo_and_opens_a_result() {
     std::thread::sleep(Duration::from_millis(300));
     t.keys(&["q"]);
     t.wait_for("FOLIO-EXIT=0");
-    let history = cfg.path().join("folio/demo/.folio/recall-history");
+    // Remembered in the person's state folder, never inside the demo store.
+    let demo = cfg.path().join("folio/demo");
+    let history = folio::store::keep::personal::store_dir(&cfg.path().join("state"), &demo).join("recall-history");
     assert_eq!(std::fs::read_to_string(&history).unwrap(), "fraud scr\n", "{}", history.display());
+    assert!(!demo.join(".folio/recall-history").exists());
 }

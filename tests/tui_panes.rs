@@ -21,6 +21,10 @@ fn result_ids(app: &App) -> Vec<String> {
 fn recall_finds_opens_and_remembers() {
     let (_tmp, root) = common::scratch(&corpus("okf-v0.2/acme_retail"));
     let mut app = app_on(&root, "dark", (100, 30));
+    // The person's state folder, this test's own; the store must stay as it was.
+    let state = tempfile::tempdir().unwrap();
+    app.model.state_dir = Some(state.path().to_path_buf());
+    let before = common::tree(&root, &[]);
     press(&mut app, &["/"]);
     assert_eq!(app.model.mode(), "RECALL");
     type_text(&mut app, "gross margin");
@@ -39,8 +43,11 @@ fn recall_finds_opens_and_remembers() {
     assert!(app.model.overlays.is_empty());
     assert_eq!(open_id(&app), "metrics/gross-margin");
     assert_eq!(app.model.focus, Pane::Preview);
-    let history = std::fs::read_to_string(root.join(".folio/recall-history")).unwrap();
+    let dir = folio::store::keep::personal::store_dir(state.path(), &root);
+    let history = std::fs::read_to_string(dir.join("recall-history")).unwrap();
     assert_eq!(history, "gross margin\n");
+    assert_eq!(common::tree(&root, &[]), before, "recall wrote nothing into the store");
+    assert!(!root.join(".folio").exists());
     // Reopened with an empty query, recall lists the recent query; Enter puts it back.
     press(&mut app, &["<C-p>"]);
     assert!(text(&render(&app)).contains("recent queries"));

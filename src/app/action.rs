@@ -75,6 +75,7 @@ actions! {
     BulkApprove = "bulk_approve": "Approve every item the filter selects",
     BulkVeto = "bulk_veto": "Veto every item the filter selects",
     BulkForget = "bulk_forget": "Forget every item the filter selects",
+    Baseline = "baseline": "Baseline: record every item the filter selects as reviewed as it stands (no file rewritten)",
     Edit = "edit": "Edit the entity in folio (fields and body)",
     EditExternal = "edit_external": "Edit the entity in $EDITOR",
     Save = "save": "Save the edit (conflict-checked changeset)",
@@ -119,6 +120,7 @@ macro_rules! inbox_verbs {
             | $crate::app::action::Action::BulkApprove
             | $crate::app::action::Action::BulkVeto
             | $crate::app::action::Action::BulkForget
+            | $crate::app::action::Action::Baseline
     };
 }
 pub(crate) use inbox_verbs;

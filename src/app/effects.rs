@@ -61,10 +61,11 @@ pub enum Effect {
     ApplyFix { store: Arc<Store>, findings: Vec<Finding> },
     /// Write the neighbourhood of `center` as DOT into the store's folio dir.
     ExportGraph { store: Arc<Store>, center: EntityIdx, depth: u8 },
-    /// Read the store's recent recall queries.
-    LoadRecallHistory(PathBuf),
-    /// Remember recent recall queries in the store's folio dir.
-    SaveRecallHistory { dir: PathBuf, recent: Vec<String> },
+    /// Read the recent recall queries of the store at `root`, from the person's state folder
+    /// `state` (never from inside the store).
+    LoadRecallHistory { state: PathBuf, root: PathBuf },
+    /// Remember recent recall queries of the store at `root` in the person's state folder.
+    SaveRecallHistory { state: PathBuf, root: PathBuf, recent: Vec<String> },
     /// Remember who reviews (asked once when $USER is unset) in this file.
     RememberReviewer { file: PathBuf, actor: String },
 }
@@ -231,10 +232,16 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         Effect::ExportGraph { store, center, depth } => {
             Some(Event::Exported(lint_effects::export_graph(&store, center, depth)))
         }
-        Effect::LoadRecallHistory(dir) => Some(Event::RecallHistory(crate::recall::history::load(&dir))),
-        Effect::SaveRecallHistory { dir, recent } => crate::recall::history::save(&dir, &recent)
-            .err()
-            .map(|e| Event::Copied(Err(format!("{}: cannot remember recall queries ({e})", dir.display())))),
+        Effect::LoadRecallHistory { state, root } => {
+            let dir = crate::store::keep::personal::store_dir(&state, &root);
+            Some(Event::RecallHistory(crate::recall::history::load(&dir)))
+        }
+        Effect::SaveRecallHistory { state, root, recent } => {
+            let dir = crate::store::keep::personal::store_dir(&state, &root);
+            crate::recall::history::save(&dir, &recent)
+                .err()
+                .map(|e| Event::Copied(Err(format!("{}: cannot remember recall queries ({e})", dir.display()))))
+        }
         Effect::RememberReviewer { file, actor } => {
             super::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))
         }

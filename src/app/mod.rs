@@ -76,6 +76,7 @@ impl App {
         model.recall_synchronous = inline;
         // On a terminal (not in-process tests): with $USER unset, the reviewer remembered earlier.
         if !inline {
+            model.state_dir = crate::store::keep::personal::base_from_env();
             model.review.reviewer_file = config::config_dir().map(|d| reviewer::file(&d));
             if model.review.actor == reviewer::UNKNOWN
                 && let Some(known) = model.review.reviewer_file.as_deref().and_then(reviewer::load)

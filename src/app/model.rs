@@ -217,6 +217,8 @@ pub struct Model {
     pub recall_sections: bool,
     /// Recent recall queries of this store, newest first.
     pub recall_recent: Vec<String>,
+    /// The person's state folder (recall history per store); none: nothing is remembered.
+    pub state_dir: Option<std::path::PathBuf>,
     /// The lint engine's latest report and, per entity, whether it has findings.
     pub lint: Option<Arc<Report>>,
     pub lint_flags: Arc<Vec<bool>>,
@@ -281,6 +283,7 @@ impl Model {
             recall_synchronous: true,
             recall_sections: false,
             recall_recent: Vec::new(),
+            state_dir: None,
             lint: None,
             lint_flags: Arc::new(Vec::new()),
             linting: false,

@@ -67,6 +67,13 @@ pub enum Job {
         verdict: Verdict,
         by: String,
     },
+    /// Record the selection as reviewed as it stands (`review::baseline`).
+    Baseline {
+        store: Arc<Store>,
+        selection: review::baseline::Selection,
+        scope: String,
+        by: String,
+    },
     Merge {
         store: Arc<Store>,
         from: EntityIdx,
@@ -196,6 +203,10 @@ pub fn run(job: Job) -> Outcome {
                 &store,
                 review::verdict::plan(&store, &targets, &verdict, &reviewer, true).map_err(|e| e.to_string()),
             )
+        }
+        Job::Baseline { store, selection, scope, by } => {
+            let plan = review::baseline::plan(&store, &selection, &Reviewer::now(&by), &scope);
+            planned(&store, plan.map_err(|e| e.to_string()))
         }
         Job::Merge { store, from, into, body, by } => {
             let plan = review::merge::plan(&store, from, into, body.as_deref(), &Reviewer::now(&by));

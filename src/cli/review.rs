@@ -1,4 +1,4 @@
-//! `folio review [PATH] list|show|approve|veto|forget|promote|merge|undo`: the CLI face of the
+//! `folio review [PATH] list|show|approve|veto|forget|promote|merge|baseline|undo`: the CLI face of the
 //! review inbox, a thin layer over `store::review` (the TUI pane uses the same calls).
 use std::path::PathBuf;
 
@@ -82,6 +82,16 @@ pub enum Sub {
         #[command(flatten)]
         write: WriteFlags,
     },
+    /// Adopt the store as it stands: record every matching inbox item's current text as
+    /// reviewed in folio's ledger (no store file rewritten, one log event); afterwards only what
+    /// agents change or add enters the inbox. Hidden content is never baselined.
+    Baseline {
+        /// Only inbox items matching every term (as `list --filter`).
+        #[arg(long)]
+        filter: Option<String>,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
     /// Revert the last change folio made (byte-exact) and put its items back in the queue.
     Undo {
         #[command(flatten)]
@@ -125,6 +135,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
             finish(&store, plan, &write)
         }
         // The same command as `folio undo`: one path reverts files and ledger alike.
+        Sub::Baseline { filter, write } => baseline(g, path, filter.as_deref().unwrap_or(""), &write),
         Sub::Undo { write } => super::undo::run(g, super::undo::Args { path: a.path, write }),
     }
 }
@@ -218,6 +229,21 @@ fn decide(
     let reviewer = Reviewer::now(&select.write.actor()?);
     let plan = review::verdict::plan(&store, &targets, &verdict, &reviewer, select.confirm_hidden)?;
     finish(&store, plan, &select.write)
+}
+
+fn baseline(g: &Global, path: Option<&std::path::Path>, filter: &str, write: &WriteFlags) -> anyhow::Result<u8> {
+    let store = write_flags::open_resolved(g, path, write.read_only)?;
+    let parsed = Filter::parse(filter).map_err(anyhow::Error::msg)?;
+    let items = queue::build(&store);
+    let selection = review::baseline::select(items.iter().filter(|i| parsed.matches(i)));
+    if selection.targets.is_empty() {
+        println!("nothing to baseline");
+        return Ok(0);
+    }
+    println!("baseline {} entities", selection.targets.len());
+    let reviewer = Reviewer::now(&write.actor()?);
+    let plan = review::baseline::plan(&store, &selection, &reviewer, filter)?;
+    finish(&store, plan, write)
 }
 
 /// Preview (`--dry-run`) or apply a plan, after listing its impact: every inbound reference to

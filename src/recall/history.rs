@@ -1,17 +1,17 @@
-//! Recent recall queries, per store, in `<folio dir>/recall-history` (one query a line, newest
-//! last). Not markdown, so no dialect ever reads it as an entity.
+//! Recent recall queries, per store, in `recall-history` in the person's state folder for the
+//! store (`store::keep::personal`), one query a line, newest last. Never inside the store.
 use std::path::{Path, PathBuf};
 
 /// How many queries are kept.
 pub const KEEP: usize = 20;
 
-pub fn path(folio_dir: &Path) -> PathBuf {
-    folio_dir.join("recall-history")
+pub fn path(dir: &Path) -> PathBuf {
+    dir.join("recall-history")
 }
 
 /// The remembered queries, newest first. A missing or unreadable file is no history.
-pub fn load(folio_dir: &Path) -> Vec<String> {
-    let Ok((bytes, _)) = crate::store::read::fsio::read_capped(&path(folio_dir), 64 * 1024) else { return Vec::new() };
+pub fn load(dir: &Path) -> Vec<String> {
+    let Ok((bytes, _)) = crate::store::read::fsio::read_capped(&path(dir), 64 * 1024) else { return Vec::new() };
     let text = String::from_utf8_lossy(&bytes);
     let mut out: Vec<String> = Vec::new();
     for line in text.lines().rev().map(str::trim).filter(|l| !l.is_empty()) {
@@ -35,16 +35,16 @@ pub fn remember(recent: &[String], query: &str) -> Vec<String> {
 }
 
 /// Write the history (newest last) through a temporary file, so a crash never leaves half.
-pub fn save(folio_dir: &Path, recent: &[String]) -> std::io::Result<()> {
-    std::fs::create_dir_all(folio_dir)?;
+pub fn save(dir: &Path, recent: &[String]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
     let mut text = String::new();
     for q in recent.iter().rev() {
         text.push_str(q);
         text.push('\n');
     }
-    let tmp = folio_dir.join("recall-history.tmp");
+    let tmp = dir.join("recall-history.tmp");
     std::fs::write(&tmp, text)?;
-    std::fs::rename(tmp, path(folio_dir))
+    std::fs::rename(tmp, path(dir))
 }
 
 #[cfg(test)]

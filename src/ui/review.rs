@@ -147,6 +147,13 @@ fn facts(model: &Model, item: &QueueItem) -> Vec<Line<'static>> {
     field("author", item.author.clone().unwrap_or_default(), t.style("text"));
     let confidence = item.confidence.map(|c| format!(" · confidence {c:.2}")).unwrap_or_default();
     field("evidence", format!("{} · sources {}{confidence}", item.evidence, item.sources), t.style("text"));
+    // Reviewers who decided apart and disagree: both verdicts, folio picks neither.
+    for v in &item.verdicts {
+        out.push(Line::from(vec![
+            Span::styled("⚠ conflict  ", t.style("warn").add_modifier(Modifier::BOLD)),
+            Span::styled(sanitize::line(v), t.style("text")),
+        ]));
+    }
     for f in &item.findings {
         out.push(Line::from(vec![
             Span::styled("⚠ ", t.style("warn")),

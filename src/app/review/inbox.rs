@@ -95,6 +95,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
         }
         Action::BulkApprove => plan_visible(model, Verdict::Approve { over: None }),
         Action::BulkForget => plan_visible(model, Verdict::Forget),
+        Action::Baseline => super::plan::plan_baseline(model),
         Action::BulkVeto => {
             let targets = visible_targets(model);
             if targets.is_empty() {

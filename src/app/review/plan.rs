@@ -23,6 +23,27 @@ pub(super) fn plan_selected(model: &mut Model, verdict: Verdict) -> Vec<Effect> 
     plan_job(model, targets, verdict)
 }
 
+/// Baseline every shown item (hidden content held back): the confirm dialog counts them.
+pub(super) fn plan_baseline(model: &mut Model) -> Vec<Effect> {
+    let Some(s) = store(model) else { return Vec::new() };
+    let shown = model.review.visible();
+    let held_back = shown.iter().filter(|i| i.hidden_content).count();
+    // Found again by id: the store may have moved on since the inbox was built.
+    let targets: Vec<EntityIdx> = shown
+        .iter()
+        .filter(|i| !i.hidden_content)
+        .filter_map(|i| s.find(&i.id).filter(|&x| s.entity(x).id == i.id))
+        .collect();
+    if targets.is_empty() {
+        say(model, "nothing to baseline: no shown item without hidden content", true);
+        return Vec::new();
+    }
+    let selection = crate::store::review::baseline::Selection { targets, held_back };
+    let scope = model.review.filter.clone();
+    model.review.planning_from_prompt = false;
+    vec![Effect::Review(Box::new(Job::Baseline { store: s, selection, scope, by: model.review.actor.clone() }))]
+}
+
 pub(super) fn plan_visible(model: &mut Model, verdict: Verdict) -> Vec<Effect> {
     let targets = visible_targets(model);
     if targets.is_empty() {

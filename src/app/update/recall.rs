@@ -8,7 +8,6 @@ use super::super::action::Action;
 use super::super::effects::Effect;
 use super::super::model::{Mark, Model, Overlay, Pane};
 use crate::recall::engine::Engine;
-use crate::store::lint::config::folio_dir;
 
 /// Open the overlay (creating the engine for the loaded store on first use).
 pub fn open(model: &mut Model) {
@@ -122,9 +121,9 @@ fn choose(model: &mut Model) -> Vec<Effect> {
     model.overlays.pop();
     model.recall_recent = crate::recall::history::remember(&model.recall_recent, &query);
     let mut effects = Vec::new();
-    if let Some(store) = &model.store {
-        let dir = folio_dir(&store.root, store.kind());
-        effects.push(Effect::SaveRecallHistory { dir, recent: model.recall_recent.clone() });
+    if let (Some(store), Some(state)) = (&model.store, &model.state_dir) {
+        let (state, root) = (state.clone(), store.root.clone());
+        effects.push(Effect::SaveRecallHistory { state, root, recent: model.recall_recent.clone() });
     }
     model.focus = Pane::Preview;
     model.main = Pane::Preview;

@@ -14,7 +14,6 @@ use super::{graph, lint, recall};
 use crate::store::Store;
 use crate::store::keep::cache;
 use crate::store::keep::refresh::RefreshReport;
-use crate::store::lint::config::folio_dir;
 use crate::store::read::tree;
 
 /// The store finished loading: show its tree, open the first entity, start watching and the
@@ -43,8 +42,8 @@ pub(super) fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Effect> {
         effects.push(Effect::Watch(root));
     }
     effects.extend(after_store_change(model));
-    if let Some(store) = &model.store {
-        effects.push(Effect::LoadRecallHistory(folio_dir(&store.root, store.kind())));
+    if let (Some(store), Some(state)) = (&model.store, &model.state_dir) {
+        effects.push(Effect::LoadRecallHistory { state: state.clone(), root: store.root.clone() });
     }
     effects.extend(review::on_store_changed(model));
     effects.extend(save);

@@ -27,6 +27,19 @@ pub struct VerdictRecord {
     /// The undo record of the changeset that carried the verdict (none for a log-only verdict).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changeset: Option<String>,
+    /// The decisions on the entity its reviewer had seen (`key`s of the ledger's heads then;
+    /// empty: none). Two clones deciding apart both name what they saw, so after a git merge
+    /// neither names the other: both stay heads. None: written before folio kept this, read as
+    /// following every earlier line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen: Option<Vec<String>>,
+}
+
+impl VerdictRecord {
+    /// What names this decision in a later one's `seen`.
+    pub fn key(&self) -> String {
+        format!("{} {} {} {}", self.ts, self.by, self.verdict, self.hash)
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -51,6 +64,32 @@ impl Ledger {
     /// The newest verdict on each entity.
     pub fn latest(&self) -> HashMap<&str, &VerdictRecord> {
         self.records.iter().map(|r| (r.entity.as_str(), r)).collect()
+    }
+
+    /// The decisions on `entity` no later decision has seen: one, unless reviewers decided
+    /// apart (in two clones merged through git).
+    pub fn heads(&self, entity: &str) -> Vec<&VerdictRecord> {
+        let mine: Vec<&VerdictRecord> = self.records.iter().filter(|r| r.entity == entity).collect();
+        let mut seen = std::collections::HashSet::new();
+        for (i, r) in mine.iter().enumerate() {
+            match &r.seen {
+                Some(saw) => seen.extend(saw.iter().cloned()),
+                // An older line follows every line before it.
+                None => seen.extend(mine[..i].iter().map(|p| p.key())),
+            }
+        }
+        let mut heads: Vec<&VerdictRecord> = mine.into_iter().filter(|r| !seen.contains(&r.key())).collect();
+        heads.dedup_by_key(|r| r.key());
+        heads
+    }
+
+    /// Reviewers who decided apart and disagree (one approved, one vetoed): every such head,
+    /// for the inbox to show side by side rather than pick one.
+    pub fn conflict(&self, entity: &str) -> Option<Vec<&VerdictRecord>> {
+        let heads = self.heads(entity);
+        let approved = heads.iter().any(|r| is_approval(&r.verdict));
+        let vetoed = heads.iter().any(|r| r.verdict == "veto");
+        (approved && vetoed).then_some(heads)
     }
 
     /// The newest approval of `entity`.
@@ -90,8 +129,11 @@ fn review_dir(store: &Store) -> PathBuf {
     State::for_store(&store.root, store.kind()).verdicts_path().parent().map(PathBuf::from).unwrap_or_default()
 }
 
+/// The verdict a baseline records (`review::baseline`): an approval of the text as it stood.
+pub const BASELINE: &str = "baseline";
+
 pub fn is_approval(verdict: &str) -> bool {
-    matches!(verdict, "approve" | "promote" | "merge")
+    matches!(verdict, "approve" | "promote" | "merge" | BASELINE)
 }
 
 #[cfg(test)]
@@ -108,6 +150,7 @@ mod tests {
             ts: "2026-01-01T00:00:00Z".into(),
             after: None,
             changeset: cs.map(String::from),
+            seen: None,
         }
     }
 
@@ -150,5 +193,31 @@ mod tests {
                 .to_string_lossy()
                 .ends_with(".md"))
         );
+    }
+
+    #[test]
+    fn decisions_made_apart_that_disagree_are_a_conflict_until_one_follows_both() {
+        let mut l = Ledger::default();
+        let mut a = rec("x", "approve", "sha256:a", None);
+        a.seen = Some(Vec::new());
+        let mut b = rec("x", "veto", "sha256:o", None);
+        b.by = "human:bob".into();
+        b.seen = Some(Vec::new());
+        l.records = vec![a.clone(), b.clone()];
+        let heads: Vec<String> = l.conflict("x").unwrap().iter().map(|r| r.by.clone()).collect();
+        assert_eq!(heads, ["human:t", "human:bob"]);
+        // Lines from before `seen` existed follow every earlier line: no conflict.
+        let (mut a0, mut b0) = (a.clone(), b.clone());
+        a0.seen = None;
+        b0.seen = None;
+        l.records = vec![a0, b0];
+        assert!(l.conflict("x").is_none());
+        // A decision that saw both settles it.
+        let mut c = rec("x", "veto", "sha256:a", None);
+        c.ts = "2026-01-02T00:00:00Z".into();
+        c.seen = Some(vec![a.key(), b.key()]);
+        l.records = vec![a, b, c];
+        assert!(l.conflict("x").is_none());
+        assert_eq!(l.heads("x").len(), 1);
     }
 }

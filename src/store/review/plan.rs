@@ -91,6 +91,7 @@ impl Plan {
         let after = undo::records(&state).last().map(|r| r.id.clone());
         let changeset = if after != before { after } else { None };
         let fresh = Store::load(&store.root, store.kind(), store.detected_by.clone());
+        let mut ledger = Ledger::open(store);
         let mut verdicts = Vec::new();
         for d in self.decisions {
             let entity = d.renamed_to.unwrap_or(d.entity);
@@ -102,7 +103,10 @@ impl Plan {
                 (false, None) => (d.hash_before.clone(), None, None),
                 (true, None) => (d.hash_before.clone(), None, None),
             };
+            // What this reviewer saw decided on the entity: this decision follows all of it.
+            let seen = Some(ledger.heads(&entity).iter().map(|r| r.key()).collect());
             let record = VerdictRecord {
+                seen,
                 entity,
                 verdict: d.verdict,
                 hash,
@@ -113,9 +117,7 @@ impl Plan {
             };
             verdicts.push((record, snapshot));
         }
-        Ledger::open(store)
-            .record(verdicts)
-            .map_err(|err| WriteError::Io { path: "folio review ledger".into(), err })?;
+        ledger.record(verdicts).map_err(|err| WriteError::Io { path: "folio review ledger".into(), err })?;
         Ok(applied)
     }
 }

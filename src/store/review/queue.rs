@@ -33,14 +33,18 @@ pub enum Reason {
     HiddenContent,
     /// Lint reports an error on the entity.
     LintError,
+    /// Reviewers decided apart (two clones merged through git) and disagree: one approved, one
+    /// vetoed. Both verdicts are shown; folio picks neither.
+    VerdictConflict,
 }
 
 /// How many tiers the inbox has (REVIEW.md "The review queue", issue 18).
 pub const TIERS: u8 = 6;
 
 /// Every reason, in tier order (the header counts them in this order).
-pub const ALL: [Reason; 14] = [
+pub const ALL: [Reason; 15] = [
     Reason::HiddenContent,
+    Reason::VerdictConflict,
     Reason::Contradiction,
     Reason::ChangedSinceApproval,
     Reason::ChangedSinceVeto,
@@ -73,6 +77,7 @@ impl Reason {
             Reason::NearDuplicate => "near-duplicate",
             Reason::HiddenContent => "hidden-content",
             Reason::LintError => "lint-error",
+            Reason::VerdictConflict => "verdict-conflict",
         }
     }
 
@@ -86,7 +91,7 @@ impl Reason {
     /// candidates/drafts, (4) lint findings, (5) retention-flagged, (6) never reviewed.
     pub fn tier(self) -> u8 {
         match self {
-            Reason::HiddenContent | Reason::Contradiction => 1,
+            Reason::HiddenContent | Reason::Contradiction | Reason::VerdictConflict => 1,
             Reason::ChangedSinceApproval | Reason::ChangedSinceVeto => 2,
             Reason::PromotionCandidate
             | Reason::Candidate
@@ -125,6 +130,10 @@ pub struct QueueItem {
     /// The inbox tier (1 most urgent … 6 never reviewed), the most urgent of `reasons`.
     pub priority: u8,
     pub hash: String,
+    /// Verdicts that conflict (`verdict by who at when`), each reviewer's, when reviewers
+    /// decided apart and disagree.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub verdicts: Vec<String>,
     /// The hash of the last approved version, when there is one.
     pub approved_hash: Option<String>,
 }
@@ -146,12 +155,15 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
     let mut out = Vec::new();
     for (i, e) in store.entities.iter().enumerate() {
         let idx = i as EntityIdx;
+        // Disagreeing verdicts from apart stay in the inbox whatever the veto wrote (a
+        // deprecated status, an inactive field): a person settles them, folio does not.
+        let conflict = ledger.conflict(&e.id);
         if e.escapes_root() {
             continue;
         }
         let Ok(text) = store.read_entity_text(idx) else { continue };
         let hash = digest::of(text.as_bytes());
-        if ledger.vetoed_form(&hash) {
+        if conflict.is_none() && ledger.vetoed_form(&hash) {
             continue;
         }
         let f = store.dialect.fields(e, &store.read_text(idx).unwrap_or_default());
@@ -161,7 +173,7 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
         let edited_after_veto =
             last.is_some_and(|r| !is_approval(&r.verdict) && r.after.as_ref().is_some_and(|a| *a != hash));
         let inactive = e.status.as_deref().is_some_and(|s| INACTIVE.contains(&s)) || rules.inactive(&f);
-        if inactive && !edited_after_veto {
+        if inactive && !edited_after_veto && conflict.is_none() {
             continue;
         }
         let hidden = e.problems.iter().any(|p| p.rule == rule::CONTROL_CHARS);
@@ -192,6 +204,12 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             Some(r) if is_approval(&r.verdict) => reasons.clear(),
             Some(_) => reasons.clear(),
         }
+        let verdicts: Vec<String> =
+            conflict.iter().flatten().map(|r| format!("{} by {} at {}", r.verdict, r.by, r.ts)).collect();
+        if !verdicts.is_empty() {
+            reasons.retain(|r| !matches!(r, Reason::ChangedSinceApproval | Reason::ChangedSinceVeto));
+            reasons.insert(0, Reason::VerdictConflict);
+        }
         if reasons.is_empty() {
             continue;
         }
@@ -219,6 +237,7 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             priority: priority(&reasons),
             hash,
             approved_hash: approved,
+            verdicts,
         });
     }
     order(&mut out);

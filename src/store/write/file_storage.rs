@@ -11,6 +11,7 @@ use super::changeset::{self, Applied, Write, WriteError, WriteOptions, relative_
 use super::changeset_lines;
 use super::journal::records::{Record, records};
 use super::journal::{Entry, Intent, Journal, Role};
+use super::log_swap;
 use super::state::State;
 use super::storage::{Plan, Storage};
 use super::swap::{self, SwapError};
@@ -70,6 +71,8 @@ fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied,
         state.archive(path, &bytes).map_err(io_err(path))?;
     }
     let recovered = super::journal::recover(root, kind).map_err(io_err("folio journal"))?;
+    // In a git work tree: what of folio's state to commit and how it merges (`team`).
+    super::team::ensure(root, kind).map_err(io_err("folio git rules"))?;
     // Every expected digest is checked before anything is written.
     for w in &writes {
         let now = std::fs::read(root.join(&w.path)).ok();
@@ -107,16 +110,7 @@ fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied,
         }
         applied.catalogs.push(w.path);
     }
-    let old_log = std::fs::read(&log_abs).ok();
-    let at = event.at.unwrap_or_else(audit::now);
-    let new_log = audit::append(kind, old_log.as_deref().map(String::from_utf8_lossy).as_deref(), &event, at);
-    let w = Write {
-        path: log_rel.clone(),
-        expected: old_log.as_deref().map(digest::of),
-        after: Some(new_log.into_bytes()),
-        role: Role::Log,
-    };
-    if let Err(e) = write_one(root, &state, &mut journal, &w) {
+    if let Err(e) = write_log(root, &state, &mut journal, kind, &log_rel, &event) {
         journal.roll_back(root, &state);
         return Err(e);
     }
@@ -124,6 +118,34 @@ fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied,
     journal.commit().map_err(io_err("folio journal"))?;
     journal.finish(&state).map_err(io_err("folio journal"))?;
     Ok(applied)
+}
+
+/// Add the event to the store's log. Agents keep appending to it while people review: lines
+/// they add between folio's plan and its write are no conflict (folio's event holds no one's
+/// text); the log is read at the moment it is swapped and the agents' lines kept after it.
+fn write_log(
+    root: &Path,
+    state: &State,
+    journal: &mut Journal,
+    kind: crate::store::dialect::DialectKind,
+    log_rel: &str,
+    event: &AuditEvent,
+) -> Result<(), WriteError> {
+    let abs = root.join(log_rel);
+    let at = event.at.unwrap_or_else(audit::now);
+    let render =
+        |old: Option<&[u8]>| audit::append(kind, old.map(String::from_utf8_lossy).as_deref(), event, at).into_bytes();
+    let created_dirs = missing_dirs(root, log_rel);
+    let record = |before: Option<&[u8]>, after: &[u8]| {
+        // Both images durable before the log changes: a crash rolls back to the one read.
+        let before = before.map(|b| state.put_object(b)).transpose()?;
+        let after = Some(state.put_object(after)?);
+        let created_dirs = if before.is_none() { created_dirs } else { Vec::new() };
+        journal.record(Entry { path: log_rel.to_string(), before, after, role: Role::Log, created_dirs })
+    };
+    log_swap::add_to_log(&abs, render, record).map_err(|err| WriteError::Io { path: log_rel.to_string(), err })?;
+    failpoint::step("file written");
+    Ok(())
 }
 
 fn write_one(root: &Path, state: &State, journal: &mut Journal, w: &Write) -> Result<(), WriteError> {

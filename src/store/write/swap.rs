@@ -30,7 +30,7 @@ impl From<io::Error> for SwapError {
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// A hidden sibling name for temporary files (`.name.folio-<tag>-<pid>-<n>`).
-fn sibling(path: &Path, tag: &str) -> PathBuf {
+pub(super) fn sibling(path: &Path, tag: &str) -> PathBuf {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     path.with_file_name(format!(".{name}.folio-{tag}-{}-{n}", std::process::id()))
@@ -49,7 +49,7 @@ fn read_opt(path: &Path) -> io::Result<Option<Vec<u8>>> {
     }
 }
 
-fn sync_dir(path: &Path) {
+pub(super) fn sync_dir(path: &Path) {
     if let Some(dir) = path.parent()
         && let Ok(d) = File::open(dir)
     {
@@ -58,7 +58,7 @@ fn sync_dir(path: &Path) {
 }
 
 /// Put `from` at `to` unless something is already there (then `from` is left where it is).
-fn link_no_replace(from: &Path, to: &Path) -> io::Result<bool> {
+pub(super) fn link_no_replace(from: &Path, to: &Path) -> io::Result<bool> {
     match fs::hard_link(from, to) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
@@ -68,7 +68,7 @@ fn link_no_replace(from: &Path, to: &Path) -> io::Result<bool> {
     }
 }
 
-fn write_temp(path: &Path, bytes: &[u8], like: Option<&Path>) -> io::Result<PathBuf> {
+pub(super) fn write_temp(path: &Path, bytes: &[u8], like: Option<&Path>) -> io::Result<PathBuf> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
@@ -94,7 +94,7 @@ fn write_temp(path: &Path, bytes: &[u8], like: Option<&Path>) -> io::Result<Path
 
 /// Give a taken-aside file back its place; if an agent wrote a newer file there meanwhile,
 /// the newer one stays.
-fn put_back(taken: &Path, path: &Path) -> io::Result<()> {
+pub(super) fn put_back(taken: &Path, path: &Path) -> io::Result<()> {
     link_no_replace(taken, path)?;
     let _ = fs::remove_file(taken);
     sync_dir(path);

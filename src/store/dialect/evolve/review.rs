@@ -94,6 +94,8 @@ fn review_rows(log: &str) -> Vec<VerdictRecord> {
                     ts: text("ts").unwrap_or_default(),
                     after: None,
                     changeset: None,
+                    // A log row has no causal trail: it follows every verdict before it.
+                    seen: None,
                 });
             }
             _ => {}

@@ -1,0 +1,183 @@
+//! Adding folio's event to a log agents keep appending to. An append-only log that grew while
+//! folio worked is not a conflict: the log is taken aside, folio's event is added to what it
+//! holds at that moment, and every line an agent wrote meanwhile — into a fresh file it made
+//! by path, or through a handle it had open on the old one — is put after it, in order.
+use std::fs;
+use std::io::{self, Write};
+use std::path::Path;
+
+use super::swap::{link_no_replace, put_back, sibling, sync_dir, write_temp};
+
+/// Make the log at `path` hold `render(its bytes now)` plus whatever agents append meanwhile.
+/// `journal(before, after)` runs before the new log is put in place (the intent made durable);
+/// an error there, or in the swap, puts the old log back as it was.
+pub fn add_to_log(
+    path: &Path,
+    render: impl Fn(Option<&[u8]>) -> Vec<u8>,
+    journal: impl FnOnce(Option<&[u8]>, &[u8]) -> io::Result<()>,
+) -> io::Result<()> {
+    let taken = sibling(path, "old");
+    let seen = match fs::rename(path, &taken) {
+        Ok(()) => Some(fs::read(&taken)?),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    let give_back = |e: io::Error| {
+        if seen.is_some() {
+            let _ = gather_fresh(path)
+                .and_then(|lines| put_back(&taken, path).map(|()| lines))
+                .and_then(|l| append(path, &l));
+        }
+        e
+    };
+    let new = render(seen.as_deref());
+    journal(seen.as_deref(), &new).map_err(give_back)?;
+    // Lines appended by path while the log was aside went into fresh files: they follow ours.
+    let mut watched: Vec<(std::path::PathBuf, usize)> = Vec::new();
+    let mut pending = Vec::new();
+    loop {
+        let mut bytes = new.clone();
+        bytes.extend_from_slice(&pending);
+        let tmp = write_temp(path, &bytes, seen.is_some().then_some(taken.as_path())).map_err(give_back)?;
+        let placed = link_no_replace(&tmp, path);
+        let _ = fs::remove_file(&tmp);
+        if placed.map_err(give_back)? {
+            break;
+        }
+        if let Some((aside, fresh)) = take_fresh(path).map_err(give_back)? {
+            watched.push((aside, fresh.len()));
+            pending.extend(fresh);
+        }
+    }
+    if let Some(seen) = &seen {
+        watched.insert(0, (taken.clone(), seen.len()));
+    }
+    settle(path, &mut watched)?;
+    for (aside, _) in watched {
+        let _ = fs::remove_file(aside);
+    }
+    sync_dir(path);
+    Ok(())
+}
+
+/// How long the files taken aside are watched for lines still arriving through a handle an
+/// agent opened before they moved (a writer descheduled between its open and its write):
+/// while any process holds one open (where the system says, Linux's `/proc`), up to a limit,
+/// then a few quiet checks in a row.
+const QUIET_CHECKS: u32 = 5;
+const MAX_CHECKS: u32 = 2000;
+
+/// Lines written into a file taken aside after it was read go to the end of the log.
+fn settle(path: &Path, watched: &mut [(std::path::PathBuf, usize)]) -> io::Result<()> {
+    let mut quiet = 0;
+    for _ in 0..MAX_CHECKS {
+        let mut grew = false;
+        for (aside, used) in watched.iter_mut() {
+            let now = fs::read(aside.as_path())?;
+            if now.len() > *used {
+                append(path, &now[*used..])?;
+                *used = now.len();
+                grew = true;
+            }
+        }
+        let held = watched.iter().any(|(aside, _)| held_open(aside));
+        quiet = if grew || held { 0 } else { quiet + 1 };
+        if quiet >= QUIET_CHECKS {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    Ok(())
+}
+
+/// Whether some process has `file` open (false where the system does not say).
+fn held_open(file: &Path) -> bool {
+    let Ok(file) = fs::canonicalize(file) else { return false };
+    let Ok(procs) = fs::read_dir("/proc") else { return false };
+    procs.flatten().filter(|p| p.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit())).any(|p| {
+        let Ok(fds) = fs::read_dir(p.path().join("fd")) else { return false };
+        fds.flatten().any(|fd| fs::read_link(fd.path()).is_ok_and(|target| target == file))
+    })
+}
+
+/// Take the file an agent made at `path` aside: where it went and its bytes.
+fn take_fresh(path: &Path) -> io::Result<Option<(std::path::PathBuf, Vec<u8>)>> {
+    let aside = sibling(path, "old");
+    match fs::rename(path, &aside) {
+        Ok(()) => {
+            let bytes = fs::read(&aside)?;
+            Ok(Some((aside, bytes)))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Give back a fresh file taken aside: its bytes after the log's.
+fn gather_fresh(path: &Path) -> io::Result<Vec<u8>> {
+    Ok(take_fresh(path)?
+        .map(|(aside, bytes)| {
+            let _ = fs::remove_file(aside);
+            bytes
+        })
+        .unwrap_or_default())
+}
+
+fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if bytes.is_empty() {
+        return Ok(());
+    }
+    let mut f = fs::OpenOptions::new().append(true).create(true).open(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn newest_first(old: Option<&[u8]>) -> Vec<u8> {
+        let mut out = b"folio event\n".to_vec();
+        out.extend_from_slice(old.unwrap_or_default());
+        out
+    }
+
+    #[test]
+    fn lines_agents_add_while_the_log_is_aside_follow_folios_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log.md");
+        fs::write(&log, "old line\n").unwrap();
+        // The journal step is where an agent strikes: by path (a fresh file) here.
+        add_to_log(&log, newest_first, |before, after| {
+            assert_eq!(before, Some(&b"old line\n"[..]));
+            assert_eq!(after, b"folio event\nold line\n");
+            fs::write(&log, "agent line\n")
+        })
+        .unwrap();
+        assert_eq!(fs::read_to_string(&log).unwrap(), "folio event\nold line\nagent line\n");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporaries left");
+        // A missing log is created.
+        fs::remove_file(&log).unwrap();
+        add_to_log(&log, newest_first, |before, _| {
+            assert_eq!(before, None);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(fs::read_to_string(&log).unwrap(), "folio event\n");
+    }
+
+    #[test]
+    fn a_failed_journal_puts_the_log_back_with_the_agents_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("log.md");
+        fs::write(&log, "old line\n").unwrap();
+        let err = add_to_log(&log, newest_first, |_, _| {
+            fs::write(&log, "agent line\n")?;
+            Err(io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert_eq!(err.to_string(), "disk full");
+        assert_eq!(fs::read_to_string(&log).unwrap(), "old line\nagent line\n");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}
