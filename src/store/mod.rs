@@ -228,9 +228,11 @@ impl Store {
         // Names (ids, stems, titles, aliases) are looked up only for wikilinks and typed edges:
         // a store with neither (an OKF bundle links by path) skips building their four tables
         // (≈50 ms of both cores at 100k entities).
-        let needs_names = outgoing
-            .par_iter()
-            .any(|(links, edges)| !edges.is_empty() || links.iter().any(|l| l.syntax == LinkSyntax::Wiki));
+        // Edges naming a store path (OKF's `sources[].resource`) are looked up by path.
+        let needs_names = outgoing.par_iter().any(|(links, edges)| {
+            edges.iter().any(|e| !resolve::is_path_target(&e.target))
+                || links.iter().any(|l| l.syntax == LinkSyntax::Wiki)
+        });
         let files = || self.other_files.iter().map(|(p, _)| p.as_str());
         // The id index needs no link: built beside the resolution, whose parallel work hides
         // it (after it, it was one thread's 40 ms at 100k).

@@ -271,7 +271,7 @@ fn resolve_new(fresh: &mut [Entity], slots: &[usize], old: &[Arc<Entity>], looku
         for edge in &mut e.edges {
             edge.resolved = match was.edges.iter().find(|o| o.target == edge.target) {
                 Some(o) => o.resolved,
-                None => lookup.name(&edge.target),
+                None => lookup.edge_target(&edge.target),
             };
         }
     });

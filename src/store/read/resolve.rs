@@ -144,6 +144,11 @@ impl<'a> Resolver<'a> {
     }
 }
 
+/// Whether a typed edge's target is a store path rather than a name: `dir/file.md`.
+pub fn is_path_target(target: &str) -> bool {
+    target.ends_with(".md") && target.contains('/')
+}
+
 /// A markdown destination written from the root of the tool's store (`/metrics/a.md`).
 fn bundle_absolute(target: &str) -> bool {
     let t = crate::store::model::lines::trim(target).trim_start_matches('<');
@@ -245,7 +250,7 @@ impl Resolver<'_> {
         });
         for (_, edges) in outgoing {
             for edge in edges {
-                edge.resolved = self.name(&edge.target);
+                edge.resolved = self.edge_target(&edge.target);
             }
         }
     }
@@ -545,6 +550,15 @@ pub trait Lookup {
         }
     }
 
+    /// A typed edge's target: a store path (`policies/x.md`, OKF's path-valued fields) is
+    /// looked up by path, which needs no name table; anything else by name (`name`).
+    fn edge_target(&self, target: &str) -> Option<EntityIdx> {
+        if is_path_target(target) {
+            return self.entity_at(target).or_else(|| self.name(target));
+        }
+        self.name(target)
+    }
+
     /// An entity named by id, file stem, title or alias (case-insensitive): wikilinks without
     /// a path and typed-edge targets.
     fn name(&self, name: &str) -> Option<EntityIdx> {
@@ -789,7 +803,7 @@ mod tests {
                     assert_eq!(l.resolution, one, "{from} -> {:?}", l.target());
                 }
                 for e in edges {
-                    assert_eq!(e.resolved, r.name(&e.target), "{from} edge {}", e.target);
+                    assert_eq!(e.resolved, r.edge_target(&e.target), "{from} edge {}", e.target);
                 }
             }
         }
