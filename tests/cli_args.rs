@@ -96,3 +96,22 @@ fn show_json_problems_name_their_severity() {
         assert!(matches!(p["severity"].as_str(), Some("error" | "warn" | "info")), "{p}");
     }
 }
+
+/// Reading asks nobody who they are: `lint` without `--as`, `$USER` unset and no reviewer
+/// remembered says nothing about a reviewer (only writes record one).
+#[test]
+fn a_plain_lint_never_asks_who_reviews() {
+    let own = tempfile::tempdir().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
+        .args(["lint", fixture("aip10-wiki").to_str().unwrap()])
+        .env_remove("USER")
+        .env_remove("USERNAME")
+        .env("XDG_CONFIG_HOME", own.path().join("config"))
+        .env("XDG_CACHE_HOME", own.path().join("cache"))
+        .env("HOME", own.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("reviewer") && !err.contains("who is reviewing"), "{err}");
+}

@@ -79,8 +79,9 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     }
     let wanted: Vec<&str> = a.rules.iter().map(|id| known_rule(id)).collect::<anyhow::Result<_>>()?;
     let flags = WriteFlags { dry_run: a.dry_run, actor: a.actor.clone(), read_only: false };
-    let actor = flags.actor()?;
     let writes = (a.fix && !a.dry_run) || a.log || a.ignore.is_some() || a.unignore.is_some();
+    // Who writes is resolved only when something is written: a plain lint never asks.
+    let actor = if writes || a.actor.is_some() { flags.actor()? } else { String::new() };
     let mut store = super::common::one_shot(open_resolved(g, a.path.as_deref(), !writes)?);
     if a.ignore.is_some() || a.unignore.is_some() {
         return change_ignore(&store, &a, &actor, &flags);
