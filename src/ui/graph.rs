@@ -246,7 +246,15 @@ fn neighbour_line(model: &Model, idx: Option<EntityIdx>, kind: &str, target: &st
         spans.push(Span::styled(format!("{} ", sanitize::line(kind)), t.style("tag")));
     }
     match (idx, &model.store) {
-        (Some(i), Some(store)) => spans.push(Span::styled(sanitize::line(&store.entity(i).title), t.style("text"))),
+        (Some(i), Some(store)) => {
+            let e = store.entity(i);
+            spans.push(Span::styled(sanitize::line(&e.title), t.style("text")));
+            // The folder, dimmed: two pages of one title ("Hot Cache") are told apart (issue 23).
+            let folder = crate::store::model::relpath::parent(&e.path);
+            if !folder.is_empty() {
+                spans.push(Span::styled(format!("  {}/", sanitize::line(folder)), t.style("muted")));
+            }
+        }
         _ => spans.push(Span::styled(format!("✗ {} (broken)", sanitize::line(target)), t.style("error"))),
     }
     Line::from(spans)
