@@ -273,8 +273,16 @@ pub fn priority(reasons: &[Reason]) -> u8 {
 }
 
 fn author(f: &Fields) -> Option<String> {
-    let paths: [&[&str]; 6] =
-        [&["generated", "by"], &["provenance", "source"], &["author"], &["agent"], &["generated_by"], &["source"]];
+    // `owner`: who an evolve entity belongs to when it names no source (issue 23: "by -").
+    let paths: [&[&str]; 7] = [
+        &["generated", "by"],
+        &["provenance", "source"],
+        &["author"],
+        &["agent"],
+        &["generated_by"],
+        &["source"],
+        &["owner"],
+    ];
     paths.iter().find_map(|p| {
         let mut v = f.get(p[0])?;
         for k in &p[1..] {
@@ -324,6 +332,8 @@ mod tests {
         .unwrap();
         assert_eq!(author(&f).as_deref(), Some("agent:scout"));
         assert_eq!(evidence(&f), 18);
+        let owned: Fields = serde_json::from_value(json!({"type": "guideline", "owner": "ann"})).unwrap();
+        assert_eq!(author(&owned).as_deref(), Some("ann"), "an evolve entity's owner");
         let today = time::macros::date!(2026 - 03 - 31);
         assert_eq!(age("2026-03-01T10:00:00Z", today), Some(30));
         assert_eq!(age("soon", today), None);
