@@ -370,3 +370,30 @@ fn aip10_links_into_sources_are_flagged() {
     let v = lint_json(&[wiki.to_str().unwrap(), "--dialect", "vault", "--rule", "link-into-sources"]);
     assert_eq!(v["summary"]["total"], 0);
 }
+
+/// Issue 23: zero-width characters alone (scraped docs carry hundreds) are a warning that says
+/// they are invisible but harmless; escapes, controls and bidi overrides stay errors.
+#[test]
+fn zero_width_characters_warn_and_controls_are_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let vault = tmp.path().join("vault");
+    write(&vault, "zw.md", "# Z\n\nword\u{200b}split and \u{200b}more\n");
+    write(&vault, "esc.md", "# E\n\nbad \u{1b}[2J here and zero\u{200b}width\n");
+    write(&vault, "bidi.md", "# B\n\nsee \u{202e}txet\n");
+    let v = lint_json(&[vault.to_str().unwrap()]);
+    let got: BTreeMap<String, (String, String)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "control-chars")
+        .map(|f| {
+            let s = |k: &str| f[k].as_str().unwrap().to_string();
+            (s("path"), (s("severity"), s("message")))
+        })
+        .collect();
+    assert_eq!(got["zw.md"].0, "warn");
+    assert!(got["zw.md"].1.contains("(2 in all): invisible"), "{:?}", got["zw.md"]);
+    assert_eq!(got["esc.md"].0, "error");
+    assert!(got["esc.md"].1.starts_with("U+001B ESC"), "the dangerous one is named: {:?}", got["esc.md"]);
+    assert_eq!(got["bidi.md"].0, "error");
+}

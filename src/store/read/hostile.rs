@@ -69,6 +69,17 @@ fn maybe_hostile(b: u8) -> bool {
     (b < 0x20) & (b != b'\t') & (b != b'\n') & (b != b'\r') | (b == 0x7f) | (b == 0xc2) | (b == 0xe2) | (b == 0xef)
 }
 
+/// Whether `c` is a zero-width character: invisible, but it neither reorders text (as bidi
+/// overrides do) nor drives a terminal (as controls do).
+pub fn is_invisible_only(c: char) -> bool {
+    matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2064}' | '\u{feff}')
+}
+
+/// The first hostile character at or after `from` that is not merely invisible.
+pub fn first_dangerous(text: &str, from: usize) -> Option<(usize, char)> {
+    text.get(from..)?.char_indices().map(|(i, c)| (from + i, c)).find(|&(_, c)| is_hostile(c) && !is_invisible_only(c))
+}
+
 /// How a hostile character is named in messages.
 pub fn describe(c: char) -> String {
     let name = match c {

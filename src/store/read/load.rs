@@ -366,14 +366,35 @@ fn flag_hostile(text: &str, lines: &LineIndex, e: &mut Entity) {
     let span = e.span.start as usize..(e.span.end as usize).min(text.len());
     let Some(slice) = text.get(span.clone()) else { return };
     if let Some((at, c, n)) = hostile::scan(slice, 0) {
+        // Zero-width characters alone (scraped docs carry hundreds) are invisible but cannot
+        // reorder text or drive a terminal: a warning. Anything else is an error, named first.
+        let (at, c) = if hostile::is_invisible_only(c) {
+            hostile::first_dangerous(slice, at).unwrap_or((at, c))
+        } else {
+            (at, c)
+        };
         let (line, col) = lines.position(span.start + at);
         let more = if n > 1 { format!(" ({n} in all)") } else { String::new() };
-        e.problems.push(Problem::new(
-            rule::CONTROL_CHARS,
-            format!("{} in the content{more}: it can hide text or drive a terminal", hostile::describe(c)),
-            line,
-            col,
-        ));
+        let problem = if hostile::is_invisible_only(c) {
+            Problem::new(
+                rule::CONTROL_CHARS,
+                format!(
+                    "{} in the content{more}: invisible, it cannot hide text or drive a terminal, but it splits words a search looks for",
+                    hostile::describe(c)
+                ),
+                line,
+                col,
+            )
+            .with_severity(crate::store::model::entity::Severity::Warn)
+        } else {
+            Problem::new(
+                rule::CONTROL_CHARS,
+                format!("{} in the content{more}: it can hide text or drive a terminal", hostile::describe(c)),
+                line,
+                col,
+            )
+        };
+        e.problems.push(problem);
     }
 }
 
