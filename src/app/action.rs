@@ -70,6 +70,7 @@ actions! {
     Promote = "promote": "Promote the item (maturity or kind)",
     Skip = "skip": "Skip the item for this session",
     NextTier = "next_tier": "Review: jump to the first item of the next need tier",
+    SameAuthor = "same_author": "Review: only what the selected item's author wrote (then A, X or D takes them as one batch)",
     Undo = "undo": "Undo the last change folio made",
     BulkFilter = "bulk_filter": "Select queue items by filter (status:, kind:, older:30d…)",
     BulkApprove = "bulk_approve": "Approve every item the filter selects",
@@ -116,6 +117,7 @@ macro_rules! inbox_verbs {
             | $crate::app::action::Action::Promote
             | $crate::app::action::Action::Skip
             | $crate::app::action::Action::NextTier
+            | $crate::app::action::Action::SameAuthor
             | $crate::app::action::Action::BulkFilter
             | $crate::app::action::Action::BulkApprove
             | $crate::app::action::Action::BulkVeto

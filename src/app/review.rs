@@ -269,7 +269,8 @@ pub fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
         return None;
     }
     // A verdict records who decided: with nobody known, ask once before the first one.
-    let writes = matches!(a, inbox_verbs!()) && !matches!(a, Action::Skip | Action::NextTier | Action::BulkFilter);
+    let writes = matches!(a, inbox_verbs!())
+        && !matches!(a, Action::Skip | Action::NextTier | Action::BulkFilter | Action::SameAuthor);
     if writes && model.review.actor == super::reviewer::UNKNOWN {
         model.review.prompt = Some(Prompt { kind: PromptKind::Reviewer { then: a }, text: String::new() });
         return Some(Vec::new());

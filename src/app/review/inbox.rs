@@ -88,6 +88,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
             next_tier(model);
             select(model)
         }
+        Action::SameAuthor => same_author(model),
         Action::BulkFilter => {
             let text = model.review.filter.clone();
             model.review.prompt = Some(Prompt { kind: PromptKind::Filter, text });
@@ -111,6 +112,26 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
 
 /// How many merge targets the picker lists.
 const PICKER_ROWS: usize = 12;
+
+/// Narrow the inbox to what the selected item's author wrote (`author:` in the filter), so an
+/// agent's run is taken as one batch with the bulk verdicts.
+fn same_author(model: &mut Model) -> Vec<Effect> {
+    let Some(item) = model.review.selected() else { return Vec::new() };
+    let Some(author) = item.author.as_deref().and_then(|a| a.split_whitespace().next()).map(str::to_string) else {
+        say(model, format!("{} names no author", item.id), true);
+        return Vec::new();
+    };
+    model.review.filter = format!("author:{author}");
+    model.review.cursor = 0;
+    let shown = model.review.visible().len();
+    say(
+        model,
+        format!("{shown} queued item(s) by {author}: A, X or D decides them as one batch; f changes the filter"),
+        false,
+    );
+    model.review.detail = None;
+    select(model)
+}
 
 pub(super) fn toggle(model: &mut Model) -> Vec<Effect> {
     model.review.open = !model.review.open;

@@ -9,6 +9,8 @@ enum Term {
     OlderThanDays(i64),
     Reason(String),
     PathPrefix(String),
+    /// Who wrote it (`QueueItem::author`), by part: `author:scout` takes `agent:scout`.
+    Author(String),
     Text(String),
 }
 
@@ -27,11 +29,12 @@ impl Filter {
                 Some(("kind" | "type", v)) => Term::Kind(v.to_lowercase()),
                 Some(("reason", v)) => Term::Reason(v.to_lowercase()),
                 Some(("path", v)) => Term::PathPrefix(v.to_string()),
+                Some(("author" | "by", v)) => Term::Author(v.to_lowercase()),
                 Some(("older", v)) => Term::OlderThanDays(
                     days(v).ok_or_else(|| format!("`{word}`: expected a number of days, e.g. older:30d"))?,
                 ),
                 Some((k, _)) if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic()) => {
-                    return Err(format!("`{word}`: unknown filter (status, kind, reason, path, older)"));
+                    return Err(format!("`{word}`: unknown filter (status, kind, reason, path, older, author)"));
                 }
                 _ => Term::Text(word.to_lowercase()),
             };
@@ -47,6 +50,7 @@ impl Filter {
             Term::OlderThanDays(d) => item.age_days.is_some_and(|a| a > *d),
             Term::Reason(r) => item.reasons.iter().any(|x| x.code() == r),
             Term::PathPrefix(p) => item.path.starts_with(p.as_str()),
+            Term::Author(a) => item.author.as_deref().is_some_and(|v| v.to_lowercase().contains(a.as_str())),
             Term::Text(w) => item.id.to_lowercase().contains(w) || item.title.to_lowercase().contains(w),
         })
     }
@@ -78,6 +82,10 @@ mod tests {
         assert!(!Filter::parse("status:draft older:60d").unwrap().matches(&item));
         assert!(!Filter::parse("reason:candidate").unwrap().matches(&item));
         assert!(Filter::parse("older:soon").is_err());
+        let by_scout = QueueItem { author: Some("agent:Scout".into()), ..item.clone() };
+        assert!(Filter::parse("author:agent:scout").unwrap().matches(&by_scout));
+        assert!(Filter::parse("by:scout").unwrap().matches(&by_scout));
+        assert!(!Filter::parse("author:scout").unwrap().matches(&item), "no author, no match");
         assert!(Filter::parse("colour:red").is_err());
         assert!(Filter::parse("").unwrap().matches(&item));
     }
