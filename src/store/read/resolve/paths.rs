@@ -1,5 +1,6 @@
 //! Link paths: the folder a link is written in, and `dir/rel` with `.` and `..` resolved
 //! without ever climbing above the store root.
+use std::borrow::Cow;
 
 /// The folder of a linking file, and whether its path needs normalising (`is_plain_path`):
 /// asked once per file, not once per link.
@@ -29,6 +30,15 @@ pub(super) fn join(dir: &str, rel: &str) -> String {
 
 /// `dir/rel` with `.` and `..` resolved, built in one buffer; `None` when it climbs above the
 /// root. The same result as `normalize(&join(dir, rel))`.
+/// `s.to_lowercase()`, borrowed when that changes nothing (ids and paths usually).
+pub(super) fn lower(s: &str) -> Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+        Cow::Owned(s.to_lowercase())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
 #[cfg(test)]
 fn normalize_join(dir: &str, rel: &str) -> Option<String> {
     let mut out = String::new();
