@@ -166,3 +166,46 @@ fn mouse_click_selects_and_wheel_scrolls() {
     app.handle(click(MouseEventKind::ScrollDown, 60, 10));
     assert_eq!(app.model.preview.as_ref().unwrap().scroll, 3, "mouse off: wheel ignored");
 }
+
+#[test]
+fn links_to_a_heading_or_block_open_at_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
+    write(
+        &root,
+        "alpha.md",
+        "# Alpha\n\nSee [[beta#6. /wiki-ingest Vision Support]], [[beta#^quote-1]], [[#Here]] and [[beta#Nowhere]].\n\n## Here\n\nDone.\n",
+    );
+    let filler = |word: &str| (1..=60).map(|i| format!("{word} paragraph {i}.\n\n")).collect::<String>();
+    let (early, late) = (filler("Early"), filler("Late"));
+    write(
+        &root,
+        "beta.md",
+        format!(
+            "# Beta\n\n{early}## 6. /wiki-ingest Vision Support\n\nVision text.\n\n{late}A quoted claim. ^quote-1\n\nTail.\n"
+        ),
+    );
+    let mut app = app_on(&root, "dark", (100, 30));
+    assert_eq!(open_id(&app), "alpha");
+    press(&mut app, &["n", "<Enter>"]);
+    assert_eq!(open_id(&app), "beta");
+    let screen = text(&render(&app));
+    assert!(screen.contains("## 6. /wiki-ingest Vision Support"), "the heading is on screen:\n{screen}");
+    assert!(!screen.contains("Early paragraph 1."), "scrolled away from the top:\n{screen}");
+    press(&mut app, &["h", "n", "n", "<Enter>"]);
+    assert_eq!(open_id(&app), "beta");
+    let screen = text(&render(&app));
+    assert!(screen.contains("A quoted claim."), "the block is on screen:\n{screen}");
+    assert!(!screen.contains("^quote-1"), "the block id is hidden as in Obsidian:\n{screen}");
+    // A fragment naming this page's own heading scrolls within it.
+    press(&mut app, &["h", "n", "n", "n", "<Enter>"]);
+    assert_eq!(open_id(&app), "alpha");
+    assert!(app.model.message.is_none() || !app.model.message.as_ref().unwrap().warn, "{:?}", app.model.message);
+    // A heading that is not there: the page opens at its top and says so.
+    press(&mut app, &["n", "<Enter>"]);
+    assert_eq!(open_id(&app), "beta");
+    let msg = app.model.message.clone().unwrap();
+    assert!(msg.warn && msg.text.contains("no heading or block #Nowhere"), "{msg:?}");
+    assert!(text(&render(&app)).contains("Early paragraph 1."));
+}

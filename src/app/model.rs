@@ -131,8 +131,11 @@ pub struct Preview {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mark {
-    /// The offending line's text, found again among the laid-out rows.
+    /// The offending line's text, found again among the laid-out rows; for an anchor, a link's
+    /// fragment (`Some Heading`, `^block-id`).
     pub text: String,
+    /// `text` names a heading or block id (a followed link's `#fragment`), not a line's text.
+    pub anchor: bool,
     /// The body row it was found at (`None` until the body is laid out).
     pub row: Option<usize>,
 }

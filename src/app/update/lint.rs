@@ -178,7 +178,7 @@ fn jump(model: &mut Model) -> Vec<Effect> {
     model.focus = Pane::Preview;
     let mut effects = super::reader::open_entity(model, idx, true);
     if let (Some(text), Some(p)) = (line_text, model.preview.as_mut()) {
-        p.mark = Some(Mark { text, row: None });
+        p.mark = Some(Mark { text, anchor: false, row: None });
     }
     effects.extend(super::reader::place_mark(model));
     model.message = Some(Message { text: format!("{} (line {}): {}", f.rule, f.line, f.message), warn: false });

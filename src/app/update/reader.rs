@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 
 use super::super::action::Action;
 use super::super::effects::Effect;
-use super::super::model::{Message, Model, Pane, Preview, Row};
+use super::super::model::{Mark, Message, Model, Pane, Preview, Row};
 use super::graph;
 use crate::store::Store;
 use crate::store::model::entity::{EntityIdx, Resolution};
@@ -37,13 +37,24 @@ pub(super) fn place_mark(model: &mut Model) -> Vec<Effect> {
     if mark.row.is_some() {
         return Vec::new();
     }
-    let needle: String = mark.text.trim().trim_start_matches(['#', '-', '*', '>', ' ']).chars().take(40).collect();
-    let needle = needle.trim().to_string();
+    let (text, anchor) = (mark.text.clone(), mark.anchor);
     let (w, h) = preview_width_height(model);
     let laid = model.laid_body(w);
     let head = model.preview.as_ref().map(|p| preview::header(model, p).len()).unwrap_or(0);
     let notice = matches!(&model.preview, Some(Preview { body: Some(Ok(b)), .. }) if b.notice.is_some());
-    let found = if needle.is_empty() { None } else { laid.lines.iter().position(|l| l.text().contains(&needle)) };
+    let found = if anchor {
+        let found = crate::markdown::anchors::find(&laid.anchors, &text);
+        if found.is_none() {
+            let shown = crate::markdown::sanitize::line(&text);
+            model.message =
+                Some(Message { text: format!("no heading or block #{shown} here: showing the top"), warn: true });
+        }
+        found
+    } else {
+        let needle: String = text.trim().trim_start_matches(['#', '-', '*', '>', ' ']).chars().take(40).collect();
+        let needle = needle.trim();
+        if needle.is_empty() { None } else { laid.lines.iter().position(|l| l.text().contains(needle)) }
+    };
     if let Some(p) = model.preview.as_mut()
         && let Some(m) = p.mark.as_mut()
     {
@@ -135,8 +146,18 @@ pub(super) fn follow_link(model: &mut Model) -> Vec<Effect> {
         .open_entity()
         .and_then(|i| store.entity(i).links.iter().find(|x| x.target() == target).map(|x| x.resolution.clone()));
     let shown = crate::markdown::sanitize::line(&target);
+    let fragment = target.split_once('#').map(|(_, f)| f.to_string()).filter(|f| !f.trim().is_empty());
     let (text, warn) = match resolution {
-        Some(Resolution::Entity(i)) => return open_entity(model, i, true),
+        Some(Resolution::Entity(i)) => {
+            let mut effects = open_entity(model, i, true);
+            if let Some(fragment) = fragment {
+                effects.extend(go_to_anchor(model, fragment));
+            }
+            return effects;
+        }
+        Some(Resolution::Anchor) if fragment.is_some() => {
+            return go_to_anchor(model, fragment.unwrap_or_default());
+        }
         Some(Resolution::External) => (format!("external link {shown} (not opened)"), false),
         Some(Resolution::File(f)) => {
             (format!("{} is a file, not an entity", crate::markdown::sanitize::line(&f)), false)
@@ -147,6 +168,15 @@ pub(super) fn follow_link(model: &mut Model) -> Vec<Effect> {
     };
     model.message = Some(Message { text, warn });
     Vec::new()
+}
+
+/// Scroll the open preview to the heading or block a link's fragment names, now if its body
+/// is laid out, else when it arrives.
+fn go_to_anchor(model: &mut Model, fragment: String) -> Vec<Effect> {
+    if let Some(p) = model.preview.as_mut() {
+        p.mark = Some(Mark { text: fragment, anchor: true, row: None });
+    }
+    place_mark(model)
 }
 
 pub(super) fn history_step(model: &mut Model, back: bool) -> Vec<Effect> {
