@@ -209,3 +209,37 @@ fn links_to_a_heading_or_block_open_at_it() {
     assert!(msg.warn && msg.text.contains("no heading or block #Nowhere"), "{msg:?}");
     assert!(text(&render(&app)).contains("Early paragraph 1."));
 }
+
+#[test]
+fn long_properties_wrap_and_k_shows_them_whole_for_y_to_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
+    let long = "When running tests in a Python project that uses uv for dependency management (indicated by pyproject.toml with a uv.lock file) and many more words that go on past three rows of a narrow preview pane, to the very end";
+    write(
+        &root,
+        "guide.md",
+        format!("---\ntitle: Use `uv run pytest` instead of `python3 -m pytest`\ndescription: {long}\n---\nBody.\n"),
+    );
+    let mut app = app_on(&root, "dark", (80, 24));
+    let screen = text(&render(&app));
+    assert!(
+        screen.contains("Use uv run pytest instead of python3"),
+        "titles show code spans without backticks:\n{screen}"
+    );
+    assert!(!screen.contains("`uv run pytest`"), "{screen}");
+    assert!(screen.contains("description When running tests"), "{screen}");
+    assert!(screen.contains("…"), "a value longer than three rows ends in an ellipsis:\n{screen}");
+    assert!(!screen.contains("very end"), "{screen}");
+    press(&mut app, &["K"]);
+    let screen = text(&render(&app));
+    assert!(screen.contains("Properties"), "{screen}");
+    assert!(screen.contains("very end"), "the overlay shows the value whole:\n{screen}");
+    // id, path, description: the third property is the description.
+    press(&mut app, &["j", "j", "y"]);
+    assert_eq!(app.runner.copied.last().map(String::as_str), Some(long));
+    assert!(text(&render(&app)).contains("copied description When running"));
+    press(&mut app, &["q"]);
+    assert!(app.model.overlays.is_empty(), "q closes the properties, it does not quit");
+    assert!(!app.model.quit);
+}

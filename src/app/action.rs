@@ -58,6 +58,8 @@ actions! {
     YankId = "yank_id": "Copy the entity id",
     YankPath = "yank_path": "Copy the entity's file path",
     YankLink = "yank_link": "Copy a wikilink to the entity",
+    ShowProperties = "show_properties": "Show every property of the entity whole",
+    YankProperty = "yank_property": "Copy the selected property's value",
     ToggleMouse = "toggle_mouse": "Turn mouse support on or off",
     CycleTheme = "cycle_theme": "Switch between dark, light and mono",
     Review = "review": "Open or close the review inbox",

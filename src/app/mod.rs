@@ -17,6 +17,7 @@ pub mod keymap;
 pub mod model;
 pub mod own_writes;
 pub mod pane_effects;
+pub mod properties;
 pub mod review;
 pub mod review_jobs;
 pub mod reviewer;

@@ -53,6 +53,8 @@ pub enum Overlay {
     Confirm { title: String, diff: Vec<String>, scroll: usize, findings: Vec<Finding> },
     /// Why ignore `rule` on the entity `entity` (its id): typed text is the reason.
     Reason { rule: &'static str, entity: String, text: String },
+    /// The open entity's properties, each whole (wrapped), one of them selected.
+    Properties { cursor: usize },
 }
 
 /// Which side of the graph pane's lists the cursor is on.
@@ -310,6 +312,7 @@ impl Model {
         match self.overlays.last() {
             Some(Overlay::Recall { .. }) => vec![Context::Recall, Context::Overlay, Context::Global],
             Some(Overlay::Confirm { .. }) => vec![Context::Confirm, Context::Global],
+            Some(Overlay::Properties { .. }) => vec![Context::Properties, Context::Global],
             Some(_) => vec![Context::Overlay, Context::Global],
             None if self.review.open => vec![Context::Review, Context::Global],
             None => vec![self.focus.context(), Context::Global],
@@ -330,6 +333,7 @@ impl Model {
             Some(Overlay::Recall { .. }) => "RECALL",
             Some(Overlay::Confirm { .. }) => "CONFIRM",
             Some(Overlay::Reason { .. }) => "REASON",
+            Some(Overlay::Properties { .. }) => "PROPERTIES",
             None if self.filtering => "FILTER",
             None if !self.pending_keys.is_empty() => "KEYS",
             None if self.review.open => "REVIEW",

@@ -33,13 +33,14 @@ pub fn find(anchors: &[Anchor], fragment: &str) -> Option<usize> {
     if wanted.starts_with('^') {
         return anchors.iter().find(|a| a.name == wanted).map(|a| a.row);
     }
-    let text = folded(wanted);
-    let slug = wanted.to_lowercase();
-    anchors
-        .iter()
-        .filter(|a| !a.name.starts_with('^'))
-        .find(|a| folded(&a.name) == text || slugged(&a.name) == slug)
-        .map(|a| a.row)
+    anchors.iter().filter(|a| !a.name.starts_with('^')).find(|a| names(&a.name, wanted)).map(|a| a.row)
+}
+
+/// Whether a link fragment names the heading `heading` (its text, case and spacing aside, or its
+/// GitHub-style slug; of a nested `Top#Nested`, the last part).
+pub fn names(heading: &str, fragment: &str) -> bool {
+    let wanted = fragment.rsplit('#').next().unwrap_or("").trim();
+    !wanted.is_empty() && (folded(heading) == folded(wanted) || slugged(heading) == wanted.to_lowercase())
 }
 
 /// Lower case with runs of white space as one space: how Obsidian compares heading text.

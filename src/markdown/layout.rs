@@ -4,7 +4,7 @@
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::anchors::{self, Anchor};
-use super::doc::{Block, Doc, Inline, InlineStyle, Item};
+use super::doc::{Block, Doc, Embed, Inline, InlineStyle, Item};
 use super::highlight::{Highlighter, Rgb};
 use super::obsidian::{self, CalloutHead};
 use super::sanitize;
@@ -200,6 +200,7 @@ impl Writer<'_> {
                 }
             }
             Block::Table(rows) => self.table(rows, first, rest),
+            Block::Embed(embed) => self.embed(embed, first, rest),
             Block::Rule => {
                 let avail = self.width.saturating_sub(width_of(first)).max(1);
                 let mut line = first.to_vec();
@@ -221,6 +222,31 @@ impl Writer<'_> {
             return self.wrap(first, rest, tokens(&text, Role::Text));
         }
         self.wrap(first, rest, tokens(text, Role::Text))
+    }
+
+    /// `╭─ ⧉ note · Target#Section`, the embedded section under a bar, then `╰─`. What is
+    /// not a note (a base, a canvas, an image) is a labelled box naming the file and its kind.
+    fn embed(&mut self, embed: &Embed, first: &[Piece], rest: &[Piece]) {
+        let style = InlineStyle { link: Some(embed.link), embed: true, ..InlineStyle::default() };
+        let mut head = vec![Piece::new("╭─ ⧉ ", Role::Quote)];
+        head.extend(tokens(&[Inline { text: format!("{} · {}", embed.kind, embed.target), style }], Role::Callout));
+        let bar = Piece::new("│ ", Role::Quote);
+        self.wrap(first, &self.deeper(rest, bar.clone()), head);
+        let end = |text: &str| vec![Piece::new("╰─ ", Role::Quote), Piece::new(text.to_string(), Role::Quote)];
+        let closing = match (&embed.content, &embed.missing) {
+            (Some(blocks), _) if !blocks.is_empty() => {
+                let inner = self.deeper(rest, bar);
+                self.blocks(blocks, &inner, &inner);
+                end("")
+            }
+            (Some(_), _) => end("(empty)"),
+            (None, Some(why)) => end(why),
+            (None, None) if embed.kind == "note" => end("(an embed inside an embed: follow it to read it)"),
+            (None, None) => end(&format!("{} file: not shown here", embed.kind)),
+        };
+        let mut line = rest.to_vec();
+        line.extend(closing);
+        self.push_line(Line(line));
     }
 
     /// `▌ ⚠ Title` then the body under the bar. A folded callout (`-`) shows its fold mark

@@ -4,6 +4,7 @@
 //! No terminal code here: roles become colours in the theme.
 pub mod anchors;
 pub mod doc;
+pub mod embeds;
 pub mod highlight;
 pub mod layout;
 pub mod obsidian;

@@ -4,11 +4,11 @@
 use ratatui::layout::Rect;
 
 use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::model::{Mark, Message, Model, Pane, Preview, Row};
+use super::super::effects::{Effect, EmbedSource};
+use super::super::model::{Mark, Message, Model, Overlay, Pane, Preview, Row};
 use super::graph;
 use crate::store::Store;
-use crate::store::model::entity::{EntityIdx, Resolution};
+use crate::store::model::entity::{EntityIdx, LinkSyntax, Resolution};
 use crate::ui::{layout, preview};
 
 pub(super) fn preview_width_height(model: &Model) -> (u16, usize) {
@@ -40,7 +40,7 @@ pub(super) fn place_mark(model: &mut Model) -> Vec<Effect> {
     let (text, anchor) = (mark.text.clone(), mark.anchor);
     let (w, h) = preview_width_height(model);
     let laid = model.laid_body(w);
-    let head = model.preview.as_ref().map(|p| preview::header(model, p).len()).unwrap_or(0);
+    let head = model.preview.as_ref().map(|p| preview::header(model, p, w).len()).unwrap_or(0);
     let notice = matches!(&model.preview, Some(Preview { body: Some(Ok(b)), .. }) if b.notice.is_some());
     let found = if anchor {
         let found = crate::markdown::anchors::find(&laid.anchors, &text);
@@ -102,7 +102,25 @@ pub(super) fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Eff
     if e.escapes_root() {
         return Vec::new();
     }
+    // The notes its links lead to, for `![[note]]` embeds to be read with the body.
+    let embeds = e
+        .links
+        .iter()
+        .filter_map(|l| match l.resolution {
+            Resolution::Entity(i) if i != idx && l.syntax == LinkSyntax::Wiki => Some((l, store.entity(i))),
+            _ => None,
+        })
+        .filter(|(_, t)| !t.escapes_root())
+        .map(|(l, t)| EmbedSource {
+            target: l.target().to_string(),
+            rel: t.path.clone(),
+            abs: store.abs_path(&t.path),
+            start: t.body_start.max(t.span.start),
+            end: t.span.end,
+        })
+        .collect();
     vec![Effect::ReadBody {
+        embeds,
         rel: e.path.clone(),
         abs: store.abs_path(&e.path),
         start: e.body_start.max(e.span.start),
@@ -114,7 +132,7 @@ pub(super) fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Eff
 pub(super) fn step_link(model: &mut Model, forward: bool) {
     let (w, h) = preview_width_height(model);
     let laid = model.laid_body(w);
-    let head = model.preview.as_ref().map(|p| preview::header(model, p).len()).unwrap_or(0);
+    let head = model.preview.as_ref().map(|p| preview::header(model, p, w).len()).unwrap_or(0);
     let notice = matches!(&model.preview, Some(Preview { body: Some(Ok(b)), .. }) if b.notice.is_some());
     let Some(p) = model.preview.as_mut() else { return };
     let n = laid.link_rows.len();
@@ -193,6 +211,24 @@ pub(super) fn history_step(model: &mut Model, back: bool) -> Vec<Effect> {
             Vec::new()
         }
     }
+}
+
+/// `K`: the open entity's properties, each whole.
+pub(super) fn show_properties(model: &mut Model) {
+    if model.open_entity().is_none() {
+        model.message = Some(Message { text: "no properties: open an entity first".into(), warn: true });
+        return;
+    }
+    model.overlays.push(Overlay::Properties { cursor: 0 });
+}
+
+/// `y` over the properties: copy the selected one's value, whole.
+pub(super) fn yank_property(model: &mut Model) -> Vec<Effect> {
+    let Some(Overlay::Properties { cursor }) = model.overlays.last() else { return Vec::new() };
+    let Some(p) = crate::app::properties::of_open_entity(model).into_iter().nth(*cursor) else { return Vec::new() };
+    let what =
+        format!("{} {}", p.label, crate::markdown::sanitize::line(&crate::app::properties::shortened(&p.value, 40)));
+    vec![Effect::Copy { text: p.value, what }]
 }
 
 pub(super) fn yank(model: &mut Model, a: Action) -> Vec<Effect> {
