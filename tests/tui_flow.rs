@@ -243,3 +243,31 @@ fn long_properties_wrap_and_k_shows_them_whole_for_y_to_copy() {
     assert!(app.model.overlays.is_empty(), "q closes the properties, it does not quit");
     assert!(!app.model.quit);
 }
+
+#[test]
+fn the_sidebar_is_proportional_and_resizes_with_keys_and_a_border_drag() {
+    use ratatui::crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let catalog_width = |app: &folio::app::App| {
+        let screen = text(&render(app));
+        let top = screen.lines().next().unwrap().to_string();
+        top.chars().position(|c| c == '┐').unwrap() + 1
+    };
+    let mut app = app_on(&corpus("okf-v0.2/acme_retail"), "dark", (200, 50));
+    assert_eq!(catalog_width(&app), 60, "30 % of 200 columns, not a fixed width");
+    press(&mut app, &[">", ">"]);
+    assert_eq!(catalog_width(&app), 80);
+    press(&mut app, &["<"]);
+    assert_eq!(catalog_width(&app), 70);
+    let mouse = |kind, column| Event::Mouse(MouseEvent { kind, column, row: 10, modifiers: KeyModifiers::empty() });
+    // Press on the catalog's right border (column 69), drag it to column 99, let go.
+    let cursor = app.model.cursor;
+    app.handle(mouse(MouseEventKind::Down(MouseButton::Left), 69));
+    app.handle(mouse(MouseEventKind::Drag(MouseButton::Left), 99));
+    app.handle(mouse(MouseEventKind::Up(MouseButton::Left), 99));
+    assert_eq!(catalog_width(&app), 100);
+    assert_eq!(app.model.cursor, cursor, "a drag of the border selects nothing");
+    for _ in 0..20 {
+        press(&mut app, &["<"]);
+    }
+    assert_eq!(catalog_width(&app), 30, "at least 15 %");
+}

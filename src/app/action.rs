@@ -59,6 +59,8 @@ actions! {
     YankPath = "yank_path": "Copy the entity's file path",
     YankLink = "yank_link": "Copy a wikilink to the entity",
     ShowProperties = "show_properties": "Show every property of the entity whole",
+    SidebarWider = "sidebar_wider": "Widen the catalog sidebar",
+    SidebarNarrower = "sidebar_narrower": "Narrow the catalog sidebar",
     YankProperty = "yank_property": "Copy the selected property's value",
     ToggleMouse = "toggle_mouse": "Turn mouse support on or off",
     CycleTheme = "cycle_theme": "Switch between dark, light and mono",

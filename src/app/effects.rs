@@ -68,6 +68,8 @@ pub enum Effect {
     SaveRecallHistory { state: PathBuf, root: PathBuf, recent: Vec<String> },
     /// Remember who reviews (asked once when $USER is unset) in this file.
     RememberReviewer { file: PathBuf, actor: String },
+    /// Remember the catalog's width (percent) in this file.
+    RememberSidebar { file: PathBuf, percent: u16 },
 }
 
 /// Which store to open.
@@ -248,6 +250,9 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         }
         Effect::RememberReviewer { file, actor } => {
             super::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))
+        }
+        Effect::RememberSidebar { file, percent } => {
+            super::sidebar::save(&file, percent).err().map(|e| Event::Copied(Err(e)))
         }
         Effect::Load(..)
         | Effect::LoadBundle(..)

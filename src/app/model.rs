@@ -224,6 +224,10 @@ pub struct Model {
     pub recall_recent: Vec<String>,
     /// The person's state folder (recall history per store); none: nothing is remembered.
     pub state_dir: Option<std::path::PathBuf>,
+    /// The catalog's share of the width, in percent (`sidebar`).
+    pub sidebar: u16,
+    /// A mouse drag of the catalog's border is under way.
+    pub dragging_sidebar: bool,
     /// The lint engine's latest report and, per entity, whether it has findings.
     pub lint: Option<Arc<Report>>,
     pub lint_flags: Arc<Vec<bool>>,
@@ -289,6 +293,8 @@ impl Model {
             recall_sections: false,
             recall_recent: Vec::new(),
             state_dir: None,
+            sidebar: super::sidebar::DEFAULT,
+            dragging_sidebar: false,
             lint: None,
             lint_flags: Arc::new(Vec::new()),
             linting: false,

@@ -321,6 +321,11 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         }
         Action::YankId | Action::YankPath | Action::YankLink => return reader::yank(model, a),
         Action::ShowProperties => reader::show_properties(model),
+        Action::SidebarWider | Action::SidebarNarrower => {
+            let step = crate::app::sidebar::STEP;
+            let to = if a == Action::SidebarWider { model.sidebar + step } else { model.sidebar.saturating_sub(step) };
+            return mouse::set_sidebar(model, to);
+        }
         Action::YankProperty => return reader::yank_property(model),
         Action::ToggleMouse => {
             model.mouse = !model.mouse;

@@ -25,7 +25,7 @@ pub mod too_small;
 /// Draw the whole screen.
 pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) {
     buf.set_style(area, model.theme.style("text"));
-    let Some(p) = layout::panes(area) else {
+    let Some(p) = layout::panes(area, model.sidebar) else {
         too_small::render(model, area, buf);
         return;
     };

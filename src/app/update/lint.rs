@@ -103,7 +103,7 @@ fn read_context(model: &mut Model) -> Vec<Effect> {
 }
 
 fn page(model: &Model) -> usize {
-    crate::ui::layout::panes(Rect::new(0, 0, model.size.0, model.size.1))
+    crate::ui::layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
         .map(|p| view::list_area(p.preview).height as usize)
         .unwrap_or(1)
         .max(1)

@@ -13,7 +13,7 @@ use crate::ui::{layout, preview};
 
 pub(super) fn preview_width_height(model: &Model) -> (u16, usize) {
     let area = Rect::new(0, 0, model.size.0, model.size.1);
-    match layout::panes(area) {
+    match layout::panes(area, model.sidebar) {
         Some(p) => {
             let body = layout::preview_body(p.preview);
             (body.width, body.height as usize)
