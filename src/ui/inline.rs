@@ -3,7 +3,8 @@
 //! backticks. Only code spans are read here (a backtick run closed by one of equal length,
 //! as CommonMark says); everything else stays as written. Text is sanitised.
 use ratatui::style::Style;
-use ratatui::text::Span;
+use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthStr;
 
 use crate::markdown::sanitize;
 
@@ -19,6 +20,41 @@ pub fn title_spans(title: &str, text: Style, code: Style) -> Vec<Span<'static>> 
 /// The title without its code spans' backticks (for widths and plain text).
 pub fn plain_title(title: &str) -> String {
     runs(title).into_iter().map(|(s, _)| s).collect()
+}
+
+/// A list row cut to `width` columns ends in `…`, so a cut title is never taken for a whole one.
+pub fn ellipsized(line: Line<'static>, width: u16) -> Line<'static> {
+    let width = usize::from(width);
+    if line.width() <= width || width == 0 {
+        return line;
+    }
+    let style = line.style;
+    let mut kept: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for span in line.spans {
+        let w = span.content.width();
+        if used + w < width {
+            used += w;
+            kept.push(span);
+            continue;
+        }
+        let mut text = String::new();
+        for c in span.content.chars() {
+            let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if used + cw >= width {
+                break;
+            }
+            used += cw;
+            text.push(c);
+        }
+        let span_style = span.style;
+        if !text.is_empty() {
+            kept.push(Span::styled(text, span_style));
+        }
+        kept.push(Span::styled("…", span_style));
+        break;
+    }
+    Line::from(kept).style(style)
 }
 
 /// (piece, is code) in order.
@@ -82,6 +118,16 @@ mod tests {
         assert_eq!(runs("a `b` c"), vec![("a ", false), ("b", true), (" c", false)]);
         assert_eq!(plain_title("``a ` b``"), "a ` b");
         assert_eq!(plain_title("`` `tick` ``"), "`tick`");
+    }
+
+    #[test]
+    fn cut_rows_end_in_an_ellipsis_and_whole_ones_stay() {
+        let row = Line::from(vec![Span::raw("  ! "), Span::raw("For uv-managed Python projects")]);
+        assert_eq!(ellipsized(row.clone(), 14).to_string(), "  ! For uv-ma…");
+        assert_eq!(ellipsized(row.clone(), 14).width(), 14);
+        assert_eq!(ellipsized(row.clone(), 34).to_string(), "  ! For uv-managed Python projects");
+        assert_eq!(ellipsized(row, 4).to_string(), "  !…");
+        assert_eq!(ellipsized(Line::from("日本語"), 4).to_string(), "日…");
     }
 
     #[test]

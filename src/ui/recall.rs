@@ -78,7 +78,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     for (n, (hit, indices, text)) in results.iter().enumerate() {
         let y = list.y + n as u16;
         let selected = first + n == *cursor;
-        let line = result_line(model, store, hit, indices, text);
+        let line = super::inline::ellipsized(result_line(model, store, hit, indices, text), list.width);
         if selected {
             let sel = t.style("selection");
             buf.set_style(Rect { y, height: 1, ..list }, sel);

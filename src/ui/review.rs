@@ -64,6 +64,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             Span::styled(sanitize::line(&item.id), t.style("text")),
             Span::styled(format!("  {}", reasons(item)), t.style("pending")),
         ]);
+        let line = super::inline::ellipsized(line, inner.width);
         if n == r.cursor {
             let sel = t.style("selection");
             buf.set_style(Rect { y, height: 1, ..inner }, sel);
