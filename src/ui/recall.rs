@@ -148,6 +148,11 @@ fn result_line(model: &Model, store: &Store, hit: &Hit, indices: &[u32], text: &
         run.push(c);
     }
     flush(&mut run, run_hl, &mut spans);
+    // The folder, dimmed: two pages of one title are told apart (as in the graph pane).
+    let folder = crate::store::model::relpath::parent(&e.path);
+    if !folder.is_empty() && !text.contains(folder) {
+        spans.push(Span::styled(format!("  {}/", sanitize::line(folder)), t.style("muted")));
+    }
     Line::from(spans)
 }
 
