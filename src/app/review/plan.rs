@@ -3,7 +3,7 @@
 use super::super::effects::Effect;
 use super::super::model::Model;
 use super::super::review_jobs::Job;
-use super::inbox::{selected_target, visible_targets};
+use super::inbox::{batch_targets, selected_target};
 use super::{say, store};
 use crate::store::model::entity::EntityIdx;
 use crate::store::review::Verdict;
@@ -45,7 +45,7 @@ pub(super) fn plan_baseline(model: &mut Model) -> Vec<Effect> {
 }
 
 pub(super) fn plan_visible(model: &mut Model, verdict: Verdict) -> Vec<Effect> {
-    let targets = visible_targets(model);
+    let targets = batch_targets(model);
     if targets.is_empty() {
         say(model, "no queued item matches the filter", true);
         return Vec::new();

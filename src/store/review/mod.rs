@@ -13,6 +13,7 @@ pub mod draft;
 pub mod edges;
 pub mod fields;
 pub mod filter;
+pub mod group;
 pub mod impact;
 pub mod ledger;
 pub mod merge;
