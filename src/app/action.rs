@@ -106,6 +106,7 @@ actions! {
     UnignoreFinding = "unignore_finding": "Lint: stop ignoring the selected ignored finding",
     ShowIgnored = "show_ignored": "Lint: show or hide the findings the store's config ignores",
     Confirm = "confirm": "Confirm the change shown (review verdict or lint fix)",
+    LeaveStubs = "leave_stubs": "Veto/forget dialog: leave a stub where the file was, so links into it keep resolving",
     Noop = "noop": "Unbind the key (keymap overrides)",
 }
 

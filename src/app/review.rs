@@ -115,6 +115,8 @@ pub struct ReviewPane {
     pub reviewer_file: Option<std::path::PathBuf>,
     /// The plan being computed was asked for by a prompt (its dialog gets `after_prompt`).
     pub planning_from_prompt: bool,
+    /// The targets and verdict of the plan shown last (`s` plans it again with stubs).
+    pub last_request: Option<(Vec<EntityIdx>, crate::store::review::Verdict)>,
 }
 
 impl Default for ReviewPane {
@@ -136,6 +138,7 @@ impl Default for ReviewPane {
             actor: crate::store::write::audit::default_actor(),
             planning_from_prompt: false,
             reviewer_file: None,
+            last_request: None,
         }
     }
 }

@@ -113,6 +113,10 @@ pub struct Select {
     /// Approve content flagged for hidden control characters (the second confirmation).
     #[arg(long)]
     confirm_hidden: bool,
+    /// Veto or forget: leave a stub page where the file was, so links into it keep resolving
+    /// (refused in a format whose own tool would read a stub as live knowledge).
+    #[arg(long)]
+    stub: bool,
     #[command(flatten)]
     write: WriteFlags,
 }
@@ -126,7 +130,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         Sub::Veto { ids, reason, select } => decide(g, path, ids, Verdict::Veto { reason }, select),
         Sub::Forget { ids, select } => decide(g, path, ids, Verdict::Forget, select),
         Sub::Promote { id, to, write } => {
-            let select = Select { filter: None, confirm_hidden: false, write };
+            let select = Select { filter: None, confirm_hidden: false, stub: false, write };
             decide(g, path, vec![id], Verdict::Promote { to }, select)
         }
         Sub::Merge { from, into, body_from, append_body, write } => {
@@ -259,7 +263,13 @@ fn decide(
         anyhow::bail!("name at least one ID or a --filter that matches queued items");
     }
     let reviewer = Reviewer::now(&select.write.actor()?);
-    let plan = review::verdict::plan(&store, &targets, &verdict, &reviewer, select.confirm_hidden)?;
+    let plan = match (select.stub, &verdict) {
+        (true, Verdict::Veto { .. } | Verdict::Forget) => {
+            review::verdict::plan_leaving_stubs(&store, &targets, &verdict, &reviewer, select.confirm_hidden)?
+        }
+        (true, _) => anyhow::bail!("--stub goes with veto or forget"),
+        (false, _) => review::verdict::plan(&store, &targets, &verdict, &reviewer, select.confirm_hidden)?,
+    };
     finish(&store, plan, &select.write)
 }
 

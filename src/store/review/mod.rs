@@ -21,6 +21,7 @@ pub mod plan;
 pub mod queue;
 pub mod retype;
 pub mod rules;
+pub mod stub;
 pub mod verdict;
 
 pub use plan::Plan;
