@@ -1,25 +1,51 @@
-//! One-line titles with their inline code shown as code: agents write titles such as
-//! "Use `uv run pytest` instead of `python3 -m pytest`", and lists should not show the
-//! backticks. Only code spans are read here (a backtick run closed by one of equal length,
-//! as CommonMark says); everything else stays as written. Text is sanitised.
-use ratatui::style::Style;
+//! One-line titles with their inline markdown rendered: agents write titles such as
+//! "Use `uv run pytest` instead of `python3 -m pytest`" or "**Never** push to main", and lists
+//! should not show the backticks and asterisks. A title that reads as one paragraph of
+//! markdown is shown as pulldown-cmark reads it (code spans in the code style, strong bold,
+//! emphasis italic); anything else (`# …`, `1. …`) stays as written. Text is sanitised.
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
+use crate::markdown::doc::{self, Block, Inline, InlineStyle};
 use crate::markdown::sanitize;
 
-/// `title` as spans: code spans in `code` style without their backticks, the rest in `text`.
+/// `title` as spans: code spans in `code` style, strong and emphasis as bold and italic, the
+/// rest in `text`.
 pub fn title_spans(title: &str, text: Style, code: Style) -> Vec<Span<'static>> {
     runs(title)
         .into_iter()
-        .filter(|(s, _)| !s.is_empty())
-        .map(|(s, is_code)| Span::styled(sanitize::line(s), if is_code { code } else { text }))
+        .filter(|r| !r.text.is_empty())
+        .map(|r| {
+            let mut style = if r.style.code { code } else { text };
+            if r.style.strong {
+                style = style.add_modifier(Modifier::BOLD);
+            }
+            if r.style.emphasis {
+                style = style.add_modifier(Modifier::ITALIC);
+            }
+            Span::styled(sanitize::line(&r.text), style)
+        })
         .collect()
 }
 
-/// The title without its code spans' backticks (for widths and plain text).
+/// The title as read, without its markup (for widths and plain text).
 pub fn plain_title(title: &str) -> String {
-    runs(title).into_iter().map(|(s, _)| s).collect()
+    runs(title).into_iter().map(|r| r.text).collect()
+}
+
+/// The title's inline runs; the title itself as one run when it is not one plain paragraph.
+fn runs(title: &str) -> Vec<Inline> {
+    let literal = || vec![Inline { text: title.to_string(), style: InlineStyle::default() }];
+    if !title.contains(['`', '*', '_']) {
+        return literal();
+    }
+    match doc::parse(title).blocks.as_slice() {
+        [Block::Paragraph(runs)] if runs.iter().all(|r| r.style.link.is_none() && !r.style.embed) => {
+            runs.iter().map(|r| Inline { text: r.text.replace('\n', " "), style: r.style }).collect()
+        }
+        _ => literal(),
+    }
 }
 
 /// A list row cut to `width` columns ends in `…`, so a cut title is never taken for a whole one.
@@ -57,54 +83,6 @@ pub fn ellipsized(line: Line<'static>, width: u16) -> Line<'static> {
     Line::from(kept).style(style)
 }
 
-/// (piece, is code) in order.
-fn runs(title: &str) -> Vec<(&str, bool)> {
-    let mut out = Vec::new();
-    let mut rest = title;
-    while let Some(open) = rest.find('`') {
-        let ticks = rest[open..].bytes().take_while(|&b| b == b'`').count();
-        let after = open + ticks;
-        let close = find_run(&rest[after..], ticks);
-        match close {
-            Some(at) => {
-                out.push((&rest[..open], false));
-                let inner = &rest[after..after + at];
-                // CommonMark strips one space on each side when both are there.
-                let inner = match inner.strip_prefix(' ').and_then(|s| s.strip_suffix(' ')) {
-                    Some(s) if !s.trim().is_empty() => s,
-                    _ => inner,
-                };
-                out.push((inner, true));
-                rest = &rest[after + at + ticks..];
-            }
-            None => {
-                out.push((&rest[..after], false));
-                rest = &rest[after..];
-            }
-        }
-    }
-    out.push((rest, false));
-    out
-}
-
-/// Where a run of exactly `n` backticks starts in `s`.
-fn find_run(s: &str, n: usize) -> Option<usize> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'`' {
-            let len = b[i..].iter().take_while(|&&c| c == b'`').count();
-            if len == n {
-                return Some(i);
-            }
-            i += len;
-        } else {
-            i += 1;
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,7 +93,13 @@ mod tests {
             plain_title("Use `uv run pytest` instead of `python3 -m pytest` to run tests"),
             "Use uv run pytest instead of python3 -m pytest to run tests"
         );
-        assert_eq!(runs("a `b` c"), vec![("a ", false), ("b", true), (" c", false)]);
+        let r = runs("a `b` **c** _d_ snake_case_name");
+        assert!(r.iter().any(|x| x.text == "b" && x.style.code));
+        assert!(r.iter().any(|x| x.text == "c" && x.style.strong));
+        assert!(r.iter().any(|x| x.text == "d" && x.style.emphasis));
+        assert_eq!(plain_title("a `b` **c** _d_ snake_case_name"), "a b c d snake_case_name");
+        assert_eq!(plain_title("# Not a heading here"), "# Not a heading here");
+        assert_eq!(plain_title("1. `step` one"), "1. `step` one");
         assert_eq!(plain_title("``a ` b``"), "a ` b");
         assert_eq!(plain_title("`` `tick` ``"), "`tick`");
     }
