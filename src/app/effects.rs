@@ -26,7 +26,8 @@ pub enum Effect {
     /// `Load`, of the store `name` among several in the folder (from then on, as `--bundle`).
     LoadBundle(Arc<LoadProgress>, bool, String),
     /// Write the store's snapshot to the persistent cache.
-    SaveCache(Arc<Store>),
+    /// Write the store's cache; `Some(at)`: it reads as of `at` (after a cache check's re-reads).
+    SaveCache(Arc<Store>, Option<std::time::SystemTime>),
     /// Free a replaced store off the UI thread (100k entities take a while to drop).
     Discard(Arc<Store>),
     /// Start watching the loaded store's root.
@@ -192,9 +193,9 @@ impl Runner {
 /// The effects that only compute: they may take long and never touch the terminal.
 fn background(effect: Effect, source: &Source) -> Option<Event> {
     match effect {
-        Effect::SaveCache(store) => {
+        Effect::SaveCache(store, as_of) => {
             let cache = if source.no_cache { None } else { Cache::from_env() }?;
-            cache.save(&store).err().map(|e| Event::Copied(Err(format!("cache: {e}"))))
+            cache.save_as_of(&store, as_of).err().map(|e| Event::Copied(Err(format!("cache: {e}"))))
         }
         Effect::Discard(store) => {
             drop(store);
@@ -289,10 +290,11 @@ fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx:
     if !store.from_cache {
         return;
     }
+    let at = std::time::SystemTime::now();
     let checked = crate::store::keep::cache::validate::validate(&store);
     let root = store.root.clone();
     drop(store);
-    let _ = tx.send(Event::CacheChecked(checked.paths.iter().map(|p| root.join(p)).collect()));
+    let _ = tx.send(Event::CacheChecked(checked.paths.iter().map(|p| root.join(p)).collect(), at));
 }
 
 /// The store, and a warning when a cache file had to be ignored.

@@ -36,7 +36,8 @@ pub enum Event {
     FilesChanged(Vec<PathBuf>),
     /// A store opened from the persistent cache was checked against its files: these changed
     /// since the snapshot (re-read like `FilesChanged`, then the cache is rewritten).
-    CacheChecked(Vec<PathBuf>),
+    /// The files a cached store's check found changed, and when the check began.
+    CacheChecked(Vec<PathBuf>, std::time::SystemTime),
     /// A refreshed copy of the store, with what changed and the digest of each file it found
     /// changed (to tell folio's own writes from outside ones).
     Refreshed(Box<Store>, RefreshReport, Vec<super::own_writes::Fingerprint>),
@@ -82,7 +83,7 @@ impl Event {
             Event::Loaded(_) => "loaded",
             Event::ChooseStore { .. } => "choose_store",
             Event::FilesChanged(_) => "files-changed",
-            Event::CacheChecked(_) => "cache-checked",
+            Event::CacheChecked(..) => "cache-checked",
             Event::Refreshed(..) => "refreshed",
             Event::BodyRead { .. } => "body-read",
             Event::Highlighted => "highlighted",

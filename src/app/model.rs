@@ -202,6 +202,8 @@ pub struct Model {
     /// The store came from the persistent cache and files changed since: rewrite the cache
     /// once the refresh that re-reads them is done.
     pub cache_stale: bool,
+    /// When the cached store's check began (the rewritten cache reads as of then).
+    pub cache_checked_at: Option<std::time::SystemTime>,
     pub highlighter: Arc<Highlighter>,
     /// Bumped when highlighted code arrives, so layouts are redone.
     pub generation: u64,
@@ -281,6 +283,7 @@ impl Model {
             queued_changes: Vec::new(),
             refreshing: false,
             cache_stale: false,
+            cache_checked_at: None,
             highlighter,
             generation: 0,
             review: Default::default(),

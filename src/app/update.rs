@@ -62,7 +62,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::FilesChanged(paths) => store_events::files_changed(model, paths),
-        Event::CacheChecked(paths) => store_events::cache_checked(model, paths),
+        Event::CacheChecked(paths, at) => store_events::cache_checked(model, paths, at),
         Event::Refreshed(store, report, found) => store_events::refreshed(model, store, report, &found),
         Event::BodyRead { path, body } => {
             if let Some(p) = model.preview.as_mut().filter(|p| p.path == path) {

@@ -24,7 +24,7 @@ pub(super) fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Effect> {
     // A store read from its files is worth caching when large; one from the cache is
     // rewritten once its check has re-read what changed (`CacheChecked`).
     let save = (model.config.cache && !store.from_cache && store.entities.len() >= cache::MIN_ENTITIES)
-        .then(|| Effect::SaveCache(store.clone()));
+        .then(|| Effect::SaveCache(store.clone(), None));
     let root = store.root.clone();
     model.store = Some(store);
     model.lint_base = None;
@@ -57,11 +57,13 @@ pub(super) fn files_changed(model: &mut Model, paths: Vec<PathBuf>) -> Vec<Effec
 }
 
 /// The cache's check found files changed since the snapshot: re-read them, then rewrite the cache.
-pub(super) fn cache_checked(model: &mut Model, paths: Vec<PathBuf>) -> Vec<Effect> {
+pub(super) fn cache_checked(model: &mut Model, paths: Vec<PathBuf>, at: std::time::SystemTime) -> Vec<Effect> {
     if paths.is_empty() {
         return Vec::new();
     }
     model.cache_stale = true;
+    // Once these are re-read, the store reads as of the check (`Store::revalidate` says why).
+    model.cache_checked_at = Some(at);
     model.queued_changes.extend(paths);
     start_refresh(model)
 }
@@ -95,7 +97,8 @@ pub(super) fn refreshed(
     effects.extend(old.map(Effect::Discard));
     if model.cache_stale && !model.refreshing {
         model.cache_stale = false;
-        effects.extend(model.store.clone().map(Effect::SaveCache));
+        let as_of = model.cache_checked_at.take();
+        effects.extend(model.store.clone().map(|s| Effect::SaveCache(s, as_of)));
     }
     effects
 }

@@ -142,6 +142,12 @@ impl Cache {
 
     /// Write the store's snapshot atomically (temporary file, then rename over the old one).
     pub fn save(&self, store: &Store) -> Result<PathBuf, String> {
+        self.save_as_of(store, None)
+    }
+
+    /// `save`, recording that the store reads as of `as_of` (a check began then and every file
+    /// it doubted was read again) instead of the store's own `read_since`.
+    pub fn save_as_of(&self, store: &Store, as_of: Option<std::time::SystemTime>) -> Result<PathBuf, String> {
         let path = self.file_for(&store.root, store.kind());
         let dir = self.stores_dir();
         let header = Header {
@@ -149,7 +155,11 @@ impl Cache {
             build: build_id().to_string(),
             dialect: store.kind().name().to_string(),
             root: canonical(&store.root).to_string_lossy().into_owned(),
-            read_since_ns: store.read_since.duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0),
+            read_since_ns: as_of
+                .unwrap_or(store.read_since)
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_nanos() as i128)
+                .unwrap_or(0),
             entities: 0,
             chunks: 0,
         };
@@ -301,6 +311,36 @@ mod tests {
                     || fresh.read_since.elapsed().unwrap() < Duration::from_secs(3)
             );
         }
+    }
+
+    /// Files written just before the snapshot was read are doubted once (their mtime is within
+    /// the slack of the reads), re-read, and the rewritten cache reads as of that check: the
+    /// next open trusts them and writes nothing.
+    #[test]
+    fn files_doubted_for_their_recent_mtime_are_reread_once_not_on_every_open() {
+        let (_keep, root) = scratch_copy(&corpus("okf-v0.2/acme_retail"));
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let kind = crate::store::dialect::okf::KIND;
+        // Touch every file now, load, cache: all of them are within the slack of the reads.
+        for e in Store::load(&root, kind, "t".into()).entities.iter() {
+            let p = root.join(&e.path);
+            let text = std::fs::read(&p).unwrap();
+            std::fs::write(&p, text).unwrap();
+        }
+        cache.save(&Store::load(&root, kind, "t".into())).unwrap();
+        std::thread::sleep(Duration::from_millis(2300));
+        let file = cache.file_for(&root, kind);
+        let mut doubted = cache.load(&root, kind, "t".into()).unwrap();
+        assert!(!validate::validate(&doubted).paths.is_empty(), "recent files are doubted");
+        doubted.revalidate();
+        cache.save(&doubted).unwrap();
+        let written = std::fs::metadata(&file).unwrap().modified().unwrap();
+        let again = cache.load(&root, kind, "t".into()).unwrap();
+        assert_eq!(validate::validate(&again).paths, Vec::<String>::new(), "nothing doubted twice");
+        let (_, warnings) = open(Some(&cache), &root, kind, "t".into());
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), written, "the cache is not rewritten");
     }
 
     #[test]

@@ -128,9 +128,17 @@ impl Store {
     /// Bring a store opened from the cache up to date with its files: only what `validate`
     /// names is re-read. Returns what changed.
     pub fn revalidate(&mut self) -> crate::store::keep::refresh::RefreshReport {
+        let started = std::time::SystemTime::now();
         let v = validate(self);
         self.walk_warnings = v.walk_warnings;
         self.from_cache = false;
-        self.refresh(&v.paths)
+        let report = self.refresh(&v.paths);
+        // Every file modified near the snapshot's reads was just read again and every other one
+        // was found unchanged, so the store now reads as of `started`. Keeping the old instant
+        // re-read those files on every open — and rewrote the whole cache each time: a store
+        // an agent had just written (or folio-gen) opened slower from its cache than from
+        // scratch (100k OKF: 2.1 s against 1.3 s, 417 MB against 207 MB).
+        self.read_since = started;
+        report
     }
 }
