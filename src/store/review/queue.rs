@@ -272,7 +272,8 @@ pub fn priority(reasons: &[Reason]) -> u8 {
     reasons.iter().map(|r| r.tier()).min().unwrap_or(TIERS)
 }
 
-fn author(f: &Fields) -> Option<String> {
+/// Who wrote an entity, by what its frontmatter records (also each past version's, in history).
+pub fn author(f: &Fields) -> Option<String> {
     // `owner`: who an evolve entity belongs to when it names no source (issue 23: "by -").
     let paths: [&[&str]; 7] = [
         &["generated", "by"],
