@@ -76,6 +76,11 @@ const SIMILAR: f32 = 0.5;
 /// Candidates compared by content per rename, at most (git's `diff.renameLimit` is similar).
 const RENAME_CANDIDATES: usize = 400;
 
+/// An entry in a tree: its object and whether it is a tree (None: nothing there).
+type Entry = Option<(ObjectId, bool)>;
+/// A file that changed between two trees: its path, its old blob and its new one.
+type BlobChange = (String, Option<ObjectId>, Option<ObjectId>);
+
 /// The repository around a store.
 pub struct Repo {
     repo: gix::Repository,
@@ -83,7 +88,7 @@ pub struct Repo {
     prefix: String,
     /// `(tree, path below it)` → the entry there: one folder's tree is shared by many commits,
     /// so a file's history decodes each changed tree once.
-    entries: RefCell<HashMap<(ObjectId, String), Option<(ObjectId, bool)>>>,
+    entries: RefCell<HashMap<(ObjectId, String), Entry>>,
 }
 
 /// The repository whose work tree holds `root` (None: not inside one, or a bare one).
@@ -138,7 +143,7 @@ impl Repo {
     }
 
     /// The entry at `path` below `tree`: its object and whether it is a tree.
-    fn entry(&self, tree: ObjectId, path: &str) -> Result<Option<(ObjectId, bool)>, GitError> {
+    fn entry(&self, tree: ObjectId, path: &str) -> Result<Entry, GitError> {
         if path.is_empty() {
             return Ok(Some((tree, true)));
         }
@@ -197,11 +202,18 @@ impl Repo {
     fn walk(&self) -> Result<Vec<(ObjectId, Vec<ObjectId>)>, GitError> {
         let Some(head) = self.head()? else { return Ok(Vec::new()) };
         let order = gix::revision::walk::Sorting::ByCommitTime(Default::default());
+        // The boundary of a shallow clone: commits whose parents are not in the repository.
+        let boundary: HashSet<ObjectId> = match self.repo.shallow_commits().map_err(err)? {
+            Some(list) => list.iter().copied().collect(),
+            None => HashSet::new(),
+        };
         let walk = self.repo.rev_walk([head]).sorting(order).all().map_err(err)?;
         let mut out = Vec::new();
         for info in walk {
             let info = info.map_err(err)?;
-            out.push((info.id, info.parent_ids.iter().copied().collect()));
+            let parents =
+                if boundary.contains(&info.id) { Vec::new() } else { info.parent_ids.iter().copied().collect() };
+            out.push((info.id, parents));
         }
         Ok(out)
     }
@@ -286,7 +298,7 @@ impl Repo {
         old: Option<ObjectId>,
         new: Option<ObjectId>,
         base: &str,
-        out: &mut Vec<(String, Option<ObjectId>, Option<ObjectId>)>,
+        out: &mut Vec<BlobChange>,
     ) -> Result<(), GitError> {
         if old == new {
             return Ok(());
@@ -338,8 +350,7 @@ impl Repo {
             };
             let mut changes = Vec::new();
             self.changes(sub(*parent)?, sub(id)?, &self.prefix, &mut changes)?;
-            let added: Vec<&(String, Option<ObjectId>, Option<ObjectId>)> =
-                changes.iter().filter(|(_, o, n)| o.is_none() && n.is_some()).collect();
+            let added: Vec<&BlobChange> = changes.iter().filter(|(_, o, n)| o.is_none() && n.is_some()).collect();
             for (p, o, n) in &changes {
                 let (Some(o), None) = (o, n) else { continue };
                 if !p.ends_with(".md") || !seen.insert(p.clone()) {
@@ -355,12 +366,7 @@ impl Repo {
     }
 
     /// Whether a removed blob reappears among a commit's added files (a rename).
-    fn moved(
-        &self,
-        blob: ObjectId,
-        path: &str,
-        added: &[&(String, Option<ObjectId>, Option<ObjectId>)],
-    ) -> Result<bool, GitError> {
+    fn moved(&self, blob: ObjectId, path: &str, added: &[&BlobChange]) -> Result<bool, GitError> {
         if added.iter().any(|(_, _, n)| *n == Some(blob)) {
             return Ok(true);
         }
