@@ -165,7 +165,9 @@ fn dense_hub_pages_its_backlinks() {
     assert!(screen.contains("← backlinks (9000)"), "{screen}");
     assert!(screen.contains("too dense to draw"), "{screen}");
     let page = folio::ui::graph::page_rows(
-        folio::ui::layout::panes(ratatui::layout::Rect::new(0, 0, 100, 30)).unwrap().preview,
+        folio::ui::layout::panes(ratatui::layout::Rect::new(0, 0, 100, 30), folio::app::sidebar::DEFAULT)
+            .unwrap()
+            .preview,
     );
     assert_eq!(app.model.graph.cursor, 2 * page);
     assert!(screen.contains(&format!(" 3/{} ", 9000usize.div_ceil(page))), "{screen}");

@@ -248,7 +248,7 @@ fn neighbour_line(model: &Model, idx: Option<EntityIdx>, kind: &str, target: &st
     match (idx, &model.store) {
         (Some(i), Some(store)) => {
             let e = store.entity(i);
-            spans.push(Span::styled(sanitize::line(&e.title), t.style("text")));
+            spans.extend(super::inline::title_spans(&e.title, t.style("text"), t.style("code")));
             // The folder, dimmed: two pages of one title ("Hot Cache") are told apart (issue 23).
             let folder = crate::store::model::relpath::parent(&e.path);
             if !folder.is_empty() {
@@ -341,7 +341,8 @@ pub fn draw_labels(model: &Model, store: &Store, laid: &GraphLayout, area: Rect,
     let mut order: Vec<&Node> = laid.nodes.iter().collect();
     order.sort_by_key(|n| n.hop);
     for n in order {
-        let label: String = sanitize::line(&store.entity(n.idx).title).chars().take(LABEL_WIDTH).collect();
+        let label: String =
+            sanitize::line(&super::inline::plain_title(&store.entity(n.idx).title)).chars().take(LABEL_WIDTH).collect();
         let w = unicode_width::UnicodeWidthStr::width(label.as_str()).min(area.width as usize) as u16;
         let cx = area.x as f64 + (n.x + bound) / (2.0 * bound) * f64::from(area.width.saturating_sub(1));
         let cy = area.y as f64 + (bound - n.y) / (2.0 * bound) * f64::from(area.height.saturating_sub(1));

@@ -10,10 +10,12 @@ pub mod confirm;
 pub mod editor;
 pub mod fix_confirm;
 pub mod graph;
+pub mod inline;
 pub mod layout;
 pub mod lint;
 pub mod popup;
 pub mod preview;
+pub mod properties;
 pub mod recall;
 pub mod review;
 pub mod statusbar;
@@ -23,7 +25,7 @@ pub mod too_small;
 /// Draw the whole screen.
 pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) {
     buf.set_style(area, model.theme.style("text"));
-    let Some(p) = layout::panes(area) else {
+    let Some(p) = layout::panes(area, model.sidebar) else {
         too_small::render(model, area, buf);
         return;
     };
