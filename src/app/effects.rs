@@ -53,6 +53,8 @@ pub enum Effect {
     Unignore { store: Arc<Store>, rule: &'static str, entity: String, by: String },
     /// Lay out the neighbourhood of an entity for the graph canvas.
     LayoutGraph { store: Arc<Store>, center: EntityIdx, depth: u8 },
+    /// Read the history of the entity at `idx` (git, the store's log) and blame its lines.
+    ReadHistory { store: Arc<Store>, idx: EntityIdx },
     /// Read the lines around a finding.
     ReadContext { store: Arc<Store>, path: String, line: u32 },
     /// Compute the diff the fixes of these findings would make.
@@ -227,6 +229,16 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         }
         Effect::LayoutGraph { store, center, depth } => {
             Some(Event::GraphLaid(Arc::new(crate::ui::graph::layout(&store, center, depth))))
+        }
+        Effect::ReadHistory { store, idx } => {
+            let path = store.entity(idx).path.clone();
+            let data = crate::store::keep::history::of_entity(&store, idx).map_err(|e| format!("{path}: {e}")).map(
+                |history| {
+                    let blame = crate::store::keep::history::blame::blame(&history);
+                    Arc::new(super::model::HistoryData { history, blame })
+                },
+            );
+            Some(Event::HistoryRead { path, data })
         }
         Effect::ReadContext { store, path, line } => {
             Some(Event::ContextRead(lint_effects::context(&store, &path, line)))

@@ -28,6 +28,8 @@ pub enum Pane {
     Graph,
     /// Every lint finding of the store, in the preview's place.
     Lint,
+    /// The open entity's versions and blame, in the preview's place.
+    History,
 }
 
 impl Pane {
@@ -37,6 +39,7 @@ impl Pane {
             Pane::Preview => Context::Preview,
             Pane::Graph => Context::Graph,
             Pane::Lint => Context::Lint,
+            Pane::History => Context::History,
         }
     }
 }
@@ -73,6 +76,30 @@ pub struct GraphView {
     /// Row in the active side's list.
     pub cursor: usize,
     pub laid: Option<Arc<GraphLayout>>,
+}
+
+/// An entity's history as a worker read it: its versions and the blame of its newest content.
+#[derive(Debug, Clone)]
+pub struct HistoryData {
+    pub history: crate::store::keep::history::History,
+    pub blame: Vec<crate::store::keep::history::blame::Line>,
+}
+
+/// The history pane's state.
+#[derive(Debug, Clone, Default)]
+pub struct HistoryView {
+    /// The file the history is of (or is being read for).
+    pub path: String,
+    /// `None` while a worker reads it; `Err` says why it could not be read.
+    pub data: Option<Result<Arc<HistoryData>, String>>,
+    /// Row in the versions list (or, in blame, the first line shown).
+    pub cursor: usize,
+    /// A version marked to compare the selected one with (`m`); else the one before it.
+    pub marked: Option<usize>,
+    /// Show the blame instead of the versions.
+    pub blame: bool,
+    /// A worker is reading it (what was read before stays shown meanwhile).
+    pub reading: bool,
 }
 
 /// The lint panel's state.
@@ -240,6 +267,7 @@ pub struct Model {
     pub lint_again: bool,
     pub lint_view: LintView,
     pub graph: GraphView,
+    pub history: HistoryView,
     /// The files folio wrote itself, so the watcher's echo is not announced as an outside change.
     pub own_writes: super::own_writes::OwnWrites,
 }
@@ -303,6 +331,7 @@ impl Model {
             lint_again: false,
             lint_view: LintView::default(),
             graph: GraphView { depth: 1, side: Side::Outbound, cursor: 0, laid: None },
+            history: HistoryView::default(),
             own_writes: Default::default(),
         }
     }

@@ -49,6 +49,7 @@ fn hinted(model: &Model) -> &'static [Action] {
         Pane::Graph => {
             &[Action::Open, Action::SwitchSide, Action::DepthUp, Action::ExportGraph, Action::Back, Action::Help]
         }
+        Pane::History => &[Action::Blame, Action::MarkVersion, Action::FocusPreview, Action::Back, Action::Help],
         Pane::Lint => &[
             Action::Open,
             Action::ApplyFix,
