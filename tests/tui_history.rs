@@ -48,6 +48,7 @@ fn the_history_pane_lists_versions_diffs_and_blames() {
     write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nRun the backup at 02:30.\nMail on failure.\n");
     git(&root, "Bob", "2026-01-02T10:00:00Z", &["commit", "-q", "-am", "later, and mail"]);
     let mut app = app_on(&root, "dark", (110, 30));
+    app.model.review.actor = "human:tester".into();
     assert_eq!(app.model.preview.as_ref().map(|p| p.id.as_str()), Some("notes/alpha"));
     press(&mut app, &["5"]);
     assert_eq!((app.model.focus, app.model.main), (Pane::History, Pane::History));
@@ -90,4 +91,23 @@ fn the_history_pane_lists_versions_diffs_and_blames() {
     let screen = text(&render(&app));
     let line = screen.lines().find(|l| l.contains("03:00.")).expect("blamed line");
     assert!(line.contains("worktree"), "{line}");
+    // `r` on the oldest version: the diff first, written on a yes, undone by `u`.
+    let before = std::fs::read(root.join("notes/alpha.md")).unwrap();
+    press(&mut app, &["b", "G", "r"]);
+    let screen = text(&render(&app));
+    assert!(screen.contains(&format!("Restore notes/alpha.md to version {}?", revs[1])), "{screen}");
+    assert!(screen.contains("+Run the backup at 01:00."), "{screen}");
+    assert_eq!(std::fs::read(root.join("notes/alpha.md")).unwrap(), before, "nothing written before the yes");
+    press(&mut app, &["y"]);
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes/alpha.md")).unwrap(),
+        "---\ntitle: Alpha\n---\nRun the backup at 01:00.\n"
+    );
+    let data = app.model.history.data.clone().unwrap().unwrap();
+    let event = data.history.versions.iter().find(|v| v.kind.as_deref() == Some("restore")).expect("logged");
+    assert_eq!(event.author.as_deref(), Some("human:tester"));
+    press(&mut app, &["u"]);
+    assert_eq!(app.model.mode(), "CONFIRM");
+    press(&mut app, &["y"]);
+    assert_eq!(std::fs::read(root.join("notes/alpha.md")).unwrap(), before, "undo brings the bytes back");
 }

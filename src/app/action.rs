@@ -93,6 +93,7 @@ actions! {
     FocusHistory = "focus_history": "Show the open entity's history (git commits, uncommitted change, log events)",
     Blame = "blame": "Show which version brought each line of the open entity (blame); again: the versions",
     MarkVersion = "mark_version": "History: compare the selected version with this one (again: with the one before it)",
+    RestoreVersion = "restore_version": "History: restore the selected version (shows the diff first; u undoes it)",
     SwitchSide = "switch_side": "Graph: switch between backlinks and outbound links",
     DepthUp = "depth_up": "Graph: draw one hop more (up to 3)",
     DepthDown = "depth_down": "Graph: draw one hop less",

@@ -66,6 +66,8 @@ pub enum Event {
         path: String,
         data: Result<std::sync::Arc<super::model::HistoryData>, String>,
     },
+    /// What restoring a version would write (title, diff, the changeset), or why it cannot.
+    RestorePreview(Result<(String, Vec<String>, Box<crate::store::write::changeset::Changeset>), String>),
     /// The lines around a finding, for the lint panel.
     ContextRead(Result<FindingContext, String>),
     /// The diff a fix would make, to confirm.
@@ -98,6 +100,7 @@ impl Event {
             Event::Linted(_) => "linted",
             Event::GraphLaid(_) => "graph-laid",
             Event::HistoryRead { .. } => "history-read",
+            Event::RestorePreview(_) => "restore-preview",
             Event::ContextRead(_) => "context-read",
             Event::FixPreview(_) => "fix-preview",
             Event::FixesApplied(_) => "fixes-applied",

@@ -52,8 +52,15 @@ pub enum Overlay {
     Palette { query: String, cursor: usize },
     /// Fuzzy recall: typed text is the query; results come from `Model::recall`.
     Recall { query: String, cursor: usize },
-    /// A write waiting for a yes: the diff it would make, scrolled.
-    Confirm { title: String, diff: Vec<String>, scroll: usize, findings: Vec<Finding> },
+    /// A write waiting for a yes: the diff it would make, scrolled; the lint fixes it makes, or
+    /// the restore of a past version (the changeset shown).
+    Confirm {
+        title: String,
+        diff: Vec<String>,
+        scroll: usize,
+        findings: Vec<Finding>,
+        restore: Option<Box<crate::store::write::changeset::Changeset>>,
+    },
     /// Why ignore `rule` on the entity `entity` (its id): typed text is the reason.
     Reason { rule: &'static str, entity: String, text: String },
     /// The open entity's properties, each whole (wrapped), one of them selected.

@@ -117,6 +117,14 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::HistoryRead { path, data } => history::read(model, path, data),
+        Event::RestorePreview(Ok((title, diff, cs))) => {
+            model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings: Vec::new(), restore: Some(cs) });
+            Vec::new()
+        }
+        Event::RestorePreview(Err(e)) => {
+            model.message = Some(Message { text: e, warn: true });
+            Vec::new()
+        }
         Event::GraphLaid(laid) => {
             model.graph.laid = Some(laid);
             Vec::new()
@@ -133,7 +141,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::FixPreview(Ok((title, diff, findings))) => {
-            model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings });
+            model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings, restore: None });
             Vec::new()
         }
         Event::FixesApplied(Ok((text, files, own))) => {
@@ -245,7 +253,9 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             }
             (Pane::History, Action::Down | Action::Up | Action::PageDown | Action::PageUp)
             | (Pane::History, Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom)
-            | (Pane::History, Action::MarkVersion | Action::Blame) => return history::act(model, a),
+            | (Pane::History, Action::MarkVersion | Action::Blame | Action::RestoreVersion) => {
+                return history::act(model, a);
+            }
             _ => {}
         }
     }
@@ -289,7 +299,8 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         | Action::IgnoreFinding
         | Action::UnignoreFinding
         | Action::ShowIgnored
-        | Action::MarkVersion => {}
+        | Action::MarkVersion
+        | Action::RestoreVersion => {}
         Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {
             return catalog::move_by(model, a);
         }

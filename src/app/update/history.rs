@@ -99,7 +99,30 @@ pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
         Action::MarkVersion if !h.blame => {
             h.marked = if h.marked == Some(h.cursor) || n == 0 { None } else { Some(h.cursor) };
         }
+        Action::RestoreVersion if !h.blame => return restore(model),
         _ => {}
     }
     Vec::new()
+}
+
+/// `r` on a version: ask for the diff its restore would make (the confirm dialog shows it).
+fn restore(model: &mut Model) -> Vec<Effect> {
+    let (Some(store), Some(idx)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
+    let Some(Ok(data)) = &model.history.data else { return Vec::new() };
+    let Some(v) = data.history.versions.get(model.history.cursor) else { return Vec::new() };
+    if !v.has_content() {
+        let why = if v.source == crate::store::keep::history::Source::Log {
+            "a log event records no content to restore"
+        } else {
+            "this version deleted the file: restore the one before it"
+        };
+        model.message = Some(Message { text: why.into(), warn: true });
+        return Vec::new();
+    }
+    // Who restores: the reviewer the session knows, else the default actor (as lint fixes do).
+    let by = match model.review.actor.as_str() {
+        crate::app::reviewer::UNKNOWN => crate::store::write::audit::default_actor(),
+        known => known.to_string(),
+    };
+    vec![Effect::PreviewRestore { store, idx, rev: v.rev.clone(), by }]
 }
