@@ -419,3 +419,37 @@ fn history_lists_the_log_events_that_name_the_entity_and_only_those() {
     assert!(after[0]["summary"].as_str().unwrap().contains("set `status` to `draft` (human:ann)"), "{h}");
     assert!(after.iter().all(|v| v["log"] == "log.md"));
 }
+
+#[test]
+fn merges_are_walked_as_git_log_follow_walks_them() {
+    need_git!();
+    let t = tempfile::tempdir().unwrap();
+    let (repo, store, _c) = build(t.path(), "");
+    let r = store.to_str().unwrap();
+    // A side branch edits alpha and beta; main edits alpha elsewhere; the merge takes both.
+    git(&repo, &["checkout", "-q", "-b", "side"]);
+    write(&store, "notes/alpha-final.md", ALPHA_7.replace("Check the disk first.", "Check the disk twice."));
+    write(&store, "notes/beta.md", "---\ntitle: Beta\n---\nthird\n");
+    git_at(&repo, "Bob", "2026-01-08T10:00:00Z", &["commit", "-q", "-am", "side: disk twice"]);
+    git(&repo, &["checkout", "-q", "main"]);
+    write(&store, "notes/alpha-final.md", ALPHA_7.replace("Rotate the keys monthly.", "Rotate the keys weekly."));
+    git_at(&repo, "Ann", "2026-01-09T10:00:00Z", &["commit", "-q", "-am", "main: weekly"]);
+    git_at(&repo, "Ann", "2026-01-10T10:00:00Z", &["merge", "-q", "--no-edit", "side"]);
+    // A merge that leaves alpha as main had it is no version of alpha.
+    git(&repo, &["checkout", "-q", "-b", "other", "HEAD~1"]);
+    write(&store, "notes/beta.md", "---\ntitle: Beta\n---\nfourth\n");
+    git_at(&repo, "Bob", "2026-01-11T10:00:00Z", &["commit", "-q", "-am", "other: beta only"]);
+    git(&repo, &["checkout", "-q", "main"]);
+    git_at(&repo, "Ann", "2026-01-12T10:00:00Z", &["merge", "-q", "--no-edit", "-X", "ours", "other"]);
+    let h = json(&["history", r, "notes/alpha-final", "--json"]);
+    // git log --follow leaves merges out; folio lists the one whose file differs from both sides.
+    let merged: Vec<&Value> = h["versions"].as_array().unwrap().iter().filter(|v| v["status"] == "merged").collect();
+    assert_eq!(merged.len(), 1, "{h}");
+    assert_eq!(merged[0]["commit"].as_str().unwrap(), git(&repo, &["rev-parse", "HEAD~1"]).trim());
+    let listed: Vec<String> = commits(&h).into_iter().filter(|c| c != merged[0]["commit"].as_str().unwrap()).collect();
+    assert_eq!(listed, git_log_follow(&repo, "notes/alpha-final.md"));
+    let b = json(&["blame", r, "notes/alpha-final", "--json"]);
+    let ours: Vec<String> =
+        b["lines"].as_array().unwrap().iter().map(|l| l["commit"].as_str().unwrap().into()).collect();
+    assert_eq!(ours, git_blame(&repo, "notes/alpha-final.md"));
+}

@@ -1,7 +1,11 @@
 //! Which version brought each line of the newest content, as `git blame` does: the versions
-//! with content, oldest first, each diffed by lines against the one before it; a line kept by
-//! the diff keeps its version, a line inserted belongs to the version that inserted it. The
-//! versions follow the file through renames, so blame does too.
+//! with content, oldest first, each diffed by lines against the versions it was made from (each
+//! parent commit's content, the first parent first; for the file on disk, HEAD's); a line kept
+//! from one of them keeps its version there, a line no parent had belongs to this version. The
+//! versions follow the file through renames, so blame does too. Without git (no parents known)
+//! each version is diffed against the one before it.
+use std::collections::HashMap;
+
 use similar::{Algorithm, DiffOp, TextDiff};
 
 use super::{History, Source};
@@ -17,30 +21,55 @@ pub struct Line {
     pub version: usize,
 }
 
+/// Owners of `new`'s lines that `old` (with `old_owners`) also has, filled where still unknown.
+fn take_from(old: &str, old_owners: &[usize], new: &str, owners: &mut [Option<usize>]) {
+    let diff = TextDiff::configure().algorithm(Algorithm::Myers).diff_lines(old, new);
+    for op in diff.ops() {
+        if let DiffOp::Equal { old_index, new_index, len } = *op {
+            for k in 0..len {
+                if owners[new_index + k].is_none() {
+                    owners[new_index + k] = old_owners.get(old_index + k).copied();
+                }
+            }
+        }
+    }
+}
+
 /// The newest content's lines, each with its version (empty when no version has content).
 pub fn blame(h: &History) -> Vec<Line> {
     let chain: Vec<usize> = (0..h.versions.len()).rev().filter(|&i| h.versions[i].source != Source::Log).collect();
-    let mut prev = String::new();
-    let mut owners: Vec<usize> = Vec::new();
+    // Each blamed content, by its object: (text, owners of its lines).
+    let mut by_object: HashMap<&str, (String, Vec<usize>)> = HashMap::new();
+    let mut prev = (String::new(), Vec::new());
     for &i in &chain {
+        let v = &h.versions[i];
         // A deletion's text is empty: a file added back is all new again, as in git.
-        let text = h.versions[i].text();
-        let diff = TextDiff::configure().algorithm(Algorithm::Myers).diff_lines(prev.as_str(), text.as_str());
-        let mut next = vec![i; diff.new_slices().len()];
-        for op in diff.ops() {
-            if let DiffOp::Equal { old_index, new_index, len } = *op {
-                next[new_index..new_index + len].copy_from_slice(&owners[old_index..old_index + len]);
+        let text = v.text();
+        let lines = TextDiff::from_lines("", text.as_str()).new_slices().len();
+        let mut owners: Vec<Option<usize>> = vec![None; lines];
+        match &v.parents {
+            Some(parents) => {
+                for id in parents.iter().flatten() {
+                    if let Some((old, old_owners)) = by_object.get(id.as_str()) {
+                        take_from(old, old_owners, &text, &mut owners);
+                    }
+                }
             }
+            None => take_from(&prev.0, &prev.1, &text, &mut owners),
         }
-        owners = next;
-        prev = text;
+        let owners: Vec<usize> = owners.into_iter().map(|o| o.unwrap_or(i)).collect();
+        if let Some(id) = &v.object {
+            by_object.insert(id.as_str(), (text.clone(), owners.clone()));
+        }
+        prev = (text, owners);
     }
     let Some(&newest) = chain.last() else { return Vec::new() };
     if !h.versions[newest].has_content() {
         return Vec::new();
     }
-    prev.split_inclusive('\n')
-        .zip(owners)
+    prev.0
+        .split_inclusive('\n')
+        .zip(prev.1)
         .enumerate()
         .map(|(n, (t, version))| Line {
             number: n + 1,
@@ -76,6 +105,8 @@ mod tests {
             lines_added: 0,
             lines_removed: 0,
             bytes: text.map(|t| t.as_bytes().to_vec()),
+            object: None,
+            parents: None,
         }
     }
 

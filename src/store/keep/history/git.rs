@@ -36,6 +36,9 @@ pub enum Change {
     /// Renamed from this path (relative to the store root, or to the repository when outside it).
     Renamed(String),
     Deleted,
+    /// A merge whose file differs from every parent's (both sides' edits, or a resolution).
+    /// `git log --follow` leaves merges out; folio lists them, as blame needs them.
+    Merged,
 }
 
 impl Change {
@@ -45,6 +48,7 @@ impl Change {
             Change::Modified => "modified",
             Change::Renamed(_) => "renamed",
             Change::Deleted => "deleted",
+            Change::Merged => "merged",
         }
     }
 }
@@ -58,6 +62,9 @@ pub struct FileCommit {
     /// Its content's object (None: the commit deleted it).
     pub blob: Option<ObjectId>,
     pub change: Change,
+    /// Its content in each parent (for a rename, the source's in the first parent; None: absent),
+    /// which blame takes lines from.
+    pub parents: Vec<Option<ObjectId>>,
 }
 
 /// A file the history deleted and nothing brought back.
@@ -75,6 +82,33 @@ pub struct DeletedFile {
 const SIMILAR: f32 = 0.5;
 /// Candidates compared by content per rename, at most (git's `diff.renameLimit` is similar).
 const RENAME_CANDIDATES: usize = 400;
+
+/// A commit in the walk: its tree and its parents.
+struct Node {
+    id: ObjectId,
+    tree: ObjectId,
+    parents: Vec<ObjectId>,
+}
+
+/// A node in the walk's queue, ordered by the fields before it alone.
+struct NodeBox(Node);
+
+impl PartialEq for NodeBox {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for NodeBox {}
+impl PartialOrd for NodeBox {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for NodeBox {
+    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
 
 /// An entry in a tree: its object and whether it is a tree (None: nothing there).
 type Entry = Option<(ObjectId, bool)>;
@@ -197,40 +231,62 @@ impl Repo {
         Ok(CommitInfo { id, author: a.name.to_string(), email: a.email.to_string(), time, subject })
     }
 
-    /// Every commit reachable from HEAD, newest first by commit time, with its parents (a
-    /// shallow clone's boundary commits have none).
-    fn walk(&self) -> Result<Vec<(ObjectId, Vec<ObjectId>)>, GitError> {
+    /// Every commit reachable from HEAD, newest first by commit time (as `git log` orders
+    /// them), each with its tree and parents (a shallow clone's boundary commits have none).
+    /// Each commit is read once: its tree and parents are kept from the read that queued it.
+    fn walk(&self) -> Result<Vec<Node>, GitError> {
         let Some(head) = self.head()? else { return Ok(Vec::new()) };
-        let order = gix::revision::walk::Sorting::ByCommitTime(Default::default());
         // The boundary of a shallow clone: commits whose parents are not in the repository.
         let boundary: HashSet<ObjectId> = match self.repo.shallow_commits().map_err(err)? {
             Some(list) => list.iter().copied().collect(),
             None => HashSet::new(),
         };
-        let walk = self.repo.rev_walk([head]).sorting(order).all().map_err(err)?;
+        let read = |id: ObjectId| -> Result<(i64, Node), GitError> {
+            let c = self.repo.find_commit(id).map_err(err)?;
+            let d = c.decode().map_err(err)?;
+            let time = d.time().map(|t| t.seconds).unwrap_or(0);
+            let parents = if boundary.contains(&id) { Vec::new() } else { d.parents().collect() };
+            Ok((time, Node { id, tree: d.tree(), parents }))
+        };
+        let mut queue = std::collections::BinaryHeap::new();
+        let mut seen: HashSet<ObjectId> = HashSet::new();
+        let mut order = 0u64;
+        let (t, node) = read(head)?;
+        seen.insert(head);
+        // Newest first; among equal times, the one queued first (a stable order).
+        queue.push((t, std::cmp::Reverse(order), NodeBox(node)));
         let mut out = Vec::new();
-        for info in walk {
-            let info = info.map_err(err)?;
-            let parents =
-                if boundary.contains(&info.id) { Vec::new() } else { info.parent_ids.iter().copied().collect() };
-            out.push((info.id, parents));
+        while let Some((_, _, NodeBox(node))) = queue.pop() {
+            for p in &node.parents {
+                if seen.insert(*p) {
+                    let (t, parent) = read(*p)?;
+                    order += 1;
+                    queue.push((t, std::cmp::Reverse(order), NodeBox(parent)));
+                }
+            }
+            out.push(node);
         }
         Ok(out)
     }
 
     /// The commits that touched the file now at `store_rel` (relative to the store root),
     /// newest first, following it back through renames as `git log --follow` does. A commit
-    /// whose file matches one of its parents' is left out (a merge that took one side).
+    /// whose file matches one of its parents' is left out (a merge that took one side); a merge
+    /// whose file matches none is listed as `Merged` (git leaves it out).
     pub fn file_history(&self, store_rel: &str) -> Result<Vec<FileCommit>, GitError> {
         let mut path = self.full(store_rel);
         let mut out = Vec::new();
-        for (id, parents) in self.walk()? {
-            let tree = self.tree_of(id)?;
+        let nodes = self.walk()?;
+        let trees: HashMap<ObjectId, ObjectId> = nodes.iter().map(|n| (n.id, n.tree)).collect();
+        for Node { id, tree, parents } in nodes {
             let here = self.blob_at(tree, &path)?;
             let mut before = Vec::with_capacity(parents.len());
             let mut parent_trees = Vec::with_capacity(parents.len());
             for p in &parents {
-                let pt = self.tree_of(*p)?;
+                let pt = match trees.get(p) {
+                    Some(t) => *t,
+                    None => self.tree_of(*p)?,
+                };
                 before.push(self.blob_at(pt, &path)?);
                 parent_trees.push(pt);
             }
@@ -239,10 +295,14 @@ impl Repo {
             }
             let change = match (here, before.first().copied().flatten()) {
                 (None, _) => Change::Deleted,
+                (Some(_), _) if parents.len() > 1 => Change::Merged,
                 (Some(_), Some(_)) => Change::Modified,
                 (Some(blob), None) => match parent_trees.first() {
                     Some(pt) => match self.rename_source(*pt, tree, &path, blob)? {
-                        Some(from) => Change::Renamed(from),
+                        Some(from) => {
+                            before[0] = self.blob_at(*pt, &from)?;
+                            Change::Renamed(from)
+                        }
                         None => Change::Added,
                     },
                     None => Change::Added,
@@ -256,7 +316,8 @@ impl Repo {
                 Change::Renamed(from) => Change::Renamed(self.rel(&from)),
                 c => c,
             };
-            out.push(FileCommit { commit: self.commit_info(id)?, path: self.rel(&path), blob: here, change });
+            let commit = self.commit_info(id)?;
+            out.push(FileCommit { commit, path: self.rel(&path), blob: here, change, parents: before });
             if let Some(from) = next {
                 path = from;
             }
@@ -343,13 +404,19 @@ impl Repo {
         let prefix = self.prefix.trim_end_matches('/').to_string();
         let mut seen: HashSet<String> = HashSet::new();
         let mut out = Vec::new();
-        for (id, parents) in self.walk()? {
+        let nodes = self.walk()?;
+        let trees: HashMap<ObjectId, ObjectId> = nodes.iter().map(|n| (n.id, n.tree)).collect();
+        for Node { id, tree, parents } in nodes {
             let [parent] = parents.as_slice() else { continue };
-            let sub = |c: ObjectId| -> Result<Option<ObjectId>, GitError> {
-                Ok(self.entry(self.tree_of(c)?, &prefix)?.filter(|(_, t)| *t).map(|(i, _)| i))
+            let sub = |t: ObjectId| -> Result<Option<ObjectId>, GitError> {
+                Ok(self.entry(t, &prefix)?.filter(|(_, t)| *t).map(|(i, _)| i))
+            };
+            let parent_tree = match trees.get(parent) {
+                Some(t) => *t,
+                None => self.tree_of(*parent)?,
             };
             let mut changes = Vec::new();
-            self.changes(sub(*parent)?, sub(id)?, &self.prefix, &mut changes)?;
+            self.changes(sub(parent_tree)?, sub(tree)?, &self.prefix, &mut changes)?;
             let added: Vec<&BlobChange> = changes.iter().filter(|(_, o, n)| o.is_none() && n.is_some()).collect();
             for (p, o, n) in &changes {
                 let (Some(o), None) = (o, n) else { continue };

@@ -70,6 +70,14 @@ pub struct Version {
     /// The file's bytes in this version (None: an event, or a deletion).
     #[serde(skip)]
     pub bytes: Option<Vec<u8>>,
+    /// Its git object id, when git holds it.
+    #[serde(skip)]
+    pub object: Option<String>,
+    /// The objects of the file in the versions this one was made from (each parent commit's; for
+    /// the file on disk, HEAD's; None in the list: absent there). None: not known (no git), so
+    /// blame takes the previous version.
+    #[serde(skip)]
+    pub parents: Option<Vec<Option<String>>>,
 }
 
 impl Version {
@@ -187,7 +195,9 @@ fn build(store: &Store, id: Option<&str>, path: &str) -> Result<History, GitErro
                 (Some(_), None) => "added",
                 _ => "modified",
             };
-            content.push(worktree(store, path, on_disk.clone(), status, "uncommitted change"));
+            let mut v = worktree(store, path, on_disk.clone(), status, "uncommitted change");
+            v.parents = Some(vec![repo.head_blob(path)?.map(|b| b.to_string())]);
+            content.push(v);
         }
         for fc in repo.file_history(path)? {
             let bytes = match fc.blob {
@@ -217,6 +227,8 @@ fn build(store: &Store, id: Option<&str>, path: &str) -> Result<History, GitErro
                 lines_added: 0,
                 lines_removed: 0,
                 bytes,
+                object: fc.blob.map(|b| b.to_string()),
+                parents: Some(fc.parents.iter().map(|p| p.map(|b| b.to_string())).collect()),
             });
         }
     } else if on_disk.is_some() {
@@ -283,6 +295,8 @@ fn worktree(store: &Store, path: &str, bytes: Option<Vec<u8>>, status: &str, sub
         lines_added: 0,
         lines_removed: 0,
         bytes,
+        object: None,
+        parents: None,
     }
 }
 
@@ -319,5 +333,7 @@ fn event(e: &crate::store::model::history::HistoryEvent) -> Version {
         lines_added: 0,
         lines_removed: 0,
         bytes: None,
+        object: None,
+        parents: None,
     }
 }
