@@ -22,6 +22,7 @@ pub mod review;
 pub mod statusbar;
 pub mod svg;
 pub mod too_small;
+pub mod wrapped_lines;
 
 /// Draw the whole screen.
 pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) {
