@@ -307,7 +307,7 @@ fn summarise(content: &mut [Version]) {
         let this = content[i].bytes.as_ref().map(|_| content[i].text());
         let s = summary::between(older.as_deref(), this.as_deref());
         let v = &mut content[i];
-        v.agent = this.as_deref().and_then(|t| crate::store::review::group::author(&summary::fields(t)));
+        v.agent = this.as_deref().and_then(|t| crate::store::review::authorship::author(&summary::fields(t)));
         (v.fields_changed, v.lines_added, v.lines_removed) = (s.fields, s.added, s.removed);
     }
 }
