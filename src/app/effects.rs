@@ -54,6 +54,12 @@ pub enum Effect {
     Unignore { store: Arc<Store>, rule: &'static str, entity: String, by: String },
     /// Lay out the neighbourhood of an entity for the graph canvas.
     LayoutGraph { store: Arc<Store>, center: EntityIdx, depth: u8 },
+    /// Read the history of the entity at `idx` (git, the store's log) and blame its lines.
+    ReadHistory { store: Arc<Store>, idx: EntityIdx },
+    /// The diff restoring version `rev` of the entity would make, to confirm.
+    PreviewRestore { store: Arc<Store>, idx: EntityIdx, rev: String, by: String },
+    /// Write a confirmed restore (the changeset the dialog showed).
+    ApplyRestore { store: Arc<Store>, cs: Box<crate::store::write::changeset::Changeset> },
     /// Read the lines around a finding.
     ReadContext { store: Arc<Store>, path: String, line: u32 },
     /// Compute the diff the fixes of these findings would make.
@@ -229,6 +235,20 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         Effect::LayoutGraph { store, center, depth } => {
             Some(Event::GraphLaid(Arc::new(crate::ui::graph::layout(&store, center, depth))))
         }
+        Effect::ReadHistory { store, idx } => {
+            let path = store.entity(idx).path.clone();
+            let data = crate::store::keep::history::of_entity(&store, idx).map_err(|e| format!("{path}: {e}")).map(
+                |history| {
+                    let blame = crate::store::keep::history::blame::blame(&history);
+                    Arc::new(super::model::HistoryData { history, blame })
+                },
+            );
+            Some(Event::HistoryRead { path, data })
+        }
+        Effect::PreviewRestore { store, idx, rev, by } => {
+            Some(Event::RestorePreview(super::history_jobs::preview(&store, idx, &rev, &by)))
+        }
+        Effect::ApplyRestore { store, cs } => Some(Event::FixesApplied(super::history_jobs::apply(&store, *cs))),
         Effect::ReadContext { store, path, line } => {
             Some(Event::ContextRead(lint_effects::context(&store, &path, line)))
         }

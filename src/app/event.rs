@@ -62,6 +62,13 @@ pub enum Event {
     IgnoreChanged(Result<String, String>),
     /// The neighbourhood of `center` laid out for the graph canvas.
     GraphLaid(std::sync::Arc<GraphLayout>),
+    /// The history of the entity whose file is `path` (versions and blame), or why not.
+    HistoryRead {
+        path: String,
+        data: Result<std::sync::Arc<super::model::HistoryData>, String>,
+    },
+    /// What restoring a version would write (title, diff, the changeset), or why it cannot.
+    RestorePreview(Result<(String, Vec<String>, Box<crate::store::write::changeset::Changeset>), String>),
     /// The lines around a finding, for the lint panel.
     ContextRead(Result<FindingContext, String>),
     /// The diff a fix would make, to confirm.
@@ -93,6 +100,8 @@ impl Event {
             Event::RecallHistory(_) => "recall-history",
             Event::Linted(_) => "linted",
             Event::GraphLaid(_) => "graph-laid",
+            Event::HistoryRead { .. } => "history-read",
+            Event::RestorePreview(_) => "restore-preview",
             Event::ContextRead(_) => "context-read",
             Event::FixPreview(_) => "fix-preview",
             Event::FixesApplied(_) => "fixes-applied",

@@ -20,6 +20,8 @@ pub enum Context {
     Editor,
     Graph,
     Lint,
+    /// The open entity's history (versions, blame).
+    History,
     Recall,
     /// A confirm dialog showing what a change will do (a review verdict or a lint fix).
     Confirm,
@@ -28,7 +30,7 @@ pub enum Context {
 }
 
 impl Context {
-    pub const ALL: [Context; 11] = [
+    pub const ALL: [Context; 12] = [
         Context::Global,
         Context::Catalog,
         Context::Preview,
@@ -37,6 +39,7 @@ impl Context {
         Context::Editor,
         Context::Graph,
         Context::Lint,
+        Context::History,
         Context::Recall,
         Context::Confirm,
         Context::Properties,
@@ -52,6 +55,7 @@ impl Context {
             Context::Editor => "editor",
             Context::Graph => "graph",
             Context::Lint => "lint",
+            Context::History => "history",
             Context::Recall => "recall",
             Context::Confirm => "confirm",
             Context::Properties => "properties",
@@ -229,6 +233,8 @@ struct File {
     #[serde(default)]
     lint: Vec<Entry>,
     #[serde(default)]
+    history: Vec<Entry>,
+    #[serde(default)]
     recall: Vec<Entry>,
     #[serde(default)]
     confirm: Vec<Entry>,
@@ -285,6 +291,7 @@ impl Keymap {
             (Context::Editor, parsed.editor),
             (Context::Graph, parsed.graph),
             (Context::Lint, parsed.lint),
+            (Context::History, parsed.history),
             (Context::Recall, parsed.recall),
             (Context::Confirm, parsed.confirm),
             (Context::Properties, parsed.properties),

@@ -13,6 +13,7 @@ pub mod edit_approve;
 pub mod editor;
 pub mod effects;
 pub mod event;
+pub mod history_jobs;
 pub mod keymap;
 pub mod model;
 pub mod own_writes;

@@ -28,6 +28,8 @@ pub enum Pane {
     Graph,
     /// Every lint finding of the store, in the preview's place.
     Lint,
+    /// The open entity's versions and blame, in the preview's place.
+    History,
 }
 
 impl Pane {
@@ -37,6 +39,7 @@ impl Pane {
             Pane::Preview => Context::Preview,
             Pane::Graph => Context::Graph,
             Pane::Lint => Context::Lint,
+            Pane::History => Context::History,
         }
     }
 }
@@ -49,8 +52,15 @@ pub enum Overlay {
     Palette { query: String, cursor: usize },
     /// Fuzzy recall: typed text is the query; results come from `Model::recall`.
     Recall { query: String, cursor: usize },
-    /// A write waiting for a yes: the diff it would make, scrolled.
-    Confirm { title: String, diff: Vec<String>, scroll: usize, findings: Vec<Finding> },
+    /// A write waiting for a yes: the diff it would make, scrolled; the lint fixes it makes, or
+    /// the restore of a past version (the changeset shown).
+    Confirm {
+        title: String,
+        diff: Vec<String>,
+        scroll: usize,
+        findings: Vec<Finding>,
+        restore: Option<Box<crate::store::write::changeset::Changeset>>,
+    },
     /// Why ignore `rule` on the entity `entity` (its id): typed text is the reason.
     Reason { rule: &'static str, entity: String, text: String },
     /// The open entity's properties, each whole (wrapped), one of them selected.
@@ -73,6 +83,30 @@ pub struct GraphView {
     /// Row in the active side's list.
     pub cursor: usize,
     pub laid: Option<Arc<GraphLayout>>,
+}
+
+/// An entity's history as a worker read it: its versions and the blame of its newest content.
+#[derive(Debug, Clone)]
+pub struct HistoryData {
+    pub history: crate::store::keep::history::History,
+    pub blame: Vec<crate::store::keep::history::blame::Line>,
+}
+
+/// The history pane's state.
+#[derive(Debug, Clone, Default)]
+pub struct HistoryView {
+    /// The file the history is of (or is being read for).
+    pub path: String,
+    /// `None` while a worker reads it; `Err` says why it could not be read.
+    pub data: Option<Result<Arc<HistoryData>, String>>,
+    /// Row in the versions list (or, in blame, the first line shown).
+    pub cursor: usize,
+    /// A version marked to compare the selected one with (`m`); else the one before it.
+    pub marked: Option<usize>,
+    /// Show the blame instead of the versions.
+    pub blame: bool,
+    /// A worker is reading it (what was read before stays shown meanwhile).
+    pub reading: bool,
 }
 
 /// The lint panel's state.
@@ -242,6 +276,7 @@ pub struct Model {
     pub lint_again: bool,
     pub lint_view: LintView,
     pub graph: GraphView,
+    pub history: HistoryView,
     /// The files folio wrote itself, so the watcher's echo is not announced as an outside change.
     pub own_writes: super::own_writes::OwnWrites,
 }
@@ -306,6 +341,7 @@ impl Model {
             lint_again: false,
             lint_view: LintView::default(),
             graph: GraphView { depth: 1, side: Side::Outbound, cursor: 0, laid: None },
+            history: HistoryView::default(),
             own_writes: Default::default(),
         }
     }

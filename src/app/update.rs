@@ -16,6 +16,7 @@ use super::theme::Theme;
 
 mod catalog;
 mod graph;
+mod history;
 mod lint;
 mod mouse;
 mod paged_list;
@@ -63,7 +64,12 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
         }
         Event::FilesChanged(paths) => store_events::files_changed(model, paths),
         Event::CacheChecked(paths, at) => store_events::cache_checked(model, paths, at),
-        Event::Refreshed(store, report, found) => store_events::refreshed(model, store, report, &found),
+        Event::Refreshed(store, report, found) => {
+            let mut effects = store_events::refreshed(model, store, report, &found);
+            // A write (a restore, an agent's edit) is a new version: read the history again.
+            effects.extend(history::reread(model));
+            effects
+        }
         Event::BodyRead { path, body } => {
             if let Some(p) = model.preview.as_mut().filter(|p| p.path == path) {
                 p.body = Some(body);
@@ -110,6 +116,15 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.message = Some(Message { text: e, warn: true });
             Vec::new()
         }
+        Event::HistoryRead { path, data } => history::read(model, path, data),
+        Event::RestorePreview(Ok((title, diff, cs))) => {
+            model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings: Vec::new(), restore: Some(cs) });
+            Vec::new()
+        }
+        Event::RestorePreview(Err(e)) => {
+            model.message = Some(Message { text: e, warn: true });
+            Vec::new()
+        }
         Event::GraphLaid(laid) => {
             model.graph.laid = Some(laid);
             Vec::new()
@@ -126,7 +141,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::FixPreview(Ok((title, diff, findings))) => {
-            model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings });
+            model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings, restore: None });
             Vec::new()
         }
         Event::FixesApplied(Ok((text, files, own))) => {
@@ -236,6 +251,11 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             | (Pane::Lint, Action::IgnoreFinding | Action::UnignoreFinding | Action::ShowIgnored) => {
                 return lint::act(model, a);
             }
+            (Pane::History, Action::Down | Action::Up | Action::PageDown | Action::PageUp)
+            | (Pane::History, Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom)
+            | (Pane::History, Action::MarkVersion | Action::Blame | Action::RestoreVersion) => {
+                return history::act(model, a);
+            }
             _ => {}
         }
     }
@@ -258,6 +278,8 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         }
         Action::FocusGraph => return graph::focus(model),
         Action::FocusLint => return lint::focus(model),
+        Action::FocusHistory => return history::focus(model, false),
+        Action::Blame => return history::focus(model, true),
         Action::Recall => recall::open(model),
         Action::RecallSections => {
             model.recall_sections = !model.recall_sections;
@@ -276,7 +298,9 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         | Action::FixRule
         | Action::IgnoreFinding
         | Action::UnignoreFinding
-        | Action::ShowIgnored => {}
+        | Action::ShowIgnored
+        | Action::MarkVersion
+        | Action::RestoreVersion => {}
         Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {
             return catalog::move_by(model, a);
         }

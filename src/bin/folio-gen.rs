@@ -1,6 +1,6 @@
 //! `folio-gen`: write a realistic, deterministic store of N entities for benchmarks.
 //!
-//! `folio-gen --dialect okf --entities 100000 --out /tmp/okf-100k [--seed 7]`
+//! `folio-gen --dialect okf --entities 100000 --out /tmp/okf-100k [--seed 7] [--git-commits 10000]`
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -25,6 +25,10 @@ struct Args {
     /// Random seed: the same seed writes byte-identical files.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Make the store a git repository with this many commits of agent edits after the first
+    /// (one entity, the "hot" one, edited in one commit of ten and renamed halfway).
+    #[arg(long, value_name = "N")]
+    git_commits: Option<usize>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -37,14 +41,24 @@ fn parse_dialect(s: &str) -> Result<DialectKind, String> {
 fn main() -> ExitCode {
     let a = Args::parse();
     let started = Instant::now();
-    match r#gen::generate(a.dialect, a.entities, a.seed, &a.out) {
-        Ok(r) => {
+    let generated = r#gen::generate(a.dialect, a.entities, a.seed, &a.out).and_then(|r| {
+        let git = match a.git_commits {
+            Some(n) => Some(r#gen::git::commit_history(&r.store, n, a.seed)?),
+            None => None,
+        };
+        Ok((r, git))
+    });
+    match generated {
+        Ok((r, git)) => {
             let ms = started.elapsed().as_millis();
             if a.json {
-                let v = serde_json::json!({
+                let mut v = serde_json::json!({
                     "dialect": r.dialect.name(), "entities": r.entities, "files": r.files,
                     "bytes": r.bytes, "links": r.links, "store": r.store.display().to_string(), "ms": ms as u64,
                 });
+                if let Some(g) = &git {
+                    v["git"] = serde_json::json!({"commits": g.commits, "hot": g.hot, "hot_versions": g.hot_versions});
+                }
                 println!("{v}");
             } else {
                 println!(
@@ -56,6 +70,9 @@ fn main() -> ExitCode {
                     r.bytes as f64 / 1e6,
                     r.links
                 );
+                if let Some(g) = &git {
+                    println!("git: {} commits; {} has {} versions", g.commits, g.hot, g.hot_versions);
+                }
             }
             ExitCode::SUCCESS
         }

@@ -6,9 +6,7 @@ use serde_json::json;
 
 use super::common::{Global, print_json};
 use super::escape;
-use crate::store::Store;
-use crate::store::model::history::HistoryEvent;
-use crate::store::write::audit;
+use crate::store::keep::history::events::{all as events, describe};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -19,32 +17,6 @@ pub struct Args {
     /// Show at most N events.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
-}
-
-/// Every event of the store, newest first (events without a time last, in file order).
-pub fn events(store: &Store) -> Vec<HistoryEvent> {
-    let mut all = store.dialect.history(&store.root);
-    all.extend(audit::folio_history(&store.root, store.kind()));
-    // Oldest-first input reversed, then a stable sort on the time keeps same-time order newest first.
-    all.reverse();
-    all.sort_by_key(|e| std::cmp::Reverse(sort_key(e)));
-    all
-}
-
-/// Timestamps differ per format (`2026-05-22`, `…T…Z`, `YYYY-MM-DD HH:MM ±HH:MM`): compare
-/// their date-and-time prefix.
-fn sort_key(e: &HistoryEvent) -> String {
-    e.ts.as_deref().map(|t| t.replace('T', " ").chars().take(19).collect()).unwrap_or_default()
-}
-
-pub fn describe(e: &HistoryEvent) -> String {
-    let raw = &e.raw;
-    for key in ["summary", "text", "reason", "evidence"] {
-        if let Some(s) = raw.get(key).and_then(|v| v.as_str()) {
-            return s.to_string();
-        }
-    }
-    String::new()
 }
 
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {

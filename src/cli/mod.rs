@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod argv;
+pub mod blame;
 pub mod cache;
 pub mod common;
 pub mod demo;
@@ -17,6 +18,7 @@ pub mod log;
 pub mod migrate;
 pub mod mv;
 pub mod recall;
+pub mod restore;
 pub mod review;
 pub mod reviewer;
 pub mod set;
@@ -78,8 +80,13 @@ pub enum Command {
     Undo(undo::Args),
     /// The store's audit trail (the agents' events and folio's), newest first.
     Log(log::Args),
-    /// One entity's past: the events of the store's log and folio's journal that name it.
+    /// One entity's past: git commits of its file (following renames), uncommitted changes and
+    /// the events naming it in the store's log; `--diff A..B`, `--deleted`.
     History(history::Args),
+    /// Each line of an entity with the version that brought it, following renames.
+    Blame(blame::Args),
+    /// Write a past version of an entity back (undoable; git is left alone).
+    Restore(restore::Args),
     /// The review inbox: list, show, approve, veto, forget, promote, merge, undo.
     Review(review::Args),
     /// The persistent store cache: where it is, what it holds; clear it.
@@ -125,6 +132,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Some(Command::Undo(a)) => undo::run(&g, a),
         Some(Command::Log(a)) => log::run(&g, a),
         Some(Command::History(a)) => history::run(&g, a),
+        Some(Command::Blame(a)) => blame::run(&g, a),
+        Some(Command::Restore(a)) => restore::run(&g, a),
         Some(Command::Review(a)) => review::run(&g, a),
         Some(Command::Cache(a)) => cache::run(&g, a),
         None => {

@@ -14,6 +14,7 @@ mod awareness;
 mod body;
 mod elophanto;
 mod evolve;
+pub mod git;
 mod okf;
 mod opendray;
 pub mod rng;

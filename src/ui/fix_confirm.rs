@@ -1,4 +1,5 @@
-//! The lint-fix confirm dialog (`Overlay::Confirm`): what a fix would write, as a coloured
+//! The lint-fix and restore confirm dialog (`Overlay::Confirm`): what a fix or a restore of a
+//! past version would write, as a coloured
 //! unified diff, applied only on a yes. Review verdicts use `confirm` instead.
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

@@ -10,6 +10,7 @@ pub mod confirm;
 pub mod editor;
 pub mod fix_confirm;
 pub mod graph;
+pub mod history;
 pub mod inline;
 pub mod layout;
 pub mod lint;
@@ -38,6 +39,7 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) {
         match model.main {
             Pane::Graph => graph::render(model, p.preview, buf),
             Pane::Lint => lint::render(model, p.preview, buf),
+            Pane::History => history::render(model, p.preview, buf),
             _ => preview::render(model, p.preview, buf),
         }
     }

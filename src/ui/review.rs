@@ -208,7 +208,7 @@ fn cut(s: &str, chars: usize) -> &str {
 
 /// The word diff as lines (up to `rows` of them, cut as `visible_lines` does): removed words
 /// struck through, added words highlighted.
-fn diff_lines(model: &Model, ops: &[(Op, String)], rows: usize, width: usize) -> Vec<Line<'static>> {
+pub fn diff_lines(model: &Model, ops: &[(Op, String)], rows: usize, width: usize) -> Vec<Line<'static>> {
     let t = &model.theme;
     let cap = rows.saturating_mul(width.max(1));
     let mut lines = vec![Line::default()];

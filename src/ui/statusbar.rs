@@ -49,6 +49,9 @@ fn hinted(model: &Model) -> &'static [Action] {
         Pane::Graph => {
             &[Action::Open, Action::SwitchSide, Action::DepthUp, Action::ExportGraph, Action::Back, Action::Help]
         }
+        Pane::History => {
+            &[Action::Blame, Action::MarkVersion, Action::RestoreVersion, Action::FocusPreview, Action::Help]
+        }
         Pane::Lint => &[
             Action::Open,
             Action::ApplyFix,

@@ -268,8 +268,12 @@ pub fn confirm_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
         Action::PageDown => *scroll = (*scroll + 10).min(diff.len().saturating_sub(1)),
         Action::PageUp => *scroll = scroll.saturating_sub(10),
         Action::Confirm => {
-            let Some(Overlay::Confirm { findings, .. }) = model.overlays.pop() else { return None };
+            let Some(Overlay::Confirm { findings, restore, .. }) = model.overlays.pop() else { return None };
             let store = model.store.clone()?;
+            if let Some(cs) = restore {
+                model.message = Some(Message { text: "restoring…".into(), warn: false });
+                return Some(vec![Effect::ApplyRestore { store, cs }]);
+            }
             model.message = Some(Message { text: "writing fixes…".into(), warn: false });
             return Some(vec![Effect::ApplyFix { store, findings }]);
         }

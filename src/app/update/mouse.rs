@@ -71,7 +71,7 @@ pub(super) fn input(model: &mut Model, m: MouseEvent) -> Vec<Effect> {
                     let to = if down { (model.cursor + WHEEL).min(last) } else { model.cursor.saturating_sub(WHEEL) };
                     return select_row(model, to);
                 }
-                Pane::Graph | Pane::Lint => {
+                Pane::Graph | Pane::Lint | Pane::History => {
                     let a = if down { Action::Down } else { Action::Up };
                     return action(model, a);
                 }

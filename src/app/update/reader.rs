@@ -94,6 +94,7 @@ pub(super) fn open_entity(model: &mut Model, idx: EntityIdx, record: bool) -> Ve
     model.invalidate_layout();
     let mut effects = read_body(model, &store, idx);
     effects.extend(graph::centre_moved(model));
+    effects.extend(super::history::entity_changed(model));
     effects
 }
 

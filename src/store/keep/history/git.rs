@@ -1,0 +1,478 @@
+//! One file's versions in the git repository that holds the store, read with gitoxide from
+//! refs and objects only: never the index, never a lock file, never a write. Works on a
+//! detached HEAD, a shallow clone (its boundary commits have no parents) and a store in a
+//! subfolder of a larger repository.
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use gix::ObjectId;
+
+#[derive(Debug, thiserror::Error)]
+#[error("git: {0}")]
+pub struct GitError(pub String);
+
+fn err(e: impl std::fmt::Display) -> GitError {
+    GitError(e.to_string())
+}
+
+/// A commit as history shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommitInfo {
+    pub id: ObjectId,
+    pub author: String,
+    pub email: String,
+    /// Author time, seconds since the epoch (what `git log` shows).
+    pub time: i64,
+    /// First line of the message.
+    pub subject: String,
+}
+
+/// What a commit did to the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Added,
+    Modified,
+    /// Renamed from this path (relative to the store root, or to the repository when outside it).
+    Renamed(String),
+    Deleted,
+    /// A merge whose file differs from every parent's (both sides' edits, or a resolution).
+    /// `git log --follow` leaves merges out; folio lists them, as blame needs them.
+    Merged,
+}
+
+impl Change {
+    pub fn word(&self) -> &'static str {
+        match self {
+            Change::Added => "added",
+            Change::Modified => "modified",
+            Change::Renamed(_) => "renamed",
+            Change::Deleted => "deleted",
+            Change::Merged => "merged",
+        }
+    }
+}
+
+/// One commit that touched the file.
+#[derive(Debug, Clone)]
+pub struct FileCommit {
+    pub commit: CommitInfo,
+    /// The file's path in this commit, relative to the store root.
+    pub path: String,
+    /// Its content's object (None: the commit deleted it).
+    pub blob: Option<ObjectId>,
+    pub change: Change,
+    /// Its content in each parent (for a rename, the source's in the first parent; None: absent),
+    /// which blame takes lines from.
+    pub parents: Vec<Option<ObjectId>>,
+}
+
+/// A file the history deleted and nothing brought back.
+#[derive(Debug, Clone)]
+pub struct DeletedFile {
+    /// Relative to the store root.
+    pub path: String,
+    /// The commit that deleted it.
+    pub commit: CommitInfo,
+    /// Its content just before.
+    pub blob: ObjectId,
+}
+
+/// Renames are matched as git does by default: same content, or at least half the lines alike.
+const SIMILAR: f32 = 0.5;
+/// Candidates compared by content per rename, at most (git's `diff.renameLimit` is similar).
+const RENAME_CANDIDATES: usize = 400;
+
+/// A commit in the walk: its tree and its parents.
+struct Node {
+    id: ObjectId,
+    tree: ObjectId,
+    parents: Vec<ObjectId>,
+}
+
+/// A node in the walk's queue, ordered by the fields before it alone.
+struct NodeBox(Node);
+
+impl PartialEq for NodeBox {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for NodeBox {}
+impl PartialOrd for NodeBox {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for NodeBox {
+    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+/// An entry in a tree: its object and whether it is a tree (None: nothing there).
+type Entry = Option<(ObjectId, bool)>;
+/// A file that changed between two trees: its path, its old blob and its new one.
+type BlobChange = (String, Option<ObjectId>, Option<ObjectId>);
+
+/// The repository around a store.
+pub struct Repo {
+    repo: gix::Repository,
+    /// The store root relative to the work tree, `/`-separated, ending in `/` (empty at the top).
+    prefix: String,
+    /// `(tree, path below it)` → the entry there: one folder's tree is shared by many commits,
+    /// so a file's history decodes each changed tree once.
+    entries: RefCell<HashMap<(ObjectId, String), Entry>>,
+}
+
+/// The repository whose work tree holds `root` (None: not inside one, or a bare one).
+pub fn open(root: &Path) -> Result<Option<Repo>, GitError> {
+    let root = root.canonicalize().map_err(err)?;
+    // Finding no repository upward is the ordinary "not in git"; failing to open one found is an error.
+    if gix::discover::upwards(&root).is_err() {
+        return Ok(None);
+    }
+    let repo = gix::discover(&root).map_err(err)?;
+    let Some(work) = repo.workdir() else { return Ok(None) };
+    let work = work.canonicalize().map_err(err)?;
+    let Ok(rel) = root.strip_prefix(&work) else { return Ok(None) };
+    let mut prefix = rel.to_string_lossy().replace('\\', "/");
+    if !prefix.is_empty() {
+        prefix.push('/');
+    }
+    let mut repo = repo;
+    repo.object_cache_size_if_unset(8 * 1024 * 1024);
+    Ok(Some(Repo { repo, prefix, entries: RefCell::new(HashMap::new()) }))
+}
+
+impl Repo {
+    /// Whether the clone is shallow (its history stops at the boundary commits).
+    pub fn is_shallow(&self) -> bool {
+        self.repo.is_shallow().unwrap_or(false)
+    }
+
+    /// The store root within the repository (`""` at the top, else ending in `/`).
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The commit checked out (None: no commit yet).
+    pub fn head(&self) -> Result<Option<ObjectId>, GitError> {
+        let head = self.repo.head().map_err(err)?;
+        Ok(head.id().map(|id| id.detach()))
+    }
+
+    fn full(&self, store_rel: &str) -> String {
+        format!("{}{store_rel}", self.prefix)
+    }
+
+    /// A repository path relative to the store root (kept whole when outside it).
+    fn rel(&self, full: &str) -> String {
+        full.strip_prefix(&self.prefix).unwrap_or(full).to_string()
+    }
+
+    fn tree_of(&self, commit: ObjectId) -> Result<ObjectId, GitError> {
+        let c = self.repo.find_commit(commit).map_err(err)?;
+        c.tree_id().map(|t| t.detach()).map_err(err)
+    }
+
+    /// The entry at `path` below `tree`: its object and whether it is a tree.
+    fn entry(&self, tree: ObjectId, path: &str) -> Result<Entry, GitError> {
+        if path.is_empty() {
+            return Ok(Some((tree, true)));
+        }
+        let key = (tree, path.to_string());
+        if let Some(hit) = self.entries.borrow().get(&key) {
+            return Ok(*hit);
+        }
+        let (first, rest) = match path.split_once('/') {
+            Some((f, r)) => (f, Some(r)),
+            None => (path, None),
+        };
+        let t = self.repo.find_tree(tree).map_err(err)?;
+        let found = t
+            .decode()
+            .map_err(err)?
+            .entries
+            .iter()
+            .find(|e| e.filename == first.as_bytes())
+            .map(|e| (e.oid.to_owned(), e.mode));
+        let out = match (found, rest) {
+            (Some((id, mode)), None) if mode.is_tree() => Some((id, true)),
+            (Some((id, mode)), None) if mode.is_blob() => Some((id, false)),
+            (Some((id, mode)), Some(rest)) if mode.is_tree() => self.entry(id, rest)?,
+            _ => None,
+        };
+        self.entries.borrow_mut().insert(key, out);
+        Ok(out)
+    }
+
+    fn blob_at(&self, tree: ObjectId, path: &str) -> Result<Option<ObjectId>, GitError> {
+        Ok(self.entry(tree, path)?.filter(|(_, is_tree)| !is_tree).map(|(id, _)| id))
+    }
+
+    /// A blob's bytes.
+    pub fn read(&self, blob: ObjectId) -> Result<Vec<u8>, GitError> {
+        Ok(self.repo.find_blob(blob).map_err(err)?.data.clone())
+    }
+
+    /// The file's content in the commit checked out (None: not there).
+    pub fn head_blob(&self, store_rel: &str) -> Result<Option<ObjectId>, GitError> {
+        let Some(head) = self.head()? else { return Ok(None) };
+        self.blob_at(self.tree_of(head)?, &self.full(store_rel))
+    }
+
+    fn commit_info(&self, id: ObjectId) -> Result<CommitInfo, GitError> {
+        let c = self.repo.find_commit(id).map_err(err)?;
+        let a = c.author().map_err(err)?.trim();
+        let time = a.time().map(|t| t.seconds).unwrap_or(0);
+        let message = c.message_raw_sloppy().to_string();
+        let subject = message.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
+        Ok(CommitInfo { id, author: a.name.to_string(), email: a.email.to_string(), time, subject })
+    }
+
+    /// Every commit reachable from HEAD, newest first by commit time (as `git log` orders
+    /// them), each with its tree and parents (a shallow clone's boundary commits have none).
+    /// Each commit is read once: its tree and parents are kept from the read that queued it.
+    fn walk(&self) -> Result<Vec<Node>, GitError> {
+        let Some(head) = self.head()? else { return Ok(Vec::new()) };
+        // The boundary of a shallow clone: commits whose parents are not in the repository.
+        let boundary: HashSet<ObjectId> = match self.repo.shallow_commits().map_err(err)? {
+            Some(list) => list.iter().copied().collect(),
+            None => HashSet::new(),
+        };
+        let read = |id: ObjectId| -> Result<(i64, Node), GitError> {
+            let c = self.repo.find_commit(id).map_err(err)?;
+            let d = c.decode().map_err(err)?;
+            let time = d.time().map(|t| t.seconds).unwrap_or(0);
+            let parents = if boundary.contains(&id) { Vec::new() } else { d.parents().collect() };
+            Ok((time, Node { id, tree: d.tree(), parents }))
+        };
+        let mut queue = std::collections::BinaryHeap::new();
+        let mut seen: HashSet<ObjectId> = HashSet::new();
+        let mut order = 0u64;
+        let (t, node) = read(head)?;
+        seen.insert(head);
+        // Newest first; among equal times, the one queued first (a stable order).
+        queue.push((t, std::cmp::Reverse(order), NodeBox(node)));
+        let mut out = Vec::new();
+        while let Some((_, _, NodeBox(node))) = queue.pop() {
+            for p in &node.parents {
+                if seen.insert(*p) {
+                    let (t, parent) = read(*p)?;
+                    order += 1;
+                    queue.push((t, std::cmp::Reverse(order), NodeBox(parent)));
+                }
+            }
+            out.push(node);
+        }
+        Ok(out)
+    }
+
+    /// The commits that touched the file now at `store_rel` (relative to the store root),
+    /// newest first, following it back through renames as `git log --follow` does. A commit
+    /// whose file matches one of its parents' is left out (a merge that took one side); a merge
+    /// whose file matches none is listed as `Merged` (git leaves it out).
+    pub fn file_history(&self, store_rel: &str) -> Result<Vec<FileCommit>, GitError> {
+        let mut path = self.full(store_rel);
+        let mut out = Vec::new();
+        let nodes = self.walk()?;
+        let trees: HashMap<ObjectId, ObjectId> = nodes.iter().map(|n| (n.id, n.tree)).collect();
+        for Node { id, tree, parents } in nodes {
+            let here = self.blob_at(tree, &path)?;
+            let mut before = Vec::with_capacity(parents.len());
+            let mut parent_trees = Vec::with_capacity(parents.len());
+            for p in &parents {
+                let pt = match trees.get(p) {
+                    Some(t) => *t,
+                    None => self.tree_of(*p)?,
+                };
+                before.push(self.blob_at(pt, &path)?);
+                parent_trees.push(pt);
+            }
+            if before.contains(&here) || (parents.is_empty() && here.is_none()) {
+                continue;
+            }
+            let change = match (here, before.first().copied().flatten()) {
+                (None, _) => Change::Deleted,
+                (Some(_), _) if parents.len() > 1 => Change::Merged,
+                (Some(_), Some(_)) => Change::Modified,
+                (Some(blob), None) => match parent_trees.first() {
+                    Some(pt) => match self.rename_source(*pt, tree, &path, blob)? {
+                        Some(from) => {
+                            before[0] = self.blob_at(*pt, &from)?;
+                            Change::Renamed(from)
+                        }
+                        None => Change::Added,
+                    },
+                    None => Change::Added,
+                },
+            };
+            let next = match &change {
+                Change::Renamed(from) => Some(from.clone()),
+                _ => None,
+            };
+            let change = match change {
+                Change::Renamed(from) => Change::Renamed(self.rel(&from)),
+                c => c,
+            };
+            let commit = self.commit_info(id)?;
+            out.push(FileCommit { commit, path: self.rel(&path), blob: here, change, parents: before });
+            if let Some(from) = next {
+                path = from;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The path (in the repository) that `path` was renamed from between two trees.
+    fn rename_source(
+        &self,
+        old: ObjectId,
+        new: ObjectId,
+        path: &str,
+        blob: ObjectId,
+    ) -> Result<Option<String>, GitError> {
+        let mut changes = Vec::new();
+        self.changes(Some(old), Some(new), "", &mut changes)?;
+        let gone: Vec<(String, ObjectId)> =
+            changes.into_iter().filter_map(|(p, o, n)| if n.is_none() { o.map(|o| (p, o)) } else { None }).collect();
+        if let Some((p, _)) = gone.iter().find(|(_, o)| *o == blob) {
+            return Ok(Some(p.clone()));
+        }
+        let ext = extension(path);
+        let text = self.read(blob)?;
+        let mut best: Option<(f32, String)> = None;
+        for (p, o) in gone.iter().filter(|(p, _)| extension(p) == ext).take(RENAME_CANDIDATES) {
+            let score = similarity(&self.read(*o)?, &text);
+            if score >= SIMILAR && best.as_ref().is_none_or(|(s, _)| score > *s) {
+                best = Some((score, p.clone()));
+            }
+        }
+        Ok(best.map(|(_, p)| p))
+    }
+
+    /// Blob changes between two trees as `(path, old blob, new blob)`, descending only into
+    /// folders whose trees differ.
+    fn changes(
+        &self,
+        old: Option<ObjectId>,
+        new: Option<ObjectId>,
+        base: &str,
+        out: &mut Vec<BlobChange>,
+    ) -> Result<(), GitError> {
+        if old == new {
+            return Ok(());
+        }
+        let entries = |t: Option<ObjectId>| -> Result<Vec<(String, ObjectId, bool)>, GitError> {
+            let Some(t) = t else { return Ok(Vec::new()) };
+            let tree = self.repo.find_tree(t).map_err(err)?;
+            let decoded = tree.decode().map_err(err)?;
+            Ok(decoded
+                .entries
+                .iter()
+                .filter(|e| e.mode.is_tree() || e.mode.is_blob())
+                .map(|e| (e.filename.to_string(), e.oid.to_owned(), e.mode.is_tree()))
+                .collect())
+        };
+        let (a, b) = (entries(old)?, entries(new)?);
+        let mut names: Vec<&str> = a.iter().chain(b.iter()).map(|(n, _, _)| n.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            let pa = a.iter().find(|(n, _, _)| n == name);
+            let pb = b.iter().find(|(n, _, _)| n == name);
+            let path = format!("{base}{name}");
+            let (ta, ba) = split(pa);
+            let (tb, bb) = split(pb);
+            if ta.is_some() || tb.is_some() {
+                self.changes(ta, tb, &format!("{path}/"), out)?;
+            }
+            if ba != bb {
+                out.push((path, ba, bb));
+            }
+        }
+        Ok(())
+    }
+
+    /// Files under the store root that a commit deleted and HEAD does not hold again, newest
+    /// deletion first. A file that moved elsewhere (same or similar content added by the same
+    /// commit) was renamed, not deleted. Merge commits are not read for deletions.
+    pub fn deleted(&self) -> Result<Vec<DeletedFile>, GitError> {
+        let Some(head) = self.head()? else { return Ok(Vec::new()) };
+        let head_tree = self.tree_of(head)?;
+        let prefix = self.prefix.trim_end_matches('/').to_string();
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut out = Vec::new();
+        let nodes = self.walk()?;
+        let trees: HashMap<ObjectId, ObjectId> = nodes.iter().map(|n| (n.id, n.tree)).collect();
+        for Node { id, tree, parents } in nodes {
+            let [parent] = parents.as_slice() else { continue };
+            let sub = |t: ObjectId| -> Result<Option<ObjectId>, GitError> {
+                Ok(self.entry(t, &prefix)?.filter(|(_, t)| *t).map(|(i, _)| i))
+            };
+            let parent_tree = match trees.get(parent) {
+                Some(t) => *t,
+                None => self.tree_of(*parent)?,
+            };
+            let mut changes = Vec::new();
+            self.changes(sub(parent_tree)?, sub(tree)?, &self.prefix, &mut changes)?;
+            let added: Vec<&BlobChange> = changes.iter().filter(|(_, o, n)| o.is_none() && n.is_some()).collect();
+            for (p, o, n) in &changes {
+                let (Some(o), None) = (o, n) else { continue };
+                if !p.ends_with(".md") || !seen.insert(p.clone()) {
+                    continue;
+                }
+                if self.blob_at(head_tree, p)?.is_some() || self.moved(*o, p, &added)? {
+                    continue;
+                }
+                out.push(DeletedFile { path: self.rel(p), commit: self.commit_info(id)?, blob: *o });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether a removed blob reappears among a commit's added files (a rename).
+    fn moved(&self, blob: ObjectId, path: &str, added: &[&BlobChange]) -> Result<bool, GitError> {
+        if added.iter().any(|(_, _, n)| *n == Some(blob)) {
+            return Ok(true);
+        }
+        let old = self.read(blob)?;
+        for (_, _, n) in added.iter().filter(|(p, _, _)| extension(p) == extension(path)).take(RENAME_CANDIDATES) {
+            let Some(n) = n else { continue };
+            if similarity(&old, &self.read(*n)?) >= SIMILAR {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The file's content in one commit (for a deleted file's last version).
+    pub fn blob_in(&self, commit: ObjectId, store_rel: &str) -> Result<Option<ObjectId>, GitError> {
+        self.blob_at(self.tree_of(commit)?, &self.full(store_rel))
+    }
+}
+
+/// An entry as (its tree, its blob).
+fn split(e: Option<&(String, ObjectId, bool)>) -> (Option<ObjectId>, Option<ObjectId>) {
+    match e {
+        Some((_, id, true)) => (Some(*id), None),
+        Some((_, id, false)) => (None, Some(*id)),
+        None => (None, None),
+    }
+}
+
+fn extension(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.').map(|(_, e)| e).unwrap_or("")
+}
+
+/// How alike two files are, 0 to 1, by lines.
+pub fn similarity(a: &[u8], b: &[u8]) -> f32 {
+    let (a, b) = (String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+    let (la, lb) = (a.lines().count().max(1), b.lines().count().max(1));
+    if la.min(lb) * 2 < la.max(lb) {
+        return 0.0;
+    }
+    similar::TextDiff::from_lines(a.as_ref(), b.as_ref()).ratio()
+}
