@@ -313,12 +313,18 @@ fn load(
     } else {
         match &source.path {
             Some(p) => p.clone(),
+            None if detect::database_from_env().is_some() => detect::database_from_env().unwrap_or_default(),
             None => {
                 let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
                 detect::find_upward(&cwd).ok_or_else(|| crate::store::StoreError::NoStoreFound(cwd).to_string())?
             }
         }
     };
+    // A connection string: read into a folder of its own by the format that claims it.
+    if let Some(found) = detect::locate(&start, source.dialect) {
+        let d = found.map_err(LoadFailure::Message)?;
+        return Ok((Store::load_with_progress(&d.root, d.kind, d.reason, Some(progress)), None));
+    }
     match std::fs::metadata(&start) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => return Err(format!("{}: not a directory", start.display()).into()),

@@ -38,7 +38,7 @@ pub struct Report {
 /// Writes a store of one format: `(writer, entities, seed) -> links written`.
 type Generator = fn(&Writer, usize, u64) -> io::Result<usize>;
 
-/// The generator for each format (every format folio reads has one).
+/// The generator for each folder format (every one folio reads has one).
 fn generator(kind: DialectKind) -> Generator {
     use crate::store::dialect as d;
     let table: [(DialectKind, Generator); 7] = [
@@ -50,7 +50,7 @@ fn generator(kind: DialectKind) -> Generator {
         (d::awareness::KIND, awareness::generate),
         (d::vault::KIND, vault::generate),
     ];
-    table.into_iter().find(|(k, _)| *k == kind).map(|(_, g)| g).expect("every format has a generator")
+    table.into_iter().find(|(k, _)| *k == kind).map(|(_, g)| g).expect("every folder format has a generator")
 }
 
 /// Write a store of `entities` entities of `kind` into `out`, which must be missing or empty.
@@ -59,6 +59,12 @@ pub fn generate(kind: DialectKind, entities: usize, seed: u64, out: &Path) -> io
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
             format!("{}: not empty; the generator only writes into a new or empty folder", out.display()),
+        ));
+    }
+    if !kind.format().store_is_folder() {
+        return Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("{kind} stores are databases, not folders; folio-gen writes folders only"),
         ));
     }
     std::fs::create_dir_all(out)?;

@@ -1,0 +1,103 @@
+//! The folder folio reads a database through: each visible node rendered as an export file
+//! (`rows::Node::render`) in folio's own state folder, refreshed from the database on every
+//! open. Everything that reads a store (lint, show, recall, graph, the TUI) reads it as it
+//! reads a folder; every write goes to the database first (`storage`), then here. It holds
+//! no password: its marker names the database by its redacted string.
+use std::collections::HashSet;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::conn::Locator;
+use super::rows;
+use crate::store::dialect::opendray::NODE_DIRS;
+
+/// The mirror's marker: which database (redacted) and whether archived nodes are shown.
+pub const MARKER: &str = "opendray-database.json";
+
+/// What a mirror's marker says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Marker {
+    pub database: String,
+    pub archived: bool,
+}
+
+impl Marker {
+    pub fn read(root: &Path) -> Option<Marker> {
+        let v: serde_json::Value = serde_json::from_slice(&fs::read(root.join(MARKER)).ok()?).ok()?;
+        Some(Marker {
+            database: v.get("database")?.as_str()?.to_string(),
+            archived: v.get("archived").and_then(|a| a.as_bool()).unwrap_or(false),
+        })
+    }
+}
+
+/// The mirror folder of a database: one per database and view (with or without archived
+/// nodes) under folio's per-user state folder, named by a digest of the redacted string.
+pub fn dir_for(redacted: &str, archived: bool) -> Result<PathBuf, String> {
+    let base = crate::store::keep::personal::base_from_env().ok_or_else(|| {
+        "no folder for folio's state (set FOLIO_STATE_DIR, XDG_STATE_HOME or HOME) to read a database through"
+            .to_string()
+    })?;
+    let d = crate::store::model::digest::of(redacted.as_bytes());
+    let db: String =
+        redacted.rsplit('/').next().unwrap_or("db").chars().filter(|c| c.is_ascii_alphanumeric()).take(24).collect();
+    let view = if archived { "-archived" } else { "" };
+    Ok(base.join("databases").join(format!("{db}-{}{view}", &crate::store::model::digest::hex(&d)[..20])))
+}
+
+/// Read every visible node of the database into its mirror folder; the folder's root.
+pub fn sync(at: &Locator, archived: bool) -> Result<PathBuf, String> {
+    let mut client = at.connect()?;
+    super::schema::check(&mut client, at)?;
+    let nodes = rows::all(&mut client, archived).map_err(|e| at.explain(&e))?;
+    let root = dir_for(&at.redacted, archived)?;
+    let err = |e: io::Error| format!("{}: {e}", root.display());
+    fs::create_dir_all(&root).map_err(err)?;
+    let marker = json!({"database": at.redacted, "archived": archived});
+    write_if_changed(&root.join(MARKER), marker.to_string().as_bytes()).map_err(err)?;
+    let mut keep = HashSet::new();
+    for n in &nodes {
+        let rel = n.path();
+        write_if_changed(&root.join(&rel), n.render().as_bytes()).map_err(err)?;
+        keep.insert(rel);
+    }
+    for dir in NODE_DIRS {
+        remove_others(&root, dir, &keep).map_err(err)?;
+    }
+    Ok(root)
+}
+
+/// A cache file: written plainly (the database is the truth; a torn file is rewritten on the
+/// next open), and only when its bytes differ.
+fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if fs::read(path).ok().as_deref() == Some(bytes) {
+        return Ok(());
+    }
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    fs::write(path, bytes)
+}
+
+/// Remove the `.md` files under `rel` that are no longer a visible node.
+fn remove_others(root: &Path, rel: &str, keep: &HashSet<String>) -> io::Result<()> {
+    let entries = match fs::read_dir(root.join(rel)) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let child = format!("{rel}/{name}");
+        if entry.file_type()?.is_dir() {
+            remove_others(root, &child, keep)?;
+        } else if name.ends_with(".md") && !keep.contains(&child) {
+            fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
+}
