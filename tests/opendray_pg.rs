@@ -95,6 +95,14 @@ fn lint_finds_the_brains_own_guards() {
     let Some(pg) = pg::Pg::start() else { return };
     let mut c = pg.opendray_db("brain");
     seed::homelab(&mut c);
+    // What the schema's CHECKs forbid, in a database whose constraints were relaxed.
+    c.batch_execute(
+        "ALTER TABLE knowledge_nodes DROP CONSTRAINT knowledge_nodes_entity_type_ck;
+         ALTER TABLE knowledge_edges DROP CONSTRAINT knowledge_edges_edge_type_check;
+         INSERT INTO knowledge_nodes (id, kind, title) VALUES ('ent-untyped', 'entity', 'Mystery box');
+         INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('ent-untyped', 'likes', 'host-a');",
+    )
+    .unwrap();
     let state = tempfile::tempdir().unwrap();
     let url = pg.conninfo("brain");
     let v = json(state.path(), &["lint", &url, "--format", "json"]);
@@ -110,6 +118,13 @@ fn lint_finds_the_brains_own_guards() {
     assert!(has("old-candidate", "pb-deploy"), "{found:?}");
     assert!(has("orphan", "sk-stale"), "{found:?}");
     assert!(!has("old-candidate", "svc-pg"), "made today: {found:?}");
+    // opendray's merge key: titles equal once case, spacing and punctuation are set aside.
+    assert!(has("duplicate-title", "svc-pg-dup") || has("duplicate-title", "svc-pg"), "{found:?}");
+    assert!(has("invalid-field", "ent-untyped"), "entity without entity_type, edge type `likes`: {found:?}");
+    let untyped: Vec<&Value> =
+        v["findings"].as_array().unwrap().iter().filter(|f| f["entity"] == "ent-untyped").collect();
+    let says = |needle: &str| untyped.iter().any(|f| f["message"].as_str().unwrap_or("").contains(needle));
+    assert!(says("entity_type is missing") && says("`likes`"), "{untyped:#?}");
 }
 
 #[test]
