@@ -150,38 +150,3 @@ fn merge_repoints_edges_archives_the_duplicate_and_undoes() {
     assert!(row(&mut c, "svc-pg")["provenance"].get("merged_from").is_none());
     assert_eq!(edges(&mut c), edges_before);
 }
-
-#[test]
-fn an_agents_write_between_read_and_write_is_a_conflict() {
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
-    let state = tempfile::tempdir().unwrap();
-    let url = pg.conninfo("brain");
-    // SAFETY: set before any thread of this test reads the environment; this test binary's
-    // other tests do not read FOLIO_STATE_DIR.
-    unsafe { std::env::set_var("FOLIO_STATE_DIR", state.path()) };
-    let store = folio::store::Store::open(Path::new(&url), None).unwrap();
-    let idx = store.find("svc-pg").unwrap();
-    let reviewer = folio::store::review::Reviewer::now("human:ann");
-    let plan = folio::store::review::verdict::plan(
-        &store,
-        &[idx],
-        &folio::store::review::Verdict::Approve { over: None },
-        &reviewer,
-        false,
-    )
-    .unwrap();
-    // opendray's distiller bumps the node after folio read it.
-    c.execute(
-        "UPDATE knowledge_nodes SET body = 'rewritten by the agent', updated_at = now() WHERE id = 'svc-pg'",
-        &[],
-    )
-    .unwrap();
-    let err = plan.apply(&store, &Default::default()).unwrap_err().to_string();
-    assert!(err.contains("changed"), "{err}");
-    let r = row(&mut c, "svc-pg");
-    assert_eq!(r["body"], "rewritten by the agent", "the agent's write stands");
-    assert!(r["provenance"].get("approved").is_none());
-    assert!(r["provenance"].get("folio_history").is_none());
-}

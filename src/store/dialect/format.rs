@@ -79,6 +79,13 @@ pub trait Format: Sync {
         None
     }
 
+    /// For a root this format read from elsewhere (a database's mirror folder): a call that
+    /// re-reads what changed at the source into the folder, made every `watch::POLL` while
+    /// the store is watched (the watch then sees the files change). None: a plain folder.
+    fn poll_source(&self, _root: &Path) -> Option<Box<dyn FnMut() + Send>> {
+        None
+    }
+
     /// Whether a store of this format is a folder of files (false: a database, reached only
     /// through `locate`).
     fn store_is_folder(&self) -> bool {

@@ -29,6 +29,9 @@ impl Format for OpendrayPgFormat {
             Ok((KIND, Marker::new(root, format!("{} (PostgreSQL)", at.redacted))))
         }))
     }
+    fn poll_source(&self, root: &Path) -> Option<Box<dyn FnMut() + Send>> {
+        super::mirror::poller(root)
+    }
     fn store_is_folder(&self) -> bool {
         false
     }

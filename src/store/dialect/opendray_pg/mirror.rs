@@ -8,6 +8,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use postgres::Client;
 use serde_json::json;
 
 use super::conn::Locator;
@@ -52,10 +53,53 @@ pub fn dir_for(redacted: &str, archived: bool) -> Result<PathBuf, String> {
 pub fn sync(at: &Locator, archived: bool) -> Result<PathBuf, String> {
     let mut client = at.connect()?;
     super::schema::check(&mut client, at)?;
-    let nodes = rows::all(&mut client, archived).map_err(|e| at.explain(&e))?;
     let root = dir_for(&at.redacted, archived)?;
+    sync_into(&mut client, at, archived, &root)?;
+    Ok(root)
+}
+
+/// What changes whenever a node, edge or fact source is written, added or removed: the
+/// row counts and the newest `updated_at`/`archived_at`/edge time (one cheap query).
+fn fingerprint(c: &mut Client) -> Result<String, postgres::Error> {
+    let r = c.query_one(
+        "SELECT (SELECT count(*) || ' ' || coalesce(max(greatest(updated_at, archived_at))::text, '') \
+                   FROM knowledge_nodes) || ' ' || \
+                (SELECT count(*) || ' ' || coalesce(max(created_at)::text, '') FROM knowledge_edges) || ' ' || \
+                (SELECT count(*) FROM knowledge_fact_sources)",
+        &[],
+    )?;
+    Ok(r.get(0))
+}
+
+/// The live-reload call for a mirror folder (`Format::poll_source`): re-read the database
+/// into it when its fingerprint changed. Errors (the server restarting) wait for the next
+/// poll; the connection is made again then.
+pub fn poller(root: &Path) -> Option<Box<dyn FnMut() + Send>> {
+    let marker = Marker::read(root)?;
+    let root = root.to_path_buf();
+    let mut client: Option<Client> = None;
+    let mut last: Option<String> = None;
+    Some(Box::new(move || {
+        let Ok(at) = Locator::known(&marker.database) else { return };
+        if client.as_ref().is_none_or(|c| c.is_closed()) {
+            client = at.connect().ok();
+        }
+        let Some(c) = client.as_mut() else { return };
+        let Ok(now) = fingerprint(c) else {
+            client = None;
+            return;
+        };
+        // The first poll syncs too: a change between the open and it is not missed.
+        if last.as_ref() != Some(&now) && sync_into(c, &at, marker.archived, &root).is_ok() {
+            last = Some(now);
+        }
+    }))
+}
+
+fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> Result<(), String> {
+    let nodes = rows::all(client, archived).map_err(|e| at.explain(&e))?;
     let err = |e: io::Error| format!("{}: {e}", root.display());
-    fs::create_dir_all(&root).map_err(err)?;
+    fs::create_dir_all(root).map_err(err)?;
     let marker = json!({"database": at.redacted, "archived": archived});
     write_if_changed(&root.join(MARKER), marker.to_string().as_bytes()).map_err(err)?;
     let mut keep = HashSet::new();
@@ -65,9 +109,9 @@ pub fn sync(at: &Locator, archived: bool) -> Result<PathBuf, String> {
         keep.insert(rel);
     }
     for dir in NODE_DIRS {
-        remove_others(&root, dir, &keep).map_err(err)?;
+        remove_others(root, dir, &keep).map_err(err)?;
     }
-    Ok(root)
+    Ok(())
 }
 
 /// A cache file: written plainly (the database is the truth; a torn file is rewritten on the
