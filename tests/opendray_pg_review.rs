@@ -150,3 +150,42 @@ fn merge_repoints_edges_archives_the_duplicate_and_undoes() {
     assert!(row(&mut c, "svc-pg")["provenance"].get("merged_from").is_none());
     assert_eq!(edges(&mut c), edges_before);
 }
+
+#[test]
+fn edits_write_columns_and_edges_and_refuse_what_opendray_keeps() {
+    let Some(pg) = pg::Pg::start() else { return };
+    let mut c = pg.opendray_db("brain");
+    seed::homelab(&mut c);
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let url = pg.conninfo("brain");
+
+    ok(s, &["set", &url, "svc-pg", "title", "PostgreSQL (dev, shared)", "--as", "human:ann"]);
+    ok(s, &["set", &url, "svc-pg", "confidence", "0.75", "--as", "human:ann"]);
+    ok(s, &["set", &url, "sk-stale", "enabled", "false", "--as", "human:ann"]);
+    ok(s, &["set", &url, "svc-pg", "relations", "{runs_on: [host-a], depends_on: [tool-y]}", "--as", "human:ann"]);
+    let r = row(&mut c, "svc-pg");
+    assert_eq!(r["title"], "PostgreSQL (dev, shared)");
+    assert_eq!(r["confidence"], 0.75);
+    assert_eq!(row(&mut c, "sk-stale")["enabled"], false);
+    let e = edges(&mut c);
+    assert!(
+        e.contains(&"svc-pg depends_on tool-y".to_string()) && !e.contains(&"svc-pg uses tool-x".to_string()),
+        "{e:?}"
+    );
+    assert_eq!(history(&r), ["human:ann set", "human:ann set", "human:ann set"]);
+
+    for (key, value, why) in [
+        ("use_count", "9", "counted by opendray"),
+        ("colour", "red", "no column for `colour`"),
+        ("relations", "{likes: [host-a]}", "edge type `likes`"),
+        ("kind", "banana", "violates check constraint"),
+    ] {
+        let o = folio(s, &["set", &url, "svc-pg", key, value, "--as", "human:ann"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{key}: {err}");
+        assert!(err.contains(why), "{key}: {err}");
+    }
+    assert_eq!(row(&mut c, "svc-pg")["title"], "PostgreSQL (dev, shared)", "refused writes change nothing");
+    assert_eq!(history(&row(&mut c, "svc-pg")).len(), 3);
+}
