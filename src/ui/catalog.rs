@@ -97,12 +97,10 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                     (" ", Style::new())
                 };
                 let open = model.open_entity() == Some(*idx);
-                Line::from(vec![
-                    Span::raw("  ".repeat(*depth)),
-                    Span::styled(mark, style),
-                    Span::raw(" "),
-                    Span::styled(sanitize::line(&e.title), if open { t.style("title") } else { t.style("text") }),
-                ])
+                let mut spans = vec![Span::raw("  ".repeat(*depth)), Span::styled(mark, style), Span::raw(" ")];
+                let text = if open { t.style("title") } else { t.style("text") };
+                spans.extend(super::inline::title_spans(&e.title, text, t.style("code")));
+                Line::from(spans)
             }
         };
         if selected {

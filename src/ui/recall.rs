@@ -154,7 +154,7 @@ fn result_line(model: &Model, store: &Store, hit: &Hit, indices: &[u32], text: &
 fn draw_preview(model: &Model, store: &Store, hit: &Hit, area: Rect, buf: &mut Buffer) {
     let t = &model.theme;
     let e = store.entity(hit.idx);
-    let mut lines = vec![Line::styled(sanitize::line(&e.title), t.style("title"))];
+    let mut lines = vec![Line::from(super::inline::title_spans(&e.title, t.style("title"), t.style("code")))];
     let mut field = |k: &str, v: String, s: Style| {
         if !v.is_empty() {
             lines.push(Line::from(vec![

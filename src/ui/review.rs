@@ -130,7 +130,7 @@ fn side(model: &Model, area: Rect, id: &str, text: &str, buf: &mut Buffer) {
 /// Why the item is queued and what backs it.
 fn facts(model: &Model, item: &QueueItem) -> Vec<Line<'static>> {
     let t = &model.theme;
-    let mut out = vec![Line::styled(sanitize::line(&item.title), t.style("title"))];
+    let mut out = vec![Line::from(super::inline::title_spans(&item.title, t.style("title"), t.style("code")))];
     let mut field = |key: &str, value: String, style: Style| {
         if !value.is_empty() {
             out.push(Line::from(vec![
