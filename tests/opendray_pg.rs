@@ -171,3 +171,37 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[test]
+fn folio_gen_fills_an_empty_brain_deterministically() {
+    let Some(pg) = pg::Pg::start() else { return };
+    pg.opendray_db("a");
+    pg.opendray_db("b");
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let fill = |db: &str| {
+        Command::new(env!("CARGO_BIN_EXE_folio-gen"))
+            .args(["--dialect", "opendray-pg", "--entities", "300", "--seed", "5", "--out", &pg.conninfo(db)])
+            .output()
+            .unwrap()
+    };
+    for db in ["a", "b"] {
+        let o = fill(db);
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    let stats = json(s, &["stats", &pg.conninfo("a"), "--json"]);
+    assert_eq!(stats["entities"], 300);
+    assert_eq!(stats["unresolved_links"], 0, "{stats:#}");
+    let dump = |db: &str| -> Vec<String> {
+        pg.client(db)
+            .query("SELECT n::text FROM knowledge_nodes n ORDER BY id", &[])
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
+    };
+    assert_eq!(dump("a"), dump("b"), "the same seed writes the same rows");
+    let again = fill("a");
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again).contains("already holds 300 nodes"), "{}", text(&again));
+}

@@ -16,6 +16,7 @@ mod elophanto;
 mod evolve;
 mod okf;
 mod opendray;
+mod opendray_pg;
 pub mod rng;
 mod vault;
 pub mod words;
@@ -51,6 +52,18 @@ fn generator(kind: DialectKind) -> Generator {
         (d::vault::KIND, vault::generate),
     ];
     table.into_iter().find(|(k, _)| *k == kind).map(|(_, g)| g).expect("every folder format has a generator")
+}
+
+/// Fill the database named by `locator` (a store that is not a folder) with `entities`
+/// entities of `kind`: its schema must be in place and hold no entity yet.
+pub fn fill_database(kind: DialectKind, entities: usize, seed: u64, locator: &str) -> Result<Report, String> {
+    use crate::store::dialect as d;
+    if kind != d::opendray_pg::KIND {
+        return Err(format!("{kind} stores are folders; give --out a folder"));
+    }
+    let (entities, links, bytes) = opendray_pg::fill(locator, entities, seed)?;
+    let store = PathBuf::from(d::opendray_pg::conn::Locator::parse(locator)?.redacted);
+    Ok(Report { dialect: kind, entities, files: 0, bytes, links, store })
 }
 
 /// Write a store of `entities` entities of `kind` into `out`, which must be missing or empty.

@@ -19,7 +19,7 @@ pub mod format;
 pub mod mirror;
 pub mod review;
 pub mod rows;
-mod schema;
+pub mod schema;
 pub mod storage;
 pub mod translate;
 
