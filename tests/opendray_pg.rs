@@ -205,3 +205,31 @@ fn folio_gen_fills_an_empty_brain_deterministically() {
     assert_eq!(again.status.code(), Some(2));
     assert!(text(&again).contains("already holds 300 nodes"), "{}", text(&again));
 }
+
+#[test]
+fn each_open_takes_what_agents_changed_since() {
+    let Some(pg) = pg::Pg::start() else { return };
+    let mut c = pg.opendray_db("brain");
+    seed::homelab(&mut c);
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let url = pg.conninfo("brain");
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 7);
+    c.batch_execute(
+        "UPDATE knowledge_nodes SET title = 'PostgreSQL (dev)', updated_at = now() WHERE id = 'svc-pg';
+         UPDATE knowledge_nodes SET archived_at = now() WHERE id = 'tool-y';
+         INSERT INTO knowledge_nodes (id, kind, title) VALUES ('sk-new', 'skill', 'Fresh skill');
+         INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('sk-new', 'about', 'host-a');",
+    )
+    .unwrap();
+    let stats = json(s, &["stats", &url, "--json"]);
+    assert_eq!(stats["entities"], 7, "one archived, one added");
+    assert_eq!(json(s, &["show", &url, "svc-pg", "--json"])["title"], "PostgreSQL (dev)");
+    assert_eq!(folio(s, &["show", &url, "tool-y"], &[]).status.code(), Some(2));
+    let new = json(s, &["show", &url, "sk-new", "--json"]);
+    assert_eq!(new["edges"][0]["resolved"], "host-a");
+    // A mirror file removed by hand is written again from the database.
+    let root = std::path::PathBuf::from(stats["root"].as_str().unwrap());
+    std::fs::remove_file(root.join("entities/host/host-a.md")).unwrap();
+    assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "host-a");
+}

@@ -48,15 +48,12 @@ impl Dialect for OpendrayPg {
     /// As the export reads a node, plus the brain's own guards (`checks`) and the scope as a
     /// `scope:<scope>` tag (the catalog groups by it).
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
-        let mut out = self.export.parse(file);
-        let fields = super::yaml_fields(file.text);
-        for e in &mut out {
-            if let Some(scope) = crate::store::read::frontmatter::get_str(&fields, "scope") {
-                e.tags.push(format!("scope:{scope}"));
-            }
-            e.problems.extend(checks::node(&fields));
+        let (mut e, fields) = self.export.parse_node(file);
+        if let Some(scope) = crate::store::read::frontmatter::get_str(&fields, "scope") {
+            e.tags.push(format!("scope:{scope}"));
         }
-        out
+        e.problems.extend(checks::node(&fields));
+        vec![e]
     }
 
     fn warnings(&self) -> Vec<StoreWarning> {

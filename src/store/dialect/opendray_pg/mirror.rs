@@ -3,7 +3,7 @@
 //! open. Everything that reads a store (lint, show, recall, graph, the TUI) reads it as it
 //! reads a folder; every write goes to the database first (`storage`), then here. It holds
 //! no password: its marker names the database by its redacted string.
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -96,22 +96,58 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() + Send>> {
     }))
 }
 
+/// Bring the folder up to the database: only nodes whose version (`rows::versions`) differs
+/// from the one the folder last took, or whose file is gone, are fetched and rendered; files
+/// of nodes no longer visible are removed. One read-only snapshot, no lock on anyone's rows.
 fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> Result<(), String> {
-    let nodes = rows::all(client, archived).map_err(|e| at.explain(&e))?;
+    let sql = |e: postgres::Error| at.explain(&e);
     let err = |e: io::Error| format!("{}: {e}", root.display());
     fs::create_dir_all(root).map_err(err)?;
     let marker = json!({"database": at.redacted, "archived": archived});
     write_if_changed(&root.join(MARKER), marker.to_string().as_bytes()).map_err(err)?;
-    let mut keep = HashSet::new();
-    for n in &nodes {
-        let rel = n.path();
-        write_if_changed(&root.join(&rel), n.render().as_bytes()).map_err(err)?;
-        keep.insert(rel);
+    let manifest_path = root.join(".folio").join("mirror.json");
+    let taken: HashMap<String, (String, String)> =
+        fs::read(&manifest_path).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
+    let mut tx = client
+        .build_transaction()
+        .read_only(true)
+        .isolation_level(postgres::IsolationLevel::RepeatableRead)
+        .start()
+        .map_err(sql)?;
+    let versions = rows::versions(&mut tx, archived).map_err(sql)?;
+    let stale: Vec<String> = versions
+        .iter()
+        .filter(|(id, v)| taken.get(id).is_none_or(|(was, rel)| was != v || !root.join(rel).is_file()))
+        .map(|(id, _)| id.clone())
+        .collect();
+    let nodes = rows::by_ids(&mut tx, &stale).map_err(sql)?;
+    tx.commit().map_err(sql)?;
+    // Rendering and writing each file is most of a sync: in parallel.
+    use rayon::prelude::*;
+    let written: HashMap<String, String> = nodes
+        .par_iter()
+        .map(|n| {
+            let rel = n.path();
+            write_if_changed(&root.join(&rel), n.render().as_bytes()).map(|()| (n.id.clone(), rel))
+        })
+        .collect::<io::Result<_>>()
+        .map_err(err)?;
+    let mut now: HashMap<String, (String, String)> = HashMap::with_capacity(versions.len());
+    for (id, v) in versions {
+        let rel = written.get(&id).or_else(|| taken.get(&id).map(|(_, rel)| rel));
+        if let Some(rel) = rel.cloned() {
+            now.insert(id, (v, rel));
+        }
     }
+    let keep: HashSet<String> = now.values().map(|(_, rel)| rel.clone()).collect();
     for dir in NODE_DIRS {
         remove_others(root, dir, &keep).map_err(err)?;
     }
-    Ok(())
+    let manifest = serde_json::to_vec(&now).map_err(|e| e.to_string())?;
+    if let Some(dir) = manifest_path.parent() {
+        fs::create_dir_all(dir).map_err(err)?;
+    }
+    fs::write(&manifest_path, manifest).map_err(err)
 }
 
 /// A cache file: written plainly (the database is the truth; a torn file is rewritten on the

@@ -80,18 +80,37 @@ fn node(r: &postgres::Row) -> Node {
     }
 }
 
-/// Every node (archived ones only when asked), with edges and sources. Plain reads: they
-/// take no lock that blocks opendray's writers.
-pub fn all(c: &mut impl GenericClient, archived: bool) -> Result<Vec<Node>, postgres::Error> {
-    let sql = format!("{SELECT} WHERE ($1 OR archived_at IS NULL) ORDER BY id");
-    let mut nodes: Vec<Node> = c.query(&sql, &[&archived])?.iter().map(node).collect();
+/// Each node's id with a digest of everything its rendering shows (its columns but the
+/// embedding, its edges and sources), computed by the server: an unchanged brain is compared
+/// without being transferred.
+pub fn versions(c: &mut impl GenericClient, archived: bool) -> Result<Vec<(String, String)>, postgres::Error> {
+    let rows = c.query(
+        "SELECT n.id, md5((to_jsonb(n) - 'embedding' - 'embedder' - 'embedding_at')::text \
+                          || '|' || coalesce(e.x, '') || '|' || coalesce(s.x, '')) \
+           FROM knowledge_nodes n \
+           LEFT JOIN (SELECT src_id, string_agg(edge_type || ' ' || dst_id, ',' ORDER BY edge_type, dst_id) x \
+                        FROM knowledge_edges GROUP BY src_id) e ON e.src_id = n.id \
+           LEFT JOIN (SELECT node_id, string_agg(memory_id, ',' ORDER BY memory_id) x \
+                        FROM knowledge_fact_sources GROUP BY node_id) s ON s.node_id = n.id \
+          WHERE ($1 OR n.archived_at IS NULL)",
+        &[&archived],
+    )?;
+    Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+}
+
+/// The nodes with these ids, with their edges and sources.
+pub fn by_ids(c: &mut impl GenericClient, ids: &[String]) -> Result<Vec<Node>, postgres::Error> {
+    let sql = format!("{SELECT} WHERE id = ANY($1) ORDER BY id");
+    let mut nodes: Vec<Node> = c.query(&sql, &[&ids])?.iter().map(node).collect();
     let at: HashMap<String, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), i)).collect();
-    for r in c.query("SELECT src_id, edge_type, dst_id FROM knowledge_edges ORDER BY 1, 2, 3", &[])? {
+    let edges = "SELECT src_id, edge_type, dst_id FROM knowledge_edges WHERE src_id = ANY($1) ORDER BY 1, 2, 3";
+    for r in c.query(edges, &[&ids])? {
         if let Some(&i) = at.get(r.get::<_, &str>(0)) {
             nodes[i].edges.push((r.get(1), r.get(2)));
         }
     }
-    for r in c.query("SELECT node_id, memory_id FROM knowledge_fact_sources ORDER BY 1, 2", &[])? {
+    let sources = "SELECT node_id, memory_id FROM knowledge_fact_sources WHERE node_id = ANY($1) ORDER BY 1, 2";
+    for r in c.query(sources, &[&ids])? {
         if let Some(&i) = at.get(r.get::<_, &str>(0)) {
             nodes[i].sources.push(r.get(1));
         }
