@@ -233,3 +233,30 @@ fn each_open_takes_what_agents_changed_since() {
     std::fs::remove_file(root.join("entities/host/host-a.md")).unwrap();
     assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "host-a");
 }
+
+#[test]
+fn a_large_brain_reopens_through_the_cache_and_still_sees_changes() {
+    let Some(pg) = pg::Pg::start() else { return };
+    let mut c = pg.opendray_db("brain");
+    let url = pg.conninfo("brain");
+    let o = Command::new(env!("CARGO_BIN_EXE_folio-gen"))
+        .args(["--dialect", "opendray-pg", "--entities", "1500", "--out", &url])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 1500);
+    let id: String = c.query_one("SELECT min(id) FROM knowledge_nodes", &[]).unwrap().get(0);
+    c.execute("UPDATE knowledge_nodes SET title = 'Renamed by an agent', updated_at = now() WHERE id = $1", &[&id])
+        .unwrap();
+    c.execute("UPDATE knowledge_nodes SET archived_at = now() WHERE id = (SELECT max(id) FROM knowledge_nodes)", &[])
+        .unwrap();
+    // The second open is served by the persistent cache, revalidated against the re-synced files.
+    let o = folio(s, &["stats", &url, "--json"], &[]);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", text(&o));
+    let stats: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(stats["entities"], 1499);
+    assert_eq!(json(s, &["show", &url, &id, "--json"])["title"], "Renamed by an agent");
+    assert!(walk(&s.join("cache")).iter().any(|p| p.is_file()), "the store cache was written");
+}

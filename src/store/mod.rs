@@ -114,7 +114,7 @@ impl Store {
         // A connection string: the format that claims it has read it into a folder of its own.
         if let Some(found) = detect::locate(path, dialect) {
             let d = found.map_err(StoreError::Database)?;
-            return Ok((Store::load(&d.root, d.kind, d.reason), Vec::new()));
+            return Ok(cache::open(cache, &d.root, d.kind, d.reason));
         }
         let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => StoreError::NotFound(path.to_path_buf()),

@@ -32,6 +32,11 @@ impl Format for OpendrayPgFormat {
     fn poll_source(&self, root: &Path) -> Option<Box<dyn FnMut() + Send>> {
         super::mirror::poller(root)
     }
+    /// The mirror's files change only when a sync or a write rewrites them, and the
+    /// age-based guards count whole days, which the cache's one-day limit keeps.
+    fn cacheable(&self) -> bool {
+        true
+    }
     fn store_is_folder(&self) -> bool {
         false
     }
