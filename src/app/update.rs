@@ -353,6 +353,7 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         | Action::NextField
         | Action::PrevField
         | Action::Confirm
+        | Action::LeaveStubs
         | Action::Noop => {}
     }
     Vec::new()

@@ -103,6 +103,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                 Line::from(spans)
             }
         };
+        let line = super::inline::ellipsized(line, rows_area.width);
         if selected {
             let sel = if focused { t.style("selection") } else { t.style("selection").patch(t.style("muted")) };
             buf.set_style(Rect { y, height: 1, ..rows_area }, sel);

@@ -292,6 +292,7 @@ fn draw_list(
     let room = area.height as usize;
     for (n, line) in visible.into_iter().enumerate().take(room) {
         let y = area.y + n as u16;
+        let line = super::inline::ellipsized(line, area.width);
         if cursor == Some(first + n) {
             let sel = t.style("selection");
             buf.set_style(Rect { y, height: 1, ..area }, sel);

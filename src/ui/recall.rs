@@ -78,7 +78,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     for (n, (hit, indices, text)) in results.iter().enumerate() {
         let y = list.y + n as u16;
         let selected = first + n == *cursor;
-        let line = result_line(model, store, hit, indices, text);
+        let line = super::inline::ellipsized(result_line(model, store, hit, indices, text), list.width);
         if selected {
             let sel = t.style("selection");
             buf.set_style(Rect { y, height: 1, ..list }, sel);
@@ -148,6 +148,11 @@ fn result_line(model: &Model, store: &Store, hit: &Hit, indices: &[u32], text: &
         run.push(c);
     }
     flush(&mut run, run_hl, &mut spans);
+    // The folder, dimmed: two pages of one title are told apart (as in the graph pane).
+    let folder = crate::store::model::relpath::parent(&e.path);
+    if !folder.is_empty() && !text.contains(folder) {
+        spans.push(Span::styled(format!("  {}/", sanitize::line(folder)), t.style("muted")));
+    }
     Line::from(spans)
 }
 

@@ -7,12 +7,14 @@
 //! reverts it and drops its verdicts from the ledger (the items return to the queue).
 use time::OffsetDateTime;
 
+pub mod authorship;
 pub mod baseline;
 pub mod diff;
 pub mod draft;
 pub mod edges;
 pub mod fields;
 pub mod filter;
+pub mod group;
 pub mod impact;
 pub mod ledger;
 pub mod merge;
@@ -20,6 +22,7 @@ pub mod plan;
 pub mod queue;
 pub mod retype;
 pub mod rules;
+pub mod stub;
 pub mod verdict;
 
 pub use plan::Plan;
