@@ -344,18 +344,25 @@ fn load(
     } else {
         match &source.path {
             Some(p) => p.clone(),
+            None if detect::database_from_env().is_some() => detect::database_from_env().unwrap_or_default(),
             None => {
                 let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
                 detect::find_upward(&cwd).ok_or_else(|| crate::store::StoreError::NoStoreFound(cwd).to_string())?
             }
         }
     };
-    match std::fs::metadata(&start) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err(format!("{}: not a directory", start.display()).into()),
-        Err(e) => return Err(format!("{}: {e}", start.display()).into()),
+    // A connection string: read into a folder of its own by the format that claims it.
+    let located = detect::locate(&start, source.dialect).transpose().map_err(LoadFailure::Message)?;
+    if located.is_none() {
+        match std::fs::metadata(&start) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Err(format!("{}: not a directory", start.display()).into()),
+            Err(e) => return Err(format!("{}: {e}", start.display()).into()),
+        }
     }
-    let start = if source.dialect.is_none() || source.bundle.is_some() {
+    let start = if located.is_some() {
+        start
+    } else if source.dialect.is_none() || source.bundle.is_some() {
         crate::store::choose_store(&start, source.bundle.as_deref()).map_err(|e| match e {
             crate::store::StoreError::SeveralStores { what, names, .. } => {
                 LoadFailure::Several { what: what.to_string(), names }
@@ -365,11 +372,12 @@ fn load(
     } else {
         start
     };
-    let detection = match source.dialect {
-        Some(kind) => {
+    let detection = match (located, source.dialect) {
+        (Some(found), _) => found,
+        (None, Some(kind)) => {
             detect::Detection { kind, root: detect::root_for(kind, &start), reason: format!("--dialect {kind}") }
         }
-        None => detect::detect(&start),
+        (None, None) => detect::detect(&start),
     };
     let mut warning = None;
     if let Some(cache) = cache {

@@ -13,13 +13,14 @@ use folio::store::dialect::DialectKind;
 #[derive(Parser, Debug)]
 #[command(name = "folio-gen", version, about)]
 struct Args {
-    /// okf, evolve, aip10, elophanto, opendray, awareness or vault.
+    /// okf, evolve, aip10, elophanto, opendray, awareness, vault or opendray-pg.
     #[arg(long, value_parser = parse_dialect)]
     dialect: DialectKind,
     /// How many entities to write.
     #[arg(long)]
     entities: usize,
-    /// Folder to create (must be missing or empty).
+    /// Folder to create (must be missing or empty); for opendray-pg, the connection string of
+    /// a database where opendray's migrations have run and no node exists yet.
     #[arg(long)]
     out: PathBuf,
     /// Random seed: the same seed writes byte-identical files.
@@ -41,9 +42,16 @@ fn parse_dialect(s: &str) -> Result<DialectKind, String> {
 fn main() -> ExitCode {
     let a = Args::parse();
     let started = Instant::now();
-    let generated = r#gen::generate(a.dialect, a.entities, a.seed, &a.out).and_then(|r| {
+    let made = if a.dialect.format().store_is_folder() {
+        r#gen::generate(a.dialect, a.entities, a.seed, &a.out).map_err(|e| e.to_string())
+    } else if a.git_commits.is_some() {
+        Err("--git-commits makes a folder store a git repository; a database has no files to commit".into())
+    } else {
+        r#gen::fill_database(a.dialect, a.entities, a.seed, &a.out.to_string_lossy())
+    };
+    let generated = made.and_then(|r| {
         let git = match a.git_commits {
-            Some(n) => Some(r#gen::git::commit_history(&r.store, n, a.seed)?),
+            Some(n) => Some(r#gen::git::commit_history(&r.store, n, a.seed).map_err(|e| e.to_string())?),
             None => None,
         };
         Ok((r, git))

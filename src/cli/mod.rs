@@ -33,7 +33,7 @@ pub mod write_flags;
 #[command(name = "folio", version, about, long_about = None)]
 pub struct Cli {
     /// Read the store as this dialect instead of detecting it
-    /// (okf, evolve, aip10, elophanto, opendray, awareness, vault).
+    /// (okf, evolve, aip10, elophanto, opendray, awareness, vault, opendray-pg).
     #[arg(long, global = true, value_name = "NAME", value_parser = parse_dialect)]
     pub dialect: Option<crate::store::dialect::DialectKind>,
     /// Use the demo store bundled in the binary instead of PATH.
@@ -42,6 +42,9 @@ pub struct Cli {
     /// Open the store NAME among several side by side in PATH (a folder of OKF bundles).
     #[arg(long, global = true, value_name = "NAME")]
     pub bundle: Option<String>,
+    /// Show archived entities where the store hides them (opendray's database).
+    #[arg(long, global = true)]
+    pub archived: bool,
     /// Read every file instead of using the persistent cache (also `FOLIO_NO_CACHE=1`).
     #[arg(long, global = true)]
     pub no_cache: bool,
@@ -50,7 +53,8 @@ pub struct Cli {
     pub color: String,
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Store to open (default: the store found from the current directory upward).
+    /// Store to open: a folder, or a PostgreSQL connection string for opendray's live brain
+    /// (default: FOLIO_DATABASE_URL, else the store found from the current directory upward).
     pub path: Option<PathBuf>,
 }
 
@@ -116,6 +120,7 @@ pub fn run() -> ExitCode {
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<u8> {
+    crate::store::read::detect::set_show_archived(cli.archived);
     let cache = if cli.no_cache { None } else { crate::store::keep::cache::Cache::from_env() };
     let g = common::Global { dialect: cli.dialect, demo: cli.demo, cache, bundle: cli.bundle.clone() };
     match cli.command {

@@ -17,6 +17,7 @@ mod evolve;
 pub mod git;
 mod okf;
 mod opendray;
+mod opendray_pg;
 pub mod rng;
 mod vault;
 pub mod words;
@@ -39,7 +40,7 @@ pub struct Report {
 /// Writes a store of one format: `(writer, entities, seed) -> links written`.
 type Generator = fn(&Writer, usize, u64) -> io::Result<usize>;
 
-/// The generator for each format (every format folio reads has one).
+/// The generator for each folder format (every one folio reads has one).
 fn generator(kind: DialectKind) -> Generator {
     use crate::store::dialect as d;
     let table: [(DialectKind, Generator); 7] = [
@@ -51,7 +52,19 @@ fn generator(kind: DialectKind) -> Generator {
         (d::awareness::KIND, awareness::generate),
         (d::vault::KIND, vault::generate),
     ];
-    table.into_iter().find(|(k, _)| *k == kind).map(|(_, g)| g).expect("every format has a generator")
+    table.into_iter().find(|(k, _)| *k == kind).map(|(_, g)| g).expect("every folder format has a generator")
+}
+
+/// Fill the database named by `locator` (a store that is not a folder) with `entities`
+/// entities of `kind`: its schema must be in place and hold no entity yet.
+pub fn fill_database(kind: DialectKind, entities: usize, seed: u64, locator: &str) -> Result<Report, String> {
+    use crate::store::dialect as d;
+    if kind != d::opendray_pg::KIND {
+        return Err(format!("{kind} stores are folders; give --out a folder"));
+    }
+    let (entities, links, bytes) = opendray_pg::fill(locator, entities, seed)?;
+    let store = PathBuf::from(d::opendray_pg::conn::Locator::parse(locator)?.redacted);
+    Ok(Report { dialect: kind, entities, files: 0, bytes, links, store })
 }
 
 /// Write a store of `entities` entities of `kind` into `out`, which must be missing or empty.
@@ -60,6 +73,12 @@ pub fn generate(kind: DialectKind, entities: usize, seed: u64, out: &Path) -> io
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
             format!("{}: not empty; the generator only writes into a new or empty folder", out.display()),
+        ));
+    }
+    if !kind.format().store_is_folder() {
+        return Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("{kind} stores are databases, not folders; folio-gen writes folders only"),
         ));
     }
     std::fs::create_dir_all(out)?;

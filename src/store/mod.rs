@@ -33,6 +33,10 @@ pub enum StoreError {
     Io { path: PathBuf, err: std::io::Error },
     #[error("{} holds {} {what} ({}): each is a store of its own; open one with `--bundle NAME` or by its folder", .path.display(), .names.len(), .names.join(", "))]
     SeveralStores { path: PathBuf, what: &'static str, names: Vec<String> },
+    /// A database that could not be read (unreachable, refused, not opendray's schema): one
+    /// line, never the password.
+    #[error("{0}")]
+    Database(String),
     #[error("{}: no bundle `{name}` here{known}", .path.display())]
     NoSuchBundle { path: PathBuf, name: String, known: String },
 }
@@ -107,6 +111,11 @@ impl Store {
         dialect: Option<DialectKind>,
         cache: Option<&cache::Cache>,
     ) -> Result<(Store, Vec<String>), StoreError> {
+        // A connection string: the format that claims it has read it into a folder of its own.
+        if let Some(found) = detect::locate(path, dialect) {
+            let d = found.map_err(StoreError::Database)?;
+            return Ok(cache::open(cache, &d.root, d.kind, d.reason));
+        }
         let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => StoreError::NotFound(path.to_path_buf()),
             _ => StoreError::Io { path: path.to_path_buf(), err: e },
@@ -139,6 +148,9 @@ impl Store {
         dialect: Option<DialectKind>,
         cache: Option<&cache::Cache>,
     ) -> Result<(Store, Vec<String>), StoreError> {
+        if let Some(db) = detect::database_from_env() {
+            return Store::open_with(&db, dialect, cache);
+        }
         match detect::find_upward(start) {
             Some(found) => Store::open_with(&found, dialect, cache),
             None => Err(StoreError::NoStoreFound(start.to_path_buf())),

@@ -72,6 +72,26 @@ pub trait Format: Sync {
         None
     }
 
+    /// A store named by `locator` (a connection string) rather than a folder: the format that
+    /// claims it reads it into a folder folio keeps, and answers that folder as the root. The
+    /// error is one line for the person (never the password). `archived`: `--archived`.
+    fn locate(&self, _locator: &str, _archived: bool) -> Option<Result<(DialectKind, Marker), String>> {
+        None
+    }
+
+    /// For a root this format read from elsewhere (a database's mirror folder): a call that
+    /// re-reads what changed at the source into the folder, made every `watch::POLL` while
+    /// the store is watched (the watch then sees the files change). None: a plain folder.
+    fn poll_source(&self, _root: &Path) -> Option<Box<dyn FnMut() + Send>> {
+        None
+    }
+
+    /// Whether a store of this format is a folder of files (false: a database, reached only
+    /// through `locate`).
+    fn store_is_folder(&self) -> bool {
+        true
+    }
+
     /// Whether a sampled file's frontmatter carries this format's marks (detection without a
     /// marker; the formats are asked in the registry's sniffing order, the first claims it).
     fn sniff(&self, _file: &Sniffed) -> bool {

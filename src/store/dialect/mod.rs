@@ -24,6 +24,7 @@ pub mod evolve;
 pub mod okf;
 pub mod okf_checks;
 pub mod opendray;
+pub mod opendray_pg;
 pub mod vault;
 
 /// What a file is to its store.

@@ -51,6 +51,22 @@ impl Dialect for Opendray {
     }
 
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
+        vec![self.parse_node(file).0]
+    }
+
+    fn warnings(&self) -> Vec<StoreWarning> {
+        self.marker.warnings.clone()
+    }
+
+    fn info(&self) -> Value {
+        self.marker.fields.clone()
+    }
+}
+
+impl Opendray {
+    /// One node file as an entity, with its frontmatter fields (for a reader that looks at
+    /// more of them without parsing the YAML again).
+    pub fn parse_node(&self, file: &SourceFile) -> (Entity, Fields) {
         let p = parse_markdown(file, Grammar::Yaml);
         let mut e = p.entity;
         let f = &p.fields;
@@ -60,15 +76,7 @@ impl Dialect for Opendray {
         if p.has_frontmatter {
             e.problems.extend(checks::check_node(f, &e.id, file.text, p.fm_first_line));
         }
-        vec![e]
-    }
-
-    fn warnings(&self) -> Vec<StoreWarning> {
-        self.marker.warnings.clone()
-    }
-
-    fn info(&self) -> Value {
-        self.marker.fields.clone()
+        (e, p.fields)
     }
 }
 

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::Dialect;
 use super::format::Format;
-use super::{aip10, awareness, elophanto, evolve, okf, opendray, vault};
+use super::{aip10, awareness, elophanto, evolve, okf, opendray, opendray_pg, vault};
 
 /// The formats folio reads. The names are the `--dialect` values and the JSON `dialect` field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -16,10 +16,11 @@ pub enum DialectKind {
     Opendray,
     Awareness,
     Vault,
+    OpendrayPg,
 }
 
 /// Every format, in the order `--dialect` lists them.
-static FORMATS: [&dyn Format; 7] = [
+static FORMATS: [&dyn Format; 8] = [
     &okf::format::OkfFormat,
     &evolve::format::EvolveFormat,
     &aip10::format::Aip10Format,
@@ -27,6 +28,7 @@ static FORMATS: [&dyn Format; 7] = [
     &opendray::format::OpendrayFormat,
     &awareness::format::AwarenessFormat,
     &vault::format::VaultFormat,
+    &opendray_pg::format::OpendrayPgFormat,
 ];
 
 /// The order formats' markers are tried in: the first whose marker is found wins (a folder with
@@ -82,7 +84,7 @@ pub fn names() -> Vec<&'static str> {
 }
 
 impl DialectKind {
-    pub const ALL: [DialectKind; 7] = [
+    pub const ALL: [DialectKind; 8] = [
         DialectKind::Okf,
         DialectKind::Evolve,
         DialectKind::Aip10,
@@ -90,6 +92,7 @@ impl DialectKind {
         DialectKind::Opendray,
         DialectKind::Awareness,
         DialectKind::Vault,
+        DialectKind::OpendrayPg,
     ];
 
     /// What folio knows about this format.

@@ -15,13 +15,47 @@ use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, ne
 /// (a refresh costs what it re-reads, not the store's size).
 pub const DEBOUNCE: Duration = Duration::from_millis(100);
 
-/// Keeps the watch alive; dropping it stops watching.
+/// How often a store read from elsewhere (a database) is asked whether its source changed:
+/// an agent's write shows within this plus the debounce.
+pub const POLL: Duration = Duration::from_millis(750);
+
+/// Keeps the watch alive; dropping it stops watching (and polling).
 pub struct StoreWatcher {
     _debouncer: Debouncer<notify_debouncer_full::notify::RecommendedWatcher, RecommendedCache>,
+    _poller: Option<Poller>,
+}
+
+/// A thread re-reading a store's source into its folder every `POLL`, until dropped.
+struct Poller {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Drop for Poller {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The poller of a root whose format keeps it from a source that is not a folder.
+fn poll_source(root: &Path) -> Option<Poller> {
+    let mut refresh = crate::store::dialect::formats().find_map(|f| f.poll_source(root))?;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopped = stop.clone();
+    std::thread::spawn(move || {
+        while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+            std::thread::sleep(POLL);
+            if !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                refresh();
+            }
+        }
+    });
+    Some(Poller { stop })
 }
 
 /// Watch `root` recursively; `on_change` receives each debounced batch of changed paths
-/// (deduplicated, hidden directories such as `.git` left out) on the watcher's thread.
+/// (deduplicated, hidden directories such as `.git` left out) on the watcher's thread. A
+/// root read from a database is also re-read from it when it changes (`Format::poll_source`),
+/// so agents' writes there arrive as changed files.
 pub fn watch(
     root: &Path,
     mut on_change: impl FnMut(Vec<PathBuf>) + Send + 'static,
@@ -47,7 +81,7 @@ pub fn watch(
         }
     })?;
     debouncer.watch(root, RecursiveMode::Recursive)?;
-    Ok(StoreWatcher { _debouncer: debouncer })
+    Ok(StoreWatcher { _debouncer: debouncer, _poller: poll_source(root) })
 }
 
 /// Whether a path lies in a hidden file or directory below the root (`.git`, `.folio`, …).

@@ -264,6 +264,12 @@ pub mod rule {
     pub const STALE: &str = "stale";
     pub const UNSOURCED: &str = "unsourced";
     pub const LOW_CONFIDENCE: &str = "low-confidence";
+    /// Loaded by agents but never used since long after it was made (opendray's use counts).
+    pub const NEVER_USED: &str = "never-used";
+    /// Ended in failure more often than in success when used.
+    pub const FAILING: &str = "failing";
+    /// Still a candidate long after it was made.
+    pub const OLD_CANDIDATE: &str = "old-candidate";
     // Cross-entity rules (the lint engine) and store-level warnings (`StoreWarning::code`).
     pub const WIKILINK_SYNTAX: &str = "wikilink-syntax";
     pub const BROKEN_LINK: &str = "broken-link";

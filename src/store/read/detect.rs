@@ -21,6 +21,33 @@ pub struct Detection {
 /// The opendray export's root marker (folio's export format; see the README).
 pub use crate::store::dialect::opendray::format::MARKER as OPENDRAY_MARKER;
 
+/// Whether stores that hide archived entities show them (`--archived`), for this process.
+static SHOW_ARCHIVED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+pub fn set_show_archived(on: bool) {
+    SHOW_ARCHIVED.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+pub fn show_archived() -> bool {
+    SHOW_ARCHIVED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The database named by `FOLIO_DATABASE_URL`, opened when no PATH is given.
+pub fn database_from_env() -> Option<PathBuf> {
+    std::env::var_os("FOLIO_DATABASE_URL").filter(|v| !v.is_empty()).map(PathBuf::from)
+}
+
+/// A store named by a connection string instead of a folder (`--dialect` restricts which
+/// format may claim it): None when no format claims `path`, else where it was read into.
+pub fn locate(path: &Path, dialect: Option<DialectKind>) -> Option<Result<Detection, String>> {
+    let s = path.to_str()?;
+    let found = match dialect {
+        Some(kind) => kind.format().locate(s, show_archived()),
+        None => dialect::formats().find_map(|f| f.locate(s, show_archived())),
+    };
+    found.map(|r| r.map(|(kind, m)| Detection { kind, root: m.root, reason: m.reason }))
+}
+
 /// Detect the dialect of the store at `path`.
 pub fn detect(path: &Path) -> Detection {
     if let Some(d) = by_marker(path) {

@@ -48,8 +48,9 @@ fn io_err(path: &str) -> impl Fn(std::io::Error) -> WriteError + '_ {
 }
 
 /// The journaled engine: gate, read-only refusal, archive copies, digest checks, journal,
-/// swaps, catalogs, the audit line, the undo record.
-fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
+/// swaps, catalogs, the audit line, the undo record. A database backend runs it for the
+/// folder it reads the database through, inside its transaction.
+pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
     let Plan { writes, archived, event, undoes } = plan;
     let root = &store.root;
     let kind = store.kind();
@@ -221,7 +222,7 @@ fn undo_in_folder(storage: &FileStorage, store: &Store, by: &str, opts: &WriteOp
 }
 
 /// The plan that reverts `record` (what `undo` applies and its preview shows).
-pub(super) fn undo_plan(store: &Store, state: &State, record: &Record, by: &str) -> Result<Plan, WriteError> {
+pub fn undo_plan(store: &Store, state: &State, record: &Record, by: &str) -> Result<Plan, WriteError> {
     let mut writes = Vec::new();
     for e in record.entries.iter().rev() {
         let before = match &e.before {

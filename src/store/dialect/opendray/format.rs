@@ -26,6 +26,10 @@ impl Format for OpendrayFormat {
     fn marker(&self, path: &Path) -> Option<Marker> {
         path.join(MARKER).is_file().then(|| Marker::new(path, format!("{MARKER} found")))
     }
+    /// `--dialect opendray` with a connection string opens the live brain.
+    fn locate(&self, locator: &str, archived: bool) -> Option<Result<(DialectKind, Marker), String>> {
+        DialectKind::OpendrayPg.format().locate(locator, archived)
+    }
     /// opendray nodes carry an `id` and one of its four node kinds.
     fn sniff(&self, file: &Sniffed) -> bool {
         ["entity", "fact", "playbook", "skill"].contains(&file.str("kind").as_str()) && file.has("id")

@@ -1,0 +1,83 @@
+//! opendray's live brain: the knowledge graph in PostgreSQL (`knowledge_nodes`,
+//! `knowledge_edges`, `knowledge_fact_sources`; schema in shared/formats/corpora/opendray-pg).
+//! Opened by a connection string (`folio postgres://user@host/db`, `FOLIO_DATABASE_URL`),
+//! read into a mirror folder of export-shaped files (`mirror`), so that it is read, linted
+//! and reviewed as the markdown export is; written back by `storage::PgStorage`, one
+//! transaction per decision.
+use std::path::Path;
+
+use serde_json::json;
+
+use super::opendray::Opendray;
+use super::{Dialect, DialectKind, FileRole, SourceFile, StoreWarning};
+use crate::store::Store;
+use crate::store::model::entity::Entity;
+
+mod checks;
+pub mod conn;
+pub mod format;
+pub mod mirror;
+pub mod review;
+pub mod rows;
+pub mod schema;
+pub mod storage;
+pub mod translate;
+
+pub use format::KIND;
+
+pub struct OpendrayPg {
+    export: Opendray,
+    marker: Option<mirror::Marker>,
+}
+
+impl OpendrayPg {
+    pub fn open(root: &Path) -> Self {
+        OpendrayPg { export: Opendray::open(root), marker: mirror::Marker::read(root) }
+    }
+}
+
+impl Dialect for OpendrayPg {
+    fn kind(&self) -> DialectKind {
+        KIND
+    }
+
+    fn role(&self, rel: &str) -> FileRole {
+        self.export.role(rel)
+    }
+
+    /// As the export reads a node, plus the brain's own guards (`checks`) and the scope as a
+    /// `scope:<scope>` tag (the catalog groups by it).
+    fn parse(&self, file: &SourceFile) -> Vec<Entity> {
+        let (mut e, fields) = self.export.parse_node(file);
+        if let Some(scope) = crate::store::read::frontmatter::get_str(&fields, "scope") {
+            e.tags.push(format!("scope:{scope}"));
+        }
+        e.problems.extend(checks::node(&fields));
+        vec![e]
+    }
+
+    fn warnings(&self) -> Vec<StoreWarning> {
+        match &self.marker {
+            Some(_) => Vec::new(),
+            None => vec![StoreWarning {
+                code: "database-marker".into(),
+                message: format!(
+                    "{} is missing: this folder names no database, and folio will not write it",
+                    mirror::MARKER
+                ),
+                path: Some(mirror::MARKER.into()),
+            }],
+        }
+    }
+
+    fn info(&self) -> serde_json::Value {
+        match &self.marker {
+            Some(m) => json!({"database": m.database, "archived_shown": m.archived}),
+            None => serde_json::Value::Null,
+        }
+    }
+
+    fn storage<'s>(&self, store: &'s Store) -> Option<Box<dyn crate::store::write::storage::Storage + 's>> {
+        Some(Box::new(storage::PgStorage::new(store, self.marker.clone())))
+    }
+}

@@ -1,0 +1,133 @@
+//! Connection strings: parsed, redacted, connected. The password never leaves this file: the
+//! store is named by the redacted string (`postgres://user@host:port/db`, the store's
+//! identity and what is printed), and the full string is kept in this process's memory only,
+//! keyed by it, for the writes that reconnect.
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use postgres::config::Host;
+use postgres::{Client, Config, NoTls};
+
+/// Full connection strings by their redacted form (this process only; never written).
+static SECRETS: Mutex<Option<HashMap<String, String>>> = Mutex::new(None);
+
+/// Whether `s` names a PostgreSQL database rather than a folder.
+pub fn is_locator(s: &str) -> bool {
+    let s = s.trim();
+    s.starts_with("postgres://")
+        || s.starts_with("postgresql://")
+        || (s.contains('=') && (s.contains("dbname=") || s.contains("host=")))
+}
+
+/// A parsed connection string and the name it is shown by.
+pub struct Locator {
+    pub config: Config,
+    /// `postgres://user@host:port/db`, no password.
+    pub redacted: String,
+}
+
+impl Locator {
+    pub fn parse(s: &str) -> Result<Locator, String> {
+        // postgres' own parse error can quote the string; say only what kind of string it was.
+        let mut config = Config::from_str(s.trim())
+            .map_err(|_| "not a PostgreSQL connection string (postgres://user@host/db or key=value)".to_string())?;
+        if config.get_password().is_none()
+            && let Ok(pw) = std::env::var("PGPASSWORD")
+        {
+            config.password(pw);
+        }
+        if config.get_user().is_none() {
+            let user = std::env::var("PGUSER").or_else(|_| std::env::var("USER")).unwrap_or_else(|_| "postgres".into());
+            config.user(&user);
+        }
+        if config.get_hosts().is_empty() {
+            config.host(&std::env::var("PGHOST").unwrap_or_else(|_| "localhost".into()));
+        }
+        config.connect_timeout(Duration::from_secs(10));
+        let redacted = redact(&config);
+        remember(&redacted, s.trim());
+        Ok(Locator { config, redacted })
+    }
+
+    /// The locator of a store opened earlier in this process, by its redacted name (a
+    /// password given only in the original string is known from then on).
+    pub fn known(redacted: &str) -> Result<Locator, String> {
+        let full = SECRETS.lock().ok().and_then(|m| m.as_ref().and_then(|m| m.get(redacted).cloned()));
+        Locator::parse(full.as_deref().unwrap_or(redacted))
+    }
+
+    /// Connect, or one line saying why not (never the password).
+    pub fn connect(&self) -> Result<Client, String> {
+        let mut client = self.config.connect(NoTls).map_err(|e| self.explain(&e))?;
+        // Timestamps are read and written in UTC whatever the server's zone.
+        client.batch_execute("SET TIME ZONE 'UTC'").map_err(|e| self.explain(&e))?;
+        Ok(client)
+    }
+
+    /// One line for a connection or query error.
+    pub fn explain(&self, e: &postgres::Error) -> String {
+        let who = self.config.get_user().unwrap_or("?");
+        let db = self.config.get_dbname().unwrap_or(who);
+        match e.as_db_error() {
+            Some(d) if d.code() == &postgres::error::SqlState::INVALID_PASSWORD => {
+                format!("{}: password authentication failed for user `{who}`", self.redacted)
+            }
+            Some(d) if d.code() == &postgres::error::SqlState::INVALID_CATALOG_NAME => {
+                format!("{}: database `{db}` does not exist", self.redacted)
+            }
+            Some(d) => format!("{}: {}", self.redacted, d.message()),
+            None => {
+                let cause = std::error::Error::source(e).map(|s| s.to_string()).unwrap_or_else(|| e.to_string());
+                format!("{}: cannot connect: {cause}", self.redacted)
+            }
+        }
+    }
+}
+
+fn remember(redacted: &str, full: &str) {
+    if let Ok(mut m) = SECRETS.lock() {
+        m.get_or_insert_with(HashMap::new).insert(redacted.to_string(), full.to_string());
+    }
+}
+
+/// `postgres://user@host:port/db` from a parsed config (a socket folder's `/` as `%2F`).
+fn redact(c: &Config) -> String {
+    let user = c.get_user().unwrap_or("");
+    let host = match c.get_hosts().first() {
+        Some(Host::Tcp(h)) => h.clone(),
+        Some(Host::Unix(p)) => p.to_string_lossy().replace('%', "%25").replace('/', "%2F"),
+        None => String::new(),
+    };
+    let port = c.get_ports().first().copied().unwrap_or(5432);
+    let db = c.get_dbname().unwrap_or(user);
+    format!("postgres://{user}@{host}:{port}/{db}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redaction_drops_the_password_in_both_forms() {
+        let l = Locator::parse("postgres://ann:s3cret@db.example:6000/brain").unwrap();
+        assert_eq!(l.redacted, "postgres://ann@db.example:6000/brain");
+        let l = Locator::parse("host=/tmp/pg port=7000 user=bob password=hunter2 dbname=kb").unwrap();
+        assert_eq!(l.redacted, "postgres://bob@%2Ftmp%2Fpg:7000/kb");
+        assert!(!l.redacted.contains("hunter2"));
+        // The full string is found again by the redacted name alone.
+        assert_eq!(Locator::known(&l.redacted).unwrap().config.get_password(), Some(&b"hunter2"[..]));
+    }
+
+    #[test]
+    fn locators_are_told_from_paths() {
+        assert!(is_locator("postgres://a@b/c"));
+        assert!(is_locator("postgresql://a@b/c"));
+        assert!(is_locator("host=/tmp dbname=x"));
+        assert!(!is_locator("./notes"));
+        assert!(!is_locator("/srv/wiki=old"));
+        let err = Locator::parse("postgres://a:pw@[bad").err().unwrap();
+        assert!(!err.contains("pw"), "{err}");
+    }
+}

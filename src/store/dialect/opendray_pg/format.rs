@@ -1,0 +1,57 @@
+//! opendray's PostgreSQL brain's standing facts (see `format::Format`).
+use std::path::Path;
+
+use crate::store::dialect::format::{Format, Marker, label};
+use crate::store::dialect::{Dialect, DialectKind};
+use crate::store::model::entity::Entity;
+
+pub const KIND: DialectKind = DialectKind::OpendrayPg;
+
+pub struct OpendrayPgFormat;
+
+impl Format for OpendrayPgFormat {
+    fn kind(&self) -> DialectKind {
+        KIND
+    }
+    fn name(&self) -> &'static str {
+        "opendray-pg"
+    }
+    fn open(&self, root: &Path) -> Box<dyn Dialect> {
+        Box::new(super::OpendrayPg::open(root))
+    }
+    /// A connection string: the database is read into its mirror folder, which is the root.
+    fn locate(&self, locator: &str, archived: bool) -> Option<Result<(DialectKind, Marker), String>> {
+        if !super::conn::is_locator(locator) {
+            return None;
+        }
+        Some(super::conn::Locator::parse(locator).and_then(|at| {
+            let root = super::mirror::sync(&at, archived)?;
+            Ok((KIND, Marker::new(root, format!("{} (PostgreSQL)", at.redacted))))
+        }))
+    }
+    fn poll_source(&self, root: &Path) -> Option<Box<dyn FnMut() + Send>> {
+        super::mirror::poller(root)
+    }
+    /// The mirror's files change only when a sync or a write rewrites them, and the
+    /// age-based guards count whole days, which the cache's one-day limit keeps.
+    fn cacheable(&self) -> bool {
+        true
+    }
+    fn store_is_folder(&self) -> bool {
+        false
+    }
+    /// By node kind, then maturity, then scope (opendray's own axes).
+    fn group_path<'e>(&self, e: &'e Entity) -> Vec<&'e str> {
+        let scope = e.tags.iter().find_map(|t| t.strip_prefix("scope:"));
+        vec![label(e.kind.as_deref()), label(e.status.as_deref()), label(scope)]
+    }
+    fn field_labels(&self) -> (&'static str, &'static str) {
+        ("kind", "maturity")
+    }
+    fn promotion_step(&self, status: &str) -> Option<&'static str> {
+        (status == "candidate").then_some("maturity candidate → fact")
+    }
+    fn review(&self) -> &'static dyn crate::store::review::rules::ReviewRules {
+        &super::review::PgReview
+    }
+}

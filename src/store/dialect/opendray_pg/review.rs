@@ -1,0 +1,129 @@
+//! What review decisions write in opendray's live brain, as opendray itself changes rows
+//! (`internal/knowledge/store.go`): approve stamps the reviewer into `provenance.approved`
+//! (and takes a `pending-review` lifecycle to `active`), every other key kept; promote climbs
+//! maturity candidate → fact → playbook → skill or scope project → domain → global on a live
+//! row; veto and forget are the soft archive (`archived_at`, `provenance.archived_reason`),
+//! never a DELETE; a merge re-points the duplicate's edges onto the canonical node (no
+//! self-edge, no second copy of an edge) and leaves `provenance.merged_from` there. The
+//! storage stamps `updated_at = now()` and the `provenance.folio_history` entry.
+use serde_json::{Value, json};
+
+use crate::store::Store;
+use crate::store::dialect::opendray::review::OpendrayReview;
+use crate::store::model::entity::{Entity, EntityIdx};
+use crate::store::read::frontmatter::Fields;
+use crate::store::review::plan::Plan;
+use crate::store::review::rules::{ReviewRules, stamp};
+use crate::store::review::{Reason, ReviewError, Verdict, fields};
+
+pub struct PgReview;
+
+/// The ladders opendray promotes along.
+pub const MATURITY: &[&str] = &["candidate", "fact", "playbook", "skill"];
+pub const SCOPE: &[&str] = &["project", "domain", "global"];
+
+impl ReviewRules for PgReview {
+    fn queue_reasons(&self, e: &Entity, f: &Fields) -> Vec<Reason> {
+        OpendrayReview.queue_reasons(e, f)
+    }
+
+    fn inactive(&self, f: &Fields) -> bool {
+        f.get("archived_at").is_some_and(|v| !v.is_null())
+    }
+
+    fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
+        let path = store.entity(idx).path.clone();
+        let f = fields::read(&mut plan.draft, store, &path)?;
+        let mut provenance = match f.get("provenance") {
+            Some(Value::Object(p)) => p.clone(),
+            _ => serde_json::Map::new(),
+        };
+        let by = plan.reviewer.by.clone();
+        match verdict {
+            Verdict::Approve { .. } => {
+                provenance.insert("approved".into(), stamp(&plan.reviewer, None));
+                if provenance.get("lifecycle").and_then(Value::as_str) == Some("pending-review") {
+                    provenance.insert("lifecycle".into(), json!("active"));
+                }
+            }
+            Verdict::Veto { reason } => {
+                provenance.insert("archived_reason".into(), json!(format!("vetoed by {by}: {reason}")));
+                provenance.insert("veto".into(), stamp(&plan.reviewer, Some(reason)));
+                fields::set(&mut plan.draft, store, &path, "archived_at", json!(plan.reviewer.timestamp()))?;
+            }
+            Verdict::Forget => {
+                provenance.insert("archived_reason".into(), json!(format!("forgotten by {by}")));
+                fields::set(&mut plan.draft, store, &path, "archived_at", json!(plan.reviewer.timestamp()))?;
+            }
+            Verdict::Promote { to } => {
+                if f.get("archived_at").is_some_and(|v| !v.is_null()) {
+                    return Err(ReviewError::refused(format!("{path}: archived; only live nodes are promoted")));
+                }
+                let (field, ladder) = match to.as_deref() {
+                    Some(t) if SCOPE.contains(&t) => ("scope", SCOPE),
+                    Some(t) if !MATURITY.contains(&t) => {
+                        return Err(ReviewError::refused(format!(
+                            "{path}: `{t}` is neither a maturity ({}) nor a scope ({})",
+                            MATURITY.join(", "),
+                            SCOPE.join(", ")
+                        )));
+                    }
+                    _ => ("maturity", MATURITY),
+                };
+                let current = f.get(field).and_then(Value::as_str).unwrap_or(ladder[0]).to_string();
+                let at = ladder.iter().position(|m| *m == current).unwrap_or(0);
+                let next = match to.as_deref() {
+                    Some(t) => t,
+                    None => ladder.get(at + 1).copied().ok_or_else(|| {
+                        ReviewError::refused(format!("{path}: already `{current}`, the top of opendray's ladder"))
+                    })?,
+                };
+                if ladder.iter().position(|m| *m == next) <= Some(at) {
+                    return Err(ReviewError::refused(format!("{path}: `{next}` is not above `{current}`")));
+                }
+                provenance.insert("promoted_from".into(), json!({field: current}));
+                fields::set(&mut plan.draft, store, &path, field, json!(next))?;
+            }
+        }
+        fields::set(&mut plan.draft, store, &path, "provenance", Value::Object(provenance))
+    }
+
+    /// INTO records the merged id in `provenance.merged_from` and takes over FROM's outgoing
+    /// edges, less those that would point at itself or that it already has.
+    fn merge_trail(&self, store: &Store, path: &str, trail: Value, plan: &mut Plan) -> Result<(), ReviewError> {
+        let f = fields::read(&mut plan.draft, store, path)?;
+        let mut pf = Fields::new();
+        pf.insert(
+            "merged_from".into(),
+            f.get("provenance").and_then(|p| p.get("merged_from")).cloned().unwrap_or(Value::Null),
+        );
+        let list = fields::with_items(&pf, "merged_from", std::slice::from_ref(&trail));
+        let p = fields::with_entry(&f, "provenance", "merged_from", list);
+        fields::set(&mut plan.draft, store, path, "provenance", p)?;
+        let Some(from) = trail.as_str().and_then(|id| store.by_id(id)) else { return Ok(()) };
+        let own_id = f.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+        let theirs = fields::read(&mut plan.draft, store, &store.entity(from).path.clone())?;
+        let Some(Value::Object(their_rel)) = theirs.get("relations") else { return Ok(()) };
+        let mut rel = match f.get("relations") {
+            Some(Value::Object(r)) => r.clone(),
+            _ => serde_json::Map::new(),
+        };
+        let mut moved = 0;
+        for (kind, targets) in their_rel {
+            let Value::Array(targets) = targets else { continue };
+            for t in targets.iter().filter(|t| t.as_str() != Some(own_id.as_str())) {
+                let list = rel.entry(kind.clone()).or_insert_with(|| json!([]));
+                if let Value::Array(l) = list
+                    && !l.contains(t)
+                {
+                    l.push(t.clone());
+                    moved += 1;
+                }
+            }
+        }
+        if moved > 0 {
+            fields::set(&mut plan.draft, store, path, "relations", Value::Object(rel))?;
+        }
+        Ok(())
+    }
+}

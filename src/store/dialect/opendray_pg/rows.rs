@@ -1,0 +1,274 @@
+//! Rows as folio reads them: a node with its outgoing edges and fact sources, rendered as
+//! the markdown export writes a node (docs/opendray-export.md) so that every reader, lint
+//! rule and review rule of the export works on it unchanged. The rendering is a pure
+//! function of the rows: its digest is the optimistic check of every write.
+use std::collections::HashMap;
+
+use postgres::GenericClient;
+use serde_json::{Map, Value, json};
+
+/// One `knowledge_nodes` row (less its embedding) with its edges and sources.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub id: String,
+    pub kind: String,
+    pub entity_type: Option<String>,
+    pub title: String,
+    pub body: String,
+    pub scope: String,
+    pub scope_key: String,
+    pub maturity: String,
+    pub confidence: Option<f64>,
+    pub provenance: Value,
+    pub created_at: String,
+    pub updated_at: String,
+    pub archived_at: Option<String>,
+    pub use_count: i32,
+    pub last_used_at: Option<String>,
+    pub enabled: bool,
+    pub success_count: i32,
+    pub failure_count: i32,
+    /// `(edge_type, dst_id)`, sorted.
+    pub edges: Vec<(String, String)>,
+    /// `memory_id`s, sorted.
+    pub sources: Vec<String>,
+}
+
+/// A timestamp column as UTC text with microseconds (exact, so a rendering changes whenever
+/// the row's `updated_at` does).
+macro_rules! ts {
+    ($c:literal) => {
+        concat!("to_char(", $c, " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')")
+    };
+}
+
+const SELECT: &str = concat!(
+    "SELECT id, kind, entity_type, title, body, scope, scope_key, maturity, confidence, provenance::text, ",
+    ts!("created_at"),
+    ", ",
+    ts!("updated_at"),
+    ", ",
+    ts!("archived_at"),
+    ", use_count, ",
+    ts!("last_used_at"),
+    ", enabled, success_count, failure_count FROM knowledge_nodes"
+);
+
+fn node(r: &postgres::Row) -> Node {
+    let provenance: Option<String> = r.get(9);
+    Node {
+        id: r.get(0),
+        kind: r.get(1),
+        entity_type: r.get(2),
+        title: r.get(3),
+        body: r.get(4),
+        scope: r.get(5),
+        scope_key: r.get(6),
+        maturity: r.get(7),
+        confidence: r.get(8),
+        provenance: provenance.and_then(|p| serde_json::from_str(&p).ok()).unwrap_or_else(|| json!({})),
+        created_at: r.get(10),
+        updated_at: r.get(11),
+        archived_at: r.get(12),
+        use_count: r.get(13),
+        last_used_at: r.get(14),
+        enabled: r.get(15),
+        success_count: r.get(16),
+        failure_count: r.get(17),
+        edges: Vec::new(),
+        sources: Vec::new(),
+    }
+}
+
+/// Each node's id with a digest of everything its rendering shows (its columns but the
+/// embedding, its edges and sources), computed by the server: an unchanged brain is compared
+/// without being transferred.
+pub fn versions(c: &mut impl GenericClient, archived: bool) -> Result<Vec<(String, String)>, postgres::Error> {
+    let rows = c.query(
+        "SELECT n.id, md5((to_jsonb(n) - 'embedding' - 'embedder' - 'embedding_at')::text \
+                          || '|' || coalesce(e.x, '') || '|' || coalesce(s.x, '')) \
+           FROM knowledge_nodes n \
+           LEFT JOIN (SELECT src_id, string_agg(edge_type || ' ' || dst_id, ',' ORDER BY edge_type, dst_id) x \
+                        FROM knowledge_edges GROUP BY src_id) e ON e.src_id = n.id \
+           LEFT JOIN (SELECT node_id, string_agg(memory_id, ',' ORDER BY memory_id) x \
+                        FROM knowledge_fact_sources GROUP BY node_id) s ON s.node_id = n.id \
+          WHERE ($1 OR n.archived_at IS NULL)",
+        &[&archived],
+    )?;
+    Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+}
+
+/// The nodes with these ids, with their edges and sources.
+pub fn by_ids(c: &mut impl GenericClient, ids: &[String]) -> Result<Vec<Node>, postgres::Error> {
+    let sql = format!("{SELECT} WHERE id = ANY($1) ORDER BY id");
+    let mut nodes: Vec<Node> = c.query(&sql, &[&ids])?.iter().map(node).collect();
+    let at: HashMap<String, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), i)).collect();
+    let edges = "SELECT src_id, edge_type, dst_id FROM knowledge_edges WHERE src_id = ANY($1) ORDER BY 1, 2, 3";
+    for r in c.query(edges, &[&ids])? {
+        if let Some(&i) = at.get(r.get::<_, &str>(0)) {
+            nodes[i].edges.push((r.get(1), r.get(2)));
+        }
+    }
+    let sources = "SELECT node_id, memory_id FROM knowledge_fact_sources WHERE node_id = ANY($1) ORDER BY 1, 2";
+    for r in c.query(sources, &[&ids])? {
+        if let Some(&i) = at.get(r.get::<_, &str>(0)) {
+            nodes[i].sources.push(r.get(1));
+        }
+    }
+    Ok(nodes)
+}
+
+/// One node, locked for this transaction (`FOR UPDATE`), or None when there is no such row.
+pub fn locked(c: &mut impl GenericClient, id: &str) -> Result<Option<Node>, postgres::Error> {
+    let sql = format!("{SELECT} WHERE id = $1 FOR UPDATE");
+    let Some(row) = c.query_opt(&sql, &[&id])? else { return Ok(None) };
+    let mut n = node(&row);
+    let edges = c.query("SELECT edge_type, dst_id FROM knowledge_edges WHERE src_id = $1 ORDER BY 1, 2", &[&id])?;
+    n.edges = edges.iter().map(|r| (r.get(0), r.get(1))).collect();
+    let sources = c.query("SELECT memory_id FROM knowledge_fact_sources WHERE node_id = $1 ORDER BY 1", &[&id])?;
+    n.sources = sources.iter().map(|r| r.get(0)).collect();
+    Ok(Some(n))
+}
+
+impl Node {
+    /// The node as an export file: YAML frontmatter of its columns, then its body.
+    /// `provenance.aliases` is shown as `aliases` (the schema has no column for them).
+    pub fn render(&self) -> String {
+        let mut m = Map::new();
+        m.insert("id".into(), json!(self.id));
+        m.insert("kind".into(), json!(self.kind));
+        if let Some(t) = &self.entity_type {
+            m.insert("entity_type".into(), json!(t));
+        }
+        m.insert("title".into(), json!(self.title));
+        m.insert("scope".into(), json!(self.scope));
+        if !self.scope_key.is_empty() {
+            m.insert("scope_key".into(), json!(self.scope_key));
+        }
+        m.insert("maturity".into(), json!(self.maturity));
+        if let Some(c) = self.confidence {
+            m.insert("confidence".into(), json!(c));
+        }
+        m.insert("enabled".into(), json!(self.enabled));
+        m.insert("use_count".into(), json!(self.use_count));
+        m.insert("success_count".into(), json!(self.success_count));
+        m.insert("failure_count".into(), json!(self.failure_count));
+        if let Some(t) = &self.last_used_at {
+            m.insert("last_used_at".into(), json!(t));
+        }
+        m.insert("created_at".into(), json!(self.created_at));
+        m.insert("updated_at".into(), json!(self.updated_at));
+        if let Some(t) = &self.archived_at {
+            m.insert("archived_at".into(), json!(t));
+        }
+        let mut provenance = match &self.provenance {
+            Value::Object(p) => p.clone(),
+            _ => Map::new(),
+        };
+        if let Some(a @ Value::Array(_)) = provenance.remove("aliases") {
+            m.insert("aliases".into(), a);
+        }
+        if !self.sources.is_empty() {
+            m.insert("sources".into(), json!(self.sources));
+        }
+        if !self.edges.is_empty() {
+            let mut rel = Map::new();
+            for (t, dst) in &self.edges {
+                let list = rel.entry(t.clone()).or_insert_with(|| json!([]));
+                if let Value::Array(l) = list {
+                    l.push(json!(dst));
+                }
+            }
+            m.insert("relations".into(), Value::Object(rel));
+        }
+        m.insert("provenance".into(), Value::Object(provenance));
+        let yaml = serde_yaml_ng::to_string(&Value::Object(m)).unwrap_or_default();
+        format!("---\n{yaml}---\n{}", self.body)
+    }
+
+    /// Where the node's file is in the mirror folder: the export's layout.
+    pub fn path(&self) -> String {
+        path_of(&self.kind, self.entity_type.as_deref(), &self.id)
+    }
+}
+
+/// `entities/<entity_type>/<id>.md`, `playbooks/<id>.md`, …; an id that is not a plain file
+/// name is made one (its other characters as `_`) and told apart by a digest.
+pub fn path_of(kind: &str, entity_type: Option<&str>, id: &str) -> String {
+    let plain = !id.is_empty()
+        && !id.starts_with('.')
+        && id.len() <= 120
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    let name = if plain {
+        id.to_string()
+    } else {
+        let cleaned: String = id
+            .chars()
+            .take(80)
+            .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') { c } else { '_' })
+            .collect();
+        let d = crate::store::model::digest::of(id.as_bytes());
+        format!("{cleaned}-{}", &crate::store::model::digest::hex(&d)[..10])
+    };
+    match kind {
+        "entity" => format!("entities/{}/{name}.md", entity_type.filter(|t| !t.is_empty()).unwrap_or("untyped")),
+        "fact" => format!("facts/{name}.md"),
+        "playbook" => format!("playbooks/{name}.md"),
+        "skill" => format!("skills/{name}.md"),
+        _ => format!("entities/{}/{name}.md", "unknown-kind"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::read::frontmatter::{Block, locate, parse_yaml};
+
+    fn sample() -> Node {
+        Node {
+            id: "svc-pg".into(),
+            kind: "entity".into(),
+            entity_type: Some("service".into()),
+            title: "PostgreSQL: dev".into(),
+            body: "The shared dev database.\n".into(),
+            scope: "project".into(),
+            scope_key: "homelab".into(),
+            maturity: "candidate".into(),
+            confidence: Some(0.8),
+            provenance: json!({"source": "distiller", "aliases": ["dev-db"]}),
+            created_at: "2026-01-01T00:00:00.000000Z".into(),
+            updated_at: "2026-01-02T00:00:00.000000Z".into(),
+            archived_at: None,
+            use_count: 0,
+            last_used_at: None,
+            enabled: true,
+            success_count: 0,
+            failure_count: 0,
+            edges: vec![("runs_on".into(), "host-a".into()), ("uses".into(), "tool-x".into())],
+            sources: vec!["mem-1".into()],
+        }
+    }
+
+    #[test]
+    fn rendering_is_an_export_file_that_reads_back() {
+        let n = sample();
+        let text = n.render();
+        let Block::Closed { inner, body_start, .. } = locate(&text) else { panic!("{text}") };
+        let f = parse_yaml(&text[inner]).unwrap();
+        assert_eq!(f["title"], "PostgreSQL: dev");
+        assert_eq!(f["aliases"], json!(["dev-db"]));
+        assert_eq!(f["provenance"], json!({"source": "distiller"}));
+        assert_eq!(f["relations"], json!({"runs_on": ["host-a"], "uses": ["tool-x"]}));
+        assert_eq!(&text[body_start..], n.body);
+        assert_eq!(n.path(), "entities/service/svc-pg.md");
+    }
+
+    #[test]
+    fn odd_ids_get_plain_distinct_file_names() {
+        let a = path_of("skill", None, "deploy/prod");
+        let b = path_of("skill", None, "deploy_prod");
+        assert!(a.starts_with("skills/deploy_prod-") && a.ends_with(".md"), "{a}");
+        assert_eq!(b, "skills/deploy_prod.md");
+        assert!(path_of("entity", None, "../x").starts_with("entities/untyped/___x-"));
+    }
+}

@@ -1,0 +1,192 @@
+//! The database backend of the storage seam. A plan's node writes become one transaction:
+//! each node is locked (`SELECT … FOR UPDATE`), rendered and compared with the digest folio
+//! read — a node an agent changed since is a conflict and nothing is written — then updated
+//! (`translate`), its edges and fact sources with it. Inside the same transaction the mirror
+//! folder takes the rows as they now read, with the journal, audit line, review ledger and
+//! undo record of the folder engine; the transaction commits only when those are in. Undo
+//! is the same path run with the record's before-images.
+use postgres::Transaction;
+
+use super::conn::Locator;
+use super::mirror::Marker;
+use super::rows::{self, Node};
+use super::translate::{self, Archived, Update};
+use crate::store::Store;
+use crate::store::dialect::FileRole;
+use crate::store::model::digest;
+use crate::store::read::{frontmatter, readonly};
+use crate::store::write::changeset::{Applied, Write, WriteError, WriteOptions};
+use crate::store::write::file_storage;
+use crate::store::write::journal::Role;
+use crate::store::write::state::State;
+use crate::store::write::storage::{Plan, Storage};
+use crate::store::write::undo;
+
+pub struct PgStorage<'s> {
+    store: &'s Store,
+    marker: Option<Marker>,
+}
+
+impl<'s> PgStorage<'s> {
+    pub fn new(store: &'s Store, marker: Option<Marker>) -> Self {
+        PgStorage { store, marker }
+    }
+
+    fn locator(&self) -> Result<Locator, WriteError> {
+        let m = self.marker.as_ref().ok_or_else(|| {
+            WriteError::Invalid(format!(
+                "{}: names no database ({} is missing); nothing was written",
+                self.store.root.display(),
+                super::mirror::MARKER
+            ))
+        })?;
+        Locator::known(&m.database).map_err(WriteError::Invalid)
+    }
+
+    /// The node a write is about: the id its new text names, else the id of the file now.
+    fn node_id(&self, w: &Write) -> Option<String> {
+        let text = match &w.after {
+            Some(b) => String::from_utf8_lossy(b).into_owned(),
+            None => std::fs::read_to_string(self.store.abs_path(&w.path)).ok()?,
+        };
+        frontmatter::get_str(&crate::store::dialect::yaml_fields(&text), "id")
+    }
+
+    /// What the view shows of a node: its rendering, or nothing when it is archived and
+    /// archived nodes are hidden.
+    fn visible(&self, n: Option<&Node>) -> Option<String> {
+        let archived = self.marker.as_ref().is_some_and(|m| m.archived);
+        n.filter(|n| archived || n.archived_at.is_none()).map(Node::render)
+    }
+}
+
+impl Storage for PgStorage<'_> {
+    fn read(&self, rel: &str) -> std::io::Result<Vec<u8>> {
+        std::fs::read(self.store.abs_path(rel))
+    }
+
+    fn apply(&self, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
+        let store = self.store;
+        let paths: Vec<&str> = plan.writes.iter().map(|w| w.path.as_str()).collect();
+        if let Some(why) = readonly::refusal(&store.root, store.kind(), &paths, opts.read_only) {
+            return Err(WriteError::ReadOnly(why));
+        }
+        let at = self.locator()?;
+        let mut client = at.connect().map_err(WriteError::Invalid)?;
+        let sql = |path: &str| {
+            let at = &at;
+            let path = path.to_string();
+            move |e: postgres::Error| WriteError::Invalid(format!("{path}: {}; nothing was written", at.explain(&e)))
+        };
+        let mut tx = client.transaction().map_err(sql("transaction"))?;
+        let stamp =
+            time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
+        let mut writes = Vec::new();
+        for w in plan.writes {
+            let is_node = w.role == Role::Edit && store.dialect.role(&w.path) == FileRole::Entity;
+            let Some(id) = is_node.then(|| self.node_id(&w)).flatten() else {
+                writes.push(w);
+                continue;
+            };
+            let now = rows::locked(&mut tx, &id).map_err(sql(&w.path))?;
+            let shown = self.visible(now.as_ref());
+            if shown.as_deref().map(|t| digest::of(t.as_bytes())) != w.expected {
+                return Err(WriteError::Conflict {
+                    path: w.path.clone(),
+                    on_disk: shown.map(String::into_bytes),
+                    intended: w.after.clone(),
+                });
+            }
+            let Some(old) = now else {
+                return Err(WriteError::Invalid(format!(
+                    "{}: no node `{id}` to write; folio never creates nodes",
+                    w.path
+                )));
+            };
+            let after = w.after.as_deref().map(String::from_utf8_lossy);
+            let update = translate::update(&old, after.as_deref(), &plan.event, &stamp)
+                .map_err(|why| WriteError::Invalid(format!("{}: {why}; nothing was written", w.path)))?;
+            write_row(&mut tx, &id, &update).map_err(sql(&w.path))?;
+            let fresh = rows::locked(&mut tx, &id).map_err(sql(&w.path))?;
+            let shown = self.visible(fresh.as_ref());
+            // The folder shows the row as the database now has it (its updated_at, its history).
+            match (fresh.as_ref().map(Node::path), shown) {
+                (Some(p), Some(text)) if p != w.path => {
+                    writes.push(Write { after: None, ..w.clone() });
+                    writes.push(Write { path: p, expected: None, after: Some(text.into_bytes()), role: Role::Edit });
+                }
+                (_, shown) => writes.push(Write { after: shown.map(String::into_bytes), ..w }),
+            }
+        }
+        let event = plan.event;
+        let mirrored = Plan { writes, archived: plan.archived, event, undoes: plan.undoes };
+        let applied = file_storage::apply_plan(store, mirrored, opts)?;
+        tx.commit().map_err(|e| {
+            WriteError::Invalid(format!(
+                "the database refused the commit ({}); its rows are as they were, reopen the store to see them",
+                at.explain(&e)
+            ))
+        })?;
+        Ok(applied)
+    }
+
+    fn undo(&self, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError> {
+        let state = State::for_store(&self.store.root, self.store.kind());
+        let Some(record) = undo::records(&state).pop() else { return Err(WriteError::NothingToUndo) };
+        let mut plan = file_storage::undo_plan(self.store, &state, &record, by)?;
+        plan.event.at = opts.at;
+        self.apply(plan, opts)
+    }
+}
+
+fn write_row(tx: &mut Transaction, id: &str, u: &Update) -> Result<(), postgres::Error> {
+    let (mode, at): (i32, Option<&str>) = match &u.archived {
+        Archived::Keep => (0, None),
+        Archived::Clear => (1, None),
+        Archived::Now => (2, None),
+        Archived::At(t) => (3, Some(t.as_str())),
+    };
+    let provenance = u.provenance.to_string();
+    tx.execute(
+        "UPDATE knowledge_nodes SET kind = $2, entity_type = $3, title = $4, body = $5, scope = $6, \
+         scope_key = $7, maturity = $8, confidence = $9::float8, enabled = $10, provenance = $11::text::jsonb, \
+         archived_at = CASE $12::int4 WHEN 0 THEN archived_at WHEN 1 THEN NULL WHEN 2 THEN now() \
+                       ELSE $13::text::timestamptz END, \
+         updated_at = now() WHERE id = $1",
+        &[
+            &id,
+            &u.kind,
+            &u.entity_type,
+            &u.title,
+            &u.body,
+            &u.scope,
+            &u.scope_key,
+            &u.maturity,
+            &u.confidence,
+            &u.enabled,
+            &provenance,
+            &mode,
+            &at,
+        ],
+    )?;
+    for (t, dst) in &u.del_edges {
+        tx.execute("DELETE FROM knowledge_edges WHERE src_id = $1 AND edge_type = $2 AND dst_id = $3", &[&id, t, dst])?;
+    }
+    // Self-edges are skipped (the table forbids them); an edge already there is kept as it is.
+    for (t, dst) in u.add_edges.iter().filter(|(_, d)| d != id) {
+        tx.execute(
+            "INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+            &[&id, t, dst],
+        )?;
+    }
+    for m in &u.del_sources {
+        tx.execute("DELETE FROM knowledge_fact_sources WHERE node_id = $1 AND memory_id = $2", &[&id, m])?;
+    }
+    for m in &u.add_sources {
+        tx.execute(
+            "INSERT INTO knowledge_fact_sources (node_id, memory_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            &[&id, m],
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,297 @@
+//! A node's file text, as folio's review rules and editors leave it, back into the row:
+//! which columns change, which edges and fact sources come and go. Columns opendray keeps
+//! itself (its counters, `last_used_at`) are refused; `created_at`/`updated_at` are the
+//! database's (`updated_at = now()` on every write). Every write also appends one entry to
+//! `provenance.folio_history` — who, when, which decision — where opendray's operators read
+//! the rest of a node's lineage.
+use serde_json::{Map, Value, json};
+
+use super::rows::Node;
+use crate::store::dialect::opendray::EDGE_TYPES;
+use crate::store::read::frontmatter::{self, Block};
+use crate::store::write::audit::AuditEvent;
+
+/// The provenance key folio logs its decisions under (a list, oldest first).
+pub const HISTORY_KEY: &str = "folio_history";
+
+/// What happens to `archived_at`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Archived {
+    Keep,
+    Clear,
+    Now,
+    At(String),
+}
+
+/// One row's update.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Update {
+    pub kind: String,
+    pub entity_type: Option<String>,
+    pub title: String,
+    pub body: String,
+    pub scope: String,
+    pub scope_key: String,
+    pub maturity: String,
+    pub confidence: Option<f64>,
+    pub enabled: bool,
+    pub provenance: Value,
+    pub archived: Archived,
+    pub add_edges: Vec<(String, String)>,
+    pub del_edges: Vec<(String, String)>,
+    pub add_sources: Vec<String>,
+    pub del_sources: Vec<String>,
+}
+
+/// The update that makes `old` read as `new` (None: the file leaves the view, which for a
+/// database is opendray's soft archive), logged as `event` at `at`.
+pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Result<Update, String> {
+    let entry = json!({"at": at, "by": event.by, "event": event.verb, "summary": event.summary});
+    let Some(text) = new else {
+        let mut p = object(&old.provenance);
+        p.entry("archived_reason")
+            .or_insert_with(|| json!(format!("{} by {}: {}", event.verb, event.by, event.summary)));
+        return Ok(Update {
+            provenance: with_history(p, &old.provenance, entry),
+            archived: if old.archived_at.is_some() { Archived::Keep } else { Archived::Now },
+            ..unchanged(old)
+        });
+    };
+    let Block::Closed { inner, body_start, .. } = frontmatter::locate(text) else {
+        return Err("the node's frontmatter is missing or not closed".into());
+    };
+    let f = frontmatter::parse_yaml(&text[inner]).map_err(|e| format!("frontmatter does not parse: {}", e.message))?;
+    let s = |k: &str| f.get(k).filter(|v| !v.is_null()).map(frontmatter::scalar_text);
+    for key in f.keys() {
+        if !KNOWN.contains(&key.as_str()) {
+            return Err(format!("opendray's knowledge_nodes has no column for `{key}`"));
+        }
+    }
+    if s("id").as_deref() != Some(old.id.as_str()) {
+        return Err(format!("`id` cannot change (the node is `{}`)", old.id));
+    }
+    for (key, now) in [
+        ("use_count", Some(old.use_count.to_string())),
+        ("success_count", Some(old.success_count.to_string())),
+        ("failure_count", Some(old.failure_count.to_string())),
+        ("last_used_at", old.last_used_at.clone()),
+    ] {
+        if s(key) != now {
+            return Err(format!("`{key}` is counted by opendray; folio does not write it"));
+        }
+    }
+    let mut provenance = match f.get("provenance") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(p)) => p.clone(),
+        Some(_) => return Err("`provenance` must be a mapping".into()),
+    };
+    match f.get("aliases") {
+        Some(Value::Array(a)) if !a.is_empty() => {
+            provenance.insert("aliases".into(), Value::Array(a.clone()));
+        }
+        _ => {
+            provenance.remove("aliases");
+        }
+    }
+    let edges = relations(f.get("relations"))?;
+    let sources: Vec<String> = frontmatter::get_list(&f, "sources");
+    let confidence = match f.get("confidence") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(v.as_f64().ok_or("`confidence` must be a number")?),
+    };
+    let enabled = match f.get("enabled") {
+        None => old.enabled,
+        Some(v) => v.as_bool().ok_or("`enabled` must be true or false")?,
+    };
+    let archived = match (s("archived_at"), &old.archived_at) {
+        (None, None) => Archived::Keep,
+        (None, Some(_)) => Archived::Clear,
+        (Some(_), None) => Archived::Now,
+        (Some(new), Some(was)) if new == *was => Archived::Keep,
+        (Some(new), Some(_)) => Archived::At(new),
+    };
+    Ok(Update {
+        kind: s("kind").ok_or("`kind` is required")?,
+        entity_type: s("entity_type"),
+        title: s("title").ok_or("`title` is required")?,
+        body: text[body_start..].to_string(),
+        scope: s("scope").unwrap_or_else(|| "project".into()),
+        scope_key: s("scope_key").unwrap_or_default(),
+        maturity: s("maturity").unwrap_or_else(|| "candidate".into()),
+        confidence,
+        enabled,
+        provenance: with_history(provenance, &old.provenance, entry),
+        archived,
+        add_edges: edges.iter().filter(|e| !old.edges.contains(e)).cloned().collect(),
+        del_edges: old.edges.iter().filter(|e| !edges.contains(e)).cloned().collect(),
+        add_sources: sources.iter().filter(|s| !old.sources.contains(s)).cloned().collect(),
+        del_sources: old.sources.iter().filter(|s| !sources.contains(s)).cloned().collect(),
+    })
+}
+
+/// Keys a rendered node has (`rows::Node::render`).
+const KNOWN: &[&str] = &[
+    "id",
+    "kind",
+    "entity_type",
+    "title",
+    "scope",
+    "scope_key",
+    "maturity",
+    "confidence",
+    "enabled",
+    "use_count",
+    "success_count",
+    "failure_count",
+    "last_used_at",
+    "created_at",
+    "updated_at",
+    "archived_at",
+    "aliases",
+    "sources",
+    "relations",
+    "provenance",
+];
+
+fn unchanged(old: &Node) -> Update {
+    Update {
+        kind: old.kind.clone(),
+        entity_type: old.entity_type.clone(),
+        title: old.title.clone(),
+        body: old.body.clone(),
+        scope: old.scope.clone(),
+        scope_key: old.scope_key.clone(),
+        maturity: old.maturity.clone(),
+        confidence: old.confidence,
+        enabled: old.enabled,
+        provenance: old.provenance.clone(),
+        archived: Archived::Keep,
+        add_edges: Vec::new(),
+        del_edges: Vec::new(),
+        add_sources: Vec::new(),
+        del_sources: Vec::new(),
+    }
+}
+
+fn object(v: &Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m.clone(),
+        _ => Map::new(),
+    }
+}
+
+/// The history is the row's, whatever the text says (an undo's before-image lacks the
+/// entry of the write it reverts), plus this write's entry.
+fn with_history(mut p: Map<String, Value>, old: &Value, entry: Value) -> Value {
+    let mut history = match old.get(HISTORY_KEY) {
+        Some(Value::Array(h)) => h.clone(),
+        _ => Vec::new(),
+    };
+    history.push(entry);
+    p.insert(HISTORY_KEY.into(), Value::Array(history));
+    Value::Object(p)
+}
+
+/// `relations:` as `(edge_type, dst)` pairs; a type outside opendray's vocabulary is refused
+/// (the table's CHECK would refuse it).
+fn relations(v: Option<&Value>) -> Result<Vec<(String, String)>, String> {
+    let Some(Value::Object(rel)) = v else {
+        return match v {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(_) => Err("`relations` must be a mapping of edge type to node ids".into()),
+        };
+    };
+    let mut out = Vec::new();
+    for (kind, targets) in rel {
+        if !EDGE_TYPES.contains(&kind.as_str()) {
+            return Err(format!("edge type `{kind}` is not one of {}", EDGE_TYPES.join(", ")));
+        }
+        let list = match targets {
+            Value::Array(a) => a.iter().map(frontmatter::scalar_text).collect(),
+            other => vec![frontmatter::scalar_text(other)],
+        };
+        for t in list {
+            let pair = (kind.clone(), t);
+            if !out.contains(&pair) {
+                out.push(pair);
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node() -> Node {
+        Node {
+            id: "a".into(),
+            kind: "playbook".into(),
+            entity_type: None,
+            title: "A".into(),
+            body: "body\n".into(),
+            scope: "project".into(),
+            scope_key: "p".into(),
+            maturity: "candidate".into(),
+            confidence: None,
+            provenance: json!({"source": "reflector"}),
+            created_at: "2026-01-01T00:00:00.000000Z".into(),
+            updated_at: "2026-01-01T00:00:00.000000Z".into(),
+            archived_at: None,
+            use_count: 3,
+            last_used_at: None,
+            enabled: true,
+            success_count: 0,
+            failure_count: 0,
+            edges: vec![("uses".into(), "b".into())],
+            sources: vec![],
+        }
+    }
+
+    fn event() -> AuditEvent {
+        AuditEvent::new("review", "human:ann", "approved a")
+    }
+
+    #[test]
+    fn unchanged_text_changes_nothing_but_the_history() {
+        let n = node();
+        let u = update(&n, Some(&n.render()), &event(), "T").unwrap();
+        assert_eq!(u.provenance["source"], "reflector");
+        assert_eq!(
+            u.provenance[HISTORY_KEY],
+            json!([{"at": "T", "by": "human:ann", "event": "review", "summary": "approved a"}])
+        );
+        assert_eq!(Update { provenance: n.provenance.clone(), ..u }, unchanged(&n));
+    }
+
+    #[test]
+    fn edits_become_columns_edges_and_archive() {
+        let n = node();
+        let text = n
+            .render()
+            .replace("maturity: candidate", "maturity: fact")
+            .replace("uses:\n  - b", "depends_on:\n  - c")
+            .replace("---\nbody", "---\nnew body");
+        let text = text.replacen("scope: project\n", "scope: project\narchived_at: x\n", 1);
+        let u = update(&n, Some(&text), &event(), "T").unwrap();
+        assert_eq!(u.maturity, "fact");
+        assert_eq!(u.body, "new body\n");
+        assert_eq!(u.add_edges, [("depends_on".to_string(), "c".to_string())]);
+        assert_eq!(u.del_edges, [("uses".to_string(), "b".to_string())]);
+        assert_eq!(u.archived, Archived::Now);
+        let gone = update(&n, None, &event(), "T").unwrap();
+        assert_eq!(gone.archived, Archived::Now);
+        assert_eq!(gone.provenance["archived_reason"], "review by human:ann: approved a");
+    }
+
+    #[test]
+    fn what_opendray_keeps_is_refused() {
+        let n = node();
+        let e = |t: String| update(&n, Some(&t), &event(), "T").unwrap_err();
+        assert!(e(n.render().replace("use_count: 3", "use_count: 4")).contains("counted by opendray"));
+        assert!(e(n.render().replace("id: a", "id: z")).contains("`id` cannot change"));
+        assert!(e(n.render().replace("title: A", "title: A\ncolour: red")).contains("no column for `colour`"));
+        assert!(e(n.render().replace("uses:", "likes:")).contains("edge type `likes`"));
+    }
+}

@@ -1,0 +1,91 @@
+//! opendray's live brain through folio's library, where a test must act between folio's
+//! steps: an agent's write between folio's read and its write is a conflict; agents' writes
+//! reach a watched store within 2 s (live reload).
+#[path = "support/pg.rs"]
+mod pg;
+#[path = "support/opendray_seed.rs"]
+mod seed;
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// folio's state folder for this test binary, set once before any test reads the
+/// environment (every test calls this first; each test's database has its own mirror).
+fn state() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        // SAFETY: inside the OnceLock, before any test of this binary touches the
+        // environment or starts a thread that does (they all wait here first).
+        unsafe { std::env::set_var("FOLIO_STATE_DIR", d.path()) };
+        d
+    })
+    .path()
+}
+
+fn row(c: &mut postgres::Client, id: &str) -> Value {
+    let r =
+        c.query_one("SELECT (to_jsonb(n) - 'embedding')::text FROM knowledge_nodes n WHERE id = $1", &[&id]).unwrap();
+    serde_json::from_str(r.get::<_, &str>(0)).unwrap()
+}
+
+#[test]
+fn an_agents_write_between_read_and_write_is_a_conflict() {
+    state();
+    let Some(pg) = pg::Pg::start() else { return };
+    let mut c = pg.opendray_db("brain");
+    seed::homelab(&mut c);
+    let url = pg.conninfo("brain");
+    let store = folio::store::Store::open(Path::new(&url), None).unwrap();
+    let idx = store.find("svc-pg").unwrap();
+    let reviewer = folio::store::review::Reviewer::now("human:ann");
+    let plan = folio::store::review::verdict::plan(
+        &store,
+        &[idx],
+        &folio::store::review::Verdict::Approve { over: None },
+        &reviewer,
+        false,
+    )
+    .unwrap();
+    // opendray's distiller bumps the node after folio read it.
+    c.execute(
+        "UPDATE knowledge_nodes SET body = 'rewritten by the agent', updated_at = now() WHERE id = 'svc-pg'",
+        &[],
+    )
+    .unwrap();
+    let err = plan.apply(&store, &Default::default()).unwrap_err().to_string();
+    assert!(err.contains("changed"), "{err}");
+    let r = row(&mut c, "svc-pg");
+    assert_eq!(r["body"], "rewritten by the agent", "the agent's write stands");
+    assert!(r["provenance"].get("approved").is_none());
+    assert!(r["provenance"].get("folio_history").is_none());
+}
+
+#[test]
+fn agents_writes_reach_a_watched_store_within_two_seconds() {
+    state();
+    let Some(pg) = pg::Pg::start() else { return };
+    let mut c = pg.opendray_db("brain");
+    seed::homelab(&mut c);
+    let store = folio::store::Store::open(Path::new(&pg.conninfo("brain")), None).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let _w = folio::store::keep::watch::watch(&store.root, move |paths| {
+        let _ = tx.send(paths);
+    })
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let written = std::time::Instant::now();
+    c.execute("UPDATE knowledge_nodes SET title = 'PostgreSQL (dev)', updated_at = now() WHERE id = 'svc-pg'", &[])
+        .unwrap();
+    let mut seen = false;
+    while written.elapsed() < std::time::Duration::from_secs(2) && !seen {
+        if let Ok(paths) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
+            seen = paths.iter().any(|p| p.ends_with("entities/service/svc-pg.md"));
+        }
+    }
+    assert!(seen, "the change reached the watcher within 2 s");
+    let fresh = folio::store::Store::load(&store.root, store.kind(), String::new());
+    assert_eq!(fresh.entity(fresh.find("svc-pg").unwrap()).title, "PostgreSQL (dev)");
+}

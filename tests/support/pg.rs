@@ -1,0 +1,186 @@
+//! A private PostgreSQL server for a test: `initdb` in a temporary folder, started with
+//! `pg_ctl` on a Unix socket in that folder and a free local port, stopped (and removed) when
+//! dropped. PostgreSQL refuses to run as root, so under root the server runs as the
+//! `postgres` user (or `nobody`) owning the folder. Without PostgreSQL's binaries the tests
+//! are skipped with a line saying why — except in CI (`CI` set), where they must run.
+#![allow(dead_code)]
+
+use std::ffi::CString;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The superuser the tests connect as, and its password (TCP connections ask for it).
+pub const USER: &str = "folio";
+pub const PASSWORD: &str = "test-secret-9f2c";
+
+pub struct Pg {
+    dir: tempfile::TempDir,
+    bin: PathBuf,
+    pub port: u16,
+    /// Who the server runs as (None: as ourselves).
+    owner: Option<(u32, u32)>,
+}
+
+/// Where PostgreSQL's server binaries are: on PATH, else Debian's `/usr/lib/postgresql/N/bin`.
+fn bin_dir() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("PATH") {
+        for d in std::env::split_paths(&path) {
+            if d.join("initdb").is_file() && d.join("pg_ctl").is_file() {
+                return Some(d);
+            }
+        }
+    }
+    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .flatten()
+        .map(|e| e.path().join("bin"))
+        .filter(|b| b.join("initdb").is_file())
+        .collect();
+    found.sort_by_key(|p| p.parent().and_then(|v| v.file_name()?.to_str()?.parse::<u32>().ok()).unwrap_or(0));
+    found.pop()
+}
+
+/// An unprivileged user to run the server as when we are root.
+fn unprivileged() -> (u32, u32) {
+    for name in ["postgres", "nobody"] {
+        let c = CString::new(name).unwrap();
+        // SAFETY: getpwnam returns a pointer into static storage or null; read at once.
+        let pw = unsafe { libc::getpwnam(c.as_ptr()) };
+        if !pw.is_null() {
+            // SAFETY: non-null, as checked.
+            let pw = unsafe { &*pw };
+            return (pw.pw_uid, pw.pw_gid);
+        }
+    }
+    panic!("running as root and there is no `postgres` or `nobody` user to run PostgreSQL as");
+}
+
+fn chown_tree(p: &Path, (uid, gid): (u32, u32)) {
+    std::os::unix::fs::chown(p, Some(uid), Some(gid)).unwrap();
+    if p.is_dir() {
+        for e in std::fs::read_dir(p).unwrap().flatten() {
+            chown_tree(&e.path(), (uid, gid));
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+impl Pg {
+    /// A running server, or None (with the reason printed) when PostgreSQL is not installed
+    /// outside CI.
+    pub fn start() -> Option<Pg> {
+        let Some(bin) = bin_dir() else {
+            let why = "PostgreSQL's initdb/pg_ctl are not installed (Debian: apt-get install postgresql)";
+            if std::env::var_os("CI").is_some() {
+                panic!("{why}; in CI the PostgreSQL tests must run");
+            }
+            eprintln!("skipping the PostgreSQL test: {why}");
+            return None;
+        };
+        let dir = tempfile::Builder::new().prefix("folio-pg").tempdir().unwrap();
+        // SAFETY: geteuid has no preconditions.
+        let owner = (unsafe { libc::geteuid() } == 0).then(unprivileged);
+        let pg = Pg { dir, bin, port: free_port(), owner };
+        std::fs::write(pg.dir.path().join("pw"), PASSWORD).unwrap();
+        if let Some(o) = owner {
+            chown_tree(pg.dir.path(), o);
+        }
+        let data = pg.data();
+        let out = pg.run(
+            "initdb",
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-U",
+                USER,
+                "--pwfile",
+                pg.dir.path().join("pw").to_str().unwrap(),
+                "--auth-local=trust",
+                "--auth-host=scram-sha-256",
+                "--encoding=UTF8",
+                "--no-locale",
+                "--no-sync",
+            ],
+        );
+        assert!(out.status.success(), "initdb failed: {}", String::from_utf8_lossy(&out.stderr));
+        let opts = format!(
+            "-k {} -p {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off",
+            pg.dir.path().display(),
+            pg.port
+        );
+        let log = pg.dir.path().join("server.log");
+        let out =
+            pg.run("pg_ctl", &["-D", data.to_str().unwrap(), "-o", &opts, "-l", log.to_str().unwrap(), "-w", "start"]);
+        assert!(
+            out.status.success(),
+            "pg_ctl start failed: {}{}",
+            String::from_utf8_lossy(&out.stderr),
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+        Some(pg)
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    fn run(&self, tool: &str, args: &[&str]) -> Output {
+        let mut c = Command::new(self.bin.join(tool));
+        c.args(args).env("LC_ALL", "C").env_remove("PGDATA");
+        if let Some((uid, gid)) = self.owner {
+            c.uid(uid).gid(gid).current_dir(self.dir.path());
+        }
+        c.output().unwrap_or_else(|e| panic!("{tool}: {e}"))
+    }
+
+    /// The Unix socket's folder.
+    pub fn socket_dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// A key=value connection string over the socket (no password needed there).
+    pub fn conninfo(&self, db: &str) -> String {
+        format!("host={} port={} user={USER} dbname={db}", self.socket_dir().display(), self.port)
+    }
+
+    /// A URL over TCP with `password`.
+    pub fn tcp_url(&self, db: &str, password: &str) -> String {
+        format!("postgres://{USER}:{password}@127.0.0.1:{}/{db}", self.port)
+    }
+
+    pub fn client(&self, db: &str) -> postgres::Client {
+        postgres::Client::connect(&self.conninfo(db), postgres::NoTls).unwrap()
+    }
+
+    /// A new database with opendray's knowledge migrations applied (read from ../shared,
+    /// never written), pgvector's `vector` stood in by a domain (folio never reads it).
+    pub fn opendray_db(&self, name: &str) -> postgres::Client {
+        self.client("postgres").batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
+        let mut c = self.client(name);
+        c.batch_execute("CREATE DOMAIN vector AS real[]").unwrap();
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/formats/corpora/opendray-pg/migrations");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e} (the tests need ../shared beside the repository)", dir.display()))
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "sql"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 7, "the opendray migrations are missing from {}", dir.display());
+        for f in files {
+            c.batch_execute(&std::fs::read_to_string(&f).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        }
+        c
+    }
+}
+
+impl Drop for Pg {
+    fn drop(&mut self) {
+        let data = self.data();
+        let _ = self.run("pg_ctl", &["-D", data.to_str().unwrap(), "-m", "immediate", "-w", "stop"]);
+    }
+}
