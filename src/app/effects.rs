@@ -66,6 +66,13 @@ pub enum Effect {
     LoadRecallHistory { state: PathBuf, root: PathBuf },
     /// Remember recent recall queries of the store at `root` in the person's state folder.
     SaveRecallHistory { state: PathBuf, root: PathBuf, recent: Vec<String> },
+    /// Build `store`'s text index for recall; with `base`, by updating that index of an earlier
+    /// store, reading only the files at `changed` again. Answered by `Event::TextIndexed`.
+    IndexText {
+        store: Arc<Store>,
+        base: Option<(Arc<Store>, Arc<crate::recall::text::TextRecall>)>,
+        changed: Vec<String>,
+    },
     /// Remember who reviews (asked once when $USER is unset) in this file.
     RememberReviewer { file: PathBuf, actor: String },
 }
@@ -241,6 +248,13 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
             crate::recall::history::save(&dir, &recent)
                 .err()
                 .map(|e| Event::Copied(Err(format!("{}: cannot remember recall queries ({e})", dir.display()))))
+        }
+        Effect::IndexText { store, base, changed } => {
+            let text = match base {
+                Some((old, index)) => index.update(&old, &store, &changed),
+                None => crate::recall::text::TextRecall::build(&store),
+            };
+            Some(Event::TextIndexed(store, Arc::new(text)))
         }
         Effect::RememberReviewer { file, actor } => {
             super::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))

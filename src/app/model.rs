@@ -217,6 +217,13 @@ pub struct Model {
     pub recall_sections: bool,
     /// Recent recall queries of this store, newest first.
     pub recall_recent: Vec<String>,
+    /// The text index (bodies searched by recall) and the store it was built on; asked for when
+    /// recall first opens, then kept current as the store changes.
+    pub text_index: Option<(Arc<Store>, Arc<crate::recall::text::TextRecall>)>,
+    /// Recall has opened on this store: its text index is built and kept current.
+    pub text_wanted: bool,
+    /// Paths changed since `text_index`'s store: what the next index update reads again.
+    pub text_changes: Vec<String>,
     /// The person's state folder (recall history per store); none: nothing is remembered.
     pub state_dir: Option<std::path::PathBuf>,
     /// The lint engine's latest report and, per entity, whether it has findings.
@@ -283,6 +290,9 @@ impl Model {
             recall_synchronous: true,
             recall_sections: false,
             recall_recent: Vec::new(),
+            text_index: None,
+            text_wanted: false,
+            text_changes: Vec::new(),
             state_dir: None,
             lint: None,
             lint_flags: Arc::new(Vec::new()),

@@ -89,6 +89,10 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             recall::tick(model);
             Vec::new()
         }
+        Event::TextIndexed(store, text) => {
+            recall::text_indexed(model, store, text);
+            Vec::new()
+        }
         Event::RecallHistory(recent) => {
             model.recall_recent = recent;
             Vec::new()
@@ -254,7 +258,7 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         }
         Action::FocusGraph => return graph::focus(model),
         Action::FocusLint => return lint::focus(model),
-        Action::Recall => recall::open(model),
+        Action::Recall => return recall::open(model),
         Action::RecallSections => {
             model.recall_sections = !model.recall_sections;
             let on = if model.recall_sections { "on" } else { "off" };

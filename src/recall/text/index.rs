@@ -106,13 +106,14 @@ impl TextIndex {
                 (vocab, lengths)
             })
             .collect();
-        let mut index = TextIndex::default();
+        let mut words: FastMap<Box<str>, u32> = FastMap::default();
         let mut lists: Vec<Vec<(u32, u32)>> = Vec::new();
-        for (vocab, lengths) in parts {
-            index.lengths.extend(lengths);
+        let mut lengths = Vec::with_capacity(n);
+        for (vocab, part_lengths) in parts {
+            lengths.extend(part_lengths);
             for (w, mut list) in vocab {
                 let next = lists.len() as u32;
-                let id = *index.words.entry(w.into_boxed_str()).or_insert(next);
+                let id = *words.entry(w.into_boxed_str()).or_insert(next);
                 if id == next {
                     lists.push(Vec::new());
                 }
@@ -121,7 +122,66 @@ impl TextIndex {
                 lists[id as usize].append(&mut list);
             }
         }
-        for list in lists {
+        TextIndex::encode(words, lists, lengths)
+    }
+
+    /// The index of a changed store without reading the unchanged bodies again: `keep[old]` is
+    /// the new number of old entity `old` when its text is unchanged (`None`: gone or changed),
+    /// `fresh` the texts of the new or changed entities; `n` entities in all.
+    pub fn update(&self, keep: &[Option<EntityIdx>], fresh: &[(EntityIdx, String)], n: usize) -> TextIndex {
+        let mut lists: Vec<Vec<(u32, u32)>> = (0..self.df.len() as u32)
+            .into_par_iter()
+            .map(|id| {
+                self.decode(id)
+                    .into_iter()
+                    .filter_map(|p| keep.get(p.idx as usize).copied().flatten().map(|to| (to, p.count)))
+                    .collect()
+            })
+            .collect();
+        let mut words = self.words.clone();
+        let mut lengths = vec![0u32; n];
+        for (old, to) in keep.iter().enumerate() {
+            if let Some(to) = to {
+                lengths[*to as usize] = self.length(old as EntityIdx);
+            }
+        }
+        let counted: Vec<(EntityIdx, FastMap<Cow<'_, str>, u32>, u32)> = fresh
+            .par_iter()
+            .map(|(idx, text)| {
+                let (counts, len) = count_words(text);
+                (*idx, counts, len)
+            })
+            .collect();
+        for (idx, counts, len) in counted {
+            lengths[idx as usize] = len;
+            for (w, count) in counts {
+                let next = lists.len() as u32;
+                let id = match words.get(w.as_ref()) {
+                    Some(&id) => id,
+                    None => {
+                        words.insert(w.into_owned().into_boxed_str(), next);
+                        lists.push(Vec::new());
+                        next
+                    }
+                };
+                lists[id as usize].push((idx, count));
+            }
+        }
+        // Kept entities may be renumbered out of order, fresh ones land anywhere.
+        lists.par_iter_mut().for_each(|l| l.sort_unstable());
+        TextIndex::encode(words, lists, lengths)
+    }
+
+    /// The index from each word's sorted (entity, count) list; words no entity holds any more
+    /// are dropped.
+    fn encode(words: FastMap<Box<str>, u32>, lists: Vec<Vec<(u32, u32)>>, lengths: Vec<u32>) -> TextIndex {
+        let mut index = TextIndex { lengths, ..TextIndex::default() };
+        let mut renumber = vec![u32::MAX; lists.len()];
+        for (id, list) in lists.into_iter().enumerate() {
+            if list.is_empty() {
+                continue;
+            }
+            renumber[id] = index.df.len() as u32;
             index.offsets.push(index.postings.len() as u32);
             index.df.push(list.len() as u32);
             let mut last = 0;
@@ -131,6 +191,13 @@ impl TextIndex {
                 last = idx;
             }
         }
+        index.words = words
+            .into_iter()
+            .filter_map(|(w, id)| {
+                let to = renumber[id as usize];
+                (to != u32::MAX).then_some((w, to))
+            })
+            .collect();
         index.offsets.push(index.postings.len() as u32);
         index.postings.shrink_to_fit();
         let total: u64 = index.lengths.iter().map(|&l| u64::from(l)).sum();
@@ -163,7 +230,14 @@ impl TextIndex {
 
     /// The postings of `word` (lower case), in entity order.
     pub fn postings(&self, word: &str) -> Vec<Posting> {
-        let Some(&id) = self.words.get(word) else { return Vec::new() };
+        match self.words.get(word) {
+            Some(&id) => self.decode(id),
+            None => Vec::new(),
+        }
+    }
+
+    /// The postings of word number `id`.
+    fn decode(&self, id: u32) -> Vec<Posting> {
         let (start, end) = (self.offsets[id as usize] as usize, self.offsets[id as usize + 1] as usize);
         let bytes = &self.postings[start..end];
         let mut out = Vec::with_capacity(self.df[id as usize] as usize);
@@ -214,5 +288,24 @@ mod tests {
         let w3: Vec<u32> = i.postings("w3").iter().map(|p| p.idx).collect();
         assert_eq!(w3, (0..texts.len() as u32).filter(|n| n % 5 == 3).collect::<Vec<_>>());
         assert_eq!(i.postings("x").iter().find(|p| p.idx == 2).map(|p| p.count), Some(2));
+    }
+
+    #[test]
+    fn an_update_equals_a_fresh_build_of_the_changed_texts() {
+        let old = ["alpha beta", "beta gamma gamma", "delta", "epsilon alpha"];
+        // Entity 0 gone, 1 kept (now 2), 2 changed (now 0), 3 kept (now 1), one new (3).
+        let new = ["delta zeta", "epsilon alpha", "beta gamma gamma", "omega alpha alpha"];
+        let before = index(&old);
+        let keep = [None, Some(2), None, Some(1)];
+        let fresh: Vec<(EntityIdx, String)> = vec![(0, new[0].into()), (3, new[3].into())];
+        let updated = before.update(&keep, &fresh, new.len());
+        let rebuilt = index(&new);
+        for w in ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "omega"] {
+            assert_eq!(updated.postings(w), rebuilt.postings(w), "{w}");
+            assert_eq!(updated.df(w), rebuilt.df(w), "{w}");
+        }
+        assert_eq!(updated.words.len(), rebuilt.words.len(), "words no entity holds are dropped");
+        assert_eq!(updated.lengths, rebuilt.lengths);
+        assert!((updated.average_length() - rebuilt.average_length()).abs() < 1e-6);
     }
 }

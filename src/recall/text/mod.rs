@@ -4,9 +4,10 @@
 pub mod bm25;
 pub mod index;
 pub mod lines;
+pub mod live;
 pub mod terms;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub use index::TextIndex;
 pub use lines::MatchLine;
@@ -18,6 +19,7 @@ use super::item::RecallItem;
 use super::query::Query;
 use super::{LintFlags, facts, rank};
 use crate::store::Store;
+use crate::store::lint::body_text;
 use crate::store::model::entity::EntityIdx;
 
 /// What one point of BM25 is worth against nucleo's fuzzy score (a whole-word title match
@@ -55,8 +57,57 @@ impl TextRecall {
         TextRecall { index, items }
     }
 
-    /// Rank the store against `query` over fields and bodies; best first, at most `limit`.
+    /// The text recall of `store`, which is `old_store` with the files at `changed` read again:
+    /// only entities in those files are read and tokenised; the others keep their postings.
+    pub fn update(&self, old_store: &Store, store: &Store, changed: &[String]) -> TextRecall {
+        let changed: HashSet<&str> = changed.iter().map(String::as_str).collect();
+        // (path, id) → new number, for entities in unchanged files; a pair seen twice is read again.
+        let mut new_of: HashMap<(&str, &str), Option<EntityIdx>> = HashMap::new();
+        for (i, e) in store.entities.iter().enumerate() {
+            if !changed.contains(e.path.as_str()) {
+                new_of.entry((&e.path, &e.id)).and_modify(|v| *v = None).or_insert(Some(i as EntityIdx));
+            }
+        }
+        let keep: Vec<Option<EntityIdx>> = if old_store.entities.len() == self.index.len() {
+            old_store
+                .entities
+                .iter()
+                .map(|e| new_of.get(&(e.path.as_str(), e.id.as_str())).copied().flatten())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut kept = vec![false; store.entities.len()];
+        for &to in keep.iter().flatten() {
+            kept[to as usize] = true;
+        }
+        let fresh: Vec<(EntityIdx, String)> = (0..store.entities.len() as EntityIdx)
+            .into_par_iter()
+            .filter(|&i| !kept[i as usize])
+            .map(|i| (i, body_text::indexed_text(store, i)))
+            .collect();
+        let (index, items) = rayon::join(
+            || self.index.update(&keep, &fresh, store.entities.len()),
+            || store.entities.par_iter().enumerate().map(|(i, e)| RecallItem::entity(i as EntityIdx, e)).collect(),
+        );
+        TextRecall { index, items }
+    }
+
+    /// Rank the store against `query` over fields and bodies; best first, at most `limit`, each
+    /// with its matching lines.
     pub fn search(&self, store: &Store, query: &Query, flags: &LintFlags, limit: usize) -> Vec<TextHit> {
+        let mut hits = self.rank(store, query, flags, limit);
+        hits.truncate(limit);
+        let words = Terms::parse(&query.text).words;
+        for h in &mut hits {
+            h.lines = lines::matching_lines(store, h.idx, &words, LINES_PER_HIT);
+        }
+        hits
+    }
+
+    /// Every entity matching `query` over fields and bodies, best first, without lines (those
+    /// are read from disk: `lines::matching_lines`). Phrases are checked for the best `limit`.
+    pub fn rank(&self, store: &Store, query: &Query, flags: &LintFlags, limit: usize) -> Vec<TextHit> {
         if query.is_empty() {
             return Vec::new();
         }
@@ -106,11 +157,7 @@ impl TextRecall {
                 lines: Vec::new(),
             })
             .collect();
-        hits.sort_by(|a, b| b.score.cmp(&a.score).then(a.idx.cmp(&b.idx)));
-        hits.truncate(limit);
-        for h in &mut hits {
-            h.lines = lines::matching_lines(store, h.idx, &terms.words, LINES_PER_HIT);
-        }
+        hits.par_sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.idx.cmp(&b.idx)));
         hits
     }
 }
