@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use crate::store::Store;
 use crate::store::lint::body_text;
+use crate::store::lint::content::Content;
 use crate::store::model::entity::EntityIdx;
 
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
@@ -75,9 +76,65 @@ fn read_varint(bytes: &[u8], at: &mut usize) -> u32 {
 impl TextIndex {
     /// Index every entity of the store, reading the bodies (in parallel on the current pool).
     pub fn build(store: &Store) -> TextIndex {
-        let n = store.entities.len();
-        let texts = |range: std::ops::Range<usize>| range.map(|i| body_text::indexed_text(store, i as EntityIdx));
-        TextIndex::from_texts(n, |start, end| texts(start..end).collect())
+        TextIndex::from_content(store, &Content::build(store))
+    }
+
+    /// Index the store from its term table (description and body) and its titles, in memory:
+    /// the same index as `from_texts` over `body_text::indexed_text`, without reading a body.
+    pub fn from_content(store: &Store, content: &Content) -> TextIndex {
+        let n = content.len();
+        let mut words: FastMap<Box<str>, u32> =
+            content.words.iter().enumerate().map(|(id, w)| (w.clone(), id as u32)).collect();
+        // Title words: looked up in the table's vocabulary, new ones numbered after it.
+        let mut titles: Vec<Vec<u32>> = Vec::with_capacity(n);
+        let mut next = content.words.len() as u32;
+        for e in store.entities.iter().take(n) {
+            let ids = body_text::words(&e.title)
+                .map(|(_, w)| match words.get(w.as_ref()) {
+                    Some(&id) => id,
+                    None => {
+                        words.insert(w.into_owned().into_boxed_str(), next);
+                        next += 1;
+                        next - 1
+                    }
+                })
+                .collect();
+            titles.push(ids);
+        }
+        // Postings by counting: document frequency first, then each list filled in entity order.
+        let mut df = vec![0u32; next as usize];
+        let mut lengths = Vec::with_capacity(n);
+        // Per word: the entity (plus one) whose list last took it, and where.
+        let mut seen: Vec<(u32, u32)> = vec![(0, 0); next as usize];
+        let mut per_entity: Vec<Vec<(u32, u32)>> = Vec::with_capacity(n);
+        for (i, title) in titles.iter().enumerate() {
+            let stamp = i as u32 + 1;
+            let mut list: Vec<(u32, u32)> = Vec::with_capacity(content.terms(i).len() + title.len());
+            // Title words add to the body's counts, or get a posting of their own.
+            for (id, count) in
+                content.terms(i).iter().map(|t| (t.id, u32::from(t.count))).chain(title.iter().map(|&id| (id, 1)))
+            {
+                let s = &mut seen[id as usize];
+                if s.0 == stamp {
+                    list[s.1 as usize].1 += count;
+                } else {
+                    *s = (stamp, list.len() as u32);
+                    list.push((id, count));
+                }
+            }
+            for &(id, _) in &list {
+                df[id as usize] += 1;
+            }
+            lengths.push(content.length(i) + title.len() as u32);
+            per_entity.push(list);
+        }
+        let mut lists: Vec<Vec<(u32, u32)>> = df.iter().map(|&d| Vec::with_capacity(d as usize)).collect();
+        for (i, list) in per_entity.into_iter().enumerate() {
+            for (id, count) in list {
+                lists[id as usize].push((i as u32, count));
+            }
+        }
+        TextIndex::encode(words, lists, lengths)
     }
 
     /// Index `n` texts, `chunk(start, end)` giving those of entities `start..end`.
@@ -288,6 +345,26 @@ mod tests {
         let w3: Vec<u32> = i.postings("w3").iter().map(|p| p.idx).collect();
         assert_eq!(w3, (0..texts.len() as u32).filter(|n| n % 5 == 3).collect::<Vec<_>>());
         assert_eq!(i.postings("x").iter().find(|p| p.idx == 2).map(|p| p.count), Some(2));
+    }
+
+    #[test]
+    fn the_index_from_the_term_table_equals_the_one_from_the_texts() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = |p: &str, t: &str| std::fs::write(dir.path().join(p), t).unwrap();
+        w("a.md", "---\ntitle: Pillow and EXIF\ndescription: Read exif\n---\n# Pillow\n\npip install Pillow\n");
+        w("b.md", "---\ntitle: Unrelated words\n---\n```python\nimport os\n```\nwords words\n");
+        w("c.md", "---\ntitle: Title only\n---\n");
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let n = store.entities.len();
+        let texts: Vec<String> = (0..n).map(|i| body_text::indexed_text(&store, i as EntityIdx)).collect();
+        let want = TextIndex::from_texts(n, |s, e| texts[s..e].to_vec());
+        let got = TextIndex::from_content(&store, &Content::build(&store));
+        assert_eq!(got.words.len(), want.words.len());
+        for w in want.words.keys() {
+            assert_eq!(got.postings(w), want.postings(w), "{w}");
+        }
+        assert_eq!(got.lengths, want.lengths);
+        assert!(got.postings("pillow").iter().any(|p| p.count == 3), "title, heading and body");
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod apply;
 pub mod body_text;
 pub mod catalogs;
 pub mod config;
+pub mod content;
 pub mod duplicates;
 pub mod export;
 pub mod fix;
@@ -185,7 +186,8 @@ fn content(store: &Store, config: &LintConfig, out: &mut Vec<Finding>) {
         return;
     }
     let threshold = config.near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
-    let pairs = near_duplicate::check(store, threshold, out);
+    let table = content::Content::build(store);
+    let pairs = near_duplicate::check(store, &table, threshold, out);
     possible_contradiction::check(store, &pairs, out);
 }
 
