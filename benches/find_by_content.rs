@@ -64,7 +64,7 @@ fn content(c: &mut Criterion) {
             let threshold = LintConfig::default().near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
             let table = folio::store::lint::content::Content::build(&store);
             let pairs = near_duplicate::check(&store, &table, threshold, &mut out);
-            possible_contradiction::check(&store, &pairs, &mut out);
+            possible_contradiction::check(&store, &pairs, &[], &mut out);
             out.len()
         })
     });

@@ -188,7 +188,7 @@ fn content(store: &Store, config: &LintConfig, out: &mut Vec<Finding>) {
     let threshold = config.near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
     let table = content::Content::build(store);
     let pairs = near_duplicate::check(store, &table, threshold, out);
-    possible_contradiction::check(store, &pairs, out);
+    possible_contradiction::check(store, &pairs, &config.dismissed_pairs(), out);
 }
 
 /// Run one rule family and tag what it added.

@@ -8,6 +8,7 @@
 use time::OffsetDateTime;
 
 pub mod baseline;
+pub mod contradiction;
 pub mod diff;
 pub mod draft;
 pub mod edges;

@@ -77,6 +77,18 @@ pub trait ReviewRules: Sync {
 
     /// The merge's log event in the format's own shape (`plan.event` is the generic one).
     fn merge_event(&self, _a: &Entity, _b: &Entity, _plan: &mut Plan) {}
+
+    /// A person confirmed that `idx` contradicts `other`: record it in the format's own field
+    /// on `idx`. `false` when the format has no such field (nothing is written).
+    fn confirm_contradiction(
+        &self,
+        _store: &Store,
+        _idx: EntityIdx,
+        _other: EntityIdx,
+        _plan: &mut Plan,
+    ) -> Result<bool, ReviewError> {
+        Ok(false)
+    }
 }
 
 /// The rules of a format without review fields of its own (vault, EloPhanto).
