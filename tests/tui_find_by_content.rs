@@ -5,6 +5,8 @@ mod tui_support;
 
 use folio::app::App;
 use folio::app::event::Event;
+use folio::app::model::Overlay;
+use folio::ui::lint::{LintRow, rows};
 use tui_support::*;
 
 fn result_ids(app: &App) -> Vec<String> {
@@ -80,4 +82,81 @@ fn live_reload_reindexes_changed_entities() {
     }
     assert_eq!(index.index.len(), fresh.index.len());
     assert!((index.index.average_length() - fresh.index.average_length()).abs() < 1e-3);
+}
+
+/// Move the lint panel's cursor onto the possible contradiction found on `path`.
+fn select_candidate(app: &mut App, path: &str) {
+    let (store, report) = (app.model.store.clone().unwrap(), app.model.lint.clone().unwrap());
+    let i = report
+        .findings
+        .iter()
+        .position(|f| f.rule == "possible-contradiction" && f.path.as_deref() == Some(path))
+        .unwrap_or_else(|| panic!("no candidate on {path}"));
+    let at = rows(&app.model.lint_view, &store, &report).iter().position(|r| *r == LintRow::Finding(i)).unwrap();
+    press(app, &["g", "g"]);
+    for _ in 0..at {
+        press(app, &["j"]);
+    }
+}
+
+fn candidates(app: &App) -> Vec<String> {
+    let report = app.model.lint.clone().unwrap();
+    let mut paths: Vec<String> =
+        report.findings.iter().filter(|f| f.rule == "possible-contradiction").filter_map(|f| f.path.clone()).collect();
+    paths.sort();
+    paths
+}
+
+/// In the lint panel, `C` on a possible contradiction shows the confirm dialog with the
+/// `contradicts` diff on both concepts and writes it on `y`; `i` on one asks why and dismisses
+/// that pair alone.
+#[test]
+fn lint_panel_confirms_or_dismisses_a_possible_contradiction() {
+    let (_tmp, root) = common::scratch(&corpus("okf-v0.2/acme_retail"));
+    let concept = |name: &str, sentence: &str| {
+        let lesson = format!(
+            "Parsing the {name}zorvex telemetry export needs the {name}quandrel schema and the {name}brimstale reader. The {name}morvane pipeline reads those frames nightly."
+        );
+        format!(
+            "---\ntype: Metric\ntitle: {name}\ndescription: {name} lesson\nstatus: stable\n---\n\n{lesson} {sentence}\n"
+        )
+    };
+    let w = |rel: &str, text: String| std::fs::write(root.join(rel), text).unwrap();
+    w("metrics/use-a.md", concept("use", "Always use ripgrep for the search."));
+    w("metrics/use-b.md", concept("use", "Never use ripgrep for the search."));
+    w("metrics/timeout-a.md", concept("timeout", "The request timeout is 30 seconds."));
+    w("metrics/timeout-b.md", concept("timeout", "The request timeout is 90 seconds."));
+    let mut app = app_on(&root, "dark", (120, 40));
+    app.model.review.actor = "human:t".into();
+    press(&mut app, &["4"]);
+    assert_eq!(candidates(&app).len(), 4);
+
+    select_candidate(&mut app, "metrics/use-a.md");
+    press(&mut app, &["C"]);
+    let confirm = app.model.review.confirm.as_ref().expect("the confirm dialog");
+    let dialog = confirm.lines.join("\n");
+    assert!(dialog.contains("+contradicts") && dialog.contains("metrics/use-b"), "{dialog}");
+    press(&mut app, &["y"]);
+    let a = std::fs::read_to_string(root.join("metrics/use-a.md")).unwrap();
+    assert!(a.contains("contradicts:") && a.contains("metrics/use-b"), "{a}");
+    app.handle(Event::FilesChanged(vec![root.join("metrics/use-a.md"), root.join("metrics/use-b.md")]));
+    app.settle(std::time::Duration::from_secs(10));
+    assert_eq!(candidates(&app), ["metrics/timeout-a.md", "metrics/timeout-b.md"]);
+
+    select_candidate(&mut app, "metrics/timeout-a.md");
+    press(&mut app, &["i"]);
+    assert!(matches!(
+        app.model.overlays.last(),
+        Some(Overlay::Reason { rule: "possible-contradiction", other: Some(o), .. }) if o == "metrics/timeout-b"
+    ));
+    assert!(
+        text(&render(&app)).contains("Dismiss possible-contradiction between metrics/timeout-a and metrics/timeout-b")
+    );
+    type_text(&mut app, "units differ");
+    press(&mut app, &["<Enter>"]);
+    let config = std::fs::read_to_string(root.join(".folio/config.toml")).unwrap();
+    assert!(config.contains("other = \"metrics/timeout-b\""), "{config}");
+    assert!(candidates(&app).is_empty(), "the dismissed pair is gone, never shown again");
+    let report = app.model.lint.clone().unwrap();
+    assert!(report.suppressed.is_empty(), "a dismissal drops the pair, it does not hide the rule on the entity");
 }

@@ -48,7 +48,8 @@ pub enum Effect {
     /// Re-lint `store`, which is `base` with the files `changed` read again, from `linted`.
     Relint { base: Arc<Store>, linted: Arc<crate::store::lint::Linted>, store: Arc<Store>, changed: Vec<String> },
     /// Add an `[[ignore]]` entry for the finding's rule on its entity, with the reason.
-    Ignore { store: Arc<Store>, rule: &'static str, entity: String, reason: String, by: String },
+    /// With `other`, a pair finding is dismissed for that pair alone.
+    Ignore { store: Arc<Store>, rule: &'static str, entity: String, other: Option<String>, reason: String, by: String },
     /// Remove the `[[ignore]]` entry of `rule` on the entity with id `entity`.
     Unignore { store: Arc<Store>, rule: &'static str, entity: String, by: String },
     /// Lay out the neighbourhood of an entity for the graph canvas.
@@ -220,8 +221,8 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         Effect::Relint { base, linted, store, changed } => {
             Some(Event::Linted(lint_effects::relint(&base, &linted, &store, &changed).map(|l| (store, Box::new(l)))))
         }
-        Effect::Ignore { store, rule, entity, reason, by } => {
-            Some(Event::IgnoreChanged(lint_effects::ignore(&store, rule, &entity, &reason, &by)))
+        Effect::Ignore { store, rule, entity, other, reason, by } => {
+            Some(Event::IgnoreChanged(lint_effects::ignore(&store, rule, &entity, other.as_deref(), &reason, &by)))
         }
         Effect::Unignore { store, rule, entity, by } => {
             Some(Event::IgnoreChanged(lint_effects::unignore(&store, rule, &entity, &by)))

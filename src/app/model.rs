@@ -52,7 +52,8 @@ pub enum Overlay {
     /// A write waiting for a yes: the diff it would make, scrolled.
     Confirm { title: String, diff: Vec<String>, scroll: usize, findings: Vec<Finding> },
     /// Why ignore `rule` on the entity `entity` (its id): typed text is the reason.
-    Reason { rule: &'static str, entity: String, text: String },
+    /// `other`: a pair finding (`possible-contradiction`) is dismissed for that pair alone.
+    Reason { rule: &'static str, entity: String, other: Option<String>, text: String },
 }
 
 /// Which side of the graph pane's lists the cursor is on.

@@ -109,6 +109,13 @@ pub enum Job {
         edits: Box<crate::app::editor::Edits>,
         by: String,
     },
+    /// A possible contradiction confirmed: the format's own `contradicts` on both.
+    ConfirmContradiction {
+        store: Arc<Store>,
+        a: EntityIdx,
+        b: EntityIdx,
+        by: String,
+    },
     /// The undo dialog, as `by` would undo.
     PreviewUndo(Arc<Store>, String),
     Undo {
@@ -210,6 +217,10 @@ pub fn run(job: Job) -> Outcome {
         }
         Job::Merge { store, from, into, body, by } => {
             let plan = review::merge::plan(&store, from, into, body.as_deref(), &Reviewer::now(&by));
+            planned(&store, plan.map_err(|e| e.to_string()))
+        }
+        Job::ConfirmContradiction { store, a, b, by } => {
+            let plan = review::contradiction::confirm(&store, a, b, &Reviewer::now(&by));
             planned(&store, plan.map_err(|e| e.to_string()))
         }
         Job::Apply { store, plan } => {

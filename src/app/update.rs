@@ -233,7 +233,8 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             | (Pane::Lint, Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom)
             | (Pane::Lint, Action::Open | Action::GroupBy | Action::FilterSeverity | Action::FilterRule)
             | (Pane::Lint, Action::FilterKind | Action::ApplyFix | Action::FixRule)
-            | (Pane::Lint, Action::IgnoreFinding | Action::UnignoreFinding | Action::ShowIgnored) => {
+            | (Pane::Lint, Action::IgnoreFinding | Action::UnignoreFinding | Action::ShowIgnored)
+            | (Pane::Lint, Action::ConfirmContradiction) => {
                 return lint::act(model, a);
             }
             _ => {}
@@ -276,6 +277,7 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         | Action::FixRule
         | Action::IgnoreFinding
         | Action::UnignoreFinding
+        | Action::ConfirmContradiction
         | Action::ShowIgnored => {}
         Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {
             return catalog::move_by(model, a);

@@ -69,6 +69,9 @@ pub struct Finding {
     /// The safe fix, when there is one.
     pub fix: Option<Fix>,
     pub origin: Origin,
+    /// The other entity of a finding about a pair (`possible-contradiction`): what a person
+    /// confirms or dismisses it against.
+    pub other: Option<EntityIdx>,
 }
 
 impl Finding {
@@ -84,6 +87,7 @@ impl Finding {
             message,
             fix: None,
             origin: Origin::Problem,
+            other: None,
         }
     }
 
@@ -99,6 +103,7 @@ impl Finding {
             message,
             fix: None,
             origin: Origin::Catalog,
+            other: None,
         }
     }
 
@@ -253,6 +258,7 @@ fn store_warnings(store: &Store, out: &mut Vec<Finding>) {
             message,
             fix: None,
             origin: Origin::Store,
+            other: None,
         });
     }
 }

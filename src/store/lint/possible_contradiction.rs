@@ -276,7 +276,7 @@ pub fn check(store: &Store, pairs: &[(u32, u32, f64)], dismissed: &[(&str, &str)
         let (ta, tb) = (body_text::compared_text(store, a), body_text::compared_text(store, b));
         let Some((fa, fb)) = disagreement(&facts(&ta), &facts(&tb)) else { continue };
         for (me, other, mine, theirs) in [(a, b, &fa, &fb), (b, a, &fb, &fa)] {
-            out.push(Finding::on_entity(
+            let mut f = Finding::on_entity(
                 store,
                 me as EntityIdx,
                 RULE,
@@ -290,7 +290,9 @@ pub fn check(store: &Store, pairs: &[(u32, u32, f64)], dismissed: &[(&str, &str)
                     describe(theirs),
                     theirs.sentence
                 ),
-            ));
+            );
+            f.other = Some(other as EntityIdx);
+            out.push(f);
         }
     }
 }
