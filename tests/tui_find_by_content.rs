@@ -160,3 +160,36 @@ fn lint_panel_confirms_or_dismisses_a_possible_contradiction() {
     let report = app.model.lint.clone().unwrap();
     assert!(report.suppressed.is_empty(), "a dismissal drops the pair, it does not hide the rule on the entity");
 }
+
+/// The inbox shows a near-duplicate beside its pair with the words both say highlighted, and
+/// `m` offers the pair first: `m`, Enter opens the merge editor into it.
+#[test]
+fn inbox_shows_a_near_duplicate_side_by_side_and_merges_into_it_in_two_keys() {
+    let (_tmp, root) = common::scratch(&corpus("evolve/public-repo-vinodmut"));
+    let mut app = tui_support::inbox::open(&root, (140, 45));
+    let pillow = "guideline/when-extracting-image-exif-metadata-in-this-sandbox";
+    let other = "guideline/in-this-workspace-environment-skip-directly-to-python";
+    tui_support::inbox::go_to(&mut app, pillow);
+    let store = app.model.store.clone().unwrap();
+    let item = app.model.review.selected().unwrap();
+    assert_eq!(item.duplicate_of.map(|d| store.entity(d).id.clone()).as_deref(), Some(other));
+    let detail = app.model.review.detail.as_ref().expect("the detail is read");
+    let dup = detail.duplicate.as_ref().expect("the pair side by side");
+    assert_eq!(dup.id, other);
+    assert!(dup.shared.contains("exif") && !dup.shared.contains("the"), "{:?}", dup.shared);
+    let buf = render(&app);
+    let screen = text(&buf);
+    assert!(screen.contains("Near-duplicate of guideline/in-this-workspace"), "{screen}");
+    // "EXIF" in the right-hand pane is highlighted, the space before it is not.
+    let (row, line) = screen.lines().enumerate().find(|(_, l)| l.matches("EXIF").count() >= 2).expect("both sides");
+    let col = line.rfind("EXIF").map(|b| line[..b].chars().count()).unwrap() as u16;
+    assert_ne!(buf[(col, row as u16)].style(), buf[(col - 1, row as u16)].style(), "{line}");
+    insta::assert_snapshot!("inbox_near_duplicate_140x45", screen);
+
+    press(&mut app, &["m"]);
+    let picker = app.model.review.picker.as_ref().unwrap();
+    assert_eq!(picker.hits.iter().map(|&h| store.entity(h).id.clone()).collect::<Vec<_>>(), [other]);
+    press(&mut app, &["<Enter>"]);
+    let ed = app.model.editor.as_ref().expect("the merge editor");
+    assert!(ed.is_merge());
+}

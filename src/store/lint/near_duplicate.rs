@@ -45,7 +45,7 @@ pub struct Profile {
 }
 
 /// Whether a word counts as content: no stopwords, no bare numbers, no one-letter words.
-fn is_content(w: &str) -> bool {
+pub fn is_content(w: &str) -> bool {
     !(w.len() < 2 || body_text::is_stopword(w) || w.bytes().all(|b| b.is_ascii_digit()))
 }
 
@@ -72,6 +72,12 @@ pub fn profile(text: &str) -> Profile {
     let mut words: Vec<(u32, f32)> = words.into_iter().collect();
     words.sort_unstable_by_key(|&(h, _)| h);
     Profile { words }
+}
+
+/// The stems of `text`'s content words, as a near-duplicate pair is compared on them: what two
+/// texts share is their overlap (the review shows it highlighted side by side).
+pub fn content_stems(text: &str) -> std::collections::HashSet<String> {
+    body_text::words(text).filter(|(_, w)| is_content(w)).map(|(_, w)| stem(&w).to_string()).collect()
 }
 
 /// A crude English stem, enough that paraphrases meet: `installed`/`install`/`installing`,
@@ -373,6 +379,7 @@ pub fn check(store: &Store, content: &Content, threshold: f64, out: &mut Vec<Fin
                 ),
             );
             f.severity = if s >= NEAR_EXACT { Severity::Warn } else { f.severity };
+            f.other = Some(other);
             out.push(f);
         }
     }
