@@ -107,3 +107,39 @@ fn recall_searches_the_demo_and_opens_a_result() {
     assert_eq!(std::fs::read_to_string(&history).unwrap(), "fraud scr\n", "{}", history.display());
     assert!(!demo.join(".folio/recall-history").exists());
 }
+
+/// Growing and shrinking the terminal while folio runs, then quitting, leaves nothing of folio
+/// on the main screen: what the shell printed before is there, folio's frame is not (tmux 3.3a
+/// kept rows of it after the window had grown).
+#[test]
+fn resizing_up_and_down_then_quitting_leaves_a_clean_screen() {
+    if !tmux::available() {
+        eprintln!("SKIPPED: tmux is not installed; the resize terminal test did not run");
+        return;
+    }
+    let cfg = tempfile::tempdir().unwrap();
+    let store = tui_support::corpus("okf-v0.2/acme_retail");
+    let shell = format!(
+        "echo BEFORE-FOLIO; env FOLIO_CONFIG_DIR={} FOLIO_STATE_DIR={} {} {}; echo FOLIO-EXIT=$?; sleep 30",
+        cfg.path().display(),
+        cfg.path().display(),
+        env!("CARGO_BIN_EXE_folio"),
+        store.display()
+    );
+    let runs = [&[(170u16, 50u16)][..], &[(170, 50), (140, 40), (180, 55)], &[(120, 35), (170, 50)]];
+    for (n, sizes) in runs.into_iter().enumerate() {
+        let t = Tmux::start(&format!("folio-e2e-resize{n}"), (160, 45), &shell);
+        t.wait_for("okf · acme_retail · 9 entities");
+        for (w, h) in sizes {
+            t.cmd(&["resize-window", "-t", "e2e", "-x", &w.to_string(), "-y", &h.to_string()]);
+            std::thread::sleep(Duration::from_millis(400));
+            t.wait_for("Catalog (9)");
+        }
+        t.keys(&["q"]);
+        let after = t.wait_for("FOLIO-EXIT=0");
+        assert!(after.contains("BEFORE-FOLIO"), "the main screen came back:\n{after}");
+        for trace in ["Catalog", "│", "─", "acme_retail"] {
+            assert!(!after.contains(trace), "after {sizes:?}, {trace:?} of folio's frame is left on screen:\n{after}");
+        }
+    }
+}

@@ -166,3 +166,108 @@ fn mouse_click_selects_and_wheel_scrolls() {
     app.handle(click(MouseEventKind::ScrollDown, 60, 10));
     assert_eq!(app.model.preview.as_ref().unwrap().scroll, 3, "mouse off: wheel ignored");
 }
+
+#[test]
+fn links_to_a_heading_or_block_open_at_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
+    write(
+        &root,
+        "alpha.md",
+        "# Alpha\n\nSee [[beta#6. /wiki-ingest Vision Support]], [[beta#^quote-1]], [[#Here]] and [[beta#Nowhere]].\n\n## Here\n\nDone.\n",
+    );
+    let filler = |word: &str| (1..=60).map(|i| format!("{word} paragraph {i}.\n\n")).collect::<String>();
+    let (early, late) = (filler("Early"), filler("Late"));
+    write(
+        &root,
+        "beta.md",
+        format!(
+            "# Beta\n\n{early}## 6. /wiki-ingest Vision Support\n\nVision text.\n\n{late}A quoted claim. ^quote-1\n\nTail.\n"
+        ),
+    );
+    let mut app = app_on(&root, "dark", (100, 30));
+    assert_eq!(open_id(&app), "alpha");
+    press(&mut app, &["n", "<Enter>"]);
+    assert_eq!(open_id(&app), "beta");
+    let screen = text(&render(&app));
+    assert!(screen.contains("## 6. /wiki-ingest Vision Support"), "the heading is on screen:\n{screen}");
+    assert!(!screen.contains("Early paragraph 1."), "scrolled away from the top:\n{screen}");
+    press(&mut app, &["h", "n", "n", "<Enter>"]);
+    assert_eq!(open_id(&app), "beta");
+    let screen = text(&render(&app));
+    assert!(screen.contains("A quoted claim."), "the block is on screen:\n{screen}");
+    assert!(!screen.contains("^quote-1"), "the block id is hidden as in Obsidian:\n{screen}");
+    // A fragment naming this page's own heading scrolls within it.
+    press(&mut app, &["h", "n", "n", "n", "<Enter>"]);
+    assert_eq!(open_id(&app), "alpha");
+    assert!(app.model.message.is_none() || !app.model.message.as_ref().unwrap().warn, "{:?}", app.model.message);
+    // A heading that is not there: the page opens at its top and says so.
+    press(&mut app, &["n", "<Enter>"]);
+    assert_eq!(open_id(&app), "beta");
+    let msg = app.model.message.clone().unwrap();
+    assert!(msg.warn && msg.text.contains("no heading or block #Nowhere"), "{msg:?}");
+    assert!(text(&render(&app)).contains("Early paragraph 1."));
+}
+
+#[test]
+fn long_properties_wrap_and_k_shows_them_whole_for_y_to_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
+    let long = "When running tests in a Python project that uses uv for dependency management (indicated by pyproject.toml with a uv.lock file) and many more words that go on past three rows of a narrow preview pane, to the very end";
+    write(
+        &root,
+        "guide.md",
+        format!("---\ntitle: Use `uv run pytest` instead of `python3 -m pytest`\ndescription: {long}\n---\nBody.\n"),
+    );
+    let mut app = app_on(&root, "dark", (80, 24));
+    let screen = text(&render(&app));
+    assert!(
+        screen.contains("Use uv run pytest instead of python3"),
+        "titles show code spans without backticks:\n{screen}"
+    );
+    assert!(!screen.contains("`uv run pytest`"), "{screen}");
+    assert!(screen.contains("description When running tests"), "{screen}");
+    assert!(screen.contains("…"), "a value longer than three rows ends in an ellipsis:\n{screen}");
+    assert!(!screen.contains("very end"), "{screen}");
+    press(&mut app, &["K"]);
+    let screen = text(&render(&app));
+    assert!(screen.contains("Properties"), "{screen}");
+    assert!(screen.contains("very end"), "the overlay shows the value whole:\n{screen}");
+    // id, path, description: the third property is the description.
+    press(&mut app, &["j", "j", "y"]);
+    assert_eq!(app.runner.copied.last().map(String::as_str), Some(long));
+    assert!(text(&render(&app)).contains("copied description When running"));
+    press(&mut app, &["q"]);
+    assert!(app.model.overlays.is_empty(), "q closes the properties, it does not quit");
+    assert!(!app.model.quit);
+}
+
+#[test]
+fn the_sidebar_is_proportional_and_resizes_with_keys_and_a_border_drag() {
+    use ratatui::crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let catalog_width = |app: &folio::app::App| {
+        let screen = text(&render(app));
+        let top = screen.lines().next().unwrap().to_string();
+        top.chars().position(|c| c == '┐').unwrap() + 1
+    };
+    let mut app = app_on(&corpus("okf-v0.2/acme_retail"), "dark", (200, 50));
+    assert_eq!(catalog_width(&app), 60, "30 % of 200 columns, not a fixed width");
+    press(&mut app, &[">", ">"]);
+    assert_eq!(catalog_width(&app), 80);
+    press(&mut app, &["<"]);
+    assert_eq!(catalog_width(&app), 70);
+    let mouse = |kind, column| Event::Mouse(MouseEvent { kind, column, row: 10, modifiers: KeyModifiers::empty() });
+    // Press on the catalog's right border (column 69), drag it to column 99, let go.
+    let cursor = app.model.cursor;
+    app.handle(mouse(MouseEventKind::Down(MouseButton::Left), 69));
+    app.handle(mouse(MouseEventKind::Drag(MouseButton::Left), 99));
+    app.handle(mouse(MouseEventKind::Up(MouseButton::Left), 99));
+    assert_eq!(catalog_width(&app), 100);
+    assert_eq!(app.model.cursor, cursor, "a drag of the border selects nothing");
+    for _ in 0..20 {
+        press(&mut app, &["<"]);
+    }
+    assert_eq!(catalog_width(&app), 30, "at least 15 %");
+}

@@ -1,7 +1,7 @@
 //! App flows of the recall overlay, the graph pane and the lint panel, through the real keymap.
 mod common;
 mod tui_support;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use folio::app::App;
 use folio::app::model::{Overlay, Pane, Side};
@@ -160,15 +160,18 @@ fn dense_hub_pages_its_backlinks() {
     press(&mut app, &["<Enter>", "3", "h"]);
     assert_eq!(app.model.open_entity(), Some(hub));
     assert!(app.model.graph.laid.as_ref().unwrap().dense);
-    let started = Instant::now();
     press(&mut app, &["<PageDown>", "<PageDown>"]);
     let screen = text(&render(&app));
-    assert!(started.elapsed() < Duration::from_millis(500), "{:?}", started.elapsed());
     assert!(screen.contains("← backlinks (9000)"), "{screen}");
     assert!(screen.contains("too dense to draw"), "{screen}");
     let page = folio::ui::graph::page_rows(
-        folio::ui::layout::panes(ratatui::layout::Rect::new(0, 0, 100, 30)).unwrap().preview,
+        folio::ui::layout::panes(ratatui::layout::Rect::new(0, 0, 100, 30), folio::app::sidebar::DEFAULT)
+            .unwrap()
+            .preview,
+        true,
     );
+    // The lists take the height the canvas would have: "too dense to draw" is one line.
+    assert!(page >= 20, "{page}");
     assert_eq!(app.model.graph.cursor, 2 * page);
     assert!(screen.contains(&format!(" 3/{} ", 9000usize.div_ceil(page))), "{screen}");
     press(&mut app, &["G"]);

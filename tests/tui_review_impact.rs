@@ -101,3 +101,23 @@ fn an_approval_that_keeps_the_entity_in_place_has_no_impact_list() {
     assert!(!shown.contains("inbound reference"), "{shown}");
     assert!(shown.contains("_log.md gains these bytes:"), "{shown}");
 }
+
+/// The dialog of a forget that breaks links offers the three ways out; `s` plans it again with
+/// a stub in the file's place, which the second dialog shows and `y` writes.
+#[test]
+fn s_in_the_dialog_leaves_a_stub_instead_of_breaking_the_links() {
+    let (_dir, root) = aip10();
+    let mut app = inbox::open(&root, (140, 40));
+    go_to(&mut app, "alex-park");
+    press(&mut app, &["d"]);
+    let shown = confirm_lines(&app).join("\n");
+    assert!(shown.contains("⚠ 5 left broken"), "{shown}");
+    assert!(shown.contains("s: leave a stub in its place instead"), "{shown}");
+    press(&mut app, &["s"]);
+    let shown = confirm_lines(&app).join("\n");
+    assert!(!shown.contains("left broken"), "{shown}");
+    assert!(shown.contains("note: a stub stays at entities/alex-park.md"), "{shown}");
+    press(&mut app, &["y"]);
+    let stub = std::fs::read_to_string(root.join("entities/alex-park.md")).unwrap();
+    assert!(stub.contains("Removed from the knowledge base"), "{stub}");
+}

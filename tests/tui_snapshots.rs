@@ -73,3 +73,20 @@ fn styles_of_selection_and_lint() {
     press(&mut mono, &["j", "j"]);
     insta::assert_debug_snapshot!("styles_mono_60x14", render(&mono));
 }
+
+/// Obsidian markdown as Obsidian users read it (callouts, embeds of a note's section and of a
+/// base file, highlights, hidden comments, tasks, tags, block ids), wrapped properties and the
+/// `K` overlay, at a small and a wide terminal (issue 23).
+#[test]
+fn obsidian_vault_reading_view() {
+    let vault = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/obsidian-vault");
+    for size in [(80, 24), (200, 50)] {
+        let mut app = app_on(&vault, "dark", size);
+        press(&mut app, &["j", "j", "<Enter>"]);
+        snap("vault_hot_cache", &app);
+        press(&mut app, &["<C-d>"]);
+        snap("vault_hot_cache_scrolled", &app);
+        press(&mut app, &["K"]);
+        snap("vault_properties", &app);
+    }
+}

@@ -58,6 +58,10 @@ actions! {
     YankId = "yank_id": "Copy the entity id",
     YankPath = "yank_path": "Copy the entity's file path",
     YankLink = "yank_link": "Copy a wikilink to the entity",
+    ShowProperties = "show_properties": "Show every property of the entity whole",
+    SidebarWider = "sidebar_wider": "Widen the catalog sidebar",
+    SidebarNarrower = "sidebar_narrower": "Narrow the catalog sidebar",
+    YankProperty = "yank_property": "Copy the selected property's value",
     ToggleMouse = "toggle_mouse": "Turn mouse support on or off",
     CycleTheme = "cycle_theme": "Switch between dark, light and mono",
     Review = "review": "Open or close the review inbox",
@@ -71,6 +75,8 @@ actions! {
     Skip = "skip": "Skip the item for this session",
     NextTier = "next_tier": "Review: jump to the first item of the next need tier",
     SameAuthor = "same_author": "Review: only what the selected item's author wrote (then A, X or D takes them as one batch)",
+    SameSession = "same_session": "Review: only what the selected item's agent run wrote (then A, X or D takes them as one batch)",
+    GroupInbox = "group_inbox": "Review: group the inbox by author, then by agent run, then not",
     Undo = "undo": "Undo the last change folio made",
     BulkFilter = "bulk_filter": "Select queue items by filter (status:, kind:, older:30d…)",
     BulkApprove = "bulk_approve": "Approve every item the filter selects",
@@ -101,6 +107,7 @@ actions! {
     ConfirmContradiction = "confirm_contradiction": "Lint: confirm the selected possible contradiction (writes the format's contradicts on both)",
     ShowIgnored = "show_ignored": "Lint: show or hide the findings the store's config ignores",
     Confirm = "confirm": "Confirm the change shown (review verdict or lint fix)",
+    LeaveStubs = "leave_stubs": "Veto/forget dialog: leave a stub where the file was, so links into it keep resolving",
     Noop = "noop": "Unbind the key (keymap overrides)",
 }
 
@@ -119,6 +126,8 @@ macro_rules! inbox_verbs {
             | $crate::app::action::Action::Skip
             | $crate::app::action::Action::NextTier
             | $crate::app::action::Action::SameAuthor
+            | $crate::app::action::Action::SameSession
+            | $crate::app::action::Action::GroupInbox
             | $crate::app::action::Action::BulkFilter
             | $crate::app::action::Action::BulkApprove
             | $crate::app::action::Action::BulkVeto

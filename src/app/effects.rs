@@ -34,7 +34,7 @@ pub enum Effect {
     /// Re-read changed paths into a copy of the store.
     Refresh(Arc<Store>, Vec<PathBuf>),
     /// Read and parse an entity's body (`span` within the file, after `body_start`).
-    ReadBody { rel: String, abs: PathBuf, start: u32, end: u32, limit: u64 },
+    ReadBody { rel: String, abs: PathBuf, start: u32, end: u32, limit: u64, embeds: Vec<EmbedSource> },
     /// Put text on the clipboard; `what` names it in the status bar.
     Copy { text: String, what: String },
     /// Give the terminal back to the shell until resumed (handled by the terminal loop).
@@ -76,6 +76,8 @@ pub enum Effect {
     },
     /// Remember who reviews (asked once when $USER is unset) in this file.
     RememberReviewer { file: PathBuf, actor: String },
+    /// Remember the catalog's width (percent) in this file.
+    RememberSidebar { file: PathBuf, percent: u16 },
 }
 
 /// Which store to open.
@@ -213,8 +215,12 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
             let found = super::own_writes::fingerprints(&fresh.root, &found);
             Some(Event::Refreshed(Box::new(fresh), report, found))
         }
-        Effect::ReadBody { rel, abs, start, end, limit } => {
-            Some(Event::BodyRead { body: read_body(&rel, &abs, start, end, limit), path: rel })
+        Effect::ReadBody { rel, abs, start, end, limit, embeds } => {
+            let mut body = read_body(&rel, &abs, start, end, limit);
+            if let Ok(b) = body.as_mut() {
+                fill_embeds(b, &embeds);
+            }
+            Some(Event::BodyRead { body, path: rel })
         }
         Effect::Review(job) => Some(Event::Review(super::review_jobs::run(*job))),
         Effect::Lint(store) => Some(Event::Linted(lint_effects::lint(&store).map(|l| (store, Box::new(l))))),
@@ -259,6 +265,9 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         }
         Effect::RememberReviewer { file, actor } => {
             super::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))
+        }
+        Effect::RememberSidebar { file, percent } => {
+            super::sidebar::save(&file, percent).err().map(|e| Event::Copied(Err(e)))
         }
         Effect::Load(..)
         | Effect::LoadBundle(..)
@@ -364,6 +373,39 @@ fn load(
         }
     }
     Ok((Store::load_with_progress(&detection.root, detection.kind, detection.reason, Some(progress)), warning))
+}
+
+/// Where a link of the entity being read leads, for embeds to read it (resolved by the store
+/// before the read: the worker does no link resolution).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmbedSource {
+    /// The link's target as written (`Incident#Timeline`).
+    pub target: String,
+    pub rel: String,
+    pub abs: PathBuf,
+    /// The body's byte range in the file.
+    pub start: u32,
+    pub end: u32,
+}
+
+/// An embedded note is read up to this much (a reader's box, not a second preview).
+const EMBED_LIMIT: u64 = 64 * 1024;
+
+/// Fill the note embeds of a body from the entities its links resolve to.
+fn fill_embeds(body: &mut Body, sources: &[EmbedSource]) {
+    crate::markdown::embeds::fill(&mut body.doc, &mut |target: &str| {
+        let Some(s) = sources.iter().find(|s| s.target == target) else {
+            return Err("not a note in this store".to_string());
+        };
+        let end = s.end.min(s.start.saturating_add(EMBED_LIMIT as u32));
+        let (bytes, _) = fsio::read_capped(&s.abs, u64::from(end)).map_err(|e| format!("{}: {e}", s.rel))?;
+        if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+            return Err(format!("{}: binary content; not shown", s.rel));
+        }
+        let from = (s.start as usize).min(bytes.len());
+        let to = (end as usize).min(bytes.len()).max(from);
+        Ok(String::from_utf8_lossy(&bytes[from..to]).into_owned())
+    });
 }
 
 /// Read at most `limit` bytes of an entity's body and parse it.

@@ -23,10 +23,12 @@ pub enum Context {
     Recall,
     /// A confirm dialog showing what a change will do (a review verdict or a lint fix).
     Confirm,
+    /// The entity's properties shown whole (`K`).
+    Properties,
 }
 
 impl Context {
-    pub const ALL: [Context; 10] = [
+    pub const ALL: [Context; 11] = [
         Context::Global,
         Context::Catalog,
         Context::Preview,
@@ -37,6 +39,7 @@ impl Context {
         Context::Lint,
         Context::Recall,
         Context::Confirm,
+        Context::Properties,
     ];
 
     pub fn name(self) -> &'static str {
@@ -51,6 +54,7 @@ impl Context {
             Context::Lint => "lint",
             Context::Recall => "recall",
             Context::Confirm => "confirm",
+            Context::Properties => "properties",
         }
     }
 }
@@ -228,6 +232,8 @@ struct File {
     recall: Vec<Entry>,
     #[serde(default)]
     confirm: Vec<Entry>,
+    #[serde(default)]
+    properties: Vec<Entry>,
 }
 
 #[derive(Deserialize)]
@@ -281,6 +287,7 @@ impl Keymap {
             (Context::Lint, parsed.lint),
             (Context::Recall, parsed.recall),
             (Context::Confirm, parsed.confirm),
+            (Context::Properties, parsed.properties),
         ];
         for (ctx, entries) in sections {
             for entry in entries {

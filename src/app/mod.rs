@@ -17,9 +17,11 @@ pub mod keymap;
 pub mod model;
 pub mod own_writes;
 pub mod pane_effects;
+pub mod properties;
 pub mod review;
 pub mod review_jobs;
 pub mod reviewer;
+pub mod sidebar;
 pub mod theme;
 pub mod update;
 
@@ -77,6 +79,9 @@ impl App {
         // On a terminal (not in-process tests): with $USER unset, the reviewer remembered earlier.
         if !inline {
             model.state_dir = crate::store::keep::personal::base_from_env();
+            if let Some(width) = model.state_dir.as_deref().and_then(|d| sidebar::load(&sidebar::file(d))) {
+                model.sidebar = width;
+            }
             model.review.reviewer_file = config::config_dir().map(|d| reviewer::file(&d));
             if model.review.actor == reviewer::UNKNOWN
                 && let Some(known) = model.review.reviewer_file.as_deref().and_then(reviewer::load)

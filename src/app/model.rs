@@ -54,6 +54,8 @@ pub enum Overlay {
     /// Why ignore `rule` on the entity `entity` (its id): typed text is the reason.
     /// `other`: a pair finding (`possible-contradiction`) is dismissed for that pair alone.
     Reason { rule: &'static str, entity: String, other: Option<String>, text: String },
+    /// The open entity's properties, each whole (wrapped), one of them selected.
+    Properties { cursor: usize },
 }
 
 /// Which side of the graph pane's lists the cursor is on.
@@ -132,8 +134,11 @@ pub struct Preview {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mark {
-    /// The offending line's text, found again among the laid-out rows.
+    /// The offending line's text, found again among the laid-out rows; for an anchor, a link's
+    /// fragment (`Some Heading`, `^block-id`).
     pub text: String,
+    /// `text` names a heading or block id (a followed link's `#fragment`), not a line's text.
+    pub anchor: bool,
     /// The body row it was found at (`None` until the body is laid out).
     pub row: Option<usize>,
 }
@@ -227,6 +232,10 @@ pub struct Model {
     pub text_changes: Vec<String>,
     /// The person's state folder (recall history per store); none: nothing is remembered.
     pub state_dir: Option<std::path::PathBuf>,
+    /// The catalog's share of the width, in percent (`sidebar`).
+    pub sidebar: u16,
+    /// A mouse drag of the catalog's border is under way.
+    pub dragging_sidebar: bool,
     /// The lint engine's latest report and, per entity, whether it has findings.
     pub lint: Option<Arc<Report>>,
     pub lint_flags: Arc<Vec<bool>>,
@@ -295,6 +304,8 @@ impl Model {
             text_wanted: false,
             text_changes: Vec::new(),
             state_dir: None,
+            sidebar: super::sidebar::DEFAULT,
+            dragging_sidebar: false,
             lint: None,
             lint_flags: Arc::new(Vec::new()),
             linting: false,
@@ -318,6 +329,7 @@ impl Model {
         match self.overlays.last() {
             Some(Overlay::Recall { .. }) => vec![Context::Recall, Context::Overlay, Context::Global],
             Some(Overlay::Confirm { .. }) => vec![Context::Confirm, Context::Global],
+            Some(Overlay::Properties { .. }) => vec![Context::Properties, Context::Global],
             Some(_) => vec![Context::Overlay, Context::Global],
             None if self.review.open => vec![Context::Review, Context::Global],
             None => vec![self.focus.context(), Context::Global],
@@ -338,6 +350,7 @@ impl Model {
             Some(Overlay::Recall { .. }) => "RECALL",
             Some(Overlay::Confirm { .. }) => "CONFIRM",
             Some(Overlay::Reason { .. }) => "REASON",
+            Some(Overlay::Properties { .. }) => "PROPERTIES",
             None if self.filtering => "FILTER",
             None if !self.pending_keys.is_empty() => "KEYS",
             None if self.review.open => "REVIEW",

@@ -18,6 +18,7 @@ use super::review_jobs::{Detail, Job};
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
 use crate::store::review::filter::Filter;
+use crate::store::review::group::{Grouping, grouped};
 use crate::store::review::{Plan, QueueItem};
 
 mod confirm;
@@ -98,6 +99,9 @@ pub struct ReviewPane {
     pub detail_scroll: usize,
     /// The bulk filter the queue is narrowed to (empty: everything).
     pub filter: String,
+    /// Items gathered by author or agent run (`gb`); bulk verdicts then take the selected
+    /// item's group.
+    pub group: Option<Grouping>,
     /// Ids skipped in this session.
     pub skipped: HashSet<String>,
     pub prompt: Option<Prompt>,
@@ -111,6 +115,8 @@ pub struct ReviewPane {
     pub reviewer_file: Option<std::path::PathBuf>,
     /// The plan being computed was asked for by a prompt (its dialog gets `after_prompt`).
     pub planning_from_prompt: bool,
+    /// The targets and verdict of the plan shown last (`s` plans it again with stubs).
+    pub last_request: Option<(Vec<EntityIdx>, crate::store::review::Verdict)>,
 }
 
 impl Default for ReviewPane {
@@ -123,6 +129,7 @@ impl Default for ReviewPane {
             detail: None,
             detail_scroll: 0,
             filter: String::new(),
+            group: None,
             skipped: HashSet::new(),
             prompt: None,
             picker: None,
@@ -131,15 +138,34 @@ impl Default for ReviewPane {
             actor: crate::store::write::audit::default_actor(),
             planning_from_prompt: false,
             reviewer_file: None,
+            last_request: None,
         }
     }
 }
 
 impl ReviewPane {
-    /// The items shown: the bulk filter applied, skipped ones left out.
+    /// The items shown: the bulk filter applied, skipped ones left out, gathered by group when
+    /// the inbox is grouped.
     pub fn visible(&self) -> Vec<&QueueItem> {
         let filter = Filter::parse(&self.filter).unwrap_or_default();
-        self.items.iter().filter(|i| !self.skipped.contains(&i.id) && filter.matches(i)).collect()
+        let shown: Vec<&QueueItem> =
+            self.items.iter().filter(|i| !self.skipped.contains(&i.id) && filter.matches(i)).collect();
+        match self.group {
+            Some(by) => grouped(&shown, by).into_iter().flat_map(|(_, members)| members).collect(),
+            None => shown,
+        }
+    }
+
+    /// What a bulk verdict takes: every shown item, or the selected item's group when grouped.
+    pub fn batch(&self) -> Vec<&QueueItem> {
+        let visible = self.visible();
+        match (self.group, visible.get(self.cursor)) {
+            (Some(by), Some(selected)) => {
+                let key = by.key(selected);
+                visible.into_iter().filter(|i| by.key(i) == key).collect()
+            }
+            _ => visible,
+        }
     }
 
     pub fn selected(&self) -> Option<&QueueItem> {
@@ -270,7 +296,15 @@ pub fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
     }
     // A verdict records who decided: with nobody known, ask once before the first one.
     let writes = matches!(a, inbox_verbs!())
-        && !matches!(a, Action::Skip | Action::NextTier | Action::BulkFilter | Action::SameAuthor);
+        && !matches!(
+            a,
+            Action::Skip
+                | Action::NextTier
+                | Action::BulkFilter
+                | Action::SameAuthor
+                | Action::SameSession
+                | Action::GroupInbox
+        );
     if writes && model.review.actor == super::reviewer::UNKNOWN {
         model.review.prompt = Some(Prompt { kind: PromptKind::Reviewer { then: a }, text: String::new() });
         return Some(Vec::new());

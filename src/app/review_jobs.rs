@@ -79,6 +79,8 @@ pub enum Job {
         targets: Vec<EntityIdx>,
         verdict: Verdict,
         by: String,
+        /// A veto or forget leaves a stub where a removed file was (`review::stub`).
+        stubs: bool,
     },
     /// Record the selection as reviewed as it stands (`review::baseline`).
     Baseline {
@@ -216,13 +218,15 @@ pub fn run(job: Job) -> Outcome {
     match job {
         Job::Queue(store) => Outcome::Queue(queue::build(&store)),
         Job::Detail(store, item) => Outcome::Detail(Box::new(detail(&store, &item))),
-        Job::Plan { store, targets, verdict, by } => {
+        Job::Plan { store, targets, verdict, by, stubs } => {
             let reviewer = Reviewer::now(&by);
             // Hidden content is confirmed a second time in the dialog before this plan applies.
-            planned(
-                &store,
-                review::verdict::plan(&store, &targets, &verdict, &reviewer, true).map_err(|e| e.to_string()),
-            )
+            let plan = if stubs {
+                review::verdict::plan_leaving_stubs(&store, &targets, &verdict, &reviewer, true)
+            } else {
+                review::verdict::plan(&store, &targets, &verdict, &reviewer, true)
+            };
+            planned(&store, plan.map_err(|e| e.to_string()))
         }
         Job::Baseline { store, selection, scope, by } => {
             let plan = review::baseline::plan(&store, &selection, &Reviewer::now(&by), &scope);

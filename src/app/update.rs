@@ -153,7 +153,11 @@ fn key(model: &mut Model, k: KeyEvent) -> Vec<Effect> {
     }
     let pressed = Key::from_event(&k);
     let typing = model.review.confirm.is_none()
-        && (model.filtering || model.overlays.last().is_some_and(|o| !matches!(o, Overlay::Confirm { .. })));
+        && (model.filtering
+            || model
+                .overlays
+                .last()
+                .is_some_and(|o| !matches!(o, Overlay::Confirm { .. } | Overlay::Properties { .. })));
     if typing && model.pending_keys.is_empty() && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
         match k.code {
             KeyCode::Char(c) => {
@@ -322,6 +326,13 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             }
         }
         Action::YankId | Action::YankPath | Action::YankLink => return reader::yank(model, a),
+        Action::ShowProperties => reader::show_properties(model),
+        Action::SidebarWider | Action::SidebarNarrower => {
+            let step = crate::app::sidebar::STEP;
+            let to = if a == Action::SidebarWider { model.sidebar + step } else { model.sidebar.saturating_sub(step) };
+            return mouse::set_sidebar(model, to);
+        }
+        Action::YankProperty => return reader::yank_property(model),
         Action::ToggleMouse => {
             model.mouse = !model.mouse;
             let state = if model.mouse { "on" } else { "off" };
@@ -348,6 +359,7 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         | Action::NextField
         | Action::PrevField
         | Action::Confirm
+        | Action::LeaveStubs
         | Action::Noop => {}
     }
     Vec::new()

@@ -11,6 +11,7 @@ use super::write_flags::{self, WriteFlags};
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
 use crate::store::review::filter::Filter;
+use crate::store::review::group::{Grouping, grouped};
 use crate::store::review::{self, Plan, Reviewer, Verdict, diff, queue};
 
 #[derive(clap::Args, Debug)]
@@ -27,9 +28,14 @@ pub enum Sub {
     List {
         #[arg(long)]
         json: bool,
-        /// Only items matching every term: `status:draft kind:X older:30d reason:candidate path:P`.
+        /// Only items matching every term: `status:draft kind:X older:30d reason:candidate path:P
+        /// author:A session:S`.
         #[arg(long)]
         filter: Option<String>,
+        /// Gather the items by who wrote them (`author`) or the agent run that wrote them
+        /// (`session`): a header per group in text, `groups` in JSON.
+        #[arg(long, value_parser = parse_grouping)]
+        group: Option<Grouping>,
     },
     /// One item: why it is queued, its evidence and findings, its diff since last approval.
     Show {
@@ -126,6 +132,10 @@ pub struct Select {
     /// Approve content flagged for hidden control characters (the second confirmation).
     #[arg(long)]
     confirm_hidden: bool,
+    /// Veto or forget: leave a stub page where the file was, so links into it keep resolving
+    /// (refused in a format whose own tool would read a stub as live knowledge).
+    #[arg(long)]
+    stub: bool,
     #[command(flatten)]
     write: WriteFlags,
 }
@@ -133,13 +143,13 @@ pub struct Select {
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let path = a.path.as_deref();
     match a.command {
-        Sub::List { json, filter } => list(&open_store_as_is(g, path)?, json, filter.as_deref()),
+        Sub::List { json, filter, group } => list(&open_store_as_is(g, path)?, json, filter.as_deref(), group),
         Sub::Show { id, json } => show(&open_store_as_is(g, path)?, &id, json),
         Sub::Approve { ids, over, select } => decide(g, path, ids, Verdict::Approve { over }, select),
         Sub::Veto { ids, reason, select } => decide(g, path, ids, Verdict::Veto { reason }, select),
         Sub::Forget { ids, select } => decide(g, path, ids, Verdict::Forget, select),
         Sub::Promote { id, to, write } => {
-            let select = Select { filter: None, confirm_hidden: false, write };
+            let select = Select { filter: None, confirm_hidden: false, stub: false, write };
             decide(g, path, vec![id], Verdict::Promote { to }, select)
         }
         Sub::Merge { from, into, body_from, append_body, write } => {
@@ -174,19 +184,47 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     }
 }
 
-fn list(store: &Store, as_json: bool, filter: Option<&str>) -> anyhow::Result<u8> {
+fn parse_grouping(s: &str) -> Result<Grouping, String> {
+    Grouping::parse(s).ok_or_else(|| format!("`{s}`: group by `author` or `session`"))
+}
+
+fn list(store: &Store, as_json: bool, filter: Option<&str>, group: Option<Grouping>) -> anyhow::Result<u8> {
     let filter = Filter::parse(filter.unwrap_or("")).map_err(anyhow::Error::msg)?;
     let items: Vec<queue::QueueItem> = queue::build(store).into_iter().filter(|i| filter.matches(i)).collect();
+    let refs: Vec<&queue::QueueItem> = items.iter().collect();
+    let groups = group.map(|by| grouped(&refs, by));
     if as_json {
         let reasons: serde_json::Map<String, serde_json::Value> =
             queue::counts(&items).into_iter().map(|(r, c)| (r.code().to_string(), json!(c))).collect();
-        print_json(&json!({ "count": items.len(), "reasons": reasons, "items": items }));
+        let mut out = json!({ "count": items.len(), "reasons": reasons, "items": items });
+        if let (Some(by), Some(groups)) = (group, &groups) {
+            out["group_by"] = json!(by.name());
+            out["groups"] = groups
+                .iter()
+                .map(|(key, members)| json!({ "key": key, "count": members.len(), "ids": members.iter().map(|i| &i.id).collect::<Vec<_>>() }))
+                .collect();
+        }
+        print_json(&out);
         return Ok(0);
     }
     if !items.is_empty() {
         println!("{}", queue::counts_line(&items));
     }
-    for i in &items {
+    let Some(groups) = groups else {
+        print_items(&refs);
+        println!("{} awaiting review", items.len());
+        return Ok(0);
+    };
+    for (key, members) in &groups {
+        println!("== {} ({} item(s))", escape::line(key), members.len());
+        print_items(members);
+    }
+    println!("{} awaiting review in {} group(s)", items.len(), groups.len());
+    Ok(0)
+}
+
+fn print_items(items: &[&queue::QueueItem]) {
+    for i in items {
         let reasons: Vec<&str> = i.reasons.iter().map(|r| r.code()).collect();
         let age = i.age_days.map(|d| format!("{d}d")).unwrap_or_else(|| "-".into());
         let hidden = if i.hidden_content { "  HIDDEN CONTENT" } else { "" };
@@ -201,8 +239,6 @@ fn list(store: &Store, as_json: bool, filter: Option<&str>) -> anyhow::Result<u8
             i.findings.len()
         );
     }
-    println!("{} awaiting review", items.len());
-    Ok(0)
 }
 
 fn show(store: &Store, id: &str, as_json: bool) -> anyhow::Result<u8> {
@@ -261,7 +297,13 @@ fn decide(
         anyhow::bail!("name at least one ID or a --filter that matches queued items");
     }
     let reviewer = Reviewer::now(&select.write.actor()?);
-    let plan = review::verdict::plan(&store, &targets, &verdict, &reviewer, select.confirm_hidden)?;
+    let plan = match (select.stub, &verdict) {
+        (true, Verdict::Veto { .. } | Verdict::Forget) => {
+            review::verdict::plan_leaving_stubs(&store, &targets, &verdict, &reviewer, select.confirm_hidden)?
+        }
+        (true, _) => anyhow::bail!("--stub goes with veto or forget"),
+        (false, _) => review::verdict::plan(&store, &targets, &verdict, &reviewer, select.confirm_hidden)?,
+    };
     finish(&store, plan, &select.write)
 }
 

@@ -25,6 +25,21 @@ pub fn generate(w: &Writer, n: usize, seed: u64) -> io::Result<usize> {
          description: A generated AIP-10 wiki for benchmarks.\nversion: 1.0.0\n---\n\n# Generated Wiki\n",
     )?;
     w.write("AGENTS.md", "# Agents\n\nCurate this wiki with the curate-wiki skill.\n")?;
+    // Views, each extending the one above it (`extends:` chains, as a team's wiki layers them):
+    // views/team, views/team/payments, views/team/payments/refunds.
+    let mut view = String::from("views");
+    let mut parent = String::from("../../KNOWLEDGE.md");
+    for name in ["team", "payments", "refunds"] {
+        view = format!("{view}/{name}");
+        w.write(
+            &format!("{view}/KNOWLEDGE.md"),
+            &format!(
+                "---\nschema: knowledge.workspace/v1\nname: {name}\nextends: {parent}\nappliesTo: [\"{}\"]\n---\n\n# {name}\n",
+                KINDS[0].1
+            ),
+        )?;
+        parent = "../KNOWLEDGE.md".into();
+    }
     for s in 0..SOURCES {
         w.write(&format!("sources/source-{s}.txt"), &format!("Raw source {s}.\n"))?;
     }

@@ -1,6 +1,7 @@
 //! awareness homes (`~/.agents`): `memory/long-term.md` with the template's sections and
 //! `- YYYY-MM-DD: text (evidence: …)` entries (one entity each) in the four curated sections,
-//! `memory/events.jsonl`, `AGENTS.md` and the awareness board.
+//! `memory/events.jsonl` with the event that promoted every entry (as large as a long-lived
+//! home's), `AGENTS.md` and the awareness board.
 use std::io;
 
 use super::rng::Rng;
@@ -30,12 +31,12 @@ pub fn generate(w: &Writer, n: usize, seed: u64) -> io::Result<usize> {
                 entry.trim_end_matches('.'),
                 evidence.trim_end_matches('.')
             ));
-            if k < 50 {
-                events.push_str(&format!(
-                    "{{\"timestamp\":\"{day} 12:00 +00:00\",\"type\":\"memory.promoted\",\"kind\":\"preference\",\"section\":\"{section}\",\"text\":\"{}\",\"evidence\":\"x\"}}\n",
-                    entry.trim_end_matches('.')
-                ));
-            }
+            events.push_str(&format!(
+                "{{\"timestamp\":\"{day} 12:00 +00:00\",\"type\":\"memory.promoted\",\"kind\":\"preference\",\"section\":\"{section}\",\"text\":\"{}\",\"evidence\":\"{}\",\"agent\":\"agent:{}\"}}\n",
+                entry.trim_end_matches('.'),
+                evidence.trim_end_matches('.'),
+                ["codex", "claude", "scout"][k % 3]
+            ));
         }
     }
     for section in OTHER {

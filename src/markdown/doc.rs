@@ -21,6 +21,8 @@ pub struct InlineStyle {
     pub tag: bool,
     /// A line break inside a paragraph (drawn as a space; a callout's title ends there).
     pub soft_break: bool,
+    /// An Obsidian embed's label (`![[file]]`).
+    pub embed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +56,23 @@ pub enum Block {
     /// First row is the header.
     Table(Vec<Vec<Vec<Inline>>>),
     Rule,
+    /// An Obsidian embed on a line of its own (`![[note#Section]]`, `![[board.base]]`): a box
+    /// naming what it embeds, holding the embedded note's section once it has been read.
+    Embed(Embed),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Embed {
+    /// Index into `Doc::links`.
+    pub link: u16,
+    /// As written: `note#Section`, `board.base`.
+    pub target: String,
+    /// `note`, `image`, `base`, … (`obsidian::embed_kind`).
+    pub kind: &'static str,
+    /// The embedded note's blocks (its section when the target names one); `None` until read,
+    /// or when it is not a note, or could not be read (then `missing` says why).
+    pub content: Option<Vec<Block>>,
+    pub missing: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -128,7 +147,8 @@ impl Builder {
                 Event::End(t) if Some(t) == end => break,
                 Event::Start(Tag::Paragraph) => {
                     flush(&mut out, &mut loose);
-                    out.push(Block::Paragraph(self.inlines(ev, TagEnd::Paragraph)));
+                    let inlines = self.inlines(ev, TagEnd::Paragraph);
+                    out.extend(obsidian::paragraph_or_embeds(inlines, &self.links));
                 }
                 Event::Start(Tag::Heading { level, .. }) => {
                     flush(&mut out, &mut loose);
@@ -269,7 +289,7 @@ impl Builder {
                 let link = Some(self.links.len() as u16);
                 self.links.push(DocLink { target: dest_url.to_string(), wiki: true });
                 let label = format!("⧉ {}: {dest_url}", obsidian::embed_kind(&dest_url));
-                push(&label, InlineStyle { link, ..*style });
+                push(&label, InlineStyle { link, embed: true, ..*style });
             }
             Event::Start(Tag::Image { dest_url, .. }) => {
                 let mut alt = String::new();
@@ -328,6 +348,7 @@ mod tests {
                 Block::Code { .. } => "code",
                 Block::Table(_) => "table",
                 Block::Rule => "rule",
+                Block::Embed(_) => "embed",
             })
             .collect();
         assert_eq!(kinds, vec!["h", "p", "list", "quote", "code", "table", "rule"]);

@@ -3,7 +3,8 @@
 //! through the sanitiser here.
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::doc::{Block, Doc, Inline, InlineStyle, Item};
+use super::anchors::{self, Anchor};
+use super::doc::{Block, Doc, Embed, Inline, InlineStyle, Item};
 use super::highlight::{Highlighter, Rgb};
 use super::obsidian::{self, CalloutHead};
 use super::sanitize;
@@ -61,6 +62,8 @@ pub struct Laid {
     pub lines: Vec<Line>,
     /// For each link of the document, the first row it appears on.
     pub link_rows: Vec<Option<usize>>,
+    /// Every heading and block id (`^id`) with the row it starts on, for link fragments.
+    pub anchors: Vec<Anchor>,
 }
 
 pub struct Options<'a> {
@@ -70,16 +73,22 @@ pub struct Options<'a> {
 }
 
 pub fn layout(doc: &Doc, opts: &Options) -> Laid {
-    let mut w =
-        Writer { width: (opts.width as usize).max(8), lines: Vec::new(), link_rows: vec![None; doc.links.len()], opts };
+    let mut w = Writer {
+        width: (opts.width as usize).max(8),
+        lines: Vec::new(),
+        link_rows: vec![None; doc.links.len()],
+        anchors: Vec::new(),
+        opts,
+    };
     w.blocks(&doc.blocks, &[], &[]);
-    Laid { lines: w.lines, link_rows: w.link_rows }
+    Laid { lines: w.lines, link_rows: w.link_rows, anchors: w.anchors }
 }
 
 struct Writer<'a> {
     width: usize,
     lines: Vec<Line>,
     link_rows: Vec<Option<usize>>,
+    anchors: Vec<Anchor>,
     opts: &'a Options<'a>,
 }
 
@@ -172,9 +181,10 @@ impl Writer<'_> {
                 let marker = Piece::new(format!("{} ", "#".repeat(*level as usize)), Role::Heading(*level));
                 let mut toks = vec![marker];
                 toks.extend(tokens(text, Role::Heading(*level)));
+                self.anchors.push(Anchor { name: super::doc::plain(text).trim().to_string(), row: self.lines.len() });
                 self.wrap(first, rest, toks);
             }
-            Block::Paragraph(text) => self.wrap(first, rest, tokens(text, Role::Text)),
+            Block::Paragraph(text) => self.paragraph(text, first, rest),
             Block::Code { lang, text } => self.code(lang, text, first, rest),
             Block::Quote(inner) => {
                 let bar = Piece::new("▌ ", Role::Quote);
@@ -190,6 +200,7 @@ impl Writer<'_> {
                 }
             }
             Block::Table(rows) => self.table(rows, first, rest),
+            Block::Embed(embed) => self.embed(embed, first, rest),
             Block::Rule => {
                 let avail = self.width.saturating_sub(width_of(first)).max(1);
                 let mut line = first.to_vec();
@@ -197,6 +208,45 @@ impl Writer<'_> {
                 self.push_line(Line(line));
             }
         }
+    }
+
+    /// A paragraph; a trailing Obsidian block id (`^quote-1`) is an anchor, hidden as in
+    /// Obsidian's reading view.
+    fn paragraph(&mut self, text: &[Inline], first: &[Piece], rest: &[Piece]) {
+        let last = text.last().filter(|l| !l.style.code);
+        if let Some((kept, id)) = last.and_then(|l| anchors::split_block_id(&l.text)) {
+            self.anchors.push(Anchor { name: id.to_string(), row: self.lines.len() });
+            let mut text = text.to_vec();
+            let n = text.len();
+            text[n - 1].text = kept.to_string();
+            return self.wrap(first, rest, tokens(&text, Role::Text));
+        }
+        self.wrap(first, rest, tokens(text, Role::Text))
+    }
+
+    /// `╭─ ⧉ note · Target#Section`, the embedded section under a bar, then `╰─`. What is
+    /// not a note (a base, a canvas, an image) is a labelled box naming the file and its kind.
+    fn embed(&mut self, embed: &Embed, first: &[Piece], rest: &[Piece]) {
+        let style = InlineStyle { link: Some(embed.link), embed: true, ..InlineStyle::default() };
+        let mut head = vec![Piece::new("╭─ ⧉ ", Role::Quote)];
+        head.extend(tokens(&[Inline { text: format!("{} · {}", embed.kind, embed.target), style }], Role::Callout));
+        let bar = Piece::new("│ ", Role::Quote);
+        self.wrap(first, &self.deeper(rest, bar.clone()), head);
+        let end = |text: &str| vec![Piece::new("╰─ ", Role::Quote), Piece::new(text.to_string(), Role::Quote)];
+        let closing = match (&embed.content, &embed.missing) {
+            (Some(blocks), _) if !blocks.is_empty() => {
+                let inner = self.deeper(rest, bar);
+                self.blocks(blocks, &inner, &inner);
+                end("")
+            }
+            (Some(_), _) => end("(empty)"),
+            (None, Some(why)) => end(why),
+            (None, None) if embed.kind == "note" => end("(an embed inside an embed: follow it to read it)"),
+            (None, None) => end(&format!("{} file: not shown here", embed.kind)),
+        };
+        let mut line = rest.to_vec();
+        line.extend(closing);
+        self.push_line(Line(line));
     }
 
     /// `▌ ⚠ Title` then the body under the bar. A folded callout (`-`) shows its fold mark

@@ -1,7 +1,7 @@
 //! Obsidian's additions to markdown, as Obsidian users see them in reading view: comments
 //! (`%%…%%`, hidden), highlights (`==…==`), callouts (`> [!type]± Title`), embeds (`![[…]]`)
 //! and tags (`#tag`). Applied around pulldown-cmark, which knows none of them.
-use super::doc::{Block, Inline, InlineStyle};
+use super::doc::{Block, DocLink, Embed, Inline, InlineStyle};
 
 /// The body without Obsidian comments. Fenced code is kept as written; a comment left open
 /// hides the rest of the body, as in Obsidian.
@@ -240,6 +240,30 @@ pub fn embed_kind(target: &str) -> &'static str {
         "mp4" | "webm" | "ogv" | "mov" | "mkv" => "video",
         _ => "file",
     }
+}
+
+/// A paragraph that holds nothing but embeds (one per line, as people write them) becomes one
+/// embed box each; any other paragraph stays a paragraph, its embeds inline labels.
+pub fn paragraph_or_embeds(inlines: Vec<Inline>, links: &[DocLink]) -> Vec<Block> {
+    let only_embeds = inlines.iter().any(|i| i.style.embed)
+        && inlines.iter().all(|i| (i.style.embed && i.style.link.is_some()) || i.text.trim().is_empty());
+    if !only_embeds {
+        return vec![Block::Paragraph(inlines)];
+    }
+    inlines
+        .iter()
+        .filter_map(|i| i.style.link)
+        .filter_map(|l| links.get(l as usize).map(|d| (l, d)))
+        .map(|(link, d)| {
+            Block::Embed(Embed {
+                link,
+                target: d.target.clone(),
+                kind: embed_kind(&d.target),
+                content: None,
+                missing: None,
+            })
+        })
+        .collect()
 }
 
 /// Split `#tags` out of a text run (a `#` at a word start followed by a letter, digit, `_`,

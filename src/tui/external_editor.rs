@@ -88,7 +88,9 @@ pub(super) fn run_in_terminal(
 ) -> anyhow::Result<Option<super::End>> {
     let Some((seed, command)) = app.runner.external_edit.take() else { return Ok(None) };
     let mut out = std::io::stdout();
-    let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen);
+    let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste);
+    super::blank_alternate_screen();
+    let _ = execute!(out, LeaveAlternateScreen);
     disable_raw_mode()?;
     let result = edit_until(&seed, &editor_command(command.as_deref()), || {
         stop.load(Ordering::Relaxed) != 0 || super::terminal_gone()

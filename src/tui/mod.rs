@@ -66,6 +66,7 @@ pub fn run(source: Source, color: ColorChoice) -> anyhow::Result<()> {
     // shell owns the terminal, and touching its modes would stop folio again (SIGTTOU).
     if !gone && foreground() {
         let _ = execute!(std::io::stdout(), DisableMouseCapture, DisableBracketedPaste);
+        blank_alternate_screen();
         ratatui::restore();
     }
     if !matches!(end, Ok(End::Quit)) {
@@ -278,12 +279,23 @@ fn handle(app: &mut App, log: Option<&mut FrameLog>, ev: Event) -> bool {
     suspend
 }
 
+/// Blank the alternate screen just before leaving it. tmux 3.3a, after the window grew while
+/// an application was on the alternate screen, leaves rows of that screen on the main one
+/// when it is left; a blank alternate screen leaves nothing behind (tests/tui_e2e.rs).
+pub(crate) fn blank_alternate_screen() {
+    use ratatui::crossterm::cursor::MoveTo;
+    use ratatui::crossterm::terminal::{Clear, ClearType};
+    let _ = execute!(std::io::stdout(), MoveTo(0, 0), Clear(ClearType::All));
+}
+
 /// Ctrl-Z: give the terminal back, stop until `fg`, then take it again and redraw everything.
 /// A signal or hang-up while stopped (delivered with SIGCONT) ends folio without taking the
 /// terminal again.
 fn suspend_terminal(terminal: &mut DefaultTerminal, mouse_on: bool, stop: &AtomicUsize) -> anyhow::Result<Option<End>> {
     let mut out = std::io::stdout();
-    let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen);
+    let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste);
+    blank_alternate_screen();
+    let _ = execute!(out, LeaveAlternateScreen);
     disable_raw_mode()?;
     signal_hook::low_level::raise(signal_hook::consts::SIGTSTP)?;
     // Continued in the background (`bg`, or a dying shell's SIGHUP + SIGCONT): taking the

@@ -97,14 +97,13 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                     (" ", Style::new())
                 };
                 let open = model.open_entity() == Some(*idx);
-                Line::from(vec![
-                    Span::raw("  ".repeat(*depth)),
-                    Span::styled(mark, style),
-                    Span::raw(" "),
-                    Span::styled(sanitize::line(&e.title), if open { t.style("title") } else { t.style("text") }),
-                ])
+                let mut spans = vec![Span::raw("  ".repeat(*depth)), Span::styled(mark, style), Span::raw(" ")];
+                let text = if open { t.style("title") } else { t.style("text") };
+                spans.extend(super::inline::title_spans(&e.title, text, t.style("code")));
+                Line::from(spans)
             }
         };
+        let line = super::inline::ellipsized(line, rows_area.width);
         if selected {
             let sel = if focused { t.style("selection") } else { t.style("selection").patch(t.style("muted")) };
             buf.set_style(Rect { y, height: 1, ..rows_area }, sel);

@@ -47,14 +47,8 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         let rect = centered(area, 100, area.height.saturating_sub(2));
         let inner = frame(model, rect, format!(" {} ", c.title), buf);
         let body = Rect { height: inner.height.saturating_sub(1), ..inner };
-        for (n, line) in c.lines.iter().skip(c.scroll).take(body.height as usize).enumerate() {
-            buf.set_line(
-                body.x,
-                body.y + n as u16,
-                &Line::styled(sanitize::line(line), diff_style(model, line)),
-                body.width,
-            );
-        }
+        let style_of = |line: &str| diff_style(model, line);
+        super::wrapped_lines::draw(&c.lines, c.scroll, body, buf, &style_of, t.style("muted"));
         let keys = if matches!(c.pending, crate::app::review::Pending::Nothing) {
             "Esc close · j/k scroll"
         } else {

@@ -2,7 +2,7 @@
 //! unified diff, applied only on a yes. Review verdicts use `confirm` instead.
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
+use ratatui::text::Span;
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use crate::app::model::{Model, Overlay};
@@ -27,8 +27,8 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(r);
     block.render(r, buf);
     buf.set_style(inner, t.style("text"));
-    for (n, text) in diff.iter().skip(*scroll).take(inner.height as usize).enumerate() {
-        let style = if text.starts_with("+++") || text.starts_with("---") {
+    let style_of = |text: &str| {
+        if text.starts_with("+++") || text.starts_with("---") {
             t.style("accent")
         } else if text.starts_with('+') {
             t.style("task_done")
@@ -38,7 +38,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             t.style("muted")
         } else {
             t.style("text")
-        };
-        buf.set_line(inner.x, inner.y + n as u16, &Line::styled(sanitize::line(text), style), inner.width);
-    }
+        }
+    };
+    super::wrapped_lines::draw(diff, *scroll, inner, buf, &style_of, t.style("muted"));
 }

@@ -156,24 +156,35 @@ fn edge_kinds(store: &Store, from: EntityIdx, to: EntityIdx) -> Vec<String> {
 }
 
 /// The canvas and list areas inside the pane.
-pub fn areas(inner: Rect) -> (Option<Rect>, Rect) {
+/// The canvas above and the lists below. A neighbourhood too dense to draw gets one row for
+/// saying so, and the lists take the rest of the height.
+pub fn areas(inner: Rect, dense: bool) -> (Option<Rect>, Rect) {
     if inner.height < 14 {
         return (None, inner);
+    }
+    if dense {
+        let [note, lists] = Layout::vertical([Constraint::Length(2), Constraint::Min(4)]).areas(inner);
+        return (Some(note), lists);
     }
     let [canvas, lists] = Layout::vertical([Constraint::Percentage(55), Constraint::Min(4)]).areas(inner);
     (Some(canvas), lists)
 }
 
 /// Rows of one list that fit in the pane at `area` (border and list header excluded).
-pub fn page_rows(area: Rect) -> usize {
+pub fn page_rows(area: Rect, dense: bool) -> usize {
     let inner = Rect {
         x: area.x + 1,
         y: area.y + 1,
         width: area.width.saturating_sub(2),
         height: area.height.saturating_sub(2),
     };
-    let (_, lists) = areas(inner);
+    let (_, lists) = areas(inner, dense);
     (lists.height as usize).saturating_sub(1).max(1)
+}
+
+/// Whether the graph pane shows `center`'s neighbourhood as too dense to draw.
+pub fn is_dense(model: &Model, center: EntityIdx) -> bool {
+    model.graph.laid.as_ref().is_some_and(|l| l.center == center && l.depth == model.graph.depth && l.dense)
 }
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
@@ -195,7 +206,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         .title(Span::styled(title, if focused { t.style("accent") } else { t.style("muted") }));
     let inner = block.inner(area);
     block.render(area, buf);
-    let (canvas, lists) = areas(inner);
+    let (canvas, lists) = areas(inner, is_dense(model, center));
     if let Some(c) = canvas {
         draw_canvas(model, store, center, c, buf);
     }
@@ -248,7 +259,7 @@ fn neighbour_line(model: &Model, idx: Option<EntityIdx>, kind: &str, target: &st
     match (idx, &model.store) {
         (Some(i), Some(store)) => {
             let e = store.entity(i);
-            spans.push(Span::styled(sanitize::line(&e.title), t.style("text")));
+            spans.extend(super::inline::title_spans(&e.title, t.style("text"), t.style("code")));
             // The folder, dimmed: two pages of one title ("Hot Cache") are told apart (issue 23).
             let folder = crate::store::model::relpath::parent(&e.path);
             if !folder.is_empty() {
@@ -281,6 +292,7 @@ fn draw_list(
     let room = area.height as usize;
     for (n, line) in visible.into_iter().enumerate().take(room) {
         let y = area.y + n as u16;
+        let line = super::inline::ellipsized(line, area.width);
         if cursor == Some(first + n) {
             let sel = t.style("selection");
             buf.set_style(Rect { y, height: 1, ..area }, sel);
@@ -341,7 +353,8 @@ pub fn draw_labels(model: &Model, store: &Store, laid: &GraphLayout, area: Rect,
     let mut order: Vec<&Node> = laid.nodes.iter().collect();
     order.sort_by_key(|n| n.hop);
     for n in order {
-        let label: String = sanitize::line(&store.entity(n.idx).title).chars().take(LABEL_WIDTH).collect();
+        let label: String =
+            sanitize::line(&super::inline::plain_title(&store.entity(n.idx).title)).chars().take(LABEL_WIDTH).collect();
         let w = unicode_width::UnicodeWidthStr::width(label.as_str()).min(area.width as usize) as u16;
         let cx = area.x as f64 + (n.x + bound) / (2.0 * bound) * f64::from(area.width.saturating_sub(1));
         let cy = area.y as f64 + (bound - n.y) / (2.0 * bound) * f64::from(area.height.saturating_sub(1));

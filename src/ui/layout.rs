@@ -13,12 +13,15 @@ pub struct Panes {
     pub status: Rect,
 }
 
-pub fn panes(area: Rect) -> Option<Panes> {
+/// The panes for `area` with the catalog taking `sidebar` percent of the width (at least 20
+/// columns, and never so much that the preview gets fewer than 30).
+pub fn panes(area: Rect, sidebar: u16) -> Option<Panes> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         return None;
     }
     let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
-    let catalog_width = (area.width * 3 / 10).clamp(24, 48);
+    let share = (u32::from(area.width) * u32::from(sidebar) / 100) as u16;
+    let catalog_width = share.clamp(20, area.width - 30);
     let [catalog, preview] = Layout::horizontal([Constraint::Length(catalog_width), Constraint::Min(1)]).areas(main);
     Some(Panes { catalog, preview, status })
 }
@@ -45,12 +48,21 @@ mod tests {
 
     #[test]
     fn splits_and_refuses_tiny_terminals() {
-        assert_eq!(panes(Rect::new(0, 0, 40, 10)), None);
-        let p = panes(Rect::new(0, 0, 80, 24)).unwrap();
+        assert_eq!(panes(Rect::new(0, 0, 40, 10), 30), None);
+        let p = panes(Rect::new(0, 0, 80, 24), 30).unwrap();
         assert_eq!(p.catalog, Rect::new(0, 0, 24, 23));
         assert_eq!(p.preview, Rect::new(24, 0, 56, 23));
         assert_eq!(p.status, Rect::new(0, 23, 80, 1));
         assert_eq!(catalog_rows(p.catalog).height, 20);
         assert_eq!(preview_body(p.preview).width, 53);
+    }
+
+    #[test]
+    fn the_sidebar_is_a_share_of_the_width_within_bounds() {
+        let wide = Rect::new(0, 0, 200, 50);
+        assert_eq!(panes(wide, 30).unwrap().catalog.width, 60);
+        assert_eq!(panes(wide, 50).unwrap().catalog.width, 100);
+        assert_eq!(panes(Rect::new(0, 0, 60, 20), 70).unwrap().preview.width, 30, "the preview keeps 30 columns");
+        assert_eq!(panes(Rect::new(0, 0, 60, 20), 15).unwrap().catalog.width, 20, "the catalog keeps 20");
     }
 }

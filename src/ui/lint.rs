@@ -153,6 +153,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                 line
             }
         };
+        let line = super::inline::ellipsized(line, list.width);
         if n == cursor {
             let sel = if focused { t.style("selection") } else { t.style("selection").patch(t.style("muted")) };
             buf.set_style(Rect { y, height: 1, ..list }, sel);

@@ -10,20 +10,23 @@ pub mod confirm;
 pub mod editor;
 pub mod fix_confirm;
 pub mod graph;
+pub mod inline;
 pub mod layout;
 pub mod lint;
 pub mod popup;
 pub mod preview;
+pub mod properties;
 pub mod recall;
 pub mod review;
 pub mod statusbar;
 pub mod svg;
 pub mod too_small;
+pub mod wrapped_lines;
 
 /// Draw the whole screen.
 pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) {
     buf.set_style(area, model.theme.style("text"));
-    let Some(p) = layout::panes(area) else {
+    let Some(p) = layout::panes(area, model.sidebar) else {
         too_small::render(model, area, buf);
         return;
     };

@@ -97,6 +97,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         }
         Some(Overlay::Recall { .. }) => super::recall::render(model, area, buf),
         Some(Overlay::Confirm { .. }) => super::fix_confirm::render(model, area, buf),
+        Some(Overlay::Properties { .. }) => super::properties::render_overlay(model, area, buf),
         Some(Overlay::Reason { rule, entity, other, text }) => {
             // A pair's title names both entities.
             let rect = centered(area, if other.is_some() { 110 } else { 72 }, 5);

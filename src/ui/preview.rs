@@ -14,13 +14,13 @@ use crate::app::model::{Model, Pane, Preview};
 use crate::app::theme::Theme;
 use crate::markdown::layout::{Piece, Role};
 use crate::markdown::sanitize;
-use crate::store::Store;
 use crate::store::model::entity::{Entity, Resolution};
 
-use super::layout;
+use super::{layout, properties};
 
-/// The lines above the body: a notice when the entity is gone, then its properties.
-pub fn header(model: &Model, preview: &Preview) -> Vec<Line<'static>> {
+/// The lines above the body at `width`: a notice when the entity is gone, then its title and
+/// properties, each wrapped (see `properties`).
+pub fn header(model: &Model, preview: &Preview, width: u16) -> Vec<Line<'static>> {
     let t = &model.theme;
     let mut out = Vec::new();
     let Some(store) = &model.store else { return out };
@@ -32,45 +32,27 @@ pub fn header(model: &Model, preview: &Preview) -> Vec<Line<'static>> {
         out.push(Line::default());
         return out;
     };
+    let width = usize::from(width).max(8);
     let e = store.entity(idx);
-    out.push(Line::styled(sanitize::line(&e.title), t.style("title")));
-    let mut field = |key: &str, value: String, style: Style| {
-        if !value.is_empty() {
-            out.push(Line::from(vec![
-                Span::styled(format!("{key:<12}"), t.style("muted")),
-                Span::styled(sanitize::line(&value), style),
-            ]));
-        }
-    };
-    let text = t.style("text");
-    field("id", e.id.clone(), text);
-    field("path", format!("{}{}", e.path, if e.line > 1 { format!(":{}", e.line) } else { String::new() }), text);
-    field(kind_label(store), e.kind.clone().unwrap_or_default(), t.style("accent"));
-    field(status_label(store), e.status.as_deref().unwrap_or_default().to_string(), status_style(t, e));
-    field("confidence", e.confidence.map(|c| format!("{c:.2}")).unwrap_or_default(), text);
-    field("created", e.created.as_deref().unwrap_or_default().to_string(), text);
-    field("updated", e.updated.as_deref().unwrap_or_default().to_string(), text);
-    field("tags", e.tags.iter().map(|t| format!("#{t}")).collect::<Vec<_>>().join(" "), t.style("tag"));
-    field("aliases", e.aliases.join(", "), text);
-    field("sources", e.sources.join(", "), text);
-    field("description", e.description.as_deref().unwrap_or_default().to_string(), t.style("muted"));
+    out.extend(properties::wrapped(model, &e.title, true, t.style("title"), width, None).into_iter().map(Line::from));
+    out.extend(properties::header_lines(model, &crate::app::properties::of(store, e), width));
     for p in &e.problems {
-        out.push(Line::from(vec![
-            Span::styled("⚠ ".to_string(), t.style("warn")),
-            Span::styled(format!("{} ", p.rule), t.style("warn")),
-            Span::styled(sanitize::line(&format!("{} (line {})", p.message, p.line)), t.style("text")),
-        ]));
+        // "⚠ rule message (line N)", the message wrapped under the rule with a hanging indent.
+        let text = format!("{} {} (line {})", p.rule, p.message, p.line);
+        let rows = properties::wrapped(model, &text, false, t.style("text"), width.saturating_sub(2).max(8), Some(3));
+        for (n, mut row) in rows.into_iter().enumerate() {
+            if n == 0
+                && let Some(first) = row.first_mut()
+            {
+                first.style = t.style("warn");
+            }
+            let mut spans = vec![Span::styled(if n == 0 { "⚠ " } else { "  " }, t.style("warn"))];
+            spans.extend(row);
+            out.push(Line::from(spans));
+        }
     }
-    out.push(Line::styled("─".repeat(40), t.style("border")));
+    out.push(Line::styled("─".repeat(40.min(width)), t.style("border")));
     out
-}
-
-fn kind_label(store: &Store) -> &'static str {
-    store.kind().format().field_labels().0
-}
-
-fn status_label(store: &Store) -> &'static str {
-    store.kind().format().field_labels().1
 }
 
 /// Review states that mean "a person still has to look at this".
@@ -86,10 +68,6 @@ pub fn is_pending(e: &Entity) -> bool {
 /// Whether the catalog marks the entity with a lint finding.
 pub fn has_findings(e: &Entity) -> bool {
     !e.problems.is_empty() || e.links.iter().any(|l| l.is_unresolved())
-}
-
-fn status_style(t: &Theme, e: &Entity) -> Style {
-    if is_pending(e) { t.style("pending") } else { t.style("text") }
 }
 
 /// The lines below the body: outbound links with their state, then backlinks.
@@ -135,7 +113,7 @@ pub fn total_lines(model: &Model, width: u16) -> usize {
         Some(Ok(b)) => model.laid_body(width).lines.len() + usize::from(b.notice.is_some()),
         _ => 1,
     };
-    header(model, p).len() + body + footer(model, p).len()
+    header(model, p, width).len() + body + footer(model, p).len()
 }
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
@@ -157,7 +135,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         Paragraph::new(text).wrap(Wrap { trim: false }).render(body, buf);
         return;
     };
-    let head = header(model, p);
+    let head = header(model, p, body.width);
     let foot = footer(model, p);
     let mut middle: Vec<Line<'static>> = Vec::new();
     let laid = model.laid_body(body.width);

@@ -100,7 +100,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             break;
         }
         let selected = first + n == *cursor;
-        let line = result_line(model, store, hit, indices, text);
+        let line = super::inline::ellipsized(result_line(model, store, hit, indices, text), list.width);
         if selected {
             let sel = t.style("selection");
             buf.set_style(Rect { y, height: 1, ..list }, sel);
@@ -116,7 +116,8 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                 (None, Some(m)) => match_line(model, m, false, list.width.saturating_sub(2) as usize),
                 (None, None) => Line::default(),
             };
-            buf.set_line(list.x + 2, y + 1, &shown, list.width.saturating_sub(2));
+            let width = list.width.saturating_sub(2);
+            buf.set_line(list.x + 2, y + 1, &super::inline::ellipsized(shown, width), width);
         }
     }
     if wide && let Some((hit, _, _)) = results.get(cursor - first) {
@@ -180,6 +181,11 @@ fn result_line(model: &Model, store: &Store, hit: &Hit, indices: &[u32], text: &
         run.push(c);
     }
     flush(&mut run, run_hl, &mut spans);
+    // The folder, dimmed: two pages of one title are told apart (as in the graph pane).
+    let folder = crate::store::model::relpath::parent(&e.path);
+    if !folder.is_empty() && !text.contains(folder) {
+        spans.push(Span::styled(format!("  {}/", sanitize::line(folder)), t.style("muted")));
+    }
     Line::from(spans)
 }
 
@@ -223,7 +229,7 @@ fn match_line(model: &Model, m: &MatchLine, numbered: bool, width: usize) -> Lin
 fn draw_preview(model: &Model, store: &Store, hit: &Hit, matches: &[MatchLine], area: Rect, buf: &mut Buffer) {
     let t = &model.theme;
     let e = store.entity(hit.idx);
-    let mut lines = vec![Line::styled(sanitize::line(&e.title), t.style("title"))];
+    let mut lines = vec![Line::from(super::inline::title_spans(&e.title, t.style("title"), t.style("code")))];
     let mut field = |k: &str, v: String, s: Style| {
         if !v.is_empty() {
             lines.push(Line::from(vec![
@@ -245,7 +251,10 @@ fn draw_preview(model: &Model, store: &Store, hit: &Hit, matches: &[MatchLine], 
     lines.push(Line::default());
     if !matches.is_empty() {
         lines.push(Line::styled("in the body", t.style("muted")));
-        lines.extend(matches.iter().map(|m| match_line(model, m, true, area.width.saturating_sub(2) as usize)));
+        let width = area.width.saturating_sub(2);
+        lines.extend(
+            matches.iter().map(|m| super::inline::ellipsized(match_line(model, m, true, usize::from(width)), width)),
+        );
         lines.push(Line::default());
     }
     if let Some(d) = &e.description {

@@ -15,6 +15,7 @@ use crate::markdown::sanitize;
 use crate::store::lint::{body_text, near_duplicate};
 use crate::store::review::QueueItem;
 use crate::store::review::diff::Op;
+use crate::store::review::group::grouped;
 
 fn framed(model: &Model, area: Rect, title: String, focused: bool, buf: &mut Buffer) -> Rect {
     let t = &model.theme;
@@ -57,16 +58,40 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     } else {
         inner
     };
+    // Rows: the items, each group (when grouped) under a header naming it and its size.
+    let mut rows: Vec<Option<usize>> = Vec::with_capacity(visible.len());
+    let mut headers: Vec<String> = Vec::new();
+    match r.group {
+        Some(by) => {
+            let mut n = 0;
+            for (key, members) in grouped(&visible, by) {
+                headers.push(format!("{} · {} item(s)", sanitize::line(&key), members.len()));
+                rows.push(None);
+                rows.extend((n..n + members.len()).map(Some));
+                n += members.len();
+            }
+        }
+        None => rows.extend((0..visible.len()).map(Some)),
+    }
     let h = inner.height as usize;
-    let first = r.cursor.saturating_sub(h.saturating_sub(1));
-    for (n, item) in visible.iter().enumerate().skip(first).take(h) {
-        let y = inner.y + (n - first) as u16;
+    let at = rows.iter().position(|&x| x == Some(r.cursor)).unwrap_or(0);
+    let first = at.saturating_sub(h.saturating_sub(1));
+    let header_of = |row: usize| rows[..=row].iter().filter(|x| x.is_none()).count().saturating_sub(1);
+    for (row, slot) in rows.iter().enumerate().skip(first).take(h) {
+        let y = inner.y + (row - first) as u16;
+        let Some(n) = *slot else {
+            let line = Line::styled(format!("── {}", headers[header_of(row)]), t.style("accent"));
+            buf.set_line(inner.x, y, &super::inline::ellipsized(line, inner.width), inner.width);
+            continue;
+        };
+        let item = visible[n];
         let warn = if item.hidden_content { "⚠ " } else { "" };
         let line = Line::from(vec![
             Span::styled(warn.to_string(), t.style("warn")),
             Span::styled(sanitize::line(&item.id), t.style("text")),
             Span::styled(format!("  {}", reasons(item)), t.style("pending")),
         ]);
+        let line = super::inline::ellipsized(line, inner.width);
         if n == r.cursor {
             let sel = t.style("selection");
             buf.set_style(Rect { y, height: 1, ..inner }, sel);
@@ -181,7 +206,7 @@ fn side(model: &Model, area: Rect, id: &str, text: &str, buf: &mut Buffer) {
 /// Why the item is queued and what backs it.
 fn facts(model: &Model, item: &QueueItem) -> Vec<Line<'static>> {
     let t = &model.theme;
-    let mut out = vec![Line::styled(sanitize::line(&item.title), t.style("title"))];
+    let mut out = vec![Line::from(super::inline::title_spans(&item.title, t.style("title"), t.style("code")))];
     let mut field = |key: &str, value: String, style: Style| {
         if !value.is_empty() {
             out.push(Line::from(vec![

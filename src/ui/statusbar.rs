@@ -18,6 +18,9 @@ fn hinted(model: &Model) -> &'static [Action] {
         }
         Some(crate::app::model::Overlay::Confirm { .. }) => return &[Action::Confirm, Action::Close, Action::Down],
         Some(crate::app::model::Overlay::Reason { .. }) => return &[Action::Open, Action::Close],
+        Some(crate::app::model::Overlay::Properties { .. }) => {
+            return &[Action::YankProperty, Action::Down, Action::Up, Action::Close];
+        }
         Some(_) => return &[Action::Close, Action::Down, Action::Up, Action::Open],
         None => {}
     }

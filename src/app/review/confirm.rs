@@ -25,6 +25,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
                 say(model, "cancelled; nothing was written", false);
             }
         }
+        Action::LeaveStubs => return super::plan::plan_with_stubs(model),
         Action::Confirm if c.needs_second => {
             c.needs_second = false;
             c.title = format!("⚠ SECOND CONFIRMATION — {}", c.title);
@@ -72,6 +73,12 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
         lines.push(format!("  {f}{how}"));
     }
     lines.extend(impact.lines());
+    if !impact.broken.is_empty() && matches!(plan.verb.as_str(), "veto" | "forget") {
+        lines.push(
+            "  y: go ahead and let them break · s: leave a stub in its place instead · n, then m: merge it into another entity (repoints them)"
+                .into(),
+        );
+    }
     if !plan.repointed.is_empty() {
         lines.push(format!("{} link(s) repointed:", plan.repointed.len()));
         lines.extend(plan.repointed.iter().map(|r| format!("  {r}")));

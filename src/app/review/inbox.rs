@@ -13,6 +13,7 @@ use crate::recall::{RecallItem, rank};
 use crate::store::model::entity::EntityIdx;
 use crate::store::review::Verdict;
 use crate::store::review::filter::Filter;
+use crate::store::review::group::{Grouping, grouped};
 
 /// The inbox's own actions while it is open: moving through the queue and the verdicts on the
 /// selected item (or on every item the bulk filter selects). None: not ours.
@@ -92,6 +93,8 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
             select(model)
         }
         Action::SameAuthor => same_author(model),
+        Action::SameSession => same_session(model),
+        Action::GroupInbox => group_inbox(model),
         Action::BulkFilter => {
             let text = model.review.filter.clone();
             model.review.prompt = Some(Prompt { kind: PromptKind::Filter, text });
@@ -101,7 +104,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
         Action::BulkForget => plan_visible(model, Verdict::Forget),
         Action::Baseline => super::plan::plan_baseline(model),
         Action::BulkVeto => {
-            let targets = visible_targets(model);
+            let targets = batch_targets(model);
             if targets.is_empty() {
                 say(model, "no queued item matches the filter", true);
             } else {
@@ -133,6 +136,47 @@ fn same_author(model: &mut Model) -> Vec<Effect> {
         false,
     );
     model.review.detail = None;
+    select(model)
+}
+
+/// Narrow the inbox to what the selected item's agent run wrote (`session:` in the filter).
+fn same_session(model: &mut Model) -> Vec<Effect> {
+    let Some(item) = model.review.selected() else { return Vec::new() };
+    let Some(session) = item.session.clone() else {
+        say(model, format!("{} names no agent run (session, trajectory or run id)", item.id), true);
+        return Vec::new();
+    };
+    model.review.filter = format!("session:{session}");
+    model.review.cursor = 0;
+    let shown = model.review.visible().len();
+    say(
+        model,
+        format!("{shown} queued item(s) from run {session}: A, X or D decides them as one batch; f changes the filter"),
+        false,
+    );
+    model.review.detail = None;
+    select(model)
+}
+
+/// `gb`: group by author, then by agent run, then not; the selection stays on its item.
+fn group_inbox(model: &mut Model) -> Vec<Effect> {
+    let selected = model.review.selected().map(|i| i.id.clone());
+    model.review.group = match model.review.group {
+        None => Some(Grouping::Author),
+        Some(Grouping::Author) => Some(Grouping::Session),
+        Some(Grouping::Session) => None,
+    };
+    let visible = model.review.visible();
+    let cursor = selected.and_then(|id| visible.iter().position(|i| i.id == id)).unwrap_or(0);
+    let groups = model.review.group.map(|by| grouped(&visible, by).len()).unwrap_or(0);
+    model.review.cursor = cursor;
+    let text = match model.review.group {
+        Some(by) => {
+            format!("grouped by {}: {groups} group(s); A, X or D decides the selected item's group", by.name())
+        }
+        None => "not grouped".to_string(),
+    };
+    say(model, text, false);
     select(model)
 }
 
@@ -181,9 +225,11 @@ pub(super) fn selected_target(model: &mut Model) -> Option<EntityIdx> {
     found
 }
 
-pub(super) fn visible_targets(model: &Model) -> Vec<EntityIdx> {
+/// What a bulk verdict takes (`ReviewPane::batch`): every shown item, or the selected item's
+/// group when the inbox is grouped; found again by id, as the store may have moved on.
+pub(super) fn batch_targets(model: &Model) -> Vec<EntityIdx> {
     let Some(s) = model.store.as_ref() else { return Vec::new() };
-    model.review.visible().iter().filter_map(|i| s.find(&i.id).filter(|&x| s.entity(x).id == i.id)).collect()
+    model.review.batch().iter().filter_map(|i| s.find(&i.id).filter(|&x| s.entity(x).id == i.id)).collect()
 }
 
 pub(super) fn answer_prompt(model: &mut Model) -> Vec<Effect> {

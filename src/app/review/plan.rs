@@ -3,7 +3,7 @@
 use super::super::effects::Effect;
 use super::super::model::Model;
 use super::super::review_jobs::Job;
-use super::inbox::{selected_target, visible_targets};
+use super::inbox::{batch_targets, selected_target};
 use super::{say, store};
 use crate::store::model::entity::EntityIdx;
 use crate::store::review::Verdict;
@@ -12,7 +12,9 @@ pub(super) fn plan_job(model: &mut Model, targets: Vec<EntityIdx>, verdict: Verd
     model.review.planning_from_prompt = false;
     match store(model) {
         Some(store) if !targets.is_empty() => {
-            vec![Effect::Review(Box::new(Job::Plan { store, targets, verdict, by: model.review.actor.clone() }))]
+            model.review.last_request = Some((targets.clone(), verdict.clone()));
+            let by = model.review.actor.clone();
+            vec![Effect::Review(Box::new(Job::Plan { store, targets, verdict, by, stubs: false }))]
         }
         _ => Vec::new(),
     }
@@ -45,10 +47,25 @@ pub(super) fn plan_baseline(model: &mut Model) -> Vec<Effect> {
 }
 
 pub(super) fn plan_visible(model: &mut Model, verdict: Verdict) -> Vec<Effect> {
-    let targets = visible_targets(model);
+    let targets = batch_targets(model);
     if targets.is_empty() {
         say(model, "no queued item matches the filter", true);
         return Vec::new();
     }
     plan_job(model, targets, verdict)
+}
+
+/// `s` in a veto's or forget's dialog: plan it again, leaving a stub where each removed file
+/// was, so the links into it keep resolving.
+pub(super) fn plan_with_stubs(model: &mut Model) -> Vec<Effect> {
+    let Some((targets, verdict)) = model.review.last_request.clone() else { return Vec::new() };
+    if !matches!(verdict, Verdict::Veto { .. } | Verdict::Forget) {
+        say(model, "only a veto or forget that takes a file away can leave a stub", true);
+        return Vec::new();
+    }
+    let Some(store) = store(model) else { return Vec::new() };
+    model.review.confirm = None;
+    let by = model.review.actor.clone();
+    say(model, "planning it again with a stub in place of each removed file…", false);
+    vec![Effect::Review(Box::new(Job::Plan { store, targets, verdict, by, stubs: true }))]
 }

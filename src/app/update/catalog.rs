@@ -12,7 +12,7 @@ use crate::ui::layout;
 
 pub(super) fn page(model: &Model) -> usize {
     let area = Rect::new(0, 0, model.size.0, model.size.1);
-    let Some(p) = layout::panes(area) else { return 1 };
+    let Some(p) = layout::panes(area, model.sidebar) else { return 1 };
     let h = match model.focus {
         Pane::Catalog => layout::catalog_rows(p.catalog).height,
         _ => layout::preview_body(p.preview).height,
@@ -62,7 +62,7 @@ pub(super) fn set_cursor(model: &mut Model, to: usize) {
 
 /// Keep the catalog cursor visible and the preview scroll in range (after moves and resizes).
 pub(super) fn clamp_scrolls(model: &mut Model) {
-    let rows_h = layout::panes(Rect::new(0, 0, model.size.0, model.size.1))
+    let rows_h = layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
         .map(|p| layout::catalog_rows(p.catalog).height as usize)
         .unwrap_or(1)
         .max(1);

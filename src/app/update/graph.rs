@@ -29,7 +29,9 @@ pub fn relayout(model: &mut Model) -> Vec<Effect> {
 }
 
 fn page(model: &Model) -> usize {
-    layout::panes(Rect::new(0, 0, model.size.0, model.size.1)).map(|p| graph::page_rows(p.preview)).unwrap_or(1)
+    layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
+        .map(|p| graph::page_rows(p.preview, model.open_entity().is_some_and(|c| graph::is_dense(model, c))))
+        .unwrap_or(1)
 }
 
 fn len(model: &Model) -> usize {

@@ -103,7 +103,7 @@ fn read_context(model: &mut Model) -> Vec<Effect> {
 }
 
 fn page(model: &Model) -> usize {
-    crate::ui::layout::panes(Rect::new(0, 0, model.size.0, model.size.1))
+    crate::ui::layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
         .map(|p| view::list_area(p.preview).height as usize)
         .unwrap_or(1)
         .max(1)
@@ -179,7 +179,7 @@ fn jump(model: &mut Model) -> Vec<Effect> {
     model.focus = Pane::Preview;
     let mut effects = super::reader::open_entity(model, idx, true);
     if let (Some(text), Some(p)) = (line_text, model.preview.as_mut()) {
-        p.mark = Some(Mark { text, row: None });
+        p.mark = Some(Mark { text, anchor: false, row: None });
     }
     effects.extend(super::reader::place_mark(model));
     model.message = Some(Message { text: format!("{} (line {}): {}", f.rule, f.line, f.message), warn: false });

@@ -16,9 +16,28 @@ const WHEEL: usize = 3;
 
 /// A click or a wheel turn (only while mouse support is on).
 pub(super) fn input(model: &mut Model, m: MouseEvent) -> Vec<Effect> {
-    let Some(p) = layout::panes(Rect::new(0, 0, model.size.0, model.size.1)) else { return Vec::new() };
+    let Some(p) = layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar) else { return Vec::new() };
     if !model.overlays.is_empty() {
         return Vec::new();
+    }
+    // The catalog's right border is a handle: press on it and drag.
+    let on_border = m.column + 1 == p.catalog.x + p.catalog.width && m.row < p.catalog.y + p.catalog.height;
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) if on_border => {
+            model.dragging_sidebar = true;
+            return Vec::new();
+        }
+        MouseEventKind::Drag(MouseButton::Left) if model.dragging_sidebar => {
+            let width = u32::from(model.size.0.max(1));
+            let percent = ((u32::from(m.column) + 1) * 100 + width / 2) / width;
+            model.sidebar = crate::app::sidebar::clamp(percent as u16);
+            return Vec::new();
+        }
+        MouseEventKind::Up(MouseButton::Left) if model.dragging_sidebar => {
+            model.dragging_sidebar = false;
+            return set_sidebar(model, model.sidebar);
+        }
+        _ => {}
     }
     let at = Position::new(m.column, m.row);
     let pane = if p.catalog.contains(at) {
@@ -64,5 +83,17 @@ pub(super) fn input(model: &mut Model, m: MouseEvent) -> Vec<Effect> {
             Vec::new()
         }
         _ => Vec::new(),
+    }
+}
+
+/// Set the catalog's width (percent, clamped), and remember it for the next run.
+pub(super) fn set_sidebar(model: &mut Model, percent: u16) -> Vec<Effect> {
+    model.sidebar = crate::app::sidebar::clamp(percent);
+    super::catalog::clamp_scrolls(model);
+    match &model.state_dir {
+        Some(state) => {
+            vec![Effect::RememberSidebar { file: crate::app::sidebar::file(state), percent: model.sidebar }]
+        }
+        None => Vec::new(),
     }
 }

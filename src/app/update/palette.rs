@@ -12,7 +12,7 @@ pub(super) fn overlay_action(model: &mut Model, a: Action) -> bool {
     let count = overlay_len(model);
     let Some(top) = model.overlays.last_mut() else { return false };
     let cursor = match top {
-        Overlay::Help { cursor, .. } | Overlay::Palette { cursor, .. } => cursor,
+        Overlay::Help { cursor, .. } | Overlay::Palette { cursor, .. } | Overlay::Properties { cursor } => cursor,
         Overlay::Recall { .. } | Overlay::Confirm { .. } | Overlay::Reason { .. } => return false,
     };
     match a {
@@ -33,6 +33,7 @@ pub fn overlay_len(model: &Model) -> usize {
         Some(Overlay::Palette { query, .. }) => palette_rows(model, query).len(),
         Some(Overlay::Recall { .. }) => recall::len(model),
         Some(Overlay::Confirm { diff, .. }) => diff.len(),
+        Some(Overlay::Properties { .. }) => crate::app::properties::of_open_entity(model).len(),
         Some(Overlay::Reason { .. }) | None => 0,
     }
 }
@@ -73,7 +74,8 @@ pub(super) fn run_palette_choice(model: &mut Model) -> Vec<Effect> {
         Some(Overlay::Help { context, filter, cursor }) => {
             help_rows(model, *context, filter).get(*cursor).map(|(_, _, _, a)| *a)
         }
-        Some(Overlay::Recall { .. }) | Some(Overlay::Confirm { .. }) | Some(Overlay::Reason { .. }) | None => None,
+        Some(Overlay::Recall { .. }) | Some(Overlay::Confirm { .. }) | Some(Overlay::Reason { .. }) => None,
+        Some(Overlay::Properties { .. }) | None => return Vec::new(),
     };
     model.overlays.pop();
     match choice {

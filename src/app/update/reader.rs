@@ -4,16 +4,16 @@
 use ratatui::layout::Rect;
 
 use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::model::{Message, Model, Pane, Preview, Row};
+use super::super::effects::{Effect, EmbedSource};
+use super::super::model::{Mark, Message, Model, Overlay, Pane, Preview, Row};
 use super::graph;
 use crate::store::Store;
-use crate::store::model::entity::{EntityIdx, Resolution};
+use crate::store::model::entity::{EntityIdx, LinkSyntax, Resolution};
 use crate::ui::{layout, preview};
 
 pub(super) fn preview_width_height(model: &Model) -> (u16, usize) {
     let area = Rect::new(0, 0, model.size.0, model.size.1);
-    match layout::panes(area) {
+    match layout::panes(area, model.sidebar) {
         Some(p) => {
             let body = layout::preview_body(p.preview);
             (body.width, body.height as usize)
@@ -37,13 +37,24 @@ pub(super) fn place_mark(model: &mut Model) -> Vec<Effect> {
     if mark.row.is_some() {
         return Vec::new();
     }
-    let needle: String = mark.text.trim().trim_start_matches(['#', '-', '*', '>', ' ']).chars().take(40).collect();
-    let needle = needle.trim().to_string();
+    let (text, anchor) = (mark.text.clone(), mark.anchor);
     let (w, h) = preview_width_height(model);
     let laid = model.laid_body(w);
-    let head = model.preview.as_ref().map(|p| preview::header(model, p).len()).unwrap_or(0);
+    let head = model.preview.as_ref().map(|p| preview::header(model, p, w).len()).unwrap_or(0);
     let notice = matches!(&model.preview, Some(Preview { body: Some(Ok(b)), .. }) if b.notice.is_some());
-    let found = if needle.is_empty() { None } else { laid.lines.iter().position(|l| l.text().contains(&needle)) };
+    let found = if anchor {
+        let found = crate::markdown::anchors::find(&laid.anchors, &text);
+        if found.is_none() {
+            let shown = crate::markdown::sanitize::line(&text);
+            model.message =
+                Some(Message { text: format!("no heading or block #{shown} here: showing the top"), warn: true });
+        }
+        found
+    } else {
+        let needle: String = text.trim().trim_start_matches(['#', '-', '*', '>', ' ']).chars().take(40).collect();
+        let needle = needle.trim();
+        if needle.is_empty() { None } else { laid.lines.iter().position(|l| l.text().contains(needle)) }
+    };
     if let Some(p) = model.preview.as_mut()
         && let Some(m) = p.mark.as_mut()
     {
@@ -91,7 +102,25 @@ pub(super) fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Eff
     if e.escapes_root() {
         return Vec::new();
     }
+    // The notes its links lead to, for `![[note]]` embeds to be read with the body.
+    let embeds = e
+        .links
+        .iter()
+        .filter_map(|l| match l.resolution {
+            Resolution::Entity(i) if i != idx && l.syntax == LinkSyntax::Wiki => Some((l, store.entity(i))),
+            _ => None,
+        })
+        .filter(|(_, t)| !t.escapes_root())
+        .map(|(l, t)| EmbedSource {
+            target: l.target().to_string(),
+            rel: t.path.clone(),
+            abs: store.abs_path(&t.path),
+            start: t.body_start.max(t.span.start),
+            end: t.span.end,
+        })
+        .collect();
     vec![Effect::ReadBody {
+        embeds,
         rel: e.path.clone(),
         abs: store.abs_path(&e.path),
         start: e.body_start.max(e.span.start),
@@ -103,7 +132,7 @@ pub(super) fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Eff
 pub(super) fn step_link(model: &mut Model, forward: bool) {
     let (w, h) = preview_width_height(model);
     let laid = model.laid_body(w);
-    let head = model.preview.as_ref().map(|p| preview::header(model, p).len()).unwrap_or(0);
+    let head = model.preview.as_ref().map(|p| preview::header(model, p, w).len()).unwrap_or(0);
     let notice = matches!(&model.preview, Some(Preview { body: Some(Ok(b)), .. }) if b.notice.is_some());
     let Some(p) = model.preview.as_mut() else { return };
     let n = laid.link_rows.len();
@@ -135,8 +164,18 @@ pub(super) fn follow_link(model: &mut Model) -> Vec<Effect> {
         .open_entity()
         .and_then(|i| store.entity(i).links.iter().find(|x| x.target() == target).map(|x| x.resolution.clone()));
     let shown = crate::markdown::sanitize::line(&target);
+    let fragment = target.split_once('#').map(|(_, f)| f.to_string()).filter(|f| !f.trim().is_empty());
     let (text, warn) = match resolution {
-        Some(Resolution::Entity(i)) => return open_entity(model, i, true),
+        Some(Resolution::Entity(i)) => {
+            let mut effects = open_entity(model, i, true);
+            if let Some(fragment) = fragment {
+                effects.extend(go_to_anchor(model, fragment));
+            }
+            return effects;
+        }
+        Some(Resolution::Anchor) if fragment.is_some() => {
+            return go_to_anchor(model, fragment.unwrap_or_default());
+        }
         Some(Resolution::External) => (format!("external link {shown} (not opened)"), false),
         Some(Resolution::File(f)) => {
             (format!("{} is a file, not an entity", crate::markdown::sanitize::line(&f)), false)
@@ -147,6 +186,15 @@ pub(super) fn follow_link(model: &mut Model) -> Vec<Effect> {
     };
     model.message = Some(Message { text, warn });
     Vec::new()
+}
+
+/// Scroll the open preview to the heading or block a link's fragment names, now if its body
+/// is laid out, else when it arrives.
+fn go_to_anchor(model: &mut Model, fragment: String) -> Vec<Effect> {
+    if let Some(p) = model.preview.as_mut() {
+        p.mark = Some(Mark { text: fragment, anchor: true, row: None });
+    }
+    place_mark(model)
 }
 
 pub(super) fn history_step(model: &mut Model, back: bool) -> Vec<Effect> {
@@ -163,6 +211,24 @@ pub(super) fn history_step(model: &mut Model, back: bool) -> Vec<Effect> {
             Vec::new()
         }
     }
+}
+
+/// `K`: the open entity's properties, each whole.
+pub(super) fn show_properties(model: &mut Model) {
+    if model.open_entity().is_none() {
+        model.message = Some(Message { text: "no properties: open an entity first".into(), warn: true });
+        return;
+    }
+    model.overlays.push(Overlay::Properties { cursor: 0 });
+}
+
+/// `y` over the properties: copy the selected one's value, whole.
+pub(super) fn yank_property(model: &mut Model) -> Vec<Effect> {
+    let Some(Overlay::Properties { cursor }) = model.overlays.last() else { return Vec::new() };
+    let Some(p) = crate::app::properties::of_open_entity(model).into_iter().nth(*cursor) else { return Vec::new() };
+    let what =
+        format!("{} {}", p.label, crate::markdown::sanitize::line(&crate::app::properties::shortened(&p.value, 40)));
+    vec![Effect::Copy { text: p.value, what }]
 }
 
 pub(super) fn yank(model: &mut Model, a: Action) -> Vec<Effect> {

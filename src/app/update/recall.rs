@@ -178,7 +178,7 @@ fn choose(model: &mut Model) -> Vec<Effect> {
     model.main = Pane::Preview;
     effects.extend(super::reader::open_entity(model, hit.idx, true));
     if let (Some(section), Some(p)) = (hit.section, model.preview.as_mut()) {
-        p.mark = Some(Mark { text: section.heading, row: None });
+        p.mark = Some(Mark { text: section.heading, anchor: false, row: None });
     }
     effects.extend(super::reader::place_mark(model));
     effects

@@ -18,7 +18,7 @@ pub(super) fn type_char(model: &mut Model, c: char) {
             query.push(c);
             recall::requery(model);
         }
-        Some(Overlay::Confirm { .. }) => {}
+        Some(Overlay::Confirm { .. }) | Some(Overlay::Properties { .. }) => {}
         Some(Overlay::Reason { text, .. }) => text.push(c),
         None if model.filtering => {
             model.filter.query.push(c);
@@ -37,7 +37,7 @@ pub(super) fn erase_char(model: &mut Model) {
             query.pop();
             recall::requery(model);
         }
-        Some(Overlay::Confirm { .. }) => {}
+        Some(Overlay::Confirm { .. }) | Some(Overlay::Properties { .. }) => {}
         Some(Overlay::Reason { text, .. }) => {
             text.pop();
         }

@@ -280,7 +280,10 @@ fn scan_line(
             i = start + 1;
             continue;
         }
-        if start > 0 && b[start - 1] == b'!' {
+        // `![[note]]`, an Obsidian embed, is a wikilink whose span starts at the `!`; other
+        // images (`![alt](x.png)`) and escaped bangs are left to pulldown-cmark.
+        let embed = start > 0 && b[start - 1] == b'!';
+        if embed && (b.get(start + 1) != Some(&b'[') || (start > 1 && b[start - 2] == b'\\')) {
             return None;
         }
         let end = if b.get(start + 1) == Some(&b'[') {
@@ -299,8 +302,9 @@ fn scan_line(
             return None;
         }
         let link = out.raw.last_mut()?;
+        let from = if embed { start - 1 } else { start };
         (link.span, link.line, link.col) =
-            ((line_start + start) as u32..(line_start + end) as u32, at.0, at.1 + start as u32 + 1);
+            ((line_start + from) as u32..(line_start + end) as u32, at.0, at.1 + from as u32 + 1);
         i = end;
     }
     Some(())
@@ -495,6 +499,9 @@ mod tests {
             "[[x|y]]",
             "[[x\\|y]]",
             "![[x]]",
+            "![[x|y]]",
+            "![[p.png]]",
+            "![a](b.png)",
             "| [[B\\|bee]] |",
             "|---|",
             "\\",

@@ -25,6 +25,8 @@ struct FileDraft {
     original: String,
     text: String,
     fate: Fate,
+    /// What stays at the path when the file moves away or is archived ("leave a stub").
+    stub: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -43,7 +45,8 @@ impl Draft {
             }
             let text = String::from_utf8(bytes.clone())
                 .map_err(|_| ReviewError::refused(format!("{path}: not valid UTF-8; folio does not rewrite it")))?;
-            let fd = FileDraft { digest: digest::of(&bytes), original: text.clone(), text, fate: Fate::Keep };
+            let fd =
+                FileDraft { digest: digest::of(&bytes), original: text.clone(), text, fate: Fate::Keep, stub: None };
             self.files.insert(path.to_string(), fd);
         }
         Ok(&mut self.files.get_mut(path).expect("inserted above").text)
@@ -68,6 +71,18 @@ impl Draft {
         self.text(store, path)?;
         self.files.get_mut(path).expect("read above").fate = Fate::Archive;
         Ok(())
+    }
+
+    /// Leave `text` at `path`, which this draft moves away or archives, so links into it keep
+    /// resolving.
+    pub fn leave_stub(&mut self, path: &str, text: String) -> Result<(), ReviewError> {
+        match self.files.get_mut(path) {
+            Some(f) if f.fate != Fate::Keep => {
+                f.stub = Some(text);
+                Ok(())
+            }
+            _ => Err(ReviewError::refused(format!("{path}: stays where it is; no stub is needed"))),
+        }
     }
 
     /// The text `path` ends with, or None when it leaves its place.
@@ -120,9 +135,9 @@ impl Draft {
                 Fate::Keep => out.push(edit(path, Some(f.digest.clone()), Some(f.text.clone().into_bytes()))),
                 Fate::Move(to) => {
                     out.push(edit(to, None, Some(f.text.clone().into_bytes())));
-                    out.push(edit(path, Some(f.digest.clone()), None));
+                    out.push(edit(path, Some(f.digest.clone()), f.stub.clone().map(String::into_bytes)));
                 }
-                Fate::Archive => out.push(edit(path, Some(f.digest.clone()), None)),
+                Fate::Archive => out.push(edit(path, Some(f.digest.clone()), f.stub.clone().map(String::into_bytes))),
             }
         }
         out
@@ -142,6 +157,10 @@ impl Draft {
                     d
                 }
             };
+            if let Some(stub) = &f.stub {
+                out += &format!("# {path}: a stub stays in its place\n");
+                out += &unified_diff("", stub, "/dev/null", &format!("b/{path}"));
+            }
         }
         out
     }

@@ -11,6 +11,8 @@ enum Term {
     PathPrefix(String),
     /// Who wrote it (`QueueItem::author`), by part: `author:scout` takes `agent:scout`.
     Author(String),
+    /// The agent run that wrote it (`QueueItem::session`), by part.
+    Session(String),
     Text(String),
 }
 
@@ -30,11 +32,14 @@ impl Filter {
                 Some(("reason", v)) => Term::Reason(v.to_lowercase()),
                 Some(("path", v)) => Term::PathPrefix(v.to_string()),
                 Some(("author" | "by", v)) => Term::Author(v.to_lowercase()),
+                Some(("session" | "run", v)) => Term::Session(v.to_lowercase()),
                 Some(("older", v)) => Term::OlderThanDays(
                     days(v).ok_or_else(|| format!("`{word}`: expected a number of days, e.g. older:30d"))?,
                 ),
                 Some((k, _)) if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphabetic()) => {
-                    return Err(format!("`{word}`: unknown filter (status, kind, reason, path, older, author)"));
+                    return Err(format!(
+                        "`{word}`: unknown filter (status, kind, reason, path, older, author, session)"
+                    ));
                 }
                 _ => Term::Text(word.to_lowercase()),
             };
@@ -51,6 +56,7 @@ impl Filter {
             Term::Reason(r) => item.reasons.iter().any(|x| x.code() == r),
             Term::PathPrefix(p) => item.path.starts_with(p.as_str()),
             Term::Author(a) => item.author.as_deref().is_some_and(|v| v.to_lowercase().contains(a.as_str())),
+            Term::Session(s) => item.session.as_deref().is_some_and(|v| v.to_lowercase().contains(s.as_str())),
             Term::Text(w) => item.id.to_lowercase().contains(w) || item.title.to_lowercase().contains(w),
         })
     }
@@ -86,6 +92,10 @@ mod tests {
         assert!(Filter::parse("author:agent:scout").unwrap().matches(&by_scout));
         assert!(Filter::parse("by:scout").unwrap().matches(&by_scout));
         assert!(!Filter::parse("author:scout").unwrap().matches(&item), "no author, no match");
+        let in_run = QueueItem { session: Some("trajectory_2026-04-27T16-17-15.json".into()), ..item.clone() };
+        assert!(Filter::parse("session:2026-04-27T16").unwrap().matches(&in_run));
+        assert!(!Filter::parse("run:2026-05").unwrap().matches(&in_run));
+        assert!(!Filter::parse("session:x").unwrap().matches(&item), "no session, no match");
         assert!(Filter::parse("colour:red").is_err());
         assert!(Filter::parse("").unwrap().matches(&item));
     }

@@ -14,6 +14,7 @@ pub mod draft;
 pub mod edges;
 pub mod fields;
 pub mod filter;
+pub mod group;
 pub mod impact;
 pub mod ledger;
 pub mod merge;
@@ -21,6 +22,7 @@ pub mod plan;
 pub mod queue;
 pub mod retype;
 pub mod rules;
+pub mod stub;
 pub mod verdict;
 
 pub use plan::Plan;

@@ -5,11 +5,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::diff;
+use super::group;
 use super::ledger::{Ledger, VerdictRecord, is_approval};
 use crate::store::lint::{self, LintConfig};
 use crate::store::model::entity::Severity;
 use crate::store::model::entity::{EntityIdx, rule};
-use crate::store::read::frontmatter::{self, Fields};
+use crate::store::read::frontmatter::Fields;
 use crate::store::{Store, model::digest};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -117,8 +118,11 @@ pub struct QueueItem {
     pub reasons: Vec<Reason>,
     /// Days since `updated` (or `created`), when the entity dates itself.
     pub age_days: Option<i64>,
-    /// Who wrote it (OKF `generated.by`, opendray `provenance.source`, `author`…).
+    /// Who wrote it (OKF `generated.by`, opendray `provenance.source`, `author`…; `group`).
     pub author: Option<String>,
+    /// The agent run that wrote it (evolve `trajectory`, a `session_id`…; `group`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
     pub sources: usize,
     /// opendray `evidence` counts summed; awareness evidence items.
     pub evidence: u64,
@@ -233,7 +237,8 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             status: e.status.as_deref().map(str::to_string),
             reasons: reasons.clone(),
             age_days: e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, today)),
-            author: author(&f),
+            author: group::author(&f),
+            session: group::session(&f),
             sources: e.sources.len(),
             evidence: evidence(&f),
             confidence: e.confidence,
@@ -278,26 +283,6 @@ pub fn priority(reasons: &[Reason]) -> u8 {
     reasons.iter().map(|r| r.tier()).min().unwrap_or(TIERS)
 }
 
-fn author(f: &Fields) -> Option<String> {
-    // `owner`: who an evolve entity belongs to when it names no source (issue 23: "by -").
-    let paths: [&[&str]; 7] = [
-        &["generated", "by"],
-        &["provenance", "source"],
-        &["author"],
-        &["agent"],
-        &["generated_by"],
-        &["source"],
-        &["owner"],
-    ];
-    paths.iter().find_map(|p| {
-        let mut v = f.get(p[0])?;
-        for k in &p[1..] {
-            v = v.get(k)?;
-        }
-        Some(frontmatter::scalar_text(v)).filter(|s| !s.is_empty())
-    })
-}
-
 fn evidence(f: &Fields) -> u64 {
     match f.get("evidence") {
         Some(Value::Object(m)) => m.values().filter_map(Value::as_u64).sum(),
@@ -336,10 +321,8 @@ mod tests {
             "evidence": {"applied": 9, "ok": 9, "fail": 0}
         }))
         .unwrap();
-        assert_eq!(author(&f).as_deref(), Some("agent:scout"));
+        assert_eq!(group::author(&f).as_deref(), Some("agent:scout"));
         assert_eq!(evidence(&f), 18);
-        let owned: Fields = serde_json::from_value(json!({"type": "guideline", "owner": "ann"})).unwrap();
-        assert_eq!(author(&owned).as_deref(), Some("ann"), "an evolve entity's owner");
         let today = time::macros::date!(2026 - 03 - 31);
         assert_eq!(age("2026-03-01T10:00:00Z", today), Some(30));
         assert_eq!(age("soon", today), None);

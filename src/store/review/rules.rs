@@ -89,12 +89,24 @@ pub trait ReviewRules: Sync {
     ) -> Result<bool, ReviewError> {
         Ok(false)
     }
+
+    /// The page left where a vetoed or forgotten entity's file was, so links into it keep
+    /// resolving (`stub`), saying `why`; None when this format's own tool would read such a
+    /// page as live knowledge.
+    fn stub(&self, _e: &Entity, _why: &str) -> Option<String> {
+        None
+    }
 }
 
 /// The rules of a format without review fields of its own (vault, EloPhanto).
 pub struct LogOnly;
 
-impl ReviewRules for LogOnly {}
+impl ReviewRules for LogOnly {
+    /// A note saying what was there (EloPhanto reads it as a note that the knowledge is gone).
+    fn stub(&self, e: &Entity, why: &str) -> Option<String> {
+        Some(super::stub::page(&e.title, &[], why, false))
+    }
+}
 
 /// The log line is the verdict; veto and forget take the file out of the indexed tree into
 /// the folio archive; there is no ladder to promote along.

@@ -47,13 +47,37 @@ impl Verdict {
 }
 
 /// Plan `verdict` on `targets` as one changeset. Content with hidden characters (the
-/// `control-chars` rule) is approved only with `confirm_hidden`.
+/// `control-chars` rule) is approved only with `confirm_hidden`. A veto or forget that takes a
+/// file away leaves the links into it broken (logged and linted).
 pub fn plan(
     store: &Store,
     targets: &[EntityIdx],
     verdict: &Verdict,
     reviewer: &Reviewer,
     confirm_hidden: bool,
+) -> Result<Plan, ReviewError> {
+    plan_with(store, targets, verdict, reviewer, confirm_hidden, false)
+}
+
+/// `plan`, but a veto or forget that takes a file away leaves a stub in its place (`stub`), so
+/// the links into it keep resolving.
+pub fn plan_leaving_stubs(
+    store: &Store,
+    targets: &[EntityIdx],
+    verdict: &Verdict,
+    reviewer: &Reviewer,
+    confirm_hidden: bool,
+) -> Result<Plan, ReviewError> {
+    plan_with(store, targets, verdict, reviewer, confirm_hidden, true)
+}
+
+fn plan_with(
+    store: &Store,
+    targets: &[EntityIdx],
+    verdict: &Verdict,
+    reviewer: &Reviewer,
+    confirm_hidden: bool,
+    stubs: bool,
 ) -> Result<Plan, ReviewError> {
     if targets.is_empty() {
         return Err(ReviewError::refused("no entity to decide on"));
@@ -81,7 +105,11 @@ pub fn plan(
         store.kind().format().review().verdict(store, idx, verdict, &mut plan)?;
     }
     if matches!(verdict, Verdict::Veto { .. } | Verdict::Forget) {
-        left_broken(store, targets, &mut plan);
+        if stubs {
+            super::stub::leave(store, targets, verdict, &mut plan)?;
+        } else {
+            left_broken(store, targets, &mut plan);
+        }
     }
     if !plan.event.bullets.is_empty() {
         // Bullets replace the log's default ones: keep those (each entity, the summary) around them.

@@ -16,6 +16,15 @@ use crate::store::review::{ReviewError, Verdict, fields};
 pub struct Aip10Review;
 
 impl ReviewRules for Aip10Review {
+    /// A page of the same kind marked archived, logged like every AIP-10 removal.
+    fn stub(&self, e: &Entity, why: &str) -> Option<String> {
+        let mut fields = vec![("status", "archived")];
+        if let Some(kind) = e.kind.as_deref() {
+            fields.insert(0, ("kind", kind));
+        }
+        Some(crate::store::review::stub::page(&e.title, &fields, why, false))
+    }
+
     fn queue_reasons(&self, e: &Entity, f: &Fields) -> Vec<Reason> {
         let mut r = Vec::new();
         // A contradiction a person chose to keep both sides of is no longer open.

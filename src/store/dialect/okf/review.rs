@@ -15,6 +15,15 @@ use crate::store::review::{ReviewError, Verdict, fields};
 pub struct OkfReview;
 
 impl ReviewRules for OkfReview {
+    /// A deprecated concept of the same type: OKF readers skip deprecated concepts, and links
+    /// into it still resolve.
+    fn stub(&self, e: &Entity, why: &str) -> Option<String> {
+        let kind = e.kind.as_deref().unwrap_or("Concept");
+        let description = format!("Removed from the knowledge base ({why}).");
+        let fields = [("type", kind), ("status", "deprecated"), ("description", description.as_str())];
+        Some(crate::store::review::stub::page(&e.title, &fields, why, false))
+    }
+
     /// A draft awaits a decision; so does a concept that says it contradicts another
     /// (`contradicts:`), which a person must resolve.
     fn queue_reasons(&self, e: &Entity, f: &Fields) -> Vec<Reason> {

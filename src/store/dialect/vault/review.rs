@@ -9,6 +9,11 @@ use crate::store::review::rules::ReviewRules;
 pub struct VaultReview;
 
 impl ReviewRules for VaultReview {
+    /// A note with a warning callout, as Obsidian users mark a page that is gone.
+    fn stub(&self, e: &Entity, why: &str) -> Option<String> {
+        Some(crate::store::review::stub::page(&e.title, &[("status", "removed")], why, true))
+    }
+
     fn queue_reasons(&self, e: &Entity, _f: &Fields) -> Vec<Reason> {
         match e.status.as_deref().map(str::to_lowercase).as_deref() {
             Some("draft") => vec![Reason::Draft],
