@@ -28,11 +28,11 @@ fn pillow_ranks_the_pillow_guideline_first_with_its_line_highlighted() {
     let pillow = "guideline/when-extracting-image-exif-metadata-in-this-sandbox";
     let ids = result_ids(&app);
     assert_eq!(ids[0], pillow, "{ids:?}");
-    // The same ranking as `folio recall --text`.
+    // The same ranking as `folio recall --text` (the last word as typed: a prefix too).
     let store = app.model.store.clone().unwrap();
     let index = folio::recall::text::TextRecall::build(&store);
     let headless: Vec<String> = index
-        .search(&store, &folio::recall::Query::parse("pillow"), &[], 50)
+        .search_as_typed(&store, &folio::recall::Query::parse("pillow"), &[], 50)
         .iter()
         .map(|h| store.entity(h.idx).id.clone())
         .collect();

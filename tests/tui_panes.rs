@@ -36,7 +36,7 @@ fn recall_finds_opens_and_remembers() {
     let index = folio::recall::text::TextRecall::build(&store);
     let q = folio::recall::Query::parse("gross margin");
     let headless: Vec<String> =
-        index.search(&store, &q, &[], 50).iter().map(|h| store.entity(h.idx).id.clone()).collect();
+        index.search_as_typed(&store, &q, &[], 50).iter().map(|h| store.entity(h.idx).id.clone()).collect();
     assert_eq!(ids, headless);
     let screen = text(&render(&app));
     assert!(screen.contains("Recall · entities"), "{screen}");

@@ -541,7 +541,8 @@ mod tests {
             settle(&mut e);
             assert!(e.text_mode(), "synchronous: {sync}");
             let got: Vec<_> = e.results(0, 10).into_iter().map(|(h, _, _)| h.idx).collect();
-            let want: Vec<_> = text.search(&store, &Query::parse("pillow"), &[], 10).iter().map(|h| h.idx).collect();
+            let want: Vec<_> =
+                text.search_as_typed(&store, &Query::parse("pillow"), &[], 10).iter().map(|h| h.idx).collect();
             assert_eq!(got, want, "synchronous: {sync}");
             assert!(got.contains(&1), "a body-only match is found");
             let b = store.find("b").unwrap();

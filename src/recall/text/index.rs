@@ -14,6 +14,23 @@ use crate::store::model::entity::EntityIdx;
 
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
+/// A title word counts as this many occurrences (BM25F's field weight, lengths included): a page
+/// titled with the query's words outranks one whose body only repeats one of them.
+pub const TITLE_BOOST: u32 = 3;
+
+/// What an entity's postings count, as one text: its title `TITLE_BOOST` times, then its
+/// description and body (`from_content` counts the same without building it).
+pub fn weighted_text(store: &Store, idx: EntityIdx) -> String {
+    let title = &store.entity(idx).title;
+    let mut text = String::new();
+    for _ in 0..TITLE_BOOST {
+        text.push_str(title);
+        text.push('\n');
+    }
+    text.push_str(&body_text::compared_text(store, idx));
+    text
+}
+
 /// Entities per build task: large enough that merging task vocabularies stays cheap.
 const CHUNK: usize = 512;
 
@@ -111,8 +128,11 @@ impl TextIndex {
             let stamp = i as u32 + 1;
             let mut list: Vec<(u32, u32)> = Vec::with_capacity(content.terms(i).len() + title.len());
             // Title words add to the body's counts, or get a posting of their own.
-            for (id, count) in
-                content.terms(i).iter().map(|t| (t.id, u32::from(t.count))).chain(title.iter().map(|&id| (id, 1)))
+            for (id, count) in content
+                .terms(i)
+                .iter()
+                .map(|t| (t.id, u32::from(t.count)))
+                .chain(title.iter().map(|&id| (id, TITLE_BOOST)))
             {
                 let s = &mut seen[id as usize];
                 if s.0 == stamp {
@@ -125,7 +145,7 @@ impl TextIndex {
             for &(id, _) in &list {
                 df[id as usize] += 1;
             }
-            lengths.push(content.length(i) + title.len() as u32);
+            lengths.push(content.length(i) + TITLE_BOOST * title.len() as u32);
             per_entity.push(list);
         }
         let mut lists: Vec<Vec<(u32, u32)>> = df.iter().map(|&d| Vec::with_capacity(d as usize)).collect();
@@ -280,6 +300,11 @@ impl TextIndex {
         self.average
     }
 
+    /// Indexed words that start with `prefix` (lower case), itself included when indexed.
+    pub fn starting_with(&self, prefix: &str) -> Vec<String> {
+        self.words.keys().filter(|w| w.starts_with(prefix)).map(|w| w.to_string()).collect()
+    }
+
     /// How many entities hold `word` (lower case).
     pub fn df(&self, word: &str) -> u32 {
         self.words.get(word).map_or(0, |&id| self.df[id as usize])
@@ -356,7 +381,7 @@ mod tests {
         w("c.md", "---\ntitle: Title only\n---\n");
         let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
         let n = store.entities.len();
-        let texts: Vec<String> = (0..n).map(|i| body_text::indexed_text(&store, i as EntityIdx)).collect();
+        let texts: Vec<String> = (0..n).map(|i| weighted_text(&store, i as EntityIdx)).collect();
         let want = TextIndex::from_texts(n, |s, e| texts[s..e].to_vec());
         let got = TextIndex::from_content(&store, &Content::build(&store));
         assert_eq!(got.words.len(), want.words.len());
@@ -364,7 +389,7 @@ mod tests {
             assert_eq!(got.postings(w), want.postings(w), "{w}");
         }
         assert_eq!(got.lengths, want.lengths);
-        assert!(got.postings("pillow").iter().any(|p| p.count == 3), "title, heading and body");
+        assert!(got.postings("pillow").iter().any(|p| p.count == 2 + TITLE_BOOST), "title (boosted), heading, body");
     }
 
     #[test]

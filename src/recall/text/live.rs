@@ -57,8 +57,8 @@ pub fn run(shared: &TextShared, job: TextJob, notify: &(dyn Fn() + Sync + Send))
     if stale() {
         return;
     }
-    let hits = job.text.rank(&job.store, &job.query, &job.flags, LINES_FOR);
-    let words = Terms::parse(&job.query.text).words;
+    let hits = job.text.rank_as_typed(&job.store, &job.query, &job.flags, LINES_FOR);
+    let words = job.text.words(&job.query.text, super::typing(&job.query.text));
     let mut found = HashMap::new();
     for h in hits.iter().take(LINES_FOR) {
         if stale() {
