@@ -33,7 +33,7 @@ const PREFIX_WORDS: usize = 64;
 /// Whether the last word of `text` is still being typed: it ends in a letter or digit outside
 /// an open quote (a closed phrase or a trailing space means the word is complete).
 pub fn typing(text: &str) -> bool {
-    text.chars().last().is_some_and(char::is_alphanumeric) && text.matches('"').count() % 2 == 0
+    text.chars().last().is_some_and(char::is_alphanumeric) && text.matches('"').count().is_multiple_of(2)
 }
 
 /// Body lines shown per result.
