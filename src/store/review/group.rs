@@ -1,61 +1,9 @@
-//! Who wrote an inbox item and in which agent run, from the fields the formats record, and the
-//! inbox grouped by either: a reviewer takes "everything agent X wrote in its last run" as one
+//! The inbox grouped by who wrote each item or the agent run that wrote it
+//! (`review::authorship`): a reviewer takes "everything agent X wrote in its last run" as one
 //! batch.
-//!
-//! Authors: OKF `generated.by`, opendray `provenance.source`, AIP-10 and vault `author`, `agent`,
-//! evolve `source` then `owner`. Runs: evolve `trajectory` (the transcript file of the session
-//! that wrote it), opendray `provenance.session_id`, `session_id`/`session` fields, OKF
-//! `generated.session` or `generated.run`.
 use serde::Serialize;
 
 use super::queue::QueueItem;
-use crate::store::read::frontmatter::{self, Fields};
-
-/// The first non-empty scalar at one of `paths` (each a key path into the fields).
-fn first_of(f: &Fields, paths: &[&[&str]]) -> Option<String> {
-    paths.iter().find_map(|p| {
-        let mut v = f.get(p[0])?;
-        for k in &p[1..] {
-            v = v.get(k)?;
-        }
-        Some(frontmatter::scalar_text(v)).filter(|s| !s.trim().is_empty())
-    })
-}
-
-/// Who wrote the entity.
-pub fn author(f: &Fields) -> Option<String> {
-    // `owner`: who an evolve entity belongs to when it names no source (issue 23: "by -").
-    first_of(
-        f,
-        &[
-            &["generated", "by"],
-            &["provenance", "source"],
-            &["author"],
-            &["agent"],
-            &["generated_by"],
-            &["source"],
-            &["owner"],
-        ],
-    )
-}
-
-/// The agent run (session, trajectory, run id) that wrote the entity, where the format records
-/// one. A trajectory path is shortened to its file name: the session is in it.
-pub fn session(f: &Fields) -> Option<String> {
-    let found = first_of(
-        f,
-        &[
-            &["trajectory"],
-            &["provenance", "session_id"],
-            &["provenance", "session"],
-            &["generated", "session"],
-            &["generated", "run"],
-            &["session_id"],
-            &["session"],
-        ],
-    )?;
-    Some(found.rsplit('/').next().unwrap_or(&found).to_string())
-}
 
 /// How the inbox is grouped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -108,24 +56,6 @@ pub fn grouped<'a>(items: &[&'a QueueItem], by: Grouping) -> Vec<(String, Vec<&'
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    fn fields(v: serde_json::Value) -> Fields {
-        serde_json::from_value(v).unwrap()
-    }
-
-    #[test]
-    fn authors_and_runs_come_from_each_formats_fields() {
-        assert_eq!(author(&fields(json!({"generated": {"by": "agent:scout"}}))).as_deref(), Some("agent:scout"));
-        assert_eq!(author(&fields(json!({"type": "guideline", "owner": "ann"}))).as_deref(), Some("ann"));
-        assert_eq!(author(&fields(json!({"title": "x"}))), None);
-        let evolve = fields(json!({"trajectory": ".evolve/trajectories/trajectory_2026-04-27T16-17-15.json"}));
-        assert_eq!(session(&evolve).as_deref(), Some("trajectory_2026-04-27T16-17-15.json"));
-        let opendray = fields(json!({"provenance": {"source": "distiller", "session_id": "s-42"}}));
-        assert_eq!(session(&opendray).as_deref(), Some("s-42"));
-        assert_eq!(session(&fields(json!({"generated": {"by": "a", "run": "r7"}}))).as_deref(), Some("r7"));
-        assert_eq!(session(&fields(json!({"session": "  "}))), None);
-    }
 
     #[test]
     fn groups_follow_their_most_urgent_item_and_keep_order_inside() {

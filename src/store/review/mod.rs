@@ -7,6 +7,7 @@
 //! reverts it and drops its verdicts from the ledger (the items return to the queue).
 use time::OffsetDateTime;
 
+pub mod authorship;
 pub mod baseline;
 pub mod contradiction;
 pub mod diff;

@@ -4,8 +4,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::authorship;
 use super::diff;
-use super::group;
 use super::ledger::{Ledger, VerdictRecord, is_approval};
 use crate::store::lint::{self, LintConfig};
 use crate::store::model::entity::Severity;
@@ -118,9 +118,9 @@ pub struct QueueItem {
     pub reasons: Vec<Reason>,
     /// Days since `updated` (or `created`), when the entity dates itself.
     pub age_days: Option<i64>,
-    /// Who wrote it (OKF `generated.by`, opendray `provenance.source`, `author`…; `group`).
+    /// Who wrote it (OKF `generated.by`, opendray `provenance.source`, `author`…; `authorship`).
     pub author: Option<String>,
-    /// The agent run that wrote it (evolve `trajectory`, a `session_id`…; `group`).
+    /// The agent run that wrote it (evolve `trajectory`, a `session_id`…; `authorship`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
     pub sources: usize,
@@ -237,8 +237,8 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             status: e.status.as_deref().map(str::to_string),
             reasons: reasons.clone(),
             age_days: e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, today)),
-            author: group::author(&f),
-            session: group::session(&f),
+            author: authorship::author(&f),
+            session: authorship::session(&f),
             sources: e.sources.len(),
             evidence: evidence(&f),
             confidence: e.confidence,
@@ -321,7 +321,7 @@ mod tests {
             "evidence": {"applied": 9, "ok": 9, "fail": 0}
         }))
         .unwrap();
-        assert_eq!(group::author(&f).as_deref(), Some("agent:scout"));
+        assert_eq!(authorship::author(&f).as_deref(), Some("agent:scout"));
         assert_eq!(evidence(&f), 18);
         let today = time::macros::date!(2026 - 03 - 31);
         assert_eq!(age("2026-03-01T10:00:00Z", today), Some(30));

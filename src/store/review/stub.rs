@@ -4,21 +4,10 @@
 //! format's own grammar (`ReviewRules::stub`); a format whose own tool would read such a page as
 //! live knowledge (evolve recalls every file) keeps none, and the verdict is refused with that
 //! reason rather than silently breaking the links.
+use super::ReviewError;
 use super::plan::Plan;
-use super::verdict::Verdict;
-use super::{ReviewError, Reviewer};
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
-
-/// Why the stub is there, in one line: `vetoed by human:ann on 2026-11-26: wrong figure`.
-pub fn why(verdict: &Verdict, reviewer: &Reviewer) -> String {
-    let day = reviewer.timestamp().chars().take(10).collect::<String>();
-    match verdict {
-        Verdict::Veto { reason } => format!("vetoed by {} on {day}: {}", reviewer.by, reason.trim()),
-        Verdict::Forget => format!("forgotten by {} on {day}", reviewer.by),
-        other => format!("{} by {} on {day}", other.past(), reviewer.by),
-    }
-}
 
 /// A markdown page with `fields` as YAML frontmatter (values are written as JSON strings, which
 /// YAML reads the same), the title as its heading and the removal said plainly. `callout`: as an
@@ -45,7 +34,7 @@ pub fn page(title: &str, fields: &[(&str, &str)], why: &str, callout: bool) -> S
 
 /// Put a stub where each decided entity's file leaves the store. Refused as a whole when the
 /// format keeps no stubs.
-pub fn leave(store: &Store, targets: &[EntityIdx], verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
+pub fn leave(store: &Store, targets: &[EntityIdx], why: &str, plan: &mut Plan) -> Result<(), ReviewError> {
     let leaving: Vec<String> = plan
         .draft
         .archived()
@@ -53,7 +42,6 @@ pub fn leave(store: &Store, targets: &[EntityIdx], verdict: &Verdict, plan: &mut
         .map(|(p, _)| p.to_string())
         .chain(plan.draft.moves().into_iter().map(|(p, _)| p.to_string()))
         .collect();
-    let why = why(verdict, &plan.reviewer);
     let rules = store.kind().format().review();
     let mut left = Vec::new();
     for &idx in targets {
@@ -61,7 +49,7 @@ pub fn leave(store: &Store, targets: &[EntityIdx], verdict: &Verdict, plan: &mut
         if !leaving.contains(&e.path) {
             continue;
         }
-        let Some(text) = rules.stub(e, &why) else {
+        let Some(text) = rules.stub(e, why) else {
             return Err(ReviewError::refused(format!(
                 "{}: {} keeps no stubs (its own tool would read one as live knowledge); repoint the links with a merge, or let them break",
                 e.path,

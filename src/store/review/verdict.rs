@@ -106,7 +106,7 @@ fn plan_with(
     }
     if matches!(verdict, Verdict::Veto { .. } | Verdict::Forget) {
         if stubs {
-            super::stub::leave(store, targets, verdict, &mut plan)?;
+            super::stub::leave(store, targets, &stub_reason(verdict, reviewer), &mut plan)?;
         } else {
             left_broken(store, targets, &mut plan);
         }
@@ -136,6 +136,16 @@ fn plan_with(
         }
     }
     Ok(plan)
+}
+
+/// Why a stub is there, in one line: `vetoed by human:ann on 2026-11-26: wrong figure`.
+fn stub_reason(verdict: &Verdict, reviewer: &Reviewer) -> String {
+    let day = reviewer.timestamp().chars().take(10).collect::<String>();
+    match verdict {
+        Verdict::Veto { reason } => format!("vetoed by {} on {day}: {}", reviewer.by, reason.trim()),
+        Verdict::Forget => format!("forgotten by {} on {day}", reviewer.by),
+        other => format!("{} by {} on {day}", other.past(), reviewer.by),
+    }
 }
 
 /// Links and typed edges into an entity the verdict takes out of the store (archived, or moved

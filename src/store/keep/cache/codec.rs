@@ -100,30 +100,44 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, String> {
     Ok(header)
 }
 
-/// Decode a whole snapshot, checking every section's CRC and every entity index in it.
+/// Decode a whole snapshot held in memory, checking every section's CRC and every entity index.
 pub fn decode(bytes: &[u8]) -> Result<Snapshot, String> {
+    decode_from(bytes)
+}
+
+/// Decode a snapshot straight from its file, one chunk at a time: the file is never held in
+/// memory whole, so opening from the cache peaks at the store's own size plus a chunk per core
+/// (reading the 43 MB file of a 100k vault first made the cached open cost 2.5 KB per entity
+/// against 2.2 KB for a load from scratch).
+pub fn decode_file(file: &std::fs::File) -> Result<Snapshot, String> {
+    decode_from(&FileSource::new(file)?)
+}
+
+fn decode_from(source: &(impl Source + ?Sized)) -> Result<Snapshot, String> {
     use bincode::Options;
-    let header = decode_header(bytes)?;
-    let mut sections = Sections::new(bytes)?;
-    sections.next_checked()?;
-    let files: Files = options()
-        .deserialize(sections.next_checked()?.ok_or("truncated: no file list")?)
-        .map_err(|e| format!("file list: {e}"))?;
-    let mut raw = Vec::with_capacity(header.chunks as usize);
-    while let Some(s) = sections.next_unchecked()? {
-        raw.push(s);
+    let sections = sections(source)?;
+    let [head, files, chunks @ ..] = sections.as_slice() else { return Err("truncated: no file list".into()) };
+    let read_checked = |&(at, len, crc): &(u64, u64, u32)| -> Result<std::borrow::Cow<'_, [u8]>, String> {
+        let bytes = source.read(at, len)?;
+        if crc32fast::hash(&bytes) != crc {
+            return Err("checksum mismatch".into());
+        }
+        Ok(bytes)
+    };
+    let header: Header = options().deserialize(&read_checked(head)?).map_err(|e| format!("header: {e}"))?;
+    if header.format != FORMAT {
+        return Err(format!("cache format {} (this folio reads {FORMAT})", header.format));
     }
-    if raw.len() != header.chunks as usize {
-        return Err(format!("truncated: {} of {} entity chunks", raw.len(), header.chunks));
+    let files: Files = options().deserialize(&read_checked(files)?).map_err(|e| format!("file list: {e}"))?;
+    if chunks.len() != header.chunks as usize {
+        return Err(format!("truncated: {} of {} entity chunks", chunks.len(), header.chunks));
     }
-    let chunks: Vec<Vec<Arc<Entity>>> = raw
+    let chunks: Vec<Vec<Arc<Entity>>> = chunks
         .par_iter()
-        .map(|(crc, s)| {
-            if crc32fast::hash(s) != *crc {
-                return Err("checksum mismatch in an entity chunk".to_string());
-            }
-            let entities = options().deserialize::<Vec<Entity>>(s).map_err(|e| format!("entities: {e}"))?;
-            Ok(entities.into_iter().map(Arc::new).collect::<Vec<_>>())
+        .map(|section| {
+            let bytes = read_checked(section).map_err(|e| format!("{e} in an entity chunk"))?;
+            let entities = options().deserialize::<Vec<Entity>>(&bytes).map_err(|e| format!("entities: {e}"))?;
+            Ok::<_, String>(entities.into_iter().map(Arc::new).collect::<Vec<_>>())
         })
         .collect::<Result<_, _>>()?;
     let mut entities = Vec::with_capacity(header.entities as usize);
@@ -142,6 +156,97 @@ pub fn decode(bytes: &[u8]) -> Result<Snapshot, String> {
     let walk_warnings =
         files.warnings.into_iter().map(|(code, message, path)| StoreWarning { code, message, path }).collect();
     Ok(Snapshot { header, entities, other_files, walk_warnings })
+}
+
+/// Where a cache's bytes are read from: memory, or the file itself a section at a time.
+trait Source: Sync {
+    fn len(&self) -> u64;
+    /// `len` bytes from `at` (already checked to lie inside).
+    fn read(&self, at: u64, len: u64) -> Result<std::borrow::Cow<'_, [u8]>, String>;
+}
+
+impl Source for [u8] {
+    fn len(&self) -> u64 {
+        <[u8]>::len(self) as u64
+    }
+    fn read(&self, at: u64, len: u64) -> Result<std::borrow::Cow<'_, [u8]>, String> {
+        Ok(std::borrow::Cow::Borrowed(&self[at as usize..(at + len) as usize]))
+    }
+}
+
+/// A cache file read with positional reads (no shared cursor: chunks are read in parallel).
+struct FileSource<'a> {
+    file: &'a std::fs::File,
+    len: u64,
+}
+
+impl<'a> FileSource<'a> {
+    fn new(file: &'a std::fs::File) -> Result<Self, String> {
+        let len = file.metadata().map_err(|e| e.to_string())?.len();
+        Ok(FileSource { file, len })
+    }
+}
+
+impl Source for FileSource<'_> {
+    fn len(&self) -> u64 {
+        self.len
+    }
+    fn read(&self, at: u64, len: u64) -> Result<std::borrow::Cow<'_, [u8]>, String> {
+        let mut buf = vec![0; usize::try_from(len).map_err(|_| "a section too large to read")?];
+        read_exact_at(self.file, &mut buf, at).map_err(|e| format!("reading the cache: {e}"))?;
+        Ok(std::borrow::Cow::Owned(buf))
+    }
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &std::fs::File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+}
+
+#[cfg(not(unix))]
+fn read_exact_at(file: &std::fs::File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    let mut remaining = buf;
+    let mut at = at;
+    while !remaining.is_empty() {
+        let n = std::os::windows::fs::FileExt::seek_read(file, remaining, at)?;
+        if n == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        remaining = &mut remaining[n..];
+        at += n as u64;
+    }
+    Ok(())
+}
+
+/// Every section after the magic bytes as (offset of its body, length, stored CRC), read from
+/// the 12-byte section headers alone.
+fn sections(source: &(impl Source + ?Sized)) -> Result<Vec<(u64, u64, u32)>, String> {
+    let total = source.len();
+    let magic = source.read(0, (MAGIC.len() as u64).min(total))?;
+    if magic.as_ref() != MAGIC.as_slice() {
+        return Err(if magic.starts_with(b"FOLIOC") {
+            "written by another cache format".into()
+        } else {
+            "not a folio cache file".into()
+        });
+    }
+    let mut out = Vec::new();
+    let mut at = MAGIC.len() as u64;
+    while at < total {
+        if total - at < 12 {
+            return Err("truncated section header".into());
+        }
+        let head = source.read(at, 12)?;
+        let len = u64::from_le_bytes(head[..8].try_into().expect("8 bytes"));
+        let crc = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
+        let body = at + 12;
+        if len > total - body {
+            return Err(format!("truncated: a section of {len} bytes has {} left", total - body));
+        }
+        out.push((body, len, crc));
+        at = body + len;
+    }
+    Ok(out)
 }
 
 /// Every entity index a link or edge holds must point inside the store (the views index with it).
@@ -322,6 +427,21 @@ mod tests {
         assert_eq!(s.entities[7].mtime_ns, -5);
         assert_eq!(s.other_files, other);
         assert_eq!(s.walk_warnings[0].path.as_deref(), Some("x"));
+        // Read from the file a chunk at a time: the same snapshot; a cut or a flip is an error.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.folio-cache");
+        std::fs::write(&path, &bytes).unwrap();
+        let f = decode_file(&std::fs::File::open(&path).unwrap()).unwrap();
+        assert_eq!(f.entities.len(), es.len());
+        assert_eq!(f.entities[4098].title, es[4098].title);
+        assert_eq!(f.other_files, other);
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        assert!(decode_file(&std::fs::File::open(&path).unwrap()).unwrap_err().contains("truncated"));
+        let mut flipped = bytes.clone();
+        let at = flipped.len() - 10;
+        flipped[at] ^= 1;
+        std::fs::write(&path, &flipped).unwrap();
+        assert!(decode_file(&std::fs::File::open(&path).unwrap()).unwrap_err().contains("checksum"));
     }
 
     #[test]

@@ -115,13 +115,15 @@ impl Cache {
         }
         let started = Instant::now();
         let path = self.file_for(root, kind);
-        let bytes = match fs::read(&path) {
-            Ok(b) => b,
+        // The header first (64 KiB at most), so another store's or build's file is rejected
+        // before its chunks are read.
+        let file = match fs::File::open(&path) {
+            Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Miss::Absent),
             Err(e) => return Err(Miss::Invalid(format!("{}: {e}", path.display()))),
         };
         let invalid = |why: String| Miss::Invalid(format!("{}: {why}; ignored", path.display()));
-        let header = codec::decode_header(&bytes).map_err(invalid)?;
+        let header = read_header(&path).map_err(invalid)?;
         if let Some(why) = mismatch(&header, root, kind) {
             return Err(invalid(why));
         }
@@ -129,8 +131,7 @@ impl Cache {
         if read_since.elapsed().is_ok_and(|age| age > MAX_AGE) {
             return Err(Miss::Absent);
         }
-        let snapshot = codec::decode(&bytes).map_err(invalid)?;
-        drop(bytes);
+        let snapshot = codec::decode_file(&file).map_err(invalid)?;
         let mut store =
             Store::from_parts(root, kind, detected_by, snapshot.entities, snapshot.other_files, snapshot.walk_warnings);
         store.read_since = read_since;
