@@ -328,3 +328,81 @@ fn an_entity_restating_the_source_it_cites_is_not_a_near_duplicate() {
         "a cited source is reported as a near-duplicate: {pairs:?}"
     );
 }
+
+/// A person decides a possible contradiction from the CLI: confirmed, both OKF concepts name
+/// each other in `contradicts` (the declared rule and the inbox take over and the candidate is
+/// gone); dismissed, the pair is remembered in the config and never reported again, while the
+/// rule still reports other pairs. A format without the field refuses and writes nothing.
+#[test]
+fn a_possible_contradiction_is_confirmed_or_dismissed() {
+    let (_dir, root) = scratch(&corpus("okf-v0.2/acme_retail"));
+    let concept = |name: &str, sentence: &str| {
+        let lesson = format!(
+            "Parsing the {name}zorvex telemetry export needs the {name}quandrel schema and the {name}brimstale reader. The {name}morvane pipeline reads those frames nightly."
+        );
+        format!(
+            "---\ntype: Metric\ntitle: {name}\ndescription: {name} lesson\nstatus: stable\n---\n\n{lesson} {sentence}\n"
+        )
+    };
+    write(&root, "metrics/use-a.md", concept("use", "Always use ripgrep for the search."));
+    write(&root, "metrics/use-b.md", concept("use", "Never use ripgrep for the search."));
+    write(&root, "metrics/timeout-a.md", concept("timeout", "The request timeout is 30 seconds."));
+    write(&root, "metrics/timeout-b.md", concept("timeout", "The request timeout is 90 seconds."));
+    let r = root.to_str().unwrap();
+    let candidates = |v: &Value| -> BTreeSet<String> {
+        findings(v, "possible-contradiction").iter().map(|f| f["path"].as_str().unwrap().to_string()).collect()
+    };
+    let before = lint_json(&root);
+    assert_eq!(candidates(&before).len(), 4, "{before:#}");
+
+    let o = folio(&["review", r, "contradicts", "metrics/use-a", "metrics/use-b", "--as", "human:t"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let a = std::fs::read_to_string(root.join("metrics/use-a.md")).unwrap();
+    let b = std::fs::read_to_string(root.join("metrics/use-b.md")).unwrap();
+    assert!(a.contains("contradicts:") && a.contains("metrics/use-b"), "{a}");
+    assert!(b.contains("contradicts:") && b.contains("metrics/use-a"), "{b}");
+    let log = std::fs::read_to_string(root.join("log.md")).unwrap();
+    assert!(log.contains("contradict each other"), "logged: {log}");
+    let after = lint_json(&root);
+    assert_eq!(candidates(&after), BTreeSet::from(["metrics/timeout-a.md".into(), "metrics/timeout-b.md".into()]));
+    let declared: BTreeSet<&str> =
+        findings(&after, "contradiction").iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert!(declared.contains("metrics/use-a.md") && declared.contains("metrics/use-b.md"), "{after:#}");
+    let queue = folio_json(&["review", r, "list", "--json"]);
+    let reason_of = |id: &str| -> Vec<String> {
+        let items = queue["items"].as_array().unwrap();
+        let item = items.iter().find(|i| i["id"] == id).unwrap_or_else(|| panic!("{id} not queued: {queue:#}"));
+        item["reasons"].as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect()
+    };
+    assert!(reason_of("metrics/use-a").contains(&"contradiction".to_string()));
+
+    let o = folio(&[
+        "review",
+        r,
+        "dismiss",
+        "metrics/timeout-b",
+        "metrics/timeout-a",
+        "--reason",
+        "units differ",
+        "--as",
+        "human:t",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let config = std::fs::read_to_string(root.join(".folio/config.toml")).unwrap();
+    assert!(config.contains("other = \"metrics/timeout-a\"") && config.contains("units differ"), "{config}");
+    let dismissed = lint_json(&root);
+    assert!(candidates(&dismissed).is_empty(), "{dismissed:#}");
+    assert!(findings(&dismissed, "near-duplicate").len() >= 4, "the pair is still a near-duplicate");
+    let again =
+        folio(&["review", r, "dismiss", "metrics/timeout-a", "metrics/timeout-b", "--reason", "x", "--as", "human:t"]);
+    assert!(!again.status.success() && String::from_utf8_lossy(&again.stderr).contains("already dismissed"));
+
+    // A vault has no `contradicts` field: refused, nothing written.
+    let dir = tempfile::tempdir().unwrap();
+    contradiction_pair(dir.path(), "use", "Always use ripgrep for the search.", "Never use ripgrep for the search.");
+    let tree = common::tree(dir.path(), &[]);
+    let v = dir.path().to_str().unwrap();
+    let o = folio(&["review", v, "contradicts", "use-a", "use-b", "--as", "human:t"]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("no field for a contradiction"));
+    assert_eq!(common::tree(dir.path(), &[]), tree);
+}

@@ -31,10 +31,12 @@ fn recall_finds_opens_and_remembers() {
     let ids = result_ids(&app);
     assert_eq!(ids[0], "metrics/gross-margin", "{ids:?}");
     assert!(ids.contains(&"metrics/gross-margin-legacy".to_string()));
-    // The TUI ranks exactly as `folio recall` does.
+    // The TUI ranks exactly as `folio recall --text` does: fields and bodies.
     let store = app.model.store.clone().unwrap();
+    let index = folio::recall::text::TextRecall::build(&store);
+    let q = folio::recall::Query::parse("gross margin");
     let headless: Vec<String> =
-        folio::recall::recall(&store, "gross margin", 50).iter().map(|h| store.entity(h.idx).id.clone()).collect();
+        index.search_as_typed(&store, &q, &[], 50).iter().map(|h| store.entity(h.idx).id.clone()).collect();
     assert_eq!(ids, headless);
     let screen = text(&render(&app));
     assert!(screen.contains("Recall · entities"), "{screen}");

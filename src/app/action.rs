@@ -108,6 +108,7 @@ actions! {
     FixRule = "fix_rule": "Lint: fix every finding of the selected rule (shows the diff)",
     IgnoreFinding = "ignore_finding": "Lint: ignore the finding's rule on its entity (asks for a reason)",
     UnignoreFinding = "unignore_finding": "Lint: stop ignoring the selected ignored finding",
+    ConfirmContradiction = "confirm_contradiction": "Lint: confirm the selected possible contradiction (writes the format's contradicts on both)",
     ShowIgnored = "show_ignored": "Lint: show or hide the findings the store's config ignores",
     Confirm = "confirm": "Confirm the change shown (review verdict or lint fix)",
     LeaveStubs = "leave_stubs": "Veto/forget dialog: leave a stub where the file was, so links into it keep resolving",

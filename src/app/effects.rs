@@ -49,7 +49,8 @@ pub enum Effect {
     /// Re-lint `store`, which is `base` with the files `changed` read again, from `linted`.
     Relint { base: Arc<Store>, linted: Arc<crate::store::lint::Linted>, store: Arc<Store>, changed: Vec<String> },
     /// Add an `[[ignore]]` entry for the finding's rule on its entity, with the reason.
-    Ignore { store: Arc<Store>, rule: &'static str, entity: String, reason: String, by: String },
+    /// With `other`, a pair finding is dismissed for that pair alone.
+    Ignore { store: Arc<Store>, rule: &'static str, entity: String, other: Option<String>, reason: String, by: String },
     /// Remove the `[[ignore]]` entry of `rule` on the entity with id `entity`.
     Unignore { store: Arc<Store>, rule: &'static str, entity: String, by: String },
     /// Lay out the neighbourhood of an entity for the graph canvas.
@@ -73,6 +74,13 @@ pub enum Effect {
     LoadRecallHistory { state: PathBuf, root: PathBuf },
     /// Remember recent recall queries of the store at `root` in the person's state folder.
     SaveRecallHistory { state: PathBuf, root: PathBuf, recent: Vec<String> },
+    /// Build `store`'s text index for recall; with `base`, by updating that index of an earlier
+    /// store, reading only the files at `changed` again. Answered by `Event::TextIndexed`.
+    IndexText {
+        store: Arc<Store>,
+        base: Option<(Arc<Store>, Arc<crate::recall::text::TextRecall>)>,
+        changed: Vec<String>,
+    },
     /// Remember who reviews (asked once when $USER is unset) in this file.
     RememberReviewer { file: PathBuf, actor: String },
     /// Remember the catalog's width (percent) in this file.
@@ -226,8 +234,8 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         Effect::Relint { base, linted, store, changed } => {
             Some(Event::Linted(lint_effects::relint(&base, &linted, &store, &changed).map(|l| (store, Box::new(l)))))
         }
-        Effect::Ignore { store, rule, entity, reason, by } => {
-            Some(Event::IgnoreChanged(lint_effects::ignore(&store, rule, &entity, &reason, &by)))
+        Effect::Ignore { store, rule, entity, other, reason, by } => {
+            Some(Event::IgnoreChanged(lint_effects::ignore(&store, rule, &entity, other.as_deref(), &reason, &by)))
         }
         Effect::Unignore { store, rule, entity, by } => {
             Some(Event::IgnoreChanged(lint_effects::unignore(&store, rule, &entity, &by)))
@@ -268,6 +276,13 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
             crate::recall::history::save(&dir, &recent)
                 .err()
                 .map(|e| Event::Copied(Err(format!("{}: cannot remember recall queries ({e})", dir.display()))))
+        }
+        Effect::IndexText { store, base, changed } => {
+            let text = match base {
+                Some((old, index)) => index.update(&old, &store, &changed),
+                None => crate::recall::text::TextRecall::build(&store),
+            };
+            Some(Event::TextIndexed(store, Arc::new(text)))
         }
         Effect::RememberReviewer { file, actor } => {
             super::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))

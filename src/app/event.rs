@@ -56,6 +56,8 @@ pub enum Event {
     RecallUpdated,
     /// The store's recent recall queries, newest first.
     RecallHistory(Vec<String>),
+    /// The text index of this store was built (or updated), for recall over the bodies.
+    TextIndexed(std::sync::Arc<Store>, std::sync::Arc<crate::recall::text::TextRecall>),
     /// The lint engine finished a pass over this store (or its config could not be read).
     Linted(Result<(std::sync::Arc<Store>, Box<Linted>), String>),
     /// An ignore was added to or removed from the store's config (what was done), or refused.
@@ -98,6 +100,7 @@ impl Event {
             Event::Review(_) => "review",
             Event::RecallUpdated => "recall-updated",
             Event::RecallHistory(_) => "recall-history",
+            Event::TextIndexed(..) => "text-indexed",
             Event::Linted(_) => "linted",
             Event::GraphLaid(_) => "graph-laid",
             Event::HistoryRead { .. } => "history-read",

@@ -62,7 +62,8 @@ pub enum Overlay {
         restore: Option<Box<crate::store::write::changeset::Changeset>>,
     },
     /// Why ignore `rule` on the entity `entity` (its id): typed text is the reason.
-    Reason { rule: &'static str, entity: String, text: String },
+    /// `other`: a pair finding (`possible-contradiction`) is dismissed for that pair alone.
+    Reason { rule: &'static str, entity: String, other: Option<String>, text: String },
     /// The open entity's properties, each whole (wrapped), one of them selected.
     Properties { cursor: usize },
 }
@@ -258,6 +259,13 @@ pub struct Model {
     pub recall_sections: bool,
     /// Recent recall queries of this store, newest first.
     pub recall_recent: Vec<String>,
+    /// The text index (bodies searched by recall) and the store it was built on; asked for when
+    /// recall first opens, then kept current as the store changes.
+    pub text_index: Option<(Arc<Store>, Arc<crate::recall::text::TextRecall>)>,
+    /// Recall has opened on this store: its text index is built and kept current.
+    pub text_wanted: bool,
+    /// Paths changed since `text_index`'s store: what the next index update reads again.
+    pub text_changes: Vec<String>,
     /// The person's state folder (recall history per store); none: nothing is remembered.
     pub state_dir: Option<std::path::PathBuf>,
     /// The catalog's share of the width, in percent (`sidebar`).
@@ -330,6 +338,9 @@ impl Model {
             recall_synchronous: true,
             recall_sections: false,
             recall_recent: Vec::new(),
+            text_index: None,
+            text_wanted: false,
+            text_changes: Vec::new(),
             state_dir: None,
             sidebar: super::sidebar::DEFAULT,
             dragging_sidebar: false,

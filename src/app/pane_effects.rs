@@ -27,12 +27,27 @@ pub fn relint(base: &Store, linted: &Linted, store: &Store, changed: &[String]) 
 }
 
 /// Ignore `rule` on the entity with id `entity` for `reason`.
-pub fn ignore(store: &Store, rule: &str, entity: &str, reason: &str, by: &str) -> Result<String, String> {
-    let Some(idx) = store.find(entity).filter(|&i| store.entity(i).id == entity) else {
-        return Err(format!("{entity}: no longer in the store; nothing was written"));
+pub fn ignore(
+    store: &Store,
+    rule: &str,
+    entity: &str,
+    other: Option<&str>,
+    reason: &str,
+    by: &str,
+) -> Result<String, String> {
+    let find = |id: &str| {
+        store
+            .find(id)
+            .filter(|&i| store.entity(i).id == id)
+            .ok_or_else(|| format!("{id}: no longer in the store; nothing was written"))
     };
-    let applied =
-        lint::ignore::add(store, rule, idx, reason, by, &WriteOptions::default()).map_err(|e| e.to_string())?;
+    let idx = find(entity)?;
+    let opts = WriteOptions::default();
+    if let Some(other) = other {
+        let applied = lint::ignore::dismiss(store, idx, find(other)?, reason, by, &opts).map_err(|e| e.to_string())?;
+        return Ok(format!("dismissed {rule} between {entity} and {other} ({})", applied.files.join(", ")));
+    }
+    let applied = lint::ignore::add(store, rule, idx, reason, by, &opts).map_err(|e| e.to_string())?;
     Ok(format!("ignoring {rule} on {entity} ({})", applied.files.join(", ")))
 }
 

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::store::keep::refresh::RefreshReport;
+use crate::store::lint::{body_text, near_duplicate};
 use crate::store::model::entity::EntityIdx;
 use crate::store::read::frontmatter;
 use crate::store::review::{self, Plan, QueueItem, ReviewError, Reviewer, Verdict, diff, queue};
@@ -44,6 +45,16 @@ impl EditSeed {
     }
 }
 
+/// The near-duplicate of a queue item and what the two share.
+#[derive(Debug, Clone, Default)]
+pub struct Duplicate {
+    pub idx: EntityIdx,
+    pub id: String,
+    pub text: String,
+    /// Stems of the content words both texts hold (`near_duplicate::content_stems`).
+    pub shared: std::collections::HashSet<String>,
+}
+
 /// The detail of the selected queue item.
 #[derive(Debug, Clone, Default)]
 pub struct Detail {
@@ -54,6 +65,8 @@ pub struct Detail {
     pub text: String,
     /// For a contradiction: the other entity's id and text, shown side by side.
     pub other: Option<(String, String)>,
+    /// For a near-duplicate: the other entity, side by side, with the words both say.
+    pub duplicate: Option<Duplicate>,
     /// The promotion the item asks for, in words.
     pub promotion: Option<String>,
 }
@@ -109,6 +122,13 @@ pub enum Job {
         store: Arc<Store>,
         seed: Box<EditSeed>,
         edits: Box<crate::app::editor::Edits>,
+        by: String,
+    },
+    /// A possible contradiction confirmed: the format's own `contradicts` on both.
+    ConfirmContradiction {
+        store: Arc<Store>,
+        a: EntityIdx,
+        b: EntityIdx,
         by: String,
     },
     /// The undo dialog, as `by` would undo.
@@ -216,6 +236,10 @@ pub fn run(job: Job) -> Outcome {
             let plan = review::merge::plan(&store, from, into, body.as_deref(), &Reviewer::now(&by));
             planned(&store, plan.map_err(|e| e.to_string()))
         }
+        Job::ConfirmContradiction { store, a, b, by } => {
+            let plan = review::contradiction::confirm(&store, a, b, &Reviewer::now(&by));
+            planned(&store, plan.map_err(|e| e.to_string()))
+        }
         Job::Apply { store, plan } => {
             // The status bar names what was decided: `approve apis/refunds-v2: approved`.
             let verb = match plan.decisions.as_slice() {
@@ -308,7 +332,14 @@ fn detail(store: &Store, item: &QueueItem) -> Detail {
         let i = store.find(&id)?;
         Some((store.entity(i).id.clone(), store.read_entity_text(i).ok()?))
     });
-    Detail { id: item.id.clone(), diff, text, other, promotion: promotion(store, item) }
+    let duplicate = item.duplicate_of.filter(|_| other.is_none()).and_then(|o| {
+        let other_text = store.read_entity_text(o).ok()?;
+        let mine = near_duplicate::content_stems(&body_text::compared_text(store, item.idx));
+        let theirs = near_duplicate::content_stems(&body_text::compared_text(store, o));
+        let shared = mine.intersection(&theirs).cloned().collect();
+        Some(Duplicate { idx: o, id: store.entity(o).id.clone(), text: other_text, shared })
+    });
+    Detail { id: item.id.clone(), diff, text, other, duplicate, promotion: promotion(store, item) }
 }
 
 /// The promotion an item asks for, from the dialect's own ladder (REVIEW.md "Per dialect").

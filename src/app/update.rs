@@ -95,6 +95,10 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             recall::tick(model);
             Vec::new()
         }
+        Event::TextIndexed(store, text) => {
+            recall::text_indexed(model, store, text);
+            Vec::new()
+        }
         Event::RecallHistory(recent) => {
             model.recall_recent = recent;
             Vec::new()
@@ -248,7 +252,8 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             | (Pane::Lint, Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom)
             | (Pane::Lint, Action::Open | Action::GroupBy | Action::FilterSeverity | Action::FilterRule)
             | (Pane::Lint, Action::FilterKind | Action::ApplyFix | Action::FixRule)
-            | (Pane::Lint, Action::IgnoreFinding | Action::UnignoreFinding | Action::ShowIgnored) => {
+            | (Pane::Lint, Action::IgnoreFinding | Action::UnignoreFinding | Action::ShowIgnored)
+            | (Pane::Lint, Action::ConfirmContradiction) => {
                 return lint::act(model, a);
             }
             (Pane::History, Action::Down | Action::Up | Action::PageDown | Action::PageUp)
@@ -280,7 +285,7 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         Action::FocusLint => return lint::focus(model),
         Action::FocusHistory => return history::focus(model, false),
         Action::Blame => return history::focus(model, true),
-        Action::Recall => recall::open(model),
+        Action::Recall => return recall::open(model),
         Action::RecallSections => {
             model.recall_sections = !model.recall_sections;
             let on = if model.recall_sections { "on" } else { "off" };
@@ -299,6 +304,7 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         | Action::IgnoreFinding
         | Action::UnignoreFinding
         | Action::ShowIgnored
+        | Action::ConfirmContradiction
         | Action::MarkVersion
         | Action::RestoreVersion => {}
         Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {

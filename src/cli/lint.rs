@@ -283,6 +283,7 @@ mod tests {
             message: message.to_string(),
             fix: None,
             origin: lint::Origin::Link,
+            other: None,
         }
     }
 

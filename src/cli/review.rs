@@ -98,6 +98,25 @@ pub enum Sub {
         #[command(flatten)]
         write: WriteFlags,
     },
+    /// Confirm a possible contradiction (lint `possible-contradiction`): both entities name
+    /// each other in the format's own `contradicts` field (OKF, AIP-10), to be resolved in the
+    /// inbox like any declared contradiction.
+    Contradicts {
+        id: String,
+        other: String,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
+    /// Dismiss a possible contradiction: remembered in the store's `.folio/config.toml` as an
+    /// `[[ignore]]` entry naming both entities; that pair is never reported again.
+    Dismiss {
+        id: String,
+        other: String,
+        #[arg(long, required = true)]
+        reason: String,
+        #[command(flatten)]
+        write: WriteFlags,
+    },
     /// Revert the last change folio made (byte-exact) and put its items back in the queue.
     Undo {
         #[command(flatten)]
@@ -143,6 +162,21 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
             };
             let plan = review::merge::plan(&store, a, b, body.as_deref(), &Reviewer::now(&write.actor()?))?;
             finish(&store, plan, &write)
+        }
+        Sub::Contradicts { id, other, write } => {
+            let store = write_flags::open_resolved(g, path, write.read_only)?;
+            let (a, b) = (find_entity(&store, &id)?, find_entity(&store, &other)?);
+            let plan = review::contradiction::confirm(&store, a, b, &Reviewer::now(&write.actor()?))?;
+            finish(&store, plan, &write)
+        }
+        Sub::Dismiss { id, other, reason, write } => {
+            let store = write_flags::open_resolved(g, path, write.read_only)?;
+            let (a, b) = (find_entity(&store, &id)?, find_entity(&store, &other)?);
+            let actor = write.actor()?;
+            let applied = crate::store::lint::ignore::dismiss(&store, a, b, &reason, &actor, &write.options())
+                .map_err(write_flags::report)?;
+            report_applied(&applied);
+            Ok(0)
         }
         // The same command as `folio undo`: one path reverts files and ledger alike.
         Sub::Baseline { filter, write } => baseline(g, path, filter.as_deref().unwrap_or(""), &write),

@@ -11,6 +11,8 @@ use rayon::ThreadPool;
 
 use super::catalog::Catalog;
 use super::query::Query;
+use super::text::live::{self, TextJob, TextShared, TextView};
+use super::text::{MatchLine, Terms, TextRecall};
 use super::worker::{self, Base, Job, Shared, View};
 use super::{Hit, rank};
 use crate::store::Store;
@@ -29,6 +31,16 @@ pub struct Engine {
     loader: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
     /// Tests and screenshots: match in the caller, to the end, before returning.
     synchronous: bool,
+    /// The store's text index once built (`set_text`): bodies are searched too.
+    text: Option<Arc<TextRecall>>,
+    text_shared: Arc<TextShared>,
+    /// The text job generation of the current query (0: none asked).
+    text_generation: u64,
+    /// The newest text results of the current query taken in by `tick`.
+    text_view: Option<Arc<TextView>>,
+    /// What the overlay lists while text results are in: text hits and (with sections on) the
+    /// fuzzy section hits, by score; each with its catalog id when it is a section.
+    merged: Arc<Vec<(Hit, Option<u32>)>>,
 }
 
 impl Engine {
@@ -69,7 +81,86 @@ impl Engine {
             view,
             loader: None,
             synchronous,
+            text: None,
+            text_shared: Arc::default(),
+            text_generation: 0,
+            text_view: None,
+            merged: Arc::default(),
         }
+    }
+
+    /// The store's text index is built: from now on bodies are searched too (the current query
+    /// again at once).
+    pub fn set_text(&mut self, text: Arc<TextRecall>, input: &str) {
+        self.text = Some(text);
+        self.query = None;
+        self.set_query(input);
+    }
+
+    /// Bodies are searched (the text index is in).
+    pub fn has_text(&self) -> bool {
+        self.text.is_some()
+    }
+
+    /// The current query's text results are in: the ranking is over fields and bodies.
+    pub fn text_mode(&self) -> bool {
+        self.text_view.as_ref().is_some_and(|v| v.generation == self.text_generation && self.text_generation != 0)
+    }
+
+    /// The body lines of entity `idx` that hold the query's words (the best results' only).
+    pub fn match_lines(&self, idx: crate::store::model::entity::EntityIdx) -> &[MatchLine] {
+        match &self.text_view {
+            Some(v) if self.text_mode() => v.lines.get(&idx).map(Vec::as_slice).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// Start the text job of `q` (when there is an index and the query has words).
+    fn start_text(&mut self, q: &Query) {
+        self.text_generation = self.text_shared.latest.fetch_add(1, Ordering::Relaxed) + 1;
+        let Some(text) = self.text.clone().filter(|_| live::wanted(q)) else {
+            // Nothing to search the bodies for: no text job runs for this generation.
+            self.text_generation = 0;
+            return;
+        };
+        let job = TextJob {
+            generation: self.text_generation,
+            query: q.clone(),
+            text,
+            store: self.store.clone(),
+            flags: self.flags.clone(),
+        };
+        let (shared, notify) = (self.text_shared.clone(), self.shared.notify.clone());
+        if self.synchronous {
+            self.pool.install(|| live::run(&shared, job, &*notify));
+        } else {
+            self.pool.spawn(move || live::run(&shared, job, &*notify));
+        }
+    }
+
+    /// The merged list from the newest text results and fuzzy view.
+    fn merge(&mut self) {
+        let Some(text) = self.text_view.clone().filter(|_| self.text_mode()) else {
+            self.merged = Arc::default();
+            return;
+        };
+        let mut merged: Vec<(Hit, Option<u32>)> =
+            text.hits.iter().map(|h| (Hit { idx: h.idx, score: h.score, section: None }, None)).collect();
+        if self.sections && self.fresh() {
+            // A section is part of its entity's body: it carries the body's text score, so a
+            // heading matching the query ranks beside (and above) its own entity.
+            let body: std::collections::HashMap<_, u32> =
+                text.hits.iter().map(|h| (h.idx, h.score - h.fuzzy)).collect();
+            let items = self.shared.catalog.read();
+            for s in &self.view.top {
+                if let Some(it) = items.get(s.id as usize).filter(|it| it.section.is_some()) {
+                    let score = s.score + body.get(&it.idx).copied().unwrap_or(0);
+                    merged.push((Hit { idx: it.idx, score, section: it.section.clone() }, Some(s.id)));
+                }
+            }
+            merged.sort_by(|a, b| b.0.score.cmp(&a.0.score).then(a.0.idx.cmp(&b.0.idx)));
+        }
+        self.merged = Arc::new(merged);
     }
 
     pub fn sections(&self) -> bool {
@@ -138,9 +229,12 @@ impl Engine {
         let prev = self.shared.current();
         let prev_is_old = prev.generation == self.generation && old.is_some();
         let generation = self.start_generation();
+        self.start_text(&q);
         if q.is_empty() {
             self.query = Some(q);
             self.view = Arc::new(View::empty(generation));
+            self.text_view = None;
+            self.merge();
             return true;
         }
         let same_filters = prev_is_old && old.as_ref().is_some_and(|o| o.filters_equal(&q) && !o.is_empty());
@@ -192,9 +286,22 @@ impl Engine {
     /// current query finished (entities built, sections read) are matched now.
     pub fn tick(&mut self) -> bool {
         let latest = self.shared.current();
-        let changed = latest.generation == self.generation && !Arc::ptr_eq(&latest, &self.view);
+        let mut changed = latest.generation == self.generation && !Arc::ptr_eq(&latest, &self.view);
         if changed {
             self.view = latest;
+        }
+        let text = self.text_shared.current().filter(|v| v.generation == self.text_generation);
+        let text_changed = match (&text, &self.text_view) {
+            (Some(new), Some(old)) => !Arc::ptr_eq(new, old),
+            (Some(_), None) => true,
+            _ => false,
+        };
+        if text_changed {
+            self.text_view = text;
+        }
+        if text_changed || (changed && self.text_mode() && self.sections) {
+            self.merge();
+            changed = true;
         }
         let grown = self.shared.catalog.len() > self.view.covered;
         if self.fresh()
@@ -230,8 +337,10 @@ impl Engine {
     pub fn running(&self) -> bool {
         let catalog = &self.shared.catalog;
         let unmatched = !self.input_is_empty() && (!catalog.ready() || catalog.len() > self.view.covered);
+        let text_pending = self.text_generation != 0 && !self.text_mode();
         !(self.fresh() && self.view.complete)
             || unmatched
+            || text_pending
             || self.loader.as_ref().is_some_and(|(_, h)| !h.is_finished())
     }
 
@@ -240,7 +349,13 @@ impl Engine {
     }
 
     pub fn matched(&self) -> usize {
-        if self.input_is_empty() { 0 } else { self.view.matched }
+        if self.input_is_empty() {
+            0
+        } else if self.text_mode() {
+            self.merged.len()
+        } else {
+            self.view.matched
+        }
     }
 
     pub fn total(&self) -> usize {
@@ -256,6 +371,20 @@ impl Engine {
         }
         let text = self.query.as_ref().map(|q| q.text.as_str()).unwrap_or("");
         let items = self.shared.catalog.read();
+        if self.text_mode() {
+            // The fuzzy highlight of the fields, as the text ranking scored them (no quotes).
+            let fuzzy = Terms::fuzzy_text(text);
+            return self.merged[start..end.min(self.merged.len())]
+                .iter()
+                .map(|(hit, id)| {
+                    let item = match id.and_then(|id| items.get(id as usize)) {
+                        Some(it) => it.clone(),
+                        None => super::RecallItem::entity(hit.idx, self.store.entity(hit.idx)),
+                    };
+                    (hit.clone(), rank::indices(&item, &fuzzy), item.text())
+                })
+                .collect();
+        }
         let ranked: &[rank::Scored] = if end <= self.view.top.len() || !self.view.complete {
             &self.view.top
         } else {
@@ -291,6 +420,7 @@ impl Drop for Engine {
     fn drop(&mut self) {
         // Jobs still queued or running see a newer generation and stop.
         self.shared.latest.store(u64::MAX, Ordering::Relaxed);
+        self.text_shared.latest.store(u64::MAX, Ordering::Relaxed);
         if let Some((stop, _)) = &self.loader {
             stop.store(true, Ordering::Relaxed);
         }
@@ -384,5 +514,49 @@ mod tests {
         }
         e.set_sections(false, "ledger");
         check(&mut e, "ledger r");
+    }
+
+    /// With the text index in, the overlay ranks fields and bodies as `folio recall --text` does,
+    /// streamed or not, and a section hit carries its entity's body score.
+    #[test]
+    fn with_the_text_index_bodies_rank_as_the_headless_text_search() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            ("a", "Gross margin", "## Notes\nnothing about it\n"),
+            ("b", "Refunds", "## Exif\nParse exif with pillow, then pillow again.\n"),
+            ("c", "Pillow", "## Setup\nno body words\n"),
+            ("d", "Images", "## Exif\nexif tags only\n"),
+        ];
+        for (name, title, body) in files {
+            std::fs::write(dir.path().join(format!("{name}.md")), format!("---\ntitle: {title}\n---\n{body}")).unwrap();
+        }
+        let store = Arc::new(Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into()));
+        let text = Arc::new(TextRecall::build(&store));
+        for sync in [true, false] {
+            let mut e = Engine::new(store.clone(), Arc::new(Vec::new()), Arc::new(|| {}), sync);
+            e.set_query("pillow");
+            settle(&mut e);
+            assert!(!e.text_mode() && !e.has_text());
+            e.set_text(text.clone(), "pillow");
+            settle(&mut e);
+            assert!(e.text_mode(), "synchronous: {sync}");
+            let got: Vec<_> = e.results(0, 10).into_iter().map(|(h, _, _)| h.idx).collect();
+            let want: Vec<_> =
+                text.search_as_typed(&store, &Query::parse("pillow"), &[], 10).iter().map(|h| h.idx).collect();
+            assert_eq!(got, want, "synchronous: {sync}");
+            assert!(got.contains(&1), "a body-only match is found");
+            let b = store.find("b").unwrap();
+            assert_eq!(e.match_lines(b)[0].text, "Parse exif with pillow, then pillow again.");
+            // Sections: the `## Exif` heading of b ranks above its own entity.
+            e.set_sections(true, "exif");
+            settle(&mut e);
+            let hits: Vec<Hit> = e.results(0, 10).into_iter().map(|(h, _, _)| h).collect();
+            let section = hits.iter().position(|h| h.idx == b && h.section.is_some()).expect("b's section");
+            let entity = hits.iter().position(|h| h.idx == b && h.section.is_none()).expect("b");
+            assert!(section < entity, "{hits:?}");
+            // An empty query asks the bodies nothing.
+            e.set_query("");
+            assert_eq!((e.matched(), e.text_mode()), (0, false));
+        }
     }
 }

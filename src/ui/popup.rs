@@ -98,9 +98,13 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         Some(Overlay::Recall { .. }) => super::recall::render(model, area, buf),
         Some(Overlay::Confirm { .. }) => super::fix_confirm::render(model, area, buf),
         Some(Overlay::Properties { .. }) => super::properties::render_overlay(model, area, buf),
-        Some(Overlay::Reason { rule, entity, text }) => {
-            let rect = centered(area, 72, 5);
-            let title = format!(" Ignore {rule} on {} ", sanitize::line(entity));
+        Some(Overlay::Reason { rule, entity, other, text }) => {
+            // A pair's title names both entities.
+            let rect = centered(area, if other.is_some() { 110 } else { 72 }, 5);
+            let title = match other {
+                Some(o) => format!(" Dismiss {rule} between {} and {} ", sanitize::line(entity), sanitize::line(o)),
+                None => format!(" Ignore {rule} on {} ", sanitize::line(entity)),
+            };
             let inner = frame(model, rect, title, buf);
             let prompt = Line::from(vec![
                 Span::styled("reason: ", t.style("muted")),

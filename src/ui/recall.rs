@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 use crate::app::model::{Model, Overlay};
 use crate::markdown::sanitize;
 use crate::recall::Hit;
+use crate::recall::text::MatchLine;
 use crate::store::Store;
 
 /// Where the overlay goes on a screen of `area`.
@@ -24,12 +25,29 @@ pub fn list_rows(area: Rect) -> usize {
     (rect(area).height as usize).saturating_sub(3).max(1)
 }
 
+/// Screen rows per result: two when bodies were searched (the result, then its best matching
+/// line), else one.
+pub fn rows_per_result(model: &Model) -> usize {
+    if model.recall.as_ref().is_some_and(|e| e.text_mode()) { 2 } else { 1 }
+}
+
+/// Results that fit in the list.
+pub fn page(model: &Model, area: Rect) -> usize {
+    (list_rows(area) / rows_per_result(model)).max(1)
+}
+
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let Some(Overlay::Recall { query, cursor }) = model.overlays.last() else { return };
     let t = &model.theme;
     let r = rect(area);
     Clear.render(r, buf);
-    let mode = if model.recall_sections { "entities + sections" } else { "entities" };
+    let sections = if model.recall_sections { " + sections" } else { "" };
+    let bodies = match model.recall.as_ref() {
+        Some(e) if e.has_text() => " + bodies",
+        _ if model.text_wanted => " (indexing bodies…)",
+        _ => "",
+    };
+    let mode = format!("entities{sections}{bodies}");
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(t.style("border_focus"))
@@ -72,11 +90,15 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         buf.set_line(list.x, list.y, &Line::styled(text, t.style("muted")), list.width);
         return;
     }
-    let h = list.height as usize;
+    let per = rows_per_result(model);
+    let h = (list.height as usize / per).max(1);
     let first = cursor.saturating_sub(h.saturating_sub(1));
     let results = engine.results(first, h);
     for (n, (hit, indices, text)) in results.iter().enumerate() {
-        let y = list.y + n as u16;
+        let y = list.y + (n * per) as u16;
+        if y >= list.bottom() {
+            break;
+        }
         let selected = first + n == *cursor;
         let line = super::inline::ellipsized(result_line(model, store, hit, indices, text), list.width);
         if selected {
@@ -86,9 +108,20 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         } else {
             buf.set_line(list.x, y, &line, list.width);
         }
+        if per == 2 && y + 1 < list.bottom() {
+            let shown = match (&hit.section, engine.match_lines(hit.idx).first()) {
+                (Some(s), _) => {
+                    Line::styled(format!("§ {} · line {}", sanitize::line(&s.heading), s.line), t.style("muted"))
+                }
+                (None, Some(m)) => match_line(model, m, false, list.width.saturating_sub(2) as usize),
+                (None, None) => Line::default(),
+            };
+            let width = list.width.saturating_sub(2);
+            buf.set_line(list.x + 2, y + 1, &super::inline::ellipsized(shown, width), width);
+        }
     }
     if wide && let Some((hit, _, _)) = results.get(cursor - first) {
-        draw_preview(model, store, hit, preview, buf);
+        draw_preview(model, store, hit, engine.match_lines(hit.idx), preview, buf);
     }
 }
 
@@ -156,7 +189,44 @@ fn result_line(model: &Model, store: &Store, hit: &Hit, indices: &[u32], text: &
     Line::from(spans)
 }
 
-fn draw_preview(model: &Model, store: &Store, hit: &Hit, area: Rect, buf: &mut Buffer) {
+/// One matching body line, its query words highlighted; with `numbered`, its file line first.
+/// A line wider than `width` whose first word would fall off is shown from shortly before it.
+fn match_line(model: &Model, m: &MatchLine, numbered: bool, width: usize) -> Line<'static> {
+    let t = &model.theme;
+    let hl = t.style("marker").add_modifier(Modifier::BOLD);
+    let plain = t.style("muted");
+    let mut spans = Vec::new();
+    if numbered {
+        spans.push(Span::styled(format!("{:>4} ", m.line), t.style("muted")));
+    }
+    let text = m.text.trim_end();
+    let lead = text.len() - text.trim_start().len();
+    let mut at = lead;
+    let room = width.saturating_sub(if numbered { 5 } else { 0 });
+    if let Some(first) = m.marks.first()
+        && text[lead..first.end.min(text.len()).max(lead)].chars().count() > room
+    {
+        // Keep a few words of context before the first match.
+        let before = text[..first.start.min(text.len())].char_indices().rev().nth(room / 4).map_or(lead, |(i, _)| i);
+        let before = before.max(lead);
+        // From a word's start, not its middle.
+        at = text[before..first.start].find(' ').map_or(before, |s| before + s + 1);
+        spans.push(Span::styled("…", plain));
+    }
+    for r in &m.marks {
+        let (start, end) = (r.start.min(text.len()), r.end.min(text.len()));
+        if start < at {
+            continue;
+        }
+        spans.push(Span::styled(sanitize::line(&text[at..start]), plain));
+        spans.push(Span::styled(sanitize::line(&text[start..end]), hl));
+        at = end;
+    }
+    spans.push(Span::styled(sanitize::line(&text[at..]), plain));
+    Line::from(spans)
+}
+
+fn draw_preview(model: &Model, store: &Store, hit: &Hit, matches: &[MatchLine], area: Rect, buf: &mut Buffer) {
     let t = &model.theme;
     let e = store.entity(hit.idx);
     let mut lines = vec![Line::from(super::inline::title_spans(&e.title, t.style("title"), t.style("code")))];
@@ -179,6 +249,14 @@ fn draw_preview(model: &Model, store: &Store, hit: &Hit, area: Rect, buf: &mut B
     let links = format!("{} out · {} back", e.links.len() + e.edges.len(), store.backlinks[hit.idx as usize].len());
     field("links", links, t.style("muted"));
     lines.push(Line::default());
+    if !matches.is_empty() {
+        lines.push(Line::styled("in the body", t.style("muted")));
+        let width = area.width.saturating_sub(2);
+        lines.extend(
+            matches.iter().map(|m| super::inline::ellipsized(match_line(model, m, true, usize::from(width)), width)),
+        );
+        lines.push(Line::default());
+    }
     if let Some(d) = &e.description {
         for chunk in wrap(&sanitize::line(d), area.width.saturating_sub(2) as usize) {
             lines.push(Line::styled(chunk, t.style("muted")));

@@ -2,6 +2,8 @@
 //! the selected item on the right (its facts, findings, hidden-content warning, the promotion it
 //! asks for, the word diff since its last approval or its whole text, and for a contradiction
 //! both entities side by side).
+use std::collections::HashSet;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -10,6 +12,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use crate::app::model::Model;
 use crate::markdown::sanitize;
+use crate::store::lint::{body_text, near_duplicate};
 use crate::store::review::QueueItem;
 use crate::store::review::diff::Op;
 use crate::store::review::group::grouped;
@@ -139,8 +142,56 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             side(model, a, &item.id, &d.text, buf);
             side(model, b, other_id, other_text, buf);
         }
-        None => Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((scroll, 0)).render(inner, buf),
+        None => match &d.duplicate {
+            Some(dup) => {
+                // A near-duplicate: both texts side by side, the words both say highlighted.
+                let split = (head as u16).saturating_sub(scroll).min(inner.height / 2).max(inner.height.min(4));
+                let [top, heading, bottom] =
+                    Layout::vertical([Constraint::Length(split), Constraint::Length(1), Constraint::Min(1)])
+                        .areas(inner);
+                Paragraph::new(lines).scroll((scroll, 0)).render(top, buf);
+                let what = format!("Near-duplicate of {}: shared words highlighted · m merge into…", dup.id);
+                buf.set_line(
+                    heading.x,
+                    heading.y,
+                    &Line::styled(sanitize::line(&what), t.style("accent")),
+                    heading.width,
+                );
+                let [a, b] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(bottom);
+                side_marked(model, a, &item.id, &d.text, &dup.shared, buf);
+                side_marked(model, b, &dup.id, &dup.text, &dup.shared, buf);
+            }
+            None => Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((scroll, 0)).render(inner, buf),
+        },
     }
+}
+
+/// One side of a near-duplicate pair: words whose stem both texts hold are highlighted.
+fn side_marked(model: &Model, area: Rect, id: &str, text: &str, shared: &HashSet<String>, buf: &mut Buffer) {
+    let inner = framed(model, area, format!(" {} ", sanitize::line(id)), false, buf);
+    let (plain, hl) = (model.theme.style("text"), model.theme.style("marker").add_modifier(Modifier::BOLD));
+    let lines: Vec<Line> = visible_lines(text, usize::from(inner.height), usize::from(inner.width))
+        .map(|l| {
+            let mut spans = Vec::new();
+            let mut at = 0;
+            for (start, w) in body_text::words(&l) {
+                let end = start + word_bytes(&l[start..]);
+                if near_duplicate::is_content(&w) && shared.contains(near_duplicate::stem(&w)) {
+                    spans.push(Span::styled(l[at..start].to_string(), plain));
+                    spans.push(Span::styled(l[start..end].to_string(), hl));
+                    at = end;
+                }
+            }
+            spans.push(Span::styled(l[at..].to_string(), plain));
+            Line::from(spans)
+        })
+        .collect();
+    Paragraph::new(lines).wrap(Wrap { trim: false }).render(inner, buf);
+}
+
+/// Bytes of the word starting `text` (as `body_text::words` cut it).
+fn word_bytes(text: &str) -> usize {
+    text.char_indices().find(|(_, c)| !c.is_alphanumeric()).map_or(text.len(), |(i, _)| i)
 }
 
 fn side(model: &Model, area: Rect, id: &str, text: &str, buf: &mut Buffer) {

@@ -74,7 +74,10 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
         }
         Action::Merge => {
             if let Some(from) = selected_target(model) {
-                model.review.picker = Some(Picker { from, query: String::new(), cursor: 0, hits: Vec::new() });
+                // A near-duplicate offers its pair first: `m` then Enter merges into it.
+                let pair = model.review.selected().and_then(|i| i.duplicate_of).filter(|&d| d != from);
+                let hits = pair.into_iter().collect();
+                model.review.picker = Some(Picker { from, query: String::new(), cursor: 0, hits });
             }
             Vec::new()
         }

@@ -154,6 +154,7 @@ pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
         Action::ApplyFix => return preview_fix(model, false),
         Action::FixRule => return preview_fix(model, true),
         Action::IgnoreFinding => return ask_reason(model),
+        Action::ConfirmContradiction => return confirm_contradiction(model),
         Action::UnignoreFinding => return unignore(model),
         _ => return Vec::new(),
     }
@@ -198,8 +199,22 @@ fn ask_reason(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     };
     let entity = store.entity(idx).id.clone();
-    model.overlays.push(Overlay::Reason { rule: f.rule, entity, text: String::new() });
+    let other = f.other.map(|o| store.entity(o).id.clone());
+    model.overlays.push(Overlay::Reason { rule: f.rule, entity, other, text: String::new() });
     Vec::new()
+}
+
+/// `C` on a possible contradiction: plan writing it as the format's own `contradicts` on both
+/// entities; the review's confirm dialog shows the diff before anything is written.
+fn confirm_contradiction(model: &mut Model) -> Vec<Effect> {
+    let Some((f, _)) = view::selected(model) else { return Vec::new() };
+    let (Some(store), Some(a), Some(b)) = (model.store.clone(), f.entity, f.other) else {
+        let text = "C confirms a possible-contradiction finding; this is not one".to_string();
+        model.message = Some(Message { text, warn: true });
+        return Vec::new();
+    };
+    let by = model.review.actor.clone();
+    vec![Effect::Review(Box::new(crate::app::review_jobs::Job::ConfirmContradiction { store, a, b, by }))]
 }
 
 /// Keys of the reason prompt: Enter writes the ignore (a reason is required), Esc drops it.
@@ -211,11 +226,15 @@ pub fn reason_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
             Some(Vec::new())
         }
         Action::Open => {
-            let Some(Overlay::Reason { rule, entity, text }) = model.overlays.pop() else { return None };
+            let Some(Overlay::Reason { rule, entity, other, text }) = model.overlays.pop() else { return None };
             let store = model.store.clone()?;
             let by = model.review.actor.clone();
-            model.message = Some(Message { text: format!("ignoring {rule} on {entity}…"), warn: false });
-            Some(vec![Effect::Ignore { store, rule, entity, reason: text.trim().to_string(), by }])
+            let doing = match &other {
+                Some(o) => format!("dismissing {rule} between {entity} and {o}…"),
+                None => format!("ignoring {rule} on {entity}…"),
+            };
+            model.message = Some(Message { text: doing, warn: false });
+            Some(vec![Effect::Ignore { store, rule, entity, other, reason: text.trim().to_string(), by }])
         }
         Action::Close => {
             model.overlays.pop();

@@ -8,22 +8,71 @@ use super::super::action::Action;
 use super::super::effects::Effect;
 use super::super::model::{Mark, Model, Overlay, Pane};
 use crate::recall::engine::Engine;
+use crate::recall::text::TextRecall;
 
-/// Open the overlay (creating the engine for the loaded store on first use).
-pub fn open(model: &mut Model) {
+/// Open the overlay (creating the engine for the loaded store on first use); the first time,
+/// the store's text index is asked for, built off the UI thread.
+pub fn open(model: &mut Model) -> Vec<Effect> {
     if model.overlays.iter().any(|o| matches!(o, Overlay::Recall { .. })) {
-        return;
+        return Vec::new();
     }
     if model.recall.is_none()
         && let Some(store) = model.store.clone()
     {
         let mut engine =
-            Engine::new(store, model.lint_flags.clone(), model.recall_notify.clone(), model.recall_synchronous);
+            Engine::new(store.clone(), model.lint_flags.clone(), model.recall_notify.clone(), model.recall_synchronous);
         engine.set_sections(model.recall_sections, "");
+        if let Some((_, text)) = model.text_index.as_ref().filter(|(s, _)| Arc::ptr_eq(s, &store)) {
+            engine.set_text(text.clone(), "");
+        }
         model.recall = Some(engine);
     }
     model.overlays.push(Overlay::Recall { query: String::new(), cursor: 0 });
     requery(model);
+    let mut effects = Vec::new();
+    if !model.text_wanted
+        && let Some(store) = model.store.clone()
+    {
+        model.text_wanted = true;
+        model.text_changes.clear();
+        effects.push(Effect::IndexText { store, base: None, changed: Vec::new() });
+    }
+    effects
+}
+
+/// A text index came back: kept when it is of the store shown (an older store's is dropped: a
+/// later update, asked for with every change since, is on its way).
+pub fn text_indexed(model: &mut Model, store: Arc<crate::store::Store>, text: Arc<TextRecall>) {
+    let Some(current) = model.store.clone().filter(|s| Arc::ptr_eq(s, &store)) else { return };
+    model.text_index = Some((current, text.clone()));
+    model.text_changes.clear();
+    let q = query(model).unwrap_or_default();
+    if let Some(e) = model.recall.as_mut() {
+        e.set_text(text, &q);
+    }
+    clamp(model);
+}
+
+/// The store was refreshed, these paths read again: bring the text index up to date (from the
+/// last one built, reading every file changed since).
+pub fn text_store_changed(model: &mut Model, changed: impl IntoIterator<Item = String>) -> Vec<Effect> {
+    if !model.text_wanted {
+        return Vec::new();
+    }
+    model.text_changes.extend(changed);
+    let Some(store) = model.store.clone() else { return Vec::new() };
+    let changed = model.text_changes.clone();
+    vec![Effect::IndexText { store, base: model.text_index.clone(), changed }]
+}
+
+/// A store newly loaded (not refreshed): its text index starts afresh.
+pub fn text_store_loaded(model: &mut Model) -> Vec<Effect> {
+    model.text_index = None;
+    model.text_changes.clear();
+    match model.store.clone() {
+        Some(store) if model.text_wanted => vec![Effect::IndexText { store, base: None, changed: Vec::new() }],
+        _ => Vec::new(),
+    }
 }
 
 /// Keys of the open overlay; `None` when the action is not recall's.
@@ -93,7 +142,7 @@ fn clamp(model: &mut Model) {
 }
 
 fn move_cursor(model: &mut Model, delta: isize) {
-    let page = crate::ui::recall::list_rows(Rect::new(0, 0, model.size.0, model.size.1)) as isize;
+    let page = crate::ui::recall::page(model, Rect::new(0, 0, model.size.0, model.size.1)) as isize;
     let delta = match delta {
         isize::MAX => page,
         isize::MIN => -page,
@@ -140,7 +189,8 @@ pub fn store_changed(model: &mut Model) {
     model.recall = None;
     if let Some(pos) = model.overlays.iter().position(|o| matches!(o, Overlay::Recall { .. })) {
         let Overlay::Recall { query, cursor } = model.overlays.remove(pos) else { return };
-        open(model);
+        // The text index of the new store is asked for by the caller (`text_store_*`).
+        let _ = open(model);
         if let Some(Overlay::Recall { query: q, cursor: c }) = model.overlays.last_mut() {
             *q = query;
             *c = cursor;

@@ -42,6 +42,7 @@ pub(super) fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Effect> {
         effects.push(Effect::Watch(root));
     }
     effects.extend(after_store_change(model));
+    effects.extend(recall::text_store_loaded(model));
     if let (Some(store), Some(state)) = (&model.store, &model.state_dir) {
         effects.push(Effect::LoadRecallHistory { state: state.clone(), root: store.root.clone() });
     }
@@ -79,12 +80,13 @@ pub(super) fn refreshed(
     let keep = selection_key(model);
     let old = model.store.replace(Arc::from(store));
     let paths = report.changed.iter().chain(&report.added).chain(&report.removed);
-    model.lint_changes.extend(paths.cloned());
+    model.lint_changes.extend(paths.clone().cloned());
+    let mut effects = recall::text_store_changed(model, paths.cloned());
     // The catalog tree is rebuilt only when something it shows changed (a prose edit keeps it).
     if !old.as_ref().zip(model.store.as_ref()).is_some_and(|(old, new)| tree::unchanged(old, new)) {
         rebuild(model, keep);
     }
-    let mut effects = revalidate_preview(model, &report.changed);
+    effects.extend(revalidate_preview(model, &report.changed));
     effects.extend(after_store_change(model));
     // folio's own writes (a verdict, an undo, a save) come back through the watcher: they are
     // reloaded, but only an outside change is announced (the verdict's message stays).

@@ -8,25 +8,34 @@ use crate::store::model::entity::EntityIdx;
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
 
-/// Every entity holding at least one of `words`, with its BM25 score and how many of the
-/// distinct words it holds.
-pub fn scores(index: &TextIndex, words: &[String]) -> HashMap<EntityIdx, (f32, usize)> {
+/// Every entity holding at least one query word, with its BM25 score and how many of the words
+/// it holds. Each query word is a group of alternatives (a typed prefix and the words it
+/// starts; one word alone otherwise): an entity scores the best alternative it holds, once.
+pub fn scores_any(index: &TextIndex, groups: &[Vec<String>]) -> HashMap<EntityIdx, (f32, usize)> {
     let n = index.len() as f32;
     let average = index.average_length().max(1.0);
     let mut out: HashMap<EntityIdx, (f32, usize)> = HashMap::new();
-    for w in words {
-        let postings = index.postings(w);
-        if postings.is_empty() {
-            continue;
+    for group in groups {
+        let mut best: HashMap<EntityIdx, f32> = HashMap::new();
+        for w in group {
+            let postings = index.postings(w);
+            if postings.is_empty() {
+                continue;
+            }
+            let df = postings.len() as f32;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for p in postings {
+                let tf = p.count as f32;
+                let norm = K1 * (1.0 - B + B * index.length(p.idx) as f32 / average);
+                let s = idf * tf * (K1 + 1.0) / (tf + norm);
+                let b = best.entry(p.idx).or_insert(0.0);
+                *b = b.max(s);
+            }
         }
-        let df = postings.len() as f32;
-        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-        for p in postings {
-            let tf = p.count as f32;
-            let norm = K1 * (1.0 - B + B * index.length(p.idx) as f32 / average);
-            let s = out.entry(p.idx).or_default();
-            s.0 += idf * tf * (K1 + 1.0) / (tf + norm);
-            s.1 += 1;
+        for (idx, s) in best {
+            let e = out.entry(idx).or_default();
+            e.0 += s;
+            e.1 += 1;
         }
     }
     out
@@ -47,11 +56,15 @@ mod tests {
         .map(String::from)
         .to_vec();
         let i = TextIndex::from_texts(texts.len(), |s, e| texts[s..e].to_vec());
-        let s = scores(&i, &["pillow".into(), "exif".into()]);
+        let one = |w: &str| vec![w.to_string()];
+        let s = scores_any(&i, &[one("pillow"), one("exif")]);
         assert!(s[&0].0 > s[&1].0, "two occurrences in a short text beat one in a long one");
         assert!(s[&1].0 > s[&2].0, "the rarer word weighs more");
         assert_eq!((s[&0].1, s[&2].1), (2, 1));
         assert!(!s.contains_key(&99));
-        assert!(scores(&i, &["absent".into()]).is_empty());
+        assert!(scores_any(&i, &[one("absent")]).is_empty());
+        // Alternatives count once, at the best: "pillows" adds nothing beside "pillow".
+        let alt = scores_any(&i, &[vec!["pillow".into(), "pillows".into()], one("exif")]);
+        assert_eq!(alt[&0], s[&0]);
     }
 }

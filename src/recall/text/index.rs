@@ -9,9 +9,27 @@ use rayon::prelude::*;
 
 use crate::store::Store;
 use crate::store::lint::body_text;
+use crate::store::lint::content::Content;
 use crate::store::model::entity::EntityIdx;
 
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+/// A title word counts as this many occurrences (BM25F's field weight, lengths included): a page
+/// titled with the query's words outranks one whose body only repeats one of them.
+pub const TITLE_BOOST: u32 = 3;
+
+/// What an entity's postings count, as one text: its title `TITLE_BOOST` times, then its
+/// description and body (`from_content` counts the same without building it).
+pub fn weighted_text(store: &Store, idx: EntityIdx) -> String {
+    let title = &store.entity(idx).title;
+    let mut text = String::new();
+    for _ in 0..TITLE_BOOST {
+        text.push_str(title);
+        text.push('\n');
+    }
+    text.push_str(&body_text::compared_text(store, idx));
+    text
+}
 
 /// Entities per build task: large enough that merging task vocabularies stays cheap.
 const CHUNK: usize = 512;
@@ -75,9 +93,68 @@ fn read_varint(bytes: &[u8], at: &mut usize) -> u32 {
 impl TextIndex {
     /// Index every entity of the store, reading the bodies (in parallel on the current pool).
     pub fn build(store: &Store) -> TextIndex {
-        let n = store.entities.len();
-        let texts = |range: std::ops::Range<usize>| range.map(|i| body_text::indexed_text(store, i as EntityIdx));
-        TextIndex::from_texts(n, |start, end| texts(start..end).collect())
+        TextIndex::from_content(store, &Content::build(store))
+    }
+
+    /// Index the store from its term table (description and body) and its titles, in memory:
+    /// the same index as `from_texts` over `body_text::indexed_text`, without reading a body.
+    pub fn from_content(store: &Store, content: &Content) -> TextIndex {
+        let n = content.len();
+        let mut words: FastMap<Box<str>, u32> =
+            content.words.iter().enumerate().map(|(id, w)| (w.clone(), id as u32)).collect();
+        // Title words: looked up in the table's vocabulary, new ones numbered after it.
+        let mut titles: Vec<Vec<u32>> = Vec::with_capacity(n);
+        let mut next = content.words.len() as u32;
+        for e in store.entities.iter().take(n) {
+            let ids = body_text::words(&e.title)
+                .map(|(_, w)| match words.get(w.as_ref()) {
+                    Some(&id) => id,
+                    None => {
+                        words.insert(w.into_owned().into_boxed_str(), next);
+                        next += 1;
+                        next - 1
+                    }
+                })
+                .collect();
+            titles.push(ids);
+        }
+        // Postings by counting: document frequency first, then each list filled in entity order.
+        let mut df = vec![0u32; next as usize];
+        let mut lengths = Vec::with_capacity(n);
+        // Per word: the entity (plus one) whose list last took it, and where.
+        let mut seen: Vec<(u32, u32)> = vec![(0, 0); next as usize];
+        let mut per_entity: Vec<Vec<(u32, u32)>> = Vec::with_capacity(n);
+        for (i, title) in titles.iter().enumerate() {
+            let stamp = i as u32 + 1;
+            let mut list: Vec<(u32, u32)> = Vec::with_capacity(content.terms(i).len() + title.len());
+            // Title words add to the body's counts, or get a posting of their own.
+            for (id, count) in content
+                .terms(i)
+                .iter()
+                .map(|t| (t.id, u32::from(t.count)))
+                .chain(title.iter().map(|&id| (id, TITLE_BOOST)))
+            {
+                let s = &mut seen[id as usize];
+                if s.0 == stamp {
+                    list[s.1 as usize].1 += count;
+                } else {
+                    *s = (stamp, list.len() as u32);
+                    list.push((id, count));
+                }
+            }
+            for &(id, _) in &list {
+                df[id as usize] += 1;
+            }
+            lengths.push(content.length(i) + TITLE_BOOST * title.len() as u32);
+            per_entity.push(list);
+        }
+        let mut lists: Vec<Vec<(u32, u32)>> = df.iter().map(|&d| Vec::with_capacity(d as usize)).collect();
+        for (i, list) in per_entity.into_iter().enumerate() {
+            for (id, count) in list {
+                lists[id as usize].push((i as u32, count));
+            }
+        }
+        TextIndex::encode(words, lists, lengths)
     }
 
     /// Index `n` texts, `chunk(start, end)` giving those of entities `start..end`.
@@ -106,13 +183,14 @@ impl TextIndex {
                 (vocab, lengths)
             })
             .collect();
-        let mut index = TextIndex::default();
+        let mut words: FastMap<Box<str>, u32> = FastMap::default();
         let mut lists: Vec<Vec<(u32, u32)>> = Vec::new();
-        for (vocab, lengths) in parts {
-            index.lengths.extend(lengths);
+        let mut lengths = Vec::with_capacity(n);
+        for (vocab, part_lengths) in parts {
+            lengths.extend(part_lengths);
             for (w, mut list) in vocab {
                 let next = lists.len() as u32;
-                let id = *index.words.entry(w.into_boxed_str()).or_insert(next);
+                let id = *words.entry(w.into_boxed_str()).or_insert(next);
                 if id == next {
                     lists.push(Vec::new());
                 }
@@ -121,7 +199,66 @@ impl TextIndex {
                 lists[id as usize].append(&mut list);
             }
         }
-        for list in lists {
+        TextIndex::encode(words, lists, lengths)
+    }
+
+    /// The index of a changed store without reading the unchanged bodies again: `keep[old]` is
+    /// the new number of old entity `old` when its text is unchanged (`None`: gone or changed),
+    /// `fresh` the texts of the new or changed entities; `n` entities in all.
+    pub fn update(&self, keep: &[Option<EntityIdx>], fresh: &[(EntityIdx, String)], n: usize) -> TextIndex {
+        let mut lists: Vec<Vec<(u32, u32)>> = (0..self.df.len() as u32)
+            .into_par_iter()
+            .map(|id| {
+                self.decode(id)
+                    .into_iter()
+                    .filter_map(|p| keep.get(p.idx as usize).copied().flatten().map(|to| (to, p.count)))
+                    .collect()
+            })
+            .collect();
+        let mut words = self.words.clone();
+        let mut lengths = vec![0u32; n];
+        for (old, to) in keep.iter().enumerate() {
+            if let Some(to) = to {
+                lengths[*to as usize] = self.length(old as EntityIdx);
+            }
+        }
+        let counted: Vec<(EntityIdx, FastMap<Cow<'_, str>, u32>, u32)> = fresh
+            .par_iter()
+            .map(|(idx, text)| {
+                let (counts, len) = count_words(text);
+                (*idx, counts, len)
+            })
+            .collect();
+        for (idx, counts, len) in counted {
+            lengths[idx as usize] = len;
+            for (w, count) in counts {
+                let next = lists.len() as u32;
+                let id = match words.get(w.as_ref()) {
+                    Some(&id) => id,
+                    None => {
+                        words.insert(w.into_owned().into_boxed_str(), next);
+                        lists.push(Vec::new());
+                        next
+                    }
+                };
+                lists[id as usize].push((idx, count));
+            }
+        }
+        // Kept entities may be renumbered out of order, fresh ones land anywhere.
+        lists.par_iter_mut().for_each(|l| l.sort_unstable());
+        TextIndex::encode(words, lists, lengths)
+    }
+
+    /// The index from each word's sorted (entity, count) list; words no entity holds any more
+    /// are dropped.
+    fn encode(words: FastMap<Box<str>, u32>, lists: Vec<Vec<(u32, u32)>>, lengths: Vec<u32>) -> TextIndex {
+        let mut index = TextIndex { lengths, ..TextIndex::default() };
+        let mut renumber = vec![u32::MAX; lists.len()];
+        for (id, list) in lists.into_iter().enumerate() {
+            if list.is_empty() {
+                continue;
+            }
+            renumber[id] = index.df.len() as u32;
             index.offsets.push(index.postings.len() as u32);
             index.df.push(list.len() as u32);
             let mut last = 0;
@@ -131,6 +268,13 @@ impl TextIndex {
                 last = idx;
             }
         }
+        index.words = words
+            .into_iter()
+            .filter_map(|(w, id)| {
+                let to = renumber[id as usize];
+                (to != u32::MAX).then_some((w, to))
+            })
+            .collect();
         index.offsets.push(index.postings.len() as u32);
         index.postings.shrink_to_fit();
         let total: u64 = index.lengths.iter().map(|&l| u64::from(l)).sum();
@@ -156,6 +300,11 @@ impl TextIndex {
         self.average
     }
 
+    /// Indexed words that start with `prefix` (lower case), itself included when indexed.
+    pub fn starting_with(&self, prefix: &str) -> Vec<String> {
+        self.words.keys().filter(|w| w.starts_with(prefix)).map(|w| w.to_string()).collect()
+    }
+
     /// How many entities hold `word` (lower case).
     pub fn df(&self, word: &str) -> u32 {
         self.words.get(word).map_or(0, |&id| self.df[id as usize])
@@ -163,7 +312,14 @@ impl TextIndex {
 
     /// The postings of `word` (lower case), in entity order.
     pub fn postings(&self, word: &str) -> Vec<Posting> {
-        let Some(&id) = self.words.get(word) else { return Vec::new() };
+        match self.words.get(word) {
+            Some(&id) => self.decode(id),
+            None => Vec::new(),
+        }
+    }
+
+    /// The postings of word number `id`.
+    fn decode(&self, id: u32) -> Vec<Posting> {
         let (start, end) = (self.offsets[id as usize] as usize, self.offsets[id as usize + 1] as usize);
         let bytes = &self.postings[start..end];
         let mut out = Vec::with_capacity(self.df[id as usize] as usize);
@@ -214,5 +370,44 @@ mod tests {
         let w3: Vec<u32> = i.postings("w3").iter().map(|p| p.idx).collect();
         assert_eq!(w3, (0..texts.len() as u32).filter(|n| n % 5 == 3).collect::<Vec<_>>());
         assert_eq!(i.postings("x").iter().find(|p| p.idx == 2).map(|p| p.count), Some(2));
+    }
+
+    #[test]
+    fn the_index_from_the_term_table_equals_the_one_from_the_texts() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = |p: &str, t: &str| std::fs::write(dir.path().join(p), t).unwrap();
+        w("a.md", "---\ntitle: Pillow and EXIF\ndescription: Read exif\n---\n# Pillow\n\npip install Pillow\n");
+        w("b.md", "---\ntitle: Unrelated words\n---\n```python\nimport os\n```\nwords words\n");
+        w("c.md", "---\ntitle: Title only\n---\n");
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let n = store.entities.len();
+        let texts: Vec<String> = (0..n).map(|i| weighted_text(&store, i as EntityIdx)).collect();
+        let want = TextIndex::from_texts(n, |s, e| texts[s..e].to_vec());
+        let got = TextIndex::from_content(&store, &Content::build(&store));
+        assert_eq!(got.words.len(), want.words.len());
+        for w in want.words.keys() {
+            assert_eq!(got.postings(w), want.postings(w), "{w}");
+        }
+        assert_eq!(got.lengths, want.lengths);
+        assert!(got.postings("pillow").iter().any(|p| p.count == 2 + TITLE_BOOST), "title (boosted), heading, body");
+    }
+
+    #[test]
+    fn an_update_equals_a_fresh_build_of_the_changed_texts() {
+        let old = ["alpha beta", "beta gamma gamma", "delta", "epsilon alpha"];
+        // Entity 0 gone, 1 kept (now 2), 2 changed (now 0), 3 kept (now 1), one new (3).
+        let new = ["delta zeta", "epsilon alpha", "beta gamma gamma", "omega alpha alpha"];
+        let before = index(&old);
+        let keep = [None, Some(2), None, Some(1)];
+        let fresh: Vec<(EntityIdx, String)> = vec![(0, new[0].into()), (3, new[3].into())];
+        let updated = before.update(&keep, &fresh, new.len());
+        let rebuilt = index(&new);
+        for w in ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "omega"] {
+            assert_eq!(updated.postings(w), rebuilt.postings(w), "{w}");
+            assert_eq!(updated.df(w), rebuilt.df(w), "{w}");
+        }
+        assert_eq!(updated.words.len(), rebuilt.words.len(), "words no entity holds are dropped");
+        assert_eq!(updated.lengths, rebuilt.lengths);
+        assert!((updated.average_length() - rebuilt.average_length()).abs() < 1e-6);
     }
 }

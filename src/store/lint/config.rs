@@ -37,11 +37,32 @@ pub struct LintConfig {
     pub near_duplicate_threshold: Option<f64>,
 }
 
+impl LintConfig {
+    /// The entity id pairs whose possible contradiction a person dismissed, each pair sorted.
+    pub fn dismissed_pairs(&self) -> Vec<(&str, &str)> {
+        let mut pairs: Vec<(&str, &str)> = self
+            .ignores
+            .iter()
+            .filter_map(|ig| {
+                let other = ig.other.as_deref()?;
+                let (a, b) = (ig.entity.as_str(), other);
+                Some(if a <= b { (a, b) } else { (b, a) })
+            })
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+    }
+}
+
 /// Findings of `rule` on the entity `entity` (its id) are ignored, for `reason`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ignore {
     pub rule: &'static str,
     pub entity: String,
+    /// A dismissed `possible-contradiction`: only the pair with this entity (its id) is
+    /// ignored, not the rule's other findings on `entity`.
+    pub other: Option<String>,
     pub reason: String,
     pub by: Option<String>,
     pub at: Option<String>,
@@ -53,7 +74,8 @@ impl LintConfig {
     /// The same config apart from its ignores: findings need not be recomputed, only sorted
     /// into shown and ignored again.
     pub fn same_rules(&self, other: &LintConfig) -> bool {
-        self.disabled == other.disabled
+        self.dismissed_pairs() == other.dismissed_pairs()
+            && self.disabled == other.disabled
             && self.severity == other.severity
             && self.near_duplicate_threshold == other.near_duplicate_threshold
     }
@@ -81,6 +103,7 @@ struct File {
 struct IgnoreEntry {
     rule: String,
     entity: String,
+    other: Option<String>,
     reason: String,
     by: Option<String>,
     at: Option<String>,
@@ -155,6 +178,7 @@ impl LintConfig {
             config.ignores.push(Ignore {
                 rule: known(&e.rule).map_err(|m| format!("[[ignore]] on line {line}: {m}"))?,
                 entity: e.entity.clone(),
+                other: e.other.clone().filter(|o| !o.trim().is_empty()),
                 reason: e.reason.clone(),
                 by: e.by.clone(),
                 at: e.at.clone(),

@@ -21,7 +21,8 @@ use crate::store::write::journal::Role;
 pub fn partition(store: &Store, config: &LintConfig, findings: Vec<Finding>) -> Report {
     let mut report = Report { findings: Vec::with_capacity(findings.len()), suppressed: Vec::new() };
     let mut by_key: HashMap<(&str, &str), &str> = HashMap::new();
-    for ig in &config.ignores {
+    // A dismissed pair is dropped where its findings are made, not here.
+    for ig in config.ignores.iter().filter(|ig| ig.other.is_none()) {
         by_key.entry((ig.rule, ig.entity.as_str())).or_insert(ig.reason.as_str());
     }
     for f in findings.into_iter().filter(|f| f.origin != Origin::Ignore) {
@@ -55,13 +56,21 @@ fn stale(store: &Store, config: &LintConfig) -> Vec<Finding> {
     config
         .ignores
         .iter()
-        .filter(|ig| store.by_id(&ig.entity).is_none())
-        .map(|ig| {
+        .filter_map(|ig| {
+            let gone =
+                [Some(&ig.entity), ig.other.as_ref()].into_iter().flatten().find(|id| store.by_id(id).is_none())?;
+            Some((ig, gone))
+        })
+        .map(|(ig, gone)| {
+            let what = match &ig.other {
+                Some(other) => format!("dismisses {} between `{}` and `{other}`", ig.rule, ig.entity),
+                None => format!("ignores {} on `{}`", ig.rule, ig.entity),
+            };
             let mut f = Finding::on_file(
                 &path,
                 rules::STALE_IGNORE,
                 ig.line,
-                format!("ignores {} on `{}`, which no longer exists (reason given: {})", ig.rule, ig.entity, ig.reason),
+                format!("{what}, but `{gone}` no longer exists (reason given: {})", ig.reason),
             );
             f.origin = Origin::Ignore;
             f.with_severity(config.severity.get(rules::STALE_IGNORE).copied())
@@ -87,6 +96,34 @@ pub fn add(
     by: &str,
     opts: &WriteOptions,
 ) -> Result<Applied, WriteError> {
+    add_entry(store, rule, entity, None, reason, by, opts)
+}
+
+/// Dismiss the possible contradiction between `a` and `b` for `reason`: an `[[ignore]]` entry
+/// naming both, so that pair is never reported again (the rule's other pairs still are).
+pub fn dismiss(
+    store: &Store,
+    a: EntityIdx,
+    b: EntityIdx,
+    reason: &str,
+    by: &str,
+    opts: &WriteOptions,
+) -> Result<Applied, WriteError> {
+    if a == b {
+        return Err(WriteError::Invalid("an entity does not contradict itself; nothing was written".into()));
+    }
+    add_entry(store, super::possible_contradiction::RULE, a, Some(b), reason, by, opts)
+}
+
+fn add_entry(
+    store: &Store,
+    rule: &str,
+    entity: EntityIdx,
+    other: Option<EntityIdx>,
+    reason: &str,
+    by: &str,
+    opts: &WriteOptions,
+) -> Result<Applied, WriteError> {
     let rule = rules::lookup(rule)
         .map(|r| r.id)
         .ok_or_else(|| WriteError::Invalid(format!("unknown lint rule `{rule}` (known: {})", rules::id_list())))?;
@@ -96,14 +133,27 @@ pub fn add(
         return Err(WriteError::Invalid("an ignore needs a reason; nothing was written".into()));
     }
     let e = store.entity(entity);
+    let other = other.map(|o| store.entity(o));
     let (old, config) = read(store)?;
-    if config.ignores.iter().any(|ig| ig.rule == rule && ig.entity == e.id) {
+    let pair =
+        other.map(|o| if e.id <= o.id { (e.id.as_str(), o.id.as_str()) } else { (o.id.as_str(), e.id.as_str()) });
+    if let Some(pair) = pair {
+        if config.dismissed_pairs().contains(&pair) {
+            return Err(WriteError::Invalid(format!(
+                "{rule} between `{}` and `{}` is already dismissed; nothing was written",
+                pair.0, pair.1
+            )));
+        }
+    } else if config.ignores.iter().any(|ig| ig.rule == rule && ig.entity == e.id && ig.other.is_none()) {
         return Err(WriteError::Invalid(format!("{rule} on `{}` is already ignored; nothing was written", e.id)));
     }
     let mut doc = parse(store, old.as_deref())?;
     let mut entry = Table::new();
     entry["rule"] = value(rule);
     entry["entity"] = value(e.id.as_str());
+    if let Some(o) = other {
+        entry["other"] = value(o.id.as_str());
+    }
     entry["reason"] = value(reason);
     entry["by"] = value(by);
     entry["at"] = value(audit::now_iso());
@@ -114,10 +164,15 @@ pub fn add(
         return Err(not_a_list(store));
     };
     list.push(entry);
-    let event = AuditEvent::new("ignore", by, format!("ignore {rule} on {}: {reason}", e.id))
-        .entity(&e.id, &e.title, &e.path)
-        .detail("rule", rule)
-        .detail("reason", reason);
+    let summary = match other {
+        Some(o) => format!("dismiss {rule} between {} and {}: {reason}", e.id, o.id),
+        None => format!("ignore {rule} on {}: {reason}", e.id),
+    };
+    let mut event = AuditEvent::new("ignore", by, summary).entity(&e.id, &e.title, &e.path);
+    if let Some(o) = other {
+        event = event.entity(&o.id, &o.title, &o.path);
+    }
+    let event = event.detail("rule", rule).detail("reason", reason);
     write(store, old, doc.to_string(), event, opts)
 }
 

@@ -122,6 +122,7 @@ impl Linted {
             keep.then(|| {
                 let mut f = f.clone();
                 f.entity = f.entity.map(|o| map.fwd[o as usize]);
+                f.other = f.other.map(|o| map.fwd[o as usize]).filter(|&n| n != NONE);
                 f
             })
         }));

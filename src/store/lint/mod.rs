@@ -13,6 +13,7 @@ pub mod apply;
 pub mod body_text;
 pub mod catalogs;
 pub mod config;
+pub mod content;
 pub mod duplicates;
 pub mod export;
 pub mod fix;
@@ -68,6 +69,9 @@ pub struct Finding {
     /// The safe fix, when there is one.
     pub fix: Option<Fix>,
     pub origin: Origin,
+    /// The other entity of a finding about a pair (`possible-contradiction`): what a person
+    /// confirms or dismisses it against.
+    pub other: Option<EntityIdx>,
 }
 
 impl Finding {
@@ -83,6 +87,7 @@ impl Finding {
             message,
             fix: None,
             origin: Origin::Problem,
+            other: None,
         }
     }
 
@@ -98,6 +103,7 @@ impl Finding {
             message,
             fix: None,
             origin: Origin::Catalog,
+            other: None,
         }
     }
 
@@ -185,8 +191,9 @@ fn content(store: &Store, config: &LintConfig, out: &mut Vec<Finding>) {
         return;
     }
     let threshold = config.near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
-    let pairs = near_duplicate::check(store, threshold, out);
-    possible_contradiction::check(store, &pairs, out);
+    let table = content::Content::build(store);
+    let pairs = near_duplicate::check(store, &table, threshold, out);
+    possible_contradiction::check(store, &pairs, &config.dismissed_pairs(), out);
 }
 
 /// Run one rule family and tag what it added.
@@ -251,6 +258,7 @@ fn store_warnings(store: &Store, out: &mut Vec<Finding>) {
             message,
             fix: None,
             origin: Origin::Store,
+            other: None,
         });
     }
 }

@@ -14,8 +14,9 @@ use rayon::prelude::*;
 
 use super::Finding;
 use super::body_text;
+use super::content::{Content, IN_CODE, IN_PROSE};
 use crate::store::Store;
-use crate::store::model::entity::{EntityIdx, Severity};
+use crate::store::model::entity::Severity;
 
 pub const RULE: &str = "near-duplicate";
 
@@ -43,6 +44,11 @@ pub struct Profile {
     pub words: Vec<(u32, f32)>,
 }
 
+/// Whether a word counts as content: no stopwords, no bare numbers, no one-letter words.
+pub fn is_content(w: &str) -> bool {
+    !(w.len() < 2 || body_text::is_stopword(w) || w.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Content words of `text`: no stopwords, no bare numbers, one-letter words dropped; a word
 /// weighs `CODE_WEIGHT` when it only occurs inside fenced code.
 pub fn profile(text: &str) -> Profile {
@@ -56,7 +62,7 @@ pub fn profile(text: &str) -> Profile {
         }
         let weight = if in_code { CODE_WEIGHT } else { 1.0 };
         for (_, w) in body_text::words(line) {
-            if w.len() < 2 || body_text::is_stopword(&w) || w.bytes().all(|b| b.is_ascii_digit()) {
+            if !is_content(&w) {
                 continue;
             }
             let slot = words.entry(word_hash(stem(&w))).or_insert(0.0);
@@ -66,6 +72,12 @@ pub fn profile(text: &str) -> Profile {
     let mut words: Vec<(u32, f32)> = words.into_iter().collect();
     words.sort_unstable_by_key(|&(h, _)| h);
     Profile { words }
+}
+
+/// The stems of `text`'s content words, as a near-duplicate pair is compared on them: what two
+/// texts share is their overlap (the review shows it highlighted side by side).
+pub fn content_stems(text: &str) -> std::collections::HashSet<String> {
+    body_text::words(text).filter(|(_, w)| is_content(w)).map(|(_, w)| stem(&w).to_string()).collect()
 }
 
 /// A crude English stem, enough that paraphrases meet: `installed`/`install`/`installing`,
@@ -261,11 +273,33 @@ pub fn pairs(profiles: &[Profile], threshold: f64) -> Vec<(u32, u32, f64)> {
         .collect()
 }
 
-/// The content profile of every entity (title, description, body), read in parallel.
-pub fn profiles(store: &Store) -> Vec<Profile> {
-    (0..store.entities.len() as EntityIdx)
+/// The content profile of every entity (description and body) from the store's term table: each distinct word is judged, stemmed and
+/// hashed once, not at every occurrence, and no body is read again.
+pub fn profiles_from(content: &Content) -> Vec<Profile> {
+    let hashes: Vec<Option<u32>> =
+        content.words.par_iter().map(|w| is_content(w).then(|| word_hash(stem(w)))).collect();
+    (0..content.len())
         .into_par_iter()
-        .map(|i| profile(&body_text::compared_text(store, i)))
+        .map(|i| {
+            let mut words: Vec<(u32, f32)> = content
+                .terms(i)
+                .iter()
+                .filter_map(|t| {
+                    let weight = if t.places & IN_PROSE != 0 {
+                        1.0
+                    } else if t.places & IN_CODE != 0 {
+                        CODE_WEIGHT
+                    } else {
+                        return None;
+                    };
+                    hashes[t.id as usize].map(|h| (h, weight))
+                })
+                .collect();
+            // Words sharing a stem meet: keep the heavier weight.
+            words.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+            words.dedup_by_key(|w| w.0);
+            Profile { words }
+        })
         .collect()
 }
 
@@ -314,8 +348,8 @@ pub fn label(similarity: f64) -> &'static str {
 
 /// The findings: one per entity in a pair, naming the other entity and the similarity. Returns
 /// the pairs too, for the contradiction rule.
-pub fn check(store: &Store, threshold: f64, out: &mut Vec<Finding>) -> Vec<(u32, u32, f64)> {
-    let profiles = profiles(store);
+pub fn check(store: &Store, content: &Content, threshold: f64, out: &mut Vec<Finding>) -> Vec<(u32, u32, f64)> {
+    let profiles = profiles_from(content);
     let mut found = pairs(&profiles, threshold);
     // An entity restating the source it cites is a summary, not an accidental duplicate;
     // only a (near-)exact copy of its own source is still worth a word.
@@ -345,6 +379,7 @@ pub fn check(store: &Store, threshold: f64, out: &mut Vec<Finding>) -> Vec<(u32,
                 ),
             );
             f.severity = if s >= NEAR_EXACT { Severity::Warn } else { f.severity };
+            f.other = Some(other);
             out.push(f);
         }
     }
@@ -410,6 +445,22 @@ mod tests {
         let got: Vec<(u32, u32)> = found.iter().map(|&(a, b, _)| (a, b)).collect();
         let n = texts.len() as u32;
         assert!(got.contains(&(10, n - 2)) && got.contains(&(500, n - 1)), "{got:?}");
+    }
+
+    #[test]
+    fn profiles_from_the_term_table_equal_those_of_the_texts() {
+        let texts = [
+            "Installing Pillow: install pillow, installed PILLOW.\n```python\nimport exif  # 42\n```\nthe end",
+            "~~~\ncode only words\n~~~\n",
+            "a b 12 x9 über Überall",
+            "",
+        ];
+        let content = Content::from_texts(texts.len(), |i| texts[i].to_string());
+        let from_table = profiles_from(&content);
+        for (i, t) in texts.iter().enumerate() {
+            assert_eq!(from_table[i].words, profile(t).words, "{t:?}");
+        }
+        assert!(!from_table[0].words.is_empty() && from_table[3].words.is_empty());
     }
 
     #[test]

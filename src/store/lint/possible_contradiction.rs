@@ -265,13 +265,18 @@ fn describe(f: &Fact) -> String {
 }
 
 /// The findings over near-duplicate `pairs` (from `near_duplicate::check`): one per entity of a
-/// disagreeing pair, quoting its own sentence and the other's.
-pub fn check(store: &Store, pairs: &[(u32, u32, f64)], out: &mut Vec<Finding>) {
+/// disagreeing pair, quoting its own sentence and the other's. A pair a person dismissed
+/// (`dismissed`, id pairs sorted) or already declared (`contradicts`) is not a candidate.
+pub fn check(store: &Store, pairs: &[(u32, u32, f64)], dismissed: &[(&str, &str)], out: &mut Vec<Finding>) {
     for &(a, b, _) in pairs {
+        let (ia, ib) = (store.entity(a).id.as_str(), store.entity(b).id.as_str());
+        if dismissed.contains(&if ia <= ib { (ia, ib) } else { (ib, ia) }) || declared(store, a, b) {
+            continue;
+        }
         let (ta, tb) = (body_text::compared_text(store, a), body_text::compared_text(store, b));
         let Some((fa, fb)) = disagreement(&facts(&ta), &facts(&tb)) else { continue };
         for (me, other, mine, theirs) in [(a, b, &fa, &fb), (b, a, &fb, &fa)] {
-            out.push(Finding::on_entity(
+            let mut f = Finding::on_entity(
                 store,
                 me as EntityIdx,
                 RULE,
@@ -285,9 +290,17 @@ pub fn check(store: &Store, pairs: &[(u32, u32, f64)], out: &mut Vec<Finding>) {
                     describe(theirs),
                     theirs.sentence
                 ),
-            ));
+            );
+            f.other = Some(other as EntityIdx);
+            out.push(f);
         }
     }
+}
+
+/// Whether either entity already says it contradicts the other.
+fn declared(store: &Store, a: u32, b: u32) -> bool {
+    let names = |x: u32, y: u32| store.entity(x).edges.iter().any(|e| e.kind == "contradicts" && e.resolved == Some(y));
+    names(a, b) || names(b, a)
 }
 
 #[cfg(test)]

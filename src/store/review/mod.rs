@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 
 pub mod authorship;
 pub mod baseline;
+pub mod contradiction;
 pub mod diff;
 pub mod draft;
 pub mod edges;

@@ -140,6 +140,10 @@ pub struct QueueItem {
     pub verdicts: Vec<String>,
     /// The hash of the last approved version, when there is one.
     pub approved_hash: Option<String>,
+    /// The entity a `near-duplicate` finding pairs this one with (shown side by side, the first
+    /// one offered to merge into).
+    #[serde(skip)]
+    pub duplicate_of: Option<EntityIdx>,
 }
 
 /// Statuses that mean "out of the active set" in some dialect: never queued.
@@ -187,7 +191,8 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
         }
         reasons.extend(rules.queue_reasons(e, &f));
         let mine = || report.findings.iter().filter(|x| x.entity == Some(idx));
-        if mine().any(|x| x.rule == lint::near_duplicate::RULE) {
+        let duplicate_of = mine().find(|x| x.rule == lint::near_duplicate::RULE).and_then(|x| x.other);
+        if duplicate_of.is_some() || mine().any(|x| x.rule == lint::near_duplicate::RULE) {
             reasons.push(Reason::NearDuplicate);
         }
         if mine().any(|x| x.severity == Severity::Error) {
@@ -243,6 +248,7 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             hash,
             approved_hash: approved,
             verdicts,
+            duplicate_of,
         });
     }
     order(&mut out);

@@ -78,6 +78,18 @@ pub trait ReviewRules: Sync {
     /// The merge's log event in the format's own shape (`plan.event` is the generic one).
     fn merge_event(&self, _a: &Entity, _b: &Entity, _plan: &mut Plan) {}
 
+    /// A person confirmed that `idx` contradicts `other`: record it in the format's own field
+    /// on `idx`. `false` when the format has no such field (nothing is written).
+    fn confirm_contradiction(
+        &self,
+        _store: &Store,
+        _idx: EntityIdx,
+        _other: EntityIdx,
+        _plan: &mut Plan,
+    ) -> Result<bool, ReviewError> {
+        Ok(false)
+    }
+
     /// The page left where a vetoed or forgotten entity's file was, so links into it keep
     /// resolving (`stub`), saying `why`; None when this format's own tool would read such a
     /// page as live knowledge.

@@ -74,6 +74,20 @@ impl ReviewRules for Aip10Review {
             format!("{} (by {}).", plan.event.summary, plan.reviewer.by),
         ];
     }
+
+    /// `contradicts:` names the other page by slug; every write stamps `updated_at`.
+    fn confirm_contradiction(
+        &self,
+        store: &Store,
+        idx: EntityIdx,
+        other: EntityIdx,
+        plan: &mut Plan,
+    ) -> Result<bool, ReviewError> {
+        let path = store.entity(idx).path.clone();
+        fields::append(&mut plan.draft, store, &path, "contradicts", &[json!(store.entity(other).id)])?;
+        fields::set(&mut plan.draft, store, &path, "updated_at", json!(plan.reviewer.timestamp()))?;
+        Ok(true)
+    }
 }
 
 fn aip10(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {

@@ -46,6 +46,19 @@ impl ReviewRules for OkfReview {
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         okf(store, idx, verdict, plan)
     }
+
+    /// `contradicts:` names the other concept by id.
+    fn confirm_contradiction(
+        &self,
+        store: &Store,
+        idx: EntityIdx,
+        other: EntityIdx,
+        plan: &mut Plan,
+    ) -> Result<bool, ReviewError> {
+        let path = store.entity(idx).path.clone();
+        fields::append(&mut plan.draft, store, &path, "contradicts", &[json!(store.entity(other).id)])?;
+        Ok(true)
+    }
 }
 
 fn okf(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
