@@ -7,33 +7,10 @@ mod pg;
 mod seed;
 
 use std::path::Path;
-use std::sync::OnceLock;
-
-use serde_json::Value;
-
-/// folio's state folder for this test binary, set once before any test reads the
-/// environment (every test calls this first; each test's database has its own mirror).
-fn state() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let d = tempfile::tempdir().unwrap();
-        // SAFETY: inside the OnceLock, before any test of this binary touches the
-        // environment or starts a thread that does (they all wait here first).
-        unsafe { std::env::set_var("FOLIO_STATE_DIR", d.path()) };
-        d
-    })
-    .path()
-}
-
-fn row(c: &mut postgres::Client, id: &str) -> Value {
-    let r =
-        c.query_one("SELECT (to_jsonb(n) - 'embedding')::text FROM knowledge_nodes n WHERE id = $1", &[&id]).unwrap();
-    serde_json::from_str(r.get::<_, &str>(0)).unwrap()
-}
 
 #[test]
 fn an_agents_write_between_read_and_write_is_a_conflict() {
-    state();
+    pg::state_dir();
     let Some(pg) = pg::Pg::start() else { return };
     let mut c = pg.opendray_db("brain");
     seed::homelab(&mut c);
@@ -57,7 +34,7 @@ fn an_agents_write_between_read_and_write_is_a_conflict() {
     .unwrap();
     let err = plan.apply(&store, &Default::default()).unwrap_err().to_string();
     assert!(err.contains("changed"), "{err}");
-    let r = row(&mut c, "svc-pg");
+    let r = seed::row(&mut c, "svc-pg");
     assert_eq!(r["body"], "rewritten by the agent", "the agent's write stands");
     assert!(r["provenance"].get("approved").is_none());
     assert!(r["provenance"].get("folio_history").is_none());
@@ -65,7 +42,7 @@ fn an_agents_write_between_read_and_write_is_a_conflict() {
 
 #[test]
 fn agents_writes_reach_a_watched_store_within_two_seconds() {
-    state();
+    pg::state_dir();
     let Some(pg) = pg::Pg::start() else { return };
     let mut c = pg.opendray_db("brain");
     seed::homelab(&mut c);

@@ -30,13 +30,6 @@ fn ok(state: &Path, args: &[&str]) -> String {
     out
 }
 
-/// A node's row as JSON (without its embedding).
-fn row(c: &mut postgres::Client, id: &str) -> Value {
-    let r =
-        c.query_one("SELECT (to_jsonb(n) - 'embedding')::text FROM knowledge_nodes n WHERE id = $1", &[&id]).unwrap();
-    serde_json::from_str(r.get::<_, &str>(0)).unwrap()
-}
-
 fn edges(c: &mut postgres::Client) -> Vec<String> {
     c.query("SELECT src_id || ' ' || edge_type || ' ' || dst_id FROM knowledge_edges ORDER BY 1", &[])
         .unwrap()
@@ -60,12 +53,12 @@ fn approve_promote_veto_forget_and_undo_write_the_rows() {
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
     let url = pg.conninfo("brain");
-    let before = row(&mut c, "svc-pg-dup");
+    let before = seed::row(&mut c, "svc-pg-dup");
 
     // approve: the reviewer stamped into provenance.approved, every other key kept; a
     // pending-review lifecycle becomes active.
     ok(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"]);
-    let after = row(&mut c, "svc-pg-dup");
+    let after = seed::row(&mut c, "svc-pg-dup");
     assert_eq!(after["provenance"]["approved"]["by"], "human:ann");
     assert_eq!(after["provenance"]["source"], "distiller");
     assert_eq!(after["provenance"]["lifecycle"], "active");
@@ -75,18 +68,18 @@ fn approve_promote_veto_forget_and_undo_write_the_rows() {
 
     // promote: maturity one rung up, then scope by --to.
     ok(s, &["review", &url, "promote", "pb-deploy", "--as", "human:ann"]);
-    let p = row(&mut c, "pb-deploy");
+    let p = seed::row(&mut c, "pb-deploy");
     assert_eq!((p["maturity"].as_str(), p["scope"].as_str()), (Some("fact"), Some("project")));
     assert_eq!(p["provenance"]["promoted_from"], json!({"maturity": "candidate"}));
     ok(s, &["review", &url, "promote", "pb-deploy", "--to", "domain", "--as", "human:ann"]);
-    let p = row(&mut c, "pb-deploy");
+    let p = seed::row(&mut c, "pb-deploy");
     assert_eq!((p["maturity"].as_str(), p["scope"].as_str()), (Some("fact"), Some("domain")));
     let down = folio(s, &["review", &url, "promote", "pb-deploy", "--to", "project", "--as", "human:ann"]);
     assert_eq!(down.status.code(), Some(2), "a demotion is refused");
 
     // veto: the soft archive, never a DELETE; the node leaves the view.
     ok(s, &["review", &url, "veto", "pb-deploy", "--reason", "one-liner", "--as", "human:bo"]);
-    let v = row(&mut c, "pb-deploy");
+    let v = seed::row(&mut c, "pb-deploy");
     assert!(v["archived_at"].is_string(), "{v:#}");
     assert_eq!(v["provenance"]["archived_reason"], "vetoed by human:bo: one-liner");
     assert_eq!(v["provenance"]["source"], "compiler");
@@ -94,7 +87,7 @@ fn approve_promote_veto_forget_and_undo_write_the_rows() {
 
     // undo: the row is live again as it was, the decision and its undo in the history.
     ok(s, &["undo", &url, "--as", "human:bo"]);
-    let u = row(&mut c, "pb-deploy");
+    let u = seed::row(&mut c, "pb-deploy");
     assert!(u["archived_at"].is_null(), "{u:#}");
     assert!(u["provenance"].get("archived_reason").is_none(), "{u:#}");
     assert_eq!((u["maturity"].as_str(), u["scope"].as_str()), (Some("fact"), Some("domain")));
@@ -103,7 +96,7 @@ fn approve_promote_veto_forget_and_undo_write_the_rows() {
 
     // forget: archived too, with its own reason.
     ok(s, &["review", &url, "forget", "tool-y", "--as", "human:bo"]);
-    let f = row(&mut c, "tool-y");
+    let f = seed::row(&mut c, "tool-y");
     assert!(f["archived_at"].is_string());
     assert_eq!(f["provenance"]["archived_reason"], "forgotten by human:bo");
     let n: i64 = c.query_one("SELECT count(*) FROM knowledge_nodes", &[]).unwrap().get(0);
@@ -121,9 +114,9 @@ fn merge_repoints_edges_archives_the_duplicate_and_undoes() {
     let edges_before = edges(&mut c);
 
     ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
-    let canonical = row(&mut c, "svc-pg");
+    let canonical = seed::row(&mut c, "svc-pg");
     assert_eq!(canonical["provenance"]["merged_from"], json!(["svc-pg-dup"]));
-    let dup = row(&mut c, "svc-pg-dup");
+    let dup = seed::row(&mut c, "svc-pg-dup");
     assert!(dup["archived_at"].is_string(), "the duplicate is archived, not deleted: {dup:#}");
     assert!(
         dup["provenance"]["archived_reason"].as_str().unwrap().contains("merged `svc-pg-dup` into `svc-pg`"),
@@ -146,8 +139,8 @@ fn merge_repoints_edges_archives_the_duplicate_and_undoes() {
     assert_eq!(sources, ["mem-1", "mem-2"]);
 
     ok(s, &["undo", &url, "--as", "human:ann"]);
-    assert!(row(&mut c, "svc-pg-dup")["archived_at"].is_null());
-    assert!(row(&mut c, "svc-pg")["provenance"].get("merged_from").is_none());
+    assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_null());
+    assert!(seed::row(&mut c, "svc-pg")["provenance"].get("merged_from").is_none());
     assert_eq!(edges(&mut c), edges_before);
 }
 
@@ -164,10 +157,10 @@ fn edits_write_columns_and_edges_and_refuse_what_opendray_keeps() {
     ok(s, &["set", &url, "svc-pg", "confidence", "0.75", "--as", "human:ann"]);
     ok(s, &["set", &url, "sk-stale", "enabled", "false", "--as", "human:ann"]);
     ok(s, &["set", &url, "svc-pg", "relations", "{runs_on: [host-a], depends_on: [tool-y]}", "--as", "human:ann"]);
-    let r = row(&mut c, "svc-pg");
+    let r = seed::row(&mut c, "svc-pg");
     assert_eq!(r["title"], "PostgreSQL (dev, shared)");
     assert_eq!(r["confidence"], 0.75);
-    assert_eq!(row(&mut c, "sk-stale")["enabled"], false);
+    assert_eq!(seed::row(&mut c, "sk-stale")["enabled"], false);
     let e = edges(&mut c);
     assert!(
         e.contains(&"svc-pg depends_on tool-y".to_string()) && !e.contains(&"svc-pg uses tool-x".to_string()),
@@ -186,6 +179,6 @@ fn edits_write_columns_and_edges_and_refuse_what_opendray_keeps() {
         assert_eq!(o.status.code(), Some(2), "{key}: {err}");
         assert!(err.contains(why), "{key}: {err}");
     }
-    assert_eq!(row(&mut c, "svc-pg")["title"], "PostgreSQL (dev, shared)", "refused writes change nothing");
-    assert_eq!(history(&row(&mut c, "svc-pg")).len(), 3);
+    assert_eq!(seed::row(&mut c, "svc-pg")["title"], "PostgreSQL (dev, shared)", "refused writes change nothing");
+    assert_eq!(history(&seed::row(&mut c, "svc-pg")).len(), 3);
 }

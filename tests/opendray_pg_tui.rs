@@ -7,33 +7,14 @@ mod seed;
 mod tui_support;
 
 use std::path::Path;
-use std::sync::OnceLock;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use tui_support::inbox::{go_to, queued};
 use tui_support::*;
 
-/// folio's state folder for this binary, set before any test touches the environment.
-fn state() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let d = tempfile::tempdir().unwrap();
-        // SAFETY: inside the OnceLock, which every test enters first, before anything else.
-        unsafe { std::env::set_var("FOLIO_STATE_DIR", d.path()) };
-        d
-    })
-    .path()
-}
-
-fn row(c: &mut postgres::Client, id: &str) -> Value {
-    let r =
-        c.query_one("SELECT (to_jsonb(n) - 'embedding')::text FROM knowledge_nodes n WHERE id = $1", &[&id]).unwrap();
-    serde_json::from_str(r.get::<_, &str>(0)).unwrap()
-}
-
 #[test]
 fn the_inbox_decides_on_rows() {
-    state();
+    pg::state_dir();
     let Some(pg) = pg::Pg::start() else { return };
     let mut c = pg.opendray_db("brain");
     seed::homelab(&mut c);
@@ -43,23 +24,23 @@ fn the_inbox_decides_on_rows() {
 
     go_to(&mut app, "svc-pg");
     press(&mut app, &["a", "y"]);
-    assert_eq!(row(&mut c, "svc-pg")["provenance"]["approved"]["by"], "human:tester");
+    assert_eq!(seed::row(&mut c, "svc-pg")["provenance"]["approved"]["by"], "human:tester");
 
     go_to(&mut app, "pb-deploy");
     press(&mut app, &["p", "<Enter>", "y"]);
-    assert_eq!(row(&mut c, "pb-deploy")["maturity"], "fact");
+    assert_eq!(seed::row(&mut c, "pb-deploy")["maturity"], "fact");
 
     go_to(&mut app, "svc-pg-dup");
     press(&mut app, &["x"]);
     type_text(&mut app, "seen twice");
     press(&mut app, &["<Enter>", "y"]);
-    let v = row(&mut c, "svc-pg-dup");
+    let v = seed::row(&mut c, "svc-pg-dup");
     assert!(v["archived_at"].is_string(), "{v:#}");
     assert_eq!(v["provenance"]["archived_reason"], "vetoed by human:tester: seen twice");
     assert!(!queued(&app).contains(&"svc-pg-dup".to_string()));
 
     press(&mut app, &["u", "y"]);
-    assert!(row(&mut c, "svc-pg-dup")["archived_at"].is_null());
+    assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_null());
     assert!(queued(&app).contains(&"svc-pg-dup".to_string()), "{:?}", queued(&app));
 
     // Merge the duplicate into the canonical node, the target picked by fuzzy recall.
@@ -73,6 +54,6 @@ fn the_inbox_decides_on_rows() {
         press(&mut app, &["<Down>"]);
     }
     press(&mut app, &["<Enter>", "<C-s>", "y"]);
-    assert_eq!(row(&mut c, "svc-pg")["provenance"]["merged_from"], json!(["svc-pg-dup"]));
-    assert!(row(&mut c, "svc-pg-dup")["archived_at"].is_string());
+    assert_eq!(seed::row(&mut c, "svc-pg")["provenance"]["merged_from"], json!(["svc-pg-dup"]));
+    assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_string());
 }

@@ -31,3 +31,10 @@ pub fn homelab(c: &mut postgres::Client) {
     )
     .unwrap();
 }
+
+/// A node's row as JSON (without its embedding), to check what a decision wrote.
+pub fn row(c: &mut postgres::Client, id: &str) -> serde_json::Value {
+    let r =
+        c.query_one("SELECT (to_jsonb(n) - 'embedding')::text FROM knowledge_nodes n WHERE id = $1", &[&id]).unwrap();
+    serde_json::from_str(r.get::<_, &str>(0)).unwrap()
+}

@@ -184,3 +184,18 @@ impl Drop for Pg {
         let _ = self.run("pg_ctl", &["-D", data.to_str().unwrap(), "-m", "immediate", "-w", "stop"]);
     }
 }
+
+/// folio's state folder for a test binary that runs folio in-process, set once before any of
+/// its tests reads the environment (each calls this first; each test's database has its own
+/// mirror in it).
+pub fn state_dir() -> &'static Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        // SAFETY: inside the OnceLock, which every test of the binary enters first, before it
+        // touches the environment or starts a thread that does.
+        unsafe { std::env::set_var("FOLIO_STATE_DIR", d.path()) };
+        d
+    })
+    .path()
+}
