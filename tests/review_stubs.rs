@@ -42,8 +42,10 @@ fn aip10_and_vault_stubs_are_in_their_own_grammar() {
     ok(&["review", r, "forget", "alex-park", "--stub", "--as", "human:ann"]);
     let stub = std::fs::read_to_string(root.join("entities/alex-park.md")).unwrap();
     assert!(stub.contains("status: \"archived\""), "{stub}");
+    assert!(stub.contains("schema: \"knowledge.entry/v1\"") && stub.contains("slug: \"alex-park\""), "{stub}");
     let lint = stdout(&folio(&["lint", r]));
     assert!(!lint.lines().any(|l| l.contains("broken-link") && l.contains("alex-park")), "{lint}");
+    assert!(!lint.lines().any(|l| l.starts_with("entities/alex-park.md")), "the stub is a valid page:\n{lint}");
 
     let dir = tempfile::tempdir().unwrap();
     let vault = dir.path().join("vault");

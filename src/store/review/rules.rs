@@ -91,9 +91,9 @@ pub trait ReviewRules: Sync {
     }
 
     /// The page left where a vetoed or forgotten entity's file was, so links into it keep
-    /// resolving (`stub`), saying `why`; None when this format's own tool would read such a
-    /// page as live knowledge.
-    fn stub(&self, _e: &Entity, _why: &str) -> Option<String> {
+    /// resolving (`stub`), saying `why`, written at `at` (RFC 3339); None when this format's own
+    /// tool would read such a page as live knowledge.
+    fn stub(&self, _e: &Entity, _why: &str, _at: &str) -> Option<String> {
         None
     }
 }
@@ -103,7 +103,7 @@ pub struct LogOnly;
 
 impl ReviewRules for LogOnly {
     /// A note saying what was there (EloPhanto reads it as a note that the knowledge is gone).
-    fn stub(&self, e: &Entity, why: &str) -> Option<String> {
+    fn stub(&self, e: &Entity, why: &str, _at: &str) -> Option<String> {
         Some(super::stub::page(&e.title, &[], why, false))
     }
 }

@@ -43,13 +43,14 @@ pub fn leave(store: &Store, targets: &[EntityIdx], why: &str, plan: &mut Plan) -
         .chain(plan.draft.moves().into_iter().map(|(p, _)| p.to_string()))
         .collect();
     let rules = store.kind().format().review();
+    let at = plan.reviewer.timestamp();
     let mut left = Vec::new();
     for &idx in targets {
         let e = store.entity(idx);
         if !leaving.contains(&e.path) {
             continue;
         }
-        let Some(text) = rules.stub(e, why) else {
+        let Some(text) = rules.stub(e, why, &at) else {
             return Err(ReviewError::refused(format!(
                 "{}: {} keeps no stubs (its own tool would read one as live knowledge); repoint the links with a merge, or let them break",
                 e.path,

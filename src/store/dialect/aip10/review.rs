@@ -16,12 +16,14 @@ use crate::store::review::{ReviewError, Verdict, fields};
 pub struct Aip10Review;
 
 impl ReviewRules for Aip10Review {
-    /// A page of the same kind marked archived, logged like every AIP-10 removal.
-    fn stub(&self, e: &Entity, why: &str) -> Option<String> {
-        let mut fields = vec![("status", "archived")];
+    /// A `knowledge.entry/v1` page of the same slug and kind, marked archived and stamped with
+    /// `updated_at` as every AIP-10 write is.
+    fn stub(&self, e: &Entity, why: &str, at: &str) -> Option<String> {
+        let mut fields = vec![("schema", "knowledge.entry/v1"), ("slug", e.id.as_str())];
         if let Some(kind) = e.kind.as_deref() {
-            fields.insert(0, ("kind", kind));
+            fields.push(("kind", kind));
         }
+        fields.extend([("status", "archived"), ("updated_at", at)]);
         Some(crate::store::review::stub::page(&e.title, &fields, why, false))
     }
 

@@ -17,7 +17,7 @@ pub struct OkfReview;
 impl ReviewRules for OkfReview {
     /// A deprecated concept of the same type: OKF readers skip deprecated concepts, and links
     /// into it still resolve.
-    fn stub(&self, e: &Entity, why: &str) -> Option<String> {
+    fn stub(&self, e: &Entity, why: &str, _at: &str) -> Option<String> {
         let kind = e.kind.as_deref().unwrap_or("Concept");
         let description = format!("Removed from the knowledge base ({why}).");
         let fields = [("type", kind), ("status", "deprecated"), ("description", description.as_str())];

@@ -10,7 +10,7 @@ pub struct VaultReview;
 
 impl ReviewRules for VaultReview {
     /// A note with a warning callout, as Obsidian users mark a page that is gone.
-    fn stub(&self, e: &Entity, why: &str) -> Option<String> {
+    fn stub(&self, e: &Entity, why: &str, _at: &str) -> Option<String> {
         Some(crate::store::review::stub::page(&e.title, &[("status", "removed")], why, true))
     }
 
