@@ -187,23 +187,71 @@ fn item_mapping<'a>(
     Some(map)
 }
 
-/// `{ k: v, k: v }` on one line.
+/// `{ k: v, k: [a, b] }` on one line: scalars, or flow lists of scalars (opendray's
+/// `relations: { uses: [a], used_by: [b] }`).
 fn flow_map(v: &str) -> Option<View<'_>> {
     let inner = v.strip_prefix('{')?.strip_suffix('}')?;
     let mut map = View::new();
-    for item in flow_items(inner)? {
+    for item in flow_map_items(inner)? {
         let item = item?;
         // Items are a few bytes: a plain loop beats setting up a substring searcher.
         let at = item.as_bytes().windows(2).position(|w| w == b": ")?;
-        let (k, val) = (&item[..at], &item[at + 2..]);
+        let (k, val) = (&item[..at], trim(&item[at + 2..]));
         if !is_simple_key(k.trim_end()) || k != k.trim_end() {
             return None;
         }
-        if !map.insert(k, scalar(trim(val), true)?) {
+        let value = match val.strip_prefix('[') {
+            Some(list) => {
+                let mut items = Vec::new();
+                for item in flow_items(list.strip_suffix(']')?)? {
+                    items.push(scalar(item?, true)?);
+                }
+                Val::List(items)
+            }
+            None => scalar(val, true)?,
+        };
+        if !map.insert(k, value) {
             return None;
         }
     }
     Some(map)
+}
+
+/// The comma-separated items of a flow map's inside, where an item's value may be one flow
+/// list (its commas are not separators); any other nesting is refused. An item is `None` when
+/// it is empty or holds a quote it does not start with, which the caller refuses.
+fn flow_map_items(inner: &str) -> Option<Vec<Option<&str>>> {
+    let b = inner.as_bytes();
+    let (mut depth, mut from, mut parts) = (0u8, 0, Vec::new());
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'{' | b'}' => return None,
+            b'[' if depth == 0 => depth = 1,
+            b']' if depth == 1 => depth = 0,
+            b'[' | b']' => return None,
+            b',' if depth == 0 => {
+                parts.push(&inner[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return None;
+    }
+    if !inner.trim().is_empty() {
+        parts.push(&inner[from..]);
+    }
+    Some(
+        parts
+            .into_iter()
+            .map(str::trim)
+            .map(|i| {
+                let quoted_inside = !i.starts_with(['"', '\'']) && memchr::memchr2(b'"', b'\'', i.as_bytes()).is_some();
+                (!i.is_empty() && !quoted_inside).then_some(i)
+            })
+            .collect(),
+    )
 }
 
 /// The comma-separated items of a flow collection's inside (no nesting); an item is `None`
@@ -432,6 +480,10 @@ mod tests {
             token().prop_map(|t| format!(" {t}")),
             prop::collection::vec(token(), 0..4).prop_map(|v| format!(" [{}]", v.join(", "))),
             (token(), token()).prop_map(|(a, b)| format!(" {{ by: {a}, at: {b} }}")),
+            (prop::collection::vec(token(), 0..3), token())
+                .prop_map(|(v, b)| format!(" {{ uses: [{}], at: {b} }}", v.join(", "))),
+            (token(), prop::collection::vec(token(), 0..3))
+                .prop_map(|(a, v)| format!(" {{ by: {a}, used_by: [{}]}}", v.join(","))),
             prop::collection::vec(token(), 1..3).prop_map(|v| v.iter().map(|t| format!("\n- {t}")).collect()),
             prop::collection::vec(token(), 1..3).prop_map(|v| v.iter().map(|t| format!("\n  - {t}")).collect()),
             (token(), token()).prop_map(|(a, b)| format!("\n  - id: {a}\n    resource: {b}")),
@@ -480,6 +532,15 @@ mod tests {
             if let Some(fast) = fast {
                 assert_eq!(Ok(fast), slow(y), "{y:?}");
             }
+        }
+    }
+
+    #[test]
+    fn flow_maps_of_flow_lists_are_read_here_as_serde_yaml_ng_reads_them() {
+        let y = "relations: { used_by: [en-a-1, en-b-2], uses: [sk-c-3] }\nevidence: { applied: 2, ok: 1 }\nx: {}\n";
+        assert_eq!(Ok(parse(y).expect("the fast path reads opendray's relations")), slow(y));
+        for hard in ["a: { b: [c, [d]] }\n", "a: { b: { c: d } }\n", "a: { b: [c }\n", "a: { b: [c], }\n"] {
+            assert_eq!(parse(hard), None, "{hard:?}");
         }
     }
 
