@@ -111,7 +111,7 @@ fn inline_value(v: &str) -> Option<Val<'_>> {
     if let Some(inner) = v.strip_prefix('[') {
         let inner = inner.strip_suffix(']')?;
         let mut items = Vec::new();
-        for item in flow_items(inner)? {
+        for item in flow_items(inner, false)? {
             items.push(scalar(item?, true)?);
         }
         return Some(Val::List(items));
@@ -192,7 +192,7 @@ fn item_mapping<'a>(
 fn flow_map(v: &str) -> Option<View<'_>> {
     let inner = v.strip_prefix('{')?.strip_suffix('}')?;
     let mut map = View::new();
-    for item in flow_map_items(inner)? {
+    for item in flow_items(inner, true)? {
         let item = item?;
         // Items are a few bytes: a plain loop beats setting up a substring searcher.
         let at = item.as_bytes().windows(2).position(|w| w == b": ")?;
@@ -203,7 +203,7 @@ fn flow_map(v: &str) -> Option<View<'_>> {
         let value = match val.strip_prefix('[') {
             Some(list) => {
                 let mut items = Vec::new();
-                for item in flow_items(list.strip_suffix(']')?)? {
+                for item in flow_items(list.strip_suffix(']')?, false)? {
                     items.push(scalar(item?, true)?);
                 }
                 Val::List(items)
@@ -217,24 +217,45 @@ fn flow_map(v: &str) -> Option<View<'_>> {
     Some(map)
 }
 
-/// The comma-separated items of a flow map's inside, where an item's value may be one flow
-/// list (its commas are not separators); any other nesting is refused. An item is `None` when
-/// it is empty or holds a quote it does not start with, which the caller refuses.
-fn flow_map_items(inner: &str) -> Option<Vec<Option<&str>>> {
+/// The comma-separated items of a flow collection's inside, trimmed (`None`: an empty item,
+/// which the caller refuses). A quoted scalar — an item, or a flow map's value after `: ` —
+/// may hold commas and brackets (a vault's `related: ["[[Note]]"]`); outside quotes, a flow
+/// map's value may be one flow list (`lists`: opendray's `{ uses: [a, b] }`) and any other
+/// nesting is refused.
+fn flow_items(inner: &str, lists: bool) -> Option<Vec<Option<&str>>> {
     let b = inner.as_bytes();
-    let (mut depth, mut from, mut parts) = (0u8, 0, Vec::new());
-    for (i, &c) in b.iter().enumerate() {
+    let mut parts = Vec::new();
+    let (mut depth, mut from, mut i) = (0u8, 0usize, 0usize);
+    // Whether a quote here opens a quoted scalar: nothing but spaces since an item began.
+    let mut value_start = true;
+    while i < b.len() {
+        let c = b[i];
         match c {
-            b'{' | b'}' => return None,
-            b'[' if depth == 0 => depth = 1,
-            b']' if depth == 1 => depth = 0,
-            b'[' | b']' => return None,
-            b',' if depth == 0 => {
-                parts.push(&inner[from..i]);
-                from = i + 1;
+            b'"' | b'\'' if value_start => {
+                i += 1 + memchr::memchr(c, &b[i + 1..])?;
+                value_start = false;
             }
-            _ => {}
+            b' ' => {}
+            b'[' if lists && depth == 0 => {
+                depth = 1;
+                value_start = true;
+            }
+            b']' if depth == 1 => {
+                depth = 0;
+                value_start = false;
+            }
+            b'{' | b'}' | b'[' | b']' => return None,
+            b',' => {
+                if depth == 0 {
+                    parts.push(&inner[from..i]);
+                    from = i + 1;
+                }
+                value_start = true;
+            }
+            b':' if b.get(i + 1) == Some(&b' ') => value_start = true,
+            _ => value_start = false,
         }
+        i += 1;
     }
     if depth != 0 {
         return None;
@@ -242,30 +263,7 @@ fn flow_map_items(inner: &str) -> Option<Vec<Option<&str>>> {
     if !inner.trim().is_empty() {
         parts.push(&inner[from..]);
     }
-    Some(
-        parts
-            .into_iter()
-            .map(str::trim)
-            .map(|i| {
-                let quoted_inside = !i.starts_with(['"', '\'']) && memchr::memchr2(b'"', b'\'', i.as_bytes()).is_some();
-                (!i.is_empty() && !quoted_inside).then_some(i)
-            })
-            .collect(),
-    )
-}
-
-/// The comma-separated items of a flow collection's inside (no nesting); an item is `None`
-/// when it is empty or holds a quote it does not start with, which the caller refuses.
-fn flow_items(inner: &str) -> Option<impl Iterator<Item = Option<&str>>> {
-    let blank = inner.trim().is_empty();
-    let b = inner.as_bytes();
-    if memchr::memchr3(b'[', b']', b'{', b).is_some() || memchr::memchr(b'}', b).is_some() {
-        return None;
-    }
-    Some(inner.split(',').filter(move |_| !blank).map(str::trim).map(|i| {
-        let quoted_inside = !i.starts_with(['"', '\'']) && memchr::memchr2(b'"', b'\'', i.as_bytes()).is_some();
-        (!i.is_empty() && !quoted_inside).then_some(i)
-    }))
+    Some(parts.into_iter().map(str::trim).map(|i| (!i.is_empty()).then_some(i)).collect())
 }
 
 /// One scalar: simply quoted (no escapes) or plain.
@@ -470,6 +468,11 @@ mod tests {
             Just("a,b".to_string()),
             Just("-dash".to_string()),
             Just("&anchor".to_string()),
+            Just("\"[[Cold Warehouse 78487]]\"".to_string()),
+            Just("'[[a, b]]'".to_string()),
+            Just("\"a, [b]\"".to_string()),
+            Just("a\"b".to_string()),
+            Just("\"open".to_string()),
             Just("é ünïcödé".to_string()),
             "[a-z0-9:./ -]{0,12}".prop_map(|s| s),
         ]
@@ -539,6 +542,8 @@ mod tests {
     fn flow_maps_of_flow_lists_are_read_here_as_serde_yaml_ng_reads_them() {
         let y = "relations: { used_by: [en-a-1, en-b-2], uses: [sk-c-3] }\nevidence: { applied: 2, ok: 1 }\nx: {}\n";
         assert_eq!(Ok(parse(y).expect("the fast path reads opendray's relations")), slow(y));
+        let y = "related: [\"[[Cold Warehouse 78487]]\", '[[a, b]]']\nby: { who: \"x, y\" }\n";
+        assert_eq!(Ok(parse(y).expect("the fast path reads quoted wikilinks in a list")), slow(y));
         for hard in ["a: { b: [c, [d]] }\n", "a: { b: { c: d } }\n", "a: { b: [c }\n", "a: { b: [c], }\n"] {
             assert_eq!(parse(hard), None, "{hard:?}");
         }
