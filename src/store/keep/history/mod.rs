@@ -13,6 +13,7 @@ use crate::store::model::timestamp;
 use crate::store::read::frontmatter::Fields;
 use crate::store::review::diff::{self as word_diff, Op};
 
+pub mod attribution;
 pub mod blame;
 pub mod events;
 pub mod git;
