@@ -163,6 +163,27 @@ fn the_history_pane_shows_the_versions_as_the_worker_finds_them() {
     assert_eq!(summary(&data.history), summary(&plain));
     assert!(text(&render(&app)).contains("more [+1 -0]"));
     assert_eq!(data.blame.len(), 5);
+    // An edit on disk: the history read before stays shown while the new one is read, and the
+    // selected version stays selected though a new one now comes first.
+    press(&mut app, &["j"]);
+    let selected = data.history.versions[1].rev.clone();
+    write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\nFour.\n");
+    app.handle(Event::FilesChanged(vec![root.join("notes/alpha.md")]));
+    let mut shown = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while app.model.history.data.as_ref().is_none_or(|d| d.as_ref().is_ok_and(|d| d.history.versions.len() < 4)) {
+        assert!(std::time::Instant::now() < deadline, "the new version never came");
+        if let Some(ev) = app.pending() {
+            app.handle(ev);
+            shown.push(app.model.history.data.clone().unwrap().unwrap().history.complete);
+        } else {
+            app.wait(std::time::Duration::from_millis(20));
+        }
+    }
+    assert!(shown.iter().all(|&complete| complete), "a partial list replaced the complete one: {shown:?}");
+    let data = app.model.history.data.clone().unwrap().unwrap();
+    assert_eq!(data.history.versions[0].rev, "worktree");
+    assert_eq!(data.history.versions[app.model.history.cursor].rev, selected);
 }
 
 #[test]
