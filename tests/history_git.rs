@@ -235,6 +235,28 @@ fn blame_attributes_each_line_as_git_blame_does() {
 }
 
 #[test]
+fn blame_cuts_lines_at_newlines_alone_as_git_does() {
+    need_git!();
+    let t = tempfile::tempdir().unwrap();
+    let (repo, store, _c) = build(t.path(), "");
+    let r = store.to_str().unwrap();
+    // A lone carriage return is inside a line for git, not the end of one.
+    write(&store, "notes/cr.md", "---\ntitle: CR\n---\none\rtwo\nthree\n");
+    git_at(&repo, "Ann", "2026-01-08T10:00:00Z", &["add", "-A"]);
+    git_at(&repo, "Ann", "2026-01-08T10:00:00Z", &["commit", "-q", "-m", "cr"]);
+    write(&store, "notes/cr.md", "---\ntitle: CR\n---\none\rtwo\nTHREE\nfour\n");
+    git_at(&repo, "Bob", "2026-01-09T10:00:00Z", &["commit", "-q", "-am", "cr again"]);
+    let b = json(&["blame", r, "notes/cr", "--json"]);
+    let lines = b["lines"].as_array().unwrap();
+    let ours: Vec<String> = lines.iter().map(|l| l["commit"].as_str().unwrap().to_string()).collect();
+    assert_eq!(ours, git_blame(&repo, "notes/cr.md"));
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[3]["text"], "one\rtwo");
+    assert_eq!(lines[3]["author"], "Ann");
+    assert_eq!(lines[4]["author"], "Bob");
+}
+
+#[test]
 fn diff_between_two_versions_is_word_level() {
     need_git!();
     let t = tempfile::tempdir().unwrap();
