@@ -235,6 +235,28 @@ fn blame_attributes_each_line_as_git_blame_does() {
 }
 
 #[test]
+fn blame_cuts_lines_at_newlines_alone_as_git_does() {
+    need_git!();
+    let t = tempfile::tempdir().unwrap();
+    let (repo, store, _c) = build(t.path(), "");
+    let r = store.to_str().unwrap();
+    // A lone carriage return is inside a line for git, not the end of one.
+    write(&store, "notes/cr.md", "---\ntitle: CR\n---\none\rtwo\nthree\n");
+    git_at(&repo, "Ann", "2026-01-08T10:00:00Z", &["add", "-A"]);
+    git_at(&repo, "Ann", "2026-01-08T10:00:00Z", &["commit", "-q", "-m", "cr"]);
+    write(&store, "notes/cr.md", "---\ntitle: CR\n---\none\rtwo\nTHREE\nfour\n");
+    git_at(&repo, "Bob", "2026-01-09T10:00:00Z", &["commit", "-q", "-am", "cr again"]);
+    let b = json(&["blame", r, "notes/cr", "--json"]);
+    let lines = b["lines"].as_array().unwrap();
+    let ours: Vec<String> = lines.iter().map(|l| l["commit"].as_str().unwrap().to_string()).collect();
+    assert_eq!(ours, git_blame(&repo, "notes/cr.md"));
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[3]["text"], "one\rtwo");
+    assert_eq!(lines[3]["author"], "Ann");
+    assert_eq!(lines[4]["author"], "Bob");
+}
+
+#[test]
 fn diff_between_two_versions_is_word_level() {
     need_git!();
     let t = tempfile::tempdir().unwrap();
@@ -452,4 +474,47 @@ fn merges_are_walked_as_git_log_follow_walks_them() {
     let ours: Vec<String> =
         b["lines"].as_array().unwrap().iter().map(|l| l["commit"].as_str().unwrap().into()).collect();
     assert_eq!(ours, git_blame(&repo, "notes/alpha-final.md"));
+    // The same answers once git has written a commit-graph (the walk takes commits from it).
+    git(&repo, &["commit-graph", "write", "--reachable"]);
+    assert!(repo.join(".git/objects/info/commit-graph").is_file());
+    assert_eq!(json(&["history", r, "notes/alpha-final", "--json"]), h);
+    assert_eq!(json(&["blame", r, "notes/alpha-final", "--json"]), b);
+}
+
+#[test]
+fn a_history_read_with_reports_lists_the_versions_as_the_walk_finds_them() {
+    use folio::store::Store;
+    use folio::store::dialect::DialectKind;
+    use folio::store::keep::history::{self, History, Progress};
+    need_git!();
+    let t = tempfile::tempdir().unwrap();
+    let (_repo, store, c) = build(t.path(), "");
+    fs::write(store.join("notes/alpha-final.md"), ALPHA_7.replace("monthly", "weekly")).unwrap();
+    let s = Store::load(&store, DialectKind::Vault, "test".into());
+    let idx = s.find("notes/alpha-final").expect("alpha is in the store");
+    let mut reports: Vec<History> = Vec::new();
+    let mut report = |h: History| reports.push(h);
+    let progress = Progress { every: std::time::Duration::ZERO, report: &mut report };
+    let answer = history::of_entity_reporting(&s, idx, Some(progress)).unwrap();
+    // One report per commit found (the uncommitted change is known from the start), then one at
+    // the walk's end; each lists more, newest first, without contents or summaries yet.
+    let lens: Vec<usize> = reports.iter().map(|h| h.versions.len()).collect();
+    assert_eq!(lens, [2, 3, 4, 5, 6, 6]);
+    let revs = |h: &History| h.versions.iter().map(|v| v.rev.clone()).collect::<Vec<_>>();
+    let last = revs(reports.last().unwrap());
+    let want: Vec<String> =
+        ["worktree".to_string()].into_iter().chain([6, 3, 2, 1, 0].map(|i| c[i][..7].to_string())).collect();
+    assert_eq!(last, want);
+    for r in &reports {
+        assert!(!r.complete && r.versions.iter().all(|v| !v.has_content() && v.lines_added == 0));
+        assert_eq!(revs(r), last[..r.versions.len()]);
+    }
+    // The answer is what a read without reports gives, contents included.
+    let plain = history::of_entity(&s, idx).unwrap();
+    assert!(answer.complete && plain.complete);
+    assert_eq!(serde_json::to_value(&answer).unwrap(), serde_json::to_value(&plain).unwrap());
+    let bytes = |h: &History| h.versions.iter().map(|v| v.bytes.clone()).collect::<Vec<_>>();
+    assert_eq!(bytes(&answer), bytes(&plain));
+    assert_eq!(revs(&answer)[..6], want[..]);
+    assert_eq!(answer.versions[0].lines_added, 1);
 }

@@ -111,3 +111,95 @@ fn the_history_pane_lists_versions_diffs_and_blames() {
     press(&mut app, &["y"]);
     assert_eq!(std::fs::read(root.join("notes/alpha.md")).unwrap(), before, "undo brings the bytes back");
 }
+
+#[test]
+fn the_history_pane_shows_the_versions_as_the_worker_finds_them() {
+    if !Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: the `git` binary is not installed; this test builds its repository with it");
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("store");
+    write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\n");
+    git(&root, "Ann", "2026-01-01T10:00:00Z", &["init", "-q", "-b", "main"]);
+    git(&root, "Ann", "2026-01-01T10:00:00Z", &["add", "-A"]);
+    git(&root, "Ann", "2026-01-01T10:00:00Z", &["commit", "-q", "-m", "first"]);
+    for (day, body) in [(2, "Two.\n"), (3, "Three.\n")] {
+        write(&root, "notes/alpha.md", format!("---\ntitle: Alpha\n---\nOne.\n{body}"));
+        git(&root, "Bob", &format!("2026-01-0{day}T10:00:00Z"), &["commit", "-q", "-am", "more"]);
+    }
+    let mut app = app_on(&root, "dark", (110, 30));
+    // Inline, the worker runs in `act` and its events wait in the queue: take them one by one.
+    app.act(folio::app::action::Action::FocusHistory);
+    let events: Vec<Event> = std::iter::from_fn(|| app.pending()).filter(|e| e.kind().starts_with("history")).collect();
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind()).collect();
+    // The first version found, maybe more (one report each 50 ms), the walk's end, the answer.
+    assert!(kinds.len() >= 3 && kinds[..kinds.len() - 1].iter().all(|k| *k == "history-found"), "{kinds:?}");
+    assert_eq!(kinds.last(), Some(&"history-read"));
+    let mut titles = Vec::new();
+    for ev in events {
+        app.handle(ev);
+        let screen = text(&render(&app));
+        titles
+            .push(screen.lines().find(|l| l.contains("5 History: notes/alpha")).expect("the pane's title").to_string());
+        if app.model.history.reading {
+            // Versions without summaries yet; no restore until the answer.
+            assert!(screen.contains("more […]"), "{screen}");
+            assert!(screen.contains("reading its content…"), "{screen}");
+        }
+    }
+    let n = titles.len();
+    assert!(titles[0].contains("1 version so far") && titles[0].contains("reading…"), "{}", titles[0]);
+    assert!(titles[n - 2].contains("3 versions so far") && titles[n - 2].contains("reading…"), "{}", titles[n - 2]);
+    assert!(titles[n - 1].contains("· 3 versions · git") && !titles[n - 1].contains("reading"), "{}", titles[n - 1]);
+    // The answer is the history read without reports.
+    let store = app.model.store.clone().unwrap();
+    let plain = folio::store::keep::history::of_entity(&store, app.model.open_entity().unwrap()).unwrap();
+    let data = app.model.history.data.clone().unwrap().unwrap();
+    assert!(data.history.complete);
+    let summary = |h: &folio::store::keep::history::History| -> Vec<(String, String)> {
+        h.versions.iter().map(|v| (v.rev.clone(), v.change_line())).collect()
+    };
+    assert_eq!(summary(&data.history), summary(&plain));
+    assert!(text(&render(&app)).contains("more [+1 -0]"));
+    assert_eq!(data.blame.len(), 5);
+    // An edit on disk: the history read before stays shown while the new one is read, and the
+    // selected version stays selected though a new one now comes first.
+    press(&mut app, &["j"]);
+    let selected = data.history.versions[1].rev.clone();
+    write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\nFour.\n");
+    app.handle(Event::FilesChanged(vec![root.join("notes/alpha.md")]));
+    let mut shown = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while app.model.history.data.as_ref().is_none_or(|d| d.as_ref().is_ok_and(|d| d.history.versions.len() < 4)) {
+        assert!(std::time::Instant::now() < deadline, "the new version never came");
+        if let Some(ev) = app.pending() {
+            app.handle(ev);
+            shown.push(app.model.history.data.clone().unwrap().unwrap().history.complete);
+        } else {
+            app.wait(std::time::Duration::from_millis(20));
+        }
+    }
+    assert!(shown.iter().all(|&complete| complete), "a partial list replaced the complete one: {shown:?}");
+    let data = app.model.history.data.clone().unwrap().unwrap();
+    assert_eq!(data.history.versions[0].rev, "worktree");
+    assert_eq!(data.history.versions[app.model.history.cursor].rev, selected);
+}
+
+#[test]
+fn one_version_is_counted_as_one() {
+    if !Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        eprintln!("SKIPPED: the `git` binary is not installed; this test builds its repository with it");
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("store");
+    write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\n");
+    git(&root, "Ann", "2026-01-01T10:00:00Z", &["init", "-q", "-b", "main"]);
+    git(&root, "Ann", "2026-01-01T10:00:00Z", &["add", "-A"]);
+    git(&root, "Ann", "2026-01-01T10:00:00Z", &["commit", "-q", "-m", "first"]);
+    let mut app = app_on(&root, "dark", (110, 30));
+    press(&mut app, &["5"]);
+    let screen = text(&render(&app));
+    assert!(screen.contains("5 History: notes/alpha · 1 version · git "), "{screen}");
+}

@@ -173,6 +173,16 @@ impl Runner {
                         std::thread::spawn(job);
                     }
                 }
+                Effect::ReadHistory { store, idx } => {
+                    // It reports the versions as the walk finds them, so it holds the sender.
+                    let tx = self.tx.clone();
+                    let job = move || super::history_jobs::read(&store, idx, &tx);
+                    if self.inline {
+                        job();
+                    } else {
+                        std::thread::spawn(job);
+                    }
+                }
                 Effect::Copy { text, what } => {
                     if self.inline {
                         self.copied.push(text);
@@ -243,16 +253,6 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         Effect::LayoutGraph { store, center, depth } => {
             Some(Event::GraphLaid(Arc::new(crate::ui::graph::layout(&store, center, depth))))
         }
-        Effect::ReadHistory { store, idx } => {
-            let path = store.entity(idx).path.clone();
-            let data = crate::store::keep::history::of_entity(&store, idx).map_err(|e| format!("{path}: {e}")).map(
-                |history| {
-                    let blame = crate::store::keep::history::blame::blame(&history);
-                    Arc::new(super::model::HistoryData { history, blame })
-                },
-            );
-            Some(Event::HistoryRead { path, data })
-        }
         Effect::PreviewRestore { store, idx, rev, by } => {
             Some(Event::RestorePreview(super::history_jobs::preview(&store, idx, &rev, &by)))
         }
@@ -292,6 +292,7 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         }
         Effect::Load(..)
         | Effect::LoadBundle(..)
+        | Effect::ReadHistory { .. }
         | Effect::Watch(_)
         | Effect::Copy { .. }
         | Effect::Suspend

@@ -64,6 +64,12 @@ pub enum Event {
     IgnoreChanged(Result<String, String>),
     /// The neighbourhood of `center` laid out for the graph canvas.
     GraphLaid(std::sync::Arc<GraphLayout>),
+    /// The versions of the entity whose file is `path` that a worker has found so far (no
+    /// contents, summaries or blame yet); its `HistoryRead` follows.
+    HistoryFound {
+        path: String,
+        data: std::sync::Arc<super::model::HistoryData>,
+    },
     /// The history of the entity whose file is `path` (versions and blame), or why not.
     HistoryRead {
         path: String,
@@ -103,6 +109,7 @@ impl Event {
             Event::TextIndexed(..) => "text-indexed",
             Event::Linted(_) => "linted",
             Event::GraphLaid(_) => "graph-laid",
+            Event::HistoryFound { .. } => "history-found",
             Event::HistoryRead { .. } => "history-read",
             Event::RestorePreview(_) => "restore-preview",
             Event::ContextRead(_) => "context-read",

@@ -1,10 +1,36 @@
-//! The history pane's disk work, off the UI thread: the diff a restore would make (the changeset
-//! travels with the confirm dialog, so what is confirmed is what was shown, checked against the
-//! digest of the file as it was then), and writing it through the changeset path.
+//! The history pane's disk work, off the UI thread: the entity's history, its versions sent as
+//! the walk finds them and then whole with its blame; the diff a restore would make (the
+//! changeset travels with the confirm dialog, so what is confirmed is what was shown, checked
+//! against the digest of the file as it was then), and writing it through the changeset path.
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+use super::event::Event;
+use super::model::HistoryData;
 use crate::store::Store;
 use crate::store::keep::history::{self, restore};
 use crate::store::model::entity::EntityIdx;
 use crate::store::write::changeset::{Changeset, WriteOptions};
+
+/// How often the pane is sent the versions found so far (after the first, at once).
+const REPORT_EVERY: Duration = Duration::from_millis(50);
+
+/// Read the entity's history, sending `HistoryFound` as versions are found, then `HistoryRead`.
+pub fn read(store: &Store, idx: EntityIdx, tx: &Sender<Event>) {
+    let path = store.entity(idx).path.clone();
+    let mut report = |history: history::History| {
+        let data = Arc::new(HistoryData { history, blame: Vec::new() });
+        let _ = tx.send(Event::HistoryFound { path: path.clone(), data });
+    };
+    let progress = history::Progress { every: REPORT_EVERY, report: &mut report };
+    let data =
+        history::of_entity_reporting(store, idx, Some(progress)).map_err(|e| format!("{path}: {e}")).map(|history| {
+            let blame = history::blame::blame(&history);
+            Arc::new(HistoryData { history, blame })
+        });
+    let _ = tx.send(Event::HistoryRead { path, data });
+}
 
 /// What restoring version `rev` of the entity would write: a title, the diff, the changeset.
 pub fn preview(

@@ -120,6 +120,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.message = Some(Message { text: e, warn: true });
             Vec::new()
         }
+        Event::HistoryFound { path, data } => history::found(model, path, data),
         Event::HistoryRead { path, data } => history::read(model, path, data),
         Event::RestorePreview(Ok((title, diff, cs))) => {
             model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings: Vec::new(), restore: Some(cs) });

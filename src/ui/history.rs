@@ -1,7 +1,7 @@
 //! The history pane: the open entity's versions newest first (commit, uncommitted change, log
 //! event; when, who, what changed) above the word diff of the selected one against the version
 //! before it (or against the marked one), or, in blame, each line with the version that
-//! brought it.
+//! brought it. While the worker reads, the versions found so far, their count in the title.
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -35,12 +35,18 @@ fn who(v: &Version) -> String {
     }
 }
 
-/// One row of the versions list.
-pub fn row_text(v: &Version) -> String {
+/// `1 version`, `2 versions`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// One row of the versions list (`summarised`: what changed is known; else `…`).
+pub fn row_text(v: &Version, summarised: bool) -> String {
+    let change = if summarised { v.change_line() } else { "…".into() };
     let what = match (&v.source, &v.renamed_from) {
         (Source::Log, _) => format!("{}: {}", v.kind.as_deref().unwrap_or("event"), v.subject),
-        (_, Some(from)) => format!("renamed from {from} · {} [{}]", v.subject, v.change_line()),
-        _ => format!("{} · {} [{}]", v.status, v.subject, v.change_line()),
+        (_, Some(from)) => format!("renamed from {from} · {} [{change}]", v.subject),
+        _ => format!("{} · {} [{change}]", v.status, v.subject),
     };
     format!("{:8} {} {:18.18} {what}", v.rev, day(v), who(v))
 }
@@ -69,7 +75,16 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             _ => "git".to_string(),
         };
         let shallow = if h.shallow { " · shallow clone" } else { "" };
-        title = format!("{title}· {} versions and events · {place}{shallow} ", h.versions.len());
+        let events = h.versions.iter().filter(|v| v.source == Source::Log).count();
+        let versions = count(h.versions.len() - events, "version", "versions");
+        let found = if !h.complete {
+            format!("{versions} so far")
+        } else if events > 0 {
+            format!("{versions}, {}", count(events, "event", "events"))
+        } else {
+            versions
+        };
+        title = format!("{title}· {found} · {place}{shallow} ");
     }
     if view.reading {
         title.push_str("· reading… ");
@@ -120,8 +135,8 @@ fn versions(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
             Source::Worktree => t.style("pending"),
             Source::Commit => t.style("text"),
         };
-        let line =
-            Line::from(vec![Span::styled(mark, t.style("accent")), Span::styled(sanitize::line(&row_text(v)), style)]);
+        let text = sanitize::line(&row_text(v, data.history.complete));
+        let line = Line::from(vec![Span::styled(mark, t.style("accent")), Span::styled(text, style)]);
         buf.set_line(top.x, y, &line, top.width);
     }
     let selected = &list[cursor];
@@ -134,6 +149,8 @@ fn versions(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
             t.style("accent"),
         ));
         lines.push(Line::styled(sanitize::line(&selected.subject), t.style("text")));
+    } else if !data.history.complete {
+        lines.push(Line::styled(format!("{} · reading its content…", selected.rev), t.style("muted")));
     } else {
         let base = base_of(view, data);
         let from = base.map(|b| list[b].rev.clone()).unwrap_or_else(|| "nothing".into());
@@ -151,7 +168,8 @@ fn blame(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
     let t = &model.theme;
     let view = &model.history;
     if data.blame.is_empty() {
-        buf.set_line(inner.x, inner.y, &Line::styled("no lines to blame", t.style("muted")), inner.width);
+        let text = if data.history.complete { "no lines to blame" } else { "blaming once every version is read…" };
+        buf.set_line(inner.x, inner.y, &Line::styled(text, t.style("muted")), inner.width);
         return;
     }
     let first = view.cursor.min(data.blame.len() - 1);

@@ -1,7 +1,8 @@
 //! The history pane in the update loop: ask a worker for the open entity's history when the
 //! pane opens, the open entity changes or the store is re-read (a restore or an agent's edit is
-//! a new version); move through versions or blamed lines; mark a version to compare with. The
-//! versions, diffs and blame come from the worker; nothing here reads a file.
+//! a new version); show the versions it reports as it finds them until its answer comes; move
+//! through versions or blamed lines; mark a version to compare with. The versions, diffs and
+//! blame come from the worker; nothing here reads a file.
 use std::sync::Arc;
 
 use ratatui::layout::Rect;
@@ -49,6 +50,18 @@ pub fn reread(model: &mut Model) -> Vec<Effect> {
     request(model, true)
 }
 
+/// The versions a worker has found so far. Shown while nothing complete is held for the file:
+/// an answer read before (the history before an edit) stays until the new one is whole.
+pub fn found(model: &mut Model, path: String, data: Arc<HistoryData>) -> Vec<Effect> {
+    let h = &mut model.history;
+    let complete_held = matches!(&h.data, Some(Ok(d)) if d.history.complete);
+    if h.path != path || !h.reading || complete_held {
+        return Vec::new();
+    }
+    show(model, Ok(data));
+    Vec::new()
+}
+
 /// A worker's answer; one for a file no longer open is dropped.
 pub fn read(model: &mut Model, path: String, data: Result<Arc<HistoryData>, String>) -> Vec<Effect> {
     let h = &mut model.history;
@@ -59,14 +72,37 @@ pub fn read(model: &mut Model, path: String, data: Result<Arc<HistoryData>, Stri
     if let Err(e) = &data {
         model.message = Some(Message { text: format!("history: {e}"), warn: true });
     }
+    show(model, data);
+    Vec::new()
+}
+
+/// The rev of the version at row `i` of what is shown (versions view).
+fn rev_at(data: &Option<Result<Arc<HistoryData>, String>>, i: usize) -> Option<String> {
+    match data {
+        Some(Ok(d)) => d.history.versions.get(i).map(|v| v.rev.clone()),
+        _ => None,
+    }
+}
+
+/// Show `data`; in the versions view the selected and marked versions stay selected and marked
+/// (the answer merges log events between the versions reported before it).
+fn show(model: &mut Model, data: Result<Arc<HistoryData>, String>) {
+    let h = &mut model.history;
+    let keep = (!h.blame).then(|| (rev_at(&h.data, h.cursor), h.marked.and_then(|m| rev_at(&h.data, m))));
     h.data = Some(data);
+    if let (Some((cursor, marked)), Some(Ok(d))) = (keep, &h.data) {
+        let at = |rev: Option<String>| rev.and_then(|r| d.history.versions.iter().position(|v| v.rev == r));
+        if let Some(i) = at(cursor) {
+            h.cursor = i;
+        }
+        h.marked = h.marked.and(at(marked));
+    }
     let n = len(model);
     let h = &mut model.history;
     h.cursor = h.cursor.min(n.saturating_sub(1));
     if h.marked.is_some_and(|m| m >= n) {
         h.marked = None;
     }
-    Vec::new()
 }
 
 /// Rows in the list shown: versions, or blamed lines.
@@ -109,6 +145,11 @@ pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
 fn restore(model: &mut Model) -> Vec<Effect> {
     let (Some(store), Some(idx)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
     let Some(Ok(data)) = &model.history.data else { return Vec::new() };
+    if !data.history.complete {
+        model.message =
+            Some(Message { text: "the history is still being read: restore when it is".into(), warn: true });
+        return Vec::new();
+    }
     let Some(v) = data.history.versions.get(model.history.cursor) else { return Vec::new() };
     if !v.has_content() {
         let why = if v.source == crate::store::keep::history::Source::Log {

@@ -110,6 +110,9 @@ impl Ord for NodeBox {
     }
 }
 
+/// A map keyed by object ids, hashed by their first bytes (they are hashes already).
+type IdMap<V> = gix::hashtable::HashMap<ObjectId, V>;
+
 /// An entry in a tree: its object and whether it is a tree (None: nothing there).
 type Entry = Option<(ObjectId, bool)>;
 /// A file that changed between two trees: its path, its old blob and its new one.
@@ -120,9 +123,10 @@ pub struct Repo {
     repo: gix::Repository,
     /// The store root relative to the work tree, `/`-separated, ending in `/` (empty at the top).
     prefix: String,
-    /// `(tree, path below it)` → the entry there: one folder's tree is shared by many commits,
-    /// so a file's history decodes each changed tree once.
-    entries: RefCell<HashMap<(ObjectId, String), Entry>>,
+    /// tree → (path below it, the entry there): one folder's tree is shared by many commits,
+    /// so a file's history decodes each changed tree once. Keyed by the id (hashed by its first
+    /// bytes), then the few paths asked below it: no key to allocate on a hit.
+    entries: RefCell<IdMap<Vec<(String, Entry)>>>,
 }
 
 /// The repository whose work tree holds `root` (None: not inside one, or a bare one).
@@ -142,7 +146,7 @@ pub fn open(root: &Path) -> Result<Option<Repo>, GitError> {
     }
     let mut repo = repo;
     repo.object_cache_size_if_unset(8 * 1024 * 1024);
-    Ok(Some(Repo { repo, prefix, entries: RefCell::new(HashMap::new()) }))
+    Ok(Some(Repo { repo, prefix, entries: RefCell::new(IdMap::default()) }))
 }
 
 impl Repo {
@@ -181,29 +185,30 @@ impl Repo {
         if path.is_empty() {
             return Ok(Some((tree, true)));
         }
-        let key = (tree, path.to_string());
-        if let Some(hit) = self.entries.borrow().get(&key) {
-            return Ok(*hit);
+        if let Some(hit) = self.entries.borrow().get(&tree).and_then(|l| l.iter().find(|(p, _)| p == path)) {
+            return Ok(hit.1);
         }
         let (first, rest) = match path.split_once('/') {
             Some((f, r)) => (f, Some(r)),
             None => (path, None),
         };
         let t = self.repo.find_tree(tree).map_err(err)?;
-        let found = t
-            .decode()
-            .map_err(err)?
-            .entries
-            .iter()
-            .find(|e| e.filename == first.as_bytes())
-            .map(|e| (e.oid.to_owned(), e.mode));
+        // Entries are read up to the one wanted, not the whole folder decoded.
+        let mut found = None;
+        for e in gix::objs::TreeRefIter::from_bytes(&t.data, t.id.kind()) {
+            let e = e.map_err(err)?;
+            if e.filename == first.as_bytes() {
+                found = Some((e.oid.to_owned(), e.mode));
+                break;
+            }
+        }
         let out = match (found, rest) {
             (Some((id, mode)), None) if mode.is_tree() => Some((id, true)),
             (Some((id, mode)), None) if mode.is_blob() => Some((id, false)),
             (Some((id, mode)), Some(rest)) if mode.is_tree() => self.entry(id, rest)?,
             _ => None,
         };
-        self.entries.borrow_mut().insert(key, out);
+        self.entries.borrow_mut().entry(tree).or_default().push((path.to_string(), out));
         Ok(out)
     }
 
@@ -213,7 +218,7 @@ impl Repo {
 
     /// A blob's bytes.
     pub fn read(&self, blob: ObjectId) -> Result<Vec<u8>, GitError> {
-        Ok(self.repo.find_blob(blob).map_err(err)?.data.clone())
+        Ok(self.repo.find_blob(blob).map_err(err)?.take_data())
     }
 
     /// The file's content in the commit checked out (None: not there).
@@ -232,16 +237,31 @@ impl Repo {
     }
 
     /// Every commit reachable from HEAD, newest first by commit time (as `git log` orders
-    /// them), each with its tree and parents (a shallow clone's boundary commits have none).
-    /// Each commit is read once: its tree and parents are kept from the read that queued it.
-    fn walk(&self) -> Result<Vec<Node>, GitError> {
-        let Some(head) = self.head()? else { return Ok(Vec::new()) };
+    /// them), each handed to `visit` with its tree and parents (a shallow clone's boundary
+    /// commits have none) and the trees of every commit read so far (its parents' among them);
+    /// `visit` answers whether to go on (the walk stops, reading no more, when it says no).
+    /// Each commit is read once: its tree and parents are kept from the read that queued it, and
+    /// come from the commit-graph file when git wrote one (no commit object to inflate then).
+    fn walk(&self, mut visit: impl FnMut(&Node, &IdMap<ObjectId>) -> Result<bool, GitError>) -> Result<(), GitError> {
+        let Some(head) = self.head()? else { return Ok(()) };
         // The boundary of a shallow clone: commits whose parents are not in the repository.
         let boundary: HashSet<ObjectId> = match self.repo.shallow_commits().map_err(err)? {
             Some(list) => list.iter().copied().collect(),
             None => HashSet::new(),
         };
+        // A commit-graph that cannot be read is only a missed shortcut.
+        let graph = self.repo.commit_graph_if_enabled().ok().flatten();
         let read = |id: ObjectId| -> Result<(i64, Node), GitError> {
+            if let Some(c) = graph.as_ref().and_then(|g| g.commit_by_id(id).map(|c| (g, c))) {
+                let (g, c) = c;
+                let parents = if boundary.contains(&id) {
+                    Vec::new()
+                } else {
+                    c.iter_parents().map(|p| p.map(|p| g.id_at(p).to_owned())).collect::<Result<_, _>>().map_err(err)?
+                };
+                let node = Node { id, tree: c.root_tree_id().to_owned(), parents };
+                return Ok((c.committer_timestamp() as i64, node));
+            }
             let c = self.repo.find_commit(id).map_err(err)?;
             let d = c.decode().map_err(err)?;
             let time = d.time().map(|t| t.seconds).unwrap_or(0);
@@ -249,40 +269,45 @@ impl Repo {
             Ok((time, Node { id, tree: d.tree(), parents }))
         };
         let mut queue = std::collections::BinaryHeap::new();
-        let mut seen: HashSet<ObjectId> = HashSet::new();
+        let mut trees: IdMap<ObjectId> = IdMap::default();
         let mut order = 0u64;
         let (t, node) = read(head)?;
-        seen.insert(head);
+        trees.insert(head, node.tree);
         // Newest first; among equal times, the one queued first (a stable order).
         queue.push((t, std::cmp::Reverse(order), NodeBox(node)));
-        let mut out = Vec::new();
         while let Some((_, _, NodeBox(node))) = queue.pop() {
             for p in &node.parents {
-                if seen.insert(*p) {
+                if !trees.contains_key(p) {
                     let (t, parent) = read(*p)?;
+                    trees.insert(*p, parent.tree);
                     order += 1;
                     queue.push((t, std::cmp::Reverse(order), NodeBox(parent)));
                 }
             }
-            out.push(node);
+            if !visit(&node, &trees)? {
+                break;
+            }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The commits that touched the file now at `store_rel` (relative to the store root),
     /// newest first, following it back through renames as `git log --follow` does. A commit
     /// whose file matches one of its parents' is left out (a merge that took one side); a merge
-    /// whose file matches none is listed as `Merged` (git leaves it out).
-    pub fn file_history(&self, store_rel: &str) -> Result<Vec<FileCommit>, GitError> {
+    /// whose file matches none is listed as `Merged` (git leaves it out). Each is handed to
+    /// `found` as the walk finds it.
+    pub fn file_history(
+        &self,
+        store_rel: &str,
+        found: &mut dyn FnMut(&FileCommit),
+    ) -> Result<Vec<FileCommit>, GitError> {
         let mut path = self.full(store_rel);
         let mut out = Vec::new();
-        let nodes = self.walk()?;
-        let trees: HashMap<ObjectId, ObjectId> = nodes.iter().map(|n| (n.id, n.tree)).collect();
-        for Node { id, tree, parents } in nodes {
+        self.walk(|&Node { id, tree, ref parents }, trees| {
             let here = self.blob_at(tree, &path)?;
             let mut before = Vec::with_capacity(parents.len());
             let mut parent_trees = Vec::with_capacity(parents.len());
-            for p in &parents {
+            for p in parents {
                 let pt = match trees.get(p) {
                     Some(t) => *t,
                     None => self.tree_of(*p)?,
@@ -291,7 +316,7 @@ impl Repo {
                 parent_trees.push(pt);
             }
             if before.contains(&here) || (parents.is_empty() && here.is_none()) {
-                continue;
+                return Ok(true);
             }
             let change = match (here, before.first().copied().flatten()) {
                 (None, _) => Change::Deleted,
@@ -317,11 +342,14 @@ impl Repo {
                 c => c,
             };
             let commit = self.commit_info(id)?;
-            out.push(FileCommit { commit, path: self.rel(&path), blob: here, change, parents: before });
+            let fc = FileCommit { commit, path: self.rel(&path), blob: here, change, parents: before };
+            found(&fc);
+            out.push(fc);
             if let Some(from) = next {
                 path = from;
             }
-        }
+            Ok(true)
+        })?;
         Ok(out)
     }
 
@@ -416,10 +444,8 @@ impl Repo {
         let prefix = self.prefix.trim_end_matches('/').to_string();
         let mut seen: HashSet<String> = HashSet::new();
         let mut out = Vec::new();
-        let nodes = self.walk()?;
-        let trees: HashMap<ObjectId, ObjectId> = nodes.iter().map(|n| (n.id, n.tree)).collect();
-        for Node { id, tree, parents } in nodes {
-            let [parent] = parents.as_slice() else { continue };
+        self.walk(|&Node { id, tree, ref parents }, trees| {
+            let [parent] = parents.as_slice() else { return Ok(true) };
             let sub = |t: ObjectId| -> Result<Option<ObjectId>, GitError> {
                 Ok(self.entry(t, &prefix)?.filter(|(_, t)| *t).map(|(i, _)| i))
             };
@@ -440,7 +466,8 @@ impl Repo {
                 }
                 out.push(DeletedFile { path: self.rel(p), commit: self.commit_info(id)?, blob: *o });
             }
-        }
+            Ok(true)
+        })?;
         Ok(out)
     }
 
@@ -473,11 +500,9 @@ impl Repo {
         let sub = |t: ObjectId| -> Result<Option<ObjectId>, GitError> {
             Ok(self.entry(t, &prefix)?.filter(|(_, t)| *t).map(|(i, _)| i))
         };
-        let nodes = self.walk()?;
-        let trees: HashMap<ObjectId, ObjectId> = nodes.iter().map(|n| (n.id, n.tree)).collect();
-        for Node { id, tree, parents } in nodes {
+        self.walk(|&Node { id, tree, ref parents }, trees| {
             if parents.len() > 1 {
-                continue;
+                return Ok(true);
             }
             let before = match parents.first() {
                 Some(p) => sub(match trees.get(p) {
@@ -500,10 +525,9 @@ impl Repo {
                     out.insert(rel, info.clone().expect("read just above"));
                 }
             }
-            if pending.is_empty() {
-                break;
-            }
-        }
+            // Once every path is found, no older commit is read.
+            Ok(!pending.is_empty())
+        })?;
         Ok(out)
     }
 

@@ -10,12 +10,14 @@ use serde::Serialize;
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
 use crate::store::model::timestamp;
+use crate::store::read::frontmatter::Fields;
 use crate::store::review::diff::{self as word_diff, Op};
 
 pub mod attribution;
 pub mod blame;
 pub mod events;
 pub mod git;
+pub mod lines;
 pub mod restore;
 pub mod summary;
 
@@ -96,6 +98,11 @@ impl Version {
             .line()
     }
 
+    /// The version as a report made while reading lists it: without its content.
+    fn without_content(&self) -> Version {
+        Version { bytes: None, ..self.clone() }
+    }
+
     pub fn text(&self) -> String {
         self.bytes.as_deref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default()
     }
@@ -114,6 +121,10 @@ pub struct History {
     /// A shallow clone: history stops at its boundary.
     pub shallow: bool,
     pub versions: Vec<Version>,
+    /// False in a report made while reading: the versions found so far, without their content
+    /// and summaries (no events yet); true in the answer.
+    #[serde(skip)]
+    pub complete: bool,
 }
 
 impl History {
@@ -149,14 +160,27 @@ impl History {
 
 /// The history of one entity of the store.
 pub fn of_entity(store: &Store, idx: EntityIdx) -> Result<History, GitError> {
+    of_entity_reporting(store, idx, None)
+}
+
+/// What a reading history reports before its answer: the versions found so far.
+pub struct Progress<'a> {
+    /// Once the first version is found, then at most this often, and once the walk is done.
+    pub every: std::time::Duration,
+    pub report: &'a mut dyn FnMut(History),
+}
+
+/// `of_entity`, reporting the versions found so far as the walk through the commits finds them
+/// (the pane shows them while the contents are read and summarised).
+pub fn of_entity_reporting(store: &Store, idx: EntityIdx, progress: Option<Progress>) -> Result<History, GitError> {
     let e = store.entity(idx);
-    build(store, Some(&e.id), &e.path)
+    build(store, Some(&e.id), &e.path, progress)
 }
 
 /// The history of a file that may no longer exist (a deleted entity), by its path relative to
 /// the store root; its id is what the format reads from its newest version.
 pub fn of_file(store: &Store, rel: &str) -> Result<History, GitError> {
-    build(store, None, rel)
+    build(store, None, rel, None)
 }
 
 /// The id the store's format gives the file `rel` holding `bytes` (its first entity's).
@@ -181,12 +205,52 @@ fn iso(unix: i64) -> Option<String> {
     time::OffsetDateTime::from_unix_timestamp(unix).ok().map(timestamp::iso)
 }
 
-fn build(store: &Store, id: Option<&str>, path: &str) -> Result<History, GitError> {
+fn commit_version(fc: &git::FileCommit) -> Version {
+    Version {
+        rev: short(&fc.commit.id),
+        source: Source::Commit,
+        commit: Some(fc.commit.id.to_string()),
+        when: iso(fc.commit.time),
+        unix: Some(fc.commit.time),
+        author: Some(fc.commit.author.clone()),
+        email: Some(fc.commit.email.clone()),
+        agent: None,
+        path: Some(fc.path.clone()),
+        status: fc.change.word().to_string(),
+        kind: None,
+        log: None,
+        line: None,
+        renamed_from: match &fc.change {
+            git::Change::Renamed(from) => Some(from.clone()),
+            _ => None,
+        },
+        subject: fc.commit.subject.clone(),
+        fields_changed: Vec::new(),
+        lines_added: 0,
+        lines_removed: 0,
+        bytes: None,
+        object: fc.blob.map(|b| b.to_string()),
+        parents: Some(fc.parents.iter().map(|p| p.map(|b| b.to_string())).collect()),
+    }
+}
+
+fn build(store: &Store, id: Option<&str>, path: &str, mut progress: Option<Progress>) -> Result<History, GitError> {
     let repo = git::open(&store.root)?;
     let on_disk = store.storage().read(path).ok();
+    let shell = |versions: Vec<Version>, id: String, complete: bool| History {
+        id,
+        path: path.to_string(),
+        git: repo.is_some(),
+        prefix: repo.as_ref().map(|r| r.prefix().trim_end_matches('/').to_string()),
+        shallow: repo.as_ref().is_some_and(git::Repo::is_shallow),
+        versions,
+        complete,
+    };
+    let stem = || path.strip_suffix(".md").unwrap_or(path).to_string();
     let mut content: Vec<Version> = Vec::new();
     if let Some(repo) = &repo {
-        let head = match repo.head_blob(path)? {
+        let head_blob = repo.head_blob(path)?;
+        let head = match head_blob {
             Some(b) => Some(repo.read(b)?),
             None => None,
         };
@@ -197,40 +261,32 @@ fn build(store: &Store, id: Option<&str>, path: &str) -> Result<History, GitErro
                 _ => "modified",
             };
             let mut v = worktree(store, path, on_disk.clone(), status, "uncommitted change");
-            v.parents = Some(vec![repo.head_blob(path)?.map(|b| b.to_string())]);
+            v.parents = Some(vec![head_blob.map(|b| b.to_string())]);
             content.push(v);
         }
-        for fc in repo.file_history(path)? {
-            let bytes = match fc.blob {
-                Some(b) => Some(repo.read(b)?),
-                None => None,
-            };
-            content.push(Version {
-                rev: short(&fc.commit.id),
-                source: Source::Commit,
-                commit: Some(fc.commit.id.to_string()),
-                when: iso(fc.commit.time),
-                unix: Some(fc.commit.time),
-                author: Some(fc.commit.author.clone()),
-                email: Some(fc.commit.email.clone()),
-                agent: None,
-                path: Some(fc.path.clone()),
-                status: fc.change.word().to_string(),
-                kind: None,
-                log: None,
-                line: None,
-                renamed_from: match &fc.change {
-                    git::Change::Renamed(from) => Some(from.clone()),
-                    _ => None,
-                },
-                subject: fc.commit.subject.clone(),
-                fields_changed: Vec::new(),
-                lines_added: 0,
-                lines_removed: 0,
-                bytes,
-                object: fc.blob.map(|b| b.to_string()),
-                parents: Some(fc.parents.iter().map(|p| p.map(|b| b.to_string())).collect()),
-            });
+        drop(head);
+        // The list first, as the walk finds it; contents are read once it is done.
+        let mut last: Option<std::time::Instant> = None;
+        let mut found = |fc: &git::FileCommit| {
+            content.push(commit_version(fc));
+            if let Some(p) = progress.as_mut()
+                && last.is_none_or(|t| t.elapsed() >= p.every)
+            {
+                let partial: Vec<Version> = content.iter().map(Version::without_content).collect();
+                (p.report)(shell(partial, id.map_or_else(stem, str::to_string), false));
+                last = Some(std::time::Instant::now());
+            }
+        };
+        repo.file_history(path, &mut found)?;
+        if let Some(p) = progress.as_mut() {
+            let partial: Vec<Version> = content.iter().map(Version::without_content).collect();
+            (p.report)(shell(partial, id.map_or_else(stem, str::to_string), false));
+        }
+        for v in content.iter_mut().filter(|v| v.source == Source::Commit) {
+            if let Some(object) = &v.object {
+                let oid = gix::ObjectId::from_hex(object.as_bytes()).map_err(|e| GitError(e.to_string()))?;
+                v.bytes = Some(repo.read(oid)?);
+            }
         }
     } else if on_disk.is_some() {
         content.push(worktree(store, path, on_disk, "current", "the file on disk (the store is not in git)"));
@@ -238,11 +294,9 @@ fn build(store: &Store, id: Option<&str>, path: &str) -> Result<History, GitErro
     summarise(&mut content);
     let id = match id {
         Some(id) => id.to_string(),
-        None => content
-            .iter()
-            .find_map(|v| v.bytes.as_deref())
-            .and_then(|b| id_of(store, path, b))
-            .unwrap_or_else(|| path.strip_suffix(".md").unwrap_or(path).to_string()),
+        None => {
+            content.iter().find_map(|v| v.bytes.as_deref()).and_then(|b| id_of(store, path, b)).unwrap_or_else(stem)
+        }
     };
     let id = id.as_str();
     let mut logged: Vec<Version> =
@@ -260,14 +314,7 @@ fn build(store: &Store, id: Option<&str>, path: &str) -> Result<History, GitErro
         }
     }
     versions.extend(logged.into_iter().rev());
-    Ok(History {
-        id: id.to_string(),
-        path: path.to_string(),
-        git: repo.is_some(),
-        prefix: repo.as_ref().map(|r| r.prefix().trim_end_matches('/').to_string()),
-        shallow: repo.as_ref().is_some_and(git::Repo::is_shallow),
-        versions,
-    })
+    Ok(shell(versions, id.to_string(), true))
 }
 
 fn worktree(store: &Store, path: &str, bytes: Option<Vec<u8>>, status: &str, subject: &str) -> Version {
@@ -301,14 +348,28 @@ fn worktree(store: &Store, path: &str, bytes: Option<Vec<u8>>, status: &str, sub
     }
 }
 
-/// Each content version against the next older one; its agent from its own frontmatter.
+/// Each content version against the next older one; its agent from its own frontmatter (each
+/// version's text decoded and its frontmatter parsed once).
 fn summarise(content: &mut [Version]) {
+    let texts: Vec<Option<std::borrow::Cow<str>>> =
+        content.iter().map(|v| v.bytes.as_deref().map(String::from_utf8_lossy)).collect();
+    let fields: Vec<Option<Fields>> = texts.iter().map(|t| t.as_deref().map(summary::fields)).collect();
+    let (none, no_fields) = (std::borrow::Cow::Borrowed(""), Fields::new());
+    let mut done = Vec::with_capacity(content.len());
     for i in 0..content.len() {
-        let older = content[i + 1..].iter().find(|v| v.has_content()).map(Version::text);
-        let this = content[i].bytes.as_ref().map(|_| content[i].text());
-        let s = summary::between(older.as_deref(), this.as_deref());
-        let v = &mut content[i];
-        v.agent = this.as_deref().and_then(|t| crate::store::review::authorship::author(&summary::fields(t)));
+        let older = (i + 1..content.len()).find(|&j| texts[j].is_some());
+        let (old, old_fields) = match older {
+            Some(j) => (texts[j].as_ref().unwrap_or(&none), fields[j].as_ref().unwrap_or(&no_fields)),
+            None => (&none, &no_fields),
+        };
+        let this = (texts[i].as_ref().unwrap_or(&none), fields[i].as_ref().unwrap_or(&no_fields));
+        let agent = fields[i].as_ref().and_then(crate::store::review::authorship::author);
+        done.push((agent, summary::of_change(old, old_fields, this.0, this.1)));
+    }
+    // The texts borrow the versions' bytes: written back once all are summarised.
+    drop((texts, fields));
+    for (v, (agent, s)) in content.iter_mut().zip(done) {
+        v.agent = agent;
         (v.fields_changed, v.lines_added, v.lines_removed) = (s.fields, s.added, s.removed);
     }
 }

@@ -21,19 +21,16 @@ pub fn fields(text: &str) -> Fields {
 /// `old` → `new` (None: the file did not exist).
 pub fn between(old: Option<&str>, new: Option<&str>) -> Summary {
     let (o, n) = (old.unwrap_or(""), new.unwrap_or(""));
-    let (fo, fnew) = (fields(o), fields(n));
+    of_change(o, &fields(o), n, &fields(n))
+}
+
+/// `old` → `new` with each one's fields parsed already (a history parses each version once).
+pub fn of_change(old: &str, old_fields: &Fields, new: &str, new_fields: &Fields) -> Summary {
     let mut changed: Vec<String> =
-        fnew.iter().filter(|(k, v)| fo.get(*k) != Some(*v)).map(|(k, _)| k.clone()).collect();
-    changed.extend(fo.keys().filter(|k| !fnew.contains_key(*k)).cloned());
-    let mut s = Summary { fields: changed, ..Summary::default() };
-    for change in similar::TextDiff::from_lines(o, n).iter_all_changes() {
-        match change.tag() {
-            similar::ChangeTag::Insert => s.added += 1,
-            similar::ChangeTag::Delete => s.removed += 1,
-            similar::ChangeTag::Equal => {}
-        }
-    }
-    s
+        new_fields.iter().filter(|(k, v)| old_fields.get(*k) != Some(*v)).map(|(k, _)| k.clone()).collect();
+    changed.extend(old_fields.keys().filter(|k| !new_fields.contains_key(*k)).cloned());
+    let (added, removed) = super::lines::added_removed(old, new);
+    Summary { fields: changed, added, removed }
 }
 
 impl Summary {
