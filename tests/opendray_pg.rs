@@ -238,6 +238,15 @@ fn each_open_takes_what_agents_changed_since() {
     let root = std::path::PathBuf::from(stats["root"].as_str().unwrap());
     std::fs::remove_file(root.join("entities/host/host-a.md")).unwrap();
     assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "Host A");
+    // A file no node is (a sync torn before its manifest was written) is removed on the next
+    // open, though no node changed.
+    std::fs::write(
+        root.join("entities/host/stray.md"),
+        "---\nid: stray\nkind: entity\nentity_type: host\ntitle: Stray\n---\n",
+    )
+    .unwrap();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 7);
+    assert!(!root.join("entities/host/stray.md").exists(), "the stray file was removed");
 }
 
 #[test]
