@@ -218,20 +218,35 @@ fn each_open_takes_what_agents_changed_since() {
     c.batch_execute(
         "UPDATE knowledge_nodes SET title = 'PostgreSQL (dev)', updated_at = now() WHERE id = 'svc-pg';
          UPDATE knowledge_nodes SET archived_at = now() WHERE id = 'tool-y';
+         UPDATE knowledge_nodes SET title = 'Host A' WHERE id = 'host-a';
+         DELETE FROM knowledge_edges WHERE src_id = 'svc-pg';
          INSERT INTO knowledge_nodes (id, kind, title) VALUES ('sk-new', 'skill', 'Fresh skill');
          INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('sk-new', 'about', 'host-a');",
     )
     .unwrap();
     let stats = json(s, &["stats", &url, "--json"]);
     assert_eq!(stats["entities"], 7, "one archived, one added");
-    assert_eq!(json(s, &["show", &url, "svc-pg", "--json"])["title"], "PostgreSQL (dev)");
+    let svc = json(s, &["show", &url, "svc-pg", "--json"]);
+    assert_eq!(svc["title"], "PostgreSQL (dev)");
+    assert_eq!(svc["edges"], serde_json::json!([]), "its edges were removed: {svc:#}");
+    // A write that leaves updated_at alone is seen too (the version is the row's xmin).
+    assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "Host A");
     assert_eq!(folio(s, &["show", &url, "tool-y"], &[]).status.code(), Some(2));
     let new = json(s, &["show", &url, "sk-new", "--json"]);
     assert_eq!(new["edges"][0]["resolved"], "host-a");
     // A mirror file removed by hand is written again from the database.
     let root = std::path::PathBuf::from(stats["root"].as_str().unwrap());
     std::fs::remove_file(root.join("entities/host/host-a.md")).unwrap();
-    assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "host-a");
+    assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "Host A");
+    // A file no node is (a sync torn before its manifest was written) is removed on the next
+    // open, though no node changed.
+    std::fs::write(
+        root.join("entities/host/stray.md"),
+        "---\nid: stray\nkind: entity\nentity_type: host\ntitle: Stray\n---\n",
+    )
+    .unwrap();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 7);
+    assert!(!root.join("entities/host/stray.md").exists(), "the stray file was removed");
 }
 
 #[test]

@@ -103,7 +103,7 @@ impl Source {
     pub fn label(&self) -> String {
         match (&self.path, self.demo) {
             (_, true) => "demo".into(),
-            (Some(p), _) => p.display().to_string(),
+            (Some(p), _) => detect::shown(p),
             (None, _) => ".".into(),
         }
     }

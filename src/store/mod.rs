@@ -111,7 +111,17 @@ impl Store {
         dialect: Option<DialectKind>,
         cache: Option<&cache::Cache>,
     ) -> Result<(Store, Vec<String>), StoreError> {
-        // A connection string: the format that claims it has read it into a folder of its own.
+        // A connection string: the format that claims it reads it into a folder of its own,
+        // while the store cached for that folder is decoded.
+        if let Some((kind, root)) = detect::located_root(path, dialect) {
+            let refresh = || match detect::locate(path, dialect) {
+                Some(Ok(d)) if d.root == root && d.kind == kind => Ok(d.reason),
+                Some(Ok(d)) => Err(StoreError::Database(format!("{} was read into {}", d.reason, d.root.display()))),
+                Some(Err(e)) => Err(StoreError::Database(e)),
+                None => Err(StoreError::Database(format!("{}: no format reads it", detect::shown(path)))),
+            };
+            return cache::open_after(cache, &root, kind, refresh);
+        }
         if let Some(found) = detect::locate(path, dialect) {
             let d = found.map_err(StoreError::Database)?;
             return Ok(cache::open(cache, &d.root, d.kind, d.reason));

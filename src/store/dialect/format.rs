@@ -79,6 +79,19 @@ pub trait Format: Sync {
         None
     }
 
+    /// Where `locate` will read `locator` into, known before anything is read (so a cached
+    /// copy of the store can be decoded while the source is being read). None for a locator
+    /// this format does not claim.
+    fn located_root(&self, _locator: &str, _archived: bool) -> Option<(DialectKind, PathBuf)> {
+        None
+    }
+
+    /// How a locator this format claims is shown to the person before it is read (the
+    /// loading screen): without its password. None for a locator it does not claim.
+    fn shown(&self, _locator: &str) -> Option<String> {
+        None
+    }
+
     /// For a root this format read from elsewhere (a database's mirror folder): a call that
     /// re-reads what changed at the source into the folder, made every `watch::POLL` while
     /// the store is watched (the watch then sees the files change). None: a plain folder.

@@ -16,6 +16,7 @@ use crate::store::model::entity::Entity;
 mod checks;
 pub mod conn;
 pub mod format;
+mod manifest;
 pub mod mirror;
 pub mod review;
 pub mod rows;

@@ -48,6 +48,22 @@ pub fn locate(path: &Path, dialect: Option<DialectKind>) -> Option<Result<Detect
     found.map(|r| r.map(|(kind, m)| Detection { kind, root: m.root, reason: m.reason }))
 }
 
+/// Where `locate` will read `path` into and as which dialect, known before it is read.
+pub fn located_root(path: &Path, dialect: Option<DialectKind>) -> Option<(DialectKind, PathBuf)> {
+    let s = path.to_str()?;
+    match dialect {
+        Some(kind) => kind.format().located_root(s, show_archived()),
+        None => dialect::formats().find_map(|f| f.located_root(s, show_archived())),
+    }
+}
+
+/// How the store named by `path` is shown before it is opened: a connection string without
+/// its password, a folder as it is.
+pub fn shown(path: &Path) -> String {
+    let s = path.to_string_lossy();
+    dialect::formats().find_map(|f| f.shown(&s)).unwrap_or_else(|| path.display().to_string())
+}
+
 /// Detect the dialect of the store at `path`.
 pub fn detect(path: &Path) -> Detection {
     if let Some(d) = by_marker(path) {

@@ -30,6 +30,9 @@ impl Format for OpendrayFormat {
     fn locate(&self, locator: &str, archived: bool) -> Option<Result<(DialectKind, Marker), String>> {
         DialectKind::OpendrayPg.format().locate(locator, archived)
     }
+    fn located_root(&self, locator: &str, archived: bool) -> Option<(DialectKind, std::path::PathBuf)> {
+        DialectKind::OpendrayPg.format().located_root(locator, archived)
+    }
     /// opendray nodes carry an `id` and one of its four node kinds.
     fn sniff(&self, file: &Sniffed) -> bool {
         ["entity", "fact", "playbook", "skill"].contains(&file.str("kind").as_str()) && file.has("id")

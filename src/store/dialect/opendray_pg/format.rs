@@ -29,6 +29,17 @@ impl Format for OpendrayPgFormat {
             Ok((KIND, Marker::new(root, format!("{} (PostgreSQL)", at.redacted))))
         }))
     }
+    fn located_root(&self, locator: &str, archived: bool) -> Option<(DialectKind, std::path::PathBuf)> {
+        let at = super::conn::is_locator(locator).then(|| super::conn::Locator::parse(locator).ok())??;
+        Some((KIND, super::mirror::dir_for(&at.redacted, archived).ok()?))
+    }
+    fn shown(&self, locator: &str) -> Option<String> {
+        super::conn::is_locator(locator).then(|| {
+            super::conn::Locator::parse(locator)
+                .map(|at| at.redacted)
+                .unwrap_or_else(|_| "a PostgreSQL connection string".to_string())
+        })
+    }
     fn poll_source(&self, root: &Path) -> Option<Box<dyn FnMut() + Send>> {
         super::mirror::poller(root)
     }

@@ -3,7 +3,7 @@
 //! open. Everything that reads a store (lint, show, recall, graph, the TUI) reads it as it
 //! reads a folder; every write goes to the database first (`storage`), then here. It holds
 //! no password: its marker names the database by its redacted string.
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -12,11 +12,17 @@ use postgres::Client;
 use serde_json::json;
 
 use super::conn::Locator;
-use super::rows;
+use super::{manifest, rows};
 use crate::store::dialect::opendray::NODE_DIRS;
 
 /// The mirror's marker: which database (redacted) and whether archived nodes are shown.
 pub const MARKER: &str = "opendray-database.json";
+
+/// What the folder last took (`manifest`), under its `.folio` folder.
+const MANIFEST: &str = "mirror.bin";
+
+/// foldhash: the keys are the mirror's own paths, 100k of them on every open.
+type FastSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 
 /// What a mirror's marker says.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,14 +64,14 @@ pub fn sync(at: &Locator, archived: bool) -> Result<PathBuf, String> {
     Ok(root)
 }
 
-/// What changes whenever a node, edge or fact source is written, added or removed: the
-/// row counts and the newest `updated_at`/`archived_at`/edge time (one cheap query).
+/// What changes whenever a node, edge or fact source is written, added or removed: each
+/// table's row count and the sum of its rows' `xmin` (every UPDATE and INSERT gives a row the
+/// writing transaction's id, whoever writes and whatever columns it sets). One query.
 fn fingerprint(c: &mut Client) -> Result<String, postgres::Error> {
     let r = c.query_one(
-        "SELECT (SELECT count(*) || ' ' || coalesce(max(greatest(updated_at, archived_at))::text, '') \
-                   FROM knowledge_nodes) || ' ' || \
-                (SELECT count(*) || ' ' || coalesce(max(created_at)::text, '') FROM knowledge_edges) || ' ' || \
-                (SELECT count(*) FROM knowledge_fact_sources)",
+        "SELECT (SELECT count(*) || ' ' || coalesce(sum(xmin::text::int8), 0) FROM knowledge_nodes) || ' ' || \
+                (SELECT count(*) || ' ' || coalesce(sum(xmin::text::int8), 0) FROM knowledge_edges) || ' ' || \
+                (SELECT count(*) || ' ' || coalesce(sum(xmin::text::int8), 0) FROM knowledge_fact_sources)",
         &[],
     )?;
     Ok(r.get(0))
@@ -97,32 +103,53 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() + Send>> {
 }
 
 /// Bring the folder up to the database: only nodes whose version (`rows::versions`) differs
-/// from the one the folder last took, or whose file is gone, are fetched and rendered; files
-/// of nodes no longer visible are removed. One read-only snapshot, no lock on anyone's rows.
+/// from the one the manifest says the folder took, or whose file is not there, are fetched
+/// and rendered; files of nodes no longer visible (and strays a torn sync left) are removed.
+/// One read-only snapshot, no lock on anyone's rows. Nothing is written when nothing changed.
 fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> Result<(), String> {
     let sql = |e: postgres::Error| at.explain(&e);
     let err = |e: io::Error| format!("{}: {e}", root.display());
     fs::create_dir_all(root).map_err(err)?;
     let marker = json!({"database": at.redacted, "archived": archived});
     write_if_changed(&root.join(MARKER), marker.to_string().as_bytes()).map_err(err)?;
-    let manifest_path = root.join(".folio").join("mirror.json");
-    let taken: HashMap<String, (String, String)> =
-        fs::read(&manifest_path).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
+    // The JSON manifest of earlier builds (10 MB at 100k nodes) is not read any more.
+    let _ = fs::remove_file(root.join(".folio").join("mirror.json"));
+    let manifest_path = root.join(".folio").join(MANIFEST);
     let mut tx = client
         .build_transaction()
         .read_only(true)
         .isolation_level(postgres::IsolationLevel::RepeatableRead)
         .start()
         .map_err(sql)?;
-    let versions = rows::versions(&mut tx, archived).map_err(sql)?;
+    // While the server scans, the manifest is read and the node folders listed (names only,
+    // no stat per file): which files are there.
+    let (versions, local) = std::thread::scope(|s| {
+        let local = s.spawn(|| {
+            let mut present = FastSet::default();
+            NODE_DIRS
+                .iter()
+                .try_for_each(|dir| list_md(root, dir, &mut present))
+                .map(|()| (manifest::read(&manifest_path), present))
+        });
+        let versions = rows::versions(&mut tx, archived);
+        (versions, local.join())
+    });
+    let versions = versions.map_err(sql)?;
+    let (taken, present) =
+        local.map_err(|_| format!("{}: listing the mirror folder failed", root.display()))?.map_err(err)?;
     let stale: Vec<String> = versions
         .iter()
-        .filter(|(id, v)| taken.get(id).is_none_or(|(was, rel)| was != v || !root.join(rel).is_file()))
+        .filter(|(id, v)| taken.get(id).is_none_or(|(was, rel)| was != v || !present.contains(rel)))
         .map(|(id, _)| id.clone())
         .collect();
     let nodes = rows::by_ids(&mut tx, &stale).map_err(sql)?;
     tx.commit().map_err(sql)?;
-    // Rendering and writing each file is most of a sync: in parallel.
+    // Nothing stale: each node's file is there as the manifest says. The same number of
+    // nodes, entries and files then means no node is gone and no other file is there.
+    if stale.is_empty() && versions.len() == taken.len() && present.len() == taken.len() {
+        return Ok(());
+    }
+    // Rendering and writing each file is most of a first sync: in parallel.
     use rayon::prelude::*;
     let written: HashMap<String, String> = nodes
         .par_iter()
@@ -132,22 +159,26 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
         })
         .collect::<io::Result<_>>()
         .map_err(err)?;
-    let mut now: HashMap<String, (String, String)> = HashMap::with_capacity(versions.len());
+    let mut now = manifest::Taken::with_capacity_and_hasher(versions.len(), Default::default());
     for (id, v) in versions {
         let rel = written.get(&id).or_else(|| taken.get(&id).map(|(_, rel)| rel));
         if let Some(rel) = rel.cloned() {
             now.insert(id, (v, rel));
         }
     }
-    let keep: HashSet<String> = now.values().map(|(_, rel)| rel.clone()).collect();
-    for dir in NODE_DIRS {
-        remove_others(root, dir, &keep).map_err(err)?;
+    if !stale.is_empty() || present.len() != now.len() {
+        let keep: FastSet<&str> = now.values().map(|(_, rel)| rel.as_str()).collect();
+        for rel in present.iter().filter(|rel| !keep.contains(rel.as_str())) {
+            match fs::remove_file(root.join(rel)) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(err(e)),
+                _ => {}
+            }
+        }
     }
-    let manifest = serde_json::to_vec(&now).map_err(|e| e.to_string())?;
-    if let Some(dir) = manifest_path.parent() {
-        fs::create_dir_all(dir).map_err(err)?;
+    if !stale.is_empty() || now.len() != taken.len() {
+        manifest::write(&manifest_path, &now).map_err(err)?;
     }
-    fs::write(&manifest_path, manifest).map_err(err)
+    Ok(())
 }
 
 /// A cache file: written plainly (the database is the truth; a torn file is rewritten on the
@@ -162,8 +193,8 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::write(path, bytes)
 }
 
-/// Remove the `.md` files under `rel` that are no longer a visible node.
-fn remove_others(root: &Path, rel: &str, keep: &HashSet<String>) -> io::Result<()> {
+/// The `.md` files under `rel`, as paths relative to the root, into `found`.
+fn list_md(root: &Path, rel: &str, found: &mut FastSet<String>) -> io::Result<()> {
     let entries = match fs::read_dir(root.join(rel)) {
         Ok(e) => e,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
@@ -174,9 +205,9 @@ fn remove_others(root: &Path, rel: &str, keep: &HashSet<String>) -> io::Result<(
         let name = entry.file_name().to_string_lossy().into_owned();
         let child = format!("{rel}/{name}");
         if entry.file_type()?.is_dir() {
-            remove_others(root, &child, keep)?;
-        } else if name.ends_with(".md") && !keep.contains(&child) {
-            fs::remove_file(entry.path())?;
+            list_md(root, &child, found)?;
+        } else if name.ends_with(".md") {
+            found.insert(child);
         }
     }
     Ok(())

@@ -80,22 +80,47 @@ fn node(r: &postgres::Row) -> Node {
     }
 }
 
-/// Each node's id with a digest of everything its rendering shows (its columns but the
-/// embedding, its edges and sources), computed by the server: an unchanged brain is compared
-/// without being transferred.
-pub fn versions(c: &mut impl GenericClient, archived: bool) -> Result<Vec<(String, String)>, postgres::Error> {
-    let rows = c.query(
-        "SELECT n.id, md5((to_jsonb(n) - 'embedding' - 'embedder' - 'embedding_at')::text \
-                          || '|' || coalesce(e.x, '') || '|' || coalesce(s.x, '')) \
-           FROM knowledge_nodes n \
-           LEFT JOIN (SELECT src_id, string_agg(edge_type || ' ' || dst_id, ',' ORDER BY edge_type, dst_id) x \
-                        FROM knowledge_edges GROUP BY src_id) e ON e.src_id = n.id \
-           LEFT JOIN (SELECT node_id, string_agg(memory_id, ',' ORDER BY memory_id) x \
-                        FROM knowledge_fact_sources GROUP BY node_id) s ON s.node_id = n.id \
-          WHERE ($1 OR n.archived_at IS NULL)",
-        &[&archived],
-    )?;
-    Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+/// Each visible node's id with its version: a hash of the row's `xmin` and of the sets of
+/// its edges and fact sources. PostgreSQL gives a row a new `xmin` on every UPDATE, whoever
+/// makes it and whether or not it bumps `updated_at` (opendray archives without), so no
+/// writer's discipline is trusted; edges and sources are hashed by what a node renders of
+/// them (type and target; memory id), as a set (their keys make them unique): a count and
+/// an XOR of 64-bit hashes. Reading `xmin` touches no column, so no body is read or
+/// detoasted. The three scans are joined here rather than by the server, which costs it
+/// more than the scans do (100k nodes: 0.3 s against 0.6 s). A frozen row (VACUUM FREEZE)
+/// shows a new `xmin` once and is fetched again once. Needs PostgreSQL 14 (`bit_xor`).
+pub fn versions(c: &mut impl GenericClient, archived: bool) -> Result<Vec<(String, u64)>, postgres::Error> {
+    // foldhash: the keys are node ids, 100k of them on every open.
+    type Sets = HashMap<String, u64, foldhash::fast::RandomState>;
+    let mut set = |sql: &str| -> Result<Sets, postgres::Error> {
+        let rows = c.query(sql, &[])?;
+        Ok(rows.iter().map(|r| (r.get(0), mix(r.get::<_, i64>(1) as u64, r.get::<_, i64>(2) as u64))).collect())
+    };
+    let edges = set("SELECT src_id, count(*), bit_xor(hashtextextended(edge_type || ' ' || dst_id, 0)) \
+           FROM knowledge_edges GROUP BY src_id")?;
+    let sources = set("SELECT node_id, count(*), bit_xor(hashtextextended(memory_id, 0)) \
+           FROM knowledge_fact_sources GROUP BY node_id")?;
+    let nodes =
+        c.query("SELECT id, xmin::text FROM knowledge_nodes WHERE ($1 OR archived_at IS NULL)", &[&archived])?;
+    Ok(nodes
+        .iter()
+        .map(|r| {
+            let id: String = r.get(0);
+            let xmin: u64 = r.get::<_, &str>(1).parse().unwrap_or(u64::MAX);
+            let e = edges.get(&id).copied().unwrap_or(0);
+            let s = sources.get(&id).copied().unwrap_or(0);
+            (id, mix(mix(xmin, e), s))
+        })
+        .collect())
+}
+
+/// Two 64-bit values into one (splitmix64's finaliser over a rotate-xor): stable across
+/// builds and platforms, as the mirror's manifest keeps it.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a.rotate_left(29) ^ b.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// The nodes with these ids, with their edges and sources.

@@ -29,12 +29,49 @@ const MAX_AGE: Duration = Duration::from_secs(24 * 3600);
 /// usable cache. The cache is written when it was missing or anything changed. The strings
 /// are warnings for the person (an ignored cache file, one that could not be written).
 pub fn open(cache: Option<&Cache>, root: &Path, kind: DialectKind, detected_by: String) -> (Store, Vec<String>) {
-    let mut warnings = Vec::new();
     let Some(cache) = cache.filter(|_| cacheable(kind)) else {
-        return (Store::load(root, kind, detected_by), warnings);
+        return (Store::load(root, kind, detected_by), Vec::new());
     };
     let started = Instant::now();
-    let (store, dirty) = match cache.load(root, kind, detected_by.clone()) {
+    let cached = cache.load(root, kind, detected_by.clone());
+    finish(cache, cached, started, root, kind, detected_by)
+}
+
+/// `open` for a store whose files `refresh` first brings up to date (a database read into
+/// its mirror folder; it answers how the store was found): the cached snapshot is decoded
+/// on another thread meanwhile, then checked against the files as `open` does.
+pub fn open_after<E>(
+    cache: Option<&Cache>,
+    root: &Path,
+    kind: DialectKind,
+    refresh: impl FnOnce() -> Result<String, E>,
+) -> Result<(Store, Vec<String>), E> {
+    let Some(cache) = cache.filter(|_| cacheable(kind)) else {
+        return Ok((Store::load(root, kind, refresh()?), Vec::new()));
+    };
+    let started = Instant::now();
+    let (refreshed, cached) = std::thread::scope(|s| {
+        let cached = s.spawn(|| cache.load(root, kind, String::new()));
+        (refresh(), cached.join())
+    });
+    let detected_by = refreshed?;
+    let cached = cached.unwrap_or(Err(Miss::Absent)).map(|mut store| {
+        store.detected_by = detected_by.clone();
+        store
+    });
+    Ok(finish(cache, cached, started, root, kind, detected_by))
+}
+
+fn finish(
+    cache: &Cache,
+    cached: Result<Store, Miss>,
+    started: Instant,
+    root: &Path,
+    kind: DialectKind,
+    detected_by: String,
+) -> (Store, Vec<String>) {
+    let mut warnings = Vec::new();
+    let (store, dirty) = match cached {
         Ok(mut store) => {
             let report = store.revalidate();
             store.load_ms = started.elapsed().as_millis();
