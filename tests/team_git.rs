@@ -4,24 +4,16 @@
 //! and a veto on the same entity show in the inbox as a conflict with both verdicts. What
 //! `git status` shows after folio's writes is only what the README says to commit.
 mod common;
+#[path = "support/git.rs"]
+mod git_support;
 mod tui_support;
 use common::*;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The real git, with no global or system config (the test sets what it needs per repo).
 fn git(dir: &Path, args: &[&str]) -> (bool, String) {
-    let o = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .output()
-        .expect("git runs");
+    let o = git_support::command(dir, args).output().expect("git runs");
     let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     (o.status.success(), text)
 }
@@ -33,7 +25,7 @@ fn git_ok(dir: &Path, args: &[&str]) -> String {
 }
 
 fn git_available() -> bool {
-    Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success())
+    git_support::available()
 }
 
 fn as_user(dir: &Path, name: &str) {

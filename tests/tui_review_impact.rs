@@ -117,6 +117,7 @@ fn s_in_the_dialog_leaves_a_stub_instead_of_breaking_the_links() {
     let shown = confirm_lines(&app).join("\n");
     assert!(!shown.contains("left broken"), "{shown}");
     assert!(shown.contains("note: a stub stays at entities/alex-park.md"), "{shown}");
+    assert!(app.model.message.is_none(), "the dialog answers \"planning it again…\": {:?}", app.model.message);
     press(&mut app, &["y"]);
     let stub = std::fs::read_to_string(root.join("entities/alex-park.md")).unwrap();
     assert!(stub.contains("Removed from the knowledge base"), "{stub}");

@@ -3,6 +3,7 @@
 //! Each job answers with one `Outcome`, which `review::outcome` folds into the model.
 use std::sync::Arc;
 
+use crate::store::keep::history::attribution;
 use crate::store::keep::refresh::RefreshReport;
 use crate::store::lint::{body_text, near_duplicate};
 use crate::store::model::entity::EntityIdx;
@@ -216,7 +217,7 @@ impl From<WriteError> for Failure {
 
 pub fn run(job: Job) -> Outcome {
     match job {
-        Job::Queue(store) => Outcome::Queue(queue::build(&store)),
+        Job::Queue(store) => Outcome::Queue(attribution::inbox(&store)),
         Job::Detail(store, item) => Outcome::Detail(Box::new(detail(&store, &item))),
         Job::Plan { store, targets, verdict, by, stubs } => {
             let reviewer = Reviewer::now(&by);

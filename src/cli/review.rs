@@ -9,6 +9,7 @@ use super::common::{Global, find_entity, open_store_as_is, print_json};
 use super::escape;
 use super::write_flags::{self, WriteFlags};
 use crate::store::Store;
+use crate::store::keep::history::attribution;
 use crate::store::model::entity::EntityIdx;
 use crate::store::review::filter::Filter;
 use crate::store::review::group::{Grouping, grouped};
@@ -190,7 +191,7 @@ fn parse_grouping(s: &str) -> Result<Grouping, String> {
 
 fn list(store: &Store, as_json: bool, filter: Option<&str>, group: Option<Grouping>) -> anyhow::Result<u8> {
     let filter = Filter::parse(filter.unwrap_or("")).map_err(anyhow::Error::msg)?;
-    let items: Vec<queue::QueueItem> = queue::build(store).into_iter().filter(|i| filter.matches(i)).collect();
+    let items: Vec<queue::QueueItem> = attribution::inbox(store).into_iter().filter(|i| filter.matches(i)).collect();
     let refs: Vec<&queue::QueueItem> = items.iter().collect();
     let groups = group.map(|by| grouped(&refs, by));
     if as_json {
@@ -243,7 +244,7 @@ fn print_items(items: &[&queue::QueueItem]) {
 
 fn show(store: &Store, id: &str, as_json: bool) -> anyhow::Result<u8> {
     let idx = find_entity(store, id)?;
-    let Some(item) = queue::build(store).into_iter().find(|i| i.idx == idx) else {
+    let Some(item) = attribution::inbox(store).into_iter().find(|i| i.idx == idx) else {
         println!("{}: not awaiting review", escape::line(&store.entity(idx).id));
         return Ok(0);
     };
@@ -287,7 +288,7 @@ fn decide(
     if let Some(f) = &select.filter {
         let filter = Filter::parse(f).map_err(anyhow::Error::msg)?;
         let matched: Vec<EntityIdx> =
-            queue::build(&store).iter().filter(|i| filter.matches(i)).map(|i| i.idx).collect();
+            attribution::inbox(&store).iter().filter(|i| filter.matches(i)).map(|i| i.idx).collect();
         println!("{} queued items match `{}`", matched.len(), escape::line(f));
         targets.extend(matched);
     }
@@ -310,7 +311,7 @@ fn decide(
 fn baseline(g: &Global, path: Option<&std::path::Path>, filter: &str, write: &WriteFlags) -> anyhow::Result<u8> {
     let store = write_flags::open_resolved(g, path, write.read_only)?;
     let parsed = Filter::parse(filter).map_err(anyhow::Error::msg)?;
-    let items = queue::build(&store);
+    let items = attribution::inbox(&store);
     let selection = review::baseline::select(items.iter().filter(|i| parsed.matches(i)));
     if selection.targets.is_empty() {
         println!("nothing to baseline");

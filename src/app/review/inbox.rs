@@ -172,8 +172,9 @@ fn same_author(model: &mut Model) -> Vec<Effect> {
 /// Narrow the inbox to what the selected item's agent run wrote (`session:` in the filter).
 fn same_session(model: &mut Model) -> Vec<Effect> {
     let Some(item) = model.review.selected() else { return Vec::new() };
-    let Some(session) = item.session.clone() else {
-        say(model, format!("{} names no agent run (session, trajectory or run id)", item.id), true);
+    // A run from git is `<commit> <subject>`: the commit alone names it in the filter.
+    let Some(session) = item.session.as_deref().and_then(|s| s.split_whitespace().next()).map(str::to_string) else {
+        say(model, format!("{} names no agent run (session, trajectory, run id or commit)", item.id), true);
         return Vec::new();
     };
     model.review.filter = format!("session:{session}");

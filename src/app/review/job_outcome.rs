@@ -34,6 +34,10 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
         }
         Outcome::Planned(Ok(plan)) => {
             model.editor = None;
+            // "planning it again…" and the like are answered by the dialog; a warning stays.
+            if model.message.as_ref().is_some_and(|m| !m.warn) {
+                model.message = None;
+            }
             confirm::show_plan(model, plan);
             Vec::new()
         }

@@ -17,6 +17,17 @@ pub fn read_capped(path: &Path, limit: u64) -> io::Result<(Vec<u8>, bool)> {
     Ok((buf, truncated))
 }
 
+/// The bytes `from..to` of a file (fewer when it is shorter): one entry of a file that holds many
+/// is read without reading the entries before it.
+pub fn read_range(path: &Path, from: u64, to: u64) -> io::Result<Vec<u8>> {
+    use std::io::{Seek, SeekFrom};
+    let (mut file, _) = open_regular(path)?;
+    file.seek(SeekFrom::Start(from))?;
+    let mut buf = Vec::new();
+    file.take(to.saturating_sub(from)).read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
 /// Open a file for reading only when it is a regular file. The open itself never blocks (a FIFO
 /// named like a note would wait for a writer forever): it is non-blocking, and what it opened
 /// is checked with `fstat` before a byte is read.

@@ -375,13 +375,25 @@ impl Repo {
                 .map(|e| (e.filename.to_string(), e.oid.to_owned(), e.mode.is_tree()))
                 .collect())
         };
-        let (a, b) = (entries(old)?, entries(new)?);
-        let mut names: Vec<&str> = a.iter().chain(b.iter()).map(|(n, _, _)| n.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        for name in names {
-            let pa = a.iter().find(|(n, _, _)| n == name);
-            let pb = b.iter().find(|(n, _, _)| n == name);
+        let (mut a, mut b) = (entries(old)?, entries(new)?);
+        // Both sides sorted by name and walked together: a folder of n files costs n, not n².
+        a.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+        b.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let order = match (a.get(i), b.get(j)) {
+                (Some(x), Some(y)) => x.0.cmp(&y.0),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                _ => std::cmp::Ordering::Greater,
+            };
+            let (pa, pb) = match order {
+                std::cmp::Ordering::Less => (a.get(i), None),
+                std::cmp::Ordering::Greater => (None, b.get(j)),
+                std::cmp::Ordering::Equal => (a.get(i), b.get(j)),
+            };
+            i += usize::from(pa.is_some());
+            j += usize::from(pb.is_some());
+            let name = &pa.or(pb).expect("one side has the entry").0;
             let path = format!("{base}{name}");
             let (ta, ba) = split(pa);
             let (tb, bb) = split(pb);
@@ -445,6 +457,71 @@ impl Repo {
             }
         }
         Ok(false)
+    }
+
+    /// The newest commit that changed each of `paths` (relative to the store root), as
+    /// `git log -1 -- PATH` names it, found in one walk that stops once every path is found:
+    /// each commit's changes against its first parent under the store root. Merges are left out:
+    /// the commit on the side that made a change is in the walk too.
+    pub fn last_commits(&self, paths: &[String]) -> Result<HashMap<String, CommitInfo>, GitError> {
+        let mut pending: HashMap<String, String> = paths.iter().map(|p| (self.full(p), p.clone())).collect();
+        let mut out = HashMap::new();
+        if pending.is_empty() {
+            return Ok(out);
+        }
+        let prefix = self.prefix.trim_end_matches('/').to_string();
+        let sub = |t: ObjectId| -> Result<Option<ObjectId>, GitError> {
+            Ok(self.entry(t, &prefix)?.filter(|(_, t)| *t).map(|(i, _)| i))
+        };
+        let nodes = self.walk()?;
+        let trees: HashMap<ObjectId, ObjectId> = nodes.iter().map(|n| (n.id, n.tree)).collect();
+        for Node { id, tree, parents } in nodes {
+            if parents.len() > 1 {
+                continue;
+            }
+            let before = match parents.first() {
+                Some(p) => sub(match trees.get(p) {
+                    Some(t) => *t,
+                    None => self.tree_of(*p)?,
+                })?,
+                None => None,
+            };
+            let mut changes = Vec::new();
+            self.changes(before, sub(tree)?, &self.prefix, &mut changes)?;
+            let mut info = None;
+            for (full, _, new) in changes {
+                if new.is_none() {
+                    continue;
+                }
+                if let Some(rel) = pending.remove(&full) {
+                    if info.is_none() {
+                        info = Some(self.commit_info(id)?);
+                    }
+                    out.insert(rel, info.clone().expect("read just above"));
+                }
+            }
+            if pending.is_empty() {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every file under the store root in the commit checked out, by its path relative to the
+    /// store root, with its content's object (one pass over the trees).
+    pub fn head_files(&self) -> Result<HashMap<String, ObjectId>, GitError> {
+        let Some(head) = self.head()? else { return Ok(HashMap::new()) };
+        let prefix = self.prefix.trim_end_matches('/');
+        let root = self.entry(self.tree_of(head)?, prefix)?.filter(|(_, t)| *t).map(|(i, _)| i);
+        let mut all = Vec::new();
+        self.changes(None, root, &self.prefix, &mut all)?;
+        Ok(all.into_iter().filter_map(|(p, _, blob)| Some((self.rel(&p), blob?))).collect())
+    }
+
+    /// The object id git gives `bytes` as a file's content (to tell a committed file from one
+    /// changed since).
+    pub fn blob_id(&self, bytes: &[u8]) -> Result<ObjectId, GitError> {
+        gix::objs::compute_hash(self.repo.object_hash(), gix::objs::Kind::Blob, bytes).map_err(err)
     }
 
     /// The file's content in one commit (for a deleted file's last version).

@@ -12,6 +12,7 @@ use crate::store::model::entity::EntityIdx;
 use crate::store::model::timestamp;
 use crate::store::review::diff::{self as word_diff, Op};
 
+pub mod attribution;
 pub mod blame;
 pub mod events;
 pub mod git;

@@ -111,7 +111,7 @@ fn inline_value(v: &str) -> Option<Val<'_>> {
     if let Some(inner) = v.strip_prefix('[') {
         let inner = inner.strip_suffix(']')?;
         let mut items = Vec::new();
-        for item in flow_items(inner)? {
+        for item in flow_items(inner, false)? {
             items.push(scalar(item?, true)?);
         }
         return Some(Val::List(items));
@@ -187,37 +187,83 @@ fn item_mapping<'a>(
     Some(map)
 }
 
-/// `{ k: v, k: v }` on one line.
+/// `{ k: v, k: [a, b] }` on one line: scalars, or flow lists of scalars (opendray's
+/// `relations: { uses: [a], used_by: [b] }`).
 fn flow_map(v: &str) -> Option<View<'_>> {
     let inner = v.strip_prefix('{')?.strip_suffix('}')?;
     let mut map = View::new();
-    for item in flow_items(inner)? {
+    for item in flow_items(inner, true)? {
         let item = item?;
         // Items are a few bytes: a plain loop beats setting up a substring searcher.
         let at = item.as_bytes().windows(2).position(|w| w == b": ")?;
-        let (k, val) = (&item[..at], &item[at + 2..]);
+        let (k, val) = (&item[..at], trim(&item[at + 2..]));
         if !is_simple_key(k.trim_end()) || k != k.trim_end() {
             return None;
         }
-        if !map.insert(k, scalar(trim(val), true)?) {
+        let value = match val.strip_prefix('[') {
+            Some(list) => {
+                let mut items = Vec::new();
+                for item in flow_items(list.strip_suffix(']')?, false)? {
+                    items.push(scalar(item?, true)?);
+                }
+                Val::List(items)
+            }
+            None => scalar(val, true)?,
+        };
+        if !map.insert(k, value) {
             return None;
         }
     }
     Some(map)
 }
 
-/// The comma-separated items of a flow collection's inside (no nesting); an item is `None`
-/// when it is empty or holds a quote it does not start with, which the caller refuses.
-fn flow_items(inner: &str) -> Option<impl Iterator<Item = Option<&str>>> {
-    let blank = inner.trim().is_empty();
+/// The comma-separated items of a flow collection's inside, trimmed (`None`: an empty item,
+/// which the caller refuses). A quoted scalar — an item, or a flow map's value after `: ` —
+/// may hold commas and brackets (a vault's `related: ["[[Note]]"]`); outside quotes, a flow
+/// map's value may be one flow list (`lists`: opendray's `{ uses: [a, b] }`) and any other
+/// nesting is refused.
+fn flow_items(inner: &str, lists: bool) -> Option<Vec<Option<&str>>> {
     let b = inner.as_bytes();
-    if memchr::memchr3(b'[', b']', b'{', b).is_some() || memchr::memchr(b'}', b).is_some() {
+    let mut parts = Vec::new();
+    let (mut depth, mut from, mut i) = (0u8, 0usize, 0usize);
+    // Whether a quote here opens a quoted scalar: nothing but spaces since an item began.
+    let mut value_start = true;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'"' | b'\'' if value_start => {
+                i += 1 + memchr::memchr(c, &b[i + 1..])?;
+                value_start = false;
+            }
+            b' ' => {}
+            b'[' if lists && depth == 0 => {
+                depth = 1;
+                value_start = true;
+            }
+            b']' if depth == 1 => {
+                depth = 0;
+                value_start = false;
+            }
+            b'{' | b'}' | b'[' | b']' => return None,
+            b',' => {
+                if depth == 0 {
+                    parts.push(&inner[from..i]);
+                    from = i + 1;
+                }
+                value_start = true;
+            }
+            b':' if b.get(i + 1) == Some(&b' ') => value_start = true,
+            _ => value_start = false,
+        }
+        i += 1;
+    }
+    if depth != 0 {
         return None;
     }
-    Some(inner.split(',').filter(move |_| !blank).map(str::trim).map(|i| {
-        let quoted_inside = !i.starts_with(['"', '\'']) && memchr::memchr2(b'"', b'\'', i.as_bytes()).is_some();
-        (!i.is_empty() && !quoted_inside).then_some(i)
-    }))
+    if !inner.trim().is_empty() {
+        parts.push(&inner[from..]);
+    }
+    Some(parts.into_iter().map(str::trim).map(|i| (!i.is_empty()).then_some(i)).collect())
 }
 
 /// One scalar: simply quoted (no escapes) or plain.
@@ -281,10 +327,26 @@ fn plain_value(v: &str) -> Option<Val<'_>> {
     if v.bytes().all(|b| b.is_ascii_digit()) && v.len() <= 18 && (v.len() == 1 || first != b'0') {
         return v.parse::<i64>().ok().map(|n| Val::Num(Number::from(n)));
     }
+    if is_plain_decimal(v) {
+        // `confidence: 0.85`: serde_yaml_ng reads it with Rust's own float parser, as here
+        // (AIP-10 pages all carry one; falling back made a 100k AIP-10 load 31 % YAML parser).
+        return v.parse::<f64>().ok().and_then(Number::from_f64).map(Val::Num);
+    }
     if first.is_ascii_digit() && !could_be_number(v) {
         return Some(Val::Str(Cow::Borrowed(v)));
     }
     None
+}
+
+/// `-?DIGITS.DIGITS`, short enough to be finite: a float serde_yaml_ng reads as Rust does.
+fn is_plain_decimal(v: &str) -> bool {
+    let digits = v.strip_prefix('-').unwrap_or(v);
+    let Some((whole, fraction)) = digits.split_once('.') else { return false };
+    v.len() <= 32
+        && !whole.is_empty()
+        && !fraction.is_empty()
+        && whole.bytes().all(|b| b.is_ascii_digit())
+        && fraction.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Whether any YAML/Rust numeric syntax (ints in bases 2/8/10/16, floats) could accept `v`:
@@ -355,7 +417,7 @@ mod tests {
         for y in [
             "a: &x 1\nb: *x\n",
             "a: !tag x\n",
-            "a: 1.5\n",
+            "a: 1.5e3\n",
             "a: 0x1F\n",
             "a: \"esc\\n\"\n",
             "a: 1\na: 2\n",
@@ -388,6 +450,12 @@ mod tests {
             Just("-3".to_string()),
             Just("+4".to_string()),
             Just("1.5".to_string()),
+            Just("0.85".to_string()),
+            Just("-0.5".to_string()),
+            Just("00.5".to_string()),
+            Just("1.0".to_string()),
+            Just("10.".to_string()),
+            Just("3.14159265358979323846264338".to_string()),
             Just("2026-06-30".to_string()),
             Just("2026-06-30T14:00:00Z".to_string()),
             Just("human:jsmith@acme".to_string()),
@@ -400,6 +468,11 @@ mod tests {
             Just("a,b".to_string()),
             Just("-dash".to_string()),
             Just("&anchor".to_string()),
+            Just("\"[[Cold Warehouse 78487]]\"".to_string()),
+            Just("'[[a, b]]'".to_string()),
+            Just("\"a, [b]\"".to_string()),
+            Just("a\"b".to_string()),
+            Just("\"open".to_string()),
             Just("é ünïcödé".to_string()),
             "[a-z0-9:./ -]{0,12}".prop_map(|s| s),
         ]
@@ -410,6 +483,10 @@ mod tests {
             token().prop_map(|t| format!(" {t}")),
             prop::collection::vec(token(), 0..4).prop_map(|v| format!(" [{}]", v.join(", "))),
             (token(), token()).prop_map(|(a, b)| format!(" {{ by: {a}, at: {b} }}")),
+            (prop::collection::vec(token(), 0..3), token())
+                .prop_map(|(v, b)| format!(" {{ uses: [{}], at: {b} }}", v.join(", "))),
+            (token(), prop::collection::vec(token(), 0..3))
+                .prop_map(|(a, v)| format!(" {{ by: {a}, used_by: [{}]}}", v.join(","))),
             prop::collection::vec(token(), 1..3).prop_map(|v| v.iter().map(|t| format!("\n- {t}")).collect()),
             prop::collection::vec(token(), 1..3).prop_map(|v| v.iter().map(|t| format!("\n  - {t}")).collect()),
             (token(), token()).prop_map(|(a, b)| format!("\n  - id: {a}\n    resource: {b}")),
@@ -446,6 +523,29 @@ mod tests {
             if let Some(fast) = parse(&yaml) {
                 prop_assert_eq!(Ok(fast), slow(&yaml), "{:?}", yaml);
             }
+        }
+    }
+
+    #[test]
+    fn plain_decimals_are_read_here_as_serde_yaml_ng_reads_them() {
+        let long = "a: 0.1000000000000000055511151231257827\n";
+        for (y, fast_path) in [("confidence: 0.5\n", true), ("a: 1.0\n", true), ("a: 00.5\n", true), (long, false)] {
+            let fast = parse(y);
+            assert_eq!(fast.is_some(), fast_path, "{y:?}");
+            if let Some(fast) = fast {
+                assert_eq!(Ok(fast), slow(y), "{y:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn flow_maps_of_flow_lists_are_read_here_as_serde_yaml_ng_reads_them() {
+        let y = "relations: { used_by: [en-a-1, en-b-2], uses: [sk-c-3] }\nevidence: { applied: 2, ok: 1 }\nx: {}\n";
+        assert_eq!(Ok(parse(y).expect("the fast path reads opendray's relations")), slow(y));
+        let y = "related: [\"[[Cold Warehouse 78487]]\", '[[a, b]]']\nby: { who: \"x, y\" }\n";
+        assert_eq!(Ok(parse(y).expect("the fast path reads quoted wikilinks in a list")), slow(y));
+        for hard in ["a: { b: [c, [d]] }\n", "a: { b: { c: d } }\n", "a: { b: [c }\n", "a: { b: [c], }\n"] {
+            assert_eq!(parse(hard), None, "{hard:?}");
         }
     }
 
