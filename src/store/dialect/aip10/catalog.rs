@@ -5,6 +5,7 @@
 //! separated by blank lines, each a list of `* [<title>](<path>) `<slug>` - <summary>` lines
 //! sorted by slug then path (` - <summary>` omitted when the body has no paragraph).
 use std::collections::BTreeMap;
+use std::fmt::Write;
 
 use crate::store::Store;
 use crate::store::model::entity::Entity;
@@ -26,17 +27,32 @@ pub fn render<E: std::borrow::Borrow<Entity>>(entities: &[E]) -> String {
         let kind = e.kind.as_deref().map(|k| one_line(k).to_lowercase()).filter(|k| !k.is_empty());
         by_kind.entry(kind.unwrap_or_else(|| "other".into())).or_default().push(e);
     }
-    let mut out = String::new();
+    // Sized once from what the lines hold (plus a margin for escapes): grown by doubling, a
+    // 100k-page catalog peaked at 37 MB for 15 MB of text (heaptrack, `folio stats`).
+    let estimate: usize = by_kind
+        .iter()
+        .map(|(k, pages)| {
+            k.len()
+                + 4
+                + pages
+                    .iter()
+                    .map(|e| {
+                        e.title.len() + e.path.len() + e.id.len() + e.description.as_deref().map_or(0, str::len) + 16
+                    })
+                    .sum::<usize>()
+        })
+        .sum();
+    let mut out = String::with_capacity(estimate + estimate / 16);
     for (kind, mut pages) in by_kind {
         pages.sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.path.cmp(&b.path)));
         if !out.is_empty() {
             out.push('\n');
         }
-        out += &format!("# {kind}\n\n");
+        let _ = write!(out, "# {kind}\n\n");
         for e in pages {
-            out += &format!("* [{}]({}) {}", link_text(&e.title), link_dest(&e.path), code_span(&e.id));
+            let _ = write!(out, "* [{}]({}) {}", link_text(&e.title), link_dest(&e.path), code_span(&e.id));
             if let Some(s) = e.description.as_deref().map(one_line).filter(|s| !s.is_empty()) {
-                out += &format!(" - {s}");
+                let _ = write!(out, " - {s}");
             }
             out.push('\n');
         }
