@@ -157,3 +157,42 @@ fn a_moved_store_is_loaded_afresh_and_cache_info_and_clear_work() {
         Command::new(env!("CARGO_BIN_EXE_folio")).args(["cache", "info"]).env("FOLIO_NO_CACHE", "1").output().unwrap();
     assert!(String::from_utf8_lossy(&off.stdout).contains("the cache is off"));
 }
+
+/// `recall --text --json`: the results, and how many entities were read and tokenised.
+fn text_recall(cache: &Path, store: &Path, query: &str) -> (serde_json::Value, u64, u64) {
+    let out = folio(cache, &["recall", "--text", "--json", store.to_str().unwrap(), query]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "no warning: {}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (tokenised, reused) = (v["index"]["tokenised"].as_u64().unwrap(), v["index"]["reused"].as_u64().unwrap());
+    (v["results"].clone(), tokenised, reused)
+}
+
+#[test]
+fn the_text_index_is_kept_in_the_cache_and_only_changed_files_are_read_again() {
+    let s = setup();
+    let (first, tokenised, reused) = text_recall(&s.cache, &s.store, "margin");
+    assert!(tokenised > 1000 && reused == 0, "{tokenised} {reused}");
+    assert!(!first.as_array().unwrap().is_empty());
+    assert!(cache_files(&s.cache).iter().any(|p| p.extension().is_some_and(|e| e == "folio-text")));
+    let (second, again, reused) = text_recall(&s.cache, &s.store, "margin");
+    assert_eq!((again, reused), (0, tokenised), "a second run reads no body");
+    assert_eq!(second, first, "and answers the same");
+
+    // An agent adds a word to one concept: that one is read again, and its new word found.
+    let files: Vec<PathBuf> = walk(&s.store).into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
+    let concept = files.iter().find(|p| !p.ends_with("index.md") && !p.ends_with("log.md")).unwrap();
+    let text = std::fs::read_to_string(concept).unwrap();
+    std::fs::write(concept, format!("{text}\nThe quokka ledger reconciles nightly.\n")).unwrap();
+    let (found, tokenised, _) = text_recall(&s.cache, &s.store, "quokka");
+    assert_eq!(tokenised, 1, "only the edited concept is read");
+    let in_body: Vec<&serde_json::Value> =
+        found.as_array().unwrap().iter().filter(|h| h["bm25"].as_f64().unwrap() > 0.0).collect();
+    assert_eq!(in_body.len(), 1, "{in_body:?}");
+    assert!(concept.ends_with(in_body[0]["path"].as_str().unwrap()), "{in_body:?}");
+    assert_eq!(found[0], *in_body[0], "the body match ranks first");
+    // Without the cache the same answers (the cached index is no different from a fresh one).
+    let out = folio(&s.cache, &["recall", "--text", "--json", "--no-cache", s.store.to_str().unwrap(), "margin"]);
+    let fresh: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(fresh["results"], text_recall(&s.cache, &s.store, "margin").0);
+}

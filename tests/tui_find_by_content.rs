@@ -107,20 +107,23 @@ fn candidates(app: &App) -> Vec<String> {
     paths
 }
 
+/// The concept text of the possible-contradiction tests: a shared lesson plus `sentence`.
+fn contradiction_concept(name: &str, sentence: &str) -> String {
+    let lesson = format!(
+        "Parsing the {name}zorvex telemetry export needs the {name}quandrel schema and the {name}brimstale reader. The {name}morvane pipeline reads those frames nightly."
+    );
+    format!(
+        "---\ntype: Metric\ntitle: {name}\ndescription: {name} lesson\nstatus: stable\n---\n\n{lesson} {sentence}\n"
+    )
+}
+
 /// In the lint panel, `C` on a possible contradiction shows the confirm dialog with the
 /// `contradicts` diff on both concepts and writes it on `y`; `i` on one asks why and dismisses
 /// that pair alone.
 #[test]
 fn lint_panel_confirms_or_dismisses_a_possible_contradiction() {
     let (_tmp, root) = common::scratch(&corpus("okf-v0.2/acme_retail"));
-    let concept = |name: &str, sentence: &str| {
-        let lesson = format!(
-            "Parsing the {name}zorvex telemetry export needs the {name}quandrel schema and the {name}brimstale reader. The {name}morvane pipeline reads those frames nightly."
-        );
-        format!(
-            "---\ntype: Metric\ntitle: {name}\ndescription: {name} lesson\nstatus: stable\n---\n\n{lesson} {sentence}\n"
-        )
-    };
+    let concept = contradiction_concept;
     let w = |rel: &str, text: String| std::fs::write(root.join(rel), text).unwrap();
     w("metrics/use-a.md", concept("use", "Always use ripgrep for the search."));
     w("metrics/use-b.md", concept("use", "Never use ripgrep for the search."));
@@ -159,6 +162,64 @@ fn lint_panel_confirms_or_dismisses_a_possible_contradiction() {
     assert!(candidates(&app).is_empty(), "the dismissed pair is gone, never shown again");
     let report = app.model.lint.clone().unwrap();
     assert!(report.suppressed.is_empty(), "a dismissal drops the pair, it does not hide the rule on the entity");
+}
+
+/// In the inbox an item whose reason is a possible contradiction is decided with the lint
+/// panel's keys: `C` shows the `contradicts` diff and writes it on `y`; `i` asks why and
+/// dismisses the pair, and the reason leaves the queue.
+#[test]
+fn inbox_confirms_or_dismisses_a_possible_contradiction() {
+    let (_tmp, root) = common::scratch(&corpus("okf-v0.2/acme_retail"));
+    let w = |rel: &str, text: String| std::fs::write(root.join(rel), text).unwrap();
+    w("metrics/use-a.md", contradiction_concept("use", "Always use ripgrep for the search."));
+    w("metrics/use-b.md", contradiction_concept("use", "Never use ripgrep for the search."));
+    w("metrics/timeout-a.md", contradiction_concept("timeout", "The request timeout is 30 seconds."));
+    w("metrics/timeout-b.md", contradiction_concept("timeout", "The request timeout is 90 seconds."));
+    let mut app = tui_support::inbox::open(&root, (140, 45));
+    let possible = |app: &folio::app::App, id: &str| {
+        let item = app.model.review.items.iter().find(|i| i.id == id).expect("queued");
+        item.reasons.contains(&folio::store::review::queue::Reason::PossibleContradiction)
+    };
+    for id in ["metrics/use-a", "metrics/use-b", "metrics/timeout-a", "metrics/timeout-b"] {
+        assert!(possible(&app, id), "{id}");
+    }
+    assert!(!possible(&app, "metrics/revenue"), "an ordinary concept is no candidate");
+
+    // `C` on an item that is no candidate says so and writes nothing.
+    tui_support::inbox::go_to(&mut app, "metrics/revenue");
+    press(&mut app, &["C"]);
+    assert!(app.model.review.confirm.is_none());
+    assert!(text(&render(&app)).contains("this item is not one"));
+
+    tui_support::inbox::go_to(&mut app, "metrics/use-a");
+    press(&mut app, &["C"]);
+    let confirm = app.model.review.confirm.as_ref().expect("the confirm dialog");
+    let dialog = confirm.lines.join("\n");
+    assert!(dialog.contains("+contradicts") && dialog.contains("metrics/use-b"), "{dialog}");
+    press(&mut app, &["y"]);
+    let a = std::fs::read_to_string(root.join("metrics/use-a.md")).unwrap();
+    assert!(a.contains("contradicts:") && a.contains("metrics/use-b"), "{a}");
+    app.handle(Event::FilesChanged(vec![root.join("metrics/use-a.md"), root.join("metrics/use-b.md")]));
+    app.settle(std::time::Duration::from_secs(10));
+    let gone =
+        |app: &folio::app::App, id: &str| app.model.review.items.iter().all(|i| i.id != id) || !possible(app, id);
+    assert!(gone(&app, "metrics/use-b"), "a confirmed pair is no longer a candidate");
+
+    tui_support::inbox::go_to(&mut app, "metrics/timeout-b");
+    press(&mut app, &["i"]);
+    assert!(matches!(
+        app.model.overlays.last(),
+        Some(Overlay::Reason { rule: "possible-contradiction", other: Some(o), .. }) if o == "metrics/timeout-a"
+    ));
+    assert!(
+        text(&render(&app)).contains("Dismiss possible-contradiction between metrics/timeout-b and metrics/timeout-a")
+    );
+    type_text(&mut app, "units differ");
+    press(&mut app, &["<Enter>"]);
+    app.settle(std::time::Duration::from_secs(10));
+    let config = std::fs::read_to_string(root.join(".folio/config.toml")).unwrap();
+    assert!(config.contains("other = \"metrics/timeout-a\""), "{config}");
+    assert!(gone(&app, "metrics/timeout-a") && gone(&app, "metrics/timeout-b"), "never shown again");
 }
 
 /// The inbox shows a near-duplicate beside its pair with the words both say highlighted, and

@@ -280,7 +280,12 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         Effect::IndexText { store, base, changed } => {
             let text = match base {
                 Some((old, index)) => index.update(&old, &store, &changed),
-                None => crate::recall::text::TextRecall::build(&store),
+                // From the persistent cache where the files are unchanged; a bad cache file is
+                // rewritten, never a reason to go without the index.
+                None => {
+                    let cache = if source.no_cache { None } else { Cache::from_env() };
+                    crate::recall::text::TextRecall::open(cache.as_ref(), &store).0
+                }
             };
             Some(Event::TextIndexed(store, Arc::new(text)))
         }

@@ -295,7 +295,9 @@ pub fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
         return None;
     }
     // A verdict records who decided: with nobody known, ask once before the first one.
-    let writes = matches!(a, inbox_verbs!())
+    // Deciding a possible contradiction (`C`, `i`) writes too, though the lint panel binds the
+    // same keys (so they are no inbox verbs).
+    let writes = matches!(a, inbox_verbs!() | Action::ConfirmContradiction | Action::IgnoreFinding)
         && !matches!(
             a,
             Action::Skip

@@ -113,8 +113,11 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
         }
         Event::IgnoreChanged(Ok(text)) => {
             model.message = Some(Message { text, warn: false });
-            // The config is not watched (it is hidden): re-sort the findings now.
-            lint::request(model)
+            // The config is not watched (it is hidden): re-sort the findings now, and rebuild
+            // the inbox's queue (a dismissed possible contradiction leaves its reasons).
+            let mut effects = lint::request(model);
+            effects.extend(super::review::on_store_changed(model));
+            effects
         }
         Event::IgnoreChanged(Err(e)) => {
             model.message = Some(Message { text: e, warn: true });

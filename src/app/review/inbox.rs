@@ -3,7 +3,7 @@
 //! promote target) and the merge-target picker that some verdicts ask for first.
 use super::super::action::Action;
 use super::super::effects::Effect;
-use super::super::model::Model;
+use super::super::model::{Model, Overlay};
 use super::super::review_jobs::Job;
 use super::editing::open_editor;
 use super::plan::{plan_job, plan_selected, plan_visible};
@@ -51,6 +51,26 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
             }
         }
         Action::Forget => plan_selected(model, Verdict::Forget),
+        // A possible contradiction is decided here as in the lint panel: `C` writes the pair as
+        // the format's own `contradicts` (after the confirm dialog), `i` dismisses the pair.
+        Action::ConfirmContradiction => match contradiction_pair(model, "C confirms") {
+            Some((a, b)) => match store(model) {
+                Some(store) => {
+                    let by = model.review.actor.clone();
+                    vec![Effect::Review(Box::new(Job::ConfirmContradiction { store, a, b, by }))]
+                }
+                None => Vec::new(),
+            },
+            None => Vec::new(),
+        },
+        Action::IgnoreFinding => {
+            if let (Some((a, b)), Some(store)) = (contradiction_pair(model, "i dismisses"), store(model)) {
+                let (entity, other) = (store.entity(a).id.clone(), Some(store.entity(b).id.clone()));
+                let rule = crate::store::lint::possible_contradiction::RULE;
+                model.overlays.push(Overlay::Reason { rule, entity, other, text: String::new() });
+            }
+            Vec::new()
+        }
         Action::Veto => {
             let targets = selected_target(model).into_iter().collect::<Vec<_>>();
             if !targets.is_empty() {
@@ -114,6 +134,16 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
         }
         _ => return None,
     })
+}
+
+/// The selected item and the entity its `possible-contradiction` finding pairs it with; says
+/// why not (`what`: the key's verb) when the item has none.
+fn contradiction_pair(model: &mut Model, what: &str) -> Option<(EntityIdx, EntityIdx)> {
+    let pair = model.review.selected().and_then(|i| i.contradiction_with.map(|o| (i.idx, o)));
+    if pair.is_none() {
+        say(model, format!("{what} a possible contradiction; this item is not one"), true);
+    }
+    pair
 }
 
 /// How many merge targets the picker lists.

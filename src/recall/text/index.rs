@@ -49,6 +49,15 @@ pub struct TextIndex {
     average: f32,
 }
 
+/// What `TextIndex::parts` gives the cache, besides the posting bytes.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct Parts {
+    words: Vec<Box<str>>,
+    offsets: Vec<u32>,
+    df: Vec<u32>,
+    lengths: Vec<u32>,
+}
+
 /// One posting: the entity and how often the word occurs in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Posting {
@@ -323,13 +332,47 @@ impl TextIndex {
         let (start, end) = (self.offsets[id as usize] as usize, self.offsets[id as usize + 1] as usize);
         let bytes = &self.postings[start..end];
         let mut out = Vec::with_capacity(self.df[id as usize] as usize);
-        let (mut at, mut idx) = (0, 0);
+        let (mut at, mut idx) = (0, 0u32);
         while at < bytes.len() {
-            idx += read_varint(bytes, &mut at);
+            // Wrapping: a cached list is checked by its CRC, not trusted to be well formed.
+            idx = idx.wrapping_add(read_varint(bytes, &mut at));
             let count = read_varint(bytes, &mut at);
             out.push(Posting { idx, count });
         }
         out
+    }
+
+    /// The index as the persistent cache keeps it (`super::cache`): its word list in number
+    /// order and its arrays, and the posting bytes apart (written and read as they are).
+    pub(super) fn parts(&self) -> (Parts, &[u8]) {
+        let mut words = vec![""; self.df.len()];
+        for (w, &id) in &self.words {
+            words[id as usize] = w;
+        }
+        let words = words.into_iter().map(Box::from).collect();
+        (
+            Parts { words, offsets: self.offsets.clone(), df: self.df.clone(), lengths: self.lengths.clone() },
+            &self.postings,
+        )
+    }
+
+    /// The index from cached parts, checked so that no lookup can fall outside them.
+    pub(super) fn from_parts(parts: Parts, postings: Vec<u8>) -> Result<TextIndex, String> {
+        let Parts { words, offsets, df, lengths } = parts;
+        let n = words.len();
+        if df.len() != n || offsets.len() != n + 1 {
+            return Err(format!("{n} words, {} counts, {} offsets", df.len(), offsets.len()));
+        }
+        if offsets.windows(2).any(|w| w[0] > w[1]) || offsets.last().is_some_and(|&l| l as usize != postings.len()) {
+            return Err("posting offsets out of order or past the postings".into());
+        }
+        let words: FastMap<Box<str>, u32> = words.into_iter().enumerate().map(|(id, w)| (w, id as u32)).collect();
+        if words.len() != n {
+            return Err("a word listed twice".into());
+        }
+        let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
+        let average = if lengths.is_empty() { 0.0 } else { total as f32 / lengths.len() as f32 };
+        Ok(TextIndex { words, offsets, df, postings, lengths, average })
     }
 
     /// Bytes the index holds in memory: postings, offsets, counts and the vocabulary with its

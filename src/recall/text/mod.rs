@@ -2,6 +2,7 @@
 //! own inverted index (`index`) and combined with the fuzzy score of the entity's fields
 //! (`super::rank`), each result with the body lines that hold the query's words.
 pub mod bm25;
+pub mod cache;
 pub mod index;
 pub mod lines;
 pub mod live;
@@ -45,9 +46,18 @@ pub struct TextHit {
     pub idx: EntityIdx,
     /// The ranking score: `fuzzy` plus `text` × `TEXT_WEIGHT`.
     pub score: u32,
+    /// The fields' fuzzy score; only an upper bound of it when not `exact`.
     pub fuzzy: u32,
     pub text: f32,
+    /// `fuzzy` is the exact score. Hits past the requested `limit` (past every hit that could
+    /// rank among the first `limit`) may carry a bound, and are ordered by it.
+    pub exact: bool,
     pub lines: Vec<MatchLine>,
+}
+
+/// The fuzzy items of every entity, as recall ranks the fields.
+fn items(store: &Store) -> Vec<RecallItem> {
+    store.entities.par_iter().enumerate().map(|(i, e)| RecallItem::entity(i as EntityIdx, e)).collect()
 }
 
 /// What a full-text query runs against, built once per store: the text index and the fuzzy
@@ -59,11 +69,15 @@ pub struct TextRecall {
 
 impl TextRecall {
     pub fn build(store: &Store) -> TextRecall {
-        let (index, items) = rayon::join(
-            || TextIndex::build(store),
-            || store.entities.iter().enumerate().map(|(i, e)| RecallItem::entity(i as EntityIdx, e)).collect(),
-        );
+        let (index, items) = rayon::join(|| TextIndex::build(store), || items(store));
         TextRecall { index, items }
+    }
+
+    /// `build`, with the index from the persistent cache where the store's files are unchanged
+    /// (`cache::open`: only changed entities are read), and how it was made.
+    pub fn open(cache: Option<&crate::store::keep::cache::Cache>, store: &Store) -> (TextRecall, cache::Provenance) {
+        let ((index, made), items) = rayon::join(|| cache::open(cache, store), || items(store));
+        (TextRecall { index, items }, made)
     }
 
     /// The text recall of `store`, which is `old_store` with the files at `changed` read again:
@@ -95,10 +109,7 @@ impl TextRecall {
             .filter(|&i| !kept[i as usize])
             .map(|i| (i, index::weighted_text(store, i)))
             .collect();
-        let (index, items) = rayon::join(
-            || self.index.update(&keep, &fresh, store.entities.len()),
-            || store.entities.par_iter().enumerate().map(|(i, e)| RecallItem::entity(i as EntityIdx, e)).collect(),
-        );
+        let (index, items) = rayon::join(|| self.index.update(&keep, &fresh, store.entities.len()), || items(store));
         TextRecall { index, items }
     }
 
@@ -167,62 +178,149 @@ impl TextRecall {
         if query.is_empty() {
             return Vec::new();
         }
-        let accepts = |idx: EntityIdx| query.accepts(store.entity(idx), facts(flags, idx as usize));
+        let filtered = query.has_filters();
+        let accepts = |idx: EntityIdx| !filtered || query.accepts(store.entity(idx), facts(flags, idx as usize));
         let terms = Terms::parse(&query.text);
-        let mut combined: HashMap<EntityIdx, (u32, f32)> = HashMap::new();
-        // Fuzzy over the fields, as `folio recall` without `--text`; phrases ask for the text.
-        if terms.phrases.is_empty() {
-            let pattern = rank::pattern(&Terms::fuzzy_text(&query.text));
-            let scored: Vec<(EntityIdx, u32)> = self
-                .items
-                .par_iter()
-                .filter_map(|item| rank::score(item, 0, &pattern).map(|s| (item.idx, s.score)))
-                .filter(|&(idx, _)| accepts(idx))
-                .collect();
-            combined.extend(scored.into_iter().map(|(idx, score)| (idx, (score, 0.0))));
-        }
-        let phrase_words = terms.phrases.iter().flatten().collect::<std::collections::HashSet<_>>().len();
-        let mut scored: Vec<(EntityIdx, f32, usize)> = bm25::scores_any(&self.index, &self.groups(&query.text, prefix))
+        let n = self.items.len().min(store.entities.len());
+        let phrase_words = terms.phrases.iter().flatten().collect::<HashSet<_>>().len();
+        let mut text: Vec<f32> = bm25::scores_any(&self.index, &self.groups(&query.text, prefix))
             .into_iter()
-            .map(|(idx, (s, held))| (idx, s, held))
+            .enumerate()
+            .map(|(idx, (s, held))| {
+                let wanted = held > 0 && (terms.phrases.is_empty() || held >= phrase_words);
+                if wanted && idx < n && accepts(idx as EntityIdx) { s } else { 0.0 }
+            })
             .collect();
-        scored.retain(|&(idx, _, held)| (terms.phrases.is_empty() || held >= phrase_words) && accepts(idx));
+        text.resize(n, 0.0);
         if !terms.phrases.is_empty() {
             // Phrases are checked by reading the body: best first, and only until `limit` hold
             // them (with phrases the ranking is BM25 alone), not on every entity with the words.
-            scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            let mut kept = Vec::new();
-            for s in scored {
-                if kept.len() == limit {
+            let mut order: Vec<EntityIdx> = (0..n as EntityIdx).filter(|&i| text[i as usize] > 0.0).collect();
+            order.sort_by(|&a, &b| text[b as usize].total_cmp(&text[a as usize]).then(a.cmp(&b)));
+            let mut kept = vec![0.0; n];
+            let mut held = 0;
+            for idx in order {
+                if held == limit {
                     break;
                 }
-                if lines::holds_phrases(store, s.0, &terms.phrases) {
-                    kept.push(s);
+                if lines::holds_phrases(store, idx, &terms.phrases) {
+                    kept[idx as usize] = text[idx as usize];
+                    held += 1;
                 }
             }
-            scored = kept;
+            text = kept;
         }
-        for (idx, score, _) in scored {
-            combined.entry(idx).or_default().1 = score;
-        }
-        let mut hits: Vec<TextHit> = combined
-            .into_iter()
-            .map(|(idx, (fuzzy, text))| TextHit {
-                idx,
-                score: fuzzy + (text * TEXT_WEIGHT).round() as u32,
-                fuzzy,
-                text,
-                lines: Vec::new(),
+        // Fuzzy over the fields, as `folio recall` without `--text` (phrases ask for the text):
+        // first only an upper bound of each item's score (`rank::score_or_bound` against a floor
+        // nothing reaches), the exact score later and only for what can rank among the best.
+        let pattern = rank::pattern(&Terms::fuzzy_text(&query.text));
+        let bounds = rank::bounds(&pattern);
+        let fuzzy = |idx: EntityIdx, floor: Option<&rank::Scored>| {
+            rank::score_or_bound(&self.items[idx as usize], 0, &pattern, bounds.as_ref(), rank::Prior::NONE, floor)
+        };
+        let ceiling =
+            rank::Scored { score: u32::MAX, len: 0, idx: 0, line: 0, id: 0, exact: true, head: 0, head_exact: true };
+        let mut hits: Vec<TextHit> = (0..n as EntityIdx)
+            .into_par_iter()
+            .filter_map(|idx| {
+                let t = text[idx as usize];
+                let f = if terms.phrases.is_empty() { fuzzy(idx, Some(&ceiling)) } else { None };
+                if t == 0.0 && (f.is_none() || !accepts(idx)) {
+                    return None;
+                }
+                let (score, exact) = f.map_or((0, true), |f| (f.score, f.exact));
+                Some(TextHit {
+                    idx,
+                    score: score + (t * TEXT_WEIGHT).round() as u32,
+                    fuzzy: score,
+                    text: t,
+                    exact,
+                    lines: Vec::new(),
+                })
             })
             .collect();
-        hits.par_sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.idx.cmp(&b.idx)));
+        let best_first = |a: &TextHit, b: &TextHit| b.score.cmp(&a.score).then(a.idx.cmp(&b.idx));
+        hits.par_sort_unstable_by(best_first);
+        // Threshold: exact scores in bound order until no bound left can reach the `limit`-th
+        // best exact score; those after it keep their bounds, in bound order.
+        let k = limit.max(1);
+        let mut exact: Vec<u32> = Vec::new();
+        let mut done = 0;
+        while done < hits.len() {
+            if exact.len() >= k && hits[done].score < exact[k - 1] {
+                break;
+            }
+            let batch = (done + EXACT_BATCH).min(hits.len());
+            // Once `k` are known, the tighter bound first: an item whose fields cannot lift it
+            // past the `k`-th best (ties included) keeps that bound and is not scored.
+            let kth = (exact.len() >= k).then(|| exact[k - 1]);
+            hits[done..batch].par_iter_mut().filter(|h| !h.exact).for_each(|h| {
+                let body = h.score - h.fuzzy;
+                let floor = kth.map(|kth| rank::Scored { score: kth.saturating_sub(body + 1), ..ceiling });
+                let scored = fuzzy(h.idx, floor.as_ref().filter(|f| f.score > 0));
+                let (fuzzy, exact) = scored.map_or((0, true), |f| (f.score, f.exact));
+                h.score = body + fuzzy;
+                h.fuzzy = fuzzy;
+                h.exact = exact;
+            });
+            exact.extend(hits[done..batch].iter().filter(|h| h.exact).map(|h| h.score));
+            exact.sort_unstable_by(|a, b| b.cmp(a));
+            exact.truncate(k);
+            done = batch;
+        }
+        // A bound's subsequence test matched where the exact matcher did not (not expected).
+        let unmatched = |h: &TextHit| h.exact && h.fuzzy == 0 && h.text == 0.0;
+        let done = done - hits[..done].iter().filter(|h| unmatched(h)).count();
+        hits.retain(|h| !unmatched(h));
+        hits[..done].par_sort_unstable_by(best_first);
         hits
     }
 }
 
+/// Items given their exact fuzzy score at once, best bound first (in parallel).
+const EXACT_BATCH: usize = 256;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first `limit` hits are those of scoring every entity exactly (the fuzzy score of
+    /// its fields plus BM25), in the same order, whatever the bounds skipped.
+    #[test]
+    fn the_best_hits_equal_exact_scoring_of_every_entity() {
+        let dir = tempfile::tempdir().unwrap();
+        let words = ["margin", "gross", "revenue", "daily", "churn", "snapshot", "stale", "ledger", "refund", "cohort"];
+        for i in 0..300usize {
+            let pick = |k: usize| words[(i * 7 + k * 3 + i / 11) % words.len()];
+            let title = format!("{} {} note {i}", pick(0), pick(1));
+            let body = format!("{} and {} {}; {} again.\n", pick(2), pick(3), pick(4).repeat(1 + i % 2), pick(5));
+            let desc = if i % 3 == 0 { format!("description: about {}\n", pick(6)) } else { String::new() };
+            std::fs::write(dir.path().join(format!("n{i}.md")), format!("---\ntitle: {title}\n{desc}---\n{body}"))
+                .unwrap();
+        }
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let text = TextRecall::build(&store);
+        for q in ["margin", "gross rev", "daily revenue", "mrgn", "stale churn", "ledger note 1", "refund cohort"] {
+            let query = Query::parse(q);
+            let pattern = rank::pattern(q);
+            let bm25 = bm25::scores_any(&text.index, &text.groups(q, false));
+            let mut want: Vec<(EntityIdx, u32)> = (0..store.entities.len())
+                .filter_map(|i| {
+                    let f = rank::score(&text.items[i], 0, &pattern).map(|s| s.score);
+                    let t = bm25[i].0;
+                    (f.is_some() || t > 0.0)
+                        .then(|| (i as EntityIdx, f.unwrap_or(0) + (t * TEXT_WEIGHT).round() as u32))
+                })
+                .collect();
+            want.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            for limit in [1, 5, 20] {
+                let got: Vec<(EntityIdx, u32)> =
+                    text.rank(&store, &query, &[], limit).iter().take(limit).map(|h| (h.idx, h.score)).collect();
+                assert_eq!(got, want[..limit.min(want.len())], "{q} limit {limit}");
+            }
+            assert_eq!(text.rank(&store, &query, &[], 5).len(), want.len(), "{q}: every match is listed");
+        }
+    }
 
     #[test]
     fn the_word_being_typed_also_matches_the_words_it_starts() {

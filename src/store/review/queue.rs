@@ -30,6 +30,9 @@ pub enum Reason {
     PromotionCandidate,
     /// Find by content: the body nearly repeats another entity's (lint `near-duplicate`).
     NearDuplicate,
+    /// Find by content: the entity may state the opposite of a near-duplicate (lint
+    /// `possible-contradiction`): a person confirms it as a contradiction or dismisses it.
+    PossibleContradiction,
     /// Terminal control characters or invisible text in the entity.
     HiddenContent,
     /// Lint reports an error on the entity.
@@ -43,7 +46,7 @@ pub enum Reason {
 pub const TIERS: u8 = 6;
 
 /// Every reason, in tier order (the header counts them in this order).
-pub const ALL: [Reason; 15] = [
+pub const ALL: [Reason; 16] = [
     Reason::HiddenContent,
     Reason::VerdictConflict,
     Reason::Contradiction,
@@ -56,6 +59,7 @@ pub const ALL: [Reason; 15] = [
     Reason::PendingReview,
     Reason::LintError,
     Reason::NearDuplicate,
+    Reason::PossibleContradiction,
     Reason::LowConfidence,
     Reason::RetentionFlagged,
     Reason::NeverReviewed,
@@ -76,6 +80,7 @@ impl Reason {
             Reason::RetentionFlagged => "retention-flagged",
             Reason::PromotionCandidate => "promotion-candidate",
             Reason::NearDuplicate => "near-duplicate",
+            Reason::PossibleContradiction => "possible-contradiction",
             Reason::HiddenContent => "hidden-content",
             Reason::LintError => "lint-error",
             Reason::VerdictConflict => "verdict-conflict",
@@ -99,7 +104,7 @@ impl Reason {
             | Reason::Draft
             | Reason::ShadowPlaybook
             | Reason::PendingReview => 3,
-            Reason::LintError | Reason::NearDuplicate | Reason::LowConfidence => 4,
+            Reason::LintError | Reason::NearDuplicate | Reason::PossibleContradiction | Reason::LowConfidence => 4,
             Reason::RetentionFlagged => 5,
             Reason::NeverReviewed => 6,
         }
@@ -144,6 +149,10 @@ pub struct QueueItem {
     /// one offered to merge into).
     #[serde(skip)]
     pub duplicate_of: Option<EntityIdx>,
+    /// The entity a `possible-contradiction` finding pairs this one with (`C` confirms the pair
+    /// as a contradiction, `i` dismisses it).
+    #[serde(skip)]
+    pub contradiction_with: Option<EntityIdx>,
 }
 
 /// Statuses that mean "out of the active set" in some dialect: never queued.
@@ -194,6 +203,10 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
         let duplicate_of = mine().find(|x| x.rule == lint::near_duplicate::RULE).and_then(|x| x.other);
         if duplicate_of.is_some() || mine().any(|x| x.rule == lint::near_duplicate::RULE) {
             reasons.push(Reason::NearDuplicate);
+        }
+        let contradiction_with = mine().find(|x| x.rule == lint::possible_contradiction::RULE).and_then(|x| x.other);
+        if contradiction_with.is_some() {
+            reasons.push(Reason::PossibleContradiction);
         }
         if mine().any(|x| x.severity == Severity::Error) {
             reasons.push(Reason::LintError);
@@ -249,6 +262,7 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             approved_hash: approved,
             verdicts,
             duplicate_of,
+            contradiction_with,
         });
     }
     order(&mut out);

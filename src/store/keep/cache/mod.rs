@@ -18,6 +18,9 @@ use crate::store::Store;
 use crate::store::dialect::DialectKind;
 use codec::Header;
 
+/// Extension of the side file holding a store's text index (`Cache::side_file`).
+pub const TEXT_EXT: &str = "folio-text";
+
 /// Stores with fewer entities are not cached: they load from their files about as fast.
 pub const MIN_ENTITIES: usize = 1000;
 /// A snapshot older than this is rebuilt: some per-file checks depend on the clock (OKF
@@ -145,6 +148,12 @@ impl Cache {
         self.stores_dir().join(format!("{name}-{kind}-{hex}.folio-cache"))
     }
 
+    /// A file kept beside a store's snapshot for what folio derives from the store elsewhere
+    /// (the text index): the snapshot's name with extension `ext`. `clear` removes it too.
+    pub fn side_file(&self, root: &Path, kind: DialectKind, ext: &str) -> PathBuf {
+        self.file_for(root, kind).with_extension(ext)
+    }
+
     /// The store as cached, unvalidated (its files may have changed since: see `validate`).
     pub fn load(&self, root: &Path, kind: DialectKind, detected_by: String) -> Result<Store, Miss> {
         if !cacheable(kind) {
@@ -209,19 +218,30 @@ impl Cache {
         Ok(path)
     }
 
-    /// Remove the cache file of one store, or every cache file; returns how many went.
+    /// Remove the cache file of one store, or every cache file, with their side files; returns
+    /// how many snapshots went.
     pub fn clear(&self, only: Option<(&Path, DialectKind)>) -> std::io::Result<usize> {
         let files = match only {
             Some((root, kind)) => vec![self.file_for(root, kind)],
             None => self.entries().into_iter().map(|e| e.path).collect(),
         };
+        let sides: Vec<PathBuf> = match only {
+            Some(_) => files.iter().map(|f| f.with_extension(TEXT_EXT)).collect(),
+            None => fs::read_dir(self.stores_dir())
+                .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension() == Some(TEXT_EXT.as_ref())).collect())
+                .unwrap_or_default(),
+        };
+        let remove = |f: &Path| match fs::remove_file(f) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(std::io::Error::new(e.kind(), format!("{}: {e}", f.display()))),
+        };
         let mut n = 0;
         for f in files {
-            match fs::remove_file(&f) {
-                Ok(()) => n += 1,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(std::io::Error::new(e.kind(), format!("{}: {e}", f.display()))),
-            }
+            n += usize::from(remove(&f)?);
+        }
+        for f in sides {
+            remove(&f)?;
         }
         Ok(n)
     }
