@@ -4,10 +4,11 @@
 //! version once the store is re-read. The repository is built with the real `git` (skipped
 //! where it is missing); folio reads it with gitoxide.
 mod common;
+#[path = "support/git.rs"]
+mod git_support;
 mod tui_support;
 
 use std::path::Path;
-use std::process::Command;
 
 use folio::app::event::Event;
 use folio::app::model::Pane;
@@ -15,28 +16,21 @@ use folio::store::keep::history::Source;
 use tui_support::*;
 
 fn git(dir: &Path, who: &str, date: &str, args: &[&str]) {
-    let o = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .env("GIT_AUTHOR_NAME", who)
-        .env("GIT_AUTHOR_EMAIL", format!("{who}@example.com"))
-        .env("GIT_COMMITTER_NAME", who)
-        .env("GIT_COMMITTER_EMAIL", format!("{who}@example.com"))
-        .env("GIT_AUTHOR_DATE", date)
-        .env("GIT_COMMITTER_DATE", date)
-        .env_remove("GIT_DIR")
-        .output()
-        .expect("git runs");
-    assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    git_support::run_as(dir, who, date, args);
+}
+
+/// Skip (loudly) where git is missing; CI machines have it.
+fn no_git() -> bool {
+    let missing = !git_support::available();
+    if missing {
+        eprintln!("SKIPPED: the `git` binary is not installed; this test builds its repository with it");
+    }
+    missing
 }
 
 #[test]
 fn the_history_pane_lists_versions_diffs_and_blames() {
-    if !Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: the `git` binary is not installed; this test builds its repository with it");
+    if no_git() {
         return;
     }
     let t = tempfile::tempdir().unwrap();
@@ -114,8 +108,7 @@ fn the_history_pane_lists_versions_diffs_and_blames() {
 
 #[test]
 fn the_history_pane_shows_the_versions_as_the_worker_finds_them() {
-    if !Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: the `git` binary is not installed; this test builds its repository with it");
+    if no_git() {
         return;
     }
     let t = tempfile::tempdir().unwrap();
@@ -188,8 +181,7 @@ fn the_history_pane_shows_the_versions_as_the_worker_finds_them() {
 
 #[test]
 fn one_version_is_counted_as_one() {
-    if !Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: the `git` binary is not installed; this test builds its repository with it");
+    if no_git() {
         return;
     }
     let t = tempfile::tempdir().unwrap();
