@@ -175,6 +175,11 @@ fn the_text_index_is_kept_in_the_cache_and_only_changed_files_are_read_again() {
     assert!(tokenised > 1000 && reused == 0, "{tokenised} {reused}");
     assert!(!first.as_array().unwrap().is_empty());
     assert!(cache_files(&s.cache).iter().any(|p| p.extension().is_some_and(|e| e == "folio-text")));
+    let info = folio(&s.cache, &["cache", "info", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    assert!(v["stores"][0]["text_index_bytes"].as_u64().unwrap() > 0, "cache info lists the text index: {v}");
+    let text = String::from_utf8_lossy(&folio(&s.cache, &["cache", "info"]).stdout).into_owned();
+    assert!(text.contains("+ text index"), "{text}");
     let (second, again, reused) = text_recall(&s.cache, &s.store, "margin");
     assert_eq!((again, reused), (0, tokenised), "a second run reads no body");
     assert_eq!(second, first, "and answers the same");

@@ -81,7 +81,8 @@ fn info(cache: &Cache, as_json: bool) -> anyhow::Result<u8> {
                     .unwrap_or(0);
                 let usable = h.build == cache::build_id();
                 json!({"file": e.path, "bytes": e.bytes, "root": h.root, "dialect": h.dialect,
-                       "entities": h.entities, "age_seconds": age_s, "this_build": usable})
+                       "entities": h.entities, "age_seconds": age_s, "this_build": usable,
+                       "text_index_bytes": e.text_index_bytes})
             }
             Err(why) => json!({"file": e.path, "bytes": e.bytes, "error": why}),
         })
@@ -97,11 +98,12 @@ fn info(cache: &Cache, as_json: bool) -> anyhow::Result<u8> {
     for (e, row) in entries.iter().zip(&rows) {
         match &e.header {
             Ok(h) => println!(
-                "  {} ({}): {} entities, {:.1} MB, {} s old{}",
+                "  {} ({}): {} entities, {:.1} MB{}, {} s old{}",
                 escape::line(&h.root),
                 h.dialect,
                 h.entities,
                 e.bytes as f64 / 1e6,
+                e.text_index_bytes.map(|b| format!(" + text index {:.1} MB", b as f64 / 1e6)).unwrap_or_default(),
                 row["age_seconds"],
                 if h.build == cache::build_id() { "" } else { ", another build's (rebuilt on next open)" }
             ),

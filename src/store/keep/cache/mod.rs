@@ -256,7 +256,8 @@ impl Cache {
                 let path = d.path();
                 let bytes = d.metadata().map(|m| m.len()).unwrap_or(0);
                 let header = read_header(&path);
-                Entry { path, bytes, header }
+                let text_index_bytes = fs::metadata(path.with_extension(TEXT_EXT)).ok().map(|m| m.len());
+                Entry { path, bytes, header, text_index_bytes }
             })
             .collect();
         out.sort_by(|a, b| a.path.cmp(&b.path));
@@ -270,6 +271,8 @@ pub struct Entry {
     pub path: PathBuf,
     pub bytes: u64,
     pub header: Result<Header, String>,
+    /// The size of the store's text index beside it (full-text recall), when one was written.
+    pub text_index_bytes: Option<u64>,
 }
 
 /// Read just enough of a cache file for its header.
