@@ -19,6 +19,13 @@ fn git(dir: &Path, who: &str, date: &str, args: &[&str]) {
     git_support::run_as(dir, who, date, args);
 }
 
+/// The store as a repository whose first commit, by Ann, holds everything written so far.
+fn first_commit(root: &Path) {
+    for args in [&["init", "-q", "-b", "main"][..], &["add", "-A"], &["commit", "-q", "-m", "first"]] {
+        git(root, "Ann", "2026-01-01T10:00:00Z", args);
+    }
+}
+
 /// Skip (loudly) where git is missing; CI machines have it.
 fn no_git() -> bool {
     let missing = !git_support::available();
@@ -36,9 +43,7 @@ fn the_history_pane_lists_versions_diffs_and_blames() {
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("store");
     write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nRun the backup at 01:00.\n");
-    git(&root, "Ann", "2026-01-01T10:00:00Z", &["init", "-q", "-b", "main"]);
-    git(&root, "Ann", "2026-01-01T10:00:00Z", &["add", "-A"]);
-    git(&root, "Ann", "2026-01-01T10:00:00Z", &["commit", "-q", "-m", "first"]);
+    first_commit(&root);
     write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nRun the backup at 02:30.\nMail on failure.\n");
     git(&root, "Bob", "2026-01-02T10:00:00Z", &["commit", "-q", "-am", "later, and mail"]);
     let mut app = app_on(&root, "dark", (110, 30));
@@ -114,9 +119,7 @@ fn the_history_pane_shows_the_versions_as_the_worker_finds_them() {
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("store");
     write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\n");
-    git(&root, "Ann", "2026-01-01T10:00:00Z", &["init", "-q", "-b", "main"]);
-    git(&root, "Ann", "2026-01-01T10:00:00Z", &["add", "-A"]);
-    git(&root, "Ann", "2026-01-01T10:00:00Z", &["commit", "-q", "-m", "first"]);
+    first_commit(&root);
     for (day, body) in [(2, "Two.\n"), (3, "Three.\n")] {
         write(&root, "notes/alpha.md", format!("---\ntitle: Alpha\n---\nOne.\n{body}"));
         git(&root, "Bob", &format!("2026-01-0{day}T10:00:00Z"), &["commit", "-q", "-am", "more"]);
@@ -187,9 +190,7 @@ fn one_version_is_counted_as_one() {
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("store");
     write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\n");
-    git(&root, "Ann", "2026-01-01T10:00:00Z", &["init", "-q", "-b", "main"]);
-    git(&root, "Ann", "2026-01-01T10:00:00Z", &["add", "-A"]);
-    git(&root, "Ann", "2026-01-01T10:00:00Z", &["commit", "-q", "-m", "first"]);
+    first_commit(&root);
     let mut app = app_on(&root, "dark", (110, 30));
     press(&mut app, &["5"]);
     let screen = text(&render(&app));
