@@ -6,19 +6,22 @@ use crate::store::model::entity::rule;
 use crate::store::read::frontmatter::{self, Block};
 use crate::store::{Store, read::fsio, read::load};
 
-/// Give every `legacy-trigger` finding its fix (reads only the files concerned).
+/// Give every `legacy-trigger` finding its fix (reads only the files concerned). In parallel:
+/// a generated evolve store has the key in every file, and reading and hashing 100k files one
+/// after another was ≈1.5 s of one core in `folio lint` (perf, 100k evolve).
 pub fn attach(store: &Store, findings: &mut [Finding]) {
-    for f in findings.iter_mut().filter(|f| f.rule == rule::LEGACY_TRIGGER && f.fix.is_none()) {
-        let Some(path) = f.path.clone() else { continue };
-        let Ok((bytes, false)) = fsio::read_capped(&store.abs_path(&path), load::MAX_READ) else { continue };
-        let Some(range) = std::str::from_utf8(&bytes).ok().and_then(trigger_key) else { continue };
+    use rayon::prelude::*;
+    findings.par_iter_mut().filter(|f| f.rule == rule::LEGACY_TRIGGER && f.fix.is_none()).for_each(|f| {
+        let Some(path) = f.path.clone() else { return };
+        let Ok((bytes, false)) = fsio::read_capped(&store.abs_path(&path), load::MAX_READ) else { return };
+        let Some(range) = std::str::from_utf8(&bytes).ok().and_then(trigger_key) else { return };
         f.fix = Some(Fix {
             path,
             description: "rename the key `trigger` to `description`".into(),
             expected_hash: Some(content_hash(&bytes)),
             change: Change::Edits(vec![ByteEdit { range, replacement: "description".into() }]),
         });
-    }
+    });
 }
 
 /// Byte range of the top-level `trigger` key in the frontmatter block, when there is exactly one.
