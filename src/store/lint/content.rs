@@ -4,12 +4,15 @@
 //! store's bodies are read and tokenised once, and per-word work (stopwords, stems, hashes)
 //! happens once per distinct word instead of once per occurrence.
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
+use hashbrown::HashTable;
 use rayon::prelude::*;
 
 use super::body_text;
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
+use crate::store::read::fsio::FolderOpener;
 
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
@@ -51,16 +54,47 @@ struct Part {
 }
 
 impl Content {
-    /// Read and tokenise the description and body of every entity (in parallel).
+    /// Read and tokenise the description and body of every entity (in parallel). What
+    /// `body_text::compared_text` gives each entity is tokenised in two parts, description then
+    /// body, straight from the bytes read: no concatenated copy per entity.
     pub fn build(store: &Store) -> Content {
-        Content::from_texts(store.entities.len(), |i| body_text::compared_text(store, i as EntityIdx))
+        let all: Vec<EntityIdx> = (0..store.entities.len() as EntityIdx).collect();
+        Content::build_of(store, &all)
+    }
+
+    /// `build` for the entities `idxs` only (table entry `k` is entity `idxs[k]`).
+    pub fn build_of(store: &Store, idxs: &[EntityIdx]) -> Content {
+        Content::from_chunks(idxs.len(), |range, t| {
+            let mut opener = FolderOpener::default();
+            for &idx in &idxs[range] {
+                t.add(store.entity(idx).description.as_deref().unwrap_or_default());
+                if let Some(raw) = body_text::body_bytes(store, idx, &mut opener) {
+                    t.add(&raw.text());
+                }
+                t.end_entity();
+            }
+        })
     }
 
     /// The table of `n` texts, `text(i)` giving entity `i`'s.
     pub fn from_texts(n: usize, text: impl Fn(usize) -> String + Sync) -> Content {
+        Content::from_chunks(n, |range, t| {
+            for i in range {
+                t.add(&text(i));
+                t.end_entity();
+            }
+        })
+    }
+
+    /// The table of `n` entities, `fill(range, t)` tokenising those of `range` into `t`, in order.
+    fn from_chunks(n: usize, fill: impl Fn(std::ops::Range<usize>, &mut Tokeniser) + Sync) -> Content {
         let parts: Vec<Part> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|c| tokenise_chunk(c * CHUNK..((c + 1) * CHUNK).min(n), &text))
+            .map(|c| {
+                let mut t = Tokeniser::default();
+                fill(c * CHUNK..((c + 1) * CHUNK).min(n), &mut t);
+                t.part
+            })
             .collect();
         // Local term numbers to global ones, task by task (each task's words looked up once).
         let mut lookup: FastMap<Box<str>, u32> = FastMap::default();
@@ -110,37 +144,65 @@ impl Content {
     }
 }
 
-/// Tokenise entities `range`: counts per word in a dense table indexed by local term number.
-fn tokenise_chunk(range: std::ops::Range<usize>, text: &(impl Fn(usize) -> String + Sync)) -> Part {
-    let mut local: FastMap<Box<str>, u32> = FastMap::default();
-    let mut part = Part { vocab: Vec::new(), starts: vec![0], terms: Vec::new(), lengths: Vec::new() };
-    // Per local term: count and places in the current entity; `touched` lists those set.
-    let mut counts: Vec<(u16, u8)> = Vec::new();
-    let mut touched: Vec<u32> = Vec::new();
-    for i in range {
-        let text = text(i);
-        let mut len = 0u32;
-        let mut in_code = false;
+/// One build task's tokeniser: entities' texts in, one after another, their terms in local
+/// numbers out (`part`). A word is looked up in a table of term numbers that compares it with
+/// the vocabulary itself, so each distinct word is kept once, not also as a map key.
+struct Tokeniser {
+    part: Part,
+    hasher: foldhash::fast::FixedState,
+    /// Local term numbers, hashed by their words.
+    local: HashTable<u32>,
+    /// Per local term: count and places in the current entity; `touched` lists those set.
+    counts: Vec<(u16, u8)>,
+    touched: Vec<u32>,
+    /// The current entity's words so far, and whether its text so far ends in fenced code.
+    len: u32,
+    in_code: bool,
+    scratch: String,
+}
+
+impl Default for Tokeniser {
+    fn default() -> Self {
+        Tokeniser {
+            part: Part { vocab: Vec::new(), starts: vec![0], terms: Vec::new(), lengths: Vec::new() },
+            hasher: foldhash::fast::FixedState::default(),
+            local: HashTable::new(),
+            counts: Vec::new(),
+            touched: Vec::new(),
+            len: 0,
+            in_code: false,
+            scratch: String::new(),
+        }
+    }
+}
+
+impl Tokeniser {
+    /// Add `text` to the current entity: the next lines of its text (a fence opened in one part
+    /// stays open into the next, as in the parts joined by a line break).
+    fn add(&mut self, text: &str) {
+        let Tokeniser { part, hasher, local, counts, touched, len, in_code, scratch } = self;
         for line in text.lines() {
             let t = line.trim_start();
             let fence = t.starts_with("```") || t.starts_with("~~~");
             if fence {
-                in_code = !in_code;
+                *in_code = !*in_code;
             }
-            let place = match (fence, in_code) {
+            let place = match (fence, *in_code) {
                 (true, _) => 0,
                 (false, true) => IN_CODE,
                 (false, false) => IN_PROSE,
             };
-            for (_, w) in body_text::words(line) {
-                len += 1;
-                let id = match local.get(w.as_ref()) {
+            body_text::for_each_word(line, scratch, |w| {
+                *len += 1;
+                let hash = hasher.hash_one(w);
+                let vocab = &part.vocab;
+                let id = match local.find(hash, |&id| &*vocab[id as usize] == w) {
                     Some(&id) => id,
                     None => {
                         let id = part.vocab.len() as u32;
-                        let owned: Box<str> = w.into_owned().into_boxed_str();
-                        local.insert(owned.clone(), id);
-                        part.vocab.push(owned);
+                        part.vocab.push(w.into());
+                        let vocab = &part.vocab;
+                        local.insert_unique(hash, id, |&id| hasher.hash_one(&*vocab[id as usize]));
                         counts.push((0, 0));
                         id
                     }
@@ -151,16 +213,20 @@ fn tokenise_chunk(range: std::ops::Range<usize>, text: &(impl Fn(usize) -> Strin
                 }
                 slot.0 = slot.0.saturating_add(1);
                 slot.1 |= place;
-            }
+            });
         }
-        for id in touched.drain(..) {
-            let (count, places) = std::mem::take(&mut counts[id as usize]);
-            part.terms.push(Term { id, count, places });
-        }
-        part.starts.push(part.terms.len() as u32);
-        part.lengths.push(len);
     }
-    part
+
+    /// Close the current entity: its terms in the order first met, its length.
+    fn end_entity(&mut self) {
+        for id in self.touched.drain(..) {
+            let (count, places) = std::mem::take(&mut self.counts[id as usize]);
+            self.part.terms.push(Term { id, count, places });
+        }
+        self.part.starts.push(self.part.terms.len() as u32);
+        self.part.lengths.push(std::mem::take(&mut self.len));
+        self.in_code = false;
+    }
 }
 
 #[cfg(test)]
@@ -179,6 +245,34 @@ mod tests {
         assert_eq!(word(0, "exif").unwrap().id, word(1, "exif").unwrap().id, "one vocabulary");
         assert_eq!((c.length(0), c.length(1), c.len()), (6, 2, 2));
         assert!(word(1, "pillow").is_none());
+    }
+
+    /// Tokenising description and body apart, from the bytes read, gives what tokenising
+    /// `compared_text` gave, in every fixture store (fences, CRLF, entries sharing a file).
+    #[test]
+    fn the_table_of_a_store_is_the_table_of_its_compared_texts() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut checked = 0;
+        for dir in std::fs::read_dir(&fixtures).unwrap() {
+            let root = dir.unwrap().path();
+            let found = crate::store::read::detect::detect(&root);
+            let store = Store::load(&found.root, found.kind, found.reason);
+            let n = store.entities.len();
+            let got = Content::build(&store);
+            let want = Content::from_texts(n, |i| body_text::compared_text(&store, i as EntityIdx));
+            let named = |c: &Content, i: usize| {
+                let mut t: Vec<(String, u16, u8)> =
+                    c.terms(i).iter().map(|t| (c.words[t.id as usize].to_string(), t.count, t.places)).collect();
+                t.sort();
+                t
+            };
+            for i in 0..n {
+                assert_eq!(named(&got, i), named(&want, i), "{}", store.entity(i as EntityIdx).path);
+                assert_eq!(got.length(i), want.length(i));
+            }
+            checked += n;
+        }
+        assert!(checked > 100, "{checked}");
     }
 
     #[test]
