@@ -62,8 +62,8 @@ fn content(c: &mut Criterion) {
         b.iter(|| {
             let mut out = Vec::new();
             let threshold = LintConfig::default().near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
-            let table = folio::store::lint::content::Content::build(&store);
-            let pairs = near_duplicate::check(&store, &table, threshold, &mut out);
+            let profiles = near_duplicate::all_profiles(&store);
+            let pairs = near_duplicate::check(&store, &profiles, threshold, &mut out);
             possible_contradiction::check(&store, &pairs, &[], &mut out);
             out.len()
         })

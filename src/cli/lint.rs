@@ -93,7 +93,16 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         MinSeverity::Info => Severity::Info,
     };
     let run_lint = |store: &Store| {
-        let mut report = lint::lint(store, &config);
+        // The content rules' profiles from the persistent cache where the files are unchanged:
+        // a second lint of an unchanged store reads no body.
+        let profiles = || {
+            let (profiles, made) = crate::store::keep::cache::profiles::open(g.cache.as_ref(), store);
+            for w in &made.warnings {
+                eprintln!("folio: cache: {}", escape::line(w));
+            }
+            profiles
+        };
+        let mut report = lint::lint_with(store, &config, &profiles);
         report.filter(&wanted, min);
         report
     };

@@ -33,7 +33,8 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     // `has:lint` needs the lint engine's findings, the same ones the TUI marks.
     let flags = if parsed.has_lint {
         let config = crate::store::lint::LintConfig::load(&store.root, store.kind())?;
-        crate::recall::lint_flags(&store, &crate::store::lint::lint(&store, &config))
+        let profiles = || crate::store::keep::cache::profiles::open(g.cache.as_ref(), &store).0;
+        crate::recall::lint_flags(&store, &crate::store::lint::lint_with(&store, &config, &profiles))
     } else {
         Vec::new()
     };

@@ -3,42 +3,19 @@
 //! entity's postings are kept while its file has the size and mtime it had when it was indexed
 //! (the store cache's own per-file check); the entities of changed, added or moved files are
 //! read and tokenised again, and the file is rewritten when anything changed.
-use std::collections::HashMap;
-use std::fs;
-use std::io::{BufReader, Read, Write};
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
-
-use serde::{Deserialize, Serialize};
+use std::time::SystemTime;
 
 use super::index::{Parts, TextIndex, weighted_text};
 use crate::store::Store;
+use crate::store::keep::cache::side::{self, Key};
 use crate::store::keep::cache::{self, Cache, TEXT_EXT, codec::Header};
 use crate::store::model::entity::EntityIdx;
 
 const MAGIC: &[u8; 8] = b"FOLIOT1\n";
 /// Bumped whenever the layout or what is indexed (tokenizer, title weight) changes.
 pub const FORMAT: u32 = 1;
-/// A file modified this close before the index's reads began may have changed again within
-/// the same mtime tick: its entities are read again rather than trusted (as in the store cache).
-const MTIME_SLACK_NS: i128 = 2_000_000_000;
-
-/// Which text an entity's postings were made from: its file as the store stat'ed it, and the
-/// entity's id in that file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Key {
-    path: String,
-    id: String,
-    size: u64,
-    mtime_ns: i64,
-}
-
-impl Key {
-    fn of(store: &Store, idx: EntityIdx) -> Key {
-        let e = store.entity(idx);
-        Key { path: e.path.clone(), id: e.id.clone(), size: e.file_size, mtime_ns: e.mtime_ns }
-    }
-}
+const WHAT: &str = "text index";
 
 /// How an index came to be.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -79,11 +56,9 @@ pub fn open(cache: Option<&Cache>, store: &Store) -> (TextIndex, Provenance) {
     let (index, unchanged) = match saved {
         None => (TextIndex::build(store), false),
         Some(saved) => {
-            let keep = kept(&saved, store);
-            let reused = keep.iter().flatten().count();
-            made.reused = reused;
-            if reused == n && saved.keys.len() == n && keep.iter().enumerate().all(|(i, k)| *k == Some(i as EntityIdx))
-            {
+            let keep = side::kept(&saved.keys, saved.read_since_ns, store);
+            made.reused = keep.iter().flatten().count();
+            if side::unchanged(&keep, n) {
                 (saved.index, true)
             } else {
                 let mut taken = vec![false; n];
@@ -112,61 +87,18 @@ pub fn open(cache: Option<&Cache>, store: &Store) -> (TextIndex, Provenance) {
     (index, made)
 }
 
-/// For each cached entity, its number in `store` when its postings still hold: the same file
-/// (path, size, mtime, not modified within the slack of the cached reads) and the same id, one
-/// entity of that id in that file on both sides.
-fn kept(saved: &Saved, store: &Store) -> Vec<Option<EntityIdx>> {
-    let trusted_before = saved.read_since_ns - MTIME_SLACK_NS;
-    let mut old_of: HashMap<(&str, &str), Option<usize>> = HashMap::with_capacity(saved.keys.len());
-    for (old, k) in saved.keys.iter().enumerate() {
-        old_of.entry((&k.path, &k.id)).and_modify(|v| *v = None).or_insert(Some(old));
-    }
-    let mut new_of: HashMap<(&str, &str), Option<EntityIdx>> = HashMap::with_capacity(store.entities.len());
-    for (i, e) in store.entities.iter().enumerate() {
-        new_of.entry((&e.path, &e.id)).and_modify(|v| *v = None).or_insert(Some(i as EntityIdx));
-    }
-    saved
-        .keys
-        .iter()
-        .map(|k| {
-            let old_unique = old_of.get(&(k.path.as_str(), k.id.as_str())).copied().flatten().is_some();
-            let to = new_of.get(&(k.path.as_str(), k.id.as_str())).copied().flatten()?;
-            let e = store.entity(to);
-            let same = e.file_size == k.size && e.mtime_ns == k.mtime_ns;
-            (old_unique && same && i128::from(k.mtime_ns) < trusted_before).then_some(to)
-        })
-        .collect()
-}
-
-fn invalid_header(header: &Header, store: &Store) -> Option<String> {
-    if header.format != FORMAT {
-        return Some(format!("text index format {} (this folio reads {FORMAT})", header.format));
-    }
-    cache::mismatch(header, &store.root, store.kind())
-}
-
 /// The cached index of `store`, `None` when there is no file; an error says why a file
 /// present cannot be used (another build, store or format, truncated, corrupt).
 fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
     use bincode::Options;
-    let file = match fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e.to_string()),
-    };
-    let mut r = BufReader::with_capacity(1 << 20, file);
-    let mut magic = [0u8; 8];
-    r.read_exact(&mut magic).map_err(|_| "truncated".to_string())?;
-    if &magic != MAGIC {
-        return Err("not a folio text index".into());
-    }
-    let header: Header = options().deserialize(&section(&mut r)?).map_err(|e| format!("header: {e}"))?;
-    if let Some(why) = invalid_header(&header, store) {
+    let Some(mut r) = side::open(path, MAGIC, WHAT)? else { return Ok(None) };
+    let header: Header = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("header: {e}"))?;
+    if let Some(why) = side::invalid_header(&header, FORMAT, WHAT, store) {
         return Err(why);
     }
-    let keys: Vec<Key> = options().deserialize(&section(&mut r)?).map_err(|e| format!("keys: {e}"))?;
-    let parts: Parts = options().deserialize(&section(&mut r)?).map_err(|e| format!("index: {e}"))?;
-    let postings = section(&mut r)?;
+    let keys: Vec<Key> = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("keys: {e}"))?;
+    let parts: Parts = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("index: {e}"))?;
+    let postings = side::section(&mut r)?;
     let index = TextIndex::from_parts(parts, postings)?;
     if index.len() != keys.len() || keys.len() as u64 != header.entities {
         return Err(format!("{} entities indexed, {} listed", index.len(), keys.len()));
@@ -177,64 +109,20 @@ fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
 /// Write the index atomically beside the store's snapshot (temporary file, then rename).
 fn write(cache: &Cache, path: &Path, store: &Store, index: &TextIndex, as_of: SystemTime) -> Result<(), String> {
     use bincode::Options;
-    let header = Header {
-        format: FORMAT,
-        build: cache::build_id().to_string(),
-        dialect: store.kind().name().to_string(),
-        root: fs::canonicalize(&store.root).unwrap_or_else(|_| store.root.clone()).to_string_lossy().into_owned(),
-        read_since_ns: as_of.duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0),
-        entities: store.entities.len() as u64,
-        chunks: 0,
-    };
-    let keys: Vec<Key> = (0..store.entities.len() as EntityIdx).map(|i| Key::of(store, i)).collect();
     let (parts, postings) = index.parts();
     let encoded = [
-        options().serialize(&header).map_err(|e| e.to_string())?,
-        options().serialize(&keys).map_err(|e| e.to_string())?,
-        options().serialize(&parts).map_err(|e| e.to_string())?,
+        side::options().serialize(&side::header(store, FORMAT, as_of)).map_err(|e| e.to_string())?,
+        side::options().serialize(&Key::all(store)).map_err(|e| e.to_string())?,
+        side::options().serialize(&parts).map_err(|e| e.to_string())?,
     ];
-    let dir = path.parent().unwrap_or(cache.dir());
-    let fail = |e: std::io::Error| format!("{}: cannot write the text index ({e})", dir.display());
-    fs::create_dir_all(dir).map_err(fail)?;
-    let tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir).map_err(fail)?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp);
-    w.write_all(MAGIC).map_err(fail)?;
-    for s in encoded.iter().map(Vec::as_slice).chain([postings]) {
-        w.write_all(&(s.len() as u64).to_le_bytes()).map_err(fail)?;
-        w.write_all(&crc32fast::hash(s).to_le_bytes()).map_err(fail)?;
-        w.write_all(s).map_err(fail)?;
-    }
-    let tmp = w.into_inner().map_err(|e| fail(e.into_error()))?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
-}
-
-/// One length-prefixed section, its CRC checked.
-fn section(r: &mut impl Read) -> Result<Vec<u8>, String> {
-    let mut head = [0u8; 12];
-    r.read_exact(&mut head).map_err(|_| "truncated".to_string())?;
-    let len = u64::from_le_bytes(head[..8].try_into().unwrap_or_default());
-    let crc = u32::from_le_bytes(head[8..].try_into().unwrap_or_default());
-    // Read through `take`, so a corrupt length cannot make us allocate it up front.
-    let mut bytes = Vec::new();
-    r.take(len).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-    if bytes.len() as u64 != len {
-        return Err("truncated".into());
-    }
-    if crc32fast::hash(&bytes) != crc {
-        return Err("checksum mismatch".into());
-    }
-    Ok(bytes)
-}
-
-fn options() -> impl bincode::Options {
-    use bincode::Options;
-    bincode::DefaultOptions::new().reject_trailing_bytes()
+    let sections: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).chain([postings]).collect();
+    side::write(cache, path, MAGIC, &sections, WHAT)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
     use std::time::Duration;
 
     /// A vault of `MIN_ENTITIES` + 1 notes (enough to be cached with one removed), written an

@@ -47,7 +47,7 @@ impl Linted {
     /// Lint the whole store.
     pub fn full(store: &Store, config: &LintConfig) -> Linted {
         let manifest = ManifestLints::from_info(&store.dialect.info());
-        let report = report(store, config, &manifest);
+        let report = report(store, config, &manifest, &|| super::near_duplicate::all_profiles(store));
         let keys = duplicates::RULES.map(|r| store.entities.iter().map(|e| duplicates::key_hash(r, e)).collect());
         let loose = store.entities.iter().map(|e| is_loose(e)).collect();
         Linted { report: Arc::new(report), config: config.clone(), manifest, keys, loose }
@@ -160,7 +160,9 @@ impl Linted {
                 catalogs::statuses(new, catalog::status_of(new, plans), &reported, out);
             }
         });
-        tagged(&mut fresh, Origin::Content, |out| content(new, config, out));
+        tagged(&mut fresh, Origin::Content, |out| {
+            content(new, config, &|| super::near_duplicate::all_profiles(new), out)
+        });
         configure(new, config, &mut fresh);
         findings.extend(fresh);
         let report = ignore::partition(new, config, findings);

@@ -137,12 +137,22 @@ pub struct Report {
 
 /// Lint the whole store with its store-local configuration applied.
 pub fn lint(store: &Store, config: &LintConfig) -> Report {
-    report(store, config, &manifest::ManifestLints::from_info(&store.dialect.info()))
+    lint_with(store, config, &|| near_duplicate::all_profiles(store))
 }
 
-fn report(store: &Store, config: &LintConfig, manifest: &manifest::ManifestLints) -> Report {
+/// Every entity's content profile, in store order, for the content rules: asked only when one
+/// of them is enabled. `lint` reads every body; a higher layer may keep them in a cache
+/// (`keep::cache::profiles`).
+pub type ProfileSource<'a> = &'a (dyn Fn() -> Vec<near_duplicate::Profile> + Sync);
+
+/// `lint`, the content rules taking their profiles from `profiles`.
+pub fn lint_with(store: &Store, config: &LintConfig, profiles: ProfileSource) -> Report {
+    report(store, config, &manifest::ManifestLints::from_info(&store.dialect.info()), profiles)
+}
+
+fn report(store: &Store, config: &LintConfig, manifest: &manifest::ManifestLints, profiles: ProfileSource) -> Report {
     let mut findings = all_families(store, manifest);
-    tagged(&mut findings, Origin::Content, |out| content(store, config, out));
+    tagged(&mut findings, Origin::Content, |out| content(store, config, profiles, out));
     configure(store, config, &mut findings);
     ignore::partition(store, config, findings)
 }
@@ -185,14 +195,13 @@ fn all_families(store: &Store, manifest: &manifest::ManifestLints) -> Vec<Findin
 }
 
 /// The content rules, unless both are disabled: they read every body.
-fn content(store: &Store, config: &LintConfig, out: &mut Vec<Finding>) {
+fn content(store: &Store, config: &LintConfig, profiles: ProfileSource, out: &mut Vec<Finding>) {
     let off = |rule| config.disabled.contains(rule);
     if off(near_duplicate::RULE) && off(possible_contradiction::RULE) {
         return;
     }
     let threshold = config.near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
-    let table = content::Content::build(store);
-    let pairs = near_duplicate::check(store, &table, threshold, out);
+    let pairs = near_duplicate::check(store, &profiles(), threshold, out);
     possible_contradiction::check(store, &pairs, &config.dismissed_pairs(), out);
 }
 

@@ -16,7 +16,7 @@ use super::Finding;
 use super::body_text;
 use super::content::{Content, IN_CODE, IN_PROSE};
 use crate::store::Store;
-use crate::store::model::entity::Severity;
+use crate::store::model::entity::{EntityIdx, Severity};
 
 pub const RULE: &str = "near-duplicate";
 
@@ -25,7 +25,7 @@ pub const DEFAULT_THRESHOLD: f64 = 0.2;
 /// From this similarity two texts are reported as (near-)exact copies.
 pub const NEAR_EXACT: f64 = 0.9;
 /// What a word inside fenced code weighs against one in prose.
-const CODE_WEIGHT: f32 = 0.3;
+pub const CODE_WEIGHT: f32 = 0.3;
 /// Up to this many entities every pair is compared; beyond, candidates come from LSH.
 const ALL_PAIRS_UP_TO: usize = 600;
 /// MinHash bins (one-permutation hashing) and how they are banded.
@@ -39,7 +39,7 @@ const MIN_SHARED: usize = 4;
 const MIN_WORDS: usize = 5;
 
 /// One entity's content words: (word hash, weight before rarity), sorted by hash.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Profile {
     pub words: Vec<(u32, f32)>,
 }
@@ -303,6 +303,16 @@ pub fn profiles_from(content: &Content) -> Vec<Profile> {
         .collect()
 }
 
+/// The profiles of the entities `idxs` (in that order), their bodies read from disk.
+pub fn profiles_of(store: &Store, idxs: &[EntityIdx]) -> Vec<Profile> {
+    profiles_from(&Content::build_of(store, idxs))
+}
+
+/// The profile of every entity, every body read from disk.
+pub fn all_profiles(store: &Store) -> Vec<Profile> {
+    profiles_from(&Content::build(store))
+}
+
 /// Groups of near-duplicates: connected pairs, members in index order, groups by first member.
 pub fn groups(pairs: &[(u32, u32, f64)]) -> Vec<Vec<u32>> {
     let mut parent: HashMap<u32, u32> = HashMap::new();
@@ -348,9 +358,8 @@ pub fn label(similarity: f64) -> &'static str {
 
 /// The findings: one per entity in a pair, naming the other entity and the similarity. Returns
 /// the pairs too, for the contradiction rule.
-pub fn check(store: &Store, content: &Content, threshold: f64, out: &mut Vec<Finding>) -> Vec<(u32, u32, f64)> {
-    let profiles = profiles_from(content);
-    let mut found = pairs(&profiles, threshold);
+pub fn check(store: &Store, profiles: &[Profile], threshold: f64, out: &mut Vec<Finding>) -> Vec<(u32, u32, f64)> {
+    let mut found = pairs(profiles, threshold);
     // An entity restating the source it cites is a summary, not an accidental duplicate;
     // only a (near-)exact copy of its own source is still worth a word.
     found.retain(|&(a, b, s)| s >= NEAR_EXACT || !(cites(store, a, b) || cites(store, b, a)));

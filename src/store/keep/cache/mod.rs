@@ -12,6 +12,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 pub mod codec;
+pub mod profiles;
+pub mod side;
 pub mod validate;
 
 use crate::store::Store;
@@ -20,6 +22,10 @@ use codec::Header;
 
 /// Extension of the side file holding a store's text index (`Cache::side_file`).
 pub const TEXT_EXT: &str = "folio-text";
+/// Extension of the side file holding a store's near-duplicate profiles (`profiles`).
+pub const PROFILES_EXT: &str = "folio-profiles";
+/// Every side file a snapshot may have beside it.
+const SIDE_EXTS: [&str; 2] = [TEXT_EXT, PROFILES_EXT];
 
 /// Stores with fewer entities are not cached: they load from their files about as fast.
 pub const MIN_ENTITIES: usize = 1000;
@@ -225,10 +231,11 @@ impl Cache {
             Some((root, kind)) => vec![self.file_for(root, kind)],
             None => self.entries().into_iter().map(|e| e.path).collect(),
         };
+        let side = |p: &Path| SIDE_EXTS.iter().any(|ext| p.extension() == Some(ext.as_ref()));
         let sides: Vec<PathBuf> = match only {
-            Some(_) => files.iter().map(|f| f.with_extension(TEXT_EXT)).collect(),
+            Some(_) => files.iter().flat_map(|f| SIDE_EXTS.map(|ext| f.with_extension(ext))).collect(),
             None => fs::read_dir(self.stores_dir())
-                .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension() == Some(TEXT_EXT.as_ref())).collect())
+                .map(|d| d.flatten().map(|e| e.path()).filter(|p| side(p)).collect())
                 .unwrap_or_default(),
         };
         let remove = |f: &Path| match fs::remove_file(f) {

@@ -1,0 +1,273 @@
+//! The near-duplicate profiles in folio's persistent cache, beside the store's snapshot and its
+//! text index, never in the store: a second `folio lint` on an unchanged store reads and
+//! tokenises no body for the content rules. An entity's profile (its content words, before
+//! rarity: it depends on its own text alone) is kept while its file has the size and mtime it
+//! had when it was read (the store cache's per-file check, `side::kept`); the entities of
+//! changed, added or moved files are read again, and the file is rewritten when anything
+//! changed. The rarity weights, MinHash signatures and pairs are computed on every pass: they
+//! depend on the whole store.
+use std::path::Path;
+use std::time::SystemTime;
+
+use super::side::{self, Key};
+use super::{Cache, PROFILES_EXT, codec::Header};
+use crate::store::Store;
+use crate::store::lint::near_duplicate::{self, Profile};
+use crate::store::model::entity::EntityIdx;
+
+const MAGIC: &[u8; 8] = b"FOLIOP1\n";
+/// Bumped whenever the layout or what a profile holds (tokenizer, stems, weights) changes.
+pub const FORMAT: u32 = 1;
+const WHAT: &str = "near-duplicate profiles";
+
+/// How the profiles came to be.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Made {
+    /// Entities whose body was read and tokenised.
+    pub tokenised: usize,
+    /// Entities whose profile came from the cache file.
+    pub reused: usize,
+    /// Why a cache file was ignored or could not be written.
+    pub warnings: Vec<String>,
+}
+
+/// The profile of every entity of `store`, in store order: from the cache file where the
+/// entities' files are unchanged, the rest read; written back when anything changed (only for
+/// stores the store cache keeps: cacheable formats, `MIN_ENTITIES` entities or more).
+pub fn open(cache: Option<&Cache>, store: &Store) -> (Vec<Profile>, Made) {
+    let n = store.entities.len();
+    let Some(cache) = cache.filter(|_| super::cacheable(store.kind())) else {
+        return (near_duplicate::all_profiles(store), Made { tokenised: n, ..Made::default() });
+    };
+    let started = SystemTime::now();
+    let path = cache.side_file(&store.root, store.kind(), PROFILES_EXT);
+    let mut made = Made::default();
+    let saved = read(&path, store).unwrap_or_else(|why| {
+        made.warnings.push(format!("{}: {why}; ignored", path.display()));
+        None
+    });
+    let (profiles, unchanged) = match saved {
+        None => (near_duplicate::all_profiles(store), false),
+        Some((keys, read_since_ns, old)) => {
+            let keep = side::kept(&keys, read_since_ns, store);
+            made.reused = keep.iter().flatten().count();
+            if side::unchanged(&keep, n) {
+                (old, true)
+            } else {
+                let mut slots: Vec<Option<Profile>> = vec![None; n];
+                for (p, to) in old.into_iter().zip(&keep) {
+                    if let Some(to) = to {
+                        slots[*to as usize] = Some(p);
+                    }
+                }
+                let fresh: Vec<EntityIdx> = (0..n as EntityIdx).filter(|&i| slots[i as usize].is_none()).collect();
+                let mut read = near_duplicate::profiles_of(store, &fresh).into_iter();
+                (slots.into_iter().map(|p| p.or_else(|| read.next()).unwrap_or_default()).collect(), false)
+            }
+        }
+    };
+    made.tokenised = n - made.reused;
+    if !unchanged && n >= super::MIN_ENTITIES {
+        // Fresh entities were read after `started`, their keys are the store's stat of them:
+        // the older of the two instants is what the next open may trust mtimes against.
+        if let Err(e) = write(cache, &path, store, &profiles, started.min(store.read_since)) {
+            made.warnings.push(e);
+        }
+    }
+    (profiles, made)
+}
+
+/// The cached profiles with the keys they were made from and since when; `None` when there is
+/// no file; an error says why a file present cannot be used.
+type Saved = (Vec<Key>, i128, Vec<Profile>);
+
+fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
+    use bincode::Options;
+    let Some(mut r) = side::open(path, MAGIC, WHAT)? else { return Ok(None) };
+    let header: Header = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("header: {e}"))?;
+    if let Some(why) = side::invalid_header(&header, FORMAT, WHAT, store) {
+        return Err(why);
+    }
+    let keys: Vec<Key> = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("keys: {e}"))?;
+    let profiles = decode(&side::section(&mut r)?).ok_or("profiles: malformed")?;
+    if profiles.len() != keys.len() || keys.len() as u64 != header.entities {
+        return Err(format!("{} profiles, {} entities listed", profiles.len(), keys.len()));
+    }
+    Ok(Some((keys, header.read_since_ns, profiles)))
+}
+
+fn write(cache: &Cache, path: &Path, store: &Store, profiles: &[Profile], as_of: SystemTime) -> Result<(), String> {
+    use bincode::Options;
+    let encoded = [
+        side::options().serialize(&side::header(store, FORMAT, as_of)).map_err(|e| e.to_string())?,
+        side::options().serialize(&Key::all(store)).map_err(|e| e.to_string())?,
+        encode(profiles).ok_or("a profile weight the cache cannot hold")?,
+    ];
+    let sections: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
+    side::write(cache, path, MAGIC, &sections, WHAT)
+}
+
+/// Profiles as bytes: per profile its word count, then per word the gap from the previous
+/// word's hash, shifted left once, with the low bit set for a word weighing `CODE_WEIGHT`
+/// (only prose and code weights occur), all as varints. ≈4 bytes a word where bincode's
+/// (hash, f32) pairs took 9 (100k OKF: 108 MB).
+fn encode(profiles: &[Profile]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    for p in profiles {
+        push_varint(&mut out, p.words.len() as u64);
+        let mut last = 0u32;
+        for &(h, w) in &p.words {
+            let code = match w {
+                1.0 => 0,
+                near_duplicate::CODE_WEIGHT => 1,
+                _ => return None,
+            };
+            push_varint(&mut out, u64::from(h.checked_sub(last)?) << 1 | code);
+            last = h;
+        }
+    }
+    Some(out)
+}
+
+/// `encode`'s profiles back; `None` when the bytes are not what it writes.
+fn decode(bytes: &[u8]) -> Option<Vec<Profile>> {
+    let mut at = 0;
+    let mut out = Vec::new();
+    while at < bytes.len() {
+        let n = read_varint(bytes, &mut at)? as usize;
+        // Each word takes a byte at least: a count beyond what is left is corrupt.
+        if n > bytes.len() - at {
+            return None;
+        }
+        let mut words = Vec::with_capacity(n);
+        let mut last = 0u32;
+        for _ in 0..n {
+            let v = read_varint(bytes, &mut at)?;
+            last = last.checked_add(u32::try_from(v >> 1).ok()?)?;
+            words.push((last, if v & 1 == 1 { near_duplicate::CODE_WEIGHT } else { 1.0 }));
+        }
+        out.push(Profile { words });
+    }
+    Some(out)
+}
+
+fn push_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn read_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::time::Duration;
+
+    /// A vault of `MIN_ENTITIES` + 1 notes written an hour ago, two of them near-duplicates.
+    fn vault() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let then = SystemTime::now() - Duration::from_secs(3600);
+        for i in 0..=super::super::MIN_ENTITIES {
+            let p = dir.path().join(format!("note-{i}.md"));
+            let body = match i {
+                1 | 2 => "Parse the EXIF metadata with Pillow before exiftool; pillow reads orientation tags.".into(),
+                _ => format!("Body of note {i} about w{} and ledgers q{i} r{i} s{i}.", i % 37),
+            };
+            fs::write(&p, format!("---\ntitle: Note {i}\n---\n{body}\n")).unwrap();
+            fs::File::options().write(true).open(&p).unwrap().set_modified(then).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn profiles_survive_their_encoding() {
+        let w = near_duplicate::CODE_WEIGHT;
+        let profiles = vec![
+            Profile { words: vec![(0, 1.0), (7, w), (u32::MAX - 1, 1.0), (u32::MAX, w)] },
+            Profile::default(),
+            Profile { words: vec![(300, 1.0)] },
+        ];
+        let bytes = encode(&profiles).unwrap();
+        assert_eq!(decode(&bytes).unwrap(), profiles);
+        assert_eq!(decode(&bytes[..bytes.len() - 1]), None, "cut in a word");
+        assert_eq!(decode(&[9, 1]), None, "more words than bytes");
+        assert!(encode(&[Profile { words: vec![(1, 0.5)] }]).is_none(), "a weight it cannot hold");
+        assert!(encode(&[Profile { words: vec![(5, 1.0), (2, 1.0)] }]).is_none(), "hashes out of order");
+    }
+
+    fn load(dir: &Path) -> Store {
+        Store::load(dir, crate::store::dialect::vault::KIND, "test".into())
+    }
+
+    #[test]
+    fn a_second_open_reads_no_body_and_an_edited_file_is_read_again() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let store = load(dir.path());
+        let (first, made) = open(Some(&cache), &store);
+        assert_eq!((made.tokenised, made.reused), (store.entities.len(), 0), "{:?}", made.warnings);
+        assert_eq!(first, near_duplicate::all_profiles(&store));
+        let (second, made) = open(Some(&cache), &store);
+        assert_eq!((made.tokenised, made.reused), (0, store.entities.len()), "{:?}", made.warnings);
+        assert_eq!(first, second);
+
+        // One note changes, one goes, one comes: only the edited and the new one are read.
+        let edited = dir.path().join("note-3.md");
+        fs::write(&edited, "---\ntitle: Note 3\n---\nNow about zanzibar and its spice markets.\n").unwrap();
+        let earlier = SystemTime::now() - Duration::from_secs(1800);
+        fs::File::options().write(true).open(&edited).unwrap().set_modified(earlier).unwrap();
+        fs::remove_file(dir.path().join("note-4.md")).unwrap();
+        fs::write(dir.path().join("added.md"), "---\ntitle: Added\n---\nA new note on tide tables.\n").unwrap();
+        let store = load(dir.path());
+        let (third, made) = open(Some(&cache), &store);
+        assert_eq!((made.tokenised, made.reused), (2, store.entities.len() - 2), "{:?}", made.warnings);
+        assert_eq!(third, near_duplicate::all_profiles(&store), "the same profiles as reading every body");
+    }
+
+    #[test]
+    fn a_corrupt_or_foreign_file_is_rebuilt_with_a_warning_and_lint_agrees_either_way() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let store = load(dir.path());
+        let config = crate::store::lint::LintConfig::default();
+        let want = crate::store::lint::lint(&store, &config);
+        assert!(want.findings.iter().any(|f| f.rule == near_duplicate::RULE), "the planted pair is found");
+        let (good, _) = open(Some(&cache), &store);
+        let cached = crate::store::lint::lint_with(&store, &config, &|| open(Some(&cache), &store).0);
+        assert_eq!(cached, want);
+        let file = cache.side_file(&store.root, store.kind(), PROFILES_EXT);
+        let bytes = fs::read(&file).unwrap();
+        let mut flipped = bytes.clone();
+        let at = flipped.len() - 3;
+        flipped[at] ^= 1;
+        for (bad, why) in [(flipped, "checksum"), (bytes[..bytes.len() / 2].to_vec(), "truncated"), (b"x".to_vec(), "")]
+        {
+            fs::write(&file, &bad).unwrap();
+            let (profiles, made) = open(Some(&cache), &store);
+            assert_eq!(made.tokenised, store.entities.len());
+            assert!(made.warnings.len() == 1 && made.warnings[0].contains(why), "{:?}", made.warnings);
+            assert_eq!(profiles, good);
+        }
+        // `cache clear` takes the profiles with the snapshot.
+        cache.save(&store).unwrap();
+        assert_eq!(cache.clear(Some((&store.root, store.kind()))).unwrap(), 1);
+        assert!(!file.exists());
+    }
+}

@@ -1,0 +1,150 @@
+//! What the side files beside a store's snapshot share (the text index, the near-duplicate
+//! profiles): which file and entity each per-entity record was made from, which records still
+//! hold for a store as it is now, and the file layout — a magic line, then length-prefixed
+//! sections each with a CRC-32, written atomically.
+use std::collections::HashMap;
+use std::fs;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Cache, codec::Header};
+use crate::store::Store;
+use crate::store::model::entity::EntityIdx;
+
+/// A file modified this close before a side file's reads began may have changed again within
+/// the same mtime tick: its entities are read again rather than trusted (as in the store cache).
+const MTIME_SLACK_NS: i128 = 2_000_000_000;
+
+/// Which text an entity's record was made from: its file as the store stat'ed it, and the
+/// entity's id in that file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Key {
+    path: String,
+    id: String,
+    size: u64,
+    mtime_ns: i64,
+}
+
+impl Key {
+    pub fn of(store: &Store, idx: EntityIdx) -> Key {
+        let e = store.entity(idx);
+        Key { path: e.path.clone(), id: e.id.clone(), size: e.file_size, mtime_ns: e.mtime_ns }
+    }
+
+    /// Every entity's key, in store order.
+    pub fn all(store: &Store) -> Vec<Key> {
+        (0..store.entities.len() as EntityIdx).map(|i| Key::of(store, i)).collect()
+    }
+}
+
+/// For each saved record (made from `keys`, read since `read_since_ns`), its entity's number in
+/// `store` when the record still holds: the same file (path, size, mtime, not modified within
+/// the slack of the saved reads) and the same id, one entity of that id in that file on both
+/// sides.
+pub fn kept(keys: &[Key], read_since_ns: i128, store: &Store) -> Vec<Option<EntityIdx>> {
+    let trusted_before = read_since_ns - MTIME_SLACK_NS;
+    let mut old_of: HashMap<(&str, &str), Option<usize>> = HashMap::with_capacity(keys.len());
+    for (old, k) in keys.iter().enumerate() {
+        old_of.entry((&k.path, &k.id)).and_modify(|v| *v = None).or_insert(Some(old));
+    }
+    let mut new_of: HashMap<(&str, &str), Option<EntityIdx>> = HashMap::with_capacity(store.entities.len());
+    for (i, e) in store.entities.iter().enumerate() {
+        new_of.entry((&e.path, &e.id)).and_modify(|v| *v = None).or_insert(Some(i as EntityIdx));
+    }
+    keys.iter()
+        .map(|k| {
+            let old_unique = old_of.get(&(k.path.as_str(), k.id.as_str())).copied().flatten().is_some();
+            let to = new_of.get(&(k.path.as_str(), k.id.as_str())).copied().flatten()?;
+            let e = store.entity(to);
+            let same = e.file_size == k.size && e.mtime_ns == k.mtime_ns;
+            (old_unique && same && i128::from(k.mtime_ns) < trusted_before).then_some(to)
+        })
+        .collect()
+}
+
+/// Whether `keep` maps every one of `n` entities to itself (nothing to read or rewrite).
+pub fn unchanged(keep: &[Option<EntityIdx>], n: usize) -> bool {
+    keep.len() == n && keep.iter().enumerate().all(|(i, k)| *k == Some(i as EntityIdx))
+}
+
+/// The header a side file of `store` is written with (`format` is the side file's own).
+pub fn header(store: &Store, format: u32, as_of: SystemTime) -> Header {
+    Header {
+        format,
+        build: super::build_id().to_string(),
+        dialect: store.kind().name().to_string(),
+        root: fs::canonicalize(&store.root).unwrap_or_else(|_| store.root.clone()).to_string_lossy().into_owned(),
+        read_since_ns: as_of.duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0),
+        entities: store.entities.len() as u64,
+        chunks: 0,
+    }
+}
+
+/// Why a side file's header does not describe `store` as this build reads it (None: it does).
+pub fn invalid_header(header: &Header, format: u32, what: &str, store: &Store) -> Option<String> {
+    if header.format != format {
+        return Some(format!("{what} format {} (this folio reads {format})", header.format));
+    }
+    super::mismatch(header, &store.root, store.kind())
+}
+
+/// Write `magic` and `sections` to `path` atomically (temporary file, then rename).
+pub fn write(cache: &Cache, path: &Path, magic: &[u8; 8], sections: &[&[u8]], what: &str) -> Result<(), String> {
+    let dir = path.parent().unwrap_or(cache.dir());
+    let fail = |e: std::io::Error| format!("{}: cannot write the {what} ({e})", dir.display());
+    fs::create_dir_all(dir).map_err(fail)?;
+    let tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir).map_err(fail)?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp);
+    w.write_all(magic).map_err(fail)?;
+    for s in sections {
+        w.write_all(&(s.len() as u64).to_le_bytes()).map_err(fail)?;
+        w.write_all(&crc32fast::hash(s).to_le_bytes()).map_err(fail)?;
+        w.write_all(s).map_err(fail)?;
+    }
+    let tmp = w.into_inner().map_err(|e| fail(e.into_error()))?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+/// The side file at `path` opened past its magic line; `None` when there is no file.
+pub fn open(path: &Path, magic: &[u8; 8], what: &str) -> Result<Option<impl Read>, String> {
+    let file = match fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut head = [0u8; 8];
+    r.read_exact(&mut head).map_err(|_| "truncated".to_string())?;
+    if &head != magic {
+        return Err(format!("not a folio {what}"));
+    }
+    Ok(Some(r))
+}
+
+/// One length-prefixed section, its CRC checked.
+pub fn section(r: &mut impl Read) -> Result<Vec<u8>, String> {
+    let mut head = [0u8; 12];
+    r.read_exact(&mut head).map_err(|_| "truncated".to_string())?;
+    let len = u64::from_le_bytes(head[..8].try_into().unwrap_or_default());
+    let crc = u32::from_le_bytes(head[8..].try_into().unwrap_or_default());
+    // Read through `take`, so a corrupt length cannot make us allocate it up front.
+    let mut bytes = Vec::new();
+    r.take(len).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 != len {
+        return Err("truncated".into());
+    }
+    if crc32fast::hash(&bytes) != crc {
+        return Err("checksum mismatch".into());
+    }
+    Ok(bytes)
+}
+
+/// bincode as every side file encodes its sections.
+pub fn options() -> impl bincode::Options {
+    use bincode::Options;
+    bincode::DefaultOptions::new().reject_trailing_bytes()
+}
