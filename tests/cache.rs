@@ -245,3 +245,47 @@ fn the_text_index_is_kept_in_the_cache_and_only_changed_files_are_read_again() {
     let fresh: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(fresh["results"], text_recall(&s.cache, &s.store, "margin").0);
 }
+
+/// `lint --format json` through the cache, and as a full load reading every body.
+fn lints(cache: &Path, store: &Path) -> (String, String) {
+    let s = store.to_str().unwrap();
+    let cached = folio(cache, &["lint", s, "--format", "json"]);
+    assert!(cached.stderr.is_empty(), "no warning: {}", String::from_utf8_lossy(&cached.stderr));
+    let full = Command::new(env!("CARGO_BIN_EXE_folio"))
+        .args(["lint", s, "--format", "json"])
+        .env("FOLIO_NO_CACHE", "1")
+        .output()
+        .unwrap();
+    (String::from_utf8_lossy(&cached.stdout).into_owned(), String::from_utf8_lossy(&full.stdout).into_owned())
+}
+
+#[test]
+fn lint_keeps_the_near_duplicate_profiles_in_the_cache_and_follows_an_edit() {
+    let s = setup();
+    let (first, full) = lints(&s.cache, &s.store);
+    assert_eq!(first, full);
+    let written = cache_files(&s.cache).into_iter().find(|p| p.extension().is_some_and(|e| e == "folio-profiles"));
+    let written = written.expect("lint writes the profiles beside the snapshot");
+    let stamp = std::fs::metadata(&written).unwrap().modified().unwrap();
+    let (second, full) = lints(&s.cache, &s.store);
+    assert_eq!(second, full);
+    assert_eq!(std::fs::metadata(&written).unwrap().modified().unwrap(), stamp, "nothing changed: not rewritten");
+
+    // An agent copies one concept's body into another: the pair is found through the cache.
+    let files: Vec<PathBuf> = walk(&s.store).into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
+    let concepts: Vec<&PathBuf> = files.iter().filter(|p| !p.ends_with("index.md") && !p.ends_with("log.md")).collect();
+    // (frontmatter, body) of a concept.
+    let split = |p: &Path| {
+        let text = std::fs::read_to_string(p).unwrap();
+        let end = text[3..].find("\n---\n").map(|i| i + 8).unwrap();
+        (text[..end].to_string(), text[end..].to_string())
+    };
+    let ((head0, body0), (head1, _)) = (split(concepts[0]), split(concepts[1]));
+    let body = format!("{body0}\nThe quokka ledger reconciles every night after the close, twice over.\n");
+    std::fs::write(concepts[0], format!("{head0}{body}")).unwrap();
+    std::fs::write(concepts[1], format!("{head1}{body}")).unwrap();
+    let (third, full) = lints(&s.cache, &s.store);
+    assert_eq!(third, full, "the edited files' profiles are read again");
+    assert_ne!(third, second);
+    assert!(third.contains("\"near-duplicate\""), "the planted copy is found");
+}
