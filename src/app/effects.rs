@@ -240,9 +240,14 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
             Some(Event::BodyRead { body, path: rel })
         }
         Effect::Review(job) => Some(Event::Review(super::review_jobs::run(*job))),
-        Effect::Lint(store) => Some(Event::Linted(lint_effects::lint(&store).map(|l| (store, Box::new(l))))),
+        Effect::Lint(store) => {
+            let cache = if source.no_cache { None } else { Cache::from_env() };
+            Some(Event::Linted(lint_effects::lint(&store, cache.as_ref()).map(|l| (store, Box::new(l)))))
+        }
         Effect::Relint { base, linted, store, changed } => {
-            Some(Event::Linted(lint_effects::relint(&base, &linted, &store, &changed).map(|l| (store, Box::new(l)))))
+            let cache = if source.no_cache { None } else { Cache::from_env() };
+            let linted = lint_effects::relint(&base, &linted, &store, &changed, cache.as_ref());
+            Some(Event::Linted(linted.map(|l| (store, Box::new(l)))))
         }
         Effect::Ignore { store, rule, entity, other, reason, by } => {
             Some(Event::IgnoreChanged(lint_effects::ignore(&store, rule, &entity, other.as_deref(), &reason, &by)))

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::store::Store;
+use crate::store::keep::cache::{Cache, profiles};
 use crate::store::lint::{self, Finding, LintConfig, Linted, Report, fix};
 use crate::store::model::entity::EntityIdx;
 use crate::store::write::changeset::WriteOptions;
@@ -14,16 +15,25 @@ const CONTEXT: u32 = 3;
 /// Larger files are read only this far for context and diffs.
 const READ_LIMIT: u64 = 4 * 1024 * 1024;
 
-pub fn lint(store: &Store) -> Result<Linted, String> {
+/// Lint the whole store, the content rules' profiles from the persistent cache where the files
+/// are unchanged (a second open of a large store reads no body for them).
+pub fn lint(store: &Store, cache: Option<&Cache>) -> Result<Linted, String> {
     let config = LintConfig::load(&store.root, store.kind()).map_err(|e| e.to_string())?;
-    Ok(Linted::full(store, &config))
+    Ok(Linted::full_with(store, &config, &|| profiles::open(cache, store).0))
 }
 
 /// Re-lint only what the changed files can affect (the config is read again: an ignore
-/// written meanwhile is applied).
-pub fn relint(base: &Store, linted: &Linted, store: &Store, changed: &[String]) -> Result<Linted, String> {
+/// written meanwhile is applied); the content rules read only the changed bodies when the
+/// profiles are cached.
+pub fn relint(
+    base: &Store,
+    linted: &Linted,
+    store: &Store,
+    changed: &[String],
+    cache: Option<&Cache>,
+) -> Result<Linted, String> {
     let config = LintConfig::load(&store.root, store.kind()).map_err(|e| e.to_string())?;
-    Ok(linted.relint(base, store, changed, &config))
+    Ok(linted.relint_with(base, store, changed, &config, &|| profiles::open(cache, store).0))
 }
 
 /// Ignore `rule` on the entity with id `entity` for `reason`.

@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use super::manifest::ManifestLints;
 use super::{
-    Finding, LintConfig, Origin, Report, catalogs, configure, content, duplicates, entity_problems, graph, ignore,
-    links, report, store_warnings, tagged,
+    Finding, LintConfig, Origin, ProfileSource, Report, catalogs, configure, content, duplicates, entity_problems,
+    graph, ignore, links, report, store_warnings, tagged,
 };
 use crate::store::Store;
 use crate::store::model::entity::{Entity, EntityIdx, Resolution};
@@ -46,8 +46,13 @@ pub struct Linted {
 impl Linted {
     /// Lint the whole store.
     pub fn full(store: &Store, config: &LintConfig) -> Linted {
+        Linted::full_with(store, config, &|| super::near_duplicate::all_profiles(store))
+    }
+
+    /// `full`, the content rules taking their profiles from `profiles` (a cache's).
+    pub fn full_with(store: &Store, config: &LintConfig, profiles: ProfileSource) -> Linted {
         let manifest = ManifestLints::from_info(&store.dialect.info());
-        let report = report(store, config, &manifest, &|| super::near_duplicate::all_profiles(store));
+        let report = report(store, config, &manifest, profiles);
         let keys = duplicates::RULES.map(|r| store.entities.iter().map(|e| duplicates::key_hash(r, e)).collect());
         let loose = store.entities.iter().map(|e| is_loose(e)).collect();
         Linted { report: Arc::new(report), config: config.clone(), manifest, keys, loose }
@@ -56,15 +61,28 @@ impl Linted {
     /// The findings of `new`, which is `old` (the store this report was computed on) with the
     /// files `changed` (relative paths: edited, created or deleted) read again.
     pub fn relint(&self, old: &Store, new: &Store, changed: &[String], config: &LintConfig) -> Linted {
+        self.relint_with(old, new, changed, config, &|| super::near_duplicate::all_profiles(new))
+    }
+
+    /// `relint`, the content rules taking the profiles of `new` from `profiles` (a cache's,
+    /// where only the changed files are read again).
+    pub fn relint_with(
+        &self,
+        old: &Store,
+        new: &Store,
+        changed: &[String],
+        config: &LintConfig,
+        profiles: ProfileSource,
+    ) -> Linted {
         let manifest = ManifestLints::from_info(&new.dialect.info());
         let fits = self.loose.len() == old.entities.len() && old.root == new.root && manifest == self.manifest;
         if !fits || !self.config.same_rules(config) {
-            return Linted::full(new, config);
+            return Linted::full_with(new, config, profiles);
         }
         let mut paths: Vec<&str> = changed.iter().map(String::as_str).collect();
         paths.sort_unstable();
         paths.dedup();
-        let Some(map) = IndexMap::new(old, new, &paths) else { return Linted::full(new, config) };
+        let Some(map) = IndexMap::new(old, new, &paths) else { return Linted::full_with(new, config, profiles) };
         let dirty = Dirty::find(self, old, new, &map, &paths);
 
         let mut keys = [0, 1].map(|r| map.carry(&self.keys[r], 0));
@@ -160,9 +178,7 @@ impl Linted {
                 catalogs::statuses(new, catalog::status_of(new, plans), &reported, out);
             }
         });
-        tagged(&mut fresh, Origin::Content, |out| {
-            content(new, config, &|| super::near_duplicate::all_profiles(new), out)
-        });
+        tagged(&mut fresh, Origin::Content, |out| content(new, config, profiles, out));
         configure(new, config, &mut fresh);
         findings.extend(fresh);
         let report = ignore::partition(new, config, findings);
