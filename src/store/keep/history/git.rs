@@ -295,11 +295,11 @@ impl Repo {
     /// newest first, following it back through renames as `git log --follow` does. A commit
     /// whose file matches one of its parents' is left out (a merge that took one side); a merge
     /// whose file matches none is listed as `Merged` (git leaves it out). Each is handed to
-    /// `found` as the walk finds it.
+    /// `found` as the walk finds it (an error it returns ends the walk).
     pub fn file_history(
         &self,
         store_rel: &str,
-        found: &mut dyn FnMut(&FileCommit),
+        found: &mut dyn FnMut(&FileCommit) -> Result<(), GitError>,
     ) -> Result<Vec<FileCommit>, GitError> {
         let mut path = self.full(store_rel);
         let mut out = Vec::new();
@@ -343,7 +343,7 @@ impl Repo {
             };
             let commit = self.commit_info(id)?;
             let fc = FileCommit { commit, path: self.rel(&path), blob: here, change, parents: before };
-            found(&fc);
+            found(&fc)?;
             out.push(fc);
             if let Some(from) = next {
                 path = from;
