@@ -8,11 +8,13 @@ use std::path::Path;
 
 use gix::ObjectId;
 
+use super::objects::Objects;
+
 #[derive(Debug, thiserror::Error)]
 #[error("git: {0}")]
 pub struct GitError(pub String);
 
-fn err(e: impl std::fmt::Display) -> GitError {
+pub(super) fn err(e: impl std::fmt::Display) -> GitError {
     GitError(e.to_string())
 }
 
@@ -88,6 +90,8 @@ struct Node {
     id: ObjectId,
     tree: ObjectId,
     parents: Vec<ObjectId>,
+    /// The tree of each parent, in the same order.
+    parent_trees: Vec<ObjectId>,
 }
 
 /// A node in the walk's queue, ordered by the fields before it alone.
@@ -127,13 +131,7 @@ pub struct Repo {
     /// so a file's history decodes each changed tree once. Keyed by the id (hashed by its first
     /// bytes), then the few paths asked below it: no key to allocate on a hit.
     entries: RefCell<IdMap<Vec<(String, Entry)>>>,
-    /// Where loose objects are read straight from their files: the objects folder of a
-    /// repository with no pack (None: every object through gitoxide).
-    loose: Option<std::path::PathBuf>,
-    /// One inflater for every loose object (its state is not allocated again per object).
-    inflate: RefCell<gix::zlib::Decompress>,
-    /// The bytes of the loose file read last (its buffer is reused).
-    file: RefCell<Vec<u8>>,
+    objects: Objects,
 }
 
 /// The repository whose work tree holds `root` (None: not inside one, or a bare one).
@@ -153,20 +151,7 @@ pub fn open(root: &Path) -> Result<Option<Repo>, GitError> {
     }
     let mut repo = repo;
     repo.object_cache_size_if_unset(8 * 1024 * 1024);
-    // A repository of loose objects alone (as `folio-gen` writes one; git packs them past a few
-    // thousand) has its objects read from their files by `Repo::object`.
-    let loose = match repo.objects.packed_object_count() {
-        Ok(0) => Some(repo.objects.store_ref().path().to_path_buf()),
-        _ => None,
-    };
-    Ok(Some(Repo {
-        repo,
-        prefix,
-        entries: RefCell::new(IdMap::default()),
-        loose,
-        inflate: RefCell::new(gix::zlib::Decompress::new()),
-        file: RefCell::new(Vec::new()),
-    }))
+    Ok(Some(Repo { objects: Objects::new(repo.clone()), repo, prefix, entries: RefCell::new(IdMap::default()) }))
 }
 
 impl Repo {
@@ -195,81 +180,8 @@ impl Repo {
         full.strip_prefix(&self.prefix).unwrap_or(full).to_string()
     }
 
-    /// An object's kind and bytes. In a repository of loose objects each is read from its file
-    /// in one go: gitoxide checks that the file exists, then maps it into memory and unmaps it,
-    /// which for objects of a few hundred bytes costs more than inflating them and dominated a
-    /// walk through 10,000 commits. Any object not found there (and every object of a repository
-    /// with packs) is read through gitoxide.
-    fn object(&self, id: ObjectId) -> Result<(gix::objs::Kind, Vec<u8>), GitError> {
-        if let Some(dir) = &self.loose
-            && let Some(found) = self.loose_object(dir, id)?
-        {
-            return Ok(found);
-        }
-        let o = self.repo.find_object(id).map_err(err)?;
-        Ok((o.kind, o.detach().data))
-    }
-
-    /// An object's bytes, which must be of `kind`.
     fn object_of(&self, id: ObjectId, kind: gix::objs::Kind) -> Result<Vec<u8>, GitError> {
-        match self.object(id)? {
-            (k, data) if k == kind => Ok(data),
-            (k, _) => Err(GitError(format!("object {id} is a {k}, not a {kind}"))),
-        }
-    }
-
-    /// A loose object from its file (None: no such file).
-    fn loose_object(&self, dir: &Path, id: ObjectId) -> Result<Option<(gix::objs::Kind, Vec<u8>)>, GitError> {
-        use std::io::Read;
-        let hex = id.to_hex().to_string();
-        let mut file = match std::fs::File::open(dir.join(&hex[..2]).join(&hex[2..])) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(err(e)),
-        };
-        // Read into a buffer kept between objects, without asking the file's size first (a
-        // system call fewer per object).
-        let mut buf = self.file.borrow_mut();
-        let mut filled = 0;
-        loop {
-            if filled == buf.len() {
-                let grown = (buf.len() * 2).max(8 * 1024);
-                buf.resize(grown, 0);
-            }
-            let n = file.read(&mut buf[filled..]).map_err(err)?;
-            if n == 0 {
-                break;
-            }
-            filled += n;
-        }
-        let input = &buf[..filled];
-        let mut z = self.inflate.borrow_mut();
-        z.reset();
-        let corrupt = || GitError(format!("loose object {id} is corrupt"));
-        use gix::zlib::{FlushDecompress, Status};
-        // The header (`kind size\0`) first, then the rest straight into a buffer of its size.
-        let mut head = [0u8; 64];
-        let status = z.decompress(input, &mut head, FlushDecompress::None).map_err(err)?;
-        let got = z.total_out() as usize;
-        let (kind, size, header) = gix::objs::decode::loose_header(&head[..got]).map_err(|_| corrupt())?;
-        let size = usize::try_from(size).map_err(|_| corrupt())?;
-        let mut data = vec![0u8; size];
-        let first = got - header;
-        if first > size {
-            return Err(corrupt());
-        }
-        data[..first].copy_from_slice(&head[header..got]);
-        if status != Status::StreamEnd {
-            let consumed = z.total_in() as usize;
-            let status = z.decompress(&input[consumed..], &mut data[first..], FlushDecompress::Finish).map_err(err)?;
-            if status != Status::StreamEnd {
-                return Err(corrupt());
-            }
-        }
-        if z.total_out() as usize != header + size {
-            return Err(corrupt());
-        }
-        Ok(Some((kind, data)))
+        self.objects.object_of(id, kind)
     }
 
     /// A commit's tree.
@@ -340,58 +252,34 @@ impl Repo {
     }
 
     /// Every commit reachable from HEAD, newest first by commit time (as `git log` orders
-    /// them), each handed to `visit` with its tree and parents (a shallow clone's boundary
-    /// commits have none) and the trees of every commit read so far (its parents' among them);
-    /// `visit` answers whether to go on (the walk stops, reading no more, when it says no).
-    /// Each commit is read once: its tree and parents are kept from the read that queued it, and
-    /// come from the commit-graph file when git wrote one (no commit object to inflate then).
-    fn walk(&self, mut visit: impl FnMut(&Node, &IdMap<ObjectId>) -> Result<bool, GitError>) -> Result<(), GitError> {
+    /// them), each handed to `visit` with its tree, its parents (a shallow clone's boundary
+    /// commits have none) and their trees; `visit` answers whether to go on (the walk stops,
+    /// reading no more, when it says no). Each commit is read once: its tree and parents are kept
+    /// from the read that queued it, and come from the commit-graph file when git wrote one (no
+    /// commit object to inflate then).
+    ///
+    /// The commits are read on a thread of their own while `visit` reads trees on this one: in a
+    /// repository without a commit-graph the two halve the walk between them (each commit is an
+    /// object to read, and so is its root tree).
+    fn walk(&self, mut visit: impl FnMut(&Node) -> Result<bool, GitError>) -> Result<(), GitError> {
         let Some(head) = self.head()? else { return Ok(()) };
-        // The boundary of a shallow clone: commits whose parents are not in the repository.
-        let boundary: HashSet<ObjectId> = match self.repo.shallow_commits().map_err(err)? {
-            Some(list) => list.iter().copied().collect(),
-            None => HashSet::new(),
-        };
-        // A commit-graph that cannot be read is only a missed shortcut.
-        let graph = self.repo.commit_graph_if_enabled().ok().flatten();
-        let read = |id: ObjectId| -> Result<(i64, Node), GitError> {
-            if let Some(c) = graph.as_ref().and_then(|g| g.commit_by_id(id).map(|c| (g, c))) {
-                let (g, c) = c;
-                let parents = if boundary.contains(&id) {
-                    Vec::new()
-                } else {
-                    c.iter_parents().map(|p| p.map(|p| g.id_at(p).to_owned())).collect::<Result<_, _>>().map_err(err)?
-                };
-                let node = Node { id, tree: c.root_tree_id().to_owned(), parents };
-                return Ok((c.committer_timestamp() as i64, node));
-            }
-            let data = self.object_of(id, gix::objs::Kind::Commit)?;
-            let d = gix::objs::CommitRef::from_bytes(&data, id.kind()).map_err(err)?;
-            let time = d.time().map(|t| t.seconds).unwrap_or(0);
-            let parents = if boundary.contains(&id) { Vec::new() } else { d.parents().collect() };
-            Ok((time, Node { id, tree: d.tree(), parents }))
-        };
-        let mut queue = std::collections::BinaryHeap::new();
-        let mut trees: IdMap<ObjectId> = IdMap::default();
-        let mut order = 0u64;
-        let (t, node) = read(head)?;
-        trees.insert(head, node.tree);
-        // Newest first; among equal times, the one queued first (a stable order).
-        queue.push((t, std::cmp::Reverse(order), NodeBox(node)));
-        while let Some((_, _, NodeBox(node))) = queue.pop() {
-            for p in &node.parents {
-                if !trees.contains_key(p) {
-                    let (t, parent) = read(*p)?;
-                    trees.insert(*p, parent.tree);
-                    order += 1;
-                    queue.push((t, std::cmp::Reverse(order), NodeBox(parent)));
+        let reader = self.objects.for_thread();
+        // Enough commits queued ahead to keep both threads busy, few enough to stop soon after `visit` says no.
+        let (send, receive) = std::sync::mpsc::sync_channel::<Result<Node, GitError>>(256);
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                // A send fails once `visit` has said no: the walk is over.
+                if let Err(e) = commits(&reader, head, &send) {
+                    let _ = send.send(Err(e));
+                }
+            });
+            for node in receive {
+                if !visit(&node?)? {
+                    break;
                 }
             }
-            if !visit(&node, &trees)? {
-                break;
-            }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// The commits that touched the file now at `store_rel` (relative to the store root),
@@ -406,17 +294,11 @@ impl Repo {
     ) -> Result<Vec<FileCommit>, GitError> {
         let mut path = self.full(store_rel);
         let mut out = Vec::new();
-        self.walk(|&Node { id, tree, ref parents }, trees| {
+        self.walk(|&Node { id, tree, ref parents, ref parent_trees }| {
             let here = self.blob_at(tree, &path)?;
             let mut before = Vec::with_capacity(parents.len());
-            let mut parent_trees = Vec::with_capacity(parents.len());
-            for p in parents {
-                let pt = match trees.get(p) {
-                    Some(t) => *t,
-                    None => self.tree_of(*p)?,
-                };
-                before.push(self.blob_at(pt, &path)?);
-                parent_trees.push(pt);
+            for pt in parent_trees {
+                before.push(self.blob_at(*pt, &path)?);
             }
             if before.contains(&here) || (parents.is_empty() && here.is_none()) {
                 return Ok(true);
@@ -547,14 +429,10 @@ impl Repo {
         let prefix = self.prefix.trim_end_matches('/').to_string();
         let mut seen: HashSet<String> = HashSet::new();
         let mut out = Vec::new();
-        self.walk(|&Node { id, tree, ref parents }, trees| {
-            let [parent] = parents.as_slice() else { return Ok(true) };
+        self.walk(|&Node { id, tree, ref parent_trees, .. }| {
+            let [parent_tree] = *parent_trees.as_slice() else { return Ok(true) };
             let sub = |t: ObjectId| -> Result<Option<ObjectId>, GitError> {
                 Ok(self.entry(t, &prefix)?.filter(|(_, t)| *t).map(|(i, _)| i))
-            };
-            let parent_tree = match trees.get(parent) {
-                Some(t) => *t,
-                None => self.tree_of(*parent)?,
             };
             let mut changes = Vec::new();
             self.changes(sub(parent_tree)?, sub(tree)?, &self.prefix, &mut changes)?;
@@ -603,15 +481,12 @@ impl Repo {
         let sub = |t: ObjectId| -> Result<Option<ObjectId>, GitError> {
             Ok(self.entry(t, &prefix)?.filter(|(_, t)| *t).map(|(i, _)| i))
         };
-        self.walk(|&Node { id, tree, ref parents }, trees| {
-            if parents.len() > 1 {
+        self.walk(|&Node { id, tree, ref parent_trees, .. }| {
+            if parent_trees.len() > 1 {
                 return Ok(true);
             }
-            let before = match parents.first() {
-                Some(p) => sub(match trees.get(p) {
-                    Some(t) => *t,
-                    None => self.tree_of(*p)?,
-                })?,
+            let before = match parent_trees.first() {
+                Some(pt) => sub(*pt)?,
                 None => None,
             };
             let mut changes = Vec::new();
@@ -655,6 +530,68 @@ impl Repo {
     pub fn blob_in(&self, commit: ObjectId, store_rel: &str) -> Result<Option<ObjectId>, GitError> {
         self.blob_at(self.tree_of(commit)?, &self.full(store_rel))
     }
+}
+
+/// The commits reachable from `head`, newest first (see `Repo::walk`), sent down `out` until
+/// it is closed.
+fn commits(
+    objects: &Objects,
+    head: ObjectId,
+    out: &std::sync::mpsc::SyncSender<Result<Node, GitError>>,
+) -> Result<(), GitError> {
+    let repo = objects.repo();
+    // The boundary of a shallow clone: commits whose parents are not in the repository.
+    let boundary: HashSet<ObjectId> = match repo.shallow_commits().map_err(err)? {
+        Some(list) => list.iter().copied().collect(),
+        None => HashSet::new(),
+    };
+    // A commit-graph that cannot be read is only a missed shortcut.
+    let graph = repo.commit_graph_if_enabled().ok().flatten();
+    let read = |id: ObjectId| -> Result<(i64, Node), GitError> {
+        if let Some(c) = graph.as_ref().and_then(|g| g.commit_by_id(id).map(|c| (g, c))) {
+            let (g, c) = c;
+            let parents = if boundary.contains(&id) {
+                Vec::new()
+            } else {
+                c.iter_parents().map(|p| p.map(|p| g.id_at(p).to_owned())).collect::<Result<_, _>>().map_err(err)?
+            };
+            let node = Node { id, tree: c.root_tree_id().to_owned(), parents, parent_trees: Vec::new() };
+            return Ok((c.committer_timestamp() as i64, node));
+        }
+        let data = objects.object_of(id, gix::objs::Kind::Commit)?;
+        let d = gix::objs::CommitRef::from_bytes(&data, id.kind()).map_err(err)?;
+        let time = d.time().map(|t| t.seconds).unwrap_or(0);
+        let parents = if boundary.contains(&id) { Vec::new() } else { d.parents().collect() };
+        Ok((time, Node { id, tree: d.tree(), parents, parent_trees: Vec::new() }))
+    };
+    let mut queue = std::collections::BinaryHeap::new();
+    // The tree of every commit read so far (a parent's is known before its children are sent).
+    let mut trees: IdMap<ObjectId> = IdMap::default();
+    let mut order = 0u64;
+    let (t, node) = read(head)?;
+    trees.insert(head, node.tree);
+    // Newest first; among equal times, the one queued first (a stable order).
+    queue.push((t, std::cmp::Reverse(order), NodeBox(node)));
+    while let Some((_, _, NodeBox(mut node))) = queue.pop() {
+        for p in &node.parents {
+            let tree = match trees.get(p) {
+                Some(t) => *t,
+                None => {
+                    let (t, parent) = read(*p)?;
+                    let tree = parent.tree;
+                    trees.insert(*p, tree);
+                    order += 1;
+                    queue.push((t, std::cmp::Reverse(order), NodeBox(parent)));
+                    tree
+                }
+            };
+            node.parent_trees.push(tree);
+        }
+        if out.send(Ok(node)).is_err() {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// An entry as (its tree, its blob).
@@ -706,10 +643,10 @@ mod tests {
         let commit = repo.commit_as(sig, sig, "HEAD", "first\n\nbody", tree, None::<ObjectId>).unwrap().detach();
         ids.extend([tree, commit]);
         let ours = open(dir.path()).unwrap().expect("a repository");
-        assert!(ours.loose.is_some(), "a repository without packs is read from its files");
+        assert!(ours.objects.reads_loose_files(), "a repository without packs is read from its files");
         for id in ids {
             let theirs = repo.find_object(id).unwrap();
-            let (kind, data) = ours.object(id).unwrap();
+            let (kind, data) = ours.objects.object(id).unwrap();
             assert_eq!((kind, data.as_slice()), (theirs.kind, &theirs.data[..]), "{id}");
         }
         assert_eq!(ours.tree_of(commit).unwrap(), tree);
@@ -720,6 +657,6 @@ mod tests {
         let path = dir.path().join(".git/objects/01/23456789012345678901234567890123456789");
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, b"not zlib").unwrap();
-        assert!(ours.object(missing).is_err());
+        assert!(ours.objects.object(missing).is_err());
     }
 }

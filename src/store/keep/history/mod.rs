@@ -18,6 +18,7 @@ pub mod blame;
 pub mod events;
 pub mod git;
 pub mod lines;
+mod objects;
 pub mod restore;
 pub mod summary;
 
