@@ -264,18 +264,34 @@ impl Repo {
     fn walk(&self, mut visit: impl FnMut(&Node) -> Result<bool, GitError>) -> Result<(), GitError> {
         let Some(head) = self.head()? else { return Ok(()) };
         let reader = self.objects.for_thread();
-        // Enough commits queued ahead to keep both threads busy, few enough to stop soon after `visit` says no.
-        let (send, receive) = std::sync::mpsc::sync_channel::<Result<Node, GitError>>(256);
+        // Commits go across in batches (a thread woken per commit costs as much as reading it),
+        // growing from one, so the first is visited at once; a few batches ahead keep both
+        // threads busy and the reading stops soon after `visit` says no.
+        let (send, receive) = std::sync::mpsc::sync_channel::<Result<Vec<Node>, GitError>>(4);
         std::thread::scope(|scope| {
             scope.spawn(move || {
-                // A send fails once `visit` has said no: the walk is over.
-                if let Err(e) = commits(&reader, head, &send) {
-                    let _ = send.send(Err(e));
-                }
+                let mut batch = Vec::new();
+                let mut size = 1;
+                let mut emit = |n: Node| {
+                    batch.push(n);
+                    if batch.len() < size {
+                        return Ok(true);
+                    }
+                    size = (size * 2).min(64);
+                    // A send fails once `visit` has said no: the walk is over.
+                    Ok(send.send(Ok(std::mem::take(&mut batch))).is_ok())
+                };
+                let done = commits(&reader, head, &mut emit);
+                let _ = match done {
+                    Ok(()) => send.send(Ok(batch)),
+                    Err(e) => send.send(Err(e)),
+                };
             });
-            for node in receive {
-                if !visit(&node?)? {
-                    break;
+            for batch in receive {
+                for node in batch? {
+                    if !visit(&node)? {
+                        return Ok(());
+                    }
                 }
             }
             Ok(())
@@ -532,12 +548,12 @@ impl Repo {
     }
 }
 
-/// The commits reachable from `head`, newest first (see `Repo::walk`), sent down `out` until
-/// it is closed.
+/// The commits reachable from `head`, newest first (see `Repo::walk`), each handed to `emit`
+/// until it answers no.
 fn commits(
     objects: &Objects,
     head: ObjectId,
-    out: &std::sync::mpsc::SyncSender<Result<Node, GitError>>,
+    emit: &mut dyn FnMut(Node) -> Result<bool, GitError>,
 ) -> Result<(), GitError> {
     let repo = objects.repo();
     // The boundary of a shallow clone: commits whose parents are not in the repository.
@@ -587,7 +603,7 @@ fn commits(
             };
             node.parent_trees.push(tree);
         }
-        if out.send(Ok(node)).is_err() {
+        if !emit(node)? {
             break;
         }
     }
