@@ -40,6 +40,9 @@ impl Format for OpendrayPgFormat {
                 .unwrap_or_else(|_| "a PostgreSQL connection string".to_string())
         })
     }
+    fn files_token(&self, root: &Path) -> Option<u64> {
+        super::mirror::generation(root)
+    }
     fn poll_source(&self, root: &Path) -> Option<Box<dyn FnMut() + Send>> {
         super::mirror::poller(root)
     }

@@ -120,7 +120,10 @@ impl Storage for PgStorage<'_> {
         }
         let event = plan.event;
         let mirrored = Plan { writes, archived: plan.archived, event, undoes: plan.undoes };
+        let changing = super::mirror::Changing::begin(&store.root)
+            .map_err(|e| WriteError::Invalid(format!("{}: {e}; nothing was written", store.root.display())))?;
         let applied = file_storage::apply_plan(store, mirrored, opts)?;
+        drop(changing);
         tx.commit().map_err(|e| {
             WriteError::Invalid(format!(
                 "the database refused the commit ({}); its rows are as they were, reopen the store to see them",
