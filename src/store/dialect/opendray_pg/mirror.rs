@@ -55,8 +55,19 @@ pub fn dir_for(redacted: &str, archived: bool) -> Result<PathBuf, String> {
     let d = crate::store::model::digest::of(redacted.as_bytes());
     let db: String =
         redacted.rsplit('/').next().unwrap_or("db").chars().filter(|c| c.is_ascii_alphanumeric()).take(24).collect();
-    let view = if archived { "-archived" } else { "" };
+    let view = if archived { ARCHIVED_VIEW } else { "" };
     Ok(base.join("databases").join(format!("{db}-{}{view}", &crate::store::model::digest::hex(&d)[..20])))
+}
+
+/// What ends the name of a mirror folder that shows archived nodes too (`--archived`).
+const ARCHIVED_VIEW: &str = "-archived";
+
+/// Where folio keeps its state — journal, undo records, review ledger, log — for a mirror
+/// folder: one per database, in the plain view's folder, whichever view the decision was
+/// taken in, so `folio undo` with or without `--archived` undoes the last one.
+pub fn state_dir(root: &Path) -> PathBuf {
+    let plain = root.file_name().and_then(|n| n.to_str()?.strip_suffix(ARCHIVED_VIEW)).map(|n| root.with_file_name(n));
+    plain.unwrap_or_else(|| root.to_path_buf()).join(".folio")
 }
 
 /// Read every visible node of the database into its mirror folder; the folder's root.
