@@ -130,7 +130,7 @@ fn lint_finds_the_brains_own_guards() {
 #[test]
 fn unreadable_databases_are_one_line_and_exit_2() {
     let Some(pg) = pg::Pg::start() else { return };
-    pg.opendray_db("brain");
+    seed::homelab(&mut pg.opendray_db("brain"));
     pg.client("postgres").batch_execute("CREATE DATABASE empty").unwrap();
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
@@ -147,6 +147,15 @@ fn unreadable_databases_are_one_line_and_exit_2() {
     let ok = folio(s, &["stats", &pg.tcp_url("brain", pg::PASSWORD), "--json"], &[]);
     assert!(ok.status.success(), "{}", text(&ok));
     assert!(!text(&ok).contains(pg::PASSWORD));
+    // Nor by a decision and its undo: journal, undo record, log, ledger, cache, the row.
+    for args in [&["review", "approve", "svc-pg", "--as", "human:ann"][..], &["undo", "--as", "human:ann"]] {
+        let url = pg.tcp_url("brain", pg::PASSWORD);
+        let o = folio(s, &[&[args[0], url.as_str()][..], &args[1..]].concat(), &[]);
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(!text(&o).contains(pg::PASSWORD), "{}", text(&o));
+    }
+    let row = seed::row(&mut pg.client("brain"), "svc-pg");
+    assert!(!row.to_string().contains(pg::PASSWORD) && row["provenance"]["folio_history"].is_array(), "{row:#}");
     for f in walk(s) {
         let bytes = std::fs::read(&f).unwrap();
         assert!(!String::from_utf8_lossy(&bytes).contains(pg::PASSWORD), "{} holds the password", f.display());
