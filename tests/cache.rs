@@ -15,10 +15,15 @@ struct Setup {
 }
 
 fn setup() -> Setup {
+    setup_dialect("okf")
+}
+
+/// `setup` for a store of `dialect`, as `folio-gen` writes it.
+fn setup_dialect(dialect: &str) -> Setup {
     let dir = tempfile::tempdir().unwrap();
-    let store = dir.path().join("okf");
+    let store = dir.path().join(dialect);
     let out = Command::new(env!("CARGO_BIN_EXE_folio-gen"))
-        .args(["--dialect", "okf", "--entities", "1200", "--seed", "7", "--out", store.to_str().unwrap()])
+        .args(["--dialect", dialect, "--entities", "1200", "--seed", "7", "--out", store.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -109,6 +114,45 @@ fn a_cached_open_answers_as_a_full_load_through_every_change() {
     assert_ne!(t_stats, cached.0, "the edits changed the answers");
     let after = answers(&s.cache, &s.store, &[]);
     assert_eq!((&after.0, &after.1), (&t_stats, &t_graph), "the cache follows edits, additions and deletions");
+}
+
+/// evolve, opendray exports and awareness homes are cached too (their entities depend on their
+/// own file's bytes alone): a cached open answers as a full load, and follows an agent's edit,
+/// a new file and a deleted one (awareness: entries added to and dropped from long-term memory).
+#[test]
+fn every_cached_dialect_answers_as_a_full_load_through_changes() {
+    for dialect in ["evolve", "opendray", "awareness"] {
+        let s = setup_dialect(dialect);
+        let truth = |s: &Setup| answers(&s.cache, &s.store, &["--no-cache"]);
+        let first = answers(&s.cache, &s.store, &[]);
+        assert_eq!(cache_files(&s.cache).len(), 1, "{dialect}: the first open writes the cache");
+        let cached = answers(&s.cache, &s.store, &[]);
+        let (t_stats, t_graph, _) = truth(&s);
+        assert_eq!((&first.0, &first.1), (&t_stats, &t_graph), "{dialect}");
+        assert_eq!((&cached.0, &cached.1), (&t_stats, &t_graph), "{dialect}: answers from the cache");
+        assert!(cached.2.is_empty(), "{dialect}: no warning: {}", cached.2);
+
+        let mut files: Vec<PathBuf> =
+            walk(&s.store).into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
+        files.sort();
+        let biggest = files.iter().max_by_key(|p| std::fs::metadata(p).unwrap().len()).unwrap().clone();
+        let text = std::fs::read_to_string(&biggest).unwrap();
+        // An agent drops the first entry-looking line and appends two.
+        let dropped = text.lines().position(|l| l.starts_with("- ")).map_or(text.clone(), |n| {
+            text.lines().enumerate().filter(|(i, _)| *i != n).map(|(_, l)| format!("{l}\n")).collect()
+        });
+        std::fs::write(&biggest, format!("{dropped}\n- [fact] An agent learned this. [[nowhere]]\n- another line\n"))
+            .unwrap();
+        let other = files.iter().find(|p| **p != biggest).unwrap();
+        write(other.parent().unwrap(), "brand-new.md", "---\ntitle: Brand new\ntype: note\n---\n# Brand new\n\nNew.\n");
+        if files.len() > 3 {
+            std::fs::remove_file(files.iter().rev().find(|p| **p != biggest).unwrap()).unwrap();
+        }
+        let (t_stats, t_graph, _) = truth(&s);
+        assert_ne!(t_stats, cached.0, "{dialect}: the edits changed the answers");
+        let after = answers(&s.cache, &s.store, &[]);
+        assert_eq!((&after.0, &after.1), (&t_stats, &t_graph), "{dialect}: the cache follows the edits");
+    }
 }
 
 #[test]

@@ -17,6 +17,11 @@ impl Format for AwarenessFormat {
     fn name(&self) -> &'static str {
         "awareness"
     }
+    /// Entries depend on their own file's bytes alone (a changed `long-term.md` is read
+    /// again whole); the event log is read by the dialect when opened, never into the snapshot.
+    fn cacheable(&self) -> bool {
+        true
+    }
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Awareness::open(root))
     }

@@ -18,6 +18,11 @@ impl Format for EvolveFormat {
     fn name(&self) -> &'static str {
         "evolve"
     }
+    /// An entity depends on its own file's bytes alone (a `log.md`/`index.md`'s role on its own
+    /// frontmatter); `audit.log` is read by the dialect when opened, never into the snapshot.
+    fn cacheable(&self) -> bool {
+        true
+    }
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Evolve::open(root))
     }

@@ -20,6 +20,11 @@ impl Format for OpendrayFormat {
     fn name(&self) -> &'static str {
         "opendray"
     }
+    /// A node depends on its own file's bytes alone; the export's marker only gives the
+    /// dialect's warnings and info, read again whenever the dialect is opened.
+    fn cacheable(&self) -> bool {
+        true
+    }
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Opendray::open(root))
     }

@@ -371,13 +371,19 @@ mod tests {
 
     #[test]
     fn a_cached_store_equals_a_fresh_load_for_every_cacheable_corpus() {
-        for (rel, kind) in [
-            ("okf-v0.2/acme_retail", crate::store::dialect::okf::KIND),
-            ("okf-v0.1", crate::store::dialect::okf::KIND),
-            ("elophanto/knowledge", crate::store::dialect::elophanto::KIND),
-            ("okf-v0.2/ga4", crate::store::dialect::vault::KIND),
+        let fixture = |rel: &str| Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel);
+        for (root, kind) in [
+            (corpus("okf-v0.2/acme_retail"), crate::store::dialect::okf::KIND),
+            (corpus("okf-v0.1"), crate::store::dialect::okf::KIND),
+            (corpus("elophanto/knowledge"), crate::store::dialect::elophanto::KIND),
+            (corpus("okf-v0.2/ga4"), crate::store::dialect::vault::KIND),
+            (corpus("evolve/public-repo-vinodmut"), crate::store::dialect::evolve::KIND),
+            (fixture("evolve-project/.evolve/entities"), crate::store::dialect::evolve::KIND),
+            (fixture("opendray-homelab"), crate::store::dialect::opendray::KIND),
+            (fixture("awareness-home"), crate::store::dialect::awareness::KIND),
         ] {
-            let root = corpus(rel);
+            assert!(cacheable(kind), "{kind}");
+            let rel = root.display().to_string();
             let dir = tempfile::tempdir().unwrap();
             let cache = Cache::new(dir.path());
             let fresh = Store::load(&root, kind, "t".into());
