@@ -145,7 +145,7 @@ pub fn folio_history(root: &Path, kind: DialectKind) -> Vec<HistoryEvent> {
     let path = log_path(root, kind);
     let Ok(text) = std::fs::read_to_string(&path) else { return Vec::new() };
     // Relative to the root, also when the state is kept beside it (evolve, a database's views).
-    let rel = super::changeset::relative_to(root, &path);
+    let rel = crate::store::model::relpath::from_root(root, &path);
     text.lines()
         .enumerate()
         .filter_map(|(i, l)| {
