@@ -103,3 +103,44 @@ fn gs_takes_the_selected_items_commit_as_one_batch() {
     let shown: Vec<String> = app.model.review.visible().iter().map(|i| i.id.clone()).collect();
     assert_eq!(shown, ["apis/create-payment"]);
 }
+
+/// Set every file's mtime an hour back (files written within two seconds are never remembered).
+fn age_files(dir: &Path) {
+    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if e.file_name() == ".git" {
+            continue;
+        }
+        if p.is_dir() {
+            age_files(&p);
+        } else {
+            std::fs::File::options().write(true).open(&p).unwrap().set_modified(then).unwrap();
+        }
+    }
+}
+
+/// The TUI lists the inbox again after every live reload, in the same process: what git said
+/// of each file is remembered, and forgotten when the file's size or mtime changes or HEAD moves.
+#[test]
+fn a_rebuilt_inbox_follows_edits_and_new_commits() {
+    use folio::store::keep::history::attribution::inbox;
+    let Some((_d, root, _import, _run)) = committed_demo() else { return };
+    age_files(&root);
+    let authors = || {
+        let store = folio::store::Store::open(&root, None).unwrap();
+        let items = inbox(&store);
+        let of = |id: &str| items.iter().find(|i| i.id == id).unwrap_or_else(|| panic!("{id} queued")).author.clone();
+        (of("apis/refunds"), of("apis/create-payment"), of("data/refunds-table"))
+    };
+    let named = |s: &str| Some(s.to_string());
+    assert_eq!(authors(), (named("Ann Lee"), named("scout-bot"), None));
+    assert_eq!(authors(), (named("Ann Lee"), named("scout-bot"), None), "asked again, the same answers");
+    // Edited on disk since (an old mtime, another size): no longer what Ann Lee committed.
+    append(&root, "apis/refunds.md", "\nAn agent's edit, not committed.\n");
+    age_files(&root);
+    assert_eq!(authors(), (None, named("scout-bot"), None));
+    // A new commit moves HEAD: both edited files are now the fixer's.
+    git::run_as(&root, "fixer", "2026-03-03T10:00:00Z", &["commit", "-qam", "fixer: tidy"]);
+    assert_eq!(authors(), (named("fixer"), named("scout-bot"), named("fixer")));
+}

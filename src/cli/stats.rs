@@ -51,7 +51,7 @@ pub fn stats(store: &Store) -> serde_json::Value {
         "stale_catalogs": stale,
         "files_with_problems": files_with_problems,
         "problems": problems,
-        "history_events": store.dialect.history(&store.root).len(),
+        "history_events": store.dialect.history_len(&store.root),
         "git_repository": git_repository(&store.root).map(|p| p.display().to_string()),
         "enclosing": store.dialect.enclosing().map(|e| json!({
             "what": e.what,

@@ -61,6 +61,10 @@ impl Dialect for Awareness {
         self.log.events.clone()
     }
 
+    fn history_len(&self, _root: &Path) -> usize {
+        self.log.events.len()
+    }
+
     fn warnings(&self) -> Vec<StoreWarning> {
         self.log.warnings.clone()
     }

@@ -104,6 +104,12 @@ pub trait Dialect: Send + Sync {
         Vec::new()
     }
 
+    /// How many events `history` holds (a dialect that keeps its log in memory counts it
+    /// without copying every event).
+    fn history_len(&self, root: &Path) -> usize {
+        self.history(root).len()
+    }
+
     /// Warnings about the store as a whole (manifests, view chains).
     fn warnings(&self) -> Vec<StoreWarning> {
         Vec::new()

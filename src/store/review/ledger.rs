@@ -2,7 +2,7 @@
 //! `.evolve/folio/`): one JSON line per verdict (`verdicts.jsonl`) and the approved texts,
 //! content-addressed under `review/approved/` with no `.md` extension, so "changed since
 //! approval" and the diff against the last approved version work across sessions and clones.
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::PathBuf;
 
@@ -46,6 +46,11 @@ impl VerdictRecord {
 pub struct Ledger {
     dir: PathBuf,
     records: Vec<VerdictRecord>,
+    /// Positions in `records` per entity, oldest first, and every vetoed hash: the inbox asks
+    /// both of every entity (a scan of every record per entity was quadratic: after a baseline
+    /// of 10,000 entities, 10^8 record comparisons per inbox).
+    of_entity: HashMap<String, Vec<usize>>,
+    vetoed: HashSet<String>,
 }
 
 impl Ledger {
@@ -54,7 +59,31 @@ impl Ledger {
         let text = std::fs::read_to_string(dir.join("verdicts.jsonl")).unwrap_or_default();
         // A damaged line is skipped, not fatal: the worst outcome is an item back in the queue.
         let records = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
-        Ledger { dir, records }
+        Ledger { dir, ..Ledger::default() }.with(records)
+    }
+
+    /// This ledger holding `records` (in file order) instead of its own.
+    fn with(mut self, records: Vec<VerdictRecord>) -> Ledger {
+        self.records.clear();
+        self.of_entity.clear();
+        self.vetoed.clear();
+        for r in records {
+            self.push(r);
+        }
+        self
+    }
+
+    fn push(&mut self, r: VerdictRecord) {
+        self.of_entity.entry(r.entity.clone()).or_default().push(self.records.len());
+        if r.verdict == "veto" {
+            self.vetoed.insert(r.hash.clone());
+        }
+        self.records.push(r);
+    }
+
+    /// The records on `entity`, oldest first.
+    fn of(&self, entity: &str) -> impl DoubleEndedIterator<Item = &VerdictRecord> {
+        self.of_entity.get(entity).into_iter().flatten().map(|&i| &self.records[i])
     }
 
     pub fn records(&self) -> &[VerdictRecord] {
@@ -69,7 +98,7 @@ impl Ledger {
     /// The decisions on `entity` no later decision has seen: one, unless reviewers decided
     /// apart (in two clones merged through git).
     pub fn heads(&self, entity: &str) -> Vec<&VerdictRecord> {
-        let mine: Vec<&VerdictRecord> = self.records.iter().filter(|r| r.entity == entity).collect();
+        let mine: Vec<&VerdictRecord> = self.of(entity).collect();
         let mut seen = std::collections::HashSet::new();
         for (i, r) in mine.iter().enumerate() {
             match &r.seen {
@@ -94,12 +123,12 @@ impl Ledger {
 
     /// The newest approval of `entity`.
     pub fn last_approval(&self, entity: &str) -> Option<&VerdictRecord> {
-        self.records.iter().rev().find(|r| r.entity == entity && is_approval(&r.verdict))
+        self.of(entity).rev().find(|r| is_approval(&r.verdict))
     }
 
     /// Whether this exact content was vetoed before (it is never proposed again as is).
     pub fn vetoed_form(&self, hash: &str) -> bool {
-        self.records.iter().any(|r| r.verdict == "veto" && r.hash == hash)
+        self.vetoed.contains(hash)
     }
 
     /// The text that was approved under `hash`, if kept.
@@ -119,7 +148,7 @@ impl Ledger {
                 }
             }
             append_line(&self.dir.join("verdicts.jsonl"), &serde_json::to_string(&r)?)?;
-            self.records.push(r);
+            self.push(r);
         }
         Ok(())
     }
@@ -197,26 +226,25 @@ mod tests {
 
     #[test]
     fn decisions_made_apart_that_disagree_are_a_conflict_until_one_follows_both() {
-        let mut l = Ledger::default();
         let mut a = rec("x", "approve", "sha256:a", None);
         a.seen = Some(Vec::new());
         let mut b = rec("x", "veto", "sha256:o", None);
         b.by = "human:bob".into();
         b.seen = Some(Vec::new());
-        l.records = vec![a.clone(), b.clone()];
+        let l = Ledger::default().with(vec![a.clone(), b.clone()]);
         let heads: Vec<String> = l.conflict("x").unwrap().iter().map(|r| r.by.clone()).collect();
         assert_eq!(heads, ["human:t", "human:bob"]);
         // Lines from before `seen` existed follow every earlier line: no conflict.
         let (mut a0, mut b0) = (a.clone(), b.clone());
         a0.seen = None;
         b0.seen = None;
-        l.records = vec![a0, b0];
+        let l = Ledger::default().with(vec![a0, b0]);
         assert!(l.conflict("x").is_none());
         // A decision that saw both settles it.
         let mut c = rec("x", "veto", "sha256:a", None);
         c.ts = "2026-01-02T00:00:00Z".into();
         c.seen = Some(vec![a.key(), b.key()]);
-        l.records = vec![a, b, c];
+        let l = Ledger::default().with(vec![a, b, c]);
         assert!(l.conflict("x").is_none());
         assert_eq!(l.heads("x").len(), 1);
     }

@@ -169,6 +169,18 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
     latest.extend(ledger.latest());
     let report = lint::lint(store, &LintConfig::load(&store.root, store.kind()).unwrap_or_default());
     let today = crate::store::write::audit::now().date();
+    // Each entity's findings and the store log's newest approval, gathered once: looked up
+    // per entity by a scan of all of them, the inbox was quadratic in the store's size.
+    let mut findings_of: Vec<Vec<&lint::Finding>> = vec![Vec::new(); store.entities.len()];
+    for f in &report.findings {
+        if let Some(list) = f.entity.and_then(|i| findings_of.get_mut(i as usize)) {
+            list.push(f);
+        }
+    }
+    let mut logged_approval: std::collections::HashMap<&str, &VerdictRecord> = std::collections::HashMap::new();
+    for r in logged.iter().filter(|r| is_approval(&r.verdict)) {
+        logged_approval.insert(r.entity.as_str(), r);
+    }
     let mut out = Vec::new();
     for (i, e) in store.entities.iter().enumerate() {
         let idx = i as EntityIdx;
@@ -199,7 +211,7 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
             reasons.push(Reason::HiddenContent);
         }
         reasons.extend(rules.queue_reasons(e, &f));
-        let mine = || report.findings.iter().filter(|x| x.entity == Some(idx));
+        let mine = || findings_of[i].iter().copied();
         let duplicate_of = mine().find(|x| x.rule == lint::near_duplicate::RULE).and_then(|x| x.other);
         if duplicate_of.is_some() || mine().any(|x| x.rule == lint::near_duplicate::RULE) {
             reasons.push(Reason::NearDuplicate);
@@ -211,10 +223,8 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
         if mine().any(|x| x.severity == Severity::Error) {
             reasons.push(Reason::LintError);
         }
-        let approved = ledger
-            .last_approval(&e.id)
-            .or_else(|| logged.iter().rev().find(|r| r.entity == e.id && is_approval(&r.verdict)))
-            .map(|r| r.hash.clone());
+        let approved =
+            ledger.last_approval(&e.id).or_else(|| logged_approval.get(e.id.as_str()).copied()).map(|r| r.hash.clone());
         let decided_on = |r: &VerdictRecord| r.hash == hash || r.after.as_deref() == Some(hash.as_str());
         match last {
             None => reasons.push(Reason::NeverReviewed),
@@ -235,12 +245,7 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
         if reasons.is_empty() {
             continue;
         }
-        let findings = report
-            .findings
-            .iter()
-            .filter(|x| x.entity == Some(idx))
-            .map(|x| format!("{}: {}", x.rule, x.message))
-            .collect();
+        let findings = mine().map(|x| format!("{}: {}", x.rule, x.message)).collect();
         out.push(QueueItem {
             idx,
             id: e.id.clone(),

@@ -2,6 +2,7 @@
 //! line (`{"timestamp": "YYYY-MM-DD HH:MM ±HH:MM", "type": …, …}`).
 use std::path::Path;
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 use super::entry_key::entry_key;
@@ -35,33 +36,42 @@ impl EventLog {
         }
     }
 
+    /// Lines are parsed in parallel (a home's log grows by every memory operation: 26 MB took
+    /// 0.55 s of a cached open at 100k entries), then gathered in file order.
     pub fn parse(text: &str) -> EventLog {
+        let lines: Vec<&str> = text.lines().collect();
+        let records: Vec<Option<Result<HistoryEvent, StoreWarning>>> = lines
+            .par_iter()
+            .enumerate()
+            .map(|(i, line)| (!line.trim().is_empty()).then(|| record(i as u32 + 1, line)))
+            .collect();
         let mut log = EventLog::default();
-        for (i, line) in text.lines().enumerate() {
-            let n = i as u32 + 1;
-            if line.trim().is_empty() {
-                continue;
-            }
-            match serde_json::from_str::<Value>(line) {
-                Ok(Value::Object(record)) => match record.get("type").and_then(Value::as_str) {
-                    Some(kind) if !kind.is_empty() => {
-                        let raw = Value::Object(record.clone());
-                        log.events.push(HistoryEvent {
-                            ts: record.get("timestamp").and_then(Value::as_str).map(str::to_string),
-                            kind: kind.to_string(),
-                            entities: entity_ids(&raw),
-                            path: EVENTS_PATH.into(),
-                            line: n,
-                            raw,
-                        });
-                    }
-                    _ => log.warnings.push(warning(Some(n), "record has no `type`".into())),
-                },
-                Ok(_) => log.warnings.push(warning(Some(n), "not a JSON object".into())),
-                Err(e) => log.warnings.push(warning(Some(n), format!("not valid JSON: {e}"))),
+        for r in records.into_iter().flatten() {
+            match r {
+                Ok(event) => log.events.push(event),
+                Err(w) => log.warnings.push(w),
             }
         }
         log
+    }
+}
+
+/// One line of the log (numbered `n`) as an event, or why it is not one.
+fn record(n: u32, line: &str) -> Result<HistoryEvent, StoreWarning> {
+    match serde_json::from_str::<Value>(line) {
+        Ok(raw @ Value::Object(_)) => match raw.get("type").and_then(Value::as_str).filter(|k| !k.is_empty()) {
+            Some(kind) => Ok(HistoryEvent {
+                ts: raw.get("timestamp").and_then(Value::as_str).map(str::to_string),
+                kind: kind.to_string(),
+                entities: entity_ids(&raw),
+                path: EVENTS_PATH.into(),
+                line: n,
+                raw,
+            }),
+            None => Err(warning(Some(n), "record has no `type`".into())),
+        },
+        Ok(_) => Err(warning(Some(n), "not a JSON object".into())),
+        Err(e) => Err(warning(Some(n), format!("not valid JSON: {e}"))),
     }
 }
 
