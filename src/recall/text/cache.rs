@@ -16,9 +16,9 @@ use crate::store::Store;
 use crate::store::keep::cache::{self, Cache, TEXT_EXT, codec::Header};
 use crate::store::model::entity::EntityIdx;
 
-const MAGIC: &[u8; 8] = b"FOLIOT1\n";
+const MAGIC: &[u8; 8] = b"FOLIOT2\n";
 /// Bumped whenever the layout or what is indexed (tokenizer, title weight) changes.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// A file modified this close before the index's reads began may have changed again within
 /// the same mtime tick: its entities are read again rather than trusted (as in the store cache).
 const MTIME_SLACK_NS: i128 = 2_000_000_000;
@@ -183,6 +183,7 @@ fn write(cache: &Cache, path: &Path, store: &Store, index: &TextIndex, as_of: Sy
         dialect: store.kind().name().to_string(),
         root: fs::canonicalize(&store.root).unwrap_or_else(|_| store.root.clone()).to_string_lossy().into_owned(),
         read_since_ns: as_of.duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0),
+        files_token: None,
         entities: store.entities.len() as u64,
         chunks: 0,
     };
