@@ -20,7 +20,8 @@ use folio::store::dialect::DialectKind;
 use folio::store::lint::{LintConfig, near_duplicate, possible_contradiction};
 
 /// Words of the generated corpus, a phrase and a filter.
-const QUERIES: &[&str] = &["margin", "daily revenue", "\"gross margin\"", "snapshot stale", "kind:metric churn"];
+const QUERIES: &[&str] =
+    &["margin", "daily revenue", "\"gross margin\"", "snapshot stale", "kind:metric churn", "pillow"];
 
 fn entities() -> usize {
     if std::env::var_os("FOLIO_BENCH_100K").is_some_and(|v| v == "1") { 100_000 } else { 10_000 }

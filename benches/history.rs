@@ -147,7 +147,7 @@ fn bench_entity(store: &Store, root: &Path, file: &str, commits: usize) {
     let idx = store.entities.iter().position(|e| e.path == file).expect("the entity is in the store") as u32;
     let (_, walk, _) = timed(|| {
         let repo = history::git::open(root).expect("open").expect("a repository");
-        repo.file_history(file, &mut |_| {}).expect("walk").len()
+        repo.file_history(file, &mut |_| Ok(())).expect("walk").len()
     });
     let (cold, warm, first) = timed(|| history::of_entity(store, idx).expect("history"));
     let (mut first_report, mut walk_done) = (Vec::new(), Vec::new());

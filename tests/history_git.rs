@@ -518,3 +518,39 @@ fn a_history_read_with_reports_lists_the_versions_as_the_walk_finds_them() {
     assert_eq!(revs(&answer)[..6], want[..]);
     assert_eq!(answer.versions[0].lines_added, 1);
 }
+
+#[test]
+fn a_streamed_history_emits_the_answer_version_by_version_in_its_order() {
+    use folio::store::Store;
+    use folio::store::dialect::DialectKind;
+    use folio::store::keep::history::{self, Version};
+    need_git!();
+    let t = tempfile::tempdir().unwrap();
+    let (_repo, store, c) = build(t.path(), "");
+    let r = store.to_str().unwrap();
+    // An uncommitted edit through folio: a version on disk and an event in the journal.
+    ok(&["set", r, "notes/alpha-final", "status", "draft", "--as", "human:ann"]);
+    let s = Store::load(&store, DialectKind::Vault, "test".into());
+    let idx = s.find("notes/alpha-final").expect("alpha is in the store");
+    let mut emitted: Vec<Version> = Vec::new();
+    let answer = history::of_entity_streaming(&s, idx, &mut |v| emitted.push(v.clone())).unwrap();
+    let plain = history::of_entity(&s, idx).unwrap();
+    let as_json = |v: &[Version]| serde_json::to_value(v).unwrap();
+    // Finished as emitted (summaries, agents, contents), in the answer's order: the same list a
+    // read without streaming gives.
+    assert_eq!(as_json(&emitted), as_json(&answer.versions));
+    assert_eq!(as_json(&answer.versions), as_json(&plain.versions));
+    let bytes = |v: &[Version]| v.iter().map(|v| v.bytes.clone()).collect::<Vec<_>>();
+    assert_eq!(bytes(&emitted), bytes(&plain.versions));
+    let revs: Vec<&str> = emitted.iter().map(|v| v.rev.as_str()).collect();
+    assert_eq!(revs[0], "worktree");
+    assert!(emitted.iter().any(|v| v.kind.as_deref() == Some("set")), "{revs:?}");
+    let oldest = emitted.iter().rfind(|v| v.commit.is_some()).unwrap();
+    assert_eq!(oldest.commit.as_deref(), Some(c[0].as_str()));
+    assert_eq!(oldest.change_line(), format!("title, author; +{} -0", ALPHA_1.lines().count()));
+    assert_eq!(emitted[0].fields_changed, ["status"]);
+    // `folio history` prints these rows, one per version, as they come.
+    let text = ok(&["history", r, "notes/alpha-final"]);
+    assert_eq!(text.lines().count(), emitted.len(), "{text}");
+    assert!(text.lines().next().unwrap().starts_with("worktree"), "{text}");
+}

@@ -130,7 +130,7 @@ fn lint_finds_the_brains_own_guards() {
 #[test]
 fn unreadable_databases_are_one_line_and_exit_2() {
     let Some(pg) = pg::Pg::start() else { return };
-    pg.opendray_db("brain");
+    seed::homelab(&mut pg.opendray_db("brain"));
     pg.client("postgres").batch_execute("CREATE DATABASE empty").unwrap();
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
@@ -147,6 +147,15 @@ fn unreadable_databases_are_one_line_and_exit_2() {
     let ok = folio(s, &["stats", &pg.tcp_url("brain", pg::PASSWORD), "--json"], &[]);
     assert!(ok.status.success(), "{}", text(&ok));
     assert!(!text(&ok).contains(pg::PASSWORD));
+    // Nor by a decision and its undo: journal, undo record, log, ledger, cache, the row.
+    for args in [&["review", "approve", "svc-pg", "--as", "human:ann"][..], &["undo", "--as", "human:ann"]] {
+        let url = pg.tcp_url("brain", pg::PASSWORD);
+        let o = folio(s, &[&[args[0], url.as_str()][..], &args[1..]].concat(), &[]);
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(!text(&o).contains(pg::PASSWORD), "{}", text(&o));
+    }
+    let row = seed::row(&mut pg.client("brain"), "svc-pg");
+    assert!(!row.to_string().contains(pg::PASSWORD) && row["provenance"]["folio_history"].is_array(), "{row:#}");
     for f in walk(s) {
         let bytes = std::fs::read(&f).unwrap();
         assert!(!String::from_utf8_lossy(&bytes).contains(pg::PASSWORD), "{} holds the password", f.display());
@@ -249,6 +258,54 @@ fn each_open_takes_what_agents_changed_since() {
     assert!(!root.join("entities/host/stray.md").exists(), "the stray file was removed");
 }
 
+/// An open reads the tables' sums first and groups again only a table whose sum changed;
+/// each table changed alone (the other two as the mirror took them) is still seen, and so
+/// is a node shown again whose edges never changed.
+#[test]
+fn a_change_to_one_table_alone_is_taken() {
+    let Some(pg) = pg::Pg::start() else { return };
+    let mut c = pg.opendray_db("brain");
+    seed::homelab(&mut c);
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let url = pg.conninfo("brain");
+    let edges = |id: &str| -> Vec<String> {
+        let v = json(s, &["show", &url, id, "--json"]);
+        v["edges"].as_array().unwrap().iter().map(|e| format!("{} {}", e["type"], e["target"])).collect()
+    };
+    assert_eq!(edges("host-a"), Vec::<String>::new());
+    // Edges alone: no node row changes when an agent links two nodes.
+    c.batch_execute("INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('host-a', 'part_of', 'svc-pg')")
+        .unwrap();
+    assert_eq!(edges("host-a"), [r#""part_of" "svc-pg""#]);
+    // Fact sources alone.
+    c.batch_execute("INSERT INTO knowledge_fact_sources (node_id, memory_id) VALUES ('host-a', 'mem-9')").unwrap();
+    assert_eq!(json(s, &["show", &url, "host-a", "--json"])["sources"], serde_json::json!(["mem-9"]));
+    c.batch_execute("DELETE FROM knowledge_fact_sources WHERE node_id = 'svc-pg'").unwrap();
+    assert_eq!(json(s, &["show", &url, "svc-pg", "--json"])["sources"], serde_json::json!([]));
+    // Nodes alone: the archived playbook shown again (its edge was there all along), then
+    // its edge removed alone — which its version must have counted when it came back.
+    c.batch_execute(
+        "INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('pb-old', 'about', 'tool-x');
+         UPDATE knowledge_nodes SET archived_at = NULL WHERE id = 'pb-deploy'",
+    )
+    .unwrap();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 7);
+    c.batch_execute("UPDATE knowledge_nodes SET archived_at = NULL WHERE id = 'pb-old'").unwrap();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 8);
+    assert_eq!(edges("pb-old"), [r#""about" "tool-x""#]);
+    c.batch_execute("DELETE FROM knowledge_edges WHERE src_id = 'pb-old'").unwrap();
+    assert_eq!(edges("pb-old"), Vec::<String>::new());
+    // Nothing changed: nothing in the mirror folder is written.
+    let root = std::path::PathBuf::from(json(s, &["stats", &url, "--json"])["root"].as_str().unwrap().to_string());
+    let before: Vec<_> =
+        walk(&root).iter().map(|p| (p.clone(), std::fs::metadata(p).unwrap().modified().unwrap())).collect();
+    json(s, &["stats", &url, "--json"]);
+    let after: Vec<_> =
+        walk(&root).iter().map(|p| (p.clone(), std::fs::metadata(p).unwrap().modified().unwrap())).collect();
+    assert_eq!(before, after);
+}
+
 #[test]
 fn a_large_brain_reopens_through_the_cache_and_still_sees_changes() {
     let Some(pg) = pg::Pg::start() else { return };
@@ -273,5 +330,29 @@ fn a_large_brain_reopens_through_the_cache_and_still_sees_changes() {
     let stats: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(stats["entities"], 1499);
     assert_eq!(json(s, &["show", &url, &id, "--json"])["title"], "Renamed by an agent");
-    assert!(walk(&s.join("cache")).iter().any(|p| p.is_file()), "the store cache was written");
+    let caches: Vec<_> =
+        walk(&s.join("cache")).into_iter().filter(|p| p.to_string_lossy().ends_with(".folio-cache")).collect();
+    assert_eq!(caches.len(), 1, "the store cache was written: {caches:?}");
+    // Unchanged since: the snapshot is used as it is and not written again.
+    let saved = std::fs::metadata(&caches[0]).unwrap().modified().unwrap();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 1499);
+    assert_eq!(std::fs::metadata(&caches[0]).unwrap().modified().unwrap(), saved);
+    // folio's own write changes the mirror's files: the next open through the cache sees it,
+    // and so does the one after (whose snapshot was taken after the write).
+    let o = folio(s, &["review", &url, "approve", &id, "--as", "human:ann"], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    for _ in 0..2 {
+        let shown = json(s, &["show", &url, &id, "--json"]);
+        assert!(shown.to_string().contains("human:ann"), "{shown:#}");
+        assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 1499);
+    }
+    // An agent's edge alone (no node row changes) reaches the cached store too.
+    let other: String =
+        c.query_one("SELECT max(id) FROM knowledge_nodes WHERE archived_at IS NULL", &[]).unwrap().get(0);
+    c.execute("DELETE FROM knowledge_edges WHERE src_id = $1", &[&other]).unwrap();
+    c.execute("INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ($1, 'about', $2)", &[&other, &id])
+        .unwrap();
+    let edges = json(s, &["show", &url, &other, "--json"])["edges"].clone();
+    assert_eq!(edges.as_array().map(Vec::len), Some(1), "{edges:#}");
+    assert_eq!(edges[0]["target"], id.as_str());
 }

@@ -182,3 +182,41 @@ fn edits_write_columns_and_edges_and_refuse_what_opendray_keeps() {
     assert_eq!(seed::row(&mut c, "svc-pg")["title"], "PostgreSQL (dev, shared)", "refused writes change nothing");
     assert_eq!(history(&seed::row(&mut c, "svc-pg")).len(), 3);
 }
+
+/// One journal per database: a decision taken without `--archived` is undone with it, and
+/// the other way round, the rows checked after each.
+#[test]
+fn undo_takes_the_last_decision_whichever_view_it_was_taken_in() {
+    let Some(pg) = pg::Pg::start() else { return };
+    let mut c = pg.opendray_db("brain");
+    seed::homelab(&mut c);
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let url = pg.conninfo("brain");
+
+    ok(s, &["review", &url, "veto", "svc-pg-dup", "--reason", "seen twice", "--as", "human:ann"]);
+    assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_string());
+    ok(s, &["undo", &url, "--archived", "--as", "human:ann"]);
+    let u = seed::row(&mut c, "svc-pg-dup");
+    assert!(u["archived_at"].is_null(), "{u:#}");
+    assert!(u["provenance"].get("archived_reason").is_none(), "{u:#}");
+    assert_eq!(history(&u), ["human:ann veto", "human:ann undo"]);
+    ok(s, &["show", &url, "svc-pg-dup"]);
+
+    // An archived node approved where it is shown, the approval undone where it is hidden.
+    ok(s, &["review", &url, "approve", "pb-old", "--archived", "--as", "human:bo"]);
+    assert_eq!(seed::row(&mut c, "pb-old")["provenance"]["approved"]["by"], "human:bo");
+    ok(s, &["undo", &url, "--as", "human:bo"]);
+    let o = seed::row(&mut c, "pb-old");
+    assert!(o["provenance"].get("approved").is_none(), "{o:#}");
+    assert!(o["archived_at"].is_string(), "still archived: {o:#}");
+    assert_eq!(o["provenance"]["archived_reason"], "distillation rework (0055)");
+    assert_eq!(folio(s, &["show", &url, "pb-old"]).status.code(), Some(2));
+    // Both views read the one log (each names the file from its own folder).
+    let log = |args: &[&str]| -> Vec<String> {
+        ok(s, args).lines().map(|l| l.rsplit_once("  (").map_or(l, |(event, _)| event).to_string()).collect()
+    };
+    let plain = log(&["log", &url]);
+    assert_eq!(plain.len(), 4, "{plain:?}");
+    assert_eq!(plain, log(&["log", &url, "--archived"]));
+}

@@ -117,6 +117,9 @@ pub struct ReviewPane {
     pub planning_from_prompt: bool,
     /// The targets and verdict of the plan shown last (`s` plans it again with stubs).
     pub last_request: Option<(Vec<EntityIdx>, crate::store::review::Verdict)>,
+    /// The queue is rebuilt when the lint pass now running finishes, with its report (a
+    /// second whole-store lint per live reload cost seconds at 100k).
+    pub queue_after_lint: bool,
 }
 
 impl Default for ReviewPane {
@@ -139,6 +142,7 @@ impl Default for ReviewPane {
             planning_from_prompt: false,
             reviewer_file: None,
             last_request: None,
+            queue_after_lint: false,
         }
     }
 }
@@ -181,12 +185,31 @@ fn store(model: &Model) -> Option<Arc<Store>> {
     model.store.clone()
 }
 
-/// Queue the rebuild of the inbox after the store changed (load, live reload, a write).
+/// Queue the rebuild of the inbox after the store changed (load, live reload, a write): after
+/// the lint pass under way when one is (`lint_finished`), with the lint pane's report when it
+/// is this store's, else with a lint of its own.
 pub fn on_store_changed(model: &mut Model) -> Vec<Effect> {
-    match store(model) {
-        Some(s) if model.review.open => vec![Effect::Review(Box::new(Job::Queue(s)))],
-        _ => Vec::new(),
+    let Some(s) = store(model).filter(|_| model.review.open) else { return Vec::new() };
+    // A pass under way is for this store or its config (an ignore just written): wait for it.
+    if model.linting {
+        model.review.queue_after_lint = true;
+        return Vec::new();
     }
+    let report = match &model.lint_base {
+        Some((base, linted)) if Arc::ptr_eq(base, &s) => Some(linted.report.clone()),
+        _ => None,
+    };
+    model.review.queue_after_lint = false;
+    vec![Effect::Review(Box::new(Job::Queue(s, report)))]
+}
+
+/// A lint pass ended (or failed): the queue that waited for it is rebuilt now, unless another
+/// pass for a newer store started meanwhile (then it waits for that one).
+pub fn lint_finished(model: &mut Model) -> Vec<Effect> {
+    if !model.review.queue_after_lint {
+        return Vec::new();
+    }
+    on_store_changed(model)
 }
 
 /// Keys that are typed rather than bound: the editor, a prompt, the picker. None: not ours.

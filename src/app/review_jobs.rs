@@ -73,7 +73,8 @@ pub struct Detail {
 }
 
 pub enum Job {
-    Queue(Arc<Store>),
+    /// The inbox of the store, with its lint report when the lint pane has it (else linted here).
+    Queue(Arc<Store>, Option<Arc<crate::store::lint::Report>>),
     Detail(Arc<Store>, Box<QueueItem>),
     Plan {
         store: Arc<Store>,
@@ -217,7 +218,8 @@ impl From<WriteError> for Failure {
 
 pub fn run(job: Job) -> Outcome {
     match job {
-        Job::Queue(store) => Outcome::Queue(attribution::inbox(&store)),
+        Job::Queue(store, Some(report)) => Outcome::Queue(attribution::inbox_with(&store, &report)),
+        Job::Queue(store, None) => Outcome::Queue(attribution::inbox(&store)),
         Job::Detail(store, item) => Outcome::Detail(Box::new(detail(&store, &item))),
         Job::Plan { store, targets, verdict, by, stubs } => {
             let reviewer = Reviewer::now(&by);

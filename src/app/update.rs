@@ -109,7 +109,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             // The changes since the last report were handed to the failed pass: start over.
             model.lint_base = None;
             model.message = Some(Message { text: format!("lint: {e}"), warn: true });
-            Vec::new()
+            super::review::lint_finished(model)
         }
         Event::IgnoreChanged(Ok(text)) => {
             model.message = Some(Message { text, warn: false });

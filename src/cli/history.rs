@@ -65,6 +65,9 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     // Starting up resolves a write a crash interrupted, so the past shown is the real one.
     let store = super::write_flags::open_resolved(g, path.as_deref(), false)?;
     let Some(id) = id else { return deleted(&store, a.json) };
+    if !a.json && a.diff.is_none() {
+        return print_streaming(&store, &id);
+    }
     let h = load(&store, &id)?;
     if let Some(range) = &a.diff {
         let (from, to) = range.split_once("..").context("--diff takes A..B")?;
@@ -82,26 +85,41 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         }
         return Ok(0);
     }
-    if a.json {
-        let versions: Vec<_> = h
-            .versions
-            .iter()
-            .map(|v| {
-                let mut j = serde_json::to_value(v).unwrap_or_default();
-                j["summary"] = json!(v.change_line());
-                j
-            })
-            .collect();
-        print_json(&json!({"id": h.id, "path": h.path, "git": h.git, "prefix": h.prefix,
-                           "shallow": h.shallow, "versions": versions}));
-        return Ok(0);
-    }
-    if h.versions.is_empty() {
-        println!("no versions or events of {}", escape::line(&h.id));
-        return Ok(0);
-    }
-    for v in &h.versions {
+    // The JSON list, printed whole as one document (the text list streams, above).
+    let versions: Vec<_> = h
+        .versions
+        .iter()
+        .map(|v| {
+            let mut j = serde_json::to_value(v).unwrap_or_default();
+            j["summary"] = json!(v.change_line());
+            j
+        })
+        .collect();
+    print_json(&json!({"id": h.id, "path": h.path, "git": h.git, "prefix": h.prefix,
+                       "shallow": h.shallow, "versions": versions}));
+    Ok(0)
+}
+
+/// The list as text, one row per version, each printed as soon as the walk has found the next
+/// older version (its summary needs that one): a long history shows its newest versions at once.
+/// The JSON answer is printed whole, as one document.
+fn print_streaming(store: &Store, id: &str) -> anyhow::Result<u8> {
+    let mut rows = 0usize;
+    let mut print = |v: &history::Version| {
         println!("{}", escape::line(&row(v)));
+        rows += 1;
+    };
+    // A deleted entity's file is no entity of the store: its list is printed once read.
+    let h = match store.find(id) {
+        Some(idx) => history::of_entity_streaming(store, idx, &mut print)?,
+        None => {
+            let h = load(store, id)?;
+            h.versions.iter().for_each(&mut print);
+            h
+        }
+    };
+    if rows == 0 {
+        println!("no versions or events of {}", escape::line(&h.id));
     }
     if h.shallow {
         println!("(a shallow clone: history before its boundary is not here)");

@@ -55,6 +55,7 @@ pub fn linted(model: &mut Model, store: Arc<Store>, linted: Linted) -> Vec<Effec
     if !current || model.lint_again {
         effects.extend(request(model));
     }
+    effects.extend(super::super::review::lint_finished(model));
     effects
 }
 

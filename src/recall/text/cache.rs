@@ -12,9 +12,9 @@ use crate::store::keep::cache::side::{self, Key};
 use crate::store::keep::cache::{self, Cache, TEXT_EXT, codec::Header};
 use crate::store::model::entity::EntityIdx;
 
-const MAGIC: &[u8; 8] = b"FOLIOT1\n";
+const MAGIC: &[u8; 8] = b"FOLIOT2\n";
 /// Bumped whenever the layout or what is indexed (tokenizer, title weight) changes.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 const WHAT: &str = "text index";
 
 /// How an index came to be.

@@ -99,6 +99,14 @@ pub trait Format: Sync {
         None
     }
 
+    /// For a root whose files only folio writes (a database's mirror folder): a value that
+    /// changes whenever any of them may have changed, read before the files are. The store
+    /// cache keeps it with its snapshot and trusts the snapshot without a stat per file
+    /// while it is the same. None: unknown or changing now (the files are checked).
+    fn files_token(&self, _root: &Path) -> Option<u64> {
+        None
+    }
+
     /// Whether a store of this format is a folder of files (false: a database, reached only
     /// through `locate`).
     fn store_is_folder(&self) -> bool {

@@ -31,6 +31,20 @@ pub fn from_path(rel: &Path) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// `path` as a write plan names it from `root`: relative inside it, `../…` beside it (a state
+/// folder or log kept next to the root), else whole.
+pub fn from_root(root: &Path, path: &Path) -> String {
+    if let Ok(rel) = path.strip_prefix(root) {
+        return rel.to_string_lossy().replace('\\', "/");
+    }
+    match (root.parent(), path.file_name()) {
+        (Some(parent), Some(_)) if path.starts_with(parent) => {
+            format!("../{}", path.strip_prefix(parent).unwrap_or(path).to_string_lossy().replace('\\', "/"))
+        }
+        _ => path.to_string_lossy().into_owned(),
+    }
+}
+
 /// `path` relative to `root`, as `from_path` gives it.
 pub fn relative_to(root: &Path, path: &Path) -> Option<String> {
     // Byte prefix first (the walker joins names onto `root` itself); components when that fails.

@@ -160,6 +160,12 @@ const INACTIVE: &[&str] = &["deprecated", "superseded", "archived", "pruned", "i
 
 /// Build the queue in order of need (`order`).
 pub fn build(store: &Store) -> Vec<QueueItem> {
+    let report = lint::lint(store, &LintConfig::load(&store.root, store.kind()).unwrap_or_default());
+    build_with(store, &report)
+}
+
+/// `build` with the store's lint report already at hand (the TUI keeps one current).
+pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
     let ledger = Ledger::open(store);
     let rules = store.kind().format().review();
     // The store's own record of verdicts first; folio's ledger, where it has one, wins.
@@ -167,7 +173,6 @@ pub fn build(store: &Store) -> Vec<QueueItem> {
     let mut latest: std::collections::HashMap<&str, &VerdictRecord> =
         logged.iter().map(|r| (r.entity.as_str(), r)).collect();
     latest.extend(ledger.latest());
-    let report = lint::lint(store, &LintConfig::load(&store.root, store.kind()).unwrap_or_default());
     let today = crate::store::write::audit::now().date();
     // Each entity's findings and the store log's newest approval, gathered once: looked up
     // per entity by a scan of all of them, the inbox was quadratic in the store's size.

@@ -144,7 +144,8 @@ pub fn folio_history(root: &Path, kind: DialectKind) -> Vec<HistoryEvent> {
     }
     let path = log_path(root, kind);
     let Ok(text) = std::fs::read_to_string(&path) else { return Vec::new() };
-    let rel = path.strip_prefix(root).map(|p| p.to_string_lossy().replace('\\', "/")).unwrap_or_default();
+    // Relative to the root, also when the state is kept beside it (evolve, a database's views).
+    let rel = crate::store::model::relpath::from_root(root, &path);
     text.lines()
         .enumerate()
         .filter_map(|(i, l)| {

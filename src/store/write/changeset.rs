@@ -263,15 +263,7 @@ pub fn apply_writes(
 
 /// `path` relative to `root`, with `..` when it lies beside it (evolve's audit.log).
 pub(super) fn relative_to(root: &Path, path: &Path) -> String {
-    if let Ok(rel) = path.strip_prefix(root) {
-        return rel.to_string_lossy().replace('\\', "/");
-    }
-    match (root.parent(), path.file_name()) {
-        (Some(parent), Some(_)) if path.starts_with(parent) => {
-            format!("../{}", path.strip_prefix(parent).unwrap_or(path).to_string_lossy().replace('\\', "/"))
-        }
-        _ => path.to_string_lossy().into_owned(),
-    }
+    crate::store::model::relpath::from_root(root, path)
 }
 
 /// One write plan as a backend applies it: every write with the digest it expects to

@@ -34,12 +34,28 @@ pub fn parse(text: &str, rel: &str) -> Vec<HistoryEvent> {
             entities: link_ids(entry),
             path: rel.to_string(),
             line: first_line + i as u32 + 1,
-            raw: serde_json::json!({ "text": entry }),
+            raw: match actor(entry) {
+                Some(by) => serde_json::json!({ "text": entry, "by": by }),
+                None => serde_json::json!({ "text": entry }),
+            },
         });
     }
     // Newest first in the file; oldest first for the model (stable within a day).
     out.reverse();
     out
+}
+
+/// Who an entry says acted: the identity folio ends its own entries with (`… (human:ann)`),
+/// or the agent an entry opens with in a code span (`` `claude-code/1.0.61` drafted … ``).
+fn actor(entry: &str) -> Option<String> {
+    let prose = entry.strip_prefix("**").and_then(|r| r.split_once("**")).map_or(entry, |(_, rest)| rest);
+    let prose = prose.trim_start_matches(':').trim();
+    let trailing = prose.strip_suffix(')').and_then(|r| r.rsplit_once('(')).map(|(_, who)| who);
+    if let Some(who) = trailing.filter(|w| w.contains(':') && !w.is_empty() && !w.contains(char::is_whitespace)) {
+        return Some(who.to_string());
+    }
+    let (agent, _) = prose.strip_prefix('`')?.split_once('`')?;
+    (!agent.is_empty() && !agent.contains(char::is_whitespace)).then(|| agent.to_string())
 }
 
 fn is_date(s: &str) -> bool {
@@ -69,6 +85,16 @@ fn link_ids(entry: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn entries_name_who_acted() {
+        let t = "## 2026-11-19\n* **Approve**: [R](/runbooks/r.md): approved (human:ann)\n\
+                 * **Creation**: `claude-code/1.0.61` drafted [X](/apis/x.md); awaiting review.\n\
+                 * **Update**: Regenerated (weekly) from the repository.\n";
+        let by: Vec<Option<String>> =
+            parse(t, "log.md").iter().map(|e| e.raw.get("by").and_then(|v| v.as_str()).map(String::from)).collect();
+        assert_eq!(by, [None, Some("claude-code/1.0.61".into()), Some("human:ann".into())]);
+    }
 
     #[test]
     fn parses_sections_verbs_and_links() {

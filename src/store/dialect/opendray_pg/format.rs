@@ -40,6 +40,13 @@ impl Format for OpendrayPgFormat {
                 .unwrap_or_else(|_| "a PostgreSQL connection string".to_string())
         })
     }
+    /// One journal per database, with or without `--archived` (`mirror::state_dir`).
+    fn state_dir(&self, root: &Path) -> std::path::PathBuf {
+        super::mirror::state_dir(root)
+    }
+    fn files_token(&self, root: &Path) -> Option<u64> {
+        super::mirror::generation(root)
+    }
     fn poll_source(&self, root: &Path) -> Option<Box<dyn FnMut() + Send>> {
         super::mirror::poller(root)
     }

@@ -12,6 +12,7 @@ use postgres::Client;
 use serde_json::json;
 
 use super::conn::Locator;
+use super::rows::Version;
 use super::{manifest, rows};
 use crate::store::dialect::opendray::NODE_DIRS;
 
@@ -20,6 +21,9 @@ pub const MARKER: &str = "opendray-database.json";
 
 /// What the folder last took (`manifest`), under its `.folio` folder.
 const MANIFEST: &str = "mirror.bin";
+
+/// Which state the mirror's files are in (`generation`), under its `.folio` folder.
+const GENERATION: &str = "generation";
 
 /// foldhash: the keys are the mirror's own paths, 100k of them on every open.
 type FastSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
@@ -51,8 +55,19 @@ pub fn dir_for(redacted: &str, archived: bool) -> Result<PathBuf, String> {
     let d = crate::store::model::digest::of(redacted.as_bytes());
     let db: String =
         redacted.rsplit('/').next().unwrap_or("db").chars().filter(|c| c.is_ascii_alphanumeric()).take(24).collect();
-    let view = if archived { "-archived" } else { "" };
+    let view = if archived { ARCHIVED_VIEW } else { "" };
     Ok(base.join("databases").join(format!("{db}-{}{view}", &crate::store::model::digest::hex(&d)[..20])))
+}
+
+/// What ends the name of a mirror folder that shows archived nodes too (`--archived`).
+const ARCHIVED_VIEW: &str = "-archived";
+
+/// Where folio keeps its state — journal, undo records, review ledger, log — for a mirror
+/// folder: one per database, in the plain view's folder, whichever view the decision was
+/// taken in, so `folio undo` with or without `--archived` undoes the last one.
+pub fn state_dir(root: &Path) -> PathBuf {
+    let plain = root.file_name().and_then(|n| n.to_str()?.strip_suffix(ARCHIVED_VIEW)).map(|n| root.with_file_name(n));
+    plain.unwrap_or_else(|| root.to_path_buf()).join(".folio")
 }
 
 /// Read every visible node of the database into its mirror folder; the folder's root.
@@ -102,16 +117,22 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() + Send>> {
     }))
 }
 
-/// Bring the folder up to the database: only nodes whose version (`rows::versions`) differs
-/// from the one the manifest says the folder took, or whose file is not there, are fetched
-/// and rendered; files of nodes no longer visible (and strays a torn sync left) are removed.
-/// One read-only snapshot, no lock on anyone's rows. Nothing is written when nothing changed.
+/// Bring the folder up to the database. When the tables' sums (`rows::tables`) are the ones
+/// the manifest says the folder took and every file it names is there, nothing is read but
+/// those sums. Otherwise only nodes whose version (`rows::Version`) differs from the
+/// manifest's, or whose file is not there, are fetched and rendered — a table whose sum did
+/// not change keeps its per-node part from the manifest instead of being grouped again —
+/// and files of nodes no longer visible (and strays a torn sync left) are removed. One
+/// read-only snapshot, no lock on anyone's rows. Nothing is written when nothing changed.
 fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> Result<(), String> {
     let sql = |e: postgres::Error| at.explain(&e);
     let err = |e: io::Error| format!("{}: {e}", root.display());
     fs::create_dir_all(root).map_err(err)?;
     let marker = json!({"database": at.redacted, "archived": archived});
-    write_if_changed(&root.join(MARKER), marker.to_string().as_bytes()).map_err(err)?;
+    if fs::read(root.join(MARKER)).ok().as_deref() != Some(marker.to_string().as_bytes()) {
+        let _changing = Changing::begin(root).map_err(err)?;
+        write_if_changed(&root.join(MARKER), marker.to_string().as_bytes()).map_err(err)?;
+    }
     // The JSON manifest of earlier builds (10 MB at 100k nodes) is not read any more.
     let _ = fs::remove_file(root.join(".folio").join("mirror.json"));
     let manifest_path = root.join(".folio").join(MANIFEST);
@@ -121,9 +142,9 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
         .isolation_level(postgres::IsolationLevel::RepeatableRead)
         .start()
         .map_err(sql)?;
-    // While the server scans, the manifest is read and the node folders listed (names only,
+    // While the server sums, the manifest is read and the node folders listed (names only,
     // no stat per file): which files are there.
-    let (versions, local) = std::thread::scope(|s| {
+    let (tables, local) = std::thread::scope(|s| {
         let local = s.spawn(|| {
             let mut present = FastSet::default();
             NODE_DIRS
@@ -131,24 +152,62 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
                 .try_for_each(|dir| list_md(root, dir, &mut present))
                 .map(|()| (manifest::read(&manifest_path), present))
         });
-        let versions = rows::versions(&mut tx, archived);
-        (versions, local.join())
+        (rows::tables(&mut tx), local.join())
     });
-    let versions = versions.map_err(sql)?;
+    let tables = tables.map_err(sql)?;
     let (taken, present) =
         local.map_err(|_| format!("{}: listing the mirror folder failed", root.display()))?.map_err(err)?;
+    let all_there = present.len() == taken.nodes.len() && taken.nodes.values().all(|(_, rel)| present.contains(rel));
+    if taken.tables == Some(tables) && all_there {
+        tx.commit().map_err(sql)?;
+        // A folder synced before generations were kept gets its first one.
+        Changing::first(root);
+        return Ok(());
+    }
+    let was = taken.tables.unwrap_or_default();
+    let known = taken.tables.is_some();
+    let ids: Vec<(String, u64)> = if known && was.nodes == tables.nodes {
+        taken.nodes.iter().map(|(id, (v, _))| (id.clone(), v.xmin)).collect()
+    } else {
+        rows::xmins(&mut tx, archived).map_err(sql)?
+    };
+    let new_ids: Vec<String> =
+        ids.iter().filter(|(id, _)| !taken.nodes.contains_key(id)).map(|(id, _)| id.clone()).collect();
+    // A table unchanged since the manifest: its per-node sets are the manifest's, and only
+    // nodes the manifest does not have (new, or shown again) are grouped on the server.
+    let sets = |tx: &mut postgres::Transaction, same: bool, part: rows::Part, of: fn(&Version) -> u64| {
+        if !(known && same) {
+            return rows::sets(tx, part, None);
+        }
+        let mut m: rows::Sets = taken.nodes.iter().map(|(id, (v, _))| (id.clone(), of(v))).collect();
+        if !new_ids.is_empty() {
+            m.extend(rows::sets(tx, part, Some(&new_ids))?);
+        }
+        Ok(m)
+    };
+    let edges = sets(&mut tx, was.edges == tables.edges, rows::Part::Edges, |v| v.edges).map_err(sql)?;
+    let sources = sets(&mut tx, was.sources == tables.sources, rows::Part::Sources, |v| v.sources).map_err(sql)?;
+    let versions: Vec<(String, Version)> = ids
+        .into_iter()
+        .map(|(id, xmin)| {
+            let v = Version {
+                xmin,
+                edges: edges.get(&id).copied().unwrap_or(0),
+                sources: sources.get(&id).copied().unwrap_or(0),
+            };
+            (id, v)
+        })
+        .collect();
     let stale: Vec<String> = versions
         .iter()
-        .filter(|(id, v)| taken.get(id).is_none_or(|(was, rel)| was != v || !present.contains(rel)))
+        .filter(|(id, v)| taken.nodes.get(id).is_none_or(|(was, rel)| was != v || !present.contains(rel)))
         .map(|(id, _)| id.clone())
         .collect();
     let nodes = rows::by_ids(&mut tx, &stale).map_err(sql)?;
     tx.commit().map_err(sql)?;
-    // Nothing stale: each node's file is there as the manifest says. The same number of
-    // nodes, entries and files then means no node is gone and no other file is there.
-    if stale.is_empty() && versions.len() == taken.len() && present.len() == taken.len() {
-        return Ok(());
-    }
+    // No node to write and as many files as nodes, each there: no file changes.
+    let changes = !stale.is_empty() || present.len() != versions.len() || taken.nodes.len() != versions.len();
+    let _changing = changes.then(|| Changing::begin(root)).transpose().map_err(err)?;
     // Rendering and writing each file is most of a first sync: in parallel.
     use rayon::prelude::*;
     let written: HashMap<String, String> = nodes
@@ -159,9 +218,9 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
         })
         .collect::<io::Result<_>>()
         .map_err(err)?;
-    let mut now = manifest::Taken::with_capacity_and_hasher(versions.len(), Default::default());
+    let mut now = manifest::Nodes::with_capacity_and_hasher(versions.len(), Default::default());
     for (id, v) in versions {
-        let rel = written.get(&id).or_else(|| taken.get(&id).map(|(_, rel)| rel));
+        let rel = written.get(&id).or_else(|| taken.nodes.get(&id).map(|(_, rel)| rel));
         if let Some(rel) = rel.cloned() {
             now.insert(id, (v, rel));
         }
@@ -175,10 +234,58 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
             }
         }
     }
-    if !stale.is_empty() || now.len() != taken.len() {
+    // Written last: a sync cut short leaves the old sums, so the next one compares again.
+    let now = manifest::Taken { tables: Some(tables), nodes: now };
+    if now != taken {
         manifest::write(&manifest_path, &now).map_err(err)?;
     }
     Ok(())
+}
+
+/// The mirror's generation: a number that changes whenever its files may have changed, so
+/// the store cache can trust a snapshot taken at the same generation without a stat per
+/// file (`Format::files_token`). None while a writer is changing them (`Changing`), or when
+/// one was cut short: then the files are checked one by one.
+pub fn generation(root: &Path) -> Option<u64> {
+    fs::read_to_string(root.join(".folio").join(GENERATION)).ok()?.trim().parse().ok()
+}
+
+/// Held while the mirror's files change: the generation reads as changing from `begin` on,
+/// and as a new number once this is dropped (also on an error or a panic: the files are as
+/// they are then, and a new number makes every cached snapshot check them).
+pub struct Changing(PathBuf);
+
+impl Changing {
+    pub fn begin(root: &Path) -> io::Result<Changing> {
+        let path = root.join(".folio").join(GENERATION);
+        crate::store::read::fsio::write_atomic(&path, b"changing\n")?;
+        Ok(Changing(path))
+    }
+
+    /// A first generation where there is none at all (never where a writer left "changing":
+    /// it may be changing the files now, or have stopped halfway). Created, never replaced;
+    /// a torn one reads as none.
+    fn first(root: &Path) {
+        use std::io::Write;
+        let path = root.join(".folio").join(GENERATION);
+        if let Ok(mut f) = fs::OpenOptions::new().write(true).create_new(true).open(path) {
+            let _ = f.write_all(fresh().as_bytes());
+        }
+    }
+}
+
+/// A new generation: unique enough across processes (the clock's nanoseconds mixed with the
+/// process id).
+fn fresh() -> String {
+    let ns = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    format!("{}\n", ns ^ u64::from(std::process::id()).rotate_left(40))
+}
+
+impl Drop for Changing {
+    fn drop(&mut self) {
+        // A generation that cannot be written stays "changing": the files are then checked.
+        let _ = crate::store::read::fsio::write_atomic(&self.0, fresh().as_bytes());
+    }
 }
 
 /// A cache file: written plainly (the database is the truth; a torn file is rewritten on the

@@ -55,8 +55,11 @@ impl<'s> PgStorage<'s> {
     /// What the view shows of a node: its rendering, or nothing when it is archived and
     /// archived nodes are hidden.
     fn visible(&self, n: Option<&Node>) -> Option<String> {
-        let archived = self.marker.as_ref().is_some_and(|m| m.archived);
-        n.filter(|n| archived || n.archived_at.is_none()).map(Node::render)
+        visible_in(n, self.archived())
+    }
+
+    fn archived(&self) -> bool {
+        self.marker.as_ref().is_some_and(|m| m.archived)
     }
 }
 
@@ -82,6 +85,7 @@ impl Storage for PgStorage<'_> {
         let stamp =
             time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
         let mut writes = Vec::new();
+        let undo = plan.undoes.is_some();
         for w in plan.writes {
             let is_node = w.role == Role::Edit && store.dialect.role(&w.path) == FileRole::Entity;
             let Some(id) = is_node.then(|| self.node_id(&w)).flatten() else {
@@ -90,12 +94,24 @@ impl Storage for PgStorage<'_> {
             };
             let now = rows::locked(&mut tx, &id).map_err(sql(&w.path))?;
             let shown = self.visible(now.as_ref());
-            if shown.as_deref().map(|t| digest::of(t.as_bytes())) != w.expected {
+            let digest_of = |t: &Option<String>| t.as_deref().map(|t| digest::of(t.as_bytes()));
+            // Both views share one journal (`mirror::state_dir`): an undo may be of a decision
+            // taken in the other view, whose record holds the node as that view showed it.
+            let other_view = undo
+                && digest_of(&shown) != w.expected
+                && digest_of(&visible_in(now.as_ref(), !self.archived())) == w.expected;
+            if digest_of(&shown) != w.expected && !other_view {
                 return Err(WriteError::Conflict {
                     path: w.path.clone(),
                     on_disk: shown.map(String::into_bytes),
                     intended: w.after.clone(),
                 });
+            }
+            // The row is as the record says; this view's file is then replaced as it is.
+            let on_disk = |path: &str| std::fs::read(store.abs_path(path)).ok().map(|b| digest::of(&b));
+            let mut w = w;
+            if other_view {
+                w.expected = on_disk(&w.path);
             }
             let Some(old) = now else {
                 return Err(WriteError::Invalid(format!(
@@ -113,14 +129,18 @@ impl Storage for PgStorage<'_> {
             match (fresh.as_ref().map(Node::path), shown) {
                 (Some(p), Some(text)) if p != w.path => {
                     writes.push(Write { after: None, ..w.clone() });
-                    writes.push(Write { path: p, expected: None, after: Some(text.into_bytes()), role: Role::Edit });
+                    let expected = if other_view { on_disk(&p) } else { None };
+                    writes.push(Write { path: p, expected, after: Some(text.into_bytes()), role: Role::Edit });
                 }
                 (_, shown) => writes.push(Write { after: shown.map(String::into_bytes), ..w }),
             }
         }
         let event = plan.event;
         let mirrored = Plan { writes, archived: plan.archived, event, undoes: plan.undoes };
+        let changing = super::mirror::Changing::begin(&store.root)
+            .map_err(|e| WriteError::Invalid(format!("{}: {e}; nothing was written", store.root.display())))?;
         let applied = file_storage::apply_plan(store, mirrored, opts)?;
+        drop(changing);
         tx.commit().map_err(|e| {
             WriteError::Invalid(format!(
                 "the database refused the commit ({}); its rows are as they were, reopen the store to see them",
@@ -137,6 +157,12 @@ impl Storage for PgStorage<'_> {
         plan.event.at = opts.at;
         self.apply(plan, opts)
     }
+}
+
+/// A node as a view shows it: its rendering, or nothing when it is archived and the view
+/// hides archived nodes.
+fn visible_in(n: Option<&Node>, archived: bool) -> Option<String> {
+    n.filter(|n| archived || n.archived_at.is_none()).map(Node::render)
 }
 
 fn write_row(tx: &mut Transaction, id: &str, u: &Update) -> Result<(), postgres::Error> {

@@ -11,9 +11,9 @@ use crate::store::dialect::{FileRole, StoreWarning};
 use crate::store::model::entity::{Entity, Problem, Resolution, Severity, rule};
 
 /// First bytes of every cache file; the trailing digit moves with `FORMAT`.
-const MAGIC: &[u8; 8] = b"FOLIOC2\n";
+const MAGIC: &[u8; 8] = b"FOLIOC3\n";
 /// Bumped whenever the layout or the model's serialized shape changes.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 /// Entities per chunk: small enough to spread over the cores, large enough to amortise.
 const CHUNK: usize = 2048;
 
@@ -30,6 +30,9 @@ pub struct Header {
     /// No entity in the snapshot was read before this instant (ns since the Unix epoch): a
     /// file whose mtime is this recent may have changed again within the same mtime tick.
     pub read_since_ns: i128,
+    /// The store's files token when the snapshot was taken (`Format::files_token`), read
+    /// before its files were: while the store answers the same, no file changed since.
+    pub files_token: Option<u64>,
     pub entities: u64,
     pub chunks: u32,
 }
@@ -390,6 +393,7 @@ mod tests {
             dialect: "vault".into(),
             root: "/s".into(),
             read_since_ns: 1,
+            files_token: Some(7),
             entities: 0,
             chunks: 0,
         }

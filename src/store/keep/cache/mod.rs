@@ -42,7 +42,7 @@ pub fn open(cache: Option<&Cache>, root: &Path, kind: DialectKind, detected_by: 
         return (Store::load(root, kind, detected_by), Vec::new());
     };
     let started = Instant::now();
-    let cached = cache.load(root, kind, detected_by.clone());
+    let cached = cache.load_tokened(root, kind, detected_by.clone());
     finish(cache, cached, started, root, kind, detected_by)
 }
 
@@ -60,31 +60,39 @@ pub fn open_after<E>(
     };
     let started = Instant::now();
     let (refreshed, cached) = std::thread::scope(|s| {
-        let cached = s.spawn(|| cache.load(root, kind, String::new()));
+        let cached = s.spawn(|| cache.load_tokened(root, kind, String::new()));
         (refresh(), cached.join())
     });
     let detected_by = refreshed?;
-    let cached = cached.unwrap_or(Err(Miss::Absent)).map(|mut store| {
+    let cached = cached.unwrap_or(Err(Miss::Absent)).map(|(mut store, token)| {
         store.detected_by = detected_by.clone();
-        store
+        (store, token)
     });
     Ok(finish(cache, cached, started, root, kind, detected_by))
 }
 
 fn finish(
     cache: &Cache,
-    cached: Result<Store, Miss>,
+    cached: Result<(Store, Option<u64>), Miss>,
     started: Instant,
     root: &Path,
     kind: DialectKind,
     detected_by: String,
 ) -> (Store, Vec<String>) {
     let mut warnings = Vec::new();
+    // Read before any file is checked or read: a change after it makes it differ next time.
+    let token = kind.format().files_token(root);
     let (store, dirty) = match cached {
-        Ok(mut store) => {
+        // The format vouches that no file changed since the snapshot: no stat per file.
+        Ok((mut store, saved)) if token.is_some() && saved == token => {
+            store.from_cache = false;
+            store.load_ms = started.elapsed().as_millis();
+            (store, false)
+        }
+        Ok((mut store, saved)) => {
             let report = store.revalidate();
             store.load_ms = started.elapsed().as_millis();
-            (store, !report.is_empty())
+            (store, !report.is_empty() || saved != token)
         }
         Err(miss) => {
             if let Miss::Invalid(why) = miss {
@@ -95,7 +103,7 @@ fn finish(
             (store, big)
         }
     };
-    if dirty && let Err(e) = cache.save(&store) {
+    if dirty && let Err(e) = cache.write(&store, None, token) {
         warnings.push(e);
     }
     (store, warnings)
@@ -162,6 +170,11 @@ impl Cache {
 
     /// The store as cached, unvalidated (its files may have changed since: see `validate`).
     pub fn load(&self, root: &Path, kind: DialectKind, detected_by: String) -> Result<Store, Miss> {
+        self.load_tokened(root, kind, detected_by).map(|(store, _)| store)
+    }
+
+    /// `load`, with the files token the snapshot was taken at (`Format::files_token`).
+    fn load_tokened(&self, root: &Path, kind: DialectKind, detected_by: String) -> Result<(Store, Option<u64>), Miss> {
         if !cacheable(kind) {
             return Err(Miss::Absent);
         }
@@ -189,7 +202,7 @@ impl Cache {
         store.read_since = read_since;
         store.from_cache = true;
         store.load_ms = started.elapsed().as_millis();
-        Ok(store)
+        Ok((store, header.files_token))
     }
 
     /// Write the store's snapshot atomically (temporary file, then rename over the old one).
@@ -200,6 +213,17 @@ impl Cache {
     /// `save`, recording that the store reads as of `as_of` (a check began then and every file
     /// it doubted was read again) instead of the store's own `read_since`.
     pub fn save_as_of(&self, store: &Store, as_of: Option<std::time::SystemTime>) -> Result<PathBuf, String> {
+        self.write(store, as_of, None)
+    }
+
+    /// `save_as_of`, with the store's files token read before its files were (None: the
+    /// next open checks every file).
+    fn write(
+        &self,
+        store: &Store,
+        as_of: Option<std::time::SystemTime>,
+        files_token: Option<u64>,
+    ) -> Result<PathBuf, String> {
         let path = self.file_for(&store.root, store.kind());
         let dir = self.stores_dir();
         let header = Header {
@@ -212,6 +236,7 @@ impl Cache {
                 .duration_since(UNIX_EPOCH)
                 .map(|d| d.as_nanos() as i128)
                 .unwrap_or(0),
+            files_token,
             entities: 0,
             chunks: 0,
         };

@@ -78,6 +78,7 @@ pub fn header(store: &Store, format: u32, as_of: SystemTime) -> Header {
         dialect: store.kind().name().to_string(),
         root: fs::canonicalize(&store.root).unwrap_or_else(|_| store.root.clone()).to_string_lossy().into_owned(),
         read_since_ns: as_of.duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0),
+        files_token: None,
         entities: store.entities.len() as u64,
         chunks: 0,
     }

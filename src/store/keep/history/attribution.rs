@@ -23,6 +23,13 @@ pub fn inbox(store: &Store) -> Vec<QueueItem> {
     items
 }
 
+/// `inbox` with the store's lint report already at hand (`queue::build_with`).
+pub fn inbox_with(store: &Store, report: &crate::store::lint::Report) -> Vec<QueueItem> {
+    let mut items = queue::build_with(store, report);
+    let _ = from_git(store, &mut items);
+    items
+}
+
 /// Fills `author` and `session` of the items whose format names none from the newest commit
 /// that changed their file; returns how many items git attributed.
 pub fn from_git(store: &Store, items: &mut [QueueItem]) -> Result<usize, GitError> {

@@ -8,11 +8,13 @@ use std::path::Path;
 
 use gix::ObjectId;
 
+use super::objects::Objects;
+
 #[derive(Debug, thiserror::Error)]
 #[error("git: {0}")]
 pub struct GitError(pub String);
 
-fn err(e: impl std::fmt::Display) -> GitError {
+pub(super) fn err(e: impl std::fmt::Display) -> GitError {
     GitError(e.to_string())
 }
 
@@ -88,6 +90,8 @@ struct Node {
     id: ObjectId,
     tree: ObjectId,
     parents: Vec<ObjectId>,
+    /// The tree of each parent, in the same order.
+    parent_trees: Vec<ObjectId>,
 }
 
 /// A node in the walk's queue, ordered by the fields before it alone.
@@ -127,6 +131,7 @@ pub struct Repo {
     /// so a file's history decodes each changed tree once. Keyed by the id (hashed by its first
     /// bytes), then the few paths asked below it: no key to allocate on a hit.
     entries: RefCell<IdMap<Vec<(String, Entry)>>>,
+    objects: Objects,
 }
 
 /// The repository whose work tree holds `root` (None: not inside one, or a bare one).
@@ -146,7 +151,7 @@ pub fn open(root: &Path) -> Result<Option<Repo>, GitError> {
     }
     let mut repo = repo;
     repo.object_cache_size_if_unset(8 * 1024 * 1024);
-    Ok(Some(Repo { repo, prefix, entries: RefCell::new(IdMap::default()) }))
+    Ok(Some(Repo { objects: Objects::new(repo.clone()), repo, prefix, entries: RefCell::new(IdMap::default()) }))
 }
 
 impl Repo {
@@ -175,9 +180,14 @@ impl Repo {
         full.strip_prefix(&self.prefix).unwrap_or(full).to_string()
     }
 
+    fn object_of(&self, id: ObjectId, kind: gix::objs::Kind) -> Result<Vec<u8>, GitError> {
+        self.objects.object_of(id, kind)
+    }
+
+    /// A commit's tree.
     fn tree_of(&self, commit: ObjectId) -> Result<ObjectId, GitError> {
-        let c = self.repo.find_commit(commit).map_err(err)?;
-        c.tree_id().map(|t| t.detach()).map_err(err)
+        let data = self.object_of(commit, gix::objs::Kind::Commit)?;
+        gix::objs::CommitRefIter::from_bytes(&data, commit.kind()).tree_id().map_err(err)
     }
 
     /// The entry at `path` below `tree`: its object and whether it is a tree.
@@ -192,10 +202,10 @@ impl Repo {
             Some((f, r)) => (f, Some(r)),
             None => (path, None),
         };
-        let t = self.repo.find_tree(tree).map_err(err)?;
+        let data = self.object_of(tree, gix::objs::Kind::Tree)?;
         // Entries are read up to the one wanted, not the whole folder decoded.
         let mut found = None;
-        for e in gix::objs::TreeRefIter::from_bytes(&t.data, t.id.kind()) {
+        for e in gix::objs::TreeRefIter::from_bytes(&data, tree.kind()) {
             let e = e.map_err(err)?;
             if e.filename == first.as_bytes() {
                 found = Some((e.oid.to_owned(), e.mode));
@@ -218,7 +228,7 @@ impl Repo {
 
     /// A blob's bytes.
     pub fn read(&self, blob: ObjectId) -> Result<Vec<u8>, GitError> {
-        Ok(self.repo.find_blob(blob).map_err(err)?.take_data())
+        self.object_of(blob, gix::objs::Kind::Blob)
     }
 
     /// The file's content in the commit checked out (None: not there).
@@ -228,92 +238,83 @@ impl Repo {
     }
 
     fn commit_info(&self, id: ObjectId) -> Result<CommitInfo, GitError> {
-        let c = self.repo.find_commit(id).map_err(err)?;
-        let a = c.author().map_err(err)?.trim();
+        let data = self.object_of(id, gix::objs::Kind::Commit)?;
+        let a = gix::objs::CommitRefIter::from_bytes(&data, id.kind()).author().map_err(err)?.trim();
         let time = a.time().map(|t| t.seconds).unwrap_or(0);
-        let message = c.message_raw_sloppy().to_string();
+        // The message as git shows it, even when a header does not parse: after the first blank line.
+        let message = data
+            .windows(2)
+            .position(|w| w == b"\n\n")
+            .map(|p| String::from_utf8_lossy(&data[p + 2..]).into_owned())
+            .unwrap_or_default();
         let subject = message.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string();
         Ok(CommitInfo { id, author: a.name.to_string(), email: a.email.to_string(), time, subject })
     }
 
     /// Every commit reachable from HEAD, newest first by commit time (as `git log` orders
-    /// them), each handed to `visit` with its tree and parents (a shallow clone's boundary
-    /// commits have none) and the trees of every commit read so far (its parents' among them);
-    /// `visit` answers whether to go on (the walk stops, reading no more, when it says no).
-    /// Each commit is read once: its tree and parents are kept from the read that queued it, and
-    /// come from the commit-graph file when git wrote one (no commit object to inflate then).
-    fn walk(&self, mut visit: impl FnMut(&Node, &IdMap<ObjectId>) -> Result<bool, GitError>) -> Result<(), GitError> {
+    /// them), each handed to `visit` with its tree, its parents (a shallow clone's boundary
+    /// commits have none) and their trees; `visit` answers whether to go on (the walk stops,
+    /// reading no more, when it says no). Each commit is read once: its tree and parents are kept
+    /// from the read that queued it, and come from the commit-graph file when git wrote one (no
+    /// commit object to inflate then).
+    ///
+    /// The commits are read on a thread of their own while `visit` reads trees on this one: in a
+    /// repository without a commit-graph the two halve the walk between them (each commit is an
+    /// object to read, and so is its root tree).
+    fn walk(&self, mut visit: impl FnMut(&Node) -> Result<bool, GitError>) -> Result<(), GitError> {
         let Some(head) = self.head()? else { return Ok(()) };
-        // The boundary of a shallow clone: commits whose parents are not in the repository.
-        let boundary: HashSet<ObjectId> = match self.repo.shallow_commits().map_err(err)? {
-            Some(list) => list.iter().copied().collect(),
-            None => HashSet::new(),
-        };
-        // A commit-graph that cannot be read is only a missed shortcut.
-        let graph = self.repo.commit_graph_if_enabled().ok().flatten();
-        let read = |id: ObjectId| -> Result<(i64, Node), GitError> {
-            if let Some(c) = graph.as_ref().and_then(|g| g.commit_by_id(id).map(|c| (g, c))) {
-                let (g, c) = c;
-                let parents = if boundary.contains(&id) {
-                    Vec::new()
-                } else {
-                    c.iter_parents().map(|p| p.map(|p| g.id_at(p).to_owned())).collect::<Result<_, _>>().map_err(err)?
+        let reader = self.objects.for_thread();
+        // Commits go across in batches (a thread woken per commit costs as much as reading it),
+        // growing from one, so the first is visited at once; a few batches ahead keep both
+        // threads busy and the reading stops soon after `visit` says no.
+        let (send, receive) = std::sync::mpsc::sync_channel::<Result<Vec<Node>, GitError>>(4);
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                let mut batch = Vec::new();
+                let mut size = 1;
+                let mut emit = |n: Node| {
+                    batch.push(n);
+                    if batch.len() < size {
+                        return Ok(true);
+                    }
+                    size = (size * 2).min(64);
+                    // A send fails once `visit` has said no: the walk is over.
+                    Ok(send.send(Ok(std::mem::take(&mut batch))).is_ok())
                 };
-                let node = Node { id, tree: c.root_tree_id().to_owned(), parents };
-                return Ok((c.committer_timestamp() as i64, node));
-            }
-            let c = self.repo.find_commit(id).map_err(err)?;
-            let d = c.decode().map_err(err)?;
-            let time = d.time().map(|t| t.seconds).unwrap_or(0);
-            let parents = if boundary.contains(&id) { Vec::new() } else { d.parents().collect() };
-            Ok((time, Node { id, tree: d.tree(), parents }))
-        };
-        let mut queue = std::collections::BinaryHeap::new();
-        let mut trees: IdMap<ObjectId> = IdMap::default();
-        let mut order = 0u64;
-        let (t, node) = read(head)?;
-        trees.insert(head, node.tree);
-        // Newest first; among equal times, the one queued first (a stable order).
-        queue.push((t, std::cmp::Reverse(order), NodeBox(node)));
-        while let Some((_, _, NodeBox(node))) = queue.pop() {
-            for p in &node.parents {
-                if !trees.contains_key(p) {
-                    let (t, parent) = read(*p)?;
-                    trees.insert(*p, parent.tree);
-                    order += 1;
-                    queue.push((t, std::cmp::Reverse(order), NodeBox(parent)));
+                let done = commits(&reader, head, &mut emit);
+                let _ = match done {
+                    Ok(()) => send.send(Ok(batch)),
+                    Err(e) => send.send(Err(e)),
+                };
+            });
+            for batch in receive {
+                for node in batch? {
+                    if !visit(&node)? {
+                        return Ok(());
+                    }
                 }
             }
-            if !visit(&node, &trees)? {
-                break;
-            }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     /// The commits that touched the file now at `store_rel` (relative to the store root),
     /// newest first, following it back through renames as `git log --follow` does. A commit
     /// whose file matches one of its parents' is left out (a merge that took one side); a merge
     /// whose file matches none is listed as `Merged` (git leaves it out). Each is handed to
-    /// `found` as the walk finds it.
+    /// `found` as the walk finds it (an error it returns ends the walk).
     pub fn file_history(
         &self,
         store_rel: &str,
-        found: &mut dyn FnMut(&FileCommit),
+        found: &mut dyn FnMut(&FileCommit) -> Result<(), GitError>,
     ) -> Result<Vec<FileCommit>, GitError> {
         let mut path = self.full(store_rel);
         let mut out = Vec::new();
-        self.walk(|&Node { id, tree, ref parents }, trees| {
+        self.walk(|&Node { id, tree, ref parents, ref parent_trees }| {
             let here = self.blob_at(tree, &path)?;
             let mut before = Vec::with_capacity(parents.len());
-            let mut parent_trees = Vec::with_capacity(parents.len());
-            for p in parents {
-                let pt = match trees.get(p) {
-                    Some(t) => *t,
-                    None => self.tree_of(*p)?,
-                };
-                before.push(self.blob_at(pt, &path)?);
-                parent_trees.push(pt);
+            for pt in parent_trees {
+                before.push(self.blob_at(*pt, &path)?);
             }
             if before.contains(&here) || (parents.is_empty() && here.is_none()) {
                 return Ok(true);
@@ -343,7 +344,7 @@ impl Repo {
             };
             let commit = self.commit_info(id)?;
             let fc = FileCommit { commit, path: self.rel(&path), blob: here, change, parents: before };
-            found(&fc);
+            found(&fc)?;
             out.push(fc);
             if let Some(from) = next {
                 path = from;
@@ -394,8 +395,8 @@ impl Repo {
         }
         let entries = |t: Option<ObjectId>| -> Result<Vec<(String, ObjectId, bool)>, GitError> {
             let Some(t) = t else { return Ok(Vec::new()) };
-            let tree = self.repo.find_tree(t).map_err(err)?;
-            let decoded = tree.decode().map_err(err)?;
+            let data = self.object_of(t, gix::objs::Kind::Tree)?;
+            let decoded = gix::objs::TreeRef::from_bytes(&data, t.kind()).map_err(err)?;
             Ok(decoded
                 .entries
                 .iter()
@@ -444,14 +445,10 @@ impl Repo {
         let prefix = self.prefix.trim_end_matches('/').to_string();
         let mut seen: HashSet<String> = HashSet::new();
         let mut out = Vec::new();
-        self.walk(|&Node { id, tree, ref parents }, trees| {
-            let [parent] = parents.as_slice() else { return Ok(true) };
+        self.walk(|&Node { id, tree, ref parent_trees, .. }| {
+            let [parent_tree] = *parent_trees.as_slice() else { return Ok(true) };
             let sub = |t: ObjectId| -> Result<Option<ObjectId>, GitError> {
                 Ok(self.entry(t, &prefix)?.filter(|(_, t)| *t).map(|(i, _)| i))
-            };
-            let parent_tree = match trees.get(parent) {
-                Some(t) => *t,
-                None => self.tree_of(*parent)?,
             };
             let mut changes = Vec::new();
             self.changes(sub(parent_tree)?, sub(tree)?, &self.prefix, &mut changes)?;
@@ -500,15 +497,12 @@ impl Repo {
         let sub = |t: ObjectId| -> Result<Option<ObjectId>, GitError> {
             Ok(self.entry(t, &prefix)?.filter(|(_, t)| *t).map(|(i, _)| i))
         };
-        self.walk(|&Node { id, tree, ref parents }, trees| {
-            if parents.len() > 1 {
+        self.walk(|&Node { id, tree, ref parent_trees, .. }| {
+            if parent_trees.len() > 1 {
                 return Ok(true);
             }
-            let before = match parents.first() {
-                Some(p) => sub(match trees.get(p) {
-                    Some(t) => *t,
-                    None => self.tree_of(*p)?,
-                })?,
+            let before = match parent_trees.first() {
+                Some(pt) => sub(*pt)?,
                 None => None,
             };
             let mut changes = Vec::new();
@@ -554,6 +548,68 @@ impl Repo {
     }
 }
 
+/// The commits reachable from `head`, newest first (see `Repo::walk`), each handed to `emit`
+/// until it answers no.
+fn commits(
+    objects: &Objects,
+    head: ObjectId,
+    emit: &mut dyn FnMut(Node) -> Result<bool, GitError>,
+) -> Result<(), GitError> {
+    let repo = objects.repo();
+    // The boundary of a shallow clone: commits whose parents are not in the repository.
+    let boundary: HashSet<ObjectId> = match repo.shallow_commits().map_err(err)? {
+        Some(list) => list.iter().copied().collect(),
+        None => HashSet::new(),
+    };
+    // A commit-graph that cannot be read is only a missed shortcut.
+    let graph = repo.commit_graph_if_enabled().ok().flatten();
+    let read = |id: ObjectId| -> Result<(i64, Node), GitError> {
+        if let Some(c) = graph.as_ref().and_then(|g| g.commit_by_id(id).map(|c| (g, c))) {
+            let (g, c) = c;
+            let parents = if boundary.contains(&id) {
+                Vec::new()
+            } else {
+                c.iter_parents().map(|p| p.map(|p| g.id_at(p).to_owned())).collect::<Result<_, _>>().map_err(err)?
+            };
+            let node = Node { id, tree: c.root_tree_id().to_owned(), parents, parent_trees: Vec::new() };
+            return Ok((c.committer_timestamp() as i64, node));
+        }
+        let data = objects.object_of(id, gix::objs::Kind::Commit)?;
+        let d = gix::objs::CommitRef::from_bytes(&data, id.kind()).map_err(err)?;
+        let time = d.time().map(|t| t.seconds).unwrap_or(0);
+        let parents = if boundary.contains(&id) { Vec::new() } else { d.parents().collect() };
+        Ok((time, Node { id, tree: d.tree(), parents, parent_trees: Vec::new() }))
+    };
+    let mut queue = std::collections::BinaryHeap::new();
+    // The tree of every commit read so far (a parent's is known before its children are sent).
+    let mut trees: IdMap<ObjectId> = IdMap::default();
+    let mut order = 0u64;
+    let (t, node) = read(head)?;
+    trees.insert(head, node.tree);
+    // Newest first; among equal times, the one queued first (a stable order).
+    queue.push((t, std::cmp::Reverse(order), NodeBox(node)));
+    while let Some((_, _, NodeBox(mut node))) = queue.pop() {
+        for p in &node.parents {
+            let tree = match trees.get(p) {
+                Some(t) => *t,
+                None => {
+                    let (t, parent) = read(*p)?;
+                    let tree = parent.tree;
+                    trees.insert(*p, tree);
+                    order += 1;
+                    queue.push((t, std::cmp::Reverse(order), NodeBox(parent)));
+                    tree
+                }
+            };
+            node.parent_trees.push(tree);
+        }
+        if !emit(node)? {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// An entry as (its tree, its blob).
 fn split(e: Option<&(String, ObjectId, bool)>) -> (Option<ObjectId>, Option<ObjectId>) {
     match e {
@@ -576,4 +632,47 @@ pub fn similarity(a: &[u8], b: &[u8]) -> f32 {
         return 0.0;
     }
     similar::TextDiff::from_lines(a.as_ref(), b.as_ref()).ratio()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Loose objects read from their files are what gitoxide reads: every kind, sizes from empty
+    /// to larger than the read buffer's first size, and the header split from the data at any
+    /// point of the first inflated chunk.
+    #[test]
+    fn loose_objects_read_from_their_files_match_gitoxide() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = gix::init(dir.path()).unwrap();
+        let mut editor = repo.empty_tree().edit().unwrap();
+        let mut ids = Vec::new();
+        for (i, size) in [0usize, 1, 40, 57, 64, 300, 9_000, 200_000].into_iter().enumerate() {
+            // Text that compresses poorly enough to need several reads and inflate calls.
+            let bytes: Vec<u8> = (0..size).map(|j| b'a' + ((j * 7919 + i * 31) % 26) as u8).collect();
+            let id = repo.write_blob(&bytes).unwrap().detach();
+            editor.upsert(format!("f{i}.md"), gix::object::tree::EntryKind::Blob, id).unwrap();
+            ids.push(id);
+        }
+        let tree = editor.write().unwrap().detach();
+        let sig = gix::actor::SignatureRef { name: "Ann".into(), email: "ann@example.com".into(), time: "1 +0000" };
+        let commit = repo.commit_as(sig, sig, "HEAD", "first\n\nbody", tree, None::<ObjectId>).unwrap().detach();
+        ids.extend([tree, commit]);
+        let ours = open(dir.path()).unwrap().expect("a repository");
+        assert!(ours.objects.reads_loose_files(), "a repository without packs is read from its files");
+        for id in ids {
+            let theirs = repo.find_object(id).unwrap();
+            let (kind, data) = ours.objects.object(id).unwrap();
+            assert_eq!((kind, data.as_slice()), (theirs.kind, &theirs.data[..]), "{id}");
+        }
+        assert_eq!(ours.tree_of(commit).unwrap(), tree);
+        assert_eq!(ours.commit_info(commit).unwrap().subject, "first");
+        assert!(ours.read(tree).is_err(), "a tree is no blob");
+        // A file that is no zlib stream is an error, not a panic or a wrong object.
+        let missing = ObjectId::from_hex(b"0123456789012345678901234567890123456789").unwrap();
+        let path = dir.path().join(".git/objects/01/23456789012345678901234567890123456789");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, b"not zlib").unwrap();
+        assert!(ours.objects.object(missing).is_err());
+    }
 }

@@ -10,14 +10,15 @@ use serde::Serialize;
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
 use crate::store::model::timestamp;
-use crate::store::read::frontmatter::Fields;
 use crate::store::review::diff::{self as word_diff, Op};
 
+mod assemble;
 pub mod attribution;
 pub mod blame;
 pub mod events;
 pub mod git;
 pub mod lines;
+mod objects;
 pub mod restore;
 pub mod summary;
 
@@ -174,13 +175,21 @@ pub struct Progress<'a> {
 /// (the pane shows them while the contents are read and summarised).
 pub fn of_entity_reporting(store: &Store, idx: EntityIdx, progress: Option<Progress>) -> Result<History, GitError> {
     let e = store.entity(idx);
-    build(store, Some(&e.id), &e.path, progress)
+    build(store, Some(&e.id), &e.path, progress, None)
+}
+
+/// `of_entity`, handing each version to `emit`, finished (contents, summary) and in the
+/// answer's order, as soon as the walk has found the next older one: `folio history` prints
+/// them as they come. The answer lists exactly what was emitted.
+pub fn of_entity_streaming(store: &Store, idx: EntityIdx, emit: &mut dyn FnMut(&Version)) -> Result<History, GitError> {
+    let e = store.entity(idx);
+    build(store, Some(&e.id), &e.path, None, Some(emit))
 }
 
 /// The history of a file that may no longer exist (a deleted entity), by its path relative to
 /// the store root; its id is what the format reads from its newest version.
 pub fn of_file(store: &Store, rel: &str) -> Result<History, GitError> {
-    build(store, None, rel, None)
+    build(store, None, rel, None, None)
 }
 
 /// The id the store's format gives the file `rel` holding `bytes` (its first entity's).
@@ -234,7 +243,13 @@ fn commit_version(fc: &git::FileCommit) -> Version {
     }
 }
 
-fn build(store: &Store, id: Option<&str>, path: &str, mut progress: Option<Progress>) -> Result<History, GitError> {
+fn build(
+    store: &Store,
+    id: Option<&str>,
+    path: &str,
+    mut progress: Option<Progress>,
+    emit: Option<&mut dyn FnMut(&Version)>,
+) -> Result<History, GitError> {
     let repo = git::open(&store.root)?;
     let on_disk = store.storage().read(path).ok();
     let shell = |versions: Vec<Version>, id: String, complete: bool| History {
@@ -247,13 +262,17 @@ fn build(store: &Store, id: Option<&str>, path: &str, mut progress: Option<Progr
         complete,
     };
     let stem = || path.strip_suffix(".md").unwrap_or(path).to_string();
-    let mut content: Vec<Version> = Vec::new();
+    // Versions streamed to `emit` are finished during the walk (each commit's content read as it
+    // is found); otherwise the walk lists them first and the contents are read after it.
+    let streaming = emit.is_some();
+    let mut asm = assemble::Assembler::new(store, path, id.map(str::to_string), emit);
     if let Some(repo) = &repo {
         let head_blob = repo.head_blob(path)?;
         let head = match head_blob {
             Some(b) => Some(repo.read(b)?),
             None => None,
         };
+        let mut listed: Vec<Version> = Vec::new();
         if on_disk != head {
             let status = match (&on_disk, &head) {
                 (None, _) => "deleted",
@@ -262,59 +281,49 @@ fn build(store: &Store, id: Option<&str>, path: &str, mut progress: Option<Progr
             };
             let mut v = worktree(store, path, on_disk.clone(), status, "uncommitted change");
             v.parents = Some(vec![head_blob.map(|b| b.to_string())]);
-            content.push(v);
+            listed.push(v);
         }
         drop(head);
-        // The list first, as the walk finds it; contents are read once it is done.
+        if streaming {
+            listed.drain(..).for_each(|v| asm.push(v));
+        }
         let mut last: Option<std::time::Instant> = None;
-        let mut found = |fc: &git::FileCommit| {
-            content.push(commit_version(fc));
+        let mut found = |fc: &git::FileCommit| -> Result<(), GitError> {
+            let mut v = commit_version(fc);
+            if streaming {
+                v.bytes = fc.blob.map(|b| repo.read(b)).transpose()?;
+                asm.push(v);
+                return Ok(());
+            }
+            listed.push(v);
             if let Some(p) = progress.as_mut()
                 && last.is_none_or(|t| t.elapsed() >= p.every)
             {
-                let partial: Vec<Version> = content.iter().map(Version::without_content).collect();
+                let partial: Vec<Version> = listed.iter().map(Version::without_content).collect();
                 (p.report)(shell(partial, id.map_or_else(stem, str::to_string), false));
                 last = Some(std::time::Instant::now());
             }
+            Ok(())
         };
         repo.file_history(path, &mut found)?;
         if let Some(p) = progress.as_mut() {
-            let partial: Vec<Version> = content.iter().map(Version::without_content).collect();
+            let partial: Vec<Version> = listed.iter().map(Version::without_content).collect();
             (p.report)(shell(partial, id.map_or_else(stem, str::to_string), false));
         }
-        for v in content.iter_mut().filter(|v| v.source == Source::Commit) {
-            if let Some(object) = &v.object {
+        for mut v in listed {
+            if v.source == Source::Commit
+                && let Some(object) = &v.object
+            {
                 let oid = gix::ObjectId::from_hex(object.as_bytes()).map_err(|e| GitError(e.to_string()))?;
                 v.bytes = Some(repo.read(oid)?);
             }
+            asm.push(v);
         }
     } else if on_disk.is_some() {
-        content.push(worktree(store, path, on_disk, "current", "the file on disk (the store is not in git)"));
+        asm.push(worktree(store, path, on_disk, "current", "the file on disk (the store is not in git)"));
     }
-    summarise(&mut content);
-    let id = match id {
-        Some(id) => id.to_string(),
-        None => {
-            content.iter().find_map(|v| v.bytes.as_deref()).and_then(|b| id_of(store, path, b)).unwrap_or_else(stem)
-        }
-    };
-    let id = id.as_str();
-    let mut logged: Vec<Version> =
-        events::all(store).into_iter().filter(|e| events::names(e, id, path)).map(|e| event(&e)).collect();
-    // Events are newest first already; merge the two by time, each keeping its own order.
-    let mut versions = Vec::with_capacity(content.len() + logged.len());
-    let mut content = content.into_iter().peekable();
-    logged.reverse();
-    while let Some(c) = content.peek() {
-        match logged.last() {
-            Some(l) if c.source != Source::Worktree && l.unix.is_some() && l.unix > c.unix => {
-                versions.extend(logged.pop())
-            }
-            _ => versions.extend(content.next()),
-        }
-    }
-    versions.extend(logged.into_iter().rev());
-    Ok(shell(versions, id.to_string(), true))
+    let (id, versions) = asm.finish();
+    Ok(shell(versions, id, true))
 }
 
 fn worktree(store: &Store, path: &str, bytes: Option<Vec<u8>>, status: &str, subject: &str) -> Version {
@@ -345,32 +354,6 @@ fn worktree(store: &Store, path: &str, bytes: Option<Vec<u8>>, status: &str, sub
         bytes,
         object: None,
         parents: None,
-    }
-}
-
-/// Each content version against the next older one; its agent from its own frontmatter (each
-/// version's text decoded and its frontmatter parsed once).
-fn summarise(content: &mut [Version]) {
-    let texts: Vec<Option<std::borrow::Cow<str>>> =
-        content.iter().map(|v| v.bytes.as_deref().map(String::from_utf8_lossy)).collect();
-    let fields: Vec<Option<Fields>> = texts.iter().map(|t| t.as_deref().map(summary::fields)).collect();
-    let (none, no_fields) = (std::borrow::Cow::Borrowed(""), Fields::new());
-    let mut done = Vec::with_capacity(content.len());
-    for i in 0..content.len() {
-        let older = (i + 1..content.len()).find(|&j| texts[j].is_some());
-        let (old, old_fields) = match older {
-            Some(j) => (texts[j].as_ref().unwrap_or(&none), fields[j].as_ref().unwrap_or(&no_fields)),
-            None => (&none, &no_fields),
-        };
-        let this = (texts[i].as_ref().unwrap_or(&none), fields[i].as_ref().unwrap_or(&no_fields));
-        let agent = fields[i].as_ref().and_then(crate::store::review::authorship::author);
-        done.push((agent, summary::of_change(old, old_fields, this.0, this.1)));
-    }
-    // The texts borrow the versions' bytes: written back once all are summarised.
-    drop((texts, fields));
-    for (v, (agent, s)) in content.iter_mut().zip(done) {
-        v.agent = agent;
-        (v.fields_changed, v.lines_added, v.lines_removed) = (s.fields, s.added, s.removed);
     }
 }
 
