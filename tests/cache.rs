@@ -266,6 +266,11 @@ fn lint_keeps_the_near_duplicate_profiles_in_the_cache_and_follows_an_edit() {
     assert_eq!(first, full);
     let written = cache_files(&s.cache).into_iter().find(|p| p.extension().is_some_and(|e| e == "folio-profiles"));
     let written = written.expect("lint writes the profiles beside the snapshot");
+    let info = folio(&s.cache, &["cache", "info", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    assert_eq!(v["stores"][0]["profiles_bytes"].as_u64(), Some(std::fs::metadata(&written).unwrap().len()), "{v}");
+    let text = String::from_utf8_lossy(&folio(&s.cache, &["cache", "info"]).stdout).into_owned();
+    assert!(text.contains("+ lint profiles"), "{text}");
     let stamp = std::fs::metadata(&written).unwrap().modified().unwrap();
     let (second, full) = lints(&s.cache, &s.store);
     assert_eq!(second, full);

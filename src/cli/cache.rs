@@ -82,7 +82,7 @@ fn info(cache: &Cache, as_json: bool) -> anyhow::Result<u8> {
                 let usable = h.build == cache::build_id();
                 json!({"file": e.path, "bytes": e.bytes, "root": h.root, "dialect": h.dialect,
                        "entities": h.entities, "age_seconds": age_s, "this_build": usable,
-                       "text_index_bytes": e.text_index_bytes})
+                       "text_index_bytes": e.text_index_bytes, "profiles_bytes": e.profiles_bytes})
             }
             Err(why) => json!({"file": e.path, "bytes": e.bytes, "error": why}),
         })
@@ -103,7 +103,10 @@ fn info(cache: &Cache, as_json: bool) -> anyhow::Result<u8> {
                 h.dialect,
                 h.entities,
                 e.bytes as f64 / 1e6,
-                e.text_index_bytes.map(|b| format!(" + text index {:.1} MB", b as f64 / 1e6)).unwrap_or_default(),
+                [(e.text_index_bytes, "text index"), (e.profiles_bytes, "lint profiles")]
+                    .iter()
+                    .filter_map(|(b, what)| b.map(|b| format!(" + {what} {:.1} MB", b as f64 / 1e6)))
+                    .collect::<String>(),
                 row["age_seconds"],
                 if h.build == cache::build_id() { "" } else { ", another build's (rebuilt on next open)" }
             ),

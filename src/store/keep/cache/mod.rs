@@ -288,8 +288,9 @@ impl Cache {
                 let path = d.path();
                 let bytes = d.metadata().map(|m| m.len()).unwrap_or(0);
                 let header = read_header(&path);
-                let text_index_bytes = fs::metadata(path.with_extension(TEXT_EXT)).ok().map(|m| m.len());
-                Entry { path, bytes, header, text_index_bytes }
+                let side = |ext: &str| fs::metadata(path.with_extension(ext)).ok().map(|m| m.len());
+                let (text_index_bytes, profiles_bytes) = (side(TEXT_EXT), side(PROFILES_EXT));
+                Entry { path, bytes, header, text_index_bytes, profiles_bytes }
             })
             .collect();
         out.sort_by(|a, b| a.path.cmp(&b.path));
@@ -305,6 +306,8 @@ pub struct Entry {
     pub header: Result<Header, String>,
     /// The size of the store's text index beside it (full-text recall), when one was written.
     pub text_index_bytes: Option<u64>,
+    /// The size of its near-duplicate profiles beside it (`folio lint`), when written.
+    pub profiles_bytes: Option<u64>,
 }
 
 /// Read just enough of a cache file for its header.
