@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use super::index::{Parts, TextIndex, weighted_text};
 use crate::store::Store;
-use crate::store::keep::cache::side::{self, Key};
+use crate::store::keep::cache::side::{self, Key, Made};
 use crate::store::keep::cache::{self, Cache, TEXT_EXT, codec::Header};
 use crate::store::model::entity::EntityIdx;
 
@@ -16,17 +16,6 @@ const MAGIC: &[u8; 8] = b"FOLIOT2\n";
 /// Bumped whenever the layout or what is indexed (tokenizer, title weight) changes.
 pub const FORMAT: u32 = 2;
 const WHAT: &str = "text index";
-
-/// How an index came to be.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Provenance {
-    /// Entities whose text was read from disk and tokenised (all of them without a usable cache).
-    pub tokenised: usize,
-    /// Entities whose postings came from the cache file.
-    pub reused: usize,
-    /// Why a cache file was ignored or could not be written.
-    pub warnings: Vec<String>,
-}
 
 /// A cached index and what its entities were indexed from.
 struct Saved {
@@ -38,14 +27,14 @@ struct Saved {
 /// The text index of `store`: from the cache file where its entities' files are unchanged,
 /// the rest read and tokenised; written back when anything changed (only for stores the store
 /// cache would keep: cacheable formats, `cache::MIN_ENTITIES` entities or more).
-pub fn open(cache: Option<&Cache>, store: &Store) -> (TextIndex, Provenance) {
+pub fn open(cache: Option<&Cache>, store: &Store) -> (TextIndex, Made) {
     let n = store.entities.len();
     let Some(cache) = cache.filter(|_| cache::cacheable(store.kind())) else {
-        return (TextIndex::build(store), Provenance { tokenised: n, ..Provenance::default() });
+        return (TextIndex::build(store), Made { tokenised: n, ..Made::default() });
     };
     let started = SystemTime::now();
     let path = cache.side_file(&store.root, store.kind(), TEXT_EXT);
-    let mut made = Provenance::default();
+    let mut made = Made::default();
     let saved = match read(&path, store) {
         Ok(saved) => saved,
         Err(why) => {

@@ -75,7 +75,10 @@ impl TextRecall {
 
     /// `build`, with the index from the persistent cache where the store's files are unchanged
     /// (`cache::open`: only changed entities are read), and how it was made.
-    pub fn open(cache: Option<&crate::store::keep::cache::Cache>, store: &Store) -> (TextRecall, cache::Provenance) {
+    pub fn open(
+        cache: Option<&crate::store::keep::cache::Cache>,
+        store: &Store,
+    ) -> (TextRecall, crate::store::keep::cache::side::Made) {
         let ((index, made), items) = rayon::join(|| cache::open(cache, store), || items(store));
         (TextRecall { index, items }, made)
     }

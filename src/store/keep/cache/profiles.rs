@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use super::side::{self, Key};
+use super::side::{self, Key, Made};
 use super::{Cache, PROFILES_EXT, codec::Header};
 use crate::store::Store;
 use crate::store::lint::near_duplicate::{self, Profile};
@@ -19,17 +19,6 @@ const MAGIC: &[u8; 8] = b"FOLIOP1\n";
 /// Bumped whenever the layout or what a profile holds (tokenizer, stems, weights) changes.
 pub const FORMAT: u32 = 1;
 const WHAT: &str = "near-duplicate profiles";
-
-/// How the profiles came to be.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Made {
-    /// Entities whose body was read and tokenised.
-    pub tokenised: usize,
-    /// Entities whose profile came from the cache file.
-    pub reused: usize,
-    /// Why a cache file was ignored or could not be written.
-    pub warnings: Vec<String>,
-}
 
 /// The profile of every entity of `store`, in store order: from the cache file where the
 /// entities' files are unchanged, the rest read; written back when anything changed (only for

@@ -14,6 +14,17 @@ use super::{Cache, codec::Header};
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
 
+/// How a side file's records came to be this run (`recall --text --json`'s `index`).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Made {
+    /// Entities whose text was read from disk and tokenised (all of them without a usable cache).
+    pub tokenised: usize,
+    /// Entities whose record came from the cache file.
+    pub reused: usize,
+    /// Why a cache file was ignored or could not be written.
+    pub warnings: Vec<String>,
+}
+
 /// A file modified this close before a side file's reads began may have changed again within
 /// the same mtime tick: its entities are read again rather than trusted (as in the store cache).
 const MTIME_SLACK_NS: i128 = 2_000_000_000;
