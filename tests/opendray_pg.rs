@@ -40,12 +40,9 @@ fn text(o: &Output) -> String {
 
 #[test]
 fn the_brain_reads_as_a_store_by_every_way_of_naming_it() {
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
+    let Some((_pg, _c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    let url = pg.conninfo("brain");
 
     let stats = json(s, &["stats", &url, "--json"]);
     assert_eq!(stats["dialect"], "opendray-pg");
@@ -92,9 +89,7 @@ fn the_brain_reads_as_a_store_by_every_way_of_naming_it() {
 
 #[test]
 fn lint_finds_the_brains_own_guards() {
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
     // What the schema's CHECKs forbid, in a database whose constraints were relaxed.
     c.batch_execute(
         "ALTER TABLE knowledge_nodes DROP CONSTRAINT knowledge_nodes_entity_type_ck;
@@ -104,7 +99,6 @@ fn lint_finds_the_brains_own_guards() {
     )
     .unwrap();
     let state = tempfile::tempdir().unwrap();
-    let url = pg.conninfo("brain");
     let v = json(state.path(), &["lint", &url, "--format", "json"]);
     let found: Vec<(String, String)> = v["findings"]
         .as_array()
@@ -217,12 +211,9 @@ fn folio_gen_fills_an_empty_brain_deterministically() {
 
 #[test]
 fn each_open_takes_what_agents_changed_since() {
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    let url = pg.conninfo("brain");
     assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 7);
     c.batch_execute(
         "UPDATE knowledge_nodes SET title = 'PostgreSQL (dev)', updated_at = now() WHERE id = 'svc-pg';
@@ -263,12 +254,9 @@ fn each_open_takes_what_agents_changed_since() {
 /// is a node shown again whose edges never changed.
 #[test]
 fn a_change_to_one_table_alone_is_taken() {
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    let url = pg.conninfo("brain");
     let edges = |id: &str| -> Vec<String> {
         let v = json(s, &["show", &url, id, "--json"]);
         v["edges"].as_array().unwrap().iter().map(|e| format!("{} {}", e["type"], e["target"])).collect()

@@ -11,10 +11,7 @@ use std::path::Path;
 #[test]
 fn an_agents_write_between_read_and_write_is_a_conflict() {
     pg::state_dir();
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
-    let url = pg.conninfo("brain");
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
     let store = folio::store::Store::open(Path::new(&url), None).unwrap();
     let idx = store.find("svc-pg").unwrap();
     let reviewer = folio::store::review::Reviewer::now("human:ann");
@@ -43,10 +40,8 @@ fn an_agents_write_between_read_and_write_is_a_conflict() {
 #[test]
 fn agents_writes_reach_a_watched_store_within_two_seconds() {
     pg::state_dir();
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
-    let store = folio::store::Store::open(Path::new(&pg.conninfo("brain")), None).unwrap();
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let store = folio::store::Store::open(Path::new(&url), None).unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     let _w = folio::store::keep::watch::watch(&store.root, move |paths| {
         let _ = tx.send(paths);

@@ -47,12 +47,9 @@ fn history(v: &Value) -> Vec<String> {
 
 #[test]
 fn approve_promote_veto_forget_and_undo_write_the_rows() {
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    let url = pg.conninfo("brain");
     let before = seed::row(&mut c, "svc-pg-dup");
 
     // approve: the reviewer stamped into provenance.approved, every other key kept; a
@@ -105,12 +102,9 @@ fn approve_promote_veto_forget_and_undo_write_the_rows() {
 
 #[test]
 fn merge_repoints_edges_archives_the_duplicate_and_undoes() {
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    let url = pg.conninfo("brain");
     let edges_before = edges(&mut c);
 
     ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
@@ -146,12 +140,9 @@ fn merge_repoints_edges_archives_the_duplicate_and_undoes() {
 
 #[test]
 fn edits_write_columns_and_edges_and_refuse_what_opendray_keeps() {
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    let url = pg.conninfo("brain");
 
     ok(s, &["set", &url, "svc-pg", "title", "PostgreSQL (dev, shared)", "--as", "human:ann"]);
     ok(s, &["set", &url, "svc-pg", "confidence", "0.75", "--as", "human:ann"]);
@@ -187,12 +178,9 @@ fn edits_write_columns_and_edges_and_refuse_what_opendray_keeps() {
 /// the other way round, the rows checked after each.
 #[test]
 fn undo_takes_the_last_decision_whichever_view_it_was_taken_in() {
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    let url = pg.conninfo("brain");
 
     ok(s, &["review", &url, "veto", "svc-pg-dup", "--reason", "seen twice", "--as", "human:ann"]);
     assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_string());

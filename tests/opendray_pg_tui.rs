@@ -15,10 +15,8 @@ use tui_support::*;
 #[test]
 fn the_inbox_decides_on_rows() {
     pg::state_dir();
-    let Some(pg) = pg::Pg::start() else { return };
-    let mut c = pg.opendray_db("brain");
-    seed::homelab(&mut c);
-    let mut app = inbox::open(Path::new(&pg.conninfo("brain")), (120, 40));
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let mut app = inbox::open(Path::new(&url), (120, 40));
     let q = queued(&app);
     assert!(q.contains(&"svc-pg".to_string()) && q.contains(&"pb-deploy".to_string()), "{q:?}");
 

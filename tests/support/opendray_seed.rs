@@ -1,6 +1,16 @@
 //! Rows for the PostgreSQL tests: a small homelab brain as opendray's distiller writes it.
 #![allow(dead_code)]
 
+/// A private server with opendray's migrations and the `homelab` rows in database `brain`, a
+/// client on it and its connection string; None where no server can be started (`pg::Pg::start`).
+pub fn brain() -> Option<(super::pg::Pg, postgres::Client, String)> {
+    let pg = super::pg::Pg::start()?;
+    let mut c = pg.opendray_db("brain");
+    homelab(&mut c);
+    let url = pg.conninfo("brain");
+    Some((pg, c, url))
+}
+
 /// Seven live nodes and one archived playbook, their edges and fact sources.
 /// - `svc-pg` and `svc-pg-dup` are duplicate services by normalised title;
 /// - `sk-stale` is a skill made 60 days ago, never used, failing more than succeeding;
