@@ -4,6 +4,8 @@ use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 pub mod dialect;
+#[cfg(test)]
+pub(crate) mod fixture_stores;
 pub mod keep;
 pub mod lint;
 pub mod model;

@@ -234,12 +234,8 @@ mod tests {
     /// every fixture store (entries sharing a file, frontmatter, CRLF, headings as entities).
     #[test]
     fn an_entitys_body_is_what_the_whole_file_holds_at_its_place() {
-        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let mut checked = 0;
-        for dir in std::fs::read_dir(&fixtures).unwrap() {
-            let root = dir.unwrap().path();
-            let found = crate::store::read::detect::detect(&root);
-            let store = Store::load(&found.root, found.kind, found.reason);
+        for (root, store) in crate::store::fixture_stores::all() {
             for (idx, e) in store.entities.iter().enumerate() {
                 let idx = idx as EntityIdx;
                 let Ok(whole) = std::fs::read(store.abs_path(&e.path)) else { continue };

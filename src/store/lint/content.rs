@@ -251,12 +251,8 @@ mod tests {
     /// `compared_text` gave, in every fixture store (fences, CRLF, entries sharing a file).
     #[test]
     fn the_table_of_a_store_is_the_table_of_its_compared_texts() {
-        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let mut checked = 0;
-        for dir in std::fs::read_dir(&fixtures).unwrap() {
-            let root = dir.unwrap().path();
-            let found = crate::store::read::detect::detect(&root);
-            let store = Store::load(&found.root, found.kind, found.reason);
+        for (_, store) in crate::store::fixture_stores::all() {
             let n = store.entities.len();
             let got = Content::build(&store);
             let want = Content::from_texts(n, |i| body_text::compared_text(&store, i as EntityIdx));
