@@ -100,10 +100,15 @@ fn build(layout: Layout, names: &[String], titles: &[String], symlinks: bool) ->
     }
     let mut ids = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        let id = match layout {
+        let mut id = match layout {
             Layout::BareEvolve | Layout::EvolveProject => format!("guideline/{name}"),
             _ => name.clone(),
         };
+        // The symlinks below take the root's names `link` and `up`: an entity folder of that
+        // name would collide with them, so it moves aside.
+        if symlinks && (id.starts_with("link/") || id.starts_with("up/")) {
+            id.insert(0, 'n');
+        }
         if ids.contains(&id) {
             continue;
         }
@@ -264,4 +269,17 @@ proptest! {
         };
         check(&c, command)?;
     }
+}
+
+/// A case CI once drew: an entity folder named like one of the symlinks (`up/a`) beside them.
+#[test]
+fn entity_folder_named_like_a_symlink() {
+    let c = Case {
+        layout: Layout::Vault,
+        names: vec!["up/a".into()],
+        titles: vec![String::new()],
+        symlinks: true,
+        pick: 0,
+    };
+    check(&c, &["mv", "{id}", "lsa"]).unwrap();
 }
