@@ -2,6 +2,7 @@
 //! `organization-roles/` markdown files with optional YAML frontmatter (`title, created,
 //! updated, tags, scope, covers`), id = path minus `.md`, `[[relative/path.md]]` links from the
 //! knowledge root, and `system/changelog.md` as the store's log.
+use crate::store::model::shared_values::shared_list;
 use std::path::Path;
 
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, first_paragraph, parse_markdown};
@@ -38,13 +39,13 @@ impl Dialect for Elophanto {
         let p = parse_markdown(file, Grammar::Yaml);
         let mut e = p.entity;
         let f = &p.fields;
-        e.kind = kind_of(&e.path, f);
+        e.kind = kind_of(&e.path, f).map(Into::into);
         if !file.parseable {
             return vec![e];
         }
         e.created = get_str(f, "created").map(Into::into);
         e.updated = get_str(f, "updated").map(Into::into);
-        e.tags = get_list(f, "tags");
+        e.tags = shared_list(get_list(f, "tags"));
         let body = file.text.get(e.body_start as usize..).unwrap_or("");
         e.description = summary(body).map(Into::into);
         e.problems.extend(checks::check(file.text, f));
@@ -107,7 +108,7 @@ mod tests {
         assert_eq!(e.id, "system/identity");
         assert_eq!(e.title, "Agent Identity");
         assert_eq!(e.kind.as_deref(), Some("system"));
-        assert_eq!(e.tags, ["identity", "self", "agent"]);
+        assert_eq!(e.tags, shared_list(vec!["identity".into(), "self".into(), "agent".into()]));
         assert_eq!((e.created.as_deref(), e.updated.as_deref()), (Some("2026-02-17"), Some("2026-05-18")));
         assert_eq!(e.description.as_deref(), Some("I am a self-evolving AI agent."));
         assert!(e.problems.is_empty());

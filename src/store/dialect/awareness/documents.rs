@@ -33,7 +33,7 @@ pub fn parse(file: &SourceFile) -> Entity {
     let mut e = Entity {
         id: file.rel.strip_suffix(".md").unwrap_or(file.rel).to_string(),
         path: file.rel.to_string(),
-        kind: Some(kind_of(file.rel).to_string()),
+        kind: Some(kind_of(file.rel).into()),
         line: 1,
         span: 0..file.text.len() as u32,
         problems: file.problems.to_vec(),

@@ -9,6 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::store::dialect::{FileRole, StoreWarning};
 use crate::store::model::entity::{Entity, Problem, Resolution, Severity, rule};
+use crate::store::model::shared_values::SharedValues;
 
 /// First bytes of every cache file; the trailing digit moves with `FORMAT`.
 const MAGIC: &[u8; 8] = b"FOLIOC3\n";
@@ -140,7 +141,17 @@ fn decode_from(source: &(impl Source + ?Sized)) -> Result<Snapshot, String> {
         .map(|section| {
             let bytes = read_checked(section).map_err(|e| format!("{e} in an entity chunk"))?;
             let entities = options().deserialize::<Vec<Entity>>(&bytes).map_err(|e| format!("entities: {e}"))?;
-            Ok::<_, String>(entities.into_iter().map(Arc::new).collect::<Vec<_>>())
+            // Kinds, statuses and tags held once, as a load holds them.
+            let mut values = SharedValues::default();
+            Ok::<_, String>(
+                entities
+                    .into_iter()
+                    .map(|mut e| {
+                        values.share(&mut e);
+                        Arc::new(e)
+                    })
+                    .collect::<Vec<_>>(),
+            )
         })
         .collect::<Result<_, _>>()?;
     let mut entities = Vec::with_capacity(header.entities as usize);
