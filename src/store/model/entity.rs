@@ -2,6 +2,8 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+mod link_wire;
+
 /// Index of an entity inside `Store::entities`.
 pub type EntityIdx = u32;
 
@@ -30,6 +32,7 @@ pub struct Entity {
     /// Typed relations from frontmatter (supersedes, contradicts, uses, …).
     pub edges: Vec<Edge>,
     /// Links found in the body (and for some dialects in frontmatter values).
+    #[serde(with = "link_wire")]
     pub links: Vec<Link>,
     /// What is wrong with this entity as read (see `Problem`).
     pub problems: Vec<Problem>,
