@@ -5,7 +5,7 @@
 use crate::store::model::shared_values::shared_list;
 use std::path::Path;
 
-use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, first_paragraph, parse_markdown};
+use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, derived_description, parse_markdown};
 use crate::store::model::entity::Entity;
 use crate::store::model::history::HistoryEvent;
 use crate::store::read::frontmatter::{Fields, get_list, get_str};
@@ -86,7 +86,7 @@ fn summary(body: &str) -> Option<String> {
             if t.starts_with('>') || is_rule { "" } else { l }
         })
         .collect();
-    first_paragraph(&prose.join("\n"))
+    derived_description(&prose.join("\n"))
 }
 
 #[cfg(test)]
@@ -149,7 +149,9 @@ mod tests {
     fn summary_skips_quotes_and_rules() {
         assert_eq!(summary("# T\n\n> Inspired by x\n\n---\n\nThe point.\n").as_deref(), Some("The point."));
         assert_eq!(summary("# Only a heading\n"), None);
-        // Cut at the probe size on a character boundary: half as many two-byte characters.
-        assert_eq!(summary(&"é".repeat(SUMMARY_PROBE_BYTES)).map(|s| s.chars().count()), Some(SUMMARY_PROBE_BYTES / 2));
+        // Probed up to a character boundary, then cut like every derived description.
+        let long = summary(&"é".repeat(SUMMARY_PROBE_BYTES + 1)).unwrap();
+        assert_eq!(long.chars().count(), super::super::DERIVED_DESCRIPTION_MAX_CHARS + 1, "{long}");
+        assert!(long.ends_with('…'));
     }
 }

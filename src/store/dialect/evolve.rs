@@ -6,7 +6,9 @@ use crate::store::model::shared_values::shared_list;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, first_heading, first_paragraph};
+use super::{
+    Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, first_heading, first_paragraph, shorten,
+};
 use super::{parse_key_values, parse_markdown};
 use crate::store::model::entity::Entity;
 use crate::store::model::history::HistoryEvent;
@@ -174,17 +176,6 @@ fn first_sentence(text: &str) -> &str {
         }
     }
     text
-}
-
-/// `text` cut to at most `max` characters at a word boundary, with `…` when cut.
-fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let cut = text.char_indices().nth(max).map(|(i, _)| i).unwrap_or(text.len());
-    let head = &text[..cut];
-    let head = head.rfind(' ').filter(|&i| i > 0).map(|i| &head[..i]).unwrap_or(head);
-    format!("{}…", head.trim_end_matches([' ', ',', ';', ':', '—', '-', '–']))
 }
 
 #[cfg(test)]

@@ -104,7 +104,7 @@ fn map_node(e: &mut Entity, f: &Fields, body: &str) {
         .or_else(|| get_str(f, "assertion"))
         .or_else(|| get_str(f, "applies_when"))
         .or_else(|| get_str(f, "when_to_use"))
-        .or_else(|| super::first_paragraph(body))
+        .or_else(|| super::derived_description(body))
         .map(Into::into);
     e.status = review_status(f).map(Into::into);
     e.aliases = get_list(f, "aliases");
