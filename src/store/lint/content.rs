@@ -3,18 +3,15 @@
 //! where it occurs). The near-duplicate pass and the full-text index both derive from it, so a
 //! store's bodies are read and tokenised once, and per-word work (stopwords, stems, hashes)
 //! happens once per distinct word instead of once per occurrence.
-use std::collections::HashMap;
 use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 use rayon::prelude::*;
 
-use super::body_text;
+use super::body_text::{self, WordKey};
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
 use crate::store::read::fsio::FolderOpener;
-
-type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// Entities per build task: enough that merging the tasks' vocabularies stays cheap.
 const CHUNK: usize = 512;
@@ -96,8 +93,10 @@ impl Content {
                 t.part
             })
             .collect();
-        // Local term numbers to global ones, task by task (each task's words looked up once).
-        let mut lookup: FastMap<Box<str>, u32> = FastMap::default();
+        // Local term numbers to global ones, task by task (each task's words looked up once,
+        // in a table that compares with `words` instead of cloning every word as its key).
+        let hasher = foldhash::fast::FixedState::default();
+        let mut lookup: HashTable<u32> = HashTable::new();
         let mut words: Vec<Box<str>> = Vec::new();
         let maps: Vec<Vec<u32>> = parts
             .iter()
@@ -105,10 +104,14 @@ impl Content {
                 p.vocab
                     .iter()
                     .map(|w| {
-                        *lookup.entry(w.clone()).or_insert_with(|| {
-                            words.push(w.clone());
-                            (words.len() - 1) as u32
-                        })
+                        let hash = hasher.hash_one(&**w);
+                        if let Some(&id) = lookup.find(hash, |&id| words[id as usize] == *w) {
+                            return id;
+                        }
+                        let id = words.len() as u32;
+                        words.push(w.clone());
+                        lookup.insert_unique(hash, id, |&id| hasher.hash_one(&*words[id as usize]));
+                        id
                     })
                     .collect()
             })
@@ -150,7 +153,10 @@ impl Content {
 struct Tokeniser {
     part: Part,
     hasher: foldhash::fast::FixedState,
-    /// Local term numbers, hashed by their words.
+    /// Local term numbers of short words, with their packed key inline: a probe compares two
+    /// integers instead of following the vocabulary's pointer to the word (`WordKey::Short`).
+    short: HashTable<(u128, u32)>,
+    /// Local term numbers of the other words, hashed by their words.
     local: HashTable<u32>,
     /// Per local term: count and places in the current entity; `touched` lists those set.
     counts: Vec<(u16, u8)>,
@@ -166,6 +172,7 @@ impl Default for Tokeniser {
         Tokeniser {
             part: Part { vocab: Vec::new(), starts: vec![0], terms: Vec::new(), lengths: Vec::new() },
             hasher: foldhash::fast::FixedState::default(),
+            short: HashTable::new(),
             local: HashTable::new(),
             counts: Vec::new(),
             touched: Vec::new(),
@@ -180,7 +187,7 @@ impl Tokeniser {
     /// Add `text` to the current entity: the next lines of its text (a fence opened in one part
     /// stays open into the next, as in the parts joined by a line break).
     fn add(&mut self, text: &str) {
-        let Tokeniser { part, hasher, local, counts, touched, len, in_code, scratch } = self;
+        let Tokeniser { part, hasher, short, local, counts, touched, len, in_code, scratch } = self;
         for line in text.lines() {
             let t = line.trim_start();
             let fence = t.starts_with("```") || t.starts_with("~~~");
@@ -192,19 +199,37 @@ impl Tokeniser {
                 (false, true) => IN_CODE,
                 (false, false) => IN_PROSE,
             };
-            body_text::for_each_word(line, scratch, |w| {
+            body_text::for_each_key(line, scratch, |key| {
                 *len += 1;
-                let hash = hasher.hash_one(w);
-                let vocab = &part.vocab;
-                let id = match local.find(hash, |&id| &*vocab[id as usize] == w) {
-                    Some(&id) => id,
-                    None => {
-                        let id = part.vocab.len() as u32;
-                        part.vocab.push(w.into());
+                let id = match key {
+                    WordKey::Short(key) => {
+                        let hash = hasher.hash_one(key);
+                        match short.find(hash, |&(k, _)| k == key) {
+                            Some(&(_, id)) => id,
+                            None => {
+                                let id = part.vocab.len() as u32;
+                                let (bytes, n) = WordKey::short_bytes(key);
+                                part.vocab.push(std::str::from_utf8(&bytes[..n]).unwrap_or_default().into());
+                                short.insert_unique(hash, (key, id), |&(k, _)| hasher.hash_one(k));
+                                counts.push((0, 0));
+                                id
+                            }
+                        }
+                    }
+                    WordKey::Long(w) => {
+                        let hash = hasher.hash_one(w);
                         let vocab = &part.vocab;
-                        local.insert_unique(hash, id, |&id| hasher.hash_one(&*vocab[id as usize]));
-                        counts.push((0, 0));
-                        id
+                        match local.find(hash, |&id| &*vocab[id as usize] == w) {
+                            Some(&id) => id,
+                            None => {
+                                let id = part.vocab.len() as u32;
+                                part.vocab.push(w.into());
+                                let vocab = &part.vocab;
+                                local.insert_unique(hash, id, |&id| hasher.hash_one(&*vocab[id as usize]));
+                                counts.push((0, 0));
+                                id
+                            }
+                        }
                     }
                 };
                 let slot = &mut counts[id as usize];
