@@ -192,11 +192,7 @@ pub fn for_each_key(text: &str, scratch: &mut String, mut each: impl FnMut(WordK
         at = end;
         let len = end - start;
         if len <= SHORT_WORD {
-            let mut packed = [0u8; SHORT_WORD];
-            for (to, &b) in packed.iter_mut().zip(&bytes[start..end]) {
-                *to = FOLD[b as usize];
-            }
-            each(WordKey::Short(u128::from_le_bytes(packed)));
+            each(WordKey::Short(pack_ascii(bytes, start, len)));
         } else if len <= MAX_WORD {
             let word = &text[start..end];
             if word.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -208,6 +204,19 @@ pub fn for_each_key(text: &str, scratch: &mut String, mut each: impl FnMut(WordK
             }
         }
     }
+}
+
+/// The short key of the ASCII letters and digits `bytes[start..start + len]` (`len` at most
+/// `SHORT_WORD`), built in a register: one unaligned load where the text goes on for 16 bytes
+/// (filling an array byte by byte and loading it whole stalled on every word). Setting bit 5
+/// lower-cases ASCII letters and leaves digits as they are.
+fn pack_ascii(bytes: &[u8], start: usize, len: usize) -> u128 {
+    let mask = if len == SHORT_WORD { u128::MAX } else { (1u128 << (8 * len)) - 1 };
+    let raw = match bytes.get(start..start + SHORT_WORD) {
+        Some(ahead) => u128::from_le_bytes(ahead.try_into().unwrap_or_default()),
+        None => bytes[start..start + len].iter().rev().fold(0u128, |key, &b| (key << 8) | u128::from(b)),
+    };
+    (raw | u128::from_le_bytes([0x20; SHORT_WORD])) & mask
 }
 
 /// The next word from `*at` as `words` gives it, as its key.

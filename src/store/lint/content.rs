@@ -117,6 +117,10 @@ impl Content {
             })
             .collect();
         let mut content = Content { words, ..Content::default() };
+        // Reserved whole: growing by doubling copied the largest array of the build again.
+        content.terms.reserve_exact(parts.iter().map(|p| p.terms.len()).sum());
+        content.starts.reserve_exact(n + 1);
+        content.lengths.reserve_exact(n);
         content.starts.push(0);
         for (part, map) in parts.into_iter().zip(maps) {
             let base = content.terms.len() as u32;
