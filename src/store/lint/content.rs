@@ -16,6 +16,12 @@ use crate::store::read::fsio::FolderOpener;
 /// Entities per build task: enough that merging the tasks' vocabularies stays cheap.
 const CHUNK: usize = 512;
 
+/// Odd multiplier spreading a short key over the recent slots (the golden ratio's bits).
+const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Slots of the tokeniser's cache of recent short words (16 KB).
+const RECENT: usize = 1024;
+
 /// The word occurs in prose (outside fenced code and its fence lines).
 pub const IN_PROSE: u8 = 1;
 /// The word occurs inside fenced code.
@@ -160,6 +166,10 @@ struct Tokeniser {
     /// Local term numbers of short words, with their packed key inline: a probe compares two
     /// integers instead of following the vocabulary's pointer to the word (`WordKey::Short`).
     short: HashTable<(u128, u32)>,
+    /// The last short word seen in each of `RECENT` slots with its term number, in front of
+    /// `short`: most words of a body are common ones, found here with one load from a table
+    /// that stays in the first-level cache instead of a chain of loads into a larger one.
+    recent: Box<[(u128, u32)]>,
     /// Local term numbers of the other words, hashed by their words.
     local: HashTable<u32>,
     /// Per local term: count and places in the current entity; `touched` lists those set.
@@ -177,6 +187,7 @@ impl Default for Tokeniser {
             part: Part { vocab: Vec::new(), starts: vec![0], terms: Vec::new(), lengths: Vec::new() },
             hasher: foldhash::fast::FixedState::default(),
             short: HashTable::new(),
+            recent: vec![(0, 0); RECENT].into_boxed_slice(),
             local: HashTable::new(),
             counts: Vec::new(),
             touched: Vec::new(),
@@ -191,7 +202,7 @@ impl Tokeniser {
     /// Add `text` to the current entity: the next lines of its text (a fence opened in one part
     /// stays open into the next, as in the parts joined by a line break).
     fn add(&mut self, text: &str) {
-        let Tokeniser { part, hasher, short, local, counts, touched, len, in_code, scratch } = self;
+        let Tokeniser { part, hasher, short, recent, local, counts, touched, len, in_code, scratch } = self;
         for line in text.lines() {
             let t = line.trim_start();
             let fence = t.starts_with("```") || t.starts_with("~~~");
@@ -207,17 +218,26 @@ impl Tokeniser {
                 *len += 1;
                 let id = match key {
                     WordKey::Short(key) => {
-                        let hash = hasher.hash_one(key);
-                        match short.find(hash, |&(k, _)| k == key) {
-                            Some(&(_, id)) => id,
-                            None => {
-                                let id = part.vocab.len() as u32;
-                                let (bytes, n) = WordKey::short_bytes(key);
-                                part.vocab.push(std::str::from_utf8(&bytes[..n]).unwrap_or_default().into());
-                                short.insert_unique(hash, (key, id), |&(k, _)| hasher.hash_one(k));
-                                counts.push((0, 0));
-                                id
-                            }
+                        // A key is never 0 (words are not empty): an unused slot matches none.
+                        let mixed = (key as u64 ^ (key >> 64) as u64 ^ (key >> 96) as u64).wrapping_mul(MIX);
+                        let slot = &mut recent[(mixed >> (64 - RECENT.trailing_zeros())) as usize];
+                        if slot.0 == key {
+                            slot.1
+                        } else {
+                            let hash = hasher.hash_one(key);
+                            let id = match short.find(hash, |&(k, _)| k == key) {
+                                Some(&(_, id)) => id,
+                                None => {
+                                    let id = part.vocab.len() as u32;
+                                    let (bytes, n) = WordKey::short_bytes(key);
+                                    part.vocab.push(std::str::from_utf8(&bytes[..n]).unwrap_or_default().into());
+                                    short.insert_unique(hash, (key, id), |&(k, _)| hasher.hash_one(k));
+                                    counts.push((0, 0));
+                                    id
+                                }
+                            };
+                            *slot = (key, id);
+                            id
                         }
                     }
                     WordKey::Long(w) => {
