@@ -320,6 +320,37 @@ mod tests {
         assert!(checked > 100, "{checked}");
     }
 
+    /// More distinct short words than the tokeniser's recent slots, each met again and again
+    /// (words take one another's slots), long words and capitals beside them: each entity's
+    /// terms are its words counted one by one.
+    #[test]
+    fn words_sharing_a_recent_slot_keep_their_own_numbers() {
+        let texts: Vec<String> = (0..CHUNK + 50)
+            .map(|i| {
+                (0..60)
+                    .map(|k| match k % 3 {
+                        0 => format!("w{} ", (i * 37 + k * 101) % (RECENT * 4)),
+                        1 => format!("W{} ", (i + k) % 50),
+                        _ => format!("averyveryverylongword{} ", k % 7),
+                    })
+                    .collect()
+            })
+            .collect();
+        let c = Content::from_texts(texts.len(), |i| texts[i].clone());
+        let mut vocabulary = std::collections::BTreeSet::new();
+        for (i, text) in texts.iter().enumerate() {
+            let mut want: std::collections::BTreeMap<String, u16> = Default::default();
+            for w in text.split_whitespace() {
+                *want.entry(w.to_lowercase()).or_default() += 1;
+                vocabulary.insert(w.to_lowercase());
+            }
+            let got: std::collections::BTreeMap<String, u16> =
+                c.terms(i).iter().map(|t| (c.words[t.id as usize].to_string(), t.count)).collect();
+            assert_eq!(got, want, "entity {i}");
+        }
+        assert_eq!(c.words.len(), vocabulary.len(), "each word numbered once");
+    }
+
     #[test]
     fn tasks_share_one_vocabulary() {
         let texts: Vec<String> = (0..CHUNK * 2 + 3).map(|i| format!("common w{}", i % 7)).collect();
