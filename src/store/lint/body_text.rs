@@ -114,6 +114,26 @@ pub fn words(text: &str) -> impl Iterator<Item = (usize, Cow<'_, str>)> {
     })
 }
 
+/// `str::lines` by the `memchr` crate's vectorised search (the standard library's byte search
+/// and char searcher were 2.5 % of a cold text index build).
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let rest = text.get(at..).filter(|r| !r.is_empty())?;
+        match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(end) => {
+                at += end + 1;
+                let line = &rest[..end];
+                Some(line.strip_suffix('\r').unwrap_or(line))
+            }
+            None => {
+                at = text.len();
+                Some(rest)
+            }
+        }
+    })
+}
+
 /// Longest word that `for_each_key` packs into a `WordKey::Short`.
 pub const SHORT_WORD: usize = 16;
 
@@ -368,6 +388,11 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn lines_are_str_lines(text in "[a\r\n]{0,12}") {
+            proptest::prop_assert_eq!(lines(&text).collect::<Vec<_>>(), text.lines().collect::<Vec<_>>());
+        }
+
         #[test]
         fn keyed_words_are_words_on_any_text(text in "([a-zA-Z0-9]{1,20}|[ _.\n—]|[éÉßİ\u{212a}\u{3000}日本]|\\PC){0,40}") {
             proptest::prop_assert_eq!(keys(&text), want_keys(&text));

@@ -203,7 +203,7 @@ impl Tokeniser {
     /// stays open into the next, as in the parts joined by a line break).
     fn add(&mut self, text: &str) {
         let Tokeniser { part, hasher, short, recent, local, counts, touched, len, in_code, scratch } = self;
-        for line in text.lines() {
+        for line in body_text::lines(text) {
             let t = line.trim_start();
             let fence = t.starts_with("```") || t.starts_with("~~~");
             if fence {
