@@ -41,11 +41,19 @@ pub struct Term {
 pub struct Content {
     /// Term number → word (lower case).
     pub words: Vec<Box<str>>,
+    /// The terms of entities `k * CHUNK..`, as their build task left them, numbered anew in
+    /// place: one array of every term would copy the table's largest part once more.
+    chunks: Vec<Chunk>,
+    /// Words in each entity's description and body.
+    lengths: Vec<u32>,
+}
+
+/// The terms of `CHUNK` entities (fewer in the last chunk).
+#[derive(Debug, Default)]
+struct Chunk {
     /// Where each entity's terms start in `terms` (one more entry than entities).
     starts: Vec<u32>,
     terms: Vec<Term>,
-    /// Words in each entity's description and body.
-    lengths: Vec<u32>,
 }
 
 /// What one build task found: its own vocabulary and its entities' terms in local numbers.
@@ -122,19 +130,19 @@ impl Content {
                     .collect()
             })
             .collect();
-        let mut content = Content { words, ..Content::default() };
-        // Reserved whole: growing by doubling copied the largest array of the build again.
-        content.terms.reserve_exact(parts.iter().map(|p| p.terms.len()).sum());
-        content.starts.reserve_exact(n + 1);
-        content.lengths.reserve_exact(n);
-        content.starts.push(0);
-        for (part, map) in parts.into_iter().zip(maps) {
-            let base = content.terms.len() as u32;
-            content.starts.extend(part.starts[1..].iter().map(|s| base + s));
-            content.terms.extend(part.terms.into_iter().map(|t| Term { id: map[t.id as usize], ..t }));
-            content.lengths.extend(part.lengths);
-        }
-        content
+        let lengths = parts.iter().flat_map(|p| p.lengths.iter().copied()).collect();
+        let chunks = parts
+            .into_par_iter()
+            .zip(maps)
+            .map(|(part, map)| {
+                let mut terms = part.terms;
+                for t in &mut terms {
+                    t.id = map[t.id as usize];
+                }
+                Chunk { starts: part.starts, terms }
+            })
+            .collect();
+        Content { words, chunks, lengths }
     }
 
     /// Entities in the table.
@@ -148,7 +156,9 @@ impl Content {
 
     /// The terms of entity `i`, in no particular order.
     pub fn terms(&self, i: usize) -> &[Term] {
-        &self.terms[self.starts[i] as usize..self.starts[i + 1] as usize]
+        let Chunk { starts, terms } = &self.chunks[i / CHUNK];
+        let k = i % CHUNK;
+        &terms[starts[k] as usize..starts[k + 1] as usize]
     }
 
     /// Words in entity `i`'s description and body.
