@@ -155,12 +155,12 @@ impl TextIndex {
                 }
             }
         };
-        for i in 0..n {
+        for (i, title) in titles.iter().enumerate() {
             entity_words(i, &mut seen, &mut list, 0);
             for &(id, _) in &list {
                 df[id as usize] += 1;
             }
-            lengths.push(content.length(i) + TITLE_BOOST * titles[i].len() as u32);
+            lengths.push(content.length(i) + TITLE_BOOST * title.len() as u32);
         }
         let mut ends: Vec<usize> = df
             .iter()
