@@ -19,7 +19,7 @@ const CHUNK: usize = 512;
 /// Odd multiplier spreading a short key over the recent slots (the golden ratio's bits).
 const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// Slots of the tokeniser's cache of recent short words (16 KB).
+/// Slots of the tokeniser's cache of recent short words (32 KB).
 const RECENT: usize = 1024;
 
 /// The word occurs in prose (outside fenced code and its fence lines).
@@ -49,7 +49,7 @@ pub struct Content {
 }
 
 /// The terms of `CHUNK` entities (fewer in the last chunk).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Chunk {
     /// Where each entity's terms start in `terms` (one more entry than entities).
     starts: Vec<u32>,
