@@ -59,7 +59,11 @@ pub fn check(c: &Concept, now: OffsetDateTime) -> Vec<Problem> {
         }
         (false, true) => {
             let (l, col) = at("trigger");
-            out.push(Problem::new(rule::LEGACY_TRIGGER, "`trigger` is the legacy name of `description`", l, col));
+            let key = frontmatter::top_level_key(c.text, "trigger");
+            out.push(
+                Problem::new(rule::LEGACY_TRIGGER, "`trigger` is the legacy name of `description`", l, col)
+                    .at_bytes(key),
+            );
         }
         _ => {}
     }

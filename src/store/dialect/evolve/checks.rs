@@ -44,12 +44,15 @@ pub fn check(text: &str, fields: &Fields) -> Vec<Problem> {
         }
         (None, Some(_)) => {
             let (line, col) = key_line("trigger");
-            problems.push(Problem::new(
-                rule::LEGACY_TRIGGER,
-                "`trigger` is evolve's legacy name for `description` (the OKF alignment renames it)",
-                line,
-                col,
-            ));
+            problems.push(
+                Problem::new(
+                    rule::LEGACY_TRIGGER,
+                    "`trigger` is evolve's legacy name for `description` (the OKF alignment renames it)",
+                    line,
+                    col,
+                )
+                .at_bytes(frontmatter::top_level_key(text, "trigger")),
+            );
         }
         _ => {}
     }
