@@ -290,10 +290,18 @@ mod tests {
             expected: h,
             change: Change::Edits(vec![edit(0..2, "3")]),
         };
-        let merged = merge_per_file(&[&a, &b, &clash]);
+        // Computed from other bytes than the first fix: it would not apply to the same file.
+        let elsewhere = Fix {
+            description: "four".into(),
+            expected: Expected::Loaded(Stamp { size: 1, mtime_ns: 9 }),
+            change: Change::Edits(vec![edit(4..5, "4")]),
+            ..b.clone()
+        };
+        let merged = merge_per_file(&[&a, &b, &clash, &elsewhere]);
         assert_eq!(merged.len(), 1);
         assert_eq!(merged[0].change, Change::Edits(vec![edit(0..1, "1"), edit(2..3, "2")]));
         assert_eq!(merged[0].description, "one; two");
+        assert_eq!(merged[0].expected, a.expected);
     }
 
     #[test]
