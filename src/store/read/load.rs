@@ -28,10 +28,12 @@ pub struct FoundFile {
 
 /// Every file under `root` the dialect cares about, sorted by path. Hidden directories and
 /// files (`.git`, `.folio`, …) are skipped, symlinked directories are not followed (no loops).
-/// Folders that cannot be listed come back as `unreadable` warnings naming them.
-pub fn walk(root: &Path, dialect: &dyn Dialect) -> (Vec<FoundFile>, Vec<StoreWarning>) {
+/// Folders that cannot be listed come back as `unreadable` warnings naming them. `expected`
+/// files are made room for at once (grown by doubling, the list held up to twice its size
+/// while a 100k store opened from the cache was checked).
+pub fn walk(root: &Path, dialect: &dyn Dialect, expected: usize) -> (Vec<FoundFile>, Vec<StoreWarning>) {
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(expected);
     let mut warnings = Vec::new();
     for entry in walker(root).build() {
         match classify(root, &canonical_root, dialect, entry) {

@@ -12,7 +12,7 @@ use crate::store::read::load::{self, FoundFile};
 
 /// A file modified this close before the snapshot's reads began may have changed again within
 /// the same mtime tick (coarse on some filesystems): it is re-read rather than trusted.
-const MTIME_SLACK_NS: i128 = 2_000_000_000;
+const MTIME_SLACK_NS: i64 = 2_000_000_000;
 
 /// What differs between a store and its files on disk.
 #[derive(Debug, Default)]
@@ -27,22 +27,29 @@ pub struct Validation {
 
 /// Compare `store` (typically just opened from the cache) with what is on disk now.
 pub fn validate(store: &Store) -> Validation {
-    let (found, walk_warnings) = load::walk(&store.root, store.dialect.as_ref());
-    let read_since =
-        store.read_since.duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0) - MTIME_SLACK_NS;
+    // A little over what the store holds: the files an agent added meanwhile.
+    let expected = store.entities.len() + store.other_files.len();
+    let (found, walk_warnings) = load::walk(&store.root, store.dialect.as_ref(), expected + expected / 64);
+    let read_since = store
+        .read_since
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+        .saturating_sub(MTIME_SLACK_NS);
     // The walk, the entities and the other files are all sorted by path: one merge pass pairs
     // each file found with what the store knows of it, without hashing 100k paths.
     let (entity_found, other_found): (Vec<&FoundFile>, Vec<&FoundFile>) =
         found.iter().partition(|f| f.role == FileRole::Entity);
-    let mut known: Vec<(&str, u64, i128)> = Vec::with_capacity(store.entities.len());
+    // (path, size, mtime): 32 bytes a file (an i128 mtime made it 48, 100k of them at once).
+    let mut known: Vec<(&str, u64, i64)> = Vec::with_capacity(store.entities.len());
     for e in &store.entities {
         if known.last().is_none_or(|k| k.0 != e.path) {
-            known.push((e.path.as_str(), e.file_size, wide(e.mtime_ns)));
+            known.push((e.path.as_str(), e.file_size, e.mtime_ns));
         }
     }
     let other: Vec<&str> = store.other_files.iter().map(|(p, _)| p.as_str()).collect();
 
-    let mut stale: Vec<(&FoundFile, Option<(u64, i128)>)> = Vec::new();
+    let mut stale: Vec<(&FoundFile, Option<(u64, i64)>)> = Vec::with_capacity(entity_found.len());
     let mut paths: Vec<String> = Vec::new();
     merge(
         &entity_found,
@@ -74,7 +81,7 @@ pub fn validate(store: &Store) -> Validation {
             Some(_) if f.symlink_inside.is_some() => true,
             Some((_, mtime)) if *mtime >= read_since => true,
             Some((size, mtime)) => match fs::metadata(store.root.join(&f.rel)) {
-                Ok(m) => m.len() != *size || wide(crate::store::read::fsio::mtime_ns(&m)) != *mtime,
+                Ok(m) => m.len() != *size || crate::store::read::fsio::mtime_ns(&m) != *mtime,
                 Err(_) => true,
             },
         };
@@ -117,11 +124,6 @@ fn merge<'x, A, B>(
             }
         }
     }
-}
-
-/// Mtimes as the widest type, whatever width the model stores them in.
-fn wide(ns: impl Into<i128>) -> i128 {
-    ns.into()
 }
 
 impl Store {
