@@ -10,7 +10,7 @@ use super::{Dialect, DialectKind, FileRole, SourceFile, StoreWarning};
 use crate::store::Store;
 use crate::store::model::entity::Entity;
 use crate::store::model::history::HistoryEvent;
-use crate::store::write::catalog::CatalogPlan;
+use crate::store::write::catalog::{CatalogPlan, CatalogState};
 
 pub mod catalog;
 pub mod format;
@@ -125,6 +125,10 @@ impl Dialect for Aip10 {
 
     fn catalogs(&self, store: &Store) -> Vec<CatalogPlan> {
         vec![catalog::plan(store)]
+    }
+
+    fn catalog_states(&self, store: &Store) -> Vec<(String, CatalogState)> {
+        vec![(catalog::INDEX.to_string(), catalog::state(store))]
     }
 
     fn history(&self, root: &Path) -> Vec<HistoryEvent> {

@@ -6,7 +6,7 @@
 //! before. Otherwise it is "curated": it is stale only when an entry the rendering has is
 //! missing (compared by link target) or one of its local links no longer resolves, and
 //! keeping it current removes, repoints or adds just those entry lines.
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::{CatalogPlan, CatalogState};
 
@@ -266,24 +266,116 @@ fn entries<'a>(text: &'a str, dir: &str, index_name: &str) -> Vec<Entry<'a>> {
     let mut section = "";
     let mut in_fence = false;
     for (i, line) in text.lines().enumerate() {
-        let t = line.trim_start();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            in_fence = !in_fence;
-            continue;
+        match classify(line, &mut in_fence) {
+            Line::Heading => section = line.trim_end(),
+            Line::Entry(label, raw) => {
+                let target = local_target(dir, raw, index_name);
+                out.push(Entry { line: i, label, raw, target, section });
+            }
+            Line::Other => {}
         }
-        if in_fence {
-            continue;
-        }
-        if t.starts_with('#') {
-            section = line.trim_end();
-            continue;
-        }
-        let Some(item) = list_item(t) else { continue };
-        let Some((label, raw)) = first_link(item) else { continue };
-        let target = local_target(dir, raw, index_name);
-        out.push(Entry { line: i, label, raw, target, section });
     }
     out
+}
+
+/// What one line of a catalog is to `entries`.
+enum Line<'a> {
+    Heading,
+    /// A list item with a link: its label and target as written.
+    Entry(&'a str, &'a str),
+    Other,
+}
+
+/// `line` as `entries` reads it, `in_fence` telling (and updated with) whether a code fence
+/// is open: nothing inside a fence is a heading or an entry.
+fn classify<'a>(line: &'a str, in_fence: &mut bool) -> Line<'a> {
+    let t = line.trim_start();
+    if t.starts_with("```") || t.starts_with("~~~") {
+        *in_fence = !*in_fence;
+        return Line::Other;
+    }
+    if *in_fence {
+        return Line::Other;
+    }
+    if t.starts_with('#') {
+        return Line::Heading;
+    }
+    match list_item(t).and_then(first_link) {
+        Some((label, raw)) => Line::Entry(label, raw),
+        None => Line::Other,
+    }
+}
+
+/// `reconcile(exists, plan, existing).state` for a plan given a chunk of whole lines at a time
+/// (`chunks` calls its argument with each, in order, and may be called twice), when
+/// `existing` is not written in another style than the plan (`catalog::restyled`): the plan is
+/// never held whole, only each of its entries' targets (a 100k-page catalog rendered whole and
+/// read back into entries was ≈85 MB of the peak of `folio stats`, heaptrack).
+pub fn streamed_state(
+    exists: &dyn Fn(&str) -> bool,
+    path: &str,
+    chunks: &dyn Fn(&mut dyn FnMut(&str)),
+    existing: &[u8],
+) -> CatalogState {
+    let (mut at, mut equal) = (0, true);
+    chunks(&mut |c| {
+        equal = equal && existing.get(at..at + c.len()) == Some(c.as_bytes());
+        at += c.len();
+    });
+    if equal && at == existing.len() {
+        return CatalogState::Fresh;
+    }
+    let Ok(text) = std::str::from_utf8(existing) else { return CatalogState::Stale };
+    let dir = crate::store::model::relpath::parent(path);
+    let index_name = crate::store::model::relpath::file_name(path);
+    let have = entries(text, dir, index_name);
+    let have_targets: HashSet<&str> = have.iter().filter_map(|e| e.target.as_deref()).collect();
+    let mut have_by_target: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, h) in have.iter().enumerate() {
+        if let Some(t) = h.target.as_deref() {
+            have_by_target.entry(t).or_default().push(i);
+        }
+    }
+    let text_lines: Vec<&str> = text.lines().collect();
+    let have_lines: HashSet<usize> = have.iter().map(|e| e.line).collect();
+    let text_skeleton: Vec<&str> =
+        text_lines.iter().enumerate().filter(|(i, _)| !have_lines.contains(i)).map(|(_, l)| *l).collect();
+    // Each planned target's last line (`looks_generated` keys by target, the last one wins)
+    // and, for each entry of the file with that target, whether its line is that line.
+    let mut want: HashMap<String, (usize, Vec<(usize, bool)>)> = HashMap::new();
+    let (mut missing, mut skeleton_same, mut skeleton_at, mut i, mut in_fence) = (false, true, 0, 0, false);
+    chunks(&mut |c| {
+        for line in c.lines() {
+            match classify(line, &mut in_fence) {
+                Line::Entry(_, raw) => {
+                    if let Some(t) = local_target(dir, raw, index_name) {
+                        missing |= !have_targets.contains(t.as_str());
+                        let same = have_by_target.get(t.as_str()).map_or_else(Vec::new, |hs| {
+                            hs.iter().map(|&h| (h, text_lines[have[h].line] == line)).collect()
+                        });
+                        want.insert(t, (i, same));
+                    }
+                }
+                _ => {
+                    skeleton_same &= text_skeleton.get(skeleton_at) == Some(&line);
+                    skeleton_at += 1;
+                }
+            }
+            i += 1;
+        }
+    });
+    let dead = have.iter().any(|h| h.target.as_deref().is_some_and(|t| !want.contains_key(t) && !exists(t)));
+    let generated = skeleton_same && skeleton_at == text_skeleton.len() && {
+        let mut shared: Vec<usize> = Vec::new();
+        let mut same = 0;
+        for (hi, h) in have.iter().enumerate() {
+            let Some((line, flags)) = h.target.as_deref().and_then(|t| want.get(t)) else { continue };
+            shared.push(*line);
+            same += flags.iter().filter(|(x, eq)| *x == hi && *eq).count();
+        }
+        shared.windows(2).all(|p| p[0] < p[1]) && same * 2 > shared.len()
+    };
+    if generated || missing || dead { CatalogState::Stale } else { CatalogState::Fresh }
 }
 
 fn list_item(t: &str) -> Option<&str> {
