@@ -10,7 +10,7 @@ use std::fmt::Write;
 use crate::store::Store;
 use crate::store::model::entity::Entity;
 use crate::store::read::frontmatter::{self, Block};
-use crate::store::write::catalog::{self, CatalogPlan, CatalogState, one_line};
+use crate::store::write::catalog::{self, CatalogPlan, CatalogState, one_line, push_escaped, push_one_line};
 
 pub const INDEX: &str = "_index.md";
 
@@ -63,9 +63,20 @@ pub fn render_chunks<E: std::borrow::Borrow<Entity>>(entities: &[E], emit: &mut 
         emit(&line);
         for e in pages {
             line.clear();
-            let _ = write!(line, "* [{}]({}) {}", link_text(&e.title), link_dest(&e.path), code_span(&e.id));
-            if let Some(s) = e.description.as_deref().map(one_line).filter(|s| !s.is_empty()) {
-                let _ = write!(line, " - {s}");
+            // Written straight into the line: four `String`s per page before.
+            line.push_str("* [");
+            push_one_line(&mut line, &e.title, link_text_escape);
+            line.push_str("](");
+            push_escaped(&mut line, &e.path, link_dest_escape);
+            line.push_str(") ");
+            push_code_span(&mut line, &e.id);
+            if let Some(d) = e.description.as_deref() {
+                let bare = line.len();
+                line.push_str(" - ");
+                push_one_line(&mut line, d, |_| None);
+                if line.len() == bare + 3 {
+                    line.truncate(bare);
+                }
             }
             line.push('\n');
             emit(&line);
@@ -89,24 +100,35 @@ fn not_a_catalog(text: &str) -> Option<String> {
     }
 }
 
-fn link_text(s: &str) -> String {
-    one_line(s).replace('\\', "\\\\").replace('[', "\\[").replace(']', "\\]")
+/// A link's text: `\\`, `[` and `]` escaped.
+fn link_text_escape(b: u8) -> Option<&'static str> {
+    match b {
+        b'\\' => Some("\\\\"),
+        b'[' => Some("\\["),
+        b']' => Some("\\]"),
+        _ => None,
+    }
 }
 
 /// Spaces, parentheses and angle brackets would end or break a destination: encode them.
-fn link_dest(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace(' ', "%20")
-        .replace('(', "%28")
-        .replace(')', "%29")
-        .replace('<', "%3C")
-        .replace('>', "%3E")
+fn link_dest_escape(b: u8) -> Option<&'static str> {
+    match b {
+        b'%' => Some("%25"),
+        b' ' => Some("%20"),
+        b'(' => Some("%28"),
+        b')' => Some("%29"),
+        b'<' => Some("%3C"),
+        b'>' => Some("%3E"),
+        _ => None,
+    }
 }
 
-/// A code span that survives backticks inside the slug.
-fn code_span(s: &str) -> String {
-    let s = one_line(s);
-    if s.contains('`') { format!("`` {s} ``") } else { format!("`{s}`") }
+/// A code span (on one line) that survives backticks inside the slug.
+fn push_code_span(out: &mut String, s: &str) {
+    let fence = if s.contains('`') { ["`` ", " ``"] } else { ["`", "`"] };
+    out.push_str(fence[0]);
+    push_one_line(out, s, |_| None);
+    out.push_str(fence[1]);
 }
 
 #[cfg(test)]

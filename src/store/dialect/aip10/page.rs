@@ -7,6 +7,7 @@ use super::policy::{Lint, Policy};
 use crate::store::dialect::{EDGE_KEYS, Grammar, SourceFile, edges_from_fields, parse_markdown};
 use crate::store::model::entity::{Entity, Problem, Severity, rule};
 use crate::store::read::frontmatter::{self, Fields, get_list, get_str};
+use crate::store::write::catalog;
 
 /// Both spellings in use: the spec text's and the JSON schema's (and every fixture's).
 pub const PAGE_SCHEMAS: &[&str] = &["knowledge/v1", "knowledge.entry/v1"];
@@ -316,6 +317,14 @@ pub fn summary(paragraph: &str) -> String {
     let mut out = String::with_capacity(paragraph.len());
     let mut rest = paragraph;
     while !rest.is_empty() {
+        // A run without `[` or a control character (C1 ones start with 0xC2) is copied whole:
+        // a character at a time, this was most of the summary's cost at every load.
+        let plain = rest.bytes().position(|b| b == b'[' || b < 0x20 || b == 0x7f || b == 0xc2).unwrap_or(rest.len());
+        if plain > 0 {
+            out.push_str(&rest[..plain]);
+            rest = &rest[plain..];
+            continue;
+        }
         if let Some(after) = rest.strip_prefix("[[")
             && let Some(end) = after.find("]]")
         {
@@ -338,7 +347,8 @@ pub fn summary(paragraph: &str) -> String {
         }
         rest = &rest[c.len_utf8()..];
     }
-    let one = crate::store::write::catalog::one_line(&out);
+    // Most summaries are one line already: kept, not copied (100k pages at every load).
+    let one = if catalog::is_one_line(&out) { out } else { catalog::one_line(&out) };
     if one.chars().count() <= MAX_SUMMARY {
         return one;
     }
@@ -508,6 +518,25 @@ mod tests {
         assert_eq!(first_block("1. first\n2. second\n").as_deref(), Some("first"));
         assert_eq!(first_block("> quoted\n> more\n").as_deref(), Some("quoted more"));
         assert_eq!(first_block("# Only a heading\n"), None);
+    }
+
+    /// Summaries copy runs of plain text whole: the same as a character at a time, for
+    /// control characters (C0, DEL, C1), non-ASCII text around them and links.
+    #[test]
+    fn summaries_equal_a_character_at_a_time() {
+        // Without links a summary is the text's non-control characters on one line.
+        let by_char =
+            |p: &str| -> String { catalog::one_line(&p.chars().filter(|c| !c.is_control()).collect::<String>()) };
+        for p in [
+            "caf\u{e9} \u{a0}x\u{85}y\u{9f}z \u{a9}",
+            "a\u{7f}b\tc\u{1}d",
+            "\u{c2}\u{80}",
+            "plain words only",
+            "\u{2028}\u{fffd}ok",
+        ] {
+            assert_eq!(summary(p), by_char(p), "{p:?}");
+        }
+        assert_eq!(summary("\u{85}[[a|b]]\u{a0}[c](d) e"), "b c e");
     }
 
     #[test]

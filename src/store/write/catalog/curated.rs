@@ -307,75 +307,128 @@ fn classify<'a>(line: &'a str, in_fence: &mut bool) -> Line<'a> {
 }
 
 /// `reconcile(exists, plan, existing).state` for a plan given a chunk of whole lines at a time
-/// (`chunks` calls its argument with each, in order, and may be called twice), when
-/// `existing` is not written in another style than the plan (`catalog::restyled`): the plan is
-/// never held whole, only each of its entries' targets (a 100k-page catalog rendered whole and
-/// read back into entries was ≈85 MB of the peak of `folio stats`, heaptrack).
+/// (`chunks` calls its argument with each, in order), when `existing` is not written in another
+/// style than the plan (`catalog::restyled`): the plan is rendered once and never held whole
+/// (a 100k-page catalog rendered whole and read back into entries was ≈85 MB of the peak of
+/// `folio stats`, heaptrack). The file's entries are read only once the plan departs from it.
 pub fn streamed_state(
     exists: &dyn Fn(&str) -> bool,
     path: &str,
     chunks: &dyn Fn(&mut dyn FnMut(&str)),
     existing: &[u8],
 ) -> CatalogState {
-    let (mut at, mut equal) = (0, true);
-    chunks(&mut |c| {
-        equal = equal && existing.get(at..at + c.len()) == Some(c.as_bytes());
-        at += c.len();
-    });
-    if equal && at == existing.len() {
-        return CatalogState::Fresh;
-    }
+    // The plan is UTF-8: a file that is not cannot equal it, and is regenerated.
     let Ok(text) = std::str::from_utf8(existing) else { return CatalogState::Stale };
     let dir = crate::store::model::relpath::parent(path);
     let index_name = crate::store::model::relpath::file_name(path);
-    let have = entries(text, dir, index_name);
-    let have_targets: HashSet<&str> = have.iter().filter_map(|e| e.target.as_deref()).collect();
-    let mut have_by_target: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, h) in have.iter().enumerate() {
-        if let Some(t) = h.target.as_deref() {
-            have_by_target.entry(t).or_default().push(i);
-        }
-    }
-    let text_lines: Vec<&str> = text.lines().collect();
-    let have_lines: HashSet<usize> = have.iter().map(|e| e.line).collect();
-    let text_skeleton: Vec<&str> =
-        text_lines.iter().enumerate().filter(|(i, _)| !have_lines.contains(i)).map(|(_, l)| *l).collect();
-    // Each planned target's last line (`looks_generated` keys by target, the last one wins)
-    // and, for each entry of the file with that target, whether its line is that line.
-    let mut want: HashMap<String, (usize, Vec<(usize, bool)>)> = HashMap::new();
-    let (mut missing, mut skeleton_same, mut skeleton_at, mut i, mut in_fence) = (false, true, 0, 0, false);
+    let mut at = 0;
+    let mut against: Option<Against> = None;
     chunks(&mut |c| {
-        for line in c.lines() {
-            match classify(line, &mut in_fence) {
-                Line::Entry(_, raw) => {
-                    if let Some(t) = local_target(dir, raw, index_name) {
-                        missing |= !have_targets.contains(t.as_str());
-                        let same = have_by_target.get(t.as_str()).map_or_else(Vec::new, |hs| {
-                            hs.iter().map(|&h| (h, text_lines[have[h].line] == line)).collect()
-                        });
-                        want.insert(t, (i, same));
+        if against.is_none() && existing.get(at..at + c.len()) == Some(c.as_bytes()) {
+            at += c.len();
+            return;
+        }
+        // The plan's lines so far are the file's up to here (`at` follows a newline).
+        let a = against.get_or_insert_with(|| Against::new(text, dir, index_name, &text[..at]));
+        c.lines().for_each(|line| a.feed(line));
+    });
+    match against {
+        None if at == existing.len() => CatalogState::Fresh,
+        None => Against::new(text, dir, index_name, &text[..at]).state(exists),
+        Some(a) => a.state(exists),
+    }
+}
+
+/// A catalog file's entries, and what the plan's lines fed so far say about them: the state
+/// `reconcile` would give, kept by the file's entries rather than by the plan's (whose targets
+/// would be copied out of each line).
+struct Against<'t> {
+    dir: &'t str,
+    index_name: &'t str,
+    /// The file's entries (their targets moved into `have_by_target`).
+    have: Vec<Entry<'t>>,
+    have_by_target: HashMap<String, Vec<usize>>,
+    text_lines: Vec<&'t str>,
+    /// The file's lines that are not entries (`looks_generated` compares them with the plan's).
+    text_skeleton: Vec<&'t str>,
+    /// For each entry of the file, the last planned line with its target (the one
+    /// `looks_generated` pairs it with) and whether the two lines are the same.
+    planned: Vec<Option<(usize, bool)>>,
+    missing: bool,
+    skeleton_same: bool,
+    skeleton_at: usize,
+    line: usize,
+    in_fence: bool,
+}
+
+impl<'t> Against<'t> {
+    /// Read `text`'s entries, then feed it the plan's first lines, `fed`.
+    fn new(text: &'t str, dir: &'t str, index_name: &'t str, fed: &str) -> Against<'t> {
+        let mut have = entries(text, dir, index_name);
+        let mut have_by_target: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, h) in have.iter_mut().enumerate() {
+            if let Some(t) = h.target.take() {
+                have_by_target.entry(t).or_default().push(i);
+            }
+        }
+        let text_lines: Vec<&str> = text.lines().collect();
+        let have_lines: HashSet<usize> = have.iter().map(|e| e.line).collect();
+        let text_skeleton =
+            text_lines.iter().enumerate().filter(|(i, _)| !have_lines.contains(i)).map(|(_, l)| *l).collect();
+        let planned = vec![None; have.len()];
+        let mut a = Against {
+            dir,
+            index_name,
+            have,
+            have_by_target,
+            text_lines,
+            text_skeleton,
+            planned,
+            missing: false,
+            skeleton_same: true,
+            skeleton_at: 0,
+            line: 0,
+            in_fence: false,
+        };
+        fed.lines().for_each(|line| a.feed(line));
+        a
+    }
+
+    /// The plan's next line.
+    fn feed(&mut self, line: &str) {
+        match classify(line, &mut self.in_fence) {
+            Line::Entry(_, raw) => {
+                if let Some(t) = local_target(self.dir, raw, self.index_name) {
+                    match self.have_by_target.get(t.as_str()) {
+                        None => self.missing = true,
+                        Some(hs) => {
+                            for &h in hs {
+                                self.planned[h] = Some((self.line, self.text_lines[self.have[h].line] == line));
+                            }
+                        }
                     }
                 }
-                _ => {
-                    skeleton_same &= text_skeleton.get(skeleton_at) == Some(&line);
-                    skeleton_at += 1;
-                }
             }
-            i += 1;
+            _ => {
+                self.skeleton_same &= self.text_skeleton.get(self.skeleton_at) == Some(&line);
+                self.skeleton_at += 1;
+            }
         }
-    });
-    let dead = have.iter().any(|h| h.target.as_deref().is_some_and(|t| !want.contains_key(t) && !exists(t)));
-    let generated = skeleton_same && skeleton_at == text_skeleton.len() && {
-        let mut shared: Vec<usize> = Vec::new();
-        let mut same = 0;
-        for (hi, h) in have.iter().enumerate() {
-            let Some((line, flags)) = h.target.as_deref().and_then(|t| want.get(t)) else { continue };
-            shared.push(*line);
-            same += flags.iter().filter(|(x, eq)| *x == hi && *eq).count();
-        }
-        shared.windows(2).all(|p| p[0] < p[1]) && same * 2 > shared.len()
-    };
-    if generated || missing || dead { CatalogState::Stale } else { CatalogState::Fresh }
+        self.line += 1;
+    }
+
+    /// Every line fed: stale when the file has the plan's shape (regenerated whole), or an
+    /// entry is missing or dead; fresh otherwise.
+    fn state(&self, exists: &dyn Fn(&str) -> bool) -> CatalogState {
+        // The file's entries that share a target are planned together, or none of them.
+        let dead = self.have_by_target.iter().any(|(t, hs)| self.planned[hs[0]].is_none() && !exists(t));
+        let generated = self.skeleton_same && self.skeleton_at == self.text_skeleton.len() && {
+            let shared: Vec<(usize, bool)> = self.planned.iter().flatten().copied().collect();
+            let same = shared.iter().filter(|(_, eq)| *eq).count();
+            shared.windows(2).all(|p| p[0].0 < p[1].0) && same * 2 > shared.len()
+        };
+        if generated || self.missing || dead { CatalogState::Stale } else { CatalogState::Fresh }
+    }
 }
 
 fn list_item(t: &str) -> Option<&str> {

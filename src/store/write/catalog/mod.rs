@@ -218,14 +218,9 @@ pub fn one_line(s: &str) -> String {
 /// straight into one buffer (a `String` per field and `str::replace` per escape was most of
 /// the cost of planning a 100k catalog).
 pub fn push_one_line(out: &mut String, s: &str, escape: impl Fn(u8) -> Option<&'static str> + Copy) {
-    // Already one line (printable ASCII, single spaces inside): as is, without the Unicode
-    // whitespace splitter, which was most of the cost of a catalog line.
-    let b = s.as_bytes();
-    let printable = b.iter().fold(true, |ok, &c| ok & (0x20..0x7f).contains(&c));
-    // Byte pairs, by a fold that vectorises: `memmem::find` built a searcher per call, 20 %
-    // of the samples of checking the catalogs of 100k concepts.
-    let double_space = b.iter().zip(b.iter().skip(1)).fold(false, |any, (&x, &y)| any | (x == b' ') & (y == b' '));
-    if printable && !s.starts_with(' ') && !s.ends_with(' ') && !double_space {
+    // Already one line: as is, without the Unicode whitespace splitter, which was most of the
+    // cost of a catalog line.
+    if is_one_line(s) {
         push_escaped(out, s, escape);
         return;
     }
@@ -235,6 +230,16 @@ pub fn push_one_line(out: &mut String, s: &str, escape: impl Fn(u8) -> Option<&'
         }
         push_escaped(out, word, escape);
     }
+}
+
+/// Whether `one_line(s)` is `s` itself: printable ASCII, single spaces inside, none at the ends.
+pub fn is_one_line(s: &str) -> bool {
+    let b = s.as_bytes();
+    let printable = b.iter().fold(true, |ok, &c| ok & (0x20..0x7f).contains(&c));
+    // Byte pairs, by a fold that vectorises: `memmem::find` built a searcher per call, 20 %
+    // of the samples of checking the catalogs of 100k concepts.
+    let double_space = b.iter().zip(b.iter().skip(1)).fold(false, |any, (&x, &y)| any | (x == b' ') & (y == b' '));
+    printable && !s.starts_with(' ') && !s.ends_with(' ') && !double_space
 }
 
 /// Append `s` with every byte for which `escape` gives a replacement replaced by it (only
