@@ -4,7 +4,7 @@
 //! one `# <kind>` section per kind (lower-cased, sorted; `other` for pages without one),
 //! separated by blank lines, each a list of `* [<title>](<path>) `<slug>` - <summary>` lines
 //! sorted by slug then path (` - <summary>` omitted when the body has no paragraph).
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 use crate::store::Store;
@@ -46,11 +46,16 @@ pub fn state(store: &Store) -> CatalogState {
 
 /// `render`, handed to `emit` a chunk of whole lines (each ending in a newline) at a time.
 pub fn render_chunks<E: std::borrow::Borrow<Entity>>(entities: &[E], emit: &mut dyn FnMut(&str)) {
-    let mut by_kind: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
+    // Sections by kind as written, then merged by their heading: two `String`s per page before.
+    let mut by_written: HashMap<Option<&str>, Vec<&Entity>> = HashMap::new();
     for e in entities {
         let e = e.borrow();
-        let kind = e.kind.as_deref().map(|k| one_line(k).to_lowercase()).filter(|k| !k.is_empty());
-        by_kind.entry(kind.unwrap_or_else(|| "other".into())).or_default().push(e);
+        by_written.entry(e.kind.as_deref()).or_default().push(e);
+    }
+    let mut by_kind: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
+    for (kind, pages) in by_written {
+        let kind = kind.map(|k| one_line(k).to_lowercase()).filter(|k| !k.is_empty());
+        by_kind.entry(kind.unwrap_or_else(|| "other".into())).or_default().extend(pages);
     }
     let mut line = String::new();
     for (i, (kind, mut pages)) in by_kind.into_iter().enumerate() {

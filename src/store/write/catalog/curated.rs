@@ -314,7 +314,7 @@ fn classify<'a>(line: &'a str, in_fence: &mut bool) -> Line<'a> {
 pub fn streamed_state(
     exists: &dyn Fn(&str) -> bool,
     path: &str,
-    chunks: &dyn Fn(&mut dyn FnMut(&str)),
+    chunks: super::Chunks,
     existing: &[u8],
 ) -> CatalogState {
     // The plan is UTF-8: a file that is not cannot equal it, and is regenerated.
@@ -475,6 +475,13 @@ fn local_target(dir: &str, raw: &str, index_name: &str) -> Option<String> {
     let path = raw.split('#').next().unwrap_or(raw);
     if path.is_empty() || path.starts_with('/') || path.contains("://") || path.starts_with("mailto:") {
         return None;
+    }
+    // Most targets are plain relative paths: joined as they are, without decoding and
+    // splitting them (three allocations per entry of a 100k-line catalog).
+    if !path.contains('%') && path.split('/').all(|s| !matches!(s, "" | "." | "..")) {
+        let joined = if dir.is_empty() { path.to_string() } else { format!("{dir}/{path}") };
+        let is_dir = !crate::store::model::relpath::file_name(&joined).contains('.');
+        return Some(if is_dir { format!("{joined}/{index_name}") } else { joined });
     }
     let decoded = percent_decode(path);
     let mut parts: Vec<&str> = if dir.is_empty() { Vec::new() } else { dir.split('/').collect() };

@@ -61,6 +61,10 @@ pub fn states(store: &Store) -> Vec<(String, CatalogState)> {
     store.dialect.catalog_states(store)
 }
 
+/// A plan's content handed over a chunk of whole lines at a time: called with a sink, it
+/// calls it with each chunk in order, the same on every call.
+pub type Chunks<'a> = &'a dyn Fn(&mut dyn FnMut(&str));
+
 /// `compare(store, plan, file).state` for a plan given as `chunks` (each one or more whole
 /// lines; `chunks` calls its argument with each in order, the same on every call) and its
 /// `refuse`: rendered whole only when the file is written in another style (`restyled`).
@@ -68,7 +72,7 @@ pub fn state_of_chunks(
     store: &Store,
     path: &str,
     refuse: Option<String>,
-    chunks: &dyn Fn(&mut dyn FnMut(&str)),
+    chunks: Chunks,
     file: Option<&[u8]>,
 ) -> CatalogState {
     match (refuse, file) {
