@@ -185,6 +185,22 @@ fn aip10_answers_as_a_full_load_through_policy_and_tombstone_changes() {
         "KNOWLEDGE.md",
         "---\nschema: knowledge.workspace/v1\nname: w\nextends: ../base/KNOWLEDGE.md\n---\n",
     );
+    // Every page last updated 30 days and 12 hours ago: its `max-age` findings count the same
+    // days in every run of the test (a random time of day would make one change between the
+    // cached answer and the full load it is compared with).
+    let updated = (time::OffsetDateTime::now_utc() - time::Duration::hours(30 * 24 + 12))
+        .replace_nanosecond(0)
+        .unwrap()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    for page in walk(&s.store).into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")) {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let dated: String = text
+            .lines()
+            .map(|l| if l.starts_with("updated_at:") { format!("updated_at: {updated}\n") } else { format!("{l}\n") })
+            .collect();
+        std::fs::write(&page, dated).unwrap();
+    }
     age(&s.store);
     let all = |s: &Setup, extra: &[&str]| {
         let (stats, graph, err) = answers(&s.cache, &s.store, extra);
@@ -220,8 +236,10 @@ fn aip10_answers_as_a_full_load_through_policy_and_tombstone_changes() {
     write(
         pages[2].parent().unwrap(),
         "brand-new.md",
-        "---\nschema: knowledge.entry/v1\nslug: brand-new\nkind: entity\ntitle: Brand new\n\
-         updated_at: 2020-01-01T00:00:00Z\n---\n# Brand new\n\nNew.\n",
+        &format!(
+            "---\nschema: knowledge.entry/v1\nslug: brand-new\nkind: entity\ntitle: Brand new\n\
+         updated_at: {updated}\n---\n# Brand new\n\nNew.\n"
+        ),
     );
     let edited = same(&s, "an edit, an addition and a deletion");
     assert_ne!(edited, first, "the edits changed the answers");
