@@ -236,7 +236,7 @@ fn aip10_answers_as_a_full_load_through_policy_and_tombstone_changes() {
     write(
         pages[2].parent().unwrap(),
         "brand-new.md",
-        &format!(
+        format!(
             "---\nschema: knowledge.entry/v1\nslug: brand-new\nkind: entity\ntitle: Brand new\n\
          updated_at: {updated}\n---\n# Brand new\n\nNew.\n"
         ),
