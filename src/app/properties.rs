@@ -21,7 +21,7 @@ pub fn of(store: &Store, e: &Entity) -> Vec<Property> {
     let all = [
         ("id", e.id.clone(), "text"),
         ("path", format!("{}{line}", e.path), "text"),
-        (kind_label, e.kind.clone().unwrap_or_default(), "accent"),
+        (kind_label, e.kind.as_deref().unwrap_or_default().to_string(), "accent"),
         (status_label, e.status.as_deref().unwrap_or_default().to_string(), status_style),
         ("confidence", e.confidence.map(|c| format!("{c:.2}")).unwrap_or_default(), "text"),
         ("created", e.created.as_deref().unwrap_or_default().to_string(), "text"),

@@ -93,7 +93,7 @@ mod tests {
             path: path.into(),
             kind: Some(kind.into()),
             status: Some(status.into()),
-            tags: tags.iter().map(|t| t.to_string()).collect(),
+            tags: tags.iter().map(|&t| t.into()).collect(),
             ..Entity::default()
         }
     }

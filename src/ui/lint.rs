@@ -32,7 +32,7 @@ pub enum LintRow {
 pub fn shown(view: &LintView, store: &Store, f: &Finding) -> bool {
     view.severity.is_none_or(|s| f.severity == s)
         && view.rule.is_none_or(|r| f.rule == r)
-        && view.kind.as_ref().is_none_or(|k| f.entity.and_then(|i| store.entity(i).kind.as_ref()) == Some(k))
+        && view.kind.as_ref().is_none_or(|k| f.entity.and_then(|i| store.entity(i).kind.as_deref()) == Some(k.as_str()))
 }
 
 /// The panel's rows: a header per group, then its findings in report order.

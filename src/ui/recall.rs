@@ -240,7 +240,7 @@ fn draw_preview(model: &Model, store: &Store, hit: &Hit, matches: &[MatchLine], 
     };
     field("id", e.id.clone(), t.style("text"));
     field("path", e.path.clone(), t.style("text"));
-    field("kind", e.kind.clone().unwrap_or_default(), t.style("accent"));
+    field("kind", e.kind.as_deref().unwrap_or_default().to_string(), t.style("accent"));
     field("status", e.status.as_deref().unwrap_or_default().to_string(), t.style("text"));
     field("tags", e.tags.iter().map(|x| format!("#{x}")).collect::<Vec<_>>().join(" "), t.style("tag"));
     if let Some(s) = &hit.section {

@@ -136,7 +136,7 @@ pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
             let kind = selected
                 .as_ref()
                 .and_then(|f| f.entity)
-                .and_then(|i| model.store.as_ref().and_then(|s| s.entity(i).kind.clone()));
+                .and_then(|i| model.store.as_ref().and_then(|s| s.entity(i).kind.as_deref().map(String::from)));
             let v = &mut model.lint_view;
             if a == Action::FilterRule {
                 v.rule = if v.rule.is_some() { None } else { selected.map(|f| f.rule) };

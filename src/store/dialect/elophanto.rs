@@ -2,9 +2,10 @@
 //! `organization-roles/` markdown files with optional YAML frontmatter (`title, created,
 //! updated, tags, scope, covers`), id = path minus `.md`, `[[relative/path.md]]` links from the
 //! knowledge root, and `system/changelog.md` as the store's log.
+use crate::store::model::shared_values::shared_list;
 use std::path::Path;
 
-use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, first_paragraph, parse_markdown};
+use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, derived_description, parse_markdown};
 use crate::store::model::entity::Entity;
 use crate::store::model::history::HistoryEvent;
 use crate::store::read::frontmatter::{Fields, get_list, get_str};
@@ -38,13 +39,13 @@ impl Dialect for Elophanto {
         let p = parse_markdown(file, Grammar::Yaml);
         let mut e = p.entity;
         let f = &p.fields;
-        e.kind = kind_of(&e.path, f);
+        e.kind = kind_of(&e.path, f).map(Into::into);
         if !file.parseable {
             return vec![e];
         }
         e.created = get_str(f, "created").map(Into::into);
         e.updated = get_str(f, "updated").map(Into::into);
-        e.tags = get_list(f, "tags");
+        e.tags = shared_list(get_list(f, "tags"));
         let body = file.text.get(e.body_start as usize..).unwrap_or("");
         e.description = summary(body).map(Into::into);
         e.problems.extend(checks::check(file.text, f));
@@ -85,7 +86,7 @@ fn summary(body: &str) -> Option<String> {
             if t.starts_with('>') || is_rule { "" } else { l }
         })
         .collect();
-    first_paragraph(&prose.join("\n"))
+    derived_description(&prose.join("\n"))
 }
 
 #[cfg(test)]
@@ -107,7 +108,7 @@ mod tests {
         assert_eq!(e.id, "system/identity");
         assert_eq!(e.title, "Agent Identity");
         assert_eq!(e.kind.as_deref(), Some("system"));
-        assert_eq!(e.tags, ["identity", "self", "agent"]);
+        assert_eq!(e.tags, shared_list(vec!["identity".into(), "self".into(), "agent".into()]));
         assert_eq!((e.created.as_deref(), e.updated.as_deref()), (Some("2026-02-17"), Some("2026-05-18")));
         assert_eq!(e.description.as_deref(), Some("I am a self-evolving AI agent."));
         assert!(e.problems.is_empty());
@@ -148,7 +149,9 @@ mod tests {
     fn summary_skips_quotes_and_rules() {
         assert_eq!(summary("# T\n\n> Inspired by x\n\n---\n\nThe point.\n").as_deref(), Some("The point."));
         assert_eq!(summary("# Only a heading\n"), None);
-        // Cut at the probe size on a character boundary: half as many two-byte characters.
-        assert_eq!(summary(&"é".repeat(SUMMARY_PROBE_BYTES)).map(|s| s.chars().count()), Some(SUMMARY_PROBE_BYTES / 2));
+        // Probed up to a character boundary, then cut like every derived description.
+        let long = summary(&"é".repeat(SUMMARY_PROBE_BYTES + 1)).unwrap();
+        assert_eq!(long.chars().count(), super::super::DERIVED_DESCRIPTION_MAX_CHARS + 1, "{long}");
+        assert!(long.ends_with('…'));
     }
 }

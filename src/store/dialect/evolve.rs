@@ -2,10 +2,13 @@
 //! published / subscribed guideline repository. Entities are `<type>/<slug>.md` files with
 //! evolve's `key: value` frontmatter (not YAML); id = path minus `.md`; links are `[[slug]]`;
 //! the project's `.evolve/audit.log` is the history.
+use crate::store::model::shared_values::shared_list;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, first_heading, first_paragraph};
+use super::{
+    Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, first_heading, first_paragraph, shorten,
+};
 use super::{parse_key_values, parse_markdown};
 use crate::store::model::entity::Entity;
 use crate::store::model::history::HistoryEvent;
@@ -119,14 +122,14 @@ impl Dialect for Evolve {
 /// evolve's fields onto the model. `owner` and `visibility` have no place in it and stay in
 /// the fields (`folio show`).
 fn map_fields(e: &mut Entity, f: &Fields) {
-    e.kind = get_str(f, "type");
+    e.kind = get_str(f, "type").map(Into::into);
     e.description = get_str(f, "description").or_else(|| get_str(f, "trigger")).map(Into::into);
     e.updated = get_str(f, "published_at").map(Into::into);
     e.created = get_str(f, "created").map(Into::into);
     if get_str(f, "retention_flagged_at").is_some() {
         e.status = Some("retention-flagged".into());
     }
-    e.tags = get_str(f, "tags").map(|t| inline_list(&t)).unwrap_or_default();
+    e.tags = shared_list(get_str(f, "tags").map(|t| inline_list(&t)).unwrap_or_default());
     // Where the entity came from: the trajectory it was learned in, the native memory file it
     // mirrors, the repository it was published to, and the ad-hoc `sources:` some stores add.
     for key in ["trajectory", "native_path", "source"] {
@@ -173,17 +176,6 @@ fn first_sentence(text: &str) -> &str {
         }
     }
     text
-}
-
-/// `text` cut to at most `max` characters at a word boundary, with `…` when cut.
-fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let cut = text.char_indices().nth(max).map(|(i, _)| i).unwrap_or(text.len());
-    let head = &text[..cut];
-    let head = head.rfind(' ').filter(|&i| i > 0).map(|i| &head[..i]).unwrap_or(head);
-    format!("{}…", head.trim_end_matches([' ', ',', ';', ':', '—', '-', '–']))
 }
 
 #[cfg(test)]
@@ -246,7 +238,7 @@ mod tests {
     fn inline_lists_for_ad_hoc_keys() {
         let e =
             parse("g/a.md", "---\ntype: g\ndescription: d\ntags: [exif, macos]\nsources: [trajectories/a.json]\n---\n");
-        assert_eq!(e.tags, ["exif", "macos"]);
+        assert_eq!(e.tags, shared_list(vec!["exif".into(), "macos".into()]));
         assert_eq!(e.sources, ["trajectories/a.json"]);
     }
 

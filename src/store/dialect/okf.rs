@@ -1,5 +1,6 @@
 //! OKF bundles (v0.1 and v0.2): `type`-keyed YAML concepts, `index.md` catalogs and `log.md`
 //! at any level, concept id = path minus `.md`.
+use crate::store::model::shared_values::shared_list;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -85,10 +86,10 @@ impl Dialect for Okf {
 
 /// OKF fields onto the model (also used by dialects that follow OKF's vocabulary).
 pub fn map_common(e: &mut Entity, f: &View) {
-    e.kind = f.str("type");
+    e.kind = f.str("type").map(Into::into);
     e.description = f.str("description").map(Into::into);
     e.status = f.str("status").map(Into::into);
-    e.tags = f.list("tags");
+    e.tags = shared_list(f.list("tags"));
     e.updated = nested_str(f, "generated", "at").or_else(|| f.str("timestamp")).map(Into::into);
     e.sources = match f.get("sources") {
         Some(Val::List(items)) => items
@@ -328,7 +329,7 @@ fn load_ahead(direct: &[&Entity]) {
         prefetch(e.path.as_str());
         prefetch(e.title.as_str());
         if let Some(kind) = &e.kind {
-            prefetch(kind.as_str());
+            prefetch(kind);
         }
         if let Some(d) = &e.description {
             prefetch(&**d);

@@ -2,6 +2,7 @@
 //! the node as YAML frontmatter, under a root marked by `opendray-export.json`. The layout
 //! and keys are folio's definition of opendray's open "markdown export" decision; see
 //! `docs/opendray-export.md`.
+use crate::store::model::shared_values::shared_list;
 use std::path::Path;
 
 use serde_json::Value;
@@ -95,7 +96,7 @@ fn fallback_id(rel: &str) -> String {
 
 /// The node's fields onto the model.
 fn map_node(e: &mut Entity, f: &Fields, body: &str) {
-    e.kind = grouping_kind(f);
+    e.kind = grouping_kind(f).map(Into::into);
     if let Some(t) = get_str(f, "title").or_else(|| get_str(f, "name")) {
         e.title = t;
     }
@@ -103,11 +104,11 @@ fn map_node(e: &mut Entity, f: &Fields, body: &str) {
         .or_else(|| get_str(f, "assertion"))
         .or_else(|| get_str(f, "applies_when"))
         .or_else(|| get_str(f, "when_to_use"))
-        .or_else(|| super::first_paragraph(body))
+        .or_else(|| super::derived_description(body))
         .map(Into::into);
     e.status = review_status(f).map(Into::into);
     e.aliases = get_list(f, "aliases");
-    e.tags = get_list(f, "tags");
+    e.tags = shared_list(get_list(f, "tags"));
     e.sources = get_list(f, "sources");
     e.confidence = get_f64(f, "confidence");
     e.created = get_str(f, "created_at").map(Into::into);

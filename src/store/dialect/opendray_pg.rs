@@ -51,7 +51,7 @@ impl Dialect for OpendrayPg {
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
         let (mut e, fields) = self.export.parse_node(file);
         if let Some(scope) = crate::store::read::frontmatter::get_str(&fields, "scope") {
-            e.tags.push(format!("scope:{scope}"));
+            e.tags.push(format!("scope:{scope}").into());
         }
         e.problems.extend(checks::node(&fields));
         vec![e]

@@ -1,6 +1,7 @@
 //! Plain markdown vaults (the fallback): any `.md` tree with optional YAML frontmatter —
 //! Claude-style memory folders, Obsidian-style LLM wikis. Wikilinks resolve by path, file
 //! stem, title or alias, as Obsidian does.
+use crate::store::model::shared_values::shared_list;
 use std::path::{Path, PathBuf};
 
 use super::{Dialect, DialectKind, Enclosing, FileRole, Grammar, SourceFile, edges_from_view, parse_markdown_view};
@@ -77,10 +78,10 @@ impl Dialect for Vault {
         let p = parse_markdown_view(file, Grammar::Yaml);
         let mut e = p.entity;
         let f = &p.fields;
-        e.kind = f.str("type").or_else(|| f.str("kind"));
+        e.kind = f.str("type").or_else(|| f.str("kind")).map(Into::into);
         e.description = f.str("description").or_else(|| f.str("summary")).map(Into::into);
         e.status = f.str("status").map(Into::into);
-        e.tags = f.list("tags");
+        e.tags = shared_list(f.list("tags"));
         e.aliases = f.list("aliases");
         e.created = f.str("created").map(Into::into);
         e.updated = f.str("updated").or_else(|| f.str("updated_at")).map(Into::into);

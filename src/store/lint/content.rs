@@ -3,21 +3,24 @@
 //! where it occurs). The near-duplicate pass and the full-text index both derive from it, so a
 //! store's bodies are read and tokenised once, and per-word work (stopwords, stems, hashes)
 //! happens once per distinct word instead of once per occurrence.
-use std::collections::HashMap;
 use std::hash::BuildHasher;
 
 use hashbrown::HashTable;
 use rayon::prelude::*;
 
-use super::body_text;
+use super::body_text::{self, WordKey};
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
 use crate::store::read::fsio::FolderOpener;
 
-type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
-
 /// Entities per build task: enough that merging the tasks' vocabularies stays cheap.
 const CHUNK: usize = 512;
+
+/// Odd multiplier spreading a short key over the recent slots (the golden ratio's bits).
+const MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Slots of the tokeniser's cache of recent short words (32 KB).
+const RECENT: usize = 1024;
 
 /// The word occurs in prose (outside fenced code and its fence lines).
 pub const IN_PROSE: u8 = 1;
@@ -38,11 +41,19 @@ pub struct Term {
 pub struct Content {
     /// Term number → word (lower case).
     pub words: Vec<Box<str>>,
+    /// The terms of entities `k * CHUNK..`, as their build task left them, numbered anew in
+    /// place: one array of every term would copy the table's largest part once more.
+    chunks: Vec<Chunk>,
+    /// Words in each entity's description and body.
+    lengths: Vec<u32>,
+}
+
+/// The terms of `CHUNK` entities (fewer in the last chunk).
+#[derive(Debug)]
+struct Chunk {
     /// Where each entity's terms start in `terms` (one more entry than entities).
     starts: Vec<u32>,
     terms: Vec<Term>,
-    /// Words in each entity's description and body.
-    lengths: Vec<u32>,
 }
 
 /// What one build task found: its own vocabulary and its entities' terms in local numbers.
@@ -96,8 +107,10 @@ impl Content {
                 t.part
             })
             .collect();
-        // Local term numbers to global ones, task by task (each task's words looked up once).
-        let mut lookup: FastMap<Box<str>, u32> = FastMap::default();
+        // Local term numbers to global ones, task by task (each task's words looked up once,
+        // in a table that compares with `words` instead of cloning every word as its key).
+        let hasher = foldhash::fast::FixedState::default();
+        let mut lookup: HashTable<u32> = HashTable::new();
         let mut words: Vec<Box<str>> = Vec::new();
         let maps: Vec<Vec<u32>> = parts
             .iter()
@@ -105,23 +118,31 @@ impl Content {
                 p.vocab
                     .iter()
                     .map(|w| {
-                        *lookup.entry(w.clone()).or_insert_with(|| {
-                            words.push(w.clone());
-                            (words.len() - 1) as u32
-                        })
+                        let hash = hasher.hash_one(&**w);
+                        if let Some(&id) = lookup.find(hash, |&id| words[id as usize] == *w) {
+                            return id;
+                        }
+                        let id = words.len() as u32;
+                        words.push(w.clone());
+                        lookup.insert_unique(hash, id, |&id| hasher.hash_one(&*words[id as usize]));
+                        id
                     })
                     .collect()
             })
             .collect();
-        let mut content = Content { words, ..Content::default() };
-        content.starts.push(0);
-        for (part, map) in parts.into_iter().zip(maps) {
-            let base = content.terms.len() as u32;
-            content.starts.extend(part.starts[1..].iter().map(|s| base + s));
-            content.terms.extend(part.terms.into_iter().map(|t| Term { id: map[t.id as usize], ..t }));
-            content.lengths.extend(part.lengths);
-        }
-        content
+        let lengths = parts.iter().flat_map(|p| p.lengths.iter().copied()).collect();
+        let chunks = parts
+            .into_par_iter()
+            .zip(maps)
+            .map(|(part, map)| {
+                let mut terms = part.terms;
+                for t in &mut terms {
+                    t.id = map[t.id as usize];
+                }
+                Chunk { starts: part.starts, terms }
+            })
+            .collect();
+        Content { words, chunks, lengths }
     }
 
     /// Entities in the table.
@@ -135,7 +156,9 @@ impl Content {
 
     /// The terms of entity `i`, in no particular order.
     pub fn terms(&self, i: usize) -> &[Term] {
-        &self.terms[self.starts[i] as usize..self.starts[i + 1] as usize]
+        let Chunk { starts, terms } = &self.chunks[i / CHUNK];
+        let k = i % CHUNK;
+        &terms[starts[k] as usize..starts[k + 1] as usize]
     }
 
     /// Words in entity `i`'s description and body.
@@ -150,7 +173,14 @@ impl Content {
 struct Tokeniser {
     part: Part,
     hasher: foldhash::fast::FixedState,
-    /// Local term numbers, hashed by their words.
+    /// Local term numbers of short words, with their packed key inline: a probe compares two
+    /// integers instead of following the vocabulary's pointer to the word (`WordKey::Short`).
+    short: HashTable<(u128, u32)>,
+    /// The last short word seen in each of `RECENT` slots with its term number, in front of
+    /// `short`: most words of a body are common ones, found here with one load from a table
+    /// that stays in the first-level cache instead of a chain of loads into a larger one.
+    recent: Box<[(u128, u32)]>,
+    /// Local term numbers of the other words, hashed by their words.
     local: HashTable<u32>,
     /// Per local term: count and places in the current entity; `touched` lists those set.
     counts: Vec<(u16, u8)>,
@@ -166,6 +196,8 @@ impl Default for Tokeniser {
         Tokeniser {
             part: Part { vocab: Vec::new(), starts: vec![0], terms: Vec::new(), lengths: Vec::new() },
             hasher: foldhash::fast::FixedState::default(),
+            short: HashTable::new(),
+            recent: vec![(0, 0); RECENT].into_boxed_slice(),
             local: HashTable::new(),
             counts: Vec::new(),
             touched: Vec::new(),
@@ -180,8 +212,8 @@ impl Tokeniser {
     /// Add `text` to the current entity: the next lines of its text (a fence opened in one part
     /// stays open into the next, as in the parts joined by a line break).
     fn add(&mut self, text: &str) {
-        let Tokeniser { part, hasher, local, counts, touched, len, in_code, scratch } = self;
-        for line in text.lines() {
+        let Tokeniser { part, hasher, short, recent, local, counts, touched, len, in_code, scratch } = self;
+        for line in body_text::lines(text) {
             let t = line.trim_start();
             let fence = t.starts_with("```") || t.starts_with("~~~");
             if fence {
@@ -192,19 +224,46 @@ impl Tokeniser {
                 (false, true) => IN_CODE,
                 (false, false) => IN_PROSE,
             };
-            body_text::for_each_word(line, scratch, |w| {
+            body_text::for_each_key(line, scratch, |key| {
                 *len += 1;
-                let hash = hasher.hash_one(w);
-                let vocab = &part.vocab;
-                let id = match local.find(hash, |&id| &*vocab[id as usize] == w) {
-                    Some(&id) => id,
-                    None => {
-                        let id = part.vocab.len() as u32;
-                        part.vocab.push(w.into());
+                let id = match key {
+                    WordKey::Short(key) => {
+                        // A key is never 0 (words are not empty): an unused slot matches none.
+                        let mixed = (key as u64 ^ (key >> 64) as u64 ^ (key >> 96) as u64).wrapping_mul(MIX);
+                        let slot = &mut recent[(mixed >> (64 - RECENT.trailing_zeros())) as usize];
+                        if slot.0 == key {
+                            slot.1
+                        } else {
+                            let hash = hasher.hash_one(key);
+                            let id = match short.find(hash, |&(k, _)| k == key) {
+                                Some(&(_, id)) => id,
+                                None => {
+                                    let id = part.vocab.len() as u32;
+                                    let (bytes, n) = WordKey::short_bytes(key);
+                                    part.vocab.push(std::str::from_utf8(&bytes[..n]).unwrap_or_default().into());
+                                    short.insert_unique(hash, (key, id), |&(k, _)| hasher.hash_one(k));
+                                    counts.push((0, 0));
+                                    id
+                                }
+                            };
+                            *slot = (key, id);
+                            id
+                        }
+                    }
+                    WordKey::Long(w) => {
+                        let hash = hasher.hash_one(w);
                         let vocab = &part.vocab;
-                        local.insert_unique(hash, id, |&id| hasher.hash_one(&*vocab[id as usize]));
-                        counts.push((0, 0));
-                        id
+                        match local.find(hash, |&id| &*vocab[id as usize] == w) {
+                            Some(&id) => id,
+                            None => {
+                                let id = part.vocab.len() as u32;
+                                part.vocab.push(w.into());
+                                let vocab = &part.vocab;
+                                local.insert_unique(hash, id, |&id| hasher.hash_one(&*vocab[id as usize]));
+                                counts.push((0, 0));
+                                id
+                            }
+                        }
                     }
                 };
                 let slot = &mut counts[id as usize];
@@ -269,6 +328,37 @@ mod tests {
             checked += n;
         }
         assert!(checked > 100, "{checked}");
+    }
+
+    /// More distinct short words than the tokeniser's recent slots, each met again and again
+    /// (words take one another's slots), long words and capitals beside them: each entity's
+    /// terms are its words counted one by one.
+    #[test]
+    fn words_sharing_a_recent_slot_keep_their_own_numbers() {
+        let texts: Vec<String> = (0..CHUNK + 50)
+            .map(|i| {
+                (0..60)
+                    .map(|k| match k % 3 {
+                        0 => format!("w{} ", (i * 37 + k * 101) % (RECENT * 4)),
+                        1 => format!("W{} ", (i + k) % 50),
+                        _ => format!("averyveryverylongword{} ", k % 7),
+                    })
+                    .collect()
+            })
+            .collect();
+        let c = Content::from_texts(texts.len(), |i| texts[i].clone());
+        let mut vocabulary = std::collections::BTreeSet::new();
+        for (i, text) in texts.iter().enumerate() {
+            let mut want: std::collections::BTreeMap<String, u16> = Default::default();
+            for w in text.split_whitespace() {
+                *want.entry(w.to_lowercase()).or_default() += 1;
+                vocabulary.insert(w.to_lowercase());
+            }
+            let got: std::collections::BTreeMap<String, u16> =
+                c.terms(i).iter().map(|t| (c.words[t.id as usize].to_string(), t.count)).collect();
+            assert_eq!(got, want, "entity {i}");
+        }
+        assert_eq!(c.words.len(), vocabulary.len(), "each word numbered once");
     }
 
     #[test]

@@ -340,7 +340,7 @@ mod tests {
         }
         fn parse(&self, file: &SourceFile) -> Vec<Entity> {
             let mut e = dialect::parse_markdown(file, dialect::Grammar::Yaml).entity;
-            e.kind = crate::store::read::frontmatter::get_str(&dialect::yaml_fields(file.text), "kind");
+            e.kind = crate::store::read::frontmatter::get_str(&dialect::yaml_fields(file.text), "kind").map(Into::into);
             vec![e]
         }
         fn warnings(&self) -> Vec<StoreWarning> {

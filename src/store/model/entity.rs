@@ -2,6 +2,8 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+mod link_wire;
+
 /// Index of an entity inside `Store::entities`.
 pub type EntityIdx = u32;
 
@@ -13,14 +15,16 @@ pub struct Entity {
     /// File holding the entity, relative to the store root, `/`-separated.
     pub path: String,
     /// `type` / `kind` / section: how the dialect classifies it.
-    pub kind: Option<String>,
+    /// Shared: the few distinct kinds, statuses and tags of a store are one allocation each
+    /// (see `Shared`), not one per entity.
+    pub kind: Option<Arc<str>>,
     pub title: String,
     pub description: Option<Box<str>>,
     /// Review state as the dialect spells it (OKF `status`, opendray `maturity`, …).
-    pub status: Option<Box<str>>,
+    pub status: Option<Arc<str>>,
     pub created: Option<Box<str>>,
     pub updated: Option<Box<str>>,
-    pub tags: Vec<String>,
+    pub tags: Vec<Arc<str>>,
     pub aliases: Vec<String>,
     /// Provenance / sources, as written (paths, ids or resources).
     pub sources: Vec<String>,
@@ -28,6 +32,7 @@ pub struct Entity {
     /// Typed relations from frontmatter (supersedes, contradicts, uses, …).
     pub edges: Vec<Edge>,
     /// Links found in the body (and for some dialects in frontmatter values).
+    #[serde(with = "link_wire")]
     pub links: Vec<Link>,
     /// What is wrong with this entity as read (see `Problem`).
     pub problems: Vec<Problem>,

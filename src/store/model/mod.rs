@@ -8,4 +8,5 @@ pub(crate) mod id_index;
 pub mod lines;
 pub(crate) mod prefetch;
 pub mod relpath;
+pub mod shared_values;
 pub mod timestamp;

@@ -13,6 +13,7 @@ use super::{fsio, hostile};
 use crate::store::dialect::{Dialect, FileRole, SourceFile, StoreWarning};
 use crate::store::model::entity::{Entity, Problem, rule};
 use crate::store::model::lines::LineIndex;
+use crate::store::model::shared_values::SharedValues;
 
 pub use crate::store::read::fsio::MAX_READ;
 
@@ -149,6 +150,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for ReaderBuilder<'s> {
             shared: self.shared,
             mine: Loaded::default(),
             opener: fsio::FolderOpener::default(),
+            values: SharedValues::default(),
         })
     }
 }
@@ -163,6 +165,7 @@ struct Reader<'s> {
     mine: Loaded,
     /// The walker hands a folder's files to one thread one after another.
     opener: fsio::FolderOpener,
+    values: SharedValues,
 }
 
 impl ignore::ParallelVisitor for Reader<'_> {
@@ -172,7 +175,7 @@ impl ignore::ParallelVisitor for Reader<'_> {
                 if let Some(p) = self.progress {
                     p.total.fetch_add(1, Ordering::Relaxed);
                 }
-                let read = read_one(&path, &f, self.dialect, &mut self.opener);
+                let read = read_one(&path, &f, self.dialect, &mut self.opener, &mut self.values);
                 self.mine.entities.extend(read.into_iter().map(Arc::new));
                 if let Some(p) = self.progress {
                     p.done.fetch_add(1, Ordering::Relaxed);
@@ -225,8 +228,8 @@ pub fn read_entities(
     let mut entities: Vec<Entity> = files
         .par_iter()
         .filter(|f| f.role == FileRole::Entity)
-        .map_init(fsio::FolderOpener::default, |opener, f| {
-            let parsed = read_one(&root.join(&f.rel), f, dialect, opener);
+        .map_init(<(fsio::FolderOpener, SharedValues)>::default, |(opener, values), f| {
+            let parsed = read_one(&root.join(&f.rel), f, dialect, opener, values);
             if let Some(p) = progress {
                 p.done.fetch_add(1, Ordering::Relaxed);
             }
@@ -269,7 +272,13 @@ fn entity_order(a: &Entity, b: &Entity) -> std::cmp::Ordering {
 }
 
 /// Read and parse the entity file `found`, at `path` (the root joined with `found.rel`).
-fn read_one(path: &Path, found: &FoundFile, dialect: &dyn Dialect, opener: &mut fsio::FolderOpener) -> Vec<Entity> {
+fn read_one(
+    path: &Path,
+    found: &FoundFile,
+    dialect: &dyn Dialect,
+    opener: &mut fsio::FolderOpener,
+    values: &mut SharedValues,
+) -> Vec<Entity> {
     let mut problems = Vec::new();
     let mut bytes = Vec::new();
     let mut size = 0;
@@ -333,6 +342,7 @@ fn read_one(path: &Path, found: &FoundFile, dialect: &dyn Dialect, opener: &mut 
         // The lists grew by doubling (or from an iterator without an exact length): give the
         // slack back, as every entity is kept for the life of the store.
         e.shrink_to_fit();
+        values.share(e);
     }
     entities
 }

@@ -223,7 +223,8 @@ thread_local! {
 
 /// Entities by path, and the ones escaping the root.
 fn path_table<E: Borrow<Entity>>(entities: &[E]) -> (StrTable, FastSet<EntityIdx>) {
-    let mut by_path = StrTable::with_capacity(entities.len());
+    let bytes = entities.iter().map(|e| e.borrow().path.len()).sum();
+    let mut by_path = StrTable::with_capacity_and_bytes(entities.len(), bytes);
     let mut escaping = FastSet::default();
     for (i, e) in entities.iter().enumerate() {
         crate::store::model::prefetch::entity_ahead(entities, i, |e| e.path.as_str());
@@ -265,7 +266,18 @@ fn folders<'a, E: Borrow<Entity>>(entities: &'a [E], files: &FastSet<&'a str>) -
 /// name is one lookup, not one per kind of name (four tables before; ≈2 % of a 100k vault's
 /// load CPU, and simpler).
 fn name_table<E: Borrow<Entity>>(entities: &[E]) -> StrTable {
-    let mut table = StrTable::with_capacity(entities.len() * 3);
+    // Sized from the names themselves (lower-casing keeps an ASCII name's length): the table
+    // lives beside every entity at the load's peak.
+    let (mut names, mut bytes) = (0, 0);
+    for e in entities {
+        for pass in NamePass::ALL {
+            pass.raw_names(e.borrow(), |name| {
+                names += 1;
+                bytes += name.len();
+            });
+        }
+    }
+    let mut table = StrTable::with_capacity_and_bytes(names, bytes);
     claim_names_raw(entities, |name, i| table.insert_first_lowercase(name, i));
     table
 }

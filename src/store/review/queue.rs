@@ -256,7 +256,7 @@ pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
             id: e.id.clone(),
             title: e.title.clone(),
             path: e.path.clone(),
-            kind: e.kind.clone(),
+            kind: e.kind.as_deref().map(String::from),
             status: e.status.as_deref().map(str::to_string),
             reasons: reasons.clone(),
             age_days: e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, today)),

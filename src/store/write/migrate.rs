@@ -228,7 +228,8 @@ fn catalog_files(
         }
         let mut by_type: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
         for e in direct.get(dir).into_iter().flatten() {
-            let ty = descriptions.get(&e.path).and_then(|(_, t)| t.clone()).or_else(|| e.kind.clone());
+            let ty =
+                descriptions.get(&e.path).and_then(|(_, t)| t.clone()).or_else(|| e.kind.as_deref().map(String::from));
             by_type.entry(ty.unwrap_or_else(|| "Other".into())).or_default().push(e);
         }
         for (ty, mut list) in by_type {

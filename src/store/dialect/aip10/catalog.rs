@@ -144,7 +144,7 @@ mod tests {
         Entity {
             id: id.into(),
             path: path.into(),
-            kind: kind.map(String::from),
+            kind: kind.map(Into::into),
             title: title.into(),
             description: summary.map(Into::into),
             ..Default::default()

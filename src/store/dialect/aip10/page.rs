@@ -1,5 +1,6 @@
 //! One AIP-10 wiki page (`knowledge.entry/v1`) onto the model, with the per-page checks the
 //! spec and the workspace's lints ask for while the fields are in hand.
+use crate::store::model::shared_values::shared_list;
 use serde_json::Value;
 use time::OffsetDateTime;
 
@@ -70,7 +71,7 @@ pub fn parse_page(file: &SourceFile, cx: &Context) -> Entity {
         Some(s) => invalid(&mut problems, "schema", format!("schema `{s}` is not a page schema (knowledge.entry/v1)")),
         None => invalid(&mut problems, "schema", "no `schema` (knowledge.entry/v1)".into()),
     }
-    e.kind = get_str(f, "kind");
+    e.kind = get_str(f, "kind").map(Into::into);
     match e.kind.as_deref() {
         None => problems.push(Problem::new(rule::MISSING_TYPE, "no `kind`", 1, 1)),
         Some(k) if cx.policy.declares_types() && !cx.policy.knows_kind(k) => invalid(
@@ -80,7 +81,7 @@ pub fn parse_page(file: &SourceFile, cx: &Context) -> Entity {
         ),
         Some(_) => {}
     }
-    e.tags = get_list(f, "tags");
+    e.tags = shared_list(get_list(f, "tags"));
     e.sources = get_list(f, "sources");
     e.confidence = match f.get("confidence") {
         None | Some(Value::Null) => None,

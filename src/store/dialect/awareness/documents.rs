@@ -3,7 +3,7 @@
 //! They have no frontmatter: their metadata are `- Key: value` bullets under the `# ` title.
 use serde_json::Value;
 
-use crate::store::dialect::{SourceFile, first_heading, first_paragraph};
+use crate::store::dialect::{SourceFile, derived_description, first_heading};
 use crate::store::model::entity::Entity;
 use crate::store::read::frontmatter::Fields;
 use crate::store::read::links;
@@ -33,7 +33,7 @@ pub fn parse(file: &SourceFile) -> Entity {
     let mut e = Entity {
         id: file.rel.strip_suffix(".md").unwrap_or(file.rel).to_string(),
         path: file.rel.to_string(),
-        kind: Some(kind_of(file.rel).to_string()),
+        kind: Some(kind_of(file.rel).into()),
         line: 1,
         span: 0..file.text.len() as u32,
         problems: file.problems.to_vec(),
@@ -48,7 +48,7 @@ pub fn parse(file: &SourceFile) -> Entity {
     // The framework writes `Updated: never` until the first change.
     e.updated = get("Updated").filter(|u| u != "never").map(Into::into);
     e.created = dated_stem(e.stem()).or_else(|| title_date(&e.title)).map(Into::into);
-    e.description = first_paragraph(after_metadata(file.text)).map(Into::into);
+    e.description = derived_description(after_metadata(file.text)).map(Into::into);
     e.links = links::extract(file.text, 0, file.lines);
     e
 }

@@ -203,7 +203,7 @@ fn to_entity(rel: &str, entry: &Entry, id: String, pruned: &HashSet<String>) -> 
     Entity {
         id,
         path: rel.to_string(),
-        kind: Some(entry.section.clone()),
+        kind: Some(entry.section.as_str().into()),
         title: shorten(&entry.text),
         description: Some(entry.text.as_str().into()),
         status: status.map(Into::into),
@@ -255,7 +255,7 @@ pub fn entry_fields(entity: &Entity, file_text: &str) -> Fields {
     put("text", Some(entry.text));
     put("evidence", entry.evidence);
     put("reason", entry.reason);
-    put("section", Some(section));
+    put("section", Some(section.to_string()));
     f
 }
 
