@@ -46,6 +46,8 @@ impl Slot {
 }
 
 impl StrTable {
+    /// The tests' small tables; loads size the key text too (`with_capacity_and_bytes`).
+    #[cfg(test)]
     pub fn with_capacity(entries: usize) -> StrTable {
         StrTable::with_capacity_and_bytes(entries, 0)
     }
