@@ -4,7 +4,7 @@ mod common;
 use common::*;
 
 use folio::store::Store;
-use folio::store::lint::fix::{Change, content_hash};
+use folio::store::lint::fix::{Change, Expected, OnDisk, content_hash};
 use folio::store::lint::{self, LintConfig};
 
 fn fixes_by_path(store: &Store) -> std::collections::BTreeMap<String, lint::Fix> {
@@ -18,10 +18,15 @@ fn fixes_change_only_the_defect() {
     let fixes = fixes_by_path(&store);
     assert_eq!(fixes.keys().collect::<Vec<_>>(), ["dup/index.md", "index.md", "legacy.md", "wiki.md"]);
     let apply = |path: &str| {
-        let old = std::fs::read(store.abs_path(path)).ok();
+        let old = OnDisk::read(&store.abs_path(path)).unwrap();
         let fix = &fixes[path];
-        assert_eq!(fix.expected_hash, old.as_deref().map(content_hash), "{path}");
-        (old.clone().unwrap_or_default(), fix.apply(old.as_deref()).unwrap())
+        match (&fix.expected, &old) {
+            (Expected::Absent, None) => {}
+            (Expected::Hash(h), Some(d)) => assert_eq!(*h, content_hash(&d.bytes), "{path}"),
+            (Expected::Loaded(s), Some(d)) => assert_eq!(Some(*s), d.stamp, "{path}"),
+            (expected, _) => panic!("{path}: expects {expected:?}"),
+        }
+        (old.clone().map(|d| d.bytes).unwrap_or_default(), fix.apply(old.as_ref()).unwrap())
     };
     let (old, new) = apply("legacy.md");
     assert_eq!(old, b"---\ntype: Guideline\ntitle: Legacy\ntrigger: \"When: the build breaks\"\n---\nbody\n");
@@ -53,7 +58,7 @@ fn applied_fixes_leave_only_the_unfixable_findings() {
         rounds.push(fixes.keys().cloned().collect::<Vec<_>>());
         for fix in fixes.values() {
             let path = store.abs_path(&fix.path);
-            let new = fix.apply(std::fs::read(&path).ok().as_deref()).unwrap();
+            let new = fix.apply(OnDisk::read(&path).unwrap().as_ref()).unwrap();
             std::fs::write(&path, new).unwrap();
         }
     }
@@ -77,8 +82,60 @@ fn a_fix_refuses_a_file_that_changed_since_the_lint() {
     let store = Store::open(&root, None).unwrap();
     let fixes = fixes_by_path(&store);
     write(&root, "legacy.md", "---\ntype: Guideline\ntrigger: edited meanwhile\n---\n");
-    let now = std::fs::read(root.join("legacy.md")).unwrap();
-    assert!(fixes["legacy.md"].apply(Some(&now)).is_err());
+    let now = OnDisk::read(&root.join("legacy.md")).unwrap();
+    assert!(fixes["legacy.md"].apply(now.as_ref()).is_err());
+}
+
+/// Set every file under `root` back an hour: files the store then loads are older than its
+/// reads by more than an mtime tick, so their fixes are bound to the loaded size and mtime.
+fn backdate(root: &std::path::Path) {
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else {
+                std::fs::File::options().write(true).open(e.path()).unwrap().set_modified(hour_ago).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn a_fix_bound_to_the_loaded_file_is_made_without_reading_it_and_refuses_it_once_changed() {
+    let (_tmp, root) = scratch(&fixture("lint-okf"));
+    backdate(&root);
+    let original = std::fs::read(root.join("legacy.md")).unwrap();
+    let store = Store::open(&root, None).unwrap();
+    // Lint does not read the file again: gone after the load, it still gets its fix.
+    std::fs::rename(root.join("legacy.md"), root.join("aside")).unwrap();
+    let report = lint::lint(&store, &LintConfig::default());
+    let trigger = |r: &lint::Report| r.findings.iter().find(|f| f.rule == "legacy-trigger").cloned().unwrap();
+    let fix = trigger(&report).fix.expect("a legacy-trigger fix");
+    assert!(matches!(fix.expected, Expected::Loaded(_)), "{:?}", fix.expected);
+    std::fs::rename(root.join("aside"), root.join("legacy.md")).unwrap();
+
+    // Unchanged: `lint --fix` (and the TUI's fix, the same call) renames the key.
+    let only = |r: &lint::Report| lint::Report { findings: vec![trigger(r)], ..Default::default() };
+    let opts = folio::store::write::changeset::WriteOptions::default();
+    lint::apply::apply_fixes(&store, &only(&report), "human:t", &opts).unwrap();
+    let fixed = String::from_utf8(original.clone()).unwrap().replacen("trigger:", "description:", 1);
+    assert_eq!(std::fs::read_to_string(root.join("legacy.md")).unwrap(), fixed);
+
+    // Changed since the lint — even written back with the same length — it is refused.
+    std::fs::write(root.join("legacy.md"), &original).unwrap();
+    backdate(&root);
+    let store = Store::open(&root, None).unwrap();
+    let report = lint::lint(&store, &LintConfig::default());
+    let edited = String::from_utf8(original.clone()).unwrap().replacen("When", "Once", 1);
+    assert_eq!(edited.len(), original.len());
+    write(&root, "legacy.md", &edited);
+    let err = lint::apply::apply_fixes(&store, &only(&report), "human:t", &opts).unwrap_err();
+    assert!(err.to_string().contains("changed since it was linted"), "{err}");
+    assert_eq!(std::fs::read_to_string(root.join("legacy.md")).unwrap(), edited);
+    let now = OnDisk::read(&root.join("legacy.md")).unwrap();
+    assert!(trigger(&report).fix.unwrap().apply(now.as_ref()).is_err());
 }
 
 #[test]

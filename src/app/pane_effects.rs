@@ -85,13 +85,10 @@ pub fn diff(store: &Store, findings: &[Finding]) -> Result<Vec<String>, String> 
     }
     let mut out = Vec::new();
     for f in fix::merge_per_file(&fixes) {
-        let current = match std::fs::read(store.abs_path(&f.path)) {
-            Ok(b) => Some(b),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(format!("{}: {e}", f.path)),
-        };
-        let new = f.apply(current.as_deref()).map_err(|e| e.to_string())?;
-        let old = String::from_utf8_lossy(current.as_deref().unwrap_or_default()).into_owned();
+        let current = fix::OnDisk::read(&store.abs_path(&f.path)).map_err(|e| format!("{}: {e}", f.path))?;
+        let new = f.apply(current.as_ref()).map_err(|e| e.to_string())?;
+        let old =
+            String::from_utf8_lossy(current.as_ref().map(|d| d.bytes.as_slice()).unwrap_or_default()).into_owned();
         let new = String::from_utf8_lossy(&new).into_owned();
         out.extend(fix::unified_diff(&f.path, &old, &new).lines().map(str::to_string));
     }

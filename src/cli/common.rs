@@ -90,6 +90,6 @@ pub fn find_entity(store: &Store, id: &str) -> anyhow::Result<crate::store::mode
     })
 }
 
-pub fn print_json(v: &serde_json::Value) {
+pub fn print_json(v: &impl serde::Serialize) {
     println!("{}", super::escape::json(&serde_json::to_string_pretty(v).unwrap_or_default()));
 }

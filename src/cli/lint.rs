@@ -263,13 +263,10 @@ fn ignored_note(report: &Report) -> String {
 fn print_fixes(store: &Store, report: &Report) -> anyhow::Result<()> {
     let fixes = report.fixes();
     for f in &fixes {
-        let current = match std::fs::read(store.abs_path(&f.path)) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(e).with_context(|| format!("{}: cannot read", f.path)),
-        };
-        let new = f.apply(current.as_deref())?;
-        let old = String::from_utf8_lossy(current.as_deref().unwrap_or_default());
+        let current =
+            fix::OnDisk::read(&store.abs_path(&f.path)).with_context(|| format!("{}: cannot read", f.path))?;
+        let new = f.apply(current.as_ref())?;
+        let old = String::from_utf8_lossy(current.as_ref().map(|d| d.bytes.as_slice()).unwrap_or_default());
         let diff = fix::unified_diff(&f.path, &old, &String::from_utf8_lossy(&new));
         print!("{}", escape::text(&diff));
     }

@@ -59,7 +59,11 @@ pub fn check(c: &Concept, now: OffsetDateTime) -> Vec<Problem> {
         }
         (false, true) => {
             let (l, col) = at("trigger");
-            out.push(Problem::new(rule::LEGACY_TRIGGER, "`trigger` is the legacy name of `description`", l, col));
+            let key = frontmatter::top_level_key(c.text, "trigger");
+            out.push(
+                Problem::new(rule::LEGACY_TRIGGER, "`trigger` is the legacy name of `description`", l, col)
+                    .at_bytes(key),
+            );
         }
         _ => {}
     }
@@ -180,6 +184,12 @@ mod tests {
     #[test]
     fn legacy_trigger_is_its_own_finding() {
         assert_eq!(run("---\ntype: T\ntrigger: when x\n---\n"), [(rule::LEGACY_TRIGGER, 3)]);
+        // The key's bytes are located for the fix, which then need not read the file.
+        let text = "---\ntype: T\ntrigger: when x\n---\n";
+        let fields = frontmatter::parse_yaml_view(&text[4..28]).unwrap();
+        let now = crate::store::model::timestamp::parse_instant("2026-06-01T00:00:00Z").unwrap();
+        let found = check(&Concept { text, fields: &fields, has_frontmatter: true, problems: &[] }, now);
+        assert_eq!(found.iter().map(|p| p.bytes.clone()).collect::<Vec<_>>(), [Some(12..19)]);
         assert_eq!(run("---\ntype: T\ntrigger: when x\ndescription: d\n---\n"), []);
     }
 

@@ -2,6 +2,7 @@
 //! (hash-checked, journaled, logged), and a lint pass is an audit event in the store's log.
 use std::collections::{BTreeMap, HashSet};
 
+use super::fix::{OnDisk, content_hash};
 use super::{Fix, Report};
 use crate::store::Store;
 use crate::store::model::entity::{Severity, rule};
@@ -48,10 +49,11 @@ pub fn apply_fixes(store: &Store, report: &Report, by: &str, opts: &WriteOptions
         }
         let mut cs = Changeset::new(event);
         for fix in &merged {
-            let current = std::fs::read(store.abs_path(&fix.path)).ok();
-            let new = fix.apply(current.as_deref()).map_err(|e| WriteError::Invalid(e.to_string()))?;
-            cs = match &fix.expected_hash {
-                Some(hash) => cs.replace(&fix.path, hash.clone(), new),
+            let current = OnDisk::read(&store.abs_path(&fix.path)).ok().flatten();
+            let new = fix.apply(current.as_ref()).map_err(|e| WriteError::Invalid(e.to_string()))?;
+            // The fix accepted these bytes: the write path checks the file still holds them.
+            cs = match &current {
+                Some(d) => cs.replace(&fix.path, content_hash(&d.bytes), new),
                 None => cs.create(&fix.path, new),
             };
         }

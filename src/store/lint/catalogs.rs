@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use super::Finding;
-use super::fix::{Change, Fix, content_hash};
+use super::fix::{Change, Expected, Fix, content_hash};
 use crate::store::dialect::DialectKind;
 use crate::store::model::entity::rule;
 use crate::store::read::frontmatter::{self, Block};
@@ -78,7 +78,7 @@ pub fn statuses(store: &Store, statuses: Vec<CatalogStatus>, reported: &HashSet<
                 f.fix = Some(Fix {
                     path: s.path.clone(),
                     description: "create it as `folio index` would".into(),
-                    expected_hash: None,
+                    expected: Expected::Absent,
                     change: Change::Replace(s.expected),
                 });
                 out.push(f);
@@ -94,7 +94,7 @@ pub fn statuses(store: &Store, statuses: Vec<CatalogStatus>, reported: &HashSet<
                     f.fix = Some(Fix {
                         path: s.path.clone(),
                         description: "update its entries as `folio index` would".into(),
-                        expected_hash: Some(content_hash(&bytes)),
+                        expected: Expected::Hash(content_hash(&bytes)),
                         change: Change::Replace(s.expected),
                     });
                 }

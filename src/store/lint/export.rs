@@ -1,60 +1,102 @@
 //! Machine-readable lint output: folio's JSON (stable keys, schema in `docs/lint-schema.json`)
 //! and SARIF 2.1.0 for code hosts.
+use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::{Finding, Report, rules};
+use super::{Finding, Report, Suppressed, rules};
 use crate::store::Store;
 use crate::store::model::entity::Severity;
 
 /// Where folio is published (the crate's page; the lead may point it at the repository).
 const INFORMATION_URI: &str = "https://crates.io/crates/folio";
 
-/// `{"store", "dialect", "findings": [...], "summary": {...}}`.
-pub fn json(store: &Store, report: &Report) -> Value {
-    let finding = |f: &Finding| {
-        json!({
-            "rule": f.rule,
-            "severity": f.severity.name(),
-            "entity": f.entity.map(|i| store.entity(i).id.clone()),
-            "path": f.path,
-            "line": position(f.line),
-            "column": position(f.col),
-            "message": f.message,
-            "fix": f.fix.as_ref().map(|x| x.description.clone()),
-        })
-    };
-    let findings: Vec<Value> = report.findings.iter().map(finding).collect();
-    let suppressed: Vec<Value> = report
-        .suppressed
-        .iter()
-        .map(|s| {
-            let mut v = finding(&s.finding);
-            v["reason"] = Value::from(s.reason.clone());
-            v
-        })
-        .collect();
+/// `{"store", "dialect", "findings": [...], "summary": {...}}`, serialized straight from the
+/// report: building a `serde_json::Value` per finding first was ≈12 % of a cold `folio lint
+/// --format json`'s CPU on the 100k evolve store (120,731 findings, perf).
+pub fn json<'a>(store: &'a Store, report: &'a Report) -> impl Serialize + 'a {
     let s = report.summary();
-    json!({
-        "store": store.root.display().to_string(),
-        "dialect": store.kind().name(),
-        "findings": findings,
-        "suppressed": suppressed,
-        "summary": {
-            "total": report.findings.len(),
-            "errors": s.errors,
-            "warnings": s.warnings,
-            "infos": s.infos,
-            "files": s.files,
-            "fixable": s.fixable,
-            "ignored": report.suppressed.len(),
-            "by_rule": s.by_rule,
+    JsonReport {
+        store: store.root.display().to_string(),
+        dialect: store.kind().name(),
+        findings: Rows { store, findings: &report.findings, suppressed: &[] },
+        suppressed: Rows { store, findings: &[], suppressed: &report.suppressed },
+        summary: JsonSummary {
+            total: report.findings.len(),
+            errors: s.errors,
+            warnings: s.warnings,
+            infos: s.infos,
+            files: s.files,
+            fixable: s.fixable,
+            ignored: report.suppressed.len(),
+            by_rule: s.by_rule,
         },
-    })
+    }
 }
 
-/// 0 means "the whole file": no position.
-fn position(n: u32) -> Value {
-    if n == 0 { Value::Null } else { Value::from(n) }
+/// The JSON report's fields, in their order (the schema's key order).
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    store: String,
+    dialect: &'static str,
+    findings: Rows<'a>,
+    suppressed: Rows<'a>,
+    summary: JsonSummary,
+}
+
+#[derive(Serialize)]
+struct JsonSummary {
+    total: usize,
+    errors: usize,
+    warnings: usize,
+    infos: usize,
+    files: usize,
+    fixable: usize,
+    ignored: usize,
+    by_rule: std::collections::BTreeMap<&'static str, usize>,
+}
+
+/// Findings, or ignored findings with their reasons, written one row at a time.
+struct Rows<'a> {
+    store: &'a Store,
+    findings: &'a [Finding],
+    suppressed: &'a [Suppressed],
+}
+
+impl Serialize for Rows<'_> {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let found = self.findings.iter().map(|f| row(self.store, f, None));
+        let ignored = self.suppressed.iter().map(|s| row(self.store, &s.finding, Some(&s.reason)));
+        ser.collect_seq(found.chain(ignored))
+    }
+}
+
+/// One finding; 0 as a line or column means "the whole file": no position (`null`).
+#[derive(Serialize)]
+struct Row<'a> {
+    rule: &'static str,
+    severity: &'static str,
+    entity: Option<&'a str>,
+    path: Option<&'a str>,
+    line: Option<u32>,
+    column: Option<u32>,
+    message: &'a str,
+    fix: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+}
+
+fn row<'a>(store: &'a Store, f: &'a Finding, reason: Option<&'a str>) -> Row<'a> {
+    Row {
+        rule: f.rule,
+        severity: f.severity.name(),
+        entity: f.entity.map(|i| store.entity(i).id.as_str()),
+        path: f.path.as_deref(),
+        line: (f.line != 0).then_some(f.line),
+        column: (f.col != 0).then_some(f.col),
+        message: &f.message,
+        fix: f.fix.as_ref().map(|x| x.description.as_str()),
+        reason,
+    }
 }
 
 fn level(s: Severity) -> &'static str {

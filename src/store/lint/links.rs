@@ -1,7 +1,7 @@
 //! Link rules: `broken-link`, `link-escapes-root`, `wikilink-syntax` (OKF, with its fix) and
 //! `link-into-sources` (AIP-10). Every link was resolved at load time; these only look.
 use super::Finding;
-use super::fix::{ByteEdit, Change, Fix, content_hash};
+use super::fix::{self, ByteEdit, Change, Expected, Fix, content_hash};
 use super::manifest::{Kind, ManifestLints};
 use crate::store::model::entity::{EntityIdx, Link, LinkSyntax, Resolution, rule};
 use crate::store::{Store, read::fsio, read::load};
@@ -63,7 +63,11 @@ fn attach_wikilink_fixes(store: &Store, idx: EntityIdx, findings: &[usize], out:
         return;
     }
     let Ok((bytes, false)) = fsio::read_capped(&store.abs_path(&e.path), load::MAX_READ) else { return };
-    let hash = content_hash(&bytes);
+    // Bound to the file as loaded when its stamp can tell (no hash), else to these bytes.
+    let expected = match fix::loaded_stamp(store, idx) {
+        Some(stamp) => Expected::Loaded(stamp),
+        None => Expected::Hash(content_hash(&bytes)),
+    };
     for (&at, link) in findings.iter().zip(wiki) {
         let Some(target) = link.entity() else { continue };
         let Some(replacement) = rewrite(&bytes, link, &store.entity(target).path) else { continue };
@@ -71,7 +75,7 @@ fn attach_wikilink_fixes(store: &Store, idx: EntityIdx, findings: &[usize], out:
         out[at].fix = Some(Fix {
             path: e.path.clone(),
             description: format!("rewrite to {replacement}"),
-            expected_hash: Some(hash.clone()),
+            expected: expected.clone(),
             change: Change::Edits(vec![ByteEdit { range, replacement }]),
         });
     }

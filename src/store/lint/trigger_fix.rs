@@ -1,24 +1,42 @@
 //! The `legacy-trigger` fix: rename the frontmatter key `trigger` to `description`, touching
 //! nothing but those bytes (the value, its quoting and every other line stay as written).
 use super::Finding;
-use super::fix::{ByteEdit, Change, Fix, content_hash};
+use super::fix::{self, ByteEdit, Change, Expected, Fix, content_hash};
 use crate::store::model::entity::rule;
-use crate::store::read::frontmatter::{self, Block};
+use crate::store::read::frontmatter;
 use crate::store::{Store, read::fsio, read::load};
 
-/// Give every `legacy-trigger` finding its fix (reads only the files concerned). In parallel:
-/// a generated evolve store has the key in every file, and reading and hashing 100k files one
-/// after another was ≈1.5 s of one core in `folio lint` (perf, 100k evolve).
+/// Give every `legacy-trigger` finding its fix. The key's bytes were located when the file was
+/// loaded, so a file unchanged since is not read again: its fix is bound to the size and mtime
+/// the store loaded it with (`Expected::Loaded`) and hashed only when applied. A generated
+/// evolve store has the key in every file: reading and hashing all 100k again was ≈20 % of a
+/// cold `folio lint`'s CPU (perf). A file changed near the load is read and hashed, as before.
 pub fn attach(store: &Store, findings: &mut [Finding]) {
     use rayon::prelude::*;
     findings.par_iter_mut().filter(|f| f.rule == rule::LEGACY_TRIGGER && f.fix.is_none()).for_each(|f| {
         let Some(path) = f.path.clone() else { return };
-        let Ok((bytes, false)) = fsio::read_capped(&store.abs_path(&path), load::MAX_READ) else { return };
-        let Some(range) = std::str::from_utf8(&bytes).ok().and_then(trigger_key) else { return };
+        let loaded = f.entity.and_then(|i| Some((i, fix::loaded_stamp(store, i)?)));
+        let (expected, range) = match loaded {
+            Some((idx, stamp)) => {
+                let problems = &store.entity(idx).problems;
+                // The loader's text is the file's bytes only when they were UTF-8 and read whole.
+                if problems.iter().any(|p| matches!(p.rule, rule::NON_UTF8 | rule::TOO_LARGE)) {
+                    return;
+                }
+                let at = problems.iter().find(|p| p.rule == rule::LEGACY_TRIGGER).and_then(|p| p.bytes.clone());
+                let Some(at) = at else { return };
+                (Expected::Loaded(stamp), at.start as usize..at.end as usize)
+            }
+            None => {
+                let Ok((bytes, false)) = fsio::read_capped(&store.abs_path(&path), load::MAX_READ) else { return };
+                let Some(range) = std::str::from_utf8(&bytes).ok().and_then(trigger_key) else { return };
+                (Expected::Hash(content_hash(&bytes)), range)
+            }
+        };
         f.fix = Some(Fix {
             path,
             description: "rename the key `trigger` to `description`".into(),
-            expected_hash: Some(content_hash(&bytes)),
+            expected,
             change: Change::Edits(vec![ByteEdit { range, replacement: "description".into() }]),
         });
     });
@@ -26,21 +44,7 @@ pub fn attach(store: &Store, findings: &mut [Finding]) {
 
 /// Byte range of the top-level `trigger` key in the frontmatter block, when there is exactly one.
 pub fn trigger_key(text: &str) -> Option<std::ops::Range<usize>> {
-    let Block::Closed { inner, .. } = frontmatter::locate(text) else { return None };
-    let mut found = None;
-    let mut at = inner.start;
-    for line in text[inner.clone()].split_inclusive('\n') {
-        if let Some(rest) = line.strip_prefix("trigger")
-            && rest.trim_start_matches([' ', '\t']).starts_with(':')
-        {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(at..at + "trigger".len());
-        }
-        at += line.len();
-    }
-    found
+    frontmatter::top_level_key(text, "trigger")
 }
 
 #[cfg(test)]

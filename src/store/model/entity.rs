@@ -218,6 +218,9 @@ pub struct Problem {
     /// 1-based position in the file.
     pub line: u32,
     pub col: u32,
+    /// The bytes of the file the problem is about, when its check located them exactly: what
+    /// a safe fix edits, known without reading the file again (`legacy-trigger`'s key).
+    pub bytes: Option<Range<u32>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
@@ -293,7 +296,13 @@ pub mod rule {
 
 impl Problem {
     pub fn new(rule: &'static str, message: impl Into<String>, line: u32, col: u32) -> Self {
-        Problem { rule, severity: None, message: message.into(), line, col }
+        Problem { rule, severity: None, message: message.into(), line, col, bytes: None }
+    }
+
+    /// The problem with the byte range it is about (`None` leaves it unlocated).
+    pub fn at_bytes(mut self, range: Option<Range<usize>>) -> Self {
+        self.bytes = range.and_then(|r| Some(u32::try_from(r.start).ok()?..u32::try_from(r.end).ok()?));
+        self
     }
 
     pub fn with_severity(mut self, severity: Severity) -> Self {

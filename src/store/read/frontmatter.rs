@@ -71,6 +71,26 @@ pub struct YamlError {
     pub col: u32,
 }
 
+/// Byte range of the top-level key `key` (the name alone) in the closed frontmatter block of
+/// `text`, when exactly one line there starts with it: what a fix renaming the key edits.
+pub fn top_level_key(text: &str, key: &str) -> Option<std::ops::Range<usize>> {
+    let Block::Closed { inner, .. } = locate(text) else { return None };
+    let mut found = None;
+    let mut at = inner.start;
+    for line in text[inner.clone()].split_inclusive('\n') {
+        if let Some(rest) = line.strip_prefix(key)
+            && rest.trim_start_matches([' ', '\t']).starts_with(':')
+        {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(at..at + key.len());
+        }
+        at += line.len();
+    }
+    found
+}
+
 /// Parse YAML frontmatter into an ordered mapping. An empty block is an empty mapping.
 pub fn parse_yaml(yaml: &str) -> Result<Fields, YamlError> {
     if yaml.trim().is_empty() {

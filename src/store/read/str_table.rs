@@ -46,12 +46,6 @@ impl Slot {
 }
 
 impl StrTable {
-    /// The tests' small tables; loads size the key text too (`with_capacity_and_bytes`).
-    #[cfg(test)]
-    pub fn with_capacity(entries: usize) -> StrTable {
-        StrTable::with_capacity_and_bytes(entries, 0)
-    }
-
     /// Room for `entries` keys of `bytes` in all: the keys' buffer grew by doubling, up to
     /// twice what it holds at the load's peak (15 MB for 100k entities' names).
     pub fn with_capacity_and_bytes(entries: usize, bytes: usize) -> StrTable {
@@ -208,7 +202,7 @@ mod tests {
 
     #[test]
     fn the_first_claim_wins_and_lookups_are_exact() {
-        let mut t = StrTable::with_capacity(4);
+        let mut t = StrTable::with_capacity_and_bytes(4, 0);
         for (i, k) in ["a/b.md", "c.md", "a/b.md", "", "c"].iter().enumerate() {
             t.insert_first(k, i as EntityIdx);
         }

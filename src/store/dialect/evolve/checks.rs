@@ -44,12 +44,15 @@ pub fn check(text: &str, fields: &Fields) -> Vec<Problem> {
         }
         (None, Some(_)) => {
             let (line, col) = key_line("trigger");
-            problems.push(Problem::new(
-                rule::LEGACY_TRIGGER,
-                "`trigger` is evolve's legacy name for `description` (the OKF alignment renames it)",
-                line,
-                col,
-            ));
+            problems.push(
+                Problem::new(
+                    rule::LEGACY_TRIGGER,
+                    "`trigger` is evolve's legacy name for `description` (the OKF alignment renames it)",
+                    line,
+                    col,
+                )
+                .at_bytes(frontmatter::top_level_key(text, "trigger")),
+            );
         }
         _ => {}
     }
@@ -188,6 +191,12 @@ mod tests {
     #[test]
     fn legacy_trigger_points_at_the_trigger_line() {
         assert_eq!(problems("---\ntype: guideline\ntrigger: When a: b\n---\n"), [("legacy-trigger", 3)]);
+        // The key's bytes are located for the fix, which then need not read the file.
+        let text = "---\ntype: guideline\ntrigger: When a: b\n---\n";
+        let Block::Closed { inner, .. } = frontmatter::locate(text) else { panic!("no frontmatter") };
+        let fields = parse_key_values(&text[inner]);
+        let located: Vec<_> = check(text, &fields).into_iter().map(|p| p.bytes).collect();
+        assert_eq!(located, [Some(20..27)]);
         assert_eq!(problems("---\ntype: g\ndescription: d\ntrigger: t\n---\n"), []);
     }
 

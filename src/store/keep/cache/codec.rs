@@ -12,9 +12,9 @@ use crate::store::model::entity::{Entity, Problem, Resolution, Severity, rule};
 use crate::store::model::shared_values::SharedValues;
 
 /// First bytes of every cache file; the trailing digit moves with `FORMAT`.
-const MAGIC: &[u8; 8] = b"FOLIOC5\n";
+const MAGIC: &[u8; 8] = b"FOLIOC6\n";
 /// Bumped whenever the layout or the model's serialized shape changes.
-pub const FORMAT: u32 = 5;
+pub const FORMAT: u32 = 6;
 /// Entities per chunk: small enough to spread over the cores, large enough to amortise.
 const CHUNK: usize = 2048;
 
@@ -382,6 +382,7 @@ struct ProblemRepr {
     message: String,
     line: u32,
     col: u32,
+    bytes: Option<std::ops::Range<u32>>,
 }
 
 /// A problem's `rule` is read back as the matching constant; an id this build does not know is
@@ -394,7 +395,7 @@ impl<'de> Deserialize<'de> for Problem {
             .find(|id| **id == r.rule)
             .copied()
             .ok_or_else(|| serde::de::Error::custom(format!("unknown rule id `{}`", r.rule)))?;
-        Ok(Problem { rule, severity: r.severity, message: r.message, line: r.line, col: r.col })
+        Ok(Problem { rule, severity: r.severity, message: r.message, line: r.line, col: r.col, bytes: r.bytes })
     }
 }
 
@@ -427,7 +428,10 @@ mod tests {
                     l.resolution = Resolution::Entity(0);
                     l
                 }],
-                problems: vec![Problem::new(rule::CONTROL_CHARS, "esc", 1, 2)],
+                problems: vec![
+                    Problem::new(rule::CONTROL_CHARS, "esc", 1, 2),
+                    Problem::new(rule::LEGACY_TRIGGER, "t", 3, 1).at_bytes(Some(20..27)),
+                ],
                 mtime_ns: -5,
                 ..Entity::default()
             })
