@@ -155,6 +155,111 @@ fn every_cached_dialect_answers_as_a_full_load_through_changes() {
     }
 }
 
+/// `lint --format json`: every finding with its message, what a cached AIP-10 page must keep.
+fn lint_json(cache: &Path, store: &Path, extra: &[&str]) -> String {
+    let out = folio(cache, &[&["lint", store.to_str().unwrap(), "--format", "json"], extra].concat());
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// AIP-10 is cached too: its pages also depend on the workspace chain (here a parent manifest
+/// outside the store sets the lints and entity types) and on tombstones beside them. A cached
+/// open answers `stats`, `graph` and `lint` as a full load through an edit, a new page, a
+/// deleted one, a change to the chain's parent, a new tombstone (on a page and on the catalog)
+/// and a removed one.
+#[test]
+fn aip10_answers_as_a_full_load_through_policy_and_tombstone_changes() {
+    let s = setup_dialect("aip10");
+    let base = s.store.parent().unwrap().join("base");
+    write(
+        &base,
+        "KNOWLEDGE.md",
+        "---\nschema: knowledge.workspace/v1\nname: base\nentityTypes:\n  - {name: Concept}\n  - {name: Entity}\n\
+         \x20 - {name: Summary, parent: Concept}\nlints:\n\
+         \x20 - {id: age, kind: max-age, appliesTo: \"*\", severity: warn, params: {days: 20}}\n\
+         \x20 - {id: conf, kind: min-confidence, appliesTo: Concept, severity: info, params: {min: 0.75}}\n\
+         \x20 - {id: src, kind: require-source, appliesTo: Entity, severity: error}\n---\n# Base\n",
+    );
+    write(
+        &s.store,
+        "KNOWLEDGE.md",
+        "---\nschema: knowledge.workspace/v1\nname: w\nextends: ../base/KNOWLEDGE.md\n---\n",
+    );
+    // Every page last updated 30 days and 12 hours ago: its `max-age` findings count the same
+    // days in every run of the test (a random time of day would make one change between the
+    // cached answer and the full load it is compared with).
+    let updated = (time::OffsetDateTime::now_utc() - time::Duration::hours(30 * 24 + 12))
+        .replace_nanosecond(0)
+        .unwrap()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    for page in walk(&s.store).into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")) {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let dated: String = text
+            .lines()
+            .map(|l| if l.starts_with("updated_at:") { format!("updated_at: {updated}\n") } else { format!("{l}\n") })
+            .collect();
+        std::fs::write(&page, dated).unwrap();
+    }
+    age(&s.store);
+    let all = |s: &Setup, extra: &[&str]| {
+        let (stats, graph, err) = answers(&s.cache, &s.store, extra);
+        (stats, graph, lint_json(&s.cache, &s.store, extra), err)
+    };
+    let truth = |s: &Setup| {
+        let t = all(s, &["--no-cache"]);
+        (t.0, t.1, t.2)
+    };
+    let same = |s: &Setup, why: &str| {
+        let cached = all(s, &[]);
+        assert!(cached.3.is_empty(), "{why}: no warning: {}", cached.3);
+        let t = truth(s);
+        assert!(cached.0 == t.0 && cached.1 == t.1, "{why}: stats and graph from the cache");
+        assert!(cached.2 == t.2, "{why}: lint from the cache");
+        t.0
+    };
+    let first = same(&s, "first open");
+    assert_eq!(cache_files(&s.cache).iter().filter(|p| p.extension().is_some_and(|e| e == "folio-cache")).count(), 1);
+    assert!(first.contains("\"problems\""), "{first}");
+    same(&s, "second open");
+
+    let mut pages: Vec<PathBuf> = walk(&s.store)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "md") && !p.ends_with("KNOWLEDGE.md"))
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('_'))
+        .filter(|p| !p.to_string_lossy().contains("/sources/"))
+        .collect();
+    pages.sort();
+    let text = std::fs::read_to_string(&pages[0]).unwrap();
+    std::fs::write(&pages[0], text.replace("confidence: ", "confidence: 0.1\nold_confidence: ")).unwrap();
+    std::fs::remove_file(&pages[1]).unwrap();
+    write(
+        pages[2].parent().unwrap(),
+        "brand-new.md",
+        format!(
+            "---\nschema: knowledge.entry/v1\nslug: brand-new\nkind: entity\ntitle: Brand new\n\
+         updated_at: {updated}\n---\n# Brand new\n\nNew.\n"
+        ),
+    );
+    let edited = same(&s, "an edit, an addition and a deletion");
+    assert_ne!(edited, first, "the edits changed the answers");
+
+    let policy = std::fs::read_to_string(base.join("KNOWLEDGE.md")).unwrap();
+    std::fs::write(base.join("KNOWLEDGE.md"), policy.replace("min: 0.75", "min: 0.95").replace("days: 20", "days: 9"))
+        .unwrap();
+    let tightened = same(&s, "a stricter parent manifest");
+    assert_ne!(tightened, edited, "the policy changed the answers");
+
+    let hidden = pages[3].with_extension("md.whiteout");
+    std::fs::write(&hidden, "").unwrap();
+    std::fs::write(s.store.join("_index.md.whiteout"), "").unwrap();
+    let tombstoned = same(&s, "tombstones on a page and on the catalog");
+    assert_ne!(tombstoned, tightened, "the tombstone hid a page");
+    std::fs::remove_file(&hidden).unwrap();
+    std::fs::remove_file(s.store.join("_index.md.whiteout")).unwrap();
+    assert_eq!(same(&s, "the tombstones removed"), tightened);
+}
+
 #[test]
 fn a_corrupt_cache_or_an_unwritable_cache_dir_warns_and_answers_right() {
     let s = setup();

@@ -163,8 +163,9 @@ pub trait Format: Sync {
     }
 
     /// Whether entities depend only on their own file's bytes, so a per-file size and mtime
-    /// check can tell when the store cache is current. Formats that read manifests, event logs
-    /// or the clock when they open are always read.
+    /// check can tell when the store cache is current — or on the dialect's own inputs too, which
+    /// it names (`Dialect::parse_inputs`, `Dialect::outdated`). Other formats that read
+    /// manifests, event logs or the clock when they open are always read.
     fn cacheable(&self) -> bool {
         false
     }

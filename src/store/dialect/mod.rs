@@ -73,6 +73,20 @@ pub trait Dialect: Send + Sync {
     /// Entities held by an `Entity` file. Must never panic, whatever the bytes.
     fn parse(&self, file: &SourceFile) -> Vec<Entity>;
 
+    /// A digest of what `parse` reads besides each file's own bytes (AIP-10's merged workspace
+    /// policy); 0 when nothing. A cached snapshot parsed under another is not reused, and a live
+    /// reload that changes it re-reads every entity file.
+    fn parse_inputs(&self) -> u64 {
+        0
+    }
+
+    /// Whether `e`, parsed from bytes that have not changed since, would read differently now
+    /// (AIP-10: a `max-age` finding counts days, and the clock moved on). The store cache
+    /// re-reads such files when it opens, so a cached open answers as a full load.
+    fn outdated(&self, _e: &Entity) -> bool {
+        false
+    }
+
     /// Catalog files this store keeps, as they should be (empty when the format has none).
     fn catalogs(&self, _store: &Store) -> Vec<CatalogPlan> {
         Vec::new()

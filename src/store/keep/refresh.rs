@@ -55,7 +55,6 @@ struct Plan {
 impl Store {
     /// A refreshed copy, leaving `self` untouched (the UI keeps drawing the old one meanwhile).
     pub fn refreshed<P: AsRef<Path>>(&self, paths: &[P]) -> (Store, RefreshReport) {
-        let plan = self.plan(paths);
         let mut copy = Store {
             root: self.root.clone(),
             dialect: self.kind().open(&self.root),
@@ -69,6 +68,15 @@ impl Store {
             from_cache: false,
             by_id: Arc::clone(&self.by_id),
             overlay: Arc::default(),
+        };
+        // Planned with the dialect opened now: a changed workspace policy (AIP-10) changes how
+        // every page reads, so then every entity file is read again.
+        let plan = if copy.dialect.parse_inputs() == self.dialect.parse_inputs() {
+            copy.plan(paths)
+        } else {
+            let every = self.entities.iter().map(|e| Path::new(&e.path));
+            let all: Vec<&Path> = paths.iter().map(AsRef::as_ref).chain(every).collect();
+            copy.plan(&all)
         };
         let report = copy.apply_plan(plan);
         (copy, report)

@@ -4,13 +4,13 @@
 //! one `# <kind>` section per kind (lower-cased, sorted; `other` for pages without one),
 //! separated by blank lines, each a list of `* [<title>](<path>) `<slug>` - <summary>` lines
 //! sorted by slug then path (` - <summary>` omitted when the body has no paragraph).
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 use crate::store::Store;
 use crate::store::model::entity::Entity;
 use crate::store::read::frontmatter::{self, Block};
-use crate::store::write::catalog::{CatalogPlan, one_line};
+use crate::store::write::catalog::{self, CatalogPlan, CatalogState, one_line, push_escaped, push_one_line};
 
 pub const INDEX: &str = "_index.md";
 
@@ -21,43 +21,72 @@ pub fn plan(store: &Store) -> CatalogPlan {
 }
 
 pub fn render<E: std::borrow::Borrow<Entity>>(entities: &[E]) -> String {
-    let mut by_kind: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
-    for e in entities {
-        let e = e.borrow();
-        let kind = e.kind.as_deref().map(|k| one_line(k).to_lowercase()).filter(|k| !k.is_empty());
-        by_kind.entry(kind.unwrap_or_else(|| "other".into())).or_default().push(e);
-    }
-    // Sized once from what the lines hold (plus a margin for escapes): grown by doubling, a
-    // 100k-page catalog peaked at 37 MB for 15 MB of text (heaptrack, `folio stats`).
-    let estimate: usize = by_kind
+    // Sized once from what the lines hold (plus a margin for escapes and headings): grown by
+    // doubling, a 100k-page catalog peaked at 37 MB for 15 MB of text (heaptrack, `folio stats`).
+    let estimate: usize = entities
         .iter()
-        .map(|(k, pages)| {
-            k.len()
-                + 4
-                + pages
-                    .iter()
-                    .map(|e| {
-                        e.title.len() + e.path.len() + e.id.len() + e.description.as_deref().map_or(0, str::len) + 16
-                    })
-                    .sum::<usize>()
+        .map(|e| {
+            let e = e.borrow();
+            e.title.len() + e.path.len() + e.id.len() + e.description.as_deref().map_or(0, str::len) + 16
         })
         .sum();
     let mut out = String::with_capacity(estimate + estimate / 16);
-    for (kind, mut pages) in by_kind {
+    render_chunks(entities, &mut |chunk| out.push_str(chunk));
+    out
+}
+
+/// The catalog's state on disk, compared a line at a time as it is rendered (`render` whole
+/// and the entries read back from it were ≈85 MB of the 100k-page peak of `folio stats`).
+pub fn state(store: &Store) -> CatalogState {
+    let file = std::fs::read(store.abs_path(INDEX)).ok();
+    let refuse = file.as_deref().and_then(|b| std::str::from_utf8(b).ok()).and_then(not_a_catalog);
+    let chunks = |emit: &mut dyn FnMut(&str)| render_chunks(&store.entities, emit);
+    catalog::state_of_chunks(store, INDEX, refuse, &chunks, file.as_deref())
+}
+
+/// `render`, handed to `emit` a chunk of whole lines (each ending in a newline) at a time.
+pub fn render_chunks<E: std::borrow::Borrow<Entity>>(entities: &[E], emit: &mut dyn FnMut(&str)) {
+    // Sections by kind as written, then merged by their heading: two `String`s per page before.
+    let mut by_written: HashMap<Option<&str>, Vec<&Entity>> = HashMap::new();
+    for e in entities {
+        let e = e.borrow();
+        by_written.entry(e.kind.as_deref()).or_default().push(e);
+    }
+    let mut by_kind: BTreeMap<String, Vec<&Entity>> = BTreeMap::new();
+    for (kind, pages) in by_written {
+        let kind = kind.map(|k| one_line(k).to_lowercase()).filter(|k| !k.is_empty());
+        by_kind.entry(kind.unwrap_or_else(|| "other".into())).or_default().extend(pages);
+    }
+    let mut line = String::new();
+    for (i, (kind, mut pages)) in by_kind.into_iter().enumerate() {
         pages.sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.path.cmp(&b.path)));
-        if !out.is_empty() {
-            out.push('\n');
+        line.clear();
+        if i > 0 {
+            line.push('\n');
         }
-        let _ = write!(out, "# {kind}\n\n");
+        let _ = write!(line, "# {kind}\n\n");
+        emit(&line);
         for e in pages {
-            let _ = write!(out, "* [{}]({}) {}", link_text(&e.title), link_dest(&e.path), code_span(&e.id));
-            if let Some(s) = e.description.as_deref().map(one_line).filter(|s| !s.is_empty()) {
-                let _ = write!(out, " - {s}");
+            line.clear();
+            // Written straight into the line: four `String`s per page before.
+            line.push_str("* [");
+            push_one_line(&mut line, &e.title, link_text_escape);
+            line.push_str("](");
+            push_escaped(&mut line, &e.path, link_dest_escape);
+            line.push_str(") ");
+            push_code_span(&mut line, &e.id);
+            if let Some(d) = e.description.as_deref() {
+                let bare = line.len();
+                line.push_str(" - ");
+                push_one_line(&mut line, d, |_| None);
+                if line.len() == bare + 3 {
+                    line.truncate(bare);
+                }
             }
-            out.push('\n');
+            line.push('\n');
+            emit(&line);
         }
     }
-    out
 }
 
 /// Why an existing `_index.md` must not be overwritten: it carries page frontmatter.
@@ -76,24 +105,35 @@ fn not_a_catalog(text: &str) -> Option<String> {
     }
 }
 
-fn link_text(s: &str) -> String {
-    one_line(s).replace('\\', "\\\\").replace('[', "\\[").replace(']', "\\]")
+/// A link's text: `\\`, `[` and `]` escaped.
+fn link_text_escape(b: u8) -> Option<&'static str> {
+    match b {
+        b'\\' => Some("\\\\"),
+        b'[' => Some("\\["),
+        b']' => Some("\\]"),
+        _ => None,
+    }
 }
 
 /// Spaces, parentheses and angle brackets would end or break a destination: encode them.
-fn link_dest(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace(' ', "%20")
-        .replace('(', "%28")
-        .replace(')', "%29")
-        .replace('<', "%3C")
-        .replace('>', "%3E")
+fn link_dest_escape(b: u8) -> Option<&'static str> {
+    match b {
+        b'%' => Some("%25"),
+        b' ' => Some("%20"),
+        b'(' => Some("%28"),
+        b')' => Some("%29"),
+        b'<' => Some("%3C"),
+        b'>' => Some("%3E"),
+        _ => None,
+    }
 }
 
-/// A code span that survives backticks inside the slug.
-fn code_span(s: &str) -> String {
-    let s = one_line(s);
-    if s.contains('`') { format!("`` {s} ``") } else { format!("`{s}`") }
+/// A code span (on one line) that survives backticks inside the slug.
+fn push_code_span(out: &mut String, s: &str) {
+    let fence = if s.contains('`') { ["`` ", " ``"] } else { ["`", "`"] };
+    out.push_str(fence[0]);
+    push_one_line(out, s, |_| None);
+    out.push_str(fence[1]);
 }
 
 #[cfg(test)]
@@ -126,6 +166,80 @@ mod tests {
              # other\n\n* [X](notes/x%20y.md) `` x`y ``\n"
         );
         assert_eq!(render::<Entity>(&[]), "");
+    }
+
+    /// The streamed state is the state of the whole plan compared with the file, for the
+    /// rendering itself, restyled, refused, missing, not UTF-8, curated lists (complete, short
+    /// of a page, with a dead or a live extra entry, fenced) and every one-line edit of the
+    /// rendering (dropped, doubled, changed, swapped with the next, a heading put before it).
+    #[test]
+    fn streamed_state_is_the_state_of_the_whole_plan() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("KNOWLEDGE.md"), "---\nname: w\n---\n").unwrap();
+        for (rel, kind, title) in [
+            ("concepts/a.md", "concept", "A [one]"),
+            ("concepts/b c.md", "concept", "B"),
+            ("entities/z.md", "entity", "Zed"),
+            ("entities/y.md", "Entity", "Why"),
+            ("notes/n.md", "", "Note"),
+        ] {
+            let slug = crate::store::model::relpath::file_name(rel).trim_end_matches(".md").replace(' ', "-");
+            let text = format!(
+                "---\nschema: knowledge.entry/v1\nslug: {slug}\nkind: {kind}\ntitle: {title}\n---\n# T\n\nAbout {slug}.\n"
+            );
+            std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
+            std::fs::write(root.join(rel), text).unwrap();
+        }
+        std::fs::create_dir_all(root.join("sources")).unwrap();
+        std::fs::write(root.join("sources/s.md"), "raw").unwrap();
+        let store = Store::load(root, super::super::KIND, "t".into());
+        let rendered = render(&store.entities);
+        let lines: Vec<&str> = rendered.lines().collect();
+        let mut files: Vec<Option<Vec<u8>>> = vec![
+            None,
+            Some(rendered.clone().into_bytes()),
+            Some(rendered.replace('\n', "\r\n").into_bytes()),
+            Some(format!("\u{feff}{rendered}").into_bytes()),
+            Some(rendered.trim_end().as_bytes().to_vec()),
+            Some(b"---\nslug: x\n---\n".to_vec()),
+            Some(b"# concept\n\xff\n".to_vec()),
+            Some(Vec::new()),
+        ];
+        let all = "* [A](concepts/a.md)\n* [B](concepts/b%20c.md)\n* [Z](entities/z.md)\n* [Y](entities/y.md)\n";
+        for curated in [
+            format!("# Pages\n\n{all}* [N](notes/n.md)\n"),
+            format!("# Pages\n\n{all}"),
+            format!("# Pages\n\n{all}* [N](notes/n.md)\n- [gone](old/gone.md)\n"),
+            format!("# Pages\n\n{all}* [N](notes/n.md)\n- [raw](sources/s.md) and [w](https://x.org)\n"),
+            format!("Intro\n```\n* [N](notes/n.md)\n```\n{all}"),
+        ] {
+            files.push(Some(curated.into_bytes()));
+        }
+        for i in 0..lines.len() {
+            let edit = |f: &dyn Fn(&mut Vec<String>)| {
+                let mut ls: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+                f(&mut ls);
+                Some(ls.iter().map(|l| format!("{l}\n")).collect::<String>().into_bytes())
+            };
+            files.push(edit(&|ls| drop(ls.remove(i))));
+            files.push(edit(&|ls| ls.insert(i, ls[i].clone())));
+            files.push(edit(&|ls| ls[i].push_str(" (edited)")));
+            files.push(edit(&|ls| ls.swap(i, (i + 1) % lines.len())));
+            files.push(edit(&|ls| ls.insert(i, "# heading".into())));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for file in &files {
+            let path = store.abs_path(INDEX);
+            match file {
+                Some(bytes) => std::fs::write(&path, bytes).unwrap(),
+                None => drop(std::fs::remove_file(&path)),
+            }
+            let whole = catalog::status_of(&store, vec![plan(&store)]).remove(0).state;
+            assert_eq!(state(&store), whole, "{:?}", file.as_deref().map(String::from_utf8_lossy));
+            seen.insert(format!("{whole:?}").chars().take(5).collect::<String>());
+        }
+        assert_eq!(seen.len(), 4, "fresh, stale, missing and refused are all checked: {seen:?}");
     }
 
     #[test]

@@ -17,6 +17,13 @@ impl Format for Aip10Format {
     fn name(&self) -> &'static str {
         "aip10"
     }
+    /// A page depends on its own bytes, the workspace policy (a snapshot parsed under another
+    /// is not used: `Dialect::parse_inputs`) and the clock (pages whose `max-age` findings the
+    /// clock changed are read again: `Dialect::outdated`); tombstones only change roles, which
+    /// the cache's walk compares.
+    fn cacheable(&self) -> bool {
+        true
+    }
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Aip10::open(root))
     }

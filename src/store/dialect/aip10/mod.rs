@@ -10,7 +10,7 @@ use super::{Dialect, DialectKind, FileRole, SourceFile, StoreWarning};
 use crate::store::Store;
 use crate::store::model::entity::Entity;
 use crate::store::model::history::HistoryEvent;
-use crate::store::write::catalog::CatalogPlan;
+use crate::store::write::catalog::{CatalogPlan, CatalogState};
 
 pub mod catalog;
 pub mod format;
@@ -34,6 +34,8 @@ pub struct Aip10 {
     /// Views below the root (`<dir>/KNOWLEDGE.md`), by relative path.
     views: Vec<(String, workspace::Resolved)>,
     policy: policy::Policy,
+    /// `Dialect::parse_inputs`: the merged configuration's digest (the policy is read from it).
+    policy_digest: u64,
     /// Pages hidden by a zero-byte `<page>.whiteout` marker beside them.
     hidden: HashSet<String>,
     manifest_warnings: Vec<StoreWarning>,
@@ -50,8 +52,22 @@ impl Aip10 {
             view_paths.into_iter().map(|rel| (rel.clone(), workspace::resolve(root, &root.join(&rel)))).collect();
         let hash_algo = workspace.merged.get("sources").and_then(|s| s.get("hashAlgo")).and_then(Value::as_str);
         let manifest_warnings = manifest::check(root, hash_algo.unwrap_or("sha256"));
-        Aip10 { workspace, views, policy, hidden, manifest_warnings, now: time::OffsetDateTime::now_utc() }
+        let policy_digest = digest_of(&workspace.merged);
+        let now = time::OffsetDateTime::now_utc();
+        Aip10 { workspace, views, policy, policy_digest, hidden, manifest_warnings, now }
     }
+
+    fn context(&self) -> page::Context<'_> {
+        page::Context { policy: &self.policy, now: self.now }
+    }
+}
+
+/// The first 8 bytes of the SHA-256 of a configuration as JSON (key order is kept).
+fn digest_of(config: &crate::store::read::frontmatter::Fields) -> u64 {
+    use sha2::Digest as _;
+    let json = serde_json::to_vec(config).unwrap_or_default();
+    let sum = sha2::Sha256::digest(&json);
+    u64::from_le_bytes(sum[..8].try_into().expect("a SHA-256 has 32 bytes"))
 }
 
 /// View manifests below the root (outside `sources/`) and the pages tombstones hide.
@@ -96,11 +112,23 @@ impl Dialect for Aip10 {
     }
 
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
-        vec![page::parse_page(file, &page::Context { policy: &self.policy, now: self.now })]
+        vec![page::parse_page(file, &self.context())]
+    }
+
+    fn parse_inputs(&self) -> u64 {
+        self.policy_digest
+    }
+
+    fn outdated(&self, e: &Entity) -> bool {
+        page::outdated(e, &self.context())
     }
 
     fn catalogs(&self, store: &Store) -> Vec<CatalogPlan> {
         vec![catalog::plan(store)]
+    }
+
+    fn catalog_states(&self, store: &Store) -> Vec<(String, CatalogState)> {
+        vec![(catalog::INDEX.to_string(), catalog::state(store))]
     }
 
     fn history(&self, root: &Path) -> Vec<HistoryEvent> {

@@ -4,10 +4,11 @@ use crate::store::model::shared_values::shared_list;
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use super::policy::Policy;
+use super::policy::{Lint, Policy};
 use crate::store::dialect::{EDGE_KEYS, Grammar, SourceFile, edges_from_fields, parse_markdown};
-use crate::store::model::entity::{Entity, Problem, rule};
+use crate::store::model::entity::{Entity, Problem, Severity, rule};
 use crate::store::read::frontmatter::{self, Fields, get_list, get_str};
+use crate::store::write::catalog;
 
 /// Both spellings in use: the spec text's and the JSON schema's (and every fixture's).
 pub const PAGE_SCHEMAS: &[&str] = &["knowledge/v1", "knowledge.entry/v1"];
@@ -177,31 +178,59 @@ fn check_age(
     out: &mut Vec<Problem>,
 ) {
     let before = out.len();
-    if let Some(updated) = updated {
-        let age_seconds = (cx.now - updated).whole_seconds();
-        let age_days = age_seconds / 86_400;
-        for lint in cx.policy.lints_for("max-age", kind) {
-            let Some(days) = lint.number("days") else { continue };
-            if age_seconds as f64 > days * 86_400.0 {
-                let (line, col) = at("updated_at");
-                let message = format!("last updated {age_days} days ago, more than {days} (lint `{}`)", lint.id);
-                out.push(with_lint_severity(Problem::new(rule::STALE, message, line, col), lint));
-            }
-        }
+    for (message, severity) in updated.map(|u| overdue(u, cx, kind)).unwrap_or_default() {
+        let (line, col) = at("updated_at");
+        let p = Problem::new(rule::STALE, message, line, col);
+        out.push(match severity {
+            Some(s) => p.with_severity(s),
+            None => p,
+        });
     }
     let marked = f.get("metadata").and_then(|m| m.get("lint")).and_then(|l| l.get("stale"));
     if out.len() == before && marked == Some(&Value::Bool(true)) {
         let since = f.get("metadata").and_then(|m| m["lint"].get("stale_since")).map(frontmatter::scalar_text);
         let message = match since {
-            Some(s) => format!("marked stale by the wiki's lint pass (since {s})"),
-            None => "marked stale by the wiki's lint pass".to_string(),
+            Some(s) => format!("{MARKED_STALE} (since {s})"),
+            None => MARKED_STALE.to_string(),
         };
         let (line, col) = at("metadata");
         out.push(Problem::new(rule::STALE, message, line, col));
     }
 }
 
-fn with_lint_severity(p: Problem, lint: &super::policy::Lint) -> Problem {
+/// How the finding for a page the wiki's own lint pass marked stale begins.
+const MARKED_STALE: &str = "marked stale by the wiki's lint pass";
+
+/// The `max-age` lints a page of `kind` updated at `updated` breaks at `cx.now`, with their
+/// messages: the only part of a page's problems that the clock alone changes.
+fn overdue(updated: OffsetDateTime, cx: &Context, kind: Option<&str>) -> Vec<(String, Option<Severity>)> {
+    let age_seconds = (cx.now - updated).whole_seconds();
+    let age_days = age_seconds / 86_400;
+    cx.policy
+        .lints_for("max-age", kind)
+        .filter_map(|lint| {
+            let days = lint.number("days")?;
+            (age_seconds as f64 > days * 86_400.0).then(|| {
+                (format!("last updated {age_days} days ago, more than {days} (lint `{}`)", lint.id), lint.severity)
+            })
+        })
+        .collect()
+}
+
+/// Whether `e` (a page parsed from bytes that have not changed since) would break other
+/// `max-age` lints at `cx.now`, or the same ones by another number of days: its `stale`
+/// findings other than the marked one are compared with those `overdue` gives now.
+pub fn outdated(e: &Entity, cx: &Context) -> bool {
+    if !cx.policy.configures("max-age") {
+        return false;
+    }
+    let Some(updated) = e.updated.as_deref().and_then(parse_time) else { return false };
+    let now = overdue(updated, cx, e.kind.as_deref());
+    let then = e.problems.iter().filter(|p| p.rule == rule::STALE && !p.message.starts_with(MARKED_STALE));
+    !now.iter().map(|(m, _)| m.as_str()).eq(then.map(|p| p.message.as_str()))
+}
+
+fn with_lint_severity(p: Problem, lint: &Lint) -> Problem {
     match lint.severity {
         Some(s) => p.with_severity(s),
         None => p,
@@ -289,6 +318,14 @@ pub fn summary(paragraph: &str) -> String {
     let mut out = String::with_capacity(paragraph.len());
     let mut rest = paragraph;
     while !rest.is_empty() {
+        // A run without `[` or a control character (C1 ones start with 0xC2) is copied whole:
+        // a character at a time, this was most of the summary's cost at every load.
+        let plain = rest.bytes().position(|b| b == b'[' || b < 0x20 || b == 0x7f || b == 0xc2).unwrap_or(rest.len());
+        if plain > 0 {
+            out.push_str(&rest[..plain]);
+            rest = &rest[plain..];
+            continue;
+        }
         if let Some(after) = rest.strip_prefix("[[")
             && let Some(end) = after.find("]]")
         {
@@ -311,7 +348,8 @@ pub fn summary(paragraph: &str) -> String {
         }
         rest = &rest[c.len_utf8()..];
     }
-    let one = crate::store::write::catalog::one_line(&out);
+    // Most summaries are one line already: kept, not copied (100k pages at every load).
+    let one = if catalog::is_one_line(&out) { out } else { catalog::one_line(&out) };
     if one.chars().count() <= MAX_SUMMARY {
         return one;
     }
@@ -420,6 +458,46 @@ mod tests {
         assert!(e.problems[0].message.contains("2026-01-29"));
     }
 
+    /// `outdated` says a page parsed at one instant reads otherwise at another exactly when
+    /// parsing it again then gives other problems: across three weeks in 5-hour steps, for two
+    /// `max-age` lints, a page the wiki marked stale, one without a date and one of no kind.
+    #[test]
+    fn outdated_is_exactly_a_different_parse_later() {
+        let config = json!({"lints": [
+            {"id": "week", "kind": "max-age", "appliesTo": "*", "severity": "warn", "params": {"days": 7}},
+            {"id": "fortnight", "kind": "max-age", "appliesTo": "Concept", "params": {"days": 14.5}},
+        ]});
+        let policy = Policy::from_config(config.as_object().unwrap());
+        let at = |s: &str| crate::store::model::timestamp::parse_instant(s).unwrap();
+        let parse_at = |text: &str, now: OffsetDateTime| {
+            let lines = LineIndex::new(text);
+            let file = SourceFile { rel: "concepts/page.md", text, lines: &lines, problems: &[], parseable: true };
+            parse_page(&file, &Context { policy: &policy, now })
+        };
+        let marked = GOOD.replace("links:", "metadata: {lint: {stale: true}}\nlinks:");
+        let undated = GOOD.replace("updated_at: 2026-04-27T15:30:00Z\n", "");
+        let kindless = GOOD.replace("kind: concept\n", "");
+        let start = at("2026-04-30T00:00:00Z");
+        let (mut changes, mut steps) = (0, 0);
+        for text in [GOOD, marked.as_str(), undated.as_str(), kindless.as_str()] {
+            for first in 0..12 {
+                let then = start + time::Duration::hours(first * 5);
+                let parsed = parse_at(text, then);
+                for later in first..first + 100 {
+                    let now = start + time::Duration::hours(later * 5);
+                    let differs = parse_at(text, now).problems != parsed.problems;
+                    assert_eq!(outdated(&parsed, &Context { policy: &policy, now }), differs, "{then} → {now}");
+                    changes += usize::from(differs);
+                    steps += 1;
+                }
+            }
+        }
+        assert!(changes > 100 && changes < steps - 100, "{changes} of {steps}: both answers are checked");
+        let none = Policy::from_config(json!({}).as_object().unwrap());
+        let e = parse_with(GOOD, json!({}), "2026-05-01T00:00:00Z");
+        assert!(!outdated(&e, &Context { policy: &none, now: at("2027-05-01T00:00:00Z") }));
+    }
+
     #[test]
     fn times_and_slugs() {
         assert!(parse_time("2026-04-27T15:00:00Z").is_some());
@@ -441,6 +519,25 @@ mod tests {
         assert_eq!(first_block("1. first\n2. second\n").as_deref(), Some("first"));
         assert_eq!(first_block("> quoted\n> more\n").as_deref(), Some("quoted more"));
         assert_eq!(first_block("# Only a heading\n"), None);
+    }
+
+    /// Summaries copy runs of plain text whole: the same as a character at a time, for
+    /// control characters (C0, DEL, C1), non-ASCII text around them and links.
+    #[test]
+    fn summaries_equal_a_character_at_a_time() {
+        // Without links a summary is the text's non-control characters on one line.
+        let by_char =
+            |p: &str| -> String { catalog::one_line(&p.chars().filter(|c| !c.is_control()).collect::<String>()) };
+        for p in [
+            "caf\u{e9} \u{a0}x\u{85}y\u{9f}z \u{a9}",
+            "a\u{7f}b\tc\u{1}d",
+            "\u{c2}\u{80}",
+            "plain words only",
+            "\u{2028}\u{fffd}ok",
+        ] {
+            assert_eq!(summary(p), by_char(p), "{p:?}");
+        }
+        assert_eq!(summary("\u{85}[[a|b]]\u{a0}[c](d) e"), "b c e");
     }
 
     #[test]

@@ -12,9 +12,9 @@ use crate::store::model::entity::{Entity, Problem, Resolution, Severity, rule};
 use crate::store::model::shared_values::SharedValues;
 
 /// First bytes of every cache file; the trailing digit moves with `FORMAT`.
-const MAGIC: &[u8; 8] = b"FOLIOC5\n";
+const MAGIC: &[u8; 8] = b"FOLIOC6\n";
 /// Bumped whenever the layout or the model's serialized shape changes.
-pub const FORMAT: u32 = 5;
+pub const FORMAT: u32 = 6;
 /// Entities per chunk: small enough to spread over the cores, large enough to amortise.
 const CHUNK: usize = 2048;
 
@@ -45,6 +45,8 @@ pub struct Snapshot {
     pub entities: Vec<Arc<Entity>>,
     pub other_files: Vec<(String, FileRole)>,
     pub walk_warnings: Vec<StoreWarning>,
+    /// What the entities were parsed under besides their files (`Dialect::parse_inputs`).
+    pub parse_inputs: u64,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -52,6 +54,7 @@ struct Files {
     other: Vec<(String, u8)>,
     /// (code, message, path) of each walk warning.
     warnings: Vec<(String, String, Option<String>)>,
+    parse_inputs: u64,
 }
 
 fn options() -> impl bincode::Options {
@@ -59,12 +62,14 @@ fn options() -> impl bincode::Options {
     bincode::DefaultOptions::new().reject_trailing_bytes()
 }
 
-/// Encode `header` (its `chunks` and `entities` are filled in here) and the store's parts.
+/// Encode `header` (its `chunks` and `entities` are filled in here) and the store's parts,
+/// parsed under `parse_inputs` (`Snapshot::parse_inputs`).
 pub fn encode(
     mut header: Header,
     entities: &[Arc<Entity>],
     other_files: &[(String, FileRole)],
     walk_warnings: &[StoreWarning],
+    parse_inputs: u64,
 ) -> Result<Vec<u8>, String> {
     use bincode::Options;
     header.entities = entities.len() as u64;
@@ -72,6 +77,7 @@ pub fn encode(
     let files = Files {
         other: other_files.iter().map(|(p, r)| (p.clone(), role_code(*r))).collect(),
         warnings: walk_warnings.iter().map(|w| (w.code.clone(), w.message.clone(), w.path.clone())).collect(),
+        parse_inputs,
     };
     let chunks: Vec<Vec<u8>> = entities
         .par_chunks(CHUNK)
@@ -169,7 +175,7 @@ fn decode_from(source: &(impl Source + ?Sized)) -> Result<Snapshot, String> {
         .collect::<Result<_, _>>()?;
     let walk_warnings =
         files.warnings.into_iter().map(|(code, message, path)| StoreWarning { code, message, path }).collect();
-    Ok(Snapshot { header, entities, other_files, walk_warnings })
+    Ok(Snapshot { header, entities, other_files, walk_warnings, parse_inputs: files.parse_inputs })
 }
 
 /// Where a cache's bytes are read from: memory, or the file itself a section at a time.
@@ -438,7 +444,7 @@ mod tests {
         let es = entities(CHUNK * 2 + 3);
         let other = vec![("index.md".to_string(), FileRole::Catalog), ("img.png".to_string(), FileRole::Other)];
         let warn = vec![StoreWarning { code: "unreadable".into(), message: "no".into(), path: Some("x".into()) }];
-        let bytes = encode(header(), &es, &other, &warn).unwrap();
+        let bytes = encode(header(), &es, &other, &warn, 9).unwrap();
         let s = decode(&bytes).unwrap();
         assert_eq!(s.header.entities, es.len() as u64);
         assert_eq!(s.header.chunks, 3);
@@ -449,6 +455,7 @@ mod tests {
         assert_eq!(s.entities[7].mtime_ns, -5);
         assert_eq!(s.other_files, other);
         assert_eq!(s.walk_warnings[0].path.as_deref(), Some("x"));
+        assert_eq!(s.parse_inputs, 9);
         // Read from the file a chunk at a time: the same snapshot; a cut or a flip is an error.
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.folio-cache");
@@ -468,7 +475,7 @@ mod tests {
 
     #[test]
     fn every_truncation_and_a_flipped_byte_are_errors() {
-        let bytes = encode(header(), &entities(40), &[], &[]).unwrap();
+        let bytes = encode(header(), &entities(40), &[], &[], 0).unwrap();
         for cut in (0..bytes.len()).step_by(7) {
             assert!(decode(&bytes[..cut]).is_err(), "truncated at {cut} of {}", bytes.len());
         }
@@ -483,7 +490,7 @@ mod tests {
     fn an_index_out_of_range_is_refused() {
         let mut es = entities(3);
         Arc::make_mut(&mut es[1]).links[0].resolution = Resolution::Entity(3);
-        let bytes = encode(header(), &es, &[], &[]).unwrap();
+        let bytes = encode(header(), &es, &[], &[], 0).unwrap();
         assert!(decode(&bytes).unwrap_err().contains("out of range"));
     }
 

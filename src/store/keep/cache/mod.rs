@@ -197,8 +197,13 @@ impl Cache {
             return Err(Miss::Absent);
         }
         let snapshot = codec::decode_file(&file).map_err(invalid)?;
+        let inputs = snapshot.parse_inputs;
         let mut store =
             Store::from_parts(root, kind, detected_by, snapshot.entities, snapshot.other_files, snapshot.walk_warnings);
+        // Parsed under another workspace policy (AIP-10): any page may read differently now.
+        if store.dialect.parse_inputs() != inputs {
+            return Err(Miss::Absent);
+        }
         store.read_since = read_since;
         store.from_cache = true;
         store.load_ms = started.elapsed().as_millis();
@@ -240,7 +245,8 @@ impl Cache {
             entities: 0,
             chunks: 0,
         };
-        let bytes = codec::encode(header, &store.entities, &store.other_files, &store.walk_warnings)?;
+        let inputs = store.dialect.parse_inputs();
+        let bytes = codec::encode(header, &store.entities, &store.other_files, &store.walk_warnings, inputs)?;
         let fail = |e: std::io::Error| format!("{}: cannot write the cache ({e})", dir.display());
         fs::create_dir_all(&dir).map_err(fail)?;
         let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&dir).map_err(fail)?;
@@ -360,6 +366,7 @@ fn canonical(root: &Path) -> PathBuf {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+    use std::sync::Arc;
 
     fn corpus(rel: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/formats/corpora").join(rel)
@@ -391,6 +398,8 @@ mod tests {
             (fixture("evolve-project/.evolve/entities"), crate::store::dialect::evolve::KIND),
             (fixture("opendray-homelab"), crate::store::dialect::opendray::KIND),
             (fixture("awareness-home"), crate::store::dialect::awareness::KIND),
+            (fixture("aip10-wiki"), crate::store::dialect::aip10::KIND),
+            (corpus("aip-10/ts-fixtures"), crate::store::dialect::aip10::KIND),
         ] {
             assert!(cacheable(kind), "{kind}");
             let rel = root.display().to_string();
@@ -412,6 +421,52 @@ mod tests {
                     || fresh.read_since.elapsed().unwrap() < Duration::from_secs(3)
             );
         }
+    }
+
+    /// An AIP-10 snapshot taken under another workspace policy is not used, and pages whose
+    /// `max-age` findings the clock has changed since (here: parsed "a day earlier", one day
+    /// fewer in their message) are read again, so the store equals a full load.
+    #[test]
+    fn aip10_snapshots_follow_the_policy_and_the_clock() {
+        let (_keep, root) = scratch_copy(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/aip10-wiki"));
+        let kind = crate::store::dialect::aip10::KIND;
+        let manifest = root.join("KNOWLEDGE.md");
+        let text = fs::read_to_string(&manifest).unwrap().replace("days: 3650", "days: 30");
+        fs::write(&manifest, text).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        let mut store = Store::load(&root, kind, "t".into());
+        store.read_since = std::time::SystemTime::now() + Duration::from_secs(5);
+        let stale = |s: &Store| -> Vec<String> {
+            s.entities
+                .iter()
+                .filter(|e| e.problems.iter().any(|p| p.message.contains("days ago")))
+                .map(|e| e.path.clone())
+                .collect()
+        };
+        let aged = stale(&store);
+        assert!(aged.len() > 3, "{aged:?}");
+        // The snapshot as a load a day earlier would have left it.
+        for e in store.entities.iter_mut().filter(|e| aged.contains(&e.path)) {
+            for p in &mut Arc::make_mut(e).problems {
+                if let Some(rest) = p.message.strip_prefix("last updated ") {
+                    let (days, tail) = rest.split_once(' ').unwrap();
+                    p.message = format!("last updated {} {tail}", days.parse::<i64>().unwrap() - 1);
+                }
+            }
+        }
+        cache.save(&store).unwrap();
+        let mut cached = cache.load(&root, kind, "t".into()).unwrap();
+        assert_eq!(validate::validate(&cached).paths, aged, "exactly the aged pages are read again");
+        cached.revalidate();
+        assert_eq!(fingerprint(&cached), fingerprint(&Store::load(&root, kind, "t".into())));
+        // Up to date now: nothing is read again. A new policy: the snapshot is not used.
+        cached.read_since = std::time::SystemTime::now() + Duration::from_secs(5);
+        cache.save(&cached).unwrap();
+        assert!(validate::validate(&cache.load(&root, kind, "t".into()).unwrap()).paths.is_empty());
+        let text = fs::read_to_string(&manifest).unwrap().replace("min: 0.5", "min: 0.95");
+        fs::write(&manifest, text).unwrap();
+        assert!(matches!(cache.load(&root, kind, "t".into()), Err(Miss::Absent)));
     }
 
     /// Files written just before the snapshot was read are doubted once (their mtime is within
@@ -509,7 +564,6 @@ mod tests {
         };
         assert!(why.contains("written for"), "{why}");
         assert!(matches!(cache.load(&root, crate::store::dialect::vault::KIND, "t".into()), Err(Miss::Absent)));
-        assert!(matches!(cache.load(&root, crate::store::dialect::aip10::KIND, "t".into()), Err(Miss::Absent)));
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub fn validate(store: &Store) -> Validation {
             known.push((e.path.as_str(), e.file_size, e.mtime_ns));
         }
     }
-    let other: Vec<&str> = store.other_files.iter().map(|(p, _)| p.as_str()).collect();
+    let other: Vec<(&str, FileRole)> = store.other_files.iter().map(|(p, r)| (p.as_str(), *r)).collect();
 
     let mut stale: Vec<(&FoundFile, Option<(u64, i64)>)> = Vec::with_capacity(entity_found.len());
     let mut paths: Vec<String> = Vec::new();
@@ -66,10 +66,12 @@ pub fn validate(store: &Store) -> Validation {
         &other_found,
         &other,
         |f| f.rel.as_str(),
-        |o| o,
+        |o| o.0,
         |f, o| match (f, o) {
             (Some(f), None) => paths.push(f.rel.clone()),
-            (None, Some(o)) => paths.push(o.to_string()),
+            (None, Some(o)) => paths.push(o.0.to_string()),
+            // A role the dialect now gives otherwise (an AIP-10 tombstone hiding `_index.md`).
+            (Some(f), Some(o)) if f.role != o.1 => paths.push(f.rel.clone()),
             _ => {}
         },
     );
@@ -87,6 +89,9 @@ pub fn validate(store: &Store) -> Validation {
         };
         changed.then(|| f.rel.clone())
     }));
+    // Unchanged files whose entities the dialect would now parse otherwise (the clock moved).
+    let dialect = store.dialect.as_ref();
+    paths.par_extend(store.entities.par_iter().filter(|e| dialect.outdated(e)).map(|e| e.path.clone()));
     paths.sort();
     paths.dedup();
     Validation { paths, walk_warnings, checked }
