@@ -6,6 +6,7 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
 use crate::markdown::doc;
+use crate::store::Reads;
 use crate::store::dialect::DialectKind;
 use crate::store::keep::cache::{Cache, Miss};
 use crate::store::keep::watch::{self, StoreWatcher};
@@ -413,7 +414,7 @@ fn load(
             Err(Miss::Absent) => {}
         }
     }
-    Ok((Store::load_with_progress(&detection.root, detection.kind, detection.reason, Some(progress)), warning))
+    Ok((Store::load_with(&detection.root, detection.kind, detection.reason, Some(progress), Reads::Entities), warning))
 }
 
 /// Where a link of the entity being read leads, for embeds to read it (resolved by the store

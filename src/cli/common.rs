@@ -3,8 +3,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::store::Store;
 use crate::store::dialect::DialectKind;
+use crate::store::{Reads, Store};
 
 /// Options that apply to every subcommand.
 pub struct Global {
@@ -19,7 +19,13 @@ pub struct Global {
 /// Open the store at `path`, the demo store, or the one found from the current directory up,
 /// first finishing or rolling back a write a crash interrupted (and saying which).
 pub fn open_store(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
-    let store = open_store_as_is(g, path)?;
+    open_store_reading(g, path, Reads::Entities)
+}
+
+/// `open_store`, a load from the files reading what `reads` asks (the bodies as words for a
+/// command that compares or searches them).
+pub fn open_store_reading(g: &Global, path: Option<&Path>, reads: Reads) -> anyhow::Result<Store> {
+    let store = open_store_as_is_reading(g, path, reads)?;
     match crate::store::write::journal::recover(&store.root, store.kind()) {
         Ok(Some(r)) => {
             eprintln!("folio: {}", super::escape::line(&r.to_string()));
@@ -33,22 +39,26 @@ pub fn open_store(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
 /// `open_store` without resolving an interrupted write (for `--read-only` runs, which must not
 /// touch the store; the journal waits for the next writer).
 pub fn open_store_as_is(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
+    open_store_as_is_reading(g, path, Reads::Entities)
+}
+
+pub fn open_store_as_is_reading(g: &Global, path: Option<&Path>, reads: Reads) -> anyhow::Result<Store> {
     if g.demo {
         let dir = super::demo::materialize().context("cannot unpack the demo store")?;
         return Ok(Store::open(&dir, g.dialect)?);
     }
     let (store, warnings) = match (path, g.bundle.as_deref()) {
         (Some(p), Some(name)) => {
-            Store::open_with(&crate::store::choose_store(p, Some(name))?, g.dialect, g.cache.as_ref())?
+            Store::open_with(&crate::store::choose_store(p, Some(name))?, g.dialect, g.cache.as_ref(), reads)?
         }
         (None, Some(name)) => {
             let cwd = std::env::current_dir().context("cannot read the current directory")?;
-            Store::open_with(&crate::store::choose_store(&cwd, Some(name))?, g.dialect, g.cache.as_ref())?
+            Store::open_with(&crate::store::choose_store(&cwd, Some(name))?, g.dialect, g.cache.as_ref(), reads)?
         }
-        (Some(p), None) => Store::open_with(p, g.dialect, g.cache.as_ref())?,
+        (Some(p), None) => Store::open_with(p, g.dialect, g.cache.as_ref(), reads)?,
         (None, None) => {
             let cwd = std::env::current_dir().context("cannot read the current directory")?;
-            Store::discover_with(&cwd, g.dialect, g.cache.as_ref())?
+            Store::discover_with(&cwd, g.dialect, g.cache.as_ref(), reads)?
         }
     };
     for w in warnings {

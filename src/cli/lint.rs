@@ -7,10 +7,10 @@ use anyhow::{Context, bail};
 
 use super::common::{Global, print_json};
 use super::escape;
-use super::write_flags::{WriteFlags, open_resolved, report as report_write};
-use crate::store::Store;
+use super::write_flags::{WriteFlags, open_resolved_reading, report as report_write};
 use crate::store::lint::{self, Finding, LintConfig, Report, fix, rules};
 use crate::store::model::entity::Severity;
+use crate::store::{Reads, Store};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -82,7 +82,14 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let writes = (a.fix && !a.dry_run) || a.log || a.ignore.is_some() || a.unignore.is_some();
     // Who writes is resolved only when something is written: a plain lint never asks.
     let actor = if writes || a.actor.is_some() { flags.actor()? } else { String::new() };
-    let mut store = super::common::one_shot(open_resolved(g, a.path.as_deref(), !writes)?);
+    // The content rules compare every body: a load from the files tokenises them as it reads,
+    // unless the store's config turns both rules off.
+    let reads = if a.ignore.is_some() || a.unignore.is_some() {
+        Reads::Entities
+    } else {
+        Reads::TermsIf(|root, kind| LintConfig::load(root, kind).map_or(true, |c| c.reads_bodies()))
+    };
+    let mut store = super::common::one_shot(open_resolved_reading(g, a.path.as_deref(), !writes, reads)?);
     if a.ignore.is_some() || a.unignore.is_some() {
         return change_ignore(&store, &a, &actor, &flags);
     }

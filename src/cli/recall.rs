@@ -2,8 +2,9 @@
 //! body searched too (words and "phrases", BM25) and the matching lines shown.
 use serde_json::json;
 
-use super::common::{Global, open_store, print_json, split_path_arg};
+use super::common::{Global, open_store_reading, print_json, split_path_arg};
 use super::escape;
+use crate::store::Reads;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -28,7 +29,9 @@ pub struct Args {
 
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let (path, query) = split_path_arg(a.words)?;
-    let store = open_store(g, path.as_deref())?;
+    // Body queries start from the bodies' words: a load from the files tokenises them as it reads.
+    let reads = if a.text { Reads::EntitiesAndTerms } else { Reads::Entities };
+    let store = super::common::one_shot(open_store_reading(g, path.as_deref(), reads)?);
     let parsed = crate::recall::Query::parse(&query);
     // `has:lint` needs the lint engine's findings, the same ones the TUI marks.
     let flags = if parsed.has_lint {

@@ -2,10 +2,10 @@
 //! interrupted write before anything else, and applying or previewing a changeset.
 use std::path::Path;
 
-use super::common::{Global, open_store, open_store_as_is};
+use super::common::{Global, open_store_as_is_reading, open_store_reading};
 use super::escape;
-use crate::store::Store;
 use crate::store::write::changeset::{Changeset, WriteError, WriteOptions};
+use crate::store::{Reads, Store};
 
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct WriteFlags {
@@ -38,7 +38,12 @@ impl WriteFlags {
 /// Open the store, first finishing or rolling back a write a crash interrupted (and saying
 /// which); a read-only run leaves the journal for a later writer.
 pub fn open_resolved(g: &Global, path: Option<&Path>, read_only: bool) -> anyhow::Result<Store> {
-    if read_only { open_store_as_is(g, path) } else { open_store(g, path) }
+    open_resolved_reading(g, path, read_only, Reads::Entities)
+}
+
+/// `open_resolved`, a load from the files reading what `reads` asks.
+pub fn open_resolved_reading(g: &Global, path: Option<&Path>, read_only: bool, reads: Reads) -> anyhow::Result<Store> {
+    if read_only { open_store_as_is_reading(g, path, reads) } else { open_store_reading(g, path, reads) }
 }
 
 /// Preview (`--dry-run`) or apply a changeset and report what was written.

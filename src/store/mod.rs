@@ -98,20 +98,50 @@ pub struct Store {
     /// A previewed store (`overlaid`): the files its writes create (true) or remove (false),
     /// which the disk does not show yet. Empty for a store read from disk.
     overlay: Arc<std::collections::HashMap<String, bool>>,
+    /// The term table the load made while it held each file's bytes (`Reads::EntitiesAndTerms`),
+    /// until the first content feature takes it (`Content::build`); never kept once the
+    /// entities change (`refresh`).
+    loaded_terms: std::sync::Mutex<Option<read::content::Content>>,
+}
+
+/// What a load reads besides the entities.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum Reads {
+    #[default]
+    Entities,
+    /// Also every entity's description and body as words, into the term table that lint's
+    /// content rules and the text index start from: tokenised while the loader holds each
+    /// file's bytes, where building it afterwards reads every body again (14 % of a cold
+    /// `recall --text` at 100k).
+    EntitiesAndTerms,
+    /// `EntitiesAndTerms` when the function, asked with the store's root and format, says the
+    /// terms will be used (lint: unless the store's config turns the content rules off).
+    TermsIf(fn(&Path, DialectKind) -> bool),
+}
+
+impl Reads {
+    fn terms(self, root: &Path, kind: DialectKind) -> bool {
+        match self {
+            Reads::Entities => false,
+            Reads::EntitiesAndTerms => true,
+            Reads::TermsIf(wanted) => wanted(root, kind),
+        }
+    }
 }
 
 impl Store {
     /// Detect the store at `path` (or `--dialect`) and load it.
     pub fn open(path: &Path, dialect: Option<DialectKind>) -> Result<Store, StoreError> {
-        Store::open_with(path, dialect, None).map(|(store, _)| store)
+        Store::open_with(path, dialect, None, Reads::Entities).map(|(store, _)| store)
     }
 
-    /// `open`, through the persistent cache when one is given (`cache::open`); the strings are
-    /// warnings about the cache for the person.
+    /// `open`, through the persistent cache when one is given (`cache::open`), a load from the
+    /// files reading what `reads` asks; the strings are warnings about the cache for the person.
     pub fn open_with(
         path: &Path,
         dialect: Option<DialectKind>,
         cache: Option<&cache::Cache>,
+        reads: Reads,
     ) -> Result<(Store, Vec<String>), StoreError> {
         // A connection string: the format that claims it reads it into a folder of its own,
         // while the store cached for that folder is decoded.
@@ -122,11 +152,11 @@ impl Store {
                 Some(Err(e)) => Err(StoreError::Database(e)),
                 None => Err(StoreError::Database(format!("{}: no format reads it", detect::shown(path)))),
             };
-            return cache::open_after(cache, &root, kind, refresh);
+            return cache::open_after(cache, &root, kind, refresh, reads);
         }
         if let Some(found) = detect::locate(path, dialect) {
             let d = found.map_err(StoreError::Database)?;
-            return Ok(cache::open(cache, &d.root, d.kind, d.reason));
+            return Ok(cache::open(cache, &d.root, d.kind, d.reason, reads));
         }
         let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => StoreError::NotFound(path.to_path_buf()),
@@ -146,12 +176,12 @@ impl Store {
             }
             None => detect::detect(path),
         };
-        Ok(cache::open(cache, &detection.root, detection.kind, detection.reason))
+        Ok(cache::open(cache, &detection.root, detection.kind, detection.reason, reads))
     }
 
     /// Find the store from `start` upward (the default when no PATH is given) and load it.
     pub fn discover(start: &Path, dialect: Option<DialectKind>) -> Result<Store, StoreError> {
-        Store::discover_with(start, dialect, None).map(|(store, _)| store)
+        Store::discover_with(start, dialect, None, Reads::Entities).map(|(store, _)| store)
     }
 
     /// `discover`, through the persistent cache when one is given.
@@ -159,32 +189,35 @@ impl Store {
         start: &Path,
         dialect: Option<DialectKind>,
         cache: Option<&cache::Cache>,
+        reads: Reads,
     ) -> Result<(Store, Vec<String>), StoreError> {
         if let Some(db) = detect::database_from_env() {
-            return Store::open_with(&db, dialect, cache);
+            return Store::open_with(&db, dialect, cache, reads);
         }
         match detect::find_upward(start) {
-            Some(found) => Store::open_with(&found, dialect, cache),
+            Some(found) => Store::open_with(&found, dialect, cache, reads),
             None => Err(StoreError::NoStoreFound(start.to_path_buf())),
         }
     }
 
     /// Load `root` as `kind`. Never fails: unreadable parts become problems.
     pub fn load(root: &Path, kind: DialectKind, detected_by: String) -> Store {
-        Store::load_with_progress(root, kind, detected_by, None)
+        Store::load_with(root, kind, detected_by, None, Reads::Entities)
     }
 
-    /// `load`, updating `progress` as files are read (for a UI loading on another thread).
-    pub fn load_with_progress(
+    /// `load`, updating `progress` as files are read (for a UI loading on another thread) and
+    /// reading what `reads` asks.
+    pub fn load_with(
         root: &Path,
         kind: DialectKind,
         detected_by: String,
         progress: Option<&load::LoadProgress>,
+        reads: Reads,
     ) -> Store {
         let started = Instant::now();
         let read_since = SystemTime::now();
         let dialect = kind.open(root);
-        let loaded = load::walk_and_read(root, dialect.as_ref(), progress);
+        let loaded = load::walk_and_read(root, dialect.as_ref(), progress, reads.terms(root, kind));
         let entities = loaded.entities;
         let walk_warnings = loaded.warnings;
         let other_files: Vec<(String, FileRole)> = loaded.other_files.into_iter().map(|f| (f.rel, f.role)).collect();
@@ -201,6 +234,7 @@ impl Store {
             from_cache: false,
             by_id: Arc::default(),
             overlay: Arc::default(),
+            loaded_terms: std::sync::Mutex::new(loaded.terms),
         };
         store.link();
         store.load_ms = started.elapsed().as_millis();
@@ -230,6 +264,7 @@ impl Store {
             from_cache: false,
             by_id: Arc::default(),
             overlay: Arc::default(),
+            loaded_terms: Default::default(),
         };
         store.index();
         store
@@ -330,6 +365,12 @@ impl Store {
     /// Whether the file `rel` exists, as this store sees it (a preview's writes included).
     pub fn file_exists(&self, rel: &str) -> bool {
         self.overlay.get(rel).copied().unwrap_or_else(|| self.root.join(rel).exists())
+    }
+
+    /// The term table the load made (`Reads::EntitiesAndTerms`), once: a second caller builds
+    /// its own.
+    pub fn take_loaded_terms(&self) -> Option<read::content::Content> {
+        self.loaded_terms.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
     pub fn abs_path(&self, rel: &str) -> PathBuf {

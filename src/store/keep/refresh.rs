@@ -68,6 +68,7 @@ impl Store {
             from_cache: false,
             by_id: Arc::clone(&self.by_id),
             overlay: Arc::default(),
+            loaded_terms: Default::default(),
         };
         // Planned with the dialect opened now: a changed workspace policy (AIP-10) changes how
         // every page reads, so then every entity file is read again.
@@ -161,6 +162,8 @@ impl Store {
         if targets.is_empty() {
             return report;
         }
+        // The load's term table holds the bodies as they were.
+        drop(self.take_loaded_terms());
         if let Some(slots) = self.same_shape(&targets, &fresh, &other, &report) {
             self.patch(slots, fresh);
             return report;

@@ -136,6 +136,12 @@ pub fn config_path(root: &Path, kind: DialectKind) -> PathBuf {
 }
 
 impl LintConfig {
+    /// Whether a content rule is on: those read every body.
+    pub fn reads_bodies(&self) -> bool {
+        use super::{near_duplicate, possible_contradiction};
+        !(self.disabled.contains(near_duplicate::RULE) && self.disabled.contains(possible_contradiction::RULE))
+    }
+
     /// The store's config; the defaults when there is no config file.
     pub fn load(root: &Path, kind: DialectKind) -> Result<LintConfig, ConfigError> {
         let path = config_path(root, kind);

@@ -194,8 +194,7 @@ fn all_families(store: &Store, manifest: &manifest::ManifestLints) -> Vec<Findin
 
 /// The content rules, unless both are disabled: they read every body.
 fn content(store: &Store, config: &LintConfig, profiles: ProfileSource, out: &mut Vec<Finding>) {
-    let off = |rule| config.disabled.contains(rule);
-    if off(near_duplicate::RULE) && off(possible_contradiction::RULE) {
+    if !config.reads_bodies() {
         return;
     }
     let threshold = config.near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);

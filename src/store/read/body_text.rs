@@ -3,9 +3,10 @@
 //! (bodies are never kept in memory), and one tokenizer so that every content feature agrees on
 //! what a word is.
 use std::borrow::Cow;
+use std::path::Path;
 
 use crate::store::Store;
-use crate::store::model::entity::EntityIdx;
+use crate::store::model::entity::{Entity, EntityIdx};
 use crate::store::read::fsio::{self, FolderOpener};
 
 /// Largest body read for content features; what lies beyond is not compared or indexed.
@@ -28,13 +29,25 @@ pub fn body(store: &Store, idx: EntityIdx) -> Option<Body> {
     Some(Body { text: raw.text().into_owned(), first_line })
 }
 
-/// An entity's bytes as read for its body: from the start of its span, the body from `from`.
-pub struct RawBody {
-    bytes: Vec<u8>,
+/// An entity's bytes as read for its body: from the start of its span, the body from `from`
+/// (borrowed from the loader's text of the file, or read from disk).
+pub struct RawBody<'a> {
+    bytes: Cow<'a, [u8]>,
     from: usize,
 }
 
-impl RawBody {
+impl<'a> RawBody<'a> {
+    /// `bytes`, the file's bytes over `read_range(e)`, as `e`'s body; `None` when they hold a
+    /// NUL byte in their first 8 KB (binary).
+    fn of(e: &Entity, bytes: Cow<'a, [u8]>) -> Option<RawBody<'a>> {
+        if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+            return None;
+        }
+        let start = e.body_start.max(e.span.start) as usize;
+        let from = (start - e.span.start as usize).min(bytes.len());
+        Some(RawBody { bytes, from })
+    }
+
     /// The body's text (borrowed when it is valid UTF-8).
     pub fn text(&self) -> Cow<'_, str> {
         let bytes = &self.bytes[self.from..];
@@ -50,23 +63,41 @@ impl RawBody {
     }
 }
 
+/// The bytes of a file that `e`'s body is read from: its span's start up to the span's end, or
+/// `BODY_READ_LIMIT` past the body's start. Only the entity's own bytes: reading every entry
+/// before it made a file of 100k entries quadratic (awareness lint at 100k: 96 s).
+fn read_range(e: &Entity) -> (u64, u64) {
+    let start = e.body_start.max(e.span.start) as u64;
+    (e.span.start as u64, (e.span.end as u64).min(start + BODY_READ_LIMIT))
+}
+
 /// The bytes of one entity's body, its files opened through `opener` (entities read in path
 /// order share their folder's descriptor); `None` as for `body`.
-pub fn body_bytes(store: &Store, idx: EntityIdx, opener: &mut FolderOpener) -> Option<RawBody> {
+pub fn body_bytes(store: &Store, idx: EntityIdx, opener: &mut FolderOpener) -> Option<RawBody<'static>> {
     let e = store.entity(idx);
+    body_bytes_at(e, &store.abs_path(&e.path), opener)
+}
+
+/// `body_bytes` of the entity `e` of the file at `path`.
+pub fn body_bytes_at(e: &Entity, path: &Path, opener: &mut FolderOpener) -> Option<RawBody<'static>> {
     if e.escapes_root() {
         return None;
     }
-    let start = e.body_start.max(e.span.start) as u64;
-    let cap = (e.span.end as u64).min(start + BODY_READ_LIMIT);
-    // Only the entity's own bytes: reading every entry before it made a file of 100k entries
-    // quadratic (awareness lint at 100k: 96 s).
-    let bytes = fsio::read_range_with(opener, &store.abs_path(&e.path), e.span.start as u64, cap).ok()?;
-    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
-        return None;
+    let (from, to) = read_range(e);
+    let bytes = fsio::read_range_with(opener, path, from, to).ok()?;
+    RawBody::of(e, Cow::Owned(bytes))
+}
+
+/// `body_bytes` from `text`, the whole of `e`'s file exactly as it is on disk (read whole,
+/// valid UTF-8): the same bytes without reading them again. `None` when `e`'s range does not
+/// lie within `text` (then read it with `body_bytes_at`) or, as for `body`, when it is binary.
+pub fn body_bytes_in<'t>(e: &Entity, text: &'t str) -> Option<Option<RawBody<'t>>> {
+    if e.escapes_root() {
+        return Some(None);
     }
-    let from = ((start - e.span.start as u64) as usize).min(bytes.len());
-    Some(RawBody { bytes, from })
+    let (from, to) = read_range(e);
+    let bytes = text.as_bytes().get(from as usize..to.max(from) as usize)?;
+    Some(RawBody::of(e, Cow::Borrowed(bytes)))
 }
 
 /// The text of an entity that content features read: title, description and body.

@@ -41,39 +41,50 @@ pub struct Term {
 pub struct Content {
     /// Term number → word (lower case).
     pub words: Vec<Box<str>>,
-    /// The terms of entities `k * CHUNK..`, as their build task left them, numbered anew in
-    /// place: one array of every term would copy the table's largest part once more.
+    /// The terms of the entities as their build tasks (or the loading threads) left them,
+    /// numbered anew in place: one array of every term would copy the table's largest part
+    /// once more.
     chunks: Vec<Chunk>,
-    /// Words in each entity's description and body.
-    lengths: Vec<u32>,
+    /// Entity `i`'s chunk and place in it, when the chunks do not hold the entities in order
+    /// (the loading threads read files in no order); empty when chunk `c` holds entities
+    /// `c * CHUNK..`.
+    at: Vec<(u32, u32)>,
+    len: usize,
 }
 
-/// The terms of `CHUNK` entities (fewer in the last chunk).
+/// The terms of some entities: `CHUNK` of them in a build task's, any number in a loading
+/// thread's.
 #[derive(Debug)]
 struct Chunk {
     /// Where each entity's terms start in `terms` (one more entry than entities).
     starts: Vec<u32>,
     terms: Vec<Term>,
-}
-
-/// What one build task found: its own vocabulary and its entities' terms in local numbers.
-struct Part {
-    vocab: Vec<Box<str>>,
-    starts: Vec<u32>,
-    terms: Vec<Term>,
+    /// Words in each entity's description and body.
     lengths: Vec<u32>,
 }
 
+/// What one build task or loading thread found: its own vocabulary and its entities' terms in
+/// local numbers.
+pub struct Part {
+    vocab: Vec<Box<str>>,
+    terms: Chunk,
+}
+
 impl Content {
-    /// Read and tokenise the description and body of every entity (in parallel). What
-    /// `body_text::compared_text` gives each entity is tokenised in two parts, description then
-    /// body, straight from the bytes read: no concatenated copy per entity.
+    /// The table of the store's entities: the one its load made while it read the files
+    /// (`Store::take_loaded_terms`), or read and tokenised now (`build_of` every entity).
     pub fn build(store: &Store) -> Content {
+        if let Some(made) = store.take_loaded_terms() {
+            return made;
+        }
         let all: Vec<EntityIdx> = (0..store.entities.len() as EntityIdx).collect();
         Content::build_of(store, &all)
     }
 
-    /// `build` for the entities `idxs` only (table entry `k` is entity `idxs[k]`).
+    /// Read and tokenise the description and body of the entities `idxs` (in parallel; table
+    /// entry `k` is entity `idxs[k]`). What `body_text::compared_text` gives each entity is
+    /// tokenised in two parts, description then body, straight from the bytes read: no
+    /// concatenated copy per entity.
     pub fn build_of(store: &Store, idxs: &[EntityIdx]) -> Content {
         Content::from_chunks(idxs.len(), |range, t| {
             let mut opener = FolderOpener::default();
@@ -104,73 +115,95 @@ impl Content {
             .map(|c| {
                 let mut t = Tokeniser::default();
                 fill(c * CHUNK..((c + 1) * CHUNK).min(n), &mut t);
-                t.part
+                t.into_part()
             })
             .collect();
-        // Local term numbers to global ones, task by task (each task's words looked up once,
-        // in a table that compares with `words` instead of cloning every word as its key).
-        let hasher = foldhash::fast::FixedState::default();
-        let mut lookup: HashTable<u32> = HashTable::new();
-        let mut words: Vec<Box<str>> = Vec::new();
-        let maps: Vec<Vec<u32>> = parts
-            .iter()
-            .map(|p| {
-                p.vocab
-                    .iter()
-                    .map(|w| {
-                        let hash = hasher.hash_one(&**w);
-                        if let Some(&id) = lookup.find(hash, |&id| words[id as usize] == *w) {
-                            return id;
-                        }
-                        let id = words.len() as u32;
-                        words.push(w.clone());
-                        lookup.insert_unique(hash, id, |&id| hasher.hash_one(&*words[id as usize]));
-                        id
-                    })
-                    .collect()
-            })
-            .collect();
-        let lengths = parts.iter().flat_map(|p| p.lengths.iter().copied()).collect();
-        let chunks = parts
-            .into_par_iter()
-            .zip(maps)
-            .map(|(part, map)| {
-                let mut terms = part.terms;
-                for t in &mut terms {
-                    t.id = map[t.id as usize];
-                }
-                Chunk { starts: part.starts, terms }
-            })
-            .collect();
-        Content { words, chunks, lengths }
+        let (words, chunks) = merge(parts);
+        Content { words, chunks, at: Vec::new(), len: n }
+    }
+
+    /// The table from the loading threads' parts, entity `i` being entity `at[i].1` of part
+    /// `at[i].0`.
+    pub fn from_parts(parts: Vec<Part>, at: Vec<(u32, u32)>) -> Content {
+        let (words, chunks) = merge(parts);
+        Content { words, chunks, len: at.len(), at }
     }
 
     /// Entities in the table.
     pub fn len(&self) -> usize {
-        self.lengths.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.lengths.is_empty()
+        self.len == 0
+    }
+
+    /// Entity `i`'s chunk and place in it.
+    fn place(&self, i: usize) -> (&Chunk, usize) {
+        let (c, k) = match self.at.get(i) {
+            Some(&(c, k)) => (c as usize, k as usize),
+            None => (i / CHUNK, i % CHUNK),
+        };
+        (&self.chunks[c], k)
     }
 
     /// The terms of entity `i`, in no particular order.
     pub fn terms(&self, i: usize) -> &[Term] {
-        let Chunk { starts, terms } = &self.chunks[i / CHUNK];
-        let k = i % CHUNK;
+        let (Chunk { starts, terms, .. }, k) = self.place(i);
         &terms[starts[k] as usize..starts[k + 1] as usize]
     }
 
     /// Words in entity `i`'s description and body.
     pub fn length(&self, i: usize) -> u32 {
-        self.lengths[i]
+        let (chunk, k) = self.place(i);
+        chunk.lengths[k]
     }
 }
 
-/// One build task's tokeniser: entities' texts in, one after another, their terms in local
-/// numbers out (`part`). A word is looked up in a table of term numbers that compares it with
+/// The parts' vocabularies as one, and their terms numbered in it. Local term numbers become
+/// global ones part by part (each part's words looked up once, in a table that compares with
+/// `words` instead of keeping every word as its key too; each word moved, not cloned), then the
+/// parts' terms are renumbered in place, in parallel.
+fn merge(parts: Vec<Part>) -> (Vec<Box<str>>, Vec<Chunk>) {
+    let hasher = foldhash::fast::FixedState::default();
+    let mut lookup: HashTable<u32> = HashTable::new();
+    let mut words: Vec<Box<str>> = Vec::new();
+    let (vocabs, chunks): (Vec<_>, Vec<_>) = parts.into_iter().map(|p| (p.vocab, p.terms)).unzip();
+    let maps: Vec<Vec<u32>> = vocabs
+        .into_iter()
+        .map(|vocab| {
+            vocab
+                .into_iter()
+                .map(|w| {
+                    let hash = hasher.hash_one(&*w);
+                    if let Some(&id) = lookup.find(hash, |&id| words[id as usize] == w) {
+                        return id;
+                    }
+                    let id = words.len() as u32;
+                    words.push(w);
+                    lookup.insert_unique(hash, id, |&id| hasher.hash_one(&*words[id as usize]));
+                    id
+                })
+                .collect()
+        })
+        .collect();
+    let chunks = chunks
+        .into_par_iter()
+        .zip(maps)
+        .map(|(mut chunk, map)| {
+            for t in &mut chunk.terms {
+                t.id = map[t.id as usize];
+            }
+            chunk
+        })
+        .collect();
+    (words, chunks)
+}
+
+/// One build task's or loading thread's tokeniser: entities' texts in, one after another, their
+/// terms in local numbers out (`into_part`). A word is looked up in a table of term numbers that compares it with
 /// the vocabulary itself, so each distinct word is kept once, not also as a map key.
-struct Tokeniser {
+pub struct Tokeniser {
     part: Part,
     hasher: foldhash::fast::FixedState,
     /// Local term numbers of short words, with their packed key inline: a probe compares two
@@ -194,7 +227,7 @@ struct Tokeniser {
 impl Default for Tokeniser {
     fn default() -> Self {
         Tokeniser {
-            part: Part { vocab: Vec::new(), starts: vec![0], terms: Vec::new(), lengths: Vec::new() },
+            part: Part { vocab: Vec::new(), terms: Chunk { starts: vec![0], terms: Vec::new(), lengths: Vec::new() } },
             hasher: foldhash::fast::FixedState::default(),
             short: HashTable::new(),
             recent: vec![(0, 0); RECENT].into_boxed_slice(),
@@ -211,7 +244,7 @@ impl Default for Tokeniser {
 impl Tokeniser {
     /// Add `text` to the current entity: the next lines of its text (a fence opened in one part
     /// stays open into the next, as in the parts joined by a line break).
-    fn add(&mut self, text: &str) {
+    pub fn add(&mut self, text: &str) {
         let Tokeniser { part, hasher, short, recent, local, counts, touched, len, in_code, scratch } = self;
         for line in body_text::lines(text) {
             let t = line.trim_start();
@@ -277,14 +310,19 @@ impl Tokeniser {
     }
 
     /// Close the current entity: its terms in the order first met, its length.
-    fn end_entity(&mut self) {
+    pub fn end_entity(&mut self) {
         for id in self.touched.drain(..) {
             let (count, places) = std::mem::take(&mut self.counts[id as usize]);
-            self.part.terms.push(Term { id, count, places });
+            self.part.terms.terms.push(Term { id, count, places });
         }
-        self.part.starts.push(self.part.terms.len() as u32);
-        self.part.lengths.push(std::mem::take(&mut self.len));
+        self.part.terms.starts.push(self.part.terms.terms.len() as u32);
+        self.part.terms.lengths.push(std::mem::take(&mut self.len));
         self.in_code = false;
+    }
+
+    /// The entities tokenised so far, for `Content::from_parts` or a build task's table.
+    pub fn into_part(self) -> Part {
+        self.part
     }
 }
 
@@ -315,12 +353,6 @@ mod tests {
             let n = store.entities.len();
             let got = Content::build(&store);
             let want = Content::from_texts(n, |i| body_text::compared_text(&store, i as EntityIdx));
-            let named = |c: &Content, i: usize| {
-                let mut t: Vec<(String, u16, u8)> =
-                    c.terms(i).iter().map(|t| (c.words[t.id as usize].to_string(), t.count, t.places)).collect();
-                t.sort();
-                t
-            };
             for i in 0..n {
                 assert_eq!(named(&got, i), named(&want, i), "{}", store.entity(i as EntityIdx).path);
                 assert_eq!(got.length(i), want.length(i));
@@ -328,6 +360,91 @@ mod tests {
             checked += n;
         }
         assert!(checked > 100, "{checked}");
+    }
+
+    /// Each entity's terms by word, for comparing two tables.
+    fn named(c: &Content, i: usize) -> Vec<(String, u16, u8)> {
+        let mut t: Vec<(String, u16, u8)> =
+            c.terms(i).iter().map(|t| (c.words[t.id as usize].to_string(), t.count, t.places)).collect();
+        t.sort();
+        t
+    }
+
+    /// The table the loader makes while it reads (`Reads::EntitiesAndTerms`) is the table read
+    /// back from disk afterwards, entity by entity: in every fixture store, and in stores whose
+    /// files test the cut — bytes that are not UTF-8, a NUL past a file's first 8 KB inside one
+    /// entry, a body longer than `BODY_READ_LIMIT` with a character across the cut, CRLF,
+    /// entries sharing a file, a symlink out of the root, an unreadable file.
+    #[test]
+    fn the_table_made_while_loading_is_the_table_read_afterwards() {
+        use crate::store::{Reads, read::detect};
+        let dir = tempfile::tempdir().unwrap();
+        let vault = dir.path().join("vault");
+        std::fs::create_dir_all(vault.join("notes")).unwrap();
+        let write = |rel: &str, bytes: &[u8]| std::fs::write(vault.join(rel), bytes).unwrap();
+        write("notes/plain.md", b"---\ntitle: Plain\ndescription: Short and Plain\n---\n# Plain\nPillow pillow EXIF\n");
+        write("notes/crlf.md", b"---\r\ntitle: Crlf\r\n---\r\nLine one\r\n```\r\ncode Here\r\n```\r\n");
+        write("notes/latin1.md", b"---\ntitle: Latin\n---\ncaf\xe9 na\xefve words\n");
+        let mut long = b"---\ntitle: Long\n---\n".to_vec();
+        let body_start = long.len();
+        long.resize(body_start + super::body_text::BODY_READ_LIMIT as usize - 1, b'a');
+        long.extend_from_slice("é tail words beyond the cut\n".as_bytes());
+        write("notes/long.md", &long);
+        let outside = dir.path().join("outside.md");
+        std::fs::write(&outside, "# Outside\nsecret words\n").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&outside, vault.join("notes/escape.md")).unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(home.join("memory")).unwrap();
+        let mut lt = b"# Long-Term Memory\n\n## Patterns\n\n".to_vec();
+        for i in 0..300 {
+            lt.extend_from_slice(format!("- 2026-08-{:02}: Entry {i} about restic snapshots\n", i % 28 + 1).as_bytes());
+        }
+        lt.extend_from_slice(b"- 2026-08-11: Binary \0 entry past the first 8 KB\n- 2026-08-12: After the NUL\n");
+        std::fs::write(home.join("memory/long-term.md"), &lt).unwrap();
+        std::fs::write(home.join("AGENTS.md"), "# Agents\n").unwrap();
+
+        let mut stores: Vec<(std::path::PathBuf, crate::store::dialect::DialectKind, String)> = Vec::new();
+        for (root, _) in crate::store::fixture_stores::all() {
+            let found = detect::detect(&root);
+            stores.push((found.root, found.kind, found.reason));
+        }
+        stores.push((vault, crate::store::dialect::vault::KIND, "test".into()));
+        let found = detect::detect(&home);
+        stores.push((found.root, found.kind, found.reason));
+        let mut checked = 0;
+        for (root, kind, reason) in stores {
+            let store = Store::load_with(&root, kind, reason, None, Reads::EntitiesAndTerms);
+            let made = store.take_loaded_terms().expect("the load made the table");
+            assert!(store.take_loaded_terms().is_none(), "the table is taken once");
+            let n = store.entities.len();
+            let all: Vec<EntityIdx> = (0..n as EntityIdx).collect();
+            let read = Content::build_of(&store, &all);
+            assert_eq!((made.len(), made.words.len()), (n, read.words.len()), "{}", root.display());
+            for i in 0..n {
+                assert_eq!(named(&made, i), named(&read, i), "{}", store.entity(i as EntityIdx).path);
+                assert_eq!(made.length(i), read.length(i), "{}", store.entity(i as EntityIdx).path);
+            }
+            checked += n;
+        }
+        assert!(checked > 400, "{checked}");
+    }
+
+    /// A load that was not asked for the table makes none, and a store's refresh drops the one
+    /// its load made (the bodies it holds may have changed).
+    #[test]
+    fn only_an_asked_load_makes_the_table_and_a_refresh_drops_it() {
+        use crate::store::Reads;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "# A\nalpha words\n").unwrap();
+        let kind = crate::store::dialect::vault::KIND;
+        assert!(Store::load(dir.path(), kind, "t".into()).take_loaded_terms().is_none());
+        let mut store = Store::load_with(dir.path(), kind, "t".into(), None, Reads::EntitiesAndTerms);
+        std::fs::write(dir.path().join("a.md"), "# A\nbeta words\n").unwrap();
+        store.refresh(&["a.md"]);
+        assert!(store.take_loaded_terms().is_none());
+        let c = Content::build(&store);
+        assert!(named(&c, 0).iter().any(|(w, _, _)| w == "beta"));
     }
 
     /// More distinct short words than the tokeniser's recent slots, each met again and again

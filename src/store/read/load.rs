@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use super::{fsio, hostile};
+use super::content::{Content, Part, Tokeniser};
+use super::{body_text, fsio, hostile};
 use crate::store::dialect::{Dialect, FileRole, SourceFile, StoreWarning};
 use crate::store::model::entity::{Entity, Problem, rule};
 use crate::store::model::lines::LineIndex;
@@ -109,19 +110,29 @@ pub struct Loaded {
     pub entities: Vec<Arc<Entity>>,
     pub other_files: Vec<FoundFile>,
     pub warnings: Vec<StoreWarning>,
+    /// The entities' term table, when asked (`Reads::EntitiesAndTerms`).
+    pub terms: Option<Content>,
+    /// Each walker thread's terms, with where its entities start in `entities` before the sort.
+    parts: Vec<(usize, Part)>,
 }
 
 /// `walk` and `read_entities` in one pass: each walker thread reads and parses the entity
 /// files it finds, so reading overlaps listing folders (as ripgrep does) and nothing waits
 /// for the whole tree to be listed. A sequential walk before the parallel read was ≈17 % of
-/// the samples of `folio stats` at 100k, all on the main thread (perf).
-pub fn walk_and_read(root: &Path, dialect: &dyn Dialect, progress: Option<&LoadProgress>) -> Loaded {
+/// the samples of `folio stats` at 100k, all on the main thread (perf). With `terms`, each
+/// thread also tokenises the bodies of what it reads (`Loaded::terms`).
+pub fn walk_and_read(root: &Path, dialect: &dyn Dialect, progress: Option<&LoadProgress>, terms: bool) -> Loaded {
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let shared = Mutex::new(Loaded::default());
-    let mut builder = ReaderBuilder { root, canonical_root: &canonical_root, dialect, progress, shared: &shared };
+    let mut builder =
+        ReaderBuilder { root, canonical_root: &canonical_root, dialect, progress, shared: &shared, terms };
     walker(root).threads(walk_threads()).build_parallel().visit(&mut builder);
     let mut loaded = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-    loaded.entities = sort_entities(std::mem::take(&mut loaded.entities));
+    let (entities, order) = sort_entities(std::mem::take(&mut loaded.entities));
+    loaded.entities = entities;
+    if terms {
+        loaded.terms = Some(terms_in_order(std::mem::take(&mut loaded.parts), &order));
+    }
     loaded.other_files.sort_by(|a, b| a.rel.cmp(&b.rel));
     loaded.warnings.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message)));
     loaded
@@ -140,6 +151,22 @@ struct ReaderBuilder<'s> {
     dialect: &'s dyn Dialect,
     progress: Option<&'s LoadProgress>,
     shared: &'s Mutex<Loaded>,
+    terms: bool,
+}
+
+/// The walker threads' terms as one table in the entities' sorted order: `order[j]` is the
+/// place entity `j` had before the sort, in the threads' entities laid end to end.
+fn terms_in_order(mut parts: Vec<(usize, Part)>, order: &[u32]) -> Content {
+    parts.sort_by_key(|&(start, _)| start);
+    let starts: Vec<usize> = parts.iter().map(|&(start, _)| start).collect();
+    let at = order
+        .iter()
+        .map(|&i| {
+            let p = starts.partition_point(|&start| start <= i as usize) - 1;
+            (p as u32, (i as usize - starts[p]) as u32)
+        })
+        .collect();
+    Content::from_parts(parts.into_iter().map(|(_, part)| part).collect(), at)
 }
 
 impl<'s> ignore::ParallelVisitorBuilder<'s> for ReaderBuilder<'s> {
@@ -153,6 +180,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for ReaderBuilder<'s> {
             mine: Loaded::default(),
             opener: fsio::FolderOpener::default(),
             values: SharedValues::default(),
+            terms: self.terms.then(Tokeniser::default),
         })
     }
 }
@@ -168,6 +196,8 @@ struct Reader<'s> {
     /// The walker hands a folder's files to one thread one after another.
     opener: fsio::FolderOpener,
     values: SharedValues,
+    /// The bodies of `mine.entities` as words, in the same order, when asked.
+    terms: Option<Tokeniser>,
 }
 
 impl ignore::ParallelVisitor for Reader<'_> {
@@ -177,7 +207,7 @@ impl ignore::ParallelVisitor for Reader<'_> {
                 if let Some(p) = self.progress {
                     p.total.fetch_add(1, Ordering::Relaxed);
                 }
-                let read = read_one(&path, &f, self.dialect, &mut self.opener, &mut self.values);
+                let read = read_one(&path, &f, self.dialect, &mut self.opener, &mut self.values, self.terms.as_mut());
                 self.mine.entities.extend(read.into_iter().map(Arc::new));
                 if let Some(p) = self.progress {
                     p.done.fetch_add(1, Ordering::Relaxed);
@@ -194,6 +224,10 @@ impl ignore::ParallelVisitor for Reader<'_> {
 impl Drop for Reader<'_> {
     fn drop(&mut self) {
         let mut all = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(t) = self.terms.take() {
+            let start = all.entities.len();
+            all.parts.push((start, t.into_part()));
+        }
         all.entities.append(&mut self.mine.entities);
         all.other_files.append(&mut self.mine.other_files);
         all.warnings.append(&mut self.mine.warnings);
@@ -231,7 +265,7 @@ pub fn read_entities(
         .par_iter()
         .filter(|f| f.role == FileRole::Entity)
         .map_init(<(fsio::FolderOpener, SharedValues)>::default, |(opener, values), f| {
-            let parsed = read_one(&root.join(&f.rel), f, dialect, opener, values);
+            let parsed = read_one(&root.join(&f.rel), f, dialect, opener, values, None);
             if let Some(p) = progress {
                 p.done.fetch_add(1, Ordering::Relaxed);
             }
@@ -246,8 +280,9 @@ pub fn read_entities(
 /// `entities` in `entity_order`. The sort compares a compact key first, the path's first 24
 /// bytes, and reaches into the entities only when those tie: comparing through each `Arc` to
 /// a path scattered over the heap was 38 ms of both cores at 100k (two cache misses a side).
-/// Unstable but in parallel; the order is unique, so the result is the same.
-fn sort_entities(entities: Vec<Arc<Entity>>) -> Vec<Arc<Entity>> {
+/// Unstable but in parallel; the order is unique, so the result is the same. Also each sorted
+/// entity's place before the sort.
+fn sort_entities(entities: Vec<Arc<Entity>>) -> (Vec<Arc<Entity>>, Vec<u32>) {
     let mut keys: Vec<([u8; 24], u32)> = entities
         .par_iter()
         .enumerate()
@@ -264,7 +299,8 @@ fn sort_entities(entities: Vec<Arc<Entity>>) -> Vec<Arc<Entity>> {
         a.0.cmp(&b.0).then_with(|| entity_order(&entities[a.1 as usize], &entities[b.1 as usize]))
     });
     let mut slots: Vec<Option<Arc<Entity>>> = entities.into_iter().map(Some).collect();
-    keys.iter().filter_map(|&(_, i)| slots[i as usize].take()).collect()
+    let sorted = keys.iter().filter_map(|&(_, i)| slots[i as usize].take()).collect();
+    (sorted, keys.into_iter().map(|(_, i)| i).collect())
 }
 
 /// Entities in path order, then in the order they appear in their file (`span.start` tells
@@ -273,19 +309,23 @@ fn entity_order(a: &Entity, b: &Entity) -> std::cmp::Ordering {
     a.path.cmp(&b.path).then(a.line.cmp(&b.line)).then(a.span.start.cmp(&b.span.start))
 }
 
-/// Read and parse the entity file `found`, at `path` (the root joined with `found.rel`).
+/// Read and parse the entity file `found`, at `path` (the root joined with `found.rel`), and
+/// tokenise its entities' descriptions and bodies into `terms` when given.
 fn read_one(
     path: &Path,
     found: &FoundFile,
     dialect: &dyn Dialect,
     opener: &mut fsio::FolderOpener,
     values: &mut SharedValues,
+    terms: Option<&mut Tokeniser>,
 ) -> Vec<Entity> {
     let mut problems = Vec::new();
     let mut bytes = Vec::new();
     let mut size = 0;
     let mut mtime = 0;
     let mut readable = true;
+    // The text is the file's bytes, every one of them: a body can be cut from it.
+    let mut whole = false;
     if found.symlink_inside == Some(false) {
         problems.push(Problem::new(rule::LINK_ESCAPES_ROOT, "symlink points outside the store; not read", 0, 0));
         readable = false;
@@ -295,6 +335,7 @@ fn read_one(
                 size = meta.len();
                 mtime = fsio::mtime_ns(&meta);
                 bytes = b;
+                whole = !truncated;
                 if truncated {
                     problems.push(Problem::new(
                         rule::TOO_LARGE,
@@ -318,6 +359,7 @@ fn read_one(
     let text = match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => {
+            whole = false;
             let at = e.utf8_error().valid_up_to();
             let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let (line, col) = LineIndex::new(&lossy[..floor_char_boundary(&lossy, at)]).position(at.min(lossy.len()));
@@ -345,6 +387,19 @@ fn read_one(
         // slack back, as every entity is kept for the life of the store.
         e.shrink_to_fit();
         values.share(e);
+    }
+    if let Some(t) = terms {
+        for e in &entities {
+            t.add(e.description.as_deref().unwrap_or_default());
+            // What `body_text::body_bytes` would read, cut from the text in hand when it is the
+            // file's bytes (else read as it reads it).
+            let cut = if readable && whole { body_text::body_bytes_in(e, &text) } else { None };
+            let raw = cut.unwrap_or_else(|| body_text::body_bytes_at(e, path, opener));
+            if let Some(raw) = raw {
+                t.add(&raw.text());
+            }
+            t.end_entity();
+        }
     }
     entities
 }
@@ -441,8 +496,10 @@ mod tests {
         ];
         let mut reference = entities.clone();
         reference.sort_by(|a, b| entity_order(a, b));
-        let sorted = sort_entities(entities);
+        let (sorted, order) = sort_entities(entities.clone());
         let key = |v: &[Arc<Entity>]| v.iter().map(|e| (e.path.clone(), e.line, e.span.start)).collect::<Vec<_>>();
         assert_eq!(key(&sorted), key(&reference));
+        let before: Vec<Arc<Entity>> = order.iter().map(|&i| Arc::clone(&entities[i as usize])).collect();
+        assert_eq!(key(&before), key(&sorted), "each sorted entity's place before the sort");
     }
 }

@@ -16,8 +16,8 @@ pub mod profiles;
 pub mod side;
 pub mod validate;
 
-use crate::store::Store;
 use crate::store::dialect::DialectKind;
+use crate::store::{Reads, Store};
 use codec::Header;
 
 /// Extension of the side file holding a store's text index (`Cache::side_file`).
@@ -37,13 +37,20 @@ const MAX_AGE: Duration = Duration::from_secs(24 * 3600);
 /// changed, and added or removed ones, are read), or loaded from its files when there is no
 /// usable cache. The cache is written when it was missing or anything changed. The strings
 /// are warnings for the person (an ignored cache file, one that could not be written).
-pub fn open(cache: Option<&Cache>, root: &Path, kind: DialectKind, detected_by: String) -> (Store, Vec<String>) {
+/// A load from the files reads what `reads` asks.
+pub fn open(
+    cache: Option<&Cache>,
+    root: &Path,
+    kind: DialectKind,
+    detected_by: String,
+    reads: Reads,
+) -> (Store, Vec<String>) {
     let Some(cache) = cache.filter(|_| cacheable(kind)) else {
-        return (Store::load(root, kind, detected_by), Vec::new());
+        return (Store::load_with(root, kind, detected_by, None, reads), Vec::new());
     };
     let started = Instant::now();
     let cached = cache.load_tokened(root, kind, detected_by.clone());
-    finish(cache, cached, started, root, kind, detected_by)
+    finish(cache, cached, started, root, kind, detected_by, reads)
 }
 
 /// `open` for a store whose files `refresh` first brings up to date (a database read into
@@ -54,9 +61,10 @@ pub fn open_after<E>(
     root: &Path,
     kind: DialectKind,
     refresh: impl FnOnce() -> Result<String, E>,
+    reads: Reads,
 ) -> Result<(Store, Vec<String>), E> {
     let Some(cache) = cache.filter(|_| cacheable(kind)) else {
-        return Ok((Store::load(root, kind, refresh()?), Vec::new()));
+        return Ok((Store::load_with(root, kind, refresh()?, None, reads), Vec::new()));
     };
     let started = Instant::now();
     let (refreshed, cached) = std::thread::scope(|s| {
@@ -68,7 +76,7 @@ pub fn open_after<E>(
         store.detected_by = detected_by.clone();
         (store, token)
     });
-    Ok(finish(cache, cached, started, root, kind, detected_by))
+    Ok(finish(cache, cached, started, root, kind, detected_by, reads))
 }
 
 fn finish(
@@ -78,6 +86,7 @@ fn finish(
     root: &Path,
     kind: DialectKind,
     detected_by: String,
+    reads: Reads,
 ) -> (Store, Vec<String>) {
     let mut warnings = Vec::new();
     // Read before any file is checked or read: a change after it makes it differ next time.
@@ -98,7 +107,7 @@ fn finish(
             if let Miss::Invalid(why) = miss {
                 warnings.push(why);
             }
-            let store = Store::load(root, kind, detected_by);
+            let store = Store::load_with(root, kind, detected_by, None, reads);
             let big = store.entities.len() >= MIN_ENTITIES;
             (store, big)
         }
@@ -494,7 +503,7 @@ mod tests {
         let written = std::fs::metadata(&file).unwrap().modified().unwrap();
         let again = cache.load(&root, kind, "t".into()).unwrap();
         assert_eq!(validate::validate(&again).paths, Vec::<String>::new(), "nothing doubted twice");
-        let (_, warnings) = open(Some(&cache), &root, kind, "t".into());
+        let (_, warnings) = open(Some(&cache), &root, kind, "t".into(), Reads::Entities);
         assert!(warnings.is_empty(), "{warnings:?}");
         assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), written, "the cache is not rewritten");
     }
@@ -576,7 +585,7 @@ mod tests {
         let store = Store::load(&root, crate::store::dialect::okf::KIND, "t".into());
         let e = cache.save(&store).unwrap_err();
         assert!(e.contains("cannot write the cache"), "{e}");
-        let (opened, _) = open(Some(&cache), &root, crate::store::dialect::okf::KIND, "t".into());
+        let (opened, _) = open(Some(&cache), &root, crate::store::dialect::okf::KIND, "t".into(), Reads::Entities);
         assert_eq!(opened.entities.len(), store.entities.len());
     }
 
