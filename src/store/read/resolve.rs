@@ -13,6 +13,7 @@ use crate::store::model::entity::{Edge, Entity, EntityIdx, Link, LinkSyntax, Res
 mod context;
 mod lookup;
 mod paths;
+mod primed;
 
 use context::bundle_absolute;
 pub(crate) use context::shortest_ending;
@@ -139,7 +140,8 @@ fn file_names<'a>(files: impl Iterator<Item = &'a str>) -> FastMap<String, &'a s
 impl Resolver<'_> {
     /// Resolve the links and edges of `entities`, which `outgoing` holds side by side: what
     /// `markdown_in`, `wiki` and `name` answer one by one, with the path lookups of their
-    /// markdown links made as one batch (`StrTable::get_each`). One by one, each lookup
+    /// markdown links, and the likely ones of their wikilinks (`primed`), made as batches
+    /// (`StrTable::get_each`). One by one, each lookup
     /// waited on two cache misses in turn; a few entities make a batch long enough for the
     /// loads to overlap.
     pub fn resolve_all<E: Borrow<Entity>>(&self, entities: &[E], outgoing: &mut [(Vec<Link>, Vec<Edge>)]) {
@@ -147,13 +149,15 @@ impl Resolver<'_> {
             b.norms.clear();
             b.pending.clear();
             b.found.clear();
+            b.wikis.clear();
             for j in 0..entities.len().min(outgoing.len()) {
                 load_ahead(entities, outgoing, j);
                 let (path, links) = (entities[j].borrow().path.as_str(), &mut outgoing[j].0);
                 let from = LinkDir::of(path);
                 for (i, l) in links.iter_mut().enumerate() {
                     if l.syntax == LinkSyntax::Wiki {
-                        l.resolution = self.wiki(path, l.target());
+                        b.wikis.add(&self.context, (j, i), path, l.target());
+                        l.resolution = Resolution::Pending;
                         continue;
                     }
                     if !self.context.below.is_empty() && bundle_absolute(l.target()) {
@@ -172,6 +176,11 @@ impl Resolver<'_> {
                         }
                     };
                 }
+            }
+            b.wikis.look_up(self);
+            for (k, &(j, i, ..)) in b.wikis.links.iter().enumerate() {
+                let l = &mut outgoing[j].0[i];
+                l.resolution = b.wikis.wiki(self, k, &entities[j].borrow().path, l.target());
             }
             let LinkBatch { norms, pending, found, .. } = b;
             self.by_path.get_each(pending.iter().map(|(_, _, r)| &norms[r.clone()]), found);
@@ -215,6 +224,8 @@ struct LinkBatch {
     /// …which entity's which link each is, and where it is in `norms`.
     pending: Vec<(usize, usize, std::ops::Range<usize>)>,
     found: Vec<Option<EntityIdx>>,
+    /// The wikilinks, resolved after their likely lookups were made together.
+    wikis: primed::Guesses,
 }
 
 thread_local! {
