@@ -85,7 +85,7 @@ fn node<'a>(file: &SourceFile<'a>) -> (Entity, View<'a>) {
     let body = file.text.get(e.body_start as usize..).unwrap_or("");
     map_node(&mut e, f, body);
     if p.has_frontmatter {
-        e.problems.extend(checks::check_node(f, &e.id, file.text, p.fm_first_line));
+        e.problems.extend(checks::check_node(f, &e.id, &e.edges, file.text, p.fm_first_line));
     }
     (e, p.fields)
 }

@@ -1,8 +1,7 @@
 //! Per-file checks of an opendray node against the enums of opendray's schema
 //! (`0036_knowledge_nodes.sql`, `knowledge.go`): what the database would have refused.
 use super::EDGE_TYPES;
-use crate::store::dialect::edges_from_view;
-use crate::store::model::entity::{Problem, rule};
+use crate::store::model::entity::{Edge, Problem, rule};
 use crate::store::read::frontmatter::view::{Val, View};
 
 pub const KINDS: &[&str] = &["entity", "fact", "playbook", "skill"];
@@ -11,10 +10,11 @@ pub const SCOPES: &[&str] = &["project", "domain", "global"];
 pub const MATURITIES: &[&str] = &["candidate", "fact", "playbook", "skill"];
 pub const LIFECYCLES: &[&str] = &["pending-review", "active", "stale", "auto-disabled"];
 
-/// Problems of one node's frontmatter. `text` is the whole file; the frontmatter's inner text
-/// starts on line `fm_first_line`, which is where problems are positioned.
-pub fn check_node(f: &View, id: &str, text: &str, fm_first_line: u32) -> Vec<Problem> {
-    let mut r = Report { at: KeyLocator::new(text, fm_first_line), out: Vec::new() };
+/// Problems of one node's frontmatter, whose typed edges are `edges` (`edges_from_view`).
+/// `text` is the whole file; the frontmatter's inner text starts on line `fm_first_line`,
+/// which is where problems are positioned.
+pub fn check_node(f: &View, id: &str, edges: &[Edge], text: &str, fm_first_line: u32) -> Vec<Problem> {
+    let mut r = Report { text, fm_first_line, at: None, out: Vec::new() };
     let kind = f.str("kind");
     match kind.as_deref() {
         None => r.push(rule::MISSING_TYPE, "id", None, format!("node has no kind (one of {})", KINDS.join(", "))),
@@ -71,7 +71,7 @@ pub fn check_node(f: &View, id: &str, text: &str, fm_first_line: u32) -> Vec<Pro
         Some(other) => r.invalid("relations", None, format!("relations is a {}, not a mapping", other.type_name())),
     }
     // The edge table's primary key forbids self-edges.
-    for edge in edges_from_view(f, EDGE_TYPES) {
+    for edge in edges {
         if edge.target == id {
             r.invalid(&edge.kind, None, format!("{} edge points at the node itself", edge.kind));
         }
@@ -81,13 +81,18 @@ pub fn check_node(f: &View, id: &str, text: &str, fm_first_line: u32) -> Vec<Pro
 
 /// Problems found so far, positioned at the key they are about.
 struct Report<'a> {
-    at: KeyLocator<'a>,
+    text: &'a str,
+    fm_first_line: u32,
+    /// Made for the first problem: most nodes have none, and splitting every node's
+    /// frontmatter into lines was 2 % of a 100k export's load (perf).
+    at: Option<KeyLocator<'a>>,
     out: Vec<Problem>,
 }
 
 impl Report<'_> {
     fn push(&mut self, rule: &'static str, key: &str, parent: Option<&str>, message: String) {
-        let (line, col) = self.at.find(key, parent);
+        let (text, first) = (self.text, self.fm_first_line);
+        let (line, col) = self.at.get_or_insert_with(|| KeyLocator::new(text, first)).find(key, parent);
         self.out.push(Problem::new(rule, message, line, col));
     }
 
@@ -167,7 +172,8 @@ mod tests {
         let inner = file.strip_prefix("---\n").unwrap().split("\n---\n").next().unwrap();
         let f = parse_yaml_view(inner).unwrap();
         let id = f.str("id").unwrap_or_default();
-        check_node(&f, &id, file, 2).into_iter().map(|p| (p.rule, p.line)).collect()
+        let edges = crate::store::dialect::edges_from_view(&f, EDGE_TYPES);
+        check_node(&f, &id, &edges, file, 2).into_iter().map(|p| (p.rule, p.line)).collect()
     }
 
     #[test]
