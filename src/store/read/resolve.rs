@@ -371,12 +371,16 @@ impl NamePass {
         }
     }
 
-    /// The entity's names of this kind, as written.
+    /// The entity's names of this kind, as written, less a stem or title equal to a name of
+    /// an earlier pass: that name was claimed already (by this entity or an earlier one), and
+    /// claiming it again changes nothing — a 100k vault's titles are its stems, 100k lookups.
     fn raw_names<'a>(self, e: &'a Entity, mut each: impl FnMut(&'a str)) {
         match self {
             NamePass::Id => each(&e.id),
-            NamePass::Stem => each(e.stem()),
-            NamePass::Title => each(&e.title),
+            NamePass::Stem if e.stem() != e.id => each(e.stem()),
+            NamePass::Stem => {}
+            NamePass::Title if e.title != e.id && e.title != e.stem() => each(&e.title),
+            NamePass::Title => {}
             NamePass::Alias => e.aliases.iter().for_each(|a| each(a)),
         }
     }
