@@ -161,7 +161,7 @@ fn provenance(f: &View, key: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::store::model::lines::LineIndex;
-    use crate::store::read::frontmatter::parse_yaml;
+    use crate::store::read::frontmatter::parse_yaml_view;
 
     fn parse(rel: &str, text: &str) -> Entity {
         let lines = LineIndex::new(text);
@@ -199,7 +199,7 @@ mod tests {
 
     #[test]
     fn status_prefers_archive_then_lifecycle_then_maturity() {
-        let s = |y: &str| review_status(&parse_yaml(y).unwrap());
+        let s = |y: &str| review_status(&parse_yaml_view(y).unwrap());
         assert_eq!(
             s("maturity: playbook\nprovenance: { lifecycle: pending-review }").as_deref(),
             Some("pending-review")

@@ -472,7 +472,15 @@ mod tests {
         es.push(ent("tables/users.md", "Second entry of the same file"));
         es.push(ent("deep/er/b c.md", "Spaced"));
         es.push(ent("tables/orders.md", "Orders"));
-        let r = Resolver::new(&es, ["sources/paper.pdf", "tables/index.md", "deep/notes.txt"]);
+        let files = ["sources/paper.pdf", "tables/index.md", "deep/notes.txt"];
+        // The plain rules and Obsidian's, whose wikilinks try the note beside the linking file.
+        for context in [LinkContext::default(), LinkContext::of_rules(LinkRules::OBSIDIAN)] {
+            let r = Resolver::with_names(&es, files, true, context);
+            resolve_in_batches_as_one_by_one(&r);
+        }
+    }
+
+    fn resolve_in_batches_as_one_by_one(r: &Resolver<'_>) {
         let targets = [
             "../tables/users.md",
             "/tables/users.md#cols",
@@ -503,8 +511,25 @@ mod tests {
             .map(|_| {
                 let mut links: Vec<Link> =
                     targets.iter().map(|t| Link::new(LinkSyntax::Markdown, t, None, 0..1, 1, 1)).collect();
-                links.push(Link::new(LinkSyntax::Wiki, "Users Table", None, 0..1, 1, 1));
-                links.push(Link::new(LinkSyntax::Wiki, "../tables/orders.md", None, 0..1, 1, 1));
+                let wikis = [
+                    "Users Table",
+                    "../tables/orders.md",
+                    "USERS#Columns",
+                    "a",
+                    "a.md",
+                    "b c",
+                    "er/b c",
+                    "tables/users",
+                    "/tables/users.md",
+                    "./a",
+                    "paper.pdf",
+                    "paper",
+                    "Spaced ",
+                    "#only-a-heading",
+                    "nobody",
+                    "../../../out",
+                ];
+                links.extend(wikis.iter().map(|t| Link::new(LinkSyntax::Wiki, t, None, 0..1, 1, 1)));
                 let edges = ["orders", "Users Table", "nobody"]
                     .iter()
                     .map(|t| Edge { kind: "uses".into(), target: t.to_string(), resolved: None })
@@ -535,5 +560,9 @@ mod tests {
         assert_eq!(links[0].resolution, Resolution::Entity(0), "the file's first entity");
         assert_eq!(links[4].resolution, Resolution::Entity(5), "`.md` added");
         assert_eq!(links[8].resolution, Resolution::file("tables/index.md"), "a folder's catalog");
+        let wiki = |t: &str| links.iter().find(|l| l.syntax == LinkSyntax::Wiki && l.target() == t).unwrap();
+        assert_eq!(wiki("USERS#Columns").resolution, Resolution::Entity(0));
+        assert_eq!(wiki("a").resolution, Resolution::Entity(2));
+        assert_eq!(wiki("nobody").resolution, Resolution::Broken);
     }
 }
