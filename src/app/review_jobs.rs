@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use crate::store::keep::history::attribution;
 use crate::store::keep::refresh::RefreshReport;
-use crate::store::lint::{body_text, near_duplicate};
+use crate::store::lint::near_duplicate;
 use crate::store::model::entity::EntityIdx;
+use crate::store::read::body_text;
 use crate::store::read::frontmatter;
 use crate::store::review::{self, Plan, QueueItem, ReviewError, Reviewer, Verdict, diff, queue};
 use crate::store::write::changeset::{Applied, Changeset, WriteError, WriteOptions};

@@ -72,7 +72,7 @@ pub fn for_each_item(
 
 /// The H2 sections of one entity's body, read from disk (unreadable or escaping files: none).
 pub fn section_items(store: &Store, idx: EntityIdx) -> Vec<RecallItem> {
-    let Some(body) = crate::store::lint::body_text::body(store, idx) else { return Vec::new() };
+    let Some(body) = crate::store::read::body_text::body(store, idx) else { return Vec::new() };
     let e = store.entity(idx);
     item::h2_sections(&body.text, body.first_line)
         .into_iter()

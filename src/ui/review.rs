@@ -12,7 +12,8 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use crate::app::model::Model;
 use crate::markdown::sanitize;
-use crate::store::lint::{body_text, near_duplicate};
+use crate::store::lint::near_duplicate;
+use crate::store::read::body_text;
 use crate::store::review::QueueItem;
 use crate::store::review::diff::Op;
 use crate::store::review::group::grouped;

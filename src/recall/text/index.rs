@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::store::Store;
-use crate::store::lint::body_text;
-use crate::store::lint::content::Content;
 use crate::store::model::entity::EntityIdx;
+use crate::store::read::body_text;
+use crate::store::read::content::Content;
 
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 

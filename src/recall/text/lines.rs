@@ -3,8 +3,8 @@
 use std::ops::Range;
 
 use crate::store::Store;
-use crate::store::lint::body_text;
 use crate::store::model::entity::EntityIdx;
+use crate::store::read::body_text;
 
 /// Longest line shown, in bytes (cut at a character boundary).
 const MAX_LINE: usize = 400;

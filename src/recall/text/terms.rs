@@ -1,5 +1,5 @@
 //! The words and "quoted phrases" of a full-text query.
-use crate::store::lint::body_text;
+use crate::store::read::body_text;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Terms {

@@ -10,10 +10,8 @@ use crate::store::Store;
 use crate::store::model::entity::{EntityIdx, Severity};
 
 pub mod apply;
-pub mod body_text;
 pub mod catalogs;
 pub mod config;
-pub mod content;
 pub mod duplicates;
 pub mod export;
 pub mod fix;

@@ -13,10 +13,10 @@ type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 use rayon::prelude::*;
 
 use super::Finding;
-use super::body_text;
-use super::content::{Content, IN_CODE, IN_PROSE};
 use crate::store::Store;
 use crate::store::model::entity::{EntityIdx, Severity};
+use crate::store::read::body_text;
+use crate::store::read::content::{Content, IN_CODE, IN_PROSE};
 
 pub const RULE: &str = "near-duplicate";
 

@@ -5,9 +5,9 @@
 //! Two texts disagreeing on the same word's fact are a candidate for a person to look at; the
 //! finding shows both sentences.
 use super::Finding;
-use super::body_text;
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
+use crate::store::read::body_text;
 
 pub const RULE: &str = "possible-contradiction";
 

@@ -1,5 +1,7 @@
-//! Reading: walking a store, frontmatter, link scanning and resolution.
+//! Reading: walking a store, frontmatter, link scanning and resolution, bodies as words.
 
+pub mod body_text;
+pub mod content;
 pub mod detect;
 pub mod frontmatter;
 pub mod fsio;
