@@ -5,9 +5,9 @@
 //! heap (a cache miss: 15 % of the samples after loading at 100k entities, perf). Here the
 //! keys sit together in a few megabytes, and lower-cased names need no `String` each.
 //!
-//! Even so, a lookup at 100k entities waits on misses: its slot, then its key. `get_each`
-//! looks up a batch of keys with the loads of each step started for the whole batch before any
-//! is used, so they overlap instead of following one another.
+//! Even so, a lookup at 100k entities waits on misses: its control bytes, its slot, then its
+//! key. `get_each` looks up a batch of keys with the loads of each step started for the whole
+//! batch before any is used, so they overlap instead of following one another.
 use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
