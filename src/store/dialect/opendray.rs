@@ -7,9 +7,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, edges_from_fields, parse_markdown};
+use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, edges_from_view, parse_markdown_view};
 use crate::store::model::entity::Entity;
-use crate::store::read::frontmatter::{Fields, get_f64, get_list, get_str};
+use crate::store::read::frontmatter::Fields;
+use crate::store::read::frontmatter::view::{Val, View};
 
 mod checks;
 pub mod format;
@@ -52,7 +53,7 @@ impl Dialect for Opendray {
     }
 
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
-        vec![self.parse_node(file).0]
+        vec![node(file).0]
     }
 
     fn warnings(&self) -> Vec<StoreWarning> {
@@ -68,17 +69,25 @@ impl Opendray {
     /// One node file as an entity, with its frontmatter fields (for a reader that looks at
     /// more of them without parsing the YAML again).
     pub fn parse_node(&self, file: &SourceFile) -> (Entity, Fields) {
-        let p = parse_markdown(file, Grammar::Yaml);
-        let mut e = p.entity;
-        let f = &p.fields;
-        e.id = get_str(f, "id").unwrap_or_else(|| fallback_id(file.rel));
-        let body = file.text.get(e.body_start as usize..).unwrap_or("");
-        map_node(&mut e, f, body);
-        if p.has_frontmatter {
-            e.problems.extend(checks::check_node(f, &e.id, file.text, p.fm_first_line));
-        }
-        (e, p.fields)
+        let (e, fields) = node(file);
+        (e, fields.into_fields())
     }
+}
+
+/// One node file as an entity, with its fields as a view of the file's text: loading reads
+/// them without building a JSON map of every node (`View::into_fields` and the checks over
+/// it were 10 % of a 100k export's load, perf).
+fn node<'a>(file: &SourceFile<'a>) -> (Entity, View<'a>) {
+    let p = parse_markdown_view(file, Grammar::Yaml);
+    let mut e = p.entity;
+    let f = &p.fields;
+    e.id = f.str("id").unwrap_or_else(|| fallback_id(file.rel));
+    let body = file.text.get(e.body_start as usize..).unwrap_or("");
+    map_node(&mut e, f, body);
+    if p.has_frontmatter {
+        e.problems.extend(checks::check_node(f, &e.id, &e.edges, file.text, p.fm_first_line));
+    }
+    (e, p.fields)
 }
 
 /// The node id when the frontmatter has none: the file stem, or the skill's folder name for
@@ -95,32 +104,33 @@ fn fallback_id(rel: &str) -> String {
 }
 
 /// The node's fields onto the model.
-fn map_node(e: &mut Entity, f: &Fields, body: &str) {
+fn map_node(e: &mut Entity, f: &View, body: &str) {
     e.kind = grouping_kind(f).map(Into::into);
-    if let Some(t) = get_str(f, "title").or_else(|| get_str(f, "name")) {
+    if let Some(t) = f.str("title").or_else(|| f.str("name")) {
         e.title = t;
     }
-    e.description = get_str(f, "description")
-        .or_else(|| get_str(f, "assertion"))
-        .or_else(|| get_str(f, "applies_when"))
-        .or_else(|| get_str(f, "when_to_use"))
+    e.description = f
+        .str("description")
+        .or_else(|| f.str("assertion"))
+        .or_else(|| f.str("applies_when"))
+        .or_else(|| f.str("when_to_use"))
         .or_else(|| super::derived_description(body))
         .map(Into::into);
     e.status = review_status(f).map(Into::into);
-    e.aliases = get_list(f, "aliases");
-    e.tags = shared_list(get_list(f, "tags"));
-    e.sources = get_list(f, "sources");
-    e.confidence = get_f64(f, "confidence");
-    e.created = get_str(f, "created_at").map(Into::into);
-    e.updated = get_str(f, "updated_at").map(Into::into);
-    e.edges = edges_from_fields(f, EDGE_TYPES);
+    e.aliases = f.list("aliases");
+    e.tags = shared_list(f.list("tags"));
+    e.sources = f.list("sources");
+    e.confidence = f.f64("confidence");
+    e.created = f.str("created_at").map(Into::into);
+    e.updated = f.str("updated_at").map(Into::into);
+    e.edges = edges_from_view(f, EDGE_TYPES);
 }
 
 /// `entity/<entity_type>` for graph hubs (so `stats` groups hosts apart from services), the
 /// bare `kind` otherwise.
-fn grouping_kind(f: &Fields) -> Option<String> {
-    let kind = get_str(f, "kind")?;
-    match get_str(f, "entity_type") {
+fn grouping_kind(f: &View) -> Option<String> {
+    let kind = f.str("kind")?;
+    match f.str("entity_type") {
         Some(t) if kind == "entity" => Some(format!("entity/{t}")),
         _ => Some(kind),
     }
@@ -128,25 +138,21 @@ fn grouping_kind(f: &Fields) -> Option<String> {
 
 /// What a reviewer acts on: `archived` once archived, else a lifecycle other than `active`
 /// (`pending-review`, `stale`, `auto-disabled`), else the maturity rung.
-fn review_status(f: &Fields) -> Option<String> {
-    if get_str(f, "archived_at").is_some() {
+fn review_status(f: &View) -> Option<String> {
+    if f.has_text("archived_at") {
         return Some("archived".into());
     }
     let lifecycle = provenance(f, "lifecycle");
     match lifecycle {
         Some(l) if l != "active" => Some(l),
-        _ => get_str(f, "maturity").or(lifecycle),
+        _ => f.str("maturity").or(lifecycle),
     }
 }
 
 /// A string inside the `provenance` mapping.
-pub fn provenance(f: &Fields, key: &str) -> Option<String> {
+fn provenance(f: &View, key: &str) -> Option<String> {
     match f.get("provenance")? {
-        Value::Object(m) => {
-            let mut one = Fields::new();
-            one.insert(key.to_string(), m.get(key)?.clone());
-            get_str(&one, key)
-        }
+        Val::Map(m) => m.str(key),
         _ => None,
     }
 }
@@ -155,7 +161,7 @@ pub fn provenance(f: &Fields, key: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::store::model::lines::LineIndex;
-    use crate::store::read::frontmatter::parse_yaml;
+    use crate::store::read::frontmatter::parse_yaml_view;
 
     fn parse(rel: &str, text: &str) -> Entity {
         let lines = LineIndex::new(text);
@@ -193,7 +199,7 @@ mod tests {
 
     #[test]
     fn status_prefers_archive_then_lifecycle_then_maturity() {
-        let s = |y: &str| review_status(&parse_yaml(y).unwrap());
+        let s = |y: &str| review_status(&parse_yaml_view(y).unwrap());
         assert_eq!(
             s("maturity: playbook\nprovenance: { lifecycle: pending-review }").as_deref(),
             Some("pending-review")

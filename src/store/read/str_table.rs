@@ -5,53 +5,47 @@
 //! heap (a cache miss: 15 % of the samples after loading at 100k entities, perf). Here the
 //! keys sit together in a few megabytes, and lower-cased names need no `String` each.
 //!
-//! Even so, a lookup at 100k entities waits on two misses, its slot and its key (perf put
-//! 80 % of the lookup's samples on those two loads). `get_each` looks up a batch of keys
-//! with the loads of each step started for the whole batch before any is used, so they
-//! overlap instead of following one another.
+//! Even so, a lookup at 100k entities waits on misses: its control bytes, its slot, then its
+//! key. `get_each` looks up a batch of keys with the loads of each step started for the whole
+//! batch before any is used, so they overlap instead of following one another.
 use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
+use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
 
 use crate::store::model::entity::EntityIdx;
 use crate::store::model::prefetch::prefetch;
 
-/// Open addressing with linear probing, kept at most three quarters full: half full doubled
-/// the 100k name table to 2^20 slots (16 MB) at the load's peak, and at ≤ 0.75 a probe still
-/// ends within a cache line or two of 16-byte slots.
+/// A hashbrown `HashTable` of 12-byte slots: a key that is absent — most of a vault's lookups
+/// (`Lookup::wiki` tries the linking file's folder, then the name) — ends on one group of
+/// control bytes (1 byte a slot) without touching a slot. The linear-probing table of 16-byte
+/// slots it replaces took 16 MB for a 100k vault's names, and its probe was 13–17 % of the
+/// full load's CPU (perf).
 #[derive(Default)]
 pub struct StrTable {
     keys: String,
-    slots: Vec<Slot>,
-    len: usize,
+    slots: HashTable<Slot>,
     state: RandomState,
 }
 
-/// A key's place in `keys`, its entity, and the high half of its hash (`len == 0` and
-/// `start == u32::MAX` is an empty slot; an empty key is a key like any other).
+/// A key's place in `keys`, and its entity.
 #[derive(Clone, Copy)]
 struct Slot {
-    fingerprint: u32,
     start: u32,
     len: u32,
     entity: EntityIdx,
-}
-
-const EMPTY: Slot = Slot { fingerprint: 0, start: u32::MAX, len: 0, entity: 0 };
-
-impl Slot {
-    fn is_empty(&self) -> bool {
-        self.start == u32::MAX
-    }
 }
 
 impl StrTable {
     /// Room for `entries` keys of `bytes` in all: the keys' buffer grew by doubling, up to
     /// twice what it holds at the load's peak (15 MB for 100k entities' names).
     pub fn with_capacity_and_bytes(entries: usize, bytes: usize) -> StrTable {
-        let mut t = StrTable { keys: String::with_capacity(bytes), ..StrTable::default() };
-        t.grow_to(entries);
-        t
+        StrTable {
+            keys: String::with_capacity(bytes),
+            slots: HashTable::with_capacity(entries),
+            state: RandomState::default(),
+        }
     }
 
     /// Map `key` to `i` unless it is mapped already (the first entity to claim a name keeps it).
@@ -75,79 +69,36 @@ impl StrTable {
 
     /// Claim the key that ends `keys` from `start`; it is taken back off when already mapped.
     fn claim(&mut self, start: usize, i: EntityIdx) {
-        // Offsets are u32 (`u32::MAX` marks an empty slot): past 4 GB of names (never seen;
-        // 100k entities hold 4 MB of paths) a name is left out rather than mapped wrong.
+        // Offsets are u32: past 4 GB of names (never seen; 100k entities hold 4 MB of paths)
+        // a name is left out rather than mapped wrong.
         let end = self.keys.len();
-        let (Ok(start32), true) = (u32::try_from(start), end < u32::MAX as usize) else {
+        let (Ok(start32), Ok(end32)) = (u32::try_from(start), u32::try_from(end)) else {
             self.keys.truncate(start);
             return;
         };
-        let len = (end - start) as u32;
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            self.grow_to(self.len + 1);
-        }
-        let hash = self.state.hash_one(&self.keys[start..]);
-        match self.probe(&self.keys[start..], hash) {
-            Ok(_) => self.keys.truncate(start),
-            Err(empty) => {
-                self.slots[empty] = Slot { fingerprint: (hash >> 32) as u32, start: start32, len, entity: i };
-                self.len += 1;
+        let len = end32 - start32;
+        let StrTable { keys, slots, state } = self;
+        let key = &keys[start..];
+        let hash = state.hash_one(key);
+        let text = |s: &Slot| &keys[s.start as usize..(s.start + s.len) as usize];
+        match slots.entry(hash, |s| text(s) == key, |s| state.hash_one(text(s))) {
+            Entry::Occupied(_) => keys.truncate(start),
+            Entry::Vacant(slot) => {
+                slot.insert(Slot { start: start32, len, entity: i });
             }
         }
-    }
-
-    /// Room for `entries` keys at most three quarters full, the slots rehashed.
-    fn grow_to(&mut self, entries: usize) {
-        let want = (entries.max(3) * 4).div_ceil(3).next_power_of_two();
-        if want <= self.slots.len() {
-            return;
-        }
-        let old = std::mem::replace(&mut self.slots, vec![EMPTY; want]);
-        for s in old.into_iter().filter(|s| !s.is_empty()) {
-            let hash = self.state.hash_one(self.text(&s));
-            let mut at = hash as usize & self.mask();
-            while !self.slots[at].is_empty() {
-                at = (at + 1) & self.mask();
-            }
-            self.slots[at] = s;
-        }
-    }
-
-    fn mask(&self) -> usize {
-        self.slots.len() - 1
     }
 
     fn text(&self, s: &Slot) -> &str {
         &self.keys[s.start as usize..(s.start + s.len) as usize]
     }
 
-    fn matches(&self, s: &Slot, key: &str, hash: u64) -> bool {
-        s.fingerprint == (hash >> 32) as u32 && s.len as usize == key.len() && self.text(s) == key
-    }
-
-    /// The slot holding `key`, or the empty slot ending its probe sequence.
-    fn probe(&self, key: &str, hash: u64) -> Result<usize, usize> {
-        self.probe_from(hash as usize & self.mask(), key, hash)
-    }
-
-    fn probe_from(&self, mut at: usize, key: &str, hash: u64) -> Result<usize, usize> {
-        loop {
-            let s = &self.slots[at];
-            if s.is_empty() {
-                return Err(at);
-            }
-            if self.matches(s, key, hash) {
-                return Ok(at);
-            }
-            at = (at + 1) & self.mask();
-        }
+    fn find(&self, key: &str, hash: u64) -> Option<EntityIdx> {
+        self.slots.find(hash, |s| s.len as usize == key.len() && self.text(s) == key).map(|s| s.entity)
     }
 
     pub fn get(&self, key: &str) -> Option<EntityIdx> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        self.probe(key, self.state.hash_one(key)).ok().map(|at| self.slots[at].entity)
+        self.find(key, self.state.hash_one(key))
     }
 
     /// `get` for each key, appended to `out`: the same answers, with the memory loads of up
@@ -155,41 +106,23 @@ impl StrTable {
     pub fn get_each<'k>(&self, keys: impl IntoIterator<Item = &'k str>, out: &mut Vec<Option<EntityIdx>>) {
         let mut keys = keys.into_iter().peekable();
         while keys.peek().is_some() {
-            let mut batch: [(&str, u64, usize); BATCH] = [("", 0, 0); BATCH];
+            let mut batch: [(&str, u64); BATCH] = [("", 0); BATCH];
             let n = batch.iter_mut().zip(&mut keys).map(|(slot, key)| slot.0 = key).count();
             self.get_batch(&mut batch[..n], out);
         }
     }
 
-    fn get_batch(&self, batch: &mut [(&str, u64, usize)], out: &mut Vec<Option<EntityIdx>>) {
-        if self.slots.is_empty() {
-            out.extend(batch.iter().map(|_| None));
-            return;
-        }
-        // Step 1: hash every key and start loading its first slot.
-        for (key, hash, at) in batch.iter_mut() {
+    fn get_batch(&self, batch: &mut [(&str, u64)], out: &mut Vec<Option<EntityIdx>>) {
+        // Step 1: hash every key, find its first slot of the same length and start loading
+        // that slot's key.
+        for (key, hash) in batch.iter_mut() {
             *hash = self.state.hash_one(*key);
-            *at = *hash as usize & self.mask();
-            prefetch(&self.slots[*at]);
-        }
-        // Step 2: find the slot whose fingerprint and length match and start loading its key.
-        for (key, hash, at) in batch.iter_mut() {
-            loop {
-                let s = &self.slots[*at];
-                if s.is_empty() {
-                    break;
-                }
-                if s.fingerprint == (*hash >> 32) as u32 && s.len as usize == key.len() {
-                    prefetch(&self.keys.as_bytes()[s.start as usize..]);
-                    break;
-                }
-                *at = (*at + 1) & self.mask();
+            if let Some(s) = self.slots.iter_hash(*hash).find(|s| s.len as usize == key.len()) {
+                prefetch(&self.keys.as_bytes()[s.start as usize..]);
             }
         }
-        // Step 3: compare the keys, probing on past a fingerprint that was not the key.
-        out.extend(
-            batch.iter().map(|&(key, hash, at)| self.probe_from(at, key, hash).ok().map(|at| self.slots[at].entity)),
-        );
+        // Step 2: compare the keys.
+        out.extend(batch.iter().map(|&(key, hash)| self.find(key, hash)));
     }
 }
 

@@ -1,11 +1,8 @@
 //! Per-file checks of an opendray node against the enums of opendray's schema
 //! (`0036_knowledge_nodes.sql`, `knowledge.go`): what the database would have refused.
-use serde_json::Value;
-
 use super::EDGE_TYPES;
-use crate::store::dialect::edges_from_fields;
-use crate::store::model::entity::{Problem, rule};
-use crate::store::read::frontmatter::{Fields, get_f64, get_str, json_type_name, scalar_text};
+use crate::store::model::entity::{Edge, Problem, rule};
+use crate::store::read::frontmatter::view::{Val, View};
 
 pub const KINDS: &[&str] = &["entity", "fact", "playbook", "skill"];
 pub const ENTITY_TYPES: &[&str] = &["service", "host", "project", "tool", "decision", "tech", "person"];
@@ -13,17 +10,18 @@ pub const SCOPES: &[&str] = &["project", "domain", "global"];
 pub const MATURITIES: &[&str] = &["candidate", "fact", "playbook", "skill"];
 pub const LIFECYCLES: &[&str] = &["pending-review", "active", "stale", "auto-disabled"];
 
-/// Problems of one node's frontmatter. `text` is the whole file; the frontmatter's inner text
-/// starts on line `fm_first_line`, which is where problems are positioned.
-pub fn check_node(f: &Fields, id: &str, text: &str, fm_first_line: u32) -> Vec<Problem> {
-    let mut r = Report { at: KeyLocator::new(text, fm_first_line), out: Vec::new() };
-    let kind = get_str(f, "kind");
+/// Problems of one node's frontmatter, whose typed edges are `edges` (`edges_from_view`).
+/// `text` is the whole file; the frontmatter's inner text starts on line `fm_first_line`,
+/// which is where problems are positioned.
+pub fn check_node(f: &View, id: &str, edges: &[Edge], text: &str, fm_first_line: u32) -> Vec<Problem> {
+    let mut r = Report { text, fm_first_line, at: None, out: Vec::new() };
+    let kind = f.str("kind");
     match kind.as_deref() {
         None => r.push(rule::MISSING_TYPE, "id", None, format!("node has no kind (one of {})", KINDS.join(", "))),
         Some(k) if !KINDS.contains(&k) => r.invalid("kind", None, not_one_of("kind", k, KINDS)),
         Some(_) => {}
     }
-    match (kind.as_deref(), get_str(f, "entity_type").as_deref()) {
+    match (kind.as_deref(), f.str("entity_type").as_deref()) {
         (Some("entity"), None) => r.invalid("kind", None, "kind is entity but entity_type is missing".into()),
         (Some("entity"), Some(t)) if !ENTITY_TYPES.contains(&t) => {
             r.invalid("entity_type", None, not_one_of("entity_type", t, ENTITY_TYPES))
@@ -33,7 +31,7 @@ pub fn check_node(f: &Fields, id: &str, text: &str, fm_first_line: u32) -> Vec<P
         }
         _ => {}
     }
-    if let Some(s) = get_str(f, "scope") {
+    if let Some(s) = f.str("scope") {
         // Appendix A writes `scope: domain:go+proxmox`; the schema splits it into scope + scope_key.
         let (scope, key) = match s.split_once(':') {
             Some((scope, key)) => (scope, Some(key)),
@@ -45,35 +43,35 @@ pub fn check_node(f: &Fields, id: &str, text: &str, fm_first_line: u32) -> Vec<P
             r.invalid("scope", None, format!("scope `{s}` names no scope key after the colon"));
         }
     }
-    if let Some(m) = get_str(f, "maturity")
+    if let Some(m) = f.str("maturity")
         && !MATURITIES.contains(&m.as_str())
     {
         r.invalid("maturity", None, not_one_of("maturity", &m, MATURITIES));
     }
-    if let Some(Value::Object(p)) = f.get("provenance")
-        && let Some(l) = p.get("lifecycle").map(scalar_text)
+    if let Some(Val::Map(p)) = f.get("provenance")
+        && let Some(l) = p.get("lifecycle").map(Val::scalar_text)
         && !LIFECYCLES.contains(&l.as_str())
     {
         r.invalid("lifecycle", Some("provenance"), not_one_of("provenance.lifecycle", &l, LIFECYCLES));
     }
     if let Some(v) = f.get("confidence") {
-        match get_f64(f, "confidence") {
+        match f.f64("confidence") {
             Some(c) if (0.0..=1.0).contains(&c) => {}
             Some(c) => r.invalid("confidence", None, format!("confidence {c} is outside 0..1")),
-            None => r.invalid("confidence", None, format!("confidence is a {}, not a number", json_type_name(v))),
+            None => r.invalid("confidence", None, format!("confidence is a {}, not a number", v.type_name())),
         }
     }
     match f.get("relations") {
         None => {}
-        Some(Value::Object(rel)) => {
-            for key in rel.keys().filter(|k| !EDGE_TYPES.contains(&k.as_str())) {
+        Some(Val::Map(rel)) => {
+            for key in rel.keys().filter(|k| !EDGE_TYPES.contains(k)) {
                 r.invalid(key, Some("relations"), not_one_of("edge type", key, EDGE_TYPES));
             }
         }
-        Some(other) => r.invalid("relations", None, format!("relations is a {}, not a mapping", json_type_name(other))),
+        Some(other) => r.invalid("relations", None, format!("relations is a {}, not a mapping", other.type_name())),
     }
     // The edge table's primary key forbids self-edges.
-    for edge in edges_from_fields(f, EDGE_TYPES) {
+    for edge in edges {
         if edge.target == id {
             r.invalid(&edge.kind, None, format!("{} edge points at the node itself", edge.kind));
         }
@@ -83,13 +81,18 @@ pub fn check_node(f: &Fields, id: &str, text: &str, fm_first_line: u32) -> Vec<P
 
 /// Problems found so far, positioned at the key they are about.
 struct Report<'a> {
-    at: KeyLocator<'a>,
+    text: &'a str,
+    fm_first_line: u32,
+    /// Made for the first problem: most nodes have none, and splitting every node's
+    /// frontmatter into lines was 2 % of a 100k export's load (perf).
+    at: Option<KeyLocator<'a>>,
     out: Vec<Problem>,
 }
 
 impl Report<'_> {
     fn push(&mut self, rule: &'static str, key: &str, parent: Option<&str>, message: String) {
-        let (line, col) = self.at.find(key, parent);
+        let (text, first) = (self.text, self.fm_first_line);
+        let (line, col) = self.at.get_or_insert_with(|| KeyLocator::new(text, first)).find(key, parent);
         self.out.push(Problem::new(rule, message, line, col));
     }
 
@@ -162,14 +165,15 @@ fn find_key_in(line: &str, key: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::read::frontmatter::parse_yaml;
+    use crate::store::read::frontmatter::parse_yaml_view;
 
     /// Rules and lines of the problems of a node written as a whole file.
     fn problems(file: &str) -> Vec<(&'static str, u32)> {
         let inner = file.strip_prefix("---\n").unwrap().split("\n---\n").next().unwrap();
-        let f = parse_yaml(inner).unwrap();
-        let id = get_str(&f, "id").unwrap_or_default();
-        check_node(&f, &id, file, 2).into_iter().map(|p| (p.rule, p.line)).collect()
+        let f = parse_yaml_view(inner).unwrap();
+        let id = f.str("id").unwrap_or_default();
+        let edges = crate::store::dialect::edges_from_view(&f, EDGE_TYPES);
+        check_node(&f, &id, &edges, file, 2).into_iter().map(|p| (p.rule, p.line)).collect()
     }
 
     #[test]
