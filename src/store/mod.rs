@@ -98,6 +98,9 @@ pub struct Store {
     /// A previewed store (`overlaid`): the files its writes create (true) or remove (false),
     /// which the disk does not show yet. Empty for a store read from disk.
     overlay: Arc<std::collections::HashMap<String, bool>>,
+    /// The catalogs' states as the cache remembered them (`catalog::remembered`): dropped by
+    /// anything that changes the entities.
+    catalog_memo: write::catalog::remembered::Memo,
 }
 
 impl Store {
@@ -201,6 +204,7 @@ impl Store {
             from_cache: false,
             by_id: Arc::default(),
             overlay: Arc::default(),
+            catalog_memo: Default::default(),
         };
         store.link();
         store.load_ms = started.elapsed().as_millis();
@@ -230,6 +234,7 @@ impl Store {
             from_cache: false,
             by_id: Arc::default(),
             overlay: Arc::default(),
+            catalog_memo: Default::default(),
         };
         store.index();
         store
@@ -329,7 +334,18 @@ impl Store {
 
     /// Whether the file `rel` exists, as this store sees it (a preview's writes included).
     pub fn file_exists(&self, rel: &str) -> bool {
-        self.overlay.get(rel).copied().unwrap_or_else(|| self.root.join(rel).exists())
+        let exists = self.overlay.get(rel).copied().unwrap_or_else(|| self.root.join(rel).exists());
+        self.catalog_memo.note(rel, exists);
+        exists
+    }
+
+    pub(crate) fn catalog_memo(&self) -> &write::catalog::remembered::Memo {
+        &self.catalog_memo
+    }
+
+    /// Remember the catalogs' verdict (`catalog::remembered`), or forget it (`None`).
+    pub(crate) fn set_catalog_memo(&mut self, saved: Option<write::catalog::remembered::Remembered>) {
+        self.catalog_memo.set(saved);
     }
 
     pub fn abs_path(&self, rel: &str) -> PathBuf {

@@ -68,6 +68,7 @@ impl Store {
             from_cache: false,
             by_id: Arc::clone(&self.by_id),
             overlay: Arc::default(),
+            catalog_memo: Default::default(),
         };
         // Planned with the dialect opened now: a changed workspace policy (AIP-10) changes how
         // every page reads, so then every entity file is read again.
@@ -161,6 +162,8 @@ impl Store {
         if targets.is_empty() {
             return report;
         }
+        // Entities are re-read: the catalogs' remembered verdict no longer describes them.
+        self.set_catalog_memo(None);
         if let Some(slots) = self.same_shape(&targets, &fresh, &other, &report) {
             self.patch(slots, fresh);
             return report;

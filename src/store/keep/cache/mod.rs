@@ -18,6 +18,7 @@ pub mod validate;
 
 use crate::store::Store;
 use crate::store::dialect::DialectKind;
+use crate::store::write::catalog;
 use codec::Header;
 
 /// Extension of the side file holding a store's text index (`Cache::side_file`).
@@ -82,7 +83,7 @@ fn finish(
     let mut warnings = Vec::new();
     // Read before any file is checked or read: a change after it makes it differ next time.
     let token = kind.format().files_token(root);
-    let (store, dirty) = match cached {
+    let (mut store, mut dirty) = match cached {
         // The format vouches that no file changed since the snapshot: no stat per file.
         Ok((mut store, saved)) if token.is_some() && saved == token => {
             store.from_cache = false;
@@ -103,6 +104,14 @@ fn finish(
             (store, big)
         }
     };
+    // The catalogs' verdict, kept with the snapshot (and by this store, for the command that
+    // opened it) whenever the one it remembers no longer holds. None (a catalog changed just
+    // now) is tried again next time rather than rewriting the snapshot for it.
+    if (dirty || store.entities.len() >= MIN_ENTITIES) && catalog::remembered::recalled(&store).is_none() {
+        let remembered = catalog::remembered::remember(&store);
+        dirty |= remembered.is_some();
+        store.set_catalog_memo(remembered);
+    }
     if dirty && let Err(e) = cache.write(&store, None, token) {
         warnings.push(e);
     }
@@ -197,9 +206,10 @@ impl Cache {
             return Err(Miss::Absent);
         }
         let snapshot = codec::decode_file(&file).map_err(invalid)?;
-        let inputs = snapshot.parse_inputs;
+        let (inputs, catalogs) = (snapshot.parse_inputs, snapshot.catalogs);
         let mut store =
             Store::from_parts(root, kind, detected_by, snapshot.entities, snapshot.other_files, snapshot.walk_warnings);
+        store.set_catalog_memo(catalogs);
         // Parsed under another workspace policy (AIP-10): any page may read differently now.
         if store.dialect.parse_inputs() != inputs {
             return Err(Miss::Absent);
@@ -246,7 +256,8 @@ impl Cache {
             chunks: 0,
         };
         let inputs = store.dialect.parse_inputs();
-        let bytes = codec::encode(header, &store.entities, &store.other_files, &store.walk_warnings, inputs)?;
+        let catalogs = store.catalog_memo().saved();
+        let bytes = codec::encode(header, &store.entities, &store.other_files, &store.walk_warnings, inputs, catalogs)?;
         let fail = |e: std::io::Error| format!("{}: cannot write the cache ({e})", dir.display());
         fs::create_dir_all(&dir).map_err(fail)?;
         let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&dir).map_err(fail)?;
