@@ -105,12 +105,14 @@ fn finish(
         }
     };
     // The catalogs' verdict, kept with the snapshot (and by this store, for the command that
-    // opened it) whenever the one it remembers no longer holds. None (a catalog changed just
-    // now) is tried again next time rather than rewriting the snapshot for it.
-    if (dirty || store.entities.len() >= MIN_ENTITIES) && catalog::remembered::recalled(&store).is_none() {
-        let remembered = catalog::remembered::remember(&store);
-        dirty |= remembered.is_some();
-        store.set_catalog_memo(remembered);
+    // opened it): computed for a snapshot about to be written, and when the one the snapshot
+    // remembers no longer holds (then written even if none can be kept now, a catalog having
+    // changed just now: the next open does not try again).
+    let remembered = store.catalog_memo().saved().is_some();
+    if (dirty || remembered) && catalog::remembered::recalled(&store).is_none() {
+        let verdict = catalog::remembered::remember(&store);
+        store.set_catalog_memo(verdict);
+        dirty = true;
     }
     if dirty && let Err(e) = cache.write(&store, None, token) {
         warnings.push(e);
