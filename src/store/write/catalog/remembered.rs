@@ -214,5 +214,15 @@ mod tests {
         assert!(super::recalled(&unchecked).is_none(), "a re-read page drops the verdict");
         assert_eq!(states(&cache, &root), Stale);
         assert_eq!(snapshot_recalls(&cache, &root), Some(Stale));
+
+        // A catalog written just now cannot be vouched for by its mtime: nothing is remembered,
+        // and the next open neither tries again nor rewrites the snapshot.
+        fs::write(root.join("_index.md"), &index).unwrap();
+        assert_eq!(states(&cache, &root), Fresh);
+        assert_eq!(snapshot_recalls(&cache, &root), None);
+        let snapshot = cache.file_for(&root, aip10::KIND);
+        let written = fs::metadata(&snapshot).unwrap().modified().unwrap();
+        assert_eq!(states(&cache, &root), Fresh);
+        assert_eq!(fs::metadata(&snapshot).unwrap().modified().unwrap(), written);
     }
 }
