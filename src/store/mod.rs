@@ -98,6 +98,9 @@ pub struct Store {
     /// A previewed store (`overlaid`): the files its writes create (true) or remove (false),
     /// which the disk does not show yet. Empty for a store read from disk.
     overlay: Arc<std::collections::HashMap<String, bool>>,
+    /// The catalogs' states as the cache remembered them (`catalog::remembered`): dropped by
+    /// anything that changes the entities.
+    catalog_memo: write::catalog::remembered::Memo,
     /// The term table the load made while it held each file's bytes (`Reads::EntitiesAndTerms`),
     /// until the first content feature takes it (`Content::build`); never kept once the
     /// entities change (`refresh`).
@@ -234,6 +237,7 @@ impl Store {
             from_cache: false,
             by_id: Arc::default(),
             overlay: Arc::default(),
+            catalog_memo: Default::default(),
             loaded_terms: std::sync::Mutex::new(loaded.terms),
         };
         store.link();
@@ -264,6 +268,7 @@ impl Store {
             from_cache: false,
             by_id: Arc::default(),
             overlay: Arc::default(),
+            catalog_memo: Default::default(),
             loaded_terms: Default::default(),
         };
         store.index();
@@ -364,7 +369,18 @@ impl Store {
 
     /// Whether the file `rel` exists, as this store sees it (a preview's writes included).
     pub fn file_exists(&self, rel: &str) -> bool {
-        self.overlay.get(rel).copied().unwrap_or_else(|| self.root.join(rel).exists())
+        let exists = self.overlay.get(rel).copied().unwrap_or_else(|| self.root.join(rel).exists());
+        self.catalog_memo.note(rel, exists);
+        exists
+    }
+
+    pub(crate) fn catalog_memo(&self) -> &write::catalog::remembered::Memo {
+        &self.catalog_memo
+    }
+
+    /// Remember the catalogs' verdict (`catalog::remembered`), or forget it (`None`).
+    pub(crate) fn set_catalog_memo(&mut self, saved: Option<write::catalog::remembered::Remembered>) {
+        self.catalog_memo.set(saved);
     }
 
     /// The term table the load made (`Reads::EntitiesAndTerms`), once: a second caller builds

@@ -68,6 +68,7 @@ impl Store {
             from_cache: false,
             by_id: Arc::clone(&self.by_id),
             overlay: Arc::default(),
+            catalog_memo: Default::default(),
             loaded_terms: Default::default(),
         };
         // Planned with the dialect opened now: a changed workspace policy (AIP-10) changes how
@@ -162,6 +163,8 @@ impl Store {
         if targets.is_empty() {
             return report;
         }
+        // Entities are re-read: the catalogs' remembered verdict no longer describes them.
+        self.set_catalog_memo(None);
         // The load's term table holds the bodies as they were.
         drop(self.take_loaded_terms());
         if let Some(slots) = self.same_shape(&targets, &fresh, &other, &report) {

@@ -24,6 +24,7 @@ impl Store {
             from_cache: false,
             by_id: Arc::default(),
             overlay: Arc::new(writes.iter().map(|w| (w.path.clone(), w.after.is_some())).collect()),
+            catalog_memo: Default::default(),
             loaded_terms: Default::default(),
         };
         for w in writes {

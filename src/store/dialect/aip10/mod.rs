@@ -79,6 +79,12 @@ fn scan(root: &Path) -> (Vec<String>, HashSet<String>) {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
+        // Only markers and manifests matter: the name is checked before the path is copied
+        // (two strings per file of a 100k-page workspace, on every open).
+        let name = entry.file_name().as_encoded_bytes();
+        if !(name.ends_with(TOMBSTONE.as_bytes()) || name == WORKSPACE.as_bytes()) {
+            continue;
+        }
         let Ok(rel) = entry.path().strip_prefix(root) else { continue };
         let Some(rel) = rel.to_str().map(|r| r.replace('\\', "/")) else { continue };
         if let Some(target) = rel.strip_suffix(TOMBSTONE) {

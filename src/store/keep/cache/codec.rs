@@ -10,11 +10,12 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::store::dialect::{FileRole, StoreWarning};
 use crate::store::model::entity::{Entity, Problem, Resolution, Severity, rule};
 use crate::store::model::shared_values::SharedValues;
+use crate::store::write::catalog::remembered::Remembered;
 
 /// First bytes of every cache file; the trailing digit moves with `FORMAT`.
-const MAGIC: &[u8; 8] = b"FOLIOC6\n";
+const MAGIC: &[u8; 8] = b"FOLIOC7\n";
 /// Bumped whenever the layout or the model's serialized shape changes.
-pub const FORMAT: u32 = 6;
+pub const FORMAT: u32 = 7;
 /// Entities per chunk: small enough to spread over the cores, large enough to amortise.
 const CHUNK: usize = 2048;
 
@@ -47,6 +48,8 @@ pub struct Snapshot {
     pub walk_warnings: Vec<StoreWarning>,
     /// What the entities were parsed under besides their files (`Dialect::parse_inputs`).
     pub parse_inputs: u64,
+    /// The catalogs' states for these entities, with what else they depend on.
+    pub catalogs: Option<Remembered>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -55,6 +58,7 @@ struct Files {
     /// (code, message, path) of each walk warning.
     warnings: Vec<(String, String, Option<String>)>,
     parse_inputs: u64,
+    catalogs: Option<Remembered>,
 }
 
 fn options() -> impl bincode::Options {
@@ -63,13 +67,14 @@ fn options() -> impl bincode::Options {
 }
 
 /// Encode `header` (its `chunks` and `entities` are filled in here) and the store's parts,
-/// parsed under `parse_inputs` (`Snapshot::parse_inputs`).
+/// parsed under `parse_inputs` (`Snapshot::parse_inputs`), their catalogs' verdict `catalogs`.
 pub fn encode(
     mut header: Header,
     entities: &[Arc<Entity>],
     other_files: &[(String, FileRole)],
     walk_warnings: &[StoreWarning],
     parse_inputs: u64,
+    catalogs: Option<&Remembered>,
 ) -> Result<Vec<u8>, String> {
     use bincode::Options;
     header.entities = entities.len() as u64;
@@ -78,6 +83,7 @@ pub fn encode(
         other: other_files.iter().map(|(p, r)| (p.clone(), role_code(*r))).collect(),
         warnings: walk_warnings.iter().map(|w| (w.code.clone(), w.message.clone(), w.path.clone())).collect(),
         parse_inputs,
+        catalogs: catalogs.cloned(),
     };
     let chunks: Vec<Vec<u8>> = entities
         .par_chunks(CHUNK)
@@ -175,7 +181,8 @@ fn decode_from(source: &(impl Source + ?Sized)) -> Result<Snapshot, String> {
         .collect::<Result<_, _>>()?;
     let walk_warnings =
         files.warnings.into_iter().map(|(code, message, path)| StoreWarning { code, message, path }).collect();
-    Ok(Snapshot { header, entities, other_files, walk_warnings, parse_inputs: files.parse_inputs })
+    let (parse_inputs, catalogs) = (files.parse_inputs, files.catalogs);
+    Ok(Snapshot { header, entities, other_files, walk_warnings, parse_inputs, catalogs })
 }
 
 /// Where a cache's bytes are read from: memory, or the file itself a section at a time.
@@ -444,7 +451,7 @@ mod tests {
         let es = entities(CHUNK * 2 + 3);
         let other = vec![("index.md".to_string(), FileRole::Catalog), ("img.png".to_string(), FileRole::Other)];
         let warn = vec![StoreWarning { code: "unreadable".into(), message: "no".into(), path: Some("x".into()) }];
-        let bytes = encode(header(), &es, &other, &warn, 9).unwrap();
+        let bytes = encode(header(), &es, &other, &warn, 9, None).unwrap();
         let s = decode(&bytes).unwrap();
         assert_eq!(s.header.entities, es.len() as u64);
         assert_eq!(s.header.chunks, 3);
@@ -475,7 +482,7 @@ mod tests {
 
     #[test]
     fn every_truncation_and_a_flipped_byte_are_errors() {
-        let bytes = encode(header(), &entities(40), &[], &[], 0).unwrap();
+        let bytes = encode(header(), &entities(40), &[], &[], 0, None).unwrap();
         for cut in (0..bytes.len()).step_by(7) {
             assert!(decode(&bytes[..cut]).is_err(), "truncated at {cut} of {}", bytes.len());
         }
@@ -490,7 +497,7 @@ mod tests {
     fn an_index_out_of_range_is_refused() {
         let mut es = entities(3);
         Arc::make_mut(&mut es[1]).links[0].resolution = Resolution::Entity(3);
-        let bytes = encode(header(), &es, &[], &[], 0).unwrap();
+        let bytes = encode(header(), &es, &[], &[], 0, None).unwrap();
         assert!(decode(&bytes).unwrap_err().contains("out of range"));
     }
 

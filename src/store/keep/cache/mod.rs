@@ -17,6 +17,7 @@ pub mod side;
 pub mod validate;
 
 use crate::store::dialect::DialectKind;
+use crate::store::write::catalog;
 use crate::store::{Reads, Store};
 use codec::Header;
 
@@ -91,7 +92,7 @@ fn finish(
     let mut warnings = Vec::new();
     // Read before any file is checked or read: a change after it makes it differ next time.
     let token = kind.format().files_token(root);
-    let (store, dirty) = match cached {
+    let (mut store, mut dirty) = match cached {
         // The format vouches that no file changed since the snapshot: no stat per file.
         Ok((mut store, saved)) if token.is_some() && saved == token => {
             store.from_cache = false;
@@ -112,6 +113,16 @@ fn finish(
             (store, big)
         }
     };
+    // The catalogs' verdict, kept with the snapshot (and by this store, for the command that
+    // opened it): computed for a snapshot about to be written, and when the one the snapshot
+    // remembers no longer holds (then written even if none can be kept now, a catalog having
+    // changed just now: the next open does not try again).
+    let remembered = store.catalog_memo().saved().is_some();
+    if (dirty || remembered) && catalog::remembered::recalled(&store).is_none() {
+        let verdict = catalog::remembered::remember(&store);
+        store.set_catalog_memo(verdict);
+        dirty = true;
+    }
     if dirty && let Err(e) = cache.write(&store, None, token) {
         warnings.push(e);
     }
@@ -206,9 +217,10 @@ impl Cache {
             return Err(Miss::Absent);
         }
         let snapshot = codec::decode_file(&file).map_err(invalid)?;
-        let inputs = snapshot.parse_inputs;
+        let (inputs, catalogs) = (snapshot.parse_inputs, snapshot.catalogs);
         let mut store =
             Store::from_parts(root, kind, detected_by, snapshot.entities, snapshot.other_files, snapshot.walk_warnings);
+        store.set_catalog_memo(catalogs);
         // Parsed under another workspace policy (AIP-10): any page may read differently now.
         if store.dialect.parse_inputs() != inputs {
             return Err(Miss::Absent);
@@ -255,7 +267,8 @@ impl Cache {
             chunks: 0,
         };
         let inputs = store.dialect.parse_inputs();
-        let bytes = codec::encode(header, &store.entities, &store.other_files, &store.walk_warnings, inputs)?;
+        let catalogs = store.catalog_memo().saved();
+        let bytes = codec::encode(header, &store.entities, &store.other_files, &store.walk_warnings, inputs, catalogs)?;
         let fail = |e: std::io::Error| format!("{}: cannot write the cache ({e})", dir.display());
         fs::create_dir_all(&dir).map_err(fail)?;
         let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&dir).map_err(fail)?;

@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::store::{Store, read::fsio};
 
 pub mod curated;
+pub mod remembered;
 
 /// What a catalog file should hold.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,7 +19,7 @@ pub struct CatalogPlan {
     pub refuse: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum CatalogState {
     Fresh,
     Stale,
@@ -58,7 +59,7 @@ pub fn status_of(store: &Store, plans: Vec<CatalogPlan>) -> Vec<CatalogStatus> {
 /// are not all kept in memory at once (at 100k OKF concepts they are 15 MB, which was the
 /// peak of `folio stats`).
 pub fn states(store: &Store) -> Vec<(String, CatalogState)> {
-    store.dialect.catalog_states(store)
+    remembered::recalled(store).unwrap_or_else(|| store.dialect.catalog_states(store))
 }
 
 /// A plan's content handed over a chunk of whole lines at a time: called with a sink, it
