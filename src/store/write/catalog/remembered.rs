@@ -129,7 +129,7 @@ mod tests {
     /// Opened through the cache as every command opens a store: its catalogs' states, which
     /// must be what computing them afresh gives.
     fn states(cache: &Cache, root: &Path) -> CatalogState {
-        let (store, warnings) = cache::open(Some(cache), root, aip10::KIND, "t".into());
+        let (store, warnings) = cache::open(Some(cache), root, aip10::KIND, "t".into(), crate::store::Reads::Entities);
         assert!(warnings.is_empty(), "{warnings:?}");
         let states = catalog::states(&store);
         assert_eq!(states, store.dialect.catalog_states(&store));
