@@ -170,13 +170,11 @@ pub trait Lookup {
             }
         }
         // Obsidian: of several notes of one name, the one beside the linking file wins.
-        if self.context().rules.path_suffixes && !t.contains('/') {
-            let dir = crate::store::model::relpath::parent(from);
-            let ext = if t.ends_with(".md") { "" } else { ".md" };
-            let near = if dir.is_empty() { format!("{t}{ext}") } else { format!("{dir}/{t}{ext}") };
-            if let Some(i) = self.entity_at(&near) {
-                return self.entity(i);
-            }
+        if self.context().rules.path_suffixes
+            && !t.contains('/')
+            && let Some(i) = self.beside(from, t)
+        {
+            return self.entity(i);
         }
         match self.name(t) {
             Some(i) => self.entity(i),
@@ -199,9 +197,28 @@ pub trait Lookup {
     /// An entity named by id, file stem, title or alias (case-insensitive): wikilinks without
     /// a path and typed-edge targets.
     fn name(&self, name: &str) -> Option<EntityIdx> {
-        let key = lower(name.trim().trim_end_matches(".md"));
-        self.named(key.as_ref()).or_else(|| self.entity_at(name))
+        self.named_as_written(name.trim().trim_end_matches(".md")).or_else(|| self.entity_at(name))
     }
+
+    /// `named` for a name as written, lower-cased here.
+    fn named_as_written(&self, name: &str) -> Option<EntityIdx> {
+        self.named(lower(name).as_ref())
+    }
+
+    /// The note `t` (a wikilink's name, with or without `.md`) in the folder of the file at
+    /// `from`: Obsidian's choice among several notes of one name.
+    fn beside(&self, from: &str, t: &str) -> Option<EntityIdx> {
+        let [dir, slash, ext] = beside_parts(from, t);
+        self.entity_at(&[dir, slash, t, ext].concat())
+    }
+}
+
+/// The path of the note `t` beside the file at `from`, as the pieces around `t`: its folder,
+/// a slash when there is one, and `.md` unless `t` ends with it.
+pub(super) fn beside_parts<'a>(from: &'a str, t: &str) -> [&'a str; 3] {
+    let dir = crate::store::model::relpath::parent(from);
+    let slash = if dir.is_empty() { "" } else { "/" };
+    [dir, slash, if t.ends_with(".md") { "" } else { ".md" }]
 }
 
 /// A markdown link destination, as far as it can be taken without looking anything up:
