@@ -58,11 +58,11 @@ impl Dialect for Awareness {
     }
 
     fn history(&self, _root: &Path) -> Vec<HistoryEvent> {
-        self.log.events.clone()
+        self.log.events()
     }
 
     fn history_len(&self, _root: &Path) -> usize {
-        self.log.events.len()
+        self.log.len()
     }
 
     fn warnings(&self) -> Vec<StoreWarning> {

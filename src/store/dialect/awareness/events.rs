@@ -1,5 +1,6 @@
 //! `memory/events.jsonl`: the append-only audit log of memory operations, one JSON object per
 //! line (`{"timestamp": "YYYY-MM-DD HH:MM ±HH:MM", "type": …, …}`).
+use std::ops::Range;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -12,10 +13,14 @@ use crate::store::read::fsio;
 
 pub const EVENTS_PATH: &str = "memory/events.jsonl";
 
-/// The log as read: events in file order and what could not be read.
+/// The log as read: its text, where its events are, and what could not be read. Events are
+/// made from the text when asked for (`events`): each kept as a JSON value was ≈115 MB of a
+/// 100k home's 270 MB peak (64k events, heaptrack), for the one count `stats` prints.
 #[derive(Debug, Default, Clone)]
 pub struct EventLog {
-    pub events: Vec<HistoryEvent>,
+    text: String,
+    /// Each event's line number and its bytes in `text`, in file order.
+    lines: Vec<(u32, Range<usize>)>,
     pub warnings: Vec<StoreWarning>,
 }
 
@@ -24,7 +29,7 @@ impl EventLog {
     pub fn read(root: &Path) -> EventLog {
         match fsio::read_capped(&root.join(EVENTS_PATH), fsio::MAX_READ) {
             Ok((bytes, truncated)) => {
-                let mut log = EventLog::parse(&String::from_utf8_lossy(&bytes));
+                let mut log = EventLog::parse(String::from_utf8_lossy(&bytes).into_owned());
                 if truncated {
                     log.warnings
                         .push(warning(None, format!("larger than {} bytes; the rest is not read", fsio::MAX_READ)));
@@ -32,28 +37,49 @@ impl EventLog {
                 log
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => EventLog::default(),
-            Err(e) => EventLog { events: Vec::new(), warnings: vec![warning(None, format!("cannot read: {e}"))] },
+            Err(e) => EventLog { warnings: vec![warning(None, format!("cannot read: {e}"))], ..EventLog::default() },
         }
     }
 
-    /// Lines are parsed in parallel (a home's log grows by every memory operation: 26 MB took
+    /// Lines are checked in parallel (a home's log grows by every memory operation: 26 MB took
     /// 0.55 s of a cached open at 100k entries), then gathered in file order.
-    pub fn parse(text: &str) -> EventLog {
-        let lines: Vec<&str> = text.lines().collect();
-        let records: Vec<Option<Result<HistoryEvent, StoreWarning>>> = lines
-            .par_iter()
+    pub fn parse(text: String) -> EventLog {
+        let lines: Vec<(u32, Range<usize>)> = text
+            .lines()
             .enumerate()
-            .map(|(i, line)| (!line.trim().is_empty()).then(|| record(i as u32 + 1, line)))
+            .filter(|(_, line)| !line.trim().is_empty())
+            .map(|(i, line)| {
+                let at = offset_in(&text, line);
+                (i as u32 + 1, at..at + line.len())
+            })
             .collect();
-        let mut log = EventLog::default();
-        for r in records.into_iter().flatten() {
-            match r {
-                Ok(event) => log.events.push(event),
-                Err(w) => log.warnings.push(w),
+        let checked: Vec<Option<StoreWarning>> =
+            lines.par_iter().map(|(n, r)| record(*n, &text[r.clone()]).err()).collect();
+        let mut log = EventLog { text, ..EventLog::default() };
+        for (line, problem) in lines.into_iter().zip(checked) {
+            match problem {
+                None => log.lines.push(line),
+                Some(w) => log.warnings.push(w),
             }
         }
+        log.lines.shrink_to_fit();
         log
     }
+
+    /// How many events the log holds.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// The events, in file order.
+    pub fn events(&self) -> Vec<HistoryEvent> {
+        self.lines.par_iter().filter_map(|(n, r)| record(*n, &self.text[r.clone()]).ok()).collect()
+    }
+}
+
+/// Where `part`, a slice of `text`, starts in it.
+fn offset_in(text: &str, part: &str) -> usize {
+    part.as_ptr() as usize - text.as_ptr() as usize
 }
 
 /// One line of the log (numbered `n`) as an event, or why it is not one.
@@ -115,16 +141,18 @@ mod tests {
 
     #[test]
     fn events_name_their_entries() {
-        let log = EventLog::parse(concat!(
+        let log = EventLog::parse(String::from(concat!(
             r#"{"timestamp":"2099-01-02 12:34 +00:00","type":"memory.promoted","kind":"preference","section":"Preferences","text":"a","evidence":"e"}"#,
             "\n\n",
             r#"{"timestamp":"2099-01-02 12:35 +00:00","type":"memory.used","key":"zz","section":"Preferences","text":"a","note":"n"}"#,
             "\n",
             r#"{"timestamp":"2099-01-02 12:36 +00:00","type":"evaluation.created","file":"/h/.agents/evaluations/2099-01-02.md","status":"written"}"#,
             "\n",
-        ));
+        )));
         assert!(log.warnings.is_empty());
-        let got: Vec<_> = log.events.iter().map(|e| (e.kind.as_str(), e.entities.clone(), e.line)).collect();
+        let events = log.events();
+        assert_eq!(log.len(), 3);
+        let got: Vec<_> = events.iter().map(|e| (e.kind.as_str(), e.entities.clone(), e.line)).collect();
         assert_eq!(
             got,
             [
@@ -133,15 +161,17 @@ mod tests {
                 ("evaluation.created", vec!["evaluations/2099-01-02".to_string()], 4),
             ]
         );
-        assert_eq!(log.events[0].ts.as_deref(), Some("2099-01-02 12:34 +00:00"));
-        assert_eq!(log.events[0].raw["evidence"], "e");
+        assert_eq!(events[0].ts.as_deref(), Some("2099-01-02 12:34 +00:00"));
+        assert_eq!(events[0].raw["evidence"], "e");
     }
 
     #[test]
     fn malformed_lines_are_warnings_with_their_line() {
-        let log =
-            EventLog::parse("{\"type\":\"memory.pruned\",\"text\":\"x\"}\nnot json\n[1,2]\n{\"text\":\"no type\"}\n");
-        assert_eq!(log.events.len(), 1);
+        let log = EventLog::parse(
+            "{\"type\":\"memory.pruned\",\"text\":\"x\"}\nnot json\n[1,2]\n{\"text\":\"no type\"}\n".into(),
+        );
+        assert_eq!(log.events().len(), 1);
+        assert_eq!(log.len(), 1);
         let w: Vec<_> = log.warnings.iter().map(|w| w.message.split(':').nth(1).unwrap().to_string()).collect();
         assert_eq!(w, ["2", "3", "4"]);
         assert!(log.warnings.iter().all(|w| w.code == "invalid-event-line"));
