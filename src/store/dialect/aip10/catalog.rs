@@ -213,6 +213,9 @@ mod tests {
             format!("# Pages\n\n{all}* [N](notes/n.md)\n- [gone](old/gone.md)\n"),
             format!("# Pages\n\n{all}* [N](notes/n.md)\n- [raw](sources/s.md) and [w](https://x.org)\n"),
             format!("Intro\n```\n* [N](notes/n.md)\n```\n{all}"),
+            // Three entries of one target, apart: each is planned with the same line.
+            format!("# Pages\n\n* [N](notes/n.md)\n{all}* [N2](notes/n.md)\n* [N3](notes/./n.md)\n"),
+            format!("# Pages\n\n{all}* [N](notes/n.md)\n* [S](sources)\n* [S2](sources/)\n* [S3](./sources)\n"),
         ] {
             files.push(Some(curated.into_bytes()));
         }
