@@ -196,3 +196,32 @@ fn one_version_is_counted_as_one() {
     let screen = text(&render(&app));
     assert!(screen.contains("5 History: notes/alpha · 1 version · git "), "{screen}");
 }
+
+/// An awareness home keeps its entries in one file, each with the log events that name it: the
+/// pane shows the open entry's own events, also after it was opened on another entry of that
+/// file (it kept the first entry's answer before, keyed by the file alone).
+#[test]
+fn each_entry_of_one_file_shows_its_own_events() {
+    let (_t, root) = scratch(&fixture("awareness-home"));
+    let mut app = app_on(&root, "dark", (140, 40));
+    let events = |app: &folio::app::App| -> Vec<String> {
+        let data = app.model.history.data.clone().expect("read by the worker").expect("no error");
+        data.history.versions.iter().filter(|v| v.source == Source::Log).map(|v| v.rev.clone()).collect()
+    };
+    let open = |app: &mut folio::app::App, query: &str| {
+        press(app, &["1", "/"]);
+        type_text(app, query);
+        press(app, &["<Enter>", "5"]);
+    };
+    open(&mut app, "Flag any business code");
+    assert_eq!(app.model.history.id, "13kgzw0");
+    assert_eq!(events(&app), ["memory/events.jsonl:7", "memory/events.jsonl:3"]);
+    open(&mut app, "Prefer pnpm over npm");
+    let id = app.model.history.id.clone();
+    assert!(id.starts_with("19mh0bp"), "{id}");
+    let screen = text(&render(&app));
+    assert!(screen.contains(&format!("5 History: {id}")), "{screen}");
+    assert!(events(&app).contains(&"memory/events.jsonl:5".to_string()), "{:?}", events(&app));
+    open(&mut app, "Flag any business code");
+    assert_eq!(events(&app), ["memory/events.jsonl:7", "memory/events.jsonl:3"]);
+}

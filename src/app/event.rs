@@ -64,15 +64,17 @@ pub enum Event {
     IgnoreChanged(Result<String, String>),
     /// The neighbourhood of `center` laid out for the graph canvas.
     GraphLaid(std::sync::Arc<GraphLayout>),
-    /// The versions of the entity whose file is `path` that a worker has found so far (no
+    /// The versions of entity `id`, whose file is `path`, that a worker has found so far (no
     /// contents, summaries or blame yet); its `HistoryRead` follows.
     HistoryFound {
         path: String,
+        id: String,
         data: std::sync::Arc<super::model::HistoryData>,
     },
-    /// The history of the entity whose file is `path` (versions and blame), or why not.
+    /// The history of entity `id`, whose file is `path` (versions and blame), or why not.
     HistoryRead {
         path: String,
+        id: String,
         data: Result<std::sync::Arc<super::model::HistoryData>, String>,
     },
     /// What restoring a version would write (title, diff, the changeset), or why it cannot.

@@ -18,10 +18,10 @@ const REPORT_EVERY: Duration = Duration::from_millis(50);
 
 /// Read the entity's history, sending `HistoryFound` as versions are found, then `HistoryRead`.
 pub fn read(store: &Store, idx: EntityIdx, tx: &Sender<Event>) {
-    let path = store.entity(idx).path.clone();
+    let (path, id) = (store.entity(idx).path.clone(), store.entity(idx).id.clone());
     let mut report = |history: history::History| {
         let data = Arc::new(HistoryData { history, blame: Vec::new() });
-        let _ = tx.send(Event::HistoryFound { path: path.clone(), data });
+        let _ = tx.send(Event::HistoryFound { path: path.clone(), id: id.clone(), data });
     };
     let progress = history::Progress { every: REPORT_EVERY, report: &mut report };
     let data =
@@ -29,7 +29,7 @@ pub fn read(store: &Store, idx: EntityIdx, tx: &Sender<Event>) {
             let blame = history::blame::blame(&history);
             Arc::new(HistoryData { history, blame })
         });
-    let _ = tx.send(Event::HistoryRead { path, data });
+    let _ = tx.send(Event::HistoryRead { path, id, data });
 }
 
 /// What restoring version `rev` of the entity would write: a title, the diff, the changeset.

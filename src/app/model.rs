@@ -96,8 +96,11 @@ pub struct HistoryData {
 /// The history pane's state.
 #[derive(Debug, Clone, Default)]
 pub struct HistoryView {
-    /// The file the history is of (or is being read for).
+    /// The file the history is of (or is being read for)…
     pub path: String,
+    /// …and the entity: a file can hold several (an awareness home's long-term memory), each
+    /// with the log events that name it.
+    pub id: String,
     /// `None` while a worker reads it; `Err` says why it could not be read.
     pub data: Option<Result<Arc<HistoryData>, String>>,
     /// Row in the versions list (or, in blame, the first line shown).

@@ -123,8 +123,8 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.message = Some(Message { text: e, warn: true });
             Vec::new()
         }
-        Event::HistoryFound { path, data } => history::found(model, path, data),
-        Event::HistoryRead { path, data } => history::read(model, path, data),
+        Event::HistoryFound { path, id, data } => history::found(model, (path, id), data),
+        Event::HistoryRead { path, id, data } => history::read(model, (path, id), data),
         Event::RestorePreview(Ok((title, diff, cs))) => {
             model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings: Vec::new(), restore: Some(cs) });
             Vec::new()

@@ -23,16 +23,16 @@ pub fn focus(model: &mut Model, blame: bool) -> Vec<Effect> {
     request(model, false)
 }
 
-/// Ask for the open entity's history unless the one held is for its file (`again`: read anew).
+/// Ask for the open entity's history unless the one held is its own (`again`: read anew).
 fn request(model: &mut Model, again: bool) -> Vec<Effect> {
     let (Some(store), Some(idx)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
     if model.main != Pane::History {
         return Vec::new();
     }
-    let path = store.entity(idx).path.clone();
+    let (path, id) = (store.entity(idx).path.clone(), store.entity(idx).id.clone());
     let h = &mut model.history;
-    if h.path != path {
-        *h = super::super::model::HistoryView { path, blame: h.blame, ..Default::default() };
+    if h.path != path || h.id != id {
+        *h = super::super::model::HistoryView { path, id, blame: h.blame, ..Default::default() };
     } else if h.data.is_some() && !again {
         return Vec::new();
     }
@@ -52,20 +52,20 @@ pub fn reread(model: &mut Model) -> Vec<Effect> {
 
 /// The versions a worker has found so far. Shown while nothing complete is held for the file:
 /// an answer read before (the history before an edit) stays until the new one is whole.
-pub fn found(model: &mut Model, path: String, data: Arc<HistoryData>) -> Vec<Effect> {
+pub fn found(model: &mut Model, (path, id): (String, String), data: Arc<HistoryData>) -> Vec<Effect> {
     let h = &mut model.history;
     let complete_held = matches!(&h.data, Some(Ok(d)) if d.history.complete);
-    if h.path != path || !h.reading || complete_held {
+    if h.path != path || h.id != id || !h.reading || complete_held {
         return Vec::new();
     }
     show(model, Ok(data));
     Vec::new()
 }
 
-/// A worker's answer; one for a file no longer open is dropped.
-pub fn read(model: &mut Model, path: String, data: Result<Arc<HistoryData>, String>) -> Vec<Effect> {
+/// A worker's answer; one for an entity no longer open is dropped.
+pub fn read(model: &mut Model, (path, id): (String, String), data: Result<Arc<HistoryData>, String>) -> Vec<Effect> {
     let h = &mut model.history;
-    if h.path != path {
+    if h.path != path || h.id != id {
         return Vec::new();
     }
     h.reading = false;
