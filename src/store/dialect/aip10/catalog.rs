@@ -7,6 +7,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
+use rayon::prelude::*;
+
 use crate::store::Store;
 use crate::store::model::entity::Entity;
 use crate::store::read::frontmatter::{self, Block};
@@ -59,34 +61,49 @@ pub fn render_chunks<E: std::borrow::Borrow<Entity>>(entities: &[E], emit: &mut 
     }
     let mut line = String::new();
     for (i, (kind, mut pages)) in by_kind.into_iter().enumerate() {
-        pages.sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.path.cmp(&b.path)));
+        pages.par_sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.path.cmp(&b.path)));
         line.clear();
         if i > 0 {
             line.push('\n');
         }
         let _ = write!(line, "# {kind}\n\n");
         emit(&line);
-        for e in pages {
-            line.clear();
-            // Written straight into the line: four `String`s per page before.
-            line.push_str("* [");
-            push_one_line(&mut line, &e.title, link_text_escape);
-            line.push_str("](");
-            push_escaped(&mut line, &e.path, link_dest_escape);
-            line.push_str(") ");
-            push_code_span(&mut line, &e.id);
-            if let Some(d) = e.description.as_deref() {
-                let bare = line.len();
-                line.push_str(" - ");
-                push_one_line(&mut line, d, |_| None);
-                if line.len() == bare + 3 {
-                    line.truncate(bare);
-                }
-            }
-            line.push('\n');
-            emit(&line);
+        // A window of pages rendered on every core, a block of lines each, then handed over in
+        // order: the check after a full load ran this on the main thread alone (11 % of a 100k
+        // wiki's load CPU, perf), and a window keeps the whole catalog from being held at once.
+        for window in pages.chunks(RENDER_WINDOW) {
+            let blocks: Vec<String> = window.par_chunks(RENDER_BLOCK).map(render_lines).collect();
+            blocks.iter().for_each(|b| emit(b));
         }
     }
+}
+
+/// Pages rendered together by one thread, and pages rendered before their lines are handed on.
+const RENDER_BLOCK: usize = 1024;
+const RENDER_WINDOW: usize = 16 * RENDER_BLOCK;
+
+/// The catalog lines of `pages`, one after another.
+fn render_lines(pages: &[&Entity]) -> String {
+    let mut out = String::with_capacity(pages.len() * 160);
+    for e in pages {
+        // Written straight into the line: four `String`s per page before.
+        out.push_str("* [");
+        push_one_line(&mut out, &e.title, link_text_escape);
+        out.push_str("](");
+        push_escaped(&mut out, &e.path, link_dest_escape);
+        out.push_str(") ");
+        push_code_span(&mut out, &e.id);
+        if let Some(d) = e.description.as_deref() {
+            let bare = out.len();
+            out.push_str(" - ");
+            push_one_line(&mut out, d, |_| None);
+            if out.len() == bare + 3 {
+                out.truncate(bare);
+            }
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// Why an existing `_index.md` must not be overwritten: it carries page frontmatter.
@@ -166,6 +183,32 @@ mod tests {
              # other\n\n* [X](notes/x%20y.md) `` x`y ``\n"
         );
         assert_eq!(render::<Entity>(&[]), "");
+    }
+
+    #[test]
+    fn pages_rendered_in_blocks_come_out_in_slug_order() {
+        // More pages than a window, in reverse slug order, one shared slug: every block and
+        // window hands its lines over in place.
+        let n = RENDER_WINDOW + RENDER_BLOCK + 7;
+        let mut pages: Vec<Entity> = (0..n)
+            .rev()
+            .map(|i| page(&format!("entities/p{i}.md"), &format!("p{i:06}"), Some("entity"), &format!("P {i}"), None))
+            .collect();
+        pages.push(page("entities/a-twin.md", "p000005", Some("entity"), "Twin", Some("Second of its slug.")));
+        pages.push(page("notes/q.md", "q", None, "Q", None));
+        let rendered = render(&pages);
+        let mut want = String::from("# entity\n\n");
+        for i in 0..n {
+            if i == 5 {
+                // One slug: by path.
+                want.push_str("* [Twin](entities/a-twin.md) `p000005` - Second of its slug.\n");
+            }
+            want.push_str(&format!("* [P {i}](entities/p{i}.md) `p{i:06}`\n"));
+        }
+        want.push_str("\n# other\n\n* [Q](notes/q.md) `q`\n");
+        let first_difference = rendered.lines().zip(want.lines()).position(|(a, b)| a != b);
+        assert_eq!(first_difference, None, "{:?}", first_difference.map(|i| rendered.lines().nth(i)));
+        assert_eq!(rendered, want);
     }
 
     /// The streamed state is the state of the whole plan compared with the file, for the
