@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use folio::app::App;
 use folio::app::event::Event;
-use tui_support::inbox::{go_to, queued};
+use tui_support::inbox::{go_to, masked, queued};
 use tui_support::*;
 
 fn demo() -> (tempfile::TempDir, PathBuf) {
@@ -223,38 +223,6 @@ fn in_app_and_external_edits_from_the_preview() {
     assert_ne!(after, before, "{:?}", app.model.message);
     assert_eq!(after.lines().next(), before.lines().next());
     assert!(app.model.message.as_ref().unwrap().text.starts_with("saved "), "{:?}", app.model.message);
-}
-
-/// Ages are relative to today: masked so the snapshots stay put.
-fn masked(s: &str) -> String {
-    // Today's date, as the log entry the dialog previews is headed.
-    let today = time::OffsetDateTime::now_utc().date().to_string();
-    let s = s.replace(&today, "DDDD-DD-DD");
-    let mut out = String::new();
-    for line in s.lines() {
-        match line.find("age         ") {
-            Some(i) => {
-                let end = line[i..].find(" days").map(|e| i + e + 5).unwrap_or(line.len());
-                out.push_str(&line[..i + 12]);
-                out.push_str(&"N".repeat(end - i - 17));
-                out.push_str(" days");
-                out.push_str(&line[end..]);
-            }
-            // The reviewer's clock: `at: "2026-…Z"` beside `human:tester`.
-            None => match line.find("human:tester\", at: \"") {
-                Some(i) => {
-                    let start = i + "human:tester\", at: \"".len();
-                    let len = line[start..].find('"').unwrap_or(0);
-                    out.push_str(&line[..start]);
-                    out.push_str(&"T".repeat(len));
-                    out.push_str(&line[start + len..]);
-                }
-                None => out.push_str(line),
-            },
-        }
-        out.push('\n');
-    }
-    out
 }
 
 #[test]

@@ -35,3 +35,36 @@ pub fn go_to(app: &mut App, id: &str) {
     }
     panic!("{id} is not in the queue: {:?}", queued(app));
 }
+
+/// The inbox as drawn with what depends on today masked (ages, today's date, the reviewer's
+/// clock), so snapshots stay put whenever they run.
+pub fn masked(s: &str) -> String {
+    // Today's date, as the log entry the dialog previews is headed.
+    let today = time::OffsetDateTime::now_utc().date().to_string();
+    let s = s.replace(&today, "DDDD-DD-DD");
+    let mut out = String::new();
+    for line in s.lines() {
+        match line.find("age         ") {
+            Some(i) => {
+                let end = line[i..].find(" days").map(|e| i + e + 5).unwrap_or(line.len());
+                out.push_str(&line[..i + 12]);
+                out.push_str(&"N".repeat(end - i - 17));
+                out.push_str(" days");
+                out.push_str(&line[end..]);
+            }
+            // The reviewer's clock: `at: "2026-…Z"` beside `human:tester`.
+            None => match line.find("human:tester\", at: \"") {
+                Some(i) => {
+                    let start = i + "human:tester\", at: \"".len();
+                    let len = line[start..].find('"').unwrap_or(0);
+                    out.push_str(&line[..start]);
+                    out.push_str(&"T".repeat(len));
+                    out.push_str(&line[start + len..]);
+                }
+                None => out.push_str(line),
+            },
+        }
+        out.push('\n');
+    }
+    out
+}
