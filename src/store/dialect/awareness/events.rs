@@ -29,7 +29,10 @@ impl EventLog {
     pub fn read(root: &Path) -> EventLog {
         match fsio::read_capped(&root.join(EVENTS_PATH), fsio::MAX_READ) {
             Ok((bytes, truncated)) => {
-                let mut log = EventLog::parse(String::from_utf8_lossy(&bytes).into_owned());
+                // Kept as read when it is UTF-8 (no second copy of a log up to 16 MB).
+                let text =
+                    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                let mut log = EventLog::parse(text);
                 if truncated {
                     log.warnings
                         .push(warning(None, format!("larger than {} bytes; the rest is not read", fsio::MAX_READ)));
