@@ -5,10 +5,10 @@
 use crate::store::model::shared_values::shared_list;
 use std::path::Path;
 
-use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, derived_description, parse_markdown};
+use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, derived_description, parse_markdown_view};
 use crate::store::model::entity::Entity;
 use crate::store::model::history::HistoryEvent;
-use crate::store::read::frontmatter::{Fields, get_list, get_str};
+use crate::store::read::frontmatter::view::View;
 
 mod changelog;
 mod checks;
@@ -36,16 +36,16 @@ impl Dialect for Elophanto {
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
         // parse_markdown reads frontmatter only when `---` is on line 1, as EloPhanto's indexer
         // does: an organization role's `name/description` block below its preamble is body.
-        let p = parse_markdown(file, Grammar::Yaml);
+        let p = parse_markdown_view(file, Grammar::Yaml);
         let mut e = p.entity;
         let f = &p.fields;
         e.kind = kind_of(&e.path, f).map(Into::into);
         if !file.parseable {
             return vec![e];
         }
-        e.created = get_str(f, "created").map(Into::into);
-        e.updated = get_str(f, "updated").map(Into::into);
-        e.tags = shared_list(get_list(f, "tags"));
+        e.created = f.str("created").map(Into::into);
+        e.updated = f.str("updated").map(Into::into);
+        e.tags = shared_list(f.list("tags"));
         let body = file.text.get(e.body_start as usize..).unwrap_or("");
         e.description = summary(body).map(Into::into);
         e.problems.extend(checks::check(file.text, f));
@@ -61,11 +61,11 @@ impl Dialect for Elophanto {
 /// `system`, `user`, `plugins`, `organization-roles`, and `learned/<kind>` (`learned/lessons`,
 /// `learned/patterns`, `learned/failures`…) since the learner files each kind apart. A file
 /// directly in `knowledge/` is grouped by its `scope`.
-fn kind_of(rel: &str, fields: &Fields) -> Option<String> {
+fn kind_of(rel: &str, fields: &View) -> Option<String> {
     let mut dirs: Vec<&str> = rel.split('/').collect();
     dirs.pop();
     match dirs.as_slice() {
-        [] => get_str(fields, "scope"),
+        [] => fields.str("scope"),
         ["learned", sub, ..] => Some(format!("learned/{sub}")),
         [top, ..] => Some(top.to_string()),
     }
@@ -129,13 +129,13 @@ mod tests {
 
     #[test]
     fn kinds_follow_the_folder() {
-        let f = Fields::new();
+        let f = View::new();
         assert_eq!(kind_of("learned/lessons/a.md", &f).as_deref(), Some("learned/lessons"));
         assert_eq!(kind_of("learned/a.md", &f).as_deref(), Some("learned"));
         assert_eq!(kind_of("user/projects/a.md", &f).as_deref(), Some("user"));
         assert_eq!(kind_of("a.md", &f), None);
         let scoped = crate::store::read::frontmatter::parse_yaml("scope: user").unwrap();
-        assert_eq!(kind_of("a.md", &scoped).as_deref(), Some("user"));
+        assert_eq!(kind_of("a.md", &View::of(&scoped)).as_deref(), Some("user"));
     }
 
     #[test]

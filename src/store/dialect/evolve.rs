@@ -9,10 +9,11 @@ use std::sync::OnceLock;
 use super::{
     Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, first_heading, first_paragraph, shorten,
 };
-use super::{parse_key_values, parse_markdown};
+use super::{parse_key_values, parse_markdown_view};
 use crate::store::model::entity::Entity;
 use crate::store::model::history::HistoryEvent;
-use crate::store::read::frontmatter::{self, Block, Fields, get_str};
+use crate::store::read::frontmatter::view::View;
+use crate::store::read::frontmatter::{self, Block, Fields};
 
 mod audit;
 mod checks;
@@ -85,14 +86,16 @@ impl Dialect for Evolve {
     }
 
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
-        let p = parse_markdown(file, Grammar::KeyValue);
+        // The fields as a view of the file's text, not an owned map per entity (see `View`).
+        let p = parse_markdown_view(file, Grammar::KeyValue);
         let mut e = p.entity;
         if !file.parseable {
             return vec![e];
         }
         let f = &p.fields;
         let body = file.text.get(e.body_start as usize..).unwrap_or("");
-        e.title = get_str(f, "title")
+        e.title = f
+            .str("title")
             .or_else(|| first_heading(body))
             .or_else(|| fact_title(body))
             .unwrap_or_else(|| e.stem().to_string());
@@ -121,21 +124,21 @@ impl Dialect for Evolve {
 
 /// evolve's fields onto the model. `owner` and `visibility` have no place in it and stay in
 /// the fields (`folio show`).
-fn map_fields(e: &mut Entity, f: &Fields) {
-    e.kind = get_str(f, "type").map(Into::into);
-    e.description = get_str(f, "description").or_else(|| get_str(f, "trigger")).map(Into::into);
-    e.updated = get_str(f, "published_at").map(Into::into);
-    e.created = get_str(f, "created").map(Into::into);
-    if get_str(f, "retention_flagged_at").is_some() {
+fn map_fields(e: &mut Entity, f: &View) {
+    e.kind = f.str("type").map(Into::into);
+    e.description = f.str("description").or_else(|| f.str("trigger")).map(Into::into);
+    e.updated = f.str("published_at").map(Into::into);
+    e.created = f.str("created").map(Into::into);
+    if f.str("retention_flagged_at").is_some() {
         e.status = Some("retention-flagged".into());
     }
-    e.tags = shared_list(get_str(f, "tags").map(|t| inline_list(&t)).unwrap_or_default());
+    e.tags = shared_list(f.str("tags").map(|t| inline_list(&t)).unwrap_or_default());
     // Where the entity came from: the trajectory it was learned in, the native memory file it
     // mirrors, the repository it was published to, and the ad-hoc `sources:` some stores add.
     for key in ["trajectory", "native_path", "source"] {
-        e.sources.extend(get_str(f, key));
+        e.sources.extend(f.str(key));
     }
-    e.sources.extend(get_str(f, "sources").map(|s| inline_list(&s)).unwrap_or_default());
+    e.sources.extend(f.str("sources").map(|s| inline_list(&s)).unwrap_or_default());
 }
 
 /// A `key: value` value written as a list: `[a, b]` or `a, b` (quotes around items removed).
@@ -182,6 +185,7 @@ fn first_sentence(text: &str) -> &str {
 mod tests {
     use super::*;
     use crate::store::model::lines::LineIndex;
+    use crate::store::read::frontmatter::get_str;
 
     fn parse(rel: &str, text: &str) -> Entity {
         let lines = LineIndex::new(text);

@@ -1,20 +1,19 @@
 //! Per-file field checks of one EloPhanto knowledge file: dates and `scope`.
-use serde_json::Value;
-
 use crate::store::model::entity::{Problem, rule};
-use crate::store::read::frontmatter::{self, Block, Fields, json_type_name};
+use crate::store::read::frontmatter::view::{Val, View};
+use crate::store::read::frontmatter::{self, Block};
 
 /// The `scope` values EloPhanto's writer accepts.
 pub const SCOPES: &[&str] = &["system", "user", "learned", "plugin"];
 
 /// Problems with the fields of the file whose text is `text` (frontmatter already parsed into
 /// `fields`; a frontmatter that does not parse is reported by `parse_markdown`).
-pub fn check(text: &str, fields: &Fields) -> Vec<Problem> {
+pub fn check(text: &str, fields: &View) -> Vec<Problem> {
     let mut problems = Vec::new();
     for key in ["created", "updated"] {
-        let Some(value) = fields.get(key).filter(|v| !v.is_null()) else { continue };
+        let Some(value) = fields.get(key).filter(|v| !matches!(v, Val::Null)) else { continue };
         let ok = match value {
-            Value::String(s) => is_iso_date(s.trim()),
+            Val::Str(s) => is_iso_date(s.trim()),
             _ => false,
         };
         if !ok {
@@ -27,7 +26,7 @@ pub fn check(text: &str, fields: &Fields) -> Vec<Problem> {
             ));
         }
     }
-    if let Some(value) = fields.get("scope").filter(|v| !v.is_null()) {
+    if let Some(value) = fields.get("scope").filter(|v| !matches!(v, Val::Null)) {
         let known = value.as_str().is_some_and(|s| SCOPES.contains(&s.trim()));
         if !known {
             let (line, col) = value_position(text, "scope");
@@ -43,11 +42,11 @@ pub fn check(text: &str, fields: &Fields) -> Vec<Problem> {
 }
 
 /// A value as a message shows it: strings quoted in backticks, other types named.
-fn shown(value: &Value) -> String {
+fn shown(value: &Val) -> String {
     match value {
-        Value::String(s) => format!("`{s}`"),
-        Value::Number(n) => format!("`{n}`"),
-        other => format!("a {}", json_type_name(other)),
+        Val::Str(s) => format!("`{s}`"),
+        Val::Num(n) => format!("`{n}`"),
+        other => format!("a {}", other.type_name()),
     }
 }
 
@@ -73,13 +72,14 @@ fn value_position(text: &str, key: &str) -> (u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::read::frontmatter::Fields;
 
     fn problems(text: &str) -> Vec<(&'static str, u32, u32)> {
         let fields = match frontmatter::locate(text) {
             Block::Closed { inner, .. } => frontmatter::parse_yaml(&text[inner]).unwrap(),
             _ => Fields::new(),
         };
-        check(text, &fields).into_iter().map(|p| (p.rule, p.line, p.col)).collect()
+        check(text, &View::of(&fields)).into_iter().map(|p| (p.rule, p.line, p.col)).collect()
     }
 
     #[test]

@@ -1,9 +1,8 @@
 //! Per-file checks of one evolve entity, made while its fields are in hand. Each problem points
 //! at the frontmatter line it is about (line 1 when the line is missing altogether).
-use std::collections::HashMap;
-
 use crate::store::model::entity::{Problem, rule};
-use crate::store::read::frontmatter::{self, Block, Fields, get_str};
+use crate::store::read::frontmatter::view::View;
+use crate::store::read::frontmatter::{self, Block};
 
 /// One frontmatter line as evolve's reader sees it.
 struct FmLine<'a> {
@@ -13,12 +12,12 @@ struct FmLine<'a> {
 }
 
 /// The problems of an entity file whose text is `text` and whose fields are `fields`.
-pub fn check(text: &str, fields: &Fields) -> Vec<Problem> {
+pub fn check(text: &str, fields: &View) -> Vec<Problem> {
     let fm = frontmatter_lines(text);
     let mut problems = malformed_lines(&fm);
     let key_line = |key: &str| last_line_of(&fm, key).unwrap_or((1, 1));
 
-    if get_str(fields, "type").is_none() {
+    if fields.str("type").is_none() {
         let (line, col) = key_line("type");
         let why = if fm.is_empty() { "no frontmatter with a `type`" } else { "no `type` (or an empty one)" };
         problems.push(Problem::new(
@@ -29,8 +28,8 @@ pub fn check(text: &str, fields: &Fields) -> Vec<Problem> {
         ));
     }
 
-    let description = get_str(fields, "description");
-    let trigger = get_str(fields, "trigger");
+    let description = fields.str("description");
+    let trigger = fields.str("trigger");
     match (&description, &trigger) {
         (None, None) => {
             let (line, col) =
@@ -57,13 +56,13 @@ pub fn check(text: &str, fields: &Fields) -> Vec<Problem> {
         _ => {}
     }
 
-    if let Some(flagged_at) = get_str(fields, "retention_flagged_at") {
+    if let Some(flagged_at) = fields.str("retention_flagged_at") {
         let (line, col) = key_line("retention_flagged_at");
         let mut why = Vec::new();
-        if let Some(reason) = get_str(fields, "retention_reason") {
+        if let Some(reason) = fields.str("retention_reason") {
             why.push(format!("reason: {reason}"));
         }
-        if let Some(rule_name) = get_str(fields, "retention_rule") {
+        if let Some(rule_name) = fields.str("retention_rule") {
             why.push(format!("rule: {rule_name}"));
         }
         let why = if why.is_empty() { String::new() } else { format!(" ({})", why.join(", ")) };
@@ -76,7 +75,7 @@ pub fn check(text: &str, fields: &Fields) -> Vec<Problem> {
     }
 
     for key in ["published_at", "retention_flagged_at"] {
-        if let Some(value) = get_str(fields, key).filter(|v| !is_iso_timestamp(v)) {
+        if let Some(value) = fields.str(key).filter(|v| !is_iso_timestamp(v)) {
             let (line, _) = key_line(key);
             let col = value_column(&fm, line);
             problems.push(Problem::new(
@@ -120,7 +119,8 @@ fn value_column(fm: &[FmLine], line: u32) -> u32 {
 /// key set twice.
 fn malformed_lines(fm: &[FmLine]) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut first_seen: HashMap<&str, u32> = HashMap::new();
+    // foldhash: a table per file, its keys the file's few field names (SipHash was most of it).
+    let mut first_seen: std::collections::HashMap<&str, u32, foldhash::fast::RandomState> = Default::default();
     for l in fm {
         if l.text.trim().is_empty() {
             continue;
@@ -157,13 +157,14 @@ pub fn is_iso_timestamp(value: &str) -> bool {
 mod tests {
     use super::*;
     use crate::store::dialect::parse_key_values;
+    use crate::store::read::frontmatter::Fields;
 
     fn problems(text: &str) -> Vec<(&'static str, u32)> {
         let fields = match frontmatter::locate(text) {
             Block::Closed { inner, .. } => parse_key_values(&text[inner]),
             _ => Fields::new(),
         };
-        check(text, &fields).into_iter().map(|p| (p.rule, p.line)).collect()
+        check(text, &View::of(&fields)).into_iter().map(|p| (p.rule, p.line)).collect()
     }
 
     const GOOD: &str = "---\ntype: guideline\ndescription: When x\npublished_at: 2026-04-27T18:55:21Z\n---\nfact\n";
@@ -195,7 +196,7 @@ mod tests {
         let text = "---\ntype: guideline\ntrigger: When a: b\n---\n";
         let Block::Closed { inner, .. } = frontmatter::locate(text) else { panic!("no frontmatter") };
         let fields = parse_key_values(&text[inner]);
-        let located: Vec<_> = check(text, &fields).into_iter().map(|p| p.bytes).collect();
+        let located: Vec<_> = check(text, &View::of(&fields)).into_iter().map(|p| p.bytes).collect();
         assert_eq!(located, [Some(20..27)]);
         assert_eq!(problems("---\ntype: g\ndescription: d\ntrigger: t\n---\n"), []);
     }
@@ -204,7 +205,7 @@ mod tests {
     fn stale_when_retention_flagged() {
         let t = "---\ntype: g\ndescription: d\nretention_flagged_at: 2026-07-01T00:00:00Z\nretention_reason: age\nretention_rule: stale-guidelines\n---\n";
         let fields = parse_key_values(&t[4..t.len() - 4]);
-        let found = check(t, &fields);
+        let found = check(t, &View::of(&fields));
         assert_eq!(found.len(), 1);
         assert_eq!((found[0].rule, found[0].line), ("stale", 4));
         assert_eq!(
@@ -234,7 +235,7 @@ mod tests {
     fn published_at_must_be_iso_8601() {
         let t = "---\ntype: g\ndescription: d\npublished_at: 27/04/2026\n---\n";
         let fields = parse_key_values(&t[4..t.len() - 4]);
-        let found = check(t, &fields);
+        let found = check(t, &View::of(&fields));
         assert_eq!(found.len(), 1);
         assert_eq!((found[0].rule, found[0].line, found[0].col), ("invalid-field", 4, 15));
         assert!(is_iso_timestamp("2026-04-27T18:55:21Z"));
