@@ -337,13 +337,31 @@ pub fn derived_description(body: &str) -> Option<String> {
 
 /// `text` cut to at most `max` characters at a word boundary, with `…` when cut.
 pub fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
+    let Some(cut) = nth_char_start(text, max) else {
         return text.to_string();
-    }
-    let cut = text.char_indices().nth(max).map(|(i, _)| i).unwrap_or(text.len());
+    };
     let head = &text[..cut];
     let head = head.rfind(' ').filter(|&i| i > 0).map(|i| &head[..i]).unwrap_or(head);
-    format!("{}…", head.trim_end_matches([' ', ',', ';', ':', '—', '-', '–']))
+    let head = head.trim_end_matches([' ', ',', ';', ':', '—', '-', '–']);
+    let mut short = String::with_capacity(head.len() + '…'.len_utf8());
+    short.push_str(head);
+    short.push('…');
+    short
+}
+
+/// The byte index where character `n` (from 0) of `text` starts; `None` when `text` has at
+/// most `n` characters. An ASCII head answers at once, where `char_indices().nth(n)` decoded
+/// every character (with counting them first, most of `shorten`'s instructions: 5.6 % of a
+/// 10k opendray export's full load, callgrind).
+pub fn nth_char_start(text: &str, n: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    if bytes.len() <= n {
+        return None;
+    }
+    if bytes[..n].is_ascii() {
+        return Some(n);
+    }
+    text.char_indices().nth(n).map(|(i, _)| i)
 }
 
 /// The first paragraph of a body as one line.
@@ -554,5 +572,29 @@ mod tests {
             assert_eq!(first_heading(body), by_line(body), "{body:?}");
         }
         assert_eq!(first_heading(&format!("{filler}# At the limit\n")).as_deref(), Some("At the limit"));
+    }
+
+    /// `nth_char_start` is `char_indices().nth(n)`, and `shorten` cuts where counting every
+    /// character cut, around the bound, with multi-byte characters before, at and after it.
+    #[test]
+    fn the_nth_character_is_found_as_by_decoding_every_one() {
+        let counted = |text: &str, max: usize| -> String {
+            if text.chars().count() <= max {
+                return text.to_string();
+            }
+            let cut = text.char_indices().nth(max).map(|(i, _)| i).unwrap_or(text.len());
+            let head = &text[..cut];
+            let head = head.rfind(' ').filter(|&i| i > 0).map(|i| &head[..i]).unwrap_or(head);
+            format!("{}…", head.trim_end_matches([' ', ',', ';', ':', '—', '-', '–']))
+        };
+        for unit in ["a", "é", "ab — ", "x, ", "日本 ", "word "] {
+            for len in 0..14 {
+                let text: String = unit.chars().cycle().take(len).collect();
+                for n in 0..12 {
+                    assert_eq!(nth_char_start(&text, n), text.char_indices().nth(n).map(|(i, _)| i), "{text:?} {n}");
+                    assert_eq!(shorten(&text, n), counted(&text, n), "{text:?} {n}");
+                }
+            }
+        }
     }
 }

@@ -357,7 +357,7 @@ pub fn summary(paragraph: &str) -> String {
     let one = if catalog::is_one_line(&out) { out } else { catalog::one_line(&out) };
     // The first `MAX_SUMMARY` characters as a slice of `one`, found without counting the rest
     // (collecting them char by char was 2.5 % of the 100k wiki's full load, perf).
-    let Some((end, _)) = one.char_indices().nth(MAX_SUMMARY) else {
+    let Some(end) = crate::store::dialect::nth_char_start(&one, MAX_SUMMARY) else {
         return one;
     };
     let cut = &one[..end];
