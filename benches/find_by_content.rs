@@ -5,7 +5,9 @@
 //!   fuzzy items `TextRecall` also builds are the TUI catalog's, built anyway);
 //! - `body query`: one full-text query (BM25 and the fuzzy fields, matching lines of the top 20),
 //!   the target ≤ 50 ms median at 100k;
-//! - `near-duplicates`: both content rules over the whole store (≤ 2× the load).
+//! - `near-duplicates`: both content rules over the whole store (≤ 2× the load);
+//! - `tokenise bodies, one core`: every description and body, read beforehand, through one
+//!   `Tokeniser` (the word scan and the term table alone, no I/O, no threads).
 //!
 //! Before the groups run it prints the index's size per entity (target ≤ 1 KB). Quick: ten
 //! samples each. Not a timed test: compare by eye.
@@ -18,6 +20,9 @@ use folio::recall::text::{TextIndex, TextRecall};
 use folio::store::Store;
 use folio::store::dialect::DialectKind;
 use folio::store::lint::{LintConfig, near_duplicate, possible_contradiction};
+use folio::store::read::body_text;
+use folio::store::read::content::Tokeniser;
+use folio::store::read::fsio::FolderOpener;
 
 /// Words of the generated corpus, a phrase and a filter.
 const QUERIES: &[&str] =
@@ -67,6 +72,25 @@ fn content(c: &mut Criterion) {
             let pairs = near_duplicate::check(&store, &profiles, threshold, &mut out);
             possible_contradiction::check(&store, &pairs, &[], &mut out);
             out.len()
+        })
+    });
+    let mut opener = FolderOpener::default();
+    let texts: Vec<(String, String)> = (0..store.entities.len() as u32)
+        .map(|i| {
+            let description = store.entity(i).description.as_deref().unwrap_or_default().to_string();
+            let body = body_text::body_bytes(&store, i, &mut opener).map(|b| b.text().into_owned());
+            (description, body.unwrap_or_default())
+        })
+        .collect();
+    g.bench_function("tokenise bodies, one core", |b| {
+        b.iter(|| {
+            let mut t = Tokeniser::default();
+            for (description, body) in &texts {
+                t.add(description);
+                t.add(body);
+                t.end_entity();
+            }
+            t.into_part()
         })
     });
     g.finish();
