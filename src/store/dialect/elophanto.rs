@@ -34,7 +34,7 @@ impl Dialect for Elophanto {
     }
 
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
-        // parse_markdown reads frontmatter only when `---` is on line 1, as EloPhanto's indexer
+        // parse_markdown_view reads frontmatter only when `---` is on line 1, as EloPhanto's indexer
         // does: an organization role's `name/description` block below its preamble is body.
         let p = parse_markdown_view(file, Grammar::Yaml);
         let mut e = p.entity;
