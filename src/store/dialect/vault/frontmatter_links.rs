@@ -1,6 +1,7 @@
 //! Wikilinks written in an Obsidian note's frontmatter (`related: ["[[E-commerce SEO]]"]`):
 //! Obsidian lists them among the note's links, so folio resolves and checks them as links too.
 use crate::store::entity::{Link, LinkSyntax};
+use crate::store::read::link_scan::find_double;
 
 /// The `[[target]]` / `[[target|label]]` links in `text[..body_start]` (the frontmatter
 /// block), with their line and column in the file.
@@ -8,9 +9,9 @@ pub fn scan(text: &str, body_start: usize) -> Vec<Link> {
     let head = &text[..body_start.min(text.len())];
     let mut links = Vec::new();
     let mut from = 0;
-    while let Some(open) = head[from..].find("[[").map(|i| from + i) {
+    while let Some(open) = find_double(head, from, b'[') {
         let inner_start = open + 2;
-        let Some(close) = head[inner_start..].find("]]").map(|i| inner_start + i) else { break };
+        let Some(close) = find_double(head, inner_start, b']') else { break };
         let inner = &head[inner_start..close];
         from = close + 2;
         // A link never spans lines; a `[[` left open is not one.
@@ -22,8 +23,8 @@ pub fn scan(text: &str, body_start: usize) -> Vec<Link> {
             Some((t, l)) => (t.trim(), Some(l.trim())),
             None => (inner.trim(), None),
         };
-        let line = head[..open].matches('\n').count() as u32 + 1;
-        let line_start = head[..open].rfind('\n').map_or(0, |i| i + 1);
+        let line = memchr::memchr_iter(b'\n', &head.as_bytes()[..open]).count() as u32 + 1;
+        let line_start = memchr::memrchr(b'\n', &head.as_bytes()[..open]).map_or(0, |i| i + 1);
         let col = head[line_start..open].chars().count() as u32 + 1;
         links.push(Link::new(LinkSyntax::Wiki, target, label, open as u32..from as u32, line, col));
     }

@@ -2,8 +2,8 @@
 //! lookups they need, whoever answers them (the `Resolver`'s tables, or a live reload's sorted
 //! store).
 use super::context::{LinkContext, bundle_absolute, exists_inside, has_hidden_component, is_path_target};
-use super::paths::lower;
 use super::paths::{LinkDir, join, normalize, normalize_join_into};
+use super::paths::{has_slash, lower, trim_md, wiki_name};
 use crate::store::model::entity::{EntityIdx, Resolution};
 use crate::store::read::links::percent_decode;
 
@@ -131,11 +131,12 @@ pub trait Lookup {
 
     /// A wikilink target (`[[target]]`, alias already removed) written in the file at `from`.
     fn wiki(&self, from: &str, target: &str) -> Resolution {
-        let t = target.split('#').next().unwrap_or(target).trim();
+        let t = wiki_name(target);
         if t.is_empty() {
             return Resolution::Anchor;
         }
-        if t.contains('/') || t.ends_with(".md") || t.starts_with('.') {
+        let slash = has_slash(t);
+        if slash || t.ends_with(".md") || t.starts_with('.') {
             // A path: from the tool's root (the vault's, Obsidian), from the store root, then
             // from the linking file. One that leaves the store from every place escapes.
             let stripped = t.trim_start_matches('/');
@@ -171,14 +172,14 @@ pub trait Lookup {
         }
         // Obsidian: of several notes of one name, the one beside the linking file wins.
         if self.context().rules.path_suffixes
-            && !t.contains('/')
+            && !slash
             && let Some(i) = self.beside(from, t)
         {
             return self.entity(i);
         }
         match self.name(t) {
             Some(i) => self.entity(i),
-            None if !t.contains('/') && self.context().rules.files_by_name => {
+            None if !slash && self.context().rules.files_by_name => {
                 self.file_named(&lower(t)).map_or(Resolution::Broken, Resolution::file)
             }
             None => Resolution::Broken,
@@ -197,7 +198,7 @@ pub trait Lookup {
     /// An entity named by id, file stem, title or alias (case-insensitive): wikilinks without
     /// a path and typed-edge targets.
     fn name(&self, name: &str) -> Option<EntityIdx> {
-        self.named_as_written(name.trim().trim_end_matches(".md")).or_else(|| self.entity_at(name))
+        self.named_as_written(trim_md(name.trim())).or_else(|| self.entity_at(name))
     }
 
     /// `named` for a name as written, lower-cased here.

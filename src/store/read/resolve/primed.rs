@@ -7,7 +7,7 @@
 use std::ops::Range;
 
 use super::lookup::beside_parts;
-use super::paths::{lower, normalize};
+use super::paths::{has_slash, lower, normalize, trim_md, wiki_name};
 use super::{LinkContext, Lookup, Resolver};
 use crate::store::model::entity::{EntityIdx, Resolution};
 
@@ -37,20 +37,21 @@ impl Guesses {
     /// of entity `j`). A guess it does not make costs one lookup; one it makes is answered.
     pub fn add(&mut self, context: &LinkContext, (j, i): (usize, usize), from: &str, target: &str) {
         let (paths, names) = (self.paths.len(), self.names.len());
-        let t = target.split('#').next().unwrap_or(target).trim();
-        if (t.contains('/') || t.ends_with(".md") || t.starts_with('.'))
+        let t = wiki_name(target);
+        let slash = has_slash(t);
+        if (slash || t.ends_with(".md") || t.starts_with('.'))
             && context.below.is_empty()
             && let Some(norm) = normalize(t.trim_start_matches('/'))
         {
             self.push_path(&[&norm]);
             self.push_path(&[&norm, ".md"]);
         }
-        if context.rules.path_suffixes && !t.contains('/') {
+        if context.rules.path_suffixes && !slash {
             let [dir, slash, ext] = beside_parts(from, t);
             self.push_path(&[dir, slash, t, ext]);
         }
         let start = self.text.len();
-        push_lower(&mut self.text, t.trim_end_matches(".md"));
+        push_lower(&mut self.text, trim_md(t));
         self.names.push((start..self.text.len(), None));
         self.links.push((j, i, paths..self.paths.len(), names..self.names.len()));
     }
@@ -141,7 +142,9 @@ impl Lookup for Primed<'_, '_> {
 /// `text.push_str(&lower(s))` without the copy.
 fn push_lower(text: &mut String, s: &str) {
     if s.is_ascii() {
-        text.extend(s.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        let start = text.len();
+        text.push_str(s);
+        text[start..].make_ascii_lowercase();
     } else {
         text.push_str(&s.to_lowercase());
     }
