@@ -6,9 +6,7 @@ use crate::store::model::shared_values::shared_list;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::{
-    Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, first_heading, first_paragraph, shorten,
-};
+use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, first_paragraph, shorten};
 use super::{parse_key_values, parse_markdown_view};
 use crate::store::model::entity::Entity;
 use crate::store::model::history::HistoryEvent;
@@ -94,11 +92,13 @@ impl Dialect for Evolve {
         }
         let f = &p.fields;
         let body = file.text.get(e.body_start as usize..).unwrap_or("");
-        e.title = f
-            .str("title")
-            .or_else(|| first_heading(body))
-            .or_else(|| fact_title(body))
-            .unwrap_or_else(|| e.stem().to_string());
+        // The title field, else the first heading (both found by `parse_markdown_view`), else
+        // the fact's first sentence, else the stem: the heading was looked for twice.
+        if !p.titled
+            && let Some(title) = fact_title(body)
+        {
+            e.title = title;
+        }
         map_fields(&mut e, f);
         e.problems.extend(checks::check(file.text, f));
         vec![e]

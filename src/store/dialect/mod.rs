@@ -195,6 +195,9 @@ pub struct ParsedView<'a> {
     pub fields: View<'a>,
     pub has_frontmatter: bool,
     pub fm_first_line: u32,
+    /// Whether the title is the `title` field or the first heading, not the file stem (a
+    /// format with a fallback of its own looks for it only then).
+    pub titled: bool,
 }
 
 /// Read a file-per-entity markdown file: frontmatter, id (`path` minus `.md`), default title
@@ -223,7 +226,7 @@ pub fn parse_markdown_view<'a>(file: &SourceFile<'a>, grammar: Grammar) -> Parse
     let mut has_frontmatter = false;
     if !file.parseable {
         entity.title = entity.stem().to_string();
-        return ParsedView { entity, fields, has_frontmatter, fm_first_line: 2 };
+        return ParsedView { entity, fields, has_frontmatter, fm_first_line: 2, titled: false };
     }
     let text: &'a str = file.text;
     let mut body_start = 0;
@@ -258,9 +261,10 @@ pub fn parse_markdown_view<'a>(file: &SourceFile<'a>, grammar: Grammar) -> Parse
     }
     entity.body_start = body_start as u32;
     entity.links = links::extract(text, body_start, file.lines);
-    entity.title =
-        fields.str("title").or_else(|| first_heading(&text[body_start..])).unwrap_or_else(|| entity.stem().to_string());
-    ParsedView { entity, fields, has_frontmatter, fm_first_line: 2 }
+    let title = fields.str("title").or_else(|| first_heading(&text[body_start..]));
+    let titled = title.is_some();
+    entity.title = title.unwrap_or_else(|| entity.stem().to_string());
+    ParsedView { entity, fields, has_frontmatter, fm_first_line: 2, titled }
 }
 
 /// The YAML frontmatter of a text as fields (empty when absent or broken).
@@ -280,8 +284,8 @@ pub fn parse_key_values(text: &str) -> Fields {
 /// `parse_key_values` as a view (a repeated key keeps its first place and its last value).
 fn key_values(text: &str) -> View<'_> {
     let mut fields = View::new();
-    for line in text.lines() {
-        if let Some((k, v)) = line.split_once(':') {
+    for line in crate::store::model::lines::lines(text) {
+        if let Some((k, v)) = crate::store::model::lines::split_once_ascii(line, b':') {
             let key = k.trim();
             if !key.is_empty() {
                 fields.set(key, Val::Str(v.trim().into()));
@@ -368,7 +372,7 @@ pub fn nth_char_start(text: &str, n: usize) -> Option<usize> {
 pub fn first_paragraph(body: &str) -> Option<String> {
     let mut out = String::new();
     let mut in_fence = false;
-    for line in body.lines() {
+    for line in crate::store::model::lines::lines(body) {
         let t = line.trim();
         if t.starts_with("```") || t.starts_with("~~~") {
             in_fence = !in_fence;

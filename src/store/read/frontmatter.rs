@@ -77,7 +77,7 @@ pub fn top_level_key(text: &str, key: &str) -> Option<std::ops::Range<usize>> {
     let Block::Closed { inner, .. } = locate(text) else { return None };
     let mut found = None;
     let mut at = inner.start;
-    for line in text[inner.clone()].split_inclusive('\n') {
+    for line in crate::store::model::lines::split_lines(&text[inner.clone()]) {
         if let Some(rest) = line.strip_prefix(key)
             && rest.trim_start_matches([' ', '\t']).starts_with(':')
         {

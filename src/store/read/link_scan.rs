@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 use memchr::memmem::Finder;
 
 use crate::store::model::entity::{Link, LinkSyntax};
-use crate::store::model::lines::{is_blank, position_of};
+use crate::store::model::lines::{is_blank, position_of, split_lines};
 
 /// Searchers built once: `memmem::find` builds one per call, and that setup was 3 % of the
 /// instructions of `folio stats` for these two whole-body searches alone (callgrind, 10k).
@@ -180,32 +180,6 @@ impl<'b, F: Fn(&[u8]) -> Option<usize>> Next<'b, F> {
             self.at = (self.find)(&self.bytes[start..]).map_or(self.bytes.len(), |i| start + i);
         }
         self.at < end
-    }
-}
-
-/// Lines with their `\n` (the memchr crate's search is several times faster than the
-/// standard library's for `split_inclusive`). A plain iterator over the rest of the text: a
-/// `memchr_iter` chained with the last line cost ~120 instructions a line (callgrind).
-pub(crate) fn split_lines(text: &str) -> Lines<'_> {
-    Lines { rest: text }
-}
-
-pub(crate) struct Lines<'t> {
-    rest: &'t str,
-}
-
-impl<'t> Iterator for Lines<'t> {
-    type Item = &'t str;
-
-    #[inline]
-    fn next(&mut self) -> Option<&'t str> {
-        if self.rest.is_empty() {
-            return None;
-        }
-        let end = memchr::memchr(b'\n', self.rest.as_bytes()).map_or(self.rest.len(), |i| i + 1);
-        let (line, rest) = self.rest.split_at(end);
-        self.rest = rest;
-        Some(line)
     }
 }
 
@@ -377,9 +351,15 @@ fn inline_link(line: &str, start: usize, code: &[(usize, usize)], found: &mut Fo
 /// instead of `memmem::find`, which builds a searcher per call (4 % of a 10k vault's full
 /// load with the vault's frontmatter scan, callgrind).
 pub(crate) fn find_double(text: &str, from: usize, b: u8) -> Option<usize> {
+    find_pair(text, from, b, b)
+}
+
+/// Where the two ASCII bytes `a` then `b` first stand side by side in `text` at or after
+/// `from` (`str::find` of a two-byte string, without a searcher built per call).
+pub(crate) fn find_pair(text: &str, from: usize, a: u8, b: u8) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut at = from;
-    while let Some(i) = memchr::memchr(b, bytes.get(at..)?) {
+    while let Some(i) = memchr::memchr(a, bytes.get(at..)?) {
         let i = at + i;
         if bytes.get(i + 1) == Some(&b) {
             return Some(i);
@@ -469,13 +449,16 @@ mod tests {
 
     #[test]
     fn a_double_bracket_is_found_where_str_find_finds_it() {
-        for head in ["", "[", "[[", "a[b[[c", "[a]]", "x]]]]", "[[[", "é[[ü]]", "[x[y[[z"] {
+        for head in ["", "[", "[[", "a[b[[c", "[a]]", "x]]]]", "[[[", "é[[ü]]", "[x[y[[z", "a](b]](", "]]("] {
             for b in [b'[', b']'] {
                 let pair = String::from_utf8(vec![b, b]).unwrap();
                 for from in 0..=head.len() {
                     let expected = head.get(from..).and_then(|rest| rest.find(&pair)).map(|i| from + i);
                     if head.is_char_boundary(from) {
                         assert_eq!(find_double(head, from, b), expected, "{head:?} from {from}");
+                        let pair = format!("{}(", char::from(b));
+                        let expected = head.get(from..).and_then(|rest| rest.find(&pair)).map(|i| from + i);
+                        assert_eq!(find_pair(head, from, b, b'('), expected, "{head:?} from {from}");
                     }
                 }
             }
@@ -573,13 +556,6 @@ mod tests {
     }
 
     proptest::proptest! {
-        #[test]
-        fn lines_split_as_split_inclusive(s in "[a\n\r]{0,12}") {
-            let ours: Vec<&str> = split_lines(&s).collect();
-            let std: Vec<&str> = s.split_inclusive('\n').collect();
-            proptest::prop_assert_eq!(ours, std, "{:?}", s);
-        }
-
         #[test]
         fn plain_label_is_the_byte_and_trim_test(s in "[ a*_\t\u{a0}\u{3000}é]{0,8}") {
             let reference = !s.bytes().any(|c| matches!(c, b'*' | b'_' | b'&' | b'!' | b'~' | b'<')) && s.trim() == s;

@@ -7,6 +7,7 @@ use super::policy::{Lint, Policy};
 use crate::store::dialect::{EDGE_KEYS, Grammar, SourceFile, edges_from_view, parse_markdown_view};
 use crate::store::model::entity::{Entity, Problem, Severity, rule};
 use crate::store::read::frontmatter::view::{Val, View};
+use crate::store::read::link_scan::{find_double, find_pair};
 use crate::store::write::catalog;
 
 /// Both spellings in use: the spec text's and the JSON schema's (and every fixture's).
@@ -273,7 +274,7 @@ fn field_line(text: &str, key: &str) -> u32 {
 pub fn first_block(body: &str) -> Option<String> {
     let mut out: Vec<&str> = Vec::new();
     let mut in_fence = false;
-    for line in body.lines() {
+    for line in crate::store::model::lines::lines(body) {
         let t = line.trim();
         if t.starts_with("```") || t.starts_with("~~~") {
             in_fence = !in_fence;
@@ -332,7 +333,7 @@ pub fn summary(paragraph: &str) -> String {
             continue;
         }
         if let Some(after) = rest.strip_prefix("[[")
-            && let Some(end) = after.find("]]")
+            && let Some(end) = find_double(after, 0, b']')
         {
             let inner = &after[..end];
             out.push_str(inner.rsplit('|').next().unwrap_or(inner));
@@ -340,8 +341,8 @@ pub fn summary(paragraph: &str) -> String {
             continue;
         }
         if let Some(after) = rest.strip_prefix('[')
-            && let Some(close) = after.find("](")
-            && let Some(end) = after[close..].find(')')
+            && let Some(close) = find_pair(after, 0, b']', b'(')
+            && let Some(end) = memchr::memchr(b')', &after.as_bytes()[close..])
         {
             out.push_str(&after[..close]);
             rest = &after[close + end + 1..];

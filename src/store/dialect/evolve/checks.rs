@@ -17,7 +17,8 @@ pub fn check(text: &str, fields: &View) -> Vec<Problem> {
     let mut problems = malformed_lines(&fm);
     let key_line = |key: &str| last_line_of(&fm, key).unwrap_or((1, 1));
 
-    if fields.str("type").is_none() {
+    // Presence alone is asked here: `has_text` answers without copying the value.
+    if !fields.has_text("type") {
         let (line, col) = key_line("type");
         let why = if fm.is_empty() { "no frontmatter with a `type`" } else { "no `type` (or an empty one)" };
         problems.push(Problem::new(
@@ -28,10 +29,8 @@ pub fn check(text: &str, fields: &View) -> Vec<Problem> {
         ));
     }
 
-    let description = fields.str("description");
-    let trigger = fields.str("trigger");
-    match (&description, &trigger) {
-        (None, None) => {
+    match (fields.has_text("description"), fields.has_text("trigger")) {
+        (false, false) => {
             let (line, col) =
                 last_line_of(&fm, "description").or_else(|| last_line_of(&fm, "trigger")).unwrap_or((1, 1));
             problems.push(Problem::new(
@@ -41,7 +40,7 @@ pub fn check(text: &str, fields: &View) -> Vec<Problem> {
                 col,
             ));
         }
-        (None, Some(_)) => {
+        (false, true) => {
             let (line, col) = key_line("trigger");
             problems.push(
                 Problem::new(
@@ -93,12 +92,15 @@ pub fn check(text: &str, fields: &View) -> Vec<Problem> {
 fn frontmatter_lines(text: &str) -> Vec<FmLine<'_>> {
     let Block::Closed { inner, .. } = frontmatter::locate(text) else { return Vec::new() };
     // The block's inner text starts on file line 2 (line 1 is the opening `---`).
-    text[inner].lines().enumerate().map(|(i, t)| FmLine { line: i as u32 + 2, text: t }).collect()
+    crate::store::model::lines::lines(&text[inner])
+        .enumerate()
+        .map(|(i, t)| FmLine { line: i as u32 + 2, text: t })
+        .collect()
 }
 
 /// The key of a `key: value` line, as evolve's `partition(":")` splits it.
 fn key_of(line: &str) -> Option<&str> {
-    line.split_once(':').map(|(k, _)| k.trim())
+    crate::store::model::lines::split_once_ascii(line, b':').map(|(k, _)| k.trim())
 }
 
 /// Line and column of the last line setting `key` (the one evolve keeps).
@@ -122,7 +124,7 @@ fn malformed_lines(fm: &[FmLine]) -> Vec<Problem> {
     // foldhash: a table per file, its keys the file's few field names (SipHash was most of it).
     let mut first_seen: std::collections::HashMap<&str, u32, foldhash::fast::RandomState> = Default::default();
     for l in fm {
-        if l.text.trim().is_empty() {
+        if crate::store::model::lines::is_blank(l.text) {
             continue;
         }
         let message = match key_of(l.text) {

@@ -27,7 +27,7 @@ pub fn parse_view(yaml: &str) -> Option<View<'_>> {
     }
     // Room for the usual handful of keys: growing from empty was two reallocations a file.
     let mut fields = View::with_capacity(8);
-    let mut lines = crate::store::read::link_scan::split_lines(yaml)
+    let mut lines = crate::store::model::lines::split_lines(yaml)
         .map(|l| l.strip_suffix('\n').unwrap_or(l))
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .peekable();

@@ -249,7 +249,13 @@ pub fn is_one_line(s: &str) -> bool {
     let blanks_ok = printable && !s.starts_with(' ') && !s.ends_with(' ') && !double_space;
     // A shortened description ends in `…`: taken as not one line, it went word by word through
     // the Unicode splitter (most of rendering a 100k wiki's catalog lines, callgrind).
-    blanks_ok && (s.is_ascii() || !s.chars().any(|c| !c.is_ascii() && c.is_whitespace()))
+    // Characters are decoded only from the first one beyond ASCII (most text is ASCII up to the
+    // final `…`).
+    blanks_ok
+        && (s.is_ascii() || {
+            let first = b.iter().position(|c| !c.is_ascii()).unwrap_or(0);
+            !s[first..].chars().any(|c| !c.is_ascii() && c.is_whitespace())
+        })
 }
 
 /// Append `s` with every byte for which `escape` gives a replacement replaced by it (only
