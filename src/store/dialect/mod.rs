@@ -427,15 +427,13 @@ pub fn edges_from_fields(fields: &Fields, keys: &[&str]) -> Vec<Edge> {
 pub fn edges_from_view(fields: &View, keys: &[&str]) -> Vec<Edge> {
     let mut edges = Vec::new();
     for key in keys {
-        for target in fields.list(key) {
-            edges.push(edge(key, &target));
+        if let Some(targets) = fields.get(key) {
+            targets.each_text(|target| edges.push(edge(key, target)));
         }
     }
     if let Some(Val::Map(rel)) = fields.get("relations") {
         for (kind, targets) in rel.iter() {
-            for target in targets.as_list() {
-                edges.push(edge(kind, &target));
-            }
+            targets.each_text(|target| edges.push(edge(kind, target)));
         }
     }
     edges
