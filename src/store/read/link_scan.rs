@@ -261,7 +261,13 @@ fn scan_line(
             return None;
         }
         let end = if b.get(start + 1) == Some(&b'[') {
-            wikilink(line, start, out)?
+            let end = wikilink(line, start, out)?;
+            // pulldown-cmark keeps an embed's `![` open as an image: a `](` later on the line
+            // closes it (`![[x]] ](y)` is an image, not an embed), so the full parser decides.
+            if embed && find_pair(line, end, b']', b'(').is_some() {
+                return None;
+            }
+            end
         } else {
             match inline_link(line, start, code, out)? {
                 Some(end) => end,
@@ -501,6 +507,9 @@ mod tests {
             "`open [a](b.md)\nclose`\n",
             "| a | b |\n|---|---|\n| [[x|y]] | z |\n",
             "[a](x\\).md)\n",
+            // An embed followed on its line by `](`: pulldown-cmark reads an image there.
+            "![[x]]  ]()\n",
+            "![[x]] [a] ](y)\n",
         ] {
             assert_eq!(fast(t), None, "{t:?}");
         }
