@@ -92,8 +92,9 @@ impl Dialect for Evolve {
         }
         let f = &p.fields;
         let body = file.text.get(e.body_start as usize..).unwrap_or("");
-        // The title field, else the first heading (both found by `parse_markdown_view`), else
-        // the fact's first sentence, else the stem: the heading was looked for twice.
+        // The title field, else the first heading (both already found by `parse_markdown_view`:
+        // searching the heading again here doubled its cost), else the fact's first sentence,
+        // else the stem.
         if !p.titled
             && let Some(title) = fact_title(body)
         {

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 use memchr::memmem::Finder;
 
 use crate::store::model::entity::{Link, LinkSyntax};
-use crate::store::model::lines::{is_blank, position_of, split_lines};
+use crate::store::model::lines::{find_double, find_pair, is_blank, position_of, split_lines};
 
 /// Searchers built once: `memmem::find` builds one per call, and that setup was 3 % of the
 /// instructions of `folio stats` for these two whole-body searches alone (callgrind, 10k).
@@ -353,28 +353,6 @@ fn inline_link(line: &str, start: usize, code: &[(usize, usize)], found: &mut Fo
     Some(Some(dest_end + 1))
 }
 
-/// Where `bb` (`[[` or `]]`) first starts in `text` at or after `from`: memchr to each `b`
-/// instead of `memmem::find`, which builds a searcher per call (4 % of a 10k vault's full
-/// load with the vault's frontmatter scan, callgrind).
-pub(crate) fn find_double(text: &str, from: usize, b: u8) -> Option<usize> {
-    find_pair(text, from, b, b)
-}
-
-/// Where the two ASCII bytes `a` then `b` first stand side by side in `text` at or after
-/// `from` (`str::find` of a two-byte string, without a searcher built per call).
-pub(crate) fn find_pair(text: &str, from: usize, a: u8, b: u8) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut at = from;
-    while let Some(i) = memchr::memchr(a, bytes.get(at..)?) {
-        let i = at + i;
-        if bytes.get(i + 1) == Some(&b) {
-            return Some(i);
-        }
-        at = i + 1;
-    }
-    None
-}
-
 /// `[[target]]` or `[[target|alias]]` at `start`, recorded in `found`: where it ends.
 fn wikilink(line: &str, start: usize, found: &mut Found) -> Option<usize> {
     let inner_start = start + 2;
@@ -451,24 +429,6 @@ mod tests {
 
     fn fast(text: &str) -> Option<Vec<Link>> {
         scan(text, 0)
-    }
-
-    #[test]
-    fn a_double_bracket_is_found_where_str_find_finds_it() {
-        for head in ["", "[", "[[", "a[b[[c", "[a]]", "x]]]]", "[[[", "é[[ü]]", "[x[y[[z", "a](b]](", "]]("] {
-            for b in [b'[', b']'] {
-                let pair = String::from_utf8(vec![b, b]).unwrap();
-                for from in 0..=head.len() {
-                    let expected = head.get(from..).and_then(|rest| rest.find(&pair)).map(|i| from + i);
-                    if head.is_char_boundary(from) {
-                        assert_eq!(find_double(head, from, b), expected, "{head:?} from {from}");
-                        let pair = format!("{}(", char::from(b));
-                        let expected = head.get(from..).and_then(|rest| rest.find(&pair)).map(|i| from + i);
-                        assert_eq!(find_pair(head, from, b, b'('), expected, "{head:?} from {from}");
-                    }
-                }
-            }
-        }
     }
 
     #[test]

@@ -6,8 +6,8 @@ use time::OffsetDateTime;
 use super::policy::{Lint, Policy};
 use crate::store::dialect::{EDGE_KEYS, Grammar, SourceFile, edges_from_view, parse_markdown_view};
 use crate::store::model::entity::{Entity, Problem, Severity, rule};
+use crate::store::model::lines::{find_double, find_pair};
 use crate::store::read::frontmatter::view::{Val, View};
-use crate::store::read::link_scan::{find_double, find_pair};
 use crate::store::write::catalog;
 
 /// Both spellings in use: the spec text's and the JSON schema's (and every fixture's).

@@ -1,7 +1,7 @@
 //! Wikilinks written in an Obsidian note's frontmatter (`related: ["[[E-commerce SEO]]"]`):
 //! Obsidian lists them among the note's links, so folio resolves and checks them as links too.
 use crate::store::entity::{Link, LinkSyntax};
-use crate::store::read::link_scan::find_double;
+use crate::store::model::lines::find_double;
 
 /// The `[[target]]` / `[[target|label]]` links in `text[..body_start]` (the frontmatter
 /// block), with their line and column in the file.
