@@ -80,6 +80,13 @@ pub trait Dialect: Send + Sync {
         0
     }
 
+    /// A digest of what `role` reads besides the path (AIP-10's tombstones); 0 when nothing. A
+    /// live reload that changes it looks again at the role of every file it knows: a marker
+    /// written beside a page hides that page, which is not among the paths that changed.
+    fn role_inputs(&self) -> u64 {
+        0
+    }
+
     /// Whether `e`, parsed from bytes that have not changed since, would read differently now
     /// (AIP-10: a `max-age` finding counts days, and the clock moved on). The store cache
     /// re-reads such files when it opens, so a cached open answers as a full load.

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::store::Store;
-use crate::store::dialect::FileRole;
+use crate::store::dialect::{Dialect, FileRole};
 use crate::store::model::entity::{Entity, EntityIdx, LinkSyntax};
 use crate::store::read::load::{self, FoundFile};
 use crate::store::read::resolve::Lookup;
@@ -72,14 +72,19 @@ impl Store {
             loaded_terms: Default::default(),
         };
         // Planned with the dialect opened now: a changed workspace policy (AIP-10) changes how
-        // every page reads, so then every entity file is read again.
-        let plan = if copy.dialect.parse_inputs() == self.dialect.parse_inputs() {
-            copy.plan(paths)
+        // every page reads, so then every entity file is read again; a tombstone written or
+        // removed changes the role of a file that is not among `paths`.
+        let mut all: Vec<&Path> = paths.iter().map(AsRef::as_ref).collect();
+        if copy.dialect.parse_inputs() != self.dialect.parse_inputs() {
+            all.extend(self.entities.iter().map(|e| Path::new(&e.path)));
+        }
+        let recast = if copy.dialect.role_inputs() == self.dialect.role_inputs() {
+            Vec::new()
         } else {
-            let every = self.entities.iter().map(|e| Path::new(&e.path));
-            let all: Vec<&Path> = paths.iter().map(AsRef::as_ref).chain(every).collect();
-            copy.plan(&all)
+            self.roles_changed(copy.dialect.as_ref())
         };
+        all.extend(recast.iter().map(Path::new));
+        let plan = copy.plan(&all);
         let report = copy.apply_plan(plan);
         (copy, report)
     }
@@ -144,6 +149,19 @@ impl Store {
         let mut fresh = load::read_entities(&self.root, &found, self.dialect.as_ref(), None);
         fresh.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
         Plan { targets, fresh, other, report }
+    }
+
+    /// The files whose role `dialect` gives otherwise than the store holds them in.
+    fn roles_changed(&self, dialect: &dyn Dialect) -> Vec<String> {
+        let entity_files = self.entities.iter().map(|e| (e.path.as_str(), FileRole::Entity));
+        let others = self.other_files.iter().map(|(p, role)| (p.as_str(), *role));
+        let mut changed: Vec<String> = entity_files
+            .chain(others)
+            .filter(|&(p, role)| dialect.role(p) != role)
+            .map(|(p, _)| p.to_string())
+            .collect();
+        changed.dedup();
+        changed
     }
 
     /// Whether the store knows the file (as an entity file or another file).
@@ -439,5 +457,36 @@ mod tests {
         write(root, "x/c.md", "# Gamma\n");
         let (grown, _) = renamed.refreshed(&[root.join("x/c.md")]);
         assert!(!tree::unchanged(&renamed, &grown));
+    }
+
+    /// An AIP-10 tombstone hides a page that is not among the paths that changed: a live reload
+    /// that sees only the marker drops the page, and brings it back when the marker goes.
+    #[test]
+    fn a_tombstone_written_or_removed_under_a_live_store_hides_or_restores_its_page() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let kind = crate::store::dialect::DialectKind::Aip10;
+        write(root, "KNOWLEDGE.md", "---\nname: w\n---\n");
+        write(root, "entries/a.md", "---\nslug: a\n---\n# A\n\n[b](b.md)\n");
+        write(root, "entries/b.md", "---\nslug: b\n---\n# B\n");
+        let store = Store::load(root, kind, "test".into());
+        assert_eq!(store.entities.len(), 2);
+        write(root, "entries/b.md.whiteout", "");
+        let (hidden, report) = store.refreshed(&[root.join("entries/b.md.whiteout")]);
+        assert_eq!(report.added, ["entries/b.md.whiteout"]);
+        assert_eq!(report.changed, ["entries/b.md"], "the page hidden by the marker is read again");
+        assert_eq!(graph(&hidden), graph(&Store::load(root, kind, "test".into())));
+        assert_eq!(hidden.entities.len(), 1);
+        fs::remove_file(root.join("entries/b.md.whiteout")).unwrap();
+        let (back, report) = hidden.refreshed(&[root.join("entries/b.md.whiteout")]);
+        assert_eq!(report.removed, ["entries/b.md.whiteout"]);
+        assert_eq!(report.changed, ["entries/b.md"]);
+        assert_eq!(graph(&back), graph(&store));
+        // A marker that is no tombstone (it has bytes) changes no role: only it is looked at.
+        write(root, "entries/a.md.whiteout", "not empty");
+        let (same, report) = back.refreshed(&[root.join("entries/a.md.whiteout")]);
+        assert_eq!((report.added.len(), report.changed.len()), (1, 0));
+        assert_eq!(same.entities.len(), 2);
+        assert_eq!(graph(&same), graph(&Store::load(root, kind, "test".into())));
     }
 }

@@ -125,6 +125,14 @@ impl Dialect for Aip10 {
         self.policy_digest
     }
 
+    fn role_inputs(&self) -> u64 {
+        // The hidden pages in order: the set's own iteration order differs from open to open.
+        let mut hidden: Vec<&str> = self.hidden.iter().map(String::as_str).collect();
+        hidden.sort_unstable();
+        let state = foldhash::fast::FixedState::default();
+        std::hash::BuildHasher::hash_one(&state, hidden)
+    }
+
     fn outdated(&self, e: &Entity) -> bool {
         page::outdated(e, &self.context())
     }
