@@ -397,3 +397,39 @@ fn zero_width_characters_warn_and_controls_are_errors() {
     assert!(got["esc.md"].1.starts_with("U+001B ESC"), "the dangerous one is named: {:?}", got["esc.md"]);
     assert_eq!(got["bidi.md"].0, "error");
 }
+
+/// A pass filtered by `--rule` or `--severity` reports what the full pass reports within that
+/// filter, content rules included when one of their findings can pass it (the config raising
+/// `near-duplicate` to an error), though it skips comparing the bodies when none can.
+#[test]
+fn filtered_passes_report_the_full_pass_within_their_filter() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path();
+    let body = "Restic snapshots of the postgres volume run nightly at three; prune keeps seven daily, \
+                four weekly and twelve monthly archives; the repository password lives in vault.\n";
+    write(store, "backups.md", format!("# Backups\n\n{body}"));
+    write(store, "backup-copy.md", format!("# Backup copy\n\n{body}"));
+    write(store, "other.md", "# Other\n\nDashboards, alerts and the on-call rota. See [[missing page]].\n");
+    let s = store.to_str().unwrap();
+    let full = lint_json(&[s]);
+    let within = |rule: Option<&str>, min: &str| -> Vec<(String, String, u64)> {
+        let rank = |sev: &str| ["info", "warn", "error"].iter().position(|x| *x == sev).unwrap();
+        let kept = full["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| rule.is_none_or(|r| f["rule"] == r) && rank(f["severity"].as_str().unwrap()) >= rank(min))
+            .cloned()
+            .collect::<Vec<_>>();
+        triples(&serde_json::json!({ "findings": kept }))
+    };
+    let dup = within(Some("near-duplicate"), "info");
+    assert_eq!(dup.len(), 2, "the exact copy is found: {full}");
+    assert_eq!(triples(&lint_json(&[s, "--rule", "broken-link"])), within(Some("broken-link"), "info"));
+    assert_eq!(triples(&lint_json(&[s, "--rule", "near-duplicate"])), dup);
+    assert_eq!(triples(&lint_json(&[s, "--severity", "warn"])), within(None, "warn"));
+    assert!(triples(&lint_json(&[s, "--severity", "warn"])).iter().any(|t| t.0 == "near-duplicate"), "copies warn");
+    assert_eq!(triples(&lint_json(&[s, "--severity", "error"])), within(None, "error"));
+    write(store, ".folio/config.toml", "[lint.severity]\nnear-duplicate = \"error\"\n");
+    assert_eq!(triples(&lint_json(&[s, "--severity", "error"])), dup, "raised to an error by the config");
+}

@@ -24,7 +24,7 @@ pub fn open_store(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
 
 /// `open_store`, a load from the files reading what `reads` asks (the bodies as words for a
 /// command that compares or searches them).
-pub fn open_store_reading(g: &Global, path: Option<&Path>, reads: Reads) -> anyhow::Result<Store> {
+pub fn open_store_reading(g: &Global, path: Option<&Path>, reads: Reads<'_>) -> anyhow::Result<Store> {
     let store = open_store_as_is_reading(g, path, reads)?;
     match crate::store::write::journal::recover(&store.root, store.kind()) {
         Ok(Some(r)) => {
@@ -42,7 +42,7 @@ pub fn open_store_as_is(g: &Global, path: Option<&Path>) -> anyhow::Result<Store
     open_store_as_is_reading(g, path, Reads::Entities)
 }
 
-pub fn open_store_as_is_reading(g: &Global, path: Option<&Path>, reads: Reads) -> anyhow::Result<Store> {
+pub fn open_store_as_is_reading(g: &Global, path: Option<&Path>, reads: Reads<'_>) -> anyhow::Result<Store> {
     if g.demo {
         let dir = super::demo::materialize().context("cannot unpack the demo store")?;
         return Ok(Store::open(&dir, g.dialect)?);

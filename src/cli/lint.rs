@@ -82,23 +82,23 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let writes = (a.fix && !a.dry_run) || a.log || a.ignore.is_some() || a.unignore.is_some();
     // Who writes is resolved only when something is written: a plain lint never asks.
     let actor = if writes || a.actor.is_some() { flags.actor()? } else { String::new() };
-    // The content rules compare every body: a load from the files tokenises them as it reads,
-    // unless the store's config turns both rules off.
-    let reads = if a.ignore.is_some() || a.unignore.is_some() {
-        Reads::Entities
-    } else {
-        Reads::TermsIf(|root, kind| LintConfig::load(root, kind).map_or(true, |c| c.reads_bodies()))
-    };
-    let mut store = super::common::one_shot(open_resolved_reading(g, a.path.as_deref(), !writes, reads)?);
-    if a.ignore.is_some() || a.unignore.is_some() {
-        return change_ignore(&store, &a, &actor, &flags);
-    }
-    let config = LintConfig::load(&store.root, store.kind())?;
     let min = match a.severity {
         MinSeverity::Error => Severity::Error,
         MinSeverity::Warn => Severity::Warn,
         MinSeverity::Info => Severity::Info,
     };
+    // The content rules compare every body: a load from the files tokenises them as it reads,
+    // unless the store's config turns both rules off or none of their findings is asked for.
+    let wants_bodies = |root: &std::path::Path, kind| {
+        LintConfig::load(root, kind).map_or(true, |c| c.for_report(&wanted, min).reads_bodies())
+    };
+    let reads =
+        if a.ignore.is_some() || a.unignore.is_some() { Reads::Entities } else { Reads::TermsIf(&wants_bodies) };
+    let mut store = super::common::one_shot(open_resolved_reading(g, a.path.as_deref(), !writes, reads)?);
+    if a.ignore.is_some() || a.unignore.is_some() {
+        return change_ignore(&store, &a, &actor, &flags);
+    }
+    let config = LintConfig::load(&store.root, store.kind())?.for_report(&wanted, min);
     let run_lint = |store: &Store| {
         // The content rules' profiles from the persistent cache where the files are unchanged:
         // a second lint of an unchanged store reads no body.

@@ -42,7 +42,12 @@ pub fn open_resolved(g: &Global, path: Option<&Path>, read_only: bool) -> anyhow
 }
 
 /// `open_resolved`, a load from the files reading what `reads` asks.
-pub fn open_resolved_reading(g: &Global, path: Option<&Path>, read_only: bool, reads: Reads) -> anyhow::Result<Store> {
+pub fn open_resolved_reading(
+    g: &Global,
+    path: Option<&Path>,
+    read_only: bool,
+    reads: Reads<'_>,
+) -> anyhow::Result<Store> {
     if read_only { open_store_as_is_reading(g, path, reads) } else { open_store_reading(g, path, reads) }
 }
 

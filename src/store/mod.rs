@@ -108,8 +108,8 @@ pub struct Store {
 }
 
 /// What a load reads besides the entities.
-#[derive(Debug, Clone, Copy, Default)]
-pub enum Reads {
+#[derive(Clone, Copy, Default)]
+pub enum Reads<'a> {
     #[default]
     Entities,
     /// Also every entity's description and body as words, into the term table that lint's
@@ -119,10 +119,20 @@ pub enum Reads {
     EntitiesAndTerms,
     /// `EntitiesAndTerms` when the function, asked with the store's root and format, says the
     /// terms will be used (lint: unless the store's config turns the content rules off).
-    TermsIf(fn(&Path, DialectKind) -> bool),
+    TermsIf(&'a (dyn Fn(&Path, DialectKind) -> bool + Sync)),
 }
 
-impl Reads {
+impl std::fmt::Debug for Reads<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Reads::Entities => "Entities",
+            Reads::EntitiesAndTerms => "EntitiesAndTerms",
+            Reads::TermsIf(_) => "TermsIf",
+        })
+    }
+}
+
+impl Reads<'_> {
     fn terms(self, root: &Path, kind: DialectKind) -> bool {
         match self {
             Reads::Entities => false,
@@ -144,7 +154,7 @@ impl Store {
         path: &Path,
         dialect: Option<DialectKind>,
         cache: Option<&cache::Cache>,
-        reads: Reads,
+        reads: Reads<'_>,
     ) -> Result<(Store, Vec<String>), StoreError> {
         // A connection string: the format that claims it reads it into a folder of its own,
         // while the store cached for that folder is decoded.
@@ -192,7 +202,7 @@ impl Store {
         start: &Path,
         dialect: Option<DialectKind>,
         cache: Option<&cache::Cache>,
-        reads: Reads,
+        reads: Reads<'_>,
     ) -> Result<(Store, Vec<String>), StoreError> {
         if let Some(db) = detect::database_from_env() {
             return Store::open_with(&db, dialect, cache, reads);
@@ -215,7 +225,7 @@ impl Store {
         kind: DialectKind,
         detected_by: String,
         progress: Option<&load::LoadProgress>,
-        reads: Reads,
+        reads: Reads<'_>,
     ) -> Store {
         let started = Instant::now();
         let read_since = SystemTime::now();

@@ -142,6 +142,24 @@ impl LintConfig {
         !(self.disabled.contains(near_duplicate::RULE) && self.disabled.contains(possible_contradiction::RULE))
     }
 
+    /// This config for a pass that reports only `rules` (every rule when empty) at `min` or
+    /// above: a content rule none of whose findings could be reported is turned off, so that
+    /// `--rule broken-link` or `--severity error` neither tokenises nor compares the bodies.
+    pub fn for_report(mut self, rules: &[&str], min: Severity) -> LintConfig {
+        use super::{near_duplicate, possible_contradiction};
+        for rule in [near_duplicate::RULE, possible_contradiction::RULE] {
+            // Exact copies are warnings whatever the rule's default (`near_duplicate::check`).
+            let highest = self.severity.get(rule).copied().unwrap_or(match rule {
+                near_duplicate::RULE => Severity::Warn,
+                _ => super::default_severity(rule),
+            });
+            if !(rules.is_empty() || rules.contains(&rule)) || highest < min {
+                self.disabled.insert(rule);
+            }
+        }
+        self
+    }
+
     /// The store's config; the defaults when there is no config file.
     pub fn load(root: &Path, kind: DialectKind) -> Result<LintConfig, ConfigError> {
         let path = config_path(root, kind);
@@ -210,6 +228,32 @@ mod tests {
         assert_eq!(c.disabled.iter().copied().collect::<Vec<_>>(), ["orphan"]);
         assert_eq!(c.severity.get("broken-link"), Some(&Severity::Error));
         assert_eq!(LintConfig::parse("").unwrap(), LintConfig::default());
+    }
+
+    /// A content rule stays on exactly when one of its findings could be reported: asked for
+    /// by `--rule` (or no rule named) and able to reach `--severity` (exact copies warn; the
+    /// config may raise either rule).
+    #[test]
+    fn a_pass_that_cannot_report_a_content_rule_turns_it_off() {
+        use crate::store::lint::{near_duplicate::RULE as DUP, possible_contradiction::RULE as CONTRA};
+        let on = |c: &LintConfig, rules: &[&str], min| {
+            let c = c.clone().for_report(rules, min);
+            [DUP, CONTRA].map(|r| !c.disabled.contains(r))
+        };
+        let plain = LintConfig::default();
+        assert_eq!(on(&plain, &[], Severity::Info), [true, true]);
+        assert_eq!(on(&plain, &["broken-link"], Severity::Info), [false, false]);
+        assert_eq!(on(&plain, &[CONTRA], Severity::Info), [false, true]);
+        assert!(plain.clone().for_report(&[CONTRA], Severity::Info).reads_bodies(), "contradictions need the pairs");
+        assert_eq!(on(&plain, &[], Severity::Warn), [true, super::super::default_severity(CONTRA) >= Severity::Warn]);
+        assert_eq!(on(&plain, &[], Severity::Error), [false, false]);
+        assert!(!plain.clone().for_report(&[], Severity::Error).reads_bodies());
+        let raised = LintConfig::parse("[lint.severity]\nnear-duplicate = \"error\"\n").unwrap();
+        assert_eq!(on(&raised, &[], Severity::Error), [true, false]);
+        let lowered = LintConfig::parse("[lint.severity]\nnear-duplicate = \"info\"\n").unwrap();
+        assert_eq!(on(&lowered, &[DUP], Severity::Warn), [false, false]);
+        let disabled = LintConfig::parse("[lint]\ndisable = [\"near-duplicate\"]\n").unwrap();
+        assert_eq!(on(&disabled, &[], Severity::Info), [false, true], "a disabled rule stays off");
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub fn open(
     root: &Path,
     kind: DialectKind,
     detected_by: String,
-    reads: Reads,
+    reads: Reads<'_>,
 ) -> (Store, Vec<String>) {
     let Some(cache) = cache.filter(|_| cacheable(kind)) else {
         return (Store::load_with(root, kind, detected_by, None, reads), Vec::new());
@@ -62,7 +62,7 @@ pub fn open_after<E>(
     root: &Path,
     kind: DialectKind,
     refresh: impl FnOnce() -> Result<String, E>,
-    reads: Reads,
+    reads: Reads<'_>,
 ) -> Result<(Store, Vec<String>), E> {
     let Some(cache) = cache.filter(|_| cacheable(kind)) else {
         return Ok((Store::load_with(root, kind, refresh()?, None, reads), Vec::new()));
@@ -87,7 +87,7 @@ fn finish(
     root: &Path,
     kind: DialectKind,
     detected_by: String,
-    reads: Reads,
+    reads: Reads<'_>,
 ) -> (Store, Vec<String>) {
     let mut warnings = Vec::new();
     // Read before any file is checked or read: a change after it makes it differ next time.
