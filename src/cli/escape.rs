@@ -7,9 +7,14 @@ pub fn is_hostile(c: char) -> bool {
     c == '\r' || crate::store::read::hostile::is_hostile(c)
 }
 
+/// `s.chars().any(is_hostile)`, by the loader's block scan.
+fn any_hostile(s: &str) -> bool {
+    memchr::memchr(b'\r', s.as_bytes()).is_some() || crate::store::read::hostile::has_hostile(s)
+}
+
 /// Text with every hostile character shown as `\u{…}` (newlines and tabs kept).
 pub fn text(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(is_hostile) {
+    if !any_hostile(s) {
         return s.into();
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -32,7 +37,7 @@ pub fn line(s: &str) -> String {
 /// zero-width) written as a `\uXXXX` escape: the same JSON value, safe on a terminal.
 /// They can only occur inside strings, where the escape means the same character.
 pub fn json(serialized: &str) -> std::borrow::Cow<'_, str> {
-    if !serialized.chars().any(is_hostile) {
+    if !any_hostile(serialized) {
         return serialized.into();
     }
     let mut out = String::with_capacity(serialized.len() + 16);
@@ -49,6 +54,13 @@ pub fn json(serialized: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn any_hostile_is_any_hostile_char(text in "(\\PC|[\r\t\n\u{7f}-\u{9f}\u{200b}-\u{200f}\u{2066}\u{feff}\u{2014}]){0,80}") {
+            proptest::prop_assert_eq!(any_hostile(&text), text.chars().any(is_hostile));
+        }
+    }
 
     #[test]
     fn escapes_terminal_controls() {
