@@ -140,10 +140,13 @@ pub fn check_among(
 }
 
 /// A title for comparison: case-folded, punctuation and whitespace runs collapsed to one space.
+/// ASCII characters are folded a byte at a time, others by `char::to_lowercase` (folding every
+/// character of a title that holds one dash that way was 72 M instructions of a 10k evolve
+/// lint, callgrind).
 pub fn title_key(title: &str) -> String {
     let mut out = String::with_capacity(title.len());
     if title.is_ascii() {
-        // The same as below for ASCII, a byte at a time.
+        // The same as below, a byte at a time.
         let mut gap = false;
         for b in title.bytes() {
             if b.is_ascii_alphanumeric() {
@@ -159,7 +162,7 @@ pub fn title_key(title: &str) -> String {
         return out;
     }
     let mut gap = false;
-    for c in title.chars().flat_map(char::to_lowercase) {
+    let mut add = |c: char, out: &mut String| {
         if c.is_alphanumeric() {
             if gap && !out.is_empty() {
                 out.push(' ');
@@ -168,6 +171,15 @@ pub fn title_key(title: &str) -> String {
             gap = false;
         } else {
             gap = true;
+        }
+    };
+    for c in title.chars() {
+        if c.is_ascii() {
+            add(c.to_ascii_lowercase(), &mut out);
+        } else {
+            for lower in c.to_lowercase() {
+                add(lower, &mut out);
+            }
         }
     }
     out
@@ -203,17 +215,28 @@ mod tests {
         assert_eq!(key(rule::DUPLICATE_TITLE, &e("x", "—")), None);
     }
 
-    /// The general (char by char) form `title_key` takes for non-ASCII titles.
+    /// What `title_key` means, folding every character by `char::to_lowercase`.
     fn title_key_by_chars(title: &str) -> String {
-        title_key(&format!("{title}\u{e9}")).trim_end_matches(['\u{e9}', ' ']).to_string()
+        let mut out = String::new();
+        let mut gap = false;
+        for c in title.chars().flat_map(char::to_lowercase) {
+            if c.is_alphanumeric() {
+                if gap && !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push(c);
+                gap = false;
+            } else {
+                gap = true;
+            }
+        }
+        out
     }
 
     proptest::proptest! {
         #[test]
-        fn the_ascii_fast_path_matches_the_general_one(t in "[ -~]{0,24}") {
-            // Appending a non-ASCII letter sends the title down the general path.
-            let general = title_key_by_chars(&t);
-            proptest::prop_assert_eq!(title_key(&t), general);
+        fn the_ascii_fast_path_matches_the_general_one(t in "([ -~]|[éÉßİ\u{212a}—Σ日]|\\PC){0,24}") {
+            proptest::prop_assert_eq!(title_key(&t), title_key_by_chars(&t));
         }
     }
 }
