@@ -465,7 +465,7 @@ mod tests {
     fn a_tombstone_written_or_removed_under_a_live_store_hides_or_restores_its_page() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let kind = crate::store::dialect::DialectKind::Aip10;
+        let kind = crate::store::dialect::aip10::KIND;
         write(root, "KNOWLEDGE.md", "---\nname: w\n---\n");
         write(root, "entries/a.md", "---\nslug: a\n---\n# A\n\n[b](b.md)\n");
         write(root, "entries/b.md", "---\nslug: b\n---\n# B\n");
