@@ -99,6 +99,13 @@ pub trait Dialect: Send + Sync {
         Vec::new()
     }
 
+    /// Whether `catalog_states` reads only the entities' own fields, the store's file list and
+    /// the disk — never resolved links, backlinks or ids — so that a load can compute the
+    /// verdict beside the link resolution (`Store::link`) instead of after it.
+    fn catalogs_read_fields_only(&self) -> bool {
+        false
+    }
+
     /// Each catalog's path and state (`catalog::states`). The default compares `catalogs`
     /// with the disk; a dialect with large catalogs checks each as it is built.
     fn catalog_states(&self, store: &Store) -> Vec<(String, CatalogState)> {

@@ -74,6 +74,12 @@ impl Dialect for Okf {
         catalogs_with(store, |plan, file| catalog::compare(store, plan, file.as_deref()))
     }
 
+    /// Each folder's `index.md` lists its concepts' titles, paths and descriptions, and the
+    /// folders below it.
+    fn catalogs_read_fields_only(&self) -> bool {
+        true
+    }
+
     fn catalogs_touched(&self, store: &Store, paths: &[String]) -> Option<(Vec<String>, Vec<CatalogPlan>)> {
         Some(catalogs_touched(store, paths))
     }

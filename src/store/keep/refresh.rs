@@ -196,7 +196,7 @@ impl Store {
         self.other_files.extend(other);
         self.entities.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
         self.other_files.sort_by(|a, b| a.0.cmp(&b.0));
-        self.link();
+        self.link(false);
         report
     }
 

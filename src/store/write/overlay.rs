@@ -48,7 +48,7 @@ impl Store {
         copy.entities
             .sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)).then(a.span.start.cmp(&b.span.start)));
         copy.other_files.sort_by(|a, b| a.0.cmp(&b.0));
-        copy.link();
+        copy.link(false);
         copy
     }
 }

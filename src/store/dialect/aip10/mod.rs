@@ -145,6 +145,11 @@ impl Dialect for Aip10 {
         vec![(catalog::INDEX.to_string(), catalog::state(store))]
     }
 
+    /// `_index.md` lists each page's kind, title, path, slug and summary.
+    fn catalogs_read_fields_only(&self) -> bool {
+        true
+    }
+
     fn history(&self, root: &Path) -> Vec<HistoryEvent> {
         log::read(root)
     }

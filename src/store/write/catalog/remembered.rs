@@ -225,4 +225,58 @@ mod tests {
         assert_eq!(states(&cache, &root), Fresh);
         assert_eq!(fs::metadata(&snapshot).unwrap().modified().unwrap(), written);
     }
+
+    /// A full load of a format whose catalogs read only the pages' fields computes their
+    /// verdict beside the link resolution and remembers it, stale or fresh; `catalog::states`
+    /// and lint then answer from it as from computing it afresh. A catalog written just now is
+    /// not vouched for, and a format whose catalogs read links (the vault's hubs) waits.
+    #[test]
+    fn a_full_load_remembers_the_verdict_it_computed_beside_the_links() {
+        use crate::store::lint::{LintConfig, lint};
+        use crate::store::model::entity::rule;
+        use crate::store::{Store, dialect::vault};
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("wiki");
+        fs::create_dir_all(root.join("entries")).unwrap();
+        fs::write(root.join("KNOWLEDGE.md"), "---\nname: w\n---\n").unwrap();
+        let mut index = String::from("# Pages\n\n");
+        for i in 0..5 {
+            let page = format!("---\nschema: knowledge.entry/v1\nslug: p{i}\nkind: entity\ntitle: P {i}\n---\n# P\n");
+            fs::write(root.join(format!("entries/p{i}.md")), page).unwrap();
+            index.push_str(&format!("* [P {i}](entries/p{i}.md)\n"));
+        }
+        let stale_findings = |store: &Store| {
+            lint(store, &LintConfig::default()).findings.iter().filter(|f| f.rule == rule::CATALOG_STALE).count()
+        };
+        let load = || Store::load(&root, aip10::KIND, "t".into());
+        let index_state = |store: &Store| super::recalled(store).map(|mut s| s.remove(0));
+
+        fs::write(root.join("_index.md"), &index).unwrap();
+        age(&root);
+        let store = load();
+        assert_eq!(index_state(&store), Some(("_index.md".to_string(), CatalogState::Fresh)));
+        assert_eq!(catalog::states(&store), store.dialect.catalog_states(&store));
+        assert_eq!(stale_findings(&store), 0);
+
+        fs::write(root.join("_index.md"), index.replace("* [P 3](entries/p3.md)\n", "")).unwrap();
+        age(&root);
+        let store = load();
+        assert_eq!(index_state(&store), Some(("_index.md".to_string(), CatalogState::Stale)));
+        assert_eq!(stale_findings(&store), 1);
+
+        // Just written: computed again when asked, right all the same.
+        fs::write(root.join("_index.md"), &index).unwrap();
+        let store = load();
+        assert_eq!(index_state(&store), None);
+        assert_eq!(catalog::states(&store), vec![("_index.md".to_string(), CatalogState::Fresh)]);
+        fs::write(root.join("_index.md"), index.replace("* [P 3](entries/p3.md)\n", "")).unwrap();
+        assert_eq!(stale_findings(&load()), 1);
+
+        let vault_root = dir.path().join("vault");
+        fs::create_dir_all(vault_root.join(".obsidian")).unwrap();
+        fs::write(vault_root.join("a.md"), "# A\n\n[[b]]\n").unwrap();
+        fs::write(vault_root.join("b.md"), "# B\n").unwrap();
+        age(&vault_root);
+        assert!(Store::load(&vault_root, vault::KIND, "t".into()).catalog_memo().saved().is_none());
+    }
 }
