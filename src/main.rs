@@ -10,7 +10,7 @@ fn main() -> std::process::ExitCode {
     // entities made 27,800 of those calls, 4 % of all samples (strace -c, perf). A 32 MB
     // step makes a few dozen and cut the warm load by 3-5 %; the pages count in the RSS only
     // once touched, but freed memory up to the step stays mapped (peak RSS at 100k:
-    // 184 MB -> 191 MB, interleaved runs).
+    // 184 MB -> 191 MB, interleaved runs, `d14bade`).
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: a malloc parameter set before any thread starts.
     unsafe {

@@ -12,7 +12,7 @@ use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, ne
 /// write-rename-chmod burst takes milliseconds, and at 250 ms the wait was half of the time
 /// from an agent's last write to the change on screen (issue 8 target 5: 1 s at 100k). A
 /// burst longer than a quarter of it arrives in several batches, each refreshed on its own
-/// (a refresh costs what it re-reads, not the store's size).
+/// (a refresh costs what it re-reads, not the store's size, `dd7ed8a`).
 pub const DEBOUNCE: Duration = Duration::from_millis(100);
 
 /// How often a store read from elsewhere (a database) is asked whether its source changed:

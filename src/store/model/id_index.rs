@@ -1,6 +1,6 @@
 //! Entity indices by exact id, without a copy of the ids: the table holds only indices and
 //! hashes each entity's own id when it needs to. A `HashMap<String, EntityIdx>` kept a second
-//! copy of every id (≈7 MB of the load's peak at 100k entities, dhat).
+//! copy of every id (≈7 MB of the load's peak at 100k entities, dhat, `352f3f3`).
 use std::hash::BuildHasher;
 use std::sync::Arc;
 

@@ -146,7 +146,7 @@ pub fn words(text: &str) -> impl Iterator<Item = (usize, Cow<'_, str>)> {
 }
 
 /// `str::lines` by the `memchr` crate's vectorised search (the standard library's byte search
-/// and char searcher were 2.5 % of a cold text index build).
+/// and char searcher were 2.5 % of a cold text index build, `74a8b0c`).
 pub fn lines(text: &str) -> impl Iterator<Item = &str> {
     let mut at = 0;
     std::iter::from_fn(move || {

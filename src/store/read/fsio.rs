@@ -67,7 +67,7 @@ pub fn open_regular(path: &Path) -> io::Result<(File, fs::Metadata)> {
 /// `open_regular` for files met folder by folder (a walk, a sorted list): each is opened
 /// relative to its folder's descriptor, kept open while the files of that folder follow
 /// one another, so the kernel looks up one name per file instead of every folder on the way
-/// from `/` (opening 100k files of a five-deep store: ≈450 → ≈410 ms of one thread).
+/// from `/` (opening 100k files of a five-deep store: ≈450 → ≈410 ms of one thread, `fd82f73`).
 #[derive(Default)]
 pub struct FolderOpener {
     #[cfg(unix)]

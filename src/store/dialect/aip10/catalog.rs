@@ -24,7 +24,7 @@ pub fn plan(store: &Store) -> CatalogPlan {
 
 pub fn render<E: std::borrow::Borrow<Entity>>(entities: &[E]) -> String {
     // Sized once from what the lines hold (plus a margin for escapes and headings): grown by
-    // doubling, a 100k-page catalog peaked at 37 MB for 15 MB of text (heaptrack, `folio stats`).
+    // doubling, a 100k-page catalog peaked at 37 MB for 15 MB of text (heaptrack, `folio stats`, `b57aed5`).
     let estimate: usize = entities
         .iter()
         .map(|e| {
@@ -38,7 +38,7 @@ pub fn render<E: std::borrow::Borrow<Entity>>(entities: &[E]) -> String {
 }
 
 /// The catalog's state on disk, compared a line at a time as it is rendered (`render` whole
-/// and the entries read back from it were ≈85 MB of the 100k-page peak of `folio stats`).
+/// and the entries read back from it were ≈85 MB of the 100k-page peak of `folio stats`, `b57aed5`).
 pub fn state(store: &Store) -> CatalogState {
     let file = std::fs::read(store.abs_path(INDEX)).ok();
     let refuse = file.as_deref().and_then(|b| std::str::from_utf8(b).ok()).and_then(not_a_catalog);
@@ -70,7 +70,7 @@ pub fn render_chunks<E: std::borrow::Borrow<Entity>>(entities: &[E], emit: &mut 
         emit(&line);
         // A window of pages rendered on every core, a block of lines each, then handed over in
         // order: the check after a full load ran this on the main thread alone (11 % of a 100k
-        // wiki's load CPU, perf), and a window keeps the whole catalog from being held at once.
+        // wiki's load CPU, perf), and a window keeps the whole catalog from being held at once (`2ad64ef`).
         for window in pages.chunks(RENDER_WINDOW) {
             let blocks: Vec<String> = window.par_chunks(RENDER_BLOCK).map(render_lines).collect();
             blocks.iter().for_each(|b| emit(b));

@@ -124,7 +124,7 @@ pub fn decode(bytes: &[u8]) -> Result<Snapshot, String> {
 /// Decode a snapshot straight from its file, one chunk at a time: the file is never held in
 /// memory whole, so opening from the cache peaks at the store's own size plus a chunk per core
 /// (reading the 43 MB file of a 100k vault first made the cached open cost 2.5 KB per entity
-/// against 2.2 KB for a load from scratch).
+/// against 2.2 KB for a load from scratch, `8fa1754`).
 pub fn decode_file(file: &std::fs::File) -> Result<Snapshot, String> {
     decode_from(&FileSource::new(file)?)
 }
@@ -156,7 +156,7 @@ fn decode_from(source: &(impl Source + ?Sized)) -> Result<Snapshot, String> {
             // Kinds, statuses and tags held once, as a load holds them. Pushed into a Vec of
             // its own: `into_iter().map(Arc::new).collect()` reuses the decoded chunk's buffer
             // (2,048 entities inline) for 2,048 pointers, and every chunk's buffer was alive
-            // at once until they were joined: 34 MB of a 100k OKF cached open's peak.
+            // at once until they were joined: 34 MB of a 100k OKF cached open's peak (`30af054`).
             let mut values = SharedValues::default();
             let mut shared = Vec::with_capacity(entities.len());
             for mut e in entities {

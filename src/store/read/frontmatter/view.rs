@@ -5,7 +5,7 @@
 //! nothing is hashed. Building an owned `serde_json::Map` per entity instead — a `String` per
 //! key and value, SipHash in its index — was ≈20 % of `folio stats` instructions (callgrind,
 //! 10k OKF). YAML beyond the simple reader is parsed by serde_yaml_ng and viewed as owned
-//! values; `Fields` stays the API for `show`, edits and everything outside the load path.
+//! values; `Fields` stays the API for `show`, edits and everything outside the load path (`352f3f3`).
 use std::borrow::Cow;
 
 use std::hash::BuildHasher;
@@ -285,7 +285,7 @@ impl<'a> Val<'a> {
 
     /// Each string `as_list` would give, in order, borrowed where the text is (a typed edge's
     /// targets are copied once, into the edge, not first into a list: 2 % of a 10k opendray
-    /// export's full load, callgrind).
+    /// export's full load, callgrind, `3983db8`).
     pub fn each_text(&self, mut f: impl FnMut(&str)) {
         match self {
             Val::List(items) => {
