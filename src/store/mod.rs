@@ -255,11 +255,11 @@ impl Store {
         store
     }
 
-    /// A store from entities whose links are already resolved (the cache): only the derived
-    /// indexes (backlinks, ids) are built.
+    /// A store from entities whose links are already resolved (the cache) and its format opened
+    /// on `root`: only the derived indexes (backlinks, ids) are built.
     pub(crate) fn from_parts(
         root: &Path,
-        kind: DialectKind,
+        dialect: Box<dyn Dialect>,
         detected_by: String,
         entities: Vec<Arc<Entity>>,
         other_files: Vec<(String, FileRole)>,
@@ -267,7 +267,7 @@ impl Store {
     ) -> Store {
         let mut store = Store {
             root: root.to_path_buf(),
-            dialect: kind.open(root),
+            dialect,
             detected_by,
             entities,
             other_files,
