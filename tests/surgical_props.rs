@@ -27,10 +27,18 @@ fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Every corpus file with a frontmatter block its grammar parses, with that grammar.
-fn editable_files() -> Vec<(PathBuf, String, Grammar)> {
+/// Every corpus file with a frontmatter block its grammar parses, with that grammar (read once:
+/// every case of the property picks from the same list).
+fn editable_files() -> &'static [(PathBuf, String, Grammar)] {
+    static FILES: std::sync::OnceLock<Vec<(PathBuf, String, Grammar)>> = std::sync::OnceLock::new();
+    FILES.get_or_init(read_editable_files)
+}
+
+fn read_editable_files() -> Vec<(PathBuf, String, Grammar)> {
     let mut files = Vec::new();
-    markdown_files(&corpus(""), &mut files);
+    for root in corpus_roots() {
+        markdown_files(&root, &mut files);
+    }
     files.sort();
     files
         .into_iter()

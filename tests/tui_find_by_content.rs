@@ -17,7 +17,8 @@ fn result_ids(app: &App) -> Vec<String> {
 
 #[test]
 fn pillow_ranks_the_pillow_guideline_first_with_its_line_highlighted() {
-    let (_tmp, root) = common::scratch(&corpus("evolve/public-repo-vinodmut"));
+    let Some(repo) = corpus_or_skip("evolve/public-repo-vinodmut") else { return };
+    let (_tmp, root) = common::scratch(&repo);
     let mut app = app_on(&root, "dark", (120, 35));
     assert!(app.model.text_index.is_none(), "the index is built when recall first opens, not on load");
     press(&mut app, &["/"]);
@@ -226,7 +227,8 @@ fn inbox_confirms_or_dismisses_a_possible_contradiction() {
 /// `m` offers the pair first: `m`, Enter opens the merge editor into it.
 #[test]
 fn inbox_shows_a_near_duplicate_side_by_side_and_merges_into_it_in_two_keys() {
-    let (_tmp, root) = common::scratch(&corpus("evolve/public-repo-vinodmut"));
+    let Some(repo) = corpus_or_skip("evolve/public-repo-vinodmut") else { return };
+    let (_tmp, root) = common::scratch(&repo);
     let mut app = tui_support::inbox::open(&root, (140, 45));
     let pillow = "guideline/when-extracting-image-exif-metadata-in-this-sandbox";
     let other = "guideline/in-this-workspace-environment-skip-directly-to-python";

@@ -298,7 +298,7 @@ fn elophanto_knowledge() {
 /// A plain vault from the real corpora (awareness's docs folder).
 #[test]
 fn vault_docs() {
-    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/formats/corpora/awareness/docs");
+    let docs = corpus("awareness/docs");
     clear(
         &docs,
         ".folio/audit.jsonl",

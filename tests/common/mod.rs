@@ -1,16 +1,14 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
+pub mod corpus_paths;
 pub mod golden;
+
+/// The real example stores: `corpus(rel)` for one the repository carries (`tests/corpora`),
+/// `corpus_or_skip(rel)` for one that may only be in `../shared` (see `corpus_paths`).
+pub use corpus_paths::{corpus, corpus_or_skip, corpus_roots, corpus_stores};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-/// A real example store under `../shared/formats/corpora` (beside the repository).
-pub fn corpus(rel: &str) -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/formats/corpora").join(rel);
-    assert!(p.exists(), "corpus {} is missing: the tests need ../shared beside the repository", p.display());
-    p
-}
 
 /// A fixture store shipped in `tests/fixtures`.
 pub fn fixture(rel: &str) -> PathBuf {
@@ -19,7 +17,7 @@ pub fn fixture(rel: &str) -> PathBuf {
 
 /// Copy a directory tree (to get a scratch store that tests may write to). The copies are
 /// writable by their owner whatever the source's bits: a test must not depend on whether
-/// `../shared` is read-only; one that needs a read-only file sets the bit itself.
+/// the corpora are read-only; one that needs a read-only file sets the bit itself.
 pub fn copy_tree(src: &Path, dst: &Path) {
     std::fs::create_dir_all(dst).unwrap();
     for entry in std::fs::read_dir(src).unwrap() {

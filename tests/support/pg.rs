@@ -156,15 +156,16 @@ impl Pg {
         postgres::Client::connect(&self.conninfo(db), postgres::NoTls).unwrap()
     }
 
-    /// A new database with opendray's knowledge migrations applied (read from ../shared,
-    /// never written), pgvector's `vector` stood in by a domain (folio never reads it).
+    /// A new database with opendray's knowledge migrations applied (the copies in
+    /// tests/corpora/opendray-pg, Apache-2.0), pgvector's `vector` stood in by a domain (folio
+    /// never reads it).
     pub fn opendray_db(&self, name: &str) -> postgres::Client {
         self.client("postgres").batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
         let mut c = self.client(name);
         c.batch_execute("CREATE DOMAIN vector AS real[]").unwrap();
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/formats/corpora/opendray-pg/migrations");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpora/opendray-pg/migrations");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e} (the tests need ../shared beside the repository)", dir.display()))
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
             .flatten()
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "sql"))

@@ -75,12 +75,11 @@ pub fn text(buf: &Buffer) -> String {
     out
 }
 
-/// The corpus path beside the repository.
-pub fn corpus(rel: &str) -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/formats/corpora").join(rel);
-    assert!(p.exists(), "corpus {} is missing", p.display());
-    p
-}
+/// The real example stores: `corpus(rel)` for one the repository carries (`tests/corpora`),
+/// `corpus_or_skip(rel)` for one that may only be in `../shared` (see tests/common/corpus_paths.rs).
+#[path = "../common/corpus_paths.rs"]
+mod corpus_paths;
+pub use corpus_paths::{corpus, corpus_or_skip};
 
 /// A fixture store shipped in `tests/fixtures`.
 pub fn fixture(name: &str) -> PathBuf {
