@@ -67,6 +67,10 @@ pub fn writable_scratch(src: &Path) -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
+/// The instant folio's clock reads in every test (`FOLIO_NOW`), so ages and staleness do not
+/// depend on the day the suite runs.
+pub const PINNED_NOW: &str = "2026-11-27T12:00:00Z";
+
 /// Run the folio binary with arguments.
 pub fn folio(args: &[&str]) -> Output {
     // Data (the unpacked demo) and caches go to a folder of this run's own: a folder shared in
@@ -75,6 +79,7 @@ pub fn folio(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_folio"))
         .args(args)
         .env("NO_COLOR", "1")
+        .env("FOLIO_NOW", PINNED_NOW)
         .env("XDG_DATA_HOME", own.path().join("data"))
         // Large test stores would otherwise leave caches in the user's cache dir.
         .env("XDG_CACHE_HOME", own.path().join("cache"))

@@ -40,7 +40,7 @@ pub fn go_to(app: &mut App, id: &str) {
 /// clock), so snapshots stay put whenever they run.
 pub fn masked(s: &str) -> String {
     // Today's date, as the log entry the dialog previews is headed.
-    let today = time::OffsetDateTime::now_utc().date().to_string();
+    let today = folio::store::model::timestamp::now().date().to_string();
     let s = s.replace(&today, "DDDD-DD-DD");
     let mut out = String::new();
     for line in s.lines() {

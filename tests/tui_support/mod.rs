@@ -16,8 +16,18 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+/// The instant every test sees as now (folio's clock, `FOLIO_NOW` for a child process), so
+/// ages, staleness and dated snapshots are the same on any day and in any time zone.
+pub const PINNED_NOW: &str = "2026-11-27T12:00:00Z";
+
+/// Pin folio's clock in this test process.
+pub fn pin_clock() {
+    folio::store::model::timestamp::pin(folio::store::model::timestamp::parse_instant(PINNED_NOW).unwrap());
+}
+
 /// An app on `path` with default settings and the given theme, loaded and settled.
 pub fn app_on(path: &Path, theme: &str, size: (u16, u16)) -> App {
+    pin_clock();
     let mut settings = config::load(None, ColorChoice::Always, false, None);
     settings.theme = folio::app::theme::Theme::builtin(theme).expect("builtin theme");
     let source = Source { path: Some(path.to_path_buf()), ..Source::default() };

@@ -52,6 +52,8 @@ impl Pty {
         let mut cmd = CommandBuilder::new(exe);
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
+        // folio's clock, pinned as in every test (`tui_support::PINNED_NOW`).
+        cmd.env("FOLIO_NOW", "2026-11-27T12:00:00Z");
         cmd.cwd(std::env::current_dir().expect("a current directory"));
         for (k, v) in env {
             cmd.env(k, v);

@@ -24,7 +24,8 @@ impl Tmux {
             key_pause: Duration::from_millis(120),
             patience: Duration::from_secs(15),
         };
-        t.cmd(&["new-session", "-d", "-s", "e2e", "-x", &w.to_string(), "-y", &h.to_string(), shell]);
+        let now = format!("FOLIO_NOW={}", super::PINNED_NOW);
+        t.cmd(&["new-session", "-d", "-s", "e2e", "-x", &w.to_string(), "-y", &h.to_string(), "-e", &now, shell]);
         t
     }
 

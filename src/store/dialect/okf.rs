@@ -53,7 +53,7 @@ impl Dialect for Okf {
             has_frontmatter: p.has_frontmatter,
             problems: &e.problems,
         };
-        let found = okf_checks::check(&concept, time::OffsetDateTime::now_utc());
+        let found = okf_checks::check(&concept, crate::store::model::timestamp::now());
         e.problems.extend(found);
         vec![e]
     }

@@ -41,8 +41,42 @@ pub fn parse_instant(s: &str) -> Option<OffsetDateTime> {
         .or_else(|| bare_date(s).map(|d| d.midnight().assume_utc()))
 }
 
+/// The one clock of every age, staleness check and logged time. `FOLIO_NOW` (a date or an ISO
+/// 8601 instant) pins it for a reproducible run, and tests pin it with `pin`, so nothing
+/// folio prints depends on the day it runs.
 pub fn now() -> OffsetDateTime {
-    OffsetDateTime::now_utc()
+    clock::pinned().unwrap_or_else(OffsetDateTime::now_utc)
+}
+
+/// Pin the clock for this process (tests); `FOLIO_NOW` still wins, as child processes see it.
+pub fn pin(at: OffsetDateTime) {
+    clock::pin(at)
+}
+
+mod clock {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicI64, Ordering};
+
+    use time::OffsetDateTime;
+
+    const UNPINNED: i64 = i64::MIN;
+    static PINNED_SECS: AtomicI64 = AtomicI64::new(UNPINNED);
+
+    fn from_env() -> Option<OffsetDateTime> {
+        static ENV: OnceLock<Option<OffsetDateTime>> = OnceLock::new();
+        *ENV.get_or_init(|| std::env::var("FOLIO_NOW").ok().and_then(|s| super::parse_instant(&s)))
+    }
+
+    pub fn pinned() -> Option<OffsetDateTime> {
+        from_env().or_else(|| match PINNED_SECS.load(Ordering::Relaxed) {
+            UNPINNED => None,
+            secs => OffsetDateTime::from_unix_timestamp(secs).ok(),
+        })
+    }
+
+    pub fn pin(at: OffsetDateTime) {
+        PINNED_SECS.store(at.unix_timestamp(), Ordering::Relaxed);
+    }
 }
 
 /// `2026-08-19T18:23:34.123456Z`, as evolve writes it.

@@ -53,7 +53,7 @@ impl Aip10 {
         let hash_algo = workspace.merged.get("sources").and_then(|s| s.get("hashAlgo")).and_then(Value::as_str);
         let manifest_warnings = manifest::check(root, hash_algo.unwrap_or("sha256"));
         let policy_digest = digest_of(&workspace.merged);
-        let now = time::OffsetDateTime::now_utc();
+        let now = crate::store::model::timestamp::now();
         Aip10 { workspace, views, policy, policy_digest, hidden, manifest_warnings, now }
     }
 

@@ -13,7 +13,7 @@ pub const NEVER_USED_DAYS: i64 = 30;
 pub const CANDIDATE_DAYS: i64 = 14;
 
 pub fn node(f: &Fields) -> Vec<Problem> {
-    node_at(f, OffsetDateTime::now_utc())
+    node_at(f, crate::store::model::timestamp::now())
 }
 
 fn node_at(f: &Fields, now: OffsetDateTime) -> Vec<Problem> {

@@ -83,7 +83,7 @@ impl Storage for PgStorage<'_> {
         };
         let mut tx = client.transaction().map_err(sql("transaction"))?;
         let stamp =
-            time::OffsetDateTime::now_utc().format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
+            crate::store::model::timestamp::now().format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
         let mut writes = Vec::new();
         let undo = plan.undoes.is_some();
         for w in plan.writes {
