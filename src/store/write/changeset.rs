@@ -190,6 +190,9 @@ pub enum WriteError {
     Outside(String),
     #[error("nothing to undo")]
     NothingToUndo,
+    /// An interrupted write could not be rolled back yet: no write may start before it is.
+    #[error("{0}")]
+    Unrecovered(String),
     #[error("{path}: {err}")]
     Io { path: String, err: std::io::Error },
 }

@@ -16,6 +16,7 @@ use super::state::State;
 use super::storage::{Plan, Storage};
 use super::swap::{self, SwapError};
 use super::write_gate::WriteGate;
+use super::write_lock::WriteLock;
 use crate::store::{Store, model::digest, read::readonly, write::failpoint};
 
 /// A store that is a folder on disk.
@@ -64,6 +65,16 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
         return Err(WriteError::ReadOnly(why));
     }
     let state = State::for_store(root, kind);
+    // One writer at a time; a crashed writer's journal is resolved first, and a rollback that
+    // could not finish stops every other write until it has.
+    let _lock = WriteLock::acquire(&state).map_err(io_err("folio write lock"))?;
+    let recovered = super::journal::recover_locked(root, &state).map_err(io_err("folio journal"))?;
+    if let Some(r) = recovered.as_ref().filter(|r| !r.is_complete()) {
+        return Err(WriteError::Unrecovered(r.to_string()));
+    }
+    for dir in super::journal::state_folders(&state) {
+        super::journal::remove_temporaries_in(&dir);
+    }
     for (path, expected) in &archived {
         let bytes = std::fs::read(root.join(path)).map_err(io_err(path))?;
         if digest::of(&bytes) != *expected {
@@ -71,7 +82,6 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
         }
         state.archive(path, &bytes).map_err(io_err(path))?;
     }
-    let recovered = super::journal::recover(root, kind).map_err(io_err("folio journal"))?;
     // In a git work tree: what of folio's state to commit and how it merges (`team`).
     super::team::ensure(root, kind).map_err(io_err("folio git rules"))?;
     // Every expected digest is checked before anything is written.
@@ -93,8 +103,7 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
     let mut applied = Applied { recovered, ..Default::default() };
     for w in &writes {
         if let Err(e) = write_one(root, &state, &mut journal, w) {
-            journal.roll_back(root, &state);
-            return Err(e);
+            return Err(rolled_back(journal, root, &state, e));
         }
         // The ledger is folio's own state, not a file of the store.
         if w.role != Role::Ledger {
@@ -106,19 +115,33 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
     for w in catalogs {
         // Catalog places are known only now that the edits are in; one outside undoes them.
         if let Err(e) = gate.check(&w.path).and_then(|()| write_one(root, &state, &mut journal, &w)) {
-            journal.roll_back(root, &state);
-            return Err(e);
+            return Err(rolled_back(journal, root, &state, e));
         }
         applied.catalogs.push(w.path);
     }
     if let Err(e) = write_log(root, &state, &mut journal, kind, &log_rel, &event) {
-        journal.roll_back(root, &state);
-        return Err(e);
+        return Err(rolled_back(journal, root, &state, e));
     }
     applied.log = log_rel;
-    journal.commit().map_err(io_err("folio journal"))?;
-    journal.finish(&state).map_err(io_err("folio journal"))?;
+    if let Err(err) = journal.commit() {
+        return Err(rolled_back(journal, root, &state, WriteError::Io { path: "folio journal".into(), err }));
+    }
+    // Committed: the change stands. What is left is bookkeeping (the undo record), which the
+    // next command finishes from the committed journal should it fail here.
+    let _ = journal.finish(&state);
     Ok(applied)
+}
+
+/// Roll the changeset back after `cause`; a rollback that cannot finish says so alongside it.
+fn rolled_back(journal: Journal, root: &Path, state: &State, cause: WriteError) -> WriteError {
+    let (verb, summary) = (journal.intent.verb.clone(), journal.intent.summary.clone());
+    let outcome = journal.roll_back(root, state);
+    if outcome.failed.is_empty() {
+        return cause;
+    }
+    let journal = state.journal_path();
+    let r = super::journal::Recovery::Incomplete { verb, summary, outcome, journal };
+    WriteError::Unrecovered(format!("{cause}; {r}"))
 }
 
 /// Add the event to the store's log. Agents keep appending to it while people review: lines
@@ -141,7 +164,7 @@ fn write_log(
         // Both images durable before the log changes: a crash rolls back to the one read.
         let before = before.map(|b| state.put_object(b)).transpose()?;
         let after = Some(state.put_object(after)?);
-        let created_dirs = if before.is_none() { created_dirs } else { Vec::new() };
+        let created_dirs = if before.is_none() { created_dirs.clone() } else { Vec::new() };
         journal.record(Entry { path: log_rel.to_string(), before, after, role: Role::Log, created_dirs })
     };
     log_swap::add_to_log(&abs, render, record).map_err(|err| WriteError::Io { path: log_rel.to_string(), err })?;

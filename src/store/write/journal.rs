@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::state::{State, append_line};
+use super::write_lock::WriteLock;
 use crate::store::dialect::DialectKind;
-use crate::store::{model::digest, read::fsio, write::failpoint, write::swap};
+use crate::store::{model::digest, write::failpoint, write::fs_ops};
 
 pub mod records;
 
@@ -48,7 +49,7 @@ impl Entry {
     /// not empty (it holds someone else's files now, and so do its parents).
     pub fn remove_created_dirs(&self, root: &Path) {
         for d in &self.created_dirs {
-            if fs::remove_dir(root.join(d)).is_err() {
+            if fs_ops::remove_dir(&root.join(d)).is_err() {
                 break;
             }
         }
@@ -114,13 +115,18 @@ impl Journal {
     pub fn finish(self, state: &State) -> io::Result<()> {
         records::file_record(state, &self.intent)?;
         failpoint::step("undo record");
-        fs::remove_file(&self.path)
+        fs_ops::remove_file(&self.path)
     }
 
-    /// Undo every step taken so far and drop the journal.
+    /// Undo every step taken so far. The journal is dropped only when every file is back: a
+    /// rollback that cannot finish (a full or read-only disk) keeps it, with every object it
+    /// needs, for the next command to finish.
     pub fn roll_back(self, root: &Path, state: &State) -> RolledBack {
         let r = roll_back(root, state, &self.intent);
-        let _ = fs::remove_file(&self.path);
+        clean_temporaries(root, state, &self.intent);
+        if r.failed.is_empty() {
+            let _ = fs_ops::remove_file(&self.path);
+        }
         r
     }
 }
@@ -153,6 +159,8 @@ pub struct RolledBack {
     pub restored: Vec<String>,
     /// Files someone else changed meanwhile: left as they are.
     pub kept: Vec<String>,
+    /// Files that could not be put back yet, with why (the journal is kept for them).
+    pub failed: Vec<(String, String)>,
 }
 
 /// What recovery did with a journal left by an interrupted write.
@@ -162,6 +170,16 @@ pub enum Recovery {
     Finished { verb: String, summary: String, files: usize },
     /// The write had not completed; the store was put back as it was before.
     RolledBack { verb: String, summary: String, outcome: RolledBack },
+    /// The write had not completed and some files could not be put back yet: the journal and
+    /// its objects are kept, and no other write is made until a command finishes the rollback.
+    Incomplete { verb: String, summary: String, outcome: RolledBack, journal: PathBuf },
+}
+
+impl Recovery {
+    /// Whether the store is whole again (no write may start while it is not).
+    pub fn is_complete(&self) -> bool {
+        !matches!(self, Recovery::Incomplete { .. })
+    }
 }
 
 impl std::fmt::Display for Recovery {
@@ -181,38 +199,77 @@ impl std::fmt::Display for Recovery {
                 }
                 Ok(())
             }
+            Recovery::Incomplete { verb, summary, outcome, journal } => {
+                let failed: Vec<String> = outcome.failed.iter().map(|(p, why)| format!("{p} ({why})")).collect();
+                write!(
+                    f,
+                    "an interrupted `{verb}` ({summary}) could not be rolled back yet: {} could not be put back; \
+                     {} files restored so far. The journal {} and the copies it names are kept, and folio makes \
+                     no other write to this store until the next command finishes the rollback (free some space \
+                     or make the files writable, then run any folio command on the store)",
+                    failed.join(", "),
+                    outcome.restored.len(),
+                    journal.display()
+                )
+            }
         }
     }
 }
 
-/// Resolve a leftover journal, if there is one.
+/// Resolve a leftover journal, if there is one (waiting for a writer still at work).
 pub fn recover(root: &Path, kind: DialectKind) -> io::Result<Option<Recovery>> {
     let state = State::for_store(root, kind);
+    if !state.journal_path().exists() {
+        return Ok(None);
+    }
+    let _lock = WriteLock::acquire(&state)?;
+    recover_locked(root, &state)
+}
+
+/// `recover` for a writer that holds the store's write lock.
+pub fn recover_locked(root: &Path, state: &State) -> io::Result<Option<Recovery>> {
     let path = state.journal_path();
     let Some(intent) = read(&path)? else { return Ok(None) };
-    clean_temporaries(root, &intent);
+    let (verb, summary) = (intent.verb.clone(), intent.summary.clone());
     let recovery = if intent.committed {
         let files = intent.entries.len();
-        let (verb, summary) = (intent.verb.clone(), intent.summary.clone());
-        Journal { path, intent }.finish(&state)?;
+        clean_temporaries(root, state, &intent);
+        Journal { path, intent }.finish(state)?;
         Recovery::Finished { verb, summary, files }
     } else {
-        let (verb, summary) = (intent.verb.clone(), intent.summary.clone());
-        let outcome = Journal { path, intent }.roll_back(root, &state);
-        Recovery::RolledBack { verb, summary, outcome }
+        let outcome = Journal { path: path.clone(), intent }.roll_back(root, state);
+        if outcome.failed.is_empty() {
+            Recovery::RolledBack { verb, summary, outcome }
+        } else {
+            Recovery::Incomplete { verb, summary, outcome, journal: path }
+        }
     };
     Ok(Some(recovery))
 }
 
 fn roll_back(root: &Path, state: &State, intent: &Intent) -> RolledBack {
     let mut out = RolledBack::default();
-    for e in intent.entries.iter().rev() {
+    // Newest first; files the changeset created go before the ones it replaced or removed,
+    // so the room they free on a full disk is there when the old files come back.
+    let newest_first: Vec<&Entry> = intent.entries.iter().rev().collect();
+    let (created, replaced): (Vec<&Entry>, Vec<&Entry>) = newest_first.into_iter().partition(|e| e.before.is_none());
+    for e in created.into_iter().chain(replaced) {
         let abs = root.join(&e.path);
-        let now = fs::read(&abs).ok().map(|b| digest::of(&b));
+        let now = match fs::read(&abs) {
+            Ok(b) => Some(digest::of(&b)),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => None,
+            Err(err) => {
+                out.failed.push((e.path.clone(), err.to_string()));
+                continue;
+            }
+        };
         let holds_after = now == e.after;
         // A crash between taking the old file aside and linking the new one leaves nothing.
         let vanished_mid_swap = now.is_none() && e.before.is_some();
         if now == e.before {
+            if now.is_none() {
+                e.remove_created_dirs(root);
+            }
             continue;
         }
         if !(holds_after || vanished_mid_swap) {
@@ -220,30 +277,75 @@ fn roll_back(root: &Path, state: &State, intent: &Intent) -> RolledBack {
             continue;
         }
         let restored = match &e.before {
-            Some(d) => state.object(d).and_then(|bytes| fsio::write_atomic(&abs, &bytes)),
-            None => fs::remove_file(&abs).map(|()| e.remove_created_dirs(root)),
+            Some(d) if vanished_mid_swap => put_aside_back(&abs, d, e.role).map_or_else(
+                || state.object(d).and_then(|bytes| fs_ops::write_atomic(&abs, &bytes)),
+                |r| r,
+            ),
+            Some(d) => state.object(d).and_then(|bytes| fs_ops::write_atomic(&abs, &bytes)),
+            None => match fs_ops::remove_file(&abs) {
+                Ok(()) => {
+                    e.remove_created_dirs(root);
+                    Ok(())
+                }
+                Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(()),
+                Err(err) => Err(err),
+            },
         };
         match restored {
             Ok(()) => out.restored.push(e.path.clone()),
-            Err(_) => out.kept.push(e.path.clone()),
+            Err(err) => out.failed.push((e.path.clone(), err.to_string())),
         }
     }
     out
 }
 
-/// Temporary files a killed writer left beside the journaled paths.
-fn clean_temporaries(root: &Path, intent: &Intent) {
+/// A file a crash caught while it was taken aside (`.name.folio-old-…` beside it) is renamed
+/// back — no new room needed — when it holds the journaled before-image (for the log: that
+/// image followed by lines agents appended meanwhile). None: no such file.
+fn put_aside_back(abs: &Path, before: &str, role: Role) -> Option<io::Result<()>> {
+    let dir = abs.parent()?;
+    let prefix = format!(".{}.folio-old-", abs.file_name()?.to_string_lossy());
+    let entries = fs::read_dir(dir).ok()?;
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().starts_with(&prefix) {
+            continue;
+        }
+        let Ok(bytes) = fs::read(entry.path()) else { continue };
+        let holds = digest::of(&bytes) == before
+            || (role == Role::Log && (1..bytes.len()).rev().any(|n| bytes[n - 1] == b'\n' && digest::of(&bytes[..n]) == before));
+        if holds {
+            return Some(fs_ops::rename(&entry.path(), abs).and_then(|()| fs_ops::sync_parent(abs)));
+        }
+    }
+    None
+}
+
+/// Temporary files a killed or failed writer left: beside the journaled paths and in folio's
+/// own state folders. Only a gone process's, or this one's (it holds the write lock).
+fn clean_temporaries(root: &Path, state: &State, intent: &Intent) {
     let mut dirs: Vec<PathBuf> =
         intent.entries.iter().filter_map(|e| root.join(&e.path).parent().map(Path::to_path_buf)).collect();
+    dirs.extend(state_folders(state));
     dirs.sort();
     dirs.dedup();
     for d in dirs {
-        let Ok(entries) = fs::read_dir(&d) else { continue };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if swap::is_temporary(&name) || name.contains(".folio-tmp-") {
-                let _ = fs::remove_file(entry.path());
-            }
+        remove_temporaries_in(&d);
+    }
+}
+
+/// The folders of folio's state where its own writes leave temporaries.
+pub fn state_folders(state: &State) -> Vec<PathBuf> {
+    ["", "objects", "archive", "undo", "review", "review/approved"].iter().map(|d| state.dir.join(d)).collect()
+}
+
+/// Remove folio's temporaries in `dir` whose writer is gone or is this process.
+pub fn remove_temporaries_in(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let mine = fs_ops::temporary_owner(&name) == Some(std::process::id());
+        if mine || fs_ops::is_abandoned_temporary(&name) {
+            let _ = fs_ops::remove_file(&entry.path());
         }
     }
 }

@@ -3,21 +3,28 @@
 //! holds at that moment, and every line an agent wrote meanwhile — into a fresh file it made
 //! by path, or through a handle it had open on the old one — is put after it, in order.
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 
+use super::fs_ops;
 use super::swap::{link_no_replace, put_back, sibling, sync_dir, write_temp};
 
 /// Make the log at `path` hold `render(its bytes now)` plus whatever agents append meanwhile.
-/// `journal(before, after)` runs before the new log is put in place (the intent made durable);
-/// an error there, or in the swap, puts the old log back as it was.
+/// `journal(before, after)` makes the intent durable before the log moves: it runs once on the
+/// log as read, and again should an agent change it between that read and the move (the
+/// journal then names what is really replaced). An error there, or in the swap, puts the old
+/// log back as it was.
 pub fn add_to_log(
     path: &Path,
     render: impl Fn(Option<&[u8]>) -> Vec<u8>,
-    journal: impl FnOnce(Option<&[u8]>, &[u8]) -> io::Result<()>,
+    mut journal: impl FnMut(Option<&[u8]>, &[u8]) -> io::Result<()>,
 ) -> io::Result<()> {
+    // Journaled before the log is taken aside: a crash while it is aside finds it in the journal.
+    let first = read_opt(path)?;
+    let planned = render(first.as_deref());
+    journal(first.as_deref(), &planned)?;
     let taken = sibling(path, "old");
-    let seen = match fs::rename(path, &taken) {
+    let seen = match fs_ops::rename(path, &taken) {
         Ok(()) => Some(fs::read(&taken)?),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(e),
@@ -30,8 +37,13 @@ pub fn add_to_log(
         }
         e
     };
-    let new = render(seen.as_deref());
-    journal(seen.as_deref(), &new).map_err(give_back)?;
+    let new = if seen == first {
+        planned
+    } else {
+        let new = render(seen.as_deref());
+        journal(seen.as_deref(), &new).map_err(give_back)?;
+        new
+    };
     // Lines appended by path while the log was aside went into fresh files: they follow ours.
     let mut watched: Vec<(std::path::PathBuf, usize)> = Vec::new();
     let mut pending = Vec::new();
@@ -40,7 +52,7 @@ pub fn add_to_log(
         bytes.extend_from_slice(&pending);
         let tmp = write_temp(path, &bytes, seen.is_some().then_some(taken.as_path())).map_err(give_back)?;
         let placed = link_no_replace(&tmp, path);
-        let _ = fs::remove_file(&tmp);
+        let _ = fs_ops::remove_file(&tmp);
         if placed.map_err(give_back)? {
             break;
         }
@@ -54,10 +66,17 @@ pub fn add_to_log(
     }
     settle(path, &mut watched)?;
     for (aside, _) in watched {
-        let _ = fs::remove_file(aside);
+        let _ = fs_ops::remove_file(&aside);
     }
-    sync_dir(path);
-    Ok(())
+    sync_dir(path)
+}
+
+fn read_opt(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// How long the files taken aside are watched for lines still arriving through a handle an
@@ -103,7 +122,7 @@ fn held_open(file: &Path) -> bool {
 /// Take the file an agent made at `path` aside: where it went and its bytes.
 fn take_fresh(path: &Path) -> io::Result<Option<(std::path::PathBuf, Vec<u8>)>> {
     let aside = sibling(path, "old");
-    match fs::rename(path, &aside) {
+    match fs_ops::rename(path, &aside) {
         Ok(()) => {
             let bytes = fs::read(&aside)?;
             Ok(Some((aside, bytes)))
@@ -117,7 +136,7 @@ fn take_fresh(path: &Path) -> io::Result<Option<(std::path::PathBuf, Vec<u8>)>> 
 fn gather_fresh(path: &Path) -> io::Result<Vec<u8>> {
     Ok(take_fresh(path)?
         .map(|(aside, bytes)| {
-            let _ = fs::remove_file(aside);
+            let _ = fs_ops::remove_file(&aside);
             bytes
         })
         .unwrap_or_default())
@@ -127,9 +146,7 @@ fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if bytes.is_empty() {
         return Ok(());
     }
-    let mut f = fs::OpenOptions::new().append(true).create(true).open(path)?;
-    f.write_all(bytes)?;
-    f.sync_all()
+    fs_ops::append_synced(path, bytes)
 }
 
 #[cfg(test)]
@@ -142,18 +159,31 @@ mod tests {
         out
     }
 
+    fn agent_appends(log: &Path, line: &str) -> io::Result<()> {
+        use std::io::Write;
+        fs::OpenOptions::new().append(true).open(log)?.write_all(line.as_bytes())
+    }
+
     #[test]
-    fn lines_agents_add_while_the_log_is_aside_follow_folios_event() {
+    fn the_journal_names_the_log_before_it_moves_and_again_when_an_agent_wrote_meanwhile() {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("log.md");
         fs::write(&log, "old line\n").unwrap();
-        // The journal step is where an agent strikes: by path (a fresh file) here.
+        let mut journaled: Vec<(Option<Vec<u8>>, Vec<u8>)> = Vec::new();
         add_to_log(&log, newest_first, |before, after| {
-            assert_eq!(before, Some(&b"old line\n"[..]));
-            assert_eq!(after, b"folio event\nold line\n");
-            fs::write(&log, "agent line\n")
+            // The log is still in place when the journal first hears of it.
+            assert!(!journaled.is_empty() || log.exists());
+            journaled.push((before.map(<[u8]>::to_vec), after.to_vec()));
+            if journaled.len() == 1 { agent_appends(&log, "agent line\n") } else { Ok(()) }
         })
         .unwrap();
+        assert_eq!(
+            journaled,
+            [
+                (Some(b"old line\n".to_vec()), b"folio event\nold line\n".to_vec()),
+                (Some(b"old line\nagent line\n".to_vec()), b"folio event\nold line\nagent line\n".to_vec()),
+            ]
+        );
         assert_eq!(fs::read_to_string(&log).unwrap(), "folio event\nold line\nagent line\n");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporaries left");
         // A missing log is created.
@@ -167,12 +197,12 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_journal_puts_the_log_back_with_the_agents_lines() {
+    fn a_failed_journal_leaves_the_log_where_it_was_with_the_agents_lines() {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("log.md");
         fs::write(&log, "old line\n").unwrap();
         let err = add_to_log(&log, newest_first, |_, _| {
-            fs::write(&log, "agent line\n")?;
+            agent_appends(&log, "agent line\n")?;
             Err(io::Error::other("disk full"))
         })
         .unwrap_err();

@@ -6,7 +6,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::store::dialect::DialectKind;
-use crate::store::{model::digest, read::fsio};
+use super::fs_ops;
+use crate::store::model::digest;
 
 /// Undo records kept when `config.json` does not say otherwise.
 pub const DEFAULT_UNDO_DEPTH: usize = 20;
@@ -56,7 +57,7 @@ impl State {
         let d = digest::of(bytes);
         let p = self.object_path(&d);
         if !p.exists() {
-            fsio::write_atomic(&p, bytes)?;
+            fs_ops::write_atomic(&p, bytes)?;
         }
         Ok(d)
     }
@@ -94,7 +95,7 @@ impl State {
     pub fn archive(&self, rel: &str, bytes: &[u8]) -> io::Result<String> {
         let d = digest::of(bytes);
         let dir = self.dir.join("archive");
-        fsio::write_atomic(&dir.join(digest::hex(&d)), bytes)?;
+        fs_ops::write_atomic(&dir.join(digest::hex(&d)), bytes)?;
         let line =
             serde_json::json!({"path": rel, "object": d, "ts": crate::store::model::timestamp::now_iso()}).to_string();
         append_line(&dir.join("index.jsonl"), &line)?;
@@ -104,14 +105,10 @@ impl State {
 
 /// Append one line and fsync (the journal and JSON-lines indexes).
 pub fn append_line(path: &Path, line: &str) -> io::Result<()> {
-    use std::io::Write;
     if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
+        fs_ops::create_dir_all(dir)?;
     }
-    let mut f = fs::OpenOptions::new().create(true).append(true).open(path)?;
-    f.write_all(line.as_bytes())?;
-    f.write_all(b"\n")?;
-    f.sync_all()
+    fs_ops::append_synced(path, format!("{line}\n").as_bytes())
 }
 
 #[cfg(test)]

@@ -5,11 +5,11 @@
 //! is put in place with a hard link, which fails rather than replaces when an agent created
 //! the path meanwhile. An agent writing by rename (as careful writers do) is therefore never
 //! overwritten: either folio sees its bytes and reports a conflict, or its file wins.
-use std::fs::{self, File};
-use std::io::{self, Write};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::fs_ops;
 use crate::store::model::digest;
 
 #[derive(Debug)]
@@ -27,18 +27,14 @@ impl From<io::Error> for SwapError {
     }
 }
 
-static COUNTER: AtomicU64 = AtomicU64::new(0);
-
 /// A hidden sibling name for temporary files (`.name.folio-<tag>-<pid>-<n>`).
 pub(super) fn sibling(path: &Path, tag: &str) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    path.with_file_name(format!(".{name}.folio-{tag}-{}-{n}", std::process::id()))
+    fs_ops::sibling(path, tag)
 }
 
 /// Whether a file name is one of folio's temporaries (left behind only by a crash).
 pub fn is_temporary(name: &str) -> bool {
-    name.starts_with('.') && (name.contains(".folio-new-") || name.contains(".folio-old-"))
+    fs_ops::temporary_owner(name).is_some()
 }
 
 fn read_opt(path: &Path) -> io::Result<Option<Vec<u8>>> {
@@ -49,36 +45,35 @@ fn read_opt(path: &Path) -> io::Result<Option<Vec<u8>>> {
     }
 }
 
-pub(super) fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent()
-        && let Ok(d) = File::open(dir)
-    {
-        let _ = d.sync_all();
-    }
+pub(super) fn sync_dir(path: &Path) -> io::Result<()> {
+    fs_ops::sync_parent(path)
 }
 
 /// Put `from` at `to` unless something is already there (then `from` is left where it is).
 pub(super) fn link_no_replace(from: &Path, to: &Path) -> io::Result<bool> {
-    match fs::hard_link(from, to) {
+    match fs_ops::hard_link(from, to) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
         // File systems without hard links: a rename is the closest we can do.
-        Err(_) if !to.exists() => fs::rename(from, to).map(|_| true),
+        Err(e) if is_unsupported(&e) && !to.exists() => fs_ops::rename(from, to).map(|_| true),
         Err(e) => Err(e),
     }
 }
 
+/// A file system that has no hard links (not a full, broken or read-only one).
+fn is_unsupported(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(libc::EPERM | libc::EOPNOTSUPP | libc::EXDEV | libc::EMLINK))
+}
+
 pub(super) fn write_temp(path: &Path, bytes: &[u8], like: Option<&Path>) -> io::Result<PathBuf> {
     if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
+        fs_ops::create_dir_all(dir)?;
     }
     let tmp = sibling(path, "new");
     let written = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
+        fs_ops::write_synced(&tmp, bytes)?;
         if let Some(meta) = like.and_then(|p| fs::metadata(p).ok()) {
-            fs::set_permissions(&tmp, meta.permissions())?;
+            fs_ops::set_permissions(&tmp, meta.permissions())?;
         }
         Ok(())
     })();
@@ -96,9 +91,8 @@ pub(super) fn write_temp(path: &Path, bytes: &[u8], like: Option<&Path>) -> io::
 /// the newer one stays.
 pub(super) fn put_back(taken: &Path, path: &Path) -> io::Result<()> {
     link_no_replace(taken, path)?;
-    let _ = fs::remove_file(taken);
-    sync_dir(path);
-    Ok(())
+    let _ = fs_ops::remove_file(taken);
+    sync_dir(path)
 }
 
 /// Make `path` hold `new` (None: remove it) if it holds bytes with digest `expected`
@@ -109,11 +103,11 @@ pub fn swap(path: &Path, expected: Option<&str>, new: Option<&[u8]>) -> Result<(
             let Some(bytes) = new else { return Ok(()) };
             let tmp = write_temp(path, bytes, None)?;
             let placed = link_no_replace(&tmp, path);
-            let _ = fs::remove_file(&tmp);
+            let _ = fs_ops::remove_file(&tmp);
             if !placed? {
                 return Err(SwapError::Conflict { on_disk: read_opt(path)? });
             }
-            sync_dir(path);
+            sync_dir(path)?;
             Ok(())
         }
         Some(expected) => {
@@ -123,7 +117,7 @@ pub fn swap(path: &Path, expected: Option<&str>, new: Option<&[u8]>) -> Result<(
             };
             let result = swap_existing(path, expected, tmp.as_deref());
             if let Some(tmp) = tmp {
-                let _ = fs::remove_file(tmp);
+                let _ = fs_ops::remove_file(&tmp);
             }
             result
         }
@@ -138,7 +132,7 @@ fn swap_existing(path: &Path, expected: &str, tmp: Option<&Path>) -> Result<(), 
         on_disk => return Err(SwapError::Conflict { on_disk }),
     }
     let taken = sibling(path, "old");
-    match fs::rename(path, &taken) {
+    match fs_ops::rename(path, &taken) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(SwapError::Conflict { on_disk: None }),
         Err(e) => return Err(e.into()),
@@ -152,19 +146,19 @@ fn swap_existing(path: &Path, expected: &str, tmp: Option<&Path>) -> Result<(), 
         && !link_no_replace(tmp, path)?
     {
         // An agent created the file again while it was aside: its version stays.
-        let _ = fs::remove_file(&taken);
+        let _ = fs_ops::remove_file(&taken);
         return Err(SwapError::Conflict { on_disk: read_opt(path)? });
     }
     // An agent that had the old file open may have written into it while it was aside.
     let after = fs::read(&taken)?;
     if after != seen {
         // Give the agent's bytes back without replacing a file created meanwhile.
-        fs::remove_file(path)?;
+        fs_ops::remove_file(path)?;
         put_back(&taken, path)?;
         return Err(SwapError::Conflict { on_disk: Some(after) });
     }
-    let _ = fs::remove_file(&taken);
-    sync_dir(path);
+    fs_ops::remove_file(&taken)?;
+    sync_dir(path)?;
     Ok(())
 }
 
