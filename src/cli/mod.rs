@@ -8,6 +8,7 @@ mod argv;
 pub mod blame;
 pub mod cache;
 pub mod common;
+pub mod completions;
 pub mod demo;
 pub mod escape;
 pub mod graph;
@@ -95,6 +96,10 @@ pub enum Command {
     Review(review::Args),
     /// The persistent store cache: where it is, what it holds; clear it.
     Cache(cache::Args),
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
+    Completions(completions::CompletionsArgs),
+    /// Print folio's man page (roff), or write one page per command with `--dir DIR`.
+    Man(completions::ManArgs),
 }
 
 fn parse_dialect(s: &str) -> Result<crate::store::dialect::DialectKind, String> {
@@ -141,6 +146,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
         Some(Command::Restore(a)) => restore::run(&g, a),
         Some(Command::Review(a)) => review::run(&g, a),
         Some(Command::Cache(a)) => cache::run(&g, a),
+        Some(Command::Completions(a)) => completions::run_completions(a),
+        Some(Command::Man(a)) => completions::run_man(a),
         None => {
             use std::io::IsTerminal;
             // Scripts and pipes get the store's summary; the UI needs a terminal on both ends.
