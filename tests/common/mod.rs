@@ -5,6 +5,7 @@ pub mod golden;
 
 /// The real example stores: `corpus(rel)` for one the repository carries (`tests/corpora`),
 /// `corpus_or_skip(rel)` for one that may only be in `../shared` (see `corpus_paths`).
+#[allow(unused_imports)] // each test binary uses some of them
 pub use corpus_paths::{corpus, corpus_or_skip, corpus_roots, corpus_stores};
 
 use std::path::{Path, PathBuf};

@@ -87,8 +87,11 @@ pub fn text(buf: &Buffer) -> String {
 
 /// The real example stores: `corpus(rel)` for one the repository carries (`tests/corpora`),
 /// `corpus_or_skip(rel)` for one that may only be in `../shared` (see tests/common/corpus_paths.rs).
+// A binary with `mod common;` as well loads the file twice: two copies of the same functions.
+#[allow(clippy::duplicate_mod)]
 #[path = "../common/corpus_paths.rs"]
 mod corpus_paths;
+#[allow(unused_imports)] // each test binary uses some of them
 pub use corpus_paths::{corpus, corpus_or_skip};
 
 /// A fixture store shipped in `tests/fixtures`.
