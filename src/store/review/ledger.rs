@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::store::write::state::{State, append_line};
-use crate::store::{Store, model::digest, read::fsio};
+use crate::store::{Store, model::digest};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VerdictRecord {
@@ -144,7 +144,7 @@ impl Ledger {
                 let d = digest::of(text.as_bytes());
                 let p = self.dir.join("approved").join(digest::hex(&d));
                 if !p.exists() {
-                    fsio::write_atomic(&p, text.as_bytes())?;
+                    crate::store::write::fs_ops::write_atomic(&p, text.as_bytes())?;
                 }
             }
             append_line(&self.dir.join("verdicts.jsonl"), &serde_json::to_string(&r)?)?;

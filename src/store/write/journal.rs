@@ -277,10 +277,8 @@ fn roll_back(root: &Path, state: &State, intent: &Intent) -> RolledBack {
             continue;
         }
         let restored = match &e.before {
-            Some(d) if vanished_mid_swap => put_aside_back(&abs, d, e.role).map_or_else(
-                || state.object(d).and_then(|bytes| fs_ops::write_atomic(&abs, &bytes)),
-                |r| r,
-            ),
+            Some(d) if vanished_mid_swap => put_aside_back(&abs, d, e.role)
+                .unwrap_or_else(|| state.object(d).and_then(|bytes| fs_ops::write_atomic(&abs, &bytes))),
             Some(d) => state.object(d).and_then(|bytes| fs_ops::write_atomic(&abs, &bytes)),
             None => match fs_ops::remove_file(&abs) {
                 Ok(()) => {
@@ -312,7 +310,8 @@ fn put_aside_back(abs: &Path, before: &str, role: Role) -> Option<io::Result<()>
         }
         let Ok(bytes) = fs::read(entry.path()) else { continue };
         let holds = digest::of(&bytes) == before
-            || (role == Role::Log && (1..bytes.len()).rev().any(|n| bytes[n - 1] == b'\n' && digest::of(&bytes[..n]) == before));
+            || (role == Role::Log
+                && (1..bytes.len()).rev().any(|n| bytes[n - 1] == b'\n' && digest::of(&bytes[..n]) == before));
         if holds {
             return Some(fs_ops::rename(&entry.path(), abs).and_then(|()| fs_ops::sync_parent(abs)));
         }

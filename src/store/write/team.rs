@@ -26,10 +26,10 @@ pub fn ensure(root: &Path, kind: DialectKind) -> io::Result<()> {
         return Ok(());
     }
     let state = State::for_store(root, kind);
-    std::fs::create_dir_all(&state.dir)?;
+    super::fs_ops::create_dir_all(&state.dir)?;
     let ignore = state.dir.join(".gitignore");
     if !ignore.exists() {
-        crate::store::read::fsio::write_atomic(&ignore, GITIGNORE.as_bytes())?;
+        super::fs_ops::write_atomic(&ignore, GITIGNORE.as_bytes())?;
     }
     for rel in UNION {
         add_union_rule(&state.dir, rel)?;
@@ -53,7 +53,7 @@ fn add_union_rule(dir: &Path, rel: &str) -> io::Result<()> {
     }
     let sep = if old.is_empty() || old.ends_with('\n') { "" } else { "\n" };
     let new = format!("{old}{sep}{rel} merge=union\n");
-    crate::store::read::fsio::write_atomic(&path, new.as_bytes())
+    super::fs_ops::write_atomic(&path, new.as_bytes())
 }
 
 /// Whether `dir` or a folder above it holds a `.git` (folder or worktree file).

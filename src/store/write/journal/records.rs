@@ -7,7 +7,7 @@ use std::io;
 use serde::{Deserialize, Serialize};
 
 use super::{Entry, Intent, Role};
-use crate::store::write::state::State;
+use crate::store::write::{fs_ops, state::State};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Record {
@@ -22,7 +22,7 @@ pub struct Record {
 pub fn file_record(state: &State, intent: &Intent) -> io::Result<()> {
     let dir = state.undo_dir();
     if let Some(undone) = &intent.undoes {
-        let _ = fs::remove_file(dir.join(format!("{undone}.json")));
+        let _ = fs_ops::remove_file(&dir.join(format!("{undone}.json")));
     } else {
         // A log-only changeset (an evolve or vault approval) is filed too: undoing it reverts no
         // file but takes its verdict back, instead of silently undoing an older change.
@@ -35,7 +35,7 @@ pub fn file_record(state: &State, intent: &Intent) -> io::Result<()> {
             by: intent.by.clone(),
             entries,
         };
-        crate::store::read::fsio::write_atomic(
+        fs_ops::write_atomic(
             &dir.join(format!("{}.json", record.id)),
             serde_json::to_string_pretty(&record)?.as_bytes(),
         )?;
@@ -62,7 +62,7 @@ fn trim(state: &State) {
     let depth = state.undo_depth();
     if all.len() > depth {
         for old in all.drain(..all.len() - depth) {
-            let _ = fs::remove_file(state.undo_dir().join(format!("{}.json", old.id)));
+            let _ = fs_ops::remove_file(&state.undo_dir().join(format!("{}.json", old.id)));
         }
     }
     if state.journal_path().exists() {
