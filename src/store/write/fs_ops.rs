@@ -95,7 +95,8 @@ pub fn temporary_owner(name: &str) -> Option<u32> {
     if !name.starts_with('.') {
         return None;
     }
-    let at = ["folio-tmp-", "folio-new-", "folio-old-"].iter().find_map(|tag| name.rfind(tag).map(|i| i + tag.len()))?;
+    let at =
+        ["folio-tmp-", "folio-new-", "folio-old-"].iter().find_map(|tag| name.rfind(tag).map(|i| i + tag.len()))?;
     let pid = &name[at..];
     let pid = pid.split('-').next()?;
     pid.parse().ok()

@@ -5,8 +5,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::store::dialect::DialectKind;
 use super::fs_ops;
+use crate::store::dialect::DialectKind;
 use crate::store::model::digest;
 
 /// Undo records kept when `config.json` does not say otherwise.

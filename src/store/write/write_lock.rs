@@ -26,7 +26,8 @@ impl WriteLock {
         fs_ops::create_dir_all(&state.dir)?;
         // `*.tmp` is in the state folder's .gitignore since its first version.
         let path = state.dir.join("write-lock.tmp");
-        let file = fs_ops::open_for_lock(&path, || OpenOptions::new().create(true).truncate(false).write(true).open(&path))?;
+        let file =
+            fs_ops::open_for_lock(&path, || OpenOptions::new().create(true).truncate(false).write(true).open(&path))?;
         let deadline = Instant::now() + PATIENCE;
         loop {
             // SAFETY: flock on a descriptor this function owns.

@@ -82,8 +82,9 @@ impl Storage for PgStorage<'_> {
             move |e: postgres::Error| WriteError::Invalid(format!("{path}: {}; nothing was written", at.explain(&e)))
         };
         let mut tx = client.transaction().map_err(sql("transaction"))?;
-        let stamp =
-            crate::store::model::timestamp::now().format(&time::format_description::well_known::Rfc3339).unwrap_or_default();
+        let stamp = crate::store::model::timestamp::now()
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default();
         let mut writes = Vec::new();
         let undo = plan.undoes.is_some();
         for w in plan.writes {
