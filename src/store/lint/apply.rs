@@ -21,66 +21,82 @@ pub struct FixOutcome {
     pub logs: Vec<String>,
 }
 
-/// Apply the safe fixes of `report`. Entity edits go first, as one changeset (the catalogs they
-/// change are regenerated with it); then, when the report had `catalog-stale` fixes, every
-/// catalog still stale is regenerated as a second changeset from the store as it now is.
+/// Apply the safe fixes of `report` as one changeset: the entity edits and, when the report had
+/// `catalog-stale` fixes, every catalog that is stale once those edits are in (read from the
+/// store as the edits leave it), so a crash or a failing disk keeps the whole pass or none.
 pub fn apply_fixes(store: &Store, report: &Report, by: &str, opts: &WriteOptions) -> Result<FixOutcome, WriteError> {
     let catalog_paths: HashSet<String> = store.dialect.catalogs(store).into_iter().map(|p| p.path).collect();
     let mut outcome = FixOutcome::default();
     let entity_findings: Vec<_> =
         report.findings.iter().filter(|f| f.fix.as_ref().is_some_and(|x| !catalog_paths.contains(&x.path))).collect();
     let wants_catalogs = report.findings.iter().any(|f| f.rule == rule::CATALOG_STALE && f.fix.is_some());
+    // Every fix of the pass is one changeset: a crash or a failing disk keeps all or none.
+    let mut rules: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in &entity_findings {
+        *rules.entry(f.rule).or_default() += 1;
+    }
+    let mut what: Vec<String> = rules.iter().map(|(r, n)| format!("{n} {r}")).collect();
+    let mut edits: Vec<(String, Option<String>, Vec<u8>)> = Vec::new();
     if !entity_findings.is_empty() {
         let fixes: Vec<&Fix> = entity_findings.iter().filter_map(|f| f.fix.as_ref()).collect();
-        let merged = super::fix::merge_per_file(&fixes);
-        let mut rules: BTreeMap<&str, usize> = BTreeMap::new();
-        for f in &entity_findings {
-            *rules.entry(f.rule).or_default() += 1;
-        }
-        let what: Vec<String> = rules.iter().map(|(r, n)| format!("{n} {r}")).collect();
-        let mut event = AuditEvent::new("fix", by, format!("lint --fix: {}", what.join(", ")));
-        for f in &entity_findings {
-            if let Some(i) = f.entity {
-                let e = store.entity(i);
-                if !event.entities.iter().any(|x| x.id == e.id) {
-                    event = event.entity(&e.id, &e.title, &e.path);
-                }
-            }
-        }
-        let mut cs = Changeset::new(event);
-        for fix in &merged {
+        for fix in super::fix::merge_per_file(&fixes) {
             let current = OnDisk::read(&store.abs_path(&fix.path)).ok().flatten();
             let new = fix.apply(current.as_ref()).map_err(|e| WriteError::Invalid(e.to_string()))?;
             // The fix accepted these bytes: the write path checks the file still holds them.
-            cs = match &current {
-                Some(d) => cs.replace(&fix.path, content_hash(&d.bytes), new),
-                None => cs.create(&fix.path, new),
-            };
+            edits.push((fix.path.clone(), current.as_ref().map(|d| content_hash(&d.bytes)), new));
         }
-        let applied = store.apply(cs, opts)?;
         outcome.fixed += entity_findings.len();
-        record(&mut outcome, applied);
     }
     if wants_catalogs {
-        let fresh = Store::load(&store.root, store.kind(), store.detected_by.clone());
-        let stale: Vec<_> = catalog::status(&fresh)
+        // The catalogs as the store reads once the entity fixes are in.
+        let fixed_writes: Vec<_> = edits
+            .iter()
+            .map(|(path, expected, after)| crate::store::write::changeset::Write {
+                path: path.clone(),
+                expected: expected.clone(),
+                after: Some(after.clone()),
+                role: crate::store::write::journal::Role::Edit,
+            })
+            .collect();
+        let fixed = store.overlaid(&fixed_writes);
+        let stale: Vec<_> = catalog::status(&fixed)
             .into_iter()
             .filter(|s| matches!(s.state, CatalogState::Stale | CatalogState::Missing))
             .collect();
         if !stale.is_empty() {
-            let event = AuditEvent::new("fix", by, format!("lint --fix: regenerated {} catalogs", stale.len()));
-            let mut cs = Changeset::new(event);
-            for s in &stale {
-                cs = match std::fs::read(fresh.abs_path(&s.path)) {
-                    Ok(bytes) => cs.replace(&s.path, crate::store::model::digest::of(&bytes), s.expected.clone()),
-                    Err(_) => cs.create(&s.path, s.expected.clone()),
-                };
-            }
-            let applied = fresh.apply(cs, opts)?;
-            record(&mut outcome, applied);
+            what.push(format!("regenerated {} catalogs", stale.len()));
+        }
+        for s in stale {
+            let on_disk = std::fs::read(store.abs_path(&s.path)).ok();
+            edits.push((
+                s.path.clone(),
+                on_disk.as_deref().map(crate::store::model::digest::of),
+                s.expected.clone().into(),
+            ));
         }
         outcome.fixed += report.findings.iter().filter(|f| f.rule == rule::CATALOG_STALE && f.fix.is_some()).count();
     }
+    if edits.is_empty() {
+        return Ok(outcome);
+    }
+    let mut event = AuditEvent::new("fix", by, format!("lint --fix: {}", what.join(", ")));
+    for f in &entity_findings {
+        if let Some(i) = f.entity {
+            let e = store.entity(i);
+            if !event.entities.iter().any(|x| x.id == e.id) {
+                event = event.entity(&e.id, &e.title, &e.path);
+            }
+        }
+    }
+    let mut cs = Changeset::new(event);
+    for (path, expected, after) in edits {
+        cs = match expected {
+            Some(d) => cs.replace(&path, d, after),
+            None => cs.create(&path, after),
+        };
+    }
+    let applied = store.apply(cs, opts)?;
+    record(&mut outcome, applied);
     Ok(outcome)
 }
 

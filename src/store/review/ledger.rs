@@ -8,7 +8,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::write::state::{State, append_line};
+use crate::store::write::changeset::Write;
+use crate::store::write::journal::Role;
+use crate::store::write::state::State;
 use crate::store::{Store, model::digest};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -137,20 +139,37 @@ impl Ledger {
         (digest::of(&bytes) == hash).then(|| String::from_utf8_lossy(&bytes).into_owned())
     }
 
-    /// Append verdicts; approvals keep their text as a snapshot.
-    pub fn record(&mut self, verdicts: Vec<(VerdictRecord, Option<String>)>) -> io::Result<()> {
+    /// The writes that append `verdicts`, approvals keeping their text as a snapshot: a create
+    /// of each approved text not kept yet and one write of `verdicts.jsonl` with the new lines
+    /// after the old ones. They go into the changeset that carries the verdicts.
+    pub fn writes(&self, store: &Store, verdicts: Vec<(VerdictRecord, Option<String>)>) -> io::Result<Vec<Write>> {
+        let rel = |p: &std::path::Path| crate::store::model::relpath::from_root(&store.root, p);
+        let ledger = self.dir.join("verdicts.jsonl");
+        let old = match std::fs::read(&ledger) {
+            Ok(b) => Some(b),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        let mut lines = old.clone().unwrap_or_default();
+        if !lines.is_empty() && !lines.ends_with(b"\n") {
+            lines.push(b'\n');
+        }
+        let mut out = Vec::new();
         for (r, text) in verdicts {
             if let Some(text) = text {
                 let d = digest::of(text.as_bytes());
                 let p = self.dir.join("approved").join(digest::hex(&d));
-                if !p.exists() {
-                    crate::store::write::fs_ops::write_atomic(&p, text.as_bytes())?;
+                let path = rel(&p);
+                if !p.exists() && !out.iter().any(|w: &Write| w.path == path) {
+                    out.push(Write { path, expected: None, after: Some(text.into_bytes()), role: Role::Ledger });
                 }
             }
-            append_line(&self.dir.join("verdicts.jsonl"), &serde_json::to_string(&r)?)?;
-            self.push(r);
+            lines.extend_from_slice(serde_json::to_string(&r)?.as_bytes());
+            lines.push(b'\n');
         }
-        Ok(())
+        let expected = old.as_deref().map(digest::of);
+        out.push(Write { path: rel(&ledger), expected, after: Some(lines), role: Role::Ledger });
+        Ok(out)
     }
 }
 
@@ -188,14 +207,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.md"), "---\ntype: T\n---\n").unwrap();
         let store = Store::load(dir.path(), crate::store::dialect::okf::KIND, "test".into());
-        let mut l = Ledger::open(&store);
+        let l = Ledger::open(&store);
         let text = "approved text".to_string();
         let h = digest::of(text.as_bytes());
-        l.record(vec![
-            (rec("a", "approve", &h, Some("c1")), Some(text.clone())),
-            (rec("b", "veto", "sha256:x", Some("c2")), None),
-        ])
-        .unwrap();
+        let writes = l
+            .writes(
+                &store,
+                vec![
+                    (rec("a", "approve", &h, Some("c1")), Some(text.clone())),
+                    (rec("b", "veto", "sha256:x", Some("c2")), None),
+                ],
+            )
+            .unwrap();
+        assert_eq!(writes.len(), 2, "the approved text and the ledger");
+        assert!(writes.iter().all(|w| w.role == Role::Ledger));
+        for w in writes {
+            let p = dir.path().join(&w.path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, w.after.unwrap()).unwrap();
+        }
         let l = Ledger::open(&store);
         assert_eq!(l.records().len(), 2);
         assert_eq!(l.last_approval("a").unwrap().hash, h);

@@ -8,7 +8,7 @@ use crate::store::write::audit::AuditEvent;
 use crate::store::write::changeset::{self, Applied, WriteError, WriteOptions};
 use crate::store::write::preview::{self, Preview};
 use crate::store::write::state::State;
-use crate::store::{Store, model::digest, read::readonly, write::undo};
+use crate::store::{Store, model::digest, read::readonly};
 
 /// One verdict on one entity inside a plan.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,17 +86,27 @@ impl Plan {
         for (path, original) in self.draft.archived() {
             state.archive(path, original.as_bytes()).map_err(|err| WriteError::Io { path: path.to_string(), err })?;
         }
-        let before = undo::records(&state).last().map(|r| r.id.clone());
-        let applied = changeset::apply_writes(store, writes, self.event, None, opts)?;
-        let after = undo::records(&state).last().map(|r| r.id.clone());
-        let changeset = if after != before { after } else { None };
-        let fresh = Store::load(&store.root, store.kind(), store.detected_by.clone());
-        let mut ledger = Ledger::open(store);
+        let then = std::sync::Arc::new(Verdicts { decisions: self.decisions, reviewer: self.reviewer.clone() });
+        Ok(changeset::apply_writes_then(store, writes, self.event, then, opts)?)
+    }
+}
+
+/// A plan's verdicts, written to the review ledger as the last writes of its changeset: each
+/// names the entity's text as the changeset left it and the changeset itself.
+#[derive(Debug)]
+struct Verdicts {
+    decisions: Vec<Decision>,
+    reviewer: Reviewer,
+}
+
+impl changeset::Then for Verdicts {
+    fn writes(&self, written: &Store, changeset: &str) -> Result<Vec<changeset::Write>, WriteError> {
+        let ledger = Ledger::open(written);
         let mut verdicts = Vec::new();
-        for d in self.decisions {
-            let entity = d.renamed_to.unwrap_or(d.entity);
-            let now = fresh.find(&entity).filter(|i| fresh.entity(*i).id == entity);
-            let text = now.and_then(|i| fresh.read_entity_text(i).ok());
+        for d in &self.decisions {
+            let entity = d.renamed_to.clone().unwrap_or_else(|| d.entity.clone());
+            let now = written.find(&entity).filter(|i| written.entity(*i).id == entity);
+            let text = now.and_then(|i| written.read_entity_text(i).ok());
             let (hash, snapshot, after) = match (is_approval(&d.verdict), text) {
                 (true, Some(t)) => (digest::of(t.as_bytes()), Some(t), None),
                 (false, Some(t)) => (d.hash_before.clone(), None, Some(digest::of(t.as_bytes()))),
@@ -108,16 +118,15 @@ impl Plan {
             let record = VerdictRecord {
                 seen,
                 entity,
-                verdict: d.verdict,
+                verdict: d.verdict.clone(),
                 hash,
                 by: self.reviewer.by.clone(),
                 ts: self.reviewer.timestamp(),
                 after,
-                changeset: changeset.clone(),
+                changeset: Some(changeset.to_string()),
             };
             verdicts.push((record, snapshot));
         }
-        ledger.record(verdicts).map_err(|err| WriteError::Io { path: "folio review ledger".into(), err })?;
-        Ok(applied)
+        ledger.writes(written, verdicts).map_err(|err| WriteError::Io { path: "folio review ledger".into(), err })
     }
 }

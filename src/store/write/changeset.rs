@@ -83,7 +83,7 @@ impl Changeset {
     }
 
     /// The file writes this changeset makes (a move is a removal plus a create).
-    fn writes(&self) -> Vec<Write> {
+    pub fn writes(&self) -> Vec<Write> {
         let mut out = Vec::new();
         for e in &self.edits {
             let w = |path: &str, expected: Option<String>, after: Option<Vec<u8>>| Write {
@@ -236,7 +236,7 @@ impl Store {
             .filter(|e| e.kind == EditKind::Archive)
             .map(|e| (e.path.clone(), e.expected.clone().unwrap_or_default()))
             .collect();
-        let plan = Plan { writes: changeset.writes(), archived, event: changeset.event, undoes: None };
+        let plan = Plan { writes: changeset.writes(), archived, event: changeset.event, undoes: None, then: None };
         self.storage().apply(plan, opts)
     }
 }
@@ -261,7 +261,28 @@ pub fn apply_writes(
     undoes: Option<String>,
     opts: &WriteOptions,
 ) -> Result<Applied, WriteError> {
-    store.storage().apply(Plan { writes, archived: Vec::new(), event, undoes }, opts)
+    store.storage().apply(Plan { writes, archived: Vec::new(), event, undoes, then: None }, opts)
+}
+
+/// `apply_writes`, followed inside the same changeset by the writes `then` derives from the
+/// store as the others left it (a verdict's ledger lines).
+pub fn apply_writes_then(
+    store: &Store,
+    writes: Vec<Write>,
+    event: AuditEvent,
+    then: std::sync::Arc<dyn Then>,
+    opts: &WriteOptions,
+) -> Result<Applied, WriteError> {
+    store.storage().apply(Plan { writes, archived: Vec::new(), event, undoes: None, then: Some(then) }, opts)
+}
+
+/// Writes a plan derives from the store as its other writes left it — the review ledger's
+/// lines name an entity's text after the change and the changeset that carried it. The
+/// backend computes them after the other writes and journals them with them, so a crash or a
+/// failed disk keeps or drops the verdict and its record together.
+pub trait Then: Send + Sync + std::fmt::Debug {
+    /// The writes, given the store as it reads now and the id of the changeset under way.
+    fn writes(&self, written: &Store, changeset: &str) -> Result<Vec<Write>, WriteError>;
 }
 
 /// `path` relative to `root`, with `..` when it lies beside it (evolve's audit.log).
@@ -280,6 +301,8 @@ pub struct Plan {
     pub event: AuditEvent,
     /// For an undo: the id of the record it reverts.
     pub undoes: Option<String>,
+    /// Writes derived from the store once the others are in (see `Then`).
+    pub then: Option<std::sync::Arc<dyn Then>>,
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ fn io_err(path: &str) -> impl Fn(std::io::Error) -> WriteError + '_ {
 /// swaps, catalogs, the audit line, the undo record. A database backend runs it for the
 /// folder it reads the database through, inside its transaction.
 pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
-    let Plan { writes, archived, event, undoes } = plan;
+    let Plan { writes, archived, event, undoes, then } = plan;
     let root = &store.root;
     let kind = store.kind();
     // The one gate, before anything (archive copies included) is written.
@@ -112,12 +112,27 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
     }
     // Only catalogs whose expected content this changeset changes are written.
     let catalogs = catalog_writes::after_edits(store, &writes, || Store::load(root, kind, store.detected_by.clone()));
+    let mut written = writes;
     for w in catalogs {
         // Catalog places are known only now that the edits are in; one outside undoes them.
         if let Err(e) = gate.check(&w.path).and_then(|()| write_one(root, &state, &mut journal, &w)) {
             return Err(rolled_back(journal, root, &state, e));
         }
-        applied.catalogs.push(w.path);
+        applied.catalogs.push(w.path.clone());
+        written.push(w);
+    }
+    if let Some(then) = then {
+        // The store as the writes left it, from their bytes: no second load (nor, for a
+        // database, a read outside the transaction under way).
+        let derived = match then.writes(&store.overlaid(&written), &journal.intent.id) {
+            Ok(d) => d,
+            Err(e) => return Err(rolled_back(journal, root, &state, e)),
+        };
+        for w in derived {
+            if let Err(e) = gate.check(&w.path).and_then(|()| write_one(root, &state, &mut journal, &w)) {
+                return Err(rolled_back(journal, root, &state, e));
+            }
+        }
     }
     if let Err(e) = write_log(root, &state, &mut journal, kind, &log_rel, &event) {
         return Err(rolled_back(journal, root, &state, e));
@@ -268,7 +283,7 @@ pub fn undo_plan(store: &Store, state: &State, record: &Record, by: &str) -> Res
     for (id, title, path) in undone_entities(store, state, record) {
         event = event.entity(&id, &title, &path);
     }
-    Ok(Plan { writes, archived: Vec::new(), event, undoes: Some(record.id.clone()) })
+    Ok(Plan { writes, archived: Vec::new(), event, undoes: Some(record.id.clone()), then: None })
 }
 
 /// The entities an undo gives back, for its log line: those whose verdicts the changeset
@@ -323,7 +338,7 @@ mod tests {
         };
         let writes = vec![write("a.md", Some(b"# A\n"), b"# A2\n"), write("new/b.md", None, b"# B\n")];
         let event = AuditEvent::new("set", "human:ann", "two files");
-        let plan = Plan { writes, archived: Vec::new(), event, undoes: None };
+        let plan = Plan { writes, archived: Vec::new(), event, undoes: None, then: None };
         let applied = storage.apply(plan, &WriteOptions::default()).unwrap();
         assert_eq!(applied.files, ["a.md", "new/b.md"]);
         assert_eq!(storage.read("new/b.md").unwrap(), b"# B\n");
@@ -346,6 +361,7 @@ mod tests {
             archived: vec![("a.md".into(), digest::of(b"# A\n"))],
             event: AuditEvent::new("set", "human:ann", "escape"),
             undoes: None,
+            then: None,
         };
         let err = store.storage().apply(plan, &WriteOptions::default()).unwrap_err();
         assert!(matches!(&err, WriteError::Outside(m) if m.starts_with("../c.md: ")), "{err}");

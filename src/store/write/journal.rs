@@ -218,12 +218,25 @@ impl std::fmt::Display for Recovery {
 
 /// Resolve a leftover journal, if there is one (waiting for a writer still at work).
 pub fn recover(root: &Path, kind: DialectKind) -> io::Result<Option<Recovery>> {
-    let state = State::for_store(root, kind);
+    recover_in(root, &State::for_store(root, kind))
+}
+
+/// Resolve a journal in `folder`'s own `.folio` before the store is read at all: a crash can
+/// leave aside the very file its format is recognised by (an OKF bundle's root `index.md`).
+pub fn recover_before_open(folder: &Path) -> io::Result<Option<Recovery>> {
+    recover_in(folder, &State { dir: folder.join(".folio") })
+}
+
+fn recover_in(root: &Path, state: &State) -> io::Result<Option<Recovery>> {
+    // A crashed writer's temporaries go whether or not it got as far as its journal.
+    for dir in state_folders(state) {
+        remove_abandoned_temporaries_in(&dir);
+    }
     if !state.journal_path().exists() {
         return Ok(None);
     }
-    let _lock = WriteLock::acquire(&state)?;
-    recover_locked(root, &state)
+    let _lock = WriteLock::acquire(state)?;
+    recover_locked(root, state)
 }
 
 /// `recover` for a writer that holds the store's write lock.
@@ -335,6 +348,16 @@ fn clean_temporaries(root: &Path, state: &State, intent: &Intent) {
 /// The folders of folio's state where its own writes leave temporaries.
 pub fn state_folders(state: &State) -> Vec<PathBuf> {
     ["", "objects", "archive", "undo", "review", "review/approved"].iter().map(|d| state.dir.join(d)).collect()
+}
+
+/// Remove folio's temporaries in `dir` whose writer is gone (safe without the write lock).
+fn remove_abandoned_temporaries_in(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        if fs_ops::is_abandoned_temporary(&entry.file_name().to_string_lossy()) {
+            let _ = fs_ops::remove_file(&entry.path());
+        }
+    }
 }
 
 /// Remove folio's temporaries in `dir` whose writer is gone or is this process.

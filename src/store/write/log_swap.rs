@@ -52,8 +52,9 @@ pub fn add_to_log(
         bytes.extend_from_slice(&pending);
         let tmp = write_temp(path, &bytes, seen.is_some().then_some(taken.as_path())).map_err(give_back)?;
         let placed = link_no_replace(&tmp, path);
-        let _ = fs_ops::remove_file(&tmp);
+        let removed = fs_ops::remove_file(&tmp);
         if placed.map_err(give_back)? {
+            removed?;
             break;
         }
         if let Some((aside, fresh)) = take_fresh(path).map_err(give_back)? {
@@ -66,7 +67,7 @@ pub fn add_to_log(
     }
     settle(path, &mut watched)?;
     for (aside, _) in watched {
-        let _ = fs_ops::remove_file(&aside);
+        fs_ops::remove_file(&aside)?;
     }
     sync_dir(path)
 }

@@ -103,10 +103,13 @@ pub fn swap(path: &Path, expected: Option<&str>, new: Option<&[u8]>) -> Result<(
             let Some(bytes) = new else { return Ok(()) };
             let tmp = write_temp(path, bytes, None)?;
             let placed = link_no_replace(&tmp, path);
-            let _ = fs_ops::remove_file(&tmp);
+            // A temporary that cannot be removed fails the write: it is rolled back, and
+            // recovery removes what is left, rather than a stray file staying in the store.
+            let removed = fs_ops::remove_file(&tmp);
             if !placed? {
                 return Err(SwapError::Conflict { on_disk: read_opt(path)? });
             }
+            removed?;
             sync_dir(path)?;
             Ok(())
         }
@@ -116,10 +119,9 @@ pub fn swap(path: &Path, expected: Option<&str>, new: Option<&[u8]>) -> Result<(
                 None => None,
             };
             let result = swap_existing(path, expected, tmp.as_deref());
-            if let Some(tmp) = tmp {
-                let _ = fs_ops::remove_file(&tmp);
-            }
-            result
+            let removed = tmp.map_or(Ok(()), |tmp| fs_ops::remove_file(&tmp));
+            result?;
+            Ok(removed?)
         }
     }
 }

@@ -137,7 +137,7 @@ impl Storage for PgStorage<'_> {
             }
         }
         let event = plan.event;
-        let mirrored = Plan { writes, archived: plan.archived, event, undoes: plan.undoes };
+        let mirrored = Plan { writes, archived: plan.archived, event, undoes: plan.undoes, then: plan.then };
         let changing = super::mirror::Changing::begin(&store.root)
             .map_err(|e| WriteError::Invalid(format!("{}: {e}; nothing was written", store.root.display())))?;
         let applied = file_storage::apply_plan(store, mirrored, opts)?;

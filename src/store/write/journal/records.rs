@@ -22,7 +22,12 @@ pub struct Record {
 pub fn file_record(state: &State, intent: &Intent) -> io::Result<()> {
     let dir = state.undo_dir();
     if let Some(undone) = &intent.undoes {
-        let _ = fs_ops::remove_file(&dir.join(format!("{undone}.json")));
+        // Left behind, the record would offer to undo the same change twice: a failure here
+        // keeps the committed journal, and the next command files the undo again.
+        match fs_ops::remove_file(&dir.join(format!("{undone}.json"))) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
     } else {
         // A log-only changeset (an evolve or vault approval) is filed too: undoing it reverts no
         // file but takes its verdict back, instead of silently undoing an older change.
