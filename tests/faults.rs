@@ -7,9 +7,10 @@
 //! the shared review state included — with no temporary file of folio's anywhere, no journal
 //! left, and as many undo records as that outcome implies.
 //!
-//! By default every step is killed before and after and fails with one of the four errors in
-//! turn (the write path treats them alike); `FOLIO_FAULT_SWEEP=full` fails every step with all
-//! four, `FOLIO_FAULT_SWEEP=quick` checks every third step only (a fast local run). scripts/fault-sweep runs the same commands with faults injected by strace
+//! By default every step is killed before and after and fails with one of the four errors or a
+//! disk full from there on (`full:N`, which fails rollback's writes too) in turn — the write
+//! path treats the errors alike; `FOLIO_FAULT_SWEEP=full` runs every step with all five,
+//! `FOLIO_FAULT_SWEEP=quick` checks every third step only (a fast local run). scripts/fault-sweep runs the same commands with faults injected by strace
 //! at the system-call level instead.
 mod common;
 
@@ -240,10 +241,10 @@ fn sweep(case: &Case, every: usize, all_errors: bool) -> Tally {
     for n in (1..=steps).filter(|n| n % every == 0 || *n == steps) {
         faults.push(format!("kill-before:{n}"));
         faults.push(format!("kill-after:{n}"));
-        let errors = ["ENOSPC", "EIO", "EACCES", "EROFS"];
+        let errors = ["fail:{n}:ENOSPC", "fail:{n}:EIO", "fail:{n}:EACCES", "fail:{n}:EROFS", "full:{n}"];
         for (i, e) in errors.iter().enumerate() {
             if all_errors || i == n % errors.len() {
-                faults.push(format!("fail:{n}:{e}"));
+                faults.push(e.replace("{n}", &n.to_string()));
             }
         }
     }
@@ -324,4 +325,47 @@ fn every_write_survives_a_kill_or_an_io_error_at_every_step() {
         bad.extend(t.bad.iter().cloned());
     }
     assert!(bad.is_empty(), "{} cases lost or left something:\n{}", bad.len(), bad.join("\n"));
+}
+
+/// `folio mv` on a disk that fills up after the old file is gone (issue 38: the entity was lost
+/// in 12 of 16 fill levels): the rollback cannot write the old file back, so it says so, keeps
+/// its journal and the objects it needs, refuses every other write while the disk is full, and
+/// the first command that has room finishes it — the entity back, byte for byte.
+#[test]
+fn a_rollback_the_full_disk_stops_is_kept_and_finished_later() {
+    let case = &cases()[2];
+    assert_eq!(case.name, "okf mv");
+    let (dir, copy, store) = prepared(case);
+    let traced = folio(dir.path(), &case.args, &store, Some("trace"));
+    let steps = String::from_utf8_lossy(&traced.stderr).lines().filter(|l| l.starts_with("folio-step ")).count();
+    let mut stopped = 0;
+    for n in 1..=steps {
+        let (dir, copy, store) = prepared(case);
+        let before = snapshot(&copy);
+        let run = folio(dir.path(), &case.args, &store, Some(&format!("full:{n}")));
+        let said = String::from_utf8_lossy(&run.stderr);
+        if !said.contains("could not be rolled back yet") {
+            continue;
+        }
+        stopped += 1;
+        assert_eq!(run.status.code(), Some(2), "full:{n}: {said}");
+        assert!(journal_left(&copy), "full:{n}: the journal is kept: {said}");
+        // Still full: another write is refused, naming why, and changes nothing.
+        let set = args(&["set", "{S}", "apis/refunds", "status", "deprecated"]);
+        let refused = folio(dir.path(), &set, &store, Some("full:1"));
+        let why = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "full:{n}, then set: {why}");
+        assert!(why.contains("could not be rolled back yet"), "full:{n}, then set: {why}");
+        assert!(journal_left(&copy), "the journal stays until the rollback is done");
+        // Room again: the next command finishes the rollback; nothing is left to undo.
+        let next = folio(dir.path(), &args(&["log", "{S}"]), &store, None);
+        assert!(next.status.success(), "{}", String::from_utf8_lossy(&next.stderr));
+        assert!(String::from_utf8_lossy(&next.stderr).contains("rolled back"), "the recovery says what it did");
+        assert_eq!(snapshot(&copy), before, "full:{n}: the store is as it was before the mv");
+        assert!(!journal_left(&copy) && temporaries(dir.path()).is_empty());
+        let undo = folio(dir.path(), &args(&["undo", "{S}"]), &store, None);
+        assert!(String::from_utf8_lossy(&undo.stderr).contains("nothing to undo"), "{undo:?}");
+    }
+    assert!(stopped > 0, "no fill level stopped the rollback, so this proved nothing");
+    drop((dir, copy));
 }

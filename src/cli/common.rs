@@ -25,24 +25,33 @@ pub fn open_store(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
 /// `open_store`, a load from the files reading what `reads` asks (the bodies as words for a
 /// command that compares or searches them).
 pub fn open_store_reading(g: &Global, path: Option<&Path>, reads: Reads<'_>) -> anyhow::Result<Store> {
+    // Whether there was a journal to resolve (said on stderr). One that cannot be resolved yet
+    // leaves the store readable; every write refuses until it is.
     let resolve = |r: std::io::Result<Option<crate::store::write::journal::Recovery>>| match r {
         Ok(Some(r)) => {
             eprintln!("folio: {}", super::escape::line(&r.to_string()));
-            Ok(true)
+            true
         }
-        Ok(None) => Ok(false),
-        Err(e) => Err(anyhow::anyhow!("cannot resolve the interrupted write journal: {e}")),
+        Ok(None) => false,
+        Err(e) => {
+            eprintln!(
+                "folio: the interrupted write journal could not be resolved yet ({}); folio makes no write to \
+                 this store until it is",
+                super::escape::line(&e.to_string())
+            );
+            true
+        }
     };
     // Before the store is read: a crash may have left aside the file its format is known by.
     let early = match path.filter(|p| !g.demo && p.is_dir()) {
-        Some(folder) => resolve(crate::store::write::journal::recover_before_open(folder))?,
+        Some(folder) => resolve(crate::store::write::journal::recover_before_open(folder)),
         None => false,
     };
     let store = open_store_as_is_reading(g, path, reads)?;
     if early {
         return Ok(store);
     }
-    match resolve(crate::store::write::journal::recover(&store.root, store.kind()))? {
+    match resolve(crate::store::write::journal::recover(&store.root, store.kind())) {
         true => Ok(Store::load(&store.root, store.kind(), store.detected_by.clone())),
         false => Ok(store),
     }

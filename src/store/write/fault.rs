@@ -7,7 +7,9 @@
 //! - `trace`: every step on stderr as `folio-step N OP PATH` (the sequence a command performs);
 //! - `kill-before:N` / `kill-after:N`: the process is SIGKILLed just before or just after step N;
 //! - `fail:N:ERRNO`: step N fails with `ENOSPC`, `EIO`, `EACCES` or `EROFS` (a write that fails
-//!   with ENOSPC or EIO has written half its bytes first, as a filling disk does).
+//!   with ENOSPC or EIO has written half its bytes first, as a filling disk does);
+//! - `full:N`: the disk is full from step N on — every create, write, mkdir and link fails with
+//!   ENOSPC, rollback's included (renames and unlinks still work, as on a real full disk).
 //!
 //! tests/faults.rs and scripts/fault-sweep run every command against every step and fault.
 use std::io;
@@ -51,6 +53,7 @@ enum Plan {
     KillBefore(u32),
     KillAfter(u32),
     Fail(u32, i32),
+    Full(u32),
 }
 
 /// The errors a disk gives that the sweep injects, by name.
@@ -64,6 +67,7 @@ fn parse(spec: &str) -> Option<Plan> {
         ("kill-before", Some(n), None) => Plan::KillBefore(n.parse().ok()?),
         ("kill-after", Some(n), None) => Plan::KillAfter(n.parse().ok()?),
         ("fail", Some(n), Some(e)) => Plan::Fail(n.parse().ok()?, ERRNOS.iter().find(|(name, _)| *name == e)?.1),
+        ("full", Some(n), None) => Plan::Full(n.parse().ok()?),
         _ => return None,
     };
     Some(plan)
@@ -110,6 +114,9 @@ pub fn step<T>(op: Op, path: &Path, act: impl FnOnce(Verdict) -> io::Result<T>) 
             kill()
         }
         Plan::Fail(k, errno) if k == n => act(Verdict::Fail(io::Error::from_raw_os_error(errno))),
+        Plan::Full(k) if n >= k && matches!(op, Op::Create | Op::Write | Op::Mkdir | Op::Link) => {
+            act(Verdict::Fail(io::Error::from_raw_os_error(libc::ENOSPC)))
+        }
         _ => act(Verdict::Go),
     }
 }
@@ -126,6 +133,7 @@ mod tests {
         assert_eq!(parse("fail:3:ENOSPC"), Some(Plan::Fail(3, libc::ENOSPC)));
         assert_eq!(parse("fail:3:EROFS"), Some(Plan::Fail(3, libc::EROFS)));
         assert_eq!(parse("fail:3:EWHAT"), None);
+        assert_eq!(parse("full:9"), Some(Plan::Full(9)));
         assert_eq!(parse("kill-before"), None);
         assert_eq!(parse("nonsense"), None);
     }

@@ -99,7 +99,14 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
         undoes,
         ..Default::default()
     };
-    let mut journal = Journal::begin(&state, intent).map_err(io_err("folio journal"))?;
+    let mut journal = match Journal::begin(&state, intent) {
+        Ok(j) => j,
+        Err(err) => {
+            // Nothing was done yet: a torn first line is no intent to keep.
+            let _ = super::fs_ops::remove_file(&state.journal_path());
+            return Err(WriteError::Io { path: "folio journal".into(), err });
+        }
+    };
     let mut applied = Applied { recovered, ..Default::default() };
     for w in &writes {
         if let Err(e) = write_one(root, &state, &mut journal, w) {

@@ -41,9 +41,10 @@ pub fn append_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
     plain(Op::Fsync, path, || f.sync_all())
 }
 
-/// Open (creating) the file a lock is taken on.
+/// Open the file a lock is taken on: a step only when it has to be created (opening one that
+/// exists allocates nothing, even on a full disk).
 pub fn open_for_lock(path: &Path, open: impl FnOnce() -> io::Result<File>) -> io::Result<File> {
-    plain(Op::Create, path, open)
+    if path.is_file() { open() } else { plain(Op::Create, path, open) }
 }
 
 pub fn set_permissions(path: &Path, perms: fs::Permissions) -> io::Result<()> {
