@@ -272,3 +272,77 @@ fn a_move_through_a_symlinked_folder_out_of_the_store_is_refused() {
     assert!(err.contains("link/a.md") && err.contains("outside the store root"), "{err}");
     assert_eq!(tree(d.path(), &[]), before, "nothing was written, not even folio's state");
 }
+
+/// An OKF bundle of two concepts, with its catalog and log, in `<tmp>/store`.
+#[cfg(unix)]
+fn small_bundle(d: &Path) -> std::path::PathBuf {
+    let root = d.join("store");
+    write(&root, "a.md", "---\ntype: Note\ntitle: A\ndescription: the first\n---\nSee [B](b.md).\n");
+    write(&root, "b.md", "---\ntype: Note\ntitle: B\ndescription: the second\n---\n");
+    write(&root, "index.md", "# Note\n\n* [A](a.md) - the first\n* [B](b.md) - the second\n");
+    write(&root, "log.md", "# Log\n");
+    root
+}
+
+/// A hostile repository's `log.md -> a private file elsewhere`: folio refuses the write,
+/// naming the link, and copies the private file nowhere (issue 38; SECURITY.md 6).
+#[cfg(unix)]
+#[test]
+fn a_symlinked_log_is_refused_and_never_copied() {
+    let d = tempfile::tempdir().unwrap();
+    let root = small_bundle(d.path());
+    fs::write(d.path().join("private"), "PRIVATE KEY MATERIAL\n").unwrap();
+    fs::remove_file(root.join("log.md")).unwrap();
+    std::os::unix::fs::symlink(d.path().join("private"), root.join("log.md")).unwrap();
+    let before = tree(d.path(), &[]);
+    let o = folio(&["set", root.to_str().unwrap(), "a", "title", "A2", "--as", "human:ann"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("log.md") && err.contains("symbolic link") && err.contains("nothing was written"), "{err}");
+    assert_eq!(tree(d.path(), &[]), before, "no byte changed, not even folio's state");
+    assert!(!root.join(".folio").exists(), "the private file is not copied into folio's objects");
+}
+
+/// A linked `.folio` would have folio keep its undo records, ledger and object copies outside
+/// the store: refused, naming it.
+#[cfg(unix)]
+#[test]
+fn a_symlinked_state_folder_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let root = small_bundle(d.path());
+    fs::create_dir_all(d.path().join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(d.path().join("elsewhere"), root.join(".folio")).unwrap();
+    let before = tree(d.path(), &[]);
+    let o = folio(&["set", root.to_str().unwrap(), "a", "title", "A2", "--as", "human:ann"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(".folio") && err.contains("symbolic link"), "{err}");
+    assert_eq!(tree(d.path(), &[]), before);
+    assert_eq!(fs::read_dir(d.path().join("elsewhere")).unwrap().count(), 0, "nothing written through the link");
+}
+
+/// `mv` to an absolute path, out by `..`, or into a folder that is a link: a refusal naming the
+/// path, nothing moved (issue 38: `/abs/path` silently became `STORE/abs/path.md`).
+#[cfg(unix)]
+#[test]
+fn moves_to_absolute_dotted_or_linked_places_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let root = small_bundle(d.path());
+    fs::create_dir_all(root.join("real")).unwrap();
+    std::os::unix::fs::symlink(root.join("real"), root.join("alias")).unwrap();
+    let r = root.to_str().unwrap();
+    let before = tree(d.path(), &[]);
+    for (to, says) in [
+        ("/abs/path", "an absolute path"),
+        ("../x", "`..` leads out"),
+        ("sub/../../x", "`..` leads out"),
+        ("alias/a", "symbolic link"),
+    ] {
+        let o = folio(&["mv", r, "a", to, "--as", "human:ann"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{to}: {err}");
+        assert!(err.contains(says), "{to}: {err}");
+        assert_eq!(tree(d.path(), &[]), before, "{to}: nothing moved");
+    }
+    assert!(!root.join("abs").exists());
+}

@@ -22,7 +22,20 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let store = write_flags::open_resolved(g, path.as_deref(), a.write.read_only)?;
     let idx = find_entity(&store, &words[0])?;
     let e = store.entity(idx);
-    let new_id = words[1].trim_start_matches("./").trim_start_matches('/');
+    let asked = std::path::Path::new(&words[1]);
+    if asked.is_absolute() {
+        anyhow::bail!(
+            "{}: an absolute path; NEW_ID is where the entity goes inside the store, relative to its root — nothing was moved",
+            escape::line(&words[1])
+        );
+    }
+    if asked.components().any(|c| c == std::path::Component::ParentDir) {
+        anyhow::bail!(
+            "{}: `..` leads out of the store's folders; NEW_ID is a path relative to the store root — nothing was moved",
+            escape::line(&words[1])
+        );
+    }
+    let new_id = words[1].trim_start_matches("./");
     let new_path = if new_id.ends_with(".md") { new_id.to_string() } else { format!("{new_id}.md") };
     if !e.path.ends_with(".md") || super::set::shares_file(&store, idx) {
         anyhow::bail!("{}: `{}` is not a file of its own; it cannot be moved", e.path, e.id);

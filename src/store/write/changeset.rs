@@ -188,6 +188,9 @@ pub enum WriteError {
     /// A path of the plan leads outside the store (see `write_gate`).
     #[error("{0}")]
     Outside(String),
+    /// A path of the plan, or folio's state folder, is or goes through a symbolic link.
+    #[error("{0}")]
+    Link(String),
     #[error("nothing to undo")]
     NothingToUndo,
     /// An interrupted write could not be rolled back yet: no write may start before it is.

@@ -42,13 +42,14 @@ impl WriteGate {
         }
     }
 
-    /// Let `rel` (relative to the root, or absolute) through, or refuse the plan naming it.
+    /// Let `rel` (relative to the root, or absolute) through, or refuse the plan naming it:
+    /// a path outside the places above, or one that goes through a symbolic link.
     pub fn check(&self, rel: &str) -> Result<(), WriteError> {
         let resolved = resolve(&self.root.join(rel));
         let inside =
             self.folders.iter().any(|f| resolved.starts_with(f) && resolved != *f) || self.files.contains(&resolved);
         if inside {
-            return Ok(());
+            return self.check_no_link(rel);
         }
         Err(WriteError::Outside(format!(
             "{rel}: resolves to {}, outside the store root {} and folio's state folder; \
@@ -58,10 +59,44 @@ impl WriteGate {
         )))
     }
 
+    /// Refuse a path that is a symbolic link or lies in a linked folder below the store's top
+    /// (the root, or the folder beside it a format writes in): a hostile repository's
+    /// `log.md -> ~/.ssh/id_ed25519` or linked `.folio` would have folio copy what the link
+    /// names into the store, or write its state elsewhere. Links are never followed for writing.
+    pub fn check_no_link(&self, rel: &str) -> Result<(), WriteError> {
+        match link_on_the_way(&self.root, Path::new(rel)) {
+            None => Ok(()),
+            Some(link) => Err(WriteError::Link(format!(
+                "{rel}: {} is a symbolic link{}; folio never writes through a link into store state or \
+                 folio's own — the whole plan was refused and nothing was written",
+                link.display(),
+                std::fs::read_link(&link).map(|t| format!(" (to {})", t.display())).unwrap_or_default()
+            ))),
+        }
+    }
+
     /// Check every path of a plan; the first one outside refuses it all.
     pub fn check_all<'a>(&self, paths: impl IntoIterator<Item = &'a str>) -> Result<(), WriteError> {
         paths.into_iter().try_for_each(|p| self.check(p))
     }
+}
+
+/// The first symbolic link on the way from the store's top (its root, or the folder holding
+/// it for what a format keeps beside the root) to `path` (relative to the root, or absolute).
+pub fn link_on_the_way(root: &Path, path: &Path) -> Option<PathBuf> {
+    let target = lexical(&root.join(path));
+    let root = lexical(root);
+    let top = [Some(root.as_path()), root.parent()].into_iter().flatten().find(|t| target.starts_with(t))?;
+    let mut at = top.to_path_buf();
+    for c in target.strip_prefix(top).ok()?.components() {
+        at.push(c);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => return Some(at),
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+    None
 }
 
 /// `path` with its longest existing ancestor canonicalised (symlinks and `..` resolved by the
