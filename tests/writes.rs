@@ -346,3 +346,37 @@ fn moves_to_absolute_dotted_or_linked_places_are_refused() {
     }
     assert!(!root.join("abs").exists());
 }
+
+/// `review show --json` gives the digest of what the person read; a verdict made with
+/// `--expect` it is refused once an agent changed the entity (issue 38), and a reason with an
+/// escape sequence is refused rather than written raw.
+#[cfg(unix)]
+#[test]
+fn a_verdict_is_bound_to_the_text_that_was_read() {
+    let d = tempfile::tempdir().unwrap();
+    let root = small_bundle(d.path());
+    let r = root.to_str().unwrap();
+    let shown = folio_json(&["review", r, "show", "a", "--json"]);
+    let read = shown["item"]["hash"].as_str().expect("the item's digest").to_string();
+    let listed = folio_json(&["review", r, "list", "--json"]);
+    assert!(listed["items"].as_array().unwrap().iter().any(|i| i["id"] == "a" && i["hash"] == read.as_str()));
+    let agent = "---\ntype: Note\ntitle: A\ndescription: the first, rewritten by an agent\n---\nSee [B](b.md).\n";
+    fs::write(root.join("a.md"), agent).unwrap();
+    let o = folio(&["review", r, "approve", "a", "--expect", &read, "--as", "human:ann"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("changed since it was read") && err.contains("nothing was decided"), "{err}");
+    assert_eq!(fs::read_to_string(root.join("a.md")).unwrap(), agent, "nothing written");
+    assert!(!fs::read_to_string(root.join("log.md")).unwrap().contains("Approve"));
+    // Read again, decide on what it says now.
+    let now = folio_json(&["review", r, "show", "a", "--json"])["item"]["hash"].as_str().unwrap().to_string();
+    let o = folio(&["review", r, "approve", "a", "--expect", &format!("a={now}"), "--as", "human:ann"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    // A reason carrying an escape sequence never reaches a file.
+    let before = tree(d.path(), &[]);
+    let o = folio(&["review", r, "veto", "b", "--reason", "bad\u{1b}[2J", "--as", "human:ann"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("U+001B") && !err.contains('\u{1b}'), "{err}");
+    assert_eq!(tree(d.path(), &[]), before);
+}

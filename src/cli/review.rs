@@ -73,6 +73,8 @@ pub enum Sub {
         #[arg(long, value_name = "LEVEL")]
         to: Option<String>,
         #[command(flatten)]
+        expect: Expect,
+        #[command(flatten)]
         write: WriteFlags,
     },
     /// Fold FROM into INTO: links and typed edges to FROM repointed (INTO's own links to FROM
@@ -86,6 +88,8 @@ pub enum Sub {
         /// Append FROM's body to INTO's under a `## Merged from` heading.
         #[arg(long)]
         append_body: bool,
+        #[command(flatten)]
+        expect: Expect,
         #[command(flatten)]
         write: WriteFlags,
     },
@@ -125,6 +129,35 @@ pub enum Sub {
     },
 }
 
+/// Bind a decision to the text the person read.
+#[derive(clap::Args, Debug, Default)]
+pub struct Expect {
+    /// Decide only if the entity's text still has this digest (`hash` in `review show --json`
+    /// or `list --json`); otherwise refuse and show what changed. With several entities,
+    /// `ID=DIGEST`, repeated.
+    #[arg(long = "expect", value_name = "[ID=]DIGEST")]
+    pub digests: Vec<String>,
+}
+
+impl Expect {
+    /// Refuse unless every named entity (or the only target) still holds the digest given.
+    fn check(&self, store: &Store, targets: &[EntityIdx]) -> anyhow::Result<()> {
+        for spec in &self.digests {
+            let (id, digest) = review::expect::parse(spec);
+            let idx = match id {
+                Some(id) => find_entity(store, id)?,
+                None if targets.len() == 1 => targets[0],
+                None => anyhow::bail!("--expect {spec}: several entities are decided; name each as ID=DIGEST"),
+            };
+            if !targets.contains(&idx) {
+                anyhow::bail!("--expect {spec}: `{}` is not among the entities decided", store.entity(idx).id);
+            }
+            review::expect::check(store, idx, digest)?;
+        }
+        Ok(())
+    }
+}
+
 #[derive(clap::Args, Debug)]
 pub struct Select {
     /// Decide on every queued item matching this filter (bulk, one changeset).
@@ -138,6 +171,8 @@ pub struct Select {
     #[arg(long)]
     stub: bool,
     #[command(flatten)]
+    expect: Expect,
+    #[command(flatten)]
     write: WriteFlags,
 }
 
@@ -149,13 +184,17 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         Sub::Approve { ids, over, select } => decide(g, path, ids, Verdict::Approve { over }, select),
         Sub::Veto { ids, reason, select } => decide(g, path, ids, Verdict::Veto { reason }, select),
         Sub::Forget { ids, select } => decide(g, path, ids, Verdict::Forget, select),
-        Sub::Promote { id, to, write } => {
-            let select = Select { filter: None, confirm_hidden: false, stub: false, write };
+        Sub::Promote { id, to, expect, write } => {
+            let select = Select { filter: None, confirm_hidden: false, stub: false, expect, write };
             decide(g, path, vec![id], Verdict::Promote { to }, select)
         }
-        Sub::Merge { from, into, body_from, append_body, write } => {
+        Sub::Merge { from, into, body_from, append_body, expect, write } => {
             let store = write_flags::open_resolved(g, path, write.read_only)?;
             let (a, b) = (find_entity(&store, &from)?, find_entity(&store, &into)?);
+            if expect.digests.len() == 1 && review::expect::parse(&expect.digests[0]).0.is_none() {
+                anyhow::bail!("--expect with merge names its entity: FROM=DIGEST or INTO=DIGEST");
+            }
+            expect.check(&store, &[a, b])?;
             let body = match &body_from {
                 Some(f) => Some(std::fs::read_to_string(f).with_context(|| f.display().to_string())?),
                 None if append_body && a != b => Some(review::merge::appended_body(&store, a, b)?),
@@ -297,6 +336,7 @@ fn decide(
     if targets.is_empty() {
         anyhow::bail!("name at least one ID or a --filter that matches queued items");
     }
+    select.expect.check(&store, &targets)?;
     let reviewer = Reviewer::now(&select.write.actor()?);
     let plan = match (select.stub, &verdict) {
         (true, Verdict::Veto { .. } | Verdict::Forget) => {

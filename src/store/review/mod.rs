@@ -13,6 +13,7 @@ pub mod contradiction;
 pub mod diff;
 pub mod draft;
 pub mod edges;
+pub mod expect;
 pub mod fields;
 pub mod filter;
 pub mod group;

@@ -71,6 +71,11 @@ pub fn plan_leaving_stubs(
     plan_with(store, targets, verdict, reviewer, confirm_hidden, true)
 }
 
+/// Control characters and the invisible marks that reorder text on screen (bidi controls).
+fn hidden_char(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 fn plan_with(
     store: &Store,
     targets: &[EntityIdx],
@@ -81,6 +86,17 @@ fn plan_with(
 ) -> Result<Plan, ReviewError> {
     if targets.is_empty() {
         return Err(ReviewError::refused("no entity to decide on"));
+    }
+    // A reason goes into the store's files, its log and opendray's rows: never raw control or
+    // direction characters (an escape sequence would reach every terminal that shows it).
+    if let Verdict::Veto { reason } = verdict
+        && let Some(c) = reason.chars().find(|&c| hidden_char(c))
+    {
+        return Err(ReviewError::refused(format!(
+            "a veto reason is plain text on one line; this one holds U+{:04X} ({}); nothing was decided or written",
+            c as u32,
+            if c == '\n' || c == '\r' { "a line break" } else { "a control character" }
+        )));
     }
     let mut plan = Plan::new(verdict.name(), event(store, targets, verdict, reviewer), reviewer);
     for &idx in targets {
