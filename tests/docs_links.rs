@@ -252,3 +252,42 @@ fn the_scanner_sees_links_and_not_code() {
     assert_eq!(slug("Every store shape, round 6: AIP-10's full load"), "every-store-shape-round-6-aip-10s-full-load");
     assert_eq!(slug("See [the book](x.md)"), "see-the-book");
 }
+
+/// SECURITY.md ties each promise to the tests that check it: every test function it names
+/// (a backticked snake_case name with an underscore) exists in `tests/` or `src/`.
+#[test]
+fn every_test_security_md_names_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let security = std::fs::read_to_string(root.join("SECURITY.md")).unwrap();
+    let mut sources = String::new();
+    for dir in ["tests", "src"] {
+        collect_rust(&root.join(dir), &mut sources);
+    }
+    let mut named = 0;
+    for span in security.split('`').skip(1).step_by(2) {
+        let is_fn = span.contains('_')
+            && span.len() > 12
+            && span.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !is_fn {
+            continue;
+        }
+        named += 1;
+        let fuzz_target = root.join("fuzz/fuzz_targets").join(format!("{span}.rs")).exists();
+        assert!(
+            fuzz_target || sources.contains(&format!("fn {span}(")),
+            "SECURITY.md names `{span}`, which no test or fuzz target defines"
+        );
+    }
+    assert!(named >= 10, "SECURITY.md names only {named} tests");
+}
+
+fn collect_rust(dir: &Path, out: &mut String) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_rust(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push_str(&std::fs::read_to_string(&p).unwrap_or_default());
+        }
+    }
+}

@@ -50,6 +50,13 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         }
         return Ok(super::EXIT_FINDING);
     }
+    if let Some((path, why)) = store.unread_file() {
+        anyhow::bail!(
+            "{}: {}; catalogs rendered from an incomplete read would drop it, so nothing was written",
+            escape::line(&path),
+            escape::line(&why)
+        );
+    }
     let statuses = catalog::writable(statuses)?;
     let fresh = statuses.iter().filter(|s| s.state == CatalogState::Fresh).count();
     match catalog::changeset(&store, &statuses, &a.write.actor()?) {

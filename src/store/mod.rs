@@ -432,6 +432,23 @@ impl Store {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
+    /// A file the load could not read (an I/O error, not a parse problem), with why: what is
+    /// derived from the whole store (its catalogs) must not be written from such a read.
+    pub fn unread_file(&self) -> Option<(String, String)> {
+        let in_entity = self.entities.iter().find_map(|e| {
+            e.problems
+                .iter()
+                .find(|p| p.rule == model::entity::rule::UNREADABLE)
+                .map(|p| (e.path.clone(), p.message.clone()))
+        });
+        in_entity.or_else(|| {
+            self.walk_warnings
+                .iter()
+                .find(|w| w.code == "unreadable")
+                .map(|w| (w.path.clone().unwrap_or_default(), w.message.clone()))
+        })
+    }
+
     /// The entity's own text: its byte span within the file (the whole file for most dialects).
     pub fn read_entity_text(&self, idx: EntityIdx) -> Result<String, StoreError> {
         let text = self.read_text(idx)?;

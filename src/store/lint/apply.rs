@@ -47,6 +47,11 @@ pub fn apply_fixes(store: &Store, report: &Report, by: &str, opts: &WriteOptions
         }
         outcome.fixed += entity_findings.len();
     }
+    if wants_catalogs && let Some((path, why)) = store.unread_file() {
+        return Err(WriteError::Invalid(format!(
+            "{path}: {why}; catalogs rendered from an incomplete read would drop it, so nothing was written"
+        )));
+    }
     if wants_catalogs {
         // The catalogs as the store reads once the entity fixes are in.
         let fixed_writes: Vec<_> = edits

@@ -14,7 +14,8 @@ pub fn refusal(root: &Path, kind: DialectKind, paths: &[&str], read_only: bool) 
         return Some(why);
     }
     // A probe file tells a read-only mount from a writable one; permissions alone do not.
-    let probe = root.join(format!(".folio-probe-{}", std::process::id()));
+    // Named as folio's temporaries are, so one a crash leaves is removed by the next command.
+    let probe = root.join(format!(".folio-probe.folio-tmp-{}-probe", std::process::id()));
     match fs::OpenOptions::new().write(true).create_new(true).open(&probe) {
         Ok(_) => {
             let _ = fs::remove_file(&probe);

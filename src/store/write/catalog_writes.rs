@@ -11,21 +11,33 @@ use crate::store::{Store, model::digest};
 /// The catalog writes that follow `writes` on `store`; `after` gives the store as it reads
 /// once the writes are in (loaded only when the format keeps catalogs). Catalog files are read
 /// from disk: the writes never include them (a catalog a plan writes itself is left alone).
-pub fn after_edits<S: Borrow<Store>>(store: &Store, writes: &[Write], after: impl FnOnce() -> S) -> Vec<Write> {
+/// A catalog that exists but cannot be read is an error (path, why): guessing it curated or
+/// generated would rewrite it wrongly.
+pub fn after_edits<S: Borrow<Store>>(
+    store: &Store,
+    writes: &[Write],
+    after: impl FnOnce() -> S,
+) -> Result<Vec<Write>, (String, String)> {
     let root = &store.root;
     let before_plans: HashMap<String, String> =
         store.dialect.catalogs(store).into_iter().map(|p| (p.path, p.content)).collect();
     if before_plans.is_empty() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     // A catalog that matched folio's rendering before this change is folio's and takes the new
     // rendering whole; any other (hand-curated) is updated surgically (`catalog::curated`), and
     // only when its plan changed. One that was already stale is left to `folio index`.
-    let generated_before: HashSet<&String> = before_plans
-        .iter()
-        .filter(|(p, c)| std::fs::read(root.join(p)).ok().as_deref() == Some(c.as_bytes()))
-        .map(|(p, _)| p)
-        .collect();
+    let mut generated_before: HashSet<&String> = HashSet::new();
+    for (p, c) in &before_plans {
+        match std::fs::read(root.join(p)) {
+            Ok(bytes) if bytes == c.as_bytes() => {
+                generated_before.insert(p);
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err((p.clone(), format!("cannot read: {e}"))),
+        }
+    }
     let fresh = after();
     let fresh: &Store = fresh.borrow();
     let plans = fresh.dialect.catalogs(fresh);
@@ -42,7 +54,11 @@ pub fn after_edits<S: Borrow<Store>>(store: &Store, writes: &[Write], after: imp
             continue;
         }
         let after = if generated { fresh_plans[&s.path].clone() } else { s.expected };
-        let now = std::fs::read(root.join(&s.path)).ok();
+        let now = match std::fs::read(root.join(&s.path)) {
+            Ok(b) => Some(b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err((s.path.clone(), format!("cannot read: {e}"))),
+        };
         out.push(Write {
             path: s.path,
             expected: now.as_deref().map(digest::of),
@@ -50,5 +66,5 @@ pub fn after_edits<S: Borrow<Store>>(store: &Store, writes: &[Write], after: imp
             role: Role::Catalog,
         });
     }
-    out
+    Ok(out)
 }

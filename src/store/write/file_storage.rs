@@ -119,7 +119,26 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
         }
     }
     // Only catalogs whose expected content this changeset changes are written.
-    let catalogs = catalog_writes::after_edits(store, &writes, || Store::load(root, kind, store.detected_by.clone()));
+    let mut unread = None;
+    let catalogs = catalog_writes::after_edits(store, &writes, || {
+        let fresh = Store::load(root, kind, store.detected_by.clone());
+        unread = store.unread_file().or_else(|| fresh.unread_file());
+        fresh
+    });
+    let catalogs = match catalogs {
+        Ok(c) => c,
+        Err(bad) => {
+            unread = Some(bad);
+            Vec::new()
+        }
+    };
+    if let Some((path, why)) = unread {
+        // Catalogs rendered from a partial read would drop what could not be read.
+        let err = WriteError::Invalid(format!(
+            "{path}: {why}; the catalogs cannot be brought up to date from an incomplete read, so nothing was written"
+        ));
+        return Err(rolled_back(journal, root, &state, err));
+    }
     let mut written = writes;
     for w in catalogs {
         // Catalog places are known only now that the edits are in; one outside undoes them.

@@ -4,7 +4,7 @@
 //! fails or crashes each step in turn reaches every place a write can be interrupted.
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::fault::{self, Op, Verdict};
@@ -135,6 +135,41 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = fs::remove_file(&tmp);
     }
     result
+}
+
+/// The first symbolic link on the way from the store's top (its root, or the folder holding
+/// it for what a format keeps beside the root) to `path` (relative to the root, or absolute).
+pub fn link_on_the_way(root: &Path, path: &Path) -> Option<PathBuf> {
+    let target = lexical(&root.join(path));
+    let root = lexical(root);
+    let top = [Some(root.as_path()), root.parent()].into_iter().flatten().find(|t| target.starts_with(t))?;
+    let mut at = top.to_path_buf();
+    for c in target.strip_prefix(top).ok()?.components() {
+        at.push(c);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => return Some(at),
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// Drop `.` and fold `..` into its parent without touching the file system.
+pub fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -229,12 +229,13 @@ pub fn recover_before_open(folder: &Path) -> io::Result<Option<Recovery>> {
 
 fn recover_in(root: &Path, state: &State) -> io::Result<Option<Recovery>> {
     // A linked state folder is never written through (every write refuses, naming it).
-    if super::write_gate::link_on_the_way(root, &state.dir).is_some() {
+    if fs_ops::link_on_the_way(root, &state.dir).is_some() {
         return Ok(None);
     }
-    // A crashed writer's temporaries go whether or not it got as far as its journal.
-    for dir in state_folders(state) {
-        remove_abandoned_temporaries_in(&dir);
+    // A crashed writer's temporaries go whether or not it got as far as its journal (the
+    // root holds the writability probe).
+    for dir in state_folders(state).iter().map(PathBuf::as_path).chain([root]) {
+        remove_abandoned_temporaries_in(dir);
     }
     if !state.journal_path().exists() {
         return Ok(None);

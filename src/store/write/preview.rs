@@ -25,7 +25,9 @@ pub fn of(store: &Store, writes: &[Write], event: &AuditEvent, at: OffsetDateTim
 
 /// `of`, with the store as it reads after the writes already built (`Store::overlaid`).
 pub fn over(store: &Store, after: &Store, writes: &[Write], event: &AuditEvent, at: OffsetDateTime) -> Preview {
+    // A catalog that cannot be read is refused by the write itself; the preview shows none.
     let catalogs = catalog_writes::after_edits(store, writes, || after)
+        .unwrap_or_default()
         .into_iter()
         .map(|w| {
             let before = std::fs::read(store.root.join(&w.path)).ok().map(|b| String::from_utf8_lossy(&b).into_owned());

@@ -9,6 +9,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use super::changeset::WriteError;
+use super::fs_ops::{self, lexical};
 use super::state::State;
 use crate::store::{Store, write::audit};
 
@@ -64,7 +65,7 @@ impl WriteGate {
     /// `log.md -> ~/.ssh/id_ed25519` or linked `.folio` would have folio copy what the link
     /// names into the store, or write its state elsewhere. Links are never followed for writing.
     pub fn check_no_link(&self, rel: &str) -> Result<(), WriteError> {
-        match link_on_the_way(&self.root, Path::new(rel)) {
+        match fs_ops::link_on_the_way(&self.root, Path::new(rel)) {
             None => Ok(()),
             Some(link) => Err(WriteError::Link(format!(
                 "{rel}: {} is a symbolic link{}; folio never writes through a link into store state or \
@@ -79,24 +80,6 @@ impl WriteGate {
     pub fn check_all<'a>(&self, paths: impl IntoIterator<Item = &'a str>) -> Result<(), WriteError> {
         paths.into_iter().try_for_each(|p| self.check(p))
     }
-}
-
-/// The first symbolic link on the way from the store's top (its root, or the folder holding
-/// it for what a format keeps beside the root) to `path` (relative to the root, or absolute).
-pub fn link_on_the_way(root: &Path, path: &Path) -> Option<PathBuf> {
-    let target = lexical(&root.join(path));
-    let root = lexical(root);
-    let top = [Some(root.as_path()), root.parent()].into_iter().flatten().find(|t| target.starts_with(t))?;
-    let mut at = top.to_path_buf();
-    for c in target.strip_prefix(top).ok()?.components() {
-        at.push(c);
-        match std::fs::symlink_metadata(&at) {
-            Ok(m) if m.file_type().is_symlink() => return Some(at),
-            Ok(_) => {}
-            Err(_) => return None,
-        }
-    }
-    None
 }
 
 /// `path` with its longest existing ancestor canonicalised (symlinks and `..` resolved by the
@@ -126,23 +109,6 @@ pub fn resolve(path: &Path) -> PathBuf {
         out.push(c);
     }
     lexical(&out)
-}
-
-/// Drop `.` and fold `..` into its parent without touching the file system.
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
