@@ -274,7 +274,11 @@ pub fn parse_markdown_view<'a>(file: &SourceFile<'a>, grammar: Grammar) -> Parse
         }
     }
     entity.body_start = body_start as u32;
-    entity.links = links::extract(text, body_start, file.lines);
+    let (found, left_out) = links::extract_bounded(text, body_start, file.lines);
+    entity.links = found;
+    if let Some(why) = left_out {
+        entity.problems.push(Problem::new(rule::TOO_LARGE, why, 1, 1));
+    }
     let title = fields.str("title").or_else(|| first_heading(&text[body_start..]));
     let titled = title.is_some();
     entity.title = title.unwrap_or_else(|| entity.stem().to_string());

@@ -74,6 +74,7 @@ impl Found {
             return Vec::new();
         }
         let all: std::sync::Arc<str> = std::sync::Arc::from(self.texts.as_str());
+        self.raw.truncate(super::links::MAX_LINKS + 1);
         self.raw
             .drain(..)
             .map(|r| Link::in_shared(r.syntax, &all, r.text, r.target_len, r.span, r.line, r.col))

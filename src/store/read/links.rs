@@ -5,16 +5,51 @@ use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 use crate::store::model::entity::{Link, LinkSyntax};
 use crate::store::model::lines::LineIndex;
 
+/// The links of one file that are kept and followed: a hostile file of a million links would
+/// otherwise cost memory and findings in proportion (`too-large` says when a file has more).
+pub const MAX_LINKS: usize = 10_000;
+
+/// How much of a body the full markdown parser reads: its tree costs many times the text, so
+/// a hostile multi-megabyte body the line scanner cannot take is parsed only this far.
+pub const MAX_PARSED_BODY: usize = 1 << 20;
+
 /// Links in `text[body_start..]`. Spans are offsets into `text`.
 pub fn extract(text: &str, body_start: usize, lines: &LineIndex) -> Vec<Link> {
+    extract_bounded(text, body_start, lines).0
+}
+
+/// `extract`, with what was left out when the body is past the bounds (`MAX_LINKS` links, or
+/// `MAX_PARSED_BODY` bytes for the full parser), said as a sentence for a `too-large` problem.
+pub fn extract_bounded(text: &str, body_start: usize, lines: &LineIndex) -> (Vec<Link>, Option<String>) {
     let body = &text[body_start.min(text.len())..];
     // Most of the cost of link extraction is the markdown parse; a body without `[` or `<`
     // cannot hold a link, so it is skipped outright, and ordinary bodies take the line
     // scanner, which gives the same links far cheaper.
     if memchr::memchr2(b'[', b'<', body.as_bytes()).is_none() {
-        return Vec::new();
+        return (Vec::new(), None);
     }
-    super::link_scan::scan(text, body_start).unwrap_or_else(|| extract_with_pulldown(text, body_start, lines))
+    let (mut links, mut note) = match super::link_scan::scan(text, body_start) {
+        Some(links) => (links, None),
+        None if body.len() > MAX_PARSED_BODY => {
+            let mut cut = body_start.min(text.len()) + MAX_PARSED_BODY;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let note = format!(
+                "its body needs the full markdown parser and is {} bytes; only links in the first {} are followed",
+                body.len(),
+                MAX_PARSED_BODY
+            );
+            (extract_with_pulldown(&text[..cut], body_start, lines), Some(note))
+        }
+        None => (extract_with_pulldown(text, body_start, lines), None),
+    };
+    if links.len() > MAX_LINKS {
+        links.truncate(MAX_LINKS);
+        let many = format!("holds more than {MAX_LINKS} links; only the first {MAX_LINKS} are followed");
+        note = Some(note.map_or(many.clone(), |n| format!("{n}; {many}")));
+    }
+    (links, note)
 }
 
 /// Links found by a full CommonMark parse (pulldown-cmark): the reference behaviour.
@@ -68,6 +103,9 @@ pub fn extract_with_pulldown(text: &str, body_start: usize, lines: &LineIndex) -
             }
             _ => {}
         }
+        if links.len() > MAX_LINKS {
+            break;
+        }
     }
     links
 }
@@ -102,6 +140,30 @@ fn hex(b: u8) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_bomb_is_bounded_and_says_so() {
+        // A million-link line: the line scanner's way, then the full parser's (a `<` sends it).
+        for tail in ["", " <b>"] {
+            let body: String = (0..30_000).map(|i| format!("[[gone-{i}]]{tail} ")).collect();
+            let text = format!("# Bomb\n\n{body}\n");
+            let (links, note) = extract_bounded(&text, 0, &LineIndex::new(&text));
+            assert_eq!(links.len(), MAX_LINKS, "{tail:?}");
+            assert_eq!(links[0].target(), "gone-0");
+            assert!(note.unwrap().contains("only the first 10000 are followed"));
+        }
+        let (links, note) = extract_bounded("see [[a]]\n", 0, &LineIndex::new("see [[a]]\n"));
+        assert_eq!((links.len(), note), (1, None));
+    }
+
+    #[test]
+    fn a_huge_body_the_scanner_cannot_take_is_parsed_only_so_far() {
+        let block = "<div>x</div> [[far]]\n\n";
+        let text = block.repeat(MAX_PARSED_BODY / block.len() + 10);
+        let (links, note) = extract_bounded(&text, 0, &LineIndex::new(&text));
+        assert!(links.len() < text.len() / block.len(), "links past the bound are not read");
+        assert!(note.unwrap().contains("only links in the first 1048576 are followed"));
+    }
 
     fn links(text: &str) -> Vec<Link> {
         extract(text, 0, &LineIndex::new(text))
