@@ -269,12 +269,16 @@ fn plan_for(store: &Store, dir: &str, direct: &[&Entity], subdirs: &[&str]) -> C
 /// `plan_for`, and the bytes of the catalog file as it was read (None when it cannot be).
 fn plan_and_file(store: &Store, dir: &str, direct: &[&Entity], subdirs: &[&str]) -> (CatalogPlan, Option<Vec<u8>>) {
     let path = if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") };
-    let file = std::fs::read(store.abs_path(&path)).ok();
+    let (file, unread) = match crate::store::write::catalog::read_catalog(&store.abs_path(&path)) {
+        Ok(file) => (file, None),
+        Err(why) => (None, Some(why)),
+    };
     let existing = file.as_deref().and_then(|b| std::str::from_utf8(b).ok());
     let (keep_frontmatter, refuse) = match existing {
         Some(text) => inspect_existing(text),
         None => (String::new(), None),
     };
+    let refuse = unread.or(refuse);
     let names: Vec<&str> = subdirs.iter().map(|sub| sub.rsplit('/').next().unwrap_or(sub)).collect();
     let old_descriptions = match existing {
         Some(text) if !names.is_empty() => subdir_descriptions(text, &names),

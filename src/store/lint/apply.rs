@@ -47,9 +47,11 @@ pub fn apply_fixes(store: &Store, report: &Report, by: &str, opts: &WriteOptions
         }
         outcome.fixed += entity_findings.len();
     }
-    if wants_catalogs && let Some((path, why)) = store.unread_file() {
+    // Fixes are worked out from the whole store (which catalogs are stale, where links lead):
+    // a read that failed would have them differ from what the report shows.
+    if let Some((path, why)) = store.unread_file() {
         return Err(WriteError::Invalid(format!(
-            "{path}: {why}; catalogs rendered from an incomplete read would drop it, so nothing was written"
+            "{path}: {why}; fixes worked out from an incomplete read are not applied, so nothing was written"
         )));
     }
     if wants_catalogs {
@@ -64,10 +66,12 @@ pub fn apply_fixes(store: &Store, report: &Report, by: &str, opts: &WriteOptions
             })
             .collect();
         let fixed = store.overlaid(&fixed_writes);
-        let stale: Vec<_> = catalog::status(&fixed)
-            .into_iter()
-            .filter(|s| matches!(s.state, CatalogState::Stale | CatalogState::Missing))
-            .collect();
+        let statuses = catalog::status(&fixed);
+        if let Some((path, why)) = catalog::unread(&statuses) {
+            return Err(WriteError::Invalid(format!("{path}: {why}; nothing was written")));
+        }
+        let stale: Vec<_> =
+            statuses.into_iter().filter(|s| matches!(s.state, CatalogState::Stale | CatalogState::Missing)).collect();
         if !stale.is_empty() {
             what.push(format!("regenerated {} catalogs", stale.len()));
         }

@@ -57,11 +57,20 @@ pub struct Ledger {
 
 impl Ledger {
     pub fn open(store: &Store) -> Ledger {
+        Ledger::read(store).unwrap_or_else(|_| Ledger { dir: review_dir(store), ..Ledger::default() })
+    }
+
+    /// `open` for a write, which must not take a ledger it could not read for an empty one.
+    pub fn read(store: &Store) -> io::Result<Ledger> {
         let dir = review_dir(store);
-        let text = std::fs::read_to_string(dir.join("verdicts.jsonl")).unwrap_or_default();
+        let text = match std::fs::read(dir.join("verdicts.jsonl")) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e),
+        };
         // A damaged line is skipped, not fatal: the worst outcome is an item back in the queue.
         let records = text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
-        Ledger { dir, ..Ledger::default() }.with(records)
+        Ok(Ledger { dir, ..Ledger::default() }.with(records))
     }
 
     /// This ledger holding `records` (in file order) instead of its own.

@@ -101,12 +101,17 @@ struct Verdicts {
 
 impl changeset::Then for Verdicts {
     fn writes(&self, written: &Store, changeset: &str) -> Result<Vec<changeset::Write>, WriteError> {
-        let ledger = Ledger::open(written);
+        let ledger = Ledger::read(written).map_err(|err| WriteError::Io { path: "folio review ledger".into(), err })?;
         let mut verdicts = Vec::new();
         for d in &self.decisions {
             let entity = d.renamed_to.clone().unwrap_or_else(|| d.entity.clone());
             let now = written.find(&entity).filter(|i| written.entity(*i).id == entity);
-            let text = now.and_then(|i| written.read_entity_text(i).ok());
+            // A text that cannot be read is an error here: recorded without it, the verdict would
+            // name the wrong text.
+            let text = match now {
+                Some(i) => Some(written.read_entity_text(i).map_err(|e| WriteError::Invalid(e.to_string()))?),
+                None => None,
+            };
             let (hash, snapshot, after) = match (is_approval(&d.verdict), text) {
                 (true, Some(t)) => (digest::of(t.as_bytes()), Some(t), None),
                 (false, Some(t)) => (d.hash_before.clone(), None, Some(digest::of(t.as_bytes()))),

@@ -43,7 +43,11 @@ pub fn after_edits<S: Borrow<Store>>(
     let plans = fresh.dialect.catalogs(fresh);
     let fresh_plans: HashMap<String, String> = plans.iter().map(|p| (p.path.clone(), p.content.clone())).collect();
     let mut out = Vec::new();
-    for s in catalog::status_of(fresh, plans) {
+    let statuses = catalog::status_of(fresh, plans);
+    if let Some((path, why)) = catalog::unread(&statuses) {
+        return Err((path.to_string(), why.to_string()));
+    }
+    for s in statuses {
         let changed_by_us = before_plans.get(&s.path) != fresh_plans.get(&s.path);
         let already_written = writes.iter().any(|w| w.path == s.path);
         let generated = generated_before.contains(&s.path);

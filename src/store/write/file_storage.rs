@@ -83,8 +83,11 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
         }
         state.archive(path, &bytes).map_err(io_err(path))?;
     }
-    // In a git work tree: what of folio's state to commit and how it merges (`team`).
-    super::team::ensure(root, kind).map_err(io_err("folio git rules"))?;
+    // In a git work tree: what of folio's state to commit and how it merges (`team`), written
+    // as part of this changeset (a crash or an undo takes them back with it).
+    let rules = super::team::writes(root, kind).map_err(io_err("folio git rules"))?;
+    gate.check_all(rules.iter().map(|w| w.path.as_str()))?;
+    let writes: Vec<Write> = rules.into_iter().chain(writes).collect();
     // Every expected digest is checked before anything is written.
     for w in &writes {
         let now = std::fs::read(root.join(&w.path)).ok();

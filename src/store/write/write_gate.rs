@@ -29,7 +29,9 @@ impl WriteGate {
     pub fn for_store(store: &Store) -> WriteGate {
         let mut folders = vec![store.root.clone(), State::for_store(&store.root, store.kind()).dir];
         folders.extend(store.dialect.write_areas());
-        let files = vec![audit::log_path(&store.root, store.kind())];
+        let log = audit::log_path(&store.root, store.kind());
+        // The git rule for the log sits beside it (`team`).
+        let files = vec![log.with_file_name(".gitattributes"), log];
         WriteGate::new(&store.root, folders, files)
     }
 

@@ -40,8 +40,11 @@ pub fn render<E: std::borrow::Borrow<Entity>>(entities: &[E]) -> String {
 /// The catalog's state on disk, compared a line at a time as it is rendered (`render` whole
 /// and the entries read back from it were ≈85 MB of the 100k-page peak of `folio stats`, `b57aed5`).
 pub fn state(store: &Store) -> CatalogState {
-    let file = std::fs::read(store.abs_path(INDEX)).ok();
-    let refuse = file.as_deref().and_then(|b| std::str::from_utf8(b).ok()).and_then(not_a_catalog);
+    let (file, unread) = match catalog::read_catalog(&store.abs_path(INDEX)) {
+        Ok(file) => (file, None),
+        Err(why) => (None, Some(why)),
+    };
+    let refuse = unread.or_else(|| file.as_deref().and_then(|b| std::str::from_utf8(b).ok()).and_then(not_a_catalog));
     let chunks = |emit: &mut dyn FnMut(&str)| render_chunks(&store.entities, emit);
     catalog::state_of_chunks(store, INDEX, refuse, &chunks, file.as_deref())
 }

@@ -38,6 +38,27 @@ pub struct CatalogStatus {
     pub notes: Vec<String>,
 }
 
+/// A catalog file's bytes (None: there is none), or why it cannot be read: a catalog that
+/// exists but cannot be read is refused, never taken for a missing one and written over.
+pub fn read_catalog(path: &std::path::Path) -> Result<Option<Vec<u8>>, String> {
+    match std::fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{UNREAD}{e}")),
+    }
+}
+
+/// How the refusal of a catalog that could not be read begins.
+pub const UNREAD: &str = "cannot read: ";
+
+/// A catalog refused because it could not be read (a write must not go on without it).
+pub fn unread(statuses: &[CatalogStatus]) -> Option<(&str, &str)> {
+    statuses.iter().find_map(|s| match &s.state {
+        CatalogState::Refused(why) if why.starts_with(UNREAD) => Some((s.path.as_str(), why.as_str())),
+        _ => None,
+    })
+}
+
 /// Compare every catalog the store should have with what is on disk.
 pub fn status(store: &Store) -> Vec<CatalogStatus> {
     store.dialect.catalog_status(store)
@@ -48,8 +69,11 @@ pub fn status_of(store: &Store, plans: Vec<CatalogPlan>) -> Vec<CatalogStatus> {
     use rayon::prelude::*;
     plans
         .into_par_iter()
-        .map(|plan| {
-            let file = std::fs::read(store.abs_path(&plan.path)).ok();
+        .map(|mut plan| {
+            let file = read_catalog(&store.abs_path(&plan.path)).unwrap_or_else(|why| {
+                plan.refuse.get_or_insert(why);
+                None
+            });
             compare(store, plan, file.as_deref())
         })
         .collect()
@@ -97,8 +121,12 @@ fn restyled(file: &[u8]) -> bool {
 
 /// How the file at `plan.path` compares with the plan.
 pub fn state_of(store: &Store, plan: &CatalogPlan) -> CatalogState {
-    let file = std::fs::read(store.abs_path(&plan.path)).ok();
-    compare(store, plan.clone(), file.as_deref()).state
+    let mut plan = plan.clone();
+    let file = read_catalog(&store.abs_path(&plan.path)).unwrap_or_else(|why| {
+        plan.refuse.get_or_insert(why);
+        None
+    });
+    compare(store, plan, file.as_deref()).state
 }
 
 /// How a catalog's bytes (`None`: it could not be read) compare with its plan: a curated
