@@ -319,6 +319,19 @@ fn a_symlinked_state_folder_is_refused() {
     assert!(err.contains(".folio") && err.contains("symbolic link"), "{err}");
     assert_eq!(tree(d.path(), &[]), before);
     assert_eq!(fs::read_dir(d.path().join("elsewhere")).unwrap().count(), 0, "nothing written through the link");
+    // The same with the store named by a relative path, as a person types it.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
+        .current_dir(d.path())
+        .args(["set", "store", "a", "title", "A2", "--as", "human:ann"])
+        .env("FOLIO_NO_CACHE", "1")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(fs::read_dir(d.path().join("elsewhere")).unwrap().count(), 0, "nothing written through the link");
+    // Lint says so before anyone tries a write.
+    let lint = folio(&["lint", root.to_str().unwrap(), "--no-cache"]);
+    let out = String::from_utf8_lossy(&lint.stdout);
+    assert!(out.contains("linked-state") && out.contains(".folio"), "{out}");
 }
 
 /// `mv` to an absolute path, out by `..`, or into a folder that is a link: a refusal naming the

@@ -122,7 +122,8 @@ pub fn export_graph(store: &Store, center: EntityIdx, depth: u8) -> Result<Strin
         .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
         .collect();
     let path = dir.join(format!("{slug}-d{depth}.dot"));
-    if let Some(link) = crate::store::write::fs_ops::link_on_the_way(&store.root, &path) {
+    let rel = crate::store::model::relpath::from_root(&store.root, &path);
+    if let Some(link) = crate::store::write::fs_ops::link_on_the_way(&store.root, std::path::Path::new(&rel)) {
         return Err(format!("{} is a symbolic link; folio does not write its state through a link", link.display()));
     }
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;

@@ -246,10 +246,35 @@ fn entity_problems(store: &Store, i: EntityIdx, out: &mut Vec<Finding>) {
     }
 }
 
+/// Store state that is a symbolic link — the log, folio's state folder — which every write
+/// refuses (`write_gate`): said before anyone tries one.
+fn linked_state(store: &Store) -> Vec<crate::store::dialect::StoreWarning> {
+    use crate::store::write::{audit, fs_ops, state::State};
+    let log = audit::log_path(&store.root, store.kind());
+    let state = State::for_store(&store.root, store.kind()).dir;
+    [("the store's log", log), ("folio's state folder", state)]
+        .into_iter()
+        .filter_map(|(what, path)| {
+            let rel = crate::store::model::relpath::from_root(&store.root, &path);
+            let link = fs_ops::link_on_the_way(&store.root, std::path::Path::new(&rel))?;
+            let to = std::fs::read_link(&link).map(|t| format!(" (to {})", t.display())).unwrap_or_default();
+            Some(crate::store::dialect::StoreWarning {
+                code: "linked-state".into(),
+                message: format!(
+                    "{what} {} is or lies in a symbolic link{to}; folio refuses every write through it",
+                    link.display()
+                ),
+                path: crate::store::model::relpath::from_path(link.strip_prefix(&store.root).unwrap_or(&link)),
+            })
+        })
+        .collect()
+}
+
 /// Warnings about the store as a whole; codes that are not rule ids keep their code in the text.
 fn store_warnings(store: &Store, out: &mut Vec<Finding>) {
-    // The format's own warnings, and folders the walk could not read (`unreadable`).
-    for w in store.dialect.warnings().into_iter().chain(store.walk_warnings.iter().cloned()) {
+    // The format's own warnings, folders the walk could not read (`unreadable`), linked state.
+    let linked = linked_state(store);
+    for w in store.dialect.warnings().into_iter().chain(store.walk_warnings.iter().cloned()).chain(linked) {
         let (rule, message) = match rules::lookup(&w.code) {
             Some(r) => (r.id, w.message),
             None => (rules::STORE_WARNING, format!("{}: {}", w.code, w.message)),

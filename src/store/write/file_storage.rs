@@ -65,7 +65,7 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
         return Err(WriteError::ReadOnly(why));
     }
     let state = State::for_store(root, kind);
-    gate.check_no_link(&state.dir.to_string_lossy())?;
+    gate.check_no_link(&crate::store::model::relpath::from_root(root, &state.dir))?;
     // One writer at a time; a crashed writer's journal is resolved first, and a rollback that
     // could not finish stops every other write until it has.
     let _lock = WriteLock::acquire(&state).map_err(io_err("folio write lock"))?;

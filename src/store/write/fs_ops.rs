@@ -138,7 +138,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// The first symbolic link on the way from the store's top (its root, or the folder holding
-/// it for what a format keeps beside the root) to `path` (relative to the root, or absolute).
+/// it for what a format keeps beside the root) to `path` (relative to the root — `..` for
+/// what lies beside it — or absolute).
 pub fn link_on_the_way(root: &Path, path: &Path) -> Option<PathBuf> {
     let target = lexical(&root.join(path));
     let root = lexical(root);

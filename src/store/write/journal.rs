@@ -229,7 +229,7 @@ pub fn recover_before_open(folder: &Path) -> io::Result<Option<Recovery>> {
 
 fn recover_in(root: &Path, state: &State) -> io::Result<Option<Recovery>> {
     // A linked state folder is never written through (every write refuses, naming it).
-    if fs_ops::link_on_the_way(root, &state.dir).is_some() {
+    if fs_ops::link_on_the_way(root, Path::new(&crate::store::model::relpath::from_root(root, &state.dir))).is_some() {
         return Ok(None);
     }
     // A crashed writer's temporaries go whether or not it got as far as its journal (the
