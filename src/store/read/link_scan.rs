@@ -19,6 +19,10 @@ use crate::store::model::lines::{find_double, find_pair, is_blank, position_of, 
 static FOUR_SPACES: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"    "));
 static TILDES: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"~~~"));
 
+/// The links of one file that are kept and followed: a hostile file of a million links would
+/// otherwise cost memory and findings in proportion (`too-large` says when a file has more).
+pub const MAX_LINKS: usize = 10_000;
+
 /// Links in `text[body_start..]`, or `None` when the body needs the full parser.
 ///
 /// One pass over the lines. What a line holds that matters — a `[` or a backtick, a `|`, a
@@ -74,7 +78,7 @@ impl Found {
             return Vec::new();
         }
         let all: std::sync::Arc<str> = std::sync::Arc::from(self.texts.as_str());
-        self.raw.truncate(super::links::MAX_LINKS + 1);
+        self.raw.truncate(MAX_LINKS + 1);
         self.raw
             .drain(..)
             .map(|r| Link::in_shared(r.syntax, &all, r.text, r.target_len, r.span, r.line, r.col))

@@ -5,9 +5,7 @@ use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 use crate::store::model::entity::{Link, LinkSyntax};
 use crate::store::model::lines::LineIndex;
 
-/// The links of one file that are kept and followed: a hostile file of a million links would
-/// otherwise cost memory and findings in proportion (`too-large` says when a file has more).
-pub const MAX_LINKS: usize = 10_000;
+pub use super::link_scan::MAX_LINKS;
 
 /// How much of a body the full markdown parser reads: its tree costs many times the text, so
 /// a hostile multi-megabyte body the line scanner cannot take is parsed only this far.
