@@ -92,7 +92,12 @@ pub(super) fn refreshed(
     // reloaded, but only an outside change is announced (the verdict's message stays).
     let n = model.own_writes.outside(found);
     if n > 0 {
-        model.message = Some(Message { text: format!("reloaded {n} changed file(s)"), warn: false });
+        let reloaded = format!("reloaded {n} changed file(s)");
+        model.message = Some(match model.message.take() {
+            // An error stays in view: a write that failed and was rolled back changes files too.
+            Some(m) if m.warn => Message { text: format!("{} · {reloaded}", m.text), warn: true },
+            _ => Message { text: reloaded, warn: false },
+        });
     }
     effects.extend(start_refresh(model));
     effects.extend(review::on_store_changed(model));

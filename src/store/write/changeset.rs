@@ -196,7 +196,9 @@ pub enum WriteError {
     /// An interrupted write could not be rolled back yet: no write may start before it is.
     #[error("{0}")]
     Unrecovered(String),
-    #[error("{path}: {err}")]
+    /// A file-system error; the change was refused or rolled back (a rollback that cannot
+    /// finish is `Unrecovered` instead).
+    #[error("{path}: {err}; nothing was written")]
     Io { path: String, err: std::io::Error },
 }
 

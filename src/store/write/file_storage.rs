@@ -302,7 +302,7 @@ pub fn undo_plan(store: &Store, state: &State, record: &Record, by: &str) -> Res
     // After the files, so a crash between them rolls the files back with the ledger untouched.
     for tagged in state.changeset_tagged_files() {
         let rewrite = changeset_lines::without_changeset(&tagged, &record.id)
-            .map_err(|err| WriteError::Io { path: format!("{} (nothing was written)", tagged.display()), err })?;
+            .map_err(|err| WriteError::Io { path: tagged.display().to_string(), err })?;
         if let Some(l) = rewrite {
             let path = changeset::relative_to(&store.root, &l.path);
             writes.push(Write { path, expected: Some(l.expected), after: Some(l.bytes), role: Role::Ledger });
