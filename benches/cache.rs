@@ -12,7 +12,6 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use folio::r#gen;
 use folio::store::dialect::DialectKind;
 use folio::store::keep::cache::{self, Cache};
 use folio::store::{Store, keep::watch};
@@ -26,7 +25,7 @@ fn main() {
     match std::env::var_os("FOLIO_BENCH_STORE") {
         Some(src) => copy_tree(Path::new(&src), &store_dir),
         None => {
-            r#gen::generate(DialectKind::Okf, 10_000, 1, &store_dir).expect("generate");
+            folio_gen::generate(DialectKind::Okf, 10_000, 1, &store_dir).expect("generate");
         }
     }
     // Files written within 2 s of a snapshot are re-read on every check (mtime granularity):

@@ -14,7 +14,6 @@
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use folio::r#gen;
 use folio::recall::Query;
 use folio::recall::text::{TextIndex, TextRecall};
 use folio::store::Store;
@@ -38,7 +37,7 @@ fn bundle(n: usize) -> PathBuf {
     let done = dir.join(".generated");
     if !done.exists() {
         let _ = std::fs::remove_dir_all(&dir);
-        r#gen::generate(DialectKind::Okf, n, 1, &dir).expect("generate bundle");
+        folio_gen::generate(DialectKind::Okf, n, 1, &dir).expect("generate bundle");
         std::fs::write(&done, "").expect("mark bundle complete");
     }
     dir

@@ -18,7 +18,6 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use folio::r#gen;
 use folio::store::Store;
 use folio::store::dialect::DialectKind;
 use folio::store::keep::history;
@@ -40,8 +39,8 @@ fn repository(entities: usize, commits: usize) -> (PathBuf, String) {
     if !done.exists() {
         let _ = std::fs::remove_dir_all(&dir);
         let started = Instant::now();
-        r#gen::generate(DialectKind::Okf, entities, 1, &dir).expect("generate bundle");
-        let g = r#gen::git::commit_history(&dir, commits, 1).expect("commit history");
+        folio_gen::generate(DialectKind::Okf, entities, 1, &dir).expect("generate bundle");
+        let g = folio_gen::git::commit_history(&dir, commits, 1).expect("commit history");
         std::fs::write(&done, &g.hot).expect("mark repository complete");
         eprintln!("generated {} in {:.1} s", dir.display(), started.elapsed().as_secs_f64());
     }

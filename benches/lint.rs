@@ -7,7 +7,6 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use folio::r#gen;
 use folio::store::Store;
 use folio::store::dialect::DialectKind;
 use folio::store::lint::{self, LintConfig, Linted};
@@ -71,7 +70,7 @@ fn store_copy(n: usize) -> (tempfile::TempDir, PathBuf) {
             && std::process::Command::new("chmod").arg("-R").arg("u+w").arg(&dst).status().is_ok_and(|s| s.success());
         assert!(ok, "copying {} failed", src.display());
     } else {
-        r#gen::generate(DialectKind::Okf, n, 1, &dst).expect("generate bundle");
+        folio_gen::generate(DialectKind::Okf, n, 1, &dst).expect("generate bundle");
     }
     (tmp, dst)
 }

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use folio::r#gen;
 use folio::store::dialect::DialectKind;
 use folio::store::{Store, model::graph, write::catalog};
 
@@ -23,7 +22,7 @@ fn bundle(n: usize) -> PathBuf {
     let done = dir.join(".generated");
     if !done.exists() {
         let _ = std::fs::remove_dir_all(&dir);
-        r#gen::generate(DialectKind::Okf, n, 1, &dir).expect("generate bundle");
+        folio_gen::generate(DialectKind::Okf, n, 1, &dir).expect("generate bundle");
         std::fs::write(&done, "").expect("mark bundle complete");
     }
     dir

@@ -23,7 +23,6 @@ use folio::app::action::Action;
 use folio::app::config::{self, ColorChoice};
 use folio::app::effects::Source;
 use folio::app::event::Event;
-use folio::r#gen;
 use folio::store::dialect::DialectKind;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -35,7 +34,7 @@ const QUERIES: &[&str] =
     &["gross margin", "daily rev", "hot index 93", "stale snapshot", "kind:metric churn", "tag:latency cold"];
 /// The terminal the frames are drawn for.
 const SIZE: (u16, u16) = (120, 40);
-/// The terminal loop's idle input poll (src/tui).
+/// The terminal loop's idle input poll (crates/folio-tui/src/tui).
 const IDLE_POLL: Duration = Duration::from_millis(30);
 
 fn entities() -> usize {
@@ -51,7 +50,7 @@ fn bundle(n: usize) -> PathBuf {
     let done = dir.join(".generated");
     if !done.exists() {
         let _ = std::fs::remove_dir_all(&dir);
-        r#gen::generate(DialectKind::Okf, n, 1, &dir).expect("generate bundle");
+        folio_gen::generate(DialectKind::Okf, n, 1, &dir).expect("generate bundle");
         std::fs::write(&done, "").expect("mark bundle complete");
     }
     dir

@@ -1,13 +1,9 @@
 //! folio: review and curate the knowledge AI agents write as markdown.
 //!
-//! `store` is the domain (no terminal code); `recall` is the fuzzy matcher shared by the
-//! CLI and the TUI; `cli` is the headless face.
-pub mod app;
+//! The domain is the `folio-core` crate (no terminal code), the terminal face `folio-tui`;
+//! this crate is the `folio` binary's command line. Their modules are re-exported here so a
+//! test, bench or fuzz target names one path for each thing.
 pub mod cli;
-#[doc(hidden)]
-pub mod r#gen;
-pub mod markdown;
-pub mod recall;
-pub mod store;
-pub mod tui;
-pub mod ui;
+
+pub use folio_core::{demo, recall, store};
+pub use folio_tui::{app, markdown, tui, ui};

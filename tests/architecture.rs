@@ -1,8 +1,9 @@
-//! The house rules, checked on the source tree (docs/ARCHITECTURE.md):
-//! - what a format means lives in its folder: no code outside `src/store/dialect/` names a
+//! The house rules the compiler cannot see, checked on the source tree (docs/ARCHITECTURE.md).
+//! That the domain crate (`crates/folio-core`) never reaches the terminal is the compiler's:
+//! it has no such dependency; the test below only keeps it from gaining one.
+//! - what a format means lives in its folder: no code outside `store/dialect/` names a
 //!   format's `DialectKind::` variant (the registry inside that folder lists them);
-//! - the domain (`src/store`) never imports the terminal (ratatui, crossterm);
-//! - its layers (model → read → write → lint → review → keep) never import upward, and its
+//! - the domain's layers (model → read → write → lint → review → keep) never import upward, and its
 //!   modules import in no circle.
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,11 +19,21 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Each file (relative to `src/`) and how many lines in it hold `needle`.
+/// The domain crate's sources.
+fn src() -> PathBuf {
+    workspace().join("crates/folio-core/src")
+}
+
+/// The sources of every crate folio ships (the generator, a dev tool, is not one).
+fn shipped_sources() -> [PathBuf; 3] {
+    [src(), workspace().join("crates/folio-tui/src"), workspace().join("src")]
+}
+
+/// Each file (relative to the workspace) and how many lines in it hold `needle`.
 fn occurrences(under: &Path, needle: &str) -> BTreeMap<String, usize> {
     let mut files = Vec::new();
     rust_files(under, &mut files);
@@ -31,7 +42,7 @@ fn occurrences(under: &Path, needle: &str) -> BTreeMap<String, usize> {
         let text = std::fs::read_to_string(&f).unwrap();
         let n = text.lines().filter(|l| l.contains(needle)).count();
         if n > 0 {
-            found.insert(f.strip_prefix(src()).unwrap().to_string_lossy().replace('\\', "/"), n);
+            found.insert(f.strip_prefix(workspace()).unwrap().to_string_lossy().replace('\\', "/"), n);
         }
     }
     found
@@ -40,9 +51,11 @@ fn occurrences(under: &Path, needle: &str) -> BTreeMap<String, usize> {
 #[test]
 fn only_format_folders_name_formats() {
     let mut offenders = Vec::new();
-    for (file, n) in occurrences(&src(), "DialectKind::") {
-        if !file.starts_with("store/dialect/") {
-            offenders.push(format!("{file}: {n} line(s) name a format"));
+    for root in shipped_sources() {
+        for (file, n) in occurrences(&root, "DialectKind::") {
+            if !file.starts_with("crates/folio-core/src/store/dialect/") {
+                offenders.push(format!("{file}: {n} line(s) name a format"));
+            }
         }
     }
     assert!(
@@ -54,12 +67,21 @@ fn only_format_folders_name_formats() {
 }
 
 #[test]
-fn the_domain_never_imports_the_terminal() {
-    let store = src().join("store");
-    for needle in ["ratatui", "crossterm"] {
-        let found = occurrences(&store, needle);
-        assert!(found.is_empty(), "src/store imports {needle}: {found:?}");
-    }
+fn the_domain_crate_depends_on_no_terminal_library() {
+    // `cargo tree` of the domain crate's normal dependencies, transitive ones included.
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["tree", "--offline", "-p", "folio-core", "-e", "normal", "--prefix", "none", "--format", "{p}"])
+        .current_dir(workspace())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "cargo tree: {}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8(out.stdout).unwrap();
+    assert!(tree.lines().any(|l| l.starts_with("folio-core ")), "cargo tree printed no domain crate:\n{tree}");
+    let terminal: Vec<&str> = tree
+        .lines()
+        .filter(|l| ["ratatui", "crossterm", "termion", "termwiz", "syntect"].iter().any(|t| l.starts_with(&format!("{t} "))))
+        .collect();
+    assert!(terminal.is_empty(), "the domain crate reaches a terminal library: {terminal:?}");
 }
 
 /// The domain's layers, lowest first (docs/ARCHITECTURE.md). `dialect/` is not among them: a

@@ -22,11 +22,8 @@ fn setup() -> Setup {
 fn setup_dialect(dialect: &str) -> Setup {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join(dialect);
-    let out = Command::new(env!("CARGO_BIN_EXE_folio-gen"))
-        .args(["--dialect", dialect, "--entities", "1200", "--seed", "7", "--out", store.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let kind = folio::store::dialect::by_name(dialect).unwrap();
+    folio_gen::generate(kind, 1200, 7, &store).unwrap();
     // Files written this recently are re-read on every open (mtime granularity); age them.
     age(&store);
     let cache = dir.path().join("cache");

@@ -5,7 +5,6 @@ use common::*;
 
 use std::path::Path;
 
-use folio::r#gen;
 use folio::store::dialect::DialectKind;
 
 #[test]
@@ -13,7 +12,7 @@ fn every_dialect_is_detected_and_loads_its_entities() {
     let tmp = tempfile::tempdir().unwrap();
     for kind in DialectKind::ALL.into_iter().filter(|k| k.format().store_is_folder()) {
         let out = tmp.path().join(kind.name());
-        let report = r#gen::generate(kind, 120, 7, &out).unwrap();
+        let report = folio_gen::generate(kind, 120, 7, &out).unwrap();
         assert_eq!(report.entities, 120);
         let stats = folio_json(&["stats", out.to_str().unwrap(), "--json"]);
         assert_eq!(stats["dialect"], kind.name(), "{kind}: {stats}");
@@ -30,9 +29,9 @@ fn every_dialect_is_detected_and_loads_its_entities() {
 #[test]
 fn same_seed_same_bytes_other_seed_other_bytes() {
     let tmp = tempfile::tempdir().unwrap();
-    let a = r#gen::generate(DialectKind::Okf, 60, 3, &tmp.path().join("a")).unwrap();
-    let b = r#gen::generate(DialectKind::Okf, 60, 3, &tmp.path().join("b")).unwrap();
-    let c = r#gen::generate(DialectKind::Okf, 60, 4, &tmp.path().join("c")).unwrap();
+    let a = folio_gen::generate(DialectKind::Okf, 60, 3, &tmp.path().join("a")).unwrap();
+    let b = folio_gen::generate(DialectKind::Okf, 60, 3, &tmp.path().join("b")).unwrap();
+    let c = folio_gen::generate(DialectKind::Okf, 60, 4, &tmp.path().join("c")).unwrap();
     assert_eq!((a.files, a.bytes, a.links), (b.files, b.bytes, b.links));
     assert_eq!(tree_bytes(&a.store), tree_bytes(&b.store));
     assert_ne!(tree_bytes(&a.store), tree_bytes(&c.store));
@@ -54,7 +53,7 @@ fn tree_bytes(root: &Path) -> Vec<(String, Vec<u8>)> {
 fn refuses_a_non_empty_folder() {
     let tmp = tempfile::tempdir().unwrap();
     write(tmp.path(), "keep.md", "mine");
-    let err = r#gen::generate(DialectKind::Vault, 5, 1, tmp.path()).unwrap_err();
+    let err = folio_gen::generate(DialectKind::Vault, 5, 1, tmp.path()).unwrap_err();
     assert!(err.to_string().contains("not empty"), "{err}");
     assert_eq!(std::fs::read_to_string(tmp.path().join("keep.md")).unwrap(), "mine");
 }
@@ -74,7 +73,7 @@ fn concept_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 fn okf_bundle_has_fresh_catalogs_realistic_sizes_and_countable_links() {
     let tmp = tempfile::tempdir().unwrap();
     let n = 1500;
-    let r = r#gen::generate(DialectKind::Okf, n, 11, &tmp.path().join("okf")).unwrap();
+    let r = folio_gen::generate(DialectKind::Okf, n, 11, &tmp.path().join("okf")).unwrap();
     let s = r.store.to_str().unwrap();
     assert_eq!(folio(&["index", "--check", s]).status.code(), Some(0), "generated catalogs are fresh");
     let mut files = Vec::new();
@@ -151,7 +150,7 @@ fn link_scanner_agrees_with_pulldown_on_the_corpora() {
 fn link_scanner_agrees_with_pulldown_on_generated_stores() {
     let tmp = tempfile::tempdir().unwrap();
     for kind in DialectKind::ALL.into_iter().filter(|k| k.format().store_is_folder()) {
-        let r = r#gen::generate(kind, 300, 5, &tmp.path().join(kind.name())).unwrap();
+        let r = folio_gen::generate(kind, 300, 5, &tmp.path().join(kind.name())).unwrap();
         let mut files = Vec::new();
         markdown_files(&r.store, &mut files);
         let (answered, _) = scanner_agrees(&files);

@@ -9,7 +9,6 @@ mod git_support;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use folio::r#gen;
 use folio::store::Store;
 use folio::store::dialect::DialectKind;
 use folio::store::keep::history;
@@ -58,8 +57,8 @@ fn a_generated_history_agrees_with_git_log_follow_and_git_blame() {
     }
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("store");
-    r#gen::generate(DialectKind::Vault, 60, 7, &root).unwrap();
-    let report = r#gen::git::commit_history(&root, 300, 7).unwrap();
+    folio_gen::generate(DialectKind::Vault, 60, 7, &root).unwrap();
+    let report = folio_gen::git::commit_history(&root, 300, 7).unwrap();
     assert!(report.hot.ends_with("-renamed.md"), "{report:?}");
     // What gitoxide wrote is a sound repository for git.
     git(&root, &["fsck", "--strict", "--no-progress"]);

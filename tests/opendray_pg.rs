@@ -182,15 +182,9 @@ fn folio_gen_fills_an_empty_brain_deterministically() {
     pg.opendray_db("b");
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    let fill = |db: &str| {
-        Command::new(env!("CARGO_BIN_EXE_folio-gen"))
-            .args(["--dialect", "opendray-pg", "--entities", "300", "--seed", "5", "--out", &pg.conninfo(db)])
-            .output()
-            .unwrap()
-    };
+    let kind = folio::store::dialect::by_name("opendray-pg").unwrap();
     for db in ["a", "b"] {
-        let o = fill(db);
-        assert!(o.status.success(), "{}", text(&o));
+        folio_gen::fill_database(kind, 300, 5, &pg.conninfo(db)).unwrap();
     }
     let stats = json(s, &["stats", &pg.conninfo("a"), "--json"]);
     assert_eq!(stats["entities"], 300);
@@ -204,9 +198,8 @@ fn folio_gen_fills_an_empty_brain_deterministically() {
             .collect()
     };
     assert_eq!(dump("a"), dump("b"), "the same seed writes the same rows");
-    let again = fill("a");
-    assert_eq!(again.status.code(), Some(2));
-    assert!(text(&again).contains("already holds 300 nodes"), "{}", text(&again));
+    let again = folio_gen::fill_database(kind, 300, 5, &pg.conninfo("a")).unwrap_err();
+    assert!(again.contains("already holds 300 nodes"), "{again}");
 }
 
 #[test]
@@ -299,11 +292,7 @@ fn a_large_brain_reopens_through_the_cache_and_still_sees_changes() {
     let Some(pg) = pg::Pg::start() else { return };
     let mut c = pg.opendray_db("brain");
     let url = pg.conninfo("brain");
-    let o = Command::new(env!("CARGO_BIN_EXE_folio-gen"))
-        .args(["--dialect", "opendray-pg", "--entities", "1500", "--out", &url])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", text(&o));
+    folio_gen::fill_database(folio::store::dialect::by_name("opendray-pg").unwrap(), 1500, 1, &url).unwrap();
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
     assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 1500);

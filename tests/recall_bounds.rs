@@ -63,7 +63,7 @@ fn check(engine: &mut Engine, store: &Store, input: &str) {
 #[test]
 fn typing_random_queries_ranks_exactly_as_full_scoring() {
     let dir = tempfile::tempdir().unwrap();
-    folio::r#gen::generate(DialectKind::Okf, 6_000, 7, dir.path()).unwrap();
+    folio_gen::generate(DialectKind::Okf, 6_000, 7, dir.path()).unwrap();
     let store = Arc::new(Store::load(dir.path(), DialectKind::Okf, "test".into()));
     let words: Vec<String> = store
         .entities

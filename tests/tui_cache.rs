@@ -23,7 +23,7 @@ fn open(store: &Path) -> App {
 fn a_cached_store_opens_at_once_then_takes_in_what_changed_on_disk() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("okf");
-    folio::r#gen::generate(DialectKind::Okf, 1200, 3, &store).unwrap();
+    folio_gen::generate(DialectKind::Okf, 1200, 3, &store).unwrap();
     // Written an hour ago, as a real store would be (recent files are always re-read).
     let then = std::time::SystemTime::now() - Duration::from_secs(3600);
     for e in ignore::Walk::new(&store).flatten().filter(|e| e.file_type().is_some_and(|t| t.is_file())) {

@@ -6,8 +6,8 @@ use serde_json::json;
 
 use super::common::{Global, print_json};
 use super::escape;
-use crate::store::keep::cache::{self, Cache};
-use crate::store::read::detect;
+use folio_core::store::keep::cache::{self, Cache};
+use folio_core::store::read::detect;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -59,7 +59,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     }
 }
 
-fn detection(path: &Path, g: &Global) -> (PathBuf, crate::store::dialect::DialectKind) {
+fn detection(path: &Path, g: &Global) -> (PathBuf, folio_core::store::dialect::DialectKind) {
     match g.dialect {
         Some(kind) => (detect::root_for(kind, path), kind),
         None => {

@@ -3,15 +3,15 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::store::dialect::DialectKind;
-use crate::store::{Reads, Store};
+use folio_core::store::dialect::DialectKind;
+use folio_core::store::{Reads, Store};
 
 /// Options that apply to every subcommand.
 pub struct Global {
     pub dialect: Option<DialectKind>,
     pub demo: bool,
     /// The persistent store cache (None: `--no-cache` or `FOLIO_NO_CACHE`).
-    pub cache: Option<crate::store::keep::cache::Cache>,
+    pub cache: Option<folio_core::store::keep::cache::Cache>,
     /// `--bundle NAME`: one store among several in PATH.
     pub bundle: Option<String>,
 }
@@ -27,7 +27,7 @@ pub fn open_store(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
 pub fn open_store_reading(g: &Global, path: Option<&Path>, reads: Reads<'_>) -> anyhow::Result<Store> {
     // Whether there was a journal to resolve (said on stderr). One that cannot be resolved yet
     // leaves the store readable; every write refuses until it is.
-    let resolve = |r: std::io::Result<Option<crate::store::write::journal::Recovery>>| match r {
+    let resolve = |r: std::io::Result<Option<folio_core::store::write::journal::Recovery>>| match r {
         Ok(Some(r)) => {
             eprintln!("folio: {}", super::escape::line(&r.to_string()));
             true
@@ -44,14 +44,14 @@ pub fn open_store_reading(g: &Global, path: Option<&Path>, reads: Reads<'_>) -> 
     };
     // Before the store is read: a crash may have left aside the file its format is known by.
     let early = match path.filter(|p| !g.demo && p.is_dir()) {
-        Some(folder) => resolve(crate::store::write::journal::recover_before_open(folder)),
+        Some(folder) => resolve(folio_core::store::write::journal::recover_before_open(folder)),
         None => false,
     };
     let store = open_store_as_is_reading(g, path, reads)?;
     if early {
         return Ok(store);
     }
-    match resolve(crate::store::write::journal::recover(&store.root, store.kind())) {
+    match resolve(folio_core::store::write::journal::recover(&store.root, store.kind())) {
         true => Ok(Store::load(&store.root, store.kind(), store.detected_by.clone())),
         false => Ok(store),
     }
@@ -65,16 +65,16 @@ pub fn open_store_as_is(g: &Global, path: Option<&Path>) -> anyhow::Result<Store
 
 pub fn open_store_as_is_reading(g: &Global, path: Option<&Path>, reads: Reads<'_>) -> anyhow::Result<Store> {
     if g.demo {
-        let dir = super::demo::materialize().context("cannot unpack the demo store")?;
+        let dir = folio_core::demo::materialize().context("cannot unpack the demo store")?;
         return Ok(Store::open(&dir, g.dialect)?);
     }
     let (store, warnings) = match (path, g.bundle.as_deref()) {
         (Some(p), Some(name)) => {
-            Store::open_with(&crate::store::choose_store(p, Some(name))?, g.dialect, g.cache.as_ref(), reads)?
+            Store::open_with(&folio_core::store::choose_store(p, Some(name))?, g.dialect, g.cache.as_ref(), reads)?
         }
         (None, Some(name)) => {
             let cwd = std::env::current_dir().context("cannot read the current directory")?;
-            Store::open_with(&crate::store::choose_store(&cwd, Some(name))?, g.dialect, g.cache.as_ref(), reads)?
+            Store::open_with(&folio_core::store::choose_store(&cwd, Some(name))?, g.dialect, g.cache.as_ref(), reads)?
         }
         (Some(p), None) => Store::open_with(p, g.dialect, g.cache.as_ref(), reads)?,
         (None, None) => {
@@ -109,9 +109,9 @@ pub fn split_path_arg(mut words: Vec<String>) -> anyhow::Result<(Option<PathBuf>
 }
 
 /// Resolve an entity id given on the command line, with a clear error when it is unknown.
-pub fn find_entity(store: &Store, id: &str) -> anyhow::Result<crate::store::model::entity::EntityIdx> {
+pub fn find_entity(store: &Store, id: &str) -> anyhow::Result<folio_core::store::model::entity::EntityIdx> {
     store.find(id).with_context(|| {
-        let hits = crate::recall::recall(store, id, 3);
+        let hits = folio_core::recall::recall(store, id, 3);
         let near: Vec<&str> = hits.iter().map(|h| store.entity(h.idx).id.as_str()).collect();
         if near.is_empty() {
             format!("no entity `{id}` in {}", store.root.display())

@@ -4,12 +4,12 @@
 /// Characters that can hide text from a reader or drive a terminal (carriage returns too:
 /// they can overwrite a printed line).
 pub fn is_hostile(c: char) -> bool {
-    c == '\r' || crate::store::read::hostile::is_hostile(c)
+    c == '\r' || folio_core::store::read::hostile::is_hostile(c)
 }
 
 /// `s.chars().any(is_hostile)`, by the loader's block scan.
 fn any_hostile(s: &str) -> bool {
-    memchr::memchr(b'\r', s.as_bytes()).is_some() || crate::store::read::hostile::has_hostile(s)
+    memchr::memchr(b'\r', s.as_bytes()).is_some() || folio_core::store::read::hostile::has_hostile(s)
 }
 
 /// Text with every hostile character shown as `\u{…}` (newlines and tabs kept).

@@ -3,7 +3,7 @@ use std::path::PathBuf;
 
 use super::common::{Global, find_entity, open_store, print_json};
 use super::escape;
-use crate::store::model::graph;
+use folio_core::store::model::graph;
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
 pub enum Format {

@@ -7,9 +7,9 @@ use serde_json::json;
 
 use super::common::{Global, find_entity, print_json};
 use super::escape;
-use crate::store::Store;
-use crate::store::keep::history::{self, History, Source};
-use crate::store::review::diff::{self, Op};
+use folio_core::store::Store;
+use folio_core::store::keep::history::{self, History, Source};
+use folio_core::store::review::diff::{self, Op};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -151,7 +151,7 @@ fn deleted(store: &Store, as_json: bool) -> anyhow::Result<u8> {
             .iter()
             .map(|d| {
                 json!({"path": d.path, "commit": d.commit.id.to_string(), "rev": d.commit.id.to_hex_with_len(7).to_string(),
-                       "when": time::OffsetDateTime::from_unix_timestamp(d.commit.time).ok().map(crate::store::model::timestamp::iso),
+                       "when": time::OffsetDateTime::from_unix_timestamp(d.commit.time).ok().map(folio_core::store::model::timestamp::iso),
                        "author": d.commit.author, "email": d.commit.email, "subject": d.commit.subject})
             })
             .collect();

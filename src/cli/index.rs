@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use super::common::Global;
 use super::escape;
 use super::write_flags::{self, WriteFlags};
-use crate::store::write::catalog::{self, CatalogState};
+use folio_core::store::write::catalog::{self, CatalogState};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -8,9 +8,9 @@ use anyhow::{Context, bail};
 use super::common::{Global, print_json};
 use super::escape;
 use super::write_flags::{WriteFlags, open_resolved_reading, report as report_write};
-use crate::store::lint::{self, Finding, LintConfig, Report, fix, rules};
-use crate::store::model::entity::Severity;
-use crate::store::{Reads, Store};
+use folio_core::store::lint::{self, Finding, LintConfig, Report, fix, rules};
+use folio_core::store::model::entity::Severity;
+use folio_core::store::{Reads, Store};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -103,7 +103,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         // The content rules' profiles from the persistent cache where the files are unchanged:
         // a second lint of an unchanged store reads no body.
         let profiles = || {
-            let (profiles, made) = crate::store::keep::cache::profiles::open(g.cache.as_ref(), store);
+            let (profiles, made) = folio_core::store::keep::cache::profiles::open(g.cache.as_ref(), store);
             for w in &made.warnings {
                 eprintln!("folio: cache: {}", escape::line(w));
             }

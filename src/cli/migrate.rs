@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use super::common::Global;
 use super::escape;
 use super::write_flags::{self, WriteFlags};
-use crate::store::write::migrate;
+use folio_core::store::write::migrate;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -9,7 +9,6 @@ pub mod blame;
 pub mod cache;
 pub mod common;
 pub mod completions;
-pub mod demo;
 pub mod escape;
 pub mod graph;
 pub mod history;
@@ -36,7 +35,7 @@ pub struct Cli {
     /// Read the store as this dialect instead of detecting it
     /// (okf, evolve, aip10, elophanto, opendray, awareness, vault, opendray-pg).
     #[arg(long, global = true, value_name = "NAME", value_parser = parse_dialect)]
-    pub dialect: Option<crate::store::dialect::DialectKind>,
+    pub dialect: Option<folio_core::store::dialect::DialectKind>,
     /// Use the demo store bundled in the binary instead of PATH.
     #[arg(long, global = true)]
     pub demo: bool,
@@ -102,9 +101,9 @@ pub enum Command {
     Man(completions::ManArgs),
 }
 
-fn parse_dialect(s: &str) -> Result<crate::store::dialect::DialectKind, String> {
-    crate::store::dialect::by_name(s).ok_or_else(|| {
-        format!("unknown dialect `{s}` (expected one of: {})", crate::store::dialect::names().join(", "))
+fn parse_dialect(s: &str) -> Result<folio_core::store::dialect::DialectKind, String> {
+    folio_core::store::dialect::by_name(s).ok_or_else(|| {
+        format!("unknown dialect `{s}` (expected one of: {})", folio_core::store::dialect::names().join(", "))
     })
 }
 
@@ -125,8 +124,8 @@ pub fn run() -> ExitCode {
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<u8> {
-    crate::store::read::detect::set_show_archived(cli.archived);
-    let cache = if cli.no_cache { None } else { crate::store::keep::cache::Cache::from_env() };
+    folio_core::store::read::detect::set_show_archived(cli.archived);
+    let cache = if cli.no_cache { None } else { folio_core::store::keep::cache::Cache::from_env() };
     let g = common::Global { dialect: cli.dialect, demo: cli.demo, cache, bundle: cli.bundle.clone() };
     match cli.command {
         Some(Command::Show(a)) => show::run(&g, a),
@@ -155,15 +154,15 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
                 eprintln!("folio: not a terminal, so printing the summary instead of opening the UI");
                 return stats::run(&g, stats::Args { path: cli.path, json: false });
             }
-            let source = crate::app::effects::Source {
+            let source = folio_tui::app::effects::Source {
                 path: cli.path,
                 dialect: cli.dialect,
                 demo: cli.demo,
                 no_cache: cli.no_cache,
                 bundle: cli.bundle.clone(),
             };
-            let color = crate::app::config::ColorChoice::from_name(&cli.color).unwrap_or_default();
-            crate::tui::run(source, color)?;
+            let color = folio_tui::app::config::ColorChoice::from_name(&cli.color).unwrap_or_default();
+            folio_tui::tui::run(source, color)?;
             Ok(0)
         }
     }

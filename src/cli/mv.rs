@@ -4,9 +4,9 @@ use super::common::{Global, find_entity};
 use super::escape;
 use super::set::split_words;
 use super::write_flags::{self, WriteFlags};
-use crate::store::write::audit::AuditEvent;
-use crate::store::write::changeset::Changeset;
-use crate::store::write::repoint;
+use folio_core::store::write::audit::AuditEvent;
+use folio_core::store::write::changeset::Changeset;
+use folio_core::store::write::repoint;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

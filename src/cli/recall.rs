@@ -4,7 +4,7 @@ use serde_json::json;
 
 use super::common::{Global, open_store_reading, print_json, split_path_arg};
 use super::escape;
-use crate::store::Reads;
+use folio_core::store::Reads;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -32,19 +32,19 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     // Body queries start from the bodies' words: a load from the files tokenises them as it reads.
     let reads = if a.text { Reads::EntitiesAndTerms } else { Reads::Entities };
     let store = super::common::one_shot(open_store_reading(g, path.as_deref(), reads)?);
-    let parsed = crate::recall::Query::parse(&query);
+    let parsed = folio_core::recall::Query::parse(&query);
     // `has:lint` needs the lint engine's findings, the same ones the TUI marks.
     let flags = if parsed.has_lint {
-        let config = crate::store::lint::LintConfig::load(&store.root, store.kind())?;
-        let profiles = || crate::store::keep::cache::profiles::open(g.cache.as_ref(), &store).0;
-        crate::recall::lint_flags(&store, &crate::store::lint::lint_with(&store, &config, &profiles))
+        let config = folio_core::store::lint::LintConfig::load(&store.root, store.kind())?;
+        let profiles = || folio_core::store::keep::cache::profiles::open(g.cache.as_ref(), &store).0;
+        folio_core::recall::lint_flags(&store, &folio_core::store::lint::lint_with(&store, &config, &profiles))
     } else {
         Vec::new()
     };
     if a.text {
         let started = std::time::Instant::now();
         // The index from the persistent cache where the files are unchanged (never in the store).
-        let (text, made) = crate::recall::text::TextRecall::open(g.cache.as_ref(), &store);
+        let (text, made) = folio_core::recall::text::TextRecall::open(g.cache.as_ref(), &store);
         for w in &made.warnings {
             eprintln!("folio: cache: {}", escape::line(w));
         }
@@ -62,7 +62,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         print_text_hits(&store, &query, &hits, a.json, &cost);
         return Ok(0);
     }
-    let hits = crate::recall::recall_with(&store, &parsed, &flags, a.sections, a.limit);
+    let hits = folio_core::recall::recall_with(&store, &parsed, &flags, a.sections, a.limit);
     if a.json {
         let results: Vec<_> = hits
             .iter()
@@ -109,9 +109,9 @@ struct IndexCost {
 /// Full-text results: each with its matching lines, the query's words highlighted on a terminal
 /// (byte ranges in JSON).
 fn print_text_hits(
-    store: &crate::store::Store,
+    store: &folio_core::store::Store,
     query: &str,
-    hits: &[crate::recall::text::TextHit],
+    hits: &[folio_core::recall::text::TextHit],
     json: bool,
     cost: &IndexCost,
 ) {

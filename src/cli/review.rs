@@ -8,12 +8,12 @@ use serde_json::json;
 use super::common::{Global, find_entity, open_store_as_is, print_json};
 use super::escape;
 use super::write_flags::{self, WriteFlags};
-use crate::store::Store;
-use crate::store::keep::history::attribution;
-use crate::store::model::entity::EntityIdx;
-use crate::store::review::filter::Filter;
-use crate::store::review::group::{Grouping, grouped};
-use crate::store::review::{self, Plan, Reviewer, Verdict, diff, queue};
+use folio_core::store::Store;
+use folio_core::store::keep::history::attribution;
+use folio_core::store::model::entity::EntityIdx;
+use folio_core::store::review::filter::Filter;
+use folio_core::store::review::group::{Grouping, grouped};
+use folio_core::store::review::{self, Plan, Reviewer, Verdict, diff, queue};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -213,7 +213,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
             let store = write_flags::open_resolved(g, path, write.read_only)?;
             let (a, b) = (find_entity(&store, &id)?, find_entity(&store, &other)?);
             let actor = write.actor()?;
-            let applied = crate::store::lint::ignore::dismiss(&store, a, b, &reason, &actor, &write.options())
+            let applied = folio_core::store::lint::ignore::dismiss(&store, a, b, &reason, &actor, &write.options())
                 .map_err(write_flags::report)?;
             report_applied(&applied);
             Ok(0)
@@ -395,7 +395,7 @@ fn finish(store: &Store, plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
     }
 }
 
-fn report_applied(applied: &crate::store::write::changeset::Applied) {
+fn report_applied(applied: &folio_core::store::write::changeset::Applied) {
     for f in &applied.files {
         println!("wrote {}", escape::line(f));
     }

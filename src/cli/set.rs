@@ -6,12 +6,12 @@ use serde_json::Value;
 
 use super::common::{Global, find_entity};
 use super::write_flags::{self, WriteFlags};
-use crate::store::dialect::Grammar;
-use crate::store::model::entity::EntityIdx;
-use crate::store::write::audit::AuditEvent;
-use crate::store::write::changeset::Changeset;
-use crate::store::write::edit::{self, FieldEdit};
-use crate::store::{Store, model::digest, read::frontmatter};
+use folio_core::store::dialect::Grammar;
+use folio_core::store::model::entity::EntityIdx;
+use folio_core::store::write::audit::AuditEvent;
+use folio_core::store::write::changeset::Changeset;
+use folio_core::store::write::edit::{self, FieldEdit};
+use folio_core::store::{Store, model::digest, read::frontmatter};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -101,7 +101,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let event = AuditEvent::new(
         "set",
         &a.write.actor()?,
-        format!("set `{key}` to `{}`", crate::store::write::catalog::one_line(raw)),
+        format!("set `{key}` to `{}`", folio_core::store::write::catalog::one_line(raw)),
     )
     .detail("key", key.clone())
     .detail("value", value.clone());

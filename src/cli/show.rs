@@ -3,8 +3,8 @@ use serde_json::{Value, json};
 
 use super::common::{Global, find_entity, open_store, print_json, split_path_arg};
 use super::escape;
-use crate::store::Store;
-use crate::store::model::entity::{EntityIdx, Resolution};
+use folio_core::store::Store;
+use folio_core::store::model::entity::{EntityIdx, Resolution};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -44,7 +44,7 @@ pub fn resolution(store: &Store, r: &Resolution) -> (&'static str, Option<String
 pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
     let e = store.entity(idx);
     // An entity that could not be read still shows what loading recorded (its problems say why).
-    let fields = if e.problems.iter().any(|p| p.rule == crate::store::model::entity::rule::UNREADABLE) {
+    let fields = if e.problems.iter().any(|p| p.rule == folio_core::store::model::entity::rule::UNREADABLE) {
         Default::default()
     } else {
         store.fields(idx)?
@@ -55,7 +55,7 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
         .map(|l| {
             let (status, resolved) = resolution(store, &l.resolution);
             json!({"target": l.target(), "label": l.label(), "resolved": resolved, "status": status,
-                   "syntax": match l.syntax { crate::store::model::entity::LinkSyntax::Wiki => "wiki", _ => "markdown" },
+                   "syntax": match l.syntax { folio_core::store::model::entity::LinkSyntax::Wiki => "wiki", _ => "markdown" },
                    "line": l.line, "column": l.col})
         })
         .collect();
@@ -72,7 +72,7 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
         .iter()
         // The rule's own severity when the problem does not override it: never null (issue 23).
         .map(|p| {
-            let severity = p.severity.unwrap_or_else(|| crate::store::lint::default_severity(p.rule));
+            let severity = p.severity.unwrap_or_else(|| folio_core::store::lint::default_severity(p.rule));
             json!({"rule": p.rule, "severity": severity.name(), "message": p.message, "line": p.line, "column": p.col})
         })
         .collect();

@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::common::{Global, one_shot, open_store, print_json};
 use super::escape;
-use crate::store::{Store, write::catalog};
+use folio_core::store::{Store, write::catalog};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

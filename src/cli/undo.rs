@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use super::common::Global;
 use super::escape;
 use super::write_flags::{self, WriteFlags};
-use crate::store::write::undo;
+use folio_core::store::write::undo;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -19,7 +19,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let store = write_flags::open_resolved(g, a.path.as_deref(), a.write.read_only)?;
     if a.write.dry_run {
         let (record, diff) = undo::preview(&store).map_err(write_flags::report)?;
-        let extra = undo::preview_extra(&store, &a.write.actor()?, crate::store::write::audit::now())
+        let extra = undo::preview_extra(&store, &a.write.actor()?, folio_core::store::write::audit::now())
             .map_err(write_flags::report)?;
         println!("would undo `{}`: {}", record.verb, escape::line(&record.summary));
         for l in extra.lines() {

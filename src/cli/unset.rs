@@ -2,8 +2,8 @@
 use super::common::{Global, find_entity};
 use super::set::{edit_entity, split_words};
 use super::write_flags::{self, WriteFlags};
-use crate::store::write::audit::AuditEvent;
-use crate::store::write::edit::FieldEdit;
+use folio_core::store::write::audit::AuditEvent;
+use folio_core::store::write::edit::FieldEdit;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -4,8 +4,8 @@ use std::path::Path;
 
 use super::common::{Global, open_store_as_is_reading, open_store_reading};
 use super::escape;
-use crate::store::write::changeset::{Changeset, WriteError, WriteOptions};
-use crate::store::{Reads, Store};
+use folio_core::store::write::changeset::{Changeset, WriteError, WriteOptions};
+use folio_core::store::{Reads, Store};
 
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct WriteFlags {

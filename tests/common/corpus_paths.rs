@@ -20,14 +20,21 @@ pub const NOT_COPIED: &[(&str, &str)] = &[
     ("evolve/public-repo-vinodmut", "vinodmut/test-evolve-guidelines has no licence"),
 ];
 
+/// The workspace's root: the nearest folder up from the including crate's that holds
+/// `Cargo.lock` (the tests are the root crate's, the cache's unit tests `crates/folio-core`'s).
+pub fn workspace_root() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors().find(|d| d.join("Cargo.lock").is_file()).unwrap_or(here).to_path_buf()
+}
+
 /// The corpora the repository carries.
 pub fn local_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpora")
+    workspace_root().join("tests/corpora")
 }
 
 /// The full set beside the repository (it may be absent).
 pub fn shared_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/formats/corpora")
+    workspace_root().join("../shared/formats/corpora")
 }
 
 /// Whether a missing `../shared` corpus fails the test rather than skipping it: when
