@@ -9,9 +9,9 @@
 //!
 //! Prints a markdown table; `folio stats` on the same store, in the same run, is the load time
 //! the TUI must be browsable within. Targets are reported (met / MISSED), never asserted.
-#[path = "../tests/hostile_support/mod.rs"]
+#[path = "../tests/support/hostile.rs"]
 mod hostile_support;
-#[path = "../tests/tui_support/pty.rs"]
+#[path = "../tests/support/tui/pty.rs"]
 mod pty;
 
 use std::ffi::OsStr;

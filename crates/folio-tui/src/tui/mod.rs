@@ -281,7 +281,7 @@ fn handle(app: &mut App, log: Option<&mut FrameLog>, ev: Event) -> bool {
 
 /// Blank the alternate screen just before leaving it. tmux 3.3a, after the window grew while
 /// an application was on the alternate screen, leaves rows of that screen on the main one
-/// when it is left; a blank alternate screen leaves nothing behind (tests/tui_e2e.rs).
+/// when it is left; a blank alternate screen leaves nothing behind (tests/tui/tui_e2e.rs).
 pub(crate) fn blank_alternate_screen() {
     use ratatui::crossterm::cursor::MoveTo;
     use ratatui::crossterm::terminal::{Clear, ClearType};

@@ -1,6 +1,6 @@
 //! The README screenshots: the demo store rendered by the real views into an off-screen buffer
 //! and written as SVG, dark and light. `cargo run --example screenshots` regenerates them and
-//! `tests/tui_screenshots.rs` fails when they are out of date.
+//! `tests/tui/tui_screenshots.rs` fails when they are out of date.
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

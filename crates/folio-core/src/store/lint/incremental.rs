@@ -13,7 +13,7 @@
 //! - the catalogs the dialect says the changed paths touch, and reserved names among them;
 //! - store-wide warnings and stale ignores (cheap, always).
 //!
-//! The result is identical to a full `lint` of the new store (tests/relint.rs checks it
+//! The result is identical to a full `lint` of the new store (tests/store/relint.rs checks it
 //! after random edits, creates and deletes).
 use std::collections::HashSet;
 use std::sync::Arc;

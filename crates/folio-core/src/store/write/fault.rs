@@ -11,7 +11,7 @@
 //! - `full:N`: the disk is full from step N on — every create, write, mkdir and link fails with
 //!   ENOSPC, rollback's included (renames and unlinks still work, as on a real full disk).
 //!
-//! tests/faults.rs and scripts/fault-sweep run every command against every step and fault.
+//! tests/faults/faults.rs and scripts/fault-sweep run every command against every step and fault.
 use std::io;
 use std::path::Path;
 use std::sync::OnceLock;

@@ -394,9 +394,9 @@ fn canonical(root: &Path) -> PathBuf {
 }
 
 /// The tests' example stores: tests/corpora, and ../shared for those the repository may not
-/// carry (tests/common/corpus_paths.rs, shared with the integration tests).
+/// carry (tests/support/corpus_paths.rs, shared with the integration tests).
 #[cfg(test)]
-#[path = "../../../../../../tests/common/corpus_paths.rs"]
+#[path = "../../../../../../tests/support/corpus_paths.rs"]
 mod test_corpora;
 
 #[cfg(test)]

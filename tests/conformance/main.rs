@@ -1,0 +1,8 @@
+//! Goldens and conformance tables: links, verdicts, migrations and review output byte for byte.
+#[path = "../support/mod.rs"]
+mod support;
+
+mod link_conformance;
+mod migrate_golden;
+mod review_golden;
+mod verdict_conformance;

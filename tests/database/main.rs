@@ -1,0 +1,8 @@
+//! opendray's live brain on a private PostgreSQL.
+#[path = "../support/mod.rs"]
+mod support;
+
+mod opendray_pg;
+mod opendray_pg_library;
+mod opendray_pg_review;
+mod opendray_pg_tui;

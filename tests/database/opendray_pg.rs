@@ -1,0 +1,333 @@
+//! opendray's live brain in a real PostgreSQL: folio opens it by connection string (and
+//! FOLIO_DATABASE_URL, and `--dialect opendray`), reads nodes, typed edges and fact sources,
+//! hides archived nodes unless `--archived`, lints it with the brain's guards, and says in
+//! one line (exit 2, no password) why a database cannot be read.
+use crate::support::opendray_seed as seed;
+use crate::support::pg;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Run folio with its state (the mirror folder) in `state`.
+fn folio(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_folio"));
+    c.args(args)
+        .env("NO_COLOR", "1")
+        .env("FOLIO_STATE_DIR", state)
+        .env("XDG_CACHE_HOME", state.join("cache"))
+        .env("XDG_DATA_HOME", state.join("data"))
+        .env_remove("FOLIO_DATABASE_URL")
+        .env_remove("PGPASSWORD");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+fn json(state: &Path, args: &[&str]) -> Value {
+    let o = folio(state, args, &[]);
+    assert!(o.status.success() || o.status.code() == Some(1), "folio {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+#[test]
+fn the_brain_reads_as_a_store_by_every_way_of_naming_it() {
+    let Some((_pg, _c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+
+    let stats = json(s, &["stats", &url, "--json"]);
+    assert_eq!(stats["dialect"], "opendray-pg");
+    let by = stats["detected_by"].as_str().unwrap();
+    assert!(by.starts_with("postgres://folio@") && by.ends_with("/brain (PostgreSQL)"), "{by}");
+    // Seven live nodes; the archived playbook is hidden.
+    assert_eq!(stats["entities"], 7, "{stats:#}");
+    assert_eq!(stats["by_kind"]["entity/service"], 2);
+    assert_eq!(stats["by_kind"]["skill"], 1);
+
+    let show = json(s, &["show", &url, "svc-pg", "--json"]);
+    assert_eq!(show["title"], "PostgreSQL dev");
+    assert_eq!(show["status"], "candidate");
+    let edges: Vec<(String, String)> = show["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["type"].as_str().unwrap().into(), e["resolved"].as_str().unwrap_or("-").into()))
+        .collect();
+    assert_eq!(edges, [("runs_on".to_string(), "host-a".to_string()), ("uses".into(), "tool-x".into())]);
+    assert_eq!(show["sources"], serde_json::json!(["mem-1"]));
+
+    // The same database by FOLIO_DATABASE_URL, and by `--dialect opendray` with the string.
+    let o = folio(s, &["stats", "--json"], &[("FOLIO_DATABASE_URL", &url)]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(serde_json::from_slice::<Value>(&o.stdout).unwrap()["entities"], 7);
+    assert_eq!(json(s, &["stats", &url, "--dialect", "opendray", "--json"])["dialect"], "opendray-pg");
+
+    // --archived shows the archived playbook too.
+    let all = json(s, &["stats", &url, "--archived", "--json"]);
+    assert_eq!(all["entities"], 8);
+    let archived = json(s, &["show", &url, "pb-old", "--archived", "--json"]);
+    assert_eq!(archived["status"], "archived");
+    assert_eq!(folio(s, &["show", &url, "pb-old"], &[]).status.code(), Some(2));
+
+    // recall and graph work on it as on a folder.
+    let r = folio(s, &["recall", &url, "postgres"], &[]);
+    assert!(r.status.success() && text(&r).contains("svc-pg"), "{}", text(&r));
+    let g = folio(s, &["graph", &url, "--format", "json"], &[]);
+    assert!(g.status.success(), "{}", text(&g));
+    let graph: Value = serde_json::from_slice(&g.stdout).unwrap();
+    assert!(graph.to_string().contains("runs_on"), "{graph}");
+}
+
+#[test]
+fn lint_finds_the_brains_own_guards() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    // What the schema's CHECKs forbid, in a database whose constraints were relaxed.
+    c.batch_execute(
+        "ALTER TABLE knowledge_nodes DROP CONSTRAINT knowledge_nodes_entity_type_ck;
+         ALTER TABLE knowledge_edges DROP CONSTRAINT knowledge_edges_edge_type_check;
+         INSERT INTO knowledge_nodes (id, kind, title) VALUES ('ent-untyped', 'entity', 'Mystery box');
+         INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('ent-untyped', 'likes', 'host-a');",
+    )
+    .unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let v = json(state.path(), &["lint", &url, "--format", "json"]);
+    let found: Vec<(String, String)> = v["findings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v:#}"))
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap().to_string(), f["entity"].as_str().unwrap_or("").to_string()))
+        .collect();
+    let has = |rule: &str, id: &str| found.iter().any(|(r, e)| r == rule && e == id);
+    assert!(has("never-used", "sk-stale"), "{found:?}");
+    assert!(has("failing", "sk-stale"), "{found:?}");
+    assert!(has("old-candidate", "pb-deploy"), "{found:?}");
+    assert!(has("orphan", "sk-stale"), "{found:?}");
+    assert!(!has("old-candidate", "svc-pg"), "made today: {found:?}");
+    // opendray's merge key: titles equal once case, spacing and punctuation are set aside.
+    assert!(has("duplicate-title", "svc-pg-dup") || has("duplicate-title", "svc-pg"), "{found:?}");
+    assert!(has("invalid-field", "ent-untyped"), "entity without entity_type, edge type `likes`: {found:?}");
+    let untyped: Vec<&Value> =
+        v["findings"].as_array().unwrap().iter().filter(|f| f["entity"] == "ent-untyped").collect();
+    let says = |needle: &str| untyped.iter().any(|f| f["message"].as_str().unwrap_or("").contains(needle));
+    assert!(says("entity_type is missing") && says("`likes`"), "{untyped:#?}");
+}
+
+#[test]
+fn unreadable_databases_are_one_line_and_exit_2() {
+    let Some(pg) = pg::Pg::start() else { return };
+    seed::homelab(&mut pg.opendray_db("brain"));
+    pg.client("postgres").batch_execute("CREATE DATABASE empty").unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let one_line = |o: &Output| {
+        assert_eq!(o.status.code(), Some(2), "{}", text(o));
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(!err.contains(pg::PASSWORD) && !err.contains("wrong-pw"), "{err}");
+        err
+    };
+    let wrong = one_line(&folio(s, &["stats", &pg.tcp_url("brain", "wrong-pw")], &[]));
+    assert!(wrong.contains("password authentication failed"), "{wrong}");
+    // The right password over TCP opens it, and is never written into folio's state.
+    let ok = folio(s, &["stats", &pg.tcp_url("brain", pg::PASSWORD), "--json"], &[]);
+    assert!(ok.status.success(), "{}", text(&ok));
+    assert!(!text(&ok).contains(pg::PASSWORD));
+    // Nor by a decision and its undo: journal, undo record, log, ledger, cache, the row.
+    for args in [&["review", "approve", "svc-pg", "--as", "human:ann"][..], &["undo", "--as", "human:ann"]] {
+        let url = pg.tcp_url("brain", pg::PASSWORD);
+        let o = folio(s, &[&[args[0], url.as_str()][..], &args[1..]].concat(), &[]);
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(!text(&o).contains(pg::PASSWORD), "{}", text(&o));
+    }
+    let row = seed::row(&mut pg.client("brain"), "svc-pg");
+    assert!(!row.to_string().contains(pg::PASSWORD) && row["provenance"]["folio_history"].is_array(), "{row:#}");
+    for f in walk(s) {
+        let bytes = std::fs::read(&f).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains(pg::PASSWORD), "{} holds the password", f.display());
+    }
+    let unreachable = one_line(&folio(s, &["stats", "postgres://folio@127.0.0.1:1/brain"], &[]));
+    assert!(unreachable.contains("cannot connect"), "{unreachable}");
+    let no_tables = one_line(&folio(s, &["stats", &pg.conninfo("empty")], &[]));
+    assert!(no_tables.contains("no table `knowledge_nodes`"), "{no_tables}");
+    pg.client("brain").batch_execute("ALTER TABLE knowledge_nodes ADD COLUMN decay_rate real").unwrap();
+    let newer = one_line(&folio(s, &["stats", &pg.conninfo("brain")], &[]));
+    assert!(newer.contains("knowledge_nodes.decay_rate` is newer than folio knows"), "{newer}");
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        if e.file_type().unwrap().is_dir() {
+            out.extend(walk(&e.path()));
+        } else {
+            out.push(e.path());
+        }
+    }
+    out
+}
+
+#[test]
+fn folio_gen_fills_an_empty_brain_deterministically() {
+    let Some(pg) = pg::Pg::start() else { return };
+    pg.opendray_db("a");
+    pg.opendray_db("b");
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let kind = folio::store::dialect::by_name("opendray-pg").unwrap();
+    for db in ["a", "b"] {
+        folio_gen::fill_database(kind, 300, 5, &pg.conninfo(db)).unwrap();
+    }
+    let stats = json(s, &["stats", &pg.conninfo("a"), "--json"]);
+    assert_eq!(stats["entities"], 300);
+    assert_eq!(stats["unresolved_links"], 0, "{stats:#}");
+    let dump = |db: &str| -> Vec<String> {
+        pg.client(db)
+            .query("SELECT n::text FROM knowledge_nodes n ORDER BY id", &[])
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
+    };
+    assert_eq!(dump("a"), dump("b"), "the same seed writes the same rows");
+    let again = folio_gen::fill_database(kind, 300, 5, &pg.conninfo("a")).unwrap_err();
+    assert!(again.contains("already holds 300 nodes"), "{again}");
+}
+
+#[test]
+fn each_open_takes_what_agents_changed_since() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 7);
+    c.batch_execute(
+        "UPDATE knowledge_nodes SET title = 'PostgreSQL (dev)', updated_at = now() WHERE id = 'svc-pg';
+         UPDATE knowledge_nodes SET archived_at = now() WHERE id = 'tool-y';
+         UPDATE knowledge_nodes SET title = 'Host A' WHERE id = 'host-a';
+         DELETE FROM knowledge_edges WHERE src_id = 'svc-pg';
+         INSERT INTO knowledge_nodes (id, kind, title) VALUES ('sk-new', 'skill', 'Fresh skill');
+         INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('sk-new', 'about', 'host-a');",
+    )
+    .unwrap();
+    let stats = json(s, &["stats", &url, "--json"]);
+    assert_eq!(stats["entities"], 7, "one archived, one added");
+    let svc = json(s, &["show", &url, "svc-pg", "--json"]);
+    assert_eq!(svc["title"], "PostgreSQL (dev)");
+    assert_eq!(svc["edges"], serde_json::json!([]), "its edges were removed: {svc:#}");
+    // A write that leaves updated_at alone is seen too (the version is the row's xmin).
+    assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "Host A");
+    assert_eq!(folio(s, &["show", &url, "tool-y"], &[]).status.code(), Some(2));
+    let new = json(s, &["show", &url, "sk-new", "--json"]);
+    assert_eq!(new["edges"][0]["resolved"], "host-a");
+    // A mirror file removed by hand is written again from the database.
+    let root = std::path::PathBuf::from(stats["root"].as_str().unwrap());
+    std::fs::remove_file(root.join("entities/host/host-a.md")).unwrap();
+    assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "Host A");
+    // A file no node is (a sync torn before its manifest was written) is removed on the next
+    // open, though no node changed.
+    std::fs::write(
+        root.join("entities/host/stray.md"),
+        "---\nid: stray\nkind: entity\nentity_type: host\ntitle: Stray\n---\n",
+    )
+    .unwrap();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 7);
+    assert!(!root.join("entities/host/stray.md").exists(), "the stray file was removed");
+}
+
+/// An open reads the tables' sums first and groups again only a table whose sum changed;
+/// each table changed alone (the other two as the mirror took them) is still seen, and so
+/// is a node shown again whose edges never changed.
+#[test]
+fn a_change_to_one_table_alone_is_taken() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let edges = |id: &str| -> Vec<String> {
+        let v = json(s, &["show", &url, id, "--json"]);
+        v["edges"].as_array().unwrap().iter().map(|e| format!("{} {}", e["type"], e["target"])).collect()
+    };
+    assert_eq!(edges("host-a"), Vec::<String>::new());
+    // Edges alone: no node row changes when an agent links two nodes.
+    c.batch_execute("INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('host-a', 'part_of', 'svc-pg')")
+        .unwrap();
+    assert_eq!(edges("host-a"), [r#""part_of" "svc-pg""#]);
+    // Fact sources alone.
+    c.batch_execute("INSERT INTO knowledge_fact_sources (node_id, memory_id) VALUES ('host-a', 'mem-9')").unwrap();
+    assert_eq!(json(s, &["show", &url, "host-a", "--json"])["sources"], serde_json::json!(["mem-9"]));
+    c.batch_execute("DELETE FROM knowledge_fact_sources WHERE node_id = 'svc-pg'").unwrap();
+    assert_eq!(json(s, &["show", &url, "svc-pg", "--json"])["sources"], serde_json::json!([]));
+    // Nodes alone: the archived playbook shown again (its edge was there all along), then
+    // its edge removed alone — which its version must have counted when it came back.
+    c.batch_execute(
+        "INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('pb-old', 'about', 'tool-x');
+         UPDATE knowledge_nodes SET archived_at = NULL WHERE id = 'pb-deploy'",
+    )
+    .unwrap();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 7);
+    c.batch_execute("UPDATE knowledge_nodes SET archived_at = NULL WHERE id = 'pb-old'").unwrap();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 8);
+    assert_eq!(edges("pb-old"), [r#""about" "tool-x""#]);
+    c.batch_execute("DELETE FROM knowledge_edges WHERE src_id = 'pb-old'").unwrap();
+    assert_eq!(edges("pb-old"), Vec::<String>::new());
+    // Nothing changed: nothing in the mirror folder is written.
+    let root = std::path::PathBuf::from(json(s, &["stats", &url, "--json"])["root"].as_str().unwrap().to_string());
+    let before: Vec<_> =
+        walk(&root).iter().map(|p| (p.clone(), std::fs::metadata(p).unwrap().modified().unwrap())).collect();
+    json(s, &["stats", &url, "--json"]);
+    let after: Vec<_> =
+        walk(&root).iter().map(|p| (p.clone(), std::fs::metadata(p).unwrap().modified().unwrap())).collect();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn a_large_brain_reopens_through_the_cache_and_still_sees_changes() {
+    let Some(pg) = pg::Pg::start() else { return };
+    let mut c = pg.opendray_db("brain");
+    let url = pg.conninfo("brain");
+    folio_gen::fill_database(folio::store::dialect::by_name("opendray-pg").unwrap(), 1500, 1, &url).unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 1500);
+    let id: String = c.query_one("SELECT min(id) FROM knowledge_nodes", &[]).unwrap().get(0);
+    c.execute("UPDATE knowledge_nodes SET title = 'Renamed by an agent', updated_at = now() WHERE id = $1", &[&id])
+        .unwrap();
+    c.execute("UPDATE knowledge_nodes SET archived_at = now() WHERE id = (SELECT max(id) FROM knowledge_nodes)", &[])
+        .unwrap();
+    // The second open is served by the persistent cache, revalidated against the re-synced files.
+    let o = folio(s, &["stats", &url, "--json"], &[]);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", text(&o));
+    let stats: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(stats["entities"], 1499);
+    assert_eq!(json(s, &["show", &url, &id, "--json"])["title"], "Renamed by an agent");
+    let caches: Vec<_> =
+        walk(&s.join("cache")).into_iter().filter(|p| p.to_string_lossy().ends_with(".folio-cache")).collect();
+    assert_eq!(caches.len(), 1, "the store cache was written: {caches:?}");
+    // Unchanged since: the snapshot is used as it is and not written again.
+    let saved = std::fs::metadata(&caches[0]).unwrap().modified().unwrap();
+    assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 1499);
+    assert_eq!(std::fs::metadata(&caches[0]).unwrap().modified().unwrap(), saved);
+    // folio's own write changes the mirror's files: the next open through the cache sees it,
+    // and so does the one after (whose snapshot was taken after the write).
+    let o = folio(s, &["review", &url, "approve", &id, "--as", "human:ann"], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    for _ in 0..2 {
+        let shown = json(s, &["show", &url, &id, "--json"]);
+        assert!(shown.to_string().contains("human:ann"), "{shown:#}");
+        assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 1499);
+    }
+    // An agent's edge alone (no node row changes) reaches the cached store too.
+    let other: String =
+        c.query_one("SELECT max(id) FROM knowledge_nodes WHERE archived_at IS NULL", &[]).unwrap().get(0);
+    c.execute("DELETE FROM knowledge_edges WHERE src_id = $1", &[&other]).unwrap();
+    c.execute("INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ($1, 'about', $2)", &[&other, &id])
+        .unwrap();
+    let edges = json(s, &["show", &url, &other, "--json"])["edges"].clone();
+    assert_eq!(edges.as_array().map(Vec::len), Some(1), "{edges:#}");
+    assert_eq!(edges[0]["target"], id.as_str());
+}

@@ -1,0 +1,207 @@
+//! Review decisions on opendray's live brain through the CLI, checked in the rows after
+//! each: approve, promote (maturity and scope), veto, forget, merge, and undo of each; a
+//! conflict when an agent changed a node between folio's read and its write.
+use crate::support::opendray_seed as seed;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+fn folio(state: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_folio"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("FOLIO_STATE_DIR", state)
+        .env("XDG_CACHE_HOME", state.join("cache"))
+        .env("XDG_DATA_HOME", state.join("data"))
+        .env_remove("FOLIO_DATABASE_URL")
+        .output()
+        .unwrap()
+}
+
+fn ok(state: &Path, args: &[&str]) -> String {
+    let o = folio(state, args);
+    let out = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "folio {args:?}: {out}");
+    out
+}
+
+fn edges(c: &mut postgres::Client) -> Vec<String> {
+    c.query("SELECT src_id || ' ' || edge_type || ' ' || dst_id FROM knowledge_edges ORDER BY 1", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+fn history(v: &Value) -> Vec<String> {
+    v["provenance"]["folio_history"]
+        .as_array()
+        .map(|h| h.iter().map(|e| format!("{} {}", e["by"].as_str().unwrap(), e["event"].as_str().unwrap())).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn approve_promote_veto_forget_and_undo_write_the_rows() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let before = seed::row(&mut c, "svc-pg-dup");
+
+    // approve: the reviewer stamped into provenance.approved, every other key kept; a
+    // pending-review lifecycle becomes active.
+    ok(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"]);
+    let after = seed::row(&mut c, "svc-pg-dup");
+    assert_eq!(after["provenance"]["approved"]["by"], "human:ann");
+    assert_eq!(after["provenance"]["source"], "distiller");
+    assert_eq!(after["provenance"]["lifecycle"], "active");
+    assert_eq!(after["maturity"], "candidate");
+    assert_ne!(after["updated_at"], before["updated_at"]);
+    assert_eq!(history(&after), ["human:ann approve"]);
+
+    // promote: maturity one rung up, then scope by --to.
+    ok(s, &["review", &url, "promote", "pb-deploy", "--as", "human:ann"]);
+    let p = seed::row(&mut c, "pb-deploy");
+    assert_eq!((p["maturity"].as_str(), p["scope"].as_str()), (Some("fact"), Some("project")));
+    assert_eq!(p["provenance"]["promoted_from"], json!({"maturity": "candidate"}));
+    ok(s, &["review", &url, "promote", "pb-deploy", "--to", "domain", "--as", "human:ann"]);
+    let p = seed::row(&mut c, "pb-deploy");
+    assert_eq!((p["maturity"].as_str(), p["scope"].as_str()), (Some("fact"), Some("domain")));
+    let down = folio(s, &["review", &url, "promote", "pb-deploy", "--to", "project", "--as", "human:ann"]);
+    assert_eq!(down.status.code(), Some(2), "a demotion is refused");
+
+    // veto: the soft archive, never a DELETE; the node leaves the view.
+    ok(s, &["review", &url, "veto", "pb-deploy", "--reason", "one-liner", "--as", "human:bo"]);
+    let v = seed::row(&mut c, "pb-deploy");
+    assert!(v["archived_at"].is_string(), "{v:#}");
+    assert_eq!(v["provenance"]["archived_reason"], "vetoed by human:bo: one-liner");
+    assert_eq!(v["provenance"]["source"], "compiler");
+    assert_eq!(folio(s, &["show", &url, "pb-deploy"]).status.code(), Some(2));
+
+    // undo: the row is live again as it was, the decision and its undo in the history.
+    ok(s, &["undo", &url, "--as", "human:bo"]);
+    let u = seed::row(&mut c, "pb-deploy");
+    assert!(u["archived_at"].is_null(), "{u:#}");
+    assert!(u["provenance"].get("archived_reason").is_none(), "{u:#}");
+    assert_eq!((u["maturity"].as_str(), u["scope"].as_str()), (Some("fact"), Some("domain")));
+    assert_eq!(history(&u), ["human:ann promote", "human:ann promote", "human:bo veto", "human:bo undo"]);
+    ok(s, &["show", &url, "pb-deploy"]);
+
+    // forget: archived too, with its own reason.
+    ok(s, &["review", &url, "forget", "tool-y", "--as", "human:bo"]);
+    let f = seed::row(&mut c, "tool-y");
+    assert!(f["archived_at"].is_string());
+    assert_eq!(f["provenance"]["archived_reason"], "forgotten by human:bo");
+    let n: i64 = c.query_one("SELECT count(*) FROM knowledge_nodes", &[]).unwrap().get(0);
+    assert_eq!(n, 8, "nothing is ever deleted");
+}
+
+#[test]
+fn merge_repoints_edges_archives_the_duplicate_and_undoes() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let edges_before = edges(&mut c);
+
+    ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
+    let canonical = seed::row(&mut c, "svc-pg");
+    assert_eq!(canonical["provenance"]["merged_from"], json!(["svc-pg-dup"]));
+    let dup = seed::row(&mut c, "svc-pg-dup");
+    assert!(dup["archived_at"].is_string(), "the duplicate is archived, not deleted: {dup:#}");
+    assert!(
+        dup["provenance"]["archived_reason"].as_str().unwrap().contains("merged `svc-pg-dup` into `svc-pg`"),
+        "{dup:#}"
+    );
+    let e = edges(&mut c);
+    // Inbound edges re-pointed; the duplicate's own edges onto the canonical node, less the
+    // self-edge (svc-pg depends_on svc-pg) and the one it already had (runs_on host-a).
+    assert!(e.contains(&"tool-x used_by svc-pg".to_string()), "{e:?}");
+    assert!(!e.contains(&"tool-x used_by svc-pg-dup".to_string()), "{e:?}");
+    assert!(e.contains(&"svc-pg uses tool-y".to_string()), "{e:?}");
+    assert!(!e.iter().any(|x| x == "svc-pg depends_on svc-pg"), "{e:?}");
+    assert_eq!(e.iter().filter(|x| *x == "svc-pg runs_on host-a").count(), 1);
+    let sources: Vec<String> = c
+        .query("SELECT memory_id FROM knowledge_fact_sources WHERE node_id = 'svc-pg' ORDER BY 1", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(sources, ["mem-1", "mem-2"]);
+
+    ok(s, &["undo", &url, "--as", "human:ann"]);
+    assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_null());
+    assert!(seed::row(&mut c, "svc-pg")["provenance"].get("merged_from").is_none());
+    assert_eq!(edges(&mut c), edges_before);
+}
+
+#[test]
+fn edits_write_columns_and_edges_and_refuse_what_opendray_keeps() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+
+    ok(s, &["set", &url, "svc-pg", "title", "PostgreSQL (dev, shared)", "--as", "human:ann"]);
+    ok(s, &["set", &url, "svc-pg", "confidence", "0.75", "--as", "human:ann"]);
+    ok(s, &["set", &url, "sk-stale", "enabled", "false", "--as", "human:ann"]);
+    ok(s, &["set", &url, "svc-pg", "relations", "{runs_on: [host-a], depends_on: [tool-y]}", "--as", "human:ann"]);
+    let r = seed::row(&mut c, "svc-pg");
+    assert_eq!(r["title"], "PostgreSQL (dev, shared)");
+    assert_eq!(r["confidence"], 0.75);
+    assert_eq!(seed::row(&mut c, "sk-stale")["enabled"], false);
+    let e = edges(&mut c);
+    assert!(
+        e.contains(&"svc-pg depends_on tool-y".to_string()) && !e.contains(&"svc-pg uses tool-x".to_string()),
+        "{e:?}"
+    );
+    assert_eq!(history(&r), ["human:ann set", "human:ann set", "human:ann set"]);
+
+    for (key, value, why) in [
+        ("use_count", "9", "counted by opendray"),
+        ("colour", "red", "no column for `colour`"),
+        ("relations", "{likes: [host-a]}", "edge type `likes`"),
+        ("kind", "banana", "violates check constraint"),
+    ] {
+        let o = folio(s, &["set", &url, "svc-pg", key, value, "--as", "human:ann"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{key}: {err}");
+        assert!(err.contains(why), "{key}: {err}");
+    }
+    assert_eq!(seed::row(&mut c, "svc-pg")["title"], "PostgreSQL (dev, shared)", "refused writes change nothing");
+    assert_eq!(history(&seed::row(&mut c, "svc-pg")).len(), 3);
+}
+
+/// One journal per database: a decision taken without `--archived` is undone with it, and
+/// the other way round, the rows checked after each.
+#[test]
+fn undo_takes_the_last_decision_whichever_view_it_was_taken_in() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+
+    ok(s, &["review", &url, "veto", "svc-pg-dup", "--reason", "seen twice", "--as", "human:ann"]);
+    assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_string());
+    ok(s, &["undo", &url, "--archived", "--as", "human:ann"]);
+    let u = seed::row(&mut c, "svc-pg-dup");
+    assert!(u["archived_at"].is_null(), "{u:#}");
+    assert!(u["provenance"].get("archived_reason").is_none(), "{u:#}");
+    assert_eq!(history(&u), ["human:ann veto", "human:ann undo"]);
+    ok(s, &["show", &url, "svc-pg-dup"]);
+
+    // An archived node approved where it is shown, the approval undone where it is hidden.
+    ok(s, &["review", &url, "approve", "pb-old", "--archived", "--as", "human:bo"]);
+    assert_eq!(seed::row(&mut c, "pb-old")["provenance"]["approved"]["by"], "human:bo");
+    ok(s, &["undo", &url, "--as", "human:bo"]);
+    let o = seed::row(&mut c, "pb-old");
+    assert!(o["provenance"].get("approved").is_none(), "{o:#}");
+    assert!(o["archived_at"].is_string(), "still archived: {o:#}");
+    assert_eq!(o["provenance"]["archived_reason"], "distillation rework (0055)");
+    assert_eq!(folio(s, &["show", &url, "pb-old"]).status.code(), Some(2));
+    // Both views read the one log (each names the file from its own folder).
+    let log = |args: &[&str]| -> Vec<String> {
+        ok(s, args).lines().map(|l| l.rsplit_once("  (").map_or(l, |(event, _)| event).to_string()).collect()
+    };
+    let plain = log(&["log", &url]);
+    assert_eq!(plain.len(), 4, "{plain:?}");
+    assert_eq!(plain, log(&["log", &url, "--archived"]));
+}

@@ -1,0 +1,97 @@
+//! The review pane on opendray's live brain: approve, promote, veto, undo and merge by keys,
+//! with the rows checked after each.
+use crate::support;
+use crate::support::opendray_seed as seed;
+use crate::support::pg;
+
+use std::path::Path;
+
+use serde_json::json;
+use support::tui::inbox::{go_to, queued};
+use support::tui::*;
+
+#[test]
+fn the_inbox_decides_on_rows() {
+    pg::state_dir();
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let mut app = inbox::open(Path::new(&url), (120, 40));
+    let q = queued(&app);
+    assert!(q.contains(&"svc-pg".to_string()) && q.contains(&"pb-deploy".to_string()), "{q:?}");
+
+    go_to(&mut app, "svc-pg");
+    press(&mut app, &["a", "y"]);
+    assert_eq!(seed::row(&mut c, "svc-pg")["provenance"]["approved"]["by"], "human:tester");
+
+    go_to(&mut app, "pb-deploy");
+    press(&mut app, &["p", "<Enter>", "y"]);
+    assert_eq!(seed::row(&mut c, "pb-deploy")["maturity"], "fact");
+
+    go_to(&mut app, "svc-pg-dup");
+    press(&mut app, &["x"]);
+    type_text(&mut app, "seen twice");
+    press(&mut app, &["<Enter>", "y"]);
+    let v = seed::row(&mut c, "svc-pg-dup");
+    assert!(v["archived_at"].is_string(), "{v:#}");
+    assert_eq!(v["provenance"]["archived_reason"], "vetoed by human:tester: seen twice");
+    assert!(!queued(&app).contains(&"svc-pg-dup".to_string()));
+
+    press(&mut app, &["u", "y"]);
+    assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_null());
+    assert!(queued(&app).contains(&"svc-pg-dup".to_string()), "{:?}", queued(&app));
+
+    // Merge the duplicate into the canonical node, the target picked by fuzzy recall.
+    go_to(&mut app, "svc-pg-dup");
+    press(&mut app, &["m"]);
+    type_text(&mut app, "svc-pg");
+    let picker = app.model.review.picker.as_ref().unwrap();
+    let store = app.model.store.clone().unwrap();
+    let hit = picker.hits.iter().position(|h| store.entity(*h).id == "svc-pg").expect("svc-pg is offered");
+    for _ in 0..hit {
+        press(&mut app, &["<Down>"]);
+    }
+    press(&mut app, &["<Enter>", "<C-s>", "y"]);
+    assert_eq!(seed::row(&mut c, "svc-pg")["provenance"]["merged_from"], json!(["svc-pg-dup"]));
+    assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_string());
+}
+
+/// The loading screen is drawn at once while the database is still being reached — here a
+/// server that accepts the connection and never answers, so a connect on the UI thread would
+/// hold the first frame for the whole connect timeout — and it names the database without
+/// its password. Needs no PostgreSQL.
+#[test]
+fn the_first_frame_is_drawn_while_the_database_is_still_being_reached() {
+    use std::ffi::OsStr;
+    use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+    use support::tui::pty::{Pty, read_frame_log};
+
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let tmp = tempfile::tempdir().unwrap();
+    let log = tmp.path().join("frames.log");
+    let env: [(&str, &OsStr); 4] = [
+        ("FOLIO_CONFIG_DIR", tmp.path().as_os_str()),
+        ("FOLIO_STATE_DIR", tmp.path().as_os_str()),
+        ("XDG_CACHE_HOME", tmp.path().as_os_str()),
+        ("FOLIO_FRAME_LOG", log.as_os_str()),
+    ];
+    let url = format!("postgres://ann:s3cret-pw@127.0.0.1:{port}/brain");
+    let spawned = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_micros();
+    let started = Instant::now();
+    let mut p = Pty::spawn(Path::new(env!("CARGO_BIN_EXE_folio")), &[OsStr::new(&url)], &env, (120, 30), 1 << 20);
+    let (screen, shown) =
+        p.wait_for(&format!("postgres://ann@127.0.0.1:{port}/brain · loading"), Duration::from_secs(8));
+    assert!(shown, "the loading screen names the database:\n{screen}");
+    let (start, frames) = read_frame_log(&log);
+    let first = frames.first().expect("a frame was drawn");
+    assert_eq!(first.state, "loading", "{frames:?}");
+    // From the spawn to the end of the first frame: reported, not asserted (the target, 100 ms,
+    // and its figures are in docs/benchmarks.md); the wait above is the hang guard.
+    let first_ms =
+        (start.unwrap().saturating_sub(spawned)) as f64 / 1000.0 + first.t_ms + first.draw_us as f64 / 1000.0;
+    eprintln!("first frame at {first_ms:.1} ms, {:?} after the spawn", started.elapsed());
+    p.send(b"q");
+    assert!(p.wait_exit(Duration::from_secs(10)).is_some_and(|s| s.success()), "q quits while loading");
+    let raw = String::from_utf8_lossy(&p.raw()).into_owned();
+    assert!(!raw.contains("s3cret"), "the password was shown");
+    drop(silent);
+}

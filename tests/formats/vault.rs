@@ -1,0 +1,370 @@
+//! Plain markdown vaults: Obsidian-style LLM wikis and Claude-style memory folders.
+use crate::support;
+use support::*;
+
+/// An LLM wiki in claude-obsidian's conventions: spaces in file names, title links, aliases.
+fn llm_wiki() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    write(
+        &root,
+        "index.md",
+        "---\ntype: meta\ntitle: \"Index\"\n---\n## Concepts\n- [[LLM Wiki Pattern]] — the pattern (status: mature)\n",
+    );
+    write(
+        &root,
+        "concepts/LLM Wiki Pattern.md",
+        "---\ntype: concept\ntitle: \"LLM Wiki Pattern\"\nstatus: mature\nupdated: 2026-04-02\ntags:\n  - wiki\n  - llm\nrelated:\n  - \"[[Compounding Knowledge]]\"\naliases: [wiki pattern]\n---\n# LLM Wiki Pattern\n\nSee [[Compounding Knowledge|compounding]] and [[entities/Andrej Karpathy]].\nAlso [the overview](../overview.md) and [[Missing Page]].\n",
+    );
+    write(
+        &root,
+        "concepts/Compounding Knowledge.md",
+        "---\ntype: concept\ntitle: Compounding Knowledge\n---\nBuilds on [[wiki pattern]].\n",
+    );
+    write(&root, "entities/Andrej Karpathy.md", "---\ntype: entity\n---\n# Andrej Karpathy\n");
+    write(&root, "overview.md", "# Overview\n\n[[concepts/_index|Concepts]]\n");
+    write(&root, "concepts/_index.md", "# Concepts\n");
+    (dir, root)
+}
+
+#[test]
+fn obsidian_links_resolve_by_title_path_and_alias() {
+    let (_d, root) = llm_wiki();
+    let r = root.to_str().unwrap();
+    let stats = folio_json(&["stats", r, "--json"]);
+    assert_eq!(stats["dialect"], "vault");
+    assert_eq!(stats["entities"], 6);
+    let v = folio_json(&["show", r, "concepts/LLM Wiki Pattern", "--json"]);
+    assert_eq!(v["title"], "LLM Wiki Pattern");
+    assert_eq!(v["kind"], "concept");
+    assert_eq!(v["status"], "mature");
+    assert_eq!(v["tags"], serde_json::json!(["wiki", "llm"]));
+    let links: Vec<(String, String)> = v["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["target"].as_str().unwrap().to_string(), l["resolved"].as_str().unwrap_or("-").to_string()))
+        .collect();
+    assert_eq!(
+        links,
+        [
+            // `related:` in the frontmatter first, as Obsidian lists it.
+            ("Compounding Knowledge".into(), "concepts/Compounding Knowledge".into()),
+            ("Compounding Knowledge".into(), "concepts/Compounding Knowledge".into()),
+            ("entities/Andrej Karpathy".into(), "entities/Andrej Karpathy".into()),
+            ("../overview.md".into(), "overview".into()),
+            ("Missing Page".into(), "-".into()),
+        ]
+    );
+    assert_eq!(v["links"][1]["label"], "compounding");
+    assert_eq!(v["links"][4]["status"], "broken");
+    // `related: ["[[Compounding Knowledge]]"]` is a typed edge as well as a link.
+    assert_eq!(v["edges"][0]["type"], "related");
+    assert_eq!(v["edges"][0]["resolved"], "concepts/Compounding Knowledge");
+    // Linked by alias from Compounding Knowledge, and by title from the index page.
+    let back = folio_json(&["show", r, "concepts/LLM Wiki Pattern", "--json"])["backlinks"].clone();
+    assert_eq!(back, serde_json::json!(["concepts/Compounding Knowledge", "index"]));
+}
+
+#[test]
+fn recall_and_graph_on_a_vault() {
+    let (_d, root) = llm_wiki();
+    let r = root.to_str().unwrap();
+    let hits = folio_json(&["recall", r, "karpathy", "--json"]);
+    assert_eq!(hits["results"][0]["id"], "entities/Andrej Karpathy");
+    let g = folio_json(&["graph", r, "--format", "json", "--around", "concepts/Compounding Knowledge", "--depth", "1"]);
+    let nodes: Vec<&str> = g["nodes"].as_array().unwrap().iter().map(|n| n["id"].as_str().unwrap()).collect();
+    assert_eq!(nodes, ["concepts/Compounding Knowledge", "concepts/LLM Wiki Pattern"]);
+    let dot = stdout(&folio(&["graph", r, "--format", "dot"]));
+    assert!(dot.starts_with("digraph folio {"));
+    assert!(dot.contains("\"concepts/LLM Wiki Pattern\" -> \"concepts/Compounding Knowledge\""));
+    assert!(dot.contains("broken:Missing Page"));
+    let mermaid = stdout(&folio(&["graph", r, "--format", "mermaid"]));
+    assert!(mermaid.starts_with("flowchart LR\n"));
+    assert!(mermaid.contains("-- \"related\" -->"));
+}
+
+#[test]
+fn claude_memory_folder_without_frontmatter() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("memory");
+    write(&root, "MEMORY.md", "# Memory index\n\n- [User role](user_role.md)\n- [Testing](feedback_testing.md)\n");
+    write(
+        &root,
+        "user_role.md",
+        "---\nname: user role\ndescription: The user is a data scientist\ntype: user\n---\nThe user works on pipelines.\n",
+    );
+    write(&root, "feedback_testing.md", "Integration tests must hit a real database.\n");
+    let r = root.to_str().unwrap();
+    let stats = folio_json(&["stats", r, "--json"]);
+    assert_eq!(stats["entities"], 3);
+    assert_eq!(stats["unresolved_links"], 0);
+    assert_eq!(stats["orphans"], 1, "MEMORY.md itself is not linked");
+    let v = folio_json(&["show", r, "user_role", "--json"]);
+    assert_eq!(v["description"], "The user is a data scientist");
+    assert_eq!(v["backlinks"], serde_json::json!(["MEMORY"]));
+    // No catalogs in a vault: index has nothing to do.
+    let out = folio(&["index", "--check", r]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// Issue 16#3: the root `index.md` hub of an LLM wiki is its entry point, not an orphan; a
+/// page nothing links to elsewhere still is.
+#[test]
+fn root_index_hub_is_not_an_orphan() {
+    let (_d, root) = llm_wiki();
+    write(&root, "notes/index.md", "# A folder page nothing links to\n");
+    let r = root.to_str().unwrap();
+    let lint = folio_json(&["lint", r, "--format", "json"]);
+    let orphans: Vec<&str> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "orphan")
+        .map(|f| f["entity"].as_str().unwrap())
+        .collect();
+    assert_eq!(orphans, ["notes/index"]);
+}
+
+/// Issue 16 defect 6: a vault's wikilinks reach every file in it by name, as Obsidian's do —
+/// bases and canvases by file name or by stem when no note claims the name.
+#[test]
+fn wikilinks_reach_canvases_bases_and_attachments() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    write(
+        &root,
+        "index.md",
+        "---\ntype: meta\n---\n# Index\n\n[[dashboard.base]] [[Wiki Map]] [[claude-obsidian-presentation]]\n\
+         [[paper.pdf]] [[Diagram.PNG]] [[Notes]] [[No Such Thing]]\n",
+    );
+    write(&root, "Notes.md", "---\ntype: note\n---\n# Notes\n\nBack to [[index]].\n");
+    write(&root, "meta/dashboard.base", "views: []\n");
+    write(&root, "Wiki Map.canvas", "{}\n");
+    write(&root, "canvases/claude-obsidian-presentation.canvas", "{}\n");
+    write(&root, "raw/paper.pdf", "%PDF-1.4\n");
+    write(&root, "_attachments/diagram.png", "png");
+    // A note and a canvas of one name: the note wins, as in Obsidian.
+    write(&root, "canvases/Notes.canvas", "{}\n");
+    let r = root.to_str().unwrap();
+    let v = folio_json(&["show", r, "index", "--json"]);
+    let links: Vec<(String, String, String)> = v["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let s = |k: &str| l[k].as_str().unwrap_or("-").to_string();
+            (s("target"), s("status"), s("resolved"))
+        })
+        .collect();
+    let row = |t: &str, st: &str, to: &str| (t.to_string(), st.to_string(), to.to_string());
+    assert_eq!(
+        links,
+        [
+            row("dashboard.base", "file", "meta/dashboard.base"),
+            row("Wiki Map", "file", "Wiki Map.canvas"),
+            row("claude-obsidian-presentation", "file", "canvases/claude-obsidian-presentation.canvas"),
+            row("paper.pdf", "file", "raw/paper.pdf"),
+            row("Diagram.PNG", "file", "_attachments/diagram.png"),
+            row("Notes", "entity", "Notes"),
+            row("No Such Thing", "broken", "-"),
+        ]
+    );
+    let lint = folio_json(&["lint", "--format", "json", r]);
+    let broken: Vec<&str> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "broken-link")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(broken, ["`No Such Thing` does not resolve inside the store"]);
+}
+
+/// Issue 16 defect 7: wikilinks in frontmatter values are links — `lint` reports the
+/// dangling ones, and `graph --format json` agrees with it.
+#[test]
+fn frontmatter_wikilinks_are_checked_like_body_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    write(
+        &root,
+        "entities/Claude SEO.md",
+        "---\ntype: entity\nrelated: [\"[[E-commerce SEO]]\", \"[[Schema Markup|schema]]\"]\nsource: \"[[Index]]\"\n---\n# Claude SEO\n",
+    );
+    write(&root, "concepts/Schema Markup.md", "---\ntype: concept\n---\n# Schema Markup\n[[Claude SEO]]\n");
+    write(&root, "index.md", "---\ntype: meta\n---\n# Index\n[[Schema Markup]]\n");
+    let r = root.to_str().unwrap();
+    let lint = folio_json(&["lint", "--format", "json", r]);
+    let broken: Vec<(String, u64, u64)> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "broken-link")
+        .map(|f| {
+            (f["message"].as_str().unwrap().to_string(), f["line"].as_u64().unwrap(), f["column"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(broken, [("`E-commerce SEO` does not resolve inside the store".to_string(), 3, 12)]);
+    let v = folio_json(&["show", r, "entities/Claude SEO", "--json"]);
+    let resolved: Vec<&str> =
+        v["links"].as_array().unwrap().iter().map(|l| l["resolved"].as_str().unwrap_or("-")).collect();
+    assert_eq!(resolved, ["-", "concepts/Schema Markup", "index"]);
+    let graph = folio_json(&["graph", r, "--format", "json"]);
+    let text = graph.to_string();
+    assert!(text.contains("E-commerce SEO"), "{text}");
+    assert!(!text.contains("broken:Schema") && !text.contains("broken:Index"), "{text}");
+}
+
+/// Issue 16 defect 7: an LLM wiki opened at its repository root, as Obsidian opens it. Links
+/// into hidden folders that exist, partial-path wikilinks and the templates Obsidian's
+/// "Excluded files" keep out are no findings; the wiki's `log.md` is its event log. Only the
+/// two planted dangling links are reported.
+#[test]
+fn a_wiki_at_its_repository_root_lints_as_obsidian_resolves() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("repo");
+    write(&root, ".obsidian/app.json", "{\"userIgnoreFilters\": [\"_templates/\", \"/\\\\.draft\\\\.md$/\"]}\n");
+    write(&root, ".github/workflows/ci.yml", "on: push\n");
+    write(&root, ".claude-plugin/plugin.json", "{}\n");
+    write(
+        &root,
+        "README.md",
+        "# Repo\n\nCI: [ci](.github/workflows/ci.yml), [plugin](.claude-plugin/plugin.json), \
+         [gone](.github/missing.yml). Start at [[wiki/index]].\n",
+    );
+    write(&root, "_templates/entity.md", "---\ntype: entity\n---\n# {{title}}\n\nSee [[{{related}}]].\n");
+    write(&root, "wiki/notes/idea.draft.md", "[[Never Written]]\n");
+    write(
+        &root,
+        "wiki/index.md",
+        "---\ntype: meta\n---\n# Index\n\n[[entities/_index|Entities]] · [[concepts/Hot Cache]] · \
+         [[Template|tpl]] [[entity]] [[Missing Concept]]\n",
+    );
+    write(&root, "wiki/entities/_index.md", "# Entities\n\n[[index]]\n");
+    write(&root, "wiki/concepts/Hot Cache.md", "---\ntype: concept\n---\n# Hot Cache\n\n[[index]] [[log]]\n");
+    write(
+        &root,
+        "wiki/log.md",
+        "---\ntype: meta\n---\n# Wiki Log\n\n## [2026-04-07] ingest | [[Hot Cache]]\n- Created [[Hot Cache]]\n\n\
+         ## [2026-04-08] query | What is a hot cache?\n\n## [2026-04-09] lint | weekly pass\n",
+    );
+    let r = root.to_str().unwrap();
+    let stats = folio_json(&["stats", r, "--json"]);
+    assert_eq!(stats["dialect"], "vault");
+    // README, index, _index, Hot Cache, log; the excluded template and draft are files, not notes.
+    assert_eq!(stats["entities"], 5, "{stats}");
+    let lint = folio_json(&["lint", "--format", "json", r]);
+    let mut broken: Vec<&str> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "broken-link" || f["rule"] == "link-escapes-root")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    broken.sort();
+    assert_eq!(
+        broken,
+        [
+            "`.github/missing.yml` does not resolve inside the store",
+            "`Missing Concept` does not resolve inside the store",
+            "`Template` does not resolve inside the store",
+        ],
+        "{lint}"
+    );
+    let v = folio_json(&["show", r, "wiki/index", "--json"]);
+    let resolved: Vec<&str> =
+        v["links"].as_array().unwrap().iter().map(|l| l["resolved"].as_str().unwrap_or("-")).collect();
+    assert_eq!(resolved, ["wiki/entities/_index", "wiki/concepts/Hot Cache", "-", "_templates/entity.md", "-"]);
+    let log = folio_json(&["log", r, "--json"]);
+    let kinds: Vec<&str> = log.as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["lint", "query", "ingest"], "newest first: {log}");
+    assert_eq!(log[2]["entities"], serde_json::json!(["Hot Cache"]));
+    assert_eq!(log[2]["path"], "wiki/log.md");
+    assert_eq!(log[2]["line"], 6);
+}
+
+/// Issue 23: a page whose `status:` asks for review is queued for it (the catalog marks it
+/// pending), and approving it (a log line) takes it out of the inbox.
+#[test]
+fn a_proposed_page_is_queued_as_a_candidate_until_approved() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    write(&root, "a.md", "---\nstatus: proposed\n---\n# A\n\n[[b]]\n");
+    write(&root, "b.md", "---\nstatus: mature\n---\n# B\n\n[[a]]\n");
+    let r = root.to_str().unwrap();
+    let reasons = |id: &str| -> Vec<String> {
+        let v = folio_json(&["review", r, "list", "--json"]);
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["id"] == id)
+            .flat_map(|i| i["reasons"].as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()))
+            .collect()
+    };
+    assert!(reasons("a").contains(&"candidate".to_string()), "{:?}", reasons("a"));
+    assert!(!reasons("b").contains(&"candidate".to_string()));
+    let o = folio(&["review", r, "approve", "a", "--as", "human:t"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(reasons("a").is_empty(), "approved: out of the inbox");
+}
+
+/// Issue 22: an LLM wiki's hubs list their folder's pages (the root `index.md` every page);
+/// `lint` names the missing ones, and `folio index` adds just those lines, in the hub's own
+/// list style, as an undoable write. A root page that is an introduction is no hub.
+#[test]
+fn hub_pages_list_their_folder_and_keeping_them_current_adds_only_the_missing_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    let index = "---\ntype: meta\n---\n# Wiki Index\n\nWhat this wiki holds.\n\n## Entities\n* [[Alice]] — a person\n* [[Bob]]\n\n## Concepts\n* [[Hot Cache]]\n\nUpdated by hand.\n";
+    let entities_hub = "# Entities\n\n- [[Alice]]\n";
+    write(&root, "index.md", index);
+    write(&root, "entities/_index.md", entities_hub);
+    write(&root, "entities/Alice.md", "# Alice\n");
+    write(&root, "entities/Bob.md", "# Bob\n");
+    write(&root, "entities/Carol.md", "# Carol\n");
+    write(&root, "concepts/Hot Cache.md", "# Hot Cache\n");
+    write(&root, "log.md", "# Log\n");
+    let r = root.to_str().unwrap();
+    let lint = folio_json(&["lint", "--format", "json", r]);
+    let stale: Vec<(String, String)> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "catalog-stale")
+        .map(|f| (f["path"].as_str().unwrap().to_string(), f["message"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(
+        stale,
+        [
+            (
+                "entities/_index.md".to_string(),
+                "catalog entries are wrong: missing [[Bob]]; missing [[Carol]]".to_string()
+            ),
+            ("index.md".to_string(), "catalog entries are wrong: missing [[Carol]]".to_string()),
+        ],
+        "{lint}"
+    );
+    let o = folio(&["index", r]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(root.join("index.md")).unwrap(),
+        index.replace("* [[Hot Cache]]\n", "* [[Hot Cache]]\n* [[Carol]]\n"),
+        "one line added after the last entry; order, headings, prose kept"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("entities/_index.md")).unwrap(),
+        "# Entities\n\n- [[Alice]]\n- [[Bob]]\n- [[Carol]]\n"
+    );
+    assert_eq!(folio(&["index", r, "--check"]).status.code(), Some(0));
+    let u = folio(&["undo", r]);
+    assert!(u.status.success(), "{}", String::from_utf8_lossy(&u.stderr));
+    assert_eq!(std::fs::read_to_string(root.join("index.md")).unwrap(), index, "undone byte for byte");
+    // An introduction at the root that names one page of four is no catalog.
+    write(&root, "index.md", "# Welcome\n\nStart with [[Alice]].\n");
+    let lint = folio_json(&["lint", "--format", "json", r]);
+    assert!(
+        lint["findings"].as_array().unwrap().iter().all(|f| !(f["rule"] == "catalog-stale" && f["path"] == "index.md"))
+    );
+}

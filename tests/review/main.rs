@@ -1,0 +1,15 @@
+//! The review inbox and verdicts: order, baselines, authors, impact, surgical edits.
+#[path = "../support/mod.rs"]
+mod support;
+
+mod cli_reviewer;
+mod review_baseline;
+mod review_by_author;
+mod review_flow;
+mod review_git_authors;
+mod review_impact;
+mod review_order;
+mod review_queue_states;
+mod review_stubs;
+mod review_surgical;
+mod verdict_styles;

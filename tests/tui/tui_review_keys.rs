@@ -1,0 +1,277 @@
+//! Issue 26, the TUI side: a verdict's message survives the watcher's echo of folio's own write,
+//! edit-then-approve is one previewed plan, and the keys that used to lose work (Enter in the
+//! veto reason, Esc in the editor, q in the inbox, u in browse mode, the bulk dialog).
+use crate::support;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use folio::app::App;
+use folio::app::event::Event;
+use support::tui::inbox::{go_to, queued};
+use support::tui::*;
+
+fn demo() -> (tempfile::TempDir, PathBuf) {
+    scratch(&Path::new(env!("CARGO_MANIFEST_DIR")).join("demo"))
+}
+
+fn read(root: &Path, rel: &str) -> String {
+    std::fs::read_to_string(root.join(rel)).unwrap()
+}
+
+fn message(app: &App) -> String {
+    app.model.message.as_ref().map(|m| m.text.clone()).unwrap_or_default()
+}
+
+fn confirm_text(app: &App) -> String {
+    let c = app.model.review.confirm.as_ref().expect("a confirm dialog is open");
+    format!("{}\n{}", c.title, c.lines.join("\n"))
+}
+
+#[test]
+fn the_watchers_echo_of_folios_own_write_keeps_the_verdicts_message() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    go_to(&mut app, "apis/refunds-v2");
+    press(&mut app, &["a", "y"]);
+    let said = message(&app);
+    assert!(said.starts_with("approve apis/refunds-v2: approved"), "{said}");
+    // The watcher reports the files folio just wrote: reloaded, not announced.
+    app.handle(Event::FilesChanged(vec![root.join("apis/refunds-v2.md"), root.join("log.md")]));
+    app.settle(Duration::from_secs(10));
+    assert_eq!(message(&app), said, "folio's own write is not an outside change");
+    assert!(!queued(&app).contains(&"apis/refunds-v2".to_string()));
+
+    // An agent's write after folio's is announced.
+    let text = read(&root, "apis/refunds-v2.md").replace("status: stable", "status: draft");
+    write(&root, "apis/refunds-v2.md", text);
+    app.handle(Event::FilesChanged(vec![root.join("apis/refunds-v2.md")]));
+    app.settle(Duration::from_secs(10));
+    assert_eq!(message(&app), "reloaded 1 changed file(s)");
+}
+
+#[test]
+fn enter_answering_the_veto_reason_does_not_also_apply_the_veto() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    go_to(&mut app, "apis/webhooks");
+    let original = read(&root, "apis/webhooks.md");
+    press(&mut app, &["x"]);
+    type_text(&mut app, "wrong retry policy");
+    press(&mut app, &["<Enter>", "<Enter>"]);
+    assert!(confirm_text(&app).starts_with("veto apis/webhooks?"), "the dialog is still shown");
+    assert_eq!(read(&root, "apis/webhooks.md"), original, "a double Enter writes nothing");
+    assert!(message(&app).contains("press y to apply"), "{}", message(&app));
+    press(&mut app, &["y"]);
+    assert!(read(&root, "apis/webhooks.md").contains("wrong retry policy"));
+}
+
+#[test]
+fn esc_in_the_editor_asks_before_discarding_edits() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    go_to(&mut app, "runbooks/rotate-webhook-signing-secret");
+    // Nothing typed: Esc closes at once.
+    press(&mut app, &["e", "<Esc>"]);
+    assert!(app.model.editor.is_none());
+    press(&mut app, &["e"]);
+    let body_field = app.model.editor.as_ref().unwrap().fields.len();
+    for _ in 0..body_field {
+        press(&mut app, &["<Tab>"]);
+    }
+    type_text(&mut app, "Kept note. ");
+    press(&mut app, &["<Esc>"]);
+    let ed = app.model.editor.as_ref().expect("one Esc keeps the edit open");
+    assert!(ed.body_text().contains("Kept note. "));
+    assert!(message(&app).starts_with("unsaved edits: Esc again discards them"), "{}", message(&app));
+    // Typing again disarms it; then two Esc discard.
+    type_text(&mut app, "x");
+    press(&mut app, &["<Esc>"]);
+    assert!(app.model.editor.is_some());
+    press(&mut app, &["<Esc>"]);
+    assert!(app.model.editor.is_none());
+    assert_eq!(message(&app), "edit discarded; nothing was written");
+    assert!(!read(&root, "runbooks/rotate-webhook-signing-secret.md").contains("Kept note."));
+}
+
+#[test]
+fn q_in_the_inbox_closes_it_rather_than_quitting() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    press(&mut app, &["q"]);
+    assert!(!app.model.review.open, "q closes the inbox");
+    assert!(!app.model.quit, "and does not quit folio");
+    press(&mut app, &["q"]);
+    assert!(app.model.quit, "outside the inbox q still quits");
+}
+
+#[test]
+fn u_undoes_from_browse_mode_names_the_entity_and_is_in_help() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    go_to(&mut app, "apis/refunds-v2");
+    let original = read(&root, "apis/refunds-v2.md");
+    press(&mut app, &["a", "y", "R"]);
+    assert!(!app.model.review.open);
+    press(&mut app, &["u"]);
+    let shown = confirm_text(&app);
+    assert!(shown.starts_with("undo approve of apis/refunds-v2: approved"), "{shown}");
+    press(&mut app, &["y"]);
+    assert_eq!(read(&root, "apis/refunds-v2.md"), original);
+    assert_eq!(message(&app), "undone");
+
+    // Help, filtered by "undo", lists the key in browse mode.
+    press(&mut app, &["?"]);
+    type_text(&mut app, "undo");
+    let context = app.model.focus.context();
+    let rows = folio::app::update::help_rows(&app.model, context, "undo");
+    assert!(rows.iter().any(|(_, keys, _, a)| keys == "u" && *a == folio::app::action::Action::Undo), "{rows:?}");
+}
+
+#[test]
+fn bulk_approve_lists_the_entities_it_approves() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    press(&mut app, &["f"]);
+    type_text(&mut app, "status:draft");
+    press(&mut app, &["<Enter>", "A"]);
+    let shown = confirm_text(&app);
+    // In inbox order: newest draft first.
+    let listed = "3 entities:\n  runbooks/rotate-webhook-signing-secret\n  apis/refunds-v2\n  \
+                  decisions/adr-0012-multi-currency-settlement\n3 file(s) change:";
+    assert!(shown.contains(listed), "{shown}");
+}
+
+/// Every file under `dir` (hidden folio state included) with its bytes, sorted.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().map(Result::unwrap) {
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() {
+            out.extend(snapshot(&path));
+        } else {
+            out.push((path.clone(), std::fs::read(&path).unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Open the editor on the selected item, move to the body and type `text` at its start.
+fn edit_body(app: &mut App, text: &str) {
+    press(app, &["e"]);
+    let body_field = app.model.editor.as_ref().expect("the editor is open").fields.len();
+    for _ in 0..body_field {
+        press(app, &["<Tab>"]);
+    }
+    type_text(app, text);
+}
+
+#[test]
+fn edit_then_approve_cancelled_writes_nothing_at_all() {
+    let (_dir, root) = scratch(&corpus("okf-v0.2/acme_retail"));
+    let mut app = inbox::open(&root, (120, 40));
+    go_to(&mut app, "computations/revenue-ytd");
+    let before = snapshot(&root);
+    edit_body(&mut app, "Checked by hand. ");
+    press(&mut app, &["<C-s>"]);
+    let shown = confirm_text(&app);
+    assert!(shown.contains("Checked by hand. "), "{shown}");
+    assert!(!shown.contains("0 file(s) change"), "{shown}");
+    press(&mut app, &["n"]);
+    assert_eq!(message(&app), "cancelled; nothing was written");
+    assert!(snapshot(&root) == before, "n wrote nothing: no edit, no catalog");
+}
+
+#[test]
+fn awareness_edit_then_approve_keeps_the_entry_one_line_and_approves_it() {
+    let (_dir, root) = scratch(&fixture("awareness-home"));
+    let mut app = inbox::open(&root, (120, 40));
+    let id = app
+        .model
+        .review
+        .items
+        .iter()
+        .find(|i| i.status.as_deref() == Some("candidate") && i.title.contains("Grafana"))
+        .map(|i| i.id.clone())
+        .expect("the Grafana candidate");
+    go_to(&mut app, &id);
+    press(&mut app, &["e"]);
+    let body_field = app.model.editor.as_ref().unwrap().fields.len();
+    for _ in 0..body_field {
+        press(&mut app, &["<Tab>"]);
+    }
+    press(&mut app, &["<End>"]);
+    type_text(&mut app, " [checked]");
+    press(&mut app, &["<C-s>"]);
+    let shown = confirm_text(&app);
+    assert!(shown.starts_with(&format!("approve {id}?")), "{shown}");
+    press(&mut app, &["y"]);
+    let text = read(&root, "memory/long-term.md");
+    let edited = "- 2026-08-11: Grafana dashboards are exported to git every night (evidence: memory note) [checked]";
+    let at = text.find(edited).unwrap_or_else(|| panic!("the edited entry is written once: {text}"));
+    let candidates = text.find("## Promotion Candidates").unwrap();
+    assert!(at < candidates, "approved: the entry left Promotion Candidates\n{text}");
+    let section = &text[candidates..text.find("## Review Notes").unwrap()];
+    assert!(!section.contains("Grafana"), "{section}");
+    let entries: Vec<&str> = section.trim_end().lines().skip(2).collect();
+    assert!(entries.iter().all(|l| l.starts_with("- ")), "no blank line inside: {section}");
+    // The edit gave the entry a new key: the approval is remembered under it, so it leaves the inbox.
+    let left: Vec<_> = app.model.review.items.iter().filter(|i| i.title.contains("Grafana")).map(|i| &i.id).collect();
+    assert!(left.is_empty(), "approved under its new key: {left:?}");
+}
+
+#[test]
+fn an_unknown_reviewer_is_asked_once_and_remembered() {
+    let (dir, root) = demo();
+    let mut app = app_on(&root, "dark", (120, 40));
+    app.model.review.actor = folio::app::reviewer::UNKNOWN.into();
+    let file = dir.path().join("config/folio/reviewer");
+    app.model.review.reviewer_file = Some(file.clone());
+    // Undo from browse mode records who undid it too: it asks first (Esc drops the question).
+    press(&mut app, &["u"]);
+    assert!(app.model.review.prompt.as_ref().unwrap().label().starts_with("who is reviewing?"));
+    press(&mut app, &["<Esc>"]);
+    assert!(app.model.review.prompt.is_none() && app.model.review.confirm.is_none());
+    press(&mut app, &["R"]);
+    go_to(&mut app, "apis/refunds-v2");
+    press(&mut app, &["a"]);
+    assert!(app.model.review.confirm.is_none(), "nothing is planned for human:unknown");
+    assert!(app.model.review.prompt.as_ref().unwrap().label().starts_with("who is reviewing?"));
+    type_text(&mut app, "ann lee");
+    press(&mut app, &["<Enter>"]);
+    assert!(message(&app).contains("without spaces"), "{}", message(&app));
+    press(&mut app, &["<Backspace>", "<Backspace>", "<Backspace>", "<Backspace>", "<Enter>"]);
+    assert!(confirm_text(&app).contains("log: approve by human:ann:"), "{}", confirm_text(&app));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "human:ann\n");
+    assert_eq!(folio::app::reviewer::load(&file).as_deref(), Some("human:ann"));
+    // Asked once: the next verdict goes straight to its dialog.
+    press(&mut app, &["n", "x"]);
+    assert_eq!(app.model.review.prompt.as_ref().unwrap().label(), "veto reason");
+}
+
+#[test]
+fn awareness_edit_then_approve_without_a_change_keeps_the_entry_key() {
+    let (_dir, root) = scratch(&fixture("awareness-home"));
+    let mut app = inbox::open(&root, (120, 40));
+    let id = app
+        .model
+        .review
+        .items
+        .iter()
+        .find(|i| i.status.as_deref() == Some("candidate") && i.title.contains("Grafana"))
+        .map(|i| i.id.clone())
+        .expect("the Grafana candidate");
+    go_to(&mut app, &id);
+    let before = read(&root, "memory/long-term.md");
+    let line = before.lines().find(|l| l.contains("Grafana")).unwrap().to_string();
+    press(&mut app, &["e", "<C-s>"]);
+    let shown = confirm_text(&app);
+    assert!(shown.starts_with(&format!("approve {id}?")), "{shown}");
+    press(&mut app, &["y"]);
+    let text = read(&root, "memory/long-term.md");
+    assert_eq!(text.matches(&line).count(), 1, "the entry moved as it was, one line: {text}");
+    assert_eq!(text.lines().count(), before.lines().count(), "no line added or lost");
+    let store = folio::store::Store::open(&root, None).unwrap();
+    assert!(store.find(&id).is_some_and(|i| store.entity(i).id == id), "{id} keeps its key");
+    assert!(!app.model.review.items.iter().any(|i| i.id == id), "approved under {id}");
+}
