@@ -12,7 +12,6 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use folio::store::dialect::DialectKind;
 use folio::store::keep::cache::{self, Cache};
 use folio::store::{Store, keep::watch};
 
@@ -25,7 +24,7 @@ fn main() {
     match std::env::var_os("FOLIO_BENCH_STORE") {
         Some(src) => copy_tree(Path::new(&src), &store_dir),
         None => {
-            folio_gen::generate(DialectKind::Okf, 10_000, 1, &store_dir).expect("generate");
+            folio_gen::generate(folio::store::dialect::okf::KIND, 10_000, 1, &store_dir).expect("generate");
         }
     }
     // Files written within 2 s of a snapshot are re-read on every check (mtime granularity):
@@ -41,7 +40,7 @@ fn main() {
     };
 
     let t = Instant::now();
-    let store = Store::load(&store_dir, DialectKind::Okf, "bench".into());
+    let store = Store::load(&store_dir, folio::store::dialect::okf::KIND, "bench".into());
     row("full load (Store::load, warm)", ms(t.elapsed()));
     let n = store.entities.len();
     row("entities", n.to_string());
@@ -56,12 +55,12 @@ fn main() {
     let mut warm = Vec::new();
     for _ in 0..5 {
         let t = Instant::now();
-        let s = cache.load(&store_dir, DialectKind::Okf, "bench".into()).expect("cache hit");
+        let s = cache.load(&store_dir, folio::store::dialect::okf::KIND, "bench".into()).expect("cache hit");
         warm.push(t.elapsed());
         assert_eq!(s.entities.len(), n);
     }
     row("open from cache, warm (median of 5)", ms(median(&mut warm)));
-    let cached = cache.load(&store_dir, DialectKind::Okf, "bench".into()).expect("cache hit");
+    let cached = cache.load(&store_dir, folio::store::dialect::okf::KIND, "bench".into()).expect("cache hit");
     let t = Instant::now();
     let v = cache::validate::validate(&cached);
     row(
@@ -76,7 +75,7 @@ fn main() {
         row("TUI from the cache: start → store browsable, cold", ms(app_from_cache(&store_dir)));
         drop_caches();
         let t = Instant::now();
-        let s = cache.load(&store_dir, DialectKind::Okf, "bench".into()).expect("cache hit");
+        let s = cache.load(&store_dir, folio::store::dialect::okf::KIND, "bench".into()).expect("cache hit");
         row("open from cache, cold page cache", ms(t.elapsed()));
         drop_caches();
         let t = Instant::now();
@@ -84,7 +83,7 @@ fn main() {
         row("validate (walk + stat), cold", format!("{} ({} to re-read)", ms(t.elapsed()), v.paths.len()));
         drop_caches();
         let t = Instant::now();
-        let full = Store::load(&store_dir, DialectKind::Okf, "bench".into());
+        let full = Store::load(&store_dir, folio::store::dialect::okf::KIND, "bench".into());
         row("full load, cold page cache", ms(t.elapsed()));
         drop(full);
     } else {
@@ -103,7 +102,7 @@ fn main() {
 /// what the watcher reported.
 fn live_reload(root: &Path, row: &mut impl FnMut(&str, String)) {
     let root = root.canonicalize().expect("canonical root");
-    let mut store = Store::load(&root, DialectKind::Okf, "bench".into());
+    let mut store = Store::load(&root, folio::store::dialect::okf::KIND, "bench".into());
     let t = Instant::now();
     let copy = store.entities.clone();
     row("  (a copy of the entity vector)", ms(t.elapsed()));

@@ -17,7 +17,6 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use folio::recall::Query;
 use folio::recall::text::{TextIndex, TextRecall};
 use folio::store::Store;
-use folio::store::dialect::DialectKind;
 use folio::store::lint::{LintConfig, near_duplicate, possible_contradiction};
 use folio::store::read::body_text;
 use folio::store::read::content::Tokeniser;
@@ -37,7 +36,7 @@ fn bundle(n: usize) -> PathBuf {
     let done = dir.join(".generated");
     if !done.exists() {
         let _ = std::fs::remove_dir_all(&dir);
-        folio_gen::generate(DialectKind::Okf, n, 1, &dir).expect("generate bundle");
+        folio_gen::generate(folio::store::dialect::okf::KIND, n, 1, &dir).expect("generate bundle");
         std::fs::write(&done, "").expect("mark bundle complete");
     }
     dir
@@ -46,7 +45,7 @@ fn bundle(n: usize) -> PathBuf {
 fn content(c: &mut Criterion) {
     let n = entities();
     let dir = bundle(n);
-    let store = Store::load(&dir, DialectKind::Okf, "bench".into());
+    let store = Store::load(&dir, folio::store::dialect::okf::KIND, "bench".into());
     let text = TextRecall::build(&store);
     let index = &text.index;
     eprintln!(
@@ -57,7 +56,9 @@ fn content(c: &mut Criterion) {
     );
     let mut g = c.benchmark_group(format!("content-okf-{n}"));
     g.sample_size(10);
-    g.bench_function("load", |b| b.iter(|| Store::load(&dir, DialectKind::Okf, "bench".into()).entities.len()));
+    g.bench_function("load", |b| {
+        b.iter(|| Store::load(&dir, folio::store::dialect::okf::KIND, "bench".into()).entities.len())
+    });
     g.bench_function("text index build", |b| b.iter(|| TextIndex::build(&store).len()));
     for q in QUERIES {
         let query = Query::parse(q);

@@ -19,8 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use folio::store::Store;
-use folio::store::dialect::DialectKind;
-use folio::store::keep::history;
+use folio::store::history;
 
 const RUNS: usize = 10;
 
@@ -39,7 +38,7 @@ fn repository(entities: usize, commits: usize) -> (PathBuf, String) {
     if !done.exists() {
         let _ = std::fs::remove_dir_all(&dir);
         let started = Instant::now();
-        folio_gen::generate(DialectKind::Okf, entities, 1, &dir).expect("generate bundle");
+        folio_gen::generate(folio::store::dialect::okf::KIND, entities, 1, &dir).expect("generate bundle");
         let g = folio_gen::git::commit_history(&dir, commits, 1).expect("commit history");
         std::fs::write(&done, &g.hot).expect("mark repository complete");
         eprintln!("generated {} in {:.1} s", dir.display(), started.elapsed().as_secs_f64());
@@ -191,7 +190,7 @@ fn main() {
     }
     let (entities, commits) = sizes();
     let (root, hot) = repository(entities, commits);
-    let store = Store::load(&root, DialectKind::Okf, "bench".into());
+    let store = Store::load(&root, folio::store::dialect::okf::KIND, "bench".into());
     println!("{entities} concepts in {}", root.display());
     bench_entity(&store, &root, &hot, commits);
     match common_entity(&root) {

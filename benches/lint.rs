@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use folio::store::Store;
-use folio::store::dialect::DialectKind;
 use folio::store::lint::{self, LintConfig, Linted};
 
 const CONCEPTS: usize = 2_000;
@@ -38,13 +37,13 @@ fn small(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("load + catalog status (stats)", |b| {
         b.iter(|| {
-            let store = Store::load(dir.path(), DialectKind::Okf, "bench".into());
+            let store = Store::load(dir.path(), folio::store::dialect::okf::KIND, "bench".into());
             folio::store::write::catalog::status(&store).len()
         })
     });
     g.bench_function("load + lint", |b| {
         b.iter(|| {
-            let store = Store::load(dir.path(), DialectKind::Okf, "bench".into());
+            let store = Store::load(dir.path(), folio::store::dialect::okf::KIND, "bench".into());
             lint::lint(&store, &LintConfig::default()).findings.len()
         })
     });
@@ -70,7 +69,7 @@ fn store_copy(n: usize) -> (tempfile::TempDir, PathBuf) {
             && std::process::Command::new("chmod").arg("-R").arg("u+w").arg(&dst).status().is_ok_and(|s| s.success());
         assert!(ok, "copying {} failed", src.display());
     } else {
-        folio_gen::generate(DialectKind::Okf, n, 1, &dst).expect("generate bundle");
+        folio_gen::generate(folio::store::dialect::okf::KIND, n, 1, &dst).expect("generate bundle");
     }
     (tmp, dst)
 }
@@ -96,7 +95,7 @@ fn relint(c: &mut Criterion) {
     for n in sizes() {
         let (_tmp, root) = store_copy(n);
         let config = LintConfig::default();
-        let old = Store::load(&root, DialectKind::Okf, String::new());
+        let old = Store::load(&root, folio::store::dialect::okf::KIND, String::new());
         let linted = Linted::full(&old, &config);
         let mut g = c.benchmark_group(format!("relint-okf-{n}"));
         g.sample_size(10);

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use folio::store::dialect::DialectKind;
 use folio::store::{Store, model::graph, write::catalog};
 
 fn sizes() -> Vec<usize> {
@@ -22,7 +21,7 @@ fn bundle(n: usize) -> PathBuf {
     let done = dir.join(".generated");
     if !done.exists() {
         let _ = std::fs::remove_dir_all(&dir);
-        folio_gen::generate(DialectKind::Okf, n, 1, &dir).expect("generate bundle");
+        folio_gen::generate(folio::store::dialect::okf::KIND, n, 1, &dir).expect("generate bundle");
         std::fs::write(&done, "").expect("mark bundle complete");
     }
     dir
@@ -34,7 +33,7 @@ fn load(c: &mut Criterion) {
     for n in sizes() {
         let dir = bundle(n);
         g.bench_with_input(BenchmarkId::from_parameter(n), &dir, |b, dir| {
-            b.iter(|| Store::load(dir, DialectKind::Okf, String::new()))
+            b.iter(|| Store::load(dir, folio::store::dialect::okf::KIND, String::new()))
         });
     }
     g.finish();
@@ -42,7 +41,7 @@ fn load(c: &mut Criterion) {
 
 fn graph_and_index_and_recall(c: &mut Criterion) {
     for n in sizes() {
-        let store = Store::load(&bundle(n), DialectKind::Okf, String::new());
+        let store = Store::load(&bundle(n), folio::store::dialect::okf::KIND, String::new());
         let mut g = c.benchmark_group(format!("okf-{n}"));
         g.sample_size(10);
         g.bench_function("graph-whole", |b| b.iter(|| graph::whole(&store).edges.len()));

@@ -2,7 +2,6 @@
 //! frontmatter (serde_yaml_ng + conversion vs the fast reader) and link extraction
 //! (pulldown-cmark vs the line scanner). Divide by 2,000 for µs per concept.
 use criterion::{Criterion, criterion_group, criterion_main};
-use folio::store::dialect::DialectKind;
 use folio::store::model::lines::LineIndex;
 use folio::store::read::frontmatter::{self, Block};
 use folio::store::{read::frontmatter::simple_yaml, read::link_scan, read::links};
@@ -15,7 +14,7 @@ struct Doc {
 
 fn docs() -> Vec<Doc> {
     let tmp = tempfile::tempdir().expect("temp dir");
-    let r = folio_gen::generate(DialectKind::Okf, 2_000, 1, &tmp.path().join("okf")).expect("generate");
+    let r = folio_gen::generate(folio::store::dialect::okf::KIND, 2_000, 1, &tmp.path().join("okf")).expect("generate");
     let mut out = Vec::new();
     let mut stack = vec![r.store];
     while let Some(dir) = stack.pop() {

@@ -242,7 +242,7 @@ fn main() {
     } else if quick {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("okf-1000");
-        folio_gen::generate(folio::store::dialect::DialectKind::Okf, 1000, 1, &root).expect("generate 1k");
+        folio_gen::generate(folio::store::dialect::okf::KIND, 1000, 1, &root).expect("generate 1k");
         let stats = stats_ms(&root, &[]);
         runs.push(session("okf 1k (generated)", &root, &[], &steps, Some(stats)));
     } else {

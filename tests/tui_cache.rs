@@ -7,7 +7,6 @@ use folio::app::App;
 use folio::app::config::{self, ColorChoice};
 use folio::app::effects::Source;
 use folio::app::event::Event;
-use folio::store::dialect::DialectKind;
 use folio::store::keep::cache::Cache;
 
 fn open(store: &Path) -> App {
@@ -23,7 +22,7 @@ fn open(store: &Path) -> App {
 fn a_cached_store_opens_at_once_then_takes_in_what_changed_on_disk() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("okf");
-    folio_gen::generate(DialectKind::Okf, 1200, 3, &store).unwrap();
+    folio_gen::generate(folio::store::dialect::okf::KIND, 1200, 3, &store).unwrap();
     // Written an hour ago, as a real store would be (recent files are always re-read).
     let then = std::time::SystemTime::now() - Duration::from_secs(3600);
     for e in ignore::Walk::new(&store).flatten().filter(|e| e.file_type().is_some_and(|t| t.is_file())) {
@@ -40,7 +39,7 @@ fn a_cached_store_opens_at_once_then_takes_in_what_changed_on_disk() {
         s.entities.iter().find(|e| e.path.contains('/') && !e.path.ends_with("index.md")).unwrap().path.clone();
     drop(first);
     let cache = Cache::new(&cache_dir);
-    assert!(cache.load(&store, DialectKind::Okf, "t".into()).is_ok(), "the first open wrote the cache");
+    assert!(cache.load(&store, folio::store::dialect::okf::KIND, "t".into()).is_ok(), "the first open wrote the cache");
 
     let text = std::fs::read_to_string(store.join(&victim)).unwrap();
     std::fs::write(store.join(&victim), retitle(&text, "Changed while folio was closed")).unwrap();
@@ -49,7 +48,7 @@ fn a_cached_store_opens_at_once_then_takes_in_what_changed_on_disk() {
     let i = s.entities.iter().position(|e| e.path == victim).unwrap();
     assert_eq!(s.entities[i].title, "Changed while folio was closed", "the check re-read the changed file");
     assert!(!app.model.refreshing);
-    let recached = cache.load(&store, DialectKind::Okf, "t".into()).unwrap();
+    let recached = cache.load(&store, folio::store::dialect::okf::KIND, "t".into()).unwrap();
     let j = recached.entities.iter().position(|e| e.path == victim).unwrap();
     assert_eq!(recached.entities[j].title, "Changed while folio was closed", "the cache was rewritten");
 }

@@ -50,7 +50,7 @@ fn idempotent(root: &Path, kind: DialectKind) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    for kind in [DialectKind::Okf, DialectKind::Aip10] {
+    for kind in [folio::store::dialect::okf::KIND, folio::store::dialect::aip10::KIND] {
         let root = scratch().join(kind.name());
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).expect("root");

@@ -14,9 +14,9 @@ fn dialects() -> &'static Vec<(Box<dyn Dialect>, &'static str)> {
         let _ = std::fs::create_dir_all(&root);
         // A path each dialect treats as an entity file.
         let rel = |k: DialectKind| match k {
-            DialectKind::Evolve => "guideline/a.md",
-            DialectKind::Elophanto => "learned/a.md",
-            DialectKind::Awareness => "memory/a.md",
+            folio::store::dialect::evolve::KIND => "guideline/a.md",
+            folio::store::dialect::elophanto::KIND => "learned/a.md",
+            folio::store::dialect::awareness::KIND => "memory/a.md",
             _ => "notes/a.md",
         };
         DialectKind::ALL.iter().map(|&k| (k.open(&root), rel(k))).collect()

@@ -4,7 +4,7 @@ use serde_json::json;
 
 use super::common::{Global, print_json, split_path_arg};
 use super::escape;
-use folio_core::store::keep::history::blame;
+use folio_core::store::history::blame;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

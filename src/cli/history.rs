@@ -8,7 +8,7 @@ use serde_json::json;
 use super::common::{Global, find_entity, print_json};
 use super::escape;
 use folio_core::store::Store;
-use folio_core::store::keep::history::{self, History, Source};
+use folio_core::store::history::{self, History, Source};
 use folio_core::store::review::diff::{self, Op};
 
 #[derive(clap::Args, Debug)]

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::common::{Global, print_json};
 use super::escape;
-use folio_core::store::keep::history::events::{all as events, describe};
+use folio_core::store::history::events::{all as events, describe};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

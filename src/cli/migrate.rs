@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use super::common::Global;
 use super::escape;
 use super::write_flags::{self, WriteFlags};
-use folio_core::store::write::migrate;
+use folio_core::store::dialect::okf::migrate_to as migrate;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

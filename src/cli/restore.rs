@@ -4,7 +4,7 @@
 //! version with content: for a deleted entity, what its file held before it was deleted).
 use super::common::Global;
 use super::write_flags::{self, WriteFlags};
-use folio_core::store::keep::history::restore;
+use folio_core::store::history::restore;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -9,7 +9,7 @@ use super::common::{Global, find_entity, open_store_as_is, print_json};
 use super::escape;
 use super::write_flags::{self, WriteFlags};
 use folio_core::store::Store;
-use folio_core::store::keep::history::attribution;
+use folio_core::store::history::attribution;
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::review::filter::Filter;
 use folio_core::store::review::group::{Grouping, grouped};

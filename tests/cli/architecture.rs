@@ -3,7 +3,7 @@
 //! it has no such dependency; the test below only keeps it from gaining one.
 //! - what a format means lives in its folder: no code outside `store/dialect/` names a
 //!   format's `DialectKind::` variant (the registry inside that folder lists them);
-//! - the domain's layers (model → read → write → lint → review → keep) never import upward, and its
+//! - the domain's layers (model → read → write → lint → review → history → keep) never import upward, and its
 //!   modules import in no circle.
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -66,6 +66,67 @@ fn only_format_folders_name_formats() {
     );
 }
 
+/// Lines of shipped code outside the format folders, comments left aside, that `hit` flags.
+fn generic_lines(hit: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut found = Vec::new();
+    for root in shipped_sources() {
+        let mut files = Vec::new();
+        rust_files(&root, &mut files);
+        for f in files {
+            let rel = f.strip_prefix(workspace()).unwrap().to_string_lossy().replace('\\', "/");
+            if rel.starts_with("crates/folio-core/src/store/dialect/")
+                && rel != "crates/folio-core/src/store/dialect/mod.rs"
+            {
+                continue;
+            }
+            for (n, line) in std::fs::read_to_string(&f).unwrap().lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                if hit(code) {
+                    found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn catalog_and_log_file_names_live_in_their_formats() {
+    // Every name a format reserves for its catalogs and logs, as a string literal.
+    let names: Vec<String> = folio::store::dialect::formats()
+        .flat_map(|f| {
+            let s = f.spec();
+            s.catalog_files.iter().chain(s.log_files).chain(s.reserved_names).map(|n| format!("\"{n}\""))
+        })
+        .collect();
+    assert!(names.contains(&"\"index.md\"".to_string()), "the specs name OKF's catalog: {names:?}");
+    let found = generic_lines(|code| names.iter().any(|n| code.contains(n.as_str())));
+    assert!(
+        found.is_empty(),
+        "catalog or log file names in generic code (ask `kind.spec()`, or use the format's constant):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn generic_code_never_compares_format_kinds() {
+    // `kind == okf::KIND`, `KIND =>` in a match: behaviour that depends on which format it is
+    // belongs in that format's folder (a `Format`/`Dialect` method or its spec).
+    let compares = |code: &str| {
+        let code = code.replace(' ', "");
+        code.match_indices("::KIND").any(|(at, m)| {
+            let after = &code[at + m.len()..];
+            let path_start = code[..at].trim_end_matches(|c: char| c.is_alphanumeric() || c == '_' || c == ':').len();
+            let before = &code[..path_start];
+            ["==", "!=", "=>"].iter().any(|op| after.starts_with(op))
+                || before.ends_with("==")
+                || before.ends_with("!=")
+        })
+    };
+    let found = generic_lines(compares);
+    assert!(found.is_empty(), "generic code compares format kinds:\n{}", found.join("\n"));
+}
+
 #[test]
 fn the_domain_crate_depends_on_no_terminal_library() {
     // `cargo tree` of the domain crate's normal dependencies, transitive ones included.
@@ -88,7 +149,7 @@ fn the_domain_crate_depends_on_no_terminal_library() {
 
 /// The domain's layers, lowest first (docs/ARCHITECTURE.md). `dialect/` is not among them: a
 /// format plugs into every layer, and generic code reaches it only through the format traits.
-const LAYERS: &[&str] = &["model", "read", "write", "lint", "review", "keep"];
+const LAYERS: &[&str] = &["model", "read", "write", "lint", "review", "history", "keep"];
 
 /// The `crate::store::<name>` paths a file's non-test code names (in groups too), `super::`
 /// chains left aside: within the layer folders they stay inside their own layer.

@@ -29,7 +29,7 @@ fn a_closed_pipe_ends_folio_quietly() {
     // Output far larger than a pipe's buffer, so folio is still writing when the pipe closes.
     let tmp = tempfile::tempdir().unwrap();
     let store = tmp.path().join("okf");
-    folio_gen::generate(folio::store::dialect::DialectKind::Okf, 1500, 1, &store).unwrap();
+    folio_gen::generate(folio::store::dialect::okf::KIND, 1500, 1, &store).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_folio"))
         .args(["graph", store.to_str().unwrap(), "--format", "json"])
         .stdout(Stdio::piped())

@@ -123,7 +123,7 @@ fn age_files(dir: &Path) {
 /// of each file is remembered, and forgotten when the file's size or mtime changes or HEAD moves.
 #[test]
 fn a_rebuilt_inbox_follows_edits_and_new_commits() {
-    use folio::store::keep::history::attribution::inbox;
+    use folio::store::history::attribution::inbox;
     let Some((_d, root, _import, _run)) = committed_demo() else { return };
     age_files(&root);
     let authors = || {

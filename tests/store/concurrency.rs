@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use folio::store::Store;
-use folio::store::dialect::DialectKind;
 use folio::store::model::digest;
 use folio::store::write::audit::AuditEvent;
 use folio::store::write::changeset::{Changeset, WriteError, WriteOptions};
@@ -29,7 +28,7 @@ fn agent_writes_survive_or_are_reported_as_conflicts() {
     for i in 0..FILES {
         write(&root, &format!("f{i}.md"), format!("agent f{i} v0\n"));
     }
-    let store = Store::load(&root, DialectKind::Vault, "test".into());
+    let store = Store::load(&root, folio::store::dialect::vault::KIND, "test".into());
     let stop = Arc::new(AtomicBool::new(false));
     // The last content the agent wrote to each file.
     let last: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new((0..FILES).map(|i| format!("agent f{i} v0\n")).collect()));
@@ -92,7 +91,7 @@ fn agent_writes_survive_or_are_reported_as_conflicts() {
 fn a_quiet_store_applies_every_changeset() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "a.md", "v0\n");
-    let store = Store::load(dir.path(), DialectKind::Vault, "test".into());
+    let store = Store::load(dir.path(), folio::store::dialect::vault::KIND, "test".into());
     for round in 0..5 {
         let seen = std::fs::read(dir.path().join("a.md")).unwrap();
         let cs = Changeset::new(AuditEvent::new("set", "human:test", "append")).replace(

@@ -10,17 +10,18 @@ use folio::store::dialect::DialectKind;
 #[test]
 fn every_dialect_is_detected_and_loads_its_entities() {
     let tmp = tempfile::tempdir().unwrap();
-    for kind in DialectKind::ALL.into_iter().filter(|k| k.format().store_is_folder()) {
+    for kind in DialectKind::all().filter(|k| k.spec().store_is_folder) {
         let out = tmp.path().join(kind.name());
         let report = folio_gen::generate(kind, 120, 7, &out).unwrap();
         assert_eq!(report.entities, 120);
         let stats = folio_json(&["stats", out.to_str().unwrap(), "--json"]);
         assert_eq!(stats["dialect"], kind.name(), "{kind}: {stats}");
         // An awareness home's board (awareness/current.md) and AGENTS.md are entities too.
-        let expected = if kind == DialectKind::Awareness { report.entities + 2 } else { report.entities };
+        let expected =
+            if kind == folio::store::dialect::awareness::KIND { report.entities + 2 } else { report.entities };
         assert_eq!(stats["entities"], expected, "{kind}");
         // Generated stores are clean, but for evolve's realistic legacy `trigger` keys.
-        if kind != DialectKind::Evolve {
+        if kind != folio::store::dialect::evolve::KIND {
             assert_eq!(stats["files_with_problems"], 0, "{kind}: generated stores are clean");
         }
     }
@@ -29,9 +30,9 @@ fn every_dialect_is_detected_and_loads_its_entities() {
 #[test]
 fn same_seed_same_bytes_other_seed_other_bytes() {
     let tmp = tempfile::tempdir().unwrap();
-    let a = folio_gen::generate(DialectKind::Okf, 60, 3, &tmp.path().join("a")).unwrap();
-    let b = folio_gen::generate(DialectKind::Okf, 60, 3, &tmp.path().join("b")).unwrap();
-    let c = folio_gen::generate(DialectKind::Okf, 60, 4, &tmp.path().join("c")).unwrap();
+    let a = folio_gen::generate(folio::store::dialect::okf::KIND, 60, 3, &tmp.path().join("a")).unwrap();
+    let b = folio_gen::generate(folio::store::dialect::okf::KIND, 60, 3, &tmp.path().join("b")).unwrap();
+    let c = folio_gen::generate(folio::store::dialect::okf::KIND, 60, 4, &tmp.path().join("c")).unwrap();
     assert_eq!((a.files, a.bytes, a.links), (b.files, b.bytes, b.links));
     assert_eq!(tree_bytes(&a.store), tree_bytes(&b.store));
     assert_ne!(tree_bytes(&a.store), tree_bytes(&c.store));
@@ -53,7 +54,7 @@ fn tree_bytes(root: &Path) -> Vec<(String, Vec<u8>)> {
 fn refuses_a_non_empty_folder() {
     let tmp = tempfile::tempdir().unwrap();
     write(tmp.path(), "keep.md", "mine");
-    let err = folio_gen::generate(DialectKind::Vault, 5, 1, tmp.path()).unwrap_err();
+    let err = folio_gen::generate(folio::store::dialect::vault::KIND, 5, 1, tmp.path()).unwrap_err();
     assert!(err.to_string().contains("not empty"), "{err}");
     assert_eq!(std::fs::read_to_string(tmp.path().join("keep.md")).unwrap(), "mine");
 }
@@ -73,7 +74,7 @@ fn concept_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 fn okf_bundle_has_fresh_catalogs_realistic_sizes_and_countable_links() {
     let tmp = tempfile::tempdir().unwrap();
     let n = 1500;
-    let r = folio_gen::generate(DialectKind::Okf, n, 11, &tmp.path().join("okf")).unwrap();
+    let r = folio_gen::generate(folio::store::dialect::okf::KIND, n, 11, &tmp.path().join("okf")).unwrap();
     let s = r.store.to_str().unwrap();
     assert_eq!(folio(&["index", "--check", s]).status.code(), Some(0), "generated catalogs are fresh");
     let mut files = Vec::new();
@@ -149,7 +150,7 @@ fn link_scanner_agrees_with_pulldown_on_the_corpora() {
 #[test]
 fn link_scanner_agrees_with_pulldown_on_generated_stores() {
     let tmp = tempfile::tempdir().unwrap();
-    for kind in DialectKind::ALL.into_iter().filter(|k| k.format().store_is_folder()) {
+    for kind in DialectKind::all().filter(|k| k.spec().store_is_folder) {
         let r = folio_gen::generate(kind, 300, 5, &tmp.path().join(kind.name())).unwrap();
         let mut files = Vec::new();
         markdown_files(&r.store, &mut files);

@@ -9,8 +9,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use folio::store::Store;
-use folio::store::dialect::DialectKind;
-use folio::store::keep::history;
+use folio::store::history;
 
 fn git(dir: &Path, args: &[&str]) -> String {
     let o = git_support::command(dir, args).output().expect("git runs");
@@ -56,13 +55,13 @@ fn a_generated_history_agrees_with_git_log_follow_and_git_blame() {
     }
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("store");
-    folio_gen::generate(DialectKind::Vault, 60, 7, &root).unwrap();
+    folio_gen::generate(folio::store::dialect::vault::KIND, 60, 7, &root).unwrap();
     let report = folio_gen::git::commit_history(&root, 300, 7).unwrap();
     assert!(report.hot.ends_with("-renamed.md"), "{report:?}");
     // What gitoxide wrote is a sound repository for git.
     git(&root, &["fsck", "--strict", "--no-progress"]);
     let before = git_dir(&root.join(".git"));
-    let store = Store::load(&root, DialectKind::Vault, "test".into());
+    let store = Store::load(&root, folio::store::dialect::vault::KIND, "test".into());
     // The entity the commit before HEAD edited: one or two versions, found late in no walk.
     let parent_subject = git(&root, &["log", "-1", "--format=%s", "HEAD~1"]);
     let common = format!("{}.md", parent_subject.split(": note").next().unwrap());

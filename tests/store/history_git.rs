@@ -484,13 +484,13 @@ fn merges_are_walked_as_git_log_follow_walks_them() {
 #[test]
 fn a_history_read_with_reports_lists_the_versions_as_the_walk_finds_them() {
     use folio::store::Store;
-    use folio::store::dialect::DialectKind;
-    use folio::store::keep::history::{self, History, Progress};
+
+    use folio::store::history::{self, History, Progress};
     need_git!();
     let t = tempfile::tempdir().unwrap();
     let (_repo, store, c) = build(t.path(), "");
     fs::write(store.join("notes/alpha-final.md"), ALPHA_7.replace("monthly", "weekly")).unwrap();
-    let s = Store::load(&store, DialectKind::Vault, "test".into());
+    let s = Store::load(&store, folio::store::dialect::vault::KIND, "test".into());
     let idx = s.find("notes/alpha-final").expect("alpha is in the store");
     let mut reports: Vec<History> = Vec::new();
     let mut report = |h: History| reports.push(h);
@@ -522,15 +522,15 @@ fn a_history_read_with_reports_lists_the_versions_as_the_walk_finds_them() {
 #[test]
 fn a_streamed_history_emits_the_answer_version_by_version_in_its_order() {
     use folio::store::Store;
-    use folio::store::dialect::DialectKind;
-    use folio::store::keep::history::{self, Version};
+
+    use folio::store::history::{self, Version};
     need_git!();
     let t = tempfile::tempdir().unwrap();
     let (_repo, store, c) = build(t.path(), "");
     let r = store.to_str().unwrap();
     // An uncommitted edit through folio: a version on disk and an event in the journal.
     ok(&["set", r, "notes/alpha-final", "status", "draft", "--as", "human:ann"]);
-    let s = Store::load(&store, DialectKind::Vault, "test".into());
+    let s = Store::load(&store, folio::store::dialect::vault::KIND, "test".into());
     let idx = s.find("notes/alpha-final").expect("alpha is in the store");
     let mut emitted: Vec<Version> = Vec::new();
     let answer = history::of_entity_streaming(&s, idx, &mut |v| emitted.push(v.clone())).unwrap();

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use folio::recall::engine::Engine;
 use folio::recall::{Hit, Query, recall_with};
 use folio::store::Store;
-use folio::store::dialect::DialectKind;
 
 /// A deterministic generator (the test needs no dependency for this).
 struct Rng(u64);
@@ -63,8 +62,8 @@ fn check(engine: &mut Engine, store: &Store, input: &str) {
 #[test]
 fn typing_random_queries_ranks_exactly_as_full_scoring() {
     let dir = tempfile::tempdir().unwrap();
-    folio_gen::generate(DialectKind::Okf, 6_000, 7, dir.path()).unwrap();
-    let store = Arc::new(Store::load(dir.path(), DialectKind::Okf, "test".into()));
+    folio_gen::generate(folio::store::dialect::okf::KIND, 6_000, 7, dir.path()).unwrap();
+    let store = Arc::new(Store::load(dir.path(), folio::store::dialect::okf::KIND, "test".into()));
     let words: Vec<String> = store
         .entities
         .iter()

@@ -185,35 +185,35 @@ fn check_within(src: &Path, within: &str, kind: DialectKind, seed: u64, steps: u
 #[test]
 fn okf_fixture_relints_like_a_full_pass() {
     for seed in 1..=4 {
-        check(&fixture("lint-okf"), DialectKind::Okf, seed, 40);
+        check(&fixture("lint-okf"), folio::store::dialect::okf::KIND, seed, 40);
     }
 }
 
 #[test]
 fn okf_corpus_relints_like_a_full_pass() {
-    check(&corpus("okf-v0.2/acme_retail"), DialectKind::Okf, 7, 40);
+    check(&corpus("okf-v0.2/acme_retail"), folio::store::dialect::okf::KIND, 7, 40);
 }
 
 #[test]
 fn aip10_relints_like_a_full_pass() {
-    check(&fixture("aip10-wiki"), DialectKind::Aip10, 11, 30);
+    check(&fixture("aip10-wiki"), folio::store::dialect::aip10::KIND, 11, 30);
 }
 
 #[test]
 fn vault_and_evolve_relint_like_a_full_pass() {
-    check_within(&fixture("evolve-wikilinks"), ".evolve/entities", DialectKind::Evolve, 13, 30);
+    check_within(&fixture("evolve-wikilinks"), ".evolve/entities", folio::store::dialect::evolve::KIND, 13, 30);
     let dir = tempfile::tempdir().unwrap();
     let vault = dir.path().join("vault");
     for i in 0..12 {
         write(&vault, &format!("n{}/note{i}.md", i % 3), format!("# Note {i}\n\n[[note{}]]\n", (i + 1) % 12));
     }
-    check(&vault, DialectKind::Vault, 17, 40);
+    check(&vault, folio::store::dialect::vault::KIND, 17, 40);
 }
 
 #[test]
 fn a_config_change_to_ignores_only_resorts_the_findings() {
     let (_dir, root) = scratch(&fixture("lint-okf"));
-    let store = Store::load(&root, DialectKind::Okf, "test".into());
+    let store = Store::load(&root, folio::store::dialect::okf::KIND, "test".into());
     let linted = Linted::full(&store, &LintConfig::default());
     let orphan = linted.report.findings.iter().find(|f| f.rule == "orphan").expect("an orphan");
     let id = store.entity(orphan.entity.unwrap()).id.clone();

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use folio::store::Store;
-use folio::store::dialect::{DialectKind, Grammar, parse_key_values};
+use folio::store::dialect::{Grammar, parse_key_values};
 use folio::store::model::entity::Resolution;
 use folio::store::read::frontmatter::{self, Block};
 use folio::store::write::edit::{self, FieldEdit};
@@ -196,7 +196,7 @@ fn repointing_changes_only_link_destinations_on_every_okf_corpus() {
         "okf-v0.2/ga4",
     ] {
         let src = corpus(bundle);
-        let store = Store::load(&src, DialectKind::Okf, "test".into());
+        let store = Store::load(&src, folio::store::dialect::okf::KIND, "test".into());
         // The entity the most body links lead to (typed edges such as OKF's `sources[].resource`
         // are not link spans).
         let linked_to =
@@ -220,7 +220,7 @@ fn repointing_changes_only_link_destinations_on_every_okf_corpus() {
             std::fs::remove_file(scratch_root.join(path)).unwrap();
             write(&scratch_root, path, text);
         }
-        let after = Store::load(&scratch_root, DialectKind::Okf, "test".into());
+        let after = Store::load(&scratch_root, folio::store::dialect::okf::KIND, "test".into());
         for (path, (_, text)) in &plan.referrers {
             let old = std::fs::read_to_string(src.join(path)).unwrap();
             assert_eq!(outside_links(&store, path, &old), outside_links(&after, path, text), "{bundle}: {path}");

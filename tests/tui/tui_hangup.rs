@@ -107,7 +107,7 @@ fn store_in(dir: &Path, kind: Store) -> (Option<tempfile::TempDir>, PathBuf) {
         }
         Store::Big => {
             let root = dir.join("big");
-            folio_gen::generate(folio::store::dialect::DialectKind::Okf, 6000, 1, &root).unwrap();
+            folio_gen::generate(folio::store::dialect::okf::KIND, 6000, 1, &root).unwrap();
             (None, root)
         }
     }

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use folio::app::event::Event;
 use folio::app::model::Pane;
-use folio::store::keep::history::Source;
+use folio::store::history::Source;
 use support::tui::*;
 
 fn git(dir: &Path, who: &str, date: &str, args: &[&str]) {
@@ -148,10 +148,10 @@ fn the_history_pane_shows_the_versions_as_the_worker_finds_them() {
     assert!(titles[n - 1].contains("· 3 versions · git") && !titles[n - 1].contains("reading"), "{}", titles[n - 1]);
     // The answer is the history read without reports.
     let store = app.model.store.clone().unwrap();
-    let plain = folio::store::keep::history::of_entity(&store, app.model.open_entity().unwrap()).unwrap();
+    let plain = folio::store::history::of_entity(&store, app.model.open_entity().unwrap()).unwrap();
     let data = app.model.history.data.clone().unwrap().unwrap();
     assert!(data.history.complete);
-    let summary = |h: &folio::store::keep::history::History| -> Vec<(String, String)> {
+    let summary = |h: &folio::store::history::History| -> Vec<(String, String)> {
         h.versions.iter().map(|v| (v.rev.clone(), v.change_line())).collect()
     };
     assert_eq!(summary(&data.history), summary(&plain));

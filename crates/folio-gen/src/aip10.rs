@@ -79,8 +79,11 @@ pub fn generate(w: &Writer, n: usize, seed: u64) -> io::Result<usize> {
         }
         index.push('\n');
     }
-    w.write("_index.md", &index)?;
-    w.write("_log.md", "## [2026-04-27T15:30:00Z] ingest | source-0\n\n- Created the wiki.\n")?;
+    w.write(folio_core::store::dialect::aip10::spec::CATALOG, &index)?;
+    w.write(
+        folio_core::store::dialect::aip10::spec::LOG,
+        "## [2026-04-27T15:30:00Z] ingest | source-0\n\n- Created the wiki.\n",
+    )?;
     w.write("_manifest.json", "{ \"version\": 1, \"hashAlgo\": \"sha256\", \"sources\": {} }\n")?;
     Ok(links)
 }

@@ -49,7 +49,8 @@ fn files(root: &Path, dir: &Path, out: &mut Vec<String>) -> io::Result<()> {
 /// Whether a generated file is an entity an agent would edit (not a catalog or a log).
 fn editable(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
-    rel.ends_with(".md") && !matches!(name, "index.md" | "_index.md" | "log.md" | "_log.md" | "README.md")
+    let reserved = folio_core::store::dialect::formats().any(|f| f.spec().reserved_names.contains(&name));
+    rel.ends_with(".md") && !reserved && name != "README.md"
 }
 
 /// Make `root` a repository whose history is the store plus `commits` agent edits.
@@ -139,11 +140,11 @@ mod tests {
         assert!(r.hot.ends_with("-renamed.md"), "{r:?}");
         let store = folio_core::store::Store::load(&root, folio_core::store::dialect::vault::KIND, "test".into());
         let idx = store.entities.iter().position(|e| e.path == r.hot).expect("the hot entity") as u32;
-        let h = folio_core::store::keep::history::of_entity(&store, idx).unwrap();
+        let h = folio_core::store::history::of_entity(&store, idx).unwrap();
         let commits = h.versions.iter().filter(|v| v.commit.is_some()).count();
         assert_eq!(commits, r.hot_versions, "every commit that touched it, through the rename");
         assert!(h.versions.iter().any(|v| v.status == "renamed"));
-        assert!(h.versions.iter().all(|v| v.source != folio_core::store::keep::history::Source::Worktree));
+        assert!(h.versions.iter().all(|v| v.source != folio_core::store::history::Source::Worktree));
         let authors: std::collections::BTreeSet<_> = h.versions.iter().filter_map(|v| v.author.clone()).collect();
         assert!(authors.len() >= 2, "{authors:?}");
     }

@@ -75,7 +75,7 @@ pub fn generate(kind: DialectKind, entities: usize, seed: u64, out: &Path) -> io
             format!("{}: not empty; the generator only writes into a new or empty folder", out.display()),
         ));
     }
-    if !kind.format().store_is_folder() {
+    if !kind.spec().store_is_folder {
         return Err(io::Error::new(
             io::ErrorKind::Unsupported,
             format!("{kind} stores are databases, not folders; folio-gen writes folders only"),

@@ -44,7 +44,7 @@ pub fn generate(w: &Writer, n: usize, seed: u64) -> io::Result<usize> {
             rng.range(1, n.max(1))
         ));
     }
-    w.write("log.md", &log)?;
+    w.write(folio_core::store::dialect::okf::spec::LOG, &log)?;
     Ok(links)
 }
 
@@ -217,7 +217,8 @@ fn write_catalogs(w: &Writer, all: &[Concept]) -> io::Result<()> {
                 out.push_str(&format!("* [{name}]({name}/index.md) - Concepts under {name}.\n"));
             }
         }
-        let path = if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") };
+        let catalog = folio_core::store::dialect::okf::spec::CATALOG;
+        let path = if dir.is_empty() { catalog.to_string() } else { format!("{dir}/{catalog}") };
         w.write(&path, &out)?;
     }
     Ok(())

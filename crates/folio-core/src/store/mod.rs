@@ -6,6 +6,8 @@ use std::time::{Instant, SystemTime};
 pub mod dialect;
 #[cfg(test)]
 pub(crate) mod fixture_stores;
+/// An entity's history and blame from git, and restoring an old version.
+pub mod history;
 pub mod keep;
 pub mod lint;
 pub mod model;
@@ -27,9 +29,7 @@ pub enum StoreError {
     NotFound(PathBuf),
     #[error("{0}: not a directory")]
     NotADirectory(PathBuf),
-    #[error(
-        "no knowledge store found in {0} or any parent (looked for .evolve/entities, KNOWLEDGE.md, index.md, knowledge/system, memory/long-term.md, opendray-export.json)"
-    )]
+    #[error("no knowledge store found in {0} or any parent (looked for {markers})", markers = dialect::markers_looked_for())]
     NoStoreFound(PathBuf),
     #[error("{path}: {err}")]
     Io { path: PathBuf, err: std::io::Error },
@@ -361,6 +361,7 @@ impl Store {
     pub fn link_context(&self) -> resolve::LinkContext {
         resolve::LinkContext {
             rules: self.kind().format().link_rules(),
+            folder_pages: self.kind().spec().folder_pages,
             root: Some(self.root.clone()),
             below: self.dialect.enclosing().map(|e| e.below).unwrap_or_default(),
         }

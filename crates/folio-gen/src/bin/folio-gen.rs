@@ -41,7 +41,7 @@ fn parse_dialect(s: &str) -> Result<DialectKind, String> {
 fn main() -> ExitCode {
     let a = Args::parse();
     let started = Instant::now();
-    let made = if a.dialect.format().store_is_folder() {
+    let made = if a.dialect.spec().store_is_folder {
         folio_gen::generate(a.dialect, a.entities, a.seed, &a.out).map_err(|e| e.to_string())
     } else if a.git_commits.is_some() {
         Err("--git-commits makes a folder store a git repository; a database has no files to commit".into())

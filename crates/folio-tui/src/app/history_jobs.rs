@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::event::Event;
 use super::model::HistoryData;
 use folio_core::store::Store;
-use folio_core::store::keep::history::{self, restore};
+use folio_core::store::history::{self, restore};
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::write::changeset::{Changeset, WriteOptions};
 

@@ -89,8 +89,8 @@ pub struct GraphView {
 /// An entity's history as a worker read it: its versions and the blame of its newest content.
 #[derive(Debug, Clone)]
 pub struct HistoryData {
-    pub history: folio_core::store::keep::history::History,
-    pub blame: Vec<folio_core::store::keep::history::blame::Line>,
+    pub history: folio_core::store::history::History,
+    pub blame: Vec<folio_core::store::history::blame::Line>,
 }
 
 /// The history pane's state.

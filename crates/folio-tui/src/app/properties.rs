@@ -15,7 +15,7 @@ pub struct Property {
 
 /// The non-empty properties of `e`, in the preview's order.
 pub fn of(store: &Store, e: &Entity) -> Vec<Property> {
-    let (kind_label, status_label) = store.kind().format().field_labels();
+    let (kind_label, status_label) = store.kind().spec().field_labels;
     let line = if e.line > 1 { format!(":{}", e.line) } else { String::new() };
     let status_style = if e.is_pending() { "pending" } else { "text" };
     let all = [

@@ -3,7 +3,7 @@
 //! Each job answers with one `Outcome`, which `review::outcome` folds into the model.
 use std::sync::Arc;
 
-use folio_core::store::keep::history::attribution;
+use folio_core::store::history::attribution;
 use folio_core::store::keep::refresh::RefreshReport;
 use folio_core::store::lint::near_duplicate;
 use folio_core::store::model::entity::EntityIdx;

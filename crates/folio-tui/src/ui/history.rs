@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::app::model::{HistoryData, HistoryView, Model, Pane};
 use crate::markdown::sanitize;
-use folio_core::store::keep::history::{Source, Version};
+use folio_core::store::history::{Source, Version};
 use folio_core::store::review::diff;
 
 /// The list's share of the pane in the versions view (the diff takes the rest).

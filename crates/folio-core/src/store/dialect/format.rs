@@ -6,6 +6,7 @@
 //! `DialectKind::format()` and never matches on which format it is.
 use std::path::{Path, PathBuf};
 
+use super::spec::FormatSpec;
 use super::{Dialect, DialectKind, Grammar};
 use crate::store::model::entity::{Entity, LinkSyntax};
 use crate::store::read::frontmatter::{self, Fields};
@@ -51,18 +52,13 @@ impl Sniffed<'_> {
     }
 }
 
-/// How `migrate --to okf` treats a store of this format (`None`: the format is not migrated).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OkfAlignment {
-    /// Catalog entries are named by file stem (evolve's slugs) rather than by title.
-    pub entries_named_by_stem: bool,
-}
-
 pub trait Format: Sync {
-    fn kind(&self) -> DialectKind;
+    /// The format's standing facts (`<format>/spec.rs`).
+    fn spec(&self) -> &'static FormatSpec;
 
-    /// The `--dialect` value and the JSON `dialect` field.
-    fn name(&self) -> &'static str;
+    fn kind(&self) -> DialectKind {
+        DialectKind::of(self.spec())
+    }
 
     /// Open the dialect on a store root (reads manifests where the format has them).
     fn open(&self, root: &Path) -> Box<dyn Dialect>;
@@ -107,22 +103,10 @@ pub trait Format: Sync {
         None
     }
 
-    /// Whether a store of this format is a folder of files (false: a database, reached only
-    /// through `locate`).
-    fn store_is_folder(&self) -> bool {
-        true
-    }
-
     /// Whether a sampled file's frontmatter carries this format's marks (detection without a
     /// marker; the formats are asked in the registry's sniffing order, the first claims it).
     fn sniff(&self, _file: &Sniffed) -> bool {
         false
-    }
-
-    /// Whether a majority of sniffed files may choose this format (false for the fallback,
-    /// whose claims only keep files from counting for another format).
-    fn chosen_by_sniffing(&self) -> bool {
-        true
     }
 
     /// The root used when the format is named with `--dialect` on `path`.
@@ -146,15 +130,10 @@ pub trait Format: Sync {
         Vec::new()
     }
 
-    /// What several stores of this format are called ("OKF bundles").
-    fn plural(&self) -> &'static str {
-        "stores"
-    }
-
     /// Where folio keeps its own state for a store at `root` (never inside what the format's own
     /// readers scan).
     fn state_dir(&self, root: &Path) -> PathBuf {
-        root.join(".folio")
+        root.join(self.spec().state_folder)
     }
 
     /// How entity files write their frontmatter.
@@ -180,20 +159,10 @@ pub trait Format: Sync {
         folders(&e.path)
     }
 
-    /// What the preview calls an entity's `kind` and `status` fields in this format.
-    fn field_labels(&self) -> (&'static str, &'static str) {
-        ("kind", "status")
-    }
-
     /// The step on the format's review ladder that approving an item in `status` takes
     /// (REVIEW.md "Per dialect"), for the inbox's detail line.
     fn promotion_step(&self, _status: &str) -> Option<&'static str> {
         None
-    }
-
-    /// File names the format reserves for its catalogs and logs (anywhere in the store).
-    fn reserved_names(&self) -> &'static [&'static str] {
-        &[]
     }
 
     /// A link the format's own rules forbid: `(rule, message)`. `path` is the file the link
@@ -211,11 +180,6 @@ pub trait Format: Sync {
     /// partial paths, hidden folders).
     fn link_rules(&self) -> LinkRules {
         LinkRules::default()
-    }
-
-    /// How `migrate --to okf` aligns a store of this format, if it does.
-    fn okf_alignment(&self) -> Option<OkfAlignment> {
-        None
     }
 
     /// Where a store's event log lives: folio's own `audit.jsonl` for formats without one.

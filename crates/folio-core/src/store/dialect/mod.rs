@@ -12,20 +12,36 @@ use crate::store::read::frontmatter::{self, Block, Fields, Val, View};
 use crate::store::read::links;
 use crate::store::write::catalog::{self, CatalogPlan, CatalogState, CatalogStatus};
 
-pub mod aip10;
 pub mod format;
 mod registry;
+pub mod spec;
 
-pub use registry::{DialectKind, by_marker_order, by_name, by_sniff_order, fallback, formats, names};
+pub use registry::{
+    DialectKind, by_marker_order, by_name, by_sniff_order, fallback, formats, markers_looked_for, names,
+};
 
-pub mod awareness;
-pub mod elophanto;
-pub mod evolve;
-pub mod okf;
-pub mod okf_checks;
-pub mod opendray;
-pub mod opendray_pg;
-pub mod vault;
+/// Declares each format's folder and lists its `Format`: one line per format.
+macro_rules! registry {
+    ($($(#[$attr:meta])* $folder:ident => $format:ident),* $(,)?) => {
+        $($(#[$attr])* pub mod $folder;)*
+        /// Every format, in the order `--dialect` lists them.
+        static FORMATS: &[&dyn format::Format] = &[$($(#[$attr])* &$folder::format::$format),*];
+    };
+}
+
+// The registry. Adding a format is its folder and a line here (docs/ARCHITECTURE.md).
+registry! {
+    okf => OkfFormat,
+    evolve => EvolveFormat,
+    aip10 => Aip10Format,
+    elophanto => ElophantoFormat,
+    opendray => OpendrayFormat,
+    awareness => AwarenessFormat,
+    vault => VaultFormat,
+    opendray_pg => OpendrayPgFormat,
+    #[cfg(test)]
+    toy => ToyFormat,
+}
 
 /// What a file is to its store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

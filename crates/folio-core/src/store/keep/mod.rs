@@ -1,7 +1,6 @@
 //! Keeping a loaded store current: the cache, refresh after changes on disk, the watcher.
 
 pub mod cache;
-pub mod history;
 pub mod personal;
 pub mod refresh;
 pub mod watch;

@@ -16,7 +16,7 @@ const CONCEPT_KEYS: &[&str] = &["type", "kind", "slug", "title", "description"];
 
 /// File names the dialect reserves for its catalogs and logs.
 pub fn reserved_names(kind: DialectKind) -> &'static [&'static str] {
-    kind.format().reserved_names()
+    kind.spec().reserved_names
 }
 
 pub fn check(store: &Store, out: &mut Vec<Finding>) {
@@ -53,7 +53,7 @@ pub fn reserved_check(store: &Store, path: &str, reported: &mut HashSet<String>,
         reported.insert(path.to_string());
         // A catalog in that place would be regenerated over it; a log is only appended to,
         // so a concept-like log is a warning.
-        let is_log = name.ends_with("log.md");
+        let is_log = store.kind().spec().is_log_file(name);
         let finding = Finding::on_file(
             path,
             rule::RESERVED_NAME,
@@ -122,7 +122,7 @@ fn concept_keys(store: &Store, path: &str) -> Option<String> {
     // what it is, and a title beside that is the log's own, not a concept's.
     let name = path.rsplit('/').next().unwrap_or(path);
     let declared = fields.get("type").and_then(|v| v.as_str()).map(str::to_ascii_lowercase);
-    let own_type = if name.ends_with("log.md") { "log" } else { "index" };
+    let own_type = if store.kind().spec().is_log_file(name) { "log" } else { "index" };
     if declared.as_deref() == Some(own_type) {
         return None;
     }

@@ -24,8 +24,8 @@ pub fn check_entity(store: &Store, manifest: &ManifestLints, idx: EntityIdx, out
     let e = store.entity(idx);
     // Entries that share a file (memory logs) are records, not pages: nothing is expected to
     // link to each of them.
-    // The root `index.md` (an LLM wiki's hub page) is the entry point, not an orphan.
-    let entry_point = e.path == "index.md";
+    // A hub page (an LLM wiki's root `index.md`) is the entry point, not an orphan.
+    let entry_point = store.kind().spec().hub_pages.contains(&e.path.as_str());
     if store.backlinks[i].is_empty() && !shares_file(store, i) && !e.escapes_root() && !entry_point {
         out.push(
             Finding::on_entity(store, idx, rule::ORPHAN, e.line, 1, "no other entity links to this one".into())

@@ -107,8 +107,8 @@ fn sniff(path: &Path) -> Detection {
     // Ties go to the format listed first.
     let (best, &n) = counts.iter().enumerate().max_by_key(|&(i, n)| (*n, usize::MAX - i)).expect("formats exist");
     let format = kinds[best].format();
-    if sampled > 0 && n * 2 > sampled && format.chosen_by_sniffing() {
-        let reason = format!("{n} of {sampled} sampled files have {} frontmatter", format.name());
+    if sampled > 0 && n * 2 > sampled && format.spec().detection.chosen_by_sniffing {
+        let reason = format!("{n} of {sampled} sampled files have {} frontmatter", format.spec().name);
         return Detection { kind: format.kind(), root: path.to_path_buf(), reason };
     }
     let fallback = dialect::fallback();
@@ -124,7 +124,7 @@ fn sniff(path: &Path) -> Detection {
 pub fn stores_within(dir: &Path) -> Option<(&'static str, Vec<PathBuf>)> {
     dialect::formats().find_map(|f| {
         let found = f.stores_within(dir);
-        (found.len() >= 2).then(|| (f.plural(), found))
+        (found.len() >= 2).then(|| (f.spec().plural, found))
     })
 }
 

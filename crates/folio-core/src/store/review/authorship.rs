@@ -1,10 +1,7 @@
-//! Who wrote an entity and in which agent run, from the fields the formats record (the inbox's
-//! author and session, `review::group` gathers by them).
-//!
-//! Authors: OKF `generated.by`, opendray `provenance.source`, AIP-10 and vault `author`, `agent`,
-//! evolve `source` then `owner`. Runs: evolve `trajectory` (the transcript file of the session
-//! that wrote it), opendray `provenance.session_id`, `session_id`/`session` fields, OKF
-//! `generated.session` or `generated.run`.
+//! Who wrote an entity and in which agent run, from the fields its format records (the
+//! inbox's author and session, `review::group` gathers by them): the key paths are the
+//! format's own (`FormatSpec::author_fields`, `session_fields`).
+use crate::store::dialect::spec::FormatSpec;
 use crate::store::read::frontmatter::{self, Fields};
 
 /// The first non-empty scalar at one of `paths` (each a key path into the fields).
@@ -19,37 +16,14 @@ fn first_of(f: &Fields, paths: &[&[&str]]) -> Option<String> {
 }
 
 /// Who wrote the entity.
-pub fn author(f: &Fields) -> Option<String> {
-    // `owner`: who an evolve entity belongs to when it names no source (issue 23: "by -").
-    first_of(
-        f,
-        &[
-            &["generated", "by"],
-            &["provenance", "source"],
-            &["author"],
-            &["agent"],
-            &["generated_by"],
-            &["source"],
-            &["owner"],
-        ],
-    )
+pub fn author(spec: &FormatSpec, f: &Fields) -> Option<String> {
+    first_of(f, spec.author_fields)
 }
 
 /// The agent run (session, trajectory, run id) that wrote the entity, where the format records
 /// one. A trajectory path is shortened to its file name: the session is in it.
-pub fn session(f: &Fields) -> Option<String> {
-    let found = first_of(
-        f,
-        &[
-            &["trajectory"],
-            &["provenance", "session_id"],
-            &["provenance", "session"],
-            &["generated", "session"],
-            &["generated", "run"],
-            &["session_id"],
-            &["session"],
-        ],
-    )?;
+pub fn session(spec: &FormatSpec, f: &Fields) -> Option<String> {
+    let found = first_of(f, spec.session_fields)?;
     Some(found.rsplit('/').next().unwrap_or(&found).to_string())
 }
 
@@ -57,6 +31,14 @@ pub fn session(f: &Fields) -> Option<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn author(f: &Fields) -> Option<String> {
+        super::author(crate::store::dialect::vault::KIND.spec(), f)
+    }
+
+    fn session(f: &Fields) -> Option<String> {
+        super::session(crate::store::dialect::vault::KIND.spec(), f)
+    }
 
     fn fields(v: serde_json::Value) -> Fields {
         serde_json::from_value(v).unwrap()

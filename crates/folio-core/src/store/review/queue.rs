@@ -155,9 +155,6 @@ pub struct QueueItem {
     pub contradiction_with: Option<EntityIdx>,
 }
 
-/// Statuses that mean "out of the active set" in some dialect: never queued.
-const INACTIVE: &[&str] = &["deprecated", "superseded", "archived", "pruned", "inactive", "vetoed"];
-
 /// Build the queue in order of need (`order`).
 pub fn build(store: &Store) -> Vec<QueueItem> {
     let report = lint::lint(store, &LintConfig::load(&store.root, store.kind()).unwrap_or_default());
@@ -206,7 +203,8 @@ pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
         // or forgot it (a veto that leaves the file in place records the text it wrote).
         let edited_after_veto =
             last.is_some_and(|r| !is_approval(&r.verdict) && r.after.as_ref().is_some_and(|a| *a != hash));
-        let inactive = e.status.as_deref().is_some_and(|s| INACTIVE.contains(&s)) || rules.inactive(&f);
+        let inactive = e.status.as_deref().is_some_and(|s| store.kind().spec().inactive_statuses.contains(&s))
+            || rules.inactive(&f);
         if inactive && !edited_after_veto && conflict.is_none() {
             continue;
         }
@@ -260,8 +258,8 @@ pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
             status: e.status.as_deref().map(str::to_string),
             reasons: reasons.clone(),
             age_days: e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, today)),
-            author: authorship::author(&f),
-            session: authorship::session(&f),
+            author: authorship::author(store.kind().spec(), &f),
+            session: authorship::session(store.kind().spec(), &f),
             sources: e.sources.len(),
             evidence: evidence(&f),
             confidence: e.confidence,
@@ -345,7 +343,8 @@ mod tests {
             "evidence": {"applied": 9, "ok": 9, "fail": 0}
         }))
         .unwrap();
-        assert_eq!(authorship::author(&f).as_deref(), Some("agent:scout"));
+        let okf = crate::store::dialect::okf::KIND.spec();
+        assert_eq!(authorship::author(okf, &f).as_deref(), Some("agent:scout"));
         assert_eq!(evidence(&f), 18);
         let today = time::macros::date!(2026 - 03 - 31);
         assert_eq!(age("2026-03-01T10:00:00Z", today), Some(30));

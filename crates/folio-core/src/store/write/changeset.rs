@@ -405,15 +405,23 @@ mod tests {
     #[test]
     fn okf_catalogs_whose_bytes_change_are_regenerated() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("index.md"), "# T\n\n* [A](a.md) - old\n").unwrap();
+        std::fs::write(dir.path().join(crate::store::dialect::okf::spec::CATALOG), "# T\n\n* [A](a.md) - old\n")
+            .unwrap();
         std::fs::write(dir.path().join("a.md"), "---\ntype: T\ntitle: A\ndescription: old\n---\n").unwrap();
         let store = Store::load(dir.path(), crate::store::dialect::okf::KIND, "test".into());
         let a = std::fs::read(dir.path().join("a.md")).unwrap();
         let cs =
             Changeset::new(event()).replace("a.md", digest::of(&a), "---\ntype: T\ntitle: A\ndescription: new\n---\n");
         let applied = store.apply(cs, &WriteOptions::default()).unwrap();
-        assert_eq!(applied.catalogs, ["index.md"]);
-        assert_eq!(std::fs::read_to_string(dir.path().join("index.md")).unwrap(), "# T\n\n* [A](a.md) - new\n");
-        assert!(std::fs::read_to_string(dir.path().join("log.md")).unwrap().contains("* **Set**: [A](/a.md)"));
+        assert_eq!(applied.catalogs, [crate::store::dialect::okf::spec::CATALOG]);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(crate::store::dialect::okf::spec::CATALOG)).unwrap(),
+            "# T\n\n* [A](a.md) - new\n"
+        );
+        assert!(
+            std::fs::read_to_string(dir.path().join(crate::store::dialect::okf::spec::LOG))
+                .unwrap()
+                .contains("* **Set**: [A](/a.md)")
+        );
     }
 }

@@ -185,7 +185,7 @@ mod tests {
         assert_eq!(temporary_owner(&name), Some(std::process::id()));
         assert!(!is_abandoned_temporary(&name), "this process is alive");
         assert_eq!(temporary_owner(".abc.folio-tmp-4194304"), Some(4_194_304));
-        assert_eq!(temporary_owner("log.md"), None);
+        assert_eq!(temporary_owner(crate::store::dialect::okf::spec::LOG), None);
         assert_eq!(temporary_owner(".notes.md"), None);
         // A pid far above any the kernel hands out belongs to no live process.
         assert!(is_abandoned_temporary(".x.md.folio-new-2147483000-3"));

@@ -168,7 +168,7 @@ mod tests {
     #[test]
     fn the_journal_names_the_log_before_it_moves_and_again_when_an_agent_wrote_meanwhile() {
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("log.md");
+        let log = dir.path().join(crate::store::dialect::okf::spec::LOG);
         fs::write(&log, "old line\n").unwrap();
         let mut journaled: Vec<(Option<Vec<u8>>, Vec<u8>)> = Vec::new();
         add_to_log(&log, newest_first, |before, after| {
@@ -200,7 +200,7 @@ mod tests {
     #[test]
     fn a_failed_journal_leaves_the_log_where_it_was_with_the_agents_lines() {
         let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("log.md");
+        let log = dir.path().join(crate::store::dialect::okf::spec::LOG);
         fs::write(&log, "old line\n").unwrap();
         let err = add_to_log(&log, newest_first, |_, _| {
             agent_appends(&log, "agent line\n")?;

@@ -12,7 +12,6 @@ pub mod file_storage;
 pub mod fs_ops;
 pub mod journal;
 pub mod log_swap;
-pub mod migrate;
 pub mod overlay;
 pub mod preview;
 pub mod repoint;

@@ -173,8 +173,9 @@ fn resource_edits(text: &str, old: &str, new: &str) -> Vec<(Range<usize>, String
     out
 }
 
-/// The moved file's folder keeps a catalog (`index.md`) but no concept any more: no catalog is
-/// planned for it, so its entry for the file is taken out here (else it points at nothing).
+/// The moved file's folder keeps a catalog (one of the format's `catalog_files`) but no concept
+/// any more: no catalog is planned for it, so its entry for the file is taken out here (else it
+/// points at nothing).
 fn orphaned_catalog_entry(store: &Store, old_path: &str, new_path: &str, plan: &mut MovePlan) {
     use crate::store::dialect::FileRole;
     let dir = crate::store::model::relpath::parent(old_path);
@@ -183,10 +184,17 @@ fn orphaned_catalog_entry(store: &Store, old_path: &str, new_path: &str, plan: &
     {
         return;
     }
-    let catalog = if dir.is_empty() { "index.md".to_string() } else { format!("{dir}/index.md") };
-    if !store.other_files.iter().any(|(p, role)| *p == catalog && *role == FileRole::Catalog) {
+    let in_dir = |name: &str| if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") };
+    let Some(catalog) = store
+        .kind()
+        .spec()
+        .catalog_files
+        .iter()
+        .map(|name| in_dir(name))
+        .find(|catalog| store.other_files.iter().any(|(p, role)| p == catalog && *role == FileRole::Catalog))
+    else {
         return;
-    }
+    };
     let Ok(bytes) = std::fs::read(store.abs_path(&catalog)) else { return };
     let Ok(text) = String::from_utf8(bytes.clone()) else { return };
     let name = crate::store::model::relpath::file_name(old_path);

@@ -1,4 +1,4 @@
-//! Store-local folio state: `.evolve/folio/` for evolve, `<root>/.folio/` otherwise. Holds the
+//! Store-local folio state, where the store's format puts it (`Format::state_dir`). Holds the
 //! write journal, undo records, content-addressed objects (before/after images) and the
 //! archive. Nothing in it ends in `.md`, so no format's reader mistakes it for content.
 use std::fs;
@@ -15,14 +15,6 @@ pub const DEFAULT_UNDO_DEPTH: usize = 20;
 #[derive(Debug, Clone)]
 pub struct State {
     pub dir: PathBuf,
-}
-
-/// evolve's `.evolve/` folder when the root is its `entities/` bundle.
-pub fn evolve_home(root: &Path) -> Option<PathBuf> {
-    let parent = root.parent()?;
-    let is_layout =
-        root.file_name().is_some_and(|n| n == "entities") && parent.file_name().is_some_and(|n| n == ".evolve");
-    is_layout.then(|| parent.to_path_buf())
 }
 
 impl State {

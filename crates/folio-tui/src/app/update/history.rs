@@ -152,7 +152,7 @@ fn restore(model: &mut Model) -> Vec<Effect> {
     }
     let Some(v) = data.history.versions.get(model.history.cursor) else { return Vec::new() };
     if !v.has_content() {
-        let why = if v.source == folio_core::store::keep::history::Source::Log {
+        let why = if v.source == folio_core::store::history::Source::Log {
             "a log event records no content to restore"
         } else {
             "this version deleted the file: restore the one before it"

@@ -1,21 +1,19 @@
 //! AIP-10's standing facts (see `format::Format`).
 use std::path::Path;
 
+use crate::store::dialect::spec::FormatSpec;
 use crate::store::dialect::format::{Format, Marker, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::model::entity::{Entity, LinkSyntax, rule};
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
-pub const KIND: DialectKind = DialectKind::Aip10;
+pub const KIND: DialectKind = DialectKind::of(&super::spec::SPEC);
 
 pub struct Aip10Format;
 
 impl Format for Aip10Format {
-    fn kind(&self) -> DialectKind {
-        KIND
-    }
-    fn name(&self) -> &'static str {
-        "aip10"
+    fn spec(&self) -> &'static FormatSpec {
+        &super::spec::SPEC
     }
     /// A page depends on its own bytes, the workspace policy (a snapshot parsed under another
     /// is not used: `Dialect::parse_inputs`) and the clock (pages whose `max-age` findings the
@@ -38,9 +36,6 @@ impl Format for Aip10Format {
     fn read_only_reason(&self, rel: &str) -> Option<String> {
         (rel.starts_with("sources/") || rel == "sources")
             .then(|| format!("{rel}: AIP-10 sources/ are immutable; folio never writes there (nothing was written)"))
-    }
-    fn reserved_names(&self) -> &'static [&'static str] {
-        &["_index.md", "_log.md"]
     }
     /// Sources are cited by id in `sources:`, never linked inline.
     fn forbidden_link(&self, syntax: LinkSyntax, _target: &str, path: Option<&str>) -> Option<(&'static str, String)> {

@@ -14,6 +14,7 @@ use crate::store::write::catalog::{CatalogPlan, CatalogState};
 
 pub mod catalog;
 pub mod format;
+pub mod spec;
 pub mod log_writer;
 pub mod review;
 pub use format::KIND;
@@ -137,7 +138,7 @@ fn scan_with_ignore(root: &Path) -> (Vec<String>, HashSet<String>) {
 
 impl Dialect for Aip10 {
     fn kind(&self) -> DialectKind {
-        DialectKind::Aip10
+        crate::store::dialect::aip10::KIND
     }
 
     fn role(&self, rel: &str) -> FileRole {

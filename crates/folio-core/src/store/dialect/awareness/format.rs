@@ -1,21 +1,19 @@
 //! awareness-framework's standing facts (see `format::Format`).
 use std::path::Path;
 
+use crate::store::dialect::spec::FormatSpec;
 use crate::store::dialect::format::{Format, Marker, label};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::model::entity::Entity;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
-pub const KIND: DialectKind = DialectKind::Awareness;
+pub const KIND: DialectKind = DialectKind::of(&super::spec::SPEC);
 
 pub struct AwarenessFormat;
 
 impl Format for AwarenessFormat {
-    fn kind(&self) -> DialectKind {
-        KIND
-    }
-    fn name(&self) -> &'static str {
-        "awareness"
+    fn spec(&self) -> &'static FormatSpec {
+        &super::spec::SPEC
     }
     /// Entries depend on their own file's bytes alone (a changed `long-term.md` is read
     /// again whole); the event log is read by the dialect when opened, never into the snapshot.
@@ -30,9 +28,6 @@ impl Format for AwarenessFormat {
     }
     fn group_path<'e>(&self, e: &'e Entity) -> Vec<&'e str> {
         vec![label(e.kind.as_deref())]
-    }
-    fn field_labels(&self) -> (&'static str, &'static str) {
-        ("section", "status")
     }
     fn promotion_step(&self, status: &str) -> Option<&'static str> {
         (status == "candidate").then_some("candidate → active entry")

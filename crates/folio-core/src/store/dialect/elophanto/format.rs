@@ -1,20 +1,18 @@
 //! EloPhanto's standing facts (see `format::Format`).
 use std::path::{Path, PathBuf};
 
+use crate::store::dialect::spec::FormatSpec;
 use crate::store::dialect::format::{Format, Marker, Sniffed};
 use crate::store::dialect::{Dialect, DialectKind};
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
-pub const KIND: DialectKind = DialectKind::Elophanto;
+pub const KIND: DialectKind = DialectKind::of(&super::spec::SPEC);
 
 pub struct ElophantoFormat;
 
 impl Format for ElophantoFormat {
-    fn kind(&self) -> DialectKind {
-        KIND
-    }
-    fn name(&self) -> &'static str {
-        "elophanto"
+    fn spec(&self) -> &'static FormatSpec {
+        &super::spec::SPEC
     }
     fn open(&self, _root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Elophanto)

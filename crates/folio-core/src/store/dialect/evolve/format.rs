@@ -1,22 +1,20 @@
 //! evolve's standing facts (see `format::Format`).
 use std::path::{Path, PathBuf};
 
-use crate::store::dialect::format::{Format, Marker, OkfAlignment, Sniffed, label};
+use crate::store::dialect::spec::FormatSpec;
+use crate::store::dialect::format::{Format, Marker, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind, Grammar};
 use crate::store::model::entity::Entity;
-use crate::store::write::state::evolve_home;
+use super::evolve_home;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
-pub const KIND: DialectKind = DialectKind::Evolve;
+pub const KIND: DialectKind = DialectKind::of(&super::spec::SPEC);
 
 pub struct EvolveFormat;
 
 impl Format for EvolveFormat {
-    fn kind(&self) -> DialectKind {
-        KIND
-    }
-    fn name(&self) -> &'static str {
-        "evolve"
+    fn spec(&self) -> &'static FormatSpec {
+        &super::spec::SPEC
     }
     /// An entity depends on its own file's bytes alone (a `log.md`/`index.md`'s role on its own
     /// frontmatter); `audit.log` is read by the dialect when opened, never into the snapshot.
@@ -69,15 +67,12 @@ impl Format for EvolveFormat {
     fn group_path<'e>(&self, e: &'e Entity) -> Vec<&'e str> {
         vec![label(e.kind.as_deref())]
     }
-    fn okf_alignment(&self) -> Option<OkfAlignment> {
-        Some(OkfAlignment { entries_named_by_stem: true })
-    }
     fn review(&self) -> &'static dyn crate::store::review::rules::ReviewRules {
         &super::review::EvolveReview
     }
     /// The evolve home's `audit.log` (beside the entities), else one in folio's state folder.
     fn log_path(&self, root: &Path) -> PathBuf {
-        match crate::store::write::state::evolve_home(root) {
+        match super::evolve_home(root) {
             Some(home) => home.join("audit.log"),
             None => crate::store::write::state::State::for_store(root, KIND).dir.join("audit.log"),
         }

@@ -9,14 +9,14 @@
 //!   folio's walk and by evolve's recall alike.
 use std::path::{Path, PathBuf};
 
-use crate::store::dialect::DialectKind;
-use crate::store::write::state::{State, evolve_home};
+use super::evolve_home;
+use crate::store::write::state::State;
 
 /// The folder vetoed entities of the store at `root` move into.
 pub fn folder(root: &Path) -> PathBuf {
     match evolve_home(root) {
         Some(home) => home.join("vetoed"),
-        None => State::for_store(root, DialectKind::Evolve).dir.join("vetoed"),
+        None => State::for_store(root, crate::store::dialect::evolve::KIND).dir.join("vetoed"),
     }
 }
 
@@ -25,7 +25,7 @@ pub fn path(root: &Path, id: &str) -> String {
     match evolve_home(root) {
         Some(_) => format!("../vetoed/{id}.md"),
         None => {
-            let state = State::for_store(root, DialectKind::Evolve).dir;
+            let state = State::for_store(root, crate::store::dialect::evolve::KIND).dir;
             let rel = state.strip_prefix(root).unwrap_or(Path::new(".folio"));
             format!("{}/vetoed/{id}.md", rel.to_string_lossy().replace('\\', "/"))
         }

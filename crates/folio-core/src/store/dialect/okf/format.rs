@@ -2,22 +2,20 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::store::dialect::spec::FormatSpec;
 use crate::store::dialect::format::{Format, Marker, Sniffed};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::model::entity::{LinkSyntax, rule};
 use crate::store::read::frontmatter;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
-pub const KIND: DialectKind = DialectKind::Okf;
+pub const KIND: DialectKind = DialectKind::of(&super::spec::SPEC);
 
 pub struct OkfFormat;
 
 impl Format for OkfFormat {
-    fn kind(&self) -> DialectKind {
-        KIND
-    }
-    fn name(&self) -> &'static str {
-        "okf"
+    fn spec(&self) -> &'static FormatSpec {
+        &super::spec::SPEC
     }
     /// Opened at a folder inside a bundle (`acme_retail/metrics`): links resolve from the
     /// bundle's root, and `stats` says so.
@@ -73,22 +71,13 @@ impl Format for OkfFormat {
         bundles.sort();
         bundles
     }
-    fn plural(&self) -> &'static str {
-        "OKF bundles"
-    }
     fn cacheable(&self) -> bool {
         true
-    }
-    fn reserved_names(&self) -> &'static [&'static str] {
-        &["index.md", "log.md"]
     }
     /// OKF bundles link with markdown links only.
     fn forbidden_link(&self, syntax: LinkSyntax, target: &str, _path: Option<&str>) -> Option<(&'static str, String)> {
         (syntax == LinkSyntax::Wiki)
             .then(|| (rule::WIKILINK_SYNTAX, format!("`[[{target}]]`: OKF bundles use markdown links only")))
-    }
-    fn field_labels(&self) -> (&'static str, &'static str) {
-        ("type", "status")
     }
     fn promotion_step(&self, status: &str) -> Option<&'static str> {
         (status == "draft").then_some("status draft → stable")

@@ -1,20 +1,18 @@
 //! opendray's PostgreSQL brain's standing facts (see `format::Format`).
 use std::path::Path;
 
+use crate::store::dialect::spec::FormatSpec;
 use crate::store::dialect::format::{Format, Marker, label};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::model::entity::Entity;
 
-pub const KIND: DialectKind = DialectKind::OpendrayPg;
+pub const KIND: DialectKind = DialectKind::of(&super::spec::SPEC);
 
 pub struct OpendrayPgFormat;
 
 impl Format for OpendrayPgFormat {
-    fn kind(&self) -> DialectKind {
-        KIND
-    }
-    fn name(&self) -> &'static str {
-        "opendray-pg"
+    fn spec(&self) -> &'static FormatSpec {
+        &super::spec::SPEC
     }
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::OpendrayPg::open(root))
@@ -55,16 +53,10 @@ impl Format for OpendrayPgFormat {
     fn cacheable(&self) -> bool {
         true
     }
-    fn store_is_folder(&self) -> bool {
-        false
-    }
     /// By node kind, then maturity, then scope (opendray's own axes).
     fn group_path<'e>(&self, e: &'e Entity) -> Vec<&'e str> {
         let scope = e.tags.iter().find_map(|t| t.strip_prefix("scope:"));
         vec![label(e.kind.as_deref()), label(e.status.as_deref()), label(scope)]
-    }
-    fn field_labels(&self) -> (&'static str, &'static str) {
-        ("kind", "maturity")
     }
     fn promotion_step(&self, status: &str) -> Option<&'static str> {
         (status == "candidate").then_some("maturity candidate → fact")

@@ -1,21 +1,19 @@
 //! Plain vaults' standing facts (see `format::Format`).
 use std::path::Path;
 
-use crate::store::dialect::format::{Format, OkfAlignment, Sniffed};
+use crate::store::dialect::spec::FormatSpec;
+use crate::store::dialect::format::{Format, Sniffed};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::read::resolve::LinkRules;
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
-pub const KIND: DialectKind = DialectKind::Vault;
+pub const KIND: DialectKind = DialectKind::of(&super::spec::SPEC);
 
 pub struct VaultFormat;
 
 impl Format for VaultFormat {
-    fn kind(&self) -> DialectKind {
-        KIND
-    }
-    fn name(&self) -> &'static str {
-        "vault"
+    fn spec(&self) -> &'static FormatSpec {
+        &super::spec::SPEC
     }
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Vault::open(root))
@@ -25,10 +23,6 @@ impl Format for VaultFormat {
     fn sniff(&self, file: &Sniffed) -> bool {
         file.fields.contains_key("type") && (file.body.contains("[[") || file.raw.contains("[["))
     }
-    /// The fallback: chosen when nothing else is, never by a majority.
-    fn chosen_by_sniffing(&self) -> bool {
-        false
-    }
     fn cacheable(&self) -> bool {
         true
     }
@@ -37,8 +31,5 @@ impl Format for VaultFormat {
     }
     fn link_rules(&self) -> LinkRules {
         LinkRules::OBSIDIAN
-    }
-    fn okf_alignment(&self) -> Option<OkfAlignment> {
-        Some(OkfAlignment { entries_named_by_stem: false })
     }
 }

@@ -449,7 +449,10 @@ mod tests {
     #[test]
     fn round_trip_over_several_chunks() {
         let es = entities(CHUNK * 2 + 3);
-        let other = vec![("index.md".to_string(), FileRole::Catalog), ("img.png".to_string(), FileRole::Other)];
+        let other = vec![
+            (crate::store::dialect::okf::spec::CATALOG.to_string(), FileRole::Catalog),
+            ("img.png".to_string(), FileRole::Other),
+        ];
         let warn = vec![StoreWarning { code: "unreadable".into(), message: "no".into(), path: Some("x".into()) }];
         let bytes = encode(header(), &es, &other, &warn, 9, None).unwrap();
         let s = decode(&bytes).unwrap();

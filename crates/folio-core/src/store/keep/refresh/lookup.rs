@@ -201,6 +201,7 @@ mod tests {
             rules,
             root: Some(root.path().to_path_buf()),
             below: "vault/".into(),
+            ..LinkContext::default()
         });
         for context in &contexts {
             let full = Resolver::with_names(&entities, files.iter().map(|(p, _)| p.as_str()), true, context.clone());

@@ -25,14 +25,27 @@ impl LinkRules {
 }
 
 /// Where and by which rules a store's links resolve (`Store::link_context`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkContext {
     pub rules: LinkRules,
+    /// A link to a folder lands on the first of these in it (the format's `folder_pages`).
+    pub folder_pages: &'static [&'static str],
     /// The store root: hidden folders are looked for there (`LinkRules::hidden_folders`).
     pub root: Option<PathBuf>,
     /// Where the store root sits below the root the format's own tool resolves paths from
     /// (`wiki/` for an Obsidian vault opened at its `wiki/` folder; empty when they are one).
     pub below: String,
+}
+
+impl Default for LinkContext {
+    fn default() -> LinkContext {
+        LinkContext {
+            rules: LinkRules::default(),
+            folder_pages: crate::store::dialect::spec::INDEX_PAGES,
+            root: None,
+            below: String::new(),
+        }
+    }
 }
 
 impl LinkContext {

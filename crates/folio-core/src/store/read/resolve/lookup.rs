@@ -116,7 +116,7 @@ pub trait Lookup {
 
     /// A link to a directory lands on its catalog when there is one, else on the folder.
     fn dir_target(&self, dir: &str) -> Resolution {
-        for name in ["index.md", "_index.md"] {
+        for name in self.context().folder_pages {
             let p = if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") };
             if self.is_file(&p) {
                 return Resolution::file(p);

@@ -596,7 +596,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.md"), "x").unwrap();
         std::fs::write(dir.path().join("b.md"), "x").unwrap();
-        let p = plan("index.md", "# T\n\n* [A](a.md) - long a\n* [B](b.md) - long b\n");
+        let p = plan(crate::store::dialect::okf::spec::CATALOG, "# T\n\n* [A](a.md) - long a\n* [B](b.md) - long b\n");
         let r = reconcile(
             &|t| dir.path().join(t).exists(),
             &p,
@@ -610,7 +610,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.md"), "x").unwrap();
         std::fs::write(dir.path().join("c.md"), "x").unwrap();
-        let p = plan("index.md", "# T\n\n* [A](a.md) - long a\n* [C](c.md) - long c\n");
+        let p = plan(crate::store::dialect::okf::spec::CATALOG, "# T\n\n* [A](a.md) - long a\n* [C](c.md) - long c\n");
         let r = reconcile(
             &|t| dir.path().join(t).exists(),
             &p,
@@ -626,7 +626,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("new")).unwrap();
         std::fs::write(dir.path().join("new/a.md"), "x").unwrap();
-        let p = plan("index.md", "# T\n\n* [A](new/a.md) - long a\n");
+        let p = plan(crate::store::dialect::okf::spec::CATALOG, "# T\n\n* [A](new/a.md) - long a\n");
         let r = reconcile(&|t| dir.path().join(t).exists(), &p, b"Mine:\n\n1. [Ay](old/a.md) - mine\n");
         assert_eq!(r.content, "Mine:\n\n1. [Ay](new/a.md) - mine\n");
         assert_eq!(r.notes, vec!["moved old/a.md -> new/a.md".to_string()]);
@@ -638,7 +638,7 @@ mod tests {
         for f in ["a.md", "b.md", "c.md"] {
             std::fs::write(dir.path().join(f), "x").unwrap();
         }
-        let p = plan("index.md", "# T\n\n* [A](a.md)\n* [B](b.md)\n* [C](c.md)\n");
+        let p = plan(crate::store::dialect::okf::spec::CATALOG, "# T\n\n* [A](a.md)\n* [B](b.md)\n* [C](c.md)\n");
         let r = reconcile(&|t| dir.path().join(t).exists(), &p, b"# Mine\n\n- [a](a.md) mine\n- [c](c.md) mine\n");
         assert_eq!(r.content, "# Mine\n\n- [a](a.md) mine\n- [B](b.md)\n- [c](c.md) mine\n");
     }
@@ -647,7 +647,7 @@ mod tests {
     fn a_first_entry_goes_under_its_existing_heading() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.md"), "x").unwrap();
-        let p = plan("index.md", "# T\n\n* [A](a.md) - a\n");
+        let p = plan(crate::store::dialect::okf::spec::CATALOG, "# T\n\n* [A](a.md) - a\n");
         let r = reconcile(&|t| dir.path().join(t).exists(), &p, b"Intro.\n\n# T\n\n# Notes\n\nMine.\n");
         assert_eq!(r.content, "Intro.\n\n# T\n\n* [A](a.md) - a\n\n# Notes\n\nMine.\n");
     }
@@ -658,7 +658,10 @@ mod tests {
         for f in ["a.md", "b.md", "c.md"] {
             std::fs::write(dir.path().join(f), "x").unwrap();
         }
-        let p = plan("index.md", "# T\n\n* [A](a.md) - a\n* [B](b.md) - b\n* [C](c.md) - new c\n");
+        let p = plan(
+            crate::store::dialect::okf::spec::CATALOG,
+            "# T\n\n* [A](a.md) - a\n* [B](b.md) - b\n* [C](c.md) - new c\n",
+        );
         let r = reconcile(
             &|t| dir.path().join(t).exists(),
             &p,

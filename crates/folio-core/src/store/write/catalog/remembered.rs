@@ -164,7 +164,7 @@ mod tests {
             fs::write(root.join(format!("entries/p{i}.md")), page(i, &format!("P {i}"))).unwrap();
             index.push_str(&format!("* [P {i}](entries/p{i}.md)\n"));
         }
-        fs::write(root.join("_index.md"), &index).unwrap();
+        fs::write(root.join(crate::store::dialect::aip10::spec::CATALOG), &index).unwrap();
         age(&root);
         let cache_dir = tempfile::tempdir().unwrap();
         let cache = Cache::new(cache_dir.path());
@@ -183,11 +183,15 @@ mod tests {
         assert_eq!(states(&cache, &root), Fresh);
 
         // The catalog loses a page's entry (dated as old as before: its size tells).
-        fs::write(root.join("_index.md"), index.replace("* [P 7](entries/p7.md)\n", "")).unwrap();
+        fs::write(
+            root.join(crate::store::dialect::aip10::spec::CATALOG),
+            index.replace("* [P 7](entries/p7.md)\n", ""),
+        )
+        .unwrap();
         age(&root);
         assert_eq!(snapshot_recalls(&cache, &root), None);
         assert_eq!(states(&cache, &root), Stale);
-        fs::write(root.join("_index.md"), &index).unwrap();
+        fs::write(root.join(crate::store::dialect::aip10::spec::CATALOG), &index).unwrap();
         age(&root);
         assert_eq!(states(&cache, &root), Fresh);
         assert_eq!(snapshot_recalls(&cache, &root), Some(Fresh));
@@ -203,7 +207,8 @@ mod tests {
         // Folio's own rendering as the catalog: a page's new title makes it stale, though the
         // catalog file is as it was (the re-read page drops the verdict).
         let loaded = crate::store::Store::load(&root, aip10::KIND, "t".into());
-        fs::write(root.join("_index.md"), aip10::catalog::render(&loaded.entities)).unwrap();
+        fs::write(root.join(crate::store::dialect::aip10::spec::CATALOG), aip10::catalog::render(&loaded.entities))
+            .unwrap();
         age(&root);
         assert_eq!(states(&cache, &root), Fresh);
         fs::write(root.join("entries/p3.md"), page(3, "P three")).unwrap();
@@ -217,7 +222,7 @@ mod tests {
 
         // A catalog written just now cannot be vouched for by its mtime: nothing is remembered,
         // and the next open neither tries again nor rewrites the snapshot.
-        fs::write(root.join("_index.md"), &index).unwrap();
+        fs::write(root.join(crate::store::dialect::aip10::spec::CATALOG), &index).unwrap();
         assert_eq!(states(&cache, &root), Fresh);
         assert_eq!(snapshot_recalls(&cache, &root), None);
         let snapshot = cache.file_for(&root, aip10::KIND);
@@ -251,25 +256,42 @@ mod tests {
         let load = || Store::load(&root, aip10::KIND, "t".into());
         let index_state = |store: &Store| super::recalled(store).map(|mut s| s.remove(0));
 
-        fs::write(root.join("_index.md"), &index).unwrap();
+        fs::write(root.join(crate::store::dialect::aip10::spec::CATALOG), &index).unwrap();
         age(&root);
         let store = load();
-        assert_eq!(index_state(&store), Some(("_index.md".to_string(), CatalogState::Fresh)));
+        assert_eq!(
+            index_state(&store),
+            Some((crate::store::dialect::aip10::spec::CATALOG.to_string(), CatalogState::Fresh))
+        );
         assert_eq!(catalog::states(&store), store.dialect.catalog_states(&store));
         assert_eq!(stale_findings(&store), 0);
 
-        fs::write(root.join("_index.md"), index.replace("* [P 3](entries/p3.md)\n", "")).unwrap();
+        fs::write(
+            root.join(crate::store::dialect::aip10::spec::CATALOG),
+            index.replace("* [P 3](entries/p3.md)\n", ""),
+        )
+        .unwrap();
         age(&root);
         let store = load();
-        assert_eq!(index_state(&store), Some(("_index.md".to_string(), CatalogState::Stale)));
+        assert_eq!(
+            index_state(&store),
+            Some((crate::store::dialect::aip10::spec::CATALOG.to_string(), CatalogState::Stale))
+        );
         assert_eq!(stale_findings(&store), 1);
 
         // Just written: computed again when asked, right all the same.
-        fs::write(root.join("_index.md"), &index).unwrap();
+        fs::write(root.join(crate::store::dialect::aip10::spec::CATALOG), &index).unwrap();
         let store = load();
         assert_eq!(index_state(&store), None);
-        assert_eq!(catalog::states(&store), vec![("_index.md".to_string(), CatalogState::Fresh)]);
-        fs::write(root.join("_index.md"), index.replace("* [P 3](entries/p3.md)\n", "")).unwrap();
+        assert_eq!(
+            catalog::states(&store),
+            vec![(crate::store::dialect::aip10::spec::CATALOG.to_string(), CatalogState::Fresh)]
+        );
+        fs::write(
+            root.join(crate::store::dialect::aip10::spec::CATALOG),
+            index.replace("* [P 3](entries/p3.md)\n", ""),
+        )
+        .unwrap();
         assert_eq!(stale_findings(&load()), 1);
 
         let vault_root = dir.path().join("vault");

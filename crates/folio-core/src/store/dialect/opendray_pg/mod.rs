@@ -16,6 +16,7 @@ use crate::store::model::entity::Entity;
 mod checks;
 pub mod conn;
 pub mod format;
+pub mod spec;
 mod manifest;
 pub mod mirror;
 pub mod review;

@@ -104,7 +104,7 @@ fn without_ending(t: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::keep::history::Version;
+    use crate::store::history::Version;
 
     fn v(rev: &str, source: Source, text: Option<&str>) -> Version {
         Version {

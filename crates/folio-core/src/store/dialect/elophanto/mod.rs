@@ -13,6 +13,7 @@ use crate::store::read::frontmatter::view::View;
 mod changelog;
 mod checks;
 pub mod format;
+pub mod spec;
 pub use format::KIND;
 
 pub use changelog::CHANGELOG;
@@ -24,7 +25,7 @@ pub struct Elophanto;
 
 impl Dialect for Elophanto {
     fn kind(&self) -> DialectKind {
-        DialectKind::Elophanto
+        crate::store::dialect::elophanto::KIND
     }
 
     fn role(&self, rel: &str) -> FileRole {

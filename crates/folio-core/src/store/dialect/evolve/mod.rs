@@ -16,6 +16,7 @@ use crate::store::read::frontmatter::{self, Block, Fields};
 mod audit;
 mod checks;
 pub mod format;
+pub mod spec;
 pub mod log_writer;
 pub mod review;
 pub mod vetoed;
@@ -67,7 +68,7 @@ fn is_store_top(dir: &str) -> bool {
 
 impl Dialect for Evolve {
     fn kind(&self) -> DialectKind {
-        DialectKind::Evolve
+        crate::store::dialect::evolve::KIND
     }
 
     fn role(&self, rel: &str) -> FileRole {
@@ -180,6 +181,15 @@ fn first_sentence(text: &str) -> &str {
         }
     }
     text
+}
+
+
+/// evolve's `.evolve/` folder when the root is its `entities/` bundle.
+pub fn evolve_home(root: &std::path::Path) -> Option<std::path::PathBuf> {
+    let parent = root.parent()?;
+    let is_layout =
+        root.file_name().is_some_and(|n| n == "entities") && parent.file_name().is_some_and(|n| n == ".evolve");
+    is_layout.then(|| parent.to_path_buf())
 }
 
 #[cfg(test)]

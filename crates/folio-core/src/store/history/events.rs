@@ -74,7 +74,7 @@ mod tests {
             ts: ts.map(str::to_string),
             kind: "set".into(),
             entities: entities.iter().map(|s| s.to_string()).collect(),
-            path: "log.md".into(),
+            path: crate::store::dialect::okf::spec::LOG.into(),
             line: 1,
             raw: json!({"by": "agent:scout", "summary": "set title"}),
         }

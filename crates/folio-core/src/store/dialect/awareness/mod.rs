@@ -10,6 +10,7 @@ use crate::store::read::frontmatter::Fields;
 
 mod documents;
 pub mod format;
+pub mod spec;
 pub mod log_writer;
 pub mod review;
 pub use format::KIND;
@@ -40,7 +41,7 @@ fn is_long_term(rel: &str) -> bool {
 
 impl Dialect for Awareness {
     fn kind(&self) -> DialectKind {
-        DialectKind::Awareness
+        crate::store::dialect::awareness::KIND
     }
 
     fn role(&self, rel: &str) -> FileRole {

@@ -4,14 +4,17 @@ use crate::store::model::shared_values::shared_list;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_view, okf_checks, parse_markdown_view};
+use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, edges_from_view, parse_markdown_view};
 use crate::store::Store;
 use crate::store::model::entity::Entity;
 use crate::store::read::frontmatter::{self, Block, Val, View};
 use crate::store::write::catalog::{self, CatalogPlan, CatalogState, CatalogStatus, push_escaped, push_one_line};
 
+pub mod checks;
 pub mod format;
+pub mod spec;
 pub mod log_reader;
+pub mod migrate_to;
 pub mod log_writer;
 mod references;
 pub mod review;
@@ -24,7 +27,7 @@ pub struct Okf {
 
 impl Dialect for Okf {
     fn kind(&self) -> DialectKind {
-        DialectKind::Okf
+        crate::store::dialect::okf::KIND
     }
 
     fn enclosing(&self) -> Option<super::Enclosing> {
@@ -47,13 +50,13 @@ impl Dialect for Okf {
         let f = &p.fields;
         map_common(&mut e, f);
         e.edges.extend(references::edges(f, file.rel));
-        let concept = okf_checks::Concept {
+        let concept = checks::Concept {
             text: file.text,
             fields: f,
             has_frontmatter: p.has_frontmatter,
             problems: &e.problems,
         };
-        let found = okf_checks::check(&concept, crate::store::model::timestamp::now());
+        let found = checks::check(&concept, crate::store::model::timestamp::now());
         e.problems.extend(found);
         vec![e]
     }
@@ -467,7 +470,7 @@ mod tests {
             std::fs::create_dir_all(root.join(p).parent().unwrap()).unwrap();
             std::fs::write(root.join(p), text).unwrap();
         }
-        let load = || Store::load(root, DialectKind::Okf, "test".into());
+        let load = || Store::load(root, crate::store::dialect::okf::KIND, "test".into());
         catalog::write(&load()).unwrap();
         // Fresh (metrics), stale (tables), missing (tables/deep), refused (notes), and one that
         // is not UTF-8 (bad).

@@ -17,6 +17,7 @@ pub mod attribution;
 pub mod blame;
 pub mod events;
 pub mod git;
+mod git_error;
 pub mod lines;
 mod objects;
 pub mod restore;

@@ -8,6 +8,7 @@ use super::{Dialect, DialectKind, Enclosing, FileRole, Grammar, SourceFile, edge
 use crate::store::model::entity::Entity;
 
 pub mod format;
+pub mod spec;
 mod frontmatter_links;
 mod hubs;
 mod ignore_filters;
@@ -49,7 +50,7 @@ fn vault_root(root: &Path) -> Option<(PathBuf, String)> {
 
 impl Dialect for Vault {
     fn kind(&self) -> DialectKind {
-        DialectKind::Vault
+        crate::store::dialect::vault::KIND
     }
 
     fn role(&self, rel: &str) -> FileRole {

@@ -75,7 +75,7 @@ impl<'a, 'e> Assembler<'a, 'e> {
             let text = p.bytes.as_deref().map(String::from_utf8_lossy).unwrap_or(Cow::Borrowed(""));
             let s = summary::of_change(older, older_fields, &text, fields.as_ref().unwrap_or(&empty));
             drop(text);
-            p.agent = fields.as_ref().and_then(authorship::author);
+            p.agent = fields.as_ref().and_then(|f| authorship::author(self.store.kind().spec(), f));
             (p.fields_changed, p.lines_added, p.lines_removed) = (s.fields, s.added, s.removed);
             self.place(p);
         }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use gix::ObjectId;
 
-use super::git::{GitError, err};
+use super::git_error::{GitError, err};
 
 /// One thread's object reader (a walk reads commits on a thread of its own, see `git::Repo::walk`).
 pub struct Objects {

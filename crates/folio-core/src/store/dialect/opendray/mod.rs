@@ -14,6 +14,7 @@ use crate::store::read::frontmatter::view::{Val, View};
 
 mod checks;
 pub mod format;
+pub mod spec;
 pub mod review;
 pub use format::KIND;
 mod marker;
@@ -40,7 +41,7 @@ impl Opendray {
 
 impl Dialect for Opendray {
     fn kind(&self) -> DialectKind {
-        DialectKind::Opendray
+        crate::store::dialect::opendray::KIND
     }
 
     fn role(&self, rel: &str) -> FileRole {

@@ -8,15 +8,9 @@ use std::path::Path;
 
 use gix::ObjectId;
 
+pub use super::git_error::GitError;
+use super::git_error::err;
 use super::objects::Objects;
-
-#[derive(Debug, thiserror::Error)]
-#[error("git: {0}")]
-pub struct GitError(pub String);
-
-pub(super) fn err(e: impl std::fmt::Display) -> GitError {
-    GitError(e.to_string())
-}
 
 /// A commit as history shows it.
 #[derive(Debug, Clone, PartialEq)]

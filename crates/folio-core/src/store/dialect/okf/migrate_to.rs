@@ -5,10 +5,10 @@
 //! for plain vaults (`summary` → `description`, wikilinks, catalogs). One changeset.
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::audit::AuditEvent;
-use super::catalog::one_line;
-use super::changeset::Changeset;
-use super::edit::{self, FieldEdit, quote};
+use crate::store::write::audit::AuditEvent;
+use crate::store::write::catalog::one_line;
+use crate::store::write::changeset::Changeset;
+use crate::store::write::edit::{self, FieldEdit, quote};
 use crate::store::dialect::{Grammar, parse_key_values};
 use crate::store::model::entity::{Entity, LinkSyntax};
 use crate::store::read::frontmatter::{self, Block, Fields};
@@ -30,8 +30,8 @@ pub struct Migration {
 /// Plan the OKF alignment of `store`.
 pub fn to_okf(store: &Store, by: &str) -> Result<Migration, String> {
     let format = store.kind().format();
-    if format.okf_alignment().is_none() {
-        return Err(format!("migrate --to okf applies to evolve stores and vaults, not {} stores", format.name()));
+    if format.spec().migration_to("okf").is_none() {
+        return Err(format!("migrate --to okf applies to evolve stores and vaults, not {} stores", format.spec().name));
     }
     let grammar = format.grammar();
     let history = store.dialect.history(&store.root);
@@ -219,7 +219,7 @@ fn catalog_files(
         }
         direct.entry(dir).or_default().push(e);
     }
-    let by_stem = store.kind().format().okf_alignment().is_some_and(|a| a.entries_named_by_stem);
+    let by_stem = store.kind().spec().migration_to("okf").is_some_and(|a| a.entries_named_by_stem);
     let mut out = Vec::new();
     for dir in &dirs {
         let mut text = String::new();
