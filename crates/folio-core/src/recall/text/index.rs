@@ -1,7 +1,8 @@
 //! folio's own compact inverted index over every entity body (title and description too): one
 //! posting list per word, entity numbers delta-encoded as varints with the word's count in the
 //! entity, all lists in one byte buffer. Measured smaller and quicker to build than tantivy for
-//! this (docs/benchmarks.md), and it adds no heavy dependency to a 2-core CI.
+//! this (docs/benchmarks.md, "Design: folio's own index, not tantivy"), and it adds no heavy
+//! dependency to a 2-core CI.
 use std::borrow::Cow;
 use std::collections::HashMap;
 

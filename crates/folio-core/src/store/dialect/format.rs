@@ -186,7 +186,7 @@ pub trait Format: Sync {
     }
 
     /// The step on the format's review ladder that approving an item in `status` takes
-    /// (REVIEW.md "Per dialect"), for the inbox's detail line.
+    /// (docs/review.md, "Per format"), for the inbox's detail line.
     fn promotion_step(&self, _status: &str) -> Option<&'static str> {
         None
     }
