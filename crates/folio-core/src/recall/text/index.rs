@@ -130,7 +130,7 @@ impl TextIndex {
         }
         // Postings by counting: each entity's words (body terms with its title's added) are
         // listed twice, once for the document frequencies, once to fill every word's list in
-        // place in one flat array (no list per entity or per word: 15 million postings at 100k).
+        // place in one flat array (no list per entity or per word: a large store has millions of postings).
         let mut df = vec![0u32; next as usize];
         let mut lengths = Vec::with_capacity(n);
         // Per word: the entity (plus one) whose list last took it, and where.
