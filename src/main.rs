@@ -6,11 +6,10 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // glibc grows each thread's heap a page at a time, one `mprotect` per step: loading 100k
-    // entities made 27,800 of those calls, 4 % of all samples (strace -c, perf). A 32 MB
-    // step makes a few dozen and cut the warm load by 3-5 %; the pages count in the RSS only
-    // once touched, but freed memory up to the step stays mapped (peak RSS at 100k:
-    // 184 MB -> 191 MB, interleaved runs, `d14bade`).
+    // A 32 MB heap-top pad: glibc otherwise grows each thread's heap one page at a time, an
+    // `mprotect` each, a cost that shows in loading a large store. Pages count in the RSS only
+    // once touched, but freed memory up to the pad stays mapped, a small price in peak memory
+    // (docs/benchmarks.md, "Load figures").
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: a malloc parameter set before any thread starts.
     unsafe {

@@ -89,9 +89,9 @@ pub fn open_store_as_is_reading(g: &Global, path: Option<&Path>, reads: Reads<'_
 }
 
 /// A store for a one-shot command: never freed, because the process ends right after the
-/// command and the OS takes the memory back at once. Freeing 100k entities allocation by
+/// command and the OS takes the memory back at once. Freeing a large store allocation by
 /// allocation is single-threaded work at the end of every `stats`, `lint` and `index --check`
-/// (drop_in_place<Store>: 1.8 % of `folio stats` instructions at 10k, callgrind, `fb7e96e`).
+/// (docs/benchmarks.md, "Load figures").
 pub fn one_shot(store: Store) -> std::mem::ManuallyDrop<Store> {
     std::mem::ManuallyDrop::new(store)
 }

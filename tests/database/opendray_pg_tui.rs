@@ -85,7 +85,8 @@ fn the_first_frame_is_drawn_while_the_database_is_still_being_reached() {
     let first = frames.first().expect("a frame was drawn");
     assert_eq!(first.state, "loading", "{frames:?}");
     // From the spawn to the end of the first frame: reported, not asserted (the target, 100 ms,
-    // and its figures are in docs/benchmarks.md); the wait above is the hang guard.
+    // and its figures are in docs/benchmarks.md, "The TUI's first frame on a database"); the
+    // wait above is the hang guard.
     let first_ms =
         (start.unwrap().saturating_sub(spawned)) as f64 / 1000.0 + first.t_ms + first.draw_us as f64 / 1000.0;
     eprintln!("first frame at {first_ms:.1} ms, {:?} after the spawn", started.elapsed());

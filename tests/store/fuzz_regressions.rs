@@ -35,7 +35,7 @@ fn set_reparses_exactly(text: &str, key: &str, value: &str) {
 
 #[test]
 fn setting_a_key_on_a_file_that_is_only_a_bom() {
-    // fuzz/artifacts/surgical_edit/crash-997f369ac091e1c159229bac7dbfa1318f6f24a1
+    // fuzz/regressions/surgical_edit/crash-997f369ac091e1c159229bac7dbfa1318f6f24a1
     // A file holding only a BOM: the BOM stays first, the new block follows it.
     set_reparses_exactly("\u{feff}", "\u{fffd}8\u{fffd}", "");
     let after = edit::apply("\u{feff}", Grammar::Yaml, &FieldEdit::set("k", "v")).unwrap();

@@ -1,7 +1,7 @@
 //! Corpus generator: realistic, deterministic stores of N entities in every dialect, for
 //! benchmarks (`benches/`, `benches/scale.sh`) and scale tests. `folio-gen` is its CLI.
 //!
-//! Each dialect's layout follows docs/FORMATS (the shared format notes): what a real agent
+//! Each dialect's layout follows docs/formats/ (one page per format): what a real agent
 //! writes, at a size chosen by the caller. The same seed always gives byte-identical files.
 use std::io;
 use std::path::{Path, PathBuf};

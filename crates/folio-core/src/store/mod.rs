@@ -114,8 +114,8 @@ pub enum Reads<'a> {
     Entities,
     /// Also every entity's description and body as words, into the term table that lint's
     /// content rules and the text index start from: tokenised while the loader holds each
-    /// file's bytes, where building it afterwards reads every body again (14 % of a cold
-    /// `recall --text` at 100k, `b937c0d`).
+    /// file's bytes, where building it afterwards would read every body a second time
+    /// (docs/benchmarks.md, "Text index figures").
     EntitiesAndTerms,
     /// `EntitiesAndTerms` when the function, asked with the store's root and format, says the
     /// terms will be used (lint: unless the store's config turns the content rules off).
@@ -288,15 +288,15 @@ impl Store {
     /// Resolve every link and edge, then compute backlinks. With `verdict`, a format whose
     /// catalogs read only the entities' fields has its catalogs' verdict computed meanwhile and
     /// remembered (`catalog::remembered`): every full load of a cached store computes it for
-    /// the snapshot, and `stats` asks for it, after the resolution on its own (a 100k AIP-10
-    /// wiki's curated `_index.md`: ≈150 ms of a 840 ms load, its lines fed on one thread, `4b27893`).
+    /// the snapshot, and `stats` asks for it; after the resolution, on its own, a large curated
+    /// catalog's lines would be fed on one thread (docs/benchmarks.md, "Catalog figures").
     fn link(&mut self, verdict: bool) {
         use rayon::prelude::*;
         // The resolver borrows the entities (their folders) and the id index reads their ids
         // meanwhile, so links and edges are moved out while they are filled in, and its maps are dropped before backlinks are built (peak memory).
         // Freshly loaded entities are not shared, so `make_mut` copies nothing then.
-        // Moving them out and back touches every entity: in parallel (≈15 ms of one thread at
-        // 100k entities, `5b3a214`).
+        // Moving them out and back touches every entity: in parallel, as one thread it is
+        // serial time that grows with the store (docs/benchmarks.md, "Link resolution figures").
         let mut outgoing: Vec<_> = self
             .entities
             .par_iter_mut()
@@ -304,8 +304,8 @@ impl Store {
             .map(|e| (std::mem::take(&mut e.links), std::mem::take(&mut e.edges)))
             .collect();
         // Names (ids, stems, titles, aliases) are looked up only for wikilinks and typed edges:
-        // a store with neither (an OKF bundle links by path) skips building their four tables
-        // (≈50 ms of both cores at 100k entities, `5192a62`).
+        // a store with neither (an OKF bundle links by path) skips building their table, work
+        // on every core that grows with the store (docs/benchmarks.md, "Link resolution figures").
         // Edges naming a store path (OKF's `sources[].resource`) are looked up by path.
         let needs_names = outgoing.par_iter().any(|(links, edges)| {
             edges.iter().any(|e| !resolve::is_path_target(&e.target))
@@ -315,7 +315,7 @@ impl Store {
         let files = || this.other_files.iter().map(|(p, _)| p.as_str());
         let catalogs_beside = verdict && this.dialect.catalogs_read_fields_only();
         // The id index needs no link: built beside the resolution, whose parallel work hides
-        // it (after it, it was one thread's 40 ms at 100k, `5192a62`).
+        // it (after it, it would be serial time on one thread).
         let ((by_id, remembered), ()) = rayon::join(
             || {
                 rayon::join(
@@ -470,8 +470,8 @@ impl Store {
     }
 
     /// Counts of links: (internal, unresolved). External URLs and anchors are not counted.
-    /// In parallel: one pass over half a million scattered links was 13 ms of one thread at
-    /// 100k entities (`5b3a214`).
+    /// In parallel: the links are scattered over the heap, and one thread's pass over them all
+    /// shows in `stats` (docs/benchmarks.md, "Load figures").
     pub fn link_counts(&self) -> (usize, usize) {
         use rayon::prelude::*;
         self.entities
@@ -485,7 +485,7 @@ impl Store {
     }
 
     /// Entities per kind (entities without a kind count under `(none)`). Counted in parallel
-    /// under borrowed names: a `String` per entity was 14 ms of one thread at 100k (`5b3a214`).
+    /// under borrowed names: a `String` per entity would be an allocation each, on one thread.
     pub fn by_kind(&self) -> std::collections::BTreeMap<String, usize> {
         use rayon::prelude::*;
         let counts = self

@@ -138,8 +138,8 @@ impl Runner {
                     if self.inline {
                         continue;
                     }
-                    // Setting up a recursive watch walks the whole tree: 0.4 s of waiting at 100k
-                    // files, so not on the UI thread. The watcher is kept in the slot once made.
+                    // Setting up a recursive watch walks the whole tree, a wait that grows with the
+                    // store, so not on the UI thread. The watcher is kept in the slot once made.
                     let (tx, slot) = (self.tx.clone(), self.watcher.clone());
                     std::thread::spawn(move || {
                         let changes = tx.clone();
@@ -331,7 +331,7 @@ fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx:
         let _ = tx.send(Event::Copied(Err(format!("cache: {w}"))));
     }
     let store = Arc::new(store);
-    // The catalog tree for the default filter is built here, off the UI thread (tens of ms at 100k).
+    // The catalog tree for the default filter is built here: a large store's is too slow for the UI thread.
     let tree = folio_core::store::read::tree::build(&store, &folio_core::store::read::tree::TreeFilter::default());
     let _ = tx.send(Event::Loaded(Ok(Box::new(super::event::LoadedStore { store: store.clone(), tree }))));
     if !store.from_cache {

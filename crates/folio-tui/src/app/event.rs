@@ -12,7 +12,7 @@ use crate::ui::graph::GraphLayout;
 use folio_core::store::lint::{Finding, Linted};
 
 /// A loaded store and its catalog tree for the default filter, built on the loading thread
-/// (at 100k entities the tree takes tens of milliseconds: too long for the UI thread).
+/// (a large store's tree takes too long for the UI thread: docs/benchmarks.md, "TUI figures").
 pub struct LoadedStore {
     pub store: std::sync::Arc<Store>,
     pub tree: folio_core::store::read::tree::Group,

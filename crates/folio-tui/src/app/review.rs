@@ -118,7 +118,7 @@ pub struct ReviewPane {
     /// The targets and verdict of the plan shown last (`s` plans it again with stubs).
     pub last_request: Option<(Vec<EntityIdx>, folio_core::store::review::Verdict)>,
     /// The queue is rebuilt when the lint pass now running finishes, with its report (a
-    /// second whole-store lint per live reload cost seconds at 100k).
+    /// second whole-store lint per live reload would cost far more than the reload itself).
     pub queue_after_lint: bool,
 }
 

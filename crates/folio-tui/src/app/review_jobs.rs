@@ -346,7 +346,7 @@ fn detail(store: &Store, item: &QueueItem) -> Detail {
     Detail { id: item.id.clone(), diff, text, other, duplicate, promotion: promotion(store, item) }
 }
 
-/// The promotion an item asks for, from the dialect's own ladder (REVIEW.md "Per dialect").
+/// The promotion an item asks for, from the dialect's own ladder (docs/review.md, "Per format").
 fn promotion(store: &Store, item: &QueueItem) -> Option<String> {
     let evidence = format!("evidence {}, sources {}", item.evidence, item.sources);
     let step = store.kind().format().promotion_step(item.status.as_deref().unwrap_or(""))?;

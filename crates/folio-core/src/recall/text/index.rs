@@ -1,7 +1,8 @@
 //! folio's own compact inverted index over every entity body (title and description too): one
 //! posting list per word, entity numbers delta-encoded as varints with the word's count in the
 //! entity, all lists in one byte buffer. Measured smaller and quicker to build than tantivy for
-//! this (docs/benchmarks.md), and it adds no heavy dependency to a 2-core CI.
+//! this (docs/benchmarks.md, "Design: folio's own index, not tantivy"), and it adds no heavy
+//! dependency to a 2-core CI.
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -129,7 +130,7 @@ impl TextIndex {
         }
         // Postings by counting: each entity's words (body terms with its title's added) are
         // listed twice, once for the document frequencies, once to fill every word's list in
-        // place in one flat array (no list per entity or per word: 15 million postings at 100k).
+        // place in one flat array (no list per entity or per word: a large store has millions of postings).
         let mut df = vec![0u32; next as usize];
         let mut lengths = Vec::with_capacity(n);
         // Per word: the entity (plus one) whose list last took it, and where.

@@ -160,7 +160,7 @@ pub trait Format: Sync {
     }
 
     /// The step on the format's review ladder that approving an item in `status` takes
-    /// (REVIEW.md "Per dialect"), for the inbox's detail line.
+    /// (docs/review.md, "Per format"), for the inbox's detail line.
     fn promotion_step(&self, _status: &str) -> Option<&'static str> {
         None
     }
@@ -200,7 +200,8 @@ pub trait Format: Sync {
 
 /// The folders of a path, root first (the catalog tree of folder-shaped formats).
 pub fn folders(path: &str) -> Vec<&str> {
-    // memchr's SIMD search: std's memrchr was a quarter of the tree build at 100k entities.
+    // memchr's SIMD search: std's memrchr is slower, and every entity's path passes here when the
+    // tree is built (docs/benchmarks.md, "TUI figures").
     match memchr::memrchr(b'/', path.as_bytes()) {
         Some(end) => path[..end].split('/').collect(),
         None => Vec::new(),

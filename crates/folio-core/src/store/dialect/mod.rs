@@ -334,8 +334,8 @@ const HEADING_LINES: usize = 200;
 
 /// The text of the first ATX `# ` heading in a body's first `HEADING_LINES` lines, if any
 /// (outside fenced code). Only a line holding `#`, a backtick or `~` can open a heading or a
-/// fence: `memchr3` skips to the next one, where reading every line was 14 % of a 10k evolve
-/// store's full-load instructions (no entity has a `# ` heading; callgrind, `87a6336`).
+/// fence: `memchr3` skips to the next one, where reading every line would cost each body up to
+/// `HEADING_LINES` lines even when, as in most stores, it has no `# ` heading.
 pub fn first_heading(body: &str) -> Option<String> {
     let bytes = body.as_bytes();
     let (mut in_fence, mut line, mut at) = (false, 0, 0);
@@ -363,8 +363,8 @@ pub fn first_heading(body: &str) -> Option<String> {
 }
 
 /// Longest description folio derives from a body: a description is "a single sentence" (OKF),
-/// "one line, ≤ 200 chars" (awareness). Whole first paragraphs averaged 570 bytes in a 100k
-/// opendray export, a quarter of each entity's memory, for text that no list shows whole.
+/// "one line, ≤ 200 chars" (awareness). Whole first paragraphs would be a large share of each
+/// entity's memory, for text that no list shows whole (docs/benchmarks.md, "Load figures").
 pub const DERIVED_DESCRIPTION_MAX_CHARS: usize = 200;
 
 /// A description for a file that has none: its first paragraph as one line, cut at a word
@@ -388,9 +388,9 @@ pub fn shorten(text: &str, max: usize) -> String {
 }
 
 /// The byte index where character `n` (from 0) of `text` starts; `None` when `text` has at
-/// most `n` characters. An ASCII head answers at once, where `char_indices().nth(n)` decoded
-/// every character (with counting them first, most of `shorten`'s instructions: 5.6 % of a
-/// 10k opendray export's full load, callgrind, `d05f5cf`).
+/// most `n` characters. An ASCII head answers at once, where `char_indices().nth(n)` decodes
+/// every character (with counting them first, most of what `shorten` costs: docs/benchmarks.md,
+/// "Load figures").
 pub fn nth_char_start(text: &str, n: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     if bytes.len() <= n {

@@ -99,7 +99,8 @@ pub fn from_git(store: &Store, items: &mut [QueueItem]) -> Result<usize, GitErro
 
 /// What git said of each file at one HEAD, per store, kept between inbox rebuilds: the TUI
 /// rebuilds the inbox after every live reload, and reading and hashing every queued file and
-/// walking for their commits cost 0.25 s of CPU each time at 10k queued entities.
+/// walking for their commits each time would cost every reload of a large inbox dearly
+/// (docs/benchmarks.md, "History figures").
 #[derive(Default)]
 struct Memo {
     head: Option<ObjectId>,

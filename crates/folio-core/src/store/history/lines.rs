@@ -39,7 +39,7 @@ fn starts_line(text: &[u8], i: usize) -> bool {
 }
 
 /// Bytes compared at once before the byte that differs is looked for (a slice comparison is a
-/// `memcmp`; a byte loop over two 100 KB versions costs more than the diff it saves).
+/// `memcmp`; a byte loop over two long versions costs more than the diff it saves).
 const CHUNK: usize = 256;
 
 /// How many bytes `a` and `b` have in common from their start.

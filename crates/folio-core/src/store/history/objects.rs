@@ -1,8 +1,8 @@
 //! Reading a repository's objects for history: gitoxide's object database, except that in a
 //! repository of loose objects alone each is read from its file in one go. For each loose object
 //! gitoxide checks that its file exists, then maps it into memory and unmaps it: for commits and
-//! trees of a few hundred bytes that cost more than inflating them, and made up most of a walk
-//! through 10,000 commits (≈ 950 ms; ≈ 340 ms read so, measured in `benches/history.rs`, `801ff62`).
+//! trees of a few hundred bytes that costs more than inflating them, and would make up most of
+//! a long walk (docs/benchmarks.md, "History figures").
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 

@@ -9,10 +9,10 @@ use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, ne
 
 /// How long a path must stay quiet before it is reported. The debouncer checks every quarter
 /// of this, so a change is reported 100–125 ms after its last event: an editor's
-/// write-rename-chmod burst takes milliseconds, and at 250 ms the wait was half of the time
-/// from an agent's last write to the change on screen (issue 8 target 5: 1 s at 100k). A
-/// burst longer than a quarter of it arrives in several batches, each refreshed on its own
-/// (a refresh costs what it re-reads, not the store's size, `dd7ed8a`).
+/// write-rename-chmod burst takes milliseconds, and a longer wait would be much of the time
+/// from an agent's last write to the change on screen (docs/benchmarks.md,
+/// "Live reload figures"). A burst longer than a quarter of it arrives in several batches,
+/// each refreshed on its own (a refresh costs what it re-reads, not the store's size).
 pub const DEBOUNCE: Duration = Duration::from_millis(100);
 
 /// How often a store read from elsewhere (a database) is asked whether its source changed:

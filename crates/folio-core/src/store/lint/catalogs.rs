@@ -30,8 +30,8 @@ pub fn check(store: &Store, out: &mut Vec<Finding>) {
         }
     }
     // A verdict remembered from the load or the cache that every catalog is fresh holds no
-    // finding: the catalogs are neither rendered nor compared again (a 100k AIP-10 wiki's
-    // `_index.md`, ≈12 % of the CPU of its full load, `1ecbe2f`).
+    // finding: the catalogs are neither rendered nor compared again (rendering a large
+    // wiki's `_index.md` is a good share of its full load: docs/benchmarks.md, "Lint figures").
     let all_fresh = catalog::remembered::recalled(store)
         .is_some_and(|states| states.iter().all(|(_, state)| *state == CatalogState::Fresh));
     if !all_fresh {

@@ -140,9 +140,9 @@ pub fn check_among(
 }
 
 /// A title for comparison: case-folded, punctuation and whitespace runs collapsed to one space.
-/// ASCII characters are folded a byte at a time, others by `char::to_lowercase` (folding every
-/// character of a title that holds one dash that way was 72 M instructions of a 10k evolve
-/// lint, callgrind, `6a6ed80`).
+/// ASCII characters are folded a byte at a time, others by `char::to_lowercase`: folding every
+/// character that way because a title holds one dash would cost the whole title a decode
+/// (docs/benchmarks.md, "Lint figures").
 pub fn title_key(title: &str) -> String {
     let mut out = String::with_capacity(title.len());
     if title.is_ascii() {

@@ -11,8 +11,8 @@ use crate::store::model::entity::Severity;
 const INFORMATION_URI: &str = "https://crates.io/crates/folio";
 
 /// `{"store", "dialect", "findings": [...], "summary": {...}}`, serialized straight from the
-/// report: building a `serde_json::Value` per finding first was ≈12 % of a cold `folio lint
-/// --format json`'s CPU on the 100k evolve store (120,731 findings, perf, `7e6c368`).
+/// report: a `serde_json::Value` per finding first would be a tree of allocations for each,
+/// a large share of a cold `folio lint --format json` (docs/benchmarks.md, "Lint figures").
 pub fn json<'a>(store: &'a Store, report: &'a Report) -> impl Serialize + 'a {
     let s = report.summary();
     JsonReport {

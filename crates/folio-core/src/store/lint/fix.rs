@@ -46,9 +46,10 @@ pub enum Expected {
     Hash(String),
     /// The file as the store loaded it, by size and mtime: the fix was computed from what the
     /// loader found (a problem's located bytes), and the file is read and hashed only when the
-    /// fix is applied. Lint read and hashed all 100k files of a generated evolve store again
-    /// for its `legacy-trigger` fixes (≈20 % of a cold `folio lint`'s CPU, perf, `0896dbd`). Only files
-    /// last changed well before the store's reads began get one (`loaded_stamp`).
+    /// fix is applied: an evolve store can need a `legacy-trigger` fix in every file, and
+    /// reading and hashing them all again would be a large share of a cold `folio lint`
+    /// (docs/benchmarks.md, "Lint figures"). Only files last changed well before the store's
+    /// reads began get one (`loaded_stamp`).
     Loaded(Stamp),
 }
 

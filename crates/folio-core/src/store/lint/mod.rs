@@ -158,9 +158,9 @@ fn report(store: &Store, config: &LintConfig, manifest: &manifest::ManifestLints
 /// Every rule family over the whole store, each finding tagged with its origin, before the
 /// config is applied.
 fn all_families(store: &Store, manifest: &manifest::ManifestLints) -> Vec<Finding> {
-    // Three independent groups of rules on the two cores: the duplicate and catalog rules
-    // were 93 M of the 105 M instructions `lint` spent on the main thread after loading
-    // (callgrind, 10k OKF, `5ee8813`). The groups are concatenated in the sequential order.
+    // Three independent groups of rules on the cores: the duplicate and catalog rules are
+    // most of what `lint` spends on the main thread after loading (docs/benchmarks.md,
+    // "Lint figures"). The groups are concatenated in the sequential order.
     let ((mut findings, duplicated), catalogued) = rayon::join(
         || {
             rayon::join(

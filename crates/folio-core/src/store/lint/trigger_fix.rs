@@ -8,10 +8,10 @@ use crate::store::{Store, read::fsio, read::load};
 
 /// Give every `legacy-trigger` finding its fix. The key's bytes were located when the file was
 /// loaded, so a file unchanged since is not read again: its fix is bound to the size and mtime
-/// the store loaded it with (`Expected::Loaded`) and hashed only when applied. A generated
-/// evolve store has the key in every file: reading and hashing all 100k again was ≈20 % of a
-/// cold `folio lint`'s CPU (perf, `0896dbd`). A file changed near the load is read and hashed,
-/// as before.
+/// the store loaded it with (`Expected::Loaded`) and hashed only when applied. An evolve store
+/// can have the key in every file, and reading and hashing them all again would be a large
+/// share of a cold `folio lint` (docs/benchmarks.md, "Lint figures"). A file changed near the
+/// load is read and hashed, as before.
 pub fn attach(store: &Store, findings: &mut [Finding]) {
     use rayon::prelude::*;
     findings.par_iter_mut().filter(|f| f.rule == rule::LEGACY_TRIGGER && f.fix.is_none()).for_each(|f| {

@@ -116,7 +116,8 @@ impl Link {
 
     /// A link not resolved yet whose target then label are `all[text]`, the target
     /// `target_len` bytes long: the links of a body share `all`, one allocation for them all
-    /// (one per link was 550k allocations loading 100k entities, 2 % of the instructions, `17de867`).
+    /// (one per link would be an allocation per link, and a store has several links per entity:
+    /// docs/benchmarks.md, "Link scan figures").
     pub fn in_shared(
         syntax: LinkSyntax,
         all: &Arc<str>,

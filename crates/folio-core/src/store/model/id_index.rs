@@ -1,6 +1,6 @@
 //! Entity indices by exact id, without a copy of the ids: the table holds only indices and
-//! hashes each entity's own id when it needs to. A `HashMap<String, EntityIdx>` kept a second
-//! copy of every id (≈7 MB of the load's peak at 100k entities, dhat, `352f3f3`).
+//! hashes each entity's own id when it needs to. A `HashMap<String, EntityIdx>` would keep a
+//! second copy of every id at the load's peak (docs/benchmarks.md, "Load figures").
 use std::hash::BuildHasher;
 use std::sync::Arc;
 

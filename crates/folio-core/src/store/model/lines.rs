@@ -2,7 +2,7 @@
 use std::cell::OnceCell;
 
 /// `s.trim().is_empty()` without decoding characters from both ends: the parsers ask it of
-/// every line (a million times per 10k files), and nearly every line answers at its first byte.
+/// every line of every file, and nearly every line answers at its first byte.
 pub fn is_blank(s: &str) -> bool {
     // The ASCII characters `char::is_whitespace` accepts: U+0009..U+000D and the space.
     let ascii_blank = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
@@ -15,7 +15,8 @@ pub fn is_blank(s: &str) -> bool {
 }
 
 /// `s.trim()`, answered without decoding when both ends are visible ASCII (most values):
-/// the Unicode trim was 3 % of the instructions of a load, asked of every YAML value and link (`3a27cf9`).
+/// the Unicode trim decodes every character, and it is asked of every YAML value and link
+/// (docs/benchmarks.md, "Load figures").
 pub fn trim(s: &str) -> &str {
     match (s.as_bytes().first(), s.as_bytes().last()) {
         (Some(f), Some(l)) if f.is_ascii_graphic() && l.is_ascii_graphic() => s,
@@ -23,9 +24,9 @@ pub fn trim(s: &str) -> &str {
     }
 }
 
-/// Lines with their `\n` (the memchr crate's search is several times faster than the
-/// standard library's for `split_inclusive`). A plain iterator over the rest of the text: a
-/// `memchr_iter` chained with the last line cost ~120 instructions a line (callgrind).
+/// Lines with their `\n` (the memchr crate's search is faster than the standard library's
+/// for `split_inclusive`). A plain iterator over the rest of the text: a `memchr_iter` chained
+/// with the last line costs more per line than the search (docs/benchmarks.md, "Load figures").
 pub fn split_lines(text: &str) -> Lines<'_> {
     Lines { rest: text }
 }
@@ -50,7 +51,8 @@ impl<'t> Iterator for Lines<'t> {
 }
 
 /// `text.lines()`: each line without its `\n` or `\r\n`, on `split_lines` (the standard
-/// library's per-line search cost ≈130 instructions a line, 2 % of a 10k AIP-10 wiki's load, `789e427`).
+/// library's per-line search costs more than the short lines of a frontmatter block:
+/// docs/benchmarks.md, "Load figures").
 pub fn lines(text: &str) -> impl Iterator<Item = &str> {
     split_lines(text).map(|line| match line.strip_suffix('\n') {
         Some(line) => line.strip_suffix('\r').unwrap_or(line),
@@ -59,15 +61,15 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// `s.split_once(c)` for an ASCII `c`, found by memchr (the standard library's search of a
-/// short line costs more than the line: 3 % of a 10k evolve store's full load with `lines`, `789e427`).
+/// short line costs more than the line).
 pub fn split_once_ascii(s: &str, c: u8) -> Option<(&str, &str)> {
     debug_assert!(c.is_ascii());
     memchr::memchr(c, s.as_bytes()).map(|i| (&s[..i], &s[i + 1..]))
 }
 
 /// Where `bb` (`[[` or `]]`) first starts in `text` at or after `from`: memchr to each `b`
-/// instead of `memmem::find`, which builds a searcher per call (with the vault's frontmatter
-/// scan, 4 % of a 10k vault's full load, callgrind, `a052bee`).
+/// instead of `memmem::find`, which builds a searcher per call, and a vault asks once per
+/// wikilink (docs/benchmarks.md, "Link scan figures").
 pub fn find_double(text: &str, from: usize, b: u8) -> Option<usize> {
     find_pair(text, from, b, b)
 }
@@ -89,8 +91,8 @@ pub fn find_pair(text: &str, from: usize, a: u8, b: u8) -> Option<usize> {
 
 /// Start offsets of every line of a text, for turning byte offsets into 1-based positions.
 /// Built on the first question: most files are parsed without asking for any position (the
-/// line scanner counts lines itself), and building one per file was 3 % of the instructions
-/// of a load (callgrind, 10k OKF, `b8b1200`).
+/// line scanner counts lines itself), and building one for every file would be paid by
+/// every load (docs/benchmarks.md, "Load figures").
 #[derive(Debug, Clone, Default)]
 pub struct LineIndex<'a> {
     text: &'a str,

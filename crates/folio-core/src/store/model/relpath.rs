@@ -4,8 +4,8 @@ use std::path::Path;
 
 /// The folder of a relative path (`a/b/c.md` → `a/b`; `c.md` → ``).
 pub fn parent(rel: &str) -> &str {
-    // The memchr crate's search: std's `rsplit_once` (its memrchr) was 3.6 % of the samples of
-    // `folio stats` at 100k, called for every link, catalog run and folder (`5192a62`).
+    // The memchr crate's search, faster than std's `rsplit_once` (its own memrchr): this runs
+    // for every link, catalog run and folder (docs/benchmarks.md, "Link resolution figures").
     memchr::memrchr(b'/', rel.as_bytes()).map_or("", |i| &rel[..i])
 }
 

@@ -65,7 +65,7 @@ impl<'a> RawBody<'a> {
 
 /// The bytes of a file that `e`'s body is read from: its span's start up to the span's end, or
 /// `BODY_READ_LIMIT` past the body's start. Only the entity's own bytes: reading every entry
-/// before it made a file of 100k entries quadratic (awareness lint at 100k: 96 s).
+/// before it would make a file of many entries quadratic (docs/benchmarks.md, "Lint figures").
 fn read_range(e: &Entity) -> (u64, u64) {
     let start = e.body_start.max(e.span.start) as u64;
     (e.span.start as u64, (e.span.end as u64).min(start + BODY_READ_LIMIT))
@@ -146,7 +146,7 @@ pub fn words(text: &str) -> impl Iterator<Item = (usize, Cow<'_, str>)> {
 }
 
 /// `str::lines` by the `memchr` crate's vectorised search (the standard library's byte search
-/// and char searcher were 2.5 % of a cold text index build, `74a8b0c`).
+/// and char searcher are slower, and every body's every line passes here).
 pub fn lines(text: &str) -> impl Iterator<Item = &str> {
     let mut at = 0;
     std::iter::from_fn(move || {
@@ -213,7 +213,7 @@ const NOT_ASCII: u8 = 0xff;
 /// The words of `words`, without offsets, each given as its `WordKey` (lower-cased into one
 /// reused buffer when it cannot be packed): ASCII words are cut, lower-cased and packed in one
 /// pass over a byte table instead of being decoded, checked and compared as `str`s (the text
-/// index's cold build tokenises 34 million words at 100k OKF). A word holding any other
+/// index's cold build tokenises every word of every body). A word holding any other
 /// character goes by `next_word`, from its first byte.
 pub fn for_each_key(text: &str, scratch: &mut String, mut each: impl FnMut(WordKey<'_>)) {
     let bytes = text.as_bytes();

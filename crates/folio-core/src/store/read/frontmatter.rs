@@ -117,7 +117,7 @@ pub fn parse_yaml_view(yaml: &str) -> Result<View<'_>, YamlError> {
 /// What the simple reader cannot take: serde_yaml_ng, behind the YAML bomb guard.
 fn parse_with_serde(yaml: &str) -> Result<Fields, YamlError> {
     // The simple reader has no anchors and no nesting, so only the YAML parser needs the bomb
-    // guard (which cost as much as the simple reader itself: 7 % of `folio stats` instructions, `0418a79`).
+    // guard (which costs as much as the simple reader itself: docs/benchmarks.md, "Load figures").
     yaml_limits::check(yaml).map_err(|message| YamlError { message, line: 1, col: 1 })?;
     let value: serde_yaml_ng::Value = serde_yaml_ng::from_str(yaml).map_err(|e| {
         let (line, col) = e.location().map(|l| (l.line() as u32, l.column() as u32)).unwrap_or((1, 1));

@@ -67,7 +67,7 @@ pub fn open_regular(path: &Path) -> io::Result<(File, fs::Metadata)> {
 /// `open_regular` for files met folder by folder (a walk, a sorted list): each is opened
 /// relative to its folder's descriptor, kept open while the files of that folder follow
 /// one another, so the kernel looks up one name per file instead of every folder on the way
-/// from `/` (opening 100k files of a five-deep store: ≈450 → ≈410 ms of one thread, `fd82f73`).
+/// from `/` (docs/benchmarks.md, "Load figures").
 #[derive(Default)]
 pub struct FolderOpener {
     #[cfg(unix)]
@@ -97,7 +97,7 @@ impl FolderOpener {
 }
 
 /// `path`'s folder and file name, split at its last `/` by hand: `Path::parent` and
-/// `Path::file_name` parse every component, ~750 instructions a file (callgrind).
+/// `Path::file_name` parse every component, for every file opened.
 #[cfg(unix)]
 fn split_folder(path: &Path) -> Option<(&[u8], &[u8])> {
     use std::os::unix::ffi::OsStrExt;

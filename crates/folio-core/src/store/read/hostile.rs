@@ -16,9 +16,10 @@ pub fn is_hostile(c: char) -> bool {
 ///
 /// Every hostile character is an ASCII control or starts with one of the lead bytes 0xC2 (C1
 /// controls), 0xE2 (U+2000 block) or 0xEF (BOM). The text is checked 32 bytes at a time with a
-/// branch-free test the compiler vectorises; only a block holding such a byte is decoded. A
-/// char-by-char scan of every file was 15 % of the instructions of `folio stats` (callgrind, 10k OKF, `ee3b9eb`)
-/// because ordinary dashes and quotes (0xE2 …) sent most files down the slow path.
+/// branch-free test the compiler vectorises; only a block holding such a byte is decoded. The
+/// choice is made per block, not per file: ordinary dashes and quotes (0xE2 …) are in most
+/// files, and a file-wide char-by-char scan for them would be paid by nearly every file of a
+/// load (docs/benchmarks.md, "Load figures").
 pub fn scan(text: &str, from: usize) -> Option<(usize, char, usize)> {
     let from = from.min(text.len());
     let bytes = text.as_bytes();
@@ -45,7 +46,7 @@ pub fn scan(text: &str, from: usize) -> Option<(usize, char, usize)> {
         let block: &[u8; BLOCK] = block.try_into().expect("chunks_exact yields whole blocks");
         // Most blocks are printable ASCII and newlines: one cheap test rules them out, and
         // only blocks with a tab, a CR, a control or a non-ASCII byte take the full test
-        // (the full test on every block was 6 % of `folio stats` instructions, callgrind, `5b3a214`).
+        // (the full test is dearer, and most blocks of most files need only the cheap one).
         if block.iter().fold(false, |any, &b| any | unusual(b))
             && block.iter().fold(false, |any, &b| any | maybe_hostile(b))
         {
@@ -58,8 +59,8 @@ pub fn scan(text: &str, from: usize) -> Option<(usize, char, usize)> {
 }
 
 /// Whether any character of `text` is hostile, a BOM at its start too: `chars().any(is_hostile)`
-/// by `scan`'s blocks (escaping a lint report's 3 MB of JSON for the terminal decoded every
-/// character: 102 M instructions of a 10k evolve lint, callgrind, `ff39ab7`).
+/// by `scan`'s blocks (a lint report's JSON is escaped for the terminal whole, and decoding
+/// every character of it would be a good share of the lint: docs/benchmarks.md, "Lint figures").
 pub fn has_hostile(text: &str) -> bool {
     text.starts_with('\u{feff}') || scan(text, 0).is_some()
 }

@@ -5,8 +5,9 @@
 //! anything that needs the full CommonMark machinery — HTML and autolinks (`<`), escapes,
 //! entities in links, reference definitions, indented code, fences inside containers, nested
 //! brackets, emphasis or line breaks inside labels, link titles, code spans across lines,
-//! wikilinks inside tables — returns `None` and the caller runs pulldown-cmark. Measured on
-//! generated OKF bundles it is ~8× cheaper than the full parse (`c29b079`).
+//! wikilinks inside tables — returns `None` and the caller runs pulldown-cmark. It exists
+//! because the full parse of every body costs several times as much (docs/benchmarks.md,
+//! "Link scan figures").
 use std::sync::LazyLock;
 
 use memchr::memmem::Finder;
@@ -14,8 +15,8 @@ use memchr::memmem::Finder;
 use crate::store::model::entity::{Link, LinkSyntax};
 use crate::store::model::lines::{find_double, find_pair, is_blank, position_of, split_lines};
 
-/// Searchers built once: `memmem::find` builds one per call, and that setup was 3 % of the
-/// instructions of `folio stats` for these two whole-body searches alone (callgrind, 10k, `7490db6`).
+/// Searchers built once: `memmem::find` builds one per call, and these two searches run on
+/// every body (docs/benchmarks.md, "Link scan figures").
 static FOUR_SPACES: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"    "));
 static TILDES: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"~~~"));
 
@@ -28,8 +29,8 @@ pub const MAX_LINKS: usize = 10_000;
 /// One pass over the lines. What a line holds that matters — a `[` or a backtick, a `|`, a
 /// four-space run, `~~~` — is known from cursors on the next occurrence of each in the body
 /// (`Next`), so a line holding none of them costs only finding its end: searching every line
-/// for each of them was ~600 instructions per body line, a quarter of `folio stats`
-/// (callgrind, 10k). Line and column come from counting lines as they pass.
+/// for each of them would cost every body line four searches (docs/benchmarks.md,
+/// "Link scan figures"). Line and column come from counting lines as they pass.
 pub fn scan(text: &str, body_start: usize) -> Option<Vec<Link>> {
     // Links are gathered in buffers kept by the thread and made at their exact count, sharing
     // one copy of their texts (a `Vec` grown link by link then shrunk for keeping was three
@@ -92,7 +93,7 @@ fn scan_into(text: &str, body_start: usize, links: &mut Found) -> Option<()> {
     let body = &text[body_start..];
     let bytes = body.as_bytes();
     // One memchr-crate pass for the three bytes: `str::contains(char)` goes through std's
-    // memchr, which was 5 % of `folio stats` instructions from this line (callgrind, 10k, `8591d47`).
+    // slower memchr, over every whole body (docs/benchmarks.md, "Link scan figures").
     if memchr::memchr3(b'<', b'\\', b'\t', bytes).is_some() {
         return None;
     }
@@ -349,7 +350,7 @@ fn inline_link(line: &str, start: usize, code: &[(usize, usize)], found: &mut Fo
     let dest_start = close + 2;
     let dest_end = dest_start + memchr::memchr(b')', &b[dest_start..])?;
     let dest = &line[dest_start..dest_end];
-    // A fold that vectorises: `any` went byte by byte, a quarter of this function's samples.
+    // A fold that vectorises: `any` goes byte by byte, and every link destination passes here.
     let odd = dest.bytes().fold(false, |any, c| any | matches!(c, b' ' | b'(' | b'&' | b'"' | b'\''));
     if odd || !plain_label(label) {
         return None;

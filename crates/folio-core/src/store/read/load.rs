@@ -118,9 +118,9 @@ pub struct Loaded {
 
 /// `walk` and `read_entities` in one pass: each walker thread reads and parses the entity
 /// files it finds, so reading overlaps listing folders (as ripgrep does) and nothing waits
-/// for the whole tree to be listed. A sequential walk before the parallel read was ≈17 % of
-/// the samples of `folio stats` at 100k, all on the main thread (perf, `db81dbd`). With `terms`, each
-/// thread also tokenises the bodies of what it reads (`Loaded::terms`).
+/// for the whole tree to be listed. A sequential walk before the parallel read would run on
+/// the main thread alone, with every core but one idle (docs/benchmarks.md, "Load figures").
+/// With `terms`, each thread also tokenises the bodies of what it reads (`Loaded::terms`).
 pub fn walk_and_read(root: &Path, dialect: &dyn Dialect, progress: Option<&LoadProgress>, terms: bool) -> Loaded {
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let shared = Mutex::new(Loaded::default());
@@ -139,8 +139,8 @@ pub fn walk_and_read(root: &Path, dialect: &dyn Dialect, progress: Option<&LoadP
 }
 
 /// Four walker threads per core: they block on `read` when the page cache is cold, and more
-/// reads in flight kept the disk busy (10k OKF, cold cache, 3 runs each: 2 threads 2.05–2.70 s,
-/// 8 threads 1.01–2.16 s on 2 cores; warm at 100k the two were within noise).
+/// reads in flight keep the disk busy, while a warm load is no slower for them
+/// (docs/benchmarks.md, "Load figures").
 fn walk_threads() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get()).saturating_mul(4).min(16)
 }
@@ -279,7 +279,8 @@ pub fn read_entities(
 
 /// `entities` in `entity_order`. The sort compares a compact key first, the path's first 24
 /// bytes, and reaches into the entities only when those tie: comparing through each `Arc` to
-/// a path scattered over the heap was 38 ms of both cores at 100k (two cache misses a side, `ebd00cb`).
+/// a path scattered over the heap waits on two cache misses a side (docs/benchmarks.md,
+/// "Load figures").
 /// Unstable but in parallel; the order is unique, so the result is the same. Also each sorted
 /// entity's place before the sort.
 fn sort_entities(entities: Vec<Arc<Entity>>) -> (Vec<Arc<Entity>>, Vec<u32>) {

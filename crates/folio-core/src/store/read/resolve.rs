@@ -25,8 +25,9 @@ use lookup::scheme_of;
 use paths::lower;
 pub use paths::{LinkDir, normalize};
 
-/// foldhash instead of SipHash: the keys are the store's own paths and names, and SipHash was
-/// 5 % of `folio stats` instructions (callgrind, 10k OKF, `6a83ba6`).
+/// foldhash instead of SipHash: the keys are the store's own paths and names, so SipHash's
+/// defence against chosen keys buys nothing for its cost (docs/benchmarks.md,
+/// "Link resolution figures").
 type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
@@ -71,7 +72,7 @@ impl<'a> Resolver<'a> {
         let rules = context.rules;
         let files: FastSet<&'a str> = files.into_iter().collect();
         // The tables are independent: built side by side, as this runs between two parallel
-        // phases (≈130 ms at 100k entities, serial, `f20e59b`).
+        // phases and would otherwise be serial time (docs/benchmarks.md, "Link resolution figures").
         let (((by_path, escaping), dirs), by_name) = rayon::join(
             || rayon::join(|| path_table(entities), || folders(entities, &files)),
             || if names { name_table(entities) } else { StrTable::default() },
@@ -269,19 +270,17 @@ fn folders<'a, E: Borrow<Entity>>(entities: &'a [E], files: &FastSet<&'a str>) -
     dirs
 }
 
-/// One table per kind of name (`NamePass`), filled in parallel: lower-cased name → the first
-/// entity with it. Looked up in priority order, they answer as one table filled pass after
-/// pass (`claim_names`) would; that one table was ≈100 ms of serial work at 100k entities (`f20e59b`).
-/// One table of every name, claimed in priority order — all ids, then all stems, then all
-/// titles, then all aliases, the first entity in store order within each — so a wikilink's
-/// name is one lookup, not one per kind of name (four tables before; ≈2 % of a 100k vault's
-/// load CPU, and simpler, `9505bf5`).
+/// One table of every name (lower-cased name → entity), claimed in priority order — all ids,
+/// then all stems, then all titles, then all aliases, the first entity in store order within
+/// each — so a wikilink's name is one lookup, not one per kind of name (cheaper and simpler
+/// than four tables searched in turn: docs/benchmarks.md, "Link resolution figures").
 fn name_table<E: Borrow<Entity>>(entities: &[E]) -> StrTable {
     // Sized from the names themselves (lower-casing keeps an ASCII name's length): the table
     // lives beside every entity at the load's peak.
     let (mut names, mut bytes) = (0, 0);
     for (i, e) in entities.iter().enumerate() {
-        // Each entity's first touch was a cache miss waited on (name_table 3 % self, perf, `8c7b546`).
+        // Each entity's first touch is a cache miss; loading ahead overlaps them instead of
+        // waiting on each in turn (docs/benchmarks.md, "Link resolution figures").
         crate::store::model::prefetch::entity_ahead(entities, i, |e| e.title.as_str());
         for pass in NamePass::ALL {
             pass.raw_names(e.borrow(), |name| {

@@ -1,9 +1,9 @@
 //! Names → entity index, with the names copied into one buffer.
 //!
 //! Resolving half a million links compares each looked-up path with a key of the table. With
-//! `&str` keys borrowing the entities, every comparison reached a path scattered over the
-//! heap (a cache miss: 15 % of the samples after loading at 100k entities, perf). Here the
-//! keys sit together in a few megabytes, and lower-cased names need no `String` each (`8153f43`).
+//! `&str` keys borrowing the entities, every comparison would reach a path scattered over the
+//! heap, a cache miss each (docs/benchmarks.md, "Link resolution figures"). Here the keys sit
+//! together in one buffer, and lower-cased names need no `String` each.
 //!
 //! Even so, a lookup at 100k entities waits on misses: its control bytes, its slot, then its
 //! key. `get_each` looks up a batch of keys with the loads of each step started for the whole
@@ -19,9 +19,9 @@ use crate::store::model::prefetch::prefetch;
 
 /// A hashbrown `HashTable` of 12-byte slots: a key that is absent — most of a vault's lookups
 /// (`Lookup::wiki` tries the linking file's folder, then the name) — ends on one group of
-/// control bytes (1 byte a slot) without touching a slot. The linear-probing table of 16-byte
-/// slots it replaces took 16 MB for a 100k vault's names, and its probe was 13–17 % of the
-/// full load's CPU (perf, `a447b87`).
+/// control bytes (1 byte a slot) without touching a slot, where a linear-probing table of
+/// 16-byte slots takes more memory and probes dearer (docs/benchmarks.md,
+/// "Link resolution figures").
 #[derive(Default)]
 pub struct StrTable {
     keys: String,
@@ -38,8 +38,8 @@ struct Slot {
 }
 
 impl StrTable {
-    /// Room for `entries` keys of `bytes` in all: the keys' buffer grew by doubling, up to
-    /// twice what it holds at the load's peak (15 MB for 100k entities' names, `7afcb32`).
+    /// Room for `entries` keys of `bytes` in all: grown by doubling, the keys' buffer would
+    /// hold up to twice its text at the load's peak (docs/benchmarks.md, "Link resolution figures").
     pub fn with_capacity_and_bytes(entries: usize, bytes: usize) -> StrTable {
         StrTable {
             keys: String::with_capacity(bytes),
@@ -69,8 +69,8 @@ impl StrTable {
 
     /// Claim the key that ends `keys` from `start`; it is taken back off when already mapped.
     fn claim(&mut self, start: usize, i: EntityIdx) {
-        // Offsets are u32: past 4 GB of names (never seen; 100k entities hold 4 MB of paths)
-        // a name is left out rather than mapped wrong.
+        // Offsets are u32: past 4 GB of names (far beyond any store's paths) a name is left
+        // out rather than mapped wrong.
         let end = self.keys.len();
         let (Ok(start32), Ok(end32)) = (u32::try_from(start), u32::try_from(end)) else {
             self.keys.truncate(start);

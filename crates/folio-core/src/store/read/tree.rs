@@ -90,7 +90,8 @@ pub fn matches(e: &Entity, query: &str) -> bool {
 /// Whether `build` gives `new` the same tree as `old` whatever the filter: the same entities
 /// at the same indices, each one shared (not re-read) or alike in every field the tree reads
 /// (`group_path`, `matches`, the sort keys). After a live reload that only rewrote bodies,
-/// the catalog keeps its tree: rebuilding it was most of the UI thread's 51 ms at 100k (`dd7ed8a`).
+/// the catalog keeps its tree: rebuilding it would be most of the UI thread's work for the
+/// reload (docs/benchmarks.md, "Live reload figures").
 pub fn unchanged(old: &Store, new: &Store) -> bool {
     fn alike(a: &Entity, b: &Entity) -> bool {
         a.path == b.path

@@ -1,5 +1,5 @@
 //! Review: the inbox of agent-written knowledge and the human verdicts on it (approve, veto,
-//! forget, promote, merge, bulk), mapped onto each dialect's own fields as REVIEW.md says.
+//! forget, promote, merge, bulk), mapped onto each dialect's own fields as docs/review.md says.
 //!
 //! Every face (CLI, TUI pane) works the same way: `queue::build` lists what awaits a decision
 //! and why; `verdict::plan` (or `merge::plan`) turns a decision into a `Plan` — one changeset

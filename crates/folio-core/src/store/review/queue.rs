@@ -1,4 +1,4 @@
-//! The review queue (REVIEW.md "The review queue"): what the dialect marks as awaiting a
+//! The review queue (docs/review.md, "The review queue"): what the dialect marks as awaiting a
 //! decision, what changed since its last approval, and what was never reviewed — each item
 //! with its reasons, kind, age, author, evidence, lint findings and hidden-content warning.
 use serde::Serialize;
@@ -42,7 +42,7 @@ pub enum Reason {
     VerdictConflict,
 }
 
-/// How many tiers the inbox has (REVIEW.md "The review queue", issue 18).
+/// How many tiers the inbox has (docs/review.md, "The inbox in the terminal UI"; issue 18).
 pub const TIERS: u8 = 6;
 
 /// Every reason, in tier order (the header counts them in this order).

@@ -1,7 +1,7 @@
-//! OKF promote with a type (REVIEW.md: "promote = change `type` (and move to that type's folder
-//! when the store groups by type)"). The type is set surgically; when every type of the store
-//! lives in a folder of its own, the file moves into the new type's folder and every link and
-//! typed edge to it is repointed (`repoint::plan_move`), all in the plan's one changeset.
+//! OKF promote with a type (docs/review.md, "`promote ID [--to LEVEL]`"). The type is set
+//! surgically; when every type of the store lives in a folder of its own, the file moves into
+//! the new type's folder and every link and typed edge to it is repointed
+//! (`repoint::plan_move`), all in the plan's one changeset.
 use serde_json::json;
 
 use super::plan::Plan;

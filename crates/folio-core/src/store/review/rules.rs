@@ -26,7 +26,7 @@ pub trait ReviewRules: Sync {
         false
     }
 
-    /// What `verdict` writes to entity `idx` (REVIEW.md "Per dialect").
+    /// What `verdict` writes to entity `idx` (docs/review.md, "Per format").
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         log_only(store, idx, verdict, plan)
     }

@@ -1,5 +1,5 @@
 //! The verdicts (approve, veto, forget, promote) and what each writes in each dialect
-//! (REVIEW.md "Per dialect"). One call plans the verdict on any number of entities as one
+//! (docs/review.md, "Per format"). One call plans the verdict on any number of entities as one
 //! changeset (a bulk decision is the same call with more targets).
 use serde_json::json;
 

@@ -24,7 +24,8 @@ pub fn plan(store: &Store) -> CatalogPlan {
 
 pub fn render<E: std::borrow::Borrow<Entity>>(entities: &[E]) -> String {
     // Sized once from what the lines hold (plus a margin for escapes and headings): grown by
-    // doubling, a 100k-page catalog peaked at 37 MB for 15 MB of text (heaptrack, `folio stats`, `b57aed5`).
+    // doubling, a large catalog's buffer would peak at over twice its text (docs/benchmarks.md,
+    // "Catalog figures").
     let estimate: usize = entities
         .iter()
         .map(|e| {
@@ -37,8 +38,9 @@ pub fn render<E: std::borrow::Borrow<Entity>>(entities: &[E]) -> String {
     out
 }
 
-/// The catalog's state on disk, compared a line at a time as it is rendered (`render` whole
-/// and the entries read back from it were ≈85 MB of the 100k-page peak of `folio stats`, `b57aed5`).
+/// The catalog's state on disk, compared a line at a time as it is rendered (`render` whole and
+/// the entries read back from it would set the peak memory of `folio stats` on a large wiki:
+/// docs/benchmarks.md, "Catalog figures").
 pub fn state(store: &Store) -> CatalogState {
     let (file, unread) = match catalog::read_catalog(&store.abs_path(INDEX)) {
         Ok(file) => (file, None),
@@ -72,8 +74,9 @@ pub fn render_chunks<E: std::borrow::Borrow<Entity>>(entities: &[E], emit: &mut 
         let _ = write!(line, "# {kind}\n\n");
         emit(&line);
         // A window of pages rendered on every core, a block of lines each, then handed over in
-        // order: the check after a full load ran this on the main thread alone (11 % of a 100k
-        // wiki's load CPU, perf), and a window keeps the whole catalog from being held at once (`2ad64ef`).
+        // order: the check after a full load would otherwise run on the main thread alone
+        // (docs/benchmarks.md, "Catalog figures"), and a window keeps the whole catalog from
+        // being held at once.
         for window in pages.chunks(RENDER_WINDOW) {
             let blocks: Vec<String> = window.par_chunks(RENDER_BLOCK).map(render_lines).collect();
             blocks.iter().for_each(|b| emit(b));

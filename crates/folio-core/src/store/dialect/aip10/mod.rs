@@ -75,8 +75,7 @@ fn digest_of(config: &crate::store::read::frontmatter::Fields) -> u64 {
 ///
 /// Walked by hand with `read_dir`, looking at each name without making its path: every open
 /// walks the whole workspace here, on one thread before its pages are read, and `ignore`'s
-/// walker (a path and its filters per file) cost 19.5 M of a 10k wiki's 702 M instructions
-/// (callgrind; 8 M so, a 100k full load 741 → 732 ms, `626d4f8`).
+/// walker makes a path and runs its filters for every file (docs/benchmarks.md, "Load figures").
 fn scan(root: &Path) -> (Vec<String>, HashSet<String>) {
     let (mut views, mut hidden) = (Vec::new(), HashSet::new());
     let mut folders = vec![String::new()];

@@ -26,8 +26,8 @@ pub struct Context<'a> {
 }
 
 pub fn parse_page(file: &SourceFile, cx: &Context) -> Entity {
-    // The fields as a view of the file's text: an owned `serde_json` map per page was 6 % of
-    // the 10k wiki's full-load instructions (callgrind, `653b882`).
+    // The fields as a view of the file's text: an owned `serde_json` map per page would copy
+    // every key and value of every page (docs/benchmarks.md, "Load figures").
     let p = parse_markdown_view(file, Grammar::Yaml);
     let mut e = p.entity;
     e.id = e.stem().to_string();
@@ -357,7 +357,7 @@ pub fn summary(paragraph: &str) -> String {
     // Most summaries are one line already: kept, not copied (100k pages at every load).
     let one = if catalog::is_one_line(&out) { out } else { catalog::one_line(&out) };
     // The first `MAX_SUMMARY` characters as a slice of `one`, found without counting the rest
-    // (collecting them char by char was 2.5 % of the 100k wiki's full load, perf, `653b882`).
+    // (collecting them char by char decodes and copies each one, for every page).
     let Some(end) = crate::store::dialect::nth_char_start(&one, MAX_SUMMARY) else {
         return one;
     };
@@ -371,8 +371,8 @@ pub fn summary(paragraph: &str) -> String {
 
 /// The length of the run at the start of `bytes` that holds no `[`, no control character and
 /// no 0xC2 byte: `memchr2` finds the next `[` or 0xC2, and a fold that vectorises checks the
-/// run before it for control bytes, where testing four conditions a byte was 8 % of the 10k
-/// wiki's full-load instructions (callgrind, `653b882`).
+/// run before it for control bytes, where testing four conditions a byte costs more than the
+/// copy it guards (docs/benchmarks.md, "Load figures").
 fn plain_run(bytes: &[u8]) -> usize {
     let end = memchr::memchr2(b'[', 0xc2, bytes).unwrap_or(bytes.len());
     let head = &bytes[..end];

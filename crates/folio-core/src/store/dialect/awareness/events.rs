@@ -14,8 +14,9 @@ use crate::store::read::fsio;
 pub const EVENTS_PATH: &str = "memory/events.jsonl";
 
 /// The log as read: its text, where its events are, and what could not be read. Events are
-/// made from the text when asked for (`events`): each kept as a JSON value was ≈115 MB of a
-/// 100k home's 270 MB peak (64k events, heaptrack), for the one count `stats` prints (`9a12d1c`).
+/// made from the text when asked for (`events`): each kept as a JSON value would be a large
+/// share of a home's peak memory, for the one count `stats` prints (docs/benchmarks.md,
+/// "awareness figures").
 #[derive(Debug, Default, Clone)]
 pub struct EventLog {
     text: String,
@@ -44,8 +45,9 @@ impl EventLog {
         }
     }
 
-    /// Lines are checked in parallel (a home's log grows by every memory operation: 26 MB took
-    /// 0.55 s of a cached open at 100k entries), then gathered in file order (`9a12d1c`).
+    /// Lines are checked in parallel (a home's log grows by every memory operation, and a long
+    /// one is most of a cached open: docs/benchmarks.md, "awareness figures"), then gathered in
+    /// file order.
     pub fn parse(text: String) -> EventLog {
         let lines: Vec<(u32, Range<usize>)> = text
             .lines()

@@ -1,6 +1,6 @@
-//! `migrate --to okf`: seed 000's OKF alignment of an evolve store — `trigger` → `description`,
-//! `[[wikilinks]]` → `[name](/type/name.md)` where they resolve (the others are reported and
-//! left as they are), a `timestamp` from the entity's history where known, per-folder
+//! `migrate --to okf` (docs/formats/okf.md, "Migrating to OKF"): the OKF alignment of an evolve store —
+//! `trigger` → `description`, `[[wikilinks]]` → `[name](/type/name.md)` where they resolve (the
+//! others are reported and left as they are), a `timestamp` from the entity's history where known, per-folder
 //! `index.md` catalogs and a root `index.md` with `okf_version: "0.1"` — and the same alignment
 //! for plain vaults (`summary` → `description`, wikilinks, catalogs). One changeset.
 use std::collections::{BTreeMap, BTreeSet};

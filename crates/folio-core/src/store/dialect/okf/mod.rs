@@ -135,11 +135,11 @@ fn catalogs_with<T: Send>(store: &Store, each: impl Fn(CatalogPlan, Option<Vec<u
     let parent = crate::store::model::relpath::parent;
     // Entities come sorted by path, so a folder's files mostly follow one another: the runs
     // of one folder are found in parallel, and the maps are touched once per run, not once
-    // per entity (per-entity inserts were 183 M instructions at 100k, and finding the runs
-    // on one thread still 30 ms, `5b3a214`).
+    // per entity (an insert per entity would be paid by every entity of the store, and
+    // finding the runs on one thread is serial time: docs/benchmarks.md, "Catalog figures").
     let runs = folder_runs(&store.entities);
     // dir → entities directly in it; keys borrow the entities' paths (a `String` per entity
-    // and per ancestor folder was ≈40 ms of one thread at 100k, `f20e59b`).
+    // and per ancestor folder would be an allocation each, on one thread).
     let mut direct: BTreeMap<&str, Vec<&Entity>> = BTreeMap::new();
     let mut dirs: BTreeSet<&str> = BTreeSet::new();
     dirs.insert("");
@@ -159,7 +159,7 @@ fn catalogs_with<T: Send>(store: &Store, each: impl Fn(CatalogPlan, Option<Vec<u
         }
     }
     // One catalog per folder, built in parallel: reading each existing index and formatting
-    // hundreds of entries per folder was 8.6 % of `folio stats` instructions, all on one core (`a08615f`).
+    // hundreds of entries per folder would otherwise all run on one core after the load.
     let dirs: Vec<&str> = dirs.into_iter().collect();
     let none = Vec::new();
     dirs.par_iter()
@@ -177,8 +177,8 @@ fn catalogs_with<T: Send>(store: &Store, each: impl Fn(CatalogPlan, Option<Vec<u
 
 /// The runs of entities in one folder, in order, with their folder. One pass that loads
 /// each entity and its path a few entities ahead of comparing them: comparing the folders of
-/// neighbours waited on those two cache misses (memrchr was a fifth of the samples of
-/// checking the catalogs at 100k concepts).
+/// neighbours waits on those two cache misses, one entity at a time (docs/benchmarks.md,
+/// "Catalog figures").
 fn folder_runs(entities: &[Arc<Entity>]) -> Vec<(&str, &[Arc<Entity>])> {
     use crate::store::model::prefetch::prefetch;
     const AHEAD: usize = 16;
@@ -332,7 +332,7 @@ fn plan_and_file(store: &Store, dir: &str, direct: &[&Entity], subdirs: &[&str])
 
 /// Start loading what a catalog reads of each entity of its folder (the entity, its type,
 /// title, path and description), all at once: one by one, each of those scattered reads
-/// waited on its own cache miss (perf put most of `plan_for`'s samples on four loads).
+/// waits on its own cache miss.
 fn load_ahead(direct: &[&Entity]) {
     use crate::store::model::prefetch::prefetch;
     for &e in direct {

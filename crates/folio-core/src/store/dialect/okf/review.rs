@@ -1,4 +1,4 @@
-//! What review decisions write in an OKF bundle (REVIEW.md "Per dialect"): approve appends a
+//! What review decisions write in an OKF bundle (docs/review.md, "Per format"): approve appends a
 //! `verified:` stamp (and takes a draft to stable), veto deprecates with a `vetoed:` stamp,
 //! promote retypes (or takes a draft to stable).
 use serde_json::{Value, json};

@@ -76,8 +76,8 @@ impl Opendray {
 }
 
 /// One node file as an entity, with its fields as a view of the file's text: loading reads
-/// them without building a JSON map of every node (`View::into_fields` and the checks over
-/// it were 10 % of a 100k export's load, perf, `3fe997e`).
+/// them without building a JSON map of every node (`View::into_fields` and the checks over it
+/// would copy every key and value of every node: docs/benchmarks.md, "opendray figures").
 fn node<'a>(file: &SourceFile<'a>) -> (Entity, View<'a>) {
     let p = parse_markdown_view(file, Grammar::Yaml);
     let mut e = p.entity;

@@ -133,7 +133,7 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
         let _changing = Changing::begin(root).map_err(err)?;
         write_if_changed(&root.join(MARKER), marker.to_string().as_bytes()).map_err(err)?;
     }
-    // The JSON manifest of earlier builds (10 MB at 100k nodes) is not read any more (`b1770ce`).
+    // The JSON manifest of earlier builds is not read any more: the binary one replaced it.
     let _ = fs::remove_file(root.join(".folio").join("mirror.json"));
     let manifest_path = root.join(".folio").join(MANIFEST);
     let mut tx = client

@@ -1,5 +1,6 @@
 //! opendray's live brain: the knowledge graph in PostgreSQL (`knowledge_nodes`,
-//! `knowledge_edges`, `knowledge_fact_sources`; schema in shared/formats/corpora/opendray-pg).
+//! `knowledge_edges`, `knowledge_fact_sources`; docs/opendray-database.md, the schema's
+//! migrations in tests/corpora/opendray-pg).
 //! Opened by a connection string (`folio postgres://user@host/db`, `FOLIO_DATABASE_URL`),
 //! read into a mirror folder of export-shaped files (`mirror`), so that it is read, linted
 //! and reviewed as the markdown export is; written back by `storage::PgStorage`, one

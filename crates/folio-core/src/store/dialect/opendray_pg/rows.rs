@@ -92,8 +92,9 @@ pub struct TableSum {
     pub xor: i64,
 }
 
-/// The three tables' sums, read in one query (100k nodes, 200k edges: ≈ 0.15 s of server
-/// time, no row sent). When they equal the ones the mirror last took, nothing changed.
+/// The three tables' sums, read in one query: the server scans, no row is sent
+/// (docs/benchmarks.md, "opendray figures"). When they equal the ones the mirror last took,
+/// nothing changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Tables {
     pub nodes: TableSum,

@@ -123,8 +123,8 @@ pub fn decode(bytes: &[u8]) -> Result<Snapshot, String> {
 
 /// Decode a snapshot straight from its file, one chunk at a time: the file is never held in
 /// memory whole, so opening from the cache peaks at the store's own size plus a chunk per core
-/// (reading the 43 MB file of a 100k vault first made the cached open cost 2.5 KB per entity
-/// against 2.2 KB for a load from scratch, `8fa1754`).
+/// (read whole first, the file would make a cached open peak above a load from scratch:
+/// docs/benchmarks.md, "Cache figures").
 pub fn decode_file(file: &std::fs::File) -> Result<Snapshot, String> {
     decode_from(&FileSource::new(file)?)
 }
@@ -155,8 +155,9 @@ fn decode_from(source: &(impl Source + ?Sized)) -> Result<Snapshot, String> {
             let entities = options().deserialize::<Vec<Entity>>(&bytes).map_err(|e| format!("entities: {e}"))?;
             // Kinds, statuses and tags held once, as a load holds them. Pushed into a Vec of
             // its own: `into_iter().map(Arc::new).collect()` reuses the decoded chunk's buffer
-            // (2,048 entities inline) for 2,048 pointers, and every chunk's buffer was alive
-            // at once until they were joined: 34 MB of a 100k OKF cached open's peak (`30af054`).
+            // (2,048 entities inline) for 2,048 pointers, and every chunk's buffer would be alive
+            // at once until they are joined, at the cached open's peak (docs/benchmarks.md,
+            // "Cache figures").
             let mut values = SharedValues::default();
             let mut shared = Vec::with_capacity(entities.len());
             for mut e in entities {

@@ -217,7 +217,8 @@ impl Cache {
             return Err(Miss::Absent);
         }
         // The format opens while the snapshot is decoded: AIP-10 walks the whole workspace for
-        // views and tombstones on one thread (8 % of a cached 100k wiki's open, perf, `36a8e6f`).
+        // views and tombstones on one thread, a walk worth hiding (docs/benchmarks.md,
+        // "Cache figures").
         let (snapshot, dialect) = rayon::join(|| codec::decode_file(&file), || kind.open(root));
         let snapshot = snapshot.map_err(invalid)?;
         let (inputs, catalogs) = (snapshot.parse_inputs, snapshot.catalogs);

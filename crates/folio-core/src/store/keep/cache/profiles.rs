@@ -98,8 +98,8 @@ fn write(cache: &Cache, path: &Path, store: &Store, profiles: &[Profile], as_of:
 
 /// Profiles as bytes: per profile its word count, then per word the gap from the previous
 /// word's hash, shifted left once, with the low bit set for a word weighing `CODE_WEIGHT`
-/// (only prose and code weights occur), all as varints. ≈4 bytes a word where bincode's
-/// (hash, f32) pairs took 9 (100k OKF: 108 MB, `210fd35`).
+/// (only prose and code weights occur), all as varints: under half the bytes of bincode's
+/// (hash, f32) pairs (docs/benchmarks.md, "Cache figures").
 fn encode(profiles: &[Profile]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     for p in profiles {

@@ -142,9 +142,9 @@ impl Store {
         let report = self.refresh(&v.paths);
         // Every file modified near the snapshot's reads was just read again and every other one
         // was found unchanged, so the store now reads as of `started`. Keeping the old instant
-        // re-read those files on every open — and rewrote the whole cache each time: a store
-        // an agent had just written (or folio-gen) opened slower from its cache than from
-        // scratch (100k OKF: 2.1 s against 1.3 s, 417 MB against 207 MB, `a3e4eed`).
+        // would re-read those files on every open — and rewrite the whole cache each time: a
+        // store an agent had just written (or folio-gen) would open slower from its cache than
+        // from scratch (docs/benchmarks.md, "Cache figures").
         self.read_since = started;
         report
     }

@@ -4,8 +4,8 @@
 //! or a folder is a binary search away. Names (ids, stems, titles, aliases) are not sorted:
 //! the links are resolved once to learn which names they ask for, those names alone are looked
 //! up in one pass over the entities (in the resolver's priority order, `claim_names`), and the
-//! links are resolved again. Building the full tables was 205 ms at 100k entities for a
-//! rewrite that added one link to each of 100 files (`dd7ed8a`).
+//! links are resolved again. Building the full tables would cost a reload the whole store's
+//! size however few links changed (docs/benchmarks.md, "Live reload figures").
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 

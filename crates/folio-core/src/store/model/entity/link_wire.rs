@@ -1,7 +1,7 @@
 //! An entity's links as the cache file holds them: their texts once, one after another, then
 //! each link's place in them. Read back, the links of one entity share one text again, as
-//! they do after a load (`Link::in_shared`): a text per link made a 100k OKF cached open
-//! allocate 550k strings (43 MB) where the load made 100k (`30af054`).
+//! they do after a load (`Link::in_shared`): a text per link would make a cached open allocate
+//! a string per link where the load makes one per entity (docs/benchmarks.md, "Cache figures").
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;

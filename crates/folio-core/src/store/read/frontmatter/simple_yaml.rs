@@ -5,9 +5,10 @@
 //! It answers only when it is certain to give exactly what serde_yaml_ng (plus
 //! `frontmatter::yaml_to_json`) gives; anything else — anchors, tags, comments, escapes,
 //! numbers other than plain decimals, nesting, odd characters, duplicate keys — returns `None`
-//! and the caller parses the block with serde_yaml_ng. Measured on generated OKF bundles this
-//! is ~15× cheaper than building a `serde_yaml_ng::Value` and converting it. Its strings are
-//! slices of the block (`View`), copied only when a caller asks for owned `Fields` (`352f3f3`).
+//! and the caller parses the block with serde_yaml_ng. It exists because building a
+//! `serde_yaml_ng::Value` and converting it is many times its cost, for every file of a load
+//! (docs/benchmarks.md, "Load figures"). Its strings are slices of the block (`View`), copied
+//! only when a caller asks for owned `Fields`.
 use std::borrow::Cow;
 
 use serde_json::Number;
@@ -329,7 +330,7 @@ fn plain_value(v: &str) -> Option<Val<'_>> {
     }
     if is_plain_decimal(v) {
         // `confidence: 0.85`: serde_yaml_ng reads it with Rust's own float parser, as here
-        // (AIP-10 pages all carry one; falling back made a 100k AIP-10 load 31 % YAML parser, `53c77fd`).
+        // (AIP-10 pages all carry one, so falling back would send every page to the YAML parser).
         return v.parse::<f64>().ok().and_then(Number::from_f64).map(Val::Num);
     }
     if first.is_ascii_digit() && !could_be_number(v) {

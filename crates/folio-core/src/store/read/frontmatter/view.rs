@@ -3,9 +3,10 @@
 //! The simple reader's strings are slices of the block (only a folded plain scalar has to be
 //! joined into a new string), keys are looked up by a linear scan of the few a file has (a hash table past 16), and
 //! nothing is hashed. Building an owned `serde_json::Map` per entity instead — a `String` per
-//! key and value, SipHash in its index — was ≈20 % of `folio stats` instructions (callgrind,
-//! 10k OKF). YAML beyond the simple reader is parsed by serde_yaml_ng and viewed as owned
-//! values; `Fields` stays the API for `show`, edits and everything outside the load path (`352f3f3`).
+//! key and value, SipHash in its index — would be a large share of every load
+//! (docs/benchmarks.md, "Load figures"). YAML beyond the simple reader is parsed by
+//! serde_yaml_ng and viewed as owned values; `Fields` stays the API for `show`, edits and
+//! everything outside the load path.
 use std::borrow::Cow;
 
 use std::hash::BuildHasher;
@@ -32,9 +33,9 @@ pub enum Val<'a> {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct View<'a> {
     entries: Vec<(Cow<'a, str>, Val<'a>)>,
-    /// Positions by key, once a block has more keys than a linear scan handles well: a hostile
-    /// block of 100,000 keys took 11 s to read with scans alone (each insert checks for a
-    /// duplicate).
+    /// Positions by key, once a block has more keys than a linear scan handles well: with scans
+    /// alone a hostile block of many keys is quadratic to read, since each insert checks for a
+    /// duplicate (docs/benchmarks.md, "Load figures").
     index: KeyIndex,
     /// `key_bit` of every key: a key whose bit is clear is not there, without a scan (loading
     /// asks each view for a dozen edge keys it almost never holds).
@@ -284,8 +285,7 @@ impl<'a> Val<'a> {
     }
 
     /// Each string `as_list` would give, in order, borrowed where the text is (a typed edge's
-    /// targets are copied once, into the edge, not first into a list: 2 % of a 10k opendray
-    /// export's full load, callgrind, `3983db8`).
+    /// targets are copied once, into the edge, not first into a list copied again).
     pub fn each_text(&self, mut f: impl FnMut(&str)) {
         match self {
             Val::List(items) => {

@@ -2,8 +2,8 @@
 //! without `.md`, the note of that name beside the linking file (Obsidian), its lower-cased
 //! name — are made for the whole batch with their cache misses overlapping
 //! (`StrTable::get_each`); each wikilink is then resolved by the same rules (`Lookup::wiki`),
-//! which find those answers here instead of waiting on each miss in turn. One by one, the
-//! lookups under `Lookup::wiki` were 15 % of a 100k vault's full load (perf, `a447b87`).
+//! which find those answers here instead of waiting on each miss in turn, as they would one
+//! by one (docs/benchmarks.md, "Link resolution figures").
 use std::ops::Range;
 
 use super::lookup::beside_parts;
@@ -110,7 +110,7 @@ impl Lookup for Primed<'_, '_> {
         self.answered(self.names, key).unwrap_or_else(|| self.resolver.named(key))
     }
     // The two below answer from the guesses without the lower-cased or joined copy the rules
-    // make (two allocations per wikilink, ≈4 % of a 100k vault's full load, `9bbf88c`).
+    // make (two allocations per wikilink otherwise).
     fn named_as_written(&self, name: &str) -> Option<EntityIdx> {
         match self.names.iter().find(|(r, _)| same_name(&self.text[r.clone()], name)) {
             Some((_, hit)) => *hit,

@@ -23,8 +23,9 @@ pub struct Reconciled {
 
 /// One list item with a link: `* [label](target) ...` (also `-`, `+`, `1.`).
 #[derive(Debug, Clone)]
-/// Its text borrowed from the catalog: a 100k-entry catalog made half a million small
-/// strings per comparison (13.6 MB twice at the peak of a 100k AIP-10 `folio stats`, `eed8cc4`).
+/// Its text borrowed from the catalog: a large catalog would otherwise make several small
+/// strings per entry for every comparison, at the load's peak (docs/benchmarks.md,
+/// "Catalog figures").
 struct Entry<'a> {
     line: usize,
     label: &'a str,
@@ -309,9 +310,10 @@ fn classify<'a>(line: &'a str, in_fence: &mut bool) -> Line<'a> {
 
 /// `reconcile(exists, plan, existing).state` for a plan given a chunk of whole lines at a time
 /// (`chunks` calls its argument with each, in order), when `existing` is not written in another
-/// style than the plan (`catalog::restyled`): the plan is rendered once and never held whole
-/// (a 100k-page catalog rendered whole and read back into entries was ≈85 MB of the peak of
-/// `folio stats`, heaptrack). The file's entries are read only once the plan departs from it (`47afefa`).
+/// style than the plan (`catalog::restyled`): the plan is rendered once and never held whole,
+/// since a large catalog rendered whole and read back into entries would set the peak memory
+/// of `folio stats` (docs/benchmarks.md, "Catalog figures"). The file's entries are read only
+/// once the plan departs from it.
 pub fn streamed_state(
     exists: &dyn Fn(&str) -> bool,
     path: &str,
@@ -349,7 +351,8 @@ struct Against<'t> {
     /// The line of each of the file's entries (their targets are `first_by_target`'s keys).
     have: Vec<usize>,
     /// Each target's first entry, and after each entry the next with its target: a `String`
-    /// and a `Vec` per entry, and SipHash, were ≈5 % of a 100k AIP-10 wiki's full load (perf, `b678c7c`).
+    /// and a `Vec` per entry, and SipHash, would be paid for every entry of every catalog a
+    /// full load compares (docs/benchmarks.md, "Catalog figures").
     first_by_target: HashMap<Cow<'t, str>, usize, foldhash::fast::RandomState>,
     next_same: Vec<usize>,
     text_lines: Vec<&'t str>,
@@ -369,7 +372,8 @@ impl<'t> Against<'t> {
     /// Read `text`'s entries, then feed it the plan's first lines, `fed`.
     fn new(text: &'t str, dir: &'t str, index_name: &'t str, fed: &str) -> Against<'t> {
         // What `entries` reads, keeping only each entry's line and target (an `Entry` per line
-        // was 27.5 MB of the 100k peak, `0cf41e8`).
+        // would be held for the whole comparison, at the peak: docs/benchmarks.md,
+        // "Catalog figures").
         let text_lines: Vec<&str> = crate::store::model::lines::lines(text).collect();
         let (mut have, mut text_skeleton) = (Vec::new(), Vec::new());
         let mut first_by_target: HashMap<Cow<'t, str>, usize, _> = HashMap::default();
@@ -530,7 +534,7 @@ fn local_target<'a>(dir: &str, raw: &'a str, index_name: &str) -> Option<Cow<'a,
 }
 
 /// `path.contains("://")`, by memchr to each `:` (the standard library builds a substring
-/// searcher per call: with the checks below, 1.5 % of a 10k AIP-10 wiki's full load, `789e427`).
+/// searcher per call, and this is asked of every catalog entry).
 fn has_scheme_slashes(path: &str) -> bool {
     let b = path.as_bytes();
     memchr::memchr_iter(b':', b).any(|i| b[i + 1..].starts_with(b"//"))

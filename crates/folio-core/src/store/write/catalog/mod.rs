@@ -80,8 +80,8 @@ pub fn status_of(store: &Store, plans: Vec<CatalogPlan>) -> Vec<CatalogStatus> {
 }
 
 /// Each catalog's path and state, without what it should hold: the store's largest catalogs
-/// are not all kept in memory at once (at 100k OKF concepts they are 15 MB, which was the
-/// peak of `folio stats`, `d1235f1`).
+/// are not all kept in memory at once (together they would set the peak memory of
+/// `folio stats`: docs/benchmarks.md, "Catalog figures").
 pub fn states(store: &Store) -> Vec<(String, CatalogState)> {
     remembered::recalled(store).unwrap_or_else(|| store.dialect.catalog_states(store))
 }
@@ -271,12 +271,12 @@ pub fn is_one_line(s: &str) -> bool {
     let b = s.as_bytes();
     // Bytes of other characters pass here; they are looked at below only when there are some.
     let printable = b.iter().fold(true, |ok, &c| ok & (c >= 0x20) & (c != 0x7f));
-    // Byte pairs, by a fold that vectorises: `memmem::find` built a searcher per call, 20 %
-    // of the samples of checking the catalogs of 100k concepts (`127e4f6`).
+    // Byte pairs, by a fold that vectorises: `memmem::find` builds a searcher per call, and
+    // this runs for every catalog line (docs/benchmarks.md, "Catalog figures").
     let double_space = b.iter().zip(b.iter().skip(1)).fold(false, |any, (&x, &y)| any | (x == b' ') & (y == b' '));
     let blanks_ok = printable && !s.starts_with(' ') && !s.ends_with(' ') && !double_space;
     // A shortened description ends in `…`: taken as not one line, it went word by word through
-    // the Unicode splitter (most of rendering a 100k wiki's catalog lines, callgrind).
+    // the Unicode splitter, which then dominated rendering a large wiki's catalog lines.
     // Characters are decoded only from the first one beyond ASCII (most text is ASCII up to the
     // final `…`).
     blanks_ok

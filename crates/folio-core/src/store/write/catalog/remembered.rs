@@ -1,7 +1,7 @@
 //! Catalog states remembered with everything they were computed from, so that a store opened
 //! from the persistent cache with no file changed answers `catalog::states` without rendering
-//! and comparing every catalog again (a 100k-page AIP-10 `_index.md`: 19 % of a cached
-//! `folio stats`, the lead's profile, `82763fb`).
+//! and comparing every catalog again (a large AIP-10 `_index.md` is a good share of a cached
+//! `folio stats`: docs/benchmarks.md, "Catalog figures").
 //!
 //! A verdict holds for the entities it was computed with (the cache drops it as soon as any
 //! file is re-read: `Store::refresh`), every catalog file as it was stat'ed (size and mtime,
