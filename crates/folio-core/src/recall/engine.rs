@@ -1,7 +1,7 @@
 //! The streaming recall engine behind the TUI overlay. Every keystroke starts a job on the
 //! engine's own thread pool (`worker`) and returns at once, so typing never waits for matching;
 //! the job publishes the best results so far after every block, and `tick` takes the newest in.
-//! Items are built once per store (`catalog`); a filter change only recomputes which entities
+//! Items are built once per store (`item_list`); a filter change only recomputes which entities
 //! pass; a query that extends the previous one rescores only the previous matches.
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 
 use rayon::ThreadPool;
 
-use super::catalog::Catalog;
+use super::item_list::ItemList;
 use super::query::Query;
 use super::text::live::{self, TextJob, TextShared, TextView};
 use super::text::{MatchLine, Terms, TextRecall};
@@ -39,7 +39,7 @@ pub struct Engine {
     /// The newest text results of the current query taken in by `tick`.
     text_view: Option<Arc<TextView>>,
     /// What the overlay lists while text results are in: text hits and (with sections on) the
-    /// fuzzy section hits, by score; each with its catalog id when it is a section.
+    /// fuzzy section hits, by score; each with its item_list id when it is a section.
     merged: Arc<Vec<(Hit, Option<u32>)>>,
 }
 
@@ -58,15 +58,15 @@ impl Engine {
             .build()
             .map(Arc::new)
             .unwrap_or_else(|_| Arc::new(rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a thread")));
-        let catalog = Arc::new(Catalog::default());
-        let shared = Arc::new(Shared::new(catalog.clone(), notify));
+        let item_list = Arc::new(ItemList::default());
+        let shared = Arc::new(Shared::new(item_list.clone(), notify));
         let view = shared.current();
         if synchronous {
-            pool.install(|| catalog.add_entities(&store));
+            pool.install(|| item_list.add_entities(&store));
         } else {
             let (store, shared) = (store.clone(), shared.clone());
             pool.spawn(move || {
-                shared.catalog.add_entities(&store);
+                shared.item_list.add_entities(&store);
                 (shared.notify)();
             });
         }
@@ -151,7 +151,7 @@ impl Engine {
             // heading matching the query ranks beside (and above) its own entity.
             let body: std::collections::HashMap<_, u32> =
                 text.hits.iter().map(|h| (h.idx, h.score - h.fuzzy)).collect();
-            let items = self.shared.catalog.read();
+            let items = self.shared.item_list.read();
             for s in &self.view.top {
                 if let Some(it) = items.get(s.id as usize).filter(|it| it.section.is_some()) {
                     let score = s.score + body.get(&it.idx).copied().unwrap_or(0);
@@ -179,7 +179,7 @@ impl Engine {
         if on {
             let stop = Arc::new(AtomicBool::new(false));
             let (store, shared, halt) = (self.store.clone(), self.shared.clone(), stop.clone());
-            let load = move || shared.catalog.add_sections(&store, &halt, &*shared.notify);
+            let load = move || shared.item_list.add_sections(&store, &halt, &*shared.notify);
             if self.synchronous {
                 load();
             } else {
@@ -187,7 +187,7 @@ impl Engine {
             }
         } else {
             self.shared.forget_finished();
-            self.shared.catalog.remove_sections();
+            self.shared.item_list.remove_sections();
         }
         self.query = None;
         self.set_query(input);
@@ -303,7 +303,7 @@ impl Engine {
             self.merge();
             changed = true;
         }
-        let grown = self.shared.catalog.len() > self.view.covered;
+        let grown = self.shared.item_list.len() > self.view.covered;
         if self.fresh()
             && self.view.complete
             && grown
@@ -335,8 +335,8 @@ impl Engine {
 
     /// Still matching or reading sections: more results may come.
     pub fn running(&self) -> bool {
-        let catalog = &self.shared.catalog;
-        let unmatched = !self.input_is_empty() && (!catalog.ready() || catalog.len() > self.view.covered);
+        let item_list = &self.shared.item_list;
+        let unmatched = !self.input_is_empty() && (!item_list.ready() || item_list.len() > self.view.covered);
         let text_pending = self.text_generation != 0 && !self.text_mode();
         !(self.fresh() && self.view.complete)
             || unmatched
@@ -370,7 +370,7 @@ impl Engine {
             return Vec::new();
         }
         let text = self.query.as_ref().map(|q| q.text.as_str()).unwrap_or("");
-        let items = self.shared.catalog.read();
+        let items = self.shared.item_list.read();
         if self.text_mode() {
             // The fuzzy highlight of the fields, as the text ranking scored them (no quotes).
             let fuzzy = Terms::fuzzy_text(text);

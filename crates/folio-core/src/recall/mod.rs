@@ -2,10 +2,10 @@
 //! engine the TUI types into (`engine`) and the headless ranking `folio recall` prints
 //! (`recall`), both over the same items, filters and order (`rank`).
 pub mod bound;
-pub mod catalog;
 pub mod engine;
 pub mod history;
 pub mod item;
+pub mod item_list;
 pub mod query;
 pub mod rank;
 pub mod text;

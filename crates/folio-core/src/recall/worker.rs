@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use nucleo::pattern::Pattern;
 
-use super::catalog::Catalog;
+use super::item_list::ItemList;
 use super::query::{Facts, Query};
 use super::rank::{self, Scored};
 use crate::store::Store;
@@ -36,7 +36,7 @@ pub struct View {
     pub total: usize,
     /// Matching finished: `top` is the final ranking.
     pub complete: bool,
-    /// Catalog items considered, counted from the start: items appended later need matching.
+    /// Items considered, counted from the start: items appended later need matching.
     pub covered: usize,
     /// Every match (complete views only, any order): the base for an appended query.
     pub all: Arc<Vec<Scored>>,
@@ -69,7 +69,7 @@ pub struct Shared {
     /// The newest generation; a job of an older one stops.
     pub latest: AtomicU64,
     pub view: Mutex<Arc<View>>,
-    pub catalog: Arc<Catalog>,
+    pub item_list: Arc<ItemList>,
     pub notify: Arc<dyn Fn() + Sync + Send>,
     /// Which entities the last filter set accepted (recomputed when the filters change).
     filter_mask: Mutex<Option<(Query, Arc<Vec<bool>>)>>,
@@ -80,11 +80,11 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(catalog: Arc<Catalog>, notify: Arc<dyn Fn() + Sync + Send>) -> Shared {
+    pub fn new(item_list: Arc<ItemList>, notify: Arc<dyn Fn() + Sync + Send>) -> Shared {
         Shared {
             latest: AtomicU64::new(0),
             view: Mutex::new(Arc::new(View::empty(0))),
-            catalog,
+            item_list,
             notify,
             filter_mask: Mutex::new(None),
             finished: Mutex::new(Vec::new()),
@@ -149,9 +149,9 @@ impl Shared {
     }
 }
 
-/// Where a job's candidates come from besides the catalog items from `Job::from` on.
+/// Where a job's candidates come from besides the items from `Job::from` on.
 pub enum Base {
-    /// Nothing: every catalog item the filters accept.
+    /// Nothing: every item_list item the filters accept.
     Fresh,
     /// The previous query's matches, rescored: the new query only narrows it (an append).
     Rescore { matches: Arc<Vec<Scored>>, total: usize },
@@ -163,7 +163,7 @@ pub struct Job {
     pub generation: u64,
     pub query: Query,
     pub base: Base,
-    /// Catalog items from here on are scanned (with the filters).
+    /// Items from here on are scanned (with the filters).
     pub from: usize,
     /// Ids to score first (the previous results' best), so the first view is already good.
     pub first: Vec<u32>,
@@ -236,12 +236,12 @@ pub fn run(shared: &Shared, job: Job) {
     };
     let top = all.iter().filter(|s| s.exact).copied().collect();
     let mut p = Progress { generation, top, all, total };
-    let catalog = shared.catalog.clone();
+    let item_list = shared.item_list.clone();
 
     // The previous best first: one small block, published at once.
     let mut done = Vec::new();
     if !job.first.is_empty() {
-        let items = catalog.read();
+        let items = item_list.read();
         done = vec![false; items.len()];
         let mut hits = Vec::new();
         for &id in &job.first {
@@ -270,7 +270,7 @@ pub fn run(shared: &Shared, job: Job) {
         while at < prev.len() {
             let floor = p.floor();
             let ids = &prev[at..(at + block).min(prev.len())];
-            let items = catalog.read();
+            let items = item_list.read();
             let rescore = |s: &Scored| -> Option<Scored> {
                 let item = items.get(s.id as usize)?;
                 let ceiling = job.gain.map_or(rank::UNKNOWN, |gain| s.score.saturating_add(gain));
@@ -299,11 +299,11 @@ pub fn run(shared: &Shared, job: Job) {
         }
     }
 
-    // Catalog items not considered yet, with the filters.
+    // Items not considered yet, with the filters.
     let mut at = job.from;
     let mut block = FIRST_BLOCK;
     loop {
-        let items = catalog.read();
+        let items = item_list.read();
         let end = items.len();
         if at >= end {
             drop(items);

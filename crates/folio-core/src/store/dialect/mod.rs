@@ -16,7 +16,11 @@ mod markdown;
 mod registry;
 pub mod spec;
 
-pub use markdown::{DERIVED_DESCRIPTION_MAX_CHARS, EDGE_KEYS, Grammar, Parsed, ParsedView, derived_description, edges_from_fields, edges_from_view, first_heading, first_paragraph, nth_char_start, parse_key_values, parse_markdown, parse_markdown_view, shorten, yaml_fields};
+pub use markdown::{
+    DERIVED_DESCRIPTION_MAX_CHARS, EDGE_KEYS, Grammar, Parsed, ParsedView, derived_description, edges_from_fields,
+    edges_from_view, first_heading, first_paragraph, nth_char_start, parse_key_values, parse_markdown,
+    parse_markdown_view, shorten, yaml_fields,
+};
 pub use registry::{
     DialectKind, by_marker_order, by_name, by_sniff_order, fallback, formats, markers_looked_for, names,
 };

@@ -1,6 +1,6 @@
 //! The items the streaming engine matches, shared with its workers: every entity's item (built
 //! once per store, in parallel, not once per query or filter) and, while body sections are on,
-//! section items appended as a loader reads the bodies. An item's position in the catalog is its
+//! section items appended as a loader reads the bodies. An item's position in the item_list is its
 //! id; items are only ever appended, except that switching sections off removes them (the
 //! engine starts a new query generation first, so no worker still holds their ids).
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,7 +13,7 @@ use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
 
 #[derive(Default)]
-pub struct Catalog {
+pub struct ItemList {
     items: RwLock<Vec<RecallItem>>,
     /// The entity items are in (until then every query is still running).
     ready: AtomicBool,
@@ -22,7 +22,7 @@ pub struct Catalog {
 /// How many entities' sections the loader reads before it hands them to the matcher.
 const SECTION_BATCH: usize = 2_000;
 
-impl Catalog {
+impl ItemList {
     pub fn read(&self) -> RwLockReadGuard<'_, Vec<RecallItem>> {
         self.items.read().unwrap_or_else(|e| e.into_inner())
     }
