@@ -6,6 +6,7 @@ pub mod golden;
 pub mod hostile;
 pub mod opendray_seed;
 pub mod pg;
+pub mod reference;
 pub mod tui;
 
 /// The real example stores: `corpus(rel)` for one the repository carries (`tests/corpora`),
