@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use folio::app::App;
-use folio::app::config::{self, ColorChoice};
-use folio::app::effects::Source;
 use folio::app::event::Event;
+use folio::app::jobs::Source;
+use folio::app::settings::config::{self, ColorChoice};
 use folio::markdown::{doc, highlight::Highlighter, layout};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

@@ -438,7 +438,8 @@ fn the_terminal_crates_folders_import_in_no_circle() {
     let mut state = BTreeMap::new();
     for n in edges.keys() {
         if let Some(circle) = visit(n, &edges, &mut state, &mut Vec::new()) {
-            let why: Vec<String> = circle.windows(2).map(|w| format!("  {} → {}: {}", w[0], w[1], edges[&w[0]][&w[1]])).collect();
+            let why: Vec<String> =
+                circle.windows(2).map(|w| format!("  {} → {}: {}", w[0], w[1], edges[&w[0]][&w[1]])).collect();
             panic!("the terminal crate's folders import in a circle: {}\n{}", circle.join(" → "), why.join("\n"));
         }
     }

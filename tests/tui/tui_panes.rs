@@ -164,7 +164,7 @@ fn dense_hub_pages_its_backlinks() {
     assert!(screen.contains("← backlinks (9000)"), "{screen}");
     assert!(screen.contains("too dense to draw"), "{screen}");
     let page = folio::ui::graph::page_rows(
-        folio::ui::layout::panes(ratatui::layout::Rect::new(0, 0, 100, 30), folio::app::sidebar::DEFAULT)
+        folio::app::layout::panes(ratatui::layout::Rect::new(0, 0, 100, 30), folio::app::settings::sidebar::DEFAULT)
             .unwrap()
             .preview,
         true,

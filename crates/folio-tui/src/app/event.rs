@@ -40,7 +40,7 @@ pub enum Event {
     CacheChecked(Vec<PathBuf>, std::time::SystemTime),
     /// A refreshed copy of the store, with what changed and the digest of each file it found
     /// changed (to tell folio's own writes from outside ones).
-    Refreshed(Box<Store>, RefreshReport, Vec<super::own_writes::Fingerprint>),
+    Refreshed(Box<Store>, RefreshReport, Vec<super::platform::own_writes::Fingerprint>),
     /// The body of the entity at `path` was read and parsed.
     BodyRead {
         path: String,
@@ -51,7 +51,7 @@ pub enum Event {
     /// The clipboard took the text (`Ok(what)`) or could not (`Err(why)`).
     Copied(Result<String, String>),
     /// A review job finished (queue, detail, plan, write, editor).
-    Review(super::review_jobs::Outcome),
+    Review(super::review::jobs::Outcome),
     /// The recall matcher has new results to tick in.
     RecallUpdated,
     /// The store's recent recall queries, newest first.
@@ -84,7 +84,7 @@ pub enum Event {
     /// The diff a fix would make, to confirm.
     FixPreview(Result<(String, Vec<String>, Vec<Finding>), String>),
     /// Fixes were written (what, and the files to reload) or refused.
-    FixesApplied(Result<super::pane_effects::FixesWritten, String>),
+    FixesApplied(Result<super::lint::jobs::FixesWritten, String>),
     /// A graph export was written to this path, or failed.
     Exported(Result<String, String>),
 }

@@ -15,10 +15,10 @@ use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::read::load::LoadProgress;
 use folio_core::store::{Store, read::detect, read::fsio};
 
-use super::clipboard;
 use super::event::Event;
+use super::lint::jobs as lint_effects;
 use super::model::Body;
-use super::pane_effects as lint_effects;
+use super::platform::clipboard;
 
 pub enum Effect {
     /// Open the store and load it, updating the progress counters; `true`: through the
@@ -42,9 +42,9 @@ pub enum Effect {
     /// Give the terminal back to the shell until resumed (handled by the terminal loop).
     Suspend,
     /// Review work on the disk (queue, plans, writes), answered by `Event::Review`.
-    Review(Box<super::review_jobs::Job>),
+    Review(Box<super::review::jobs::Job>),
     /// Edit an entity in $EDITOR (or the given command): the terminal loop runs it.
-    ExternalEdit(Box<super::review_jobs::EditSeed>, Option<String>),
+    ExternalEdit(Box<super::review::jobs::EditSeed>, Option<String>),
     /// Run the lint engine over the store with its store-local config.
     Lint(Arc<Store>),
     /// Re-lint `store`, which is `base` with the files `changed` read again, from `linted`.
@@ -119,7 +119,7 @@ pub struct Runner {
     /// Texts copied in inline mode (what a test can check instead of the clipboard).
     pub copied: Vec<String>,
     /// An $EDITOR session waiting for the terminal loop (or a test) to run it.
-    pub external_edit: Option<(Box<super::review_jobs::EditSeed>, Option<String>)>,
+    pub external_edit: Option<(Box<super::review::jobs::EditSeed>, Option<String>)>,
 }
 
 impl Runner {
@@ -177,7 +177,7 @@ impl Runner {
                 Effect::ReadHistory { store, idx } => {
                     // It reports the versions as the walk finds them, so it holds the sender.
                     let tx = self.tx.clone();
-                    let job = move || super::history_jobs::read(&store, idx, &tx);
+                    let job = move || super::history::jobs::read(&store, idx, &tx);
                     if self.inline {
                         job();
                     } else {
@@ -230,7 +230,7 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
             let (fresh, report) = store.refreshed(&paths);
             let found: Vec<String> =
                 report.changed.iter().chain(&report.added).chain(&report.removed).cloned().collect();
-            let found = super::own_writes::fingerprints(&fresh.root, &found);
+            let found = super::platform::own_writes::fingerprints(&fresh.root, &found);
             Some(Event::Refreshed(Box::new(fresh), report, found))
         }
         Effect::ReadBody { rel, abs, start, end, limit, embeds } => {
@@ -240,7 +240,7 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
             }
             Some(Event::BodyRead { body, path: rel })
         }
-        Effect::Review(job) => Some(Event::Review(super::review_jobs::run(*job))),
+        Effect::Review(job) => Some(Event::Review(super::review::jobs::run(*job))),
         Effect::Lint(store) => {
             let cache = if source.no_cache { None } else { Cache::from_env() };
             Some(Event::Linted(lint_effects::lint(&store, cache.as_ref()).map(|l| (store, Box::new(l)))))
@@ -260,9 +260,9 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
             Some(Event::GraphLaid(Arc::new(crate::ui::graph::layout(&store, center, depth))))
         }
         Effect::PreviewRestore { store, idx, rev, by } => {
-            Some(Event::RestorePreview(super::history_jobs::preview(&store, idx, &rev, &by)))
+            Some(Event::RestorePreview(super::history::jobs::preview(&store, idx, &rev, &by)))
         }
-        Effect::ApplyRestore { store, cs } => Some(Event::FixesApplied(super::history_jobs::apply(&store, *cs))),
+        Effect::ApplyRestore { store, cs } => Some(Event::FixesApplied(super::history::jobs::apply(&store, *cs))),
         Effect::ReadContext { store, path, line } => {
             Some(Event::ContextRead(lint_effects::context(&store, &path, line)))
         }
@@ -296,10 +296,10 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
             Some(Event::TextIndexed(store, Arc::new(text)))
         }
         Effect::RememberReviewer { file, actor } => {
-            super::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))
+            super::settings::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))
         }
         Effect::RememberSidebar { file, percent } => {
-            super::sidebar::save(&file, percent).err().map(|e| Event::Copied(Err(e)))
+            super::settings::sidebar::save(&file, percent).err().map(|e| Event::Copied(Err(e)))
         }
         Effect::Load(..)
         | Effect::LoadBundle(..)

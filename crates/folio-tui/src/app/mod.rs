@@ -7,29 +7,28 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 pub mod action;
-pub mod clipboard;
-pub mod config;
-pub mod edit_approve;
-pub mod editor;
-pub mod effects;
+pub mod catalog;
 pub mod event;
-pub mod history_jobs;
-pub mod keymap;
+pub mod graph;
+pub mod history;
+pub mod input;
+pub mod jobs;
+pub mod layout;
+pub mod lint;
 pub mod model;
-pub mod own_writes;
-pub mod pane_effects;
-pub mod properties;
+pub mod paged_list;
+pub mod platform;
+pub mod reader;
+pub mod recall;
 pub mod review;
-pub mod review_jobs;
-pub mod reviewer;
-pub mod sidebar;
-pub mod theme;
+pub mod settings;
+pub mod store;
 pub mod update;
 
-use config::Settings;
-use effects::{Runner, Source};
 use event::Event;
+use jobs::{Runner, Source};
 use model::Model;
+use settings::config::Settings;
 
 use crate::markdown::highlight::Highlighter;
 
@@ -80,12 +79,14 @@ impl App {
         // On a terminal (not in-process tests): with $USER unset, the reviewer remembered earlier.
         if !inline {
             model.state_dir = folio_core::store::keep::personal::base_from_env();
-            if let Some(width) = model.state_dir.as_deref().and_then(|d| sidebar::load(&sidebar::file(d))) {
+            if let Some(width) =
+                model.state_dir.as_deref().and_then(|d| settings::sidebar::load(&settings::sidebar::file(d)))
+            {
                 model.sidebar = width;
             }
-            model.review.reviewer_file = config::config_dir().map(|d| reviewer::file(&d));
-            if model.review.actor == reviewer::UNKNOWN
-                && let Some(known) = model.review.reviewer_file.as_deref().and_then(reviewer::load)
+            model.review.reviewer_file = settings::config::config_dir().map(|d| settings::reviewer::file(&d));
+            if model.review.actor == settings::reviewer::UNKNOWN
+                && let Some(known) = model.review.reviewer_file.as_deref().and_then(settings::reviewer::load)
             {
                 model.review.actor = known;
             }

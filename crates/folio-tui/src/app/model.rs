@@ -16,9 +16,9 @@ use folio_core::store::model::entity::Severity;
 use folio_core::store::read::load::LoadProgress;
 use folio_core::store::read::tree::{Group, TreeFilter};
 
-use super::config::Config;
-use super::keymap::{Context, Key, Keymap};
-use super::theme::Theme;
+use super::settings::config::Config;
+use super::settings::keymap::{Context, Key, Keymap};
+use super::settings::theme::Theme;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
@@ -248,7 +248,7 @@ pub struct Model {
     /// The review inbox and its dialogs.
     pub review: super::review::ReviewPane,
     /// The in-app editor, while open (it takes every key).
-    pub editor: Option<super::editor::Editor>,
+    pub editor: Option<super::review::editor::Editor>,
     layout_cache: RefCell<Option<LayoutCache>>,
     /// What the right-hand area shows: the preview, the graph or the lint panel.
     pub main: Pane,
@@ -289,7 +289,7 @@ pub struct Model {
     pub graph: GraphView,
     pub history: HistoryView,
     /// The files folio wrote itself, so the watcher's echo is not announced as an outside change.
-    pub own_writes: super::own_writes::OwnWrites,
+    pub own_writes: super::platform::own_writes::OwnWrites,
 }
 
 impl Model {
@@ -345,7 +345,7 @@ impl Model {
             text_wanted: false,
             text_changes: Vec::new(),
             state_dir: None,
-            sidebar: super::sidebar::DEFAULT,
+            sidebar: super::settings::sidebar::DEFAULT,
             dragging_sidebar: false,
             lint: None,
             lint_flags: Arc::new(Vec::new()),

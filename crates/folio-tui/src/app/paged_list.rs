@@ -1,8 +1,8 @@
 //! The cursor over a list shown a page at a time (the graph's neighbours, the lint findings).
-use super::super::action::Action;
+use crate::app::action::Action;
 
 /// Where `a` moves a cursor over `len` rows with `page` of them on screen; None: `a` is not a move.
-pub(super) fn move_cursor(cursor: usize, a: Action, len: usize, page: usize) -> Option<usize> {
+pub fn move_cursor(cursor: usize, a: Action, len: usize, page: usize) -> Option<usize> {
     let last = len.saturating_sub(1);
     Some(match a {
         Action::Down => (cursor + 1).min(last),

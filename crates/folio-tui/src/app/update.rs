@@ -8,27 +8,22 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::action::{Action, inbox_verbs};
-use super::effects::Effect;
 use super::event::Event;
-use super::keymap::{Context, Key, Lookup};
+use super::jobs::Effect;
 use super::model::{Message, Model, Overlay, Pane};
-use super::theme::Theme;
+use super::settings::keymap::{Context, Key, Lookup};
+use super::settings::theme::Theme;
 
-mod catalog;
-mod graph;
-mod history;
-mod lint;
-mod mouse;
-mod paged_list;
-mod palette;
-mod reader;
-mod recall;
-mod store_choice;
-mod store_events;
-mod text_input;
-
-pub use catalog::rebuild;
-pub use palette::{help_rows, overlay_len, palette_rows};
+use super::catalog::update as catalog;
+use super::graph::update as graph;
+use super::history::update as history;
+use super::input::{mouse, palette, text as text_input};
+use super::lint::update as lint;
+use super::reader::update as reader;
+use super::recall::update as recall;
+use super::review::update as review;
+use super::store::{choice as store_choice, update as store_events};
+use catalog::rebuild;
 
 /// Effects to run when the app starts.
 pub fn init(model: &mut Model) -> Vec<Effect> {
@@ -46,7 +41,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             catalog::clamp_scrolls(model);
             Vec::new()
         }
-        Event::Paste(text) if super::review::paste(model, &text) => Vec::new(),
+        Event::Paste(text) if review::paste(model, &text) => Vec::new(),
         Event::Paste(text) => {
             for c in text.chars().filter(|c| !c.is_control()) {
                 text_input::type_char(model, c);
@@ -83,7 +78,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.generation += 1;
             Vec::new()
         }
-        Event::Review(outcome) => super::review::outcome(model, outcome),
+        Event::Review(outcome) => review::outcome(model, outcome),
         Event::Copied(result) => {
             model.message = Some(match result {
                 Ok(what) => Message { text: format!("copied {what}"), warn: false },
@@ -109,14 +104,14 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             // The changes since the last report were handed to the failed pass: start over.
             model.lint_base = None;
             model.message = Some(Message { text: format!("lint: {e}"), warn: true });
-            super::review::lint_finished(model)
+            review::lint_finished(model)
         }
         Event::IgnoreChanged(Ok(text)) => {
             model.message = Some(Message { text, warn: false });
             // The config is not watched (it is hidden): re-sort the findings now, and rebuild
             // the inbox's queue (a dismissed possible contradiction leaves its reasons).
             let mut effects = lint::request(model);
-            effects.extend(super::review::on_store_changed(model));
+            effects.extend(review::on_store_changed(model));
             effects
         }
         Event::IgnoreChanged(Err(e)) => {
@@ -167,7 +162,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
 
 fn key(model: &mut Model, k: KeyEvent) -> Vec<Effect> {
     model.message = None;
-    if let Some(effects) = super::review::intercept_key(model, k) {
+    if let Some(effects) = review::intercept_key(model, k) {
         return effects;
     }
     let pressed = Key::from_event(&k);
@@ -225,7 +220,7 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
     }
     // The editor and the review's confirm dialog come first (and the inbox when it is open);
     // otherwise the lint-fix confirm (`Overlay::Confirm`) handles `confirm`/`close`.
-    if let Some(effects) = super::review::action(model, a) {
+    if let Some(effects) = review::action(model, a) {
         return effects;
     }
     match model.overlays.last() {
@@ -356,7 +351,7 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         Action::YankId | Action::YankPath | Action::YankLink => return reader::yank(model, a),
         Action::ShowProperties => reader::show_properties(model),
         Action::SidebarWider | Action::SidebarNarrower => {
-            let step = crate::app::sidebar::STEP;
+            let step = crate::app::settings::sidebar::STEP;
             let to = if a == Action::SidebarWider { model.sidebar + step } else { model.sidebar.saturating_sub(step) };
             return mouse::set_sidebar(model, to);
         }

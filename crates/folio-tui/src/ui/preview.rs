@@ -11,12 +11,13 @@ use ratatui::widgets::{
 };
 
 use crate::app::model::{Model, Pane, Preview};
-use crate::app::theme::Theme;
+use crate::app::settings::theme::Theme;
 use crate::markdown::layout::{Piece, Role};
 use crate::markdown::sanitize;
 use folio_core::store::model::entity::{Entity, Resolution};
 
-use super::{layout, properties};
+use super::properties;
+use crate::app::layout;
 
 /// The lines above the body at `width`: a notice when the entity is gone, then its title and
 /// properties, each wrapped (see `properties`).
@@ -35,7 +36,7 @@ pub fn header(model: &Model, preview: &Preview, width: u16) -> Vec<Line<'static>
     let width = usize::from(width).max(8);
     let e = store.entity(idx);
     out.extend(properties::wrapped(model, &e.title, true, t.style("title"), width, None).into_iter().map(Line::from));
-    out.extend(properties::header_lines(model, &crate::app::properties::of(store, e), width));
+    out.extend(properties::header_lines(model, &crate::app::reader::properties::of(store, e), width));
     for p in &e.problems {
         // "⚠ rule message (line N)", the message wrapped under the rule with a hanging indent.
         let text = format!("{} {} (line {})", p.rule, p.message, p.line);

@@ -10,8 +10,8 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 use unicode_width::UnicodeWidthStr;
 
 use crate::app::model::{Model, Overlay};
-use crate::app::properties::{self, Property};
-use crate::app::theme::Theme;
+use crate::app::reader::properties::{self, Property};
+use crate::app::settings::theme::Theme;
 use crate::markdown::doc::{self, Block as MdBlock, Doc, Inline, InlineStyle};
 use crate::markdown::layout::{self as md_layout, Role};
 

@@ -3,14 +3,14 @@
 //! and the moves that page the catalog or scroll the preview.
 use ratatui::layout::Rect;
 
-use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::model::{Model, Pane, Row};
-use super::reader::{open_entity, scroll_preview_to};
-use crate::ui::layout;
+use crate::app::action::Action;
+use crate::app::jobs::Effect;
+use crate::app::layout;
+use crate::app::model::{Model, Pane, Row};
+use crate::app::reader::update::{open_entity, scroll_preview_to};
 use folio_core::store::read::tree::{self, Group};
 
-pub(super) fn page(model: &Model) -> usize {
+pub fn page(model: &Model) -> usize {
     let area = Rect::new(0, 0, model.size.0, model.size.1);
     let Some(p) = layout::panes(area, model.sidebar) else { return 1 };
     let h = match model.focus {
@@ -20,7 +20,7 @@ pub(super) fn page(model: &Model) -> usize {
     (h as usize).max(1)
 }
 
-pub(super) fn move_by(model: &mut Model, a: Action) -> Vec<Effect> {
+pub fn move_by(model: &mut Model, a: Action) -> Vec<Effect> {
     let page = page(model);
     let delta: isize = match a {
         Action::Up => -1,
@@ -44,7 +44,7 @@ pub(super) fn move_by(model: &mut Model, a: Action) -> Vec<Effect> {
 }
 
 /// Move the catalog cursor; the preview follows it onto entities (without a history entry).
-pub(super) fn select_row(model: &mut Model, to: usize) -> Vec<Effect> {
+pub fn select_row(model: &mut Model, to: usize) -> Vec<Effect> {
     set_cursor(model, to);
     match model.selected_row() {
         Some(Row::Entity { idx, .. }) => {
@@ -55,13 +55,13 @@ pub(super) fn select_row(model: &mut Model, to: usize) -> Vec<Effect> {
     }
 }
 
-pub(super) fn set_cursor(model: &mut Model, to: usize) {
+pub fn set_cursor(model: &mut Model, to: usize) {
     model.cursor = to.min(model.rows.len().saturating_sub(1));
     clamp_scrolls(model);
 }
 
 /// Keep the catalog cursor visible and the preview scroll in range (after moves and resizes).
-pub(super) fn clamp_scrolls(model: &mut Model) {
+pub fn clamp_scrolls(model: &mut Model) {
     let rows_h = layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
         .map(|p| layout::catalog_rows(p.catalog).height as usize)
         .unwrap_or(1)
@@ -77,7 +77,7 @@ pub(super) fn clamp_scrolls(model: &mut Model) {
 }
 
 /// What the catalog cursor is on, as a stable key (entity id or group key).
-pub(super) fn selection_key(model: &Model) -> Option<String> {
+pub fn selection_key(model: &Model) -> Option<String> {
     let store = model.store.as_ref()?;
     match model.selected_row()? {
         Row::Group { key, .. } => Some(format!("group:{key}")),
@@ -93,7 +93,7 @@ pub fn rebuild(model: &mut Model, keep: Option<String>) {
 }
 
 /// Show `tree` in the catalog, keeping the selection on `keep` when it is still there.
-pub(super) fn show_tree(model: &mut Model, tree: Group, keep: Option<String>) {
+pub fn show_tree(model: &mut Model, tree: Group, keep: Option<String>) {
     let Some(store) = model.store.clone() else { return };
     model.tree = tree;
     let mut rows = Vec::new();
@@ -112,7 +112,7 @@ pub(super) fn show_tree(model: &mut Model, tree: Group, keep: Option<String>) {
     clamp_scrolls(model);
 }
 
-pub(super) fn flatten(
+pub fn flatten(
     g: &Group,
     prefix: &str,
     depth: usize,
@@ -130,7 +130,7 @@ pub(super) fn flatten(
     out.extend(g.entities.iter().map(|&idx| Row::Entity { idx, depth }));
 }
 
-pub(super) fn set_group_open(model: &mut Model, open: bool) {
+pub fn set_group_open(model: &mut Model, open: bool) {
     if model.focus != Pane::Catalog {
         return;
     }
@@ -153,7 +153,7 @@ pub(super) fn set_group_open(model: &mut Model, open: bool) {
     }
 }
 
-pub(super) fn move_to_parent(model: &mut Model, depth: usize) {
+pub fn move_to_parent(model: &mut Model, depth: usize) {
     if depth == 0 {
         return;
     }
@@ -164,7 +164,7 @@ pub(super) fn move_to_parent(model: &mut Model, depth: usize) {
     }
 }
 
-pub(super) fn open_selected(model: &mut Model) -> Vec<Effect> {
+pub fn open_selected(model: &mut Model) -> Vec<Effect> {
     match model.selected_row().cloned() {
         Some(Row::Group { open, .. }) => {
             set_group_open(model, !open);

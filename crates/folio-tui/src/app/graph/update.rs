@@ -3,11 +3,11 @@
 //! a worker; this only asks for it.
 use ratatui::layout::Rect;
 
-use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::model::{Message, Model, Pane, Side};
+use crate::app::action::Action;
+use crate::app::jobs::Effect;
+use crate::app::layout;
+use crate::app::model::{Message, Model, Pane, Side};
 use crate::ui::graph;
-use crate::ui::layout;
 
 pub fn focus(model: &mut Model) -> Vec<Effect> {
     model.main = Pane::Graph;
@@ -44,7 +44,7 @@ fn len(model: &Model) -> usize {
 pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
     let (n, page) = (len(model), page(model));
     let g = &mut model.graph;
-    if let Some(to) = super::paged_list::move_cursor(g.cursor, a, n, page) {
+    if let Some(to) = crate::app::paged_list::move_cursor(g.cursor, a, n, page) {
         g.cursor = to;
         return Vec::new();
     }
@@ -74,7 +74,7 @@ fn recenter(model: &mut Model) -> Vec<Effect> {
         model.message = Some(Message { text: "a broken link: nothing to centre on".into(), warn: true });
         return Vec::new();
     };
-    let mut effects = super::reader::open_entity(model, next, true);
+    let mut effects = crate::app::reader::update::open_entity(model, next, true);
     effects.extend(centre_moved(model));
     effects
 }

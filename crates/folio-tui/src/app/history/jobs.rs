@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-use super::event::Event;
-use super::model::HistoryData;
+use crate::app::event::Event;
+use crate::app::model::HistoryData;
 use folio_core::store::Store;
 use folio_core::store::keep::history::{self, restore};
 use folio_core::store::model::entity::EntityIdx;
@@ -51,10 +51,10 @@ pub fn preview(
 }
 
 /// Write the restore; what was done, the files to reload and the digests written.
-pub fn apply(store: &Store, cs: Changeset) -> Result<super::pane_effects::FixesWritten, String> {
+pub fn apply(store: &Store, cs: Changeset) -> Result<crate::app::lint::jobs::FixesWritten, String> {
     let applied = store.apply(cs, &WriteOptions::default()).map_err(|e| e.to_string())?;
     let text = format!("restored {} (u undoes it)", applied.files.join(", "));
     let written: Vec<String> = applied.files.iter().chain(std::iter::once(&applied.log)).cloned().collect();
-    let own = super::own_writes::fingerprints(&store.root, &written);
+    let own = crate::app::platform::own_writes::fingerprints(&store.root, &written);
     Ok((text, applied.files.iter().map(|f| store.abs_path(f)).collect(), own))
 }

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::model::{HistoryData, Message, Model, Pane};
-use crate::ui::layout;
+use crate::app::action::Action;
+use crate::app::jobs::Effect;
+use crate::app::layout;
+use crate::app::model::{HistoryData, Message, Model, Pane};
 
 /// Open the pane on the versions (`blame`: on the blamed lines).
 pub fn focus(model: &mut Model, blame: bool) -> Vec<Effect> {
@@ -32,7 +32,7 @@ fn request(model: &mut Model, again: bool) -> Vec<Effect> {
     let (path, id) = (store.entity(idx).path.clone(), store.entity(idx).id.clone());
     let h = &mut model.history;
     if h.path != path || h.id != id {
-        *h = super::super::model::HistoryView { path, id, blame: h.blame, ..Default::default() };
+        *h = crate::app::model::HistoryView { path, id, blame: h.blame, ..Default::default() };
     } else if h.data.is_some() && !again {
         return Vec::new();
     }
@@ -123,7 +123,7 @@ fn page(model: &Model) -> usize {
 pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
     let (n, page) = (len(model), page(model));
     let h = &mut model.history;
-    if let Some(to) = super::paged_list::move_cursor(h.cursor, a, n, page) {
+    if let Some(to) = crate::app::paged_list::move_cursor(h.cursor, a, n, page) {
         h.cursor = to;
         return Vec::new();
     }
@@ -162,7 +162,7 @@ fn restore(model: &mut Model) -> Vec<Effect> {
     }
     // Who restores: the reviewer the session knows, else the default actor (as lint fixes do).
     let by = match model.review.actor.as_str() {
-        crate::app::reviewer::UNKNOWN => folio_core::store::write::audit::default_actor(),
+        crate::app::settings::reviewer::UNKNOWN => folio_core::store::write::audit::default_actor(),
         known => known.to_string(),
     };
     vec![Effect::PreviewRestore { store, idx, rev: v.rev.clone(), by }]

@@ -3,19 +3,19 @@
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::model::{Model, Pane, Row};
-use super::action;
-use super::catalog::{open_selected, select_row, set_cursor};
-use super::reader::scroll_preview_to;
-use crate::ui::layout;
+use crate::app::action::Action;
+use crate::app::catalog::update::{open_selected, select_row, set_cursor};
+use crate::app::jobs::Effect;
+use crate::app::layout;
+use crate::app::model::{Model, Pane, Row};
+use crate::app::reader::update::scroll_preview_to;
+use crate::app::update::action;
 
 /// Lines the mouse wheel scrolls.
 const WHEEL: usize = 3;
 
 /// A click or a wheel turn (only while mouse support is on).
-pub(super) fn input(model: &mut Model, m: MouseEvent) -> Vec<Effect> {
+pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Effect> {
     let Some(p) = layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar) else { return Vec::new() };
     if !model.overlays.is_empty() {
         return Vec::new();
@@ -30,7 +30,7 @@ pub(super) fn input(model: &mut Model, m: MouseEvent) -> Vec<Effect> {
         MouseEventKind::Drag(MouseButton::Left) if model.dragging_sidebar => {
             let width = u32::from(model.size.0.max(1));
             let percent = ((u32::from(m.column) + 1) * 100 + width / 2) / width;
-            model.sidebar = crate::app::sidebar::clamp(percent as u16);
+            model.sidebar = crate::app::settings::sidebar::clamp(percent as u16);
             return Vec::new();
         }
         MouseEventKind::Up(MouseButton::Left) if model.dragging_sidebar => {
@@ -87,12 +87,12 @@ pub(super) fn input(model: &mut Model, m: MouseEvent) -> Vec<Effect> {
 }
 
 /// Set the catalog's width (percent, clamped), and remember it for the next run.
-pub(super) fn set_sidebar(model: &mut Model, percent: u16) -> Vec<Effect> {
-    model.sidebar = crate::app::sidebar::clamp(percent);
-    super::catalog::clamp_scrolls(model);
+pub fn set_sidebar(model: &mut Model, percent: u16) -> Vec<Effect> {
+    model.sidebar = crate::app::settings::sidebar::clamp(percent);
+    crate::app::catalog::update::clamp_scrolls(model);
     match &model.state_dir {
         Some(state) => {
-            vec![Effect::RememberSidebar { file: crate::app::sidebar::file(state), percent: model.sidebar }]
+            vec![Effect::RememberSidebar { file: crate::app::settings::sidebar::file(state), percent: model.sidebar }]
         }
         None => Vec::new(),
     }

@@ -1,14 +1,14 @@
 //! The help and palette overlays: their rows (key bindings, matching actions), the cursor over
 //! them, and Enter, which closes the overlay and runs the chosen action.
-use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::keymap::Context;
-use super::super::model::{Model, Overlay};
-use super::action;
-use super::recall;
+use crate::app::action::Action;
+use crate::app::jobs::Effect;
+use crate::app::model::{Model, Overlay};
+use crate::app::recall::update as recall;
+use crate::app::settings::keymap::Context;
+use crate::app::update::action;
 
 /// Actions inside the help or palette overlay; returns false when the action is not theirs.
-pub(super) fn overlay_action(model: &mut Model, a: Action) -> bool {
+pub fn overlay_action(model: &mut Model, a: Action) -> bool {
     let count = overlay_len(model);
     let Some(top) = model.overlays.last_mut() else { return false };
     let cursor = match top {
@@ -33,7 +33,7 @@ pub fn overlay_len(model: &Model) -> usize {
         Some(Overlay::Palette { query, .. }) => palette_rows(model, query).len(),
         Some(Overlay::Recall { .. }) => recall::len(model),
         Some(Overlay::Confirm { diff, .. }) => diff.len(),
-        Some(Overlay::Properties { .. }) => crate::app::properties::of_open_entity(model).len(),
+        Some(Overlay::Properties { .. }) => crate::app::reader::properties::of_open_entity(model).len(),
         Some(Overlay::Reason { .. }) | None => 0,
     }
 }
@@ -68,7 +68,7 @@ pub fn palette_rows(_model: &Model, query: &str) -> Vec<Action> {
 }
 
 /// Enter in the palette (or help): close it and run the selected action.
-pub(super) fn run_palette_choice(model: &mut Model) -> Vec<Effect> {
+pub fn run_palette_choice(model: &mut Model) -> Vec<Effect> {
     let choice = match model.overlays.last() {
         Some(Overlay::Palette { query, cursor }) => palette_rows(model, query).get(*cursor).copied(),
         Some(Overlay::Help { context, filter, cursor }) => {

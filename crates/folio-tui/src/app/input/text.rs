@@ -1,10 +1,10 @@
 //! Typed text: characters and backspace go to the top overlay's query (help, palette, recall,
 //! the lint ignore reason) or to the catalog filter while it is being typed.
-use super::super::model::{Model, Overlay};
-use super::catalog::{rebuild, selection_key};
-use super::recall;
+use crate::app::catalog::update::{rebuild, selection_key};
+use crate::app::model::{Model, Overlay};
+use crate::app::recall::update as recall;
 
-pub(super) fn type_char(model: &mut Model, c: char) {
+pub fn type_char(model: &mut Model, c: char) {
     match model.overlays.last_mut() {
         Some(Overlay::Help { filter, cursor, .. }) => {
             filter.push(c);
@@ -28,7 +28,7 @@ pub(super) fn type_char(model: &mut Model, c: char) {
     }
 }
 
-pub(super) fn erase_char(model: &mut Model) {
+pub fn erase_char(model: &mut Model) {
     match model.overlays.last_mut() {
         Some(Overlay::Help { filter: s, .. }) | Some(Overlay::Palette { query: s, .. }) => {
             s.pop();

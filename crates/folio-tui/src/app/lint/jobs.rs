@@ -8,7 +8,7 @@ use folio_core::store::lint::{self, Finding, LintConfig, Linted, Report, fix};
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::write::changeset::WriteOptions;
 
-use super::model::FindingContext;
+use crate::app::model::FindingContext;
 
 /// Lines shown above and below a finding's line.
 const CONTEXT: u32 = 3;
@@ -103,12 +103,12 @@ pub fn apply(store: &Store, findings: Vec<Finding>) -> Result<FixesWritten, Stri
     let outcome = lint::apply::apply_fixes(store, &report, &by, &WriteOptions::default()).map_err(|e| e.to_string())?;
     let text = format!("fixed {} finding(s) in {} file(s)", outcome.fixed, outcome.files.len());
     let written: Vec<String> = outcome.files.iter().chain(&outcome.logs).cloned().collect();
-    let own = super::own_writes::fingerprints(&store.root, &written);
+    let own = crate::app::platform::own_writes::fingerprints(&store.root, &written);
     Ok((text, outcome.files.iter().map(|f| store.abs_path(f)).collect(), own))
 }
 
 /// What `apply` did, the files to reload and the digests of every file it wrote.
-pub type FixesWritten = (String, Vec<PathBuf>, Vec<super::own_writes::Fingerprint>);
+pub type FixesWritten = (String, Vec<PathBuf>, Vec<crate::app::platform::own_writes::Fingerprint>);
 
 /// `<folio dir>/exports/<id>-d<depth>.dot`: the neighbourhood as `folio graph --around` writes it.
 pub fn export_graph(store: &Store, center: EntityIdx, depth: u8) -> Result<String, String> {

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::model::{Mark, Message, Model, Overlay, Pane};
+use crate::app::action::Action;
+use crate::app::jobs::Effect;
+use crate::app::model::{Mark, Message, Model, Overlay, Pane};
 use crate::ui::lint::{self as view, LintRow};
 use folio_core::store::Store;
 use folio_core::store::lint::{Linted, Report};
@@ -55,7 +55,7 @@ pub fn linted(model: &mut Model, store: Arc<Store>, linted: Linted) -> Vec<Effec
     if !current || model.lint_again {
         effects.extend(request(model));
     }
-    effects.extend(super::super::review::lint_finished(model));
+    effects.extend(crate::app::review::update::lint_finished(model));
     effects
 }
 
@@ -63,7 +63,7 @@ pub fn linted(model: &mut Model, store: Arc<Store>, linted: Linted) -> Vec<Effec
 fn report(model: &mut Model, report: Arc<Report>) -> Vec<Effect> {
     if let Some(store) = &model.store {
         let flags = Arc::new(folio_core::recall::lint_flags(store, &report));
-        super::recall::flags_changed(model, flags);
+        crate::app::recall::update::flags_changed(model, flags);
     }
     model.lint = Some(report);
     clamp(model);
@@ -104,7 +104,7 @@ fn read_context(model: &mut Model) -> Vec<Effect> {
 }
 
 fn page(model: &Model) -> usize {
-    crate::ui::layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
+    crate::app::layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
         .map(|p| view::list_area(p.preview).height as usize)
         .unwrap_or(1)
         .max(1)
@@ -113,7 +113,7 @@ fn page(model: &Model) -> usize {
 pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
     let (n, page) = (rows(model).len(), page(model));
     let v = &mut model.lint_view;
-    if let Some(to) = super::paged_list::move_cursor(v.cursor, a, n, page) {
+    if let Some(to) = crate::app::paged_list::move_cursor(v.cursor, a, n, page) {
         v.cursor = to;
         return read_context(model);
     }
@@ -178,11 +178,11 @@ fn jump(model: &mut Model) -> Vec<Effect> {
         .and_then(|c| c.lines.get((f.line - c.first) as usize).cloned());
     model.main = Pane::Preview;
     model.focus = Pane::Preview;
-    let mut effects = super::reader::open_entity(model, idx, true);
+    let mut effects = crate::app::reader::update::open_entity(model, idx, true);
     if let (Some(text), Some(p)) = (line_text, model.preview.as_mut()) {
         p.mark = Some(Mark { text, anchor: false, row: None });
     }
-    effects.extend(super::reader::place_mark(model));
+    effects.extend(crate::app::reader::update::place_mark(model));
     model.message = Some(Message { text: format!("{} (line {}): {}", f.rule, f.line, f.message), warn: false });
     effects
 }
@@ -215,7 +215,7 @@ fn confirm_contradiction(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     };
     let by = model.review.actor.clone();
-    vec![Effect::Review(Box::new(crate::app::review_jobs::Job::ConfirmContradiction { store, a, b, by }))]
+    vec![Effect::Review(Box::new(crate::app::review::jobs::Job::ConfirmContradiction { store, a, b, by }))]
 }
 
 /// Keys of the reason prompt: Enter writes the ignore (a reason is required), Esc drops it.

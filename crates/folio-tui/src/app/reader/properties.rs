@@ -1,7 +1,7 @@
 //! An entity's properties as the preview lists them: label, whole value and the theme style it
 //! is drawn in. The preview wraps each to a few rows; `K` shows them all whole and `y` there
 //! copies the selected one.
-use super::model::Model;
+use crate::app::model::Model;
 use folio_core::store::Store;
 use folio_core::store::model::entity::Entity;
 

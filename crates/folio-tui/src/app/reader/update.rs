@@ -3,15 +3,16 @@
 //! back/forward history, and copying the entity's id, path or link.
 use ratatui::layout::Rect;
 
-use super::super::action::Action;
-use super::super::effects::{Effect, EmbedSource};
-use super::super::model::{Mark, Message, Model, Overlay, Pane, Preview, Row};
-use super::graph;
-use crate::ui::{layout, preview};
+use crate::app::action::Action;
+use crate::app::graph::update as graph;
+use crate::app::jobs::{Effect, EmbedSource};
+use crate::app::layout;
+use crate::app::model::{Mark, Message, Model, Overlay, Pane, Preview, Row};
+use crate::ui::preview;
 use folio_core::store::Store;
 use folio_core::store::model::entity::{EntityIdx, LinkSyntax, Resolution};
 
-pub(super) fn preview_width_height(model: &Model) -> (u16, usize) {
+pub fn preview_width_height(model: &Model) -> (u16, usize) {
     let area = Rect::new(0, 0, model.size.0, model.size.1);
     match layout::panes(area, model.sidebar) {
         Some(p) => {
@@ -22,7 +23,7 @@ pub(super) fn preview_width_height(model: &Model) -> (u16, usize) {
     }
 }
 
-pub(super) fn scroll_preview_to(model: &mut Model, to: usize) {
+pub fn scroll_preview_to(model: &mut Model, to: usize) {
     let (w, h) = preview_width_height(model);
     let max = preview::total_lines(model, w).saturating_sub(h);
     if let Some(p) = model.preview.as_mut() {
@@ -32,7 +33,7 @@ pub(super) fn scroll_preview_to(model: &mut Model, to: usize) {
 
 /// Scroll the preview to its mark (a finding's line, a section heading) once the body is laid
 /// out: the first row holding the marked text.
-pub(super) fn place_mark(model: &mut Model) -> Vec<Effect> {
+pub fn place_mark(model: &mut Model) -> Vec<Effect> {
     let Some(Preview { mark: Some(mark), body: Some(Ok(_)), .. }) = &model.preview else { return Vec::new() };
     if mark.row.is_some() {
         return Vec::new();
@@ -68,7 +69,7 @@ pub(super) fn place_mark(model: &mut Model) -> Vec<Effect> {
 }
 
 /// Show an entity in the preview; `record` pushes the previous one on the back stack.
-pub(super) fn open_entity(model: &mut Model, idx: EntityIdx, record: bool) -> Vec<Effect> {
+pub fn open_entity(model: &mut Model, idx: EntityIdx, record: bool) -> Vec<Effect> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let e = store.entity(idx);
     if let Some(prev) = &model.preview {
@@ -94,11 +95,11 @@ pub(super) fn open_entity(model: &mut Model, idx: EntityIdx, record: bool) -> Ve
     model.invalidate_layout();
     let mut effects = read_body(model, &store, idx);
     effects.extend(graph::centre_moved(model));
-    effects.extend(super::history::entity_changed(model));
+    effects.extend(crate::app::history::update::entity_changed(model));
     effects
 }
 
-pub(super) fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Effect> {
+pub fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Effect> {
     let e = store.entity(idx);
     if e.escapes_root() {
         return Vec::new();
@@ -130,7 +131,7 @@ pub(super) fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Eff
     }]
 }
 
-pub(super) fn step_link(model: &mut Model, forward: bool) {
+pub fn step_link(model: &mut Model, forward: bool) {
     let (w, h) = preview_width_height(model);
     let laid = model.laid_body(w);
     let head = model.preview.as_ref().map(|p| preview::header(model, p, w).len()).unwrap_or(0);
@@ -157,7 +158,7 @@ pub(super) fn step_link(model: &mut Model, forward: bool) {
     model.focus = Pane::Preview;
 }
 
-pub(super) fn follow_link(model: &mut Model) -> Vec<Effect> {
+pub fn follow_link(model: &mut Model) -> Vec<Effect> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let Some(Preview { body: Some(Ok(body)), link: Some(l), .. }) = &model.preview else { return Vec::new() };
     let Some(target) = body.doc.links.get(*l).map(|d| d.target.clone()) else { return Vec::new() };
@@ -198,7 +199,7 @@ fn go_to_anchor(model: &mut Model, fragment: String) -> Vec<Effect> {
     place_mark(model)
 }
 
-pub(super) fn history_step(model: &mut Model, back: bool) -> Vec<Effect> {
+pub fn history_step(model: &mut Model, back: bool) -> Vec<Effect> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let (from, to) = if back { (&mut model.back, &mut model.forward) } else { (&mut model.forward, &mut model.back) };
     let Some(id) = from.pop() else { return Vec::new() };
@@ -215,7 +216,7 @@ pub(super) fn history_step(model: &mut Model, back: bool) -> Vec<Effect> {
 }
 
 /// `K`: the open entity's properties, each whole.
-pub(super) fn show_properties(model: &mut Model) {
+pub fn show_properties(model: &mut Model) {
     if model.open_entity().is_none() {
         model.message = Some(Message { text: "no properties: open an entity first".into(), warn: true });
         return;
@@ -224,15 +225,20 @@ pub(super) fn show_properties(model: &mut Model) {
 }
 
 /// `y` over the properties: copy the selected one's value, whole.
-pub(super) fn yank_property(model: &mut Model) -> Vec<Effect> {
+pub fn yank_property(model: &mut Model) -> Vec<Effect> {
     let Some(Overlay::Properties { cursor }) = model.overlays.last() else { return Vec::new() };
-    let Some(p) = crate::app::properties::of_open_entity(model).into_iter().nth(*cursor) else { return Vec::new() };
-    let what =
-        format!("{} {}", p.label, crate::markdown::sanitize::line(&crate::app::properties::shortened(&p.value, 40)));
+    let Some(p) = crate::app::reader::properties::of_open_entity(model).into_iter().nth(*cursor) else {
+        return Vec::new();
+    };
+    let what = format!(
+        "{} {}",
+        p.label,
+        crate::markdown::sanitize::line(&crate::app::reader::properties::shortened(&p.value, 40))
+    );
     vec![Effect::Copy { text: p.value, what }]
 }
 
-pub(super) fn yank(model: &mut Model, a: Action) -> Vec<Effect> {
+pub fn yank(model: &mut Model, a: Action) -> Vec<Effect> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let idx = match (model.focus, model.selected_row(), model.open_entity()) {
         (Pane::Catalog, Some(Row::Entity { idx, .. }), _) => *idx,

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::model::{Mark, Model, Overlay, Pane};
+use crate::app::action::Action;
+use crate::app::jobs::Effect;
+use crate::app::model::{Mark, Model, Overlay, Pane};
 use folio_core::recall::engine::Engine;
 use folio_core::recall::text::TextRecall;
 
@@ -176,11 +176,11 @@ fn choose(model: &mut Model) -> Vec<Effect> {
     }
     model.focus = Pane::Preview;
     model.main = Pane::Preview;
-    effects.extend(super::reader::open_entity(model, hit.idx, true));
+    effects.extend(crate::app::reader::update::open_entity(model, hit.idx, true));
     if let (Some(section), Some(p)) = (hit.section, model.preview.as_mut()) {
         p.mark = Some(Mark { text: section.heading, anchor: false, row: None });
     }
-    effects.extend(super::reader::place_mark(model));
+    effects.extend(crate::app::reader::update::place_mark(model));
     effects
 }
 

@@ -2,7 +2,7 @@
 //! person's edit is laid over the entity's text in the approved file, so the confirm dialog
 //! shows both in one diff, `y` writes them as one changeset (one undo) and `n` writes nothing.
 use super::editor::Edits;
-use super::review_jobs::EditSeed;
+use super::jobs::EditSeed;
 use folio_core::store::review::{self, Plan, Reviewer, Verdict};
 use folio_core::store::{Store, model::digest};
 

@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui_textarea::TextArea;
 use serde_json::Value;
 
-use super::review_jobs::{EditSeed, body_of};
+use super::jobs::{EditSeed, body_of};
 use folio_core::store::dialect::{Grammar, parse_key_values, yaml_fields};
 use folio_core::store::read::frontmatter::{self, Block};
 use folio_core::store::write::edit::{self, FieldEdit};

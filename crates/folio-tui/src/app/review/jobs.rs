@@ -124,7 +124,7 @@ pub enum Job {
     EditApprove {
         store: Arc<Store>,
         seed: Box<EditSeed>,
-        edits: Box<crate::app::editor::Edits>,
+        edits: Box<crate::app::review::editor::Edits>,
         by: String,
     },
     /// A possible contradiction confirmed: the format's own `contradicts` on both.
@@ -166,7 +166,7 @@ pub struct Written {
     pub report: RefreshReport,
     pub message: String,
     /// The files written, with the digest of their bytes now (folio's own writes).
-    pub own: Vec<crate::app::own_writes::Fingerprint>,
+    pub own: Vec<crate::app::platform::own_writes::Fingerprint>,
 }
 
 pub enum Outcome {
@@ -286,7 +286,7 @@ fn reloaded(store: &Store, applied: &Applied, message: String) -> Box<Written> {
             report.changed.push(f.clone());
         }
     }
-    let own = crate::app::own_writes::fingerprints(&store.root, &touched);
+    let own = crate::app::platform::own_writes::fingerprints(&store.root, &touched);
     Box::new(Written { store: Box::new(fresh), report, message, own })
 }
 

@@ -3,9 +3,9 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde::Deserialize;
 
-use super::action::Action;
+use crate::app::action::Action;
 
-pub const DEFAULT_KEYMAP: &str = include_str!("../../../../keymaps/default.toml");
+pub const DEFAULT_KEYMAP: &str = include_str!("../../../../../keymaps/default.toml");
 
 /// Where a binding applies. Overlays get first look, then the focused pane, then global.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

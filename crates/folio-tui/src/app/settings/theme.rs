@@ -8,9 +8,9 @@ use serde::Deserialize;
 use crate::markdown::highlight;
 
 pub const BUILTIN: [(&str, &str); 3] = [
-    ("dark", include_str!("../../../../themes/dark.toml")),
-    ("light", include_str!("../../../../themes/light.toml")),
-    ("mono", include_str!("../../../../themes/mono.toml")),
+    ("dark", include_str!("../../../../../themes/dark.toml")),
+    ("light", include_str!("../../../../../themes/light.toml")),
+    ("mono", include_str!("../../../../../themes/mono.toml")),
 ];
 
 /// Every role a theme defines; a theme missing one is an error naming it.

@@ -1,7 +1,7 @@
 //! Choosing one store among several side by side in the opened folder (a folder of OKF
 //! bundles): the catalog lists them until one is opened, as `--bundle NAME` would.
 use crate::app::action::Action;
-use crate::app::effects::Effect;
+use crate::app::jobs::Effect;
 use crate::app::model::Model;
 
 /// While the choice is shown, every action is answered here: move, open, or quit.

@@ -4,13 +4,13 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::super::effects::Effect;
-use super::super::event::LoadedStore;
-use super::super::model::{Message, Model, Row};
-use super::super::review;
-use super::catalog::{rebuild, select_row, selection_key, show_tree};
-use super::reader::read_body;
-use super::{graph, lint, recall};
+use crate::app::catalog::update::{rebuild, select_row, selection_key, show_tree};
+use crate::app::event::LoadedStore;
+use crate::app::jobs::Effect;
+use crate::app::model::{Message, Model, Row};
+use crate::app::reader::update::read_body;
+use crate::app::review::update as review;
+use crate::app::{graph::update as graph, lint::update as lint, recall::update as recall};
 use folio_core::store::Store;
 use folio_core::store::keep::cache;
 use folio_core::store::keep::refresh::RefreshReport;
@@ -18,7 +18,7 @@ use folio_core::store::read::tree;
 
 /// The store finished loading: show its tree, open the first entity, start watching and the
 /// per-store work (lint, recall, graph, the review inbox), and cache it when worth it.
-pub(super) fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Effect> {
+pub fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Effect> {
     let LoadedStore { store, tree } = loaded;
     model.load_error = None;
     // A store read from its files is worth caching when large; one from the cache is
@@ -52,13 +52,13 @@ pub(super) fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Effect> {
 }
 
 /// The watcher saw files change: re-read them (one refresh at a time; the rest queue up).
-pub(super) fn files_changed(model: &mut Model, paths: Vec<PathBuf>) -> Vec<Effect> {
+pub fn files_changed(model: &mut Model, paths: Vec<PathBuf>) -> Vec<Effect> {
     model.queued_changes.extend(paths);
     start_refresh(model)
 }
 
 /// The cache's check found files changed since the snapshot: re-read them, then rewrite the cache.
-pub(super) fn cache_checked(model: &mut Model, paths: Vec<PathBuf>, at: std::time::SystemTime) -> Vec<Effect> {
+pub fn cache_checked(model: &mut Model, paths: Vec<PathBuf>, at: std::time::SystemTime) -> Vec<Effect> {
     if paths.is_empty() {
         return Vec::new();
     }
@@ -70,11 +70,11 @@ pub(super) fn cache_checked(model: &mut Model, paths: Vec<PathBuf>, at: std::tim
 }
 
 /// A refreshed store replaces the current one: the selection and the preview follow by id.
-pub(super) fn refreshed(
+pub fn refreshed(
     model: &mut Model,
     store: Box<Store>,
     report: RefreshReport,
-    found: &[crate::app::own_writes::Fingerprint],
+    found: &[crate::app::platform::own_writes::Fingerprint],
 ) -> Vec<Effect> {
     model.refreshing = false;
     let keep = selection_key(model);
@@ -111,7 +111,7 @@ pub(super) fn refreshed(
 }
 
 /// A loaded or refreshed store: lint it again, restart recall on it, lay the graph out anew.
-pub(super) fn after_store_change(model: &mut Model) -> Vec<Effect> {
+pub fn after_store_change(model: &mut Model) -> Vec<Effect> {
     if model.store.is_none() {
         return Vec::new();
     }
@@ -122,7 +122,7 @@ pub(super) fn after_store_change(model: &mut Model) -> Vec<Effect> {
     effects
 }
 
-pub(super) fn start_refresh(model: &mut Model) -> Vec<Effect> {
+pub fn start_refresh(model: &mut Model) -> Vec<Effect> {
     match &model.store {
         Some(store) if !model.refreshing && !model.queued_changes.is_empty() => {
             model.refreshing = true;
@@ -133,7 +133,7 @@ pub(super) fn start_refresh(model: &mut Model) -> Vec<Effect> {
 }
 
 /// After a refresh: find the open entity again by id; re-read it when its file changed.
-pub(super) fn revalidate_preview(model: &mut Model, changed: &[String]) -> Vec<Effect> {
+pub fn revalidate_preview(model: &mut Model, changed: &[String]) -> Vec<Effect> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let Some(p) = model.preview.as_mut() else { return Vec::new() };
     let found = store.find(&p.id).filter(|&i| store.entity(i).id == p.id);

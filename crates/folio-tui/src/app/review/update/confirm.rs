@@ -3,12 +3,12 @@
 //! control characters), Esc to cancel.
 use std::collections::HashSet;
 
-use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::model::Model;
-use super::super::review_jobs::{Job, Planned};
-use super::{Confirm, Pending};
 use super::{say, store};
+use crate::app::action::Action;
+use crate::app::jobs::Effect;
+use crate::app::model::Model;
+use crate::app::review::jobs::{Job, Planned};
+use crate::app::review::{Confirm, Pending};
 
 /// Keys in the review's confirm dialog (it takes every action while open).
 pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {

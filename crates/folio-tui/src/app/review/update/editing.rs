@@ -1,11 +1,11 @@
 //! The editors: `e` opens the in-app editor on the selected item (or the open entity outside
 //! the inbox), `E` hands it to $EDITOR; saving goes out as a conflict-checked changeset (a merge
 //! body as the merge).
-use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::model::{Model, Pane, Row};
-use super::super::review_jobs::{EditSeed, Job};
 use super::{say, store};
+use crate::app::action::Action;
+use crate::app::jobs::Effect;
+use crate::app::model::{Model, Pane, Row};
+use crate::app::review::jobs::{EditSeed, Job};
 use folio_core::store::model::entity::EntityIdx;
 
 pub(super) fn open_editor(

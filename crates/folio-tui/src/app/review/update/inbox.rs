@@ -1,14 +1,14 @@
 //! The inbox: moving through the queue (the bulk filter applied, skipped items left out), the
 //! selected item's detail, the verdict keys, and the one-line prompts (veto reason, bulk filter,
 //! promote target) and the merge-target picker that some verdicts ask for first.
-use super::super::action::Action;
-use super::super::effects::Effect;
-use super::super::model::{Model, Overlay};
-use super::super::review_jobs::Job;
 use super::editing::open_editor;
 use super::plan::{plan_job, plan_selected, plan_visible};
-use super::{Picker, Prompt, PromptKind};
 use super::{on_store_changed, say, store};
+use crate::app::action::Action;
+use crate::app::jobs::Effect;
+use crate::app::model::{Model, Overlay};
+use crate::app::review::jobs::Job;
+use crate::app::review::{Picker, Prompt, PromptKind};
 use folio_core::recall::{RecallItem, rank};
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::review::Verdict;
@@ -267,7 +267,7 @@ pub(super) fn answer_prompt(model: &mut Model) -> Vec<Effect> {
     let Some(p) = model.review.prompt.take() else { return Vec::new() };
     let text = p.text.trim().to_string();
     match p.kind {
-        PromptKind::Reviewer { then } => match crate::app::reviewer::actor_from(&text) {
+        PromptKind::Reviewer { then } => match crate::app::settings::reviewer::actor_from(&text) {
             Some(actor) => {
                 model.review.actor = actor.clone();
                 let mut effects = Vec::new();

@@ -1,16 +1,16 @@
 //! The outcomes of review jobs (`review_jobs`) folded into the model: the queue and the detail,
 //! plans and undo previews (confirm dialogs), editors ready, and written changesets (the store
 //! refreshed) or their conflicts.
-use super::super::editor::Editor;
-use super::super::effects::Effect;
-use super::super::event::Event;
-use super::super::model::Model;
-use super::super::review_jobs::Outcome;
 use super::confirm;
 use super::editing::external_done;
 use super::inbox::select;
 use super::say;
-use super::{Confirm, Pending};
+use crate::app::event::Event;
+use crate::app::jobs::Effect;
+use crate::app::model::Model;
+use crate::app::review::editor::Editor;
+use crate::app::review::jobs::Outcome;
+use crate::app::review::{Confirm, Pending};
 use folio_core::store::review::fields;
 
 /// Fold a job's outcome into the model.
@@ -84,7 +84,7 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
             let w = *w;
             model.editor = None;
             model.own_writes.record(w.own.clone());
-            let effects = super::super::update::event(model, Event::Refreshed(w.store, w.report, w.own));
+            let effects = crate::app::update::event(model, Event::Refreshed(w.store, w.report, w.own));
             say(model, w.message, false);
             effects
         }
@@ -111,7 +111,7 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
             match (f.conflict_path, model.store.as_ref()) {
                 (Some(p), Some(s)) => {
                     let abs = s.abs_path(&p);
-                    super::super::update::event(model, Event::FilesChanged(vec![abs]))
+                    crate::app::update::event(model, Event::FilesChanged(vec![abs]))
                 }
                 _ => Vec::new(),
             }

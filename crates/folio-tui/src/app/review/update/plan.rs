@@ -1,10 +1,10 @@
 //! Verdicts become plans: a job computes the changeset for the selected item (or every item the
 //! bulk filter selects); its outcome opens the confirm dialog (`confirm::show_plan`).
-use super::super::effects::Effect;
-use super::super::model::Model;
-use super::super::review_jobs::Job;
 use super::inbox::{batch_targets, selected_target};
 use super::{say, store};
+use crate::app::jobs::Effect;
+use crate::app::model::Model;
+use crate::app::review::jobs::Job;
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::review::Verdict;
 
