@@ -112,7 +112,7 @@ fn graph_pane_on_a_9000_backlink_hub(c: &mut Criterion) {
     });
     for depth in 1..=3u8 {
         c.bench_function(&format!("graph layout of a 9000-backlink hub, depth {depth}"), |b| {
-            b.iter(|| folio::ui::graph::layout(&store, hub, depth))
+            b.iter(|| folio::app::graph::neighbourhood::layout(&store, hub, depth))
         });
     }
 }

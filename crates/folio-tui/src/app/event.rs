@@ -8,7 +8,7 @@ use folio_core::store::Store;
 use folio_core::store::keep::refresh::RefreshReport;
 
 use super::model::{Body, FindingContext};
-use crate::ui::graph::GraphLayout;
+use crate::app::graph::neighbourhood::GraphLayout;
 use folio_core::store::lint::{Finding, Linted};
 
 /// A loaded store and its catalog tree for the default filter, built on the loading thread
@@ -69,13 +69,13 @@ pub enum Event {
     HistoryFound {
         path: String,
         id: String,
-        data: std::sync::Arc<super::model::HistoryData>,
+        data: std::sync::Arc<super::history::HistoryData>,
     },
     /// The history of entity `id`, whose file is `path` (versions and blame), or why not.
     HistoryRead {
         path: String,
         id: String,
-        data: Result<std::sync::Arc<super::model::HistoryData>, String>,
+        data: Result<std::sync::Arc<super::history::HistoryData>, String>,
     },
     /// What restoring a version would write (title, diff, the changeset), or why it cannot.
     RestorePreview(Result<(String, Vec<String>, Box<folio_core::store::write::changeset::Changeset>), String>),

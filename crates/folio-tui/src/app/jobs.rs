@@ -257,7 +257,7 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
             Some(Event::IgnoreChanged(lint_effects::unignore(&store, rule, &entity, &by)))
         }
         Effect::LayoutGraph { store, center, depth } => {
-            Some(Event::GraphLaid(Arc::new(crate::ui::graph::layout(&store, center, depth))))
+            Some(Event::GraphLaid(Arc::new(crate::app::graph::neighbourhood::layout(&store, center, depth))))
         }
         Effect::PreviewRestore { store, idx, rev, by } => {
             Some(Event::RestorePreview(super::history::jobs::preview(&store, idx, &rev, &by)))

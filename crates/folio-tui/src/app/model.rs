@@ -4,10 +4,10 @@ use std::collections::HashSet;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use crate::app::graph::neighbourhood::GraphLayout;
 use crate::markdown::doc::Doc;
 use crate::markdown::highlight::Highlighter;
 use crate::markdown::layout::{self, Laid};
-use crate::ui::graph::GraphLayout;
 use folio_core::recall::engine::Engine;
 use folio_core::store::Store;
 use folio_core::store::lint::{Finding, Linted, Report};
@@ -84,33 +84,6 @@ pub struct GraphView {
     /// Row in the active side's list.
     pub cursor: usize,
     pub laid: Option<Arc<GraphLayout>>,
-}
-
-/// An entity's history as a worker read it: its versions and the blame of its newest content.
-#[derive(Debug, Clone)]
-pub struct HistoryData {
-    pub history: folio_core::store::keep::history::History,
-    pub blame: Vec<folio_core::store::keep::history::blame::Line>,
-}
-
-/// The history pane's state.
-#[derive(Debug, Clone, Default)]
-pub struct HistoryView {
-    /// The file the history is of (or is being read for)…
-    pub path: String,
-    /// …and the entity: a file can hold several (an awareness home's long-term memory), each
-    /// with the log events that name it.
-    pub id: String,
-    /// `None` while a worker reads it; `Err` says why it could not be read.
-    pub data: Option<Result<Arc<HistoryData>, String>>,
-    /// Row in the versions list (or, in blame, the first line shown).
-    pub cursor: usize,
-    /// A version marked to compare the selected one with (`m`); else the one before it.
-    pub marked: Option<usize>,
-    /// Show the blame instead of the versions.
-    pub blame: bool,
-    /// A worker is reading it (what was read before stays shown meanwhile).
-    pub reading: bool,
 }
 
 /// The lint panel's state.
@@ -287,7 +260,7 @@ pub struct Model {
     pub lint_again: bool,
     pub lint_view: LintView,
     pub graph: GraphView,
-    pub history: HistoryView,
+    pub history: super::history::HistoryView,
     /// The files folio wrote itself, so the watcher's echo is not announced as an outside change.
     pub own_writes: super::platform::own_writes::OwnWrites,
 }
@@ -355,7 +328,7 @@ impl Model {
             lint_again: false,
             lint_view: LintView::default(),
             graph: GraphView { depth: 1, side: Side::Outbound, cursor: 0, laid: None },
-            history: HistoryView::default(),
+            history: Default::default(),
             own_writes: Default::default(),
         }
     }

@@ -4,10 +4,10 @@
 use ratatui::layout::Rect;
 
 use crate::app::action::Action;
+use crate::app::graph::neighbourhood as graph;
 use crate::app::jobs::Effect;
 use crate::app::layout;
 use crate::app::model::{Message, Model, Pane, Side};
-use crate::ui::graph;
 
 pub fn focus(model: &mut Model) -> Vec<Effect> {
     model.main = Pane::Graph;

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
+use super::HistoryData;
 use crate::app::event::Event;
-use crate::app::model::HistoryData;
 use folio_core::store::Store;
 use folio_core::store::keep::history::{self, restore};
 use folio_core::store::model::entity::EntityIdx;

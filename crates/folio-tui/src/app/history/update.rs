@@ -7,10 +7,11 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
+use super::HistoryData;
 use crate::app::action::Action;
 use crate::app::jobs::Effect;
 use crate::app::layout;
-use crate::app::model::{HistoryData, Message, Model, Pane};
+use crate::app::model::{Message, Model, Pane};
 
 /// Open the pane on the versions (`blame`: on the blamed lines).
 pub fn focus(model: &mut Model, blame: bool) -> Vec<Effect> {
@@ -32,7 +33,7 @@ fn request(model: &mut Model, again: bool) -> Vec<Effect> {
     let (path, id) = (store.entity(idx).path.clone(), store.entity(idx).id.clone());
     let h = &mut model.history;
     if h.path != path || h.id != id {
-        *h = crate::app::model::HistoryView { path, id, blame: h.blame, ..Default::default() };
+        *h = super::HistoryView { path, id, blame: h.blame, ..Default::default() };
     } else if h.data.is_some() && !again {
         return Vec::new();
     }
@@ -116,7 +117,7 @@ fn len(model: &Model) -> usize {
 
 fn page(model: &Model) -> usize {
     layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
-        .map(|p| crate::ui::history::page_rows(p.preview, model.history.blame))
+        .map(|p| super::page_rows(p.preview, model.history.blame))
         .unwrap_or(1)
 }
 

@@ -7,8 +7,8 @@ use ratatui::layout::Rect;
 
 use crate::app::action::Action;
 use crate::app::jobs::Effect;
+use crate::app::lint::{self as pane, LintRow};
 use crate::app::model::{Mark, Message, Model, Overlay, Pane};
-use crate::ui::lint::{self as view, LintRow};
 use folio_core::store::Store;
 use folio_core::store::lint::{Linted, Report};
 use folio_core::store::model::entity::Severity;
@@ -72,7 +72,7 @@ fn report(model: &mut Model, report: Arc<Report>) -> Vec<Effect> {
 
 fn rows(model: &Model) -> Vec<LintRow> {
     match (&model.store, &model.lint) {
-        (Some(s), Some(r)) => view::rows(&model.lint_view, s, r),
+        (Some(s), Some(r)) => pane::rows(&model.lint_view, s, r),
         _ => Vec::new(),
     }
 }
@@ -85,7 +85,7 @@ fn clamp(model: &mut Model) {
 /// Ask for the lines around the selected finding (when it names a file and a line).
 fn read_context(model: &mut Model) -> Vec<Effect> {
     let Some(store) = model.store.clone() else { return Vec::new() };
-    let Some(f) = view::selected_finding(model).cloned() else {
+    let Some(f) = pane::selected_finding(model).cloned() else {
         model.lint_view.context = None;
         return Vec::new();
     };
@@ -105,7 +105,7 @@ fn read_context(model: &mut Model) -> Vec<Effect> {
 
 fn page(model: &Model) -> usize {
     crate::app::layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
-        .map(|p| view::list_area(p.preview).height as usize)
+        .map(|p| pane::list_area(p.preview).height as usize)
         .unwrap_or(1)
         .max(1)
 }
@@ -132,7 +132,7 @@ pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
             v.cursor = 0;
         }
         Action::FilterRule | Action::FilterKind => {
-            let selected = view::selected_finding(model).cloned();
+            let selected = pane::selected_finding(model).cloned();
             let kind = selected
                 .as_ref()
                 .and_then(|f| f.entity)
@@ -165,7 +165,7 @@ pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
 
 /// Enter: open the finding's entity in the preview, scrolled to the offending line.
 fn jump(model: &mut Model) -> Vec<Effect> {
-    let Some(f) = view::selected_finding(model).cloned() else { return Vec::new() };
+    let Some(f) = pane::selected_finding(model).cloned() else { return Vec::new() };
     let Some(idx) = f.entity else {
         model.message = Some(Message { text: "this finding is not about an entity".into(), warn: true });
         return Vec::new();
@@ -189,7 +189,7 @@ fn jump(model: &mut Model) -> Vec<Effect> {
 
 /// `i`: ask why the selected finding's rule should be ignored on its entity.
 fn ask_reason(model: &mut Model) -> Vec<Effect> {
-    let Some((f, ignored)) = view::selected(model) else { return Vec::new() };
+    let Some((f, ignored)) = pane::selected(model) else { return Vec::new() };
     let warn = |model: &mut Model, text: String| model.message = Some(Message { text, warn: true });
     if ignored {
         warn(model, format!("{} is already ignored here (I stops ignoring it)", f.rule));
@@ -208,7 +208,7 @@ fn ask_reason(model: &mut Model) -> Vec<Effect> {
 /// `C` on a possible contradiction: plan writing it as the format's own `contradicts` on both
 /// entities; the review's confirm dialog shows the diff before anything is written.
 fn confirm_contradiction(model: &mut Model) -> Vec<Effect> {
-    let Some((f, _)) = view::selected(model) else { return Vec::new() };
+    let Some((f, _)) = pane::selected(model) else { return Vec::new() };
     let (Some(store), Some(a), Some(b)) = (model.store.clone(), f.entity, f.other) else {
         let text = "C confirms a possible-contradiction finding; this is not one".to_string();
         model.message = Some(Message { text, warn: true });
@@ -247,7 +247,7 @@ pub fn reason_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
 
 /// `I` on an ignored finding (shown with `v`): remove its `[[ignore]]` entry.
 fn unignore(model: &mut Model) -> Vec<Effect> {
-    let Some((f, ignored)) = view::selected(model) else { return Vec::new() };
+    let Some((f, ignored)) = pane::selected(model) else { return Vec::new() };
     let (Some(store), Some(idx)) = (model.store.clone(), f.entity) else { return Vec::new() };
     if !ignored {
         let text = format!("{} is not ignored here (v shows the ignored findings)", f.rule);
@@ -261,7 +261,7 @@ fn unignore(model: &mut Model) -> Vec<Effect> {
 /// `f` / `F`: compute the diff of the selected finding's fix (or of its whole rule) to confirm.
 fn preview_fix(model: &mut Model, whole_rule: bool) -> Vec<Effect> {
     let (Some(store), Some(report)) = (model.store.clone(), model.lint.clone()) else { return Vec::new() };
-    let Some(f) = view::selected_finding(model).cloned() else { return Vec::new() };
+    let Some(f) = pane::selected_finding(model).cloned() else { return Vec::new() };
     let findings: Vec<_> = if whole_rule {
         report.findings.iter().filter(|x| x.rule == f.rule && x.fix.is_some()).cloned().collect()
     } else {

@@ -3,12 +3,12 @@
 //! back/forward history, and copying the entity's id, path or link.
 use ratatui::layout::Rect;
 
+use super::lines;
 use crate::app::action::Action;
 use crate::app::graph::update as graph;
 use crate::app::jobs::{Effect, EmbedSource};
 use crate::app::layout;
 use crate::app::model::{Mark, Message, Model, Overlay, Pane, Preview, Row};
-use crate::ui::preview;
 use folio_core::store::Store;
 use folio_core::store::model::entity::{EntityIdx, LinkSyntax, Resolution};
 
@@ -25,7 +25,7 @@ pub fn preview_width_height(model: &Model) -> (u16, usize) {
 
 pub fn scroll_preview_to(model: &mut Model, to: usize) {
     let (w, h) = preview_width_height(model);
-    let max = preview::total_lines(model, w).saturating_sub(h);
+    let max = lines::total_lines(model, w).saturating_sub(h);
     if let Some(p) = model.preview.as_mut() {
         p.scroll = to.min(max);
     }
@@ -41,7 +41,7 @@ pub fn place_mark(model: &mut Model) -> Vec<Effect> {
     let (text, anchor) = (mark.text.clone(), mark.anchor);
     let (w, h) = preview_width_height(model);
     let laid = model.laid_body(w);
-    let head = model.preview.as_ref().map(|p| preview::header(model, p, w).len()).unwrap_or(0);
+    let head = model.preview.as_ref().map(|p| lines::header(model, p, w).len()).unwrap_or(0);
     let notice = matches!(&model.preview, Some(Preview { body: Some(Ok(b)), .. }) if b.notice.is_some());
     let found = if anchor {
         let found = crate::markdown::anchors::find(&laid.anchors, &text);
@@ -134,7 +134,7 @@ pub fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Effect> {
 pub fn step_link(model: &mut Model, forward: bool) {
     let (w, h) = preview_width_height(model);
     let laid = model.laid_body(w);
-    let head = model.preview.as_ref().map(|p| preview::header(model, p, w).len()).unwrap_or(0);
+    let head = model.preview.as_ref().map(|p| lines::header(model, p, w).len()).unwrap_or(0);
     let notice = matches!(&model.preview, Some(Preview { body: Some(Ok(b)), .. }) if b.notice.is_some());
     let Some(p) = model.preview.as_mut() else { return };
     let n = laid.link_rows.len();

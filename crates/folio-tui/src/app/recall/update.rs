@@ -142,7 +142,7 @@ fn clamp(model: &mut Model) {
 }
 
 fn move_cursor(model: &mut Model, delta: isize) {
-    let page = crate::ui::recall::page(model, Rect::new(0, 0, model.size.0, model.size.1)) as isize;
+    let page = super::page(model, Rect::new(0, 0, model.size.0, model.size.1)) as isize;
     let delta = match delta {
         isize::MAX => page,
         isize::MIN => -page,
