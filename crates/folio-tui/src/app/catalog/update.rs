@@ -6,9 +6,42 @@ use ratatui::layout::Rect;
 use crate::app::action::Action;
 use crate::app::jobs::Effect;
 use crate::app::layout;
-use crate::app::model::{Model, Pane, Row};
+use crate::app::model::{Message, Model, Pane, Row};
 use crate::app::reader::update::{open_entity, scroll_preview_to};
 use folio_core::store::read::tree::{self, Group};
+
+/// The catalog's actions: moving its cursor (or, from the preview, scrolling it), opening and
+/// folding groups, the filter and the sort. They work from every pane whose own keys did not
+/// take them. None: not the catalog's.
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+    match a {
+        Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {
+            return Some(move_by(model, a));
+        }
+        Action::Top if model.focus == Pane::Catalog => return Some(select_row(model, 0)),
+        Action::Bottom if model.focus == Pane::Catalog => {
+            return Some(select_row(model, model.rows.len().saturating_sub(1)));
+        }
+        Action::Expand => set_group_open(model, true),
+        Action::Collapse => set_group_open(model, false),
+        Action::Open => return Some(open_selected(model)),
+        Action::Filter => {
+            model.focus = Pane::Catalog;
+            model.filtering = true;
+        }
+        Action::ClearFilter => {
+            model.filter.query.clear();
+            rebuild(model, selection_key(model));
+        }
+        Action::CycleSort => {
+            model.filter.sort = model.filter.sort.next();
+            rebuild(model, selection_key(model));
+            model.message = Some(Message { text: format!("sorted by {}", model.filter.sort.name()), warn: false });
+        }
+        _ => return None,
+    }
+    Some(Vec::new())
+}
 
 pub fn page(model: &Model) -> usize {
     let area = Rect::new(0, 0, model.size.0, model.size.1);

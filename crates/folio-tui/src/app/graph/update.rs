@@ -41,7 +41,18 @@ fn len(model: &Model) -> usize {
     }
 }
 
-pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
+/// The graph pane's actions, while it has the focus and no overlay is open. None: not its own.
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+    match a {
+        Action::Down | Action::Up | Action::PageDown | Action::PageUp => Some(act(model, a)),
+        Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom => Some(act(model, a)),
+        Action::Open | Action::SwitchSide | Action::DepthUp | Action::DepthDown => Some(act(model, a)),
+        Action::ExportGraph => Some(act(model, a)),
+        _ => None,
+    }
+}
+
+fn act(model: &mut Model, a: Action) -> Vec<Effect> {
     let (n, page) = (len(model), page(model));
     let g = &mut model.graph;
     if let Some(to) = crate::app::paged_list::move_cursor(g.cursor, a, n, page) {
@@ -77,6 +88,12 @@ fn recenter(model: &mut Model) -> Vec<Effect> {
     let mut effects = crate::app::reader::update::open_entity(model, next, true);
     effects.extend(centre_moved(model));
     effects
+}
+
+/// A worker laid the neighbourhood out for the canvas.
+pub fn laid(model: &mut Model, laid: std::sync::Arc<super::neighbourhood::GraphLayout>) -> Vec<Effect> {
+    model.graph.laid = Some(laid);
+    Vec::new()
 }
 
 /// The open entity changed: start the lists at the top and lay the new centre out.

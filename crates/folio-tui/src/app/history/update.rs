@@ -11,7 +11,8 @@ use super::HistoryData;
 use crate::app::action::Action;
 use crate::app::jobs::Effect;
 use crate::app::layout;
-use crate::app::model::{Message, Model, Pane};
+use crate::app::model::{Message, Model, Overlay, Pane};
+use folio_core::store::write::changeset::Changeset;
 
 /// Open the pane on the versions (`blame`: on the blamed lines).
 pub fn focus(model: &mut Model, blame: bool) -> Vec<Effect> {
@@ -121,7 +122,17 @@ fn page(model: &Model) -> usize {
         .unwrap_or(1)
 }
 
-pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
+/// The history pane's actions, while it has the focus and no overlay is open. None: not its own.
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+    match a {
+        Action::Down | Action::Up | Action::PageDown | Action::PageUp => Some(act(model, a)),
+        Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom => Some(act(model, a)),
+        Action::MarkVersion | Action::Blame | Action::RestoreVersion => Some(act(model, a)),
+        _ => None,
+    }
+}
+
+fn act(model: &mut Model, a: Action) -> Vec<Effect> {
     let (n, page) = (len(model), page(model));
     let h = &mut model.history;
     if let Some(to) = crate::app::paged_list::move_cursor(h.cursor, a, n, page) {
@@ -139,6 +150,13 @@ pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
         Action::RestoreVersion if !h.blame => return restore(model),
         _ => {}
     }
+    Vec::new()
+}
+
+/// A worker computed the diff a restore would make: show it to confirm (the changeset travels
+/// with the dialog, so what is confirmed is what was shown).
+pub fn restore_previewed(model: &mut Model, (title, diff, cs): (String, Vec<String>, Box<Changeset>)) -> Vec<Effect> {
+    model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings: Vec::new(), restore: Some(cs) });
     Vec::new()
 }
 

@@ -7,8 +7,20 @@ use crate::app::recall::update as recall;
 use crate::app::settings::keymap::Context;
 use crate::app::update::action;
 
+/// Actions inside the help, palette or properties overlay: move the cursor; Enter runs the
+/// chosen action. None: not theirs.
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+    if !overlay_action(model, a) {
+        return None;
+    }
+    Some(match a {
+        Action::Open => run_palette_choice(model),
+        _ => Vec::new(),
+    })
+}
+
 /// Actions inside the help or palette overlay; returns false when the action is not theirs.
-pub fn overlay_action(model: &mut Model, a: Action) -> bool {
+fn overlay_action(model: &mut Model, a: Action) -> bool {
     let count = overlay_len(model);
     let Some(top) = model.overlays.last_mut() else { return false };
     let cursor = match top {
@@ -68,7 +80,7 @@ pub fn palette_rows(_model: &Model, query: &str) -> Vec<Action> {
 }
 
 /// Enter in the palette (or help): close it and run the selected action.
-pub fn run_palette_choice(model: &mut Model) -> Vec<Effect> {
+fn run_palette_choice(model: &mut Model) -> Vec<Effect> {
     let choice = match model.overlays.last() {
         Some(Overlay::Palette { query, cursor }) => palette_rows(model, query).get(*cursor).copied(),
         Some(Overlay::Help { context, filter, cursor }) => {

@@ -8,8 +8,9 @@ use ratatui::layout::Rect;
 use crate::app::action::Action;
 use crate::app::jobs::Effect;
 use crate::app::lint::{self as pane, LintRow};
-use crate::app::model::{Mark, Message, Model, Overlay, Pane};
+use crate::app::model::{FindingContext, Mark, Message, Model, Overlay, Pane};
 use folio_core::store::Store;
+use folio_core::store::lint::Finding;
 use folio_core::store::lint::{Linted, Report};
 use folio_core::store::model::entity::Severity;
 
@@ -60,6 +61,37 @@ pub fn linted(model: &mut Model, store: Arc<Store>, linted: Linted) -> Vec<Effec
 }
 
 /// A new report for the current store: keep the cursor in range and refresh the context.
+/// The lint pass failed: say why; the inbox that waited for it is rebuilt without it.
+pub fn lint_failed(model: &mut Model, e: String) -> Vec<Effect> {
+    model.linting = false;
+    // The changes since the last report were handed to the failed pass: start over.
+    model.lint_base = None;
+    model.message = Some(Message { text: format!("lint: {e}"), warn: true });
+    crate::app::review::update::lint_finished(model)
+}
+
+/// An ignore was written or removed.
+pub fn ignore_changed(model: &mut Model, text: String) -> Vec<Effect> {
+    model.message = Some(Message { text, warn: false });
+    // The config is not watched (it is hidden): re-sort the findings now, and rebuild
+    // the inbox's queue (a dismissed possible contradiction leaves its reasons).
+    let mut effects = request(model);
+    effects.extend(crate::app::review::update::on_store_changed(model));
+    effects
+}
+
+/// A worker read the lines around the selected finding.
+pub fn context_read(model: &mut Model, context: FindingContext) -> Vec<Effect> {
+    model.lint_view.context = Some(context);
+    Vec::new()
+}
+
+/// A worker computed the diff of the fixes: show it to confirm.
+pub fn fix_previewed(model: &mut Model, (title, diff, findings): (String, Vec<String>, Vec<Finding>)) -> Vec<Effect> {
+    model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings, restore: None });
+    Vec::new()
+}
+
 fn report(model: &mut Model, report: Arc<Report>) -> Vec<Effect> {
     if let Some(store) = &model.store {
         let flags = Arc::new(folio_core::recall::lint_flags(store, &report));
@@ -110,7 +142,26 @@ fn page(model: &Model) -> usize {
         .max(1)
 }
 
-pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
+/// The lint pane's actions while it has the focus, and those of its dialogs (the fix or restore
+/// confirm, the ignore reason) while one is on top. None: not its own.
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+    match model.overlays.last() {
+        Some(Overlay::Confirm { .. }) => confirm_action(model, a),
+        Some(Overlay::Reason { .. }) => reason_action(model, a),
+        Some(_) => None,
+        None => match a {
+            Action::Down | Action::Up | Action::PageDown | Action::PageUp => Some(act(model, a)),
+            Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom => Some(act(model, a)),
+            Action::Open | Action::GroupBy | Action::FilterSeverity | Action::FilterRule => Some(act(model, a)),
+            Action::FilterKind | Action::ApplyFix | Action::FixRule => Some(act(model, a)),
+            Action::IgnoreFinding | Action::UnignoreFinding | Action::ShowIgnored => Some(act(model, a)),
+            Action::ConfirmContradiction => Some(act(model, a)),
+            _ => None,
+        },
+    }
+}
+
+fn act(model: &mut Model, a: Action) -> Vec<Effect> {
     let (n, page) = (rows(model).len(), page(model));
     let v = &mut model.lint_view;
     if let Some(to) = crate::app::paged_list::move_cursor(v.cursor, a, n, page) {
@@ -219,7 +270,7 @@ fn confirm_contradiction(model: &mut Model) -> Vec<Effect> {
 }
 
 /// Keys of the reason prompt: Enter writes the ignore (a reason is required), Esc drops it.
-pub fn reason_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+fn reason_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
     let Some(Overlay::Reason { text, .. }) = model.overlays.last() else { return None };
     match a {
         Action::Open if text.trim().is_empty() => {
@@ -280,7 +331,7 @@ fn preview_fix(model: &mut Model, whole_rule: bool) -> Vec<Effect> {
 }
 
 /// Keys of the confirm dialog: scroll, or write on yes.
-pub fn confirm_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+fn confirm_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
     let Some(Overlay::Confirm { scroll, diff, .. }) = model.overlays.last_mut() else { return None };
     match a {
         Action::Down => *scroll = (*scroll + 1).min(diff.len().saturating_sub(1)),

@@ -5,12 +5,31 @@ use ratatui::layout::Rect;
 
 use super::lines;
 use crate::app::action::Action;
-use crate::app::graph::update as graph;
 use crate::app::jobs::{Effect, EmbedSource};
 use crate::app::layout;
 use crate::app::model::{Mark, Message, Model, Overlay, Pane, Preview, Row};
 use folio_core::store::Store;
 use folio_core::store::model::entity::{EntityIdx, LinkSyntax, Resolution};
+
+/// The reader's actions: scrolling to either end (the catalog's focus moves its cursor instead),
+/// stepping through and following links, back and forward, the properties and copying. They
+/// work from every pane whose own keys did not take them. None: not the reader's.
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+    match a {
+        Action::Top => scroll_preview_to(model, 0),
+        Action::Bottom => scroll_preview_to(model, usize::MAX),
+        Action::NextLink => step_link(model, true),
+        Action::PrevLink => step_link(model, false),
+        Action::FollowLink => return Some(follow_link(model)),
+        Action::Back => return Some(history_step(model, true)),
+        Action::Forward => return Some(history_step(model, false)),
+        Action::YankId | Action::YankPath | Action::YankLink => return Some(yank(model, a)),
+        Action::ShowProperties => show_properties(model),
+        Action::YankProperty => return Some(yank_property(model)),
+        _ => return None,
+    }
+    Some(Vec::new())
+}
 
 pub fn preview_width_height(model: &Model) -> (u16, usize) {
     let area = Rect::new(0, 0, model.size.0, model.size.1);
@@ -94,8 +113,7 @@ pub fn open_entity(model: &mut Model, idx: EntityIdx, record: bool) -> Vec<Effec
     });
     model.invalidate_layout();
     let mut effects = read_body(model, &store, idx);
-    effects.extend(graph::centre_moved(model));
-    effects.extend(crate::app::history::update::entity_changed(model));
+    effects.extend(crate::app::update::entity_opened(model));
     effects
 }
 

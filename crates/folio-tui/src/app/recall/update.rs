@@ -76,7 +76,7 @@ pub fn text_store_loaded(model: &mut Model) -> Vec<Effect> {
 }
 
 /// Keys of the open overlay; `None` when the action is not recall's.
-pub fn act(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
     match a {
         Action::Down => move_cursor(model, 1),
         Action::Up => move_cursor(model, -1),
@@ -87,6 +87,12 @@ pub fn act(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
         _ => return None,
     }
     Some(Vec::new())
+}
+
+/// The store's recent queries, read by a worker.
+pub fn history_loaded(model: &mut Model, recent: Vec<String>) -> Vec<Effect> {
+    model.recall_recent = recent;
+    Vec::new()
 }
 
 /// The query text of the open overlay.

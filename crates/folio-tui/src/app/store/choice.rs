@@ -2,10 +2,16 @@
 //! bundles): the catalog lists them until one is opened, as `--bundle NAME` would.
 use crate::app::action::Action;
 use crate::app::jobs::Effect;
-use crate::app::model::Model;
+use crate::app::model::{Model, StoreChoice};
+
+/// The folder holds several stores: list them to choose from.
+pub fn offer(model: &mut Model, what: String, names: Vec<String>) -> Vec<Effect> {
+    model.store_choice = Some(StoreChoice { what, names, selected: 0 });
+    Vec::new()
+}
 
 /// While the choice is shown, every action is answered here: move, open, or quit.
-pub fn act(model: &mut Model, a: Action) -> Vec<Effect> {
+pub fn handle(model: &mut Model, a: Action) -> Vec<Effect> {
     let Some(choice) = model.store_choice.as_mut() else { return Vec::new() };
     let last = choice.names.len().saturating_sub(1);
     match a {

@@ -52,6 +52,20 @@ pub fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Effect> {
 }
 
 /// The watcher saw files change: re-read them (one refresh at a time; the rest queue up).
+/// The store could not be opened: the preview says why.
+pub fn load_failed(model: &mut Model, e: String) -> Vec<Effect> {
+    model.load_error = Some(e);
+    Vec::new()
+}
+
+/// A write of folio's own finished (lint fixes, a restore): say what it did, and reload what it
+/// wrote now rather than waiting for the watcher (there may be none).
+pub fn written(model: &mut Model, (text, files, own): crate::app::lint::jobs::FixesWritten) -> Vec<Effect> {
+    model.message = Some(Message { text, warn: false });
+    model.own_writes.record(own);
+    files_changed(model, files)
+}
+
 pub fn files_changed(model: &mut Model, paths: Vec<PathBuf>) -> Vec<Effect> {
     model.queued_changes.extend(paths);
     start_refresh(model)

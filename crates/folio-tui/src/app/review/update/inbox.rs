@@ -278,7 +278,7 @@ pub(super) fn answer_prompt(model: &mut Model) -> Vec<Effect> {
                     }
                     None => say(model, format!("reviewing as {actor}"), false),
                 }
-                effects.extend(super::action(model, then).unwrap_or_default());
+                effects.extend(super::handle(model, then).unwrap_or_default());
                 effects
             }
             None => {

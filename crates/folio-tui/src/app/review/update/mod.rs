@@ -62,7 +62,7 @@ pub fn intercept_key(model: &mut Model, k: KeyEvent) -> Option<Vec<Effect>> {
     if model.editor.is_some() {
         let key = Key::from_event(&k);
         if let Lookup::Action(a) = model.keymap.lookup(&[Context::Editor], &[key]) {
-            return Some(action(model, a).unwrap_or_default());
+            return Some(handle(model, a).unwrap_or_default());
         }
         if let Some(ed) = model.editor.as_mut() {
             ed.input(k);
@@ -129,7 +129,7 @@ pub fn paste(model: &mut Model, text: &str) -> bool {
 }
 
 /// The actions of the review pane, its dialogs and the editors. None: not ours.
-pub fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
     if model.editor.is_some() {
         return Some(editing::action(model, a));
     }
