@@ -11,6 +11,10 @@ use super::model::{Body, FindingContext};
 use crate::app::graph::neighbourhood::GraphLayout;
 use folio_core::store::lint::{Finding, Linted};
 
+/// What a write of folio's own did (lint fixes, a restore): the message, the files to reload
+/// and the digests of every file it wrote (so the watcher's echo of them stays quiet).
+pub type Written = (String, Vec<PathBuf>, Vec<super::platform::own_writes::Fingerprint>);
+
 /// A loaded store and its catalog tree for the default filter, built on the loading thread
 /// (at 100k entities the tree takes tens of milliseconds: too long for the UI thread).
 pub struct LoadedStore {
@@ -84,7 +88,7 @@ pub enum Event {
     /// The diff a fix would make, to confirm.
     FixPreview(Result<(String, Vec<String>, Vec<Finding>), String>),
     /// Fixes were written (what, and the files to reload) or refused.
-    FixesApplied(Result<super::lint::jobs::FixesWritten, String>),
+    FixesApplied(Result<Written, String>),
     /// A graph export was written to this path, or failed.
     Exported(Result<String, String>),
 }

@@ -5,20 +5,19 @@ use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
-use crate::markdown::doc;
-use folio_core::store::Reads;
+use folio_core::store::Store;
 use folio_core::store::dialect::DialectKind;
-use folio_core::store::keep::cache::{Cache, Miss};
+use folio_core::store::keep::cache::Cache;
 use folio_core::store::keep::watch::{self, StoreWatcher};
 use folio_core::store::lint::Finding;
 use folio_core::store::model::entity::EntityIdx;
+use folio_core::store::read::detect;
 use folio_core::store::read::load::LoadProgress;
-use folio_core::store::{Store, read::detect, read::fsio};
 
 use super::event::Event;
-use super::lint::jobs as lint_effects;
-use super::model::Body;
 use super::platform::clipboard;
+use super::reader::jobs::EmbedSource;
+use super::{graph, history, lint, reader, recall, review, settings, store};
 
 pub enum Effect {
     /// Open the store and load it, updating the progress counters; `true`: through the
@@ -42,9 +41,9 @@ pub enum Effect {
     /// Give the terminal back to the shell until resumed (handled by the terminal loop).
     Suspend,
     /// Review work on the disk (queue, plans, writes), answered by `Event::Review`.
-    Review(Box<super::review::jobs::Job>),
+    Review(Box<review::jobs::Job>),
     /// Edit an entity in $EDITOR (or the given command): the terminal loop runs it.
-    ExternalEdit(Box<super::review::jobs::EditSeed>, Option<String>),
+    ExternalEdit(Box<review::jobs::EditSeed>, Option<String>),
     /// Run the lint engine over the store with its store-local config.
     Lint(Arc<Store>),
     /// Re-lint `store`, which is `base` with the files `changed` read again, from `linted`.
@@ -119,7 +118,7 @@ pub struct Runner {
     /// Texts copied in inline mode (what a test can check instead of the clipboard).
     pub copied: Vec<String>,
     /// An $EDITOR session waiting for the terminal loop (or a test) to run it.
-    pub external_edit: Option<(Box<super::review::jobs::EditSeed>, Option<String>)>,
+    pub external_edit: Option<(Box<review::jobs::EditSeed>, Option<String>)>,
 }
 
 impl Runner {
@@ -167,7 +166,7 @@ impl Runner {
                 Effect::Load(progress, use_cache) => {
                     let tx = self.tx.clone();
                     let source = self.source.clone();
-                    let job = move || load_and_check(&source, &progress, use_cache, &tx);
+                    let job = move || store::jobs::load_and_check(&source, &progress, use_cache, &tx);
                     if self.inline {
                         job();
                     } else {
@@ -177,7 +176,7 @@ impl Runner {
                 Effect::ReadHistory { store, idx } => {
                     // It reports the versions as the walk finds them, so it holds the sender.
                     let tx = self.tx.clone();
-                    let job = move || super::history::jobs::read(&store, idx, &tx);
+                    let job = move || history::jobs::read(&store, idx, &tx);
                     if self.inline {
                         job();
                     } else {
@@ -215,91 +214,65 @@ impl Runner {
     }
 }
 
-/// The effects that only compute: they may take long and never touch the terminal.
+/// The effects that only compute: they may take long and never touch the terminal. Each
+/// feature's work is in its `jobs`.
 fn background(effect: Effect, source: &Source) -> Option<Event> {
+    let cache = || if source.no_cache { None } else { Cache::from_env() };
     match effect {
-        Effect::SaveCache(store, as_of) => {
-            let cache = if source.no_cache { None } else { Cache::from_env() }?;
-            cache.save_as_of(&store, as_of).err().map(|e| Event::Copied(Err(format!("cache: {e}"))))
-        }
+        Effect::SaveCache(store, as_of) => store::jobs::save_cache(&store, as_of, source),
         Effect::Discard(store) => {
             drop(store);
             None
         }
-        Effect::Refresh(store, paths) => {
-            let (fresh, report) = store.refreshed(&paths);
-            let found: Vec<String> =
-                report.changed.iter().chain(&report.added).chain(&report.removed).cloned().collect();
-            let found = super::platform::own_writes::fingerprints(&fresh.root, &found);
-            Some(Event::Refreshed(Box::new(fresh), report, found))
-        }
+        Effect::Refresh(store, paths) => Some(store::jobs::refresh(&store, &paths)),
         Effect::ReadBody { rel, abs, start, end, limit, embeds } => {
-            let mut body = read_body(&rel, &abs, start, end, limit);
-            if let Ok(b) = body.as_mut() {
-                fill_embeds(b, &embeds);
-            }
+            let body = reader::jobs::read(&rel, &abs, (start, end), limit, &embeds);
             Some(Event::BodyRead { body, path: rel })
         }
-        Effect::Review(job) => Some(Event::Review(super::review::jobs::run(*job))),
+        Effect::Review(job) => Some(Event::Review(review::jobs::run(*job))),
         Effect::Lint(store) => {
-            let cache = if source.no_cache { None } else { Cache::from_env() };
-            Some(Event::Linted(lint_effects::lint(&store, cache.as_ref()).map(|l| (store, Box::new(l)))))
+            Some(Event::Linted(lint::jobs::lint(&store, cache().as_ref()).map(|l| (store, Box::new(l)))))
         }
         Effect::Relint { base, linted, store, changed } => {
-            let cache = if source.no_cache { None } else { Cache::from_env() };
-            let linted = lint_effects::relint(&base, &linted, &store, &changed, cache.as_ref());
+            let linted = lint::jobs::relint(&base, &linted, &store, &changed, cache().as_ref());
             Some(Event::Linted(linted.map(|l| (store, Box::new(l)))))
         }
         Effect::Ignore { store, rule, entity, other, reason, by } => {
-            Some(Event::IgnoreChanged(lint_effects::ignore(&store, rule, &entity, other.as_deref(), &reason, &by)))
+            Some(Event::IgnoreChanged(lint::jobs::ignore(&store, rule, &entity, other.as_deref(), &reason, &by)))
         }
         Effect::Unignore { store, rule, entity, by } => {
-            Some(Event::IgnoreChanged(lint_effects::unignore(&store, rule, &entity, &by)))
+            Some(Event::IgnoreChanged(lint::jobs::unignore(&store, rule, &entity, &by)))
         }
         Effect::LayoutGraph { store, center, depth } => {
-            Some(Event::GraphLaid(Arc::new(crate::app::graph::neighbourhood::layout(&store, center, depth))))
+            Some(Event::GraphLaid(Arc::new(graph::neighbourhood::layout(&store, center, depth))))
         }
         Effect::PreviewRestore { store, idx, rev, by } => {
-            Some(Event::RestorePreview(super::history::jobs::preview(&store, idx, &rev, &by)))
+            Some(Event::RestorePreview(history::jobs::preview(&store, idx, &rev, &by)))
         }
-        Effect::ApplyRestore { store, cs } => Some(Event::FixesApplied(super::history::jobs::apply(&store, *cs))),
-        Effect::ReadContext { store, path, line } => {
-            Some(Event::ContextRead(lint_effects::context(&store, &path, line)))
-        }
+        Effect::ApplyRestore { store, cs } => Some(Event::FixesApplied(history::jobs::apply(&store, *cs))),
+        Effect::ReadContext { store, path, line } => Some(Event::ContextRead(lint::jobs::context(&store, &path, line))),
         Effect::PreviewFix { store, title, findings } => {
-            Some(Event::FixPreview(lint_effects::diff(&store, &findings).map(|diff| (title, diff, findings))))
+            Some(Event::FixPreview(lint::jobs::diff(&store, &findings).map(|diff| (title, diff, findings))))
         }
-        Effect::ApplyFix { store, findings } => Some(Event::FixesApplied(lint_effects::apply(&store, findings))),
+        Effect::ApplyFix { store, findings } => Some(Event::FixesApplied(lint::jobs::apply(&store, findings))),
         Effect::ExportGraph { store, center, depth } => {
-            Some(Event::Exported(lint_effects::export_graph(&store, center, depth)))
+            Some(Event::Exported(graph::jobs::export_graph(&store, center, depth)))
         }
         Effect::LoadRecallHistory { state, root } => {
-            let dir = folio_core::store::keep::personal::store_dir(&state, &root);
-            Some(Event::RecallHistory(folio_core::recall::history::load(&dir)))
+            Some(Event::RecallHistory(recall::jobs::load_history(&state, &root)))
         }
         Effect::SaveRecallHistory { state, root, recent } => {
-            let dir = folio_core::store::keep::personal::store_dir(&state, &root);
-            folio_core::recall::history::save(&dir, &recent)
-                .err()
-                .map(|e| Event::Copied(Err(format!("{}: cannot remember recall queries ({e})", dir.display()))))
+            recall::jobs::save_history(&state, &root, &recent).err().map(|e| Event::Copied(Err(e)))
         }
         Effect::IndexText { store, base, changed } => {
-            let text = match base {
-                Some((old, index)) => index.update(&old, &store, &changed),
-                // From the persistent cache where the files are unchanged; a bad cache file is
-                // rewritten, never a reason to go without the index.
-                None => {
-                    let cache = if source.no_cache { None } else { Cache::from_env() };
-                    folio_core::recall::text::TextRecall::open(cache.as_ref(), &store).0
-                }
-            };
+            let text = recall::jobs::index_text(&store, base, &changed, source.no_cache);
             Some(Event::TextIndexed(store, Arc::new(text)))
         }
         Effect::RememberReviewer { file, actor } => {
-            super::settings::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))
+            settings::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))
         }
         Effect::RememberSidebar { file, percent } => {
-            super::settings::sidebar::save(&file, percent).err().map(|e| Event::Copied(Err(e)))
+            settings::sidebar::save(&file, percent).err().map(|e| Event::Copied(Err(e)))
         }
         Effect::Load(..)
         | Effect::LoadBundle(..)
@@ -309,160 +282,4 @@ fn background(effect: Effect, source: &Source) -> Option<Event> {
         | Effect::Suspend
         | Effect::ExternalEdit(..) => None,
     }
-}
-
-/// Load the store, from the persistent cache when allowed and usable: then the cached store
-/// is posted at once and its files are checked afterwards (a stat walk), the paths that
-/// changed posted as `CacheChecked` to be re-read like any change the watcher reports.
-fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx: &Sender<Event>) {
-    let cache = if use_cache && !source.no_cache { Cache::from_env() } else { None };
-    let (store, warning) = match load(source, progress, cache.as_ref()) {
-        Ok(loaded) => loaded,
-        Err(LoadFailure::Several { what, names }) => {
-            let _ = tx.send(Event::ChooseStore { what, names });
-            return;
-        }
-        Err(LoadFailure::Message(e)) => {
-            let _ = tx.send(Event::Loaded(Err(e)));
-            return;
-        }
-    };
-    if let Some(w) = warning {
-        let _ = tx.send(Event::Copied(Err(format!("cache: {w}"))));
-    }
-    let store = Arc::new(store);
-    // The catalog tree for the default filter is built here, off the UI thread (tens of ms at 100k).
-    let tree = folio_core::store::read::tree::build(&store, &folio_core::store::read::tree::TreeFilter::default());
-    let _ = tx.send(Event::Loaded(Ok(Box::new(super::event::LoadedStore { store: store.clone(), tree }))));
-    if !store.from_cache {
-        return;
-    }
-    let at = std::time::SystemTime::now();
-    let checked = folio_core::store::keep::cache::validate::validate(&store);
-    let root = store.root.clone();
-    drop(store);
-    let _ = tx.send(Event::CacheChecked(checked.paths.iter().map(|p| root.join(p)).collect(), at));
-}
-
-/// The store, and a warning when a cache file had to be ignored.
-/// Why a store could not be loaded.
-enum LoadFailure {
-    /// The folder holds several stores: one is to be chosen.
-    Several {
-        what: String,
-        names: Vec<String>,
-    },
-    Message(String),
-}
-
-impl From<String> for LoadFailure {
-    fn from(message: String) -> Self {
-        LoadFailure::Message(message)
-    }
-}
-
-fn load(
-    source: &Source,
-    progress: &LoadProgress,
-    cache: Option<&Cache>,
-) -> Result<(Store, Option<String>), LoadFailure> {
-    let start = if source.demo {
-        folio_core::demo::materialize().map_err(|e| format!("cannot unpack the demo store: {e}"))?
-    } else {
-        match &source.path {
-            Some(p) => p.clone(),
-            None if detect::database_from_env().is_some() => detect::database_from_env().unwrap_or_default(),
-            None => {
-                let cwd = std::env::current_dir().map_err(|e| format!("current directory: {e}"))?;
-                detect::find_upward(&cwd).ok_or_else(|| folio_core::store::StoreError::NoStoreFound(cwd).to_string())?
-            }
-        }
-    };
-    // A connection string: read into a folder of its own by the format that claims it.
-    let located = detect::locate(&start, source.dialect).transpose().map_err(LoadFailure::Message)?;
-    if located.is_none() {
-        match std::fs::metadata(&start) {
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => return Err(format!("{}: not a directory", start.display()).into()),
-            Err(e) => return Err(format!("{}: {e}", start.display()).into()),
-        }
-    }
-    let start = if located.is_some() {
-        start
-    } else if source.dialect.is_none() || source.bundle.is_some() {
-        folio_core::store::choose_store(&start, source.bundle.as_deref()).map_err(|e| match e {
-            folio_core::store::StoreError::SeveralStores { what, names, .. } => {
-                LoadFailure::Several { what: what.to_string(), names }
-            }
-            other => LoadFailure::Message(other.to_string()),
-        })?
-    } else {
-        start
-    };
-    let detection = match (located, source.dialect) {
-        (Some(found), _) => found,
-        (None, Some(kind)) => {
-            detect::Detection { kind, root: detect::root_for(kind, &start), reason: format!("--dialect {kind}") }
-        }
-        (None, None) => detect::detect(&start),
-    };
-    let mut warning = None;
-    if let Some(cache) = cache {
-        match cache.load(&detection.root, detection.kind, detection.reason.clone()) {
-            Ok(store) => return Ok((store, None)),
-            Err(Miss::Invalid(why)) => warning = Some(why),
-            Err(Miss::Absent) => {}
-        }
-    }
-    Ok((Store::load_with(&detection.root, detection.kind, detection.reason, Some(progress), Reads::Entities), warning))
-}
-
-/// Where a link of the entity being read leads, for embeds to read it (resolved by the store
-/// before the read: the worker does no link resolution).
-#[derive(Debug, Clone, PartialEq)]
-pub struct EmbedSource {
-    /// The link's target as written (`Incident#Timeline`).
-    pub target: String,
-    pub rel: String,
-    pub abs: PathBuf,
-    /// The body's byte range in the file.
-    pub start: u32,
-    pub end: u32,
-}
-
-/// An embedded note is read up to this much (a reader's box, not a second preview).
-const EMBED_LIMIT: u64 = 64 * 1024;
-
-/// Fill the note embeds of a body from the entities its links resolve to.
-fn fill_embeds(body: &mut Body, sources: &[EmbedSource]) {
-    crate::markdown::embeds::fill(&mut body.doc, &mut |target: &str| {
-        let Some(s) = sources.iter().find(|s| s.target == target) else {
-            return Err("not a note in this store".to_string());
-        };
-        let end = s.end.min(s.start.saturating_add(EMBED_LIMIT as u32));
-        let (bytes, _) = fsio::read_capped(&s.abs, u64::from(end)).map_err(|e| format!("{}: {e}", s.rel))?;
-        if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
-            return Err(format!("{}: binary content; not shown", s.rel));
-        }
-        let from = (s.start as usize).min(bytes.len());
-        let to = (end as usize).min(bytes.len()).max(from);
-        Ok(String::from_utf8_lossy(&bytes[from..to]).into_owned())
-    });
-}
-
-/// Read at most `limit` bytes of an entity's body and parse it.
-pub fn read_body(rel: &str, abs: &std::path::Path, start: u32, end: u32, limit: u64) -> Result<Body, String> {
-    let cap = (end as u64).min(start as u64 + limit).max(start as u64);
-    let (bytes, _) = fsio::read_capped(abs, cap).map_err(|e| format!("{rel}: {e}"))?;
-    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
-        return Ok(Body { doc: doc::parse(""), notice: Some(format!("{rel}: binary content; not shown")) });
-    }
-    let from = (start as usize).min(bytes.len());
-    let to = (end as usize).min(bytes.len());
-    let slice = &bytes[from..to.max(from)];
-    let text = String::from_utf8_lossy(slice);
-    let notice = (end as u64 - start as u64 > limit).then(|| {
-        format!("large entity: only the first {} KiB of {} KiB are shown", limit / 1024, (end - start) / 1024)
-    });
-    Ok(Body { doc: doc::parse(&text), notice })
 }

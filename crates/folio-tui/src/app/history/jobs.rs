@@ -7,7 +7,7 @@ use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 use super::HistoryData;
-use crate::app::event::Event;
+use crate::app::event::{Event, Written};
 use folio_core::store::Store;
 use folio_core::store::keep::history::{self, restore};
 use folio_core::store::model::entity::EntityIdx;
@@ -51,7 +51,7 @@ pub fn preview(
 }
 
 /// Write the restore; what was done, the files to reload and the digests written.
-pub fn apply(store: &Store, cs: Changeset) -> Result<crate::app::lint::jobs::FixesWritten, String> {
+pub fn apply(store: &Store, cs: Changeset) -> Result<Written, String> {
     let applied = store.apply(cs, &WriteOptions::default()).map_err(|e| e.to_string())?;
     let text = format!("restored {} (u undoes it)", applied.files.join(", "));
     let written: Vec<String> = applied.files.iter().chain(std::iter::once(&applied.log)).cloned().collect();

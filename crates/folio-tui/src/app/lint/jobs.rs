@@ -1,13 +1,11 @@
-//! The background work of the graph and lint panes: lint passes, finding context, fix diffs and
-//! writes, graph exports. Every message names the file it is about.
-use std::path::PathBuf;
-
+//! The lint pane's background work: lint passes, finding context, fix diffs and writes, ignores.
+//! Every message names the file it is about.
 use folio_core::store::Store;
 use folio_core::store::keep::cache::{Cache, profiles};
 use folio_core::store::lint::{self, Finding, LintConfig, Linted, Report, fix};
-use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::write::changeset::WriteOptions;
 
+use crate::app::event::Written;
 use crate::app::model::FindingContext;
 
 /// Lines shown above and below a finding's line.
@@ -97,7 +95,7 @@ pub fn diff(store: &Store, findings: &[Finding]) -> Result<Vec<String>, String> 
 
 /// Write the fixes through the changeset path; returns what was done, the files to reload and
 /// the digests of everything written (folio's own writes, so the watcher's echo stays quiet).
-pub fn apply(store: &Store, findings: Vec<Finding>) -> Result<FixesWritten, String> {
+pub fn apply(store: &Store, findings: Vec<Finding>) -> Result<Written, String> {
     let report = Report { findings, ..Report::default() };
     let by = folio_core::store::write::audit::default_actor();
     let outcome = lint::apply::apply_fixes(store, &report, &by, &WriteOptions::default()).map_err(|e| e.to_string())?;
@@ -107,36 +105,12 @@ pub fn apply(store: &Store, findings: Vec<Finding>) -> Result<FixesWritten, Stri
     Ok((text, outcome.files.iter().map(|f| store.abs_path(f)).collect(), own))
 }
 
-/// What `apply` did, the files to reload and the digests of every file it wrote.
-pub type FixesWritten = (String, Vec<PathBuf>, Vec<crate::app::platform::own_writes::Fingerprint>);
-
-/// `<folio dir>/exports/<id>-d<depth>.dot`: the neighbourhood as `folio graph --around` writes it.
-pub fn export_graph(store: &Store, center: EntityIdx, depth: u8) -> Result<String, String> {
-    let g = folio_core::store::model::graph::around(store, center, depth as usize);
-    let dot = folio_core::store::model::graph::to_dot(store, &g);
-    let dir = lint::config::folio_dir(&store.root, store.kind()).join("exports");
-    let slug: String = store
-        .entity(center)
-        .id
-        .chars()
-        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
-        .collect();
-    let path = dir.join(format!("{slug}-d{depth}.dot"));
-    let rel = folio_core::store::model::relpath::from_root(&store.root, &path);
-    if let Some(link) = folio_core::store::write::fs_ops::link_on_the_way(&store.root, std::path::Path::new(&rel)) {
-        return Err(format!("{} is a symbolic link; folio does not write its state through a link", link.display()));
-    }
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    std::fs::write(&path, dot).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(format!("exported {} nodes to {}", g.nodes.len(), path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn context_diff_and_export_name_their_files() {
+    fn context_and_diff_name_their_files() {
         let dir = tempfile::tempdir().unwrap();
         let w = |p: &str, t: &str| std::fs::write(dir.path().join(p), t).unwrap();
         w("a.md", "---\ntitle: A\n---\none\ntwo [[b]]\nthree\nfour\nfive\nsix\n");
@@ -147,11 +121,5 @@ mod tests {
         assert_eq!(c.lines[3], "two [[b]]", "the finding's line sits 3 below the first");
         assert!(context(&store, "gone.md", 1).unwrap_err().starts_with("gone.md: "));
         assert_eq!(diff(&store, &[]).unwrap_err(), "no safe fix for this finding");
-        let a = store.find("a").unwrap();
-        let msg = export_graph(&store, a, 1).unwrap();
-        let out = dir.path().join(".folio/exports/a-d1.dot");
-        assert!(msg.starts_with("exported 2 nodes to "), "{msg}");
-        let dot = std::fs::read_to_string(out).unwrap();
-        assert!(dot.contains("\"a\" -> \"b\";") && dot.contains("\"b\" -> \"a\";"), "{dot}");
     }
 }

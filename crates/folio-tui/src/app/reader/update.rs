@@ -3,9 +3,10 @@
 //! back/forward history, and copying the entity's id, path or link.
 use ratatui::layout::Rect;
 
+use super::jobs::EmbedSource;
 use super::lines;
 use crate::app::action::Action;
-use crate::app::jobs::{Effect, EmbedSource};
+use crate::app::jobs::Effect;
 use crate::app::layout;
 use crate::app::model::{Mark, Message, Model, Overlay, Pane, Preview, Row};
 use folio_core::store::Store;

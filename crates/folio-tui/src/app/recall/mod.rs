@@ -1,6 +1,7 @@
 //! Recall: the fuzzy search overlay over titles, ids and bodies; `update` drives the engine
 //! from the typed query and opens the chosen result. This file: where the overlay goes and how
 //! many results it pages by.
+pub mod jobs;
 pub mod update;
 
 use ratatui::layout::Rect;

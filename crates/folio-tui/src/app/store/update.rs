@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::app::catalog::update::{rebuild, select_row, selection_key, show_tree};
-use crate::app::event::LoadedStore;
+use crate::app::event::{LoadedStore, Written};
 use crate::app::jobs::Effect;
 use crate::app::model::{Message, Model, Row};
 use crate::app::reader::update::read_body;
@@ -60,7 +60,7 @@ pub fn load_failed(model: &mut Model, e: String) -> Vec<Effect> {
 
 /// A write of folio's own finished (lint fixes, a restore): say what it did, and reload what it
 /// wrote now rather than waiting for the watcher (there may be none).
-pub fn written(model: &mut Model, (text, files, own): crate::app::lint::jobs::FixesWritten) -> Vec<Effect> {
+pub fn written(model: &mut Model, (text, files, own): Written) -> Vec<Effect> {
     model.message = Some(Message { text, warn: false });
     model.own_writes.record(own);
     files_changed(model, files)
