@@ -1,6 +1,7 @@
-//! Side effects requested by `update`, run off the UI thread; results come back as `Event`s.
-//! In inline mode (tests, screenshots) they run in the caller and nothing touches the system
-//! clipboard, so flows are deterministic.
+//! The jobs `update` asks for, run off the UI thread; results come back as `Event`s. Each
+//! feature's work is in its own `jobs` (`review::jobs`, `lint::jobs`, …); this file holds the
+//! `Job` vocabulary and the runner. In inline mode (tests, screenshots) they run in the caller
+//! and nothing touches the system clipboard, so flows are deterministic.
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
@@ -19,7 +20,7 @@ use super::platform::clipboard;
 use super::reader::jobs::EmbedSource;
 use super::{graph, history, lint, reader, recall, review, settings, store};
 
-pub enum Effect {
+pub enum Job {
     /// Open the store and load it, updating the progress counters; `true`: through the
     /// persistent cache (the store shown at once, its files checked afterwards).
     Load(Arc<LoadProgress>, bool),
@@ -41,7 +42,7 @@ pub enum Effect {
     /// Give the terminal back to the shell until resumed (handled by the terminal loop).
     Suspend,
     /// Review work on the disk (queue, plans, writes), answered by `Event::Review`.
-    Review(Box<review::jobs::Job>),
+    Review(Box<review::jobs::ReviewJob>),
     /// Edit an entity in $EDITOR (or the given command): the terminal loop runs it.
     ExternalEdit(Box<review::jobs::EditSeed>, Option<String>),
     /// Run the lint engine over the store with its store-local config.
@@ -126,14 +127,14 @@ impl Runner {
         Runner { tx, source, inline, watcher: Arc::default(), copied: Vec::new(), external_edit: None }
     }
 
-    /// Run effects; returns `true` when the terminal loop must suspend.
-    pub fn run(&mut self, effects: Vec<Effect>) -> bool {
+    /// Run jobs; returns `true` when the terminal loop must suspend.
+    pub fn run(&mut self, jobs: Vec<Job>) -> bool {
         let mut suspend = false;
-        for effect in effects {
-            match effect {
-                Effect::Suspend => suspend = true,
-                Effect::ExternalEdit(seed, command) => self.external_edit = Some((seed, command)),
-                Effect::Watch(root) => {
+        for job in jobs {
+            match job {
+                Job::Suspend => suspend = true,
+                Job::ExternalEdit(seed, command) => self.external_edit = Some((seed, command)),
+                Job::Watch(root) => {
                     if self.inline {
                         continue;
                     }
@@ -159,11 +160,11 @@ impl Runner {
                         }
                     });
                 }
-                Effect::LoadBundle(progress, use_cache, name) => {
+                Job::LoadBundle(progress, use_cache, name) => {
                     self.source.bundle = Some(name);
-                    self.run(vec![Effect::Load(progress, use_cache)]);
+                    self.run(vec![Job::Load(progress, use_cache)]);
                 }
-                Effect::Load(progress, use_cache) => {
+                Job::Load(progress, use_cache) => {
                     let tx = self.tx.clone();
                     let source = self.source.clone();
                     let job = move || store::jobs::load_and_check(&source, &progress, use_cache, &tx);
@@ -173,7 +174,7 @@ impl Runner {
                         std::thread::spawn(job);
                     }
                 }
-                Effect::ReadHistory { store, idx } => {
+                Job::ReadHistory { store, idx } => {
                     // It reports the versions as the walk finds them, so it holds the sender.
                     let tx = self.tx.clone();
                     let job = move || history::jobs::read(&store, idx, &tx);
@@ -183,7 +184,7 @@ impl Runner {
                         std::thread::spawn(job);
                     }
                 }
-                Effect::Copy { text, what } => {
+                Job::Copy { text, what } => {
                     if self.inline {
                         self.copied.push(text);
                         let _ = self.tx.send(Event::Copied(Ok(what)));
@@ -214,72 +215,70 @@ impl Runner {
     }
 }
 
-/// The effects that only compute: they may take long and never touch the terminal. Each
+/// The jobs that only compute: they may take long and never touch the terminal. Each
 /// feature's work is in its `jobs`.
-fn background(effect: Effect, source: &Source) -> Option<Event> {
+fn background(job: Job, source: &Source) -> Option<Event> {
     let cache = || if source.no_cache { None } else { Cache::from_env() };
-    match effect {
-        Effect::SaveCache(store, as_of) => store::jobs::save_cache(&store, as_of, source),
-        Effect::Discard(store) => {
+    match job {
+        Job::SaveCache(store, as_of) => store::jobs::save_cache(&store, as_of, source),
+        Job::Discard(store) => {
             drop(store);
             None
         }
-        Effect::Refresh(store, paths) => Some(store::jobs::refresh(&store, &paths)),
-        Effect::ReadBody { rel, abs, start, end, limit, embeds } => {
+        Job::Refresh(store, paths) => Some(store::jobs::refresh(&store, &paths)),
+        Job::ReadBody { rel, abs, start, end, limit, embeds } => {
             let body = reader::jobs::read(&rel, &abs, (start, end), limit, &embeds);
             Some(Event::BodyRead { body, path: rel })
         }
-        Effect::Review(job) => Some(Event::Review(review::jobs::run(*job))),
-        Effect::Lint(store) => {
+        Job::Review(job) => Some(Event::Review(review::jobs::run(*job))),
+        Job::Lint(store) => {
             Some(Event::Linted(lint::jobs::lint(&store, cache().as_ref()).map(|l| (store, Box::new(l)))))
         }
-        Effect::Relint { base, linted, store, changed } => {
+        Job::Relint { base, linted, store, changed } => {
             let linted = lint::jobs::relint(&base, &linted, &store, &changed, cache().as_ref());
             Some(Event::Linted(linted.map(|l| (store, Box::new(l)))))
         }
-        Effect::Ignore { store, rule, entity, other, reason, by } => {
+        Job::Ignore { store, rule, entity, other, reason, by } => {
             Some(Event::IgnoreChanged(lint::jobs::ignore(&store, rule, &entity, other.as_deref(), &reason, &by)))
         }
-        Effect::Unignore { store, rule, entity, by } => {
+        Job::Unignore { store, rule, entity, by } => {
             Some(Event::IgnoreChanged(lint::jobs::unignore(&store, rule, &entity, &by)))
         }
-        Effect::LayoutGraph { store, center, depth } => {
+        Job::LayoutGraph { store, center, depth } => {
             Some(Event::GraphLaid(Arc::new(graph::neighbourhood::layout(&store, center, depth))))
         }
-        Effect::PreviewRestore { store, idx, rev, by } => {
+        Job::PreviewRestore { store, idx, rev, by } => {
             Some(Event::RestorePreview(history::jobs::preview(&store, idx, &rev, &by)))
         }
-        Effect::ApplyRestore { store, cs } => Some(Event::FixesApplied(history::jobs::apply(&store, *cs))),
-        Effect::ReadContext { store, path, line } => Some(Event::ContextRead(lint::jobs::context(&store, &path, line))),
-        Effect::PreviewFix { store, title, findings } => {
+        Job::ApplyRestore { store, cs } => Some(Event::FixesApplied(history::jobs::apply(&store, *cs))),
+        Job::ReadContext { store, path, line } => Some(Event::ContextRead(lint::jobs::context(&store, &path, line))),
+        Job::PreviewFix { store, title, findings } => {
             Some(Event::FixPreview(lint::jobs::diff(&store, &findings).map(|diff| (title, diff, findings))))
         }
-        Effect::ApplyFix { store, findings } => Some(Event::FixesApplied(lint::jobs::apply(&store, findings))),
-        Effect::ExportGraph { store, center, depth } => {
+        Job::ApplyFix { store, findings } => Some(Event::FixesApplied(lint::jobs::apply(&store, findings))),
+        Job::ExportGraph { store, center, depth } => {
             Some(Event::Exported(graph::jobs::export_graph(&store, center, depth)))
         }
-        Effect::LoadRecallHistory { state, root } => {
-            Some(Event::RecallHistory(recall::jobs::load_history(&state, &root)))
-        }
-        Effect::SaveRecallHistory { state, root, recent } => {
+        Job::LoadRecallHistory { state, root } => Some(Event::RecallHistory(recall::jobs::load_history(&state, &root))),
+        Job::SaveRecallHistory { state, root, recent } => {
             recall::jobs::save_history(&state, &root, &recent).err().map(|e| Event::Copied(Err(e)))
         }
-        Effect::IndexText { store, base, changed } => {
+        Job::IndexText { store, base, changed } => {
             let text = recall::jobs::index_text(&store, base, &changed, source.no_cache);
             Some(Event::TextIndexed(store, Arc::new(text)))
         }
-        Effect::RememberReviewer { file, actor } => {
+        Job::RememberReviewer { file, actor } => {
             settings::reviewer::save(&file, &actor).err().map(|e| Event::Copied(Err(e)))
         }
-        Effect::RememberSidebar { file, percent } => {
+        Job::RememberSidebar { file, percent } => {
             settings::sidebar::save(&file, percent).err().map(|e| Event::Copied(Err(e)))
         }
-        Effect::Load(..)
-        | Effect::LoadBundle(..)
-        | Effect::ReadHistory { .. }
-        | Effect::Watch(_)
-        | Effect::Copy { .. }
-        | Effect::Suspend
-        | Effect::ExternalEdit(..) => None,
+        Job::Load(..)
+        | Job::LoadBundle(..)
+        | Job::ReadHistory { .. }
+        | Job::Watch(_)
+        | Job::Copy { .. }
+        | Job::Suspend
+        | Job::ExternalEdit(..) => None,
     }
 }

@@ -1,5 +1,5 @@
 //! The interactive app in the Elm shape: `Model` (state), `Action` (the vocabulary of keys,
-//! help and palette), `update` (pure state changes returning `Effect`s), `effects` (I/O off
+//! help and palette), `update` (pure state changes returning `Job`s), `jobs` (I/O off
 //! the UI thread, reporting back as `Event`s). The terminal loop lives in `crate::tui`.
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,7 +45,7 @@ pub struct App {
 }
 
 impl App {
-    /// `inline`: run effects in the caller and highlight synchronously (tests, screenshots).
+    /// `inline`: run jobs in the caller and highlight synchronously (tests, screenshots).
     pub fn new(source: Source, settings: Settings, inline: bool) -> App {
         let (tx, rx) = channel();
         let highlighter = if inline {
@@ -93,8 +93,8 @@ impl App {
         }
         let runner = Runner::new(tx.clone(), source, inline);
         let mut app = App { model, runner, tx, rx, dirty: true, recall_pending };
-        let effects = update::init(&mut app.model);
-        app.runner.run(effects);
+        let jobs = update::init(&mut app.model);
+        app.runner.run(jobs);
         app
     }
 
@@ -109,16 +109,16 @@ impl App {
             // Cleared before the tick, so news arriving during it queues another one.
             self.recall_pending.store(false, Ordering::Release);
         }
-        let effects = update::event(&mut self.model, ev);
+        let jobs = update::event(&mut self.model, ev);
         self.dirty = true;
-        self.runner.run(effects)
+        self.runner.run(jobs)
     }
 
     /// Apply an action directly (the palette and tests).
     pub fn act(&mut self, a: action::Action) -> bool {
-        let effects = update::action(&mut self.model, a);
+        let jobs = update::action(&mut self.model, a);
         self.dirty = true;
-        self.runner.run(effects)
+        self.runner.run(jobs)
     }
 
     /// How long the terminal loop may wait for input before it handles worker events. Recall

@@ -1,5 +1,5 @@
 //! The only place the model changes. No I/O: anything that touches disk, the clipboard or the
-//! terminal is returned as an `Effect`.
+//! terminal is returned as a `Job`.
 //!
 //! This file is the top-level dispatch. Events go to the part that owns them (the store's life,
 //! the reader, review, the lint, graph, history and recall panes); keys go through review's
@@ -9,7 +9,7 @@ use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
 use super::action::{Action, inbox_verbs};
 use super::event::Event;
-use super::jobs::Effect;
+use super::jobs::Job;
 use super::model::{Message, Model, Overlay, Pane};
 use super::settings::keymap::{Context, Key, Lookup};
 use super::settings::theme::Theme;
@@ -24,12 +24,12 @@ use super::recall::update as recall;
 use super::review::update as review;
 use super::store::{choice as store_choice, update as store_events};
 
-/// Effects to run when the app starts.
-pub fn init(model: &mut Model) -> Vec<Effect> {
-    vec![Effect::Load(model.progress.clone(), model.config.cache)]
+/// Jobs to run when the app starts.
+pub fn init(model: &mut Model) -> Vec<Job> {
+    vec![Job::Load(model.progress.clone(), model.config.cache)]
 }
 
-pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
+pub fn event(model: &mut Model, ev: Event) -> Vec<Job> {
     match ev {
         Event::Key(k) if k.kind != KeyEventKind::Release => key(model, k),
         Event::Key(_) => Vec::new(),
@@ -52,10 +52,10 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
         Event::FilesChanged(paths) => store_events::files_changed(model, paths),
         Event::CacheChecked(paths, at) => store_events::cache_checked(model, paths, at),
         Event::Refreshed(store, report, found) => {
-            let mut effects = store_events::refreshed(model, store, report, &found);
+            let mut jobs = store_events::refreshed(model, store, report, &found);
             // A write (a restore, an agent's edit) is a new version: read the history again.
-            effects.extend(history::reread(model));
-            effects
+            jobs.extend(history::reread(model));
+            jobs
         }
         Event::BodyRead { path, body } => {
             if let Some(p) = model.preview.as_mut().filter(|p| p.path == path) {
@@ -103,15 +103,15 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
 }
 
 /// Show a message in the status bar.
-fn say(model: &mut Model, text: String, warn: bool) -> Vec<Effect> {
+fn say(model: &mut Model, text: String, warn: bool) -> Vec<Job> {
     model.message = Some(Message { text, warn });
     Vec::new()
 }
 
-fn key(model: &mut Model, k: KeyEvent) -> Vec<Effect> {
+fn key(model: &mut Model, k: KeyEvent) -> Vec<Job> {
     model.message = None;
-    if let Some(effects) = review::intercept_key(model, k) {
-        return effects;
+    if let Some(jobs) = review::intercept_key(model, k) {
+        return jobs;
     }
     if text_input::intercept_key(model, &k) {
         return Vec::new();
@@ -140,7 +140,7 @@ fn key(model: &mut Model, k: KeyEvent) -> Vec<Effect> {
 /// editor and review's dialogs first (and the inbox when it is open); then the top overlay's
 /// owner; then, with no overlay, the focused pane's own keys, or the help and palette lists;
 /// then the catalog's and the reader's actions, which work from every pane; then the app's own.
-pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
+pub fn action(model: &mut Model, a: Action) -> Vec<Job> {
     if model.store_choice.is_some() {
         return store_choice::handle(model, a);
     }
@@ -164,18 +164,18 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
 
 /// The open entity changed (a catalog row, a link followed, a neighbour or finding opened):
 /// the panes that show it follow — the graph re-centres, the history is read for it.
-pub fn entity_opened(model: &mut Model) -> Vec<Effect> {
-    let mut effects = graph::centre_moved(model);
-    effects.extend(history::entity_changed(model));
-    effects
+pub fn entity_opened(model: &mut Model) -> Vec<Job> {
+    let mut jobs = graph::centre_moved(model);
+    jobs.extend(history::entity_changed(model));
+    jobs
 }
 
 /// What an action does wherever it is pressed: quit, focus, the overlays, the sidebar, the
 /// mouse, the theme. Every other action was offered to its owner first.
-fn app_wide(model: &mut Model, a: Action) -> Vec<Effect> {
+fn app_wide(model: &mut Model, a: Action) -> Vec<Job> {
     match a {
         Action::Quit => model.quit = true,
-        Action::Suspend => return vec![Effect::Suspend],
+        Action::Suspend => return vec![Job::Suspend],
         Action::FocusNext | Action::FocusPrev => {
             model.focus = if model.focus == Pane::Catalog { model.main } else { Pane::Catalog }
         }

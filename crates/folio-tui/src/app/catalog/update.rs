@@ -4,7 +4,7 @@
 use ratatui::layout::Rect;
 
 use crate::app::action::Action;
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::layout;
 use crate::app::model::{Message, Model, Pane, Row};
 use crate::app::reader::update::{open_entity, scroll_preview_to};
@@ -13,7 +13,7 @@ use folio_core::store::read::tree::{self, Group};
 /// The catalog's actions: moving its cursor (or, from the preview, scrolling it), opening and
 /// folding groups, the filter and the sort. They work from every pane whose own keys did not
 /// take them. None: not the catalog's.
-pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     match a {
         Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {
             return Some(move_by(model, a));
@@ -53,7 +53,7 @@ pub fn page(model: &Model) -> usize {
     (h as usize).max(1)
 }
 
-pub fn move_by(model: &mut Model, a: Action) -> Vec<Effect> {
+pub fn move_by(model: &mut Model, a: Action) -> Vec<Job> {
     let page = page(model);
     let delta: isize = match a {
         Action::Up => -1,
@@ -77,7 +77,7 @@ pub fn move_by(model: &mut Model, a: Action) -> Vec<Effect> {
 }
 
 /// Move the catalog cursor; the preview follows it onto entities (without a history entry).
-pub fn select_row(model: &mut Model, to: usize) -> Vec<Effect> {
+pub fn select_row(model: &mut Model, to: usize) -> Vec<Job> {
     set_cursor(model, to);
     match model.selected_row() {
         Some(Row::Entity { idx, .. }) => {
@@ -197,7 +197,7 @@ pub fn move_to_parent(model: &mut Model, depth: usize) {
     }
 }
 
-pub fn open_selected(model: &mut Model) -> Vec<Effect> {
+pub fn open_selected(model: &mut Model) -> Vec<Job> {
     match model.selected_row().cloned() {
         Some(Row::Group { open, .. }) => {
             set_group_open(model, !open);

@@ -5,18 +5,18 @@ use ratatui::layout::Rect;
 
 use crate::app::action::Action;
 use crate::app::graph::neighbourhood as graph;
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::layout;
 use crate::app::model::{Message, Model, Pane, Side};
 
-pub fn focus(model: &mut Model) -> Vec<Effect> {
+pub fn focus(model: &mut Model) -> Vec<Job> {
     model.main = Pane::Graph;
     model.focus = Pane::Graph;
     relayout(model)
 }
 
 /// Ask for the canvas layout of the open entity when the one we have is for another.
-pub fn relayout(model: &mut Model) -> Vec<Effect> {
+pub fn relayout(model: &mut Model) -> Vec<Job> {
     let (Some(store), Some(center)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
     if model.main != Pane::Graph {
         return Vec::new();
@@ -25,7 +25,7 @@ pub fn relayout(model: &mut Model) -> Vec<Effect> {
     if model.graph.laid.as_ref().is_some_and(|l| l.center == center && l.depth == depth) {
         return Vec::new();
     }
-    vec![Effect::LayoutGraph { store, center, depth }]
+    vec![Job::LayoutGraph { store, center, depth }]
 }
 
 fn page(model: &Model) -> usize {
@@ -42,7 +42,7 @@ fn len(model: &Model) -> usize {
 }
 
 /// The graph pane's actions, while it has the focus and no overlay is open. None: not its own.
-pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     match a {
         Action::Down | Action::Up | Action::PageDown | Action::PageUp => Some(act(model, a)),
         Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom => Some(act(model, a)),
@@ -52,7 +52,7 @@ pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
     }
 }
 
-fn act(model: &mut Model, a: Action) -> Vec<Effect> {
+fn act(model: &mut Model, a: Action) -> Vec<Job> {
     let (n, page) = (len(model), page(model));
     let g = &mut model.graph;
     if let Some(to) = crate::app::paged_list::move_cursor(g.cursor, a, n, page) {
@@ -71,7 +71,7 @@ fn act(model: &mut Model, a: Action) -> Vec<Effect> {
         Action::Open => return recenter(model),
         Action::ExportGraph => {
             let (Some(store), Some(center)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
-            return vec![Effect::ExportGraph { store, center, depth: model.graph.depth }];
+            return vec![Job::ExportGraph { store, center, depth: model.graph.depth }];
         }
         _ => {}
     }
@@ -79,25 +79,25 @@ fn act(model: &mut Model, a: Action) -> Vec<Effect> {
 }
 
 /// Enter on a neighbour: it becomes the centre (and the open entity, with a history entry).
-fn recenter(model: &mut Model) -> Vec<Effect> {
+fn recenter(model: &mut Model) -> Vec<Job> {
     let (Some(store), Some(center)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
     let Some(next) = graph::neighbour_at(&store, center, model.graph.side, model.graph.cursor) else {
         model.message = Some(Message { text: "a broken link: nothing to centre on".into(), warn: true });
         return Vec::new();
     };
-    let mut effects = crate::app::reader::update::open_entity(model, next, true);
-    effects.extend(centre_moved(model));
-    effects
+    let mut jobs = crate::app::reader::update::open_entity(model, next, true);
+    jobs.extend(centre_moved(model));
+    jobs
 }
 
 /// A worker laid the neighbourhood out for the canvas.
-pub fn laid(model: &mut Model, laid: std::sync::Arc<super::neighbourhood::GraphLayout>) -> Vec<Effect> {
+pub fn laid(model: &mut Model, laid: std::sync::Arc<super::neighbourhood::GraphLayout>) -> Vec<Job> {
     model.graph.laid = Some(laid);
     Vec::new()
 }
 
 /// The open entity changed: start the lists at the top and lay the new centre out.
-pub fn centre_moved(model: &mut Model) -> Vec<Effect> {
+pub fn centre_moved(model: &mut Model) -> Vec<Job> {
     model.graph.cursor = 0;
     relayout(model)
 }

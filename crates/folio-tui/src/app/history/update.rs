@@ -9,13 +9,13 @@ use ratatui::layout::Rect;
 
 use super::HistoryData;
 use crate::app::action::Action;
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::layout;
 use crate::app::model::{Message, Model, Overlay, Pane};
 use folio_core::store::write::changeset::Changeset;
 
 /// Open the pane on the versions (`blame`: on the blamed lines).
-pub fn focus(model: &mut Model, blame: bool) -> Vec<Effect> {
+pub fn focus(model: &mut Model, blame: bool) -> Vec<Job> {
     model.main = Pane::History;
     model.focus = Pane::History;
     if model.history.blame != blame {
@@ -26,7 +26,7 @@ pub fn focus(model: &mut Model, blame: bool) -> Vec<Effect> {
 }
 
 /// Ask for the open entity's history unless the one held is its own (`again`: read anew).
-fn request(model: &mut Model, again: bool) -> Vec<Effect> {
+fn request(model: &mut Model, again: bool) -> Vec<Job> {
     let (Some(store), Some(idx)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
     if model.main != Pane::History {
         return Vec::new();
@@ -39,22 +39,22 @@ fn request(model: &mut Model, again: bool) -> Vec<Effect> {
         return Vec::new();
     }
     h.reading = true;
-    vec![Effect::ReadHistory { store, idx }]
+    vec![Job::ReadHistory { store, idx }]
 }
 
 /// The open entity changed (a link followed, a catalog row opened).
-pub fn entity_changed(model: &mut Model) -> Vec<Effect> {
+pub fn entity_changed(model: &mut Model) -> Vec<Job> {
     request(model, false)
 }
 
 /// The store was re-read: the open entity's file may have a new version.
-pub fn reread(model: &mut Model) -> Vec<Effect> {
+pub fn reread(model: &mut Model) -> Vec<Job> {
     request(model, true)
 }
 
 /// The versions a worker has found so far. Shown while nothing complete is held for the file:
 /// an answer read before (the history before an edit) stays until the new one is whole.
-pub fn found(model: &mut Model, (path, id): (String, String), data: Arc<HistoryData>) -> Vec<Effect> {
+pub fn found(model: &mut Model, (path, id): (String, String), data: Arc<HistoryData>) -> Vec<Job> {
     let h = &mut model.history;
     let complete_held = matches!(&h.data, Some(Ok(d)) if d.history.complete);
     if h.path != path || h.id != id || !h.reading || complete_held {
@@ -65,7 +65,7 @@ pub fn found(model: &mut Model, (path, id): (String, String), data: Arc<HistoryD
 }
 
 /// A worker's answer; one for an entity no longer open is dropped.
-pub fn read(model: &mut Model, (path, id): (String, String), data: Result<Arc<HistoryData>, String>) -> Vec<Effect> {
+pub fn read(model: &mut Model, (path, id): (String, String), data: Result<Arc<HistoryData>, String>) -> Vec<Job> {
     let h = &mut model.history;
     if h.path != path || h.id != id {
         return Vec::new();
@@ -123,7 +123,7 @@ fn page(model: &Model) -> usize {
 }
 
 /// The history pane's actions, while it has the focus and no overlay is open. None: not its own.
-pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     match a {
         Action::Down | Action::Up | Action::PageDown | Action::PageUp => Some(act(model, a)),
         Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom => Some(act(model, a)),
@@ -132,7 +132,7 @@ pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
     }
 }
 
-fn act(model: &mut Model, a: Action) -> Vec<Effect> {
+fn act(model: &mut Model, a: Action) -> Vec<Job> {
     let (n, page) = (len(model), page(model));
     let h = &mut model.history;
     if let Some(to) = crate::app::paged_list::move_cursor(h.cursor, a, n, page) {
@@ -155,13 +155,13 @@ fn act(model: &mut Model, a: Action) -> Vec<Effect> {
 
 /// A worker computed the diff a restore would make: show it to confirm (the changeset travels
 /// with the dialog, so what is confirmed is what was shown).
-pub fn restore_previewed(model: &mut Model, (title, diff, cs): (String, Vec<String>, Box<Changeset>)) -> Vec<Effect> {
+pub fn restore_previewed(model: &mut Model, (title, diff, cs): (String, Vec<String>, Box<Changeset>)) -> Vec<Job> {
     model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings: Vec::new(), restore: Some(cs) });
     Vec::new()
 }
 
 /// `r` on a version: ask for the diff its restore would make (the confirm dialog shows it).
-fn restore(model: &mut Model) -> Vec<Effect> {
+fn restore(model: &mut Model) -> Vec<Job> {
     let (Some(store), Some(idx)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
     let Some(Ok(data)) = &model.history.data else { return Vec::new() };
     if !data.history.complete {
@@ -184,5 +184,5 @@ fn restore(model: &mut Model) -> Vec<Effect> {
         crate::app::settings::reviewer::UNKNOWN => folio_core::store::write::audit::default_actor(),
         known => known.to_string(),
     };
-    vec![Effect::PreviewRestore { store, idx, rev: v.rev.clone(), by }]
+    vec![Job::PreviewRestore { store, idx, rev: v.rev.clone(), by }]
 }

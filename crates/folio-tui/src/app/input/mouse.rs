@@ -5,7 +5,7 @@ use ratatui::layout::{Position, Rect};
 
 use crate::app::action::Action;
 use crate::app::catalog::update::{open_selected, select_row, set_cursor};
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::layout;
 use crate::app::model::{Model, Pane, Row};
 use crate::app::reader::update::scroll_preview_to;
@@ -15,7 +15,7 @@ use crate::app::update::action;
 const WHEEL: usize = 3;
 
 /// A click or a wheel turn (only while mouse support is on).
-pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Effect> {
+pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Job> {
     let Some(p) = layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar) else { return Vec::new() };
     if !model.overlays.is_empty() {
         return Vec::new();
@@ -87,12 +87,12 @@ pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Effect> {
 }
 
 /// Set the catalog's width (percent, clamped), and remember it for the next run.
-pub fn set_sidebar(model: &mut Model, percent: u16) -> Vec<Effect> {
+pub fn set_sidebar(model: &mut Model, percent: u16) -> Vec<Job> {
     model.sidebar = crate::app::settings::sidebar::clamp(percent);
     crate::app::catalog::update::clamp_scrolls(model);
     match &model.state_dir {
         Some(state) => {
-            vec![Effect::RememberSidebar { file: crate::app::settings::sidebar::file(state), percent: model.sidebar }]
+            vec![Job::RememberSidebar { file: crate::app::settings::sidebar::file(state), percent: model.sidebar }]
         }
         None => Vec::new(),
     }

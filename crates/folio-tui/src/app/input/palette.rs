@@ -1,7 +1,7 @@
 //! The help and palette overlays: their rows (key bindings, matching actions), the cursor over
 //! them, and Enter, which closes the overlay and runs the chosen action.
 use crate::app::action::Action;
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::model::{Model, Overlay};
 use crate::app::recall::update as recall;
 use crate::app::settings::keymap::Context;
@@ -9,7 +9,7 @@ use crate::app::update::action;
 
 /// Actions inside the help, palette or properties overlay: move the cursor; Enter runs the
 /// chosen action. None: not theirs.
-pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     if !overlay_action(model, a) {
         return None;
     }
@@ -80,7 +80,7 @@ pub fn palette_rows(_model: &Model, query: &str) -> Vec<Action> {
 }
 
 /// Enter in the palette (or help): close it and run the selected action.
-fn run_palette_choice(model: &mut Model) -> Vec<Effect> {
+fn run_palette_choice(model: &mut Model) -> Vec<Job> {
     let choice = match model.overlays.last() {
         Some(Overlay::Palette { query, cursor }) => palette_rows(model, query).get(*cursor).copied(),
         Some(Overlay::Help { context, filter, cursor }) => {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use ratatui::layout::Rect;
 
 use crate::app::action::Action;
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::lint::{self as pane, LintRow};
 use crate::app::model::{FindingContext, Mark, Message, Model, Overlay, Pane};
 use folio_core::store::Store;
@@ -14,7 +14,7 @@ use folio_core::store::lint::Finding;
 use folio_core::store::lint::{Linted, Report};
 use folio_core::store::model::entity::Severity;
 
-pub fn focus(model: &mut Model) -> Vec<Effect> {
+pub fn focus(model: &mut Model) -> Vec<Job> {
     model.main = Pane::Lint;
     model.focus = Pane::Lint;
     read_context(model)
@@ -22,7 +22,7 @@ pub fn focus(model: &mut Model) -> Vec<Effect> {
 
 /// Lint the current store: only what changed since the last pass when there is one (a full
 /// pass after loading). While a pass runs, another is queued for when it finishes.
-pub fn request(model: &mut Model) -> Vec<Effect> {
+pub fn request(model: &mut Model) -> Vec<Job> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     if model.linting {
         model.lint_again = true;
@@ -33,36 +33,36 @@ pub fn request(model: &mut Model) -> Vec<Effect> {
     match model.lint_base.clone() {
         Some((base, linted)) => {
             let changed = std::mem::take(&mut model.lint_changes);
-            vec![Effect::Relint { base, linted, store, changed }]
+            vec![Job::Relint { base, linted, store, changed }]
         }
         None => {
             model.lint_changes.clear();
-            vec![Effect::Lint(store)]
+            vec![Job::Lint(store)]
         }
     }
 }
 
 /// A pass over `store` finished: show its report, then catch up if the store (or the
 /// config) changed while it ran.
-pub fn linted(model: &mut Model, store: Arc<Store>, linted: Linted) -> Vec<Effect> {
+pub fn linted(model: &mut Model, store: Arc<Store>, linted: Linted) -> Vec<Job> {
     let linted = Arc::new(linted);
     model.linting = false;
     let current = model.store.as_ref().is_some_and(|s| Arc::ptr_eq(s, &store));
     model.lint_base = Some((store.clone(), linted.clone()));
-    let mut effects = Vec::new();
+    let mut jobs = Vec::new();
     if current {
-        effects = report(model, linted.report.clone());
+        jobs = report(model, linted.report.clone());
     }
     if !current || model.lint_again {
-        effects.extend(request(model));
+        jobs.extend(request(model));
     }
-    effects.extend(crate::app::review::update::lint_finished(model));
-    effects
+    jobs.extend(crate::app::review::update::lint_finished(model));
+    jobs
 }
 
 /// A new report for the current store: keep the cursor in range and refresh the context.
 /// The lint pass failed: say why; the inbox that waited for it is rebuilt without it.
-pub fn lint_failed(model: &mut Model, e: String) -> Vec<Effect> {
+pub fn lint_failed(model: &mut Model, e: String) -> Vec<Job> {
     model.linting = false;
     // The changes since the last report were handed to the failed pass: start over.
     model.lint_base = None;
@@ -71,28 +71,28 @@ pub fn lint_failed(model: &mut Model, e: String) -> Vec<Effect> {
 }
 
 /// An ignore was written or removed.
-pub fn ignore_changed(model: &mut Model, text: String) -> Vec<Effect> {
+pub fn ignore_changed(model: &mut Model, text: String) -> Vec<Job> {
     model.message = Some(Message { text, warn: false });
     // The config is not watched (it is hidden): re-sort the findings now, and rebuild
     // the inbox's queue (a dismissed possible contradiction leaves its reasons).
-    let mut effects = request(model);
-    effects.extend(crate::app::review::update::on_store_changed(model));
-    effects
+    let mut jobs = request(model);
+    jobs.extend(crate::app::review::update::on_store_changed(model));
+    jobs
 }
 
 /// A worker read the lines around the selected finding.
-pub fn context_read(model: &mut Model, context: FindingContext) -> Vec<Effect> {
+pub fn context_read(model: &mut Model, context: FindingContext) -> Vec<Job> {
     model.lint_view.context = Some(context);
     Vec::new()
 }
 
 /// A worker computed the diff of the fixes: show it to confirm.
-pub fn fix_previewed(model: &mut Model, (title, diff, findings): (String, Vec<String>, Vec<Finding>)) -> Vec<Effect> {
+pub fn fix_previewed(model: &mut Model, (title, diff, findings): (String, Vec<String>, Vec<Finding>)) -> Vec<Job> {
     model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings, restore: None });
     Vec::new()
 }
 
-fn report(model: &mut Model, report: Arc<Report>) -> Vec<Effect> {
+fn report(model: &mut Model, report: Arc<Report>) -> Vec<Job> {
     if let Some(store) = &model.store {
         let flags = Arc::new(folio_core::recall::lint_flags(store, &report));
         crate::app::recall::update::flags_changed(model, flags);
@@ -115,7 +115,7 @@ fn clamp(model: &mut Model) {
 }
 
 /// Ask for the lines around the selected finding (when it names a file and a line).
-fn read_context(model: &mut Model) -> Vec<Effect> {
+fn read_context(model: &mut Model) -> Vec<Job> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let Some(f) = pane::selected_finding(model).cloned() else {
         model.lint_view.context = None;
@@ -126,7 +126,7 @@ fn read_context(model: &mut Model) -> Vec<Effect> {
             if model.lint_view.context.as_ref().is_some_and(|c| c.path == path && c.line == f.line) {
                 return Vec::new();
             }
-            vec![Effect::ReadContext { store, path, line: f.line }]
+            vec![Job::ReadContext { store, path, line: f.line }]
         }
         _ => {
             model.lint_view.context = None;
@@ -144,7 +144,7 @@ fn page(model: &Model) -> usize {
 
 /// The lint pane's actions while it has the focus, and those of its dialogs (the fix or restore
 /// confirm, the ignore reason) while one is on top. None: not its own.
-pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     match model.overlays.last() {
         Some(Overlay::Confirm { .. }) => confirm_action(model, a),
         Some(Overlay::Reason { .. }) => reason_action(model, a),
@@ -161,7 +161,7 @@ pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
     }
 }
 
-fn act(model: &mut Model, a: Action) -> Vec<Effect> {
+fn act(model: &mut Model, a: Action) -> Vec<Job> {
     let (n, page) = (rows(model).len(), page(model));
     let v = &mut model.lint_view;
     if let Some(to) = crate::app::paged_list::move_cursor(v.cursor, a, n, page) {
@@ -215,7 +215,7 @@ fn act(model: &mut Model, a: Action) -> Vec<Effect> {
 }
 
 /// Enter: open the finding's entity in the preview, scrolled to the offending line.
-fn jump(model: &mut Model) -> Vec<Effect> {
+fn jump(model: &mut Model) -> Vec<Job> {
     let Some(f) = pane::selected_finding(model).cloned() else { return Vec::new() };
     let Some(idx) = f.entity else {
         model.message = Some(Message { text: "this finding is not about an entity".into(), warn: true });
@@ -229,17 +229,17 @@ fn jump(model: &mut Model) -> Vec<Effect> {
         .and_then(|c| c.lines.get((f.line - c.first) as usize).cloned());
     model.main = Pane::Preview;
     model.focus = Pane::Preview;
-    let mut effects = crate::app::reader::update::open_entity(model, idx, true);
+    let mut jobs = crate::app::reader::update::open_entity(model, idx, true);
     if let (Some(text), Some(p)) = (line_text, model.preview.as_mut()) {
         p.mark = Some(Mark { text, anchor: false, row: None });
     }
-    effects.extend(crate::app::reader::update::place_mark(model));
+    jobs.extend(crate::app::reader::update::place_mark(model));
     model.message = Some(Message { text: format!("{} (line {}): {}", f.rule, f.line, f.message), warn: false });
-    effects
+    jobs
 }
 
 /// `i`: ask why the selected finding's rule should be ignored on its entity.
-fn ask_reason(model: &mut Model) -> Vec<Effect> {
+fn ask_reason(model: &mut Model) -> Vec<Job> {
     let Some((f, ignored)) = pane::selected(model) else { return Vec::new() };
     let warn = |model: &mut Model, text: String| model.message = Some(Message { text, warn: true });
     if ignored {
@@ -258,7 +258,7 @@ fn ask_reason(model: &mut Model) -> Vec<Effect> {
 
 /// `C` on a possible contradiction: plan writing it as the format's own `contradicts` on both
 /// entities; the review's confirm dialog shows the diff before anything is written.
-fn confirm_contradiction(model: &mut Model) -> Vec<Effect> {
+fn confirm_contradiction(model: &mut Model) -> Vec<Job> {
     let Some((f, _)) = pane::selected(model) else { return Vec::new() };
     let (Some(store), Some(a), Some(b)) = (model.store.clone(), f.entity, f.other) else {
         let text = "C confirms a possible-contradiction finding; this is not one".to_string();
@@ -266,11 +266,11 @@ fn confirm_contradiction(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     };
     let by = model.review.actor.clone();
-    vec![Effect::Review(Box::new(crate::app::review::jobs::Job::ConfirmContradiction { store, a, b, by }))]
+    vec![Job::Review(Box::new(crate::app::review::jobs::ReviewJob::ConfirmContradiction { store, a, b, by }))]
 }
 
 /// Keys of the reason prompt: Enter writes the ignore (a reason is required), Esc drops it.
-fn reason_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+fn reason_action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     let Some(Overlay::Reason { text, .. }) = model.overlays.last() else { return None };
     match a {
         Action::Open if text.trim().is_empty() => {
@@ -286,7 +286,7 @@ fn reason_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
                 None => format!("ignoring {rule} on {entity}…"),
             };
             model.message = Some(Message { text: doing, warn: false });
-            Some(vec![Effect::Ignore { store, rule, entity, other, reason: text.trim().to_string(), by }])
+            Some(vec![Job::Ignore { store, rule, entity, other, reason: text.trim().to_string(), by }])
         }
         Action::Close => {
             model.overlays.pop();
@@ -297,7 +297,7 @@ fn reason_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
 }
 
 /// `I` on an ignored finding (shown with `v`): remove its `[[ignore]]` entry.
-fn unignore(model: &mut Model) -> Vec<Effect> {
+fn unignore(model: &mut Model) -> Vec<Job> {
     let Some((f, ignored)) = pane::selected(model) else { return Vec::new() };
     let (Some(store), Some(idx)) = (model.store.clone(), f.entity) else { return Vec::new() };
     if !ignored {
@@ -306,11 +306,11 @@ fn unignore(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     }
     let entity = store.entity(idx).id.clone();
-    vec![Effect::Unignore { store, rule: f.rule, entity, by: model.review.actor.clone() }]
+    vec![Job::Unignore { store, rule: f.rule, entity, by: model.review.actor.clone() }]
 }
 
 /// `f` / `F`: compute the diff of the selected finding's fix (or of its whole rule) to confirm.
-fn preview_fix(model: &mut Model, whole_rule: bool) -> Vec<Effect> {
+fn preview_fix(model: &mut Model, whole_rule: bool) -> Vec<Job> {
     let (Some(store), Some(report)) = (model.store.clone(), model.lint.clone()) else { return Vec::new() };
     let Some(f) = pane::selected_finding(model).cloned() else { return Vec::new() };
     let findings: Vec<_> = if whole_rule {
@@ -327,11 +327,11 @@ fn preview_fix(model: &mut Model, whole_rule: bool) -> Vec<Effect> {
     } else {
         format!("Fix {} in {}?", f.rule, f.path.clone().unwrap_or_default())
     };
-    vec![Effect::PreviewFix { store, title, findings }]
+    vec![Job::PreviewFix { store, title, findings }]
 }
 
 /// Keys of the confirm dialog: scroll, or write on yes.
-fn confirm_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+fn confirm_action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     let Some(Overlay::Confirm { scroll, diff, .. }) = model.overlays.last_mut() else { return None };
     match a {
         Action::Down => *scroll = (*scroll + 1).min(diff.len().saturating_sub(1)),
@@ -343,10 +343,10 @@ fn confirm_action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
             let store = model.store.clone()?;
             if let Some(cs) = restore {
                 model.message = Some(Message { text: "restoring…".into(), warn: false });
-                return Some(vec![Effect::ApplyRestore { store, cs }]);
+                return Some(vec![Job::ApplyRestore { store, cs }]);
             }
             model.message = Some(Message { text: "writing fixes…".into(), warn: false });
-            return Some(vec![Effect::ApplyFix { store, findings }]);
+            return Some(vec![Job::ApplyFix { store, findings }]);
         }
         _ => return None,
     }

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use super::jobs::EmbedSource;
 use super::lines;
 use crate::app::action::Action;
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::layout;
 use crate::app::model::{Mark, Message, Model, Overlay, Pane, Preview, Row};
 use folio_core::store::Store;
@@ -15,7 +15,7 @@ use folio_core::store::model::entity::{EntityIdx, LinkSyntax, Resolution};
 /// The reader's actions: scrolling to either end (the catalog's focus moves its cursor instead),
 /// stepping through and following links, back and forward, the properties and copying. They
 /// work from every pane whose own keys did not take them. None: not the reader's.
-pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     match a {
         Action::Top => scroll_preview_to(model, 0),
         Action::Bottom => scroll_preview_to(model, usize::MAX),
@@ -53,7 +53,7 @@ pub fn scroll_preview_to(model: &mut Model, to: usize) {
 
 /// Scroll the preview to its mark (a finding's line, a section heading) once the body is laid
 /// out: the first row holding the marked text.
-pub fn place_mark(model: &mut Model) -> Vec<Effect> {
+pub fn place_mark(model: &mut Model) -> Vec<Job> {
     let Some(Preview { mark: Some(mark), body: Some(Ok(_)), .. }) = &model.preview else { return Vec::new() };
     if mark.row.is_some() {
         return Vec::new();
@@ -89,7 +89,7 @@ pub fn place_mark(model: &mut Model) -> Vec<Effect> {
 }
 
 /// Show an entity in the preview; `record` pushes the previous one on the back stack.
-pub fn open_entity(model: &mut Model, idx: EntityIdx, record: bool) -> Vec<Effect> {
+pub fn open_entity(model: &mut Model, idx: EntityIdx, record: bool) -> Vec<Job> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let e = store.entity(idx);
     if let Some(prev) = &model.preview {
@@ -113,12 +113,12 @@ pub fn open_entity(model: &mut Model, idx: EntityIdx, record: bool) -> Vec<Effec
         mark: None,
     });
     model.invalidate_layout();
-    let mut effects = read_body(model, &store, idx);
-    effects.extend(crate::app::update::entity_opened(model));
-    effects
+    let mut jobs = read_body(model, &store, idx);
+    jobs.extend(crate::app::update::entity_opened(model));
+    jobs
 }
 
-pub fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Effect> {
+pub fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Job> {
     let e = store.entity(idx);
     if e.escapes_root() {
         return Vec::new();
@@ -140,7 +140,7 @@ pub fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Effect> {
             end: t.span.end,
         })
         .collect();
-    vec![Effect::ReadBody {
+    vec![Job::ReadBody {
         embeds,
         rel: e.path.clone(),
         abs: store.abs_path(&e.path),
@@ -177,7 +177,7 @@ pub fn step_link(model: &mut Model, forward: bool) {
     model.focus = Pane::Preview;
 }
 
-pub fn follow_link(model: &mut Model) -> Vec<Effect> {
+pub fn follow_link(model: &mut Model) -> Vec<Job> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let Some(Preview { body: Some(Ok(body)), link: Some(l), .. }) = &model.preview else { return Vec::new() };
     let Some(target) = body.doc.links.get(*l).map(|d| d.target.clone()) else { return Vec::new() };
@@ -188,11 +188,11 @@ pub fn follow_link(model: &mut Model) -> Vec<Effect> {
     let fragment = target.split_once('#').map(|(_, f)| f.to_string()).filter(|f| !f.trim().is_empty());
     let (text, warn) = match resolution {
         Some(Resolution::Entity(i)) => {
-            let mut effects = open_entity(model, i, true);
+            let mut jobs = open_entity(model, i, true);
             if let Some(fragment) = fragment {
-                effects.extend(go_to_anchor(model, fragment));
+                jobs.extend(go_to_anchor(model, fragment));
             }
-            return effects;
+            return jobs;
         }
         Some(Resolution::Anchor) if fragment.is_some() => {
             return go_to_anchor(model, fragment.unwrap_or_default());
@@ -211,14 +211,14 @@ pub fn follow_link(model: &mut Model) -> Vec<Effect> {
 
 /// Scroll the open preview to the heading or block a link's fragment names, now if its body
 /// is laid out, else when it arrives.
-fn go_to_anchor(model: &mut Model, fragment: String) -> Vec<Effect> {
+fn go_to_anchor(model: &mut Model, fragment: String) -> Vec<Job> {
     if let Some(p) = model.preview.as_mut() {
         p.mark = Some(Mark { text: fragment, anchor: true, row: None });
     }
     place_mark(model)
 }
 
-pub fn history_step(model: &mut Model, back: bool) -> Vec<Effect> {
+pub fn history_step(model: &mut Model, back: bool) -> Vec<Job> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let (from, to) = if back { (&mut model.back, &mut model.forward) } else { (&mut model.forward, &mut model.back) };
     let Some(id) = from.pop() else { return Vec::new() };
@@ -244,7 +244,7 @@ pub fn show_properties(model: &mut Model) {
 }
 
 /// `y` over the properties: copy the selected one's value, whole.
-pub fn yank_property(model: &mut Model) -> Vec<Effect> {
+pub fn yank_property(model: &mut Model) -> Vec<Job> {
     let Some(Overlay::Properties { cursor }) = model.overlays.last() else { return Vec::new() };
     let Some(p) = crate::app::reader::properties::of_open_entity(model).into_iter().nth(*cursor) else {
         return Vec::new();
@@ -254,10 +254,10 @@ pub fn yank_property(model: &mut Model) -> Vec<Effect> {
         p.label,
         crate::markdown::sanitize::line(&crate::app::reader::properties::shortened(&p.value, 40))
     );
-    vec![Effect::Copy { text: p.value, what }]
+    vec![Job::Copy { text: p.value, what }]
 }
 
-pub fn yank(model: &mut Model, a: Action) -> Vec<Effect> {
+pub fn yank(model: &mut Model, a: Action) -> Vec<Job> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let idx = match (model.focus, model.selected_row(), model.open_entity()) {
         (Pane::Catalog, Some(Row::Entity { idx, .. }), _) => *idx,
@@ -275,5 +275,5 @@ pub fn yank(model: &mut Model, a: Action) -> Vec<Effect> {
         _ => (e.id.clone(), "id"),
     };
     let what = format!("{what} {}", crate::markdown::sanitize::line(&text));
-    vec![Effect::Copy { text, what }]
+    vec![Job::Copy { text, what }]
 }

@@ -5,14 +5,14 @@ use std::sync::Arc;
 use ratatui::layout::Rect;
 
 use crate::app::action::Action;
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::model::{Mark, Model, Overlay, Pane};
 use folio_core::recall::engine::Engine;
 use folio_core::recall::text::TextRecall;
 
 /// Open the overlay (creating the engine for the loaded store on first use); the first time,
 /// the store's text index is asked for, built off the UI thread.
-pub fn open(model: &mut Model) -> Vec<Effect> {
+pub fn open(model: &mut Model) -> Vec<Job> {
     if model.overlays.iter().any(|o| matches!(o, Overlay::Recall { .. })) {
         return Vec::new();
     }
@@ -29,15 +29,15 @@ pub fn open(model: &mut Model) -> Vec<Effect> {
     }
     model.overlays.push(Overlay::Recall { query: String::new(), cursor: 0 });
     requery(model);
-    let mut effects = Vec::new();
+    let mut jobs = Vec::new();
     if !model.text_wanted
         && let Some(store) = model.store.clone()
     {
         model.text_wanted = true;
         model.text_changes.clear();
-        effects.push(Effect::IndexText { store, base: None, changed: Vec::new() });
+        jobs.push(Job::IndexText { store, base: None, changed: Vec::new() });
     }
-    effects
+    jobs
 }
 
 /// A text index came back: kept when it is of the store shown (an older store's is dropped: a
@@ -55,28 +55,28 @@ pub fn text_indexed(model: &mut Model, store: Arc<folio_core::store::Store>, tex
 
 /// The store was refreshed, these paths read again: bring the text index up to date (from the
 /// last one built, reading every file changed since).
-pub fn text_store_changed(model: &mut Model, changed: impl IntoIterator<Item = String>) -> Vec<Effect> {
+pub fn text_store_changed(model: &mut Model, changed: impl IntoIterator<Item = String>) -> Vec<Job> {
     if !model.text_wanted {
         return Vec::new();
     }
     model.text_changes.extend(changed);
     let Some(store) = model.store.clone() else { return Vec::new() };
     let changed = model.text_changes.clone();
-    vec![Effect::IndexText { store, base: model.text_index.clone(), changed }]
+    vec![Job::IndexText { store, base: model.text_index.clone(), changed }]
 }
 
 /// A store newly loaded (not refreshed): its text index starts afresh.
-pub fn text_store_loaded(model: &mut Model) -> Vec<Effect> {
+pub fn text_store_loaded(model: &mut Model) -> Vec<Job> {
     model.text_index = None;
     model.text_changes.clear();
     match model.store.clone() {
-        Some(store) if model.text_wanted => vec![Effect::IndexText { store, base: None, changed: Vec::new() }],
+        Some(store) if model.text_wanted => vec![Job::IndexText { store, base: None, changed: Vec::new() }],
         _ => Vec::new(),
     }
 }
 
 /// Keys of the open overlay; `None` when the action is not recall's.
-pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     match a {
         Action::Down => move_cursor(model, 1),
         Action::Up => move_cursor(model, -1),
@@ -90,7 +90,7 @@ pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
 }
 
 /// The store's recent queries, read by a worker.
-pub fn history_loaded(model: &mut Model, recent: Vec<String>) -> Vec<Effect> {
+pub fn history_loaded(model: &mut Model, recent: Vec<String>) -> Vec<Job> {
     model.recall_recent = recent;
     Vec::new()
 }
@@ -161,7 +161,7 @@ fn move_cursor(model: &mut Model, delta: isize) {
 }
 
 /// Enter: a recent query fills the prompt; a result opens in the preview and is remembered.
-fn choose(model: &mut Model) -> Vec<Effect> {
+fn choose(model: &mut Model) -> Vec<Job> {
     let Some(Overlay::Recall { query, cursor }) = model.overlays.last().cloned() else { return Vec::new() };
     if query.trim().is_empty() {
         if let Some(q) = model.recall_recent.get(cursor).cloned() {
@@ -175,19 +175,19 @@ fn choose(model: &mut Model) -> Vec<Effect> {
     let Some(hit) = model.recall.as_ref().and_then(|e| e.get(cursor)) else { return Vec::new() };
     model.overlays.pop();
     model.recall_recent = folio_core::recall::history::remember(&model.recall_recent, &query);
-    let mut effects = Vec::new();
+    let mut jobs = Vec::new();
     if let (Some(store), Some(state)) = (&model.store, &model.state_dir) {
         let (state, root) = (state.clone(), store.root.clone());
-        effects.push(Effect::SaveRecallHistory { state, root, recent: model.recall_recent.clone() });
+        jobs.push(Job::SaveRecallHistory { state, root, recent: model.recall_recent.clone() });
     }
     model.focus = Pane::Preview;
     model.main = Pane::Preview;
-    effects.extend(crate::app::reader::update::open_entity(model, hit.idx, true));
+    jobs.extend(crate::app::reader::update::open_entity(model, hit.idx, true));
     if let (Some(section), Some(p)) = (hit.section, model.preview.as_mut()) {
         p.mark = Some(Mark { text: section.heading, anchor: false, row: None });
     }
-    effects.extend(crate::app::reader::update::place_mark(model));
-    effects
+    jobs.extend(crate::app::reader::update::place_mark(model));
+    jobs
 }
 
 /// A new store (loaded or refreshed): the engine restarts on it, keeping the query.

@@ -1,4 +1,4 @@
-//! The review pane's disk work, run off the UI thread as `Effect::Review`: building the queue,
+//! The review pane's disk work, run off the UI thread as `Job::Review`: building the queue,
 //! reading an item's diff, planning verdicts and merges, applying them, saving edits and undo.
 //! Each job answers with one `Outcome`, which `review::outcome` folds into the model.
 use std::sync::Arc;
@@ -73,7 +73,7 @@ pub struct Detail {
     pub promotion: Option<String>,
 }
 
-pub enum Job {
+pub enum ReviewJob {
     /// The inbox of the store, with its lint report when the lint pane has it (else linted here).
     Queue(Arc<Store>, Option<Arc<folio_core::store::lint::Report>>),
     Detail(Arc<Store>, Box<QueueItem>),
@@ -217,12 +217,12 @@ impl From<WriteError> for Failure {
     }
 }
 
-pub fn run(job: Job) -> Outcome {
+pub fn run(job: ReviewJob) -> Outcome {
     match job {
-        Job::Queue(store, Some(report)) => Outcome::Queue(attribution::inbox_with(&store, &report)),
-        Job::Queue(store, None) => Outcome::Queue(attribution::inbox(&store)),
-        Job::Detail(store, item) => Outcome::Detail(Box::new(detail(&store, &item))),
-        Job::Plan { store, targets, verdict, by, stubs } => {
+        ReviewJob::Queue(store, Some(report)) => Outcome::Queue(attribution::inbox_with(&store, &report)),
+        ReviewJob::Queue(store, None) => Outcome::Queue(attribution::inbox(&store)),
+        ReviewJob::Detail(store, item) => Outcome::Detail(Box::new(detail(&store, &item))),
+        ReviewJob::Plan { store, targets, verdict, by, stubs } => {
             let reviewer = Reviewer::now(&by);
             // Hidden content is confirmed a second time in the dialog before this plan applies.
             let plan = if stubs {
@@ -232,19 +232,19 @@ pub fn run(job: Job) -> Outcome {
             };
             planned(&store, plan.map_err(|e| e.to_string()))
         }
-        Job::Baseline { store, selection, scope, by } => {
+        ReviewJob::Baseline { store, selection, scope, by } => {
             let plan = review::baseline::plan(&store, &selection, &Reviewer::now(&by), &scope);
             planned(&store, plan.map_err(|e| e.to_string()))
         }
-        Job::Merge { store, from, into, body, by } => {
+        ReviewJob::Merge { store, from, into, body, by } => {
             let plan = review::merge::plan(&store, from, into, body.as_deref(), &Reviewer::now(&by));
             planned(&store, plan.map_err(|e| e.to_string()))
         }
-        Job::ConfirmContradiction { store, a, b, by } => {
+        ReviewJob::ConfirmContradiction { store, a, b, by } => {
             let plan = review::contradiction::confirm(&store, a, b, &Reviewer::now(&by));
             planned(&store, plan.map_err(|e| e.to_string()))
         }
-        Job::Apply { store, plan } => {
+        ReviewJob::Apply { store, plan } => {
             // The status bar names what was decided: `approve apis/refunds-v2: approved`.
             let verb = match plan.decisions.as_slice() {
                 [one] => format!("{} {}", plan.verb, one.entity),
@@ -254,19 +254,19 @@ pub fn run(job: Job) -> Outcome {
             let result = plan.apply(&store, &WriteOptions::default()).map_err(Failure::from);
             Outcome::Written(result.map(|applied| reloaded(&store, &applied, format!("{verb}: {summary}"))))
         }
-        Job::OpenEditor { store, idx, then_approve, external } => {
+        ReviewJob::OpenEditor { store, idx, then_approve, external } => {
             Outcome::EditorReady { seed: seed(&store, idx).map(Box::new), then_approve, external }
         }
-        Job::OpenMerge { store, from, into } => {
+        ReviewJob::OpenMerge { store, from, into } => {
             let seed = merge_seed(&store, from, into).map(Box::new);
             Outcome::EditorReady { seed, then_approve: false, external: false }
         }
-        Job::Save { store, seed, entity_text, by } => Outcome::Written(save(&store, &seed, &entity_text, &by)),
-        Job::EditApprove { store, seed, edits, by } => {
+        ReviewJob::Save { store, seed, entity_text, by } => Outcome::Written(save(&store, &seed, &entity_text, &by)),
+        ReviewJob::EditApprove { store, seed, edits, by } => {
             planned(&store, super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by)))
         }
-        Job::PreviewUndo(store, by) => Outcome::UndoPreview(undo_dialog(&store, &by).map_err(|e| e.to_string())),
-        Job::Undo { store, by, at } => {
+        ReviewJob::PreviewUndo(store, by) => Outcome::UndoPreview(undo_dialog(&store, &by).map_err(|e| e.to_string())),
+        ReviewJob::Undo { store, by, at } => {
             let opts = WriteOptions { at: Some(at), ..Default::default() };
             let result = undo::undo(&store, &by, &opts).map_err(Failure::from);
             Outcome::Written(result.map(|applied| reloaded(&store, &applied, "undone".into())))

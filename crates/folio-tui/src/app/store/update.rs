@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::app::catalog::update::{rebuild, select_row, selection_key, show_tree};
 use crate::app::event::{LoadedStore, Written};
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::model::{Message, Model, Row};
 use crate::app::reader::update::read_body;
 use crate::app::review::update as review;
@@ -18,13 +18,13 @@ use folio_core::store::read::tree;
 
 /// The store finished loading: show its tree, open the first entity, start watching and the
 /// per-store work (lint, recall, graph, the review inbox), and cache it when worth it.
-pub fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Effect> {
+pub fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Job> {
     let LoadedStore { store, tree } = loaded;
     model.load_error = None;
     // A store read from its files is worth caching when large; one from the cache is
     // rewritten once its check has re-read what changed (`CacheChecked`).
     let save = (model.config.cache && !store.from_cache && store.entities.len() >= cache::MIN_ENTITIES)
-        .then(|| Effect::SaveCache(store.clone(), None));
+        .then(|| Job::SaveCache(store.clone(), None));
     let root = store.root.clone();
     model.store = Some(store);
     model.lint_base = None;
@@ -37,42 +37,42 @@ pub fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Effect> {
     }
     // Start on the first entity rather than on a folder, with its preview open.
     let first = model.rows.iter().position(|r| matches!(r, Row::Entity { .. })).unwrap_or(0);
-    let mut effects = select_row(model, first);
+    let mut jobs = select_row(model, first);
     if model.config.watch {
-        effects.push(Effect::Watch(root));
+        jobs.push(Job::Watch(root));
     }
-    effects.extend(after_store_change(model));
-    effects.extend(recall::text_store_loaded(model));
+    jobs.extend(after_store_change(model));
+    jobs.extend(recall::text_store_loaded(model));
     if let (Some(store), Some(state)) = (&model.store, &model.state_dir) {
-        effects.push(Effect::LoadRecallHistory { state: state.clone(), root: store.root.clone() });
+        jobs.push(Job::LoadRecallHistory { state: state.clone(), root: store.root.clone() });
     }
-    effects.extend(review::on_store_changed(model));
-    effects.extend(save);
-    effects
+    jobs.extend(review::on_store_changed(model));
+    jobs.extend(save);
+    jobs
 }
 
 /// The watcher saw files change: re-read them (one refresh at a time; the rest queue up).
 /// The store could not be opened: the preview says why.
-pub fn load_failed(model: &mut Model, e: String) -> Vec<Effect> {
+pub fn load_failed(model: &mut Model, e: String) -> Vec<Job> {
     model.load_error = Some(e);
     Vec::new()
 }
 
 /// A write of folio's own finished (lint fixes, a restore): say what it did, and reload what it
 /// wrote now rather than waiting for the watcher (there may be none).
-pub fn written(model: &mut Model, (text, files, own): Written) -> Vec<Effect> {
+pub fn written(model: &mut Model, (text, files, own): Written) -> Vec<Job> {
     model.message = Some(Message { text, warn: false });
     model.own_writes.record(own);
     files_changed(model, files)
 }
 
-pub fn files_changed(model: &mut Model, paths: Vec<PathBuf>) -> Vec<Effect> {
+pub fn files_changed(model: &mut Model, paths: Vec<PathBuf>) -> Vec<Job> {
     model.queued_changes.extend(paths);
     start_refresh(model)
 }
 
 /// The cache's check found files changed since the snapshot: re-read them, then rewrite the cache.
-pub fn cache_checked(model: &mut Model, paths: Vec<PathBuf>, at: std::time::SystemTime) -> Vec<Effect> {
+pub fn cache_checked(model: &mut Model, paths: Vec<PathBuf>, at: std::time::SystemTime) -> Vec<Job> {
     if paths.is_empty() {
         return Vec::new();
     }
@@ -89,19 +89,19 @@ pub fn refreshed(
     store: Box<Store>,
     report: RefreshReport,
     found: &[crate::app::platform::own_writes::Fingerprint],
-) -> Vec<Effect> {
+) -> Vec<Job> {
     model.refreshing = false;
     let keep = selection_key(model);
     let old = model.store.replace(Arc::from(store));
     let paths = report.changed.iter().chain(&report.added).chain(&report.removed);
     model.lint_changes.extend(paths.clone().cloned());
-    let mut effects = recall::text_store_changed(model, paths.cloned());
+    let mut jobs = recall::text_store_changed(model, paths.cloned());
     // The catalog tree is rebuilt only when something it shows changed (a prose edit keeps it).
     if !old.as_ref().zip(model.store.as_ref()).is_some_and(|(old, new)| tree::unchanged(old, new)) {
         rebuild(model, keep);
     }
-    effects.extend(revalidate_preview(model, &report.changed));
-    effects.extend(after_store_change(model));
+    jobs.extend(revalidate_preview(model, &report.changed));
+    jobs.extend(after_store_change(model));
     // folio's own writes (a verdict, an undo, a save) come back through the watcher: they are
     // reloaded, but only an outside change is announced (the verdict's message stays).
     let n = model.own_writes.outside(found);
@@ -113,41 +113,41 @@ pub fn refreshed(
             _ => Message { text: reloaded, warn: false },
         });
     }
-    effects.extend(start_refresh(model));
-    effects.extend(review::on_store_changed(model));
-    effects.extend(old.map(Effect::Discard));
+    jobs.extend(start_refresh(model));
+    jobs.extend(review::on_store_changed(model));
+    jobs.extend(old.map(Job::Discard));
     if model.cache_stale && !model.refreshing {
         model.cache_stale = false;
         let as_of = model.cache_checked_at.take();
-        effects.extend(model.store.clone().map(|s| Effect::SaveCache(s, as_of)));
+        jobs.extend(model.store.clone().map(|s| Job::SaveCache(s, as_of)));
     }
-    effects
+    jobs
 }
 
 /// A loaded or refreshed store: lint it again, restart recall on it, lay the graph out anew.
-pub fn after_store_change(model: &mut Model) -> Vec<Effect> {
+pub fn after_store_change(model: &mut Model) -> Vec<Job> {
     if model.store.is_none() {
         return Vec::new();
     }
     model.graph.laid = None;
     recall::store_changed(model);
-    let mut effects = lint::request(model);
-    effects.extend(graph::relayout(model));
-    effects
+    let mut jobs = lint::request(model);
+    jobs.extend(graph::relayout(model));
+    jobs
 }
 
-pub fn start_refresh(model: &mut Model) -> Vec<Effect> {
+pub fn start_refresh(model: &mut Model) -> Vec<Job> {
     match &model.store {
         Some(store) if !model.refreshing && !model.queued_changes.is_empty() => {
             model.refreshing = true;
-            vec![Effect::Refresh(store.clone(), std::mem::take(&mut model.queued_changes))]
+            vec![Job::Refresh(store.clone(), std::mem::take(&mut model.queued_changes))]
         }
         _ => Vec::new(),
     }
 }
 
 /// After a refresh: find the open entity again by id; re-read it when its file changed.
-pub fn revalidate_preview(model: &mut Model, changed: &[String]) -> Vec<Effect> {
+pub fn revalidate_preview(model: &mut Model, changed: &[String]) -> Vec<Job> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let Some(p) = model.preview.as_mut() else { return Vec::new() };
     let found = store.find(&p.id).filter(|&i| store.entity(i).id == p.id);

@@ -5,13 +5,13 @@ use std::collections::HashSet;
 
 use super::{say, store};
 use crate::app::action::Action;
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::model::Model;
-use crate::app::review::jobs::{Job, Planned};
+use crate::app::review::jobs::{Planned, ReviewJob};
 use crate::app::review::{Confirm, Pending};
 
 /// Keys in the review's confirm dialog (it takes every action while open).
-pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
+pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
     let Some(c) = model.review.confirm.as_mut() else { return Vec::new() };
     match a {
         Action::Down => c.scroll = (c.scroll + 1).min(c.lines.len().saturating_sub(1)),
@@ -35,9 +35,9 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             let Some(c) = model.review.confirm.take() else { return Vec::new() };
             let Some(store) = store(model) else { return Vec::new() };
             return match c.pending {
-                Pending::Plan(plan) => vec![Effect::Review(Box::new(Job::Apply { store, plan }))],
+                Pending::Plan(plan) => vec![Job::Review(Box::new(ReviewJob::Apply { store, plan }))],
                 Pending::Undo(at) => {
-                    vec![Effect::Review(Box::new(Job::Undo { store, by: model.review.actor.clone(), at }))]
+                    vec![Job::Review(Box::new(ReviewJob::Undo { store, by: model.review.actor.clone(), at }))]
                 }
                 Pending::Nothing => Vec::new(),
             };

@@ -3,27 +3,22 @@
 //! body as the merge).
 use super::{say, store};
 use crate::app::action::Action;
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::model::{Model, Pane, Row};
-use crate::app::review::jobs::{EditSeed, Job};
+use crate::app::review::jobs::{EditSeed, ReviewJob};
 use folio_core::store::model::entity::EntityIdx;
 
-pub(super) fn open_editor(
-    model: &mut Model,
-    idx: Option<EntityIdx>,
-    then_approve: bool,
-    external: bool,
-) -> Vec<Effect> {
+pub(super) fn open_editor(model: &mut Model, idx: Option<EntityIdx>, then_approve: bool, external: bool) -> Vec<Job> {
     match (idx, store(model)) {
         (Some(idx), Some(store)) => {
-            vec![Effect::Review(Box::new(Job::OpenEditor { store, idx, then_approve, external }))]
+            vec![Job::Review(Box::new(ReviewJob::OpenEditor { store, idx, then_approve, external }))]
         }
         _ => Vec::new(),
     }
 }
 
 /// `e` / `E` outside the inbox: the entity in the preview (or under the catalog cursor).
-pub(super) fn edit_open_entity(model: &mut Model, external: bool) -> Vec<Effect> {
+pub(super) fn edit_open_entity(model: &mut Model, external: bool) -> Vec<Job> {
     let idx = match (model.focus, model.selected_row(), model.open_entity()) {
         (Pane::Catalog, Some(Row::Entity { idx, .. }), _) => Some(*idx),
         (_, _, Some(i)) => Some(i),
@@ -36,7 +31,7 @@ pub(super) fn edit_open_entity(model: &mut Model, external: bool) -> Vec<Effect>
 }
 
 /// Keys in the in-app editor (it takes every action while open).
-pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
+pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
     let Some(ed) = model.editor.as_mut() else { return Vec::new() };
     match a {
         Action::NextField => ed.focus_next(true),
@@ -55,16 +50,18 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             let by = model.review.actor.clone();
             if let (Some((from, _)), Some(into)) = (ed.seed.merge_from.clone(), ed.seed.merge_into) {
                 let body = Some(ed.body_text());
-                return vec![Effect::Review(Box::new(Job::Merge { store, from, into, body, by }))];
+                return vec![Job::Review(Box::new(ReviewJob::Merge { store, from, into, body, by }))];
             }
             let seed = Box::new(ed.seed.clone());
             if ed.then_approve {
                 // Nothing is written yet: the edit and the approval come back as one plan to confirm.
                 let edits = Box::new(ed.edits());
-                return vec![Effect::Review(Box::new(Job::EditApprove { store, seed, edits, by }))];
+                return vec![Job::Review(Box::new(ReviewJob::EditApprove { store, seed, edits, by }))];
             }
             match ed.entity_text() {
-                Ok(entity_text) => return vec![Effect::Review(Box::new(Job::Save { store, seed, entity_text, by }))],
+                Ok(entity_text) => {
+                    return vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by }))];
+                }
                 Err(e) => ed.error = Some(e),
             }
         }
@@ -77,11 +74,11 @@ pub(super) fn external_done(
     model: &mut Model,
     seed: Box<EditSeed>,
     result: Result<Option<String>, String>,
-) -> Vec<Effect> {
+) -> Vec<Job> {
     match (result, store(model)) {
         (Ok(Some(entity_text)), Some(store)) => {
             let by = model.review.actor.clone();
-            vec![Effect::Review(Box::new(Job::Save { store, seed, entity_text, by }))]
+            vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by }))]
         }
         (Ok(None), _) => {
             say(model, format!("{}: no change in the editor; nothing was written", seed.path), false);

@@ -5,9 +5,9 @@ use super::editing::open_editor;
 use super::plan::{plan_job, plan_selected, plan_visible};
 use super::{on_store_changed, say, store};
 use crate::app::action::Action;
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::model::{Model, Overlay};
-use crate::app::review::jobs::Job;
+use crate::app::review::jobs::ReviewJob;
 use crate::app::review::{Picker, Prompt, PromptKind};
 use folio_core::recall::{RecallItem, rank};
 use folio_core::store::model::entity::EntityIdx;
@@ -17,7 +17,7 @@ use folio_core::store::review::group::{Grouping, grouped};
 
 /// The inbox's own actions while it is open: moving through the queue and the verdicts on the
 /// selected item (or on every item the bulk filter selects). None: not ours.
-pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     Some(match a {
         Action::Down => move_cursor(model, 1),
         Action::Up => move_cursor(model, -1),
@@ -57,7 +57,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
             Some((a, b)) => match store(model) {
                 Some(store) => {
                     let by = model.review.actor.clone();
-                    vec![Effect::Review(Box::new(Job::ConfirmContradiction { store, a, b, by }))]
+                    vec![Job::Review(Box::new(ReviewJob::ConfirmContradiction { store, a, b, by }))]
                 }
                 None => Vec::new(),
             },
@@ -151,7 +151,7 @@ const PICKER_ROWS: usize = 12;
 
 /// Narrow the inbox to what the selected item's author wrote (`author:` in the filter), so an
 /// agent's run is taken as one batch with the bulk verdicts.
-fn same_author(model: &mut Model) -> Vec<Effect> {
+fn same_author(model: &mut Model) -> Vec<Job> {
     let Some(item) = model.review.selected() else { return Vec::new() };
     let Some(author) = item.author.as_deref().and_then(|a| a.split_whitespace().next()).map(str::to_string) else {
         say(model, format!("{} names no author", item.id), true);
@@ -170,7 +170,7 @@ fn same_author(model: &mut Model) -> Vec<Effect> {
 }
 
 /// Narrow the inbox to what the selected item's agent run wrote (`session:` in the filter).
-fn same_session(model: &mut Model) -> Vec<Effect> {
+fn same_session(model: &mut Model) -> Vec<Job> {
     let Some(item) = model.review.selected() else { return Vec::new() };
     // A run from git is `<commit> <subject>`: the commit alone names it in the filter.
     let Some(session) = item.session.as_deref().and_then(|s| s.split_whitespace().next()).map(str::to_string) else {
@@ -190,7 +190,7 @@ fn same_session(model: &mut Model) -> Vec<Effect> {
 }
 
 /// `gb`: group by author, then by agent run, then not; the selection stays on its item.
-fn group_inbox(model: &mut Model) -> Vec<Effect> {
+fn group_inbox(model: &mut Model) -> Vec<Job> {
     let selected = model.review.selected().map(|i| i.id.clone());
     model.review.group = match model.review.group {
         None => Some(Grouping::Author),
@@ -211,7 +211,7 @@ fn group_inbox(model: &mut Model) -> Vec<Effect> {
     select(model)
 }
 
-pub(super) fn toggle(model: &mut Model) -> Vec<Effect> {
+pub(super) fn toggle(model: &mut Model) -> Vec<Job> {
     model.review.open = !model.review.open;
     if !model.review.open {
         return Vec::new();
@@ -221,14 +221,14 @@ pub(super) fn toggle(model: &mut Model) -> Vec<Effect> {
     on_store_changed(model)
 }
 
-pub(super) fn move_cursor(model: &mut Model, delta: isize) -> Vec<Effect> {
+pub(super) fn move_cursor(model: &mut Model, delta: isize) -> Vec<Job> {
     let n = model.review.visible().len();
     model.review.cursor = model.review.cursor.saturating_add_signed(delta).min(n.saturating_sub(1));
     select(model)
 }
 
 /// Ask for the selected item's detail when it is not the one shown.
-pub(super) fn select(model: &mut Model) -> Vec<Effect> {
+pub(super) fn select(model: &mut Model) -> Vec<Job> {
     let n = model.review.visible().len();
     model.review.cursor = model.review.cursor.min(n.saturating_sub(1));
     let Some(item) = model.review.selected().cloned() else {
@@ -240,7 +240,7 @@ pub(super) fn select(model: &mut Model) -> Vec<Effect> {
     }
     model.review.detail_scroll = 0;
     match store(model) {
-        Some(s) => vec![Effect::Review(Box::new(Job::Detail(s, Box::new(item))))],
+        Some(s) => vec![Job::Review(Box::new(ReviewJob::Detail(s, Box::new(item))))],
         None => Vec::new(),
     }
 }
@@ -263,23 +263,23 @@ pub(super) fn batch_targets(model: &Model) -> Vec<EntityIdx> {
     model.review.batch().iter().filter_map(|i| s.find(&i.id).filter(|&x| s.entity(x).id == i.id)).collect()
 }
 
-pub(super) fn answer_prompt(model: &mut Model) -> Vec<Effect> {
+pub(super) fn answer_prompt(model: &mut Model) -> Vec<Job> {
     let Some(p) = model.review.prompt.take() else { return Vec::new() };
     let text = p.text.trim().to_string();
     match p.kind {
         PromptKind::Reviewer { then } => match crate::app::settings::reviewer::actor_from(&text) {
             Some(actor) => {
                 model.review.actor = actor.clone();
-                let mut effects = Vec::new();
+                let mut jobs = Vec::new();
                 match model.review.reviewer_file.clone() {
                     Some(file) => {
                         say(model, format!("reviewing as {actor} (remembered in {})", file.display()), false);
-                        effects.push(Effect::RememberReviewer { file, actor });
+                        jobs.push(Job::RememberReviewer { file, actor });
                     }
                     None => say(model, format!("reviewing as {actor}"), false),
                 }
-                effects.extend(super::handle(model, then).unwrap_or_default());
-                effects
+                jobs.extend(super::handle(model, then).unwrap_or_default());
+                jobs
             }
             None => {
                 say(model, "a reviewer is one name without spaces (ann, or human:ann)", true);
@@ -293,14 +293,14 @@ pub(super) fn answer_prompt(model: &mut Model) -> Vec<Effect> {
             Vec::new()
         }
         PromptKind::Veto { targets } => {
-            let effects = plan_job(model, targets, Verdict::Veto { reason: text });
+            let jobs = plan_job(model, targets, Verdict::Veto { reason: text });
             model.review.planning_from_prompt = true;
-            effects
+            jobs
         }
         PromptKind::PromoteTo { target } => {
-            let effects = plan_job(model, vec![target], Verdict::Promote { to: (!text.is_empty()).then_some(text) });
+            let jobs = plan_job(model, vec![target], Verdict::Promote { to: (!text.is_empty()).then_some(text) });
             model.review.planning_from_prompt = true;
-            effects
+            jobs
         }
         PromptKind::Filter => match Filter::parse(&text) {
             Ok(_) => {
@@ -345,13 +345,13 @@ pub(super) fn step_picker(model: &mut Model, down: bool) {
     }
 }
 
-pub(super) fn pick_merge_target(model: &mut Model) -> Vec<Effect> {
+pub(super) fn pick_merge_target(model: &mut Model) -> Vec<Job> {
     let Some(p) = model.review.picker.take() else { return Vec::new() };
     let (Some(into), Some(store)) = (p.hits.get(p.cursor).copied(), store(model)) else {
         say(model, "no merge target picked", true);
         return Vec::new();
     };
-    vec![Effect::Review(Box::new(Job::OpenMerge { store, from: p.from, into }))]
+    vec![Job::Review(Box::new(ReviewJob::OpenMerge { store, from: p.from, into }))]
 }
 
 /// Tab: the first item of the next tier below the selected one's, wrapping to the top.

@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::jobs::Job;
+use super::jobs::ReviewJob;
 use super::{Prompt, PromptKind};
 use crate::app::action::{Action, inbox_verbs};
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::model::{Message, Model};
 use crate::app::settings::keymap::{Context, Key, Lookup};
 use folio_core::store::Store;
@@ -32,7 +32,7 @@ fn store(model: &Model) -> Option<Arc<Store>> {
 /// Queue the rebuild of the inbox after the store changed (load, live reload, a write): after
 /// the lint pass under way when one is (`lint_finished`), with the lint pane's report when it
 /// is this store's, else with a lint of its own.
-pub fn on_store_changed(model: &mut Model) -> Vec<Effect> {
+pub fn on_store_changed(model: &mut Model) -> Vec<Job> {
     let Some(s) = store(model).filter(|_| model.review.open) else { return Vec::new() };
     // A pass under way is for this store or its config (an ignore just written): wait for it.
     if model.linting {
@@ -44,12 +44,12 @@ pub fn on_store_changed(model: &mut Model) -> Vec<Effect> {
         _ => None,
     };
     model.review.queue_after_lint = false;
-    vec![Effect::Review(Box::new(Job::Queue(s, report)))]
+    vec![Job::Review(Box::new(ReviewJob::Queue(s, report)))]
 }
 
 /// A lint pass ended (or failed): the queue that waited for it is rebuilt now, unless another
 /// pass for a newer store started meanwhile (then it waits for that one).
-pub fn lint_finished(model: &mut Model) -> Vec<Effect> {
+pub fn lint_finished(model: &mut Model) -> Vec<Job> {
     if !model.review.queue_after_lint {
         return Vec::new();
     }
@@ -57,7 +57,7 @@ pub fn lint_finished(model: &mut Model) -> Vec<Effect> {
 }
 
 /// Keys that are typed rather than bound: the editor, a prompt, the picker. None: not ours.
-pub fn intercept_key(model: &mut Model, k: KeyEvent) -> Option<Vec<Effect>> {
+pub fn intercept_key(model: &mut Model, k: KeyEvent) -> Option<Vec<Job>> {
     let typed = !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
     if model.editor.is_some() {
         let key = Key::from_event(&k);
@@ -129,7 +129,7 @@ pub fn paste(model: &mut Model, text: &str) -> bool {
 }
 
 /// The actions of the review pane, its dialogs and the editors. None: not ours.
-pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     if model.editor.is_some() {
         return Some(editing::action(model, a));
     }
@@ -149,7 +149,7 @@ pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Effect>> {
         Action::Undo => {
             let by = model.review.actor.clone();
             return Some(
-                store(model).map(|s| vec![Effect::Review(Box::new(Job::PreviewUndo(s, by)))]).unwrap_or_default(),
+                store(model).map(|s| vec![Job::Review(Box::new(ReviewJob::PreviewUndo(s, by)))]).unwrap_or_default(),
             );
         }
         _ => {}

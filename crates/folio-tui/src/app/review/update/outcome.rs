@@ -6,7 +6,7 @@ use super::editing::external_done;
 use super::inbox::select;
 use super::say;
 use crate::app::event::Event;
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::model::Model;
 use crate::app::review::editor::Editor;
 use crate::app::review::jobs::Outcome;
@@ -14,7 +14,7 @@ use crate::app::review::{Confirm, Pending};
 use folio_core::store::review::fields;
 
 /// Fold a job's outcome into the model.
-pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
+pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Job> {
     match o {
         Outcome::Queue(items) => {
             let keep = model.review.selected().map(|i| i.id.clone());
@@ -65,7 +65,7 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
             Vec::new()
         }
         Outcome::EditorReady { seed: Ok(seed), external: true, .. } => {
-            vec![Effect::ExternalEdit(seed, model.review.editor_command.clone())]
+            vec![Job::ExternalEdit(seed, model.review.editor_command.clone())]
         }
         Outcome::EditorReady { seed: Ok(seed), then_approve, .. } => {
             let grammar = match model.store.as_ref() {
@@ -84,9 +84,9 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Effect> {
             let w = *w;
             model.editor = None;
             model.own_writes.record(w.own.clone());
-            let effects = crate::app::update::event(model, Event::Refreshed(w.store, w.report, w.own));
+            let jobs = crate::app::update::event(model, Event::Refreshed(w.store, w.report, w.own));
             say(model, w.message, false);
-            effects
+            jobs
         }
         Outcome::Written(Err(f)) => {
             if let Some(ed) = model.editor.as_mut() {

@@ -2,31 +2,31 @@
 //! bulk filter selects); its outcome opens the confirm dialog (`confirm::show_plan`).
 use super::inbox::{batch_targets, selected_target};
 use super::{say, store};
-use crate::app::jobs::Effect;
+use crate::app::jobs::Job;
 use crate::app::model::Model;
-use crate::app::review::jobs::Job;
+use crate::app::review::jobs::ReviewJob;
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::review::Verdict;
 
-pub(super) fn plan_job(model: &mut Model, targets: Vec<EntityIdx>, verdict: Verdict) -> Vec<Effect> {
+pub(super) fn plan_job(model: &mut Model, targets: Vec<EntityIdx>, verdict: Verdict) -> Vec<Job> {
     model.review.planning_from_prompt = false;
     match store(model) {
         Some(store) if !targets.is_empty() => {
             model.review.last_request = Some((targets.clone(), verdict.clone()));
             let by = model.review.actor.clone();
-            vec![Effect::Review(Box::new(Job::Plan { store, targets, verdict, by, stubs: false }))]
+            vec![Job::Review(Box::new(ReviewJob::Plan { store, targets, verdict, by, stubs: false }))]
         }
         _ => Vec::new(),
     }
 }
 
-pub(super) fn plan_selected(model: &mut Model, verdict: Verdict) -> Vec<Effect> {
+pub(super) fn plan_selected(model: &mut Model, verdict: Verdict) -> Vec<Job> {
     let targets = selected_target(model).into_iter().collect();
     plan_job(model, targets, verdict)
 }
 
 /// Baseline every shown item (hidden content held back): the confirm dialog counts them.
-pub(super) fn plan_baseline(model: &mut Model) -> Vec<Effect> {
+pub(super) fn plan_baseline(model: &mut Model) -> Vec<Job> {
     let Some(s) = store(model) else { return Vec::new() };
     let shown = model.review.visible();
     let held_back = shown.iter().filter(|i| i.hidden_content).count();
@@ -43,10 +43,10 @@ pub(super) fn plan_baseline(model: &mut Model) -> Vec<Effect> {
     let selection = folio_core::store::review::baseline::Selection { targets, held_back };
     let scope = model.review.filter.clone();
     model.review.planning_from_prompt = false;
-    vec![Effect::Review(Box::new(Job::Baseline { store: s, selection, scope, by: model.review.actor.clone() }))]
+    vec![Job::Review(Box::new(ReviewJob::Baseline { store: s, selection, scope, by: model.review.actor.clone() }))]
 }
 
-pub(super) fn plan_visible(model: &mut Model, verdict: Verdict) -> Vec<Effect> {
+pub(super) fn plan_visible(model: &mut Model, verdict: Verdict) -> Vec<Job> {
     let targets = batch_targets(model);
     if targets.is_empty() {
         say(model, "no queued item matches the filter", true);
@@ -57,7 +57,7 @@ pub(super) fn plan_visible(model: &mut Model, verdict: Verdict) -> Vec<Effect> {
 
 /// `s` in a veto's or forget's dialog: plan it again, leaving a stub where each removed file
 /// was, so the links into it keep resolving.
-pub(super) fn plan_with_stubs(model: &mut Model) -> Vec<Effect> {
+pub(super) fn plan_with_stubs(model: &mut Model) -> Vec<Job> {
     let Some((targets, verdict)) = model.review.last_request.clone() else { return Vec::new() };
     if !matches!(verdict, Verdict::Veto { .. } | Verdict::Forget) {
         say(model, "only a veto or forget that takes a file away can leave a stub", true);
@@ -67,5 +67,5 @@ pub(super) fn plan_with_stubs(model: &mut Model) -> Vec<Effect> {
     model.review.confirm = None;
     let by = model.review.actor.clone();
     say(model, "planning it again with a stub in place of each removed file…", false);
-    vec![Effect::Review(Box::new(Job::Plan { store, targets, verdict, by, stubs: true }))]
+    vec![Job::Review(Box::new(ReviewJob::Plan { store, targets, verdict, by, stubs: true }))]
 }
