@@ -123,7 +123,7 @@ fn u_undoes_from_browse_mode_names_the_entity_and_is_in_help() {
     press(&mut app, &["?"]);
     type_text(&mut app, "undo");
     let context = app.model.focus.context();
-    let rows = folio::app::input::palette::help_rows(&app.model, context, "undo");
+    let rows = folio::app::input::help_rows(&app.model, context, "undo");
     assert!(rows.iter().any(|(_, keys, _, a)| keys == "u" && *a == folio::app::action::Action::Undo), "{rows:?}");
 }
 

@@ -1,6 +1,13 @@
-//! The interactive app in the Elm shape: `Model` (state), `Action` (the vocabulary of keys,
-//! help and palette), `update` (pure state changes returning `Job`s), `jobs` (I/O off
-//! the UI thread, reporting back as `Event`s). The terminal loop lives in `crate::tui`.
+//! The interactive app in the Elm shape. The core sits at the top: `model` (the state, plain
+//! data), `action` (the vocabulary of keys, help and palette), `event` (input and the answers of
+//! jobs), `update` (the only place the model changes; pure, it returns `Job`s) and `jobs` (the
+//! runner: work off the UI thread, reporting back as `Event`s); `layout` and `paged_list` are the
+//! geometry and paging update shares with the views. Each feature is a folder holding its state,
+//! its `update` and its `jobs`: `store`, `catalog`, `reader`, `graph`, `lint`, `history`,
+//! `recall`, `review`, and `input` (the mouse, typed text, help and palette). `settings` holds
+//! what a person configures (config, keymap, themes, who reviews, the sidebar's width) and
+//! `platform` the clipboard and folio's own writes. The views are `crate::ui`, the terminal loop
+//! `crate::tui`.
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};

@@ -4,7 +4,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
-use crate::app::input::palette::{help_rows, palette_rows};
+use crate::app::input::{help_rows, palette_rows};
 use crate::app::model::{Model, Overlay};
 use crate::markdown::sanitize;
 

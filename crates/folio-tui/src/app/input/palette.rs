@@ -1,10 +1,10 @@
 //! The help and palette overlays: their rows (key bindings, matching actions), the cursor over
 //! them, and Enter, which closes the overlay and runs the chosen action.
+use super::{help_rows, palette_rows};
 use crate::app::action::Action;
 use crate::app::jobs::Job;
 use crate::app::model::{Model, Overlay};
 use crate::app::recall::update as recall;
-use crate::app::settings::keymap::Context;
 use crate::app::update::action;
 
 /// Actions inside the help, palette or properties overlay: move the cursor; Enter runs the
@@ -39,7 +39,7 @@ fn overlay_action(model: &mut Model, a: Action) -> bool {
 }
 
 /// How many rows the top overlay lists now.
-pub fn overlay_len(model: &Model) -> usize {
+fn overlay_len(model: &Model) -> usize {
     match model.overlays.last() {
         Some(Overlay::Help { context, filter, .. }) => help_rows(model, *context, filter).len(),
         Some(Overlay::Palette { query, .. }) => palette_rows(model, query).len(),
@@ -48,35 +48,6 @@ pub fn overlay_len(model: &Model) -> usize {
         Some(Overlay::Properties { .. }) => crate::app::reader::properties::of_open_entity(model).len(),
         Some(Overlay::Reason { .. }) | None => 0,
     }
-}
-
-/// Help rows: (context, keys, description, action), focused context first, then global.
-pub fn help_rows(model: &Model, context: Context, filter: &str) -> Vec<(Context, String, String, Action)> {
-    let needle = filter.to_lowercase();
-    [context, Context::Global]
-        .into_iter()
-        .flat_map(|ctx| model.keymap.bindings(ctx).map(move |b| (ctx, b.keys_display(), b.desc.clone(), b.action)))
-        .filter(|(_, keys, desc, a)| {
-            needle.is_empty()
-                || desc.to_lowercase().contains(&needle)
-                || keys.to_lowercase().contains(&needle)
-                || a.name().contains(&needle)
-        })
-        .collect()
-}
-
-/// Palette rows: every action whose description or name matches the query (all words).
-pub fn palette_rows(_model: &Model, query: &str) -> Vec<Action> {
-    let q = query.to_lowercase();
-    Action::ALL
-        .iter()
-        .copied()
-        .filter(|a| !matches!(a, Action::Noop | Action::Palette | Action::Close))
-        .filter(|a| {
-            let hay = format!("{} {}", a.desc().to_lowercase(), a.name());
-            q.split_whitespace().all(|w| hay.contains(w))
-        })
-        .collect()
 }
 
 /// Enter in the palette (or help): close it and run the selected action.

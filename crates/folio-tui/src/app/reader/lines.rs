@@ -115,7 +115,7 @@ pub fn header_lines(model: &Model, props: &[Property], width: usize) -> Vec<Line
 }
 
 /// The lines above the body at `width`: a notice when the entity is gone, then its title and
-/// properties, each wrapped (see `properties`).
+/// properties, each wrapped (see `wrapped`).
 pub fn header(model: &Model, preview: &Preview, width: u16) -> Vec<Line<'static>> {
     let t = &model.theme;
     let mut out = Vec::new();

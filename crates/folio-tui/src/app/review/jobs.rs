@@ -1,6 +1,6 @@
 //! The review pane's disk work, run off the UI thread as `Job::Review`: building the queue,
 //! reading an item's diff, planning verdicts and merges, applying them, saving edits and undo.
-//! Each job answers with one `Outcome`, which `review::outcome` folds into the model.
+//! Each job answers with one `Outcome`, which `review::update::outcome` folds into the model.
 use std::sync::Arc;
 
 use folio_core::store::keep::history::attribution;

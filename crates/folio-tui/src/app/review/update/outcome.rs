@@ -1,4 +1,4 @@
-//! The outcomes of review jobs (`review_jobs`) folded into the model: the queue and the detail,
+//! The outcomes of review jobs (`review::jobs`) folded into the model: the queue and the detail,
 //! plans and undo previews (confirm dialogs), editors ready, and written changesets (the store
 //! refreshed) or their conflicts.
 use super::confirm;
