@@ -5,6 +5,8 @@
 //!   format's `DialectKind::` variant (the registry inside that folder lists them);
 //! - the domain's layers (model → read → write → lint → review → keep) never import upward, and its
 //!   modules import in no circle.
+//! - the terminal crate's folders (`app`, `app::review`, `ui`, `tui`, …) import in no circle, and
+//!   its views (`ui`) read the model but never name an `update` or `jobs` module.
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
