@@ -182,11 +182,11 @@ fn live_reload(root: &Path, row: &mut impl FnMut(&str, String)) {
 /// The real app opening `root` through the cache: time until the store is in the model and
 /// the catalog built from it (the check of its files goes on in the background).
 fn app_from_cache(root: &Path) -> Duration {
-    use folio::app::config::{self, ColorChoice};
+    use folio::app::settings::config::{self, ColorChoice};
     let mut settings = config::load(None, ColorChoice::Never, false, None);
     settings.config.watch = false;
     let started = Instant::now();
-    let source = folio::app::effects::Source { path: Some(root.to_path_buf()), ..Default::default() };
+    let source = folio::app::jobs::Source { path: Some(root.to_path_buf()), ..Default::default() };
     let mut app = folio::app::App::new(source, settings, false);
     app.handle(folio::app::event::Event::Resize(120, 40));
     while app.model.store.is_none() {
@@ -203,11 +203,11 @@ fn app_from_cache(root: &Path) -> Duration {
 
 /// The real app (effects on threads, as in the terminal) on `root`, loaded without the cache.
 fn ui_on(root: &Path) -> folio::app::App {
-    use folio::app::config::{self, ColorChoice};
+    use folio::app::settings::config::{self, ColorChoice};
     let mut settings = config::load(None, ColorChoice::Never, false, None);
     settings.config.watch = false;
     settings.config.cache = false;
-    let source = folio::app::effects::Source { path: Some(root.to_path_buf()), ..Default::default() };
+    let source = folio::app::jobs::Source { path: Some(root.to_path_buf()), ..Default::default() };
     let mut app = folio::app::App::new(source, settings, false);
     app.handle(folio::app::event::Event::Resize(120, 40));
     app.settle(Duration::from_secs(600));

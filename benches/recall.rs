@@ -20,9 +20,9 @@ use std::time::{Duration, Instant};
 
 use folio::app::App;
 use folio::app::action::Action;
-use folio::app::config::{self, ColorChoice};
-use folio::app::effects::Source;
 use folio::app::event::Event;
+use folio::app::jobs::Source;
+use folio::app::settings::config::{self, ColorChoice};
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use folio::app::App;
-use folio::app::config::{self, ColorChoice};
-use folio::app::effects::Source;
 use folio::app::event::Event;
+use folio::app::jobs::Source;
+use folio::app::settings::config::{self, ColorChoice};
 use folio::markdown::{doc, highlight::Highlighter, layout};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -112,7 +112,7 @@ fn graph_pane_on_a_9000_backlink_hub(c: &mut Criterion) {
     });
     for depth in 1..=3u8 {
         c.bench_function(&format!("graph layout of a 9000-backlink hub, depth {depth}"), |b| {
-            b.iter(|| folio::ui::graph::layout(&store, hub, depth))
+            b.iter(|| folio::app::graph::neighbourhood::layout(&store, hub, depth))
         });
     }
 }

@@ -4,9 +4,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use folio::app::App;
-use folio::app::config::{self, ColorChoice};
-use folio::app::effects::Source;
 use folio::app::event::Event;
+use folio::app::jobs::Source;
+use folio::app::settings::config::{self, ColorChoice};
 use folio::store::keep::cache::Cache;
 
 fn open(store: &Path) -> App {

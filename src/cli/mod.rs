@@ -154,14 +154,14 @@ fn dispatch(cli: Cli) -> anyhow::Result<u8> {
                 eprintln!("folio: not a terminal, so printing the summary instead of opening the UI");
                 return stats::run(&g, stats::Args { path: cli.path, json: false });
             }
-            let source = folio_tui::app::effects::Source {
+            let source = folio_tui::app::jobs::Source {
                 path: cli.path,
                 dialect: cli.dialect,
                 demo: cli.demo,
                 no_cache: cli.no_cache,
                 bundle: cli.bundle.clone(),
             };
-            let color = folio_tui::app::config::ColorChoice::from_name(&cli.color).unwrap_or_default();
+            let color = folio_tui::app::settings::config::ColorChoice::from_name(&cli.color).unwrap_or_default();
             folio_tui::tui::run(source, color)?;
             Ok(0)
         }

@@ -4,7 +4,7 @@
 //! never in the store. Without a terminal to ask on, `human:unknown`, with a warning.
 use std::io::{BufRead, IsTerminal, Write};
 
-use folio_tui::app::{config, reviewer};
+use folio_tui::app::settings::{config, reviewer};
 
 pub fn actor() -> String {
     let user = std::env::var("USER").ok().filter(|u| !u.is_empty());

@@ -5,6 +5,8 @@
 //!   format's `DialectKind::` variant (the registry inside that folder lists them);
 //! - the domain's layers (model → read → write → lint → review → history → keep) never import upward, and its
 //!   modules import in no circle.
+//! - the terminal crate's folders (`app`, `app::review`, `ui`, `tui`, …) import in no circle, and
+//!   its views (`ui`) read the model but never name an `update` or `jobs` module.
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -300,4 +302,230 @@ fn the_domain_modules_import_no_circle() {
             panic!("the domain's modules import in a circle: {}", circle.join(" → "));
         }
     }
+}
+
+/// The terminal crate's sources.
+fn tui_src() -> PathBuf {
+    workspace().join("crates/folio-tui/src")
+}
+
+/// A file's module path below `src/`: `app/review/jobs.rs` is `app::review::jobs`; a `mod.rs`
+/// (and `lib.rs`) is its folder's module.
+fn module_of(rel: &str) -> Vec<String> {
+    let mut parts: Vec<String> = rel.trim_end_matches(".rs").split('/').map(str::to_string).collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The module folders below `dir`, as module paths (`app`, `app::review`, `ui`, …).
+fn module_folders(dir: &Path, under: &[String], out: &mut std::collections::BTreeSet<Vec<String>>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.path().is_dir() {
+            let mut module = under.to_vec();
+            module.push(entry.file_name().to_string_lossy().into_owned());
+            module_folders(&entry.path(), &module, out);
+            out.insert(module);
+        }
+    }
+}
+
+/// A file's code without its tests and comments (whole-line and trailing `//` ones).
+fn code_of(text: &str) -> String {
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    code.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .map(|l| l.split(" // ").next().unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every module path a file's code names through `crate::…` or `super::…` (groups included:
+/// `use crate::app::{model::Model, review::{jobs::Job, Pending}}` names four), made absolute:
+/// the segments below the crate's root.
+fn named_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    fn skip_space(s: &[u8], i: &mut usize) {
+        while *i < s.len() && s[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    }
+    fn ident(s: &[u8], i: &mut usize) -> String {
+        let start = *i;
+        while *i < s.len() && (s[*i].is_ascii_alphanumeric() || s[*i] == b'_') {
+            *i += 1;
+        }
+        String::from_utf8_lossy(&s[start..*i]).into_owned()
+    }
+    // One tree of a path: `a::b::{c, d::e}`, read after `prefix::`.
+    fn tree(s: &[u8], i: &mut usize, mut prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+        skip_space(s, i);
+        if s.get(*i) == Some(&b'{') {
+            *i += 1;
+            loop {
+                skip_space(s, i);
+                match s.get(*i) {
+                    None => return,
+                    Some(b'}') => {
+                        *i += 1;
+                        return;
+                    }
+                    Some(b',') => *i += 1,
+                    _ => {
+                        let before = *i;
+                        tree(s, i, prefix.clone(), out);
+                        if *i == before {
+                            *i += 1;
+                        }
+                    }
+                }
+            }
+        }
+        loop {
+            if s.get(*i) == Some(&b'*') {
+                *i += 1;
+                break;
+            }
+            let name = ident(s, i);
+            match name.as_str() {
+                "" | "self" => break,
+                "super" => {
+                    prefix.pop();
+                }
+                _ => prefix.push(name),
+            }
+            if s[*i..].starts_with(b"::") {
+                *i += 2;
+                if s.get(*i) == Some(&b'{') {
+                    return tree(s, i, prefix, out);
+                }
+            } else {
+                break;
+            }
+        }
+        // `x as y`: the alias names nothing new.
+        out.push(prefix);
+    }
+    let s = code.as_bytes();
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("crate::").chain(code.match_indices("super::")) {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        let (mut i, prefix) = if code[at..].starts_with("crate::") {
+            (at + "crate::".len(), Vec::new())
+        } else {
+            // `super` of a file's module is the module's parent.
+            (at + "super::".len(), module[..module.len().saturating_sub(1)].to_vec())
+        };
+        tree(s, &mut i, prefix, &mut out);
+    }
+    out
+}
+
+/// Each file of the terminal crate (relative to its `src/`) with the paths its code names.
+fn tui_imports() -> Vec<(String, Vec<String>, Vec<Vec<String>>)> {
+    let src = tui_src();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    files
+        .iter()
+        .map(|f| {
+            let rel = f.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+            let module = module_of(&rel);
+            let paths = named_paths(&code_of(&std::fs::read_to_string(f).unwrap()), &module);
+            (rel, module, paths)
+        })
+        .collect()
+}
+
+/// The deepest module folder `path` lies in (the crate's root when none).
+fn folder_of(path: &[String], folders: &std::collections::BTreeSet<Vec<String>>) -> Vec<String> {
+    (0..=path.len()).rev().map(|n| path[..n].to_vec()).find(|p| p.is_empty() || folders.contains(p)).unwrap()
+}
+
+#[test]
+fn the_terminal_crates_folders_import_in_no_circle() {
+    // Nodes are module folders (`app::review`, `app::settings`, `ui`, `tui`, …); a file belongs
+    // to the deepest folder holding it (`app/review/jobs.rs` to `app::review`). A folder's own
+    // files compose its subfolders and the subfolders plug into them (`app/update.rs` routes to
+    // `app::review`, which changes `app/model.rs`'s `Model`): that is the Elm shape, not a
+    // circle. Every other import joins two folders side by side: it is an arrow between the two
+    // children of their nearest common folder (`app::review::update` → `app::lint` is
+    // `app::review` → `app::lint`), and those arrows must make no circle.
+    let mut folders = std::collections::BTreeSet::new();
+    module_folders(&tui_src(), &[], &mut folders);
+    let name = |p: &[String]| if p.is_empty() { "crate".to_string() } else { p.join("::") };
+    let mut edges: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (rel, module, paths) in tui_imports() {
+        let from = folder_of(&module, &folders);
+        for path in paths {
+            let to = folder_of(&path, &folders);
+            if from.starts_with(&to) || to.starts_with(&from) {
+                continue;
+            }
+            let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+            let (a, b) = (name(&from[..=common]), name(&to[..=common]));
+            edges.entry(a).or_default().entry(b).or_insert_with(|| format!("{rel} names {}", path.join("::")));
+        }
+    }
+    fn visit(
+        n: &str,
+        edges: &BTreeMap<String, BTreeMap<String, String>>,
+        state: &mut BTreeMap<String, u8>,
+        path: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match state.get(n) {
+            Some(2) => return None,
+            Some(1) => {
+                let start = path.iter().position(|p| p == n).unwrap();
+                let mut circle = path[start..].to_vec();
+                circle.push(n.to_string());
+                return Some(circle);
+            }
+            _ => {}
+        }
+        state.insert(n.to_string(), 1);
+        path.push(n.to_string());
+        for next in edges.get(n).into_iter().flat_map(|e| e.keys()) {
+            if let Some(c) = visit(next, edges, state, path) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        state.insert(n.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for n in edges.keys() {
+        if let Some(circle) = visit(n, &edges, &mut state, &mut Vec::new()) {
+            let why: Vec<String> =
+                circle.windows(2).map(|w| format!("  {} → {}: {}", w[0], w[1], edges[&w[0]][&w[1]])).collect();
+            panic!("the terminal crate's folders import in a circle: {}\n{}", circle.join(" → "), why.join("\n"));
+        }
+    }
+    assert!(edges.contains_key("ui"), "no arrow from ui found: is the import scan still reading the views?");
+}
+
+#[test]
+fn views_read_the_model_and_never_its_update_or_jobs() {
+    // `ui` draws what `app`'s model holds; what changes the model (`update`, a folder's
+    // `update`) and the background work (`jobs`) are the app's business, never a view's.
+    let mut offenders = Vec::new();
+    let mut read = 0;
+    for (rel, _, paths) in tui_imports() {
+        if !rel.starts_with("ui/") {
+            continue;
+        }
+        for path in paths.iter().filter(|p| p.first().is_some_and(|s| s == "app")) {
+            read += 1;
+            if path.iter().any(|s| s == "update" || s == "jobs") {
+                offenders.push(format!("{rel} names {}", path.join("::")));
+            }
+        }
+    }
+    assert!(read > 0, "no view names the app: is the import scan still reading the views?");
+    assert!(offenders.is_empty(), "a view reaches past the model into update or jobs:\n{}", offenders.join("\n"));
 }

@@ -4,8 +4,8 @@
 use crate::support;
 use folio::app::App;
 use folio::app::event::Event;
+use folio::app::lint::{LintRow, rows};
 use folio::app::model::Overlay;
-use folio::ui::lint::{LintRow, rows};
 use support::tui::*;
 
 fn result_ids(app: &App) -> Vec<String> {

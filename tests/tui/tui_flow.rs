@@ -140,9 +140,14 @@ fn live_reload_keeps_selection_and_reports_deletion() {
 fn user_keymap_overrides_apply() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("keymap.toml"), "[[catalog]]\non = \"x\"\nrun = \"bottom\"\n").unwrap();
-    let settings = folio::app::config::load(Some(dir.path()), folio::app::config::ColorChoice::Auto, false, None);
+    let settings = folio::app::settings::config::load(
+        Some(dir.path()),
+        folio::app::settings::config::ColorChoice::Auto,
+        false,
+        None,
+    );
     assert!(settings.warnings.is_empty());
-    let source = folio::app::effects::Source { path: Some(corpus("okf-v0.2/acme_retail")), ..Default::default() };
+    let source = folio::app::jobs::Source { path: Some(corpus("okf-v0.2/acme_retail")), ..Default::default() };
     let mut app = folio::app::App::new(source, settings, true);
     app.handle(Event::Resize(100, 30));
     app.settle(std::time::Duration::from_secs(10));

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use folio::app::App;
 use folio::app::event::Event;
+use folio::app::lint::{LintRow, rows};
 use folio::app::model::Overlay;
 use folio::store::lint::{LintConfig, Linted};
-use folio::ui::lint::{LintRow, rows};
 use support::tui::*;
 
 fn snap(name: &str, app: &App) {

@@ -59,8 +59,8 @@ fn lint_panel_and_confirm() {
         let report = app.model.lint.clone().unwrap();
         let store = app.model.store.clone().unwrap();
         let target = report.findings.iter().position(|f| f.rule == "legacy-trigger").unwrap();
-        let rows = folio::ui::lint::rows(&app.model.lint_view, &store, &report);
-        let at = rows.iter().position(|r| *r == folio::ui::lint::LintRow::Finding(target)).unwrap();
+        let rows = folio::app::lint::rows(&app.model.lint_view, &store, &report);
+        let at = rows.iter().position(|r| *r == folio::app::lint::LintRow::Finding(target)).unwrap();
         press(&mut app, &["g", "g"]);
         for _ in 0..at {
             press(&mut app, &["j"]);

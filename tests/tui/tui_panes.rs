@@ -163,8 +163,8 @@ fn dense_hub_pages_its_backlinks() {
     let screen = text(&render(&app));
     assert!(screen.contains("← backlinks (9000)"), "{screen}");
     assert!(screen.contains("too dense to draw"), "{screen}");
-    let page = folio::ui::graph::page_rows(
-        folio::ui::layout::panes(ratatui::layout::Rect::new(0, 0, 100, 30), folio::app::sidebar::DEFAULT)
+    let page = folio::app::graph::neighbourhood::page_rows(
+        folio::app::layout::panes(ratatui::layout::Rect::new(0, 0, 100, 30), folio::app::settings::sidebar::DEFAULT)
             .unwrap()
             .preview,
         true,
@@ -192,15 +192,15 @@ fn lint_panel_groups_jumps_and_fixes_with_a_diff() {
     press(&mut app, &["s"]);
     assert!(text(&render(&app)).contains("severity error"));
     let store = app.model.store.clone().unwrap();
-    let rows = folio::ui::lint::rows(&app.model.lint_view, &store, &report);
-    let shown = rows.iter().filter(|r| matches!(r, folio::ui::lint::LintRow::Finding(_))).count();
+    let rows = folio::app::lint::rows(&app.model.lint_view, &store, &report);
+    let shown = rows.iter().filter(|r| matches!(r, folio::app::lint::LintRow::Finding(_))).count();
     assert_eq!(shown, s.errors);
     press(&mut app, &["s", "s", "s", "b"]);
     assert!(app.model.lint_view.by_file && app.model.lint_view.severity.is_none());
     // Walk to wiki.md's wikilink finding: its context shows the line with the span marked.
     let target = report.findings.iter().position(|f| f.rule == "wikilink-syntax").unwrap();
-    let rows = folio::ui::lint::rows(&app.model.lint_view, &store, &report);
-    let at = rows.iter().position(|r| *r == folio::ui::lint::LintRow::Finding(target)).unwrap();
+    let rows = folio::app::lint::rows(&app.model.lint_view, &store, &report);
+    let at = rows.iter().position(|r| *r == folio::app::lint::LintRow::Finding(target)).unwrap();
     for _ in 0..at {
         press(&mut app, &["j"]);
     }

@@ -123,7 +123,7 @@ fn u_undoes_from_browse_mode_names_the_entity_and_is_in_help() {
     press(&mut app, &["?"]);
     type_text(&mut app, "undo");
     let context = app.model.focus.context();
-    let rows = folio::app::update::help_rows(&app.model, context, "undo");
+    let rows = folio::app::input::help_rows(&app.model, context, "undo");
     assert!(rows.iter().any(|(_, keys, _, a)| keys == "u" && *a == folio::app::action::Action::Undo), "{rows:?}");
 }
 
@@ -224,7 +224,7 @@ fn awareness_edit_then_approve_keeps_the_entry_one_line_and_approves_it() {
 fn an_unknown_reviewer_is_asked_once_and_remembered() {
     let (dir, root) = demo();
     let mut app = app_on(&root, "dark", (120, 40));
-    app.model.review.actor = folio::app::reviewer::UNKNOWN.into();
+    app.model.review.actor = folio::app::settings::reviewer::UNKNOWN.into();
     let file = dir.path().join("config/folio/reviewer");
     app.model.review.reviewer_file = Some(file.clone());
     // Undo from browse mode records who undid it too: it asks first (Esc drops the question).
@@ -243,7 +243,7 @@ fn an_unknown_reviewer_is_asked_once_and_remembered() {
     press(&mut app, &["<Backspace>", "<Backspace>", "<Backspace>", "<Backspace>", "<Enter>"]);
     assert!(confirm_text(&app).contains("log: approve by human:ann:"), "{}", confirm_text(&app));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "human:ann\n");
-    assert_eq!(folio::app::reviewer::load(&file).as_deref(), Some("human:ann"));
+    assert_eq!(folio::app::settings::reviewer::load(&file).as_deref(), Some("human:ann"));
     // Asked once: the next verdict goes straight to its dialog.
     press(&mut app, &["n", "x"]);
     assert_eq!(app.model.review.prompt.as_ref().unwrap().label(), "veto reason");

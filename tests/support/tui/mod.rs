@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use folio::app::App;
-use folio::app::config::{self, ColorChoice};
-use folio::app::effects::Source;
 use folio::app::event::Event;
+use folio::app::jobs::Source;
+use folio::app::settings::config::{self, ColorChoice};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -27,7 +27,7 @@ pub fn pin_clock() {
 pub fn app_on(path: &Path, theme: &str, size: (u16, u16)) -> App {
     pin_clock();
     let mut settings = config::load(None, ColorChoice::Always, false, None);
-    settings.theme = folio::app::theme::Theme::builtin(theme).expect("builtin theme");
+    settings.theme = folio::app::settings::theme::Theme::builtin(theme).expect("builtin theme");
     let source = Source { path: Some(path.to_path_buf()), ..Source::default() };
     let mut app = App::new(source, settings, true);
     app.handle(Event::Resize(size.0, size.1));
@@ -38,7 +38,7 @@ pub fn app_on(path: &Path, theme: &str, size: (u16, u16)) -> App {
 /// Press keys written like the keymap: "j", "<Enter>", "<C-d>", "gg" is two presses.
 pub fn press(app: &mut App, keys: &[&str]) {
     for k in keys {
-        let key = folio::app::keymap::Key::parse(k).unwrap_or_else(|| panic!("bad key {k}"));
+        let key = folio::app::settings::keymap::Key::parse(k).unwrap_or_else(|| panic!("bad key {k}"));
         let mut mods = KeyModifiers::empty();
         if key.ctrl {
             mods |= KeyModifiers::CONTROL;

@@ -117,7 +117,7 @@ actions! {
 
 /// The inbox verbs, as a pattern (`matches!(a, inbox_verbs!())`, or an arm of an exhaustive
 /// `match`): they decide on the review queue's selection, so they need the inbox open. One list
-/// for `review::action`, which takes them, and `update::action`, which leaves them alone.
+/// for `review::update::handle`, which takes them, and `update::app_wide`, which leaves them alone.
 macro_rules! inbox_verbs {
     () => {
         $crate::app::action::Action::Approve

@@ -8,8 +8,12 @@ use folio_core::store::Store;
 use folio_core::store::keep::refresh::RefreshReport;
 
 use super::model::{Body, FindingContext};
-use crate::ui::graph::GraphLayout;
+use crate::app::graph::neighbourhood::GraphLayout;
 use folio_core::store::lint::{Finding, Linted};
+
+/// What a write of folio's own did (lint fixes, a restore): the message, the files to reload
+/// and the digests of every file it wrote (so the watcher's echo of them stays quiet).
+pub type Written = (String, Vec<PathBuf>, Vec<super::platform::own_writes::Fingerprint>);
 
 /// A loaded store and its catalog tree for the default filter, built on the loading thread
 /// (a large store's tree takes too long for the UI thread: docs/benchmarks.md, "TUI figures").
@@ -40,7 +44,7 @@ pub enum Event {
     CacheChecked(Vec<PathBuf>, std::time::SystemTime),
     /// A refreshed copy of the store, with what changed and the digest of each file it found
     /// changed (to tell folio's own writes from outside ones).
-    Refreshed(Box<Store>, RefreshReport, Vec<super::own_writes::Fingerprint>),
+    Refreshed(Box<Store>, RefreshReport, Vec<super::platform::own_writes::Fingerprint>),
     /// The body of the entity at `path` was read and parsed.
     BodyRead {
         path: String,
@@ -51,7 +55,7 @@ pub enum Event {
     /// The clipboard took the text (`Ok(what)`) or could not (`Err(why)`).
     Copied(Result<String, String>),
     /// A review job finished (queue, detail, plan, write, editor).
-    Review(super::review_jobs::Outcome),
+    Review(super::review::jobs::Outcome),
     /// The recall matcher has new results to tick in.
     RecallUpdated,
     /// The store's recent recall queries, newest first.
@@ -69,13 +73,13 @@ pub enum Event {
     HistoryFound {
         path: String,
         id: String,
-        data: std::sync::Arc<super::model::HistoryData>,
+        data: std::sync::Arc<super::history::HistoryData>,
     },
     /// The history of entity `id`, whose file is `path` (versions and blame), or why not.
     HistoryRead {
         path: String,
         id: String,
-        data: Result<std::sync::Arc<super::model::HistoryData>, String>,
+        data: Result<std::sync::Arc<super::history::HistoryData>, String>,
     },
     /// What restoring a version would write (title, diff, the changeset), or why it cannot.
     RestorePreview(Result<(String, Vec<String>, Box<folio_core::store::write::changeset::Changeset>), String>),
@@ -84,7 +88,7 @@ pub enum Event {
     /// The diff a fix would make, to confirm.
     FixPreview(Result<(String, Vec<String>, Vec<Finding>), String>),
     /// Fixes were written (what, and the files to reload) or refused.
-    FixesApplied(Result<super::pane_effects::FixesWritten, String>),
+    FixesApplied(Result<Written, String>),
     /// A graph export was written to this path, or failed.
     Exported(Result<String, String>),
 }

@@ -1,35 +1,41 @@
-//! The interactive app in the Elm shape: `Model` (state), `Action` (the vocabulary of keys,
-//! help and palette), `update` (pure state changes returning `Effect`s), `effects` (I/O off
-//! the UI thread, reporting back as `Event`s). The terminal loop lives in `crate::tui`.
+//! The interactive app in the Elm shape. The core sits at the top: `model` (the state, plain
+//! data), `action` (the vocabulary of keys, help and palette), `event` (input and the answers of
+//! jobs), `update` (the only place the model changes; pure, it returns `Job`s) and `jobs` (the
+//! runner: work off the UI thread, reporting back as `Event`s); `layout` and `paged_list` are the
+//! geometry and paging update shares with the views. Each feature is a folder holding its state,
+//! its `update` and its `jobs`: `store`, `catalog`, `reader`, `graph`, `lint`, `history`,
+//! `recall`, `review`, and `input` (the mouse, typed text, help and palette). `settings` holds
+//! what a person configures (config, keymap, themes, who reviews, the sidebar's width) and
+//! `platform` the clipboard and folio's own writes. The views are `crate::ui`, the terminal loop
+//! `crate::tui`.
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 pub mod action;
-pub mod clipboard;
-pub mod config;
-pub mod edit_approve;
-pub mod editor;
-pub mod effects;
+pub mod catalog;
 pub mod event;
-pub mod history_jobs;
-pub mod keymap;
+pub mod graph;
+pub mod history;
+pub mod input;
+pub mod jobs;
+pub mod layout;
+pub mod lint;
 pub mod model;
-pub mod own_writes;
-pub mod pane_effects;
-pub mod properties;
+pub mod paged_list;
+pub mod platform;
+pub mod reader;
+pub mod recall;
 pub mod review;
-pub mod review_jobs;
-pub mod reviewer;
-pub mod sidebar;
-pub mod theme;
+pub mod settings;
+pub mod store;
 pub mod update;
 
-use config::Settings;
-use effects::{Runner, Source};
 use event::Event;
+use jobs::{Runner, Source};
 use model::Model;
+use settings::config::Settings;
 
 use crate::markdown::highlight::Highlighter;
 
@@ -46,7 +52,7 @@ pub struct App {
 }
 
 impl App {
-    /// `inline`: run effects in the caller and highlight synchronously (tests, screenshots).
+    /// `inline`: run jobs in the caller and highlight synchronously (tests, screenshots).
     pub fn new(source: Source, settings: Settings, inline: bool) -> App {
         let (tx, rx) = channel();
         let highlighter = if inline {
@@ -80,20 +86,22 @@ impl App {
         // On a terminal (not in-process tests): with $USER unset, the reviewer remembered earlier.
         if !inline {
             model.state_dir = folio_core::store::keep::personal::base_from_env();
-            if let Some(width) = model.state_dir.as_deref().and_then(|d| sidebar::load(&sidebar::file(d))) {
+            if let Some(width) =
+                model.state_dir.as_deref().and_then(|d| settings::sidebar::load(&settings::sidebar::file(d)))
+            {
                 model.sidebar = width;
             }
-            model.review.reviewer_file = config::config_dir().map(|d| reviewer::file(&d));
-            if model.review.actor == reviewer::UNKNOWN
-                && let Some(known) = model.review.reviewer_file.as_deref().and_then(reviewer::load)
+            model.review.reviewer_file = settings::config::config_dir().map(|d| settings::reviewer::file(&d));
+            if model.review.actor == settings::reviewer::UNKNOWN
+                && let Some(known) = model.review.reviewer_file.as_deref().and_then(settings::reviewer::load)
             {
                 model.review.actor = known;
             }
         }
         let runner = Runner::new(tx.clone(), source, inline);
         let mut app = App { model, runner, tx, rx, dirty: true, recall_pending };
-        let effects = update::init(&mut app.model);
-        app.runner.run(effects);
+        let jobs = update::init(&mut app.model);
+        app.runner.run(jobs);
         app
     }
 
@@ -108,16 +116,16 @@ impl App {
             // Cleared before the tick, so news arriving during it queues another one.
             self.recall_pending.store(false, Ordering::Release);
         }
-        let effects = update::event(&mut self.model, ev);
+        let jobs = update::event(&mut self.model, ev);
         self.dirty = true;
-        self.runner.run(effects)
+        self.runner.run(jobs)
     }
 
     /// Apply an action directly (the palette and tests).
     pub fn act(&mut self, a: action::Action) -> bool {
-        let effects = update::action(&mut self.model, a);
+        let jobs = update::action(&mut self.model, a);
         self.dirty = true;
-        self.runner.run(effects)
+        self.runner.run(jobs)
     }
 
     /// How long the terminal loop may wait for input before it handles worker events. Recall

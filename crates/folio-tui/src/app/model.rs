@@ -4,10 +4,10 @@ use std::collections::HashSet;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use crate::app::graph::neighbourhood::GraphLayout;
 use crate::markdown::doc::Doc;
 use crate::markdown::highlight::Highlighter;
 use crate::markdown::layout::{self, Laid};
-use crate::ui::graph::GraphLayout;
 use folio_core::recall::engine::Engine;
 use folio_core::store::Store;
 use folio_core::store::lint::{Finding, Linted, Report};
@@ -16,9 +16,9 @@ use folio_core::store::model::entity::Severity;
 use folio_core::store::read::load::LoadProgress;
 use folio_core::store::read::tree::{Group, TreeFilter};
 
-use super::config::Config;
-use super::keymap::{Context, Key, Keymap};
-use super::theme::Theme;
+use super::settings::config::Config;
+use super::settings::keymap::{Context, Key, Keymap};
+use super::settings::theme::Theme;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
@@ -84,33 +84,6 @@ pub struct GraphView {
     /// Row in the active side's list.
     pub cursor: usize,
     pub laid: Option<Arc<GraphLayout>>,
-}
-
-/// An entity's history as a worker read it: its versions and the blame of its newest content.
-#[derive(Debug, Clone)]
-pub struct HistoryData {
-    pub history: folio_core::store::history::History,
-    pub blame: Vec<folio_core::store::history::blame::Line>,
-}
-
-/// The history pane's state.
-#[derive(Debug, Clone, Default)]
-pub struct HistoryView {
-    /// The file the history is of (or is being read for)…
-    pub path: String,
-    /// …and the entity: a file can hold several (an awareness home's long-term memory), each
-    /// with the log events that name it.
-    pub id: String,
-    /// `None` while a worker reads it; `Err` says why it could not be read.
-    pub data: Option<Result<Arc<HistoryData>, String>>,
-    /// Row in the versions list (or, in blame, the first line shown).
-    pub cursor: usize,
-    /// A version marked to compare the selected one with (`m`); else the one before it.
-    pub marked: Option<usize>,
-    /// Show the blame instead of the versions.
-    pub blame: bool,
-    /// A worker is reading it (what was read before stays shown meanwhile).
-    pub reading: bool,
 }
 
 /// The lint panel's state.
@@ -248,7 +221,7 @@ pub struct Model {
     /// The review inbox and its dialogs.
     pub review: super::review::ReviewPane,
     /// The in-app editor, while open (it takes every key).
-    pub editor: Option<super::editor::Editor>,
+    pub editor: Option<super::review::editor::Editor>,
     layout_cache: RefCell<Option<LayoutCache>>,
     /// What the right-hand area shows: the preview, the graph or the lint panel.
     pub main: Pane,
@@ -287,9 +260,9 @@ pub struct Model {
     pub lint_again: bool,
     pub lint_view: LintView,
     pub graph: GraphView,
-    pub history: HistoryView,
+    pub history: super::history::HistoryView,
     /// The files folio wrote itself, so the watcher's echo is not announced as an outside change.
-    pub own_writes: super::own_writes::OwnWrites,
+    pub own_writes: super::platform::own_writes::OwnWrites,
 }
 
 impl Model {
@@ -345,7 +318,7 @@ impl Model {
             text_wanted: false,
             text_changes: Vec::new(),
             state_dir: None,
-            sidebar: super::sidebar::DEFAULT,
+            sidebar: super::settings::sidebar::DEFAULT,
             dragging_sidebar: false,
             lint: None,
             lint_flags: Arc::new(Vec::new()),
@@ -355,7 +328,7 @@ impl Model {
             lint_again: false,
             lint_view: LintView::default(),
             graph: GraphView { depth: 1, side: Side::Outbound, cursor: 0, laid: None },
-            history: HistoryView::default(),
+            history: Default::default(),
             own_writes: Default::default(),
         }
     }

@@ -1,41 +1,35 @@
 //! The only place the model changes. No I/O: anything that touches disk, the clipboard or the
-//! terminal is returned as an `Effect`.
+//! terminal is returned as a `Job`.
 //!
-//! This file is the top-level dispatch: events, keys (through the keymap) and actions go to the
-//! part that owns them — the store's life (`store_events`), the catalog, the reader (preview),
-//! typed text, the help and palette overlays, the mouse, and the graph, lint and recall panes;
-//! the review inbox and the editors (`super::review`) get the first look at keys and actions.
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+//! This file is the top-level dispatch. Events go to the part that owns them (the store's life,
+//! the reader, review, the lint, graph, history and recall panes); keys go through review's
+//! typed keys, typed text and the keymap to become actions; an action goes to the first part
+//! that takes it (`action`); what none takes is the app's own (`app_wide`).
+use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
 use super::action::{Action, inbox_verbs};
-use super::effects::Effect;
 use super::event::Event;
-use super::keymap::{Context, Key, Lookup};
+use super::jobs::Job;
 use super::model::{Message, Model, Overlay, Pane};
-use super::theme::Theme;
+use super::settings::keymap::{Context, Key, Lookup};
+use super::settings::theme::Theme;
 
-mod catalog;
-mod graph;
-mod history;
-mod lint;
-mod mouse;
-mod paged_list;
-mod palette;
-mod reader;
-mod recall;
-mod store_choice;
-mod store_events;
-mod text_input;
+use super::catalog::update as catalog;
+use super::graph::update as graph;
+use super::history::update as history;
+use super::input::{mouse, palette, text as text_input};
+use super::lint::update as lint;
+use super::reader::update as reader;
+use super::recall::update as recall;
+use super::review::update as review;
+use super::store::{choice as store_choice, update as store_events};
 
-pub use catalog::rebuild;
-pub use palette::{help_rows, overlay_len, palette_rows};
-
-/// Effects to run when the app starts.
-pub fn init(model: &mut Model) -> Vec<Effect> {
-    vec![Effect::Load(model.progress.clone(), model.config.cache)]
+/// Jobs to run when the app starts.
+pub fn init(model: &mut Model) -> Vec<Job> {
+    vec![Job::Load(model.progress.clone(), model.config.cache)]
 }
 
-pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
+pub fn event(model: &mut Model, ev: Event) -> Vec<Job> {
     match ev {
         Event::Key(k) if k.kind != KeyEventKind::Release => key(model, k),
         Event::Key(_) => Vec::new(),
@@ -46,29 +40,22 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             catalog::clamp_scrolls(model);
             Vec::new()
         }
-        Event::Paste(text) if super::review::paste(model, &text) => Vec::new(),
         Event::Paste(text) => {
-            for c in text.chars().filter(|c| !c.is_control()) {
-                text_input::type_char(model, c);
+            if !review::paste(model, &text) {
+                text_input::paste(model, &text);
             }
             Vec::new()
         }
         Event::Loaded(Ok(loaded)) => store_events::loaded(model, *loaded),
-        Event::Loaded(Err(e)) => {
-            model.load_error = Some(e);
-            Vec::new()
-        }
-        Event::ChooseStore { what, names } => {
-            model.store_choice = Some(crate::app::model::StoreChoice { what, names, selected: 0 });
-            Vec::new()
-        }
+        Event::Loaded(Err(e)) => store_events::load_failed(model, e),
+        Event::ChooseStore { what, names } => store_choice::offer(model, what, names),
         Event::FilesChanged(paths) => store_events::files_changed(model, paths),
         Event::CacheChecked(paths, at) => store_events::cache_checked(model, paths, at),
         Event::Refreshed(store, report, found) => {
-            let mut effects = store_events::refreshed(model, store, report, &found);
+            let mut jobs = store_events::refreshed(model, store, report, &found);
             // A write (a restore, an agent's edit) is a new version: read the history again.
-            effects.extend(history::reread(model));
-            effects
+            jobs.extend(history::reread(model));
+            jobs
         }
         Event::BodyRead { path, body } => {
             if let Some(p) = model.preview.as_mut().filter(|p| p.path == path) {
@@ -83,14 +70,8 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             model.generation += 1;
             Vec::new()
         }
-        Event::Review(outcome) => super::review::outcome(model, outcome),
-        Event::Copied(result) => {
-            model.message = Some(match result {
-                Ok(what) => Message { text: format!("copied {what}"), warn: false },
-                Err(e) => Message { text: e, warn: true },
-            });
-            Vec::new()
-        }
+        Event::Review(outcome) => review::outcome(model, outcome),
+        Event::Copied(Ok(what)) => say(model, format!("copied {what}"), false),
         Event::RecallUpdated => {
             recall::tick(model);
             Vec::new()
@@ -99,106 +80,43 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Effect> {
             recall::text_indexed(model, store, text);
             Vec::new()
         }
-        Event::RecallHistory(recent) => {
-            model.recall_recent = recent;
-            Vec::new()
-        }
+        Event::RecallHistory(recent) => recall::history_loaded(model, recent),
         Event::Linted(Ok((store, linted))) => lint::linted(model, store, *linted),
-        Event::Linted(Err(e)) => {
-            model.linting = false;
-            // The changes since the last report were handed to the failed pass: start over.
-            model.lint_base = None;
-            model.message = Some(Message { text: format!("lint: {e}"), warn: true });
-            super::review::lint_finished(model)
-        }
-        Event::IgnoreChanged(Ok(text)) => {
-            model.message = Some(Message { text, warn: false });
-            // The config is not watched (it is hidden): re-sort the findings now, and rebuild
-            // the inbox's queue (a dismissed possible contradiction leaves its reasons).
-            let mut effects = lint::request(model);
-            effects.extend(super::review::on_store_changed(model));
-            effects
-        }
-        Event::IgnoreChanged(Err(e)) => {
-            model.message = Some(Message { text: e, warn: true });
-            Vec::new()
-        }
+        Event::Linted(Err(e)) => lint::lint_failed(model, e),
+        Event::IgnoreChanged(Ok(text)) => lint::ignore_changed(model, text),
         Event::HistoryFound { path, id, data } => history::found(model, (path, id), data),
         Event::HistoryRead { path, id, data } => history::read(model, (path, id), data),
-        Event::RestorePreview(Ok((title, diff, cs))) => {
-            model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings: Vec::new(), restore: Some(cs) });
-            Vec::new()
-        }
-        Event::RestorePreview(Err(e)) => {
-            model.message = Some(Message { text: e, warn: true });
-            Vec::new()
-        }
-        Event::GraphLaid(laid) => {
-            model.graph.laid = Some(laid);
-            Vec::new()
-        }
-        Event::ContextRead(Ok(c)) => {
-            model.lint_view.context = Some(c);
-            Vec::new()
-        }
-        Event::ContextRead(Err(e))
+        Event::RestorePreview(Ok(preview)) => history::restore_previewed(model, preview),
+        Event::GraphLaid(laid) => graph::laid(model, laid),
+        Event::ContextRead(Ok(c)) => lint::context_read(model, c),
+        Event::FixPreview(Ok(preview)) => lint::fix_previewed(model, preview),
+        Event::FixesApplied(Ok(written)) => store_events::written(model, written),
+        Event::Exported(Ok(text)) => say(model, text, false),
+        Event::Copied(Err(e))
+        | Event::IgnoreChanged(Err(e))
+        | Event::RestorePreview(Err(e))
+        | Event::ContextRead(Err(e))
         | Event::FixPreview(Err(e))
         | Event::FixesApplied(Err(e))
-        | Event::Exported(Err(e)) => {
-            model.message = Some(Message { text: e, warn: true });
-            Vec::new()
-        }
-        Event::FixPreview(Ok((title, diff, findings))) => {
-            model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings, restore: None });
-            Vec::new()
-        }
-        Event::FixesApplied(Ok((text, files, own))) => {
-            model.message = Some(Message { text, warn: false });
-            model.own_writes.record(own);
-            // Reload what was written now rather than waiting for the watcher (there may be none).
-            store_events::files_changed(model, files)
-        }
-        Event::Exported(Ok(text)) => {
-            model.message = Some(Message { text, warn: false });
-            Vec::new()
-        }
+        | Event::Exported(Err(e)) => say(model, e, true),
     }
 }
 
-fn key(model: &mut Model, k: KeyEvent) -> Vec<Effect> {
+/// Show a message in the status bar.
+fn say(model: &mut Model, text: String, warn: bool) -> Vec<Job> {
+    model.message = Some(Message { text, warn });
+    Vec::new()
+}
+
+fn key(model: &mut Model, k: KeyEvent) -> Vec<Job> {
     model.message = None;
-    if let Some(effects) = super::review::intercept_key(model, k) {
-        return effects;
+    if let Some(jobs) = review::intercept_key(model, k) {
+        return jobs;
     }
-    let pressed = Key::from_event(&k);
-    let typing = model.review.confirm.is_none()
-        && (model.filtering
-            || model
-                .overlays
-                .last()
-                .is_some_and(|o| !matches!(o, Overlay::Confirm { .. } | Overlay::Properties { .. })));
-    if typing && model.pending_keys.is_empty() && !k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) {
-        match k.code {
-            KeyCode::Char(c) => {
-                text_input::type_char(model, c);
-                return Vec::new();
-            }
-            KeyCode::Backspace => {
-                text_input::erase_char(model);
-                return Vec::new();
-            }
-            KeyCode::Enter | KeyCode::Esc if model.filtering && model.overlays.is_empty() => {
-                model.filtering = false;
-                if k.code == KeyCode::Esc {
-                    model.filter.query.clear();
-                    rebuild(model, catalog::selection_key(model));
-                }
-                return Vec::new();
-            }
-            _ => {}
-        }
+    if text_input::intercept_key(model, &k) {
+        return Vec::new();
     }
-    model.pending_keys.push(pressed);
+    model.pending_keys.push(Key::from_event(&k));
     let contexts = model.contexts();
     match model.keymap.lookup(&contexts, &model.pending_keys) {
         Lookup::Action(a) => {
@@ -218,65 +136,46 @@ fn key(model: &mut Model, k: KeyEvent) -> Vec<Effect> {
     }
 }
 
-/// Apply one action.
-pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
+/// Apply one action: the first part that takes it, in the order the screen stacks them. The
+/// editor and review's dialogs first (and the inbox when it is open); then the top overlay's
+/// owner; then, with no overlay, the focused pane's own keys, or the help and palette lists;
+/// then the catalog's and the reader's actions, which work from every pane; then the app's own.
+pub fn action(model: &mut Model, a: Action) -> Vec<Job> {
     if model.store_choice.is_some() {
-        return store_choice::act(model, a);
+        return store_choice::handle(model, a);
     }
-    // The editor and the review's confirm dialog come first (and the inbox when it is open);
-    // otherwise the lint-fix confirm (`Overlay::Confirm`) handles `confirm`/`close`.
-    if let Some(effects) = super::review::action(model, a) {
-        return effects;
-    }
-    match model.overlays.last() {
-        Some(Overlay::Recall { .. }) => {
-            if let Some(effects) = recall::act(model, a) {
-                return effects;
-            }
-        }
-        Some(Overlay::Confirm { .. }) => {
-            if let Some(effects) = lint::confirm_action(model, a) {
-                return effects;
-            }
-        }
-        Some(Overlay::Reason { .. }) => {
-            if let Some(effects) = lint::reason_action(model, a) {
-                return effects;
-            }
-        }
-        _ => {}
-    }
-    if model.overlays.is_empty() {
-        match (model.focus, a) {
-            (Pane::Graph, Action::Down | Action::Up | Action::PageDown | Action::PageUp)
-            | (Pane::Graph, Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom)
-            | (Pane::Graph, Action::Open | Action::SwitchSide | Action::DepthUp | Action::DepthDown)
-            | (Pane::Graph, Action::ExportGraph) => return graph::act(model, a),
-            (Pane::Lint, Action::Down | Action::Up | Action::PageDown | Action::PageUp)
-            | (Pane::Lint, Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom)
-            | (Pane::Lint, Action::Open | Action::GroupBy | Action::FilterSeverity | Action::FilterRule)
-            | (Pane::Lint, Action::FilterKind | Action::ApplyFix | Action::FixRule)
-            | (Pane::Lint, Action::IgnoreFinding | Action::UnignoreFinding | Action::ShowIgnored)
-            | (Pane::Lint, Action::ConfirmContradiction) => {
-                return lint::act(model, a);
-            }
-            (Pane::History, Action::Down | Action::Up | Action::PageDown | Action::PageUp)
-            | (Pane::History, Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom)
-            | (Pane::History, Action::MarkVersion | Action::Blame | Action::RestoreVersion) => {
-                return history::act(model, a);
-            }
-            _ => {}
-        }
-    }
-    if !model.overlays.is_empty() && palette::overlay_action(model, a) {
-        return match a {
-            Action::Open => palette::run_palette_choice(model),
-            _ => Vec::new(),
-        };
-    }
+    review::handle(model, a)
+        .or_else(|| match model.overlays.last() {
+            Some(Overlay::Recall { .. }) => recall::handle(model, a),
+            Some(Overlay::Confirm { .. } | Overlay::Reason { .. }) => lint::handle(model, a),
+            _ => None,
+        })
+        .or_else(|| match (model.overlays.last(), model.focus) {
+            (Some(_), _) => palette::handle(model, a),
+            (None, Pane::Graph) => graph::handle(model, a),
+            (None, Pane::Lint) => lint::handle(model, a),
+            (None, Pane::History) => history::handle(model, a),
+            (None, Pane::Catalog | Pane::Preview) => None,
+        })
+        .or_else(|| catalog::handle(model, a))
+        .or_else(|| reader::handle(model, a))
+        .unwrap_or_else(|| app_wide(model, a))
+}
+
+/// The open entity changed (a catalog row, a link followed, a neighbour or finding opened):
+/// the panes that show it follow — the graph re-centres, the history is read for it.
+pub fn entity_opened(model: &mut Model) -> Vec<Job> {
+    let mut jobs = graph::centre_moved(model);
+    jobs.extend(history::entity_changed(model));
+    jobs
+}
+
+/// What an action does wherever it is pressed: quit, focus, the overlays, the sidebar, the
+/// mouse, the theme. Every other action was offered to its owner first.
+fn app_wide(model: &mut Model, a: Action) -> Vec<Job> {
     match a {
         Action::Quit => model.quit = true,
-        Action::Suspend => return vec![Effect::Suspend],
+        Action::Suspend => return vec![Job::Suspend],
         Action::FocusNext | Action::FocusPrev => {
             model.focus = if model.focus == Pane::Catalog { model.main } else { Pane::Catalog }
         }
@@ -295,6 +194,8 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             let on = if model.recall_sections { "on" } else { "off" };
             model.message = Some(Message { text: format!("recall over body sections {on}"), warn: false });
         }
+        // A pane's own keys (the graph's, lint's, history's), the catalog's and the reader's: taken
+        // before when they apply, else nothing.
         Action::SwitchSide
         | Action::DepthUp
         | Action::DepthDown
@@ -310,39 +211,31 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
         | Action::ShowIgnored
         | Action::ConfirmContradiction
         | Action::MarkVersion
-        | Action::RestoreVersion => {}
-        Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {
-            return catalog::move_by(model, a);
-        }
-        Action::Top => match model.focus {
-            Pane::Catalog => return catalog::select_row(model, 0),
-            _ => reader::scroll_preview_to(model, 0),
-        },
-        Action::Bottom => match model.focus {
-            Pane::Catalog => return catalog::select_row(model, model.rows.len().saturating_sub(1)),
-            _ => reader::scroll_preview_to(model, usize::MAX),
-        },
-        Action::Expand => catalog::set_group_open(model, true),
-        Action::Collapse => catalog::set_group_open(model, false),
-        Action::Open => return catalog::open_selected(model),
-        Action::NextLink => reader::step_link(model, true),
-        Action::PrevLink => reader::step_link(model, false),
-        Action::FollowLink => return reader::follow_link(model),
-        Action::Back => return reader::history_step(model, true),
-        Action::Forward => return reader::history_step(model, false),
-        Action::Filter => {
-            model.focus = Pane::Catalog;
-            model.filtering = true;
-        }
-        Action::ClearFilter => {
-            model.filter.query.clear();
-            rebuild(model, catalog::selection_key(model));
-        }
-        Action::CycleSort => {
-            model.filter.sort = model.filter.sort.next();
-            rebuild(model, catalog::selection_key(model));
-            model.message = Some(Message { text: format!("sorted by {}", model.filter.sort.name()), warn: false });
-        }
+        | Action::RestoreVersion
+        | Action::Up
+        | Action::Down
+        | Action::PageUp
+        | Action::PageDown
+        | Action::HalfPageUp
+        | Action::HalfPageDown
+        | Action::Top
+        | Action::Bottom
+        | Action::Expand
+        | Action::Collapse
+        | Action::Open
+        | Action::Filter
+        | Action::ClearFilter
+        | Action::CycleSort
+        | Action::NextLink
+        | Action::PrevLink
+        | Action::FollowLink
+        | Action::Back
+        | Action::Forward
+        | Action::YankId
+        | Action::YankPath
+        | Action::YankLink
+        | Action::ShowProperties
+        | Action::YankProperty => {}
         Action::Help => {
             let context = if model.review.open { Context::Review } else { model.focus.context() };
             model.overlays.push(Overlay::Help { context, filter: String::new(), cursor: 0 })
@@ -353,14 +246,11 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
                 model.filtering = false;
             }
         }
-        Action::YankId | Action::YankPath | Action::YankLink => return reader::yank(model, a),
-        Action::ShowProperties => reader::show_properties(model),
         Action::SidebarWider | Action::SidebarNarrower => {
-            let step = crate::app::sidebar::STEP;
+            let step = crate::app::settings::sidebar::STEP;
             let to = if a == Action::SidebarWider { model.sidebar + step } else { model.sidebar.saturating_sub(step) };
             return mouse::set_sidebar(model, to);
         }
-        Action::YankProperty => return reader::yank_property(model),
         Action::ToggleMouse => {
             model.mouse = !model.mouse;
             let state = if model.mouse { "on" } else { "off" };
@@ -376,8 +266,8 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Effect> {
             model.invalidate_layout();
             model.message = Some(Message { text: format!("theme {next}"), warn: false });
         }
-        // The review pane and the editors handle these (`review::action`; `confirm` also the lint-fix
-        // dialog); elsewhere they do nothing.
+        // Review and the editors take these (`review::handle`; `confirm` also the fix and restore
+        // dialogs); elsewhere they do nothing.
         inbox_verbs!()
         | Action::Review
         | Action::Undo

@@ -13,7 +13,7 @@ use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, d
 
 use crate::app::App;
 use crate::app::event::Event;
-use crate::app::review_jobs::{EditSeed, Outcome};
+use crate::app::review::jobs::{EditSeed, Outcome};
 
 /// The editor to run: the override, else $VISUAL, else $EDITOR, else `vi`.
 pub fn editor_command(over: Option<&str>) -> String {

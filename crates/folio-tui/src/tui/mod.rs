@@ -18,9 +18,9 @@ use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
 
 use crate::app::App;
-use crate::app::config::{self, ColorChoice};
-use crate::app::effects::Source;
 use crate::app::event::Event;
+use crate::app::jobs::Source;
+use crate::app::settings::config::{self, ColorChoice};
 use frame_log::{FrameLog, Stamp};
 
 /// How long the loop waits for input before looking at worker events again.

@@ -9,10 +9,10 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
 use crate::app::App;
-use crate::app::config::{self, ColorChoice};
-use crate::app::effects::Source;
 use crate::app::event::Event;
-use crate::app::theme::Theme;
+use crate::app::jobs::Source;
+use crate::app::settings::config::{self, ColorChoice};
+use crate::app::settings::theme::Theme;
 use crate::ui::svg;
 
 pub const SIZE: (u16, u16) = (120, 32);

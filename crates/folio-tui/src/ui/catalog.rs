@@ -10,8 +10,8 @@ use std::sync::atomic::Ordering;
 use crate::app::model::{Model, Pane, Row};
 use crate::markdown::sanitize;
 
-use super::layout;
 use super::preview::has_findings;
+use crate::app::layout;
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let t = &model.theme;

@@ -7,20 +7,11 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use crate::app::model::{HistoryData, HistoryView, Model, Pane};
+use crate::app::history::{HistoryData, HistoryView, LIST_PERCENT};
+use crate::app::model::{Model, Pane};
 use crate::markdown::sanitize;
 use folio_core::store::history::{Source, Version};
 use folio_core::store::review::diff;
-
-/// The list's share of the pane in the versions view (the diff takes the rest).
-const LIST_PERCENT: u16 = 40;
-
-/// Rows of the list that fit in a pane of `area` (for paging).
-pub fn page_rows(area: Rect, blame: bool) -> usize {
-    let inner = area.height.saturating_sub(2);
-    let rows = if blame { inner } else { inner * LIST_PERCENT / 100 };
-    usize::from(rows.max(1))
-}
 
 fn day(v: &Version) -> String {
     v.when.as_deref().map(|w| w.chars().take(10).collect()).unwrap_or_else(|| "-".into())

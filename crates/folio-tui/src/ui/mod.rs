@@ -3,6 +3,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::app::layout;
 use crate::app::model::{Model, Pane};
 
 pub mod catalog;
@@ -12,7 +13,6 @@ pub mod fix_confirm;
 pub mod graph;
 pub mod history;
 pub mod inline;
-pub mod layout;
 pub mod lint;
 pub mod popup;
 pub mod preview;

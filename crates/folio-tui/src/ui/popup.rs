@@ -4,8 +4,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
+use crate::app::input::{help_rows, palette_rows};
 use crate::app::model::{Model, Overlay};
-use crate::app::update::{help_rows, palette_rows};
 use crate::markdown::sanitize;
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
@@ -81,7 +81,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             ]);
             buf.set_line(inner.x, inner.y, &prompt, inner.width);
             let contexts = model.contexts();
-            let under: Vec<_> = [model.focus.context(), crate::app::keymap::Context::Global].to_vec();
+            let under: Vec<_> = [model.focus.context(), crate::app::settings::keymap::Context::Global].to_vec();
             let rows: Vec<Line> = palette_rows(model, query)
                 .into_iter()
                 .map(|a| {

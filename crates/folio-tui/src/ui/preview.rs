@@ -10,100 +10,23 @@ use ratatui::widgets::{
     Block, Borders, Paragraph, Scrollbar, ScrollbarOrientation, ScrollbarState, StatefulWidget, Widget, Wrap,
 };
 
-use crate::app::model::{Model, Pane, Preview};
-use crate::app::theme::Theme;
+use crate::app::layout;
+use crate::app::model::{Model, Pane};
+use crate::app::reader::lines::{footer, header};
+use crate::app::settings::theme::Theme;
 use crate::markdown::layout::{Piece, Role};
 use crate::markdown::sanitize;
 use folio_core::store::model::entity::{Entity, Resolution};
-
-use super::{layout, properties};
-
-/// The lines above the body at `width`: a notice when the entity is gone, then its title and
-/// properties, each wrapped (see `properties`).
-pub fn header(model: &Model, preview: &Preview, width: u16) -> Vec<Line<'static>> {
-    let t = &model.theme;
-    let mut out = Vec::new();
-    let Some(store) = &model.store else { return out };
-    let Some(idx) = preview.idx else {
-        out.push(Line::styled(
-            format!("⚠ {} was deleted on disk; this is what it held", sanitize::line(&preview.path)),
-            t.style("warn"),
-        ));
-        out.push(Line::default());
-        return out;
-    };
-    let width = usize::from(width).max(8);
-    let e = store.entity(idx);
-    out.extend(properties::wrapped(model, &e.title, true, t.style("title"), width, None).into_iter().map(Line::from));
-    out.extend(properties::header_lines(model, &crate::app::properties::of(store, e), width));
-    for p in &e.problems {
-        // "⚠ rule message (line N)", the message wrapped under the rule with a hanging indent.
-        let text = format!("{} {} (line {})", p.rule, p.message, p.line);
-        let rows = properties::wrapped(model, &text, false, t.style("text"), width.saturating_sub(2).max(8), Some(3));
-        for (n, mut row) in rows.into_iter().enumerate() {
-            if n == 0
-                && let Some(first) = row.first_mut()
-            {
-                first.style = t.style("warn");
-            }
-            let mut spans = vec![Span::styled(if n == 0 { "⚠ " } else { "  " }, t.style("warn"))];
-            spans.extend(row);
-            out.push(Line::from(spans));
-        }
-    }
-    out.push(Line::styled("─".repeat(40.min(width)), t.style("border")));
-    out
-}
 
 /// Whether the catalog marks the entity with a lint finding.
 pub fn has_findings(e: &Entity) -> bool {
     !e.problems.is_empty() || e.links.iter().any(|l| l.is_unresolved())
 }
 
-/// The lines below the body: outbound links with their state, then backlinks.
-pub fn footer(model: &Model, preview: &Preview) -> Vec<Line<'static>> {
-    let t = &model.theme;
-    let (Some(store), Some(idx)) = (&model.store, preview.idx) else { return Vec::new() };
-    let e = store.entity(idx);
-    let mut out = vec![Line::default(), Line::styled("─".repeat(40), t.style("border"))];
-    let internal: Vec<_> = e.links.iter().filter(|l| l.is_internal()).collect();
-    out.push(Line::styled(format!("Links out ({})", internal.len()), t.style("accent")));
-    for l in internal {
-        let (target, style) = match &l.resolution {
-            Resolution::Entity(i) => (format!("→ {}", store.entity(*i).id), t.style("link")),
-            Resolution::File(f) => (format!("→ {f} (file)"), t.style("muted")),
-            Resolution::Escapes => (format!("✗ {} (leaves the store)", l.target()), t.style("link_broken")),
-            _ => (format!("✗ {} (broken)", l.target()), t.style("link_broken")),
-        };
-        out.push(Line::from(vec![Span::raw("  "), Span::styled(sanitize::line(&target), style)]));
-    }
-    let back = &store.backlinks[idx as usize];
-    out.push(Line::styled(format!("Backlinks ({})", back.len()), t.style("accent")));
-    for &b in back.iter() {
-        let src = store.entity(b);
-        out.push(Line::from(vec![
-            Span::raw("  ← "),
-            Span::styled(sanitize::line(&src.title), t.style("text")),
-            Span::styled(format!("  {}", sanitize::line(&src.id)), t.style("muted")),
-        ]));
-    }
-    out
-}
-
 /// How each link of the open document resolved, by its target as written.
 pub fn link_states(model: &Model) -> HashMap<String, Resolution> {
     let (Some(store), Some(idx)) = (&model.store, model.open_entity()) else { return HashMap::new() };
     store.entity(idx).links.iter().map(|l| (l.target().to_string(), l.resolution.clone())).collect()
-}
-
-/// Number of lines in the preview at `width` (for scrolling limits).
-pub fn total_lines(model: &Model, width: u16) -> usize {
-    let Some(p) = &model.preview else { return 0 };
-    let body = match &p.body {
-        Some(Ok(b)) => model.laid_body(width).lines.len() + usize::from(b.notice.is_some()),
-        _ => 1,
-    };
-    header(model, p, width).len() + body + footer(model, p).len()
 }
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {

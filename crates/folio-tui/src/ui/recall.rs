@@ -8,33 +8,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use crate::app::model::{Model, Overlay};
+use crate::app::recall::{rect, rows_per_result};
 use crate::markdown::sanitize;
 use folio_core::recall::Hit;
 use folio_core::recall::text::MatchLine;
 use folio_core::store::Store;
-
-/// Where the overlay goes on a screen of `area`.
-pub fn rect(area: Rect) -> Rect {
-    let w = area.width.saturating_sub(4).min(110);
-    let h = area.height.saturating_sub(2).min(30);
-    Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h }
-}
-
-/// Result rows that fit in the list.
-pub fn list_rows(area: Rect) -> usize {
-    (rect(area).height as usize).saturating_sub(3).max(1)
-}
-
-/// Screen rows per result: two when bodies were searched (the result, then its best matching
-/// line), else one.
-pub fn rows_per_result(model: &Model) -> usize {
-    if model.recall.as_ref().is_some_and(|e| e.text_mode()) { 2 } else { 1 }
-}
-
-/// Results that fit in the list.
-pub fn page(model: &Model, area: Rect) -> usize {
-    (list_rows(area) / rows_per_result(model)).max(1)
-}
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let Some(Overlay::Recall { query, cursor }) = model.overlays.last() else { return };

@@ -6,7 +6,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::app::model::Model;
 
-use super::layout::{MIN_HEIGHT, MIN_WIDTH};
+use crate::app::layout::{MIN_HEIGHT, MIN_WIDTH};
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let t = &model.theme;

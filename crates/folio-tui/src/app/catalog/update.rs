@@ -1,0 +1,212 @@
+//! The catalog tree in the update loop: the rows flattened from the tree (groups open or
+//! collapsed), the cursor and its scroll, the filter and sort rebuilds that keep the selection,
+//! and the moves that page the catalog or scroll the preview.
+use ratatui::layout::Rect;
+
+use crate::app::action::Action;
+use crate::app::jobs::Job;
+use crate::app::layout;
+use crate::app::model::{Message, Model, Pane, Row};
+use crate::app::reader::update::{open_entity, scroll_preview_to};
+use folio_core::store::read::tree::{self, Group};
+
+/// The catalog's actions: moving its cursor (or, from the preview, scrolling it), opening and
+/// folding groups, the filter and the sort. They work from every pane whose own keys did not
+/// take them. None: not the catalog's.
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
+    match a {
+        Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {
+            return Some(move_by(model, a));
+        }
+        Action::Top if model.focus == Pane::Catalog => return Some(select_row(model, 0)),
+        Action::Bottom if model.focus == Pane::Catalog => {
+            return Some(select_row(model, model.rows.len().saturating_sub(1)));
+        }
+        Action::Expand => set_group_open(model, true),
+        Action::Collapse => set_group_open(model, false),
+        Action::Open => return Some(open_selected(model)),
+        Action::Filter => {
+            model.focus = Pane::Catalog;
+            model.filtering = true;
+        }
+        Action::ClearFilter => {
+            model.filter.query.clear();
+            rebuild(model, selection_key(model));
+        }
+        Action::CycleSort => {
+            model.filter.sort = model.filter.sort.next();
+            rebuild(model, selection_key(model));
+            model.message = Some(Message { text: format!("sorted by {}", model.filter.sort.name()), warn: false });
+        }
+        _ => return None,
+    }
+    Some(Vec::new())
+}
+
+pub fn page(model: &Model) -> usize {
+    let area = Rect::new(0, 0, model.size.0, model.size.1);
+    let Some(p) = layout::panes(area, model.sidebar) else { return 1 };
+    let h = match model.focus {
+        Pane::Catalog => layout::catalog_rows(p.catalog).height,
+        _ => layout::preview_body(p.preview).height,
+    };
+    (h as usize).max(1)
+}
+
+pub fn move_by(model: &mut Model, a: Action) -> Vec<Job> {
+    let page = page(model);
+    let delta: isize = match a {
+        Action::Up => -1,
+        Action::Down => 1,
+        Action::PageUp => -(page as isize),
+        Action::PageDown => page as isize,
+        Action::HalfPageUp => -((page / 2).max(1) as isize),
+        _ => (page / 2).max(1) as isize,
+    };
+    match model.focus {
+        Pane::Catalog => {
+            let last = model.rows.len().saturating_sub(1);
+            return select_row(model, model.cursor.saturating_add_signed(delta).min(last));
+        }
+        _ => {
+            let to = model.preview.as_ref().map(|p| p.scroll).unwrap_or(0).saturating_add_signed(delta);
+            scroll_preview_to(model, to);
+        }
+    }
+    Vec::new()
+}
+
+/// Move the catalog cursor; the preview follows it onto entities (without a history entry).
+pub fn select_row(model: &mut Model, to: usize) -> Vec<Job> {
+    set_cursor(model, to);
+    match model.selected_row() {
+        Some(Row::Entity { idx, .. }) => {
+            let idx = *idx;
+            open_entity(model, idx, false)
+        }
+        _ => Vec::new(),
+    }
+}
+
+pub fn set_cursor(model: &mut Model, to: usize) {
+    model.cursor = to.min(model.rows.len().saturating_sub(1));
+    clamp_scrolls(model);
+}
+
+/// Keep the catalog cursor visible and the preview scroll in range (after moves and resizes).
+pub fn clamp_scrolls(model: &mut Model) {
+    let rows_h = layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
+        .map(|p| layout::catalog_rows(p.catalog).height as usize)
+        .unwrap_or(1)
+        .max(1);
+    if model.cursor < model.catalog_scroll {
+        model.catalog_scroll = model.cursor;
+    } else if model.cursor >= model.catalog_scroll + rows_h {
+        model.catalog_scroll = model.cursor + 1 - rows_h;
+    }
+    model.catalog_scroll = model.catalog_scroll.min(model.rows.len().saturating_sub(rows_h));
+    let scroll = model.preview.as_ref().map(|p| p.scroll).unwrap_or(0);
+    scroll_preview_to(model, scroll);
+}
+
+/// What the catalog cursor is on, as a stable key (entity id or group key).
+pub fn selection_key(model: &Model) -> Option<String> {
+    let store = model.store.as_ref()?;
+    match model.selected_row()? {
+        Row::Group { key, .. } => Some(format!("group:{key}")),
+        Row::Entity { idx, .. } => Some(format!("entity:{}", store.entity(*idx).id)),
+    }
+}
+
+/// Rebuild the tree and visible rows, keeping the cursor on `keep` when it is still there.
+pub fn rebuild(model: &mut Model, keep: Option<String>) {
+    let Some(store) = model.store.as_ref() else { return };
+    let tree = tree::build(store, &model.filter);
+    show_tree(model, tree, keep);
+}
+
+/// Show `tree` in the catalog, keeping the selection on `keep` when it is still there.
+pub fn show_tree(model: &mut Model, tree: Group, keep: Option<String>) {
+    let Some(store) = model.store.clone() else { return };
+    model.tree = tree;
+    let mut rows = Vec::new();
+    flatten(&model.tree, "", 0, &model.collapsed, &mut rows);
+    model.rows = rows;
+    if let Some(keep) = keep {
+        let found = model.rows.iter().position(|r| match r {
+            Row::Group { key, .. } => keep == format!("group:{key}"),
+            Row::Entity { idx, .. } => keep == format!("entity:{}", store.entity(*idx).id),
+        });
+        if let Some(i) = found {
+            model.cursor = i;
+        }
+    }
+    model.cursor = model.cursor.min(model.rows.len().saturating_sub(1));
+    clamp_scrolls(model);
+}
+
+pub fn flatten(
+    g: &Group,
+    prefix: &str,
+    depth: usize,
+    collapsed: &std::collections::HashSet<String>,
+    out: &mut Vec<Row>,
+) {
+    for sub in &g.groups {
+        let key = if prefix.is_empty() { sub.label.clone() } else { format!("{prefix}/{}", sub.label) };
+        let open = !collapsed.contains(&key);
+        out.push(Row::Group { key: key.clone(), label: sub.label.clone(), depth, count: sub.count(), open });
+        if open {
+            flatten(sub, &key, depth + 1, collapsed, out);
+        }
+    }
+    out.extend(g.entities.iter().map(|&idx| Row::Entity { idx, depth }));
+}
+
+pub fn set_group_open(model: &mut Model, open: bool) {
+    if model.focus != Pane::Catalog {
+        return;
+    }
+    let keep = selection_key(model);
+    match model.selected_row().cloned() {
+        Some(Row::Group { key, open: is_open, depth, .. }) => {
+            if open == is_open && !open {
+                move_to_parent(model, depth);
+                return;
+            }
+            if open {
+                model.collapsed.remove(&key);
+            } else {
+                model.collapsed.insert(key);
+            }
+            rebuild(model, keep);
+        }
+        Some(Row::Entity { depth, .. }) if !open => move_to_parent(model, depth),
+        _ => {}
+    }
+}
+
+pub fn move_to_parent(model: &mut Model, depth: usize) {
+    if depth == 0 {
+        return;
+    }
+    let parent =
+        model.rows[..model.cursor].iter().rposition(|r| matches!(r, Row::Group { depth: d, .. } if *d + 1 == depth));
+    if let Some(i) = parent {
+        set_cursor(model, i);
+    }
+}
+
+pub fn open_selected(model: &mut Model) -> Vec<Job> {
+    match model.selected_row().cloned() {
+        Some(Row::Group { open, .. }) => {
+            set_group_open(model, !open);
+            Vec::new()
+        }
+        Some(Row::Entity { idx, .. }) => {
+            model.focus = Pane::Preview;
+            open_entity(model, idx, true)
+        }
+        None => Vec::new(),
+    }
+}

@@ -1,0 +1,188 @@
+//! The history pane in the update loop: ask a worker for the open entity's history when the
+//! pane opens, the open entity changes or the store is re-read (a restore or an agent's edit is
+//! a new version); show the versions it reports as it finds them until its answer comes; move
+//! through versions or blamed lines; mark a version to compare with. The versions, diffs and
+//! blame come from the worker; nothing here reads a file.
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+
+use super::HistoryData;
+use crate::app::action::Action;
+use crate::app::jobs::Job;
+use crate::app::layout;
+use crate::app::model::{Message, Model, Overlay, Pane};
+use folio_core::store::write::changeset::Changeset;
+
+/// Open the pane on the versions (`blame`: on the blamed lines).
+pub fn focus(model: &mut Model, blame: bool) -> Vec<Job> {
+    model.main = Pane::History;
+    model.focus = Pane::History;
+    if model.history.blame != blame {
+        model.history.blame = blame;
+        model.history.cursor = 0;
+    }
+    request(model, false)
+}
+
+/// Ask for the open entity's history unless the one held is its own (`again`: read anew).
+fn request(model: &mut Model, again: bool) -> Vec<Job> {
+    let (Some(store), Some(idx)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
+    if model.main != Pane::History {
+        return Vec::new();
+    }
+    let (path, id) = (store.entity(idx).path.clone(), store.entity(idx).id.clone());
+    let h = &mut model.history;
+    if h.path != path || h.id != id {
+        *h = super::HistoryView { path, id, blame: h.blame, ..Default::default() };
+    } else if h.data.is_some() && !again {
+        return Vec::new();
+    }
+    h.reading = true;
+    vec![Job::ReadHistory { store, idx }]
+}
+
+/// The open entity changed (a link followed, a catalog row opened).
+pub fn entity_changed(model: &mut Model) -> Vec<Job> {
+    request(model, false)
+}
+
+/// The store was re-read: the open entity's file may have a new version.
+pub fn reread(model: &mut Model) -> Vec<Job> {
+    request(model, true)
+}
+
+/// The versions a worker has found so far. Shown while nothing complete is held for the file:
+/// an answer read before (the history before an edit) stays until the new one is whole.
+pub fn found(model: &mut Model, (path, id): (String, String), data: Arc<HistoryData>) -> Vec<Job> {
+    let h = &mut model.history;
+    let complete_held = matches!(&h.data, Some(Ok(d)) if d.history.complete);
+    if h.path != path || h.id != id || !h.reading || complete_held {
+        return Vec::new();
+    }
+    show(model, Ok(data));
+    Vec::new()
+}
+
+/// A worker's answer; one for an entity no longer open is dropped.
+pub fn read(model: &mut Model, (path, id): (String, String), data: Result<Arc<HistoryData>, String>) -> Vec<Job> {
+    let h = &mut model.history;
+    if h.path != path || h.id != id {
+        return Vec::new();
+    }
+    h.reading = false;
+    if let Err(e) = &data {
+        model.message = Some(Message { text: format!("history: {e}"), warn: true });
+    }
+    show(model, data);
+    Vec::new()
+}
+
+/// The rev of the version at row `i` of what is shown (versions view).
+fn rev_at(data: &Option<Result<Arc<HistoryData>, String>>, i: usize) -> Option<String> {
+    match data {
+        Some(Ok(d)) => d.history.versions.get(i).map(|v| v.rev.clone()),
+        _ => None,
+    }
+}
+
+/// Show `data`; in the versions view the selected and marked versions stay selected and marked
+/// (the answer merges log events between the versions reported before it).
+fn show(model: &mut Model, data: Result<Arc<HistoryData>, String>) {
+    let h = &mut model.history;
+    let keep = (!h.blame).then(|| (rev_at(&h.data, h.cursor), h.marked.and_then(|m| rev_at(&h.data, m))));
+    h.data = Some(data);
+    if let (Some((cursor, marked)), Some(Ok(d))) = (keep, &h.data) {
+        let at = |rev: Option<String>| rev.and_then(|r| d.history.versions.iter().position(|v| v.rev == r));
+        if let Some(i) = at(cursor) {
+            h.cursor = i;
+        }
+        h.marked = h.marked.and(at(marked));
+    }
+    let n = len(model);
+    let h = &mut model.history;
+    h.cursor = h.cursor.min(n.saturating_sub(1));
+    if h.marked.is_some_and(|m| m >= n) {
+        h.marked = None;
+    }
+}
+
+/// Rows in the list shown: versions, or blamed lines.
+fn len(model: &Model) -> usize {
+    match &model.history.data {
+        Some(Ok(d)) if model.history.blame => d.blame.len(),
+        Some(Ok(d)) => d.history.versions.len(),
+        _ => 0,
+    }
+}
+
+fn page(model: &Model) -> usize {
+    layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
+        .map(|p| super::page_rows(p.preview, model.history.blame))
+        .unwrap_or(1)
+}
+
+/// The history pane's actions, while it has the focus and no overlay is open. None: not its own.
+pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
+    match a {
+        Action::Down | Action::Up | Action::PageDown | Action::PageUp => Some(act(model, a)),
+        Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom => Some(act(model, a)),
+        Action::MarkVersion | Action::Blame | Action::RestoreVersion => Some(act(model, a)),
+        _ => None,
+    }
+}
+
+fn act(model: &mut Model, a: Action) -> Vec<Job> {
+    let (n, page) = (len(model), page(model));
+    let h = &mut model.history;
+    if let Some(to) = crate::app::paged_list::move_cursor(h.cursor, a, n, page) {
+        h.cursor = to;
+        return Vec::new();
+    }
+    match a {
+        Action::Blame => {
+            h.blame = !h.blame;
+            h.cursor = 0;
+        }
+        Action::MarkVersion if !h.blame => {
+            h.marked = if h.marked == Some(h.cursor) || n == 0 { None } else { Some(h.cursor) };
+        }
+        Action::RestoreVersion if !h.blame => return restore(model),
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// A worker computed the diff a restore would make: show it to confirm (the changeset travels
+/// with the dialog, so what is confirmed is what was shown).
+pub fn restore_previewed(model: &mut Model, (title, diff, cs): (String, Vec<String>, Box<Changeset>)) -> Vec<Job> {
+    model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings: Vec::new(), restore: Some(cs) });
+    Vec::new()
+}
+
+/// `r` on a version: ask for the diff its restore would make (the confirm dialog shows it).
+fn restore(model: &mut Model) -> Vec<Job> {
+    let (Some(store), Some(idx)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
+    let Some(Ok(data)) = &model.history.data else { return Vec::new() };
+    if !data.history.complete {
+        model.message =
+            Some(Message { text: "the history is still being read: restore when it is".into(), warn: true });
+        return Vec::new();
+    }
+    let Some(v) = data.history.versions.get(model.history.cursor) else { return Vec::new() };
+    if !v.has_content() {
+        let why = if v.source == folio_core::store::history::Source::Log {
+            "a log event records no content to restore"
+        } else {
+            "this version deleted the file: restore the one before it"
+        };
+        model.message = Some(Message { text: why.into(), warn: true });
+        return Vec::new();
+    }
+    // Who restores: the reviewer the session knows, else the default actor (as lint fixes do).
+    let by = match model.review.actor.as_str() {
+        crate::app::settings::reviewer::UNKNOWN => folio_core::store::write::audit::default_actor(),
+        known => known.to_string(),
+    };
+    vec![Job::PreviewRestore { store, idx, rev: v.rev.clone(), by }]
+}

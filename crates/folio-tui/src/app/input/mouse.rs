@@ -1,0 +1,99 @@
+//! The mouse (when turned on): a click focuses a pane and selects a catalog row; the wheel moves
+//! the catalog cursor, the graph or lint list, or scrolls the preview.
+use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+
+use crate::app::action::Action;
+use crate::app::catalog::update::{open_selected, select_row, set_cursor};
+use crate::app::jobs::Job;
+use crate::app::layout;
+use crate::app::model::{Model, Pane, Row};
+use crate::app::reader::update::scroll_preview_to;
+use crate::app::update::action;
+
+/// Lines the mouse wheel scrolls.
+const WHEEL: usize = 3;
+
+/// A click or a wheel turn (only while mouse support is on).
+pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Job> {
+    let Some(p) = layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar) else { return Vec::new() };
+    if !model.overlays.is_empty() {
+        return Vec::new();
+    }
+    // The catalog's right border is a handle: press on it and drag.
+    let on_border = m.column + 1 == p.catalog.x + p.catalog.width && m.row < p.catalog.y + p.catalog.height;
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) if on_border => {
+            model.dragging_sidebar = true;
+            return Vec::new();
+        }
+        MouseEventKind::Drag(MouseButton::Left) if model.dragging_sidebar => {
+            let width = u32::from(model.size.0.max(1));
+            let percent = ((u32::from(m.column) + 1) * 100 + width / 2) / width;
+            model.sidebar = crate::app::settings::sidebar::clamp(percent as u16);
+            return Vec::new();
+        }
+        MouseEventKind::Up(MouseButton::Left) if model.dragging_sidebar => {
+            model.dragging_sidebar = false;
+            return set_sidebar(model, model.sidebar);
+        }
+        _ => {}
+    }
+    let at = Position::new(m.column, m.row);
+    let pane = if p.catalog.contains(at) {
+        Pane::Catalog
+    } else if p.preview.contains(at) {
+        model.main
+    } else {
+        return Vec::new();
+    };
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            model.focus = pane;
+            let rows = layout::catalog_rows(p.catalog);
+            if pane == Pane::Catalog && rows.contains(at) {
+                let row = model.catalog_scroll + (m.row - rows.y) as usize;
+                if row < model.rows.len() {
+                    set_cursor(model, row);
+                    return match model.rows[row] {
+                        Row::Group { .. } => open_selected(model),
+                        Row::Entity { .. } => select_row(model, row),
+                    };
+                }
+            }
+            Vec::new()
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            match pane {
+                Pane::Catalog => {
+                    let last = model.rows.len().saturating_sub(1);
+                    let to = if down { (model.cursor + WHEEL).min(last) } else { model.cursor.saturating_sub(WHEEL) };
+                    return select_row(model, to);
+                }
+                Pane::Graph | Pane::Lint | Pane::History => {
+                    let a = if down { Action::Down } else { Action::Up };
+                    return action(model, a);
+                }
+                Pane::Preview => {
+                    let cur = model.preview.as_ref().map(|p| p.scroll).unwrap_or(0);
+                    scroll_preview_to(model, if down { cur + WHEEL } else { cur.saturating_sub(WHEEL) });
+                }
+            }
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Set the catalog's width (percent, clamped), and remember it for the next run.
+pub fn set_sidebar(model: &mut Model, percent: u16) -> Vec<Job> {
+    model.sidebar = crate::app::settings::sidebar::clamp(percent);
+    crate::app::catalog::update::clamp_scrolls(model);
+    match &model.state_dir {
+        Some(state) => {
+            vec![Job::RememberSidebar { file: crate::app::settings::sidebar::file(state), percent: model.sidebar }]
+        }
+        None => Vec::new(),
+    }
+}

@@ -1,0 +1,436 @@
+//! The review pane's disk work, run off the UI thread as `Job::Review`: building the queue,
+//! reading an item's diff, planning verdicts and merges, applying them, saving edits and undo.
+//! Each job answers with one `Outcome`, which `review::update::outcome` folds into the model.
+use std::sync::Arc;
+
+use folio_core::store::history::attribution;
+use folio_core::store::keep::refresh::RefreshReport;
+use folio_core::store::lint::near_duplicate;
+use folio_core::store::model::entity::EntityIdx;
+use folio_core::store::read::body_text;
+use folio_core::store::read::frontmatter;
+use folio_core::store::review::{self, Plan, QueueItem, ReviewError, Reviewer, Verdict, diff, queue};
+use folio_core::store::write::changeset::{Applied, Changeset, WriteError, WriteOptions};
+use folio_core::store::{Store, model::digest, write::audit, write::undo};
+
+/// What an edit starts from: the entity's text and where it sits in its file.
+#[derive(Debug, Clone)]
+pub struct EditSeed {
+    pub id: String,
+    pub path: String,
+    /// The whole file as read, and its digest (the conflict check on save).
+    pub file_text: String,
+    pub file_digest: String,
+    /// The entity's byte range in the file.
+    pub span: std::ops::Range<usize>,
+    /// For a merge editor: the entity folded into this one (its body is pre-filled).
+    pub merge_from: Option<(EntityIdx, String)>,
+    pub merge_into: Option<EntityIdx>,
+    /// The pre-filled body of a merge (both texts).
+    pub merged_body: Option<String>,
+}
+
+impl EditSeed {
+    pub fn entity_text(&self) -> &str {
+        self.file_text.get(self.span.clone()).unwrap_or(&self.file_text)
+    }
+
+    /// The file with the entity's text replaced.
+    pub fn file_with(&self, entity_text: &str) -> String {
+        let mut out = self.file_text.clone();
+        if self.file_text.get(self.span.clone()).is_some() {
+            out.replace_range(self.span.clone(), entity_text);
+            out
+        } else {
+            entity_text.to_string()
+        }
+    }
+}
+
+/// The near-duplicate of a queue item and what the two share.
+#[derive(Debug, Clone, Default)]
+pub struct Duplicate {
+    pub idx: EntityIdx,
+    pub id: String,
+    pub text: String,
+    /// Stems of the content words both texts hold (`near_duplicate::content_stems`).
+    pub shared: std::collections::HashSet<String>,
+}
+
+/// The detail of the selected queue item.
+#[derive(Debug, Clone, Default)]
+pub struct Detail {
+    pub id: String,
+    /// Word diff against the last approved version, when there is one.
+    pub diff: Option<Vec<(diff::Op, String)>>,
+    /// The whole text (shown when the item was never approved).
+    pub text: String,
+    /// For a contradiction: the other entity's id and text, shown side by side.
+    pub other: Option<(String, String)>,
+    /// For a near-duplicate: the other entity, side by side, with the words both say.
+    pub duplicate: Option<Duplicate>,
+    /// The promotion the item asks for, in words.
+    pub promotion: Option<String>,
+}
+
+pub enum ReviewJob {
+    /// The inbox of the store, with its lint report when the lint pane has it (else linted here).
+    Queue(Arc<Store>, Option<Arc<folio_core::store::lint::Report>>),
+    Detail(Arc<Store>, Box<QueueItem>),
+    Plan {
+        store: Arc<Store>,
+        targets: Vec<EntityIdx>,
+        verdict: Verdict,
+        by: String,
+        /// A veto or forget leaves a stub where a removed file was (`review::stub`).
+        stubs: bool,
+    },
+    /// Record the selection as reviewed as it stands (`review::baseline`).
+    Baseline {
+        store: Arc<Store>,
+        selection: review::baseline::Selection,
+        scope: String,
+        by: String,
+    },
+    Merge {
+        store: Arc<Store>,
+        from: EntityIdx,
+        into: EntityIdx,
+        body: Option<String>,
+        by: String,
+    },
+    Apply {
+        store: Arc<Store>,
+        plan: Box<Plan>,
+    },
+    OpenEditor {
+        store: Arc<Store>,
+        idx: EntityIdx,
+        then_approve: bool,
+        external: bool,
+    },
+    OpenMerge {
+        store: Arc<Store>,
+        from: EntityIdx,
+        into: EntityIdx,
+    },
+    Save {
+        store: Arc<Store>,
+        seed: Box<EditSeed>,
+        entity_text: String,
+        by: String,
+    },
+    /// "Edit, then approve": the edit and the approval planned as one change (nothing written).
+    EditApprove {
+        store: Arc<Store>,
+        seed: Box<EditSeed>,
+        edits: Box<crate::app::review::editor::Edits>,
+        by: String,
+    },
+    /// A possible contradiction confirmed: the format's own `contradicts` on both.
+    ConfirmContradiction {
+        store: Arc<Store>,
+        a: EntityIdx,
+        b: EntityIdx,
+        by: String,
+    },
+    /// The undo dialog, as `by` would undo.
+    PreviewUndo(Arc<Store>, String),
+    Undo {
+        store: Arc<Store>,
+        by: String,
+        /// When it is logged: the time its dialog showed.
+        at: time::OffsetDateTime,
+    },
+}
+
+/// A plan as the confirm dialog shows it: the plan (its broken references already named in its
+/// log event), the inbound references it touches, and the catalogs and log bytes it writes.
+pub struct Planned {
+    pub plan: Plan,
+    pub impact: review::impact::Impact,
+    pub preview: folio_core::store::write::preview::Preview,
+}
+
+/// The impact and preview of a plan (background work: reads the catalogs and the log).
+fn planned(store: &Store, plan: Result<Plan, String>) -> Outcome {
+    Outcome::Planned(plan.map(|plan| {
+        let (plan, impact, preview) = review::impact::prepare(store, plan);
+        Box::new(Planned { plan, impact, preview })
+    }))
+}
+
+/// What a plan, save or undo did, with the store reloaded after it.
+pub struct Written {
+    pub store: Box<Store>,
+    pub report: RefreshReport,
+    pub message: String,
+    /// The files written, with the digest of their bytes now (folio's own writes).
+    pub own: Vec<crate::app::platform::own_writes::Fingerprint>,
+}
+
+pub enum Outcome {
+    Queue(Vec<QueueItem>),
+    Detail(Box<Detail>),
+    /// A plan to show in a confirm dialog, with its impact and what the write adds.
+    Planned(Result<Box<Planned>, String>),
+    /// The undo dialog: its title, its lines (diff, catalogs, log bytes) and the time it logs at.
+    UndoPreview(Result<(String, Vec<String>, time::OffsetDateTime), String>),
+    EditorReady {
+        seed: Result<Box<EditSeed>, String>,
+        then_approve: bool,
+        external: bool,
+    },
+    Written(Result<Box<Written>, Failure>),
+    /// `$EDITOR` finished: the new entity text, or None when nothing changed.
+    ExternalDone {
+        seed: Box<EditSeed>,
+        result: Result<Option<String>, String>,
+    },
+}
+
+/// Why a write did not happen; a conflict carries both versions as a diff.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub message: String,
+    pub conflict_diff: Option<String>,
+    /// The file that changed on disk meanwhile (re-read so the queue shows the agent's version).
+    pub conflict_path: Option<String>,
+}
+
+impl From<ReviewError> for Failure {
+    fn from(e: ReviewError) -> Self {
+        match e {
+            ReviewError::Write(w) => w.into(),
+            other => Failure { message: other.to_string(), conflict_diff: None, conflict_path: None },
+        }
+    }
+}
+
+impl From<WriteError> for Failure {
+    fn from(e: WriteError) -> Self {
+        let conflict_path = match &e {
+            WriteError::Conflict { path, .. } => Some(path.clone()),
+            _ => None,
+        };
+        Failure { conflict_diff: e.conflict_diff(), message: e.to_string(), conflict_path }
+    }
+}
+
+pub fn run(job: ReviewJob) -> Outcome {
+    match job {
+        ReviewJob::Queue(store, Some(report)) => Outcome::Queue(attribution::inbox_with(&store, &report)),
+        ReviewJob::Queue(store, None) => Outcome::Queue(attribution::inbox(&store)),
+        ReviewJob::Detail(store, item) => Outcome::Detail(Box::new(detail(&store, &item))),
+        ReviewJob::Plan { store, targets, verdict, by, stubs } => {
+            let reviewer = Reviewer::now(&by);
+            // Hidden content is confirmed a second time in the dialog before this plan applies.
+            let plan = if stubs {
+                review::verdict::plan_leaving_stubs(&store, &targets, &verdict, &reviewer, true)
+            } else {
+                review::verdict::plan(&store, &targets, &verdict, &reviewer, true)
+            };
+            planned(&store, plan.map_err(|e| e.to_string()))
+        }
+        ReviewJob::Baseline { store, selection, scope, by } => {
+            let plan = review::baseline::plan(&store, &selection, &Reviewer::now(&by), &scope);
+            planned(&store, plan.map_err(|e| e.to_string()))
+        }
+        ReviewJob::Merge { store, from, into, body, by } => {
+            let plan = review::merge::plan(&store, from, into, body.as_deref(), &Reviewer::now(&by));
+            planned(&store, plan.map_err(|e| e.to_string()))
+        }
+        ReviewJob::ConfirmContradiction { store, a, b, by } => {
+            let plan = review::contradiction::confirm(&store, a, b, &Reviewer::now(&by));
+            planned(&store, plan.map_err(|e| e.to_string()))
+        }
+        ReviewJob::Apply { store, plan } => {
+            // The status bar names what was decided: `approve apis/refunds-v2: approved`.
+            let verb = match plan.decisions.as_slice() {
+                [one] => format!("{} {}", plan.verb, one.entity),
+                many => format!("{} {} entities", plan.verb, many.len()),
+            };
+            let summary = plan.event.summary.clone();
+            let result = plan.apply(&store, &WriteOptions::default()).map_err(Failure::from);
+            Outcome::Written(result.map(|applied| reloaded(&store, &applied, format!("{verb}: {summary}"))))
+        }
+        ReviewJob::OpenEditor { store, idx, then_approve, external } => {
+            Outcome::EditorReady { seed: seed(&store, idx).map(Box::new), then_approve, external }
+        }
+        ReviewJob::OpenMerge { store, from, into } => {
+            let seed = merge_seed(&store, from, into).map(Box::new);
+            Outcome::EditorReady { seed, then_approve: false, external: false }
+        }
+        ReviewJob::Save { store, seed, entity_text, by } => Outcome::Written(save(&store, &seed, &entity_text, &by)),
+        ReviewJob::EditApprove { store, seed, edits, by } => {
+            planned(&store, super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by)))
+        }
+        ReviewJob::PreviewUndo(store, by) => Outcome::UndoPreview(undo_dialog(&store, &by).map_err(|e| e.to_string())),
+        ReviewJob::Undo { store, by, at } => {
+            let opts = WriteOptions { at: Some(at), ..Default::default() };
+            let result = undo::undo(&store, &by, &opts).map_err(Failure::from);
+            Outcome::Written(result.map(|applied| reloaded(&store, &applied, "undone".into())))
+        }
+    }
+}
+
+/// The store after a write, refreshed on the files it touched (its catalogs and log too).
+fn reloaded(store: &Store, applied: &Applied, message: String) -> Box<Written> {
+    let files = &applied.files;
+    let mut touched: Vec<String> = files.iter().chain(&applied.catalogs).cloned().collect();
+    touched.extend((!applied.log.is_empty()).then(|| applied.log.clone()));
+    let abs: Vec<_> = touched.iter().map(|f| store.abs_path(f)).collect();
+    let (fresh, mut report) = store.refreshed(&abs);
+    for f in files {
+        if !report.changed.contains(f) && !report.added.contains(f) && !report.removed.contains(f) {
+            report.changed.push(f.clone());
+        }
+    }
+    let own = crate::app::platform::own_writes::fingerprints(&store.root, &touched);
+    Box::new(Written { store: Box::new(fresh), report, message, own })
+}
+
+/// The undo dialog: the catalogs it regenerates and the log bytes of its event, then the
+/// diff of the files it restores and of those catalogs.
+fn undo_dialog(store: &Store, by: &str) -> Result<(String, Vec<String>, time::OffsetDateTime), WriteError> {
+    let (record, diff) = undo::preview(store)?;
+    let at = audit::now();
+    let extra = undo::preview_extra(store, by, at)?;
+    let mut lines = extra.lines();
+    lines.push(String::new());
+    lines.extend(diff.lines().map(str::to_string));
+    lines.extend(extra.catalog_diff().lines().map(str::to_string));
+    Ok((undo_title(store, &record), lines, at))
+}
+
+/// The undo dialog's title names what it gives back: per restored file, the entity living in it
+/// ("undo approve of apis/refunds-v2: approved"), or the file when it holds several or none.
+fn undo_title(store: &Store, record: &undo::Record) -> String {
+    use folio_core::store::write::journal::Role;
+    let names: Vec<&str> = record
+        .entries
+        .iter()
+        .filter(|e| matches!(e.role, Role::Edit))
+        .map(|e| {
+            let mut living = store.entities.iter().filter(|x| x.path == e.path);
+            match (living.next(), living.next()) {
+                (Some(one), None) => one.id.as_str(),
+                _ => e.path.as_str(),
+            }
+        })
+        .collect();
+    let what = match names.as_slice() {
+        [] => String::new(),
+        [one] => format!(" of {one}"),
+        [a, b] => format!(" of {a} and {b}"),
+        [a, rest @ ..] => format!(" of {a} and {} more", rest.len()),
+    };
+    format!("undo {}{what}: {}", record.verb, record.summary)
+}
+
+fn detail(store: &Store, item: &QueueItem) -> Detail {
+    let text = store.read_entity_text(item.idx).unwrap_or_default();
+    let diff = queue::since_approval(store, item).map(|(_, ops)| ops);
+    let fields = store.fields(item.idx).unwrap_or_default();
+    let other = frontmatter::get_list(&fields, "contradicts").into_iter().find_map(|id| {
+        let i = store.find(&id)?;
+        Some((store.entity(i).id.clone(), store.read_entity_text(i).ok()?))
+    });
+    let duplicate = item.duplicate_of.filter(|_| other.is_none()).and_then(|o| {
+        let other_text = store.read_entity_text(o).ok()?;
+        let mine = near_duplicate::content_stems(&body_text::compared_text(store, item.idx));
+        let theirs = near_duplicate::content_stems(&body_text::compared_text(store, o));
+        let shared = mine.intersection(&theirs).cloned().collect();
+        Some(Duplicate { idx: o, id: store.entity(o).id.clone(), text: other_text, shared })
+    });
+    Detail { id: item.id.clone(), diff, text, other, duplicate, promotion: promotion(store, item) }
+}
+
+/// The promotion an item asks for, from the dialect's own ladder (docs/review.md, "Per format").
+fn promotion(store: &Store, item: &QueueItem) -> Option<String> {
+    let evidence = format!("evidence {}, sources {}", item.evidence, item.sources);
+    let step = store.kind().format().promotion_step(item.status.as_deref().unwrap_or(""))?;
+    Some(format!("{step} ({evidence})"))
+}
+
+fn seed(store: &Store, idx: EntityIdx) -> Result<EditSeed, String> {
+    let e = store.entity(idx);
+    if e.escapes_root() {
+        return Err(format!("{}: leads outside the store; folio does not edit it", e.path));
+    }
+    let bytes = std::fs::read(store.abs_path(&e.path)).map_err(|err| format!("{}: {err}", e.path))?;
+    if memchr::memchr(0, &bytes).is_some() {
+        return Err(format!("{}: binary content; folio does not edit it", e.path));
+    }
+    let file_text =
+        String::from_utf8(bytes.clone()).map_err(|_| format!("{}: not valid UTF-8; folio does not edit it", e.path))?;
+    let span = e.span.start as usize..(e.span.end as usize).min(file_text.len());
+    Ok(EditSeed {
+        id: e.id.clone(),
+        path: e.path.clone(),
+        file_digest: digest::of(&bytes),
+        file_text,
+        span,
+        merge_from: None,
+        merge_into: None,
+        merged_body: None,
+    })
+}
+
+/// The merge editor: INTO's file, its body pre-filled with both texts (INTO's, then FROM's).
+fn merge_seed(store: &Store, from: EntityIdx, into: EntityIdx) -> Result<EditSeed, String> {
+    let mut s = seed(store, into)?;
+    let a_text = store.read_entity_text(from).map_err(|e| e.to_string())?;
+    let a = store.entity(from);
+    let own = body_of(s.entity_text()).trim_end().to_string();
+    let theirs = body_of(&a_text).trim();
+    s.merged_body = Some(format!("{own}\n\n## Merged from {}\n\n{theirs}\n", a.title));
+    s.merge_from = Some((from, a.id.clone()));
+    s.merge_into = Some(into);
+    Ok(s)
+}
+
+/// The text after the frontmatter block (all of it when there is none).
+pub fn body_of(text: &str) -> &str {
+    match frontmatter::locate(text) {
+        frontmatter::Block::Closed { body_start, .. } => &text[body_start.min(text.len())..],
+        _ => text,
+    }
+}
+
+fn save(store: &Store, seed: &EditSeed, entity_text: &str, by: &str) -> Result<Box<Written>, Failure> {
+    let new_file = seed.file_with(entity_text);
+    if new_file == seed.file_text {
+        let message = format!("{}: nothing changed; nothing was written", seed.path);
+        return Err(Failure { message, conflict_diff: None, conflict_path: None });
+    }
+    let title = store.find(&seed.id).map(|i| store.entity(i).title.clone()).unwrap_or_default();
+    let event =
+        audit::AuditEvent::new("edit", by, format!("edited `{}`", seed.id)).entity(&seed.id, &title, &seed.path);
+    let cs = Changeset::new(event).replace(&seed.path, seed.file_digest.clone(), new_file.into_bytes());
+    let applied = store.apply(cs, &WriteOptions::default())?;
+    Ok(reloaded(store, &applied, format!("saved {}", seed.path)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_splices_entity_text_into_its_file() {
+        let s = EditSeed {
+            id: "a".into(),
+            path: "a.md".into(),
+            file_text: "- one\n- two\n- three\n".into(),
+            file_digest: String::new(),
+            span: 6..12,
+            merge_from: None,
+            merge_into: None,
+            merged_body: None,
+        };
+        assert_eq!(s.entity_text(), "- two\n");
+        assert_eq!(s.file_with("- 2\n"), "- one\n- 2\n- three\n");
+        assert_eq!(body_of("---\nt: 1\n---\nbody\n"), "body\n");
+        assert_eq!(body_of("no frontmatter\n"), "no frontmatter\n");
+    }
+}

@@ -1,0 +1,167 @@
+//! The review pane: the inbox (queue, cursor, bulk filter, skipped items), the prompts (veto
+//! reason, filter, promote target), the merge-target picker, confirm dialogs and the editors.
+//! This file holds its state; `update` changes it, and disk work goes out as `jobs` whose
+//! outcomes come back through `update::outcome`. The in-app `editor` and `edit_approve` (an
+//! edit laid over an approval, one plan) are review's too.
+use std::collections::HashSet;
+
+use crate::app::action::Action;
+use folio_core::store::model::entity::EntityIdx;
+use folio_core::store::review::filter::Filter;
+use folio_core::store::review::group::{Grouping, grouped};
+use folio_core::store::review::{Plan, QueueItem};
+
+pub mod edit_approve;
+pub mod editor;
+pub mod jobs;
+pub mod update;
+
+use jobs::Detail;
+
+pub enum PromptKind {
+    /// Who reviews ($USER unset, nothing remembered); `then` is the verdict key that asked.
+    Reviewer {
+        then: Action,
+    },
+    Veto {
+        targets: Vec<EntityIdx>,
+    },
+    Filter,
+    PromoteTo {
+        target: EntityIdx,
+    },
+}
+
+/// A one-line question (typing goes into `text`; Enter answers, Esc drops it).
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub text: String,
+}
+
+impl Prompt {
+    pub fn label(&self) -> &'static str {
+        match self.kind {
+            PromptKind::Reviewer { .. } => "who is reviewing? (your name, recorded as human:NAME; remembered)",
+            PromptKind::Veto { .. } => "veto reason",
+            PromptKind::Filter => "bulk filter (status: kind: reason: path: older:30d)",
+            PromptKind::PromoteTo { .. } => "promote to (empty: the dialect's next step)",
+        }
+    }
+}
+
+/// "Merge into…": the target, picked with fuzzy recall.
+pub struct Picker {
+    pub from: EntityIdx,
+    pub query: String,
+    pub cursor: usize,
+    pub hits: Vec<EntityIdx>,
+}
+
+/// What a confirm dialog applies.
+pub enum Pending {
+    Plan(Box<Plan>),
+    /// An undo, logged at the time its dialog showed.
+    Undo(time::OffsetDateTime),
+    /// Only information (a conflict): confirming closes it.
+    Nothing,
+}
+
+pub struct Confirm {
+    pub title: String,
+    pub lines: Vec<String>,
+    pub pending: Pending,
+    /// Approving content with hidden control characters: `y` must be pressed twice.
+    pub needs_second: bool,
+    pub scroll: usize,
+    /// Opened by a prompt answered with Enter (a veto reason, a promote target): Enter does not
+    /// apply it, so a second Enter cannot write a change the person never saw (`y` does).
+    pub after_prompt: bool,
+}
+
+pub struct ReviewPane {
+    pub open: bool,
+    pub items: Vec<QueueItem>,
+    /// The queue was built at least once for the current store.
+    pub loaded: bool,
+    pub cursor: usize,
+    pub detail: Option<Detail>,
+    pub detail_scroll: usize,
+    /// The bulk filter the queue is narrowed to (empty: everything).
+    pub filter: String,
+    /// Items gathered by author or agent run (`gb`); bulk verdicts then take the selected
+    /// item's group.
+    pub group: Option<Grouping>,
+    /// Ids skipped in this session.
+    pub skipped: HashSet<String>,
+    pub prompt: Option<Prompt>,
+    pub picker: Option<Picker>,
+    pub confirm: Option<Confirm>,
+    /// Command for `E` instead of $VISUAL/$EDITOR (tests).
+    pub editor_command: Option<String>,
+    /// Who decides (`human:$USER`), recorded in every audit event.
+    pub actor: String,
+    /// Where the answer to "who is reviewing?" is remembered (None: not remembered).
+    pub reviewer_file: Option<std::path::PathBuf>,
+    /// The plan being computed was asked for by a prompt (its dialog gets `after_prompt`).
+    pub planning_from_prompt: bool,
+    /// The targets and verdict of the plan shown last (`s` plans it again with stubs).
+    pub last_request: Option<(Vec<EntityIdx>, folio_core::store::review::Verdict)>,
+    /// The queue is rebuilt when the lint pass now running finishes, with its report (a
+    /// second whole-store lint per live reload would cost far more than the reload itself).
+    pub queue_after_lint: bool,
+}
+
+impl Default for ReviewPane {
+    fn default() -> Self {
+        ReviewPane {
+            open: false,
+            items: Vec::new(),
+            loaded: false,
+            cursor: 0,
+            detail: None,
+            detail_scroll: 0,
+            filter: String::new(),
+            group: None,
+            skipped: HashSet::new(),
+            prompt: None,
+            picker: None,
+            confirm: None,
+            editor_command: None,
+            actor: folio_core::store::write::audit::default_actor(),
+            planning_from_prompt: false,
+            reviewer_file: None,
+            last_request: None,
+            queue_after_lint: false,
+        }
+    }
+}
+
+impl ReviewPane {
+    /// The items shown: the bulk filter applied, skipped ones left out, gathered by group when
+    /// the inbox is grouped.
+    pub fn visible(&self) -> Vec<&QueueItem> {
+        let filter = Filter::parse(&self.filter).unwrap_or_default();
+        let shown: Vec<&QueueItem> =
+            self.items.iter().filter(|i| !self.skipped.contains(&i.id) && filter.matches(i)).collect();
+        match self.group {
+            Some(by) => grouped(&shown, by).into_iter().flat_map(|(_, members)| members).collect(),
+            None => shown,
+        }
+    }
+
+    /// What a bulk verdict takes: every shown item, or the selected item's group when grouped.
+    pub fn batch(&self) -> Vec<&QueueItem> {
+        let visible = self.visible();
+        match (self.group, visible.get(self.cursor)) {
+            (Some(by), Some(selected)) => {
+                let key = by.key(selected);
+                visible.into_iter().filter(|i| by.key(i) == key).collect()
+            }
+            _ => visible,
+        }
+    }
+
+    pub fn selected(&self) -> Option<&QueueItem> {
+        self.visible().get(self.cursor).copied()
+    }
+}

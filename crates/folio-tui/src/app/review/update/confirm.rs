@@ -1,0 +1,104 @@
+//! The review's confirm dialog: a plan (files, links repointed, notes, the log line, the diff),
+//! an undo, or a conflict report; scrolling it, `y` to apply (twice for content with hidden
+//! control characters), Esc to cancel.
+use std::collections::HashSet;
+
+use super::{say, store};
+use crate::app::action::Action;
+use crate::app::jobs::Job;
+use crate::app::model::Model;
+use crate::app::review::jobs::{Planned, ReviewJob};
+use crate::app::review::{Confirm, Pending};
+
+/// Keys in the review's confirm dialog (it takes every action while open).
+pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
+    let Some(c) = model.review.confirm.as_mut() else { return Vec::new() };
+    match a {
+        Action::Down => c.scroll = (c.scroll + 1).min(c.lines.len().saturating_sub(1)),
+        Action::Up => c.scroll = c.scroll.saturating_sub(1),
+        Action::PageDown | Action::HalfPageDown => c.scroll = (c.scroll + 10).min(c.lines.len().saturating_sub(1)),
+        Action::PageUp | Action::HalfPageUp => c.scroll = c.scroll.saturating_sub(10),
+        Action::Close => {
+            let cancelled = !matches!(c.pending, Pending::Nothing);
+            model.review.confirm = None;
+            if cancelled {
+                say(model, "cancelled; nothing was written", false);
+            }
+        }
+        Action::LeaveStubs => return super::plan::plan_with_stubs(model),
+        Action::Confirm if c.needs_second => {
+            c.needs_second = false;
+            c.title = format!("⚠ SECOND CONFIRMATION — {}", c.title);
+            say(model, "the content holds hidden control characters: press y again to approve it", true);
+        }
+        Action::Confirm => {
+            let Some(c) = model.review.confirm.take() else { return Vec::new() };
+            let Some(store) = store(model) else { return Vec::new() };
+            return match c.pending {
+                Pending::Plan(plan) => vec![Job::Review(Box::new(ReviewJob::Apply { store, plan }))],
+                Pending::Undo(at) => {
+                    vec![Job::Review(Box::new(ReviewJob::Undo { store, by: model.review.actor.clone(), at }))]
+                }
+                Pending::Nothing => Vec::new(),
+            };
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// The confirm dialog for a plan: the entities, files, inbound references (and those left
+/// broken), links repointed, notes, catalogs regenerated, the log's exact new bytes, then the
+/// diff of every file and catalog.
+pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
+    let Planned { plan, impact, preview } = *planned;
+    let plan = Box::new(plan);
+    let mut lines = Vec::new();
+    let n = plan.decisions.len();
+    let archived: Vec<&str> = plan.draft.archived().iter().map(|(p, _)| *p).collect();
+    let moves = plan.draft.moves();
+    let files = plan.draft.changed_paths();
+    // A bulk verdict names every entity it decides on, before the files they live in.
+    if n > 1 {
+        lines.push(format!("{n} entities:"));
+        lines.extend(plan.decisions.iter().map(|d| format!("  {}", d.entity)));
+    }
+    lines.push(format!("{} file(s) change:", files.len()));
+    for f in &files {
+        let how = match moves.iter().find(|(from, _)| from == f) {
+            Some((_, to)) => format!("  (moves to {to})"),
+            None if archived.contains(f) => "  (archived in the folio state)".into(),
+            None => String::new(),
+        };
+        lines.push(format!("  {f}{how}"));
+    }
+    lines.extend(impact.lines());
+    if !impact.broken.is_empty() && matches!(plan.verb.as_str(), "veto" | "forget") {
+        lines.push(
+            "  y: go ahead and let them break · s: leave a stub in its place instead · n, then m: merge it into another entity (repoints them)"
+                .into(),
+        );
+    }
+    if !plan.repointed.is_empty() {
+        lines.push(format!("{} link(s) repointed:", plan.repointed.len()));
+        lines.extend(plan.repointed.iter().map(|r| format!("  {r}")));
+    }
+    lines.extend(plan.notes.iter().map(|n| format!("note: {n}")));
+    lines.push(format!("log: {} by {}: {}", plan.event.verb, plan.event.by, plan.event.summary));
+    lines.extend(preview.lines());
+    lines.push(String::new());
+    lines.extend(plan.diff().lines().map(str::to_string));
+    lines.extend(preview.catalog_diff().lines().map(str::to_string));
+    let flagged: HashSet<&str> =
+        model.review.items.iter().filter(|i| i.hidden_content).map(|i| i.id.as_str()).collect();
+    let approving = matches!(plan.verb.as_str(), "approve" | "promote" | "merge");
+    let needs_second = approving && plan.decisions.iter().any(|d| flagged.contains(d.entity.as_str()));
+    if needs_second {
+        lines.insert(0, "⚠ hidden control characters: approving needs a second confirmation (y, then y)".into());
+    }
+    let what = if n == 1 { plan.decisions[0].entity.clone() } else { format!("{n} entities") };
+    let title = format!("{} {what}?", plan.verb);
+    let after_prompt = std::mem::take(&mut model.review.planning_from_prompt);
+    model.review.confirm =
+        Some(Confirm { title, lines, pending: Pending::Plan(plan), needs_second, scroll: 0, after_prompt });
+}
