@@ -99,8 +99,8 @@ fn graph_pane_on_a_9000_backlink_hub(c: &mut Criterion) {
     c.bench_function("graph pane opens on a 9000-backlink hub (key to frame)", |b| {
         b.iter(|| {
             // Back to the catalog and a forgotten layout, so every press lays out afresh.
-            app.model.main = Pane::Catalog;
-            app.model.focus = Pane::Catalog;
+            app.model.main = Pane::Tree;
+            app.model.focus = Pane::Tree;
             app.model.graph.laid = None;
             app.handle(Event::Key(KeyEvent::new(KeyCode::Char('3'), KeyModifiers::empty())));
             app.settle(Duration::from_secs(10));

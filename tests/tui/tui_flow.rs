@@ -82,7 +82,7 @@ fn filter_sort_collapse_and_focus() {
     press(&mut app, &["<Tab>"]);
     assert_eq!(app.model.focus, Pane::Preview);
     press(&mut app, &["1"]);
-    assert_eq!(app.model.focus, Pane::Catalog);
+    assert_eq!(app.model.focus, Pane::Tree);
     press(&mut app, &["s"]);
     assert_eq!(app.model.filter.sort.name(), "id");
 }

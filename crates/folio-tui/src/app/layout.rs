@@ -8,7 +8,7 @@ pub const MIN_HEIGHT: u16 = 12;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Panes {
-    pub catalog: Rect,
+    pub tree: Rect,
     pub preview: Rect,
     pub status: Rect,
 }
@@ -22,13 +22,13 @@ pub fn panes(area: Rect, sidebar: u16) -> Option<Panes> {
     let [main, status] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
     let share = (u32::from(area.width) * u32::from(sidebar) / 100) as u16;
     let catalog_width = share.clamp(20, area.width - 30);
-    let [catalog, preview] = Layout::horizontal([Constraint::Length(catalog_width), Constraint::Min(1)]).areas(main);
-    Some(Panes { catalog, preview, status })
+    let [tree, preview] = Layout::horizontal([Constraint::Length(catalog_width), Constraint::Min(1)]).areas(main);
+    Some(Panes { tree, preview, status })
 }
 
 /// Inside the catalog border: the first row is the filter line, the tree rows follow.
-pub fn catalog_rows(catalog: Rect) -> Rect {
-    let inner = inner(catalog);
+pub fn tree_rows(tree: Rect) -> Rect {
+    let inner = inner(tree);
     Rect { y: inner.y + 1, height: inner.height.saturating_sub(1), ..inner }
 }
 
@@ -50,19 +50,19 @@ mod tests {
     fn splits_and_refuses_tiny_terminals() {
         assert_eq!(panes(Rect::new(0, 0, 40, 10), 30), None);
         let p = panes(Rect::new(0, 0, 80, 24), 30).unwrap();
-        assert_eq!(p.catalog, Rect::new(0, 0, 24, 23));
+        assert_eq!(p.tree, Rect::new(0, 0, 24, 23));
         assert_eq!(p.preview, Rect::new(24, 0, 56, 23));
         assert_eq!(p.status, Rect::new(0, 23, 80, 1));
-        assert_eq!(catalog_rows(p.catalog).height, 20);
+        assert_eq!(tree_rows(p.tree).height, 20);
         assert_eq!(preview_body(p.preview).width, 53);
     }
 
     #[test]
     fn the_sidebar_is_a_share_of_the_width_within_bounds() {
         let wide = Rect::new(0, 0, 200, 50);
-        assert_eq!(panes(wide, 30).unwrap().catalog.width, 60);
-        assert_eq!(panes(wide, 50).unwrap().catalog.width, 100);
+        assert_eq!(panes(wide, 30).unwrap().tree.width, 60);
+        assert_eq!(panes(wide, 50).unwrap().tree.width, 100);
         assert_eq!(panes(Rect::new(0, 0, 60, 20), 70).unwrap().preview.width, 30, "the preview keeps 30 columns");
-        assert_eq!(panes(Rect::new(0, 0, 60, 20), 15).unwrap().catalog.width, 20, "the catalog keeps 20");
+        assert_eq!(panes(Rect::new(0, 0, 60, 20), 15).unwrap().tree.width, 20, "the tree keeps 20");
     }
 }

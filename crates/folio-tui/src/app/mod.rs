@@ -14,7 +14,6 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 pub mod action;
-pub mod catalog;
 pub mod event;
 pub mod graph;
 pub mod history;
@@ -30,6 +29,7 @@ pub mod recall;
 pub mod review;
 pub mod settings;
 pub mod store;
+pub mod tree;
 pub mod update;
 
 use event::Event;

@@ -22,7 +22,7 @@ use super::settings::theme::Theme;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
-    Catalog,
+    Tree,
     Preview,
     /// The open entity's link neighbourhood, in the preview's place.
     Graph,
@@ -35,7 +35,7 @@ pub enum Pane {
 impl Pane {
     pub fn context(self) -> Context {
         match self {
-            Pane::Catalog => Context::Catalog,
+            Pane::Tree => Context::Catalog,
             Pane::Preview => Context::Preview,
             Pane::Graph => Context::Graph,
             Pane::Lint => Context::Lint,
@@ -286,7 +286,7 @@ impl Model {
             catalog_scroll: 0,
             filter: TreeFilter::default(),
             filtering: false,
-            focus: Pane::Catalog,
+            focus: Pane::Tree,
             preview: None,
             back: Vec::new(),
             forward: Vec::new(),

@@ -14,7 +14,6 @@ use super::model::{Message, Model, Overlay, Pane};
 use super::settings::keymap::{Context, Key, Lookup};
 use super::settings::theme::Theme;
 
-use super::catalog::update as catalog;
 use super::graph::update as graph;
 use super::history::update as history;
 use super::input::{mouse, palette, text as text_input};
@@ -23,6 +22,7 @@ use super::reader::update as reader;
 use super::recall::update as recall;
 use super::review::update as review;
 use super::store::{choice as store_choice, update as store_events};
+use super::tree::update as tree;
 
 /// Jobs to run when the app starts.
 pub fn init(model: &mut Model) -> Vec<Job> {
@@ -37,7 +37,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Job> {
         Event::Mouse(_) => Vec::new(),
         Event::Resize(w, h) => {
             model.size = (w, h);
-            catalog::clamp_scrolls(model);
+            tree::clamp_scrolls(model);
             Vec::new()
         }
         Event::Paste(text) => {
@@ -61,7 +61,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Job> {
             if let Some(p) = model.preview.as_mut().filter(|p| p.path == path) {
                 p.body = Some(body);
                 model.invalidate_layout();
-                catalog::clamp_scrolls(model);
+                tree::clamp_scrolls(model);
                 return reader::place_mark(model);
             }
             Vec::new()
@@ -155,9 +155,9 @@ pub fn action(model: &mut Model, a: Action) -> Vec<Job> {
             (None, Pane::Graph) => graph::handle(model, a),
             (None, Pane::Lint) => lint::handle(model, a),
             (None, Pane::History) => history::handle(model, a),
-            (None, Pane::Catalog | Pane::Preview) => None,
+            (None, Pane::Tree | Pane::Preview) => None,
         })
-        .or_else(|| catalog::handle(model, a))
+        .or_else(|| tree::handle(model, a))
         .or_else(|| reader::handle(model, a))
         .unwrap_or_else(|| app_wide(model, a))
 }
@@ -177,9 +177,9 @@ fn app_wide(model: &mut Model, a: Action) -> Vec<Job> {
         Action::Quit => model.quit = true,
         Action::Suspend => return vec![Job::Suspend],
         Action::FocusNext | Action::FocusPrev => {
-            model.focus = if model.focus == Pane::Catalog { model.main } else { Pane::Catalog }
+            model.focus = if model.focus == Pane::Tree { model.main } else { Pane::Tree }
         }
-        Action::FocusCatalog => model.focus = Pane::Catalog,
+        Action::FocusCatalog => model.focus = Pane::Tree,
         Action::FocusPreview => {
             model.focus = Pane::Preview;
             model.main = Pane::Preview;

@@ -6,7 +6,6 @@ use ratatui::layout::Rect;
 use crate::app::layout;
 use crate::app::model::{Model, Pane};
 
-pub mod catalog;
 pub mod confirm;
 pub mod editor;
 pub mod fix_confirm;
@@ -22,6 +21,7 @@ pub mod review;
 pub mod statusbar;
 pub mod svg;
 pub mod too_small;
+pub mod tree;
 pub mod wrapped_lines;
 
 /// Draw the whole screen.
@@ -31,11 +31,11 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) {
         too_small::render(model, area, buf);
         return;
     };
-    let main = p.catalog.union(p.preview);
+    let main = p.tree.union(p.preview);
     if model.review.open {
         review::render(model, main, buf);
     } else {
-        catalog::render(model, p.catalog, buf);
+        tree::render(model, p.tree, buf);
         match model.main {
             Pane::Graph => graph::render(model, p.preview, buf),
             Pane::Lint => lint::render(model, p.preview, buf),

@@ -42,7 +42,7 @@ fn hinted(model: &Model) -> &'static [Action] {
         ];
     }
     match model.focus {
-        Pane::Catalog => &[Action::Open, Action::Filter, Action::CycleSort, Action::YankId, Action::Help, Action::Quit],
+        Pane::Tree => &[Action::Open, Action::Filter, Action::CycleSort, Action::YankId, Action::Help, Action::Quit],
         Pane::Preview => {
             &[Action::NextLink, Action::FollowLink, Action::Back, Action::YankId, Action::Help, Action::Quit]
         }

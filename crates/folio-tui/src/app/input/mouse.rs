@@ -4,11 +4,11 @@ use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use crate::app::action::Action;
-use crate::app::catalog::update::{open_selected, select_row, set_cursor};
 use crate::app::jobs::Job;
 use crate::app::layout;
 use crate::app::model::{Model, Pane, Row};
 use crate::app::reader::update::scroll_preview_to;
+use crate::app::tree::update::{open_selected, select_row, set_cursor};
 use crate::app::update::action;
 
 /// Lines the mouse wheel scrolls.
@@ -21,7 +21,7 @@ pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Job> {
         return Vec::new();
     }
     // The catalog's right border is a handle: press on it and drag.
-    let on_border = m.column + 1 == p.catalog.x + p.catalog.width && m.row < p.catalog.y + p.catalog.height;
+    let on_border = m.column + 1 == p.tree.x + p.tree.width && m.row < p.tree.y + p.tree.height;
     match m.kind {
         MouseEventKind::Down(MouseButton::Left) if on_border => {
             model.dragging_sidebar = true;
@@ -40,8 +40,8 @@ pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Job> {
         _ => {}
     }
     let at = Position::new(m.column, m.row);
-    let pane = if p.catalog.contains(at) {
-        Pane::Catalog
+    let pane = if p.tree.contains(at) {
+        Pane::Tree
     } else if p.preview.contains(at) {
         model.main
     } else {
@@ -50,8 +50,8 @@ pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Job> {
     match m.kind {
         MouseEventKind::Down(MouseButton::Left) => {
             model.focus = pane;
-            let rows = layout::catalog_rows(p.catalog);
-            if pane == Pane::Catalog && rows.contains(at) {
+            let rows = layout::tree_rows(p.tree);
+            if pane == Pane::Tree && rows.contains(at) {
                 let row = model.catalog_scroll + (m.row - rows.y) as usize;
                 if row < model.rows.len() {
                     set_cursor(model, row);
@@ -66,7 +66,7 @@ pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Job> {
         MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
             let down = m.kind == MouseEventKind::ScrollDown;
             match pane {
-                Pane::Catalog => {
+                Pane::Tree => {
                     let last = model.rows.len().saturating_sub(1);
                     let to = if down { (model.cursor + WHEEL).min(last) } else { model.cursor.saturating_sub(WHEEL) };
                     return select_row(model, to);
@@ -89,7 +89,7 @@ pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Job> {
 /// Set the catalog's width (percent, clamped), and remember it for the next run.
 pub fn set_sidebar(model: &mut Model, percent: u16) -> Vec<Job> {
     model.sidebar = crate::app::settings::sidebar::clamp(percent);
-    crate::app::catalog::update::clamp_scrolls(model);
+    crate::app::tree::update::clamp_scrolls(model);
     match &model.state_dir {
         Some(state) => {
             vec![Job::RememberSidebar { file: crate::app::settings::sidebar::file(state), percent: model.sidebar }]

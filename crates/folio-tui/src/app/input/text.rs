@@ -2,9 +2,9 @@
 //! the lint ignore reason) or to the catalog filter while it is being typed.
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::app::catalog::update::{rebuild, selection_key};
 use crate::app::model::{Model, Overlay};
 use crate::app::recall::update as recall;
+use crate::app::tree::update::{rebuild, selection_key};
 
 /// Keys typed as text: into the top overlay's query (not a dialog's) or the catalog filter,
 /// unless a sequence is under way or a modifier is held; Enter or Esc ends the filter. False:

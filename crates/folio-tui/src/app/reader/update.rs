@@ -260,7 +260,7 @@ pub fn yank_property(model: &mut Model) -> Vec<Job> {
 pub fn yank(model: &mut Model, a: Action) -> Vec<Job> {
     let Some(store) = model.store.clone() else { return Vec::new() };
     let idx = match (model.focus, model.selected_row(), model.open_entity()) {
-        (Pane::Catalog, Some(Row::Entity { idx, .. }), _) => *idx,
+        (Pane::Tree, Some(Row::Entity { idx, .. }), _) => *idx,
         (_, _, Some(i)) => i,
         (_, Some(Row::Entity { idx, .. }), None) => *idx,
         _ => {

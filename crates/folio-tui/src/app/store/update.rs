@@ -4,12 +4,12 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::app::catalog::update::{rebuild, select_row, selection_key, show_tree};
 use crate::app::event::{LoadedStore, Written};
 use crate::app::jobs::Job;
 use crate::app::model::{Message, Model, Row};
 use crate::app::reader::update::read_body;
 use crate::app::review::update as review;
+use crate::app::tree::update::{rebuild, select_row, selection_key, show_tree};
 use crate::app::{graph::update as graph, lint::update as lint, recall::update as recall};
 use folio_core::store::Store;
 use folio_core::store::keep::cache;

@@ -20,7 +20,7 @@ pub(super) fn open_editor(model: &mut Model, idx: Option<EntityIdx>, then_approv
 /// `e` / `E` outside the inbox: the entity in the preview (or under the catalog cursor).
 pub(super) fn edit_open_entity(model: &mut Model, external: bool) -> Vec<Job> {
     let idx = match (model.focus, model.selected_row(), model.open_entity()) {
-        (Pane::Catalog, Some(Row::Entity { idx, .. }), _) => Some(*idx),
+        (Pane::Tree, Some(Row::Entity { idx, .. }), _) => Some(*idx),
         (_, _, Some(i)) => Some(i),
         _ => None,
     };

@@ -15,7 +15,7 @@ use crate::app::layout;
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let t = &model.theme;
-    let focused = model.focus == Pane::Catalog && model.overlays.is_empty();
+    let focused = model.focus == Pane::Tree && model.overlays.is_empty();
     let count = model.store.as_ref().map(|s| s.entities.len()).unwrap_or(0);
     let shown = model.tree.count();
     let title =
@@ -25,7 +25,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         .border_style(if focused { t.style("border_focus") } else { t.style("border") })
         .title(Span::styled(title, if focused { t.style("accent") } else { t.style("muted") }))
         .render(area, buf);
-    let rows_area = layout::catalog_rows(area);
+    let rows_area = layout::tree_rows(area);
     let filter_line = Rect { y: rows_area.y - 1, height: 1, ..rows_area };
     let filter = if model.filtering {
         Line::from(vec![

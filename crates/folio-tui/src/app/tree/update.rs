@@ -18,15 +18,15 @@ pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
         Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::HalfPageUp | Action::HalfPageDown => {
             return Some(move_by(model, a));
         }
-        Action::Top if model.focus == Pane::Catalog => return Some(select_row(model, 0)),
-        Action::Bottom if model.focus == Pane::Catalog => {
+        Action::Top if model.focus == Pane::Tree => return Some(select_row(model, 0)),
+        Action::Bottom if model.focus == Pane::Tree => {
             return Some(select_row(model, model.rows.len().saturating_sub(1)));
         }
         Action::Expand => set_group_open(model, true),
         Action::Collapse => set_group_open(model, false),
         Action::Open => return Some(open_selected(model)),
         Action::Filter => {
-            model.focus = Pane::Catalog;
+            model.focus = Pane::Tree;
             model.filtering = true;
         }
         Action::ClearFilter => {
@@ -47,7 +47,7 @@ pub fn page(model: &Model) -> usize {
     let area = Rect::new(0, 0, model.size.0, model.size.1);
     let Some(p) = layout::panes(area, model.sidebar) else { return 1 };
     let h = match model.focus {
-        Pane::Catalog => layout::catalog_rows(p.catalog).height,
+        Pane::Tree => layout::tree_rows(p.tree).height,
         _ => layout::preview_body(p.preview).height,
     };
     (h as usize).max(1)
@@ -64,7 +64,7 @@ pub fn move_by(model: &mut Model, a: Action) -> Vec<Job> {
         _ => (page / 2).max(1) as isize,
     };
     match model.focus {
-        Pane::Catalog => {
+        Pane::Tree => {
             let last = model.rows.len().saturating_sub(1);
             return select_row(model, model.cursor.saturating_add_signed(delta).min(last));
         }
@@ -96,7 +96,7 @@ pub fn set_cursor(model: &mut Model, to: usize) {
 /// Keep the catalog cursor visible and the preview scroll in range (after moves and resizes).
 pub fn clamp_scrolls(model: &mut Model) {
     let rows_h = layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
-        .map(|p| layout::catalog_rows(p.catalog).height as usize)
+        .map(|p| layout::tree_rows(p.tree).height as usize)
         .unwrap_or(1)
         .max(1);
     if model.cursor < model.catalog_scroll {
@@ -164,7 +164,7 @@ pub fn flatten(
 }
 
 pub fn set_group_open(model: &mut Model, open: bool) {
-    if model.focus != Pane::Catalog {
+    if model.focus != Pane::Tree {
         return;
     }
     let keep = selection_key(model);
