@@ -293,7 +293,16 @@ struct Tally {
     bad: Vec<String>,
 }
 
-fn sweep(case: &Case, every: usize, all_errors: bool) -> Tally {
+/// A case traced without a fault: the store before and after, its undo records, its steps.
+struct Traced {
+    before: BTreeMap<String, Vec<u8>>,
+    after: BTreeMap<String, Vec<u8>>,
+    records_before: usize,
+    records_after: usize,
+    steps: usize,
+}
+
+fn trace(case: &Case) -> Traced {
     let (dir, copy, store) = prepared(case);
     let before = snapshot(&copy);
     let records_before = undo_records(&copy);
@@ -305,7 +314,12 @@ fn sweep(case: &Case, every: usize, all_errors: bool) -> Tally {
     assert!(before != after, "{}: the command changed nothing, so the sweep would prove nothing", case.name);
     let steps = String::from_utf8_lossy(&traced.stderr).lines().filter(|l| l.starts_with("folio-step ")).count();
     assert!(steps > 0, "{}: no step traced", case.name);
-    let mut tally = Tally { steps, ..Tally::default() };
+    Traced { before, after, records_before, records_after, steps }
+}
+
+/// The faults a case is swept with: a kill before and after each step, and one I/O error per
+/// step in turn (all five with `all_errors`).
+fn faults(steps: usize, every: usize, all_errors: bool) -> Vec<String> {
     let mut faults: Vec<String> = Vec::new();
     for n in (1..=steps).filter(|n| n % every == 0 || *n == steps) {
         faults.push(format!("kill-before:{n}"));
@@ -317,52 +331,81 @@ fn sweep(case: &Case, every: usize, all_errors: bool) -> Tally {
             }
         }
     }
-    for fault in faults {
-        let (dir, copy, store) = prepared(case);
-        let run = folio(dir.path(), &case.args, &store, Some(&fault));
-        let next = folio(dir.path(), &args(&["log", "{S}"]), &store, None);
-        tally.cases += 1;
-        let now = snapshot(&copy);
-        let what = format!("{} {fault} (exit {:?})", case.name, run.status.code());
-        let records = undo_records(&copy);
-        let mut wrong = Vec::new();
-        if !next.status.success() {
-            wrong.push(format!("the next command failed: {}", String::from_utf8_lossy(&next.stderr).trim()));
-        }
-        if now == before {
-            tally.before += 1;
-            if records != records_before {
-                wrong.push(format!("store as before but {records} undo records (had {records_before})"));
-            }
-        } else if now == after {
-            tally.after += 1;
-            if records != records_after {
-                wrong.push(format!("store as after but {records} undo records (expected {records_after})"));
-            }
-            if run.status.code() == Some(2) {
-                // A command may report a failure (exit 2) only if nothing of it stands.
-                wrong.push("the command failed, yet its change stands".into());
-            }
-        } else {
-            let differ: Vec<&String> = now
-                .keys()
-                .chain(before.keys())
-                .filter(|k| now.get(*k) != before.get(*k) && now.get(*k) != after.get(*k))
-                .collect();
-            wrong.push(format!("neither before nor after: {differ:?}"));
-        }
-        let temps = temporaries(dir.path());
-        if !temps.is_empty() {
-            wrong.push(format!("temporaries left: {temps:?}"));
-        }
-        if journal_left(&copy) {
-            wrong.push("a journal is left".into());
-        }
-        if !wrong.is_empty() {
-            tally.bad.push(format!("{what}: {}", wrong.join("; ")));
-        }
+    faults
+}
+
+/// Where one faulted run left the store.
+enum Outcome {
+    Before,
+    After,
+    Neither,
+}
+
+/// Runs the case with `fault`, then the next command, and judges what is left: where the
+/// store is, and what is wrong (None: nothing).
+fn run_faulted(case: &Case, traced: &Traced, fault: &str) -> (Outcome, Option<String>) {
+    let (dir, copy, store) = prepared(case);
+    let run = folio(dir.path(), &case.args, &store, Some(fault));
+    let next = folio(dir.path(), &args(&["log", "{S}"]), &store, None);
+    let now = snapshot(&copy);
+    let what = format!("{} {fault} (exit {:?})", case.name, run.status.code());
+    let records = undo_records(&copy);
+    let mut wrong = Vec::new();
+    if !next.status.success() {
+        wrong.push(format!("the next command failed: {}", String::from_utf8_lossy(&next.stderr).trim()));
     }
-    tally
+    let outcome = if now == traced.before {
+        if records != traced.records_before {
+            wrong.push(format!("store as before but {records} undo records (had {})", traced.records_before));
+        }
+        Outcome::Before
+    } else if now == traced.after {
+        if records != traced.records_after {
+            wrong.push(format!("store as after but {records} undo records (expected {})", traced.records_after));
+        }
+        if run.status.code() == Some(2) {
+            // A command may report a failure (exit 2) only if nothing of it stands.
+            wrong.push("the command failed, yet its change stands".into());
+        }
+        Outcome::After
+    } else {
+        let differ: Vec<&String> = now
+            .keys()
+            .chain(traced.before.keys())
+            .filter(|k| now.get(*k) != traced.before.get(*k) && now.get(*k) != traced.after.get(*k))
+            .collect();
+        wrong.push(format!("neither before nor after: {differ:?}"));
+        Outcome::Neither
+    };
+    let temps = temporaries(dir.path());
+    if !temps.is_empty() {
+        wrong.push(format!("temporaries left: {temps:?}"));
+    }
+    if journal_left(&copy) {
+        wrong.push("a journal is left".into());
+    }
+    (outcome, (!wrong.is_empty()).then(|| format!("{what}: {}", wrong.join("; "))))
+}
+
+/// Runs `jobs` on `threads` threads; the results in the jobs' order.
+fn in_parallel<J: Sync, R: Send>(jobs: &[J], threads: usize, run: impl Fn(&J) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(jobs.len()));
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(job) = jobs.get(i) else { break };
+                    let r = run(job);
+                    results.lock().unwrap().push((i, r));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
 }
 
 #[test]
@@ -374,21 +417,29 @@ fn every_write_survives_a_kill_or_an_io_error_at_every_step() {
     let only = std::env::var("FOLIO_FAULT_CASES").unwrap_or_default();
     let cases: Vec<Case> =
         cases().into_iter().filter(|c| only.is_empty() || only.split(',').any(|o| o.trim() == c.name)).collect();
-    let results: Mutex<Vec<(&str, Tally)>> = Mutex::new(Vec::new());
-    let next = Mutex::new(cases.iter());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| {
-                loop {
-                    let Some(case) = next.lock().unwrap().next() else { break };
-                    let t = sweep(case, every, all_errors);
-                    results.lock().unwrap().push((case.name, t));
-                }
-            });
+    // Every faulted run is independent, so they are spread over the threads one by one (a
+    // command with many steps does not hold one thread); each waits on fsync much of its
+    // time, so twice as many threads as cores keep the cores busy.
+    let threads = 2 * std::thread::available_parallelism().map_or(2, |n| n.get());
+    let traced = in_parallel(&cases, threads, trace);
+    let jobs: Vec<(usize, String)> = traced
+        .iter()
+        .enumerate()
+        .flat_map(|(c, t)| faults(t.steps, every, all_errors).into_iter().map(move |f| (c, f)))
+        .collect();
+    let outcomes = in_parallel(&jobs, threads, |(c, fault)| run_faulted(&cases[*c], &traced[*c], fault));
+    let mut results: Vec<(&str, Tally)> =
+        cases.iter().zip(&traced).map(|(c, t)| (c.name, Tally { steps: t.steps, ..Tally::default() })).collect();
+    for ((c, _), (outcome, wrong)) in jobs.iter().zip(outcomes) {
+        let tally = &mut results[*c].1;
+        tally.cases += 1;
+        match outcome {
+            Outcome::Before => tally.before += 1,
+            Outcome::After => tally.after += 1,
+            Outcome::Neither => {}
         }
-    });
-    let mut results = results.into_inner().unwrap();
-    results.sort_by_key(|(name, _)| cases.iter().position(|c| c.name == *name));
+        tally.bad.extend(wrong);
+    }
     println!("| command | steps | cases | as before | as after | lost or left anything |");
     println!("|---|---:|---:|---:|---:|---:|");
     let mut bad = Vec::new();
