@@ -5,7 +5,8 @@ use std::process::{Command, Output};
 use clap::CommandFactory;
 
 fn folio(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_folio")).args(args).output().expect("folio runs")
+    let home = tempfile::tempdir().unwrap();
+    crate::support::folio_in(home.path()).args(args).output().expect("folio runs")
 }
 
 /// stdout of a run that must succeed.

@@ -6,20 +6,14 @@ use crate::support::opendray_seed as seed;
 use crate::support::pg;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
 /// Run folio with its state (the mirror folder) in `state`.
 fn folio(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_folio"));
-    c.args(args)
-        .env("NO_COLOR", "1")
-        .env("FOLIO_STATE_DIR", state)
-        .env("XDG_CACHE_HOME", state.join("cache"))
-        .env("XDG_DATA_HOME", state.join("data"))
-        .env_remove("FOLIO_DATABASE_URL")
-        .env_remove("PGPASSWORD");
+    let mut c = crate::support::folio_in(state);
+    c.args(args).env("FOLIO_STATE_DIR", state);
     for (k, v) in env {
         c.env(k, v);
     }

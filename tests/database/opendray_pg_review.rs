@@ -4,20 +4,12 @@
 use crate::support::opendray_seed as seed;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
 fn folio(state: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_folio"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("FOLIO_STATE_DIR", state)
-        .env("XDG_CACHE_HOME", state.join("cache"))
-        .env("XDG_DATA_HOME", state.join("data"))
-        .env_remove("FOLIO_DATABASE_URL")
-        .output()
-        .unwrap()
+    crate::support::folio_in(state).args(args).env("FOLIO_STATE_DIR", state).output().unwrap()
 }
 
 fn ok(state: &Path, args: &[&str]) -> String {

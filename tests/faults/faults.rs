@@ -156,18 +156,8 @@ fn folio(home: &Path, args: &[String], store: &Path, fault: Option<&str>) -> Out
     let rev = std::fs::read_to_string(home.join("rev")).unwrap_or_default();
     let args: Vec<String> =
         args.iter().map(|a| a.replace("{S}", &store.to_string_lossy()).replace("{REV}", &rev)).collect();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_folio"));
-    cmd.args(&args)
-        .env("FOLIO_NOW", PINNED_NOW)
-        .env("USER", "tester")
-        .env("FOLIO_NO_CACHE", "1")
-        .env("NO_COLOR", "1")
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("XDG_STATE_HOME", home.join("state"))
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env_remove("FOLIO_CRASH_AT")
-        .env_remove("FOLIO_FAULT");
+    let mut cmd = crate::support::folio_in(home);
+    cmd.args(&args).env("FOLIO_NOW", PINNED_NOW).env("USER", "tester").env("FOLIO_NO_CACHE", "1");
     if let Some(f) = fault {
         cmd.env("FOLIO_FAULT", f);
     }

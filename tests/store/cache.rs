@@ -52,13 +52,7 @@ fn walk(root: &Path) -> Vec<PathBuf> {
 }
 
 fn folio(cache: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_folio"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("FOLIO_CACHE_DIR", cache)
-        .env_remove("FOLIO_NO_CACHE")
-        .output()
-        .unwrap()
+    crate::support::folio_in(cache).args(args).env("FOLIO_CACHE_DIR", cache).output().unwrap()
 }
 
 /// `stats --json` without the timing, and the whole graph: what must not depend on the cache.

@@ -11,24 +11,7 @@ use std::path::Path;
 use folio::store::Store;
 use folio::store::history;
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let o = git_support::command(dir, args).output().expect("git runs");
-    assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// `git blame --porcelain`: the commit of each final line, in order.
-fn git_blame(repo: &Path, file: &str) -> Vec<String> {
-    let mut by_line: BTreeMap<usize, String> = BTreeMap::new();
-    for l in git(repo, &["blame", "--porcelain", "--", file]).lines() {
-        let mut parts = l.split(' ');
-        let (Some(sha), Some(_), Some(fin)) = (parts.next(), parts.next(), parts.next()) else { continue };
-        if sha.len() == 40 && sha.bytes().all(|b| b.is_ascii_hexdigit()) {
-            by_line.insert(fin.parse().unwrap(), sha.to_string());
-        }
-    }
-    by_line.into_values().collect()
-}
+use git_support::{blame_commits as git_blame, run as git};
 
 /// Every file under `.git` with its bytes: reading must leave them so.
 fn git_dir(dir: &Path) -> BTreeMap<String, Vec<u8>> {

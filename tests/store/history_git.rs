@@ -16,9 +16,8 @@ use serde_json::Value;
 /// The zone every command runs in: folio's times must not depend on it.
 const TZ: &str = "Pacific/Chatham";
 
-fn git_available() -> bool {
-    Command::new("git").arg("--version").output().is_ok_and(|o| o.status.success())
-}
+use crate::support::git as git_support;
+use git_support::{available as git_available, blame_commits as git_blame};
 
 /// Skip (loudly) where git is missing; CI machines have it.
 macro_rules! need_git {
@@ -30,30 +29,11 @@ macro_rules! need_git {
     };
 }
 
-fn git_env(c: &mut Command, home: &Path) {
-    c.env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", home)
-        .env("TZ", TZ)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE");
-}
-
-/// Run git in `dir` as `who` at `date` (author and committer alike).
+/// Run git in `dir` as `who` at `date`, in the tests' time zone.
 fn git_at(dir: &Path, who: &str, date: &str, args: &[&str]) -> String {
-    let mut c = Command::new("git");
-    c.args(args).current_dir(dir);
-    git_env(&mut c, dir);
-    c.env("GIT_AUTHOR_NAME", who)
-        .env("GIT_AUTHOR_EMAIL", format!("{}@example.com", who.to_lowercase()))
-        .env("GIT_COMMITTER_NAME", who)
-        .env("GIT_COMMITTER_EMAIL", format!("{}@example.com", who.to_lowercase()))
-        .env("GIT_AUTHOR_DATE", date)
-        .env("GIT_COMMITTER_DATE", date);
-    let o = c.output().expect("git runs");
-    assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    let mut c = git_support::command_as(dir, who, date, args);
+    c.env("TZ", TZ);
+    git_support::stdout(c, args)
 }
 
 fn git(dir: &Path, args: &[&str]) -> String {
@@ -151,20 +131,6 @@ fn commits(h: &Value) -> Vec<String> {
 
 fn git_log_follow(repo: &Path, file: &str) -> Vec<String> {
     git(repo, &["log", "--follow", "--format=%H", "--", file]).lines().map(str::to_string).collect()
-}
-
-/// `git blame --porcelain`: the commit of each final line, in order.
-fn git_blame(repo: &Path, file: &str) -> Vec<String> {
-    let out = git(repo, &["blame", "--porcelain", "--", file]);
-    let mut by_line: BTreeMap<usize, String> = BTreeMap::new();
-    for l in out.lines() {
-        let mut parts = l.split(' ');
-        let (Some(sha), Some(_orig), Some(fin)) = (parts.next(), parts.next(), parts.next()) else { continue };
-        if sha.len() == 40 && sha.bytes().all(|b| b.is_ascii_hexdigit()) {
-            by_line.insert(fin.parse().unwrap(), sha.to_string());
-        }
-    }
-    by_line.into_values().collect()
 }
 
 #[test]

@@ -22,9 +22,7 @@ fn git_ok(dir: &Path, args: &[&str]) -> String {
     text
 }
 
-fn git_available() -> bool {
-    git_support::available()
-}
+use git_support::available as git_available;
 
 fn as_user(dir: &Path, name: &str) {
     git_ok(dir, &["config", "user.name", name]);

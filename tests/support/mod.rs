@@ -83,17 +83,30 @@ pub fn folio(args: &[&str]) -> Output {
     // Data (the unpacked demo) and caches go to a folder of this run's own: a folder shared in
     // the temp dir would be raced by tests running in parallel and by other checkouts.
     let own = tempfile::tempdir().unwrap();
-    Command::new(env!("CARGO_BIN_EXE_folio"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("FOLIO_NOW", PINNED_NOW)
-        .env("XDG_DATA_HOME", own.path().join("data"))
-        // Large test stores would otherwise leave caches in the user's cache dir.
-        .env("XDG_CACHE_HOME", own.path().join("cache"))
-        .env_remove("FOLIO_CACHE_DIR")
-        .env_remove("FOLIO_NO_CACHE")
-        .output()
-        .expect("folio runs")
+    folio_in(own.path()).args(args).env("FOLIO_NOW", PINNED_NOW).output().expect("folio runs")
+}
+
+/// The folio binary with its data, cache, state and config folders under `home` and none of
+/// the caller's folio settings: what every test that runs folio starts from.
+pub fn folio_in(home: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_folio"));
+    c.env("NO_COLOR", "1")
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_CONFIG_HOME", home.join("config"));
+    for v in [
+        "FOLIO_CACHE_DIR",
+        "FOLIO_NO_CACHE",
+        "FOLIO_STATE_DIR",
+        "FOLIO_DATABASE_URL",
+        "PGPASSWORD",
+        "FOLIO_FAULT",
+        "FOLIO_CRASH_AT",
+    ] {
+        c.env_remove(v);
+    }
+    c
 }
 
 pub fn stdout(o: &Output) -> String {
