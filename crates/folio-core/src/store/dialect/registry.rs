@@ -119,6 +119,7 @@ mod tests {
             assert_eq!(DialectKind::from_name(kind.name()), Some(kind));
         }
         let mut names = names();
+        assert!(names.iter().all(|n| !n.is_empty()), "every spec names its format: {names:?}");
         names.sort();
         names.dedup();
         assert_eq!(names.len(), FORMATS.len(), "format names are unique");

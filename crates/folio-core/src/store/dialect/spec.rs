@@ -57,6 +57,17 @@ pub struct Detection {
     pub fallback: bool,
 }
 
+impl Detection {
+    /// Found neither by a marker nor by sniffing: named with `--dialect` or by a locator.
+    pub const UNRANKED: Detection =
+        Detection { marker_rank: None, sniff_rank: None, chosen_by_sniffing: true, fallback: false };
+
+    /// Found by its marker at `marker` and by sniffing at `sniff` (lowest first).
+    pub const fn ranked(marker: Option<u8>, sniff: Option<u8>) -> Detection {
+        Detection { marker_rank: marker, sniff_rank: sniff, ..Detection::UNRANKED }
+    }
+}
+
 /// A migration a format offers: to which format, and how it aligns catalog entries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Migration {
@@ -67,6 +78,27 @@ pub struct Migration {
 }
 
 impl FormatSpec {
+    /// A folder format's defaults: each format's spec names what differs from them
+    /// (`..FormatSpec::FOLDER`), and names itself.
+    pub const FOLDER: FormatSpec = FormatSpec {
+        name: "",
+        plural: "stores",
+        markers: &[],
+        detection: Detection::UNRANKED,
+        store_is_folder: true,
+        catalog_files: &[],
+        log_files: &[],
+        reserved_names: &[],
+        folder_pages: INDEX_PAGES,
+        hub_pages: ROOT_INDEX_HUB,
+        inactive_statuses: INACTIVE_STATUSES,
+        author_fields: AUTHOR_FIELDS,
+        session_fields: SESSION_FIELDS,
+        field_labels: ("kind", "status"),
+        state_folder: FOLIO_STATE,
+        migrations: &[],
+    };
+
     /// The migration to `target`, if this format offers one.
     pub fn migration_to(&self, target: &str) -> Option<Migration> {
         self.migrations.iter().find(|m| m.to == target).copied()

@@ -1,5 +1,5 @@
 //! AIP-10 wikis: the `KNOWLEDGE.md` workspace, pages by slug, the generated `_index.md` and `_log.md` (docs/formats/aip10.md).
-use crate::store::dialect::spec::{AUTHOR_FIELDS, Detection, FOLIO_STATE, FormatSpec, INACTIVE_STATUSES, INDEX_PAGES, ROOT_INDEX_HUB, SESSION_FIELDS};
+use crate::store::dialect::spec::{Detection, FormatSpec};
 
 /// The generated catalog, at the root.
 pub const CATALOG: &str = "_index.md";
@@ -8,24 +8,10 @@ pub const LOG: &str = "_log.md";
 
 pub const SPEC: FormatSpec = FormatSpec {
     name: "aip10",
-    plural: "stores",
     markers: &["`KNOWLEDGE.md`"],
-    detection: Detection {
-        marker_rank: Some(1),
-        sniff_rank: Some(0),
-        chosen_by_sniffing: true,
-        fallback: false,
-    },
-    store_is_folder: true,
+    detection: Detection::ranked(Some(1), Some(0)),
     catalog_files: &[CATALOG],
     log_files: &[LOG],
     reserved_names: &[CATALOG, LOG],
-    folder_pages: INDEX_PAGES,
-    hub_pages: ROOT_INDEX_HUB,
-    inactive_statuses: INACTIVE_STATUSES,
-    author_fields: AUTHOR_FIELDS,
-    session_fields: SESSION_FIELDS,
-    field_labels: ("kind", "status"),
-    state_folder: FOLIO_STATE,
-    migrations: &[],
+    ..FormatSpec::FOLDER
 };

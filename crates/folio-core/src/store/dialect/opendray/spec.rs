@@ -1,26 +1,10 @@
 //! opendray's knowledge brain exported as files, marked by `opendray-export.json` (docs/formats/opendray.md).
-use crate::store::dialect::spec::{AUTHOR_FIELDS, Detection, FOLIO_STATE, FormatSpec, INACTIVE_STATUSES, INDEX_PAGES, ROOT_INDEX_HUB, SESSION_FIELDS};
+use crate::store::dialect::spec::{Detection, FormatSpec};
 
 pub const SPEC: FormatSpec = FormatSpec {
     name: "opendray",
-    plural: "stores",
     markers: &["`opendray-export.json`"],
-    detection: Detection {
-        marker_rank: Some(4),
-        sniff_rank: Some(2),
-        chosen_by_sniffing: true,
-        fallback: false,
-    },
-    store_is_folder: true,
-    catalog_files: &[],
-    log_files: &[],
-    reserved_names: &[],
-    folder_pages: INDEX_PAGES,
-    hub_pages: ROOT_INDEX_HUB,
-    inactive_statuses: INACTIVE_STATUSES,
-    author_fields: AUTHOR_FIELDS,
-    session_fields: SESSION_FIELDS,
+    detection: Detection::ranked(Some(4), Some(2)),
     field_labels: ("kind", "maturity"),
-    state_folder: FOLIO_STATE,
-    migrations: &[],
+    ..FormatSpec::FOLDER
 };
