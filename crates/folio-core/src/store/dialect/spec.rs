@@ -3,6 +3,7 @@
 //! (parse a file, plan its catalogs, write a verdict) stays in its `Format`, `Dialect` and
 //! `ReviewRules` implementations; what it *is* lives here, the way helix keeps a language's
 //! facts in `languages.toml` (docs/ARCHITECTURE.md, "A format is a folder").
+use crate::store::lint::rules::Rule;
 
 /// Everything generic code may know about a format without asking it to do anything.
 #[derive(Debug)]
@@ -41,6 +42,8 @@ pub struct FormatSpec {
     pub state_folder: &'static str,
     /// The migrations `folio migrate` offers from this format.
     pub migrations: &'static [Migration],
+    /// Lint rules only this format has, with their descriptions (`folio lint --explain`).
+    pub rules: &'static [Rule],
 }
 
 /// A format's place in detection.
@@ -97,6 +100,7 @@ impl FormatSpec {
         field_labels: ("kind", "status"),
         state_folder: FOLIO_STATE,
         migrations: &[],
+        rules: &[],
     };
 
     /// The migration to `target`, if this format offers one.

@@ -397,7 +397,11 @@ mod tests {
             got,
             [
                 (rules::STORE_WARNING, Severity::Warn, None),
-                (rule::EXTENDS_CYCLE, Severity::Warn, Some("KNOWLEDGE.md")),
+                (
+                    crate::store::dialect::aip10::spec::EXTENDS_CYCLE,
+                    Severity::Warn,
+                    Some(crate::store::dialect::aip10::WORKSPACE)
+                ),
                 (rule::BROKEN_LINK, Severity::Error, Some("a.md")),
                 // `b` is an entity, not a concept: the manifest's orphan lint does not apply.
                 (rule::ORPHAN, Severity::Info, Some("b.md")),

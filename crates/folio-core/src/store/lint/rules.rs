@@ -18,13 +18,15 @@ pub const STORE_WARNING: &str = "store-warning";
 /// An `[[ignore]]` entry of the folio config whose entity no longer exists.
 pub const STALE_IGNORE: &str = "stale-ignore";
 
-const fn r(id: &'static str, severity: Severity, explain: &'static str, fixable: bool) -> Rule {
+/// A rule (also for the formats' own rules, in their specs).
+pub const fn r(id: &'static str, severity: Severity, explain: &'static str, fixable: bool) -> Rule {
     Rule { id, severity, explain, fixable }
 }
 
 use Severity::{Error, Info, Warn};
 
-/// Every rule, in the order `--explain` lists them.
+/// The rules every format shares, in the order `--explain` lists them; each format's own rules
+/// (its spec's `rules`) follow them in `all`.
 pub const RULES: &[Rule] = &[
     r(
         rule::INVALID_FRONTMATTER,
@@ -111,24 +113,6 @@ pub const RULES: &[Rule] = &[
         false,
     ),
     r(
-        rule::NEVER_USED,
-        Warn,
-        "A skill that agents have never used (`use_count` 0) though it was made more than 30 days ago: a retirement candidate (opendray).",
-        false,
-    ),
-    r(
-        rule::FAILING,
-        Warn,
-        "A skill whose sessions ended in failure more often than in success (`failure_count` > `success_count`): a retirement candidate (opendray).",
-        false,
-    ),
-    r(
-        rule::OLD_CANDIDATE,
-        Info,
-        "A node still at maturity `candidate` more than 14 days after it was made: approve, promote or veto it.",
-        false,
-    ),
-    r(
         rule::CONTRADICTION,
         Warn,
         "The entity declares an unresolved contradiction (`contradicts`) with another entity.",
@@ -136,21 +120,6 @@ pub const RULES: &[Rule] = &[
     ),
     r(rule::UNSOURCED, Warn, "An AIP-10 page without `sources` (kinds the spec exempts excepted).", false),
     r(rule::LOW_CONFIDENCE, Warn, "The entity's confidence is below the manifest's min-confidence lint.", false),
-    r(rule::EXTENDS_CYCLE, Warn, "An AIP-10 view's `extends` chain loops back on itself.", false),
-    r(rule::EXTENDS_MISSING, Warn, "An AIP-10 view `extends` a workspace that does not exist.", false),
-    r(rule::EXTENDS_DEPTH, Warn, "An AIP-10 view's `extends` chain is deeper than the spec's limit of 8.", false),
-    r(
-        rule::SOURCE_MODIFIED,
-        Error,
-        "An AIP-10 `sources/` file whose hash no longer matches `_manifest.json`: sources are immutable.",
-        false,
-    ),
-    r(
-        rule::LINK_INTO_SOURCES,
-        Warn,
-        "An inline link into AIP-10 `sources/`; pages cite sources by id in `sources:`.",
-        false,
-    ),
     r(
         super::near_duplicate::RULE,
         Info,
@@ -177,14 +146,19 @@ pub const RULES: &[Rule] = &[
     ),
 ];
 
+/// Every rule: the shared ones, then each format's own in the registry's order.
+pub fn all() -> impl Iterator<Item = &'static Rule> {
+    RULES.iter().chain(crate::store::dialect::formats().flat_map(|f| f.spec().rules.iter()))
+}
+
 /// The rule with this id.
 pub fn lookup(id: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.id == id)
+    all().find(|r| r.id == id)
 }
 
 /// Every rule id, comma-separated (for error messages).
 pub fn id_list() -> String {
-    RULES.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
+    all().map(|r| r.id).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]
@@ -208,9 +182,6 @@ mod tests {
             rule::STALE,
             rule::UNSOURCED,
             rule::LOW_CONFIDENCE,
-            rule::NEVER_USED,
-            rule::FAILING,
-            rule::OLD_CANDIDATE,
             rule::WIKILINK_SYNTAX,
             rule::BROKEN_LINK,
             rule::ORPHAN,
@@ -219,23 +190,24 @@ mod tests {
             rule::RESERVED_NAME,
             rule::CATALOG_STALE,
             rule::CONTRADICTION,
-            rule::EXTENDS_CYCLE,
-            rule::EXTENDS_MISSING,
-            rule::EXTENDS_DEPTH,
-            rule::SOURCE_MODIFIED,
-            rule::LINK_INTO_SOURCES,
         ];
         for id in ids {
             assert_eq!(RULES.iter().filter(|r| r.id == id).count(), 1, "{id}");
         }
         assert_eq!(RULES.len(), ids.len() + 4, "plus store-warning, stale-ignore and the two content rules");
+        let every: Vec<&str> = all().map(|r| r.id).collect();
+        for id in &every {
+            assert_eq!(every.iter().filter(|i| *i == id).count(), 1, "{id} is registered twice");
+        }
+        let aip10 = crate::store::dialect::aip10::spec::EXTENDS_CYCLE;
+        assert_eq!(lookup(aip10).map(|r| r.id), Some(aip10), "a format's own rule is found by its id");
         assert!(lookup("no-such-rule").is_none());
         assert_eq!(lookup(rule::ORPHAN).unwrap().severity, Severity::Info);
     }
 
     #[test]
     fn only_the_safe_fixes_are_marked_fixable() {
-        let fixable: Vec<&str> = RULES.iter().filter(|r| r.fixable).map(|r| r.id).collect();
+        let fixable: Vec<&str> = all().filter(|r| r.fixable).map(|r| r.id).collect();
         assert_eq!(fixable, [rule::LEGACY_TRIGGER, rule::WIKILINK_SYNTAX, rule::CATALOG_STALE]);
     }
 }

@@ -273,12 +273,6 @@ pub mod rule {
     pub const STALE: &str = "stale";
     pub const UNSOURCED: &str = "unsourced";
     pub const LOW_CONFIDENCE: &str = "low-confidence";
-    /// Loaded by agents but never used since long after it was made (opendray's use counts).
-    pub const NEVER_USED: &str = "never-used";
-    /// Ended in failure more often than in success when used.
-    pub const FAILING: &str = "failing";
-    /// Still a candidate long after it was made.
-    pub const OLD_CANDIDATE: &str = "old-candidate";
     // Cross-entity rules (the lint engine) and store-level warnings (`StoreWarning::code`).
     pub const WIKILINK_SYNTAX: &str = "wikilink-syntax";
     pub const BROKEN_LINK: &str = "broken-link";
@@ -288,11 +282,6 @@ pub mod rule {
     pub const RESERVED_NAME: &str = "reserved-name";
     pub const CATALOG_STALE: &str = "catalog-stale";
     pub const CONTRADICTION: &str = "contradiction";
-    pub const EXTENDS_CYCLE: &str = "extends-cycle";
-    pub const EXTENDS_MISSING: &str = "extends-missing";
-    pub const EXTENDS_DEPTH: &str = "extends-depth";
-    pub const SOURCE_MODIFIED: &str = "source-modified";
-    pub const LINK_INTO_SOURCES: &str = "link-into-sources";
 }
 
 impl Problem {

@@ -4,7 +4,7 @@ use std::path::Path;
 use crate::store::dialect::spec::FormatSpec;
 use crate::store::dialect::format::{Format, Marker, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind};
-use crate::store::model::entity::{Entity, LinkSyntax, rule};
+use crate::store::model::entity::{Entity, LinkSyntax};
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::of(&super::spec::SPEC);
@@ -41,7 +41,7 @@ impl Format for Aip10Format {
     fn forbidden_link(&self, syntax: LinkSyntax, _target: &str, path: Option<&str>) -> Option<(&'static str, String)> {
         let path = path.filter(|p| syntax == LinkSyntax::Markdown && p.starts_with("sources/"))?;
         Some((
-            rule::LINK_INTO_SOURCES,
+            super::spec::LINK_INTO_SOURCES,
             format!("inline link into `{path}`; cite the source by id in `sources:` instead"),
         ))
     }

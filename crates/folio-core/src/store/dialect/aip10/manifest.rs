@@ -90,7 +90,7 @@ pub fn check(root: &Path, default_algo: &str) -> Vec<StoreWarning> {
         match hash_file(&path, entry_algo) {
             Ok(Some(actual)) if actual.eq_ignore_ascii_case(expected.trim()) => {}
             Ok(Some(actual)) => warnings.push(warn(
-                rule::SOURCE_MODIFIED,
+                super::spec::SOURCE_MODIFIED,
                 format!(
                     "{rel}: content changed since it was processed ({MANIFEST} records {entry_algo}:{}, the file is now {entry_algo}:{})",
                     short(expected),
@@ -177,7 +177,7 @@ mod tests {
     fn a_changed_source_is_reported_with_both_hashes() {
         let dir = store(r#"{"sources":{"sources/a.md":{"contentHash":"sha256:00ff"}}}"#);
         let w = check(dir.path(), "sha256");
-        assert_eq!(codes(&w), [rule::SOURCE_MODIFIED]);
+        assert_eq!(codes(&w), [crate::store::dialect::aip10::spec::SOURCE_MODIFIED]);
         assert_eq!(w[0].path.as_deref(), Some("sources/a.md"));
         assert!(w[0].message.contains("sha256:00ff") && w[0].message.contains("sha256:2cf24dba5fb0"));
     }

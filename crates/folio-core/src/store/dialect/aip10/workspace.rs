@@ -9,7 +9,6 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::Value;
 
 use crate::store::dialect::StoreWarning;
-use crate::store::model::entity::rule;
 use crate::store::read::frontmatter::{self, Block, Fields};
 use crate::store::read::fsio;
 
@@ -73,7 +72,7 @@ pub fn resolve(root: &Path, leaf: &Path) -> Resolved {
         if chain.len() > MAX_EXTENDS_DEPTH {
             let names: Vec<String> = chain.iter().map(|(p, _)| shown(p)).collect();
             return local_only(warn(
-                rule::EXTENDS_DEPTH,
+                super::spec::EXTENDS_DEPTH,
                 format!(
                     "{}: extends chain is deeper than {MAX_EXTENDS_DEPTH} ({} → …); using the local manifest only",
                     shown(&leaf),
@@ -88,7 +87,7 @@ pub fn resolve(root: &Path, leaf: &Path) -> Resolved {
         }
         let Ok(parent) = std::fs::canonicalize(&target) else {
             return local_only(warn(
-                rule::EXTENDS_MISSING,
+                super::spec::EXTENDS_MISSING,
                 format!(
                     "{}: extends `{extends}` but {} does not exist; using the local manifest only",
                     shown(&current),
@@ -99,7 +98,7 @@ pub fn resolve(root: &Path, leaf: &Path) -> Resolved {
         };
         if !visited.insert(parent.clone()) {
             return local_only(warn(
-                rule::EXTENDS_CYCLE,
+                super::spec::EXTENDS_CYCLE,
                 format!(
                     "{}: extends `{extends}`, which is already in the chain ({}); using the local manifest only",
                     shown(&current),
@@ -360,13 +359,13 @@ mod tests {
         write(root, "cycle2/KNOWLEDGE.md", "name: b\nextends: ../cycle/KNOWLEDGE.md\n");
         let r = resolve(root, &root.join("cycle/KNOWLEDGE.md"));
         assert_eq!(r.warnings.len(), 1);
-        assert_eq!(r.warnings[0].code, rule::EXTENDS_CYCLE);
+        assert_eq!(r.warnings[0].code, crate::store::dialect::aip10::spec::EXTENDS_CYCLE);
         assert!(r.warnings[0].message.contains("cycle2/KNOWLEDGE.md"), "{}", r.warnings[0].message);
         assert_eq!((r.chain.len(), r.merged["name"].as_str()), (1, Some("a")));
 
         write(root, "orphan/KNOWLEDGE.md", "name: o\nextends: ../nowhere/KNOWLEDGE.md\n");
         let r = resolve(root, &root.join("orphan/KNOWLEDGE.md"));
-        assert_eq!(r.warnings[0].code, rule::EXTENDS_MISSING);
+        assert_eq!(r.warnings[0].code, crate::store::dialect::aip10::spec::EXTENDS_MISSING);
         assert!(r.warnings[0].message.contains("nowhere/KNOWLEDGE.md"));
         assert_eq!(r.chain, ["orphan/KNOWLEDGE.md"]);
 
@@ -392,7 +391,7 @@ mod tests {
         write(root, "l8/KNOWLEDGE.md", "name: l8\nextends: ../l9\n");
         write(root, "l9/KNOWLEDGE.md", "name: l9\n");
         let r = resolve(root, &root.join("l0/KNOWLEDGE.md"));
-        assert_eq!(r.warnings[0].code, rule::EXTENDS_DEPTH);
+        assert_eq!(r.warnings[0].code, crate::store::dialect::aip10::spec::EXTENDS_DEPTH);
         assert_eq!(r.chain, ["l0/KNOWLEDGE.md"]);
     }
 

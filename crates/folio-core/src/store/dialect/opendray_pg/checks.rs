@@ -4,7 +4,7 @@
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::store::model::entity::{Problem, rule};
+use crate::store::model::entity::Problem;
 use crate::store::read::frontmatter::{Fields, get_str};
 
 /// Days after which a never-used skill is a retirement candidate.
@@ -26,17 +26,17 @@ fn node_at(f: &Fields, now: OffsetDateTime) -> Vec<Problem> {
     let at = |rule, msg: String| Problem::new(rule, msg, 2, 1);
     if kind == "skill" && count("use_count") == 0 && age_days.is_some_and(|d| d > NEVER_USED_DAYS) {
         out.push(at(
-            rule::NEVER_USED,
+            super::spec::NEVER_USED,
             format!("never used in {} days since it was made (use_count 0)", age_days.unwrap_or_default()),
         ));
     }
     let (ok, failed) = (count("success_count"), count("failure_count"));
     if kind == "skill" && failed > ok {
-        out.push(at(rule::FAILING, format!("failed {failed} times, succeeded {ok}")));
+        out.push(at(super::spec::FAILING, format!("failed {failed} times, succeeded {ok}")));
     }
     if get_str(f, "maturity").as_deref() == Some("candidate") && age_days.is_some_and(|d| d > CANDIDATE_DAYS) {
         out.push(at(
-            rule::OLD_CANDIDATE,
+            super::spec::OLD_CANDIDATE,
             format!("a candidate for {} days (more than {CANDIDATE_DAYS})", age_days.unwrap_or_default()),
         ));
     }
@@ -57,12 +57,12 @@ mod tests {
     fn guards_fire_past_their_thresholds_only() {
         let old = "created_at: 2026-01-01T00:00:00.000000Z\n";
         let new = "created_at: 2026-02-25T00:00:00.000000Z\n";
-        assert_eq!(rules(&format!("kind: skill\nuse_count: 0\n{old}")), [rule::NEVER_USED]);
+        assert_eq!(rules(&format!("kind: skill\nuse_count: 0\n{old}")), [crate::store::dialect::opendray_pg::spec::NEVER_USED]);
         assert!(rules(&format!("kind: skill\nuse_count: 2\n{old}")).is_empty());
         assert!(rules(&format!("kind: skill\nuse_count: 0\n{new}")).is_empty());
-        assert_eq!(rules("kind: skill\nuse_count: 5\nsuccess_count: 1\nfailure_count: 3\n"), [rule::FAILING]);
+        assert_eq!(rules("kind: skill\nuse_count: 5\nsuccess_count: 1\nfailure_count: 3\n"), [crate::store::dialect::opendray_pg::spec::FAILING]);
         assert!(rules("kind: skill\nuse_count: 5\nsuccess_count: 3\nfailure_count: 3\n").is_empty());
-        assert_eq!(rules(&format!("kind: entity\nmaturity: candidate\n{old}")), [rule::OLD_CANDIDATE]);
+        assert_eq!(rules(&format!("kind: entity\nmaturity: candidate\n{old}")), [crate::store::dialect::opendray_pg::spec::OLD_CANDIDATE]);
         assert!(rules(&format!("kind: entity\nmaturity: candidate\n{new}")).is_empty());
     }
 }

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::store::dialect::{FileRole, StoreWarning};
-use crate::store::model::entity::{Entity, Problem, Resolution, Severity, rule};
+use crate::store::model::entity::{Entity, Problem, Resolution, Severity};
 use crate::store::model::shared_values::SharedValues;
 use crate::store::write::catalog::remembered::Remembered;
 
@@ -348,40 +348,6 @@ fn role_from(c: u8) -> Option<FileRole> {
     })
 }
 
-/// Every rule id a problem attached while reading can carry (`Problem::rule` is `&'static str`).
-const READ_RULES: &[&str] = &[
-    rule::INVALID_FRONTMATTER,
-    rule::NON_UTF8,
-    rule::TOO_LARGE,
-    rule::BINARY,
-    rule::UNREADABLE,
-    rule::LINK_ESCAPES_ROOT,
-    rule::CONTROL_CHARS,
-    rule::MISSING_TYPE,
-    rule::MISSING_DESCRIPTION,
-    rule::LEGACY_TRIGGER,
-    rule::INVALID_FIELD,
-    rule::STALE,
-    rule::UNSOURCED,
-    rule::LOW_CONFIDENCE,
-    rule::NEVER_USED,
-    rule::FAILING,
-    rule::OLD_CANDIDATE,
-    rule::WIKILINK_SYNTAX,
-    rule::BROKEN_LINK,
-    rule::ORPHAN,
-    rule::DUPLICATE_ID,
-    rule::DUPLICATE_TITLE,
-    rule::RESERVED_NAME,
-    rule::CATALOG_STALE,
-    rule::CONTRADICTION,
-    rule::EXTENDS_CYCLE,
-    rule::EXTENDS_MISSING,
-    rule::EXTENDS_DEPTH,
-    rule::SOURCE_MODIFIED,
-    rule::LINK_INTO_SOURCES,
-];
-
 /// `Problem` as serialized, with its rule id owned.
 #[derive(Deserialize)]
 struct ProblemRepr {
@@ -398,10 +364,8 @@ struct ProblemRepr {
 impl<'de> Deserialize<'de> for Problem {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Problem, D::Error> {
         let r = ProblemRepr::deserialize(d)?;
-        let rule = READ_RULES
-            .iter()
-            .find(|id| **id == r.rule)
-            .copied()
+        let rule = crate::store::lint::rules::lookup(&r.rule)
+            .map(|known| known.id)
             .ok_or_else(|| serde::de::Error::custom(format!("unknown rule id `{}`", r.rule)))?;
         Ok(Problem { rule, severity: r.severity, message: r.message, line: r.line, col: r.col, bytes: r.bytes })
     }
@@ -410,7 +374,7 @@ impl<'de> Deserialize<'de> for Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::model::entity::{Link, LinkSyntax};
+    use crate::store::model::entity::{Link, LinkSyntax, rule};
 
     fn header() -> Header {
         Header {
