@@ -260,9 +260,23 @@ fn journal_left(copy: &Path) -> bool {
         .any(|j| copy.join(j).exists())
 }
 
+/// A scratch folder for one run, in memory where the system has one (`/dev/shm`): the faults
+/// are injected at folio's own file-system seam, so what the disk is changes nothing of what is
+/// checked, and thousands of runs do not wait on fsync (the real disk's faults are
+/// scripts/fault-sweep's, tests/store/failure.rs's).
+fn scratch() -> tempfile::TempDir {
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir()
+        && let Ok(dir) = tempfile::Builder::new().prefix("folio-faults-").tempdir_in(shm)
+    {
+        return dir;
+    }
+    tempfile::tempdir().unwrap()
+}
+
 /// A fresh copy of the case's source with its setup done: (tempdir, copy root, store path).
 fn prepared(case: &Case) -> (tempfile::TempDir, PathBuf, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = scratch();
     let copy = dir.path().join("copy");
     copy_tree(&case.source, &copy);
     let store = copy.join(case.store);
