@@ -5,9 +5,9 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use folio::store::Store;
-use folio::store::write::catalog::{self, CatalogState};
-use folio::store::dialect::DialectKind;
+use folio_core::store::Store;
+use folio_core::store::write::catalog::{self, CatalogState};
+use folio_core::store::dialect::DialectKind;
 use libfuzzer_sys::fuzz_target;
 
 const FOLDERS: &[&str] = &["", "tables", "tables/archive", "metrics", "wiki", "Other Stuff"];
@@ -50,7 +50,7 @@ fn idempotent(root: &Path, kind: DialectKind) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    for kind in [folio::store::dialect::okf::KIND, folio::store::dialect::aip10::KIND] {
+    for kind in [folio_core::store::dialect::okf::KIND, folio_core::store::dialect::aip10::KIND] {
         let root = scratch().join(kind.name());
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).expect("root");

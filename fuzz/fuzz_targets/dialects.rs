@@ -3,8 +3,8 @@
 #![no_main]
 use std::sync::OnceLock;
 
-use folio::store::dialect::{Dialect, DialectKind, SourceFile};
-use folio::store::model::lines::LineIndex;
+use folio_core::store::dialect::{Dialect, DialectKind, SourceFile};
+use folio_core::store::model::lines::LineIndex;
 use libfuzzer_sys::fuzz_target;
 
 fn dialects() -> &'static Vec<(Box<dyn Dialect>, &'static str)> {
@@ -14,12 +14,12 @@ fn dialects() -> &'static Vec<(Box<dyn Dialect>, &'static str)> {
         let _ = std::fs::create_dir_all(&root);
         // A path each dialect treats as an entity file.
         let rel = |k: DialectKind| match k {
-            folio::store::dialect::evolve::KIND => "guideline/a.md",
-            folio::store::dialect::elophanto::KIND => "learned/a.md",
-            folio::store::dialect::awareness::KIND => "memory/a.md",
+            folio_core::store::dialect::evolve::KIND => "guideline/a.md",
+            folio_core::store::dialect::elophanto::KIND => "learned/a.md",
+            folio_core::store::dialect::awareness::KIND => "memory/a.md",
             _ => "notes/a.md",
         };
-        DialectKind::ALL.iter().map(|&k| (k.open(&root), rel(k))).collect()
+        DialectKind::all().map(|k| (k.open(&root), rel(k))).collect()
     })
 }
 

@@ -1,8 +1,8 @@
 //! Frontmatter location and both grammars on arbitrary bytes: never a panic, and a closed
 //! block's inner range always lies inside the text on character boundaries.
 #![no_main]
-use folio::store::dialect::parse_key_values;
-use folio::store::read::frontmatter::{self, Block};
+use folio_core::store::dialect::parse_key_values;
+use folio_core::store::read::frontmatter::{self, Block};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

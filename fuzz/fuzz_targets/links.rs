@@ -1,8 +1,8 @@
 //! Link extraction on arbitrary text: never a panic, every span inside the text on character
 //! boundaries and opening with `[` (links, wikilinks) or `<` (autolinks), lines counted from 1.
 #![no_main]
-use folio::store::model::lines::LineIndex;
-use folio::store::read::links;
+use folio_core::store::model::lines::LineIndex;
+use folio_core::store::read::links;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,10 +3,10 @@
 //! into the laid-out text), every line fits the width it was laid out for, and the output is
 //! bounded by the input's size.
 #![no_main]
-use folio::markdown::doc;
-use folio::markdown::highlight::Highlighter;
-use folio::markdown::layout::{self, Options};
-use folio::store::read::hostile::is_hostile;
+use folio_tui::markdown::doc;
+use folio_tui::markdown::highlight::Highlighter;
+use folio_tui::markdown::layout::{self, Options};
+use folio_core::store::read::hostile::is_hostile;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 use unicode_width::UnicodeWidthStr;

@@ -1,9 +1,9 @@
 //! Surgical edit then re-parse: setting one key yields exactly the old fields plus that key,
 //! and the body after the frontmatter is byte-identical. Input: key line, value line, text.
 #![no_main]
-use folio::store::dialect::Grammar;
-use folio::store::write::edit::{self, FieldEdit};
-use folio::store::read::frontmatter::{self, Block, Fields};
+use folio_core::store::dialect::Grammar;
+use folio_core::store::write::edit::{self, FieldEdit};
+use folio_core::store::read::frontmatter::{self, Block, Fields};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
