@@ -72,6 +72,46 @@ fn run_killed_at(args: &[&str], n: u32) -> bool {
     false
 }
 
+/// Where a run killed at a step left the store, once the next start resolved it.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Left {
+    Old,
+    New,
+}
+
+/// Runs `at(n)` for every step n from 1 until a run finishes before its step (None), the runs
+/// side by side (each waits on its process): what each killed run left, in step order.
+fn at_every_step(at: impl Fn(u32) -> Option<Left> + Sync) -> Vec<Left> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let next = AtomicU32::new(1);
+    let finished_at = AtomicU32::new(u32::MAX);
+    let left = std::sync::Mutex::new(Vec::new());
+    let threads = 2 * std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    if n >= finished_at.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    match at(n) {
+                        Some(l) => left.lock().unwrap().push((n, l)),
+                        None => {
+                            finished_at.fetch_min(n, Ordering::Relaxed);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let finished_at = finished_at.into_inner();
+    let mut left: Vec<(u32, Left)> = left.into_inner().unwrap().into_iter().filter(|(n, _)| *n < finished_at).collect();
+    left.sort_by_key(|(n, _)| *n);
+    assert_eq!(left.len() as u32, finished_at - 1, "every step before the last was reached");
+    left.into_iter().map(|(_, l)| l).collect()
+}
+
 #[test]
 fn killed_at_every_step_the_store_is_entirely_old_or_entirely_new() {
     let base = tempfile::tempdir().unwrap();
@@ -85,33 +125,34 @@ fn killed_at_every_step_the_store_is_entirely_old_or_entirely_new() {
     assert_eq!(new.len(), old.len());
     assert!(String::from_utf8_lossy(&new["notes/n07.md"]).contains("[[center]] and [hub](../moved/center.md)"));
 
-    let (mut saw_old, mut saw_new) = (0, 0);
-    let mut n = 1;
-    loop {
+    let left = at_every_step(|n| {
         let root = base.path().join(format!("run{n}"));
         build_store(&root);
         if !run_killed_at(&["mv", root.to_str().unwrap(), "hub", "moved/center", "--as", "human:crash"], n) {
-            break;
+            return None;
         }
         // The next start resolves the journal.
         let o = folio(&["log", root.to_str().unwrap()]);
         assert!(o.status.success(), "step {n}: {}", String::from_utf8_lossy(&o.stderr));
         let after = snapshot(&root);
-        if after == old {
-            saw_old += 1;
+        let left = if after == old {
+            Left::Old
         } else if after == new {
-            saw_new += 1;
+            Left::New
         } else {
             let differing: Vec<_> = after.keys().filter(|k| old.get(*k) != after.get(*k)).take(5).collect();
             panic!("step {n}: the store is neither old nor new (differs from old in {differing:?})");
-        }
+        };
         assert!(!root.join(".folio/journal.jsonl").exists(), "step {n}: journal left behind");
         let second = folio(&["log", root.to_str().unwrap()]);
         assert!(second.status.success());
         assert!(!String::from_utf8_lossy(&second.stderr).contains("interrupted"), "step {n}: recovery ran twice");
         std::fs::remove_dir_all(&root).unwrap();
-        n += 1;
-    }
+        Some(left)
+    });
+    let n = left.len() as u32 + 1;
+    let saw_old = left.iter().filter(|l| **l == Left::Old).count();
+    let saw_new = left.iter().filter(|l| **l == Left::New).count();
     // begin + (journal entry, file swap) per file written + log + commit + undo record.
     assert!(n > 2 * (REFERRERS as u32 + 2), "only {n} steps were exercised");
     assert!(saw_old > 0 && saw_new > 0, "old {saw_old}, new {saw_new}");
@@ -141,30 +182,31 @@ fn undo_killed_at_every_step_restores_the_files_and_the_ledger_together() {
     assert_ne!(old.0, new.0);
     assert!(!new.1.contains("fact-pg-version"), "undo left the veto in the ledger: {}", new.1);
 
-    let (mut saw_old, mut saw_new) = (0, 0);
-    let mut n = 1;
-    loop {
+    let left = at_every_step(|n| {
         let root = base.path().join(format!("run{n}"));
         copy_tree(&vetoed, &root);
         if !run_killed_at(&["undo", root.to_str().unwrap(), "--as", "human:crash"], n) {
-            break;
+            return None;
         }
         let o = folio(&["log", root.to_str().unwrap()]);
         assert!(o.status.success(), "step {n}: {}", String::from_utf8_lossy(&o.stderr));
         let after = (snapshot(&root), ledger(&root));
-        match (after.0 == old.0, after.1 == old.1, after.0 == new.0, after.1 == new.1) {
-            (true, true, _, _) => saw_old += 1,
-            (_, _, true, true) => saw_new += 1,
+        let left = match (after.0 == old.0, after.1 == old.1, after.0 == new.0, after.1 == new.1) {
+            (true, true, _, _) => Left::Old,
+            (_, _, true, true) => Left::New,
             (files_old, ledger_old, files_new, ledger_new) => panic!(
                 "step {n}: files old {files_old} / new {files_new}, ledger old {ledger_old} / new {ledger_new}: \
                  the undo and the ledger were not kept together (ledger: {:?})",
                 after.1
             ),
-        }
+        };
         assert!(!root.join(".folio/journal.jsonl").exists(), "step {n}: journal left behind");
         std::fs::remove_dir_all(&root).unwrap();
-        n += 1;
-    }
+        Some(left)
+    });
+    let n = left.len() as u32 + 1;
+    let saw_old = left.iter().filter(|l| **l == Left::Old).count();
+    let saw_new = left.iter().filter(|l| **l == Left::New).count();
     // begin + (journal entry, swap) for the restored file, the ledger and the log + commit + undo record.
     assert!(n > 9, "only {n} steps were exercised: is the ledger written in the undo's changeset?");
     assert!(saw_old > 0 && saw_new > 0, "old {saw_old}, new {saw_new}");
