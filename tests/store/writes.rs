@@ -97,7 +97,7 @@ fn read_only_situations_refuse_before_touching_anything() {
     assert_eq!(fs::read(&orders).unwrap(), before, "nothing was written");
 
     let aip = tempfile::tempdir().unwrap();
-    write(aip.path(), "KNOWLEDGE.md", "---\nname: k\n---\n");
+    write(aip.path(), "KNOWLEDGE.md", "---\nschema: knowledge.workspace/v1\nname: k\n---\n");
     write(aip.path(), "sources/call.md", "---\ntitle: Call\n---\ntext\n");
     let o = folio(&["set", aip.path().to_str().unwrap(), "sources/call", "title", "X"]);
     assert_eq!(o.status.code(), Some(2));

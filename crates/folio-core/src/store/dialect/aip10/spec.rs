@@ -5,11 +5,16 @@ use crate::store::dialect::spec::{AUTHOR_FIELDS, Detection, FOLIO_STATE, FormatS
 pub const CATALOG: &str = "_index.md";
 /// The generated log, at the root.
 pub const LOG: &str = "_log.md";
+/// The doctype `KNOWLEDGE.md` declares (`schema:` in its frontmatter) to make a folder a wiki.
+pub const WORKSPACE_SCHEMA: &str = "knowledge.workspace/v1";
+/// `schema:` values that are AIP-10's (its doctypes `knowledge.workspace/v1`, `knowledge/v1` as
+/// the spec's text writes it, and the spec's own name `agentknowledge/v1`).
+pub const SCHEMA_PREFIXES: &[&str] = &["knowledge", "agentknowledge/"];
 
 pub const SPEC: FormatSpec = FormatSpec {
     name: "aip10",
     plural: "stores",
-    markers: &["`KNOWLEDGE.md`"],
+    markers: &["`KNOWLEDGE.md` with `schema: knowledge.workspace/v1`"],
     detection: Detection {
         marker_rank: Some(1),
         sniff_rank: Some(0),

@@ -4,7 +4,7 @@ use crate::store::dialect::spec::{AUTHOR_FIELDS, Detection, FOLIO_STATE, FormatS
 pub const SPEC: FormatSpec = FormatSpec {
     name: "awareness",
     plural: "stores",
-    markers: &["`memory/long-term.md`"],
+    markers: &["`memory/long-term.md` in the framework's sections"],
     detection: Detection {
         marker_rank: Some(2),
         sniff_rank: None,
