@@ -2,6 +2,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod awareness_stats;
 mod link_conformance;
 mod migrate_golden;
 mod review_golden;

@@ -126,6 +126,8 @@ pub enum Job {
         seed: Box<EditSeed>,
         edits: Box<crate::app::editor::Edits>,
         by: String,
+        /// What the approval files the entity as, where its format asked.
+        kind: Option<String>,
     },
     /// A possible contradiction confirmed: the format's own `contradicts` on both.
     ConfirmContradiction {
@@ -262,8 +264,8 @@ pub fn run(job: Job) -> Outcome {
             Outcome::EditorReady { seed, then_approve: false, external: false }
         }
         Job::Save { store, seed, entity_text, by } => Outcome::Written(save(&store, &seed, &entity_text, &by)),
-        Job::EditApprove { store, seed, edits, by } => {
-            planned(&store, super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by)))
+        Job::EditApprove { store, seed, edits, by, kind } => {
+            planned(&store, super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by), kind))
         }
         Job::PreviewUndo(store, by) => Outcome::UndoPreview(undo_dialog(&store, &by).map_err(|e| e.to_string())),
         Job::Undo { store, by, at } => {
