@@ -3,6 +3,7 @@
 mod support;
 
 mod awareness_stats;
+mod evolve_reference;
 mod link_conformance;
 mod migrate_golden;
 mod review_golden;
