@@ -2,6 +2,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod aip10_fixtures;
 mod awareness_stats;
 mod evolve_reference;
 mod link_conformance;
