@@ -40,7 +40,8 @@ fn every_workspace_fixture_opens_a_wiki_and_every_entry_reads_as_declared() {
             let fields = folio::store::dialect::yaml_fields(entry);
             let want = |k: &str| frontmatter::get_str(&fields, k).unwrap_or_default();
             let path = format!("entries/{}", file.replace(".entry", ""));
-            let e = store.entities.iter().find(|e| e.path == path).unwrap_or_else(|| panic!("{name}: {path} is no page"));
+            let e =
+                store.entities.iter().find(|e| e.path == path).unwrap_or_else(|| panic!("{name}: {path} is no page"));
             assert_eq!(e.id, want("slug"), "{name}: {path}");
             assert_eq!(e.kind.as_deref().unwrap_or_default(), want("kind"), "{name}: {path}");
             assert_eq!(e.title, want("title"), "{name}: {path}");
