@@ -220,7 +220,8 @@ fn a_veto_in_a_bare_evolve_folder_stays_inside_the_root_and_undo_leaves_no_folde
     let entity = fs::read(root.join(format!("{id}.md"))).unwrap();
 
     ok(&["review", r, "veto", id, "--reason", "wrong", "--as", "human:ann"]);
-    let vetoed = state.join(format!("vetoed/{id}.md"));
+    // Not a `.md`: evolve's readers glob `**/*.md` into hidden folders too (issue 39).
+    let vetoed = state.join(format!("vetoed/{id}.md.vetoed"));
     assert_eq!(fs::read(&vetoed).unwrap(), entity, "the vetoed file is kept whole inside the root");
     let mut expected = before.clone();
     expected.remove(&format!("public-repo-vinodmut/{id}.md"));

@@ -201,6 +201,14 @@ pub trait Format: Sync {
         crate::store::write::audit::own_log_path(root, self.kind())
     }
 
+    /// Whether undoing a changeset takes its lines back out of the log rather than adding an
+    /// event (a log whose own tools know no undo event: awareness). The undo record then keeps
+    /// the log as the changeset found and left it (`AuditEvent::undone_log`); other formats
+    /// keep nothing of their log there.
+    fn undo_withdraws_log_lines(&self) -> bool {
+        false
+    }
+
     /// The log's new text with `event` added at `at`, in the format's grammar.
     fn append_event(&self, old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
         crate::store::write::audit::json_line(old, crate::store::write::audit::json_record(event, at))

@@ -101,6 +101,7 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
         summary: event.summary.clone(),
         by: event.by.clone(),
         undoes,
+        keep_log: kind.format().undo_withdraws_log_lines(),
         ..Default::default()
     };
     let mut journal = match Journal::begin(&state, intent) {

@@ -61,6 +61,10 @@ impl Format for AwarenessFormat {
     fn review(&self) -> &'static dyn crate::store::review::rules::ReviewRules {
         &super::review::AwarenessReview
     }
+    /// The framework has no undo event: an undo takes the decision's lines back out.
+    fn undo_withdraws_log_lines(&self) -> bool {
+        true
+    }
     fn log_path(&self, root: &Path) -> std::path::PathBuf {
         root.join("memory/events.jsonl")
     }

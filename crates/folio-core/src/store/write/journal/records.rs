@@ -44,7 +44,7 @@ pub fn file_record(state: &State, intent: &Intent) -> io::Result<()> {
             summary: intent.summary.clone(),
             by: intent.by.clone(),
             entries,
-            log: intent.entries.iter().find(|e| e.role == Role::Log).cloned(),
+            log: intent.entries.iter().find(|e| e.role == Role::Log && intent.keep_log).cloned(),
         };
         fs_ops::write_atomic(
             &dir.join(format!("{}.json", record.id)),
