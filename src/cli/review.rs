@@ -50,6 +50,10 @@ pub enum Sub {
         /// AIP-10 contradiction: this entity wins over OTHER (supersedes it; both `contradicts` cleared).
         #[arg(long, value_name = "OTHER")]
         over: Option<String>,
+        /// What the approved entry is filed as, where the format asks (awareness: preference,
+        /// pattern, project or review, as `awareness memory promote --kind` names them).
+        #[arg(long, value_name = "KIND")]
+        kind: Option<String>,
         #[command(flatten)]
         select: Select,
     },
@@ -181,7 +185,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     match a.command {
         Sub::List { json, filter, group } => list(&open_store_as_is(g, path)?, json, filter.as_deref(), group),
         Sub::Show { id, json } => show(&open_store_as_is(g, path)?, &id, json),
-        Sub::Approve { ids, over, select } => decide(g, path, ids, Verdict::Approve { over }, select),
+        Sub::Approve { ids, over, kind, select } => decide(g, path, ids, Verdict::Approve { over, kind }, select),
         Sub::Veto { ids, reason, select } => decide(g, path, ids, Verdict::Veto { reason }, select),
         Sub::Forget { ids, select } => decide(g, path, ids, Verdict::Forget, select),
         Sub::Promote { id, to, expect, write } => {

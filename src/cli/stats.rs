@@ -36,7 +36,7 @@ pub fn stats(store: &Store) -> serde_json::Value {
         .walk_warnings
         .iter()
         .cloned()
-        .chain(store.dialect.warnings())
+        .chain(store.format_warnings())
         .map(|w| json!({"code": w.code, "message": w.message, "path": w.path}))
         .collect();
     json!({

@@ -2,6 +2,9 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod aip10_fixtures;
+mod awareness_stats;
+mod evolve_reference;
 mod link_conformance;
 mod migrate_golden;
 mod review_golden;

@@ -269,7 +269,13 @@ fn check(c: Case<'_>) {
         assert_eq!(folders(&root), dirs_before, "{name}: undo left or took folders");
         assert_eq!(inbox(&store), inbox_before, "{name}: undo did not restore the inbox");
         let undo_line = std::fs::read_to_string(&log_path).unwrap();
-        assert!(undo_line.len() >= log_after.len() || c.format.starts_with("okf"), "{name}: undo not logged");
+        if fam == "awareness" {
+            // Issue 39: the framework has no undo event; the undo takes the decision's lines
+            // back out of its log, so its statistics read as before the decision.
+            assert_eq!(undo_line, log_before, "{name}: the undo left the decision in the framework's log");
+        } else {
+            assert!(undo_line.len() >= log_after.len() || c.format.starts_with("okf"), "{name}: undo not logged");
+        }
         normalise(&out)
     };
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/verdicts").join(format!("{name}.txt"));
@@ -384,14 +390,23 @@ fn awareness() {
     let restic = "Check the restic snapshot age";
     let pnpm = "Prefer pnpm over npm in the web projects";
     // Defect 4: approving one of two same-text candidates takes the twin out of the inbox.
-    check(case("awareness", "approve-twin", &["approve", "y1z4fp"], &[restic]));
+    check(case("awareness", "approve-twin", &["approve", "y1z4fp", "--kind", "pattern"], &[restic]));
+    // Issue 39: a plain approve filed every candidate under Patterns; the framework's
+    // `memory promote` asks for the kind, and so does folio.
+    check(refused(case("awareness", "approve-asks-kind", &["approve", "1xbgsit"], &[pnpm]), "approve it with --kind"));
+    check(refused(case("awareness", "promote-asks-kind", &["promote", "1xbgsit"], &[pnpm]), "promote it --to"));
     for kind in ["preference", "pattern", "project", "review"] {
         let verdict = format!("promote-{kind}");
         check(case("awareness", &verdict, &["promote", "1xbgsit", "--to", kind], &[pnpm]));
     }
     check(case("awareness", "veto", &["veto", "1xbgsit", "--reason", "the team moved to bun"], &[pnpm]));
     check(case("awareness", "forget", &["forget", "1xbgsit"], &[pnpm]));
-    check(case("awareness", "bulk-approve", &["approve", "--filter", "reason:promotion-candidate"], &[restic, pnpm]));
+    check(case(
+        "awareness",
+        "bulk-approve",
+        &["approve", "--filter", "reason:promotion-candidate", "--kind", "pattern"],
+        &[restic, pnpm],
+    ));
     // Defect 1: the kept entry stays active and gains the merged entry's evidence.
     check(case("awareness", "merge", &["merge", "y1z4fp-2", "y1z4fp"], &[restic]));
 }

@@ -16,7 +16,7 @@ fn an_agents_write_between_read_and_write_is_a_conflict() {
     let plan = folio::store::review::verdict::plan(
         &store,
         &[idx],
-        &folio::store::review::Verdict::Approve { over: None },
+        &folio::store::review::Verdict::approve(),
         &reviewer,
         false,
     )

@@ -146,7 +146,9 @@ fn edits_write_columns_and_edges_and_refuse_what_opendray_keeps() {
         e.contains(&"svc-pg depends_on tool-y".to_string()) && !e.contains(&"svc-pg uses tool-x".to_string()),
         "{e:?}"
     );
-    assert_eq!(history(&r), ["human:ann set", "human:ann set", "human:ann set"]);
+    // The relations set changed edge rows only: the node's row is not rewritten for it, as
+    // opendray's CreateEdge leaves it (issue 39); the set is in folio's log.
+    assert_eq!(history(&r), ["human:ann set", "human:ann set"]);
 
     for (key, value, why) in [
         ("use_count", "9", "counted by opendray"),
@@ -160,7 +162,7 @@ fn edits_write_columns_and_edges_and_refuse_what_opendray_keeps() {
         assert!(err.contains(why), "{key}: {err}");
     }
     assert_eq!(seed::row(&mut c, "svc-pg")["title"], "PostgreSQL (dev, shared)", "refused writes change nothing");
-    assert_eq!(history(&seed::row(&mut c, "svc-pg")).len(), 3);
+    assert_eq!(history(&seed::row(&mut c, "svc-pg")).len(), 2);
 }
 
 /// One journal per database: a decision taken without `--archived` is undone with it, and

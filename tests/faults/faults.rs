@@ -122,7 +122,7 @@ fn cases() -> Vec<Case> {
             store: "",
             setup: vec![],
             prepare: nothing,
-            args: args(&["review", "approve", "{S}", "1xbgsit"]),
+            args: args(&["review", "approve", "{S}", "1xbgsit", "--kind", "pattern"]),
         },
         Case {
             name: "elophanto approve",

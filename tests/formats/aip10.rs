@@ -420,7 +420,7 @@ fn floor_rule_without_require_source_lints() {
 fn malformed_manifest_and_pages_never_stop_a_load() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("w");
-    write(&root, "KNOWLEDGE.md", "---\nname: [unclosed\n---\n");
+    write(&root, "KNOWLEDGE.md", "---\nschema: knowledge.workspace/v1\nname: [unclosed\n---\n");
     write(&root, "_manifest.json", "{\"sources\": ");
     write(&root, "entities/bin.md", b"---\nslug: bin\n---\n\x00\x01binary".as_slice());
     write(&root, "entities/latin1.md", b"---\nslug: latin\nkind: entity\n---\ncaf\xe9\n".as_slice());

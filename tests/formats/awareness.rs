@@ -194,3 +194,13 @@ fn hostile_and_broken_files_never_panic() {
     assert_eq!(store.dialect.history(&store.root).len(), 1);
     assert_eq!(store.dialect.warnings().len(), 1);
 }
+
+/// The framework links nothing to anything (issue 39): every file of a home was reported as an
+/// orphan. A format without links has no orphan rule.
+#[test]
+fn a_home_has_no_orphans() {
+    assert_eq!(folio_json(&["stats", &home(), "--json"])["orphans"], 0);
+    let lint = folio_json(&["lint", &home(), "--format", "json"]);
+    let orphans = lint["findings"].as_array().unwrap().iter().filter(|f| f["rule"] == "orphan").count();
+    assert_eq!(orphans, 0, "{lint}");
+}

@@ -4,6 +4,7 @@ mod support;
 
 mod aip10;
 mod awareness;
+mod detection;
 mod elophanto;
 mod evolve;
 mod okf;

@@ -244,3 +244,58 @@ fn every_per_file_problem_with_positive_and_negative_cases() {
     // broken YAML is reported as such, and the node is still listed
     assert_eq!(problems_of("---\nid: x\nkind: [fact\n---\n"), one("invalid-frontmatter", 4));
 }
+
+/// An export of two nodes to decide on (issue 39).
+fn two_nodes() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("export");
+    write(
+        &root,
+        "opendray-export.json",
+        r#"{"format": "opendray-export/v1", "exported_at": "2026-08-20T09:14:00+02:00"}"#,
+    );
+    write(
+        &root,
+        "facts/fact-lxc-range.md",
+        "---\nid: fact-lxc-range\nkind: fact\ntitle: LXC ids 200-299 are services\nscope: project\nscope_key: homelab\nmaturity: fact\nprovenance: { source: reflection }\n---\nIds 200-299.\n",
+    );
+    write(
+        &root,
+        "skills/restore/SKILL.md",
+        "---\nid: sk-restore\nkind: skill\nname: restore\ndescription: \"Restore a container\"\nmaturity: skill\nenabled: false\nprovenance: { source: agent_distilled, lifecycle: pending-review }\n---\n# restore\n\nsteps\n",
+    );
+    (dir, root)
+}
+
+/// `promote --to global` in the export: the scope widens and the node keeps no `scope_key`,
+/// as opendray's store writes every global node (it was refused as "not a maturity", or set
+/// `maturity: global` on an entity).
+#[test]
+fn promote_to_global_in_an_export_drops_the_scope_key() {
+    let (_dir, root) = two_nodes();
+    let r = root.to_str().unwrap();
+    let o = folio(&["review", r, "promote", "fact-lxc-range", "--to", "global", "--as", "human:ann"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(root.join("facts/fact-lxc-range.md")).unwrap();
+    assert!(text.contains("\nscope: global\n") && !text.contains("\nscope_key:"), "{text}");
+    assert!(text.contains("promoted_from: { scope: project, scope_key: homelab }"), "{text}");
+    assert!(text.contains("\nmaturity: fact\n"), "{text}");
+    let o = folio(&["review", r, "promote", "fact-lxc-range", "--to", "project", "--as", "human:ann"]);
+    assert_eq!(o.status.code(), Some(2), "never narrowed");
+}
+
+/// Approving a distilled skill in the export records the approval and says it stays disabled.
+#[test]
+fn approving_a_distilled_skill_in_an_export_says_it_stays_disabled() {
+    let (_dir, root) = two_nodes();
+    let r = root.to_str().unwrap();
+    let o = folio(&["review", r, "approve", "sk-restore", "--as", "human:ann"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("`sk-restore` stays disabled"), "{out}");
+    let text = std::fs::read_to_string(root.join("skills/restore/SKILL.md")).unwrap();
+    assert!(text.contains("enabled: false") && text.contains("lifecycle: pending-review"), "{text}");
+    assert!(text.contains("approved: { by: \"human:ann\""), "{text}");
+    let list = folio_json(&["review", r, "list", "--json"]);
+    assert!(!list["items"].as_array().unwrap().iter().any(|i| i["id"] == "sk-restore"), "{list}");
+}

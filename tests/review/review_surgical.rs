@@ -111,3 +111,71 @@ fn a_new_source_joins_a_block_list_of_mappings_as_a_block_mapping() {
     );
     assert_eq!(broken_links(&root), 0);
 }
+
+/// A page's `metadata:` written as a 16-line block mapping, as AIP-10's fixtures write it.
+const BLOCK_METADATA_PAGE: &str = "---
+schema: knowledge.entry/v1
+slug: runway
+kind: concept
+title: Runway
+sources: [call]
+updated_at: 2026-04-27T15:30:00Z
+metadata:
+  lint:
+    stale: true
+    stale_since: 2026-04-01
+    stale_reason: the runway moved
+  fork:
+    parent_wiki: company
+    parent_slug: runway-extension
+    forked_at: 2026-03-01
+    forked_reason: team view
+  layer:
+    mode: lens
+  acme:
+    owner: finance
+    review: quarterly
+    tags:
+      - runway
+      - cash
+---
+
+Runway is 18 months.
+";
+
+/// The lines of `after` that are not in `before`, and the number of `before`'s lines gone.
+fn line_changes(before: &str, after: &str) -> (Vec<String>, usize) {
+    let old: Vec<&str> = before.lines().collect();
+    let new: Vec<&str> = after.lines().collect();
+    let added = new.iter().filter(|l| !old.contains(l)).map(|l| l.to_string()).collect();
+    let removed = old.iter().filter(|l| !new.contains(l)).count();
+    (added, removed)
+}
+
+/// AIP-10 veto (issue 39): a veto rewrote a page's 16-line block `metadata:` mapping as one
+/// flow line. The veto is one key (`metadata.folio.vetoed`): one line added in the mapping, and
+/// `updated_at`, which every AIP-10 write sets, changed; every other byte stays.
+#[test]
+fn an_aip10_veto_adds_one_line_to_a_block_metadata_mapping() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    write(&root, "KNOWLEDGE.md", "---\nschema: knowledge.workspace/v1\nname: w\n---\n");
+    write(&root, "concepts/runway.md", BLOCK_METADATA_PAGE);
+    let o =
+        folio(&["review", root.to_str().unwrap(), "veto", "runway", "--reason", "wrong number", "--as", "human:ann"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let after = read(&root, "concepts/runway.md");
+    let (added, removed) = line_changes(BLOCK_METADATA_PAGE, &after);
+    assert_eq!(removed, 1, "only `updated_at` is replaced:\n{after}");
+    assert_eq!(added.len(), 2, "{added:?}");
+    assert!(added[0].starts_with("updated_at: "), "{added:?}");
+    assert!(added[1].starts_with("  folio: {vetoed: {by: \"human:ann\""), "{added:?}");
+    assert!(added[1].contains("reason: wrong number"), "{added:?}");
+    // The new entry is the mapping's last, after `acme`'s block: the 16 lines above it are kept.
+    let block = &BLOCK_METADATA_PAGE
+        [BLOCK_METADATA_PAGE.find("metadata:\n").unwrap()..BLOCK_METADATA_PAGE.find("---\n\nRunway").unwrap()];
+    assert!(after.contains(&format!("{block}{}\n---\n", added[1])), "{after}");
+    let v = folio_json(&["show", root.to_str().unwrap(), "runway", "--json"]);
+    assert_eq!(v["fields"]["metadata"]["lint"]["stale_reason"], "the runway moved", "{v}");
+    assert_eq!(v["fields"]["metadata"]["folio"]["vetoed"]["reason"], "wrong number", "{v}");
+}

@@ -97,7 +97,7 @@ fn read_only_situations_refuse_before_touching_anything() {
     assert_eq!(fs::read(&orders).unwrap(), before, "nothing was written");
 
     let aip = tempfile::tempdir().unwrap();
-    write(aip.path(), "KNOWLEDGE.md", "---\nname: k\n---\n");
+    write(aip.path(), "KNOWLEDGE.md", "---\nschema: knowledge.workspace/v1\nname: k\n---\n");
     write(aip.path(), "sources/call.md", "---\ntitle: Call\n---\ntext\n");
     let o = folio(&["set", aip.path().to_str().unwrap(), "sources/call", "title", "X"]);
     assert_eq!(o.status.code(), Some(2));
@@ -220,7 +220,8 @@ fn a_veto_in_a_bare_evolve_folder_stays_inside_the_root_and_undo_leaves_no_folde
     let entity = fs::read(root.join(format!("{id}.md"))).unwrap();
 
     ok(&["review", r, "veto", id, "--reason", "wrong", "--as", "human:ann"]);
-    let vetoed = state.join(format!("vetoed/{id}.md"));
+    // Not a `.md`: evolve's readers glob `**/*.md` into hidden folders too (issue 39).
+    let vetoed = state.join(format!("vetoed/{id}.md.vetoed"));
     assert_eq!(fs::read(&vetoed).unwrap(), entity, "the vetoed file is kept whole inside the root");
     let mut expected = before.clone();
     expected.remove(&format!("public-repo-vinodmut/{id}.md"));

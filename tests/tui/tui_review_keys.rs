@@ -196,6 +196,10 @@ fn awareness_edit_then_approve_keeps_the_entry_one_line_and_approves_it() {
         .expect("the Grafana candidate");
     go_to(&mut app, &id);
     press(&mut app, &["e"]);
+    // The framework files a promoted entry under a kind (`memory promote --kind`): asked first.
+    assert!(app.model.review.prompt.as_ref().unwrap().label().contains("(preference, pattern, project, review)"));
+    type_text(&mut app, "pattern");
+    press(&mut app, &["<Enter>"]);
     let body_field = app.model.editor.as_ref().unwrap().fields.len();
     for _ in 0..body_field {
         press(&mut app, &["<Tab>"]);
@@ -264,7 +268,9 @@ fn awareness_edit_then_approve_without_a_change_keeps_the_entry_key() {
     go_to(&mut app, &id);
     let before = read(&root, "memory/long-term.md");
     let line = before.lines().find(|l| l.contains("Grafana")).unwrap().to_string();
-    press(&mut app, &["e", "<C-s>"]);
+    press(&mut app, &["e"]);
+    type_text(&mut app, "project");
+    press(&mut app, &["<Enter>", "<C-s>"]);
     let shown = confirm_text(&app);
     assert!(shown.starts_with(&format!("approve {id}?")), "{shown}");
     press(&mut app, &["y"]);
@@ -274,4 +280,34 @@ fn awareness_edit_then_approve_without_a_change_keeps_the_entry_key() {
     let store = folio::store::Store::open(&root, None).unwrap();
     assert!(store.find(&id).is_some_and(|i| store.entity(i).id == id), "{id} keeps its key");
     assert!(!app.model.review.items.iter().any(|i| i.id == id), "approved under {id}");
+}
+
+/// Approving an awareness candidate asks for its kind, as the framework's `memory promote
+/// --kind` does (issue 39: a plain approve filed everything under Patterns), and files it there.
+#[test]
+fn awareness_approve_asks_for_the_kind() {
+    let (_dir, root) = scratch(&fixture("awareness-home"));
+    let mut app = inbox::open(&root, (120, 40));
+    let id = app
+        .model
+        .review
+        .items
+        .iter()
+        .find(|i| i.status.as_deref() == Some("candidate") && i.title.contains("Grafana"))
+        .map(|i| i.id.clone())
+        .expect("the Grafana candidate");
+    go_to(&mut app, &id);
+    press(&mut app, &["a"]);
+    assert!(app.model.review.confirm.is_none(), "nothing is planned before the kind is known");
+    let label = app.model.review.prompt.as_ref().unwrap().label().to_string();
+    assert_eq!(label, format!("file `{id}` as (preference, pattern, project, review)"));
+    press(&mut app, &["<Enter>"]);
+    assert!(message(&app).contains("type one"), "{}", message(&app));
+    type_text(&mut app, "preference");
+    press(&mut app, &["<Enter>"]);
+    assert!(confirm_text(&app).starts_with(&format!("approve {id}?")), "{}", confirm_text(&app));
+    press(&mut app, &["y"]);
+    let text = read(&root, "memory/long-term.md");
+    let grafana = text.find("Grafana dashboards").unwrap();
+    assert!(grafana < text.find("## Patterns").unwrap(), "filed under Preferences: {text}");
 }

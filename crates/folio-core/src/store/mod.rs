@@ -464,9 +464,28 @@ impl Store {
         Ok(self.dialect.fields(self.entity(idx), &text))
     }
 
-    /// Entities that nothing else links to.
+    /// Entities that nothing else links to (none in a format without links).
     pub fn orphans(&self) -> impl Iterator<Item = EntityIdx> + '_ {
-        self.backlinks.iter().enumerate().filter(|(_, b)| b.is_empty()).map(|(i, _)| i as EntityIdx)
+        let links = self.kind().format().has_links();
+        self.backlinks.iter().enumerate().filter(move |(_, b)| links && b.is_empty()).map(|(i, _)| i as EntityIdx)
+    }
+
+    /// Warnings about the store as a whole from its format (`Dialect::warnings`) and, for a
+    /// folder read as the plain vault, from detection: a format's marker file here that is not
+    /// that format's (`detect::look_alikes`), so nothing is written here as that format.
+    pub fn format_warnings(&self) -> Vec<dialect::StoreWarning> {
+        let mut out = self.dialect.warnings();
+        if self.kind() == dialect::fallback().kind() {
+            out.extend(detect::look_alikes(&self.root).into_iter().map(|l| dialect::StoreWarning {
+                code: LOOK_ALIKE.into(),
+                message: format!(
+                    "{}; read as a plain vault, and nothing is written here as {} (`--dialect {}` opens it as one)",
+                    l.why, l.kind, l.kind
+                ),
+                path: Some(l.file),
+            }));
+        }
+        out
     }
 
     /// Counts of links: (internal, unresolved). External URLs and anchors are not counted.
@@ -518,6 +537,9 @@ impl Store {
 /// lookups long enough for their cache misses to overlap, and entities enough to load each
 /// a few ahead of resolving it.
 const RESOLVE_CHUNK: usize = 32;
+
+/// The store warning for a format's marker file in a folder that is not that format's store.
+pub const LOOK_ALIKE: &str = "look-alike";
 
 /// Per entity, the entities linking to it (sorted, each once, never itself). Built from
 /// (target, source) pairs collected and sorted in parallel: pushing half a million sources

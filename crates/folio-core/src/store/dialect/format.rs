@@ -68,6 +68,20 @@ pub trait Format: Sync {
         None
     }
 
+    /// A folder that holds this format's marker file but is not one of its stores (the file
+    /// is there, its content is not the format's): the marker file, relative to `path`, and
+    /// why, for the person. Such a folder is never opened as this format on a guess
+    /// (`detect`: a plain vault, warned about; `--dialect` still opens it as this format).
+    fn look_alike(&self, _path: &Path) -> Option<(String, String)> {
+        None
+    }
+
+    /// Whether the format links its entities to each other at all. One that does not (an
+    /// awareness home's memory files) has no orphans: nothing is expected to link to anything.
+    fn has_links(&self) -> bool {
+        true
+    }
+
     /// A store named by `locator` (a connection string) rather than a folder: the format that
     /// claims it reads it into a folder folio keeps, and answers that folder as the root. The
     /// error is one line for the person (never the password). `archived`: `--archived`.
@@ -185,6 +199,14 @@ pub trait Format: Sync {
     /// Where a store's event log lives: folio's own `audit.jsonl` for formats without one.
     fn log_path(&self, root: &Path) -> PathBuf {
         crate::store::write::audit::own_log_path(root, self.kind())
+    }
+
+    /// Whether undoing a changeset takes its lines back out of the log rather than adding an
+    /// event (a log whose own tools know no undo event: awareness). The undo record then keeps
+    /// the log as the changeset found and left it (`AuditEvent::undone_log`); other formats
+    /// keep nothing of their log there.
+    fn undo_withdraws_log_lines(&self) -> bool {
+        false
     }
 
     /// The log's new text with `event` added at `at`, in the format's grammar.

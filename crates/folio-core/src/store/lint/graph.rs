@@ -26,7 +26,9 @@ pub fn check_entity(store: &Store, manifest: &ManifestLints, idx: EntityIdx, out
     // link to each of them.
     // A hub page (an LLM wiki's root `index.md`) is the entry point, not an orphan.
     let entry_point = store.kind().spec().hub_pages.contains(&e.path.as_str());
-    if store.backlinks[i].is_empty() && !shares_file(store, i) && !e.escapes_root() && !entry_point {
+    // A format without links (an awareness home) has no orphans: nothing is meant to link.
+    let links = store.kind().format().has_links();
+    if links && store.backlinks[i].is_empty() && !shares_file(store, i) && !e.escapes_root() && !entry_point {
         out.push(
             Finding::on_entity(store, idx, rule::ORPHAN, e.line, 1, "no other entity links to this one".into())
                 .with_severity(manifest.severity(Kind::Orphan, e.kind.as_deref())),

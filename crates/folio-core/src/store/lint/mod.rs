@@ -274,7 +274,7 @@ fn linked_state(store: &Store) -> Vec<crate::store::dialect::StoreWarning> {
 fn store_warnings(store: &Store, out: &mut Vec<Finding>) {
     // The format's own warnings, folders the walk could not read (`unreadable`), linked state.
     let linked = linked_state(store);
-    for w in store.dialect.warnings().into_iter().chain(store.walk_warnings.iter().cloned()).chain(linked) {
+    for w in store.format_warnings().into_iter().chain(store.walk_warnings.iter().cloned()).chain(linked) {
         let (rule, message) = match rules::lookup(&w.code) {
             Some(r) => (r.id, w.message),
             None => (rules::STORE_WARNING, format!("{}: {}", w.code, w.message)),

@@ -69,7 +69,36 @@ pub fn detect(path: &Path) -> Detection {
     if let Some(d) = by_marker(path) {
         return d;
     }
-    sniff(path)
+    let found = sniff(path);
+    // A marker file whose content is not its format's: never that format on a guess.
+    let why: Vec<String> = look_alikes(path).into_iter().map(|l| l.why).collect();
+    if why.is_empty() {
+        return found;
+    }
+    let why = why.join("; ");
+    let reason = if found.kind == dialect::fallback().kind() {
+        format!("{why}; read as a plain markdown vault")
+    } else {
+        format!("{}; {why}", found.reason)
+    };
+    Detection { reason, ..found }
+}
+
+/// A folder holding a format's marker file that is not one of its stores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LookAlike {
+    pub kind: DialectKind,
+    /// The marker file, relative to the folder.
+    pub file: String,
+    pub why: String,
+}
+
+/// Every format whose marker file `path` holds without being one of its stores, in marker
+/// order (`Format::look_alike`).
+pub fn look_alikes(path: &Path) -> Vec<LookAlike> {
+    dialect::by_marker_order()
+        .filter_map(|f| f.look_alike(path).map(|(file, why)| LookAlike { kind: f.kind(), file, why }))
+        .collect()
 }
 
 /// Markers that identify a store without reading its entities, tried in the registry's order.
@@ -168,7 +197,7 @@ mod tests {
         assert_eq!(detect(&r.join("proj")).root, r.join("proj/.evolve/entities"));
         write(r, "wiki/KNOWLEDGE.md", "---\nschema: knowledge.workspace/v1\n---\n");
         assert_eq!(detect(&r.join("wiki")).kind, dialect::aip10::KIND);
-        write(r, "home/memory/long-term.md", "# Long-Term Memory\n");
+        write(r, "home/memory/long-term.md", "# Long-Term Memory\n\n## Preferences\n\n- None yet.\n");
         assert_eq!(detect(&r.join("home")).kind, dialect::awareness::KIND);
         write(r, "elo/knowledge/system/a.md", "x");
         let d = detect(&r.join("elo"));
@@ -177,6 +206,52 @@ mod tests {
         assert_eq!(detect(&r.join("okf")).kind, dialect::okf::KIND);
         write(r, "vault/note.md", "# hi\n");
         assert_eq!(detect(&r.join("vault")).kind, dialect::vault::KIND);
+    }
+
+    /// A marker file whose content is not its format's opens nothing as that format: the
+    /// folder is a plain vault and the reason says why (a Next.js repository's notes in
+    /// `KNOWLEDGE.md`; an OpenClaw workspace's `memory/long-term.md` of "CONFIRMED" lines).
+    #[test]
+    fn look_alike_markers_open_a_plain_vault_saying_why() {
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path();
+        write(r, "next/KNOWLEDGE.md", "# KNOWLEDGE.md -- Mission Control\n\n## Architecture\n\nNext.js 14.\n");
+        write(r, "next/app/page.md", "# Page\n");
+        let d = detect(&r.join("next"));
+        assert_eq!(d.kind, dialect::vault::KIND);
+        assert_eq!(
+            d.reason,
+            "KNOWLEDGE.md has no frontmatter declaring `schema: knowledge.workspace/v1`, so this folder is not an \
+             AIP-10 wiki; read as a plain markdown vault"
+        );
+        write(r, "other/KNOWLEDGE.md", "---\nschema: notes/v2\n---\n");
+        assert!(detect(&r.join("other")).reason.starts_with("KNOWLEDGE.md declares `schema: notes/v2`, not AIP-10's"));
+        write(r, "claw/memory/long-term.md", "# 🧠 CONFIRMED LONG-TERM MEMORY\n\n- CONFIRMED: Always reply.\n");
+        let d = detect(&r.join("claw"));
+        assert_eq!(d.kind, dialect::vault::KIND);
+        assert!(
+            d.reason
+                .starts_with("memory/long-term.md has list items before any section (`- CONFIRMED: Always reply.`)"),
+            "{}",
+            d.reason
+        );
+        write(
+            r,
+            "mixed/memory/long-term.md",
+            "# Long-term Memory\n\n## Preferences\n- x\n\n## Decisions\n- 2026-05-29: y\n",
+        );
+        let d = detect(&r.join("mixed"));
+        assert_eq!(d.kind, dialect::vault::KIND);
+        assert!(
+            d.reason.contains("has list items under `## Decisions`, which is not one of the framework's sections"),
+            "{}",
+            d.reason
+        );
+        // Searching upward never stops at a look-alike.
+        assert_eq!(find_upward(&r.join("claw/memory")), None);
+        // A broken workspace that declares its schema is still a wiki (its YAML problems are its warnings).
+        write(r, "broken/KNOWLEDGE.md", "---\nschema: knowledge.workspace/v1\nname: [unclosed\n---\n");
+        assert_eq!(detect(&r.join("broken")).kind, dialect::aip10::KIND);
     }
 
     #[test]

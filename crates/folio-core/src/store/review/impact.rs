@@ -283,7 +283,7 @@ mod tests {
         assert_eq!(plan.event.details["broken_references"].as_array().map(Vec::len), Some(2));
         assert!(preview.log_after.contains("broken_references"));
 
-        let approve = super::super::Verdict::Approve { over: None };
+        let approve = super::super::Verdict::approve();
         let approve = super::super::verdict::plan(&store, &[t], &approve, &reviewer, false).unwrap();
         assert_eq!(prepare(&store, approve).1, Impact::default());
     }

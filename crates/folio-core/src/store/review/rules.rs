@@ -26,6 +26,13 @@ pub trait ReviewRules: Sync {
         false
     }
 
+    /// What approving entity `idx` needs to be told before it can be planned, as the question
+    /// to ask (`Verdict::Approve { kind }`): an awareness candidate's kind, as the framework's
+    /// `memory promote --kind` asks. None: approval needs nothing more.
+    fn approve_asks(&self, _store: &Store, _idx: EntityIdx) -> Option<String> {
+        None
+    }
+
     /// What `verdict` writes to entity `idx` (docs/review.md, "Per format").
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         log_only(store, idx, verdict, plan)

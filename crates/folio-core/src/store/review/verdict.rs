@@ -12,8 +12,11 @@ use crate::store::{Store, model::digest};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
     /// Accept as it stands. `over`: the contradicting entity this one wins against (AIP-10).
+    /// `kind`: what the approved entity is filed as, where the format asks for it
+    /// (`ReviewRules::approve_asks`: an awareness candidate's section).
     Approve {
         over: Option<String>,
+        kind: Option<String>,
     },
     Veto {
         reason: String,
@@ -27,6 +30,11 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Approve as it stands, over nothing, with no kind named.
+    pub fn approve() -> Verdict {
+        Verdict::Approve { over: None, kind: None }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Verdict::Approve { .. } => "approve",

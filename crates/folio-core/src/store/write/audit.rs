@@ -41,6 +41,24 @@ pub struct AuditEvent {
     /// When the event is logged (None: at the write). A previewed plan fixes it, so the log
     /// bytes the preview shows are the ones written.
     pub at: Option<OffsetDateTime>,
+    /// For an undo: the log as the undone changeset found it and as it left it, so a format
+    /// whose own tools know no undo event takes that changeset's lines back out instead of
+    /// adding one (awareness).
+    pub undone_log: Option<UndoneLog>,
+}
+
+/// The log before and after the changeset an undo reverts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UndoneLog {
+    pub before: String,
+    pub after: String,
+}
+
+impl UndoneLog {
+    /// The text the changeset added to the log, when it only appended (the awareness log).
+    pub fn appended(&self) -> Option<&str> {
+        self.after.strip_prefix(self.before.as_str()).filter(|a| !a.is_empty())
+    }
 }
 
 impl AuditEvent {
@@ -54,6 +72,7 @@ impl AuditEvent {
             log_heading: None,
             bullets: Vec::new(),
             at: None,
+            undone_log: None,
         }
     }
 

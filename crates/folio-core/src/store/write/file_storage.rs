@@ -101,6 +101,7 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
         summary: event.summary.clone(),
         by: event.by.clone(),
         undoes,
+        keep_log: kind.format().undo_withdraws_log_lines(),
         ..Default::default()
     };
     let mut journal = match Journal::begin(&state, intent) {
@@ -310,6 +311,16 @@ pub fn undo_plan(store: &Store, state: &State, record: &Record, by: &str) -> Res
     }
     let mut event = AuditEvent::new("undo", by, format!("undid {}: {}", record.verb, record.summary))
         .detail("undoes", record.id.clone());
+    // The log as the changeset found and left it, for a format that takes its lines back out.
+    if let Some(log) = &record.log {
+        let text = |d: &Option<String>| match d {
+            Some(d) => state.object(d).ok().map(|b| String::from_utf8_lossy(&b).into_owned()),
+            None => Some(String::new()),
+        };
+        if let (Some(before), Some(after)) = (text(&log.before), text(&log.after)) {
+            event.undone_log = Some(super::audit::UndoneLog { before, after });
+        }
+    }
     for (id, title, path) in undone_entities(store, state, record) {
         event = event.entity(&id, &title, &path);
     }

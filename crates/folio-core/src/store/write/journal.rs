@@ -75,6 +75,9 @@ pub struct Intent {
     pub undoes: Option<String>,
     pub entries: Vec<Entry>,
     pub committed: bool,
+    /// The undo record keeps the log's images (`Format::undo_withdraws_log_lines`). Not in the
+    /// journal's lines: a changeset finished by recovery after a crash keeps none.
+    pub keep_log: bool,
 }
 
 pub struct Journal {

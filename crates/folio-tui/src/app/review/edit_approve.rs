@@ -6,7 +6,14 @@ use super::jobs::EditSeed;
 use folio_core::store::review::{self, Plan, Reviewer, Verdict};
 use folio_core::store::{Store, model::digest};
 
-pub fn plan(store: &Store, seed: &EditSeed, edits: &Edits, reviewer: &Reviewer) -> Result<Plan, String> {
+/// `kind`: what the approval files the entity as, where its format asks (`approve_asks`).
+pub fn plan(
+    store: &Store,
+    seed: &EditSeed,
+    edits: &Edits,
+    reviewer: &Reviewer,
+    kind: Option<String>,
+) -> Result<Plan, String> {
     let path = &seed.path;
     let idx = store
         .find(&seed.id)
@@ -16,7 +23,7 @@ pub fn plan(store: &Store, seed: &EditSeed, edits: &Edits, reviewer: &Reviewer) 
     if digest::of(&on_disk) != seed.file_digest {
         return Err(format!("{path}: changed on disk since the editor opened; nothing was written"));
     }
-    let approve = Verdict::Approve { over: None };
+    let approve = Verdict::Approve { over: None, kind };
     let mut plan = review::verdict::plan(store, &[idx], &approve, reviewer, true).map_err(|e| e.to_string())?;
     let original = seed.entity_text();
     let edited = edits.apply_to(original)?;

@@ -126,6 +126,8 @@ pub enum ReviewJob {
         seed: Box<EditSeed>,
         edits: Box<crate::app::review::editor::Edits>,
         by: String,
+        /// What the approval files the entity as, where its format asked.
+        kind: Option<String>,
     },
     /// A possible contradiction confirmed: the format's own `contradicts` on both.
     ConfirmContradiction {
@@ -262,8 +264,8 @@ pub fn run(job: ReviewJob) -> Outcome {
             Outcome::EditorReady { seed, then_approve: false, external: false }
         }
         ReviewJob::Save { store, seed, entity_text, by } => Outcome::Written(save(&store, &seed, &entity_text, &by)),
-        ReviewJob::EditApprove { store, seed, edits, by } => {
-            planned(&store, super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by)))
+        ReviewJob::EditApprove { store, seed, edits, by, kind } => {
+            planned(&store, super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by), kind))
         }
         ReviewJob::PreviewUndo(store, by) => Outcome::UndoPreview(undo_dialog(&store, &by).map_err(|e| e.to_string())),
         ReviewJob::Undo { store, by, at } => {

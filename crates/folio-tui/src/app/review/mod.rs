@@ -30,6 +30,14 @@ pub enum PromptKind {
     PromoteTo {
         target: EntityIdx,
     },
+    /// What the approved entities are filed as, where their format asks
+    /// (`ReviewRules::approve_asks`: an awareness candidate's kind); `question` is its words.
+    ApproveKind {
+        targets: Vec<EntityIdx>,
+        question: String,
+        /// Asked by "edit, then approve": the answer opens the editor.
+        then_edit: bool,
+    },
 }
 
 /// A one-line question (typing goes into `text`; Enter answers, Esc drops it).
@@ -39,12 +47,13 @@ pub struct Prompt {
 }
 
 impl Prompt {
-    pub fn label(&self) -> &'static str {
-        match self.kind {
+    pub fn label(&self) -> &str {
+        match &self.kind {
             PromptKind::Reviewer { .. } => "who is reviewing? (your name, recorded as human:NAME; remembered)",
             PromptKind::Veto { .. } => "veto reason",
             PromptKind::Filter => "bulk filter (status: kind: reason: path: older:30d)",
             PromptKind::PromoteTo { .. } => "promote to (empty: the dialect's next step)",
+            PromptKind::ApproveKind { question, .. } => question,
         }
     }
 }
@@ -104,6 +113,9 @@ pub struct ReviewPane {
     pub reviewer_file: Option<std::path::PathBuf>,
     /// The plan being computed was asked for by a prompt (its dialog gets `after_prompt`).
     pub planning_from_prompt: bool,
+    /// What the entity being edited then approved is filed as, when its format asked
+    /// (`PromptKind::ApproveKind` answered before the editor opened).
+    pub approve_kind: Option<String>,
     /// The targets and verdict of the plan shown last (`s` plans it again with stubs).
     pub last_request: Option<(Vec<EntityIdx>, folio_core::store::review::Verdict)>,
     /// The queue is rebuilt when the lint pass now running finishes, with its report (a
@@ -129,6 +141,7 @@ impl Default for ReviewPane {
             editor_command: None,
             actor: folio_core::store::write::audit::default_actor(),
             planning_from_prompt: false,
+            approve_kind: None,
             reviewer_file: None,
             last_request: None,
             queue_after_lint: false,

@@ -5,6 +5,28 @@ use crate::store::dialect::spec::FormatSpec;
 use crate::store::dialect::format::{Format, Marker, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::model::entity::{Entity, LinkSyntax};
+use crate::store::read::frontmatter;
+
+/// The workspace manifest at a wiki's root.
+const WORKSPACE: &str = "KNOWLEDGE.md";
+
+/// Whether `file` declares the workspace doctype: a closed frontmatter block with a `schema:`
+/// line naming one of AIP-10's schemas (`knowledge.workspace/v1`; a block that does not parse
+/// as YAML still counts, its problems are the wiki's `workspace-invalid` warning). Why not,
+/// else.
+pub fn declares_workspace(file: &Path) -> Result<(), String> {
+    let (bytes, _) = crate::store::read::fsio::read_capped(file, 64 * 1024).map_err(|e| format!("cannot be read ({e})"))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let frontmatter::Block::Closed { inner, .. } = frontmatter::locate(&text) else {
+        return Err(format!("has no frontmatter declaring `schema: {}`", super::spec::WORKSPACE_SCHEMA));
+    };
+    let schema = text[inner].lines().find_map(|l| l.strip_prefix("schema:")).map(|v| v.trim().trim_matches(['"', '\'']));
+    match schema {
+        Some(s) if super::spec::SCHEMA_PREFIXES.iter().any(|p| s.starts_with(p)) => Ok(()),
+        Some(s) => Err(format!("declares `schema: {s}`, not AIP-10's `{}`", super::spec::WORKSPACE_SCHEMA)),
+        None => Err(format!("has frontmatter without `schema: {}`", super::spec::WORKSPACE_SCHEMA)),
+    }
+}
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::of(&super::spec::SPEC);
@@ -25,8 +47,20 @@ impl Format for Aip10Format {
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Aip10::open(root))
     }
+    /// A `KNOWLEDGE.md` that declares AIP-10's workspace doctype in its frontmatter: many
+    /// repositories keep notes under that name, and read as a wiki they get lint findings for
+    /// every page and an `_index.md` written into them.
     fn marker(&self, path: &Path) -> Option<Marker> {
-        path.join("KNOWLEDGE.md").is_file().then(|| Marker::new(path, "KNOWLEDGE.md found"))
+        let file = path.join(WORKSPACE);
+        (file.is_file() && declares_workspace(&file).is_ok()).then(|| Marker::new(path, "KNOWLEDGE.md found"))
+    }
+    fn look_alike(&self, path: &Path) -> Option<(String, String)> {
+        let file = path.join(WORKSPACE);
+        if !file.is_file() {
+            return None;
+        }
+        let why = declares_workspace(&file).err()?;
+        Some((WORKSPACE.to_string(), format!("{WORKSPACE} {why}, so this folder is not an AIP-10 wiki")))
     }
     /// AIP-10 pages declare a `schema: knowledge.…`.
     fn sniff(&self, file: &Sniffed) -> bool {

@@ -106,7 +106,7 @@ fn aip10(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> R
         || matches!(status.as_deref(), Some("shadow" | "active"));
     let draft = &mut plan.draft;
     match verdict {
-        Verdict::Approve { over } => {
+        Verdict::Approve { over, .. } => {
             if status.as_deref() == Some("shadow") {
                 fields::set(draft, store, &path, "status", json!("active"))?;
             }

@@ -7,6 +7,11 @@ use crate::store::dialect::spec::{Detection, FormatSpec};
 pub const CATALOG: &str = "_index.md";
 /// The generated log, at the root.
 pub const LOG: &str = "_log.md";
+/// The doctype `KNOWLEDGE.md` declares (`schema:` in its frontmatter) to make a folder a wiki.
+pub const WORKSPACE_SCHEMA: &str = "knowledge.workspace/v1";
+/// `schema:` values that are AIP-10's (its doctypes `knowledge.workspace/v1`, `knowledge/v1` as
+/// the spec's text writes it, and the spec's own name `agentknowledge/v1`).
+pub const SCHEMA_PREFIXES: &[&str] = &["knowledge", "agentknowledge/"];
 
 /// A view's `extends` chain loops back on itself.
 pub const EXTENDS_CYCLE: &str = "extends-cycle";
@@ -21,7 +26,7 @@ pub const LINK_INTO_SOURCES: &str = "link-into-sources";
 
 pub const SPEC: FormatSpec = FormatSpec {
     name: "aip10",
-    markers: &["`KNOWLEDGE.md`"],
+    markers: &["`KNOWLEDGE.md` with `schema: knowledge.workspace/v1`"],
     detection: Detection::ranked(Some(1), Some(0)),
     catalog_files: &[CATALOG],
     log_files: &[LOG],

@@ -6,6 +6,13 @@ use crate::store::dialect::format::{Format, Marker, label};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::model::entity::Entity;
 
+/// Whether the file at `file` follows the framework's layout (`long_term::layout`); why not.
+fn layout(file: &Path) -> Result<(), String> {
+    let (bytes, _) = crate::store::read::fsio::read_capped(file, crate::store::read::fsio::MAX_READ)
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    super::long_term::layout(&String::from_utf8_lossy(&bytes))
+}
+
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::of(&super::spec::SPEC);
 
@@ -23,8 +30,27 @@ impl Format for AwarenessFormat {
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::Awareness::open(root))
     }
+    /// A `memory/long-term.md` laid out as the framework writes it (`long_term::layout`):
+    /// other agents keep memories under that name too, and read as the framework's they
+    /// vanish (folio shows only the framework's sections).
     fn marker(&self, path: &Path) -> Option<Marker> {
-        path.join("memory/long-term.md").is_file().then(|| Marker::new(path, "memory/long-term.md found"))
+        let file = path.join(super::LONG_TERM_PATH);
+        (file.is_file() && layout(&file).is_ok()).then(|| Marker::new(path, "memory/long-term.md found"))
+    }
+    fn look_alike(&self, path: &Path) -> Option<(String, String)> {
+        let file = path.join(super::LONG_TERM_PATH);
+        if !file.is_file() {
+            return None;
+        }
+        let why = layout(&file).err()?;
+        Some((
+            super::LONG_TERM_PATH.to_string(),
+            format!("{} {why}, so this folder is not an awareness-framework home", super::LONG_TERM_PATH),
+        ))
+    }
+    /// The framework's files hold no links between them.
+    fn has_links(&self) -> bool {
+        false
     }
     fn group_path<'e>(&self, e: &'e Entity) -> Vec<&'e str> {
         vec![label(e.kind.as_deref())]
@@ -34,6 +60,10 @@ impl Format for AwarenessFormat {
     }
     fn review(&self) -> &'static dyn crate::store::review::rules::ReviewRules {
         &super::review::AwarenessReview
+    }
+    /// The framework has no undo event: an undo takes the decision's lines back out.
+    fn undo_withdraws_log_lines(&self) -> bool {
+        true
     }
     fn log_path(&self, root: &Path) -> std::path::PathBuf {
         root.join("memory/events.jsonl")

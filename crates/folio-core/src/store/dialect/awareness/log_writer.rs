@@ -7,7 +7,15 @@ use crate::store::write::audit::{self, AuditEvent};
 /// awareness: each memory entry the event moved is one line of the framework's own type and
 /// fields (the `entries` detail: `memory.promoted`, `memory.pruned`); whatever else the event
 /// is about gets one `folio.<verb>` line.
+///
+/// An undo adds nothing: the framework has no undo event (a `folio.undo` line is a type it
+/// does not know, and its `memory stats` would still count the undone promotion). It takes
+/// the undone changeset's lines back out of the log instead, keeping every line anyone added
+/// since, so the framework's statistics read as if the decision had never been taken.
 pub fn append(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
+    if event.verb == "undo" {
+        return withdrawn(old, event);
+    }
     let entries = event.details.get("entries").and_then(Value::as_array).cloned().unwrap_or_default();
     let mut out = old.to_string();
     let mut covered = Vec::new();
@@ -29,6 +37,15 @@ pub fn append(old: &str, event: &AuditEvent, at: OffsetDateTime) -> String {
         out = audit::json_line(&out, awareness_record(&rest, at));
     }
     out
+}
+
+/// `old` without the lines the undone changeset appended (the last place they stand whole).
+fn withdrawn(old: &str, event: &AuditEvent) -> String {
+    let Some(added) = event.undone_log.as_ref().and_then(|u| u.appended()) else { return old.to_string() };
+    match old.rfind(added) {
+        Some(at) if at == 0 || old[..at].ends_with('\n') => format!("{}{}", &old[..at], &old[at + added.len()..]),
+        _ => old.to_string(),
+    }
 }
 
 fn awareness_ts(at: OffsetDateTime) -> String {

@@ -31,6 +31,56 @@ pub struct Entry {
     pub span: Range<usize>,
 }
 
+/// The framework's other sections (its template's): notes and rules, not entries.
+pub const OTHER_SECTIONS: &[&str] = &["Review Notes", "Event Log", "Guardrails"];
+
+/// Whether a long-term memory file follows the framework's layout, as its template and its
+/// `memory promote` / `forget` write it: at least one of its entry sections (`## Preferences`
+/// … `## Pruned Or Revised`), and every list item under a `## ` heading of the framework's
+/// (before the first one, only its `- Updated:` / `- Scope:` lines). folio shows entries of
+/// those sections only, so a file with list items elsewhere would lose them from view: why
+/// not, naming the first such place.
+pub fn layout(text: &str) -> Result<(), String> {
+    let mut section: Option<&str> = None;
+    let mut entry_sections = 0;
+    for line in text.lines() {
+        let line = line.trim_end_matches('\r');
+        if let Some(h) = line.strip_prefix("## ") {
+            let h = h.trim();
+            entry_sections += usize::from(is_entry_section(h));
+            section = Some(h);
+            continue;
+        }
+        if !(line.starts_with("- ") || line.starts_with("* ")) {
+            continue;
+        }
+        match section {
+            None if line.starts_with("- Updated:") || line.starts_with("- Scope:") => {}
+            None => return Err(format!("has list items before any section (`{}`)", shown(line))),
+            Some(s) if is_entry_section(s) || OTHER_SECTIONS.contains(&s) => {}
+            Some(s) => {
+                return Err(format!("has list items under `## {s}`, which is not one of the framework's sections"));
+            }
+        }
+    }
+    if entry_sections == 0 {
+        return Err(format!(
+            "has none of the framework's entry sections (`## {}`, `## {CANDIDATES}`, `## {PRUNED}`)",
+            CURATED.join("`, `## ")
+        ));
+    }
+    Ok(())
+}
+
+/// A line as a message quotes it: at most 60 characters.
+fn shown(line: &str) -> String {
+    let mut out: String = line.chars().take(60).collect();
+    if out.len() < line.len() {
+        out.push('…');
+    }
+    out
+}
+
 /// Whether a section holds entries: every bullet there must be one.
 fn is_entry_section(section: &str) -> bool {
     CURATED.contains(&section) || section == CANDIDATES || section == PRUNED

@@ -23,6 +23,13 @@ impl ReviewRules for AwarenessReview {
         if e.status.as_deref() == Some("candidate") { vec![Reason::PromotionCandidate] } else { Vec::new() }
     }
 
+    /// A candidate is filed under a kind, which the framework's `memory promote` requires
+    /// (`--kind`): folio asks rather than filing everything under Patterns.
+    fn approve_asks(&self, store: &Store, idx: EntityIdx) -> Option<String> {
+        (is_entry(store.entity(idx)) && store.entity(idx).status.as_deref() == Some("candidate"))
+            .then(|| format!("file `{}` as (preference, pattern, project, review)", store.entity(idx).id))
+    }
+
     fn verdict(&self, store: &Store, idx: EntityIdx, v: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         verdict(store, idx, v, plan)
     }
@@ -55,11 +62,27 @@ pub fn section_of(kind: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether `e` is an entry line of a long-term memory file (not a file of its own).
+fn is_entry(e: &Entity) -> bool {
+    e.span.end > e.span.start && e.path.ends_with("long-term.md") && e.kind.as_deref() != Some("long-term")
+}
+
+/// Whether the framework reads `line` as an entry (`memory-metrics.js::parseEntryLine`):
+/// `- `, a `YYYY-MM-DD` date, then `: `.
+fn framework_reads(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("- ") else { return false };
+    let b = rest.as_bytes();
+    b.len() >= 12
+        && b[..10].iter().enumerate().all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() })
+        && &b[10..12] == b": "
+}
+
+/// The kinds the framework files promoted entries under, as its `--kind` names them.
+const KINDS: &str = "preference, pattern, project or review";
+
 pub fn verdict(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
     let e = store.entity(idx);
-    let is_entry =
-        e.span.end > e.span.start && e.path.ends_with("long-term.md") && e.kind.as_deref() != Some("long-term");
-    if !is_entry {
+    if !is_entry(e) {
         return match verdict {
             Verdict::Approve { .. } => Ok(()),
             _ => Err(ReviewError::refused(format!(
@@ -74,15 +97,37 @@ pub fn verdict(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan
         plan.decisions.retain(|d| d.entity != e.id || d.verdict == "merged");
         return Ok(());
     }
+    // A line the framework does not read as an entry (its `parseEntryLine`: `- YYYY-MM-DD: `)
+    // is no candidate to it: filed under a section it would still be none, while the
+    // `memory.promoted` event counted a promotion. Approved as it stands, it stays put with its
+    // lint finding; promoting it is refused.
+    let unreadable = e.status.as_deref() == Some("candidate") && !framework_reads(&entry_line(store, idx)?);
+    if unreadable && matches!(verdict, Verdict::Promote { .. }) {
+        return Err(ReviewError::refused(format!(
+            "{}: `{}` is not a line the framework reads as an entry (`- YYYY-MM-DD: text (evidence: …)`); fix it first",
+            e.path, e.id
+        )));
+    }
     match verdict {
+        Verdict::Approve { .. } if unreadable => Ok(()),
         Verdict::Approve { .. } | Verdict::Promote { .. } if e.status.as_deref() != Some("candidate") => {
             if matches!(verdict, Verdict::Promote { .. }) {
                 return Err(ReviewError::refused(format!("{}: `{}` is not a promotion candidate", e.path, e.id)));
             }
             Ok(())
         }
-        Verdict::Approve { .. } => promote(store, idx, "pattern", plan),
-        Verdict::Promote { to } => promote(store, idx, to.as_deref().unwrap_or("pattern"), plan),
+        // The framework's `memory promote` requires `--kind`; so does folio, rather than filing
+        // every approved candidate under Patterns.
+        Verdict::Approve { kind: Some(kind), .. } | Verdict::Promote { to: Some(kind) } => promote(store, idx, kind, plan),
+        Verdict::Approve { kind: None, .. } => Err(ReviewError::refused(format!(
+            "{}: `{}` is a promotion candidate; the framework files it under a kind (its `memory promote --kind`): \
+             approve it with --kind {KINDS}",
+            e.path, e.id
+        ))),
+        Verdict::Promote { to: None } => Err(ReviewError::refused(format!(
+            "{}: `{}` is filed under a kind (the framework's `memory promote --kind`): promote it --to {KINDS}",
+            e.path, e.id
+        ))),
         Verdict::Veto { reason } => prune(store, idx, reason, plan),
         Verdict::Forget => prune(store, idx, "forgotten", plan),
     }

@@ -33,8 +33,17 @@ impl Format for EvolveFormat {
             return Some(Marker::new(path.join("entities"), "entities/ inside .evolve"));
         }
         let in_evolve = path.parent().and_then(Path::file_name).is_some_and(|n| n == ".evolve");
-        (path.file_name().is_some_and(|n| n == "entities") && in_evolve)
-            .then(|| Marker::new(path, "an .evolve/entities folder"))
+        if path.file_name().is_some_and(|n| n == "entities") && in_evolve {
+            return Some(Marker::new(path, "an .evolve/entities folder"));
+        }
+        // A folder inside a project's entities (a type folder, a subscribed clone) is part of
+        // that store: opened on its own it would be a bare folder (or a plain vault) whose
+        // writes land inside the tree evolve recalls.
+        let entities = path.ancestors().skip(1).find(|a| {
+            a.file_name().is_some_and(|n| n == "entities")
+                && a.parent().and_then(Path::file_name).is_some_and(|n| n == ".evolve")
+        })?;
+        Some(Marker::new(entities, "inside an .evolve/entities folder"))
     }
     /// evolve entities carry a `trigger` beside their `type`.
     fn sniff(&self, file: &Sniffed) -> bool {

@@ -21,7 +21,9 @@ impl ReviewRules for OpendrayReview {
         if f.get("maturity").map(frontmatter::scalar_text).as_deref() == Some("candidate") {
             r.push(Reason::Candidate);
         }
-        if lifecycle(f) == Some("pending-review") {
+        // A distilled skill a person approved waits for opendray's own enable, not for review.
+        let approved = f.get("provenance").and_then(|p| p.get("approved")).is_some();
+        if lifecycle(f) == Some("pending-review") && !(approved && stays_disabled(f, "").is_some()) {
             r.push(Reason::PendingReview);
         }
         r
@@ -55,6 +57,24 @@ impl ReviewRules for OpendrayReview {
         Ok(())
     }
 }
+
+/// Why approving a node leaves it disabled, when it does: a distilled skill
+/// (`provenance.lifecycle: pending-review`, `enabled: false`) is enabled by opendray itself,
+/// whose enable is the approval and renders the skill's `SKILL.md` into its skills folder
+/// (`Service::SetSkillEnabled`). folio writes no such file, and a skill enabled without one
+/// would be named in every session's knowledge banner with nothing to load; so folio records
+/// the approval and says so.
+pub fn stays_disabled(f: &Fields, id: &str) -> Option<String> {
+    let skill = f.get("kind").and_then(Value::as_str) == Some("skill");
+    let disabled = f.get("enabled").and_then(Value::as_bool) == Some(false);
+    (skill && disabled).then(|| {
+        format!(
+            "`{id}` stays disabled: opendray enables a skill itself (its enable renders the skill's SKILL.md, which \
+             folio does not write); the approval is recorded, enable it in opendray's workbench"
+        )
+    })
+}
+
 
 /// `evidence` counters of both nodes added key by key (`{observed: 5}` + `{observed: 2}`);
 /// None when there is nothing to add or a shared key is not a count (a rate is not summed).
@@ -93,8 +113,18 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
                 fields::set(draft, store, &path, "maturity", json!(kind.unwrap_or("fact")))?;
             }
             if lifecycle.as_deref() == Some("pending-review") {
-                let p = fields::with_entry(&f, "provenance", "lifecycle", json!("active"));
-                fields::set(draft, store, &path, "provenance", p)?;
+                match stays_disabled(&f, &store.entity(idx).id) {
+                    // Approved, and still opendray's to enable: the lifecycle stays.
+                    Some(note) => {
+                        let p = fields::with_entry(&f, "provenance", "approved", stamp(&plan.reviewer, None));
+                        fields::set(draft, store, &path, "provenance", p)?;
+                        plan.notes.push(note);
+                    }
+                    None => {
+                        let p = fields::with_entry(&f, "provenance", "lifecycle", json!("active"));
+                        fields::set(draft, store, &path, "provenance", p)?;
+                    }
+                }
             }
         }
         Verdict::Veto { reason } => {
@@ -113,6 +143,7 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
             }
         }
         Verdict::Forget => draft.archive(store, &path)?,
+        Verdict::Promote { to: Some(to) } if SCOPE.contains(&to.as_str()) => promote_scope(store, &path, &f, to, plan)?,
         Verdict::Promote { to } => {
             let current = maturity.clone().unwrap_or_else(|| "fact".into());
             let next = match to {
@@ -154,6 +185,40 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
                 plan.event = plan.event.clone().detail("moved_to", dest);
             }
         }
+    }
+    Ok(())
+}
+
+/// The scopes opendray widens a node along (`PromoteNode`).
+const SCOPE: &[&str] = &["project", "domain", "global"];
+
+/// `promote --to domain|global`: the scope widened, never narrowed. A global node has no
+/// `scope_key` (opendray's store writes `''` for every global node and looks them up by it),
+/// so the key goes, kept in `provenance.promoted_from`; the one-string form
+/// `scope: domain:go+proxmox` is read as scope and key.
+fn promote_scope(store: &Store, path: &str, f: &Fields, to: &str, plan: &mut Plan) -> Result<(), ReviewError> {
+    let written = f.get("scope").and_then(Value::as_str).unwrap_or("project").to_string();
+    let (scope, inline_key) = match written.split_once(':') {
+        Some((s, k)) => (s.to_string(), Some(k.to_string())),
+        None => (written.clone(), None),
+    };
+    let key = inline_key.or_else(|| f.get("scope_key").map(frontmatter::scalar_text)).unwrap_or_default();
+    let rank = |s: &str| SCOPE.iter().position(|x| *x == s);
+    if rank(to) <= rank(&scope) {
+        return Err(ReviewError::refused(format!("{path}: `{to}` is not wider than `{scope}`")));
+    }
+    let mut from = serde_json::Map::new();
+    from.insert("scope".into(), json!(scope));
+    if !key.is_empty() {
+        from.insert("scope_key".into(), json!(key));
+    }
+    let p = fields::with_entry(f, "provenance", "promoted_from", Value::Object(from));
+    let draft = &mut plan.draft;
+    fields::set(draft, store, path, "provenance", p)?;
+    let keep_key = to != "global" && !key.is_empty();
+    fields::set(draft, store, path, "scope", json!(if keep_key && written.contains(':') { format!("{to}:{key}") } else { to.to_string() }))?;
+    if to == "global" && f.contains_key("scope_key") {
+        fields::remove(draft, store, path, "scope_key")?;
     }
     Ok(())
 }

@@ -9,7 +9,7 @@
 use serde_json::{Value, json};
 
 use crate::store::Store;
-use crate::store::dialect::opendray::review::OpendrayReview;
+use crate::store::dialect::opendray::review::{OpendrayReview, stays_disabled};
 use crate::store::model::entity::{Entity, EntityIdx};
 use crate::store::read::frontmatter::Fields;
 use crate::store::review::plan::Plan;
@@ -42,7 +42,11 @@ impl ReviewRules for PgReview {
         match verdict {
             Verdict::Approve { .. } => {
                 provenance.insert("approved".into(), stamp(&plan.reviewer, None));
-                if provenance.get("lifecycle").and_then(Value::as_str) == Some("pending-review") {
+                let pending = provenance.get("lifecycle").and_then(Value::as_str) == Some("pending-review");
+                if pending && let Some(note) = stays_disabled(&f, &store.entity(idx).id) {
+                    // Approved, and still opendray's to enable: its lifecycle stays as it is.
+                    plan.notes.push(note);
+                } else if pending {
                     provenance.insert("lifecycle".into(), json!("active"));
                 }
             }
@@ -81,7 +85,15 @@ impl ReviewRules for PgReview {
                 if ladder.iter().position(|m| *m == next) <= Some(at) {
                     return Err(ReviewError::refused(format!("{path}: `{next}` is not above `{current}`")));
                 }
-                provenance.insert("promoted_from".into(), json!({field: current}));
+                let scope_key = f.get("scope_key").and_then(Value::as_str).unwrap_or_default();
+                if next == "global" && !scope_key.is_empty() {
+                    // opendray's store keeps a global node's `scope_key` empty (`PromoteNode(…,
+                    // ScopeGlobal, "")`, its merge, its anchorer) and finds global nodes by it.
+                    provenance.insert("promoted_from".into(), json!({field: current, "scope_key": scope_key}));
+                    fields::remove(&mut plan.draft, store, &path, "scope_key")?;
+                } else {
+                    provenance.insert("promoted_from".into(), json!({field: current}));
+                }
                 fields::set(&mut plan.draft, store, &path, field, json!(next))?;
             }
         }

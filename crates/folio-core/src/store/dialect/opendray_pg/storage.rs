@@ -87,6 +87,11 @@ impl Storage for PgStorage<'_> {
             .unwrap_or_default();
         let mut writes = Vec::new();
         let undo = plan.undoes.is_some();
+        // Edges this changeset removes, with their `created_at`, kept so an undo recreates
+        // each as it was (`removed_edges`); an undo reads them back.
+        let ledger = removed_edges::path(store);
+        let kept = if undo { removed_edges::read(&ledger) } else { Default::default() };
+        let mut removed = Vec::new();
         for w in plan.writes {
             let is_node = w.role == Role::Edit && store.dialect.role(&w.path) == FileRole::Entity;
             let Some(id) = is_node.then(|| self.node_id(&w)).flatten() else {
@@ -123,7 +128,7 @@ impl Storage for PgStorage<'_> {
             let after = w.after.as_deref().map(String::from_utf8_lossy);
             let update = translate::update(&old, after.as_deref(), &plan.event, &stamp)
                 .map_err(|why| WriteError::Invalid(format!("{}: {why}; nothing was written", w.path)))?;
-            write_row(&mut tx, &id, &update).map_err(sql(&w.path))?;
+            removed.extend(write_row(&mut tx, &id, &update, &kept).map_err(sql(&w.path))?);
             let fresh = rows::locked(&mut tx, &id).map_err(sql(&w.path))?;
             let shown = self.visible(fresh.as_ref());
             // The folder shows the row as the database now has it (its updated_at, its history).
@@ -135,6 +140,9 @@ impl Storage for PgStorage<'_> {
                 }
                 (_, shown) => writes.push(Write { after: shown.map(String::into_bytes), ..w }),
             }
+        }
+        if !removed.is_empty() {
+            writes.push(removed_edges::write(store, &ledger, &removed)?);
         }
         let event = plan.event;
         let mirrored = Plan { writes, archived: plan.archived, event, undoes: plan.undoes, then: plan.then };
@@ -166,7 +174,56 @@ fn visible_in(n: Option<&Node>, archived: bool) -> Option<String> {
     n.filter(|n| archived || n.archived_at.is_none()).map(Node::render)
 }
 
-fn write_row(tx: &mut Transaction, id: &str, u: &Update) -> Result<(), postgres::Error> {
+/// Write one node's update: its row (when its columns change), then its edges and fact
+/// sources. The edges it removes come back with their `created_at`; an edge `kept` names (an
+/// undo's, removed earlier by folio) is recreated with the `created_at` it had.
+fn write_row(
+    tx: &mut Transaction,
+    id: &str,
+    u: &Update,
+    kept: &removed_edges::Kept,
+) -> Result<Vec<removed_edges::Edge>, postgres::Error> {
+    if u.row {
+        update_columns(tx, id, u)?;
+    }
+    let mut removed = Vec::new();
+    for (t, dst) in &u.del_edges {
+        let rows = tx.query(
+            "DELETE FROM knowledge_edges WHERE src_id = $1 AND edge_type = $2 AND dst_id = $3 \
+             RETURNING to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')",
+            &[&id, t, dst],
+        )?;
+        for r in rows {
+            removed.push(removed_edges::Edge { src: id.into(), kind: t.clone(), dst: dst.clone(), created_at: r.get(0) });
+        }
+    }
+    // Self-edges are skipped (the table forbids them); an edge already there is kept as it is.
+    for (t, dst) in u.add_edges.iter().filter(|(_, d)| d != id) {
+        match kept.get(&(id.to_string(), t.clone(), dst.clone())) {
+            Some(at) => tx.execute(
+                "INSERT INTO knowledge_edges (src_id, edge_type, dst_id, created_at) \
+                 VALUES ($1, $2, $3, $4::text::timestamptz) ON CONFLICT DO NOTHING",
+                &[&id, t, dst, at],
+            )?,
+            None => tx.execute(
+                "INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                &[&id, t, dst],
+            )?,
+        };
+    }
+    for m in &u.del_sources {
+        tx.execute("DELETE FROM knowledge_fact_sources WHERE node_id = $1 AND memory_id = $2", &[&id, m])?;
+    }
+    for m in &u.add_sources {
+        tx.execute(
+            "INSERT INTO knowledge_fact_sources (node_id, memory_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            &[&id, m],
+        )?;
+    }
+    Ok(removed)
+}
+
+fn update_columns(tx: &mut Transaction, id: &str, u: &Update) -> Result<(), postgres::Error> {
     let (mode, at): (i32, Option<&str>) = match &u.archived {
         Archived::Keep => (0, None),
         Archived::Clear => (1, None),
@@ -196,24 +253,64 @@ fn write_row(tx: &mut Transaction, id: &str, u: &Update) -> Result<(), postgres:
             &at,
         ],
     )?;
-    for (t, dst) in &u.del_edges {
-        tx.execute("DELETE FROM knowledge_edges WHERE src_id = $1 AND edge_type = $2 AND dst_id = $3", &[&id, t, dst])?;
-    }
-    // Self-edges are skipped (the table forbids them); an edge already there is kept as it is.
-    for (t, dst) in u.add_edges.iter().filter(|(_, d)| d != id) {
-        tx.execute(
-            "INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-            &[&id, t, dst],
-        )?;
-    }
-    for m in &u.del_sources {
-        tx.execute("DELETE FROM knowledge_fact_sources WHERE node_id = $1 AND memory_id = $2", &[&id, m])?;
-    }
-    for m in &u.add_sources {
-        tx.execute(
-            "INSERT INTO knowledge_fact_sources (node_id, memory_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            &[&id, m],
-        )?;
-    }
     Ok(())
+}
+
+/// The edges folio removed, with the `created_at` each had: `removed-edges.jsonl` in the
+/// database's state folder, one JSON line per edge, written in the changeset that removed it
+/// (journaled with it; an undo does not take lines back). An undo recreating an edge takes
+/// the newest line naming it, so the edge comes back as it was, not as a new one.
+mod removed_edges {
+    use std::collections::HashMap;
+    use std::path::{Path, PathBuf};
+
+    use serde::{Deserialize, Serialize};
+
+    use crate::store::Store;
+    use crate::store::model::digest;
+    use crate::store::write::changeset::{Write, WriteError};
+    use crate::store::write::journal::Role;
+    use crate::store::write::state::State;
+
+    #[derive(Debug, Clone, Serialize, Deserialize)]
+    pub struct Edge {
+        pub src: String,
+        pub kind: String,
+        pub dst: String,
+        pub created_at: String,
+    }
+
+    /// `(src, type, dst)` → its `created_at`.
+    pub type Kept = HashMap<(String, String, String), String>;
+
+    pub fn path(store: &Store) -> PathBuf {
+        State::for_store(&store.root, store.kind()).dir.join("removed-edges.jsonl")
+    }
+
+    /// Every edge the file names, the newest line winning.
+    pub fn read(path: &Path) -> Kept {
+        std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Edge>(l).ok())
+            .map(|e| ((e.src, e.kind, e.dst), e.created_at))
+            .collect()
+    }
+
+    /// The write that adds `edges` to the file.
+    pub fn write(store: &Store, path: &Path, edges: &[Edge]) -> Result<Write, WriteError> {
+        let old = std::fs::read(path).ok();
+        let mut after = old.clone().unwrap_or_default();
+        for e in edges {
+            let line = serde_json::to_string(e).map_err(|err| WriteError::Invalid(err.to_string()))?;
+            after.extend_from_slice(line.as_bytes());
+            after.push(b'\n');
+        }
+        Ok(Write {
+            path: crate::store::model::relpath::from_root(&store.root, path),
+            expected: old.as_deref().map(digest::of),
+            after: Some(after),
+            role: Role::Ledger,
+        })
+    }
 }

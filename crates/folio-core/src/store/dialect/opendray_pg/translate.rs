@@ -37,6 +37,10 @@ pub struct Update {
     pub enabled: bool,
     pub provenance: Value,
     pub archived: Archived,
+    /// Whether the row's own columns change. A node whose file changed only in its edges or
+    /// fact sources (a link repointed by a merge) keeps its row as it is: no `updated_at`, no
+    /// history entry, only the edge rows change.
+    pub row: bool,
     pub add_edges: Vec<(String, String)>,
     pub del_edges: Vec<(String, String)>,
     pub add_sources: Vec<String>,
@@ -54,6 +58,7 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
         return Ok(Update {
             provenance: with_history(p, &old.provenance, entry),
             archived: if old.archived_at.is_some() { Archived::Keep } else { Archived::Now },
+            row: true,
             ..unchanged(old)
         });
     };
@@ -110,7 +115,7 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
         (Some(new), Some(was)) if new == *was => Archived::Keep,
         (Some(new), Some(_)) => Archived::At(new),
     };
-    Ok(Update {
+    let mut u = Update {
         kind: s("kind").ok_or("`kind` is required")?,
         entity_type: s("entity_type"),
         title: s("title").ok_or("`title` is required")?,
@@ -120,13 +125,23 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
         maturity: s("maturity").unwrap_or_else(|| "candidate".into()),
         confidence,
         enabled,
-        provenance: with_history(provenance, &old.provenance, entry),
+        provenance: Value::Object(provenance),
         archived,
+        row: true,
         add_edges: edges.iter().filter(|e| !old.edges.contains(e)).cloned().collect(),
         del_edges: old.edges.iter().filter(|e| !edges.contains(e)).cloned().collect(),
         add_sources: sources.iter().filter(|s| !old.sources.contains(s)).cloned().collect(),
         del_sources: old.sources.iter().filter(|s| !sources.contains(s)).cloned().collect(),
-    })
+    };
+    let columns = Update { add_edges: Vec::new(), del_edges: Vec::new(), add_sources: Vec::new(), del_sources: Vec::new(), ..u.clone() };
+    if columns == (Update { row: true, ..unchanged(old) }) {
+        u.row = false;
+        u.provenance = old.provenance.clone();
+    } else {
+        let Value::Object(p) = std::mem::take(&mut u.provenance) else { unreachable!("built as an object") };
+        u.provenance = with_history(p, &old.provenance, entry);
+    }
+    Ok(u)
 }
 
 /// Keys a rendered node has (`rows::Node::render`).
@@ -166,6 +181,7 @@ fn unchanged(old: &Node) -> Update {
         enabled: old.enabled,
         provenance: old.provenance.clone(),
         archived: Archived::Keep,
+        row: false,
         add_edges: Vec::new(),
         del_edges: Vec::new(),
         add_sources: Vec::new(),
@@ -254,15 +270,24 @@ mod tests {
     }
 
     #[test]
-    fn unchanged_text_changes_nothing_but_the_history() {
+    fn unchanged_text_changes_nothing() {
         let n = node();
         let u = update(&n, Some(&n.render()), &event(), "T").unwrap();
-        assert_eq!(u.provenance["source"], "reflector");
-        assert_eq!(
-            u.provenance[HISTORY_KEY],
-            json!([{"at": "T", "by": "human:ann", "event": "review", "summary": "approved a"}])
-        );
-        assert_eq!(Update { provenance: n.provenance.clone(), ..u }, unchanged(&n));
+        assert_eq!(u, unchanged(&n));
+        assert!(!u.row);
+    }
+
+    /// Issue 39: a node whose only change is an edge (a merge repointed it) keeps its row.
+    #[test]
+    fn an_edge_alone_leaves_the_row() {
+        let n = node();
+        let u = update(&n, Some(&n.render().replace("uses:\n  - b", "uses:\n  - c")), &event(), "T").unwrap();
+        assert!(!u.row);
+        assert_eq!(u.provenance, n.provenance, "no history entry");
+        assert_eq!((u.add_edges.len(), u.del_edges.len()), (1, 1));
+        let changed = update(&n, Some(&n.render().replace("title: A", "title: B")), &event(), "T").unwrap();
+        assert!(changed.row);
+        assert_eq!(changed.provenance[HISTORY_KEY].as_array().map(Vec::len), Some(1));
     }
 
     #[test]

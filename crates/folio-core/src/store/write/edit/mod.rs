@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::store::dialect::{Grammar, parse_key_values};
 use crate::store::read::frontmatter::{self, Block, Fields};
 
+mod block_map;
 mod flow_map;
 mod keyvalue;
 mod list_append;

@@ -81,7 +81,9 @@ pub fn edit(block: &str, edit: &FieldEdit, nl: &str) -> Result<String, EditError
                 Some(e)
                     if let Value::Object(map) = value
                         && let Some(out) =
-                            super::flow_map::set(&block[e.range.clone()], e.name.end - e.range.start, map) =>
+                            super::flow_map::set(&block[e.range.clone()], e.name.end - e.range.start, map).or_else(
+                                || super::block_map::set(&block[e.range.clone()], e.name.end - e.range.start, map, nl),
+                            ) =>
                 {
                     Ok(format!("{}{out}{}", &block[..e.range.start], &block[e.range.end..]))
                 }

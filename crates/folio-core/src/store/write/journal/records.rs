@@ -16,6 +16,11 @@ pub struct Record {
     pub summary: String,
     pub by: String,
     pub entries: Vec<Entry>,
+    /// The store's log as the changeset found and left it (its before and after images): an
+    /// undo in a format with no undo event of its own takes the changeset's lines back out of
+    /// it (`Format::append_event` with `AuditEvent::undone_log`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<Entry>,
 }
 
 /// File the undo record of a finished changeset (an undo instead consumes the one it reverts).
@@ -39,6 +44,7 @@ pub fn file_record(state: &State, intent: &Intent) -> io::Result<()> {
             summary: intent.summary.clone(),
             by: intent.by.clone(),
             entries,
+            log: intent.entries.iter().find(|e| e.role == Role::Log && intent.keep_log).cloned(),
         };
         fs_ops::write_atomic(
             &dir.join(format!("{}.json", record.id)),
@@ -73,7 +79,11 @@ fn trim(state: &State) {
     if state.journal_path().exists() {
         return;
     }
-    let keep: HashSet<String> =
-        all.iter().flat_map(|r| &r.entries).flat_map(|e| [e.before.clone(), e.after.clone()]).flatten().collect();
+    let keep: HashSet<String> = all
+        .iter()
+        .flat_map(|r| r.entries.iter().chain(&r.log))
+        .flat_map(|e| [e.before.clone(), e.after.clone()])
+        .flatten()
+        .collect();
     state.collect_garbage(&keep);
 }

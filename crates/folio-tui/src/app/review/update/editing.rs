@@ -56,7 +56,8 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
             if ed.then_approve {
                 // Nothing is written yet: the edit and the approval come back as one plan to confirm.
                 let edits = Box::new(ed.edits());
-                return vec![Job::Review(Box::new(ReviewJob::EditApprove { store, seed, edits, by }))];
+                let kind = model.review.approve_kind.clone();
+                return vec![Job::Review(Box::new(ReviewJob::EditApprove { store, seed, edits, by, kind }))];
             }
             match ed.entity_text() {
                 Ok(entity_text) => {

@@ -37,13 +37,16 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
             model.review.open = false;
             Vec::new()
         }
-        Action::Approve => plan_selected(model, Verdict::Approve { over: None }),
+        Action::Approve => {
+            let targets: Vec<EntityIdx> = selected_target(model).into_iter().collect();
+            approve_or_ask(model, targets)
+        }
         // The person's choice in a contradiction: this side wins (approve alone keeps both).
         Action::ApproveOver => {
             let selected = model.review.selected().map(|i| i.id.clone());
             let other = model.review.detail.as_ref().filter(|d| Some(&d.id) == selected.as_ref());
             match other.and_then(|d| d.other.as_ref()).map(|(id, _)| id.clone()) {
-                Some(loser) => plan_selected(model, Verdict::Approve { over: Some(loser) }),
+                Some(loser) => plan_selected(model, Verdict::Approve { over: Some(loser), kind: None }),
                 None => {
                     say(model, "no contradiction to decide: `a` approves it as it stands", true);
                     Vec::new()
@@ -86,7 +89,16 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
         }
         Action::EditApprove | Action::Edit => {
             let target = selected_target(model);
-            open_editor(model, target, true, false)
+            model.review.approve_kind = None;
+            match target.and_then(|t| ask_kind(model, &[t])) {
+                Some(question) => {
+                    let kind =
+                        PromptKind::ApproveKind { targets: target.into_iter().collect(), question, then_edit: true };
+                    model.review.prompt = Some(Prompt { kind, text: String::new() });
+                    Vec::new()
+                }
+                None => open_editor(model, target, true, false),
+            }
         }
         Action::EditExternal => {
             let target = selected_target(model);
@@ -120,7 +132,13 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
             model.review.prompt = Some(Prompt { kind: PromptKind::Filter, text });
             Vec::new()
         }
-        Action::BulkApprove => plan_visible(model, Verdict::Approve { over: None }),
+        Action::BulkApprove => {
+            let targets = batch_targets(model);
+            if targets.is_empty() {
+                return Some(plan_visible(model, Verdict::approve()));
+            }
+            approve_or_ask(model, targets)
+        }
         Action::BulkForget => plan_visible(model, Verdict::Forget),
         Action::Baseline => super::plan::plan_baseline(model),
         Action::BulkVeto => {
@@ -263,6 +281,27 @@ pub(super) fn batch_targets(model: &Model) -> Vec<EntityIdx> {
     model.review.batch().iter().filter_map(|i| s.find(&i.id).filter(|&x| s.entity(x).id == i.id)).collect()
 }
 
+/// Approve `targets`, first asking what they are filed as when their format asks
+/// (`ReviewRules::approve_asks`: an awareness candidate's kind, as the framework's
+/// `memory promote --kind` asks); one answer files every target of a bulk approval.
+fn approve_or_ask(model: &mut Model, targets: Vec<EntityIdx>) -> Vec<Job> {
+    match ask_kind(model, &targets) {
+        Some(question) => {
+            let kind = PromptKind::ApproveKind { targets, question, then_edit: false };
+            model.review.prompt = Some(Prompt { kind, text: String::new() });
+            Vec::new()
+        }
+        None => plan_job(model, targets, Verdict::approve()),
+    }
+}
+
+/// What approving `targets` must ask first, when their format asks anything.
+fn ask_kind(model: &Model, targets: &[EntityIdx]) -> Option<String> {
+    let s = model.store.as_ref()?;
+    let rules = s.kind().format().review();
+    targets.iter().find_map(|&i| rules.approve_asks(s, i))
+}
+
 pub(super) fn answer_prompt(model: &mut Model) -> Vec<Job> {
     let Some(p) = model.review.prompt.take() else { return Vec::new() };
     let text = p.text.trim().to_string();
@@ -296,6 +335,20 @@ pub(super) fn answer_prompt(model: &mut Model) -> Vec<Job> {
             let jobs = plan_job(model, targets, Verdict::Veto { reason: text });
             model.review.planning_from_prompt = true;
             jobs
+        }
+        PromptKind::ApproveKind { .. } if text.is_empty() => {
+            say(model, "this approval files the entry under a kind: type one", true);
+            model.review.prompt = Some(p);
+            Vec::new()
+        }
+        PromptKind::ApproveKind { targets, then_edit: true, .. } => {
+            model.review.approve_kind = Some(text);
+            open_editor(model, targets.first().copied(), true, false)
+        }
+        PromptKind::ApproveKind { targets, .. } => {
+            let effects = plan_job(model, targets, Verdict::Approve { over: None, kind: Some(text) });
+            model.review.planning_from_prompt = true;
+            effects
         }
         PromptKind::PromoteTo { target } => {
             let jobs = plan_job(model, vec![target], Verdict::Promote { to: (!text.is_empty()).then_some(text) });
