@@ -70,3 +70,23 @@ fn index_refuses_to_overwrite_a_concept_named_index() {
     // Nothing else was written either.
     assert_eq!(folio(&["index", "--check", store.to_str().unwrap()]).status.code(), Some(1));
 }
+
+#[test]
+fn a_log_with_frontmatter_is_a_reserved_file_finding() {
+    // `okf validate` rejects acme_retail's log.md ("log.md must not contain frontmatter");
+    // folio reports the same break of OKF v0.2 §9 as `reserved-file`, an error.
+    let acme = corpus("okf-v0.2/acme_retail");
+    let v = folio_json(&["lint", "--format", "json", acme.to_str().unwrap()]);
+    let found: Vec<(&str, &str, &str)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "reserved-file")
+        .map(|f| (f["path"].as_str().unwrap(), f["severity"].as_str().unwrap(), f["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0].0, found[0].1), ("log.md", "error"));
+    assert!(found[0].2.contains("frontmatter (type, title)"), "{found:?}");
+    let explained = stdout(&folio(&["lint", "--explain", "reserved-file"]));
+    assert!(explained.contains("`log.md` with frontmatter"), "{explained}");
+}
