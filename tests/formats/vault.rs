@@ -488,3 +488,43 @@ fn template_placeholders_in_template_folders_are_not_broken_links() {
         ]
     );
 }
+
+/// Issue 39: `folio index` on claude-obsidian's hubs. A hub whose frontmatter holds a
+/// `related:` list of wikilinks and whose body has headings but no list gets its entry in the
+/// body, never in the frontmatter; a hub grouped by kind (`## People`, `## Products & Tools`)
+/// gets each entry under the section its kind belongs to.
+#[test]
+fn index_puts_hub_entries_in_the_body_under_the_section_of_their_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    let sources = "---\ntype: meta\ntitle: \"Sources Index\"\nrelated:\n  - \"[[index]]\"\n  - \"[[Andrej Karpathy]]\"\n---\n\n\
+                   # Sources Index\n\nNavigation: [[index]]\n\n---\n\n## Transcripts\n\n\n---\n\n## Articles\n\n\
+                   <!-- Add article source pages here -->\n\n---\n\n## Add new sources here after each ingest.\n";
+    let entities = "---\ntype: meta\nrelated:\n  - \"[[index]]\"\n  - \"[[Andrej Karpathy]]\"\n---\n\n# Entities Index\n\n\
+                    ## People\n\n- [[Andrej Karpathy]] — AI researcher\n\n---\n\n## Organizations\n\n\
+                    <!-- Add organization pages here -->\n\n---\n\n## Products & Tools\n\n\
+                    <!-- Add tool and product pages here -->\n\n---\n\n## Add new entities here as they are identified.\n";
+    write(&root, "sources/_index.md", sources);
+    write(&root, "sources/ecosystem-research.md", "---\ntype: source\ntags:\n  - research\nrelated: [\"[[index]]\"]\n---\n# Research\n");
+    write(&root, "entities/_index.md", entities);
+    write(&root, "entities/Andrej Karpathy.md", "---\ntype: entity\ntags: [entity, person]\nrelated: [\"[[index]]\"]\n---\n# AK\n");
+    write(&root, "entities/kepano-obsidian-skills.md", "---\ntype: entity\ntags: [github-repo, official]\nrelated: [\"[[index]]\"]\n---\n# k\n");
+    write(&root, "entities/Ada Lovelace.md", "---\ntype: entity\ntags: [entity, person]\nrelated: [\"[[index]]\"]\n---\n# Ada\n");
+    write(&root, "index.md", "---\ntype: meta\n---\n# Index\n\n[[sources/_index|Sources]] · [[entities/_index|Entities]]\n");
+    let r = root.to_str().unwrap();
+    let o = folio(&["index", r, "--as", "human:t"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got = std::fs::read_to_string(root.join("sources/_index.md")).unwrap();
+    assert_eq!(got, format!("{sources}- [[ecosystem-research]]\n"));
+    let yaml = |text: &str| -> serde_yaml_ng::Value {
+        serde_yaml_ng::from_str(text.split("---\n").nth(1).unwrap()).unwrap()
+    };
+    assert_eq!(yaml(&got), yaml(sources), "the frontmatter is untouched");
+    assert_eq!(
+        std::fs::read_to_string(root.join("entities/_index.md")).unwrap(),
+        entities
+            .replace("- [[Andrej Karpathy]] — AI researcher\n", "- [[Andrej Karpathy]] — AI researcher\n- [[Ada Lovelace]]\n")
+            .replace("<!-- Add tool and product pages here -->\n", "<!-- Add tool and product pages here -->\n- [[kepano-obsidian-skills]]\n")
+    );
+    assert_eq!(folio(&["index", r, "--check"]).status.code(), Some(0));
+}
