@@ -4,5 +4,6 @@ mod support;
 
 mod link_conformance;
 mod migrate_golden;
+mod okf_reference;
 mod review_golden;
 mod verdict_conformance;

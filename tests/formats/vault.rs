@@ -446,7 +446,8 @@ fn a_store_opened_inside_a_vault_resolves_from_the_vault_root() {
     assert_eq!(statuses(&["show", abs.to_str().unwrap(), "references/methodology-modes", "--json"], dir.path()), want);
     assert_eq!(statuses(&["show", "wiki", "references/methodology-modes", "--json"], &vault), want, "a relative root");
     // At the vault root the same links resolve to the same files.
-    let at_root = statuses(&["show", vault.to_str().unwrap(), "wiki/references/methodology-modes", "--json"], dir.path());
+    let at_root =
+        statuses(&["show", vault.to_str().unwrap(), "wiki/references/methodology-modes", "--json"], dir.path());
     let statuses_only: Vec<&str> = at_root.iter().map(|(_, s)| s.as_str()).collect();
     assert_eq!(statuses_only, ["entity", "broken", "file", "entity", "entity"], "the excluded note is a file");
     let lint = folio_json(&["lint", "--format", "json", abs.to_str().unwrap()]);
@@ -505,26 +506,51 @@ fn index_puts_hub_entries_in_the_body_under_the_section_of_their_kind() {
                     <!-- Add organization pages here -->\n\n---\n\n## Products & Tools\n\n\
                     <!-- Add tool and product pages here -->\n\n---\n\n## Add new entities here as they are identified.\n";
     write(&root, "sources/_index.md", sources);
-    write(&root, "sources/ecosystem-research.md", "---\ntype: source\ntags:\n  - research\nrelated: [\"[[index]]\"]\n---\n# Research\n");
+    write(
+        &root,
+        "sources/ecosystem-research.md",
+        "---\ntype: source\ntags:\n  - research\nrelated: [\"[[index]]\"]\n---\n# Research\n",
+    );
     write(&root, "entities/_index.md", entities);
-    write(&root, "entities/Andrej Karpathy.md", "---\ntype: entity\ntags: [entity, person]\nrelated: [\"[[index]]\"]\n---\n# AK\n");
-    write(&root, "entities/kepano-obsidian-skills.md", "---\ntype: entity\ntags: [github-repo, official]\nrelated: [\"[[index]]\"]\n---\n# k\n");
-    write(&root, "entities/Ada Lovelace.md", "---\ntype: entity\ntags: [entity, person]\nrelated: [\"[[index]]\"]\n---\n# Ada\n");
-    write(&root, "index.md", "---\ntype: meta\n---\n# Index\n\n[[sources/_index|Sources]] · [[entities/_index|Entities]]\n");
+    write(
+        &root,
+        "entities/Andrej Karpathy.md",
+        "---\ntype: entity\ntags: [entity, person]\nrelated: [\"[[index]]\"]\n---\n# AK\n",
+    );
+    write(
+        &root,
+        "entities/kepano-obsidian-skills.md",
+        "---\ntype: entity\ntags: [github-repo, official]\nrelated: [\"[[index]]\"]\n---\n# k\n",
+    );
+    write(
+        &root,
+        "entities/Ada Lovelace.md",
+        "---\ntype: entity\ntags: [entity, person]\nrelated: [\"[[index]]\"]\n---\n# Ada\n",
+    );
+    write(
+        &root,
+        "index.md",
+        "---\ntype: meta\n---\n# Index\n\n[[sources/_index|Sources]] · [[entities/_index|Entities]]\n",
+    );
     let r = root.to_str().unwrap();
     let o = folio(&["index", r, "--as", "human:t"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let got = std::fs::read_to_string(root.join("sources/_index.md")).unwrap();
     assert_eq!(got, format!("{sources}- [[ecosystem-research]]\n"));
-    let yaml = |text: &str| -> serde_yaml_ng::Value {
-        serde_yaml_ng::from_str(text.split("---\n").nth(1).unwrap()).unwrap()
-    };
+    let yaml =
+        |text: &str| -> serde_yaml_ng::Value { serde_yaml_ng::from_str(text.split("---\n").nth(1).unwrap()).unwrap() };
     assert_eq!(yaml(&got), yaml(sources), "the frontmatter is untouched");
     assert_eq!(
         std::fs::read_to_string(root.join("entities/_index.md")).unwrap(),
         entities
-            .replace("- [[Andrej Karpathy]] — AI researcher\n", "- [[Andrej Karpathy]] — AI researcher\n- [[Ada Lovelace]]\n")
-            .replace("<!-- Add tool and product pages here -->\n", "<!-- Add tool and product pages here -->\n- [[kepano-obsidian-skills]]\n")
+            .replace(
+                "- [[Andrej Karpathy]] — AI researcher\n",
+                "- [[Andrej Karpathy]] — AI researcher\n- [[Ada Lovelace]]\n"
+            )
+            .replace(
+                "<!-- Add tool and product pages here -->\n",
+                "<!-- Add tool and product pages here -->\n- [[kepano-obsidian-skills]]\n"
+            )
     );
     assert_eq!(folio(&["index", r, "--check"]).status.code(), Some(0));
 }

@@ -47,10 +47,8 @@ impl Outside {
     pub fn new(below: &str, paths: impl IntoIterator<Item = String>) -> Outside {
         let mut paths: Vec<String> = paths.into_iter().collect();
         paths.sort_by(|a, b| (a.matches('/').count(), a).cmp(&(b.matches('/').count(), b)));
-        let mut out = Outside {
-            up: "../".repeat(below.split('/').filter(|s| !s.is_empty()).count()),
-            ..Default::default()
-        };
+        let mut out =
+            Outside { up: "../".repeat(below.split('/').filter(|s| !s.is_empty()).count()), ..Default::default() };
         for p in paths {
             let name = super::paths::file_name(&p);
             let mut names = vec![lower(name).into_owned()];
