@@ -5,5 +5,6 @@ mod support;
 mod link_conformance;
 mod migrate_golden;
 mod okf_reference;
+mod okf_writes;
 mod review_golden;
 mod verdict_conformance;

@@ -411,7 +411,7 @@ fn every_okf_corpus_agrees_with_okf_cli_and_the_okf_crate_or_is_explained() {
     }
     println!("{table}");
     for (e, n) in EXPLAINED.iter().zip(&used) {
-        println!("{n:>3}  {:?} {:?} {} ({:?})", e.tool, e.side, e.class, e.why);
+        println!("{n:>3}  {:?} {:?} {} ({:?}): {}", e.tool, e.side, e.class, e.why, e.text);
     }
     assert!(unexplained.is_empty(), "disagreements no entry of EXPLAINED covers:\n{}", unexplained.join("\n"));
     let stale: Vec<&str> = EXPLAINED.iter().zip(&used).filter(|(_, n)| **n == 0).map(|(e, _)| e.class).collect();
