@@ -7,4 +7,5 @@ mod migrate_golden;
 mod okf_reference;
 mod okf_writes;
 mod review_golden;
+mod vault_reference;
 mod verdict_conformance;
