@@ -383,6 +383,7 @@ fn every_okf_corpus_agrees_with_okf_cli_and_the_okf_crate_or_is_explained() {
     assert!(corpora.len() >= 6, "{corpora:?}");
     let mut unexplained = Vec::new();
     let mut used = vec![0usize; EXPLAINED.len()];
+    let mut per_corpus: BTreeMap<(usize, &str), usize> = BTreeMap::new();
     let mut table = String::from(
         "| corpus | okf validate errors | okf-cli concepts | okf crate findings | folio findings | disagreements | unexplained |\n|---|---|---|---|---|---|---|\n",
     );
@@ -393,7 +394,10 @@ fn every_okf_corpus_agrees_with_okf_cli_and_the_okf_crate_or_is_explained() {
         let mut open = 0;
         for d in &found {
             match explanation(d) {
-                Some(i) => used[i] += 1,
+                Some(i) => {
+                    used[i] += 1;
+                    *per_corpus.entry((i, name.as_str())).or_default() += 1;
+                }
                 None => {
                     open += 1;
                     unexplained.push(format!("{name}: {:?} {:?} {} {}", d.0, d.1, d.2, d.3));
@@ -412,6 +416,9 @@ fn every_okf_corpus_agrees_with_okf_cli_and_the_okf_crate_or_is_explained() {
     println!("{table}");
     for (e, n) in EXPLAINED.iter().zip(&used) {
         println!("{n:>3}  {:?} {:?} {} ({:?}): {}", e.tool, e.side, e.class, e.why, e.text);
+    }
+    for ((i, corpus), n) in &per_corpus {
+        println!("{corpus}: {n} × {:?} {:?} {}", EXPLAINED[*i].tool, EXPLAINED[*i].side, EXPLAINED[*i].class);
     }
     assert!(unexplained.is_empty(), "disagreements no entry of EXPLAINED covers:\n{}", unexplained.join("\n"));
     let stale: Vec<&str> = EXPLAINED.iter().zip(&used).filter(|(_, n)| **n == 0).map(|(e, _)| e.class).collect();

@@ -347,6 +347,7 @@ fn every_vault_agrees_with_obsidiantools_or_is_explained() {
     assert!(!vaults.is_empty());
     let mut unexplained = Vec::new();
     let mut used = vec![0usize; EXPLAINED.len()];
+    let mut per_run: BTreeMap<(usize, String), usize> = BTreeMap::new();
     let mut table = String::from(
         "| vault | opened at | obsidiantools nonexistent / isolated | folio broken / orphans | disagreements | unexplained |\n\
          |---|---|---|---|---|---|\n",
@@ -363,7 +364,10 @@ fn every_vault_agrees_with_obsidiantools_or_is_explained() {
             let mut open = 0;
             for d in &found {
                 match EXPLAINED.iter().position(|e| e.check == d.0 && e.side == d.1 && e.class == d.2) {
-                    Some(i) => used[i] += 1,
+                    Some(i) => {
+                        used[i] += 1;
+                        *per_run.entry((i, format!("{name} at {shown}"))).or_default() += 1;
+                    }
                     None => {
                         open += 1;
                         unexplained.push(format!("{name} at {shown}: {:?} {:?} {} {}", d.0, d.1, d.2, d.3));
@@ -385,6 +389,9 @@ fn every_vault_agrees_with_obsidiantools_or_is_explained() {
     println!("{table}");
     for (e, n) in EXPLAINED.iter().zip(&used) {
         println!("{n:>3}  {:?} {:?} {} ({:?}): {}", e.check, e.side, e.class, e.why, e.text);
+    }
+    for ((i, run), n) in &per_run {
+        println!("{run}: {n} × {:?} {:?} {}", EXPLAINED[*i].check, EXPLAINED[*i].side, EXPLAINED[*i].class);
     }
     assert!(unexplained.is_empty(), "disagreements no entry of EXPLAINED covers:\n{}", unexplained.join("\n"));
 }
