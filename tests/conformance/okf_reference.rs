@@ -16,11 +16,11 @@ use std::process::Command;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Tool {
     /// okf-cli's `okf validate` (conformance: OKF v0.2 §11).
-    OkfValidate,
+    CliValidate,
     /// okf-cli's `okf list`: the concepts and their type, title, description.
-    OkfList,
+    CliList,
     /// The `okf` crate's `validate_bundle_at` (its V1–V36 checks).
-    OkfCrate,
+    Crate,
 }
 
 /// On which side a finding, a concept or a field value is missing.
@@ -59,13 +59,13 @@ const fn explained(tool: Tool, side: Side, class: &'static str, why: Why, text: 
 }
 
 use Side::{FolioOnly, ReferenceOnly};
-use Tool::{OkfCrate, OkfList, OkfValidate};
+use Tool::{CliList, CliValidate, Crate};
 use Why::{FolioRule, ReferenceCheck, ReferenceDefect, SpecReading};
 
 /// Every disagreement folio keeps, and why.
 pub const EXPLAINED: &[Explained] = &[
     explained(
-        OkfList,
+        CliList,
         ReferenceOnly,
         "refuses-bundle",
         SpecReading,
@@ -74,7 +74,7 @@ pub const EXPLAINED: &[Explained] = &[
          reason to read none of it)",
     ),
     explained(
-        OkfCrate,
+        Crate,
         ReferenceOnly,
         "legacy-timestamp",
         SpecReading,
@@ -82,7 +82,7 @@ pub const EXPLAINED: &[Explained] = &[
          (§13.1: consumers MAY fall back to it); the crate judges every bundle by v0.2 (V19)",
     ),
     explained(
-        OkfCrate,
+        Crate,
         ReferenceOnly,
         "legacy-citations",
         SpecReading,
@@ -90,7 +90,7 @@ pub const EXPLAINED: &[Explained] = &[
          bundle; the crate judges it by v0.2 (V20)",
     ),
     explained(
-        OkfCrate,
+        Crate,
         ReferenceOnly,
         "tags",
         SpecReading,
@@ -98,7 +98,7 @@ pub const EXPLAINED: &[Explained] = &[
          the list it means, as FORMATS.md asks of a tolerant reader; the crate reads no tags from it (V5)",
     ),
     explained(
-        OkfCrate,
+        Crate,
         ReferenceOnly,
         "path-field",
         ReferenceCheck,
@@ -107,7 +107,7 @@ pub const EXPLAINED: &[Explained] = &[
          non-markdown file is no finding — broken cross-links are soft (§11) (V23, V27)",
     ),
     explained(
-        OkfCrate,
+        Crate,
         ReferenceOnly,
         "deprecated-link",
         ReferenceCheck,
@@ -115,7 +115,7 @@ pub const EXPLAINED: &[Explained] = &[
          \"kept for links and history\" (§5.4), so folio does not flag the links; it shows the status (V29)",
     ),
     explained(
-        OkfCrate,
+        Crate,
         FolioOnly,
         "reserved-file",
         ReferenceDefect,
@@ -124,7 +124,7 @@ pub const EXPLAINED: &[Explained] = &[
          none and §11 makes that structure part of conformance",
     ),
     explained(
-        OkfCrate,
+        Crate,
         FolioOnly,
         "orphan",
         FolioRule,
@@ -132,7 +132,7 @@ pub const EXPLAINED: &[Explained] = &[
          validator has no such rule (its linter's L9 also counts index.md listings)",
     ),
     explained(
-        OkfCrate,
+        Crate,
         FolioOnly,
         "near-duplicate",
         FolioRule,
@@ -202,9 +202,9 @@ fn crate_class(message: &str) -> String {
         "deprecated-link"
     } else if m.starts_with("link target does not resolve") {
         "broken-link"
-    } else if m.contains("log") && (m.contains("frontmatter") || m.contains("date")) {
-        "reserved-file"
-    } else if m.contains("index.md") && m.contains("frontmatter") {
+    } else if (m.contains("log") && (m.contains("frontmatter") || m.contains("date")))
+        || (m.contains("index.md") && m.contains("frontmatter"))
+    {
         "reserved-file"
     } else if m.contains("out of sync") {
         "catalog"
@@ -322,15 +322,15 @@ pub fn disagreements(folio: &FolioView, reference: &ReferenceView) -> Vec<Disagr
         }
     };
     let in_scope: Said = folio.said.iter().filter(|(_, c)| VALIDATE_CLASSES.contains(&c.as_str())).cloned().collect();
-    both(OkfValidate, &reference.validate, &in_scope);
-    both(OkfCrate, &reference.crate_said, &folio.said);
+    both(CliValidate, &reference.validate, &in_scope);
+    both(Crate, &reference.crate_said, &folio.said);
     // The concepts and their fields.
     match &reference.list {
-        None => out.push((OkfList, ReferenceOnly, "refuses-bundle".into(), String::new())),
+        None => out.push((CliList, ReferenceOnly, "refuses-bundle".into(), String::new())),
         Some(list) => {
             for (id, (ty, title, description)) in list {
                 let Some((kind, our_title, our_description)) = folio.ids.get(id) else {
-                    out.push((OkfList, ReferenceOnly, "concept".into(), id.clone()));
+                    out.push((CliList, ReferenceOnly, "concept".into(), id.clone()));
                     continue;
                 };
                 let stem = id.rsplit('/').next().unwrap_or(id);
@@ -341,32 +341,27 @@ pub fn disagreements(folio: &FolioView, reference: &ReferenceView) -> Vec<Disagr
                     ("description", description.as_str(), our_description.as_str()),
                 ] {
                     if theirs != ours {
-                        out.push((OkfList, ReferenceOnly, format!("field {field}: {theirs:?} ≠ {ours:?}"), id.clone()));
+                        out.push((CliList, ReferenceOnly, format!("field {field}: {theirs:?} ≠ {ours:?}"), id.clone()));
                     }
                 }
             }
             for id in folio.ids.keys().filter(|id| !list.contains_key(*id)) {
-                out.push((OkfList, FolioOnly, "concept".into(), id.clone()));
+                out.push((CliList, FolioOnly, "concept".into(), id.clone()));
             }
         }
     }
     let ours: BTreeSet<&String> = folio.ids.keys().collect();
     for id in reference.crate_ids.iter().filter(|id| !ours.contains(id)) {
-        out.push((OkfCrate, ReferenceOnly, "concept".into(), id.clone()));
+        out.push((Crate, ReferenceOnly, "concept".into(), id.clone()));
     }
     for id in ours.iter().filter(|id| !reference.crate_ids.contains(**id)) {
-        out.push((OkfCrate, FolioOnly, "concept".into(), (*id).clone()));
+        out.push((Crate, FolioOnly, "concept".into(), (*id).clone()));
     }
     for (id, (ty, title)) in &reference.crate_fields {
         if let Some((kind, our_title, _)) = folio.ids.get(id)
             && (ty != kind || title != our_title)
         {
-            out.push((
-                OkfCrate,
-                ReferenceOnly,
-                format!("fields {ty:?}/{title:?} ≠ {kind:?}/{our_title:?}"),
-                id.clone(),
-            ));
+            out.push((Crate, ReferenceOnly, format!("fields {ty:?}/{title:?} ≠ {kind:?}/{our_title:?}"), id.clone()));
         }
     }
     out
