@@ -172,7 +172,7 @@ pub trait Dialect: Send + Sync {
 
     /// The files of the tool's store around this root that lie outside it, when its tool
     /// resolves names across all of it (an Obsidian vault opened at `wiki/`): links reach them.
-    fn outside(&self) -> Option<std::sync::Arc<crate::store::read::resolve::Outside>> {
+    fn outside(&self) -> Option<std::sync::Arc<crate::store::read::resolve::LazyOutside>> {
         None
     }
 

@@ -17,7 +17,7 @@ mod primed;
 
 use context::bundle_absolute;
 pub(crate) use context::shortest_ending;
-pub use context::{LinkContext, LinkRules, Outside, is_path_target};
+pub use context::{LazyOutside, LinkContext, LinkRules, Outside, is_path_target};
 pub use lookup::Lookup;
 use lookup::markdown_path;
 #[cfg(test)]

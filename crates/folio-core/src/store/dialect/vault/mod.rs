@@ -23,8 +23,8 @@ pub struct Vault {
     templates: templates::TemplateFolders,
     /// The Obsidian vault around the root, when the root is one of its subfolders.
     enclosing: Option<Enclosing>,
-    /// The vault's files outside the root, read the first time a link asks.
-    outside: std::sync::OnceLock<std::sync::Arc<crate::store::read::resolve::Outside>>,
+    /// The vault's files outside the root, listed the first time a link asks.
+    outside: Option<std::sync::Arc<crate::store::read::resolve::LazyOutside>>,
 }
 
 impl Vault {
@@ -34,13 +34,19 @@ impl Vault {
                 ignored: Default::default(),
                 templates: templates::TemplateFolders::of(None, ""),
                 enclosing: None,
-                outside: Default::default(),
+                outside: None,
             };
         };
         let ignored = ignore_filters::IgnoreFilters::of(&vault, &below);
         let templates = templates::TemplateFolders::of(Some(&vault), &below);
         let enclosing = (!below.is_empty()).then_some(Enclosing { what: "Obsidian vault", root: vault, below });
-        Vault { ignored, templates, enclosing, outside: Default::default() }
+        let outside = enclosing.as_ref().map(|e| {
+            let (root, below) = (e.root.clone(), e.below.clone());
+            std::sync::Arc::new(crate::store::read::resolve::LazyOutside::new(&e.below, move || {
+                outside_files(&root, &below)
+            }))
+        });
+        Vault { ignored, templates, enclosing, outside }
     }
 }
 
@@ -109,12 +115,8 @@ impl Dialect for Vault {
 
     /// Opened at a folder of an Obsidian vault: the vault's other notes and files, which
     /// Obsidian's names reach from here.
-    fn outside(&self) -> Option<std::sync::Arc<crate::store::read::resolve::Outside>> {
-        let e = self.enclosing.as_ref()?;
-        let found = self.outside.get_or_init(|| {
-            std::sync::Arc::new(crate::store::read::resolve::Outside::new(&e.below, outside_files(&e.root, &e.below)))
-        });
-        Some(found.clone())
+    fn outside(&self) -> Option<std::sync::Arc<crate::store::read::resolve::LazyOutside>> {
+        self.outside.clone()
     }
 
     fn history(&self, root: &Path) -> Vec<crate::store::model::history::HistoryEvent> {

@@ -42,6 +42,40 @@ pub struct Outside {
     by_name: std::collections::HashMap<String, String>,
 }
 
+/// `Outside`, listed the first time a link needs it: most stores opened inside a vault resolve
+/// every link without walking the rest of the vault.
+pub struct LazyOutside {
+    below: String,
+    list: Box<dyn Fn() -> Vec<String> + Send + Sync>,
+    found: std::sync::OnceLock<Outside>,
+}
+
+impl LazyOutside {
+    /// The files `list` returns (relative to the tool's root), for a store `below` it.
+    pub fn new(below: &str, list: impl Fn() -> Vec<String> + Send + Sync + 'static) -> LazyOutside {
+        LazyOutside { below: below.to_string(), list: Box::new(list), found: std::sync::OnceLock::new() }
+    }
+
+    pub fn get(&self) -> &Outside {
+        self.found.get_or_init(|| Outside::new(&self.below, (self.list)()))
+    }
+}
+
+/// One listing is equal only to itself (two stores' contexts never share one).
+impl PartialEq for LazyOutside {
+    fn eq(&self, other: &LazyOutside) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for LazyOutside {}
+
+impl std::fmt::Debug for LazyOutside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyOutside").field("below", &self.below).field("found", &self.found.get()).finish()
+    }
+}
+
 impl Outside {
     /// `paths` (relative to the tool's root, outside the store), for a store `below` it.
     pub fn new(below: &str, paths: impl IntoIterator<Item = String>) -> Outside {
@@ -89,8 +123,8 @@ pub struct LinkContext {
     /// (`wiki/` for an Obsidian vault opened at its `wiki/` folder; empty when they are one).
     pub below: String,
     /// The files of that enclosing store outside the store root, when the format's tool
-    /// resolves names across it (`Dialect::outside`).
-    pub outside: Option<std::sync::Arc<Outside>>,
+    /// resolves names across it (`Dialect::outside`), listed when a link first asks.
+    pub outside: Option<std::sync::Arc<LazyOutside>>,
 }
 
 impl Default for LinkContext {

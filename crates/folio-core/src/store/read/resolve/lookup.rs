@@ -159,7 +159,7 @@ pub trait Lookup {
             }
             // A path to a file of the tool's store outside this root: from the tool's root,
             // or from the linking note.
-            if let Some(outside) = self.context().outside.as_deref() {
+            if let Some(outside) = self.context().outside.as_deref().map(|o| o.get()) {
                 let from_note = join(&format!("{below}{}", crate::store::model::relpath::parent(from)), stripped);
                 let found = [stripped.to_string(), from_note]
                     .iter()
@@ -195,7 +195,7 @@ pub trait Lookup {
             Some(i) => self.entity(i),
             None if !slash && self.context().rules.files_by_name => {
                 let key = lower(t);
-                let elsewhere = || self.context().outside.as_deref().and_then(|o| o.named(&key));
+                let elsewhere = || self.context().outside.as_deref().and_then(|o| o.get().named(&key));
                 self.file_named(&key).or_else(elsewhere).map_or(Resolution::Broken, Resolution::file)
             }
             None => Resolution::Broken,
