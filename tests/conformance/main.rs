@@ -7,5 +7,8 @@ mod awareness_stats;
 mod evolve_reference;
 mod link_conformance;
 mod migrate_golden;
+mod okf_reference;
+mod okf_writes;
 mod review_golden;
+mod vault_reference;
 mod verdict_conformance;

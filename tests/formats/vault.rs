@@ -2,7 +2,7 @@
 use crate::support;
 use support::*;
 
-/// An LLM wiki in claude-obsidian's conventions: spaces in file names, title links, aliases.
+/// An LLM wiki in claude-obsidian's conventions: spaces in file names, links by file name, aliases.
 fn llm_wiki() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("wiki");
@@ -27,8 +27,10 @@ fn llm_wiki() -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, root)
 }
 
+/// Obsidian resolves a wikilink by path or file name, never through `title:` or `aliases:`
+/// (issue 39: an alias only feeds its link suggestions, which insert `[[file|alias]]`).
 #[test]
-fn obsidian_links_resolve_by_title_path_and_alias() {
+fn obsidian_links_resolve_by_path_and_file_name_never_by_title_or_alias() {
     let (_d, root) = llm_wiki();
     let r = root.to_str().unwrap();
     let stats = folio_json(&["stats", r, "--json"]);
@@ -61,9 +63,19 @@ fn obsidian_links_resolve_by_title_path_and_alias() {
     // `related: ["[[Compounding Knowledge]]"]` is a typed edge as well as a link.
     assert_eq!(v["edges"][0]["type"], "related");
     assert_eq!(v["edges"][0]["resolved"], "concepts/Compounding Knowledge");
-    // Linked by alias from Compounding Knowledge, and by title from the index page.
+    // Linked by file name from the index page; Compounding Knowledge's `[[wiki pattern]]` names
+    // an alias, which Obsidian leaves unresolved.
     let back = folio_json(&["show", r, "concepts/LLM Wiki Pattern", "--json"])["backlinks"].clone();
-    assert_eq!(back, serde_json::json!(["concepts/Compounding Knowledge", "index"]));
+    assert_eq!(back, serde_json::json!(["index"]));
+    let other = folio_json(&["show", r, "concepts/Compounding Knowledge", "--json"]);
+    assert_eq!(other["links"][0]["target"], "wiki pattern");
+    assert_eq!(other["links"][0]["status"], "broken");
+    // A `title:` is no name either.
+    write(&root, "people/ak.md", "---\ntype: entity\ntitle: Ada King\n---\n# Ada King\n");
+    write(&root, "people/links.md", "---\ntype: note\n---\n[[Ada King]] [[ak]]\n");
+    let v = folio_json(&["show", r, "people/links", "--json"]);
+    let got: Vec<&str> = v["links"].as_array().unwrap().iter().map(|l| l["status"].as_str().unwrap()).collect();
+    assert_eq!(got, ["broken", "entity"]);
 }
 
 #[test]
@@ -127,7 +139,8 @@ fn root_index_hub_is_not_an_orphan() {
 }
 
 /// Issue 16 defect 6: a vault's wikilinks reach every file in it by name, as Obsidian's do —
-/// bases and canvases by file name or by stem when no note claims the name.
+/// bases, canvases and attachments by their file name with its extension; a link without one
+/// names only a `.md` note (issue 39: `[[Wiki Map]]` is not `Wiki Map.canvas`).
 #[test]
 fn wikilinks_reach_canvases_bases_and_attachments() {
     let dir = tempfile::tempdir().unwrap();
@@ -136,7 +149,7 @@ fn wikilinks_reach_canvases_bases_and_attachments() {
         &root,
         "index.md",
         "---\ntype: meta\n---\n# Index\n\n[[dashboard.base]] [[Wiki Map]] [[claude-obsidian-presentation]]\n\
-         [[paper.pdf]] [[Diagram.PNG]] [[Notes]] [[No Such Thing]]\n",
+         [[paper.pdf]] [[Diagram.PNG]] [[Notes]] [[No Such Thing]] [[Wiki Map.canvas]] [[wiki-mode]]\n",
     );
     write(&root, "Notes.md", "---\ntype: note\n---\n# Notes\n\nBack to [[index]].\n");
     write(&root, "meta/dashboard.base", "views: []\n");
@@ -146,6 +159,8 @@ fn wikilinks_reach_canvases_bases_and_attachments() {
     write(&root, "_attachments/diagram.png", "png");
     // A note and a canvas of one name: the note wins, as in Obsidian.
     write(&root, "canvases/Notes.canvas", "{}\n");
+    // A script is no note: `[[wiki-mode]]` does not reach it.
+    write(&root, "scripts/wiki-mode.py", "print()\n");
     let r = root.to_str().unwrap();
     let v = folio_json(&["show", r, "index", "--json"]);
     let links: Vec<(String, String, String)> = v["links"]
@@ -162,12 +177,14 @@ fn wikilinks_reach_canvases_bases_and_attachments() {
         links,
         [
             row("dashboard.base", "file", "meta/dashboard.base"),
-            row("Wiki Map", "file", "Wiki Map.canvas"),
-            row("claude-obsidian-presentation", "file", "canvases/claude-obsidian-presentation.canvas"),
+            row("Wiki Map", "broken", "-"),
+            row("claude-obsidian-presentation", "broken", "-"),
             row("paper.pdf", "file", "raw/paper.pdf"),
             row("Diagram.PNG", "file", "_attachments/diagram.png"),
             row("Notes", "entity", "Notes"),
             row("No Such Thing", "broken", "-"),
+            row("Wiki Map.canvas", "file", "Wiki Map.canvas"),
+            row("wiki-mode", "broken", "-"),
         ]
     );
     let lint = folio_json(&["lint", "--format", "json", r]);
@@ -178,7 +195,15 @@ fn wikilinks_reach_canvases_bases_and_attachments() {
         .filter(|f| f["rule"] == "broken-link")
         .map(|f| f["message"].as_str().unwrap())
         .collect();
-    assert_eq!(broken, ["`No Such Thing` does not resolve inside the store"]);
+    assert_eq!(
+        broken,
+        [
+            "`Wiki Map` does not resolve inside the store",
+            "`claude-obsidian-presentation` does not resolve inside the store",
+            "`No Such Thing` does not resolve inside the store",
+            "`wiki-mode` does not resolve inside the store",
+        ]
+    );
 }
 
 /// Issue 16 defect 7: wikilinks in frontmatter values are links — `lint` reports the
@@ -367,4 +392,165 @@ fn hub_pages_list_their_folder_and_keeping_them_current_adds_only_the_missing_li
     assert!(
         lint["findings"].as_array().unwrap().iter().all(|f| !(f["rule"] == "catalog-stale" && f["path"] == "index.md"))
     );
+}
+
+/// Issue 39: a store opened at a folder of an Obsidian vault resolves as Obsidian does from the
+/// vault root: a note's name reaches notes elsewhere in the vault (an excluded folder's too),
+/// a path from the vault root or from the note leaves the folder, however the folder is named
+/// on the command line; a link without an extension still names only notes.
+#[test]
+fn a_store_opened_inside_a_vault_resolves_from_the_vault_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let vault = dir.path().join("vault");
+    write(&vault, ".obsidian/app.json", "{\"userIgnoreFilters\": [\"skills/\"]}\n");
+    write(&vault, "docs/methodology-modes-guide.md", "# Guide\n");
+    write(&vault, "docs/releases/v1.6.0.md", "# v1.6.0\n");
+    write(&vault, "skills/wiki/references/mcp-setup.md", "# MCP setup\n");
+    write(&vault, "scripts/wiki-mode.py", "print()\n");
+    write(
+        &vault,
+        "wiki/references/methodology-modes.md",
+        "---\ntype: reference\nrelated:\n  - \"[[methodology-modes-guide]]\"\n  - \"[[wiki-mode]]\"\n---\n\
+         # Modes\n\n[[mcp-setup]] [[docs/methodology-modes-guide]] [notes](../../docs/releases/v1.6.0.md)\n",
+    );
+    write(&vault, "wiki/index.md", "---\ntype: meta\n---\n# Index\n\n[[methodology-modes]]\n");
+    let statuses = |args: &[&str], cwd: &std::path::Path| -> Vec<(String, String)> {
+        let own = tempfile::tempdir().unwrap();
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
+            .args(args)
+            .current_dir(cwd)
+            .env("FOLIO_NOW", PINNED_NOW)
+            .env("XDG_CACHE_HOME", own.path().join("cache"))
+            .env("XDG_DATA_HOME", own.path().join("data"))
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {o:?}"));
+        v["links"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| (l["target"].as_str().unwrap().to_string(), l["status"].as_str().unwrap().to_string()))
+            .collect()
+    };
+    let want: Vec<(String, String)> = [
+        ("methodology-modes-guide", "file"),
+        ("wiki-mode", "broken"),
+        ("mcp-setup", "file"),
+        ("docs/methodology-modes-guide", "file"),
+        ("../../docs/releases/v1.6.0.md", "file"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    let abs = vault.join("wiki");
+    assert_eq!(statuses(&["show", abs.to_str().unwrap(), "references/methodology-modes", "--json"], dir.path()), want);
+    assert_eq!(statuses(&["show", "wiki", "references/methodology-modes", "--json"], &vault), want, "a relative root");
+    // At the vault root the same links resolve to the same files.
+    let at_root =
+        statuses(&["show", vault.to_str().unwrap(), "wiki/references/methodology-modes", "--json"], dir.path());
+    let statuses_only: Vec<&str> = at_root.iter().map(|(_, s)| s.as_str()).collect();
+    assert_eq!(statuses_only, ["entity", "broken", "file", "entity", "entity"], "the excluded note is a file");
+    let lint = folio_json(&["lint", "--format", "json", abs.to_str().unwrap()]);
+    let broken: Vec<&str> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "broken-link")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(broken, ["`wiki-mode` does not resolve inside the store"]);
+}
+
+/// Issue 39: a template's placeholders (`[[{{note}}]]`) are filled in when a note is made from
+/// it; in a template folder (one named `templates`, or the Templates plugin's folder) they are
+/// no broken links. A real dangling link there still is.
+#[test]
+fn template_placeholders_in_template_folders_are_not_broken_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let vault = dir.path().join("vault");
+    write(&vault, ".obsidian/templates.json", "{\"folder\": \"meta/blueprints\"}\n");
+    write(&vault, "skills/wiki-mode/templates/para/project-template.md", "# {{title}}\n\nUp: [[{{note}}]]\n");
+    write(&vault, "meta/blueprints/daily.md", "# {{date}}\n\n[[{{date:YYYY-MM-DD}}]] [[Missing Page]]\n");
+    write(&vault, "notes/a.md", "# A\n\n[[{{not a template folder}}]]\n");
+    let lint = folio_json(&["lint", "--format", "json", vault.to_str().unwrap()]);
+    let mut broken: Vec<(&str, &str)> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "broken-link")
+        .map(|f| (f["path"].as_str().unwrap(), f["message"].as_str().unwrap()))
+        .collect();
+    broken.sort();
+    assert_eq!(
+        broken,
+        [
+            ("meta/blueprints/daily.md", "`Missing Page` does not resolve inside the store"),
+            ("notes/a.md", "`{{not a template folder}}` does not resolve inside the store"),
+        ]
+    );
+}
+
+/// Issue 39: `folio index` on claude-obsidian's hubs. A hub whose frontmatter holds a
+/// `related:` list of wikilinks and whose body has headings but no list gets its entry in the
+/// body, never in the frontmatter; a hub grouped by kind (`## People`, `## Products & Tools`)
+/// gets each entry under the section its kind belongs to.
+#[test]
+fn index_puts_hub_entries_in_the_body_under_the_section_of_their_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("wiki");
+    let sources = "---\ntype: meta\ntitle: \"Sources Index\"\nrelated:\n  - \"[[index]]\"\n  - \"[[Andrej Karpathy]]\"\n---\n\n\
+                   # Sources Index\n\nNavigation: [[index]]\n\n---\n\n## Transcripts\n\n\n---\n\n## Articles\n\n\
+                   <!-- Add article source pages here -->\n\n---\n\n## Add new sources here after each ingest.\n";
+    let entities = "---\ntype: meta\nrelated:\n  - \"[[index]]\"\n  - \"[[Andrej Karpathy]]\"\n---\n\n# Entities Index\n\n\
+                    ## People\n\n- [[Andrej Karpathy]] — AI researcher\n\n---\n\n## Organizations\n\n\
+                    <!-- Add organization pages here -->\n\n---\n\n## Products & Tools\n\n\
+                    <!-- Add tool and product pages here -->\n\n---\n\n## Add new entities here as they are identified.\n";
+    write(&root, "sources/_index.md", sources);
+    write(
+        &root,
+        "sources/ecosystem-research.md",
+        "---\ntype: source\ntags:\n  - research\nrelated: [\"[[index]]\"]\n---\n# Research\n",
+    );
+    write(&root, "entities/_index.md", entities);
+    write(
+        &root,
+        "entities/Andrej Karpathy.md",
+        "---\ntype: entity\ntags: [entity, person]\nrelated: [\"[[index]]\"]\n---\n# AK\n",
+    );
+    write(
+        &root,
+        "entities/kepano-obsidian-skills.md",
+        "---\ntype: entity\ntags: [github-repo, official]\nrelated: [\"[[index]]\"]\n---\n# k\n",
+    );
+    write(
+        &root,
+        "entities/Ada Lovelace.md",
+        "---\ntype: entity\ntags: [entity, person]\nrelated: [\"[[index]]\"]\n---\n# Ada\n",
+    );
+    write(
+        &root,
+        "index.md",
+        "---\ntype: meta\n---\n# Index\n\n[[sources/_index|Sources]] · [[entities/_index|Entities]]\n",
+    );
+    let r = root.to_str().unwrap();
+    let o = folio(&["index", r, "--as", "human:t"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got = std::fs::read_to_string(root.join("sources/_index.md")).unwrap();
+    assert_eq!(got, format!("{sources}- [[ecosystem-research]]\n"));
+    let yaml =
+        |text: &str| -> serde_yaml_ng::Value { serde_yaml_ng::from_str(text.split("---\n").nth(1).unwrap()).unwrap() };
+    assert_eq!(yaml(&got), yaml(sources), "the frontmatter is untouched");
+    assert_eq!(
+        std::fs::read_to_string(root.join("entities/_index.md")).unwrap(),
+        entities
+            .replace(
+                "- [[Andrej Karpathy]] — AI researcher\n",
+                "- [[Andrej Karpathy]] — AI researcher\n- [[Ada Lovelace]]\n"
+            )
+            .replace(
+                "<!-- Add tool and product pages here -->\n",
+                "<!-- Add tool and product pages here -->\n- [[kepano-obsidian-skills]]\n"
+            )
+    );
+    assert_eq!(folio(&["index", r, "--check"]).status.code(), Some(0));
 }

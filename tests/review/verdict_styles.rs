@@ -6,7 +6,7 @@ use crate::support;
 use support::*;
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Style {
@@ -105,52 +105,75 @@ fn verdicts_keep_every_files_style_in_every_format() {
         fixture("elophanto-knowledge"),
         vault.path().join("vault"),
     ];
-    let mut problems = Vec::new();
-    let mut decided = 0;
-    for src in &stores {
-        for style in [Style::Crlf, Style::Bom, Style::NoFinalNewline, Style::FrontmatterComment] {
-            let (_dir, styled) = scratch(src);
-            restyle(&styled, style);
-            let ids = inbox(&styled);
-            assert!(!ids.is_empty(), "{} has an inbox", src.display());
-            for (verb, extra) in [("approve", None), ("veto", Some("--reason=duplicate")), ("forget", None)] {
-                for id in ids.iter().take(2) {
-                    let (_work_dir, work) = scratch(&styled);
-                    let (state, evolve_state) = (work.join(".folio"), work.join(".evolve/folio"));
-                    let state = [state.as_path(), evolve_state.as_path()];
-                    let before = tree(&work, &state);
-                    let w = work.to_str().unwrap();
-                    let mut args = vec!["review", w, verb, id.as_str(), "--as", "human:styles"];
-                    args.extend(extra);
-                    let o = folio(&args);
-                    if !o.status.success() {
-                        // Some verdicts do not apply to some items (forgetting a catalog-less
-                        // note twice…); what matters is what the ones that apply write.
-                        continue;
-                    }
-                    decided += 1;
-                    let after = tree(&work, &state);
-                    for p in style_problems(&before, &after, style) {
-                        problems.push(format!("{} {style:?} {verb} {id}: {p}", src.display()));
-                    }
-                    let u = folio(&["undo", w]);
-                    assert!(u.status.success(), "undo after {verb} {id}: {}", String::from_utf8_lossy(&u.stderr));
-                    // The log keeps the decision and its undo: every other byte comes back.
-                    let undone = tree(&work, &state);
-                    let changed: Vec<&String> = before
-                        .iter()
-                        .filter(|(k, v)| !is_log(k) && undone.get(*k) != Some(v))
-                        .map(|(k, _)| k)
-                        .chain(undone.keys().filter(|k| !before.contains_key(*k)))
-                        .collect();
-                    if !changed.is_empty() {
-                        problems.push(format!("{} {style:?} {verb} {id}: undo left {changed:?}", src.display()));
-                    }
+    let styles = [Style::Crlf, Style::Bom, Style::NoFinalNewline, Style::FrontmatterComment];
+    let jobs: Vec<(&PathBuf, Style)> = stores.iter().flat_map(|src| styles.map(|style| (src, style))).collect();
+    // Each (store, style) is independent and mostly waits on folio processes: side by side.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let found: std::sync::Mutex<(usize, Vec<String>)> = std::sync::Mutex::new((0, Vec::new()));
+    std::thread::scope(|scope| {
+        for _ in 0..2 * std::thread::available_parallelism().map_or(2, |n| n.get()) {
+            scope.spawn(|| {
+                while let Some(&(src, style)) = jobs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                    let (decided, problems) = decide_every_verdict(src, style);
+                    let mut found = found.lock().unwrap();
+                    found.0 += decided;
+                    found.1.extend(problems);
                 }
-            }
+            });
         }
-    }
+    });
+    let (decided, problems) = found.into_inner().unwrap();
     // Seven formats × four styles × three verdicts × two items, less what does not apply.
     assert!(decided >= 100, "only {decided} verdicts applied");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Every verdict on the first two inbox items of `src` restyled as `style`, each undone: how
+/// many applied, and every style problem or byte an undo left.
+fn decide_every_verdict(src: &Path, style: Style) -> (usize, Vec<String>) {
+    let (mut decided, mut problems) = (0, Vec::new());
+    let (_dir, styled) = scratch(src);
+    restyle(&styled, style);
+    let ids = inbox(&styled);
+    assert!(!ids.is_empty(), "{} has an inbox", src.display());
+    for (verb, extra) in [("approve", None), ("veto", Some("--reason=duplicate")), ("forget", None)] {
+        for id in ids.iter().take(2) {
+            let (_work_dir, work) = scratch(&styled);
+            let (state, evolve_state) = (work.join(".folio"), work.join(".evolve/folio"));
+            let state = [state.as_path(), evolve_state.as_path()];
+            let before = tree(&work, &state);
+            let w = work.to_str().unwrap();
+            let mut args = vec!["review", w, verb, id.as_str(), "--as", "human:styles"];
+            args.extend(extra);
+            if verb == "approve" && work.join("memory/long-term.md").is_file() {
+                // The awareness framework files an approved candidate under a kind it asks for.
+                args.push("--kind=pattern");
+            }
+            let o = folio(&args);
+            if !o.status.success() {
+                // Some verdicts do not apply to some items (forgetting a catalog-less
+                // note twice…); what matters is what the ones that apply write.
+                continue;
+            }
+            decided += 1;
+            let after = tree(&work, &state);
+            for p in style_problems(&before, &after, style) {
+                problems.push(format!("{} {style:?} {verb} {id}: {p}", src.display()));
+            }
+            let u = folio(&["undo", w]);
+            assert!(u.status.success(), "undo after {verb} {id}: {}", String::from_utf8_lossy(&u.stderr));
+            // The log keeps the decision and its undo: every other byte comes back.
+            let undone = tree(&work, &state);
+            let changed: Vec<&String> = before
+                .iter()
+                .filter(|(k, v)| !is_log(k) && undone.get(*k) != Some(v))
+                .map(|(k, _)| k)
+                .chain(undone.keys().filter(|k| !before.contains_key(*k)))
+                .collect();
+            if !changed.is_empty() {
+                problems.push(format!("{} {style:?} {verb} {id}: undo left {changed:?}", src.display()));
+            }
+        }
+    }
+    (decided, problems)
 }

@@ -107,16 +107,17 @@ fn okf_corpora_lint_with_known_counts() {
     let acme_stale = if time_now_after("2026-12-31T00:00:00Z") { 7 } else { 0 };
     // near-duplicate: both entities of each pair of the bundles' overlapping references that
     // do not cite or link each other (a summary of its own source is not a duplicate).
-    for (bundle, orphans, catalog_stale, reserved, stale, near) in [
-        ("okf-v0.1/ga4", 2, 0, 0, 0, 2),
-        ("okf-v0.1/stackoverflow", 23, 0, 0, 0, 2),
-        ("okf-v0.1/crypto_bitcoin", 0, 0, 0, 0, 0),
-        ("okf-v0.2/ga4", 1, 0, 0, 0, 6),
-        ("okf-v0.2/crypto_bitcoin", 0, 0, 0, 0, 0),
+    for (bundle, orphans, catalog_stale, reserved, reserved_file, stale, near) in [
+        ("okf-v0.1/ga4", 2, 0, 0, 0, 0, 2),
+        ("okf-v0.1/stackoverflow", 23, 0, 0, 0, 0, 2),
+        ("okf-v0.1/crypto_bitcoin", 0, 0, 0, 0, 0, 0),
+        ("okf-v0.2/ga4", 1, 0, 0, 0, 0, 6),
+        ("okf-v0.2/crypto_bitcoin", 0, 0, 0, 0, 0, 0),
         // Its hand-written catalogs list every concept and folder: curated, and current (issue 22).
         // Its policies and skill are cited by `sources[].resource` and `executor.resource`, and
-        // its `log.md` says `type: Log`: no orphan, no reserved name (issue 25).
-        ("okf-v0.2/acme_retail", 0, 0, 0, acme_stale, 0),
+        // its `log.md` says `type: Log`: no orphan, no reserved name (issue 25). But a log.md
+        // has no frontmatter in OKF (§9; `okf validate` rejects it): one reserved-file (issue 39).
+        ("okf-v0.2/acme_retail", 0, 0, 0, 1, acme_stale, 0),
     ] {
         let v = lint_json(&[corpus(bundle).to_str().unwrap()]);
         assert_eq!(v["dialect"], "okf");
@@ -125,6 +126,7 @@ fn okf_corpora_lint_with_known_counts() {
             ("orphan", orphans),
             ("catalog-stale", catalog_stale),
             ("reserved-name", reserved),
+            ("reserved-file", reserved_file),
             ("stale", stale),
             ("near-duplicate", near),
         ] {

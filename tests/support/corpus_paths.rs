@@ -136,3 +136,39 @@ pub fn corpus_stores() -> Vec<(String, PathBuf)> {
     stores.sort();
     stores
 }
+
+/// Every Obsidian vault the tests compare with obsidiantools, as (name, folder): the
+/// repository's `tests/fixtures/obsidian-vault`, every folder holding `.obsidian/` among the
+/// corpora (`tests/corpora`, `../shared/formats/corpora`, three levels deep), and the folders
+/// `FOLIO_VAULT_CORPORA` names (`:`-separated), for a vault the corpora do not carry. Sorted.
+pub fn vault_corpora() -> Vec<(String, PathBuf)> {
+    fn walk(dir: &Path, depth: usize, name: &str, out: &mut Vec<(String, PathBuf)>) {
+        if dir.join(".obsidian").is_dir() {
+            out.push((name.to_string(), dir.to_path_buf()));
+            return;
+        }
+        if depth == 0 {
+            return;
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten().filter(|e| e.path().is_dir()) {
+            let file = e.file_name().to_string_lossy().into_owned();
+            if !file.starts_with('.') {
+                let below = if name.is_empty() { file } else { format!("{name}/{file}") };
+                walk(&e.path(), depth - 1, &below, out);
+            }
+        }
+    }
+    let mut out = vec![("fixtures/obsidian-vault".to_string(), workspace_root().join("tests/fixtures/obsidian-vault"))];
+    walk(&local_root(), 3, "", &mut out);
+    walk(&shared_root(), 3, "", &mut out);
+    for dir in std::env::var("FOLIO_VAULT_CORPORA").unwrap_or_default().split(':').filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        out.push((format!("FOLIO_VAULT_CORPORA/{name}"), dir));
+    }
+    out.sort();
+    // A corpus `tests/corpora` carries is in `../shared` too: one copy of each.
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}

@@ -183,10 +183,10 @@ fn inbox_confirms_or_dismisses_a_possible_contradiction() {
     for id in ["metrics/use-a", "metrics/use-b", "metrics/timeout-a", "metrics/timeout-b"] {
         assert!(possible(&app, id), "{id}");
     }
-    assert!(!possible(&app, "metrics/revenue"), "an ordinary concept is no candidate");
+    assert!(!possible(&app, "skills/run-on-bq"), "an ordinary concept is no candidate");
 
     // `C` on an item that is no candidate says so and writes nothing.
-    support::tui::inbox::go_to(&mut app, "metrics/revenue");
+    support::tui::inbox::go_to(&mut app, "skills/run-on-bq");
     press(&mut app, &["C"]);
     assert!(app.model.review.confirm.is_none());
     assert!(text(&render(&app)).contains("this item is not one"));

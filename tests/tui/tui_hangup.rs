@@ -44,11 +44,11 @@ const STATES: &[State] = &[
     State { name: "palette", store: Store::Demo, steps: &[(&[":"], "")] },
     State { name: "recall", store: Store::Demo, steps: &[(&["/"], "Recall"), (&["-l", "pay"], "")] },
     State { name: "filter prompt", store: Store::Demo, steps: &[(&["f"], "")] },
-    State { name: "review inbox", store: Store::Demo, steps: &[(&["R"], "Review inbox (39)")] },
+    State { name: "review inbox", store: Store::Demo, steps: &[(&["R"], "Review inbox (13)")] },
     State {
         name: "confirm dialog",
         store: Store::Demo,
-        steps: &[(&["R"], "Review inbox (39)"), (&["a"], "y apply · n/Esc cancel")],
+        steps: &[(&["R"], "Review inbox (13)"), (&["a"], "y apply · n/Esc cancel")],
     },
     State { name: "fix diff", store: Store::Fixable, steps: &[(&["4"], "1 fixable"), (&["j", "f"], "cancel")] },
     State {

@@ -27,7 +27,7 @@ fn approve_veto_and_undo_restore_bytes() {
     let (_dir, root) = demo();
     let mut app = inbox::open(&root, (120, 40));
     let before = queued(&app);
-    assert_eq!(before.len(), 39);
+    assert_eq!(before.len(), 13);
     go_to(&mut app, "apis/refunds-v2");
     let original = read(&root, "apis/refunds-v2.md");
     press(&mut app, &["a"]);
@@ -41,32 +41,32 @@ fn approve_veto_and_undo_restore_bytes() {
     press(&mut app, &["y"]);
     let approved = read(&root, "apis/refunds-v2.md");
     assert!(approved.contains("status: stable") && approved.contains("human:tester"), "{approved}");
-    assert_eq!(queued(&app).len(), 38);
+    assert_eq!(queued(&app).len(), 12);
     assert!(!queued(&app).contains(&"apis/refunds-v2".to_string()));
     assert!(read(&root, "log.md").contains("apis/refunds-v2"));
 
     // Veto asks for a reason; an empty one is refused.
-    go_to(&mut app, "apis/webhooks");
+    go_to(&mut app, "apis/capture-payment");
     press(&mut app, &["x", "<Enter>"]);
     assert_eq!(app.model.message.as_ref().unwrap().text, "a veto needs a reason");
     type_text(&mut app, "wrong retry policy");
     press(&mut app, &["<Enter>"]);
     assert!(confirm_text(&app).contains("log: veto by human:tester: vetoed: wrong retry policy"));
     press(&mut app, &["y"]);
-    assert!(read(&root, "apis/webhooks.md").contains("wrong retry policy"));
-    assert_eq!(queued(&app).len(), 37);
+    assert!(read(&root, "apis/capture-payment.md").contains("wrong retry policy"));
+    assert_eq!(queued(&app).len(), 11);
 
     // Undo (with its own confirm) restores the vetoed file byte-exact and re-queues it.
-    let webhooks_before = std::fs::read(root.join("apis/webhooks.md")).unwrap();
+    let capture_before = std::fs::read(root.join("apis/capture-payment.md")).unwrap();
     press(&mut app, &["u"]);
     assert!(confirm_text(&app).starts_with("undo veto"), "{}", confirm_text(&app));
     press(&mut app, &["y"]);
-    assert_ne!(std::fs::read(root.join("apis/webhooks.md")).unwrap(), webhooks_before);
-    assert!(!read(&root, "apis/webhooks.md").contains("wrong retry policy"));
-    assert_eq!(queued(&app).len(), 38);
+    assert_ne!(std::fs::read(root.join("apis/capture-payment.md")).unwrap(), capture_before);
+    assert!(!read(&root, "apis/capture-payment.md").contains("wrong retry policy"));
+    assert_eq!(queued(&app).len(), 12);
     press(&mut app, &["u", "y"]);
     assert_eq!(read(&root, "apis/refunds-v2.md"), original, "undo is byte-exact");
-    assert_eq!(queued(&app).len(), 39);
+    assert_eq!(queued(&app).len(), 13);
 }
 
 #[test]
@@ -153,7 +153,7 @@ fn bulk_by_filter_previews_the_count() {
     press(&mut app, &["f"]);
     type_text(&mut app, "status:draft");
     press(&mut app, &["<Enter>"]);
-    assert_eq!(app.model.message.as_ref().unwrap().text, "3 of 39 queued items match");
+    assert_eq!(app.model.message.as_ref().unwrap().text, "3 of 13 queued items match");
     assert_eq!(app.model.review.visible().len(), 3);
     press(&mut app, &["A"]);
     let shown = confirm_text(&app);
@@ -161,7 +161,7 @@ fn bulk_by_filter_previews_the_count() {
     assert!(shown.contains("3 file(s) change:"), "{shown}");
     press(&mut app, &["y"]);
     assert_eq!(app.model.review.visible().len(), 0);
-    assert_eq!(app.model.review.items.len(), 36);
+    assert_eq!(app.model.review.items.len(), 10);
     for f in [
         "apis/refunds-v2.md",
         "decisions/adr-0012-multi-currency-settlement.md",
@@ -199,7 +199,7 @@ fn live_reload_updates_the_queue() {
     );
     app.handle(Event::FilesChanged(vec![root.join("apis/new-endpoint.md")]));
     app.settle(std::time::Duration::from_secs(10));
-    assert_eq!(queued(&app).len(), 40);
+    assert_eq!(queued(&app).len(), 14);
     assert!(queued(&app).contains(&"apis/new-endpoint".to_string()));
 }
 

@@ -148,8 +148,8 @@ fn okf_demo() {
         "log.md",
         |_| {
             vec![
-                Step::Veto(s("apis/webhooks"), "wrong retry policy"),
-                Step::Forget(s("incidents/2024-12-02-fx-rate-cache-stale")),
+                Step::Veto(s("apis/capture-payment"), "wrong retry policy"),
+                Step::Forget(s("data/fx-rates-cache")),
                 Step::Promote(s("runbooks/rotate-webhook-signing-secret"), "Decision Record"),
                 Step::Merge(
                     s("conventions/amounts-minor-units"),
@@ -159,7 +159,7 @@ fn okf_demo() {
             ]
         },
         &[
-            "* **Veto**: [Webhook Events](/apis/webhooks.md): vetoed: wrong retry policy (human:tester)",
+            "* **Veto**: [POST /v1/payments/{id}/capture](/apis/capture-payment.md): vetoed: wrong retry policy (human:tester)",
             "* **Forget**: ",
             "* **Promote**: [Rotate a merchant's webhook signing secret](/decisions/rotate-webhook-signing-secret.md)",
             "* **Merge**: ",

@@ -26,39 +26,39 @@ fn approve_veto_and_merge_from_the_terminal() {
     t.patience = Duration::from_secs(20);
     t.wait_for("okf · demo · 40 entities");
     t.keys(&["R"]);
-    t.wait_for("Review inbox (39)");
+    t.wait_for("Review inbox (13)");
     // The inbox is in order of need (hidden content first): pick each item by filtering.
     t.keys(&["f", "-l", "capture-payment", "Enter"]);
-    t.wait_for("Review inbox (1 of 39");
+    t.wait_for("Review inbox (1 of 13");
     t.keys(&["a"]);
     t.wait_for("approve apis/capture-payment?");
     t.keys(&["y"]);
-    t.wait_for("Review inbox (0 of 38");
-    // Then apis/create-payment: veto it with a reason.
+    t.wait_for("Review inbox (0 of 12");
+    // Then data/settlement-batches: veto it with a reason.
     let mut refilter = vec!["f"];
     refilter.extend(std::iter::repeat_n("BSpace", "capture-payment".len()));
     t.keys(&refilter);
-    t.keys(&["-l", "create-payment", "Enter"]);
-    t.wait_for("Review inbox (1 of 38");
+    t.keys(&["-l", "settlement-batches", "Enter"]);
+    t.wait_for("Review inbox (1 of 12");
     t.keys(&["x"]);
     t.wait_for("veto reason");
     t.keys(&["-l", "duplicate of capture"]);
     // A second Enter (a double press) lands on the dialog the first one opened: it must not
     // apply the veto unseen.
     t.keys(&["Enter"]);
-    t.wait_for("veto apis/create-payment?");
+    t.wait_for("veto data/settlement-batches?");
     t.keys(&["Enter"]);
     t.wait_for("press y to apply");
-    let unseen = std::fs::read_to_string(root.join("apis/create-payment.md")).unwrap();
+    let unseen = std::fs::read_to_string(root.join("data/settlement-batches.md")).unwrap();
     assert!(!unseen.contains("duplicate of capture"), "a double Enter wrote the veto:\n{unseen}");
     t.keys(&["y"]);
-    t.wait_for("Review inbox (0 of 37");
+    t.wait_for("Review inbox (0 of 11");
     // Then apis/refunds-v2: merge it into apis/refunds, picked by fuzzy recall.
     let mut refilter = vec!["f"];
-    refilter.extend(std::iter::repeat_n("BSpace", "create-payment".len()));
+    refilter.extend(std::iter::repeat_n("BSpace", "settlement-batches".len()));
     t.keys(&refilter);
     t.keys(&["-l", "refunds-v2", "Enter"]);
-    t.wait_for("Review inbox (1 of 37");
+    t.wait_for("Review inbox (1 of 11");
     t.keys(&["m"]);
     t.wait_for("Merge apis/refunds-v2 into");
     t.keys(&["-l", "apis/refunds"]);
@@ -73,7 +73,7 @@ fn approve_veto_and_merge_from_the_terminal() {
 
     assert!(!root.join("apis/refunds-v2.md").exists(), "the merged entity is archived");
     assert!(std::fs::read_to_string(root.join("apis/refunds.md")).unwrap().contains("merged_from"));
-    assert!(std::fs::read_to_string(root.join("apis/create-payment.md")).unwrap().contains("duplicate of capture"));
+    assert!(std::fs::read_to_string(root.join("data/settlement-batches.md")).unwrap().contains("duplicate of capture"));
     let log = stdout(&folio(&["log", root.to_str().unwrap()]));
     for needle in
         ["apis/capture-payment", "vetoed: duplicate of capture", "merged `apis/refunds-v2` into `apis/refunds`"]
@@ -82,7 +82,7 @@ fn approve_veto_and_merge_from_the_terminal() {
     }
     let list = folio_json(&["review", root.to_str().unwrap(), "list", "--json"]);
     let ids: Vec<&str> = list["items"].as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap()).collect();
-    for gone in ["apis/capture-payment", "apis/create-payment", "apis/refunds-v2"] {
+    for gone in ["apis/capture-payment", "data/settlement-batches", "apis/refunds-v2"] {
         assert!(!ids.contains(&gone), "{gone} is still queued: {ids:?}");
     }
 }

@@ -53,16 +53,16 @@ fn the_watchers_echo_of_folios_own_write_keeps_the_verdicts_message() {
 fn enter_answering_the_veto_reason_does_not_also_apply_the_veto() {
     let (_dir, root) = demo();
     let mut app = inbox::open(&root, (120, 40));
-    go_to(&mut app, "apis/webhooks");
-    let original = read(&root, "apis/webhooks.md");
+    go_to(&mut app, "apis/capture-payment");
+    let original = read(&root, "apis/capture-payment.md");
     press(&mut app, &["x"]);
     type_text(&mut app, "wrong retry policy");
     press(&mut app, &["<Enter>", "<Enter>"]);
-    assert!(confirm_text(&app).starts_with("veto apis/webhooks?"), "the dialog is still shown");
-    assert_eq!(read(&root, "apis/webhooks.md"), original, "a double Enter writes nothing");
+    assert!(confirm_text(&app).starts_with("veto apis/capture-payment?"), "the dialog is still shown");
+    assert_eq!(read(&root, "apis/capture-payment.md"), original, "a double Enter writes nothing");
     assert!(message(&app).contains("press y to apply"), "{}", message(&app));
     press(&mut app, &["y"]);
-    assert!(read(&root, "apis/webhooks.md").contains("wrong retry policy"));
+    assert!(read(&root, "apis/capture-payment.md").contains("wrong retry policy"));
 }
 
 #[test]
@@ -170,7 +170,7 @@ fn edit_body(app: &mut App, text: &str) {
 fn edit_then_approve_cancelled_writes_nothing_at_all() {
     let (_dir, root) = scratch(&corpus("okf-v0.2/acme_retail"));
     let mut app = inbox::open(&root, (120, 40));
-    go_to(&mut app, "computations/revenue-ytd");
+    go_to(&mut app, "skills/run-on-bq");
     let before = snapshot(&root);
     edit_body(&mut app, "Checked by hand. ");
     press(&mut app, &["<C-s>"]);

@@ -364,6 +364,7 @@ impl Store {
             folder_pages: self.kind().spec().folder_pages,
             root: Some(self.root.clone()),
             below: self.dialect.enclosing().map(|e| e.below).unwrap_or_default(),
+            outside: self.dialect.outside(),
         }
     }
 

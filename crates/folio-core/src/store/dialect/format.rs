@@ -190,6 +190,12 @@ pub trait Format: Sync {
         None
     }
 
+    /// What breaks the structure the format gives its reserved file `rel` (a log or a catalog,
+    /// whose text is `text`): `(line, message)` each, reported as `reserved-file`.
+    fn reserved_file_problems(&self, _rel: &str, _text: &str) -> Vec<(u32, String)> {
+        Vec::new()
+    }
+
     /// What the format's own tools resolve beyond paths and names (Obsidian: files by name,
     /// partial paths, hidden folders).
     fn link_rules(&self) -> LinkRules {

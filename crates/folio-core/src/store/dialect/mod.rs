@@ -170,6 +170,12 @@ pub trait Dialect: Send + Sync {
         None
     }
 
+    /// The files of the tool's store around this root that lie outside it, when its tool
+    /// resolves names across all of it (an Obsidian vault opened at `wiki/`): links reach them.
+    fn outside(&self) -> Option<std::sync::Arc<crate::store::read::resolve::LazyOutside>> {
+        None
+    }
+
     /// Dialect-specific facts for `folio stats --json` / `show` (e.g. the merged AIP-10 config).
     fn info(&self) -> serde_json::Value {
         serde_json::Value::Null

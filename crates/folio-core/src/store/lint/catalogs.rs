@@ -1,6 +1,7 @@
 //! Catalog rules: `reserved-name` (a catalog or log name holding a concept, which regeneration
-//! would destroy) and `catalog-stale` (a catalog missing or not what `folio index` writes,
-//! with the regenerated file as its fix).
+//! would destroy), `reserved-file` (a reserved file breaking the structure its format gives it,
+//! `Format::reserved_file_problems`) and `catalog-stale` (a catalog missing or not what
+//! `folio index` writes, with the regenerated file as its fix).
 use std::collections::HashSet;
 
 use super::Finding;
@@ -43,13 +44,17 @@ fn is_reserved(reserved: &[&str], path: &str) -> bool {
     reserved.contains(&path.rsplit('/').next().unwrap_or(path))
 }
 
-/// `reserved-name` for one file with a reserved name (noted in `reported` when found).
+/// `reserved-name` for one file with a reserved name holding a concept (noted in `reported`
+/// when found), else `reserved-file` for each break of the structure its format gives it.
 pub fn reserved_check(store: &Store, path: &str, reported: &mut HashSet<String>, out: &mut Vec<Finding>) {
     let name = path.rsplit('/').next().unwrap_or(path);
     if !reserved_names(store.kind()).contains(&name) {
         return;
     }
-    if let Some(keys) = concept_keys(store, path) {
+    // Catalogs and logs are small; a huge one is not parsed for this check.
+    let Ok((bytes, _)) = fsio::read_capped(&store.abs_path(path), 1024 * 1024) else { return };
+    let text = String::from_utf8_lossy(&bytes);
+    if let Some(keys) = concept_keys(store, path, &text) {
         reported.insert(path.to_string());
         // A catalog in that place would be regenerated over it; a log is only appended to,
         // so a concept-like log is a warning.
@@ -61,6 +66,10 @@ pub fn reserved_check(store: &Store, path: &str, reported: &mut HashSet<String>,
             format!("`{name}` is reserved for the store's catalog/log but holds concept frontmatter ({keys})"),
         );
         out.push(finding.with_severity(is_log.then_some(crate::store::model::entity::Severity::Warn)));
+        return;
+    }
+    for (line, message) in store.kind().format().reserved_file_problems(path, &text) {
+        out.push(Finding::on_file(path, rule::RESERVED_FILE, line, message));
     }
 }
 
@@ -111,15 +120,13 @@ pub fn statuses(store: &Store, statuses: Vec<CatalogStatus>, reported: &HashSet<
     }
 }
 
-/// The concept keys in a file's frontmatter, comma-separated; `None` when it has none.
-fn concept_keys(store: &Store, path: &str) -> Option<String> {
-    // Catalogs and logs are small; a huge one is not parsed for this check.
-    let (bytes, _) = fsio::read_capped(&store.abs_path(path), 1024 * 1024).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
-    let Block::Closed { inner, .. } = frontmatter::locate(&text) else { return None };
+/// The concept keys in a file's frontmatter (`text`), comma-separated; `None` when it has none.
+fn concept_keys(store: &Store, path: &str, text: &str) -> Option<String> {
+    let Block::Closed { inner, .. } = frontmatter::locate(text) else { return None };
     let fields = frontmatter::parse_yaml(&text[inner]).ok()?;
     // `type: Log` on a log (acme_retail's `log.md`), `type: Index` on a catalog: the file says
-    // what it is, and a title beside that is the log's own, not a concept's.
+    // what it is, and a title beside that is the log's own, not a concept's (its format may
+    // still forbid the frontmatter: `reserved-file`).
     let name = path.rsplit('/').next().unwrap_or(path);
     let declared = fields.get("type").and_then(|v| v.as_str()).map(str::to_ascii_lowercase);
     let own_type = if store.kind().spec().is_log_file(name) { "log" } else { "index" };

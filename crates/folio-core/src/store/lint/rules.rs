@@ -101,6 +101,12 @@ pub const RULES: &[Rule] = &[
         false,
     ),
     r(
+        rule::RESERVED_FILE,
+        Error,
+        "A reserved file that breaks the structure its format gives it: an OKF `log.md` with frontmatter, a date heading that is not `## YYYY-MM-DD`, or date groups not newest first (OKF v0.2 §9, §11: the bundle is not conformant).",
+        false,
+    ),
+    r(
         rule::CATALOG_STALE,
         Warn,
         "A catalog file is missing or differs from what `folio index` would write; the fix regenerates it.",
@@ -188,6 +194,7 @@ mod tests {
             rule::DUPLICATE_ID,
             rule::DUPLICATE_TITLE,
             rule::RESERVED_NAME,
+            rule::RESERVED_FILE,
             rule::CATALOG_STALE,
             rule::CONTRADICTION,
         ];

@@ -280,6 +280,9 @@ pub mod rule {
     pub const DUPLICATE_ID: &str = "duplicate-id";
     pub const DUPLICATE_TITLE: &str = "duplicate-title";
     pub const RESERVED_NAME: &str = "reserved-name";
+    /// A reserved file (OKF's `log.md`) that does not keep to the structure its format gives it
+    /// (`Format::reserved_file_problems`).
+    pub const RESERVED_FILE: &str = "reserved-file";
     pub const CATALOG_STALE: &str = "catalog-stale";
     pub const CONTRADICTION: &str = "contradiction";
 }

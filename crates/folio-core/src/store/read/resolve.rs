@@ -17,7 +17,7 @@ mod primed;
 
 use context::bundle_absolute;
 pub(crate) use context::shortest_ending;
-pub use context::{LinkContext, LinkRules, is_path_target};
+pub use context::{LazyOutside, LinkContext, LinkRules, Outside, is_path_target};
 pub use lookup::Lookup;
 use lookup::markdown_path;
 #[cfg(test)]
@@ -75,7 +75,7 @@ impl<'a> Resolver<'a> {
         // phases and would otherwise be serial time (docs/benchmarks.md, "Link resolution figures").
         let (((by_path, escaping), dirs), by_name) = rayon::join(
             || rayon::join(|| path_table(entities), || folders(entities, &files)),
-            || if names { name_table(entities) } else { StrTable::default() },
+            || if names { name_table(entities, rules) } else { StrTable::default() },
         );
         let file_names =
             if names && rules.files_by_name { file_names(files.iter().copied()) } else { FastMap::default() };
@@ -117,21 +117,28 @@ impl<'a> Resolver<'a> {
     }
 }
 
-/// Whether `key` (lower-cased) is the file name or stem of the file at `path`.
+/// Whether `key` (lower-cased) names the file at `path` (`file_keys`).
 pub(crate) fn names_file(path: &str, key: &str) -> bool {
-    let name = paths::file_name(path);
-    [name, paths::stem(name)].iter().any(|n| lower(n) == key)
+    file_keys(path).any(|k| lower(k) == key)
 }
 
-/// Lower-cased file name (`dashboard.base`) and stem (`wiki map`) → the first file, in path
-/// order, claiming it: what a wikilink naming an attachment, canvas or base lands on.
+/// The names a wikilink reaches a file that is no entity by: its whole name, and a note's
+/// name without `.md` (a note folio reads as a plain file, in an excluded folder). A link
+/// without an extension names only notes: `[[Wiki Map]]` is not `Wiki Map.canvas`.
+fn file_keys(path: &str) -> impl Iterator<Item = &str> {
+    let name = paths::file_name(path);
+    std::iter::once(name).chain(name.strip_suffix(".md"))
+}
+
+/// Lower-cased names (`file_keys`: `dashboard.base`, `wiki map.canvas`, `fold-template`) → the
+/// first file, in path order, claiming it: what a wikilink naming an attachment, canvas, base
+/// or excluded note lands on.
 fn file_names<'a>(files: impl Iterator<Item = &'a str>) -> FastMap<String, &'a str> {
     let mut sorted: Vec<&'a str> = files.collect();
     sorted.sort_unstable();
     let mut names = FastMap::default();
     for path in sorted {
-        let name = paths::file_name(path);
-        for key in [name, paths::stem(name)] {
+        for key in file_keys(path) {
             names.entry(lower(key).into_owned()).or_insert(path);
         }
     }
@@ -274,7 +281,8 @@ fn folders<'a, E: Borrow<Entity>>(entities: &'a [E], files: &FastSet<&'a str>) -
 /// then all stems, then all titles, then all aliases, the first entity in store order within
 /// each — so a wikilink's name is one lookup, not one per kind of name (cheaper and simpler
 /// than four tables searched in turn: docs/benchmarks.md, "Link resolution figures").
-fn name_table<E: Borrow<Entity>>(entities: &[E]) -> StrTable {
+fn name_table<E: Borrow<Entity>>(entities: &[E], rules: LinkRules) -> StrTable {
+    let passes = NamePass::of(rules);
     // Sized from the names themselves (lower-casing keeps an ASCII name's length): the table
     // lives beside every entity at the load's peak.
     let (mut names, mut bytes) = (0, 0);
@@ -282,7 +290,7 @@ fn name_table<E: Borrow<Entity>>(entities: &[E]) -> StrTable {
         // Each entity's first touch is a cache miss; loading ahead overlaps them instead of
         // waiting on each in turn (docs/benchmarks.md, "Link resolution figures").
         crate::store::model::prefetch::entity_ahead(entities, i, |e| e.title.as_str());
-        for pass in NamePass::ALL {
+        for pass in passes {
             pass.raw_names(e.borrow(), |name| {
                 names += 1;
                 bytes += name.len();
@@ -290,7 +298,7 @@ fn name_table<E: Borrow<Entity>>(entities: &[E]) -> StrTable {
         }
     }
     let mut table = StrTable::with_capacity_and_bytes(names, bytes);
-    claim_names_raw(entities, |name, i| table.insert_first_lowercase(name, i));
+    claim_names_raw(entities, passes, |name, i| table.insert_first_lowercase(name, i));
     table
 }
 
@@ -324,8 +332,12 @@ impl Lookup for Resolver<'_> {
 }
 
 /// `claim_names` with the names as written (the caller lower-cases them).
-fn claim_names_raw<'a, E: Borrow<Entity>>(entities: &'a [E], mut claim: impl FnMut(&'a str, EntityIdx)) {
-    for pass in NamePass::ALL {
+fn claim_names_raw<'a, E: Borrow<Entity>>(
+    entities: &'a [E],
+    passes: &[NamePass],
+    mut claim: impl FnMut(&'a str, EntityIdx),
+) {
+    for &pass in passes {
         for (i, e) in entities.iter().enumerate() {
             crate::store::model::prefetch::entity_ahead(entities, i, |e| pass.first_name(e));
             pass.raw_names(e.borrow(), |name| claim(name, i as EntityIdx));
@@ -334,9 +346,14 @@ fn claim_names_raw<'a, E: Borrow<Entity>>(entities: &'a [E], mut claim: impl FnM
 }
 
 /// Every entity's lookup names (lower-cased) in priority order: all ids, then all stems, then
-/// all titles, then all aliases; the first entity to claim a key keeps it.
-pub(crate) fn claim_names<'a, E: Borrow<Entity>>(entities: &'a [E], mut claim: impl FnMut(Cow<'a, str>, EntityIdx)) {
-    for pass in NamePass::ALL {
+/// all titles, then all aliases (not those two where `rules` name notes by file only); the
+/// first entity to claim a key keeps it.
+pub(crate) fn claim_names<'a, E: Borrow<Entity>>(
+    entities: &'a [E],
+    rules: LinkRules,
+    mut claim: impl FnMut(Cow<'a, str>, EntityIdx),
+) {
+    for &pass in NamePass::of(rules) {
         for (i, e) in entities.iter().enumerate() {
             pass.names(e.borrow(), |key| claim(key, i as EntityIdx));
         }
@@ -354,6 +371,12 @@ enum NamePass {
 
 impl NamePass {
     const ALL: [NamePass; 4] = [NamePass::Id, NamePass::Stem, NamePass::Title, NamePass::Alias];
+
+    /// The passes a format's own tool names entities by (`LinkRules::names_are_files`: paths
+    /// and file names only).
+    fn of(rules: LinkRules) -> &'static [NamePass] {
+        if rules.names_are_files { &NamePass::ALL[..2] } else { &NamePass::ALL }
+    }
 
     /// The entity's lower-cased names of this kind.
     fn names<'a>(self, e: &'a Entity, mut each: impl FnMut(Cow<'a, str>)) {
@@ -440,7 +463,8 @@ mod tests {
         let obsidian =
             Resolver::with_names(&es, ["sources/paper.pdf"], true, LinkContext::of_rules(LinkRules::OBSIDIAN));
         assert_eq!(obsidian.wiki("x.md", "paper.pdf"), Resolution::file("sources/paper.pdf"));
-        assert_eq!(obsidian.wiki("x.md", "paper"), Resolution::file("sources/paper.pdf"));
+        assert_eq!(obsidian.wiki("x.md", "paper"), Resolution::Broken, "without its extension, no file");
+        assert_eq!(obsidian.wiki("x.md", "users table"), Resolution::Broken, "nor a note by its title");
         assert_eq!(obsidian.wiki("x.md", "pattern"), Resolution::Broken, "a stem is the whole name");
         assert_eq!(obsidian.wiki("x.md", "Wiki Pattern"), Resolution::Broken, "a suffix is whole folders");
         assert_eq!(obsidian.wiki("notes/a.md", "users.md"), Resolution::Entity(0));

@@ -230,6 +230,8 @@ pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
             ledger.last_approval(&e.id).or_else(|| logged_approval.get(e.id.as_str()).copied()).map(|r| r.hash.clone());
         let decided_on = |r: &VerdictRecord| r.hash == hash || r.after.as_deref() == Some(hash.as_str());
         match last {
+            // The store's own fields say a person reviewed it as it stands (OKF `verified`).
+            None if rules.reviewed_in_fields(e, &f) => {}
             None => reasons.push(Reason::NeverReviewed),
             // Changed since the last verdict: since an approval, or since a veto or forget (a
             // reset to `draft` of a never-approved item is not "changed since approval").

@@ -21,6 +21,13 @@ pub trait ReviewRules: Sync {
         Vec::new()
     }
 
+    /// Whether the format's own fields record that a person reviewed the entity as it stands
+    /// (OKF: a `human:` entry of `verified` dated at or after its last change): it is then not
+    /// "never reviewed". The format's own markers (`queue_reasons`) still apply.
+    fn reviewed_in_fields(&self, _e: &Entity, _f: &Fields) -> bool {
+        false
+    }
+
     /// Field values that take an entity out of the active set (never queued).
     fn inactive(&self, _f: &Fields) -> bool {
         false

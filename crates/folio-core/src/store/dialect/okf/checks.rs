@@ -1,6 +1,7 @@
 //! The per-file lint checks on an OKF concept, made while its fields are in hand (lint never
 //! reads a file twice): `missing-type`, `missing-description`, `legacy-trigger`,
-//! `invalid-field` (status, ISO 8601 timestamps) and `stale` (`stale_after` in the past).
+//! `invalid-field` (status, ISO 8601 timestamps) and `stale` (`stale_after` in the past); and
+//! `reserved-file`, the structure OKF gives a `log.md` (§9).
 use std::borrow::Cow;
 
 use time::OffsetDateTime;
@@ -97,6 +98,48 @@ pub fn check(c: &Concept, now: OffsetDateTime) -> Vec<Problem> {
         let (l, col) = at("stale_after");
         let shown = f.get("stale_after").map(Val::scalar_text).unwrap_or_default();
         out.push(Problem::new(rule::STALE, format!("stale since {shown} (`stale_after` is in the past)"), l, col));
+    }
+    out
+}
+
+/// What breaks the structure OKF v0.2 gives the reserved `log.md` (§9; §11 makes it part of
+/// conformance): no frontmatter (okf-cli's `okf validate` rejects one: "log.md must not contain
+/// frontmatter"), date headings `## YYYY-MM-DD` (a MUST), the groups newest first. `index.md`
+/// frontmatter is `reserved-name`'s (a catalog folio would write over).
+pub fn reserved_file(rel: &str, text: &str) -> Vec<(u32, String)> {
+    if crate::store::model::relpath::file_name(rel) != super::spec::LOG {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let body_from = match frontmatter::locate(text) {
+        Block::Closed { body_start, inner, .. } => {
+            let keys: Vec<String> = frontmatter::parse_yaml(&text[inner]).map(|f| f.keys().cloned().collect()).unwrap_or_default();
+            let keys = if keys.is_empty() { String::new() } else { format!(" ({})", keys.join(", ")) };
+            out.push((1, format!("`log.md` carries frontmatter{keys}: an OKF log is date headings and entries only (§9)")));
+            body_start
+        }
+        _ => 0,
+    };
+    let first_line = text[..body_from].lines().count() as u32 + 1;
+    let mut previous: Option<(time::Date, &str)> = None;
+    let mut in_fence = false;
+    for (n, line) in (first_line..).zip(text[body_from..].lines()) {
+        let l = line.trim_end();
+        if l.trim_start().starts_with("```") || l.trim_start().starts_with("~~~") {
+            in_fence = !in_fence;
+        }
+        let Some(heading) = l.strip_prefix("## ").filter(|_| !in_fence) else { continue };
+        let heading = heading.trim();
+        let Ok(date) = time::Date::parse(heading, time::macros::format_description!("[year]-[month]-[day]")) else {
+            out.push((n, format!("`## {heading}`: an OKF log's date headings are `YYYY-MM-DD` (§9)")));
+            continue;
+        };
+        if let Some((before, shown)) = previous
+            && date > before
+        {
+            out.push((n, format!("`## {heading}` follows `## {shown}`: an OKF log's date groups go newest first (§9)")));
+        }
+        previous = Some((date, heading));
     }
     out
 }
@@ -206,6 +249,23 @@ mod tests {
         assert_eq!(run("---\ntype: T\ndescription: d\nstale_after: 2026-01-01T00:00:00Z\n---\n"), [(rule::STALE, 4)]);
         assert_eq!(run("---\ntype: T\ndescription: d\nstale_after: 2026-01-01\n---\n"), [(rule::STALE, 4)]);
         assert_eq!(run("---\ntype: T\ndescription: d\nstale_after: 2027-01-01T00:00:00+02:00\n---\n"), []);
+    }
+
+    #[test]
+    fn a_log_is_date_headings_newest_first_without_frontmatter() {
+        let good = "# Bundle history\n\n## 2026-07-01\n\n- **Verified** x\n\n## 2026-06-30\n* **Update**: y\n";
+        assert_eq!(reserved_file("log.md", good), []);
+        assert_eq!(reserved_file("tables/log.md", good), [], "a log.md at any level");
+        assert_eq!(reserved_file("index.md", "---\ntype: Index\n---\n"), [], "index.md is reserved-name's");
+        // acme_retail's log.md: `okf validate` says "log.md must not contain frontmatter".
+        let acme = "---\ntype: Log\ntitle: Acme Retail bundle history\n---\n\n# Bundle history\n\n## 2026-07-01\n\n- x\n";
+        let found = reserved_file("log.md", acme);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, 1);
+        assert!(found[0].1.contains("frontmatter (type, title)"), "{found:?}");
+        let bad = "# Log\n\n## 2026-05-01\n- a\n\n## May 3rd\n- b\n\n## 2026-06-01\n- c\n\n```\n## not a heading\n```\n";
+        let found: Vec<u32> = reserved_file("log.md", bad).into_iter().map(|(l, _)| l).collect();
+        assert_eq!(found, [6, 9], "a heading that is no date, then a group older-first");
     }
 
     #[test]

@@ -79,6 +79,10 @@ impl Format for OkfFormat {
         (syntax == LinkSyntax::Wiki)
             .then(|| (rule::WIKILINK_SYNTAX, format!("`[[{target}]]`: OKF bundles use markdown links only")))
     }
+    /// `log.md`'s structure (§9): no frontmatter, `## YYYY-MM-DD` groups newest first.
+    fn reserved_file_problems(&self, rel: &str, text: &str) -> Vec<(u32, String)> {
+        super::checks::reserved_file(rel, text)
+    }
     fn promotion_step(&self, status: &str) -> Option<&'static str> {
         (status == "draft").then_some("status draft → stable")
     }

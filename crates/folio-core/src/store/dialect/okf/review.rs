@@ -43,6 +43,12 @@ impl ReviewRules for OkfReview {
         r
     }
 
+    /// Human-reviewed (v0.2 §5.3): a `verified` entry by a `human:` actor (§7) dated at or
+    /// after the content's last meaningful change (`generated.at`, §5.2; v0.1's `timestamp`).
+    fn reviewed_in_fields(&self, _e: &Entity, f: &Fields) -> bool {
+        human_reviewed(f)
+    }
+
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         okf(store, idx, verdict, plan)
     }
@@ -59,6 +65,27 @@ impl ReviewRules for OkfReview {
         fields::append(&mut plan.draft, store, &path, "contradicts", &[json!(store.entity(other).id)])?;
         Ok(true)
     }
+}
+
+/// Whether a `human:` verification is dated at or after the last change. A bare `verified`
+/// mapping is a one-element list (§5.2); an entry whose `at` is no ISO 8601 instant does not
+/// count, and without a change date no verification can be said to cover the text as it stands.
+pub fn human_reviewed(f: &Fields) -> bool {
+    let instant = |v: Option<&Value>| v.and_then(Value::as_str).and_then(crate::store::model::timestamp::parse_instant);
+    let Some(changed) =
+        instant(f.get("generated").and_then(|g| g.get("at"))).or_else(|| instant(f.get("timestamp")))
+    else {
+        return false;
+    };
+    let entries: &[Value] = match f.get("verified") {
+        Some(Value::Array(items)) => items,
+        Some(one @ Value::Object(_)) => std::slice::from_ref(one),
+        _ => &[],
+    };
+    entries.iter().any(|v| {
+        let by_human = v.get("by").and_then(Value::as_str).is_some_and(|by| by.trim().starts_with("human:"));
+        by_human && instant(v.get("at")).is_some_and(|at| at >= changed)
+    })
 }
 
 fn okf(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
@@ -85,4 +112,32 @@ fn okf(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Res
         },
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(yaml: &str) -> Fields {
+        crate::store::read::frontmatter::parse_yaml(yaml).unwrap()
+    }
+
+    #[test]
+    fn a_human_verification_after_the_last_change_is_a_review() {
+        // acme_retail's metrics/gross-margin.md.
+        let acme = "generated: { by: reference_agent/gemini-2.5-pro, at: 2026-06-30T14:00:00Z }\n\
+                    verified:\n  - { by: human:jsmith@acme, at: 2026-07-01T09:00:00Z }\n";
+        assert!(human_reviewed(&fields(acme)));
+        // The same instant as the change, a bare mapping, a v0.1 `timestamp`.
+        assert!(human_reviewed(&fields("generated: {by: h, at: 2024-01-15T10:00:00Z}\nverified: {by: human:a, at: 2024-01-15T10:00:00Z}\n")));
+        assert!(human_reviewed(&fields("timestamp: '2026-05-28T22:53:05+00:00'\nverified: [{by: human:a, at: 2026-06-01}]\n")));
+        // Changed after the review; no change date; a machine's confirmation; no date; none.
+        let later = "generated: {by: agent/x, at: 2026-07-02T00:00:00Z}\nverified: [{by: human:a, at: 2026-07-01T09:00:00Z}]\n";
+        assert!(!human_reviewed(&fields(later)));
+        assert!(!human_reviewed(&fields("verified: [{by: human:a, at: 2026-06-01T00:00:00Z}]\n")));
+        let at = "generated: {by: agent/x, at: 2026-06-01T00:00:00Z}\n";
+        assert!(!human_reviewed(&fields(&format!("{at}verified: [{{by: process:nightly, at: 2026-07-01T09:00:00Z}}]\n"))));
+        assert!(!human_reviewed(&fields(&format!("{at}verified: [{{by: human:a}}]\n"))));
+        assert!(!human_reviewed(&fields("generated: {by: human:a, at: 2026-07-01T09:00:00Z}\n")));
+    }
 }

@@ -71,7 +71,16 @@ pub fn status(store: &Store) -> Vec<CatalogStatus> {
         }
         let names: Vec<String> = missing.iter().map(|&m| link_name(store, m, &stems)).collect();
         let notes = names.iter().map(|n| format!("missing [[{n}]]")).collect();
-        let expected = with_entries(&text, &names);
+        let pages: Vec<Page> = missing
+            .iter()
+            .zip(&names)
+            .map(|(&m, name)| {
+                let p = store.entity(m);
+                let kinds = p.kind.iter().map(|k| k.to_string()).chain(p.tags.iter().map(|t| t.to_string())).collect();
+                Page { name: name.clone(), kinds }
+            })
+            .collect();
+        let expected = with_entries(&text, &pages);
         out.push(CatalogStatus { path: e.path.clone(), state: CatalogState::Stale, expected, notes });
     }
     out
@@ -85,33 +94,127 @@ fn link_name(store: &Store, i: EntityIdx, stems: &HashMap<String, usize>) -> Str
     if shared { e.path.trim_end_matches(".md").to_string() } else { stem.to_string() }
 }
 
-/// `text` with `- [[name]]` lines after its last list item that holds a wikilink, in that
-/// item's marker and indent and the file's line ending (at the end when it has none).
-fn with_entries(text: &str, names: &[String]) -> String {
+/// A page a hub misses: how a wikilink names it, and the words that say what kind of page it
+/// is (its `type`, then its tags).
+struct Page {
+    name: String,
+    kinds: Vec<String>,
+}
+
+/// `text` with a `- [[name]]` line per page, in the body (never in the frontmatter, whose
+/// `related:` list may hold wikilinks too), in the hub's own list style and line ending:
+/// under the section its kind belongs to when the hub is grouped by kind (`## People`,
+/// `## Products & Tools`: after that section's last entry, or its last line), else after the
+/// body's last list item holding a wikilink, else at the end.
+fn with_entries(text: &str, pages: &[Page]) -> String {
     let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let last_entry = lines.iter().rposition(|l| list_marker(l).is_some() && l.contains("[["));
+    let body_start = match crate::store::read::frontmatter::locate(text) {
+        crate::store::read::frontmatter::Block::Closed { body_start, .. } => {
+            text[..body_start].split_inclusive('\n').count()
+        }
+        _ => 0,
+    };
+    let entry_at = |i: usize| list_marker(lines[i]).is_some() && lines[i].contains("[[");
+    let last_entry = (body_start..lines.len()).rev().find(|&i| entry_at(i));
     let marker = last_entry.and_then(|i| list_marker(lines[i])).unwrap_or_else(|| "- ".to_string());
-    let added: String = names.iter().map(|n| format!("{marker}[[{n}]]{eol}")).collect();
-    match last_entry {
-        Some(i) => {
-            let mut out: String = lines[..=i].concat();
-            if !out.ends_with('\n') {
-                out.push_str(eol);
-            }
-            out.push_str(&added);
-            out.extend(lines[i + 1..].iter().copied());
-            out
-        }
-        None => {
-            let mut out = text.to_string();
-            if !out.is_empty() && !out.ends_with('\n') {
-                out.push_str(eol);
-            }
-            out.push_str(&added);
-            out
-        }
+    let sections = sections(&lines, body_start);
+    // Each page's line goes after a line of the file (None: at the end).
+    let mut after: Vec<(Option<usize>, String)> = Vec::new();
+    for page in pages {
+        let line = format!("{marker}[[{}]]{eol}", page.name);
+        let home = page_words(&page.kinds).find_map(|w| sections.iter().find(|s| s.words.contains(&w)));
+        let anchor = match home {
+            Some(s) => Some((s.start..s.end).rev().find(|&i| entry_at(i)).unwrap_or_else(|| {
+                (s.start..s.end).rev().find(|&i| !is_blank_or_rule(lines[i])).unwrap_or(s.start)
+            })),
+            None => last_entry,
+        };
+        after.push((anchor, line));
     }
+    let mut out = String::with_capacity(text.len() + 32 * pages.len());
+    for (i, l) in lines.iter().enumerate() {
+        out.push_str(l);
+        let mut added = after.iter().filter(|(a, _)| *a == Some(i)).peekable();
+        if added.peek().is_some() && !out.ends_with('\n') {
+            out.push_str(eol);
+        }
+        added.for_each(|(_, line)| out.push_str(line));
+    }
+    let mut at_end = after.iter().filter(|(a, _)| a.is_none()).peekable();
+    if at_end.peek().is_some() && !out.is_empty() && !out.ends_with('\n') {
+        out.push_str(eol);
+    }
+    at_end.for_each(|(_, line)| out.push_str(line));
+    out
+}
+
+/// A `##` (or deeper) section of a hub's body: its lines `start..end` (heading included) and
+/// the words its heading names kinds by.
+struct Section {
+    start: usize,
+    end: usize,
+    words: Vec<String>,
+}
+
+/// The body's sections under `##`–`######` headings that name a group (a `#` title groups
+/// nothing, and a heading of more than three words is a sentence: `## Add new entities here`).
+fn sections(lines: &[&str], body_start: usize) -> Vec<Section> {
+    let level = |l: &str| {
+        let hashes = l.bytes().take_while(|b| *b == b'#').count();
+        (hashes > 0 && l[hashes..].starts_with(' ')).then_some(hashes)
+    };
+    let mut out: Vec<Section> = Vec::new();
+    let mut open: Option<(usize, usize)> = None;
+    for (i, l) in lines.iter().enumerate().skip(body_start) {
+        let Some(depth) = level(l) else { continue };
+        if let Some((start, d)) = open.take() {
+            if depth > d {
+                open = Some((start, d));
+                continue;
+            }
+            out.push(Section { start, end: i, words: page_words(&[lines[start].to_string()]).collect() });
+        }
+        open = (depth >= 2).then_some((i, depth));
+    }
+    if let Some((start, _)) = open {
+        out.push(Section { start, end: lines.len(), words: page_words(&[lines[start].to_string()]).collect() });
+    }
+    out.retain(|s| s.words.len() <= 3);
+    out
+}
+
+fn is_blank_or_rule(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty() || (t.len() >= 3 && (t.bytes().all(|b| b == b'-') || t.bytes().all(|b| b == b'*')))
+}
+
+/// The kinds `texts` name, as one word each: lower-cased, split at anything not a letter or
+/// digit, singular, and the words LLM wikis group entities by brought to one (`person` and
+/// `people`; `project`, `repo`, `plugin`, `tool` and `product`; `company` and `organization`).
+fn page_words(texts: &[String]) -> impl Iterator<Item = String> + '_ {
+    texts.iter().flat_map(|t| {
+        t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(|w| canonical(&w.to_lowercase())).collect::<Vec<_>>()
+    })
+}
+
+fn canonical(word: &str) -> String {
+    let singular = if let Some(stem) = word.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if word.ends_with("sses") || word.ends_with("xes") || word.ends_with("ches") || word.ends_with("shes") {
+        word[..word.len() - 2].to_string()
+    } else if word.len() > 3 && word.ends_with('s') && !word.ends_with("ss") {
+        word[..word.len() - 1].to_string()
+    } else {
+        word.to_string()
+    };
+    let same = match singular.as_str() {
+        "people" | "person" | "human" | "researcher" | "author" => "person",
+        "organization" | "organisation" | "org" | "company" | "team" | "lab" | "institution" => "organization",
+        "product" | "tool" | "project" | "repo" | "repository" | "plugin" | "library" | "app" | "software" => "product",
+        other => other,
+    };
+    same.to_string()
 }
 
 /// The list marker a line starts with, with its indent (`  - `, `* `, `1. `).
@@ -131,14 +234,56 @@ fn list_marker(line: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    fn pages(names: &[&str]) -> Vec<Page> {
+        names.iter().map(|n| Page { name: n.to_string(), kinds: Vec::new() }).collect()
+    }
+
     #[test]
     fn entries_join_the_last_list_in_its_style() {
         let hub = "# Entities\n\nIntro.\n\n* [[Alice]] — a person\n* [[Bob]]\n\nSee also the map.\n";
         assert_eq!(
-            with_entries(hub, &["Carol".into()]),
+            with_entries(hub, &pages(&["Carol"])),
             "# Entities\n\nIntro.\n\n* [[Alice]] — a person\n* [[Bob]]\n* [[Carol]]\n\nSee also the map.\n"
         );
-        assert_eq!(with_entries("# Hub\r\n  - [[a]]\r\n", &["b".into()]), "# Hub\r\n  - [[a]]\r\n  - [[b]]\r\n");
-        assert_eq!(with_entries("# Hub", &["b".into()]), "# Hub\n- [[b]]\n");
+        assert_eq!(with_entries("# Hub\r\n  - [[a]]\r\n", &pages(&["b"])), "# Hub\r\n  - [[a]]\r\n  - [[b]]\r\n");
+        assert_eq!(with_entries("# Hub", &pages(&["b"])), "# Hub\n- [[b]]\n");
+    }
+
+    #[test]
+    fn entries_go_into_the_body_never_the_frontmatter() {
+        // claude-obsidian's sources/_index.md: a `related:` list of wikilinks, a body of
+        // headings and no list.
+        let hub = "---\ntype: meta\nrelated:\n  - \"[[index]]\"\n  - \"[[Andrej Karpathy]]\"\n---\n\n# Sources Index\n\n\
+                   ## Articles\n\n<!-- Add article source pages here -->\n\n---\n\n## Add new sources here after each ingest.\n";
+        let got = with_entries(hub, &[Page { name: "ecosystem-research".into(), kinds: vec!["source".into(), "research".into()] }]);
+        assert_eq!(got, format!("{hub}- [[ecosystem-research]]\n"));
+    }
+
+    #[test]
+    fn an_entry_goes_under_the_section_of_its_kind() {
+        // claude-obsidian's entities/_index.md.
+        let hub = "---\ntype: meta\nrelated:\n  - \"[[index]]\"\n---\n\n# Entities Index\n\n## People\n\n\
+                   - [[Andrej Karpathy]] — AI researcher\n\n---\n\n## Organizations\n\n<!-- Add organization pages here -->\n\n\
+                   ---\n\n## Products & Tools\n\n<!-- Add tool and product pages here -->\n\n---\n\n## Add new entities here.\n";
+        let page = |name: &str, kinds: &[&str]| Page { name: name.into(), kinds: kinds.iter().map(|k| k.to_string()).collect() };
+        let got = with_entries(
+            hub,
+            &[
+                page("kepano-obsidian-skills", &["entity", "github-repo", "official"]),
+                page("Claude SEO", &["entity", "entity", "project", "seo"]),
+                page("Ada Lovelace", &["entity", "person"]),
+                page("Acme Labs", &["entity", "company"]),
+                page("Something", &["entity", "misc"]),
+            ],
+        );
+        let want = hub
+            .replace("- [[Andrej Karpathy]] — AI researcher\n", "- [[Andrej Karpathy]] — AI researcher\n- [[Ada Lovelace]]\n")
+            .replace("<!-- Add organization pages here -->\n", "<!-- Add organization pages here -->\n- [[Acme Labs]]\n")
+            .replace(
+                "<!-- Add tool and product pages here -->\n",
+                "<!-- Add tool and product pages here -->\n- [[kepano-obsidian-skills]]\n- [[Claude SEO]]\n",
+            )
+            .replace("- [[Ada Lovelace]]\n", "- [[Ada Lovelace]]\n- [[Something]]\n");
+        assert_eq!(got, want);
     }
 }

@@ -14,23 +14,65 @@ mod hubs;
 mod ignore_filters;
 mod log_reader;
 pub mod review;
+mod templates;
 pub use format::KIND;
 
 pub struct Vault {
     ignored: ignore_filters::IgnoreFilters,
+    /// Template folders, whose `[[{{title}}]]` placeholders are no links.
+    templates: templates::TemplateFolders,
     /// The Obsidian vault around the root, when the root is one of its subfolders.
     enclosing: Option<Enclosing>,
+    /// The vault's files outside the root, listed the first time a link asks.
+    outside: Option<std::sync::Arc<crate::store::read::resolve::LazyOutside>>,
 }
 
 impl Vault {
     pub fn open(root: &Path) -> Vault {
         let Some((vault, below)) = vault_root(root) else {
-            return Vault { ignored: Default::default(), enclosing: None };
+            return Vault {
+                ignored: Default::default(),
+                templates: templates::TemplateFolders::of(None, ""),
+                enclosing: None,
+                outside: None,
+            };
         };
         let ignored = ignore_filters::IgnoreFilters::of(&vault, &below);
+        let templates = templates::TemplateFolders::of(Some(&vault), &below);
         let enclosing = (!below.is_empty()).then_some(Enclosing { what: "Obsidian vault", root: vault, below });
-        Vault { ignored, enclosing }
+        let outside = enclosing.as_ref().map(|e| {
+            let (root, below) = (e.root.clone(), e.below.clone());
+            std::sync::Arc::new(crate::store::read::resolve::LazyOutside::new(&e.below, move || {
+                outside_files(&root, &below)
+            }))
+        });
+        Vault { ignored, templates, enclosing, outside }
     }
+}
+
+/// The files of the vault at `vault` outside the store `below` it (`wiki/`), relative to the
+/// vault root: Obsidian resolves a note's name across the whole vault. Hidden files and
+/// folders (`.obsidian/`, `.git/`) are no part of a vault.
+fn outside_files(vault: &Path, below: &str) -> Vec<String> {
+    let skip = below.trim_end_matches('/');
+    let mut out = Vec::new();
+    let mut stack = vec![(vault.to_path_buf(), String::new())];
+    while let Some((dir, rel)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
+            match e.file_type() {
+                Ok(t) if t.is_dir() && path != skip => stack.push((e.path(), path)),
+                Ok(t) if t.is_file() => out.push(path),
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// The Obsidian vault holding `root` — the nearest folder at or above it with `.obsidian/` —
@@ -71,6 +113,12 @@ impl Dialect for Vault {
         self.enclosing.clone()
     }
 
+    /// Opened at a folder of an Obsidian vault: the vault's other notes and files, which
+    /// Obsidian's names reach from here.
+    fn outside(&self) -> Option<std::sync::Arc<crate::store::read::resolve::LazyOutside>> {
+        self.outside.clone()
+    }
+
     fn history(&self, root: &Path) -> Vec<crate::store::model::history::HistoryEvent> {
         log_reader::history(root)
     }
@@ -95,6 +143,9 @@ impl Dialect for Vault {
                 links.append(&mut e.links);
                 e.links = links;
             }
+        }
+        if self.templates.holds(file.rel) {
+            e.links.retain(|l| l.syntax != crate::store::entity::LinkSyntax::Wiki || !templates::is_placeholder(l.target()));
         }
         vec![e]
     }

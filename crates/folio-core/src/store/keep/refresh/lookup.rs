@@ -44,7 +44,7 @@ impl<'a> SortedLookup<'a> {
         };
         let mut found = HashMap::new();
         if !asked.is_empty() {
-            claim_names(self.entities, |key, i| {
+            claim_names(self.entities, self.context.rules, |key, i| {
                 if !found.contains_key(key.as_ref())
                     && let Some(k) = asked.get(key.as_ref())
                 {
@@ -218,11 +218,18 @@ mod tests {
         assert_eq!(sorted.wiki("a/b/users.md", "../../../c"), Resolution::Escapes);
         assert_eq!(sorted.wiki("a/b/users.md", "../gone"), Resolution::Broken, "inside, from the file");
         assert_eq!(sorted.wiki("x.md", "rc/paper.pdf"), Resolution::Broken, "a suffix is whole folders");
-        assert_eq!(sorted.wiki("x.md", "paper"), Resolution::file("src/paper.pdf"), "a file by stem");
+        assert_eq!(sorted.wiki("x.md", "paper"), Resolution::Broken, "a link without an extension names a note");
+        assert_eq!(sorted.wiki("x.md", "paper.pdf"), Resolution::file("src/paper.pdf"), "a file by its name");
         assert_eq!(sorted.markdown("x.md", ".github/ci.yml"), Resolution::file(".github/ci.yml"));
         assert_eq!(sorted.markdown("x.md", ".github/missing.yml"), Resolution::Broken);
-        assert_eq!(sorted.name("people"), Some(2), "a title beats an alias");
-        assert_eq!(sorted.name("users"), Some(0), "a stem beats an alias");
-        assert_eq!(sorted.name("shared"), Some(4), "the first entity keeps a shared title");
+        // Obsidian's names are paths and file names: no title, no alias.
+        assert_eq!(sorted.name("people"), None, "no title");
+        assert_eq!(sorted.name("users"), Some(0), "a stem");
+        let plain = SortedLookup::recording(&entities, &files, &contexts[0]);
+        let _ = resolve(&plain);
+        let plain = plain.with_names();
+        assert_eq!(plain.name("people"), Some(2), "a title beats an alias");
+        assert_eq!(plain.name("users"), Some(0), "a stem beats an alias");
+        assert_eq!(plain.name("shared"), Some(4), "the first entity keeps a shared title");
     }
 }

@@ -18,10 +18,97 @@ pub struct LinkRules {
     /// Links may land in hidden folders that exist on disk (`.github/`, `.claude-plugin/`),
     /// which the walk skips.
     pub hidden_folders: bool,
+    /// Wikilinks name a note by its path or file name only: never through a `title:` or
+    /// `aliases:` field (Obsidian's aliases only feed its link suggestions).
+    pub names_are_files: bool,
 }
 
 impl LinkRules {
-    pub const OBSIDIAN: LinkRules = LinkRules { files_by_name: true, path_suffixes: true, hidden_folders: true };
+    pub const OBSIDIAN: LinkRules =
+        LinkRules { files_by_name: true, path_suffixes: true, hidden_folders: true, names_are_files: true };
+}
+
+/// The files of the tool's store that lie outside a store opened at one of its subfolders (an
+/// Obsidian vault opened at `wiki/`): what a wikilink may still reach from there. Paths are
+/// relative to the tool's root.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Outside {
+    /// `../` once per folder the store root sits below the tool's root.
+    up: String,
+    /// Lower-cased path → the path as written.
+    by_path: std::collections::HashMap<String, String>,
+    /// Lower-cased name → the first path in path order claiming it: a note's file name with
+    /// and without `.md`, another file's full name (Obsidian's names).
+    by_name: std::collections::HashMap<String, String>,
+}
+
+/// `Outside`, listed the first time a link needs it: most stores opened inside a vault resolve
+/// every link without walking the rest of the vault.
+pub struct LazyOutside {
+    below: String,
+    list: Box<dyn Fn() -> Vec<String> + Send + Sync>,
+    found: std::sync::OnceLock<Outside>,
+}
+
+impl LazyOutside {
+    /// The files `list` returns (relative to the tool's root), for a store `below` it.
+    pub fn new(below: &str, list: impl Fn() -> Vec<String> + Send + Sync + 'static) -> LazyOutside {
+        LazyOutside { below: below.to_string(), list: Box::new(list), found: std::sync::OnceLock::new() }
+    }
+
+    pub fn get(&self) -> &Outside {
+        self.found.get_or_init(|| Outside::new(&self.below, (self.list)()))
+    }
+}
+
+/// One listing is equal only to itself (two stores' contexts never share one).
+impl PartialEq for LazyOutside {
+    fn eq(&self, other: &LazyOutside) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for LazyOutside {}
+
+impl std::fmt::Debug for LazyOutside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LazyOutside").field("below", &self.below).field("found", &self.found.get()).finish()
+    }
+}
+
+impl Outside {
+    /// `paths` (relative to the tool's root, outside the store), for a store `below` it.
+    pub fn new(below: &str, paths: impl IntoIterator<Item = String>) -> Outside {
+        let mut paths: Vec<String> = paths.into_iter().collect();
+        paths.sort_by(|a, b| (a.matches('/').count(), a).cmp(&(b.matches('/').count(), b)));
+        let mut out =
+            Outside { up: "../".repeat(below.split('/').filter(|s| !s.is_empty()).count()), ..Default::default() };
+        for p in paths {
+            let name = super::paths::file_name(&p);
+            let mut names = vec![lower(name).into_owned()];
+            if let Some(note) = name.strip_suffix(".md") {
+                names.push(lower(note).into_owned());
+            }
+            for n in names {
+                out.by_name.entry(n).or_insert_with(|| p.clone());
+            }
+            out.by_path.insert(lower(&p).into_owned(), p);
+        }
+        out
+    }
+
+    /// The file a wikilink naming `key` (lower-cased, without a path) reaches, from the store
+    /// root (`../docs/guide.md`).
+    pub fn named(&self, key: &str) -> Option<String> {
+        self.by_name.get(key).map(|p| format!("{}{p}", self.up))
+    }
+
+    /// The file at `path` (relative to the tool's root, lower-cased; a note with or without
+    /// `.md`), from the store root.
+    pub fn at(&self, path: &str) -> Option<String> {
+        let found = self.by_path.get(path).or_else(|| self.by_path.get(&format!("{path}.md")))?;
+        Some(format!("{}{found}", self.up))
+    }
 }
 
 /// Where and by which rules a store's links resolve (`Store::link_context`).
@@ -35,6 +122,9 @@ pub struct LinkContext {
     /// Where the store root sits below the root the format's own tool resolves paths from
     /// (`wiki/` for an Obsidian vault opened at its `wiki/` folder; empty when they are one).
     pub below: String,
+    /// The files of that enclosing store outside the store root, when the format's tool
+    /// resolves names across it (`Dialect::outside`), listed when a link first asks.
+    pub outside: Option<std::sync::Arc<LazyOutside>>,
 }
 
 impl Default for LinkContext {
@@ -44,6 +134,7 @@ impl Default for LinkContext {
             folder_pages: crate::store::dialect::spec::INDEX_PAGES,
             root: None,
             below: String::new(),
+            outside: None,
         }
     }
 }

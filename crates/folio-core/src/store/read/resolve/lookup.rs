@@ -81,10 +81,12 @@ pub trait Lookup {
         if let Some(inside) = in_outer.strip_prefix(below) {
             return self.lookup_path(inside, path.ends_with('/'));
         }
+        // From the root as the system names it: a relative root (`wiki`) has no parent to go to.
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
         let outer = below
             .split('/')
             .filter(|s| !s.is_empty())
-            .fold(root.to_path_buf(), |p, _| p.parent().map(std::path::Path::to_path_buf).unwrap_or(p));
+            .fold(root, |p, _| p.parent().map(std::path::Path::to_path_buf).unwrap_or(p));
         let up = "../".repeat(below.split('/').filter(|s| !s.is_empty()).count());
         if exists_inside(&outer, &in_outer) { Resolution::file(format!("{up}{in_outer}")) } else { Resolution::Broken }
     }
@@ -155,6 +157,18 @@ pub trait Lookup {
                     found => return found,
                 }
             }
+            // A path to a file of the tool's store outside this root: from the tool's root,
+            // or from the linking note.
+            if let Some(outside) = self.context().outside.as_deref().map(|o| o.get()) {
+                let from_note = join(&format!("{below}{}", crate::store::model::relpath::parent(from)), stripped);
+                let found = [stripped.to_string(), from_note]
+                    .iter()
+                    .filter_map(|c| normalize(c))
+                    .find_map(|c| outside.at(&lower(&c)));
+                if let Some(path) = found {
+                    return Resolution::file(path);
+                }
+            }
             if !inside {
                 return Resolution::Escapes;
             }
@@ -180,7 +194,9 @@ pub trait Lookup {
         match self.name(t) {
             Some(i) => self.entity(i),
             None if !slash && self.context().rules.files_by_name => {
-                self.file_named(&lower(t)).map_or(Resolution::Broken, Resolution::file)
+                let key = lower(t);
+                let elsewhere = || self.context().outside.as_deref().and_then(|o| o.get().named(&key));
+                self.file_named(&key).or_else(elsewhere).map_or(Resolution::Broken, Resolution::file)
             }
             None => Resolution::Broken,
         }

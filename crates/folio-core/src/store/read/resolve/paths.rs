@@ -176,15 +176,6 @@ pub(super) fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
-/// A file name without its last extension (`Wiki Map.canvas` → `Wiki Map`); a dot-file keeps
-/// its name.
-pub(super) fn stem(name: &str) -> &str {
-    match name.rfind('.') {
-        Some(i) if i > 0 => &name[..i],
-        _ => name,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
