@@ -176,6 +176,12 @@ pub trait Dialect: Send + Sync {
         None
     }
 
+    /// What the format's own manifest says of the cross-entity rules' severities (AIP-10's
+    /// `lints:`); nothing for most formats.
+    fn manifest_lints(&self) -> crate::store::lint::manifest::ManifestLints {
+        crate::store::lint::manifest::ManifestLints::default()
+    }
+
     /// Dialect-specific facts for `folio stats --json` / `show` (e.g. the merged AIP-10 config).
     fn info(&self) -> serde_json::Value {
         serde_json::Value::Null

@@ -51,7 +51,7 @@ impl Linted {
 
     /// `full`, the content rules taking their profiles from `profiles` (a cache's).
     pub fn full_with(store: &Store, config: &LintConfig, profiles: ProfileSource) -> Linted {
-        let manifest = ManifestLints::from_info(&store.dialect.info());
+        let manifest = store.dialect.manifest_lints();
         let report = report(store, config, &manifest, profiles);
         let keys = duplicates::RULES.map(|r| store.entities.iter().map(|e| duplicates::key_hash(r, e)).collect());
         let loose = store.entities.iter().map(|e| is_loose(e)).collect();
@@ -74,7 +74,7 @@ impl Linted {
         config: &LintConfig,
         profiles: ProfileSource,
     ) -> Linted {
-        let manifest = ManifestLints::from_info(&new.dialect.info());
+        let manifest = new.dialect.manifest_lints();
         let fits = self.loose.len() == old.entities.len() && old.root == new.root && manifest == self.manifest;
         if !fits || !self.config.same_rules(config) {
             return Linted::full_with(new, config, profiles);

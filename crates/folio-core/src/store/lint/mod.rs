@@ -145,7 +145,7 @@ pub type ProfileSource<'a> = &'a (dyn Fn() -> Vec<near_duplicate::Profile> + Syn
 
 /// `lint`, the content rules taking their profiles from `profiles`.
 pub fn lint_with(store: &Store, config: &LintConfig, profiles: ProfileSource) -> Report {
-    report(store, config, &manifest::ManifestLints::from_info(&store.dialect.info()), profiles)
+    report(store, config, &store.dialect.manifest_lints(), profiles)
 }
 
 fn report(store: &Store, config: &LintConfig, manifest: &manifest::ManifestLints, profiles: ProfileSource) -> Report {
@@ -375,11 +375,13 @@ mod tests {
                 StoreWarning { code: "manifest-unreadable".into(), message: "bad JSON".into(), path: None },
             ]
         }
-        fn info(&self) -> serde_json::Value {
-            serde_json::json!({"merged": {"lints": [
+        fn manifest_lints(&self) -> manifest::ManifestLints {
+            let merged = serde_json::from_value(serde_json::json!({"lints": [
                 {"id": "r", "kind": "broken-ref", "appliesTo": "*", "severity": "error"},
                 {"id": "o", "kind": "orphan", "appliesTo": "Concept", "severity": "warn"}
-            ]}, "chain": []})
+            ]}))
+            .unwrap();
+            crate::store::dialect::aip10::lints::from_manifest(&merged)
         }
     }
 

@@ -15,6 +15,7 @@ use crate::store::write::catalog::{CatalogPlan, CatalogState};
 pub mod catalog;
 pub mod format;
 pub mod spec;
+pub mod lints;
 pub mod log_writer;
 pub mod review;
 pub use format::KIND;
@@ -196,6 +197,10 @@ impl Dialect for Aip10 {
     }
 
     /// `{"merged": {...}, "chain": [leaf, parent, …], "views": [{"path", "merged", "chain"}]}`.
+    fn manifest_lints(&self) -> crate::store::lint::manifest::ManifestLints {
+        lints::from_manifest(&self.workspace.merged)
+    }
+
     fn info(&self) -> Value {
         let views: Vec<Value> =
             self.views.iter().map(|(path, r)| json!({"path": path, "merged": r.merged, "chain": r.chain})).collect();
