@@ -122,7 +122,7 @@ pub const EXPLAINED: &[Explained] = &[
 ];
 
 /// What obsidiantools says of one folder.
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, PartialEq, serde::Deserialize)]
 struct Reference {
     /// Note name → path relative to the folder.
     notes: BTreeMap<String, String>,
@@ -394,4 +394,85 @@ fn every_vault_agrees_with_obsidiantools_or_is_explained() {
         println!("{run}: {n} × {:?} {:?} {}", EXPLAINED[*i].check, EXPLAINED[*i].side, EXPLAINED[*i].class);
     }
     assert!(unexplained.is_empty(), "disagreements no entry of EXPLAINED covers:\n{}", unexplained.join("\n"));
+}
+
+/// `name` renamed to `to` wherever the graph names it (notes, backlinks, wikilinks).
+fn renamed(r: &Reference, name: &str, to: &str) -> (Vec<String>, BTreeMap<String, Vec<String>>) {
+    let swap = |n: &String| if n == name { to.to_string() } else { n.clone() };
+    let mut backlinks: BTreeMap<String, Vec<String>> =
+        r.backlinks.iter().map(|(k, vs)| (swap(k), vs.iter().map(swap).collect())).collect();
+    backlinks.values_mut().for_each(|v| v.sort());
+    (r.nonexistent.clone(), backlinks)
+}
+
+#[test]
+fn every_write_on_a_vault_changes_obsidiantools_graph_only_as_intended() {
+    let Some(python) = support::reference::python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let vault = tmp.path().join("vault");
+    copy_tree(&fixture("obsidian-vault"), &vault);
+    let v = vault.to_str().unwrap();
+    let before = reference(&python, &vault);
+    // A linked note: every write below must leave the link graph exactly as it was, but `mv`,
+    // which renames one node and keeps every link to it.
+    let (name, path) = before
+        .notes
+        .iter()
+        .find(|(n, _)| before.backlinks.get(*n).is_some_and(|b| !b.is_empty()))
+        .map(|(n, p)| (n.clone(), p.clone()))
+        .expect("a note that others link to");
+    let id = path.strip_suffix(".md").unwrap().to_string();
+    let writes: Vec<Vec<String>> = vec![
+        vec!["set".into(), v.into(), id.clone(), "status".into(), "reviewed".into()],
+        vec!["unset".into(), v.into(), id.clone(), "status".into()],
+        vec!["review".into(), v.into(), "approve".into(), id.clone(), "--as".into(), "human:ref".into()],
+        vec![
+            "review".into(),
+            v.into(),
+            "veto".into(),
+            id.clone(),
+            "--reason=wrong".into(),
+            "--as".into(),
+            "human:ref".into(),
+        ],
+        vec!["index".into(), v.into()],
+        vec!["lint".into(), v.into(), "--fix".into()],
+    ];
+    let mut applied = 0;
+    for args in &writes {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = folio(&args);
+        if o.status.code() == Some(2) {
+            continue; // does not apply to this note (nothing to unset, nothing to index…)
+        }
+        applied += 1;
+        let after = reference(&python, &vault);
+        if args[0] == "review" && args[2] == "veto" {
+            // A veto may take the note out of the vault (its format's rule): every other note
+            // keeps its notes and its links.
+            let others = |r: &Reference| -> (Vec<String>, BTreeMap<String, Vec<String>>) {
+                let notes = r.notes.keys().filter(|n| **n != name).cloned().collect();
+                let links =
+                    r.wikilinks.iter().filter(|(n, _)| **n != name).map(|(n, l)| (n.clone(), l.clone())).collect();
+                (notes, links)
+            };
+            assert_eq!(others(&after), others(&before), "{args:?} changed other notes");
+        } else {
+            assert_eq!(after, before, "{args:?} changed what obsidiantools sees");
+        }
+        let u = folio(&["undo", v]);
+        if u.status.success() {
+            assert_eq!(reference(&python, &vault), before, "undo after {args:?} left the graph changed");
+        }
+    }
+    assert!(applied >= 3, "only {applied} writes applied");
+    // A move renames the node and keeps every link to it (folio repoints them).
+    let moved = format!("{}-moved", id);
+    let o = folio(&["mv", v, &id, &moved]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let after = reference(&python, &vault);
+    let new_name = moved.rsplit('/').next().unwrap().to_string();
+    assert_eq!(renamed(&after, &new_name, &new_name), renamed(&before, &name, &new_name), "mv must only rename");
+    assert!(folio(&["undo", v]).status.success());
+    assert_eq!(reference(&python, &vault), before, "undo of the move");
 }
