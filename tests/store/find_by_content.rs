@@ -272,6 +272,11 @@ fn evolve_example_pillow_ranks_first_and_the_exif_guidelines_are_near_duplicates
     // Without --text the fuzzy fields alone do not put it first (what the issue reports).
     let fuzzy = folio_json(&["recall", "--json", store, "pillow"]);
     assert_ne!(fuzzy["results"][0]["id"], pillow);
+    // A sentence of prose finds the page whose body says it, not a field holding its letters
+    // scattered (issue 41: the EXIF guideline outranked the git one on fuzzy field scores).
+    let v = folio_json(&["recall", "--text", "--json", store, "git push asks for a password in the sandbox"]);
+    let ids: Vec<&str> = v["results"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.first(), Some(&"guideline/when-publishing-to-github-from-this-sandbox-environment-git"), "{ids:?}");
 
     let v = lint_json(&root);
     let pairs = reported_pairs(&v, "near-duplicate");

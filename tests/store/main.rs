@@ -16,6 +16,7 @@ mod hostile;
 mod lint;
 mod lint_fix;
 mod lint_ignore;
+mod lint_templated;
 mod log_grows;
 mod recall_bounds;
 mod relint;

@@ -305,7 +305,7 @@ mod tests {
         let text = TextRecall::build(&store);
         for q in ["margin", "gross rev", "daily revenue", "mrgn", "stale churn", "ledger note 1", "refund cohort"] {
             let query = Query::parse(q);
-            let pattern = rank::pattern(q);
+            let pattern = rank::pattern(&Terms::fuzzy_text(q));
             let bm25 = bm25::scores_any(&text.index, &text.groups(q, false));
             let mut want: Vec<(EntityIdx, u32)> = (0..store.entities.len())
                 .filter_map(|i| {

@@ -32,9 +32,16 @@ impl Terms {
         self.words.is_empty()
     }
 
-    /// The query as the fuzzy matcher takes it: without the quotes (a `"` means nothing to it).
+    /// The query as the field matcher takes it beside the body search: without the quotes (a
+    /// `"` means nothing to it), each plain word a substring atom (`'word`). Words of prose
+    /// match the fields as words: scattered letters of them ("git push asks" in "skip exiftool")
+    /// would outrank the page whose body is what the words say.
     pub fn fuzzy_text(text: &str) -> String {
-        text.replace('"', " ").split_whitespace().collect::<Vec<_>>().join(" ")
+        text.replace('"', " ")
+            .split_whitespace()
+            .map(|w| if w.starts_with(['\'', '^', '!']) || w.ends_with('$') { w.to_string() } else { format!("'{w}") })
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -55,7 +62,8 @@ mod tests {
             t.phrases,
             [vec!["pip".to_string(), "install".into()], vec!["to".into(), "the".into(), "end".into()]]
         );
-        assert_eq!(Terms::fuzzy_text("exif \"pip install\""), "exif pip install");
+        assert_eq!(Terms::fuzzy_text("exif \"pip install\""), "'exif 'pip 'install");
+        assert_eq!(Terms::fuzzy_text("^guide 'exact !not end$"), "^guide 'exact !not end$");
         let words: Vec<String> = ["run", "pip", "install", "now"].map(String::from).to_vec();
         assert!(holds_phrases(&words, &t.phrases[..1]));
         assert!(!holds_phrases(&words, &t.phrases));

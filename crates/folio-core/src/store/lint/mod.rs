@@ -18,6 +18,7 @@ pub mod fix;
 pub mod graph;
 pub mod ignore;
 pub mod incremental;
+pub mod kinship;
 pub mod links;
 pub mod manifest;
 pub mod near_duplicate;

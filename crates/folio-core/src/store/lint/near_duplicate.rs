@@ -13,6 +13,7 @@ type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 use rayon::prelude::*;
 
 use super::Finding;
+use super::kinship::Kinship;
 use crate::store::Store;
 use crate::store::model::entity::{EntityIdx, Severity};
 use crate::store::read::body_text;
@@ -26,6 +27,9 @@ pub const DEFAULT_THRESHOLD: f64 = 0.2;
 pub const NEAR_EXACT: f64 = 0.9;
 /// What a word inside fenced code weighs against one in prose.
 pub const CODE_WEIGHT: f32 = 0.3;
+/// From this similarity a pair is one text edited, whatever its form: two template siblings
+/// this alike are duplicates (`kinship`).
+pub const SAME_WORDS: f64 = 2.0 / 3.0;
 /// Up to this many entities every pair is compared; beyond, candidates come from LSH.
 const ALL_PAIRS_UP_TO: usize = 600;
 /// MinHash bins (one-permutation hashing) and how they are banded.
@@ -97,7 +101,7 @@ pub fn stem(w: &str) -> &str {
 }
 
 /// FNV-1a: stable across runs, so findings never depend on a random seed.
-fn word_hash(w: &str) -> u32 {
+pub(crate) fn word_hash(w: &str) -> u32 {
     let mut h: u32 = 0x811c_9dc5;
     for b in w.bytes() {
         h ^= u32::from(b);
@@ -139,7 +143,7 @@ impl Rarity {
         Rarity { df, n: profiles.len() as f32 }
     }
 
-    fn weight(&self, h: u32) -> f32 {
+    pub(crate) fn weight(&self, h: u32) -> f32 {
         let df = self.df.get(&h).copied().unwrap_or(1).max(1) as f32;
         if df > self.boilerplate() {
             return 0.0;
@@ -255,19 +259,22 @@ fn lsh_candidates(profiles: &[Profile], rarity: &Rarity) -> Vec<(u32, u32)> {
 
 /// Every pair of entities whose similarity reaches `threshold`, with it; pairs in index order.
 pub fn pairs(profiles: &[Profile], threshold: f64) -> Vec<(u32, u32, f64)> {
-    let rarity = Rarity::new(profiles);
+    pairs_by(profiles, &Rarity::new(profiles), threshold)
+}
+
+fn pairs_by(profiles: &[Profile], rarity: &Rarity, threshold: f64) -> Vec<(u32, u32, f64)> {
     let usable = |i: u32| profiles[i as usize].words.len() >= MIN_WORDS;
     let candidates: Vec<(u32, u32)> = if profiles.len() <= ALL_PAIRS_UP_TO {
         let n = profiles.len() as u32;
         (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect()
     } else {
-        lsh_candidates(profiles, &rarity)
+        lsh_candidates(profiles, rarity)
     };
     candidates
         .into_par_iter()
         .filter(|&(a, b)| usable(a) && usable(b))
         .filter_map(|(a, b)| {
-            let s = similarity(&profiles[a as usize], &profiles[b as usize], &rarity);
+            let s = similarity(&profiles[a as usize], &profiles[b as usize], rarity);
             (s >= threshold).then_some((a, b, s))
         })
         .collect()
@@ -359,10 +366,24 @@ pub fn label(similarity: f64) -> &'static str {
 /// The findings: one per entity in a pair, naming the other entity and the similarity. Returns
 /// the pairs too, for the contradiction rule.
 pub fn check(store: &Store, profiles: &[Profile], threshold: f64, out: &mut Vec<Finding>) -> Vec<(u32, u32, f64)> {
-    let mut found = pairs(profiles, threshold);
+    let rarity = Rarity::new(profiles);
+    let mut found = pairs_by(profiles, &rarity, threshold);
     // An entity restating the source it cites is a summary, not an accidental duplicate;
     // only a (near-)exact copy of its own source is still worth a word.
     found.retain(|&(a, b, s)| s >= NEAR_EXACT || !(cites(store, a, b) || cites(store, b, a)));
+    // Two days of one log, two fillings of one template: alike in form, not in subject
+    // (`kinship`); a copy-edit (mostly the same words) is still one.
+    found = found
+        .into_par_iter()
+        .filter(|&(a, b, s)| {
+            s >= NEAR_EXACT
+                || match super::kinship::of(store, a, b, &rarity, threshold) {
+                    Some(Kinship::DatedSeries) => false,
+                    Some(Kinship::TemplateSiblings) => s >= SAME_WORDS,
+                    None => true,
+                }
+        })
+        .collect();
     // Exact and near-exact copies first within an entity's findings.
     found.sort_by(|x, y| y.2.total_cmp(&x.2).then((x.0, x.1).cmp(&(y.0, y.1))));
     let groups = groups(&found);

@@ -96,6 +96,16 @@ const QUALIFIERS: &[&str] = &[
     "version",
     "figure",
     "table",
+    // Cross-references: `see §6`, `section 5.1`.
+    "see",
+    "section",
+    "sections",
+    "chapter",
+    "appendix",
+    "part",
+    "issue",
+    "round",
+    "phase",
 ];
 /// How many words before a number its name may stand.
 const NAME_WINDOW: usize = 3;
@@ -209,6 +219,17 @@ fn numbers(clause: &str) -> Vec<(String, String)> {
         }
         if end < bytes.len() && bytes[end].is_ascii_alphabetic() {
             // `2x`, `h264`: part of a name, not a number.
+            i = end;
+            continue;
+        }
+        let joined = |at: usize, digit: usize| {
+            matches!(bytes.get(at), Some(b'-' | b'/' | b':')) && bytes.get(digit).is_some_and(u8::is_ascii_digit)
+        };
+        if joined(end, end + 1) || (i >= 2 && joined(i - 1, i - 2)) {
+            // `2026-08-12`, `02:30`, `7-14`: a date, a time or a range states no one number.
+            while end < bytes.len() && (bytes[end].is_ascii_digit() || joined(end, end + 1)) {
+                end += 1;
+            }
             i = end;
             continue;
         }
@@ -338,6 +359,10 @@ mod tests {
         assert_eq!(found("Divide by 100 here.", "Divide by 100.0 here."), None, "equal numbers");
         assert_eq!(found("Keep the last 10 days.", "Keep the last 20 days."), None, "a qualifier names nothing");
         assert_eq!(found("```\nretries = 3\n```", "```\nretries = 5\n```"), None, "code states no facts");
+        assert_eq!(found("# Daily Worklog - 2026-08-12", "# Daily Worklog - 2026-08-13"), None, "a date is no number");
+        assert_eq!(found("The backup ran at 02:51.", "The backup ran at 02:58."), None, "a time is no number");
+        assert_eq!(found("Cohort of 7-14 days ago.", "Cohort of 1-2 weeks ago."), None, "a range is no number");
+        assert_eq!(found("See §6.", "Signals, not a verdict (see §5.1)."), None, "a cross-reference");
     }
 
     #[test]
