@@ -18,8 +18,10 @@ pub mod blame;
 pub mod events;
 pub mod git;
 mod git_error;
+pub mod line_diff;
 pub mod lines;
 mod objects;
+pub mod own_change;
 pub mod restore;
 pub mod summary;
 
@@ -333,13 +335,15 @@ fn worktree(store: &Store, path: &str, bytes: Option<Vec<u8>>, status: &str, sub
         .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| d.as_secs() as i64);
+    // Git names nobody for it; folio's journal names the person when the change was folio's.
+    let author = bytes.as_deref().and_then(|b| own_change::author(store, path, b));
     Version {
         rev: "worktree".into(),
         source: Source::Worktree,
         commit: None,
         when: unix.and_then(iso),
         unix,
-        author: None,
+        author,
         email: None,
         agent: None,
         path: Some(path.to_string()),

@@ -1,8 +1,9 @@
 //! The history pane in the update loop: ask a worker for the open entity's history when the
 //! pane opens, the open entity changes or the store is re-read (a restore or an agent's edit is
 //! a new version); show the versions it reports as it finds them until its answer comes; move
-//! through versions or blamed lines; mark a version to compare with. The versions, diffs and
-//! blame come from the worker; nothing here reads a file.
+//! through versions or blamed lines; mark a version to compare with; scroll the comparison
+//! (which opens at its first change) and jump from change to change. The versions and blame
+//! come from the worker; nothing here reads a file.
 use std::sync::Arc;
 
 use ratatui::layout::Rect;
@@ -22,7 +23,9 @@ pub fn focus(model: &mut Model, blame: bool) -> Vec<Job> {
         model.history.blame = blame;
         model.history.cursor = 0;
     }
-    request(model, false)
+    let jobs = request(model, false);
+    super::diff::sync(&mut model.history);
+    jobs
 }
 
 /// Ask for the open entity's history unless the one held is its own (`again`: read anew).
@@ -105,6 +108,7 @@ fn show(model: &mut Model, data: Result<Arc<HistoryData>, String>) {
     if h.marked.is_some_and(|m| m >= n) {
         h.marked = None;
     }
+    super::diff::sync(h);
 }
 
 /// Rows in the list shown: versions, or blamed lines.
@@ -122,17 +126,75 @@ fn page(model: &Model) -> usize {
         .unwrap_or(1)
 }
 
+/// Rows the comparison shows (what its page keys move by).
+fn diff_page(model: &Model) -> usize {
+    layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
+        .map(|p| super::diff_rows(p.preview))
+        .unwrap_or(1)
+}
+
 /// The history pane's actions, while it has the focus and no overlay is open. None: not its own.
 pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     match a {
         Action::Down | Action::Up | Action::PageDown | Action::PageUp => Some(act(model, a)),
         Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom => Some(act(model, a)),
         Action::MarkVersion | Action::Blame | Action::RestoreVersion => Some(act(model, a)),
+        Action::DiffDown | Action::DiffUp | Action::DiffPageDown | Action::DiffPageUp => Some(scroll(model, a)),
+        Action::DiffHalfPageDown | Action::DiffHalfPageUp => Some(scroll(model, a)),
+        Action::NextChange | Action::PrevChange => Some(scroll(model, a)),
         _ => None,
     }
 }
 
+/// The comparison's own keys. In blame, whose lines are the pane, they move through the lines.
+fn scroll(model: &mut Model, a: Action) -> Vec<Job> {
+    if model.history.blame {
+        let list = match a {
+            Action::DiffDown => Action::Down,
+            Action::DiffUp => Action::Up,
+            Action::DiffPageDown => Action::PageDown,
+            Action::DiffPageUp => Action::PageUp,
+            Action::DiffHalfPageDown => Action::HalfPageDown,
+            Action::DiffHalfPageUp => Action::HalfPageUp,
+            _ => return Vec::new(),
+        };
+        return act(model, list);
+    }
+    let rows = diff_page(model);
+    let h = &mut model.history;
+    let Some(d) = h.diff.clone() else { return Vec::new() };
+    let at = h.scroll;
+    let to = match a {
+        Action::DiffDown => Some(at + 1),
+        Action::DiffUp => Some(at.saturating_sub(1)),
+        Action::DiffPageDown => Some(at + rows),
+        Action::DiffPageUp => Some(at.saturating_sub(rows)),
+        Action::DiffHalfPageDown => Some(at + rows.div_ceil(2)),
+        Action::DiffHalfPageUp => Some(at.saturating_sub(rows.div_ceil(2))),
+        Action::NextChange => d.next_change(at),
+        Action::PrevChange => d.prev_change(at),
+        _ => None,
+    };
+    match to {
+        Some(to) => h.scroll = to.min(d.last()),
+        None if d.changes.is_empty() => {
+            model.message = Some(Message { text: "no change between these versions".into(), warn: false });
+        }
+        None => {
+            let which = if a == Action::NextChange { "the last" } else { "the first" };
+            model.message = Some(Message { text: format!("this is {which} change"), warn: false });
+        }
+    }
+    Vec::new()
+}
+
 fn act(model: &mut Model, a: Action) -> Vec<Job> {
+    let jobs = act_on_list(model, a);
+    super::diff::sync(&mut model.history);
+    jobs
+}
+
+fn act_on_list(model: &mut Model, a: Action) -> Vec<Job> {
     let (n, page) = (len(model), page(model));
     let h = &mut model.history;
     if let Some(to) = crate::app::paged_list::move_cursor(h.cursor, a, n, page) {

@@ -1,0 +1,81 @@
+//! The selected version compared with its base (the marked version, else the next older one
+//! with content), line by line with the changed words marked, and where the pane's view of it
+//! starts: at the first change, a few lines of context above it, whenever another pair of
+//! versions is compared; `]` and `[` (next and previous change) jump from change to change.
+use super::{HistoryData, HistoryView};
+use folio_core::store::history::Source;
+use folio_core::store::history::line_diff::{self, DiffLine};
+
+/// Lines of context shown above a change the view jumps to.
+pub const CONTEXT: usize = 3;
+
+/// Two versions compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compared {
+    /// The selected version's rev and its base's (None: it is the first version).
+    pub rev: String,
+    pub base: Option<String>,
+    pub lines: Vec<DiffLine>,
+    /// The index of each change's first line.
+    pub changes: Vec<usize>,
+}
+
+/// The version the selected one is compared with: the marked one, else the next older one
+/// with content (None: it is the first).
+pub fn base_of(view: &HistoryView, data: &HistoryData) -> Option<usize> {
+    let versions = &data.history.versions;
+    if let Some(m) = view.marked.filter(|&m| m != view.cursor && versions.get(m).is_some_and(|v| v.source != Source::Log))
+    {
+        return Some(m);
+    }
+    (view.cursor + 1..versions.len()).find(|&i| versions[i].source != Source::Log)
+}
+
+/// Compare what the view selects, unless the comparison held is of the same pair; a new pair
+/// opens at its first change.
+pub fn sync(view: &mut HistoryView) {
+    let wanted = match &view.data {
+        Some(Ok(d)) if !view.blame && d.history.complete => d
+            .history
+            .versions
+            .get(view.cursor)
+            .filter(|v| v.source != Source::Log)
+            .map(|v| (d.clone(), v.rev.clone(), base_of(view, d).map(|b| d.history.versions[b].rev.clone()))),
+        _ => None,
+    };
+    let Some((data, rev, base)) = wanted else {
+        view.diff = None;
+        return;
+    };
+    if view.diff.as_ref().is_some_and(|c| c.rev == rev && c.base == base) {
+        return;
+    }
+    let find = |r: &str| data.history.versions.iter().find(|v| v.rev == r).map(|v| v.text()).unwrap_or_default();
+    let lines = line_diff::lines(&base.as_deref().map(find).unwrap_or_default(), &find(&rev));
+    let changes = line_diff::change_starts(&lines);
+    view.scroll = changes.first().map_or(0, |&c| c.saturating_sub(CONTEXT));
+    view.diff = Some(std::sync::Arc::new(Compared { rev, base, lines, changes }));
+}
+
+impl Compared {
+    /// The furthest the view scrolls: the last line at the top.
+    pub fn last(&self) -> usize {
+        self.lines.len().saturating_sub(1)
+    }
+
+    /// Where the view starts to show the next change after the one at `scroll` (None: none).
+    pub fn next_change(&self, scroll: usize) -> Option<usize> {
+        self.changes.iter().map(|&c| c.saturating_sub(CONTEXT)).find(|&at| at > scroll)
+    }
+
+    /// Where the view starts to show the change before the one at `scroll` (None: none).
+    pub fn prev_change(&self, scroll: usize) -> Option<usize> {
+        self.changes.iter().rev().map(|&c| c.saturating_sub(CONTEXT)).find(|&at| at < scroll)
+    }
+
+    /// Which change (1-based) the view at `scroll` shows first, of how many.
+    pub fn change_at(&self, scroll: usize) -> (usize, usize) {
+        let shown = self.changes.iter().take_while(|&&c| c.saturating_sub(CONTEXT) <= scroll).count();
+        (shown.max(1).min(self.changes.len()), self.changes.len())
+    }
+}
