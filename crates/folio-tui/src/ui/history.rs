@@ -166,7 +166,10 @@ fn heading(model: &Model, v: &Version, c: &Compared) -> Line<'static> {
         (_, 0) => " · no change".to_string(),
         (i, n) => {
             let shown = c.lines.get(model.history.scroll).and_then(|l| l.new.or(l.old)).unwrap_or(1);
-            format!(" · change {i} of {n} · from line {shown} of {}", c.lines.iter().filter(|l| l.new.is_some()).count())
+            format!(
+                " · change {i} of {n} · from line {shown} of {}",
+                c.lines.iter().filter(|l| l.new.is_some()).count()
+            )
         }
     };
     spans.push(Span::styled(where_, t.style("muted")));
@@ -202,7 +205,13 @@ fn comparison(model: &Model, c: &Compared, first: usize, area: Rect, buf: &mut B
 
 /// A line after its `gutter`, cut into rows of `width` columns: the rows after the first carry
 /// a blank gutter ending in `↪`, so a wrapped row is never taken for a line of its own.
-fn wrapped(gutter: &str, gutter_style: Style, runs: &[(Style, String)], width: usize, mark: Style) -> Vec<Line<'static>> {
+fn wrapped(
+    gutter: &str,
+    gutter_style: Style,
+    runs: &[(Style, String)],
+    width: usize,
+    mark: Style,
+) -> Vec<Line<'static>> {
     let lead = gutter.chars().count();
     let room = width.saturating_sub(lead).max(1);
     let cont = format!("{}↪ ", " ".repeat(lead.saturating_sub(2)));

@@ -51,7 +51,12 @@ pub fn lines(old: &str, new: &str) -> Vec<DiffLine> {
                     _ => parts.push((marked, value.to_string())),
                 }
             }
-            out.push(DiffLine { tag, old: change.old_index().map(|i| i + 1), new: change.new_index().map(|i| i + 1), parts });
+            out.push(DiffLine {
+                tag,
+                old: change.old_index().map(|i| i + 1),
+                new: change.new_index().map(|i| i + 1),
+                parts,
+            });
         }
     }
     out

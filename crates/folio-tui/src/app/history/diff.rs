@@ -24,7 +24,8 @@ pub struct Compared {
 /// with content (None: it is the first).
 pub fn base_of(view: &HistoryView, data: &HistoryData) -> Option<usize> {
     let versions = &data.history.versions;
-    if let Some(m) = view.marked.filter(|&m| m != view.cursor && versions.get(m).is_some_and(|v| v.source != Source::Log))
+    if let Some(m) =
+        view.marked.filter(|&m| m != view.cursor && versions.get(m).is_some_and(|v| v.source != Source::Log))
     {
         return Some(m);
     }
