@@ -7,6 +7,7 @@ mod tui_find_by_content;
 mod tui_flow;
 mod tui_hangup;
 mod tui_history;
+mod tui_history_e2e;
 mod tui_hostile;
 mod tui_lint_ignore;
 mod tui_pane_snapshots;

@@ -203,8 +203,9 @@ fn comparison(model: &Model, c: &Compared, first: usize, area: Rect, buf: &mut B
     }
 }
 
-/// A line after its `gutter`, cut into rows of `width` columns: the rows after the first carry
-/// a blank gutter ending in `↪`, so a wrapped row is never taken for a line of its own.
+/// A line after its `gutter`, cut into rows of `width` columns between words (a word longer
+/// than a row where it reaches the edge): the rows after the first carry a blank gutter ending
+/// in `↪`, so a wrapped row is never taken for a line of its own.
 fn wrapped(
     gutter: &str,
     gutter_style: Style,
@@ -215,25 +216,36 @@ fn wrapped(
     let lead = gutter.chars().count();
     let room = width.saturating_sub(lead).max(1);
     let cont = format!("{}↪ ", " ".repeat(lead.saturating_sub(2)));
+    let chars: Vec<(char, Style)> = runs.iter().flat_map(|(st, text)| text.chars().map(move |c| (c, *st))).collect();
     let mut rows = vec![Line::from(Span::styled(gutter.to_string(), gutter_style))];
-    let mut used = 0;
-    for (style, text) in runs {
-        let mut piece = String::new();
-        for ch in text.chars() {
-            let w = ch.width().unwrap_or(0);
-            if used + w > room && used > 0 {
-                if !piece.is_empty() {
-                    rows.last_mut().expect("never empty").spans.push(Span::styled(std::mem::take(&mut piece), *style));
-                }
-                rows.push(Line::from(Span::styled(cont.clone(), mark)));
-                used = 0;
+    let mut start = 0;
+    while start < chars.len() {
+        // As many characters as fit, then back to just after the last space among them.
+        let (mut end, mut used) = (start, 0);
+        while end < chars.len() && used + chars[end].0.width().unwrap_or(0) <= room {
+            used += chars[end].0.width().unwrap_or(0);
+            end += 1;
+        }
+        if end == start {
+            end += 1;
+        } else if end < chars.len()
+            && let Some(space) = (start + 1..end).rev().find(|&i| chars[i - 1].0 == ' ')
+        {
+            end = space;
+        }
+        if start > 0 {
+            rows.push(Line::from(Span::styled(cont.clone(), mark)));
+        }
+        let row = rows.last_mut().expect("never empty");
+        for (c, st) in &chars[start..end] {
+            // The first span is the gutter or the mark: the text never joins it.
+            let joins = row.spans.len() > 1 && row.spans.last().is_some_and(|s| s.style == *st);
+            match row.spans.last_mut() {
+                Some(span) if joins => span.content.to_mut().push(*c),
+                _ => row.spans.push(Span::styled(c.to_string(), *st)),
             }
-            piece.push(ch);
-            used += w;
         }
-        if !piece.is_empty() {
-            rows.last_mut().expect("never empty").spans.push(Span::styled(piece, *style));
-        }
+        start = end;
     }
     rows
 }
