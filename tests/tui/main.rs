@@ -20,3 +20,4 @@ mod tui_review_keys;
 mod tui_robustness;
 mod tui_screenshots;
 mod tui_snapshots;
+mod tui_tables_e2e;
