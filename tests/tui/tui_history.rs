@@ -103,6 +103,9 @@ fn the_history_pane_lists_versions_diffs_and_blames() {
     let data = app.model.history.data.clone().unwrap().unwrap();
     let event = data.history.versions.iter().find(|v| v.kind.as_deref() == Some("restore")).expect("logged");
     assert_eq!(event.author.as_deref(), Some("human:tester"));
+    // The uncommitted change the restore made is the restorer's (folio's journal says so).
+    assert_eq!(data.history.versions[0].source, Source::Worktree);
+    assert_eq!(data.history.versions[0].author.as_deref(), Some("human:tester"));
     press(&mut app, &["u"]);
     assert_eq!(app.model.mode(), "CONFIRM");
     press(&mut app, &["y"]);

@@ -594,6 +594,16 @@ mod tests {
     }
 
     #[test]
+    fn tables_fit_every_width() {
+        let md = "> | 表表 | b | ccc ccc ccc | d |\n> |:-:|--:|---|---|\n> | x | 表表表 y | a long cell of many words here | |\n> | | z |\n";
+        for width in 1..70 {
+            let l = lay(md, width);
+            let w = usize::from(width).max(8);
+            assert!(l.lines.iter().all(|line| line.text().width() <= w), "{width}: {:#?}", texts(&l));
+        }
+    }
+
+    #[test]
     fn deep_nesting_stops_indenting_at_two_thirds_of_the_pane() {
         let quotes = format!("{}deep text here\n", "> ".repeat(1000));
         let lists: String = (0..200).map(|i| format!("{}- item {i}\n", "  ".repeat(i))).collect();

@@ -76,6 +76,8 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
             rows.push(std::mem::take(&mut row));
         }
         for c in word.chars() {
+            // A character wider than the whole column (a wide glyph in a one-letter column).
+            let c = if c.width().unwrap_or(0) > width { '…' } else { c };
             if row.width() + c.width().unwrap_or(0) > width && !row.is_empty() {
                 rows.push(std::mem::take(&mut row));
             }
@@ -124,6 +126,7 @@ mod tests {
         );
         assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
         assert_eq!(wrap("", 4), [""]);
+        assert_eq!(wrap("表a", 1), ["…", "a"]);
         assert_eq!(aligned("7", 4, Align::Right), "   7");
         assert_eq!(aligned("ab", 6, Align::Center), "  ab  ");
         assert_eq!(aligned("ab", 4, Align::None), "ab  ");
