@@ -277,7 +277,7 @@ fn blame(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
         let mut wrapped = wrapped(&gutter, Style::default(), &runs, usize::from(inner.width), t.style("muted"));
         // The first row keeps the gutter's own colours.
         wrapped[0].spans.remove(0);
-        line.spans.extend(wrapped[0].spans.drain(..));
+        line.spans.append(&mut wrapped[0].spans);
         rows.push(line);
         rows.extend(wrapped.into_iter().skip(1));
     }
