@@ -3,6 +3,8 @@
 //! its numbers in the old and new version, so the pane can open at the first change and jump
 //! from change to change. `similar`'s inline diff pairs a removed line with the added one that
 //! replaced it and marks the words that differ.
+use std::time::{Duration, Instant};
+
 use similar::{ChangeTag, TextDiff};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,12 +31,18 @@ impl DiffLine {
     }
 }
 
+/// How long the comparison may take before `similar` settles for a coarser one: the pane
+/// compares on the UI thread as the selection moves, and two large rewrites of a long file
+/// must not freeze it.
+const DEADLINE: Duration = Duration::from_millis(300);
+
 /// `old` → `new`, every line of both.
 pub fn lines(old: &str, new: &str) -> Vec<DiffLine> {
-    let diff = TextDiff::from_lines(old, new);
+    let deadline = Instant::now() + DEADLINE;
+    let diff = TextDiff::configure().deadline(deadline).diff_lines(old, new);
     let mut out = Vec::new();
     for op in diff.ops() {
-        for change in diff.iter_inline_changes(op) {
+        for change in diff.iter_inline_changes_deadline(op, Some(deadline)) {
             let tag = match change.tag() {
                 ChangeTag::Equal => Tag::Same,
                 ChangeTag::Delete => Tag::Removed,

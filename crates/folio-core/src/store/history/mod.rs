@@ -51,7 +51,8 @@ pub struct Version {
     pub when: Option<String>,
     #[serde(skip)]
     pub unix: Option<i64>,
-    /// The commit's author, or the actor an event names.
+    /// Who the version is credited to: the commit's author, the actor an event names, or, for
+    /// the file on disk, the person folio's journal says wrote it (`own_change`).
     pub author: Option<String>,
     pub email: Option<String>,
     /// Who the entity's own frontmatter says wrote this version (`generated.by`, `author`, …).

@@ -48,7 +48,8 @@ pub fn sync(view: &mut HistoryView) {
         view.diff = None;
         return;
     };
-    if view.diff.as_ref().is_some_and(|c| c.rev == rev && c.base == base) {
+    if let Some(held) = view.diff.as_ref().filter(|c| c.rev == rev && c.base == base) {
+        view.scroll = view.scroll.min(held.last());
         return;
     }
     let find = |r: &str| data.history.versions.iter().find(|v| v.rev == r).map(|v| v.text()).unwrap_or_default();
@@ -78,5 +79,32 @@ impl Compared {
     pub fn change_at(&self, scroll: usize) -> (usize, usize) {
         let shown = self.changes.iter().take_while(|&&c| c.saturating_sub(CONTEXT) <= scroll).count();
         (shown.max(1).min(self.changes.len()), self.changes.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compared(old: &str, new: &str) -> Compared {
+        let lines = line_diff::lines(old, new);
+        Compared { rev: "b".into(), base: Some("a".into()), changes: line_diff::change_starts(&lines), lines }
+    }
+
+    #[test]
+    fn jumps_from_change_to_change_with_context_above() {
+        let old: String = (1..=40).map(|n| format!("{n}\n")).collect();
+        let new = old.replace("\n10\n", "\nten\n").replace("\n30\n", "\nthirty\n");
+        let c = compared(&old, &new);
+        // Line 10 removed then added at rows 9 and 10; line 30 at rows 30 and 31.
+        assert_eq!(c.changes, [9, 30]);
+        assert_eq!(c.next_change(0), Some(9 - CONTEXT));
+        assert_eq!(c.next_change(9 - CONTEXT), Some(30 - CONTEXT));
+        assert_eq!(c.next_change(30 - CONTEXT), None);
+        assert_eq!(c.prev_change(30 - CONTEXT), Some(9 - CONTEXT));
+        assert_eq!(c.prev_change(9 - CONTEXT), None);
+        assert_eq!(c.change_at(0), (1, 2));
+        assert_eq!(c.change_at(30 - CONTEXT), (2, 2));
+        assert_eq!(compared("x\n", "x\n").change_at(0), (0, 0));
     }
 }
