@@ -59,6 +59,15 @@ fn the_history_pane_lists_versions_diffs_and_blames() {
     // The newest version's diff against the one before it.
     assert!(screen.contains(&format!("{} → {}", revs[1], revs[0])), "{screen}");
     assert!(screen.contains("02:30.") && screen.contains("Mail on failure."), "{screen}");
+    // Line by line, numbered, the changed words within a changed line marked (reversed).
+    assert!(screen.contains("   4      - Run the backup at 01:00."), "{screen}");
+    assert!(screen.contains("        4 + Run the backup at 02:30."), "{screen}");
+    assert!(screen.contains("        5 + Mail on failure."), "{screen}");
+    let buf = render(&app);
+    let (y, row) = screen.lines().enumerate().find(|(_, l)| l.contains("4 + Run the backup")).unwrap();
+    let col = |word: &str| row[..row.find(word).unwrap()].chars().count() as u16;
+    let reversed = |x: u16| buf[(x, y as u16)].modifier.contains(ratatui::style::Modifier::REVERSED);
+    assert!(reversed(col("02:30")) && !reversed(col("Run the")), "only the changed words are marked");
     // The oldest compares with nothing; marked, the newest is compared with it instead.
     press(&mut app, &["j"]);
     assert!(text(&render(&app)).contains(&format!("nothing → {}", revs[1])));

@@ -78,6 +78,19 @@ fn open_retry(name: &str, cfg: &Path, store: &Path, size: (u16, u16)) -> Tmux {
     t
 }
 
+/// The screen once `done` holds of it (failing, with the screen, when it never does).
+fn wait_until(t: &Tmux, done: impl Fn(&str) -> bool) -> String {
+    let deadline = std::time::Instant::now() + t.patience;
+    loop {
+        let s = t.screen();
+        if done(&s) {
+            return s;
+        }
+        assert!(std::time::Instant::now() < deadline, "the screen never changed as expected:\n{s}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 /// The line drawn on screen row `at` and the rows it wraps onto (`↪`), as one line: the text
 /// after the blame's `│ ` and each continuation's `↪ `, up to the pane's right border.
 fn wrapped_line(screen: &str, at: usize) -> String {
@@ -110,25 +123,24 @@ fn the_diff_opens_at_a_change_on_line_38_and_scrolls_with_its_own_keys() {
     assert!(s.contains(&format!("  38      - {OLD_38}")), "{s}");
     assert!(s.contains("       38 + Line 38: retries back off exponentially between tries, jittered,"), "{s}");
     assert!(s.contains("Line 35: the services") && !s.contains("Line 20: the services"), "{s}");
-    assert!(s.contains("from line 35 of 57"), "{s}");
+    assert!(s.contains("change 1 of 1, line 35 of 57"), "{s}");
     // The diff's own keys are hinted in the status bar…
     assert!(s.contains(" ]  next change ") && s.contains(" <PageDown>  diff: page down "), "{s}");
     // …and move the diff, not the version selected.
     t.keys(&["PPage"]);
-    let s = t.wait_for("from line 12 of 57");
-    assert!(s.contains("Line 20: the services") && !s.contains("       38 + "), "{s}");
-    t.keys(&["PPage"]);
-    let s = t.wait_for("from line 1 of 57");
+    let s = t.wait_for("line 1 of 57");
     assert!(s.contains("   1    1   ---") && s.contains("   8    8   # Retry policy"), "{s}");
     assert!(s.contains(&format!("{bob}  2026-01-02 bob")), "Bob's version still selected:\n{s}");
     t.keys(&["]"]);
-    let s = t.wait_for("from line 35 of 57");
+    let s = t.wait_for("line 35 of 57");
     assert!(s.contains("       38 + "), "{s}");
     t.keys(&["NPage"]);
-    let s = t.wait_for("Line 57: the services");
-    assert!(!s.contains("Line 35: the services"), "{s}");
-    t.keys(&["C-u", "C-u", "K", "J"]);
-    let s = t.wait_for("change 1 of 1");
+    let s = t.wait_for("line 57 of 57");
+    assert!(s.contains("Line 57: the services") && !s.contains("Line 35: the services"), "{s}");
+    // Half pages and single lines back up, the selection unmoved.
+    t.keys(&["C-u", "C-u", "K"]);
+    let s = wait_until(&t, |s| !s.contains("line 57 of 57"));
+    assert!(s.contains("change 1 of 1, line "), "{s}");
     assert!(s.contains(&format!("{bob}  2026-01-02 bob")), "{s}");
     // Help names the keys.
     t.keys(&["?"]);
@@ -150,7 +162,7 @@ fn blame_shows_a_long_lines_end_and_versions_credit_their_git_author() {
     let row = |who: &str, rev: &str, date: &str| format!("{rev}  {date} {who:16} ");
     assert!(s.contains(&row("bob", &bob, "2026-01-02")), "{s}");
     assert!(s.contains(&row("Ann", &ann, "2026-01-01")), "{s}");
-    assert!(s.contains(&format!("{ann} → {bob} · bob · written by {AGENT}")), "{s}");
+    assert!(s.contains(&format!("{ann} → {bob} · change 1 of 1, line 35 of 57 · bob · written by {AGENT}")), "{s}");
     assert!(!s.contains("bob (reference"), "{s}");
     // Blame: line 38 is Bob's, and its end, past the pane's width, wraps into view.
     t.keys(&["b"]);
@@ -183,12 +195,15 @@ fn after_a_restore_the_uncommitted_change_is_the_persons() {
     assert!(row.contains("human:carol") && row.contains("uncommitted change [+1 -1] · written by"), "{s}");
     t.keys(&["g", "g"]);
     let s = t.wait_for(" → worktree · ");
-    assert!(s.contains(&format!(" → worktree · human:carol · written by {AGENT} · change 1 of 1")), "{s}");
+    assert!(
+        s.contains(&format!(" → worktree · change 1 of 1, line 35 of 57 · human:carol · written by {AGENT}")),
+        "{s}"
+    );
     // An edit folio did not make is nobody's it knows.
     let edited = text.replace("Line 12:", "Line twelve:");
     std::fs::write(store.join("policies/retry.md"), edited).unwrap();
     let s = t.wait_for("uncommitted change [+2 -2]");
     let row = s.lines().find(|l| l.contains("worktree ")).unwrap();
     assert!(!row.contains("human:carol"), "{s}");
-    assert!(s.contains(&format!(" → worktree · - · written by {AGENT}")), "{s}");
+    assert!(s.contains(&format!(" of 57 · - · written by {AGENT}")), "{s}");
 }

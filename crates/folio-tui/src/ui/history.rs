@@ -9,7 +9,6 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
-use unicode_width::UnicodeWidthChar;
 
 use crate::app::history::{self, HistoryData, diff::Compared};
 use crate::app::model::{Model, Pane};
@@ -110,7 +109,7 @@ fn versions(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
         buf.set_line(inner.x, inner.y, &Line::styled("no versions or events", t.style("muted")), inner.width);
         return;
     }
-    let [top, bottom] = history::split(inner);
+    let [top, bottom] = history::split(inner, list.len());
     let h = usize::from(top.height.max(1));
     let cursor = view.cursor.min(list.len() - 1);
     let first = cursor.saturating_sub(h - 1);
@@ -152,27 +151,25 @@ fn versions(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
     }
 }
 
-/// `base → version · who · written by agent · change 1 of 2`.
+/// `base → version · change 1 of 2, line 35 of 57 · who · written by agent`: where the view is
+/// comes before the credit, which the list's row also shows, so a narrow pane keeps it.
 fn heading(model: &Model, v: &Version, c: &Compared) -> Line<'static> {
     let t = &model.theme;
     let from = c.base.clone().unwrap_or_else(|| "nothing".into());
     let mut spans = vec![Span::styled(format!("{from} → {}", c.rev), t.style("accent"))];
+    let where_ = match c.change_at(model.history.scroll) {
+        (_, 0) => " · no change".to_string(),
+        (i, n) => {
+            let shown = c.lines.get(model.history.scroll).and_then(|l| l.new.or(l.old)).unwrap_or(1);
+            format!(" · change {i} of {n}, line {shown} of {}", c.lines.iter().filter(|l| l.new.is_some()).count())
+        }
+    };
+    spans.push(Span::styled(where_, t.style("muted")));
     let mut who = format!(" · {}", sanitize::line(credit(v)));
     if let Some(w) = written_by(v) {
         who.push_str(&format!(" · {}", sanitize::line(&w)));
     }
     spans.push(Span::styled(who, t.style("text")));
-    let where_ = match c.change_at(model.history.scroll) {
-        (_, 0) => " · no change".to_string(),
-        (i, n) => {
-            let shown = c.lines.get(model.history.scroll).and_then(|l| l.new.or(l.old)).unwrap_or(1);
-            format!(
-                " · change {i} of {n} · from line {shown} of {}",
-                c.lines.iter().filter(|l| l.new.is_some()).count()
-            )
-        }
-    };
-    spans.push(Span::styled(where_, t.style("muted")));
     Line::from(spans)
 }
 
@@ -217,27 +214,14 @@ fn wrapped(
     let room = width.saturating_sub(lead).max(1);
     let cont = format!("{}↪ ", " ".repeat(lead.saturating_sub(2)));
     let chars: Vec<(char, Style)> = runs.iter().flat_map(|(st, text)| text.chars().map(move |c| (c, *st))).collect();
+    let plain: Vec<char> = chars.iter().map(|(c, _)| *c).collect();
     let mut rows = vec![Line::from(Span::styled(gutter.to_string(), gutter_style))];
-    let mut start = 0;
-    while start < chars.len() {
-        // As many characters as fit, then back to just after the last space among them.
-        let (mut end, mut used) = (start, 0);
-        while end < chars.len() && used + chars[end].0.width().unwrap_or(0) <= room {
-            used += chars[end].0.width().unwrap_or(0);
-            end += 1;
-        }
-        if end == start {
-            end += 1;
-        } else if end < chars.len()
-            && let Some(space) = (start + 1..end).rev().find(|&i| chars[i - 1].0 == ' ')
-        {
-            end = space;
-        }
-        if start > 0 {
+    for (n, range) in history::diff::rows(&plain, room).into_iter().enumerate() {
+        if n > 0 {
             rows.push(Line::from(Span::styled(cont.clone(), mark)));
         }
         let row = rows.last_mut().expect("never empty");
-        for (c, st) in &chars[start..end] {
+        for (c, st) in &chars[range] {
             // The first span is the gutter or the mark: the text never joins it.
             let joins = row.spans.len() > 1 && row.spans.last().is_some_and(|s| s.style == *st);
             match row.spans.last_mut() {
@@ -245,7 +229,6 @@ fn wrapped(
                 _ => row.spans.push(Span::styled(c.to_string(), *st)),
             }
         }
-        start = end;
     }
     rows
 }

@@ -42,15 +42,21 @@ pub struct HistoryView {
     pub scroll: usize,
 }
 
-/// The list's share of the pane in the versions view (the diff takes the rest).
+/// The most of the pane the list takes in the versions view (the diff takes the rest; a list
+/// of fewer versions takes only their rows).
 pub const LIST_PERCENT: u16 = 40;
+
+/// Columns of a comparison line's gutter: its old and new numbers and its sign (`  12   12 + `).
+pub const GUTTER: usize = 12;
 
 /// Rows above the comparison's lines: a rule and the `base → version` heading.
 pub const DIFF_HEAD: u16 = 2;
 
-/// The versions view's list and comparison within the pane's inner area.
-pub fn split(inner: Rect) -> [Rect; 2] {
-    Layout::vertical([Constraint::Percentage(LIST_PERCENT), Constraint::Min(1)]).areas::<2>(inner)
+/// The versions view's list of `versions` rows and the comparison, within the pane's inner area.
+pub fn split(inner: Rect, versions: usize) -> [Rect; 2] {
+    let most = inner.height * LIST_PERCENT / 100;
+    let list = u16::try_from(versions).unwrap_or(u16::MAX).clamp(1, most.max(1));
+    Layout::vertical([Constraint::Length(list), Constraint::Min(1)]).areas::<2>(inner)
 }
 
 /// The pane's inner area (inside its border).
@@ -59,12 +65,12 @@ fn inner(area: Rect) -> Rect {
 }
 
 /// Rows of the list that fit in a pane of `area` (for paging).
-pub fn page_rows(area: Rect, blame: bool) -> usize {
-    let rows = if blame { inner(area).height } else { split(inner(area))[0].height };
+pub fn page_rows(area: Rect, blame: bool, versions: usize) -> usize {
+    let rows = if blame { inner(area).height } else { split(inner(area), versions)[0].height };
     usize::from(rows.max(1))
 }
 
 /// Rows of the comparison that fit in a pane of `area` (for paging the diff).
-pub fn diff_rows(area: Rect) -> usize {
-    usize::from(split(inner(area))[1].height.saturating_sub(DIFF_HEAD).max(1))
+pub fn diff_rows(area: Rect, versions: usize) -> usize {
+    usize::from(split(inner(area), versions)[1].height.saturating_sub(DIFF_HEAD).max(1))
 }

@@ -24,7 +24,7 @@ pub fn focus(model: &mut Model, blame: bool) -> Vec<Job> {
         model.history.cursor = 0;
     }
     let jobs = request(model, false);
-    super::diff::sync(&mut model.history);
+    sync(model);
     jobs
 }
 
@@ -108,7 +108,28 @@ fn show(model: &mut Model, data: Result<Arc<HistoryData>, String>) {
     if h.marked.is_some_and(|m| m >= n) {
         h.marked = None;
     }
-    super::diff::sync(h);
+    sync(model);
+}
+
+/// Compare what is selected now (a new pair opens at its first change, in this pane's room).
+fn sync(model: &mut Model) {
+    let (rows, width) = (diff_page(model), diff_width(model));
+    super::diff::sync(&mut model.history, super::diff::Room { rows, width });
+}
+
+/// Columns a line of the comparison wraps at: the pane's inside less the line numbers.
+fn diff_width(model: &Model) -> usize {
+    layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
+        .map(|p| usize::from(p.preview.width.saturating_sub(2)).saturating_sub(super::GUTTER))
+        .unwrap_or(1)
+}
+
+/// Versions in the list (what the pane's geometry depends on).
+fn versions(model: &Model) -> usize {
+    match &model.history.data {
+        Some(Ok(d)) => d.history.versions.len(),
+        _ => 0,
+    }
 }
 
 /// Rows in the list shown: versions, or blamed lines.
@@ -122,14 +143,14 @@ fn len(model: &Model) -> usize {
 
 fn page(model: &Model) -> usize {
     layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
-        .map(|p| super::page_rows(p.preview, model.history.blame))
+        .map(|p| super::page_rows(p.preview, model.history.blame, versions(model)))
         .unwrap_or(1)
 }
 
 /// Rows the comparison shows (what its page keys move by).
 fn diff_page(model: &Model) -> usize {
     layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
-        .map(|p| super::diff_rows(p.preview))
+        .map(|p| super::diff_rows(p.preview, versions(model)))
         .unwrap_or(1)
 }
 
@@ -190,7 +211,7 @@ fn scroll(model: &mut Model, a: Action) -> Vec<Job> {
 
 fn act(model: &mut Model, a: Action) -> Vec<Job> {
     let jobs = act_on_list(model, a);
-    super::diff::sync(&mut model.history);
+    sync(model);
     jobs
 }
 
