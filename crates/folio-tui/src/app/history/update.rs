@@ -167,6 +167,18 @@ pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
     }
 }
 
+/// The mouse wheel over the pane (`area`) at screen row `row`: over the versions' diff it
+/// scrolls the diff a few lines, elsewhere it moves through the versions or blamed lines.
+pub fn wheel(model: &mut Model, area: Rect, row: u16, down: bool) -> Vec<Job> {
+    let inner = Rect::new(area.x + 1, area.y + 1, area.width.saturating_sub(2), area.height.saturating_sub(2));
+    let diff = super::split(inner, versions(model))[1];
+    if model.history.blame || row < diff.y || model.history.diff.is_none() {
+        return act(model, if down { Action::Down } else { Action::Up });
+    }
+    let a = if down { Action::DiffDown } else { Action::DiffUp };
+    (0..3).flat_map(|_| scroll(model, a)).collect()
+}
+
 /// The comparison's own keys. In blame, whose lines are the pane, they move through the lines.
 fn scroll(model: &mut Model, a: Action) -> Vec<Job> {
     if model.history.blame {
