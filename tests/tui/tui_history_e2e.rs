@@ -159,7 +159,7 @@ fn blame_shows_a_long_lines_end_and_versions_credit_their_git_author() {
     t.keys(&["5"]);
     let s = t.wait_for("change 1 of 1");
     // Each version is its git author's; the agent the frontmatter names is shown apart.
-    let row = |who: &str, rev: &str, date: &str| format!("{rev}  {date} {who:16} ");
+    let row = |who: &str, rev: &str, date: &str| format!("{rev}  {date} {who} ");
     assert!(s.contains(&row("bob", &bob, "2026-01-02")), "{s}");
     assert!(s.contains(&row("Ann", &ann, "2026-01-01")), "{s}");
     assert!(s.contains(&format!("{ann} → {bob} · change 1 of 1, line 35 of 57 · bob · written by {AGENT}")), "{s}");

@@ -36,8 +36,14 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// One row of the versions list (`summarised`: what changed is known; else `…`).
-pub fn row_text(v: &Version, summarised: bool) -> String {
+/// The widest credit among the versions, up to 16 columns: the versions list's column for it.
+fn credit_width(versions: &[Version]) -> usize {
+    versions.iter().map(|v| credit(v).chars().count()).max().unwrap_or(1).clamp(1, 16)
+}
+
+/// One row of the versions list (`summarised`: what changed is known; else `…`), its credit
+/// in a column `who` wide.
+pub fn row_text(v: &Version, summarised: bool, who: usize) -> String {
     let change = if summarised { v.change_line() } else { "…".into() };
     let what = match (&v.source, &v.renamed_from) {
         (Source::Log, _) => format!("{}: {}", v.kind.as_deref().unwrap_or("event"), v.subject),
@@ -45,7 +51,7 @@ pub fn row_text(v: &Version, summarised: bool) -> String {
         _ => format!("{} · {} [{change}]", v.status, v.subject),
     };
     let agent = written_by(v).map(|w| format!(" · {w}")).unwrap_or_default();
-    format!("{:8} {} {:16.16} {what}{agent}", v.rev, day(v), credit(v))
+    format!("{:8} {} {:who$.who$} {what}{agent}", v.rev, day(v), credit(v))
 }
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
@@ -113,6 +119,7 @@ fn versions(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
     let h = usize::from(top.height.max(1));
     let cursor = view.cursor.min(list.len() - 1);
     let first = cursor.saturating_sub(h - 1);
+    let who = credit_width(list);
     for (n, v) in list.iter().enumerate().skip(first).take(h) {
         let y = top.y + (n - first) as u16;
         let mark = if view.marked == Some(n) { "* " } else { "  " };
@@ -122,7 +129,7 @@ fn versions(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
             Source::Worktree => t.style("pending"),
             Source::Commit => t.style("text"),
         };
-        let text = sanitize::line(&row_text(v, data.history.complete));
+        let text = sanitize::line(&row_text(v, data.history.complete, who));
         let line = Line::from(vec![Span::styled(mark, t.style("accent")), Span::styled(text, style)]);
         buf.set_line(top.x, y, &line, top.width);
     }
@@ -243,6 +250,8 @@ fn blame(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
     }
     let first = view.cursor.min(data.blame.len() - 1);
     let room = usize::from(inner.height);
+    // A narrow pane leaves the day out, so the lines keep room to read.
+    let dated = inner.width >= 90;
     let mut rows: Vec<Line> = Vec::new();
     for l in data.blame.iter().skip(first) {
         if rows.len() >= room {
@@ -252,7 +261,14 @@ fn blame(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
         let who = v.author.as_deref().unwrap_or("not committed");
         let mut line = Line::from(vec![
             Span::styled(format!("{:8} ", v.rev), t.style("accent")),
-            Span::styled(format!("{:12.12} {} ", sanitize::line(who), day(v)), t.style("muted")),
+            Span::styled(
+                if dated {
+                    format!("{:12.12} {} ", sanitize::line(who), day(v))
+                } else {
+                    format!("{:8.8} ", sanitize::line(who))
+                },
+                t.style("muted"),
+            ),
             Span::styled(format!("{:4}│ ", l.number), t.style("border")),
         ]);
         let gutter: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
