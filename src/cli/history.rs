@@ -131,7 +131,7 @@ fn print_streaming(store: &Store, id: &str) -> anyhow::Result<u8> {
 fn row(v: &history::Version) -> String {
     let mut who = v.author.clone().unwrap_or_else(|| "-".into());
     if let Some(agent) = v.agent.as_deref().filter(|a| Some(*a) != v.author.as_deref()) {
-        who = format!("{who} ({agent})");
+        who = format!("{who}, written by {agent}");
     }
     let when = v.when.as_deref().unwrap_or("-");
     if v.source == Source::Log {

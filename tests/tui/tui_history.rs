@@ -59,6 +59,15 @@ fn the_history_pane_lists_versions_diffs_and_blames() {
     // The newest version's diff against the one before it.
     assert!(screen.contains(&format!("{} → {}", revs[1], revs[0])), "{screen}");
     assert!(screen.contains("02:30.") && screen.contains("Mail on failure."), "{screen}");
+    // Line by line, numbered, the changed words within a changed line marked (reversed).
+    assert!(screen.contains("   4      - Run the backup at 01:00."), "{screen}");
+    assert!(screen.contains("        4 + Run the backup at 02:30."), "{screen}");
+    assert!(screen.contains("        5 + Mail on failure."), "{screen}");
+    let buf = render(&app);
+    let (y, row) = screen.lines().enumerate().find(|(_, l)| l.contains("4 + Run the backup")).unwrap();
+    let col = |word: &str| row[..row.find(word).unwrap()].chars().count() as u16;
+    let reversed = |x: u16| buf[(x, y as u16)].modifier.contains(ratatui::style::Modifier::REVERSED);
+    assert!(reversed(col("02:30")) && !reversed(col("Run the")), "only the changed words are marked");
     // The oldest compares with nothing; marked, the newest is compared with it instead.
     press(&mut app, &["j"]);
     assert!(text(&render(&app)).contains(&format!("nothing → {}", revs[1])));
@@ -103,6 +112,9 @@ fn the_history_pane_lists_versions_diffs_and_blames() {
     let data = app.model.history.data.clone().unwrap().unwrap();
     let event = data.history.versions.iter().find(|v| v.kind.as_deref() == Some("restore")).expect("logged");
     assert_eq!(event.author.as_deref(), Some("human:tester"));
+    // The uncommitted change the restore made is the restorer's (folio's journal says so).
+    assert_eq!(data.history.versions[0].source, Source::Worktree);
+    assert_eq!(data.history.versions[0].author.as_deref(), Some("human:tester"));
     press(&mut app, &["u"]);
     assert_eq!(app.model.mode(), "CONFIRM");
     press(&mut app, &["y"]);
@@ -222,4 +234,62 @@ fn each_entry_of_one_file_shows_its_own_events() {
     assert!(events(&app).contains(&"memory/events.jsonl:5".to_string()), "{:?}", events(&app));
     open(&mut app, "Flag any business code");
     assert_eq!(events(&app), ["memory/events.jsonl:7", "memory/events.jsonl:3"]);
+}
+
+/// The diff under a version (issue 41): opens at its first change, `]`/`[` jump between
+/// changes (saying so at either end), the page keys scroll it and leave the selection alone, and
+/// the mouse wheel scrolls the diff over the diff and moves through the versions over the list.
+#[test]
+fn the_diff_jumps_between_changes_and_scrolls_by_key_and_wheel() {
+    use ratatui::crossterm::event::{KeyModifiers, MouseEvent, MouseEventKind};
+    if no_git() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("store");
+    let body = |a: &str, b: &str| -> String {
+        (1..=60)
+            .map(|n| match n {
+                20 => format!("{a}\n"),
+                50 => format!("{b}\n"),
+                n => format!("line {n}\n"),
+            })
+            .collect()
+    };
+    write(&root, "notes/alpha.md", format!("---\ntitle: Alpha\n---\n{}", body("first old", "second old")));
+    first_commit(&root);
+    write(&root, "notes/alpha.md", format!("---\ntitle: Alpha\n---\n{}", body("first new", "second new")));
+    git(&root, "Bob", "2026-01-02T10:00:00Z", &["commit", "-q", "-am", "two changes"]);
+    let mut app = app_on(&root, "dark", (110, 30));
+    press(&mut app, &["5"]);
+    let screen = |app: &folio::app::App| text(&render(app));
+    let s = screen(&app);
+    assert!(s.contains("change 1 of 2") && s.contains("+ first new") && !s.contains("+ second new"), "{s}");
+    let opened = app.model.history.scroll;
+    press(&mut app, &["["]);
+    assert_eq!(app.model.message.as_ref().map(|m| m.text.as_str()), Some("this is the first change"));
+    press(&mut app, &["]"]);
+    let s = screen(&app);
+    assert!(s.contains("change 2 of 2") && s.contains("+ second new") && !s.contains("+ first new"), "{s}");
+    press(&mut app, &["]"]);
+    assert_eq!(app.model.message.as_ref().map(|m| m.text.as_str()), Some("this is the last change"));
+    press(&mut app, &["N"]);
+    assert_eq!(app.model.history.scroll, opened);
+    // Page keys move the diff, not the selected version.
+    press(&mut app, &["<PageDown>", "<C-d>", "J"]);
+    assert!(app.model.history.scroll > opened);
+    assert_eq!(app.model.history.cursor, 0);
+    press(&mut app, &["<PageUp>", "<PageUp>", "<PageUp>", "<C-u>", "K"]);
+    assert_eq!(app.model.history.scroll, 0);
+    // The wheel: over the diff (low in the pane) it scrolls it; over the list it selects.
+    let wheel = |row| {
+        Event::Mouse(MouseEvent { kind: MouseEventKind::ScrollDown, column: 80, row, modifiers: KeyModifiers::empty() })
+    };
+    app.handle(wheel(25));
+    app.settle(std::time::Duration::from_secs(10));
+    assert_eq!((app.model.history.scroll, app.model.history.cursor), (3, 0));
+    app.handle(wheel(2));
+    app.settle(std::time::Duration::from_secs(10));
+    assert_eq!(app.model.history.cursor, 1, "the older version selected");
+    assert!(screen(&app).contains("nothing → "), "its diff against nothing");
 }

@@ -212,6 +212,14 @@ fn app_wide(model: &mut Model, a: Action) -> Vec<Job> {
         | Action::ConfirmContradiction
         | Action::MarkVersion
         | Action::RestoreVersion
+        | Action::DiffDown
+        | Action::DiffUp
+        | Action::DiffPageDown
+        | Action::DiffPageUp
+        | Action::DiffHalfPageDown
+        | Action::DiffHalfPageUp
+        | Action::NextChange
+        | Action::PrevChange
         | Action::Up
         | Action::Down
         | Action::PageUp

@@ -53,12 +53,25 @@ pub enum Block {
         start: Option<u64>,
         items: Vec<Item>,
     },
-    /// First row is the header.
-    Table(Vec<Vec<Vec<Inline>>>),
+    /// First row is the header; each column's alignment from the delimiter row (`:---:`).
+    Table {
+        align: Vec<Align>,
+        rows: Vec<Vec<Vec<Inline>>>,
+    },
     Rule,
     /// An Obsidian embed on a line of its own (`![[note#Section]]`, `![[board.base]]`): a box
     /// naming what it embeds, holding the embedded note's section once it has been read.
     Embed(Embed),
+}
+
+/// A table column's alignment, as its delimiter row asks (`---` none, `:--`, `:-:`, `--:`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Align {
+    #[default]
+    None,
+    Left,
+    Center,
+    Right,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -209,9 +222,18 @@ impl Builder {
                     }
                     out.push(Block::List { start, items });
                 }
-                Event::Start(Tag::Table(_)) => {
+                Event::Start(Tag::Table(columns)) => {
                     flush(&mut out, &mut loose);
-                    out.push(Block::Table(self.table(ev)));
+                    let align = columns
+                        .iter()
+                        .map(|a| match a {
+                            pulldown_cmark::Alignment::None => Align::None,
+                            pulldown_cmark::Alignment::Left => Align::Left,
+                            pulldown_cmark::Alignment::Center => Align::Center,
+                            pulldown_cmark::Alignment::Right => Align::Right,
+                        })
+                        .collect();
+                    out.push(Block::Table { align, rows: self.table(ev) });
                 }
                 Event::Rule => {
                     flush(&mut out, &mut loose);
@@ -346,7 +368,7 @@ mod tests {
                 Block::Quote(_) => "quote",
                 Block::Callout { .. } => "callout",
                 Block::Code { .. } => "code",
-                Block::Table(_) => "table",
+                Block::Table { .. } => "table",
                 Block::Rule => "rule",
                 Block::Embed(_) => "embed",
             })
@@ -359,7 +381,7 @@ mod tests {
         assert!(p.iter().any(|i| i.text == "alias" && i.style.link == Some(1)));
         let Block::Code { lang, text } = &doc.blocks[4] else { panic!() };
         assert_eq!((lang.as_str(), text.as_str()), ("rust", "fn main() {}\n"));
-        let Block::Table(rows) = &doc.blocks[5] else { panic!() };
+        let Block::Table { rows, .. } = &doc.blocks[5] else { panic!() };
         assert_eq!(rows.len(), 2);
         assert_eq!(plain(&rows[1][1]), "2");
     }

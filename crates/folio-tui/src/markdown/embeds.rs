@@ -81,7 +81,9 @@ fn unlinked(block: Block) -> Block {
             start,
             items: items.into_iter().map(|i| Item { task: i.task, blocks: blocks(i.blocks) }).collect(),
         },
-        Block::Table(rows) => Block::Table(rows.into_iter().map(|r| r.into_iter().map(runs).collect()).collect()),
+        Block::Table { align, rows } => {
+            Block::Table { align, rows: rows.into_iter().map(|r| r.into_iter().map(runs).collect()).collect() }
+        }
         // An embed in an embedded note is a label only: its link belongs to the other note.
         Block::Embed(mut e) => {
             e.content = None;

@@ -4,10 +4,11 @@
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::anchors::{self, Anchor};
-use super::doc::{Block, Doc, Embed, Inline, InlineStyle, Item};
+use super::doc::{Align, Block, Doc, Embed, Inline, InlineStyle, Item};
 use super::highlight::{Highlighter, Rgb};
 use super::obsidian::{self, CalloutHead};
 use super::sanitize;
+use super::table;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -199,7 +200,7 @@ impl Writer<'_> {
                     self.item(item, start.map(|s| s + n as u64), prefix, rest);
                 }
             }
-            Block::Table(rows) => self.table(rows, first, rest),
+            Block::Table { align, rows } => self.table(align, rows, first, rest),
             Block::Embed(embed) => self.embed(embed, first, rest),
             Block::Rule => {
                 let avail = self.width.saturating_sub(width_of(first)).max(1);
@@ -410,63 +411,63 @@ impl Writer<'_> {
         self.push_line(Line(line));
     }
 
-    fn table(&mut self, rows: &[Vec<Vec<Inline>>], first: &[Piece], rest: &[Piece]) {
+    /// A table: columns as wide as `table::widths` allows, each cell's text wrapped within its
+    /// column and aligned as the delimiter row asks; a row as tall as its tallest cell, rows
+    /// ruled apart when some cell wraps. Columns that still do not fit are left out on the
+    /// right and the cut is marked with `…` after the last border.
+    fn table(&mut self, align: &[Align], rows: &[Vec<Vec<Inline>>], first: &[Piece], rest: &[Piece]) {
         let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
         if cols == 0 {
             return;
         }
-        let cell_text = |cell: &Vec<Inline>| sanitize::line(&super::doc::plain(cell));
-        let mut widths = vec![1usize; cols];
-        for row in rows {
-            for (c, cell) in row.iter().enumerate() {
-                widths[c] = widths[c].max(cell_text(cell).width());
+        let cells: Vec<Vec<String>> =
+            rows.iter().map(|row| row.iter().map(|cell| sanitize::line(&super::doc::plain(cell))).collect()).collect();
+        let mut natural = vec![1usize; cols];
+        for row in &cells {
+            for (c, text) in row.iter().enumerate() {
+                natural[c] = natural[c].max(text.width());
             }
         }
-        // Shrink the widest columns until the table fits (3 = "│ " + " " per column), down to
-        // three columns of text each, then to one; columns that still do not fit are cut off
-        // on the right and the cut is marked with `…` after the last border.
         let avail = self.width.saturating_sub(width_of(rest).max(width_of(first)) + 1);
-        let total = |widths: &[usize]| widths.iter().sum::<usize>() + 3 * widths.len();
-        for floor in [3, 1] {
-            while total(&widths) > avail {
-                let Some((i, &w)) = widths.iter().enumerate().max_by_key(|(_, w)| **w) else { break };
-                if w <= floor {
-                    break;
-                }
-                widths[i] = w - 1;
-            }
-        }
-        let mut cut = false;
-        while widths.len() > 1 && total(&widths) + usize::from(cut) > avail {
-            widths.pop();
-            cut = true;
-        }
-        if total(&widths) + usize::from(cut) > avail {
+        let Some((widths, cut)) = table::widths(&natural, avail) else {
             // Not even one column fits beside the indent: say a table is there.
             let mut line = first.to_vec();
             let room = self.width.saturating_sub(width_of(first));
             line.push(Piece::new(fit("▦ table", room).trim_end(), Role::TableBorder));
             self.push_line(Line(line));
             return;
-        }
-        for (r, row) in rows.iter().enumerate() {
-            let mut line = if r == 0 { first.to_vec() } else { rest.to_vec() };
-            for (c, w) in widths.iter().enumerate() {
-                line.push(Piece::new("│ ", Role::TableBorder));
-                let text = row.get(c).map(cell_text).unwrap_or_default();
-                let link = row.get(c).and_then(|cell| cell.iter().find_map(|i| i.style.link));
-                let fitted = fit(&text, *w);
-                let role = if r == 0 { Role::TableHeader } else { Role::Text };
-                line.push(Piece { text: fitted, role, style: InlineStyle { link, ..InlineStyle::default() } });
-                line.push(Piece::new(" ", Role::Text));
+        };
+        // Each row's cells, wrapped to their column.
+        let wrapped: Vec<Vec<Vec<String>>> = cells
+            .iter()
+            .map(|row| widths.iter().enumerate().map(|(c, &w)| table::wrap(row.get(c).map_or("", |t| t), w)).collect())
+            .collect();
+        let ruled = wrapped.iter().skip(1).any(|row| row.iter().any(|cell| cell.len() > 1));
+        let rule = |left: &str, end: &str| {
+            let bar: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
+            Piece::new(format!("{left}{}{end}", bar.join("┼")), Role::TableBorder)
+        };
+        let mut at_first = true;
+        for (r, row) in wrapped.iter().enumerate() {
+            let height = row.iter().map(Vec::len).max().unwrap_or(1);
+            for k in 0..height {
+                let mut line = if std::mem::take(&mut at_first) { first.to_vec() } else { rest.to_vec() };
+                for (c, w) in widths.iter().enumerate() {
+                    line.push(Piece::new("│ ", Role::TableBorder));
+                    let text = row[c].get(k).map_or("", String::as_str);
+                    let link = rows[r].get(c).and_then(|cell| cell.iter().find_map(|i| i.style.link));
+                    let role = if r == 0 { Role::TableHeader } else { Role::Text };
+                    let column = align.get(c).copied().unwrap_or_default();
+                    let text = table::aligned(text, *w, column);
+                    line.push(Piece { text, role, style: InlineStyle { link, ..InlineStyle::default() } });
+                    line.push(Piece::new(" ", Role::Text));
+                }
+                line.push(Piece::new(if cut { "│…" } else { "│" }, Role::TableBorder));
+                self.push_line(Line(line));
             }
-            line.push(Piece::new(if cut { "│…" } else { "│" }, Role::TableBorder));
-            self.push_line(Line(line));
-            if r == 0 {
+            if r == 0 || (ruled && r + 1 < wrapped.len()) {
                 let mut sep = rest.to_vec();
-                let bar: Vec<String> = widths.iter().map(|w| "─".repeat(w + 2)).collect();
-                let end = if cut { "┤…" } else { "┤" };
-                sep.push(Piece::new(format!("├{}{end}", bar.join("┼")), Role::TableBorder));
+                sep.push(rule("├", if cut { "┤…" } else { "┤" }));
                 self.push_line(Line(sep));
             }
         }
@@ -552,23 +553,54 @@ mod tests {
         let long = "x".repeat(100);
         let l = lay(&format!("```\n{long}\n```\n\n| name | description |\n|---|---|\n| a | {long} |\n"), 30);
         assert!(l.lines.iter().all(|line| line.text().width() <= 30), "{:#?}", texts(&l));
-        assert!(texts(&l).iter().any(|t| t.contains('…')));
         assert_eq!(texts(&l)[0], "╭ code");
+        // The long cell wraps within its column: every letter of it is shown.
+        let table: String =
+            texts(&l).iter().skip_while(|t| !t.contains("name")).map(|t| t.replace(['│', ' '], "")).collect();
+        assert!(table.contains(&format!("a{long}")), "{:#?}", texts(&l));
+    }
+
+    #[test]
+    fn long_cells_wrap_within_their_column_and_keep_its_alignment() {
+        let md = "| step | policy | tries |\n|:---:|---|---:|\n| 1 | exponential, jittered, capped at thirty seconds | 5 |\n| 2 | none | 12 |\n";
+        let l = lay(md, 42);
+        let t = texts(&l);
+        assert!(l.lines.iter().all(|line| line.text().width() <= 42), "{t:#?}");
+        assert_eq!(t[0], "│ step │ policy                  │ tries │");
+        assert_eq!(t[2], "│  1   │ exponential, jittered,  │     5 │", "{t:#?}");
+        assert_eq!(t[3], "│      │ capped at thirty        │       │", "{t:#?}");
+        assert_eq!(t[4], "│      │ seconds                 │       │", "{t:#?}");
+        // A wrapped row is ruled off from the next.
+        assert!(t[5].starts_with('├'), "{t:#?}");
+        assert_eq!(t[6], "│  2   │ none                    │    12 │", "{t:#?}");
     }
 
     #[test]
     fn wide_tables_shrink_then_cut_columns_on_the_right() {
-        // Six columns need 37 cells at three letters each: they shrink below three to fit 36.
+        // Six columns at four letters each need 43 cells: all fit in 43, the last is cut in 36.
         let head = "| Layer | Horizon | Scope | Audience | Role | AI drive |\n|---|---|---|---|---|---|\n";
+        let l = lay(&format!("{head}| a | b | c | d | e | f |\n"), 43);
+        assert!(l.lines.iter().all(|line| line.text().width() <= 43), "{:#?}", texts(&l));
+        assert!(texts(&l)[0].ends_with('│') && texts(&l)[0].contains("AI"), "{:#?}", texts(&l));
         let l = lay(&format!("{head}| a | b | c | d | e | f |\n"), 36);
         assert!(l.lines.iter().all(|line| line.text().width() <= 36), "{:#?}", texts(&l));
-        assert!(texts(&l)[0].ends_with('│'));
-        // Thirty columns cannot fit in 20 cells even at one letter: the right ones are cut.
+        assert!(texts(&l)[0].ends_with('…') && texts(&l)[0].matches('│').count() < 7, "{:#?}", texts(&l));
+        // Thirty columns cannot fit in 20 cells: the right ones are cut.
         let cells = "| x ".repeat(30) + "|\n";
         let sep = "|---".repeat(30) + "|\n";
         let l = lay(&format!("{cells}{sep}{cells}"), 20);
         assert!(l.lines.iter().all(|line| line.text().width() <= 20), "{:#?}", texts(&l));
         assert!(texts(&l).iter().all(|t| t.ends_with('…')), "{:#?}", texts(&l));
+    }
+
+    #[test]
+    fn tables_fit_every_width() {
+        let md = "> | 表表 | b | ccc ccc ccc | d |\n> |:-:|--:|---|---|\n> | x | 表表表 y | a long cell of many words here | |\n> | | z |\n";
+        for width in 1..70 {
+            let l = lay(md, width);
+            let w = usize::from(width).max(8);
+            assert!(l.lines.iter().all(|line| line.text().width() <= w), "{width}: {:#?}", texts(&l));
+        }
     }
 
     #[test]

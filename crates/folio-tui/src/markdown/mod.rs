@@ -9,3 +9,4 @@ pub mod highlight;
 pub mod layout;
 pub mod obsidian;
 pub mod sanitize;
+pub mod table;

@@ -1,29 +1,34 @@
 //! The history pane: the open entity's versions newest first (commit, uncommitted change, log
-//! event; when, who, what changed) above the word diff of the selected one against the version
-//! before it (or against the marked one), or, in blame, each line with the version that
-//! brought it. While the worker reads, the versions found so far, their count in the title.
+//! event; when, who committed it, what changed, who the frontmatter says wrote it) above the
+//! selected version compared line by line with the version before it (or the marked one), the
+//! changed words within a changed line marked, scrolled to its first change; or, in blame, each
+//! line with the version that brought it. Long lines wrap, so an edit at a line's end shows.
+//! While the worker reads, the versions found so far, their count in the title.
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use crate::app::history::{HistoryData, HistoryView, LIST_PERCENT};
+use crate::app::history::{self, HistoryData, diff::Compared};
 use crate::app::model::{Model, Pane};
 use crate::markdown::sanitize;
+use folio_core::store::history::line_diff::Tag;
 use folio_core::store::history::{Source, Version};
-use folio_core::store::review::diff;
 
 fn day(v: &Version) -> String {
     v.when.as_deref().map(|w| w.chars().take(10).collect()).unwrap_or_else(|| "-".into())
 }
 
-fn who(v: &Version) -> String {
-    match (&v.author, &v.agent) {
-        (Some(a), Some(g)) if a != g => format!("{a} ({g})"),
-        (Some(a), _) => a.clone(),
-        (None, Some(g)) => g.clone(),
-        (None, None) => "-".into(),
-    }
+/// Who a version is credited to: its commit's author (for the uncommitted change, the person
+/// folio's journal says made it), an event's actor; `-` when nobody is known.
+pub fn credit(v: &Version) -> &str {
+    v.author.as_deref().unwrap_or("-")
+}
+
+/// `written by AGENT` when the frontmatter names an agent other than the one credited.
+pub fn written_by(v: &Version) -> Option<String> {
+    v.agent.as_deref().filter(|g| Some(*g) != v.author.as_deref()).map(|g| format!("written by {g}"))
 }
 
 /// `1 version`, `2 versions`.
@@ -31,25 +36,22 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// One row of the versions list (`summarised`: what changed is known; else `…`).
-pub fn row_text(v: &Version, summarised: bool) -> String {
+/// The widest credit among the versions, up to 16 columns: the versions list's column for it.
+fn credit_width(versions: &[Version]) -> usize {
+    versions.iter().map(|v| credit(v).chars().count()).max().unwrap_or(1).clamp(1, 16)
+}
+
+/// One row of the versions list (`summarised`: what changed is known; else `…`), its credit
+/// in a column `who` wide.
+pub fn row_text(v: &Version, summarised: bool, who: usize) -> String {
     let change = if summarised { v.change_line() } else { "…".into() };
     let what = match (&v.source, &v.renamed_from) {
         (Source::Log, _) => format!("{}: {}", v.kind.as_deref().unwrap_or("event"), v.subject),
         (_, Some(from)) => format!("renamed from {from} · {} [{change}]", v.subject),
         _ => format!("{} · {} [{change}]", v.status, v.subject),
     };
-    format!("{:8} {} {:18.18} {what}", v.rev, day(v), who(v))
-}
-
-/// The version the selected one is compared with: the marked one, else the next older one
-/// with content (None: it is the first).
-pub fn base_of(view: &HistoryView, data: &HistoryData) -> Option<usize> {
-    let versions = &data.history.versions;
-    if let Some(m) = view.marked.filter(|&m| m != view.cursor && versions[m].source != Source::Log) {
-        return Some(m);
-    }
-    (view.cursor + 1..versions.len()).find(|&i| versions[i].source != Source::Log)
+    let agent = written_by(v).map(|w| format!(" · {w}")).unwrap_or_default();
+    format!("{:8} {} {:who$.who$} {what}{agent}", v.rev, day(v), credit(v))
 }
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
@@ -113,10 +115,11 @@ fn versions(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
         buf.set_line(inner.x, inner.y, &Line::styled("no versions or events", t.style("muted")), inner.width);
         return;
     }
-    let [top, bottom] = Layout::vertical([Constraint::Percentage(LIST_PERCENT), Constraint::Min(1)]).areas::<2>(inner);
+    let [top, bottom] = history::split(inner, list.len());
     let h = usize::from(top.height.max(1));
     let cursor = view.cursor.min(list.len() - 1);
     let first = cursor.saturating_sub(h - 1);
+    let who = credit_width(list);
     for (n, v) in list.iter().enumerate().skip(first).take(h) {
         let y = top.y + (n - first) as u16;
         let mark = if view.marked == Some(n) { "* " } else { "  " };
@@ -126,33 +129,115 @@ fn versions(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
             Source::Worktree => t.style("pending"),
             Source::Commit => t.style("text"),
         };
-        let text = sanitize::line(&row_text(v, data.history.complete));
+        let text = sanitize::line(&row_text(v, data.history.complete, who));
         let line = Line::from(vec![Span::styled(mark, t.style("accent")), Span::styled(text, style)]);
         buf.set_line(top.x, y, &line, top.width);
     }
     let selected = &list[cursor];
-    let rows = usize::from(bottom.height.saturating_sub(2));
     let width = usize::from(bottom.width);
-    let mut lines: Vec<Line> = vec![Line::styled("─".repeat(width), t.style("border"))];
+    let mut head: Vec<Line> = vec![Line::styled("─".repeat(width), t.style("border"))];
     if selected.source == Source::Log {
-        lines.push(Line::styled(
+        head.push(Line::styled(
             format!("{} · {}", selected.kind.as_deref().unwrap_or("event"), selected.log.as_deref().unwrap_or("")),
             t.style("accent"),
         ));
-        lines.push(Line::styled(sanitize::line(&selected.subject), t.style("text")));
-    } else if !data.history.complete {
-        lines.push(Line::styled(format!("{} · reading its content…", selected.rev), t.style("muted")));
+        head.push(Line::styled(sanitize::line(&selected.subject), t.style("text")));
+    } else if let Some(compared) = view.diff.as_deref().filter(|_| data.history.complete) {
+        head.push(heading(model, selected, compared));
     } else {
-        let base = base_of(view, data);
-        let from = base.map(|b| list[b].rev.clone()).unwrap_or_else(|| "nothing".into());
-        lines.push(Line::styled(format!("{from} → {}", selected.rev), t.style("accent")));
-        let old = base.map(|b| list[b].text()).unwrap_or_default();
-        let ops = diff::words(&old, &selected.text());
-        lines.extend(super::review::diff_lines(model, &ops, rows, width));
+        head.push(Line::styled(format!("{} · reading its content…", selected.rev), t.style("muted")));
     }
-    for (n, l) in lines.iter().take(usize::from(bottom.height)).enumerate() {
-        buf.set_line(bottom.x, bottom.y + n as u16, l, bottom.width);
+    let mut y = bottom.y;
+    for l in head.iter().take(usize::from(bottom.height)) {
+        buf.set_line(bottom.x, y, l, bottom.width);
+        y += 1;
     }
+    if let Some(compared) = view.diff.as_deref().filter(|_| selected.source != Source::Log) {
+        let rest = Rect::new(bottom.x, y, bottom.width, bottom.bottom().saturating_sub(y));
+        comparison(model, compared, view.scroll, rest, buf);
+    }
+}
+
+/// `base → version · change 1 of 2, line 35 of 57 · who · written by agent`: where the view is
+/// comes before the credit, which the list's row also shows, so a narrow pane keeps it.
+fn heading(model: &Model, v: &Version, c: &Compared) -> Line<'static> {
+    let t = &model.theme;
+    let from = c.base.clone().unwrap_or_else(|| "nothing".into());
+    let mut spans = vec![Span::styled(format!("{from} → {}", c.rev), t.style("accent"))];
+    let where_ = match c.change_at(model.history.scroll) {
+        (_, 0) => " · no change".to_string(),
+        (i, n) => {
+            let shown = c.lines.get(model.history.scroll).and_then(|l| l.new.or(l.old)).unwrap_or(1);
+            format!(" · change {i} of {n}, line {shown} of {}", c.lines.iter().filter(|l| l.new.is_some()).count())
+        }
+    };
+    spans.push(Span::styled(where_, t.style("muted")));
+    let mut who = format!(" · {}", sanitize::line(credit(v)));
+    if let Some(w) = written_by(v) {
+        who.push_str(&format!(" · {}", sanitize::line(&w)));
+    }
+    spans.push(Span::styled(who, t.style("text")));
+    Line::from(spans)
+}
+
+/// The comparison from line `first`, each line with its old and new numbers, long lines wrapped.
+fn comparison(model: &Model, c: &Compared, first: usize, area: Rect, buf: &mut Buffer) {
+    let t = &model.theme;
+    let mut rows: Vec<Line> = Vec::new();
+    let room = usize::from(area.height);
+    for l in c.lines.iter().skip(first) {
+        if rows.len() >= room {
+            break;
+        }
+        let (sign, base) = match l.tag {
+            Tag::Same => (" ", t.style("text")),
+            Tag::Removed => ("-", t.style("error").remove_modifier(Modifier::BOLD)),
+            Tag::Added => ("+", t.style("code")),
+        };
+        let marked = base.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+        let num = |n: Option<usize>| n.map(|n| n.to_string()).unwrap_or_default();
+        let gutter = format!("{:>4} {:>4} {sign} ", num(l.old), num(l.new));
+        let runs: Vec<(Style, String)> =
+            l.parts.iter().map(|(m, text)| (if *m { marked } else { base }, sanitize::line(text))).collect();
+        let gutter_style = if l.tag == Tag::Same { t.style("muted") } else { base };
+        rows.extend(wrapped(&gutter, gutter_style, &runs, usize::from(area.width), t.style("muted")));
+    }
+    for (n, row) in rows.iter().take(room).enumerate() {
+        buf.set_line(area.x, area.y + n as u16, row, area.width);
+    }
+}
+
+/// A line after its `gutter`, cut into rows of `width` columns between words (a word longer
+/// than a row where it reaches the edge): the rows after the first carry a blank gutter ending
+/// in `↪`, so a wrapped row is never taken for a line of its own.
+fn wrapped(
+    gutter: &str,
+    gutter_style: Style,
+    runs: &[(Style, String)],
+    width: usize,
+    mark: Style,
+) -> Vec<Line<'static>> {
+    let lead = gutter.chars().count();
+    let room = width.saturating_sub(lead).max(1);
+    let cont = format!("{}↪ ", " ".repeat(lead.saturating_sub(2)));
+    let chars: Vec<(char, Style)> = runs.iter().flat_map(|(st, text)| text.chars().map(move |c| (c, *st))).collect();
+    let plain: Vec<char> = chars.iter().map(|(c, _)| *c).collect();
+    let mut rows = vec![Line::from(Span::styled(gutter.to_string(), gutter_style))];
+    for (n, range) in history::diff::rows(&plain, room).into_iter().enumerate() {
+        if n > 0 {
+            rows.push(Line::from(Span::styled(cont.clone(), mark)));
+        }
+        let row = rows.last_mut().expect("never empty");
+        for (c, st) in &chars[range] {
+            // The first span is the gutter or the mark: the text never joins it.
+            let joins = row.spans.len() > 1 && row.spans.last().is_some_and(|s| s.style == *st);
+            match row.spans.last_mut() {
+                Some(span) if joins => span.content.to_mut().push(*c),
+                _ => row.spans.push(Span::styled(c.to_string(), *st)),
+            }
+        }
+    }
+    rows
 }
 
 fn blame(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
@@ -164,15 +249,38 @@ fn blame(model: &Model, data: &HistoryData, inner: Rect, buf: &mut Buffer) {
         return;
     }
     let first = view.cursor.min(data.blame.len() - 1);
-    for (n, l) in data.blame.iter().skip(first).take(usize::from(inner.height)).enumerate() {
+    let room = usize::from(inner.height);
+    // A narrow pane leaves the day out, so the lines keep room to read.
+    let dated = inner.width >= 90;
+    let mut rows: Vec<Line> = Vec::new();
+    for l in data.blame.iter().skip(first) {
+        if rows.len() >= room {
+            break;
+        }
         let v = &data.history.versions[l.version];
-        let who = v.author.as_deref().or(v.agent.as_deref()).unwrap_or("not committed");
-        let line = Line::from(vec![
+        let who = v.author.as_deref().unwrap_or("not committed");
+        let mut line = Line::from(vec![
             Span::styled(format!("{:8} ", v.rev), t.style("accent")),
-            Span::styled(format!("{:12.12} {} ", sanitize::line(who), day(v)), t.style("muted")),
+            Span::styled(
+                if dated {
+                    format!("{:12.12} {} ", sanitize::line(who), day(v))
+                } else {
+                    format!("{:8.8} ", sanitize::line(who))
+                },
+                t.style("muted"),
+            ),
             Span::styled(format!("{:4}│ ", l.number), t.style("border")),
-            Span::styled(sanitize::line(&l.text), t.style("text")),
         ]);
-        buf.set_line(inner.x, inner.y + n as u16, &line, inner.width);
+        let gutter: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        let runs = [(t.style("text"), sanitize::line(&l.text))];
+        let mut wrapped = wrapped(&gutter, Style::default(), &runs, usize::from(inner.width), t.style("muted"));
+        // The first row keeps the gutter's own colours.
+        wrapped[0].spans.remove(0);
+        line.spans.append(&mut wrapped[0].spans);
+        rows.push(line);
+        rows.extend(wrapped.into_iter().skip(1));
+    }
+    for (n, row) in rows.iter().take(room).enumerate() {
+        buf.set_line(inner.x, inner.y + n as u16, row, inner.width);
     }
 }

@@ -49,9 +49,16 @@ fn hinted(model: &Model) -> &'static [Action] {
         Pane::Graph => {
             &[Action::Open, Action::SwitchSide, Action::DepthUp, Action::ExportGraph, Action::Back, Action::Help]
         }
-        Pane::History => {
-            &[Action::Blame, Action::MarkVersion, Action::RestoreVersion, Action::FocusPreview, Action::Help]
-        }
+        Pane::History if model.history.blame => &[Action::Blame, Action::FocusPreview, Action::Help],
+        Pane::History => &[
+            Action::NextChange,
+            Action::DiffPageDown,
+            Action::Blame,
+            Action::MarkVersion,
+            Action::RestoreVersion,
+            Action::FocusPreview,
+            Action::Help,
+        ],
         Pane::Lint => &[
             Action::Open,
             Action::ApplyFix,

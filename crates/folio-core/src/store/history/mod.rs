@@ -18,8 +18,10 @@ pub mod blame;
 pub mod events;
 pub mod git;
 mod git_error;
+pub mod line_diff;
 pub mod lines;
 mod objects;
+pub mod own_change;
 pub mod restore;
 pub mod summary;
 
@@ -49,7 +51,8 @@ pub struct Version {
     pub when: Option<String>,
     #[serde(skip)]
     pub unix: Option<i64>,
-    /// The commit's author, or the actor an event names.
+    /// Who the version is credited to: the commit's author, the actor an event names, or, for
+    /// the file on disk, the person folio's journal says wrote it (`own_change`).
     pub author: Option<String>,
     pub email: Option<String>,
     /// Who the entity's own frontmatter says wrote this version (`generated.by`, `author`, …).
@@ -333,13 +336,15 @@ fn worktree(store: &Store, path: &str, bytes: Option<Vec<u8>>, status: &str, sub
         .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| d.as_secs() as i64);
+    // Git names nobody for it; folio's journal names the person when the change was folio's.
+    let author = bytes.as_deref().and_then(|b| own_change::author(store, path, b));
     Version {
         rev: "worktree".into(),
         source: Source::Worktree,
         commit: None,
         when: unix.and_then(iso),
         unix,
-        author: None,
+        author,
         email: None,
         agent: None,
         path: Some(path.to_string()),

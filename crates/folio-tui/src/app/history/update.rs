@@ -1,8 +1,9 @@
 //! The history pane in the update loop: ask a worker for the open entity's history when the
 //! pane opens, the open entity changes or the store is re-read (a restore or an agent's edit is
 //! a new version); show the versions it reports as it finds them until its answer comes; move
-//! through versions or blamed lines; mark a version to compare with. The versions, diffs and
-//! blame come from the worker; nothing here reads a file.
+//! through versions or blamed lines; mark a version to compare with; scroll the comparison
+//! (which opens at its first change) and jump from change to change. The versions and blame
+//! come from the worker; nothing here reads a file.
 use std::sync::Arc;
 
 use ratatui::layout::Rect;
@@ -22,7 +23,9 @@ pub fn focus(model: &mut Model, blame: bool) -> Vec<Job> {
         model.history.blame = blame;
         model.history.cursor = 0;
     }
-    request(model, false)
+    let jobs = request(model, false);
+    sync(model);
+    jobs
 }
 
 /// Ask for the open entity's history unless the one held is its own (`again`: read anew).
@@ -105,6 +108,28 @@ fn show(model: &mut Model, data: Result<Arc<HistoryData>, String>) {
     if h.marked.is_some_and(|m| m >= n) {
         h.marked = None;
     }
+    sync(model);
+}
+
+/// Compare what is selected now (a new pair opens at its first change, in this pane's room).
+fn sync(model: &mut Model) {
+    let (rows, width) = (diff_page(model), diff_width(model));
+    super::diff::sync(&mut model.history, super::diff::Room { rows, width });
+}
+
+/// Columns a line of the comparison wraps at: the pane's inside less the line numbers.
+fn diff_width(model: &Model) -> usize {
+    layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
+        .map(|p| usize::from(p.preview.width.saturating_sub(2)).saturating_sub(super::GUTTER))
+        .unwrap_or(1)
+}
+
+/// Versions in the list (what the pane's geometry depends on).
+fn versions(model: &Model) -> usize {
+    match &model.history.data {
+        Some(Ok(d)) => d.history.versions.len(),
+        _ => 0,
+    }
 }
 
 /// Rows in the list shown: versions, or blamed lines.
@@ -118,7 +143,14 @@ fn len(model: &Model) -> usize {
 
 fn page(model: &Model) -> usize {
     layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
-        .map(|p| super::page_rows(p.preview, model.history.blame))
+        .map(|p| super::page_rows(p.preview, model.history.blame, versions(model)))
+        .unwrap_or(1)
+}
+
+/// Rows the comparison shows (what its page keys move by).
+fn diff_page(model: &Model) -> usize {
+    layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar)
+        .map(|p| super::diff_rows(p.preview, versions(model)))
         .unwrap_or(1)
 }
 
@@ -128,11 +160,74 @@ pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
         Action::Down | Action::Up | Action::PageDown | Action::PageUp => Some(act(model, a)),
         Action::HalfPageDown | Action::HalfPageUp | Action::Top | Action::Bottom => Some(act(model, a)),
         Action::MarkVersion | Action::Blame | Action::RestoreVersion => Some(act(model, a)),
+        Action::DiffDown | Action::DiffUp | Action::DiffPageDown | Action::DiffPageUp => Some(scroll(model, a)),
+        Action::DiffHalfPageDown | Action::DiffHalfPageUp => Some(scroll(model, a)),
+        Action::NextChange | Action::PrevChange => Some(scroll(model, a)),
         _ => None,
     }
 }
 
+/// The mouse wheel over the pane (`area`) at screen row `row`: over the versions' diff it
+/// scrolls the diff a few lines, elsewhere it moves through the versions or blamed lines.
+pub fn wheel(model: &mut Model, area: Rect, row: u16, down: bool) -> Vec<Job> {
+    let inner = Rect::new(area.x + 1, area.y + 1, area.width.saturating_sub(2), area.height.saturating_sub(2));
+    let diff = super::split(inner, versions(model))[1];
+    if model.history.blame || row < diff.y || model.history.diff.is_none() {
+        return act(model, if down { Action::Down } else { Action::Up });
+    }
+    let a = if down { Action::DiffDown } else { Action::DiffUp };
+    (0..3).flat_map(|_| scroll(model, a)).collect()
+}
+
+/// The comparison's own keys. In blame, whose lines are the pane, they move through the lines.
+fn scroll(model: &mut Model, a: Action) -> Vec<Job> {
+    if model.history.blame {
+        let list = match a {
+            Action::DiffDown => Action::Down,
+            Action::DiffUp => Action::Up,
+            Action::DiffPageDown => Action::PageDown,
+            Action::DiffPageUp => Action::PageUp,
+            Action::DiffHalfPageDown => Action::HalfPageDown,
+            Action::DiffHalfPageUp => Action::HalfPageUp,
+            _ => return Vec::new(),
+        };
+        return act(model, list);
+    }
+    let rows = diff_page(model);
+    let h = &mut model.history;
+    let Some(d) = h.diff.clone() else { return Vec::new() };
+    let at = h.scroll;
+    let to = match a {
+        Action::DiffDown => Some(at + 1),
+        Action::DiffUp => Some(at.saturating_sub(1)),
+        Action::DiffPageDown => Some(at + rows),
+        Action::DiffPageUp => Some(at.saturating_sub(rows)),
+        Action::DiffHalfPageDown => Some(at + rows.div_ceil(2)),
+        Action::DiffHalfPageUp => Some(at.saturating_sub(rows.div_ceil(2))),
+        Action::NextChange => d.next_change(at),
+        Action::PrevChange => d.prev_change(at),
+        _ => None,
+    };
+    match to {
+        Some(to) => h.scroll = to.min(d.last()),
+        None if d.changes.is_empty() => {
+            model.message = Some(Message { text: "no change between these versions".into(), warn: false });
+        }
+        None => {
+            let which = if a == Action::NextChange { "the last" } else { "the first" };
+            model.message = Some(Message { text: format!("this is {which} change"), warn: false });
+        }
+    }
+    Vec::new()
+}
+
 fn act(model: &mut Model, a: Action) -> Vec<Job> {
+    let jobs = act_on_list(model, a);
+    sync(model);
+    jobs
+}
+
+fn act_on_list(model: &mut Model, a: Action) -> Vec<Job> {
     let (n, page) = (len(model), page(model));
     let h = &mut model.history;
     if let Some(to) = crate::app::paged_list::move_cursor(h.cursor, a, n, page) {

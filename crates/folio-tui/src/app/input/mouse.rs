@@ -71,7 +71,8 @@ pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Job> {
                     let to = if down { (model.cursor + WHEEL).min(last) } else { model.cursor.saturating_sub(WHEEL) };
                     return select_row(model, to);
                 }
-                Pane::Graph | Pane::Lint | Pane::History => {
+                Pane::History => return crate::app::history::update::wheel(model, p.preview, m.row, down),
+                Pane::Graph | Pane::Lint => {
                     let a = if down { Action::Down } else { Action::Up };
                     return action(model, a);
                 }
