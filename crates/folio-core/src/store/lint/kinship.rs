@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use similar::{Algorithm, DiffOp};
 
-use super::near_duplicate::{Rarity, is_content, stem, word_hash};
+use super::near_duplicate::{NEAR_EXACT, Rarity, is_content, stem, word_hash};
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
 use crate::store::read::body_text;
@@ -41,6 +41,21 @@ const ALIGN_WORDS: usize = 4_000;
 static DATE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:19|20)\d\d(?:[-_./](?:1[0-2]|0?[1-9])[-_./](?:3[01]|[12]\d|0?[1-9])|(?:1[0-2]|0[1-9])(?:3[01]|[12]\d|0[1-9]))").unwrap()
 });
+
+/// From this similarity a pair is one text edited, whatever its form: two template siblings
+/// this alike are duplicates.
+pub const SAME_WORDS: f64 = 2.0 / 3.0;
+
+/// Whether `near-duplicate` reports the pair `a`, `b` of similarity `s`: (near-)exact copies
+/// always; entries of one dated series never; template siblings from `SAME_WORDS`.
+pub fn reported(store: &Store, a: EntityIdx, b: EntityIdx, s: f64, rarity: &Rarity, threshold: f64) -> bool {
+    s >= NEAR_EXACT
+        || match of(store, a, b, rarity, threshold) {
+            Some(Kinship::DatedSeries) => false,
+            Some(Kinship::TemplateSiblings) => s >= SAME_WORDS,
+            None => true,
+        }
+}
 
 /// Whether entities `a` and `b` are alike in form only (`threshold` is the rule's similarity
 /// threshold, applied to what the two texts fill a shared skeleton with).

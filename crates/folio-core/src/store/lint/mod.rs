@@ -199,7 +199,8 @@ fn content(store: &Store, config: &LintConfig, profiles: ProfileSource, out: &mu
         return;
     }
     let threshold = config.near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
-    let pairs = near_duplicate::check(store, &profiles(), threshold, out);
+    let compared = |a, b, s, rarity: &_| kinship::reported(store, a, b, s, rarity, threshold);
+    let pairs = near_duplicate::check(store, &profiles(), threshold, &compared, out);
     possible_contradiction::check(store, &pairs, &config.dismissed_pairs(), out);
 }
 

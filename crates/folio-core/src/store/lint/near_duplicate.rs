@@ -13,7 +13,6 @@ type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 use rayon::prelude::*;
 
 use super::Finding;
-use super::kinship::Kinship;
 use crate::store::Store;
 use crate::store::model::entity::{EntityIdx, Severity};
 use crate::store::read::body_text;
@@ -27,9 +26,6 @@ pub const DEFAULT_THRESHOLD: f64 = 0.2;
 pub const NEAR_EXACT: f64 = 0.9;
 /// What a word inside fenced code weighs against one in prose.
 pub const CODE_WEIGHT: f32 = 0.3;
-/// From this similarity a pair is one text edited, whatever its form: two template siblings
-/// this alike are duplicates (`kinship`).
-pub const SAME_WORDS: f64 = 2.0 / 3.0;
 /// Up to this many entities every pair is compared; beyond, candidates come from LSH.
 const ALL_PAIRS_UP_TO: usize = 600;
 /// MinHash bins (one-permutation hashing) and how they are banded.
@@ -365,25 +361,21 @@ pub fn label(similarity: f64) -> &'static str {
 
 /// The findings: one per entity in a pair, naming the other entity and the similarity. Returns
 /// the pairs too, for the contradiction rule.
-pub fn check(store: &Store, profiles: &[Profile], threshold: f64, out: &mut Vec<Finding>) -> Vec<(u32, u32, f64)> {
+/// `compared` says whether a pair (with its similarity) is one to report at all.
+pub fn check(
+    store: &Store,
+    profiles: &[Profile],
+    threshold: f64,
+    compared: &(dyn Fn(u32, u32, f64, &Rarity) -> bool + Sync),
+    out: &mut Vec<Finding>,
+) -> Vec<(u32, u32, f64)> {
     let rarity = Rarity::new(profiles);
     let mut found = pairs_by(profiles, &rarity, threshold);
     // An entity restating the source it cites is a summary, not an accidental duplicate;
     // only a (near-)exact copy of its own source is still worth a word.
     found.retain(|&(a, b, s)| s >= NEAR_EXACT || !(cites(store, a, b) || cites(store, b, a)));
-    // Two days of one log, two fillings of one template: alike in form, not in subject
-    // (`kinship`); a copy-edit (mostly the same words) is still one.
-    found = found
-        .into_par_iter()
-        .filter(|&(a, b, s)| {
-            s >= NEAR_EXACT
-                || match super::kinship::of(store, a, b, &rarity, threshold) {
-                    Some(Kinship::DatedSeries) => false,
-                    Some(Kinship::TemplateSiblings) => s >= SAME_WORDS,
-                    None => true,
-                }
-        })
-        .collect();
+    // Pairs alike in form only (`kinship`: two days of one log, two fillings of a template).
+    found = found.into_par_iter().filter(|&(a, b, s)| compared(a, b, s, &rarity)).collect();
     // Exact and near-exact copies first within an entity's findings.
     found.sort_by(|x, y| y.2.total_cmp(&x.2).then((x.0, x.1).cmp(&(y.0, y.1))));
     let groups = groups(&found);
