@@ -12,7 +12,7 @@ use rayon::ThreadPool;
 use super::item_list::ItemList;
 use super::query::Query;
 use super::text::live::{self, TextJob, TextShared, TextView};
-use super::text::{MatchLine, Terms, TextRecall};
+use super::text::{MatchLine, TextRecall};
 use super::worker::{self, Base, Job, Shared, View};
 use super::{Hit, rank};
 use crate::store::Store;
@@ -372,8 +372,8 @@ impl Engine {
         let text = self.query.as_ref().map(|q| q.text.as_str()).unwrap_or("");
         let items = self.shared.item_list.read();
         if self.text_mode() {
-            // The fuzzy highlight of the fields, as the text ranking scored them (no quotes).
-            let fuzzy = Terms::fuzzy_text(text);
+            // The highlight of the fields, as the text ranking scored them.
+            let fuzzy = self.text.as_ref().map_or_else(|| text.replace('"', " "), |t| t.field_text(text));
             return self.merged[start..end.min(self.merged.len())]
                 .iter()
                 .map(|(hit, id)| {

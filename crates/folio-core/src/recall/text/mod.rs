@@ -172,6 +172,11 @@ impl TextRecall {
             .collect()
     }
 
+    /// The query as the fields are matched beside the bodies (`Terms::field_text`).
+    pub fn field_text(&self, text: &str) -> String {
+        Terms::field_text(text, |w| self.index.df(w) > 0)
+    }
+
     /// Every word a line may hold to match (the query's, and a typed prefix's completions).
     pub fn words(&self, text: &str, prefix: bool) -> Vec<String> {
         self.groups(text, prefix).into_iter().flatten().collect()
@@ -216,7 +221,7 @@ impl TextRecall {
         // Fuzzy over the fields, as `folio recall` without `--text` (phrases ask for the text):
         // first only an upper bound of each item's score (`rank::score_or_bound` against a floor
         // nothing reaches), the exact score later and only for what can rank among the best.
-        let pattern = rank::pattern(&Terms::fuzzy_text(&query.text));
+        let pattern = rank::pattern(&self.field_text(&query.text));
         let bounds = rank::bounds(&pattern);
         let fuzzy = |idx: EntityIdx, floor: Option<&rank::Scored>| {
             rank::score_or_bound(&self.items[idx as usize], 0, &pattern, bounds.as_ref(), rank::Prior::NONE, floor)
@@ -305,7 +310,7 @@ mod tests {
         let text = TextRecall::build(&store);
         for q in ["margin", "gross rev", "daily revenue", "mrgn", "stale churn", "ledger note 1", "refund cohort"] {
             let query = Query::parse(q);
-            let pattern = rank::pattern(&Terms::fuzzy_text(q));
+            let pattern = rank::pattern(&text.field_text(q));
             let bm25 = bm25::scores_any(&text.index, &text.groups(q, false));
             let mut want: Vec<(EntityIdx, u32)> = (0..store.entities.len())
                 .filter_map(|i| {

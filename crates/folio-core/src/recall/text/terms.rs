@@ -33,13 +33,17 @@ impl Terms {
     }
 
     /// The query as the field matcher takes it beside the body search: without the quotes (a
-    /// `"` means nothing to it), each plain word a substring atom (`'word`). Words of prose
-    /// match the fields as words: scattered letters of them ("git push asks" in "skip exiftool")
-    /// would outrank the page whose body is what the words say.
-    pub fn fuzzy_text(text: &str) -> String {
+    /// `"` means nothing to it), and each plain word the store's text uses (`known`) a substring
+    /// atom (`'word`). Words of prose match the fields as words: scattered letters of them ("git
+    /// push asks" in "skip exiftool") would outrank the page whose body is what the words say.
+    /// A word the store never uses (a typo, an abbreviation: `mrgn`) stays fuzzy.
+    pub fn field_text(text: &str, known: impl Fn(&str) -> bool) -> String {
         text.replace('"', " ")
             .split_whitespace()
-            .map(|w| if w.starts_with(['\'', '^', '!']) || w.ends_with('$') { w.to_string() } else { format!("'{w}") })
+            .map(|w| {
+                let syntax = w.starts_with(['\'', '^', '!']) || w.ends_with('$');
+                if syntax || !known(&w.to_lowercase()) { w.to_string() } else { format!("'{w}") }
+            })
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -62,8 +66,9 @@ mod tests {
             t.phrases,
             [vec!["pip".to_string(), "install".into()], vec!["to".into(), "the".into(), "end".into()]]
         );
-        assert_eq!(Terms::fuzzy_text("exif \"pip install\""), "'exif 'pip 'install");
-        assert_eq!(Terms::fuzzy_text("^guide 'exact !not end$"), "^guide 'exact !not end$");
+        let known = |w: &str| ["exif", "pip", "install", "guide", "end"].contains(&w);
+        assert_eq!(Terms::field_text("EXIF \"pip install\" mrgn", known), "'EXIF 'pip 'install mrgn");
+        assert_eq!(Terms::field_text("^guide 'exact !not end$", known), "^guide 'exact !not end$");
         let words: Vec<String> = ["run", "pip", "install", "now"].map(String::from).to_vec();
         assert!(holds_phrases(&words, &t.phrases[..1]));
         assert!(!holds_phrases(&words, &t.phrases));
