@@ -63,9 +63,10 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
     let edges: Vec<Value> = e
         .edges
         .iter()
-        .map(
-            |d| json!({"type": d.kind, "target": d.target, "resolved": d.resolved.map(|r| store.entity(r).id.clone())}),
-        )
+        .map(|d| {
+            json!({"type": d.kind, "target": d.target, "resolved": d.resolved.map(|r| store.entity(r).id.clone()),
+                       "title": d.resolved.map(|r| store.entity(r).title.clone())})
+        })
         .collect();
     let problems: Vec<Value> = e
         .problems
@@ -138,13 +139,16 @@ fn print_text(r: &Value) {
     if !edges.is_empty() {
         println!("edges ({}):", edges.len());
         for d in edges {
-            let to = d["resolved"].as_str().map(escape::line).unwrap_or_else(|| "(unresolved)".into());
-            println!(
-                "  {} {} -> {}",
-                escape::line(d["type"].as_str().unwrap_or("")),
-                escape::line(d["target"].as_str().unwrap_or("")),
-                to
-            );
+            let target = d["target"].as_str().unwrap_or("");
+            // The target named as it reads: its title, and its id only where the edge named
+            // it otherwise (a store keyed by ids would print the same id twice).
+            let to = match (d["resolved"].as_str(), d["title"].as_str()) {
+                (Some(id), Some(title)) if id == target => format!("“{}”", escape::line(title)),
+                (Some(id), Some(title)) => format!("-> {} “{}”", escape::line(id), escape::line(title)),
+                (Some(id), None) => format!("-> {}", escape::line(id)),
+                (None, _) => "-> (unresolved)".into(),
+            };
+            println!("  {} {} {to}", escape::line(d["type"].as_str().unwrap_or("")), escape::line(target));
         }
     }
     for p in list("problems") {

@@ -46,17 +46,57 @@ impl Marker {
 }
 
 /// The mirror folder of a database: one per database and view (with or without archived
-/// nodes) under folio's per-user state folder, named by a digest of the redacted string.
-pub fn dir_for(redacted: &str, archived: bool) -> Result<PathBuf, String> {
+/// nodes) under folio's per-user state folder, named by a digest of its identity
+/// (`Locator::identity`: cluster, database, schema), never by how the string spelled it.
+pub fn dir_for(identity: &str, archived: bool) -> Result<PathBuf, String> {
+    let d = crate::store::model::digest::of(identity.as_bytes());
+    let db: String =
+        identity.split('/').nth(1).unwrap_or("db").chars().filter(|c| c.is_ascii_alphanumeric()).take(24).collect();
+    let view = if archived { ARCHIVED_VIEW } else { "" };
+    Ok(databases()?.join(format!("{db}-{}{view}", &crate::store::model::digest::hex(&d)[..20])))
+}
+
+fn databases() -> Result<PathBuf, String> {
     let base = crate::store::keep::personal::base_from_env().ok_or_else(|| {
         "no folder for folio's state (set FOLIO_STATE_DIR, XDG_STATE_HOME or HOME) to read a database through"
             .to_string()
     })?;
-    let d = crate::store::model::digest::of(redacted.as_bytes());
-    let db: String =
-        redacted.rsplit('/').next().unwrap_or("db").chars().filter(|c| c.is_ascii_alphanumeric()).take(24).collect();
+    Ok(base.join("databases"))
+}
+
+/// Which database folder each spelling last reached (`spellings.json` beside them, keyed by
+/// a digest of the redacted string): a hint that lets the cached store be decoded while the
+/// database is asked who it is. The identity the server gives decides.
+const SPELLINGS: &str = "spellings.json";
+
+fn spelling_key(redacted: &str) -> String {
+    crate::store::model::digest::hex(&crate::store::model::digest::of(redacted.as_bytes()))[..20].to_string()
+}
+
+/// The folder this spelling reached last time, if any.
+pub fn known_dir(redacted: &str, archived: bool) -> Option<PathBuf> {
+    let base = databases().ok()?;
+    let map: serde_json::Value = serde_json::from_slice(&fs::read(base.join(SPELLINGS)).ok()?).ok()?;
+    let plain = map.get(spelling_key(redacted))?.as_str()?;
     let view = if archived { ARCHIVED_VIEW } else { "" };
-    Ok(base.join("databases").join(format!("{db}-{}{view}", &crate::store::model::digest::hex(&d)[..20])))
+    Some(base.join(format!("{plain}{view}")))
+}
+
+/// Remember which folder a spelling reached (best effort: it is only a hint).
+fn remember_spelling(redacted: &str, root: &Path) {
+    let Ok(base) = databases() else { return };
+    let Some(name) = root.file_name().and_then(|n| n.to_str()) else { return };
+    let plain = name.strip_suffix(ARCHIVED_VIEW).unwrap_or(name);
+    let path = base.join(SPELLINGS);
+    let mut map: serde_json::Map<String, serde_json::Value> =
+        fs::read(&path).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
+    let key = spelling_key(redacted);
+    if map.get(&key).and_then(|v| v.as_str()) == Some(plain) {
+        return;
+    }
+    map.insert(key, json!(plain));
+    let _ = fs::create_dir_all(&base);
+    let _ = crate::store::read::fsio::write_atomic(&path, serde_json::Value::Object(map).to_string().as_bytes());
 }
 
 /// What ends the name of a mirror folder that shows archived nodes too (`--archived`).
@@ -74,7 +114,8 @@ pub fn state_dir(root: &Path) -> PathBuf {
 pub fn sync(at: &Locator, archived: bool) -> Result<PathBuf, String> {
     let mut client = at.connect()?;
     super::schema::check(&mut client, at)?;
-    let root = dir_for(&at.redacted, archived)?;
+    let root = dir_for(&at.identity(&mut client)?, archived)?;
+    remember_spelling(&at.redacted, &root);
     sync_into(&mut client, at, archived, &root)?;
     Ok(root)
 }

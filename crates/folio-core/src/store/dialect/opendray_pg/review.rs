@@ -100,6 +100,27 @@ impl ReviewRules for PgReview {
         fields::set(&mut plan.draft, store, &path, "provenance", Value::Object(provenance))
     }
 
+    /// opendray merges entities only, and only of one type (its merge key is the normalised
+    /// title within an entity type): anything else is refused before a plan is made.
+    fn merge_entries(&self, store: &Store, from: EntityIdx, into: EntityIdx, _plan: &mut Plan) -> Option<Result<(), ReviewError>> {
+        let (a, b) = (store.entity(from), store.entity(into));
+        let kind = |e: &Entity| e.kind.as_deref().unwrap_or("").to_string();
+        let (ka, kb) = (kind(a), kind(b));
+        let entity = |k: &str| k == "entity" || k.starts_with("entity/");
+        if entity(&ka) && ka == kb {
+            return None;
+        }
+        Some(Err(ReviewError::refused(format!(
+            "{} → {}: opendray merges entities of one type only; `{}` is {} and `{}` is {}",
+            a.id,
+            b.id,
+            a.id,
+            shown_kind(&ka),
+            b.id,
+            shown_kind(&kb)
+        ))))
+    }
+
     /// INTO records the merged id in `provenance.merged_from` and takes over FROM's outgoing
     /// edges, less those that would point at itself or that it already has.
     fn merge_trail(&self, store: &Store, path: &str, trail: Value, plan: &mut Plan) -> Result<(), ReviewError> {
@@ -137,5 +158,14 @@ impl ReviewRules for PgReview {
             fields::set(&mut plan.draft, store, path, "relations", Value::Object(rel))?;
         }
         Ok(())
+    }
+}
+
+/// A node's kind as a person says it: `a skill`, `an entity of type service`.
+fn shown_kind(kind: &str) -> String {
+    match kind.split_once('/') {
+        Some(("entity", t)) => format!("an entity of type `{t}`"),
+        _ if kind == "entity" => "an untyped entity".into(),
+        _ => format!("a {kind}"),
     }
 }
