@@ -2,7 +2,8 @@
 //! commit (a deferred trigger; the connection dropped at the commit) leaves no trace in
 //! folio; three spellings of one database share one history; a server that accepts and never
 //! answers, and a statement that waits on an agent's lock, each end in one line and exit 2;
-//! undo gives back `updated_at` and edges' `created_at` exactly; merge stays within a kind.
+//! undo gives back `updated_at` and edges' `created_at` exactly; merge stays within a kind
+//! and its preview and log count edges, not YAML lines.
 use crate::support::opendray_seed as seed;
 
 use std::path::Path;
@@ -236,9 +237,15 @@ fn undo_gives_back_updated_at_and_created_at_exactly() {
     assert_ne!(stamps(&mut c), before);
     ok(s, &["undo", &url, "--as", "human:ann"]);
     assert_eq!(stamps(&mut c), before);
-    // The 20-day-old playbook is 20 days old again.
-    let age = ok(s, &["show", &url, "pb-deploy"]);
-    assert!(!age.contains("age 0 days"), "{age}");
+    // The 20-day-old playbook reads as 20 days old again.
+    let shown: Value = serde_json::from_str(&ok(s, &["show", &url, "pb-deploy", "--json"])).unwrap();
+    let row = seed::row(&mut c, "pb-deploy");
+    let days: i64 = c
+        .query_one("SELECT extract(day FROM now() - updated_at)::int8 FROM knowledge_nodes WHERE id = 'pb-deploy'", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(days, 20, "{row}");
+    assert_eq!(shown["fields"]["updated_at"].as_str().map(|t| &t[..19]), row["updated_at"].as_str().map(|t| &t[..19]));
     // A merge re-points, removes and archives; its undo gives every stamp back.
     ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
     ok(s, &["undo", &url, "--as", "human:ann"]);
@@ -258,4 +265,35 @@ fn merge_stays_within_a_kind() {
     }
     assert_eq!(stamps(&mut c), before);
     assert!(log_verbs(s, &url).is_empty());
+}
+
+#[test]
+fn a_merge_preview_lists_edges_and_the_log_counts_those_moved() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    // INTO itself points at FROM (that edge is dropped: it would point at itself), and one
+    // more node does (re-aimed), beside tool-x's.
+    c.batch_execute(
+        "INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES
+           ('svc-pg', 'depends_on', 'svc-pg-dup'), ('host-a', 'used_by', 'svc-pg-dup');",
+    )
+    .unwrap();
+    let preview = ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann", "--dry-run"]);
+    let lines: Vec<&str> = preview.lines().filter(|l| l.starts_with("repoint ")).collect();
+    assert_eq!(
+        lines,
+        [
+            "repoint entities/host/host-a.md: used_by svc-pg-dup → used_by svc-pg",
+            "repoint entities/service/svc-pg.md: depends_on svc-pg-dup → (removed)",
+            "repoint entities/tool/tool-x.md: used_by svc-pg-dup → used_by svc-pg",
+        ],
+        "{preview}"
+    );
+    assert!(preview.contains("\"repointed\":2"), "{preview}");
+    ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
+    let o = folio(s, &["log", &url, "--json"], &[]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let merge = v.as_array().unwrap().iter().find(|e| e["kind"] == "merge").cloned().unwrap();
+    assert_eq!(merge["raw"]["repointed"], 2, "{merge}");
 }

@@ -28,7 +28,9 @@ fn an_agents_write_between_read_and_write_is_a_conflict() {
     )
     .unwrap();
     let err = plan.apply(&store, &Default::default()).unwrap_err().to_string();
-    assert!(err.contains("changed"), "{err}");
+    // A row changed, not a file on disk: the message says where the change was made.
+    assert!(err.contains("node `svc-pg` changed in the database since folio read it"), "{err}");
+    assert!(!err.contains("on disk"), "{err}");
     let r = seed::row(&mut c, "svc-pg");
     assert_eq!(r["body"], "rewritten by the agent", "the agent's write stands");
     assert!(r["provenance"].get("approved").is_none());
