@@ -297,3 +297,60 @@ fn a_merge_preview_lists_edges_and_the_log_counts_those_moved() {
     let merge = v.as_array().unwrap().iter().find(|e| e["kind"] == "merge").cloned().unwrap();
     assert_eq!(merge["raw"]["repointed"], 2, "{merge}");
 }
+
+/// folio killed after the server committed a decision and before its journal's own commit
+/// mark: the next open asks the server, finds the transaction committed, and finishes the
+/// decision (log line, undo record) instead of rolling its files back.
+#[test]
+fn a_decision_the_server_committed_before_folio_died_is_finished_on_the_next_open() {
+    use std::io::BufRead;
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    ok(s, &["stats", &url]);
+    let mut reached = false;
+    for n in 1..80 {
+        let mut cmd = crate::support::folio_in(s);
+        cmd.args(["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"])
+            .env("FOLIO_STATE_DIR", s)
+            .env("FOLIO_CRASH_AT", n.to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut said = String::new();
+        let label = loop {
+            said.clear();
+            if err.read_line(&mut said).unwrap() == 0 {
+                break None;
+            }
+            if let Some(rest) = said.trim().strip_prefix(&format!("folio: crash point {n} (")) {
+                break Some(rest.trim_end_matches(')').to_string());
+            }
+        };
+        let _ = child.kill();
+        let _ = child.wait();
+        match label.as_deref() {
+            Some("database commit") => {
+                reached = true;
+                break;
+            }
+            // Killed before the commit: the server rolls the transaction back with the
+            // connection, the next open rolls the files back; the next step is tried.
+            Some(_) => {
+                assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none(), "step {n}");
+                ok(s, &["stats", &url]);
+                assert!(log_verbs(s, &url).is_empty(), "step {n}: {:?}", log_verbs(s, &url));
+            }
+            None => panic!("the approval finished before reaching the database commit (step {n})"),
+        }
+    }
+    assert!(reached, "no crash point at the database commit");
+    // The server has the approval; folio's next open finishes it.
+    assert_eq!(seed::row(&mut c, "svc-pg-dup")["provenance"]["approved"]["by"], "human:ann");
+    let shown = ok(s, &["show", &url, "svc-pg-dup", "--json"]);
+    assert!(shown.contains("\"approved\""), "{shown}");
+    assert!(log_verbs(s, &url).iter().any(|v| v.contains("approve")), "{:?}", log_verbs(s, &url));
+    ok(s, &["undo", &url, "--as", "human:ann"]);
+    assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none());
+}

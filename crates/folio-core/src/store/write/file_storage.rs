@@ -51,18 +51,18 @@ fn io_err(path: &str) -> impl Fn(std::io::Error) -> WriteError + '_ {
 /// The journaled engine: gate, read-only refusal, archive copies, digest checks, journal,
 /// swaps, catalogs, the audit line, the undo record.
 pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
-    apply_plan_committing(store, plan, opts, &mut || Ok(()))
+    apply_plan_committing(store, plan, opts, &mut |_| Ok(()))
 }
 
-/// `apply_plan`, with `commit` run once everything is written and journaled, just before
-/// the journal's own commit: when it fails, every file is rolled back and nothing (log line,
-/// undo record) is kept. A database backend commits its transaction there, so folio records
+/// `apply_plan`, with `commit` (given the changeset's id) run once everything is written and
+/// journaled, just before the journal's own commit: when it fails, every file is rolled back
+/// and nothing (log line, undo record) is kept. A database backend commits its transaction there, so folio records
 /// a decision only once the database has taken it.
 pub fn apply_plan_committing(
     store: &Store,
     plan: Plan,
     opts: &WriteOptions,
-    commit: &mut dyn FnMut() -> Result<(), WriteError>,
+    commit: &mut dyn FnMut(&str) -> Result<(), WriteError>,
 ) -> Result<Applied, WriteError> {
     let Plan { writes, archived, event, undoes, then } = plan;
     let root = &store.root;
@@ -186,7 +186,7 @@ pub fn apply_plan_committing(
         return Err(rolled_back(journal, root, &state, e));
     }
     applied.log = log_rel;
-    if let Err(e) = commit() {
+    if let Err(e) = commit(&journal.intent.id) {
         return Err(rolled_back(journal, root, &state, e));
     }
     if let Err(err) = journal.commit() {

@@ -116,6 +116,8 @@ pub fn sync(at: &Locator, archived: bool) -> Result<PathBuf, String> {
     super::schema::check(&mut client, at)?;
     let root = dir_for(&at.identity(&mut client)?, archived)?;
     remember_spelling(&at.redacted, &root);
+    let state = crate::store::write::state::State { dir: state_dir(&root) };
+    super::settle::on_open(&mut client, at, &state)?;
     sync_into(&mut client, at, archived, &root)?;
     Ok(root)
 }

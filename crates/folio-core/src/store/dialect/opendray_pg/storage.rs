@@ -13,6 +13,7 @@ use postgres::Transaction;
 
 use super::conn::Locator;
 use super::mirror::Marker;
+use super::settle::Pending;
 use super::rows::{self, Node};
 use super::translate::{self, Archived, Update};
 use crate::store::Store;
@@ -160,11 +161,25 @@ impl Storage for PgStorage<'_> {
         // Asked before the commit: what to look up should the connection drop during it.
         let txid: i64 = tx.query_one("SELECT txid_current()", &[]).map_err(sql("transaction"))?.get(0);
         let mut tx = Some(tx);
-        let mut commit = || {
+        let state = State::for_store(&store.root, store.kind());
+        let mut commit = |changeset: &str| {
             let Some(tx) = tx.take() else { return Ok(()) };
-            tx.commit().or_else(|e| settle(&at, txid, &e))
+            // Should folio stop between the server's commit and the journal's, the next
+            // open finds which transaction to ask about (`settle`).
+            Pending { txid, changeset: changeset.to_string() }
+                .write(&state)
+                .map_err(|err| WriteError::Io { path: "folio pending commit".into(), err })?;
+            let done = tx.commit().or_else(|e| settle(&at, txid, &e));
+            match &done {
+                Ok(()) => crate::store::write::failpoint::step("database commit"),
+                Err(_) => Pending::clear(&state),
+            }
+            done
         };
         let applied = file_storage::apply_plan_committing(store, mirrored, opts, &mut commit);
+        if applied.is_ok() {
+            Pending::clear(&state);
+        }
         drop(changing);
         applied
     }
@@ -195,18 +210,7 @@ fn settle(at: &Locator, txid: i64, e: &postgres::Error) -> Result<(), WriteError
     if e.as_db_error().is_some() && !fatal {
         return Err(refused(at.explain(e)));
     }
-    let status = at.connect().and_then(|mut c| {
-        // A backend that lost its client may still be rolling back: asked again, briefly.
-        for _ in 0..50 {
-            let s: Option<String> =
-                c.query_one("SELECT txid_status($1)", &[&txid]).map(|r| r.get(0)).map_err(|e| at.explain(&e))?;
-            if s.as_deref() != Some("in progress") {
-                return Ok(s);
-            }
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
-        Ok(Some("in progress".to_string()))
-    });
+    let status = at.connect().and_then(|mut c| super::settle::status(&mut c, at, txid));
     match status {
         Ok(Some(s)) if s == "committed" => Ok(()),
         Ok(Some(s)) if s == "in progress" => Err(WriteError::Invalid(format!(
