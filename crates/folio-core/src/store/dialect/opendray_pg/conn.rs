@@ -50,6 +50,9 @@ impl Locator {
         if config.get_hosts().is_empty() {
             config.host(&std::env::var("PGHOST").unwrap_or_else(|_| "localhost".into()));
         }
+        if config.get_application_name().is_none() {
+            config.application_name("folio");
+        }
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(limit("FOLIO_PG_CONNECT_TIMEOUT", 10));
         }

@@ -135,20 +135,56 @@ fn fingerprint(c: &mut Client) -> Result<String, postgres::Error> {
     Ok(r.get(0))
 }
 
-/// The live-reload call for a mirror folder (`Format::poll_source`): re-read the database
-/// into it when its fingerprint changed. Errors (the server restarting) wait for the next
-/// poll; the connection is made again then.
+/// The channel the trigger folio documents announces writes on (scripts/opendray-notify.sql,
+/// docs/opendray-database.md, "Live").
+pub const CHANNEL: &str = "folio_knowledge";
+
+/// Whether the brain announces its writes (the trigger is on all three tables): then this
+/// session listens for them.
+fn listens(c: &mut Client) -> bool {
+    let installed = c
+        .query_one(
+            "SELECT count(DISTINCT tgrelid) FROM pg_trigger WHERE tgname = 'folio_notify' AND tgrelid IN \
+             (to_regclass('knowledge_nodes'), to_regclass('knowledge_edges'), to_regclass('knowledge_fact_sources'))",
+            &[],
+        )
+        .is_ok_and(|r| r.get::<_, i64>(0) == 3);
+    installed && c.batch_execute(&format!("LISTEN {CHANNEL}")).is_ok()
+}
+
+/// The live-reload call for a mirror folder (`Format::poll_source`). Where the brain
+/// announces its writes (`listens`), a poll only takes the notifications already in —
+/// no query at all while nothing is written — and re-reads the database when one came;
+/// elsewhere it re-reads when the tables' fingerprint changed. Errors (the server
+/// restarting) wait for the next poll; the connection is made again then, and the first
+/// poll on it re-reads (a change meanwhile is not missed).
 pub fn poller(root: &Path) -> Option<Box<dyn FnMut() + Send>> {
     let marker = Marker::read(root)?;
     let root = root.to_path_buf();
     let mut client: Option<Client> = None;
+    let mut listening = false;
+    let mut synced = false;
     let mut last: Option<String> = None;
     Some(Box::new(move || {
         let Ok(at) = Locator::known(&marker.database) else { return };
         if client.as_ref().is_none_or(|c| c.is_closed()) {
             client = at.connect().ok();
+            listening = client.as_mut().is_some_and(listens);
+            (synced, last) = (false, None);
         }
         let Some(c) = client.as_mut() else { return };
+        if listening {
+            use postgres::fallible_iterator::FallibleIterator;
+            // A short wait, not `iter()`: the client's runtime reads the socket only while it
+            // waits, and a non-blocking look can miss a notification already sent.
+            let heard = c.notifications().timeout_iter(std::time::Duration::from_millis(20)).count();
+            match heard {
+                Err(_) => client = None,
+                Ok(0) if synced => {}
+                Ok(_) => synced = sync_into(c, &at, marker.archived, &root).is_ok(),
+            }
+            return;
+        }
         let Ok(now) = fingerprint(c) else {
             client = None;
             return;
