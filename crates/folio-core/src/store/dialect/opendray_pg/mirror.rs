@@ -165,10 +165,17 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() + Send>> {
     let mut listening = false;
     let mut synced = false;
     let mut last: Option<String> = None;
+    // After a failed connect, a pause: a server that never answers holds each attempt for
+    // the whole connect limit (and its thread until the server lets go).
+    let mut quiet_until: Option<std::time::Instant> = None;
     Some(Box::new(move || {
         let Ok(at) = Locator::known(&marker.database) else { return };
         if client.as_ref().is_none_or(|c| c.is_closed()) {
+            if quiet_until.is_some_and(|t| std::time::Instant::now() < t) {
+                return;
+            }
             client = at.connect().ok();
+            quiet_until = client.is_none().then(|| std::time::Instant::now() + std::time::Duration::from_secs(10));
             listening = client.as_mut().is_some_and(listens);
             (synced, last) = (false, None);
         }
