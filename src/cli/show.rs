@@ -24,7 +24,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     if a.json {
         print_json(&report);
     } else {
-        print_text(&report);
+        print_text(&store, &report);
     }
     Ok(0)
 }
@@ -63,10 +63,9 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
     let edges: Vec<Value> = e
         .edges
         .iter()
-        .map(|d| {
-            json!({"type": d.kind, "target": d.target, "resolved": d.resolved.map(|r| store.entity(r).id.clone()),
-                       "title": d.resolved.map(|r| store.entity(r).title.clone())})
-        })
+        .map(
+            |d| json!({"type": d.kind, "target": d.target, "resolved": d.resolved.map(|r| store.entity(r).id.clone())}),
+        )
         .collect();
     let problems: Vec<Value> = e
         .problems
@@ -85,7 +84,7 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
     }))
 }
 
-fn print_text(r: &Value) {
+fn print_text(store: &Store, r: &Value) {
     let s = |k: &str| r[k].as_str().map(escape::line).unwrap_or_default();
     println!("{}", s("title"));
     println!("  id: {}   path: {}:{}", s("id"), s("path"), r["line"]);
@@ -142,7 +141,8 @@ fn print_text(r: &Value) {
             let target = d["target"].as_str().unwrap_or("");
             // The target named as it reads: its title, and its id only where the edge named
             // it otherwise (a store keyed by ids would print the same id twice).
-            let to = match (d["resolved"].as_str(), d["title"].as_str()) {
+            let title = d["resolved"].as_str().and_then(|id| store.find(id)).map(|i| store.entity(i).title.as_str());
+            let to = match (d["resolved"].as_str(), title) {
                 (Some(id), Some(title)) if id == target => format!("“{}”", escape::line(title)),
                 (Some(id), Some(title)) => format!("-> {} “{}”", escape::line(id), escape::line(title)),
                 (Some(id), None) => format!("-> {}", escape::line(id)),
