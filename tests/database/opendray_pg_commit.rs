@@ -354,3 +354,26 @@ fn a_decision_the_server_committed_before_folio_died_is_finished_on_the_next_ope
     ok(s, &["undo", &url, "--as", "human:ann"]);
     assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none());
 }
+
+/// Which folder a spelling reached last is only a hint: a stale one (the database at that
+/// address recreated, a new cluster) never stops the open, which follows the server's word.
+#[test]
+fn a_stale_hint_for_a_spelling_is_followed_by_the_servers_identity() {
+    let Some((_pg, _c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    ok(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"]);
+    let hints = s.join("databases/spellings.json");
+    let map: serde_json::Map<String, Value> = serde_json::from_slice(&std::fs::read(&hints).unwrap()).unwrap();
+    assert_eq!(map.len(), 1, "{map:?}");
+    let stale: serde_json::Map<String, Value> =
+        map.keys().map(|k| (k.clone(), Value::from("brain-00000000000000000000"))).collect();
+    std::fs::write(&hints, Value::Object(stale).to_string()).unwrap();
+    let o = folio(s, &["stats", &url, "--json"], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let stats: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(stats["entities"], 7, "{stats}");
+    assert!(log_verbs(s, &url).iter().any(|v| v.contains("approve")), "the history is the database's own");
+    let healed: serde_json::Map<String, Value> = serde_json::from_slice(&std::fs::read(&hints).unwrap()).unwrap();
+    assert_eq!(healed, map, "the hint is the server's answer again");
+}
