@@ -24,7 +24,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     if a.json {
         print_json(&report);
     } else {
-        print_text(&report);
+        print_text(&store, &report);
     }
     Ok(0)
 }
@@ -84,7 +84,7 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
     }))
 }
 
-fn print_text(r: &Value) {
+fn print_text(store: &Store, r: &Value) {
     let s = |k: &str| r[k].as_str().map(escape::line).unwrap_or_default();
     println!("{}", s("title"));
     println!("  id: {}   path: {}:{}", s("id"), s("path"), r["line"]);
@@ -138,13 +138,17 @@ fn print_text(r: &Value) {
     if !edges.is_empty() {
         println!("edges ({}):", edges.len());
         for d in edges {
-            let to = d["resolved"].as_str().map(escape::line).unwrap_or_else(|| "(unresolved)".into());
-            println!(
-                "  {} {} -> {}",
-                escape::line(d["type"].as_str().unwrap_or("")),
-                escape::line(d["target"].as_str().unwrap_or("")),
-                to
-            );
+            let target = d["target"].as_str().unwrap_or("");
+            // The target named as it reads: its title, and its id only where the edge named
+            // it otherwise (a store keyed by ids would print the same id twice).
+            let title = d["resolved"].as_str().and_then(|id| store.find(id)).map(|i| store.entity(i).title.as_str());
+            let to = match (d["resolved"].as_str(), title) {
+                (Some(id), Some(title)) if id == target => format!("“{}”", escape::line(title)),
+                (Some(id), Some(title)) => format!("-> {} “{}”", escape::line(id), escape::line(title)),
+                (Some(id), None) => format!("-> {}", escape::line(id)),
+                (None, _) => "-> (unresolved)".into(),
+            };
+            println!("  {} {} {to}", escape::line(d["type"].as_str().unwrap_or("")), escape::line(target));
         }
     }
     for p in list("problems") {

@@ -30,6 +30,9 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
 /// The stats report as JSON (the text form is printed from it).
 pub fn stats(store: &Store) -> serde_json::Value {
     let (links, unresolved) = store.link_counts();
+    // Typed edges (frontmatter relations, a database's edge rows) are links too.
+    let typed: usize = store.entities.iter().map(|e| e.edges.len()).sum();
+    let typed_unresolved: usize = store.entities.iter().flat_map(|e| &e.edges).filter(|e| e.resolved.is_none()).count();
     let stale = catalog::states(store).iter().filter(|(_, s)| *s != catalog::CatalogState::Fresh).count();
     let (files_with_problems, problems) = store.problem_counts();
     let warnings: Vec<_> = store
@@ -47,6 +50,8 @@ pub fn stats(store: &Store) -> serde_json::Value {
         "by_kind": store.by_kind(),
         "links": links,
         "unresolved_links": unresolved,
+        "typed_edges": typed,
+        "unresolved_typed_edges": typed_unresolved,
         "orphans": store.orphans().count(),
         "stale_catalogs": stale,
         "files_with_problems": files_with_problems,
@@ -101,9 +106,13 @@ fn print_text(store: &Store, r: &serde_json::Value) {
         }
     }
     println!("{} links, {} unresolved", r["links"], r["unresolved_links"]);
+    if r["typed_edges"].as_u64().unwrap_or(0) > 0 {
+        println!("{} typed edges, {} to no entity", r["typed_edges"], r["unresolved_typed_edges"]);
+    }
     println!("{} orphans (nothing links to them)", r["orphans"]);
     println!("{} stale or missing catalogs", r["stale_catalogs"]);
-    println!("{} files with reading problems", r["files_with_problems"]);
+    // Reading problems and the format's own checks alike: lint findings, not only bad files.
+    println!("{} entities with problems ({} in all; `folio lint` lists them)", r["files_with_problems"], r["problems"]);
     if r["history_events"].as_u64().unwrap_or(0) > 0 {
         println!("{} events in the store's log", r["history_events"]);
     }

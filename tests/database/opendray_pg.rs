@@ -44,9 +44,18 @@ fn the_brain_reads_as_a_store_by_every_way_of_naming_it() {
     assert_eq!(stats["entities"], 7, "{stats:#}");
     assert_eq!(stats["by_kind"]["entity/service"], 2);
     assert_eq!(stats["by_kind"]["skill"], 1);
+    // The brain's edges are typed edges, counted as such beside the (absent) body links.
+    assert_eq!(stats["typed_edges"], 7, "{stats:#}");
+    let said = text(&folio(s, &["stats", &url], &[]));
+    assert!(said.contains("7 typed edges, 0 to no entity"), "{said}");
+    assert!(said.contains("entities with problems") && !said.contains("reading problems"), "{said}");
 
     let show = json(s, &["show", &url, "svc-pg", "--json"]);
     assert_eq!(show["title"], "PostgreSQL dev");
+    // An edge's target is named by its title, its id once.
+    let said = text(&folio(s, &["show", &url, "svc-pg"], &[]));
+    assert!(said.contains("uses tool-x “pgbackrest”"), "{said}");
+    assert!(!said.contains("tool-x -> tool-x"), "{said}");
     assert_eq!(show["status"], "candidate");
     let edges: Vec<(String, String)> = show["edges"]
         .as_array()

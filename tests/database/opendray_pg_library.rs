@@ -28,7 +28,9 @@ fn an_agents_write_between_read_and_write_is_a_conflict() {
     )
     .unwrap();
     let err = plan.apply(&store, &Default::default()).unwrap_err().to_string();
-    assert!(err.contains("changed"), "{err}");
+    // A row changed, not a file on disk: the message says where the change was made.
+    assert!(err.contains("node `svc-pg` changed in the database since folio read it"), "{err}");
+    assert!(!err.contains("on disk"), "{err}");
     let r = seed::row(&mut c, "svc-pg");
     assert_eq!(r["body"], "rewritten by the agent", "the agent's write stands");
     assert!(r["provenance"].get("approved").is_none());
@@ -67,4 +69,55 @@ fn agents_writes_reach_a_watched_store_within_two_seconds() {
         let fresh = folio::store::Store::load(&store.root, store.kind(), String::new());
         assert_eq!(fresh.entity(fresh.find("svc-pg").unwrap()).title, title);
     }
+    // Without folio's trigger the poller scans the tables' change markers.
+    assert!(poller_statements(&mut c).iter().any(|q| q.contains("sum(xmin")), "{:?}", poller_statements(&mut c));
+}
+
+/// The last statement of each of folio's sessions on the server other than this one, once
+/// its poller has been idle for a few polls.
+fn poller_statements(c: &mut postgres::Client) -> Vec<String> {
+    std::thread::sleep(folio::store::keep::watch::POLL * 3);
+    c.query("SELECT query FROM pg_stat_activity WHERE application_name = 'folio' AND pid <> pg_backend_pid()", &[])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+/// With the trigger folio documents (scripts/opendray-notify.sql) the watched store hears
+/// each write at once, and while nothing is written its session sends no query at all.
+#[test]
+fn with_folios_trigger_a_watched_store_listens_instead_of_scanning() {
+    pg::state_dir();
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let sql = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/opendray-notify.sql");
+    c.batch_execute(&std::fs::read_to_string(sql).unwrap()).unwrap();
+    let store = folio::store::Store::open(Path::new(&url), None).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let _w = folio::store::keep::watch::watch(&store.root, move |paths| {
+        let _ = tx.send(paths);
+    })
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for (sql, path) in [
+        (
+            "INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('host-a', 'uses', 'tool-y')",
+            "entities/host/host-a.md",
+        ),
+        ("UPDATE knowledge_nodes SET title = 'PostgreSQL (heard)' WHERE id = 'svc-pg'", "entities/service/svc-pg.md"),
+    ] {
+        while rx.try_recv().is_ok() {}
+        let written = std::time::Instant::now();
+        c.execute(sql, &[]).unwrap();
+        let mut seen = false;
+        while written.elapsed() < std::time::Duration::from_secs(2) && !seen {
+            if let Ok(paths) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                seen = paths.iter().any(|p| p.ends_with(path));
+            }
+        }
+        assert!(seen, "`{sql}` reached the watcher within 2 s");
+    }
+    let idle = poller_statements(&mut c);
+    assert!(!idle.is_empty(), "folio's session is there");
+    assert!(idle.iter().all(|q| !q.contains("sum(xmin")), "{idle:?}");
 }

@@ -96,3 +96,30 @@ fn the_first_frame_is_drawn_while_the_database_is_still_being_reached() {
     assert!(!raw.contains("s3cret"), "the password was shown");
     drop(silent);
 }
+
+/// Past the connect limit the TUI says why in one line, naming the limit, instead of
+/// loading forever. Needs no PostgreSQL.
+#[test]
+fn a_server_that_never_answers_is_given_up_on_screen() {
+    use std::ffi::OsStr;
+    use std::time::Duration;
+    use support::tui::pty::Pty;
+
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let tmp = tempfile::tempdir().unwrap();
+    let env: [(&str, &OsStr); 4] = [
+        ("FOLIO_CONFIG_DIR", tmp.path().as_os_str()),
+        ("FOLIO_STATE_DIR", tmp.path().as_os_str()),
+        ("XDG_CACHE_HOME", tmp.path().as_os_str()),
+        ("FOLIO_PG_CONNECT_TIMEOUT", OsStr::new("1")),
+    ];
+    let url = format!("postgres://ann@127.0.0.1:{port}/brain");
+    let mut p = Pty::spawn(Path::new(env!("CARGO_BIN_EXE_folio")), &[OsStr::new(&url)], &env, (120, 30), 1 << 20);
+    let (screen, shown) = p.wait_for("not answer within 1 s", Duration::from_secs(30));
+    assert!(shown, "the limit is named on screen:\n{screen}");
+    assert!(screen.contains("could not open the store"), "{screen}");
+    p.send(b"q");
+    let _ = p.wait_exit(Duration::from_secs(10));
+    drop(silent);
+}

@@ -159,13 +159,24 @@ impl Store {
         // A connection string: the format that claims it reads it into a folder of its own,
         // while the store cached for that folder is decoded.
         if let Some((kind, root)) = detect::located_root(path, dialect) {
+            // The folder named beforehand is a hint (a database's is keyed by who the server
+            // says it is): when the read went elsewhere, the store is opened there.
+            let mut elsewhere = None;
             let refresh = || match detect::locate(path, dialect) {
                 Some(Ok(d)) if d.root == root && d.kind == kind => Ok(d.reason),
-                Some(Ok(d)) => Err(StoreError::Database(format!("{} was read into {}", d.reason, d.root.display()))),
+                Some(Ok(d)) => {
+                    let why = format!("{} was read into {}", d.reason, d.root.display());
+                    elsewhere = Some(d);
+                    Err(StoreError::Database(why))
+                }
                 Some(Err(e)) => Err(StoreError::Database(e)),
                 None => Err(StoreError::Database(format!("{}: no format reads it", detect::shown(path)))),
             };
-            return cache::open_after(cache, &root, kind, refresh, reads);
+            let opened = cache::open_after(cache, &root, kind, refresh, reads);
+            return match (opened, elsewhere) {
+                (Err(_), Some(d)) => Ok(cache::open(cache, &d.root, d.kind, d.reason, reads)),
+                (opened, _) => opened,
+            };
         }
         if let Some(found) = detect::locate(path, dialect) {
             let d = found.map_err(StoreError::Database)?;

@@ -78,7 +78,7 @@ pub fn plan(
     // What the preview lists is what the diff shows: each line as repointing and tidying left it.
     for (path, old) in &before {
         let new = plan.draft.text(store, path)?.clone();
-        plan.repointed.extend(changed_lines(path, old, &new));
+        plan.repointed.extend(rules.repointed_lines(path, old, &new));
     }
     for path in moved.referrers.keys() {
         // INTO is stamped with its other fields.

@@ -74,7 +74,7 @@ impl Plan {
         for (path, original) in self.draft.archived() {
             let on_disk = std::fs::read(store.abs_path(path)).ok();
             if on_disk.as_deref() != Some(original.as_bytes()) {
-                return Err(WriteError::Conflict { path: path.to_string(), on_disk, intended: None }.into());
+                return Err(WriteError::Conflict { path: path.to_string(), on_disk, intended: None, row: None }.into());
             }
         }
         let writes = self.draft.writes();

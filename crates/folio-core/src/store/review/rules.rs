@@ -89,6 +89,12 @@ pub trait ReviewRules: Sync {
         Ok(())
     }
 
+    /// The preview's lines for one file a merge re-aimed, from its text before and after
+    /// (a line diff by default; a format that rewrites a whole block says edge by edge).
+    fn repointed_lines(&self, path: &str, old: &str, new: &str) -> Vec<String> {
+        super::merge::changed_lines(path, old, new)
+    }
+
     /// The merge's log event in the format's own shape (`plan.event` is the generic one).
     fn merge_event(&self, _a: &Entity, _b: &Entity, _plan: &mut Plan) {}
 

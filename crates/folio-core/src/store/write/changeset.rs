@@ -175,13 +175,16 @@ pub struct Applied {
 pub enum WriteError {
     #[error("{0}")]
     ReadOnly(String),
-    #[error("{path}: changed on disk since folio read it; nothing was overwritten")]
+    #[error("{}", conflict_line(path, row.as_deref()))]
     Conflict {
         path: String,
         /// What the file holds now (None: it is gone).
         on_disk: Option<Vec<u8>>,
         /// What folio meant to write (None: remove it).
         intended: Option<Vec<u8>>,
+        /// The database row the write is about, when the store is a database: the change was
+        /// made there, not on disk.
+        row: Option<String>,
     },
     #[error("{0}")]
     Invalid(String),
@@ -202,10 +205,17 @@ pub enum WriteError {
     Io { path: String, err: std::io::Error },
 }
 
+fn conflict_line(path: &str, row: Option<&str>) -> String {
+    match row {
+        Some(id) => format!("{path}: node `{id}` changed in the database since folio read it; nothing was written"),
+        None => format!("{path}: changed on disk since folio read it; nothing was overwritten"),
+    }
+}
+
 impl WriteError {
     /// For a conflict: a diff from what is on disk to what folio meant to write.
     pub fn conflict_diff(&self) -> Option<String> {
-        let WriteError::Conflict { path, on_disk, intended } = self else { return None };
+        let WriteError::Conflict { path, on_disk, intended, .. } = self else { return None };
         let theirs = on_disk.as_deref().map(String::from_utf8_lossy).unwrap_or_default();
         let ours = intended.as_deref().map(String::from_utf8_lossy).unwrap_or_default();
         Some(unified_diff(&theirs, &ours, &format!("on-disk/{path}"), &format!("folio/{path}")))

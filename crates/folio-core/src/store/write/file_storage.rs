@@ -49,9 +49,21 @@ fn io_err(path: &str) -> impl Fn(std::io::Error) -> WriteError + '_ {
 }
 
 /// The journaled engine: gate, read-only refusal, archive copies, digest checks, journal,
-/// swaps, catalogs, the audit line, the undo record. A database backend runs it for the
-/// folder it reads the database through, inside its transaction.
+/// swaps, catalogs, the audit line, the undo record.
 pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
+    apply_plan_committing(store, plan, opts, &mut |_| Ok(()))
+}
+
+/// `apply_plan`, with `commit` (given the changeset's id) run once everything is written and
+/// journaled, just before the journal's own commit: when it fails, every file is rolled back
+/// and nothing (log line, undo record) is kept. A database backend commits its transaction there, so folio records
+/// a decision only once the database has taken it.
+pub fn apply_plan_committing(
+    store: &Store,
+    plan: Plan,
+    opts: &WriteOptions,
+    commit: &mut dyn FnMut(&str) -> Result<(), WriteError>,
+) -> Result<Applied, WriteError> {
     let Plan { writes, archived, event, undoes, then } = plan;
     let root = &store.root;
     let kind = store.kind();
@@ -79,7 +91,7 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
     for (path, expected) in &archived {
         let bytes = std::fs::read(root.join(path)).map_err(io_err(path))?;
         if digest::of(&bytes) != *expected {
-            return Err(WriteError::Conflict { path: path.clone(), on_disk: Some(bytes), intended: None });
+            return Err(WriteError::Conflict { path: path.clone(), on_disk: Some(bytes), intended: None, row: None });
         }
         state.archive(path, &bytes).map_err(io_err(path))?;
     }
@@ -92,7 +104,12 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
     for w in &writes {
         let now = std::fs::read(root.join(&w.path)).ok();
         if now.as_deref().map(digest::of) != w.expected {
-            return Err(WriteError::Conflict { path: w.path.clone(), on_disk: now, intended: w.after.clone() });
+            return Err(WriteError::Conflict {
+                path: w.path.clone(),
+                on_disk: now,
+                intended: w.after.clone(),
+                row: None,
+            });
         }
     }
     let intent = Intent {
@@ -169,6 +186,9 @@ pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Appl
         return Err(rolled_back(journal, root, &state, e));
     }
     applied.log = log_rel;
+    if let Err(e) = commit(&journal.intent.id) {
+        return Err(rolled_back(journal, root, &state, e));
+    }
     if let Err(err) = journal.commit() {
         return Err(rolled_back(journal, root, &state, WriteError::Io { path: "folio journal".into(), err }));
     }
@@ -242,7 +262,7 @@ fn write_one(root: &Path, state: &State, journal: &mut Journal, w: &Write) -> Re
             Ok(())
         }
         Err(SwapError::Conflict { on_disk }) => {
-            Err(WriteError::Conflict { path: w.path.clone(), on_disk, intended: w.after.clone() })
+            Err(WriteError::Conflict { path: w.path.clone(), on_disk, intended: w.after.clone(), row: None })
         }
         Err(SwapError::Io(err)) => Err(WriteError::Io { path: w.path.clone(), err }),
     }

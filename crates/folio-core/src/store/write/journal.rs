@@ -268,6 +268,26 @@ pub fn recover_locked(root: &Path, state: &State) -> io::Result<Option<Recovery>
     Ok(Some(recovery))
 }
 
+/// The id of the changeset a leftover journal holds and whether it was committed (None: no
+/// journal). A database backend settles its own commit against it (`commit_leftover`).
+pub fn leftover(state: &State) -> io::Result<Option<(String, bool)>> {
+    Ok(read(&state.journal_path())?.map(|i| (i.id, i.committed)))
+}
+
+/// Mark the leftover journal of changeset `id` committed, so that recovery finishes it
+/// instead of rolling it back: its change stands elsewhere (a database committed it before
+/// folio could). False when there is no such uncommitted journal. Under the write lock.
+pub fn commit_leftover(state: &State, id: &str) -> io::Result<bool> {
+    let _lock = WriteLock::acquire(state)?;
+    match read(&state.journal_path())? {
+        Some(i) if i.id == id && !i.committed => {
+            append_line(&state.journal_path(), &serde_json::to_string(&Line::Commit)?)?;
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
+}
+
 fn roll_back(root: &Path, state: &State, intent: &Intent) -> RolledBack {
     let mut out = RolledBack::default();
     // Newest first; files the changeset created go before the ones it replaced or removed,

@@ -2,6 +2,11 @@
 //! store is named by the redacted string (`postgres://user@host:port/db`, the store's
 //! identity and what is printed), and the full string is kept in this process's memory only,
 //! keyed by it, for the writes that reconnect.
+//!
+//! Every wait is bounded (docs/opendray-database.md, "Connection"): the whole connect —
+//! TCP, TLS-less startup and authentication — within `FOLIO_PG_CONNECT_TIMEOUT` seconds
+//! (10; a `connect_timeout` in the string wins), every statement within
+//! `FOLIO_PG_STATEMENT_TIMEOUT` seconds (30, the server's `statement_timeout`).
 use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::Mutex;
@@ -45,7 +50,12 @@ impl Locator {
         if config.get_hosts().is_empty() {
             config.host(&std::env::var("PGHOST").unwrap_or_else(|_| "localhost".into()));
         }
-        config.connect_timeout(Duration::from_secs(10));
+        if config.get_application_name().is_none() {
+            config.application_name("folio");
+        }
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(limit("FOLIO_PG_CONNECT_TIMEOUT", 10));
+        }
         let redacted = redact(&config);
         remember(&redacted, s.trim());
         Ok(Locator { config, redacted })
@@ -58,12 +68,60 @@ impl Locator {
         Locator::parse(full.as_deref().unwrap_or(redacted))
     }
 
-    /// Connect, or one line saying why not (never the password).
+    /// Connect, or one line saying why not (never the password). postgres' own
+    /// `connect_timeout` covers only the socket's connect, not the startup after it (a
+    /// server that accepts and never answers would hold folio forever): the whole connect
+    /// runs on a thread of its own and is given up past the limit.
     pub fn connect(&self) -> Result<Client, String> {
-        let mut client = self.config.connect(NoTls).map_err(|e| self.explain(&e))?;
-        // Timestamps are read and written in UTC whatever the server's zone.
-        client.batch_execute("SET TIME ZONE 'UTC'").map_err(|e| self.explain(&e))?;
+        let within = self.config.get_connect_timeout().copied().unwrap_or(Duration::from_secs(10));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let config = self.config.clone();
+        std::thread::Builder::new()
+            .name("folio-pg-connect".into())
+            .spawn(move || {
+                let _ = tx.send(config.connect(NoTls));
+            })
+            .map_err(|e| format!("{}: cannot connect: {e}", self.redacted))?;
+        let mut client = match rx.recv_timeout(within) {
+            Ok(r) => r.map_err(|e| self.explain(&e))?,
+            Err(_) => {
+                return Err(format!(
+                    "{}: the server did not answer within {} s (FOLIO_PG_CONNECT_TIMEOUT sets the limit)",
+                    self.redacted,
+                    within.as_secs_f64()
+                ));
+            }
+        };
+        // Timestamps are read and written in UTC whatever the server's zone; no statement
+        // (a lock an agent holds, a slow scan) waits past the limit.
+        let statement = limit("FOLIO_PG_STATEMENT_TIMEOUT", 30).as_millis();
+        client
+            .batch_execute(&format!("SET TIME ZONE 'UTC'; SET statement_timeout = {statement}"))
+            .map_err(|e| self.explain(&e))?;
         Ok(client)
+    }
+
+    /// Who the database is, whatever the string that reached it: the cluster's
+    /// `system_identifier`, the database and the schema (`127.0.0.1`, `localhost` and the
+    /// Unix socket reach one database and share one history). A role that may not read the
+    /// control data (`pg_control_system()`) falls back to the server's address as it sees it.
+    pub fn identity(&self, client: &mut Client) -> Result<String, String> {
+        let control = client.query_one("SELECT system_identifier::text FROM pg_control_system()", &[]);
+        let cluster: String = match control {
+            Ok(r) => r.get(0),
+            Err(_) => client
+                .query_one(
+                    "SELECT coalesce(host(inet_server_addr()), 'socket') || ':' || current_setting('port')",
+                    &[],
+                )
+                .map_err(|e| self.explain(&e))?
+                .get(0),
+        };
+        let r = client
+            .query_one("SELECT current_database()::text, coalesce(current_schema()::text, '')", &[])
+            .map_err(|e| self.explain(&e))?;
+        let (db, schema): (String, String) = (r.get(0), r.get(1));
+        Ok(format!("{cluster}/{db}/{schema}"))
     }
 
     /// One line for a connection or query error.
@@ -77,6 +135,12 @@ impl Locator {
             Some(d) if d.code() == &postgres::error::SqlState::INVALID_CATALOG_NAME => {
                 format!("{}: database `{db}` does not exist", self.redacted)
             }
+            Some(d) if d.code() == &postgres::error::SqlState::QUERY_CANCELED => format!(
+                "{}: {} (past {} s; FOLIO_PG_STATEMENT_TIMEOUT sets the limit)",
+                self.redacted,
+                d.message(),
+                limit("FOLIO_PG_STATEMENT_TIMEOUT", 30).as_secs_f64()
+            ),
             Some(d) => format!("{}: {}", self.redacted, d.message()),
             None => {
                 let cause = std::error::Error::source(e).map(|s| s.to_string()).unwrap_or_else(|| e.to_string());
@@ -84,6 +148,15 @@ impl Locator {
             }
         }
     }
+}
+
+/// A limit in seconds from the environment (fractions allowed), else `default`.
+fn limit(var: &str, default: u64) -> Duration {
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(Duration::from_secs(default), Duration::from_secs_f64)
 }
 
 fn remember(redacted: &str, full: &str) {

@@ -29,7 +29,8 @@ impl Format for OpendrayPgFormat {
     }
     fn located_root(&self, locator: &str, archived: bool) -> Option<(DialectKind, std::path::PathBuf)> {
         let at = super::conn::is_locator(locator).then(|| super::conn::Locator::parse(locator).ok())??;
-        Some((KIND, super::mirror::dir_for(&at.redacted, archived).ok()?))
+        // Where this spelling led last time; the open then asks the server who it is.
+        Some((KIND, super::mirror::known_dir(&at.redacted, archived)?))
     }
     fn shown(&self, locator: &str) -> Option<String> {
         super::conn::is_locator(locator).then(|| {

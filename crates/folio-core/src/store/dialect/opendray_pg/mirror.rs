@@ -46,17 +46,57 @@ impl Marker {
 }
 
 /// The mirror folder of a database: one per database and view (with or without archived
-/// nodes) under folio's per-user state folder, named by a digest of the redacted string.
-pub fn dir_for(redacted: &str, archived: bool) -> Result<PathBuf, String> {
+/// nodes) under folio's per-user state folder, named by a digest of its identity
+/// (`Locator::identity`: cluster, database, schema), never by how the string spelled it.
+pub fn dir_for(identity: &str, archived: bool) -> Result<PathBuf, String> {
+    let d = crate::store::model::digest::of(identity.as_bytes());
+    let db: String =
+        identity.split('/').nth(1).unwrap_or("db").chars().filter(|c| c.is_ascii_alphanumeric()).take(24).collect();
+    let view = if archived { ARCHIVED_VIEW } else { "" };
+    Ok(databases()?.join(format!("{db}-{}{view}", &crate::store::model::digest::hex(&d)[..20])))
+}
+
+fn databases() -> Result<PathBuf, String> {
     let base = crate::store::keep::personal::base_from_env().ok_or_else(|| {
         "no folder for folio's state (set FOLIO_STATE_DIR, XDG_STATE_HOME or HOME) to read a database through"
             .to_string()
     })?;
-    let d = crate::store::model::digest::of(redacted.as_bytes());
-    let db: String =
-        redacted.rsplit('/').next().unwrap_or("db").chars().filter(|c| c.is_ascii_alphanumeric()).take(24).collect();
+    Ok(base.join("databases"))
+}
+
+/// Which database folder each spelling last reached (`spellings.json` beside them, keyed by
+/// a digest of the redacted string): a hint that lets the cached store be decoded while the
+/// database is asked who it is. The identity the server gives decides.
+const SPELLINGS: &str = "spellings.json";
+
+fn spelling_key(redacted: &str) -> String {
+    crate::store::model::digest::hex(&crate::store::model::digest::of(redacted.as_bytes()))[..20].to_string()
+}
+
+/// The folder this spelling reached last time, if any.
+pub fn known_dir(redacted: &str, archived: bool) -> Option<PathBuf> {
+    let base = databases().ok()?;
+    let map: serde_json::Value = serde_json::from_slice(&fs::read(base.join(SPELLINGS)).ok()?).ok()?;
+    let plain = map.get(spelling_key(redacted))?.as_str()?;
     let view = if archived { ARCHIVED_VIEW } else { "" };
-    Ok(base.join("databases").join(format!("{db}-{}{view}", &crate::store::model::digest::hex(&d)[..20])))
+    Some(base.join(format!("{plain}{view}")))
+}
+
+/// Remember which folder a spelling reached (best effort: it is only a hint).
+fn remember_spelling(redacted: &str, root: &Path) {
+    let Ok(base) = databases() else { return };
+    let Some(name) = root.file_name().and_then(|n| n.to_str()) else { return };
+    let plain = name.strip_suffix(ARCHIVED_VIEW).unwrap_or(name);
+    let path = base.join(SPELLINGS);
+    let mut map: serde_json::Map<String, serde_json::Value> =
+        fs::read(&path).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default();
+    let key = spelling_key(redacted);
+    if map.get(&key).and_then(|v| v.as_str()) == Some(plain) {
+        return;
+    }
+    map.insert(key, json!(plain));
+    let _ = fs::create_dir_all(&base);
+    let _ = crate::store::read::fsio::write_atomic(&path, serde_json::Value::Object(map).to_string().as_bytes());
 }
 
 /// What ends the name of a mirror folder that shows archived nodes too (`--archived`).
@@ -74,7 +114,10 @@ pub fn state_dir(root: &Path) -> PathBuf {
 pub fn sync(at: &Locator, archived: bool) -> Result<PathBuf, String> {
     let mut client = at.connect()?;
     super::schema::check(&mut client, at)?;
-    let root = dir_for(&at.redacted, archived)?;
+    let root = dir_for(&at.identity(&mut client)?, archived)?;
+    remember_spelling(&at.redacted, &root);
+    let state = crate::store::write::state::State { dir: state_dir(&root) };
+    super::settle::on_open(&mut client, at, &state)?;
     sync_into(&mut client, at, archived, &root)?;
     Ok(root)
 }
@@ -92,20 +135,63 @@ fn fingerprint(c: &mut Client) -> Result<String, postgres::Error> {
     Ok(r.get(0))
 }
 
-/// The live-reload call for a mirror folder (`Format::poll_source`): re-read the database
-/// into it when its fingerprint changed. Errors (the server restarting) wait for the next
-/// poll; the connection is made again then.
+/// The channel the trigger folio documents announces writes on (scripts/opendray-notify.sql,
+/// docs/opendray-database.md, "Live").
+pub const CHANNEL: &str = "folio_knowledge";
+
+/// Whether the brain announces its writes (the trigger is on all three tables): then this
+/// session listens for them.
+fn listens(c: &mut Client) -> bool {
+    let installed = c
+        .query_one(
+            "SELECT count(DISTINCT tgrelid) FROM pg_trigger WHERE tgname = 'folio_notify' AND tgrelid IN \
+             (to_regclass('knowledge_nodes'), to_regclass('knowledge_edges'), to_regclass('knowledge_fact_sources'))",
+            &[],
+        )
+        .is_ok_and(|r| r.get::<_, i64>(0) == 3);
+    installed && c.batch_execute(&format!("LISTEN {CHANNEL}")).is_ok()
+}
+
+/// The live-reload call for a mirror folder (`Format::poll_source`). Where the brain
+/// announces its writes (`listens`), a poll only takes the notifications already in —
+/// no query at all while nothing is written — and re-reads the database when one came;
+/// elsewhere it re-reads when the tables' fingerprint changed. Errors (the server
+/// restarting) wait for the next poll; the connection is made again then, and the first
+/// poll on it re-reads (a change meanwhile is not missed).
 pub fn poller(root: &Path) -> Option<Box<dyn FnMut() + Send>> {
     let marker = Marker::read(root)?;
     let root = root.to_path_buf();
     let mut client: Option<Client> = None;
+    let mut listening = false;
+    let mut synced = false;
     let mut last: Option<String> = None;
+    // After a failed connect, a pause: a server that never answers holds each attempt for
+    // the whole connect limit (and its thread until the server lets go).
+    let mut quiet_until: Option<std::time::Instant> = None;
     Some(Box::new(move || {
         let Ok(at) = Locator::known(&marker.database) else { return };
         if client.as_ref().is_none_or(|c| c.is_closed()) {
+            if quiet_until.is_some_and(|t| std::time::Instant::now() < t) {
+                return;
+            }
             client = at.connect().ok();
+            quiet_until = client.is_none().then(|| std::time::Instant::now() + std::time::Duration::from_secs(10));
+            listening = client.as_mut().is_some_and(listens);
+            (synced, last) = (false, None);
         }
         let Some(c) = client.as_mut() else { return };
+        if listening {
+            use postgres::fallible_iterator::FallibleIterator;
+            // A short wait, not `iter()`: the client's runtime reads the socket only while it
+            // waits, and a non-blocking look can miss a notification already sent.
+            let heard = c.notifications().timeout_iter(std::time::Duration::from_millis(20)).count();
+            match heard {
+                Err(_) => client = None,
+                Ok(0) if synced => {}
+                Ok(_) => synced = sync_into(c, &at, marker.archived, &root).is_ok(),
+            }
+            return;
+        }
         let Ok(now) = fingerprint(c) else {
             client = None;
             return;

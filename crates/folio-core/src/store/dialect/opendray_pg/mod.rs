@@ -23,6 +23,7 @@ pub mod mirror;
 pub mod review;
 pub mod rows;
 pub mod schema;
+pub mod settle;
 pub mod storage;
 pub mod translate;
 

@@ -100,6 +100,67 @@ impl ReviewRules for PgReview {
         fields::set(&mut plan.draft, store, &path, "provenance", Value::Object(provenance))
     }
 
+    /// opendray merges entities only, and only of one type (its merge key is the normalised
+    /// title within an entity type): anything else is refused before a plan is made.
+    fn merge_entries(&self, store: &Store, from: EntityIdx, into: EntityIdx, _plan: &mut Plan) -> Option<Result<(), ReviewError>> {
+        let (a, b) = (store.entity(from), store.entity(into));
+        let kind = |e: &Entity| e.kind.as_deref().unwrap_or("").to_string();
+        let (ka, kb) = (kind(a), kind(b));
+        let entity = |k: &str| k == "entity" || k.starts_with("entity/");
+        if entity(&ka) && ka == kb {
+            return None;
+        }
+        Some(Err(ReviewError::refused(format!(
+            "{} → {}: opendray merges entities of one type only; `{}` is {} and `{}` is {}",
+            a.id,
+            b.id,
+            a.id,
+            shown_kind(&ka),
+            b.id,
+            shown_kind(&kb)
+        ))))
+    }
+
+    /// Edge by edge, not line by line: tidying a node's `relations` rewrites the whole
+    /// block, and a line diff of it listed edges that stay as removed. A re-aimed edge is
+    /// `type old → type new`; one dropped (it would point at INTO itself, or INTO has it
+    /// already) is `type old → (removed)`.
+    fn repointed_lines(&self, path: &str, old: &str, new: &str) -> Vec<String> {
+        let pairs = |t: &str| -> Vec<(String, String)> {
+            let f = crate::store::dialect::yaml_fields(t);
+            let Some(Value::Object(rel)) = f.get("relations") else { return Vec::new() };
+            rel.iter()
+                .flat_map(|(k, v)| {
+                    let list: Vec<String> = match v {
+                        Value::Array(a) => a.iter().map(crate::store::read::frontmatter::scalar_text).collect(),
+                        other => vec![crate::store::read::frontmatter::scalar_text(other)],
+                    };
+                    list.into_iter().map(move |d| (k.clone(), d))
+                })
+                .collect()
+        };
+        let (before, after) = (pairs(old), pairs(new));
+        let mut added: Vec<&(String, String)> = after.iter().filter(|p| !before.contains(p)).collect();
+        let mut out = Vec::new();
+        for (t, d) in before.iter().filter(|p| !after.contains(p)) {
+            match added.iter().position(|(t2, _)| t2 == t) {
+                Some(i) => {
+                    let (_, d2) = added.remove(i);
+                    out.push(format!("{path}: {t} {d} → {t} {d2}"));
+                }
+                None => out.push(format!("{path}: {t} {d} → (removed)")),
+            }
+        }
+        out.extend(added.into_iter().map(|(t, d)| format!("{path}: (nothing) → {t} {d}")));
+        out
+    }
+
+    /// The log counts the edges a merge re-aimed, not those it dropped.
+    fn merge_event(&self, _a: &Entity, _b: &Entity, plan: &mut Plan) {
+        let moved = plan.repointed.iter().filter(|l| !l.ends_with("(removed)")).count();
+        plan.event = plan.event.clone().detail("repointed", moved);
+    }
+
     /// INTO records the merged id in `provenance.merged_from` and takes over FROM's outgoing
     /// edges, less those that would point at itself or that it already has.
     fn merge_trail(&self, store: &Store, path: &str, trail: Value, plan: &mut Plan) -> Result<(), ReviewError> {
@@ -137,5 +198,14 @@ impl ReviewRules for PgReview {
             fields::set(&mut plan.draft, store, path, "relations", Value::Object(rel))?;
         }
         Ok(())
+    }
+}
+
+/// A node's kind as a person says it: `a skill`, `an entity of type service`.
+fn shown_kind(kind: &str) -> String {
+    match kind.split_once('/') {
+        Some(("entity", t)) => format!("an entity of type `{t}`"),
+        _ if kind == "entity" => "an untyped entity".into(),
+        _ => format!("a {kind}"),
     }
 }

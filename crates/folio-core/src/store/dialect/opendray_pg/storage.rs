@@ -1,14 +1,19 @@
 //! The database backend of the storage seam. A plan's node writes become one transaction:
 //! each node is locked (`SELECT … FOR UPDATE`), rendered and compared with the digest folio
 //! read — a node an agent changed since is a conflict and nothing is written — then updated
-//! (`translate`), its edges and fact sources with it. Inside the same transaction the mirror
-//! folder takes the rows as they now read, with the journal, audit line, review ledger and
-//! undo record of the folder engine; the transaction commits only when those are in. Undo
-//! is the same path run with the record's before-images.
+//! (`translate`), its edges and fact sources with it. The folder engine then journals the
+//! mirror's files, the audit line, the review ledger and the undo record, and commits the
+//! transaction as its last step before its own commit (`apply_plan_committing`): a commit
+//! the database refuses — a deferred trigger, a dropped connection, a restart — rolls all of
+//! them back, so folio keeps no trace of a decision that did not happen. A connection lost
+//! at the commit itself is settled by asking the server what became of the transaction
+//! (`txid_status`). Undo is the same path run with the record's before-images, and gives
+//! each node back its `updated_at` (and each edge its `created_at`) exactly.
 use postgres::Transaction;
 
 use super::conn::Locator;
 use super::mirror::Marker;
+use super::settle::Pending;
 use super::rows::{self, Node};
 use super::translate::{self, Archived, Update};
 use crate::store::Store;
@@ -111,6 +116,7 @@ impl Storage for PgStorage<'_> {
                     path: w.path.clone(),
                     on_disk: shown.map(String::into_bytes),
                     intended: w.after.clone(),
+                    row: Some(id.clone()),
                 });
             }
             // The row is as the record says; this view's file is then replaced as it is.
@@ -128,7 +134,11 @@ impl Storage for PgStorage<'_> {
             let after = w.after.as_deref().map(String::from_utf8_lossy);
             let update = translate::update(&old, after.as_deref(), &plan.event, &stamp)
                 .map_err(|why| WriteError::Invalid(format!("{}: {why}; nothing was written", w.path)))?;
-            removed.extend(write_row(&mut tx, &id, &update, &kept).map_err(sql(&w.path))?);
+            // An undo gives the row back the `updated_at` it had before the decision: a node
+            // folio touched and untouched is as old as it was, and keeps its place in
+            // opendray's newest-first lists.
+            let restore_at = if undo { after.as_deref().and_then(updated_at_of) } else { None };
+            removed.extend(write_row(&mut tx, &id, &update, &kept, restore_at.as_deref()).map_err(sql(&w.path))?);
             let fresh = rows::locked(&mut tx, &id).map_err(sql(&w.path))?;
             let shown = self.visible(fresh.as_ref());
             // The folder shows the row as the database now has it (its updated_at, its history).
@@ -148,15 +158,30 @@ impl Storage for PgStorage<'_> {
         let mirrored = Plan { writes, archived: plan.archived, event, undoes: plan.undoes, then: plan.then };
         let changing = super::mirror::Changing::begin(&store.root)
             .map_err(|e| WriteError::Invalid(format!("{}: {e}; nothing was written", store.root.display())))?;
-        let applied = file_storage::apply_plan(store, mirrored, opts)?;
+        // Asked before the commit: what to look up should the connection drop during it.
+        let txid: i64 = tx.query_one("SELECT txid_current()", &[]).map_err(sql("transaction"))?.get(0);
+        let mut tx = Some(tx);
+        let state = State::for_store(&store.root, store.kind());
+        let mut commit = |changeset: &str| {
+            let Some(tx) = tx.take() else { return Ok(()) };
+            // Should folio stop between the server's commit and the journal's, the next
+            // open finds which transaction to ask about (`settle`).
+            Pending { txid, changeset: changeset.to_string() }
+                .write(&state)
+                .map_err(|err| WriteError::Io { path: "folio pending commit".into(), err })?;
+            let done = tx.commit().or_else(|e| settle(&at, txid, &e));
+            match &done {
+                Ok(()) => crate::store::write::failpoint::step("database commit"),
+                Err(_) => Pending::clear(&state),
+            }
+            done
+        };
+        let applied = file_storage::apply_plan_committing(store, mirrored, opts, &mut commit);
+        if applied.is_ok() {
+            Pending::clear(&state);
+        }
         drop(changing);
-        tx.commit().map_err(|e| {
-            WriteError::Invalid(format!(
-                "the database refused the commit ({}); its rows are as they were, reopen the store to see them",
-                at.explain(&e)
-            ))
-        })?;
-        Ok(applied)
+        applied
     }
 
     fn undo(&self, by: &str, opts: &WriteOptions) -> Result<Applied, WriteError> {
@@ -166,6 +191,45 @@ impl Storage for PgStorage<'_> {
         plan.event.at = opts.at;
         self.apply(plan, opts)
     }
+}
+
+/// After a commit that failed: Ok when the database did take the transaction after all
+/// (the connection dropped after the server committed), else the one line saying nothing
+/// was written. A refusal from the server itself (a trigger, a constraint) is final; a lost
+/// connection is settled by asking a new one about the transaction.
+fn settle(at: &Locator, txid: i64, e: &postgres::Error) -> Result<(), WriteError> {
+    let refused = |why: String| {
+        WriteError::Invalid(format!(
+            "the database refused the commit ({why}); nothing was written: the rows are as they were and folio \
+             recorded nothing"
+        ))
+    };
+    // An error the server sent while the session lives (a trigger, a constraint) is its
+    // verdict; a FATAL one ends the session, as a lost connection does.
+    let fatal = e.as_db_error().is_some_and(|d| matches!(d.severity(), "FATAL" | "PANIC"));
+    if e.as_db_error().is_some() && !fatal {
+        return Err(refused(at.explain(e)));
+    }
+    let status = at.connect().and_then(|mut c| super::settle::status(&mut c, at, txid));
+    match status {
+        Ok(Some(s)) if s == "committed" => Ok(()),
+        Ok(Some(s)) if s == "in progress" => Err(WriteError::Invalid(format!(
+            "the connection was lost at the commit ({}) and the server has not finished the transaction yet; \
+             folio recorded nothing — reopen the store to see the rows as they are",
+            at.explain(e)
+        ))),
+        Ok(_) => Err(refused(format!("{}; the server rolled the transaction back", at.explain(e)))),
+        Err(why) => Err(WriteError::Invalid(format!(
+            "the connection was lost at the commit ({}) and the database could not be asked whether it took the \
+             decision ({why}); folio recorded nothing — reopen the store to see the rows as they are",
+            at.explain(e)
+        ))),
+    }
+}
+
+/// The `updated_at` a node's text names.
+fn updated_at_of(text: &str) -> Option<String> {
+    frontmatter::get_str(&crate::store::dialect::yaml_fields(text), "updated_at")
 }
 
 /// A node as a view shows it: its rendering, or nothing when it is archived and the view
@@ -182,9 +246,10 @@ fn write_row(
     id: &str,
     u: &Update,
     kept: &removed_edges::Kept,
+    restore_at: Option<&str>,
 ) -> Result<Vec<removed_edges::Edge>, postgres::Error> {
     if u.row {
-        update_columns(tx, id, u)?;
+        update_columns(tx, id, u, restore_at)?;
     }
     let mut removed = Vec::new();
     for (t, dst) in &u.del_edges {
@@ -223,7 +288,8 @@ fn write_row(
     Ok(removed)
 }
 
-fn update_columns(tx: &mut Transaction, id: &str, u: &Update) -> Result<(), postgres::Error> {
+/// The row's columns; `updated_at` is `now()`, or `restore_at` (an undo's).
+fn update_columns(tx: &mut Transaction, id: &str, u: &Update, restore_at: Option<&str>) -> Result<(), postgres::Error> {
     let (mode, at): (i32, Option<&str>) = match &u.archived {
         Archived::Keep => (0, None),
         Archived::Clear => (1, None),
@@ -236,7 +302,7 @@ fn update_columns(tx: &mut Transaction, id: &str, u: &Update) -> Result<(), post
          scope_key = $7, maturity = $8, confidence = $9::float8, enabled = $10, provenance = $11::text::jsonb, \
          archived_at = CASE $12::int4 WHEN 0 THEN archived_at WHEN 1 THEN NULL WHEN 2 THEN now() \
                        ELSE $13::text::timestamptz END, \
-         updated_at = now() WHERE id = $1",
+         updated_at = coalesce($14::text::timestamptz, now()) WHERE id = $1",
         &[
             &id,
             &u.kind,
@@ -251,6 +317,7 @@ fn update_columns(tx: &mut Transaction, id: &str, u: &Update) -> Result<(), post
             &provenance,
             &mode,
             &at,
+            &restore_at,
         ],
     )?;
     Ok(())

@@ -1,0 +1,379 @@
+//! Issue 43's correctness items on a live server: a decision the database refuses at its
+//! commit (a deferred trigger; the connection dropped at the commit) leaves no trace in
+//! folio; three spellings of one database share one history; a server that accepts and never
+//! answers, and a statement that waits on an agent's lock, each end in one line and exit 2;
+//! undo gives back `updated_at` and edges' `created_at` exactly; merge stays within a kind
+//! and its preview and log count edges, not YAML lines.
+use crate::support::opendray_seed as seed;
+
+use std::path::Path;
+use std::process::{Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn folio(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = crate::support::folio_in(state);
+    c.args(args).env("FOLIO_STATE_DIR", state);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn ok(state: &Path, args: &[&str]) -> String {
+    let o = folio(state, args, &[]);
+    assert!(o.status.success(), "folio {args:?}: {}", text(&o));
+    text(&o)
+}
+
+/// Every node's and edge's timestamps, to compare before and after.
+fn stamps(c: &mut postgres::Client) -> Vec<String> {
+    let mut out: Vec<String> = c
+        .query(
+            "SELECT id || ' ' || updated_at::text || ' ' || coalesce(archived_at::text, '-') FROM knowledge_nodes",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    out.extend(
+        c.query(
+            "SELECT src_id || ' ' || edge_type || ' ' || dst_id || ' ' || created_at::text FROM knowledge_edges",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get::<_, String>(0)),
+    );
+    out.sort();
+    out
+}
+
+/// What `folio log --json` lists: each event's kind.
+fn log_verbs(state: &Path, url: &str) -> Vec<String> {
+    let o = folio(state, &["log", url, "--json"], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o)));
+    let list = v.as_array().cloned().unwrap_or_else(|| panic!("not a list: {v}"));
+    list.iter().map(|e| e["kind"].as_str().map(str::to_string).unwrap_or_else(|| panic!("no kind: {e}"))).collect()
+}
+
+/// Refuse the commit of any node update with `body` run in a deferred constraint trigger.
+fn refuse_at_commit(c: &mut postgres::Client, body: &str) {
+    c.batch_execute(&format!(
+        "CREATE FUNCTION refuse_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN {body} RETURN NULL; END $$;
+         CREATE CONSTRAINT TRIGGER refuse_at_commit AFTER UPDATE ON knowledge_nodes
+           DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_at_commit();"
+    ))
+    .unwrap();
+}
+
+fn allow_commits(c: &mut postgres::Client) {
+    c.batch_execute("DROP TRIGGER refuse_at_commit ON knowledge_nodes; DROP FUNCTION refuse_at_commit();").unwrap();
+}
+
+/// The failed commit leaves nothing: the rows, folio's log, what `show` says after reopening,
+/// and the next decision and its undo all behave as if the refused one was never tried.
+fn nothing_kept(c: &mut postgres::Client, s: &Path, url: &str, before: &Value, o: &Output) {
+    assert_eq!(o.status.code(), Some(2), "{}", text(o));
+    assert!(text(o).contains("nothing was written"), "{}", text(o));
+    assert_eq!(&seed::row(c, "svc-pg-dup"), before);
+    assert!(!log_verbs(s, url).iter().any(|v| v.contains("approve")), "{:?}", log_verbs(s, url));
+    let shown = ok(s, &["show", url, "svc-pg-dup", "--json"]);
+    assert!(!shown.contains("\"approved\""), "{shown}");
+    assert!(folio(s, &["undo", url, "--as", "human:ann"], &[]).status.code() != Some(0), "nothing to undo");
+    allow_commits(c);
+    ok(s, &["review", url, "approve", "svc-pg-dup", "--as", "human:ann"]);
+    assert_eq!(seed::row(c, "svc-pg-dup")["provenance"]["approved"]["by"], "human:ann");
+    ok(s, &["undo", url, "--as", "human:ann"]);
+    assert!(seed::row(c, "svc-pg-dup")["provenance"].get("approved").is_none());
+}
+
+#[test]
+fn a_commit_a_deferred_trigger_refuses_leaves_no_trace() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    ok(s, &["stats", &url]);
+    let before = seed::row(&mut c, "svc-pg-dup");
+    refuse_at_commit(&mut c, "RAISE EXCEPTION 'the brain is frozen';");
+    let o = folio(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"], &[]);
+    assert!(text(&o).contains("the brain is frozen"), "{}", text(&o));
+    nothing_kept(&mut c, s, &url, &before, &o);
+}
+
+#[test]
+fn a_connection_dropped_at_the_commit_leaves_no_trace() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    ok(s, &["stats", &url]);
+    let before = seed::row(&mut c, "svc-pg-dup");
+    // The backend committing folio's transaction is terminated while it commits.
+    refuse_at_commit(&mut c, "PERFORM pg_terminate_backend(pg_backend_pid()); PERFORM pg_sleep(5);");
+    let o = folio(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"], &[]);
+    assert!(text(&o).contains("rolled the transaction back"), "{}", text(&o));
+    nothing_kept(&mut c, s, &url, &before, &o);
+}
+
+#[test]
+fn three_spellings_of_one_database_share_one_history() {
+    let Some((pg, mut c, socket)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let ip = pg.tcp_url("brain", crate::support::pg::PASSWORD);
+    let name = ip.replace("127.0.0.1", "localhost");
+    ok(s, &["review", &ip, "approve", "svc-pg-dup", "--as", "human:ann"]);
+    assert_eq!(log_verbs(s, &socket), log_verbs(s, &name));
+    let approvals = log_verbs(s, &socket).iter().filter(|l| l.contains("approve")).count();
+    assert_eq!(approvals, 1, "{:?}", log_verbs(s, &socket));
+    ok(s, &["undo", &name, "--as", "human:ann"]);
+    assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none());
+    // Undone once, by any name: nothing is left to undo through the third.
+    assert!(!folio(s, &["undo", &socket, "--as", "human:ann"], &[]).status.success());
+    let folders: Vec<String> = std::fs::read_dir(s.join("databases"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(folders.len(), 1, "one folder for one database: {folders:?}");
+    // The password is written nowhere in folio's state.
+    for f in walk(s) {
+        let bytes = std::fs::read(&f).unwrap_or_default();
+        assert!(!String::from_utf8_lossy(&bytes).contains(crate::support::pg::PASSWORD), "{}", f.display());
+    }
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Run folio, killing it (and failing) should it still run after a minute: the point of the
+/// test is that it does not hang.
+fn bounded(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = crate::support::folio_in(state);
+    c.args(args).env("FOLIO_STATE_DIR", state).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("folio {args:?} still waits after a minute");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_server_that_never_answers_is_one_line_and_exit_2() {
+    // A TCP listener that accepts and never says a word, as a hung server does.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for conn in listener.incoming().flatten() {
+            held.push(conn);
+        }
+    });
+    let state = tempfile::tempdir().unwrap();
+    let url = format!("postgres://folio@127.0.0.1:{port}/brain");
+    let o = bounded(state.path(), &["stats", &url], &[("FOLIO_PG_CONNECT_TIMEOUT", "1")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(err.contains("did not answer within 1 s"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_statement_waiting_on_an_agents_lock_gives_up() {
+    let Some((pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    ok(s, &["stats", &url]);
+    // An agent holds the row folio is about to write.
+    let mut agent = pg.client("brain");
+    let mut tx = agent.transaction().unwrap();
+    tx.query("SELECT 1 FROM knowledge_nodes WHERE id = 'svc-pg-dup' FOR UPDATE", &[]).unwrap();
+    let before = seed::row(&mut c, "svc-pg-dup");
+    let o = bounded(
+        s,
+        &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"],
+        &[("FOLIO_PG_STATEMENT_TIMEOUT", "0.5")],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("FOLIO_PG_STATEMENT_TIMEOUT"), "{}", text(&o));
+    tx.rollback().unwrap();
+    assert_eq!(seed::row(&mut c, "svc-pg-dup"), before);
+    assert!(log_verbs(s, &url).is_empty());
+}
+
+#[test]
+fn undo_gives_back_updated_at_and_created_at_exactly() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let before = stamps(&mut c);
+    ok(s, &["review", &url, "promote", "pb-deploy", "--as", "human:ann"]);
+    assert_ne!(stamps(&mut c), before);
+    ok(s, &["undo", &url, "--as", "human:ann"]);
+    assert_eq!(stamps(&mut c), before);
+    // The 20-day-old playbook reads as 20 days old again.
+    let shown: Value = serde_json::from_str(&ok(s, &["show", &url, "pb-deploy", "--json"])).unwrap();
+    let row = seed::row(&mut c, "pb-deploy");
+    let days: i64 = c
+        .query_one("SELECT extract(day FROM now() - updated_at)::int8 FROM knowledge_nodes WHERE id = 'pb-deploy'", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(days, 20, "{row}");
+    assert_eq!(shown["fields"]["updated_at"].as_str().map(|t| &t[..19]), row["updated_at"].as_str().map(|t| &t[..19]));
+    // A merge re-points, removes and archives; its undo gives every stamp back.
+    ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
+    ok(s, &["undo", &url, "--as", "human:ann"]);
+    assert_eq!(stamps(&mut c), before);
+}
+
+#[test]
+fn merge_stays_within_a_kind() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let before = stamps(&mut c);
+    for (from, into) in [("sk-stale", "svc-pg"), ("svc-pg", "pb-deploy"), ("host-a", "svc-pg")] {
+        let o = folio(s, &["review", &url, "merge", from, into, "--as", "human:ann"], &[]);
+        assert!(!o.status.success(), "merge {from} into {into}: {}", text(&o));
+        assert!(text(&o).contains("opendray merges"), "{}", text(&o));
+    }
+    assert_eq!(stamps(&mut c), before);
+    assert!(log_verbs(s, &url).is_empty());
+}
+
+#[test]
+fn a_merge_preview_lists_edges_and_the_log_counts_those_moved() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    // INTO itself points at FROM (that edge is dropped: it would point at itself), and one
+    // more node does (re-aimed), beside tool-x's.
+    c.batch_execute(
+        "INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES
+           ('svc-pg', 'depends_on', 'svc-pg-dup'), ('host-a', 'used_by', 'svc-pg-dup');",
+    )
+    .unwrap();
+    let preview = ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann", "--dry-run"]);
+    let lines: Vec<&str> = preview.lines().filter(|l| l.starts_with("repoint ")).collect();
+    assert_eq!(
+        lines,
+        [
+            "repoint entities/host/host-a.md: used_by svc-pg-dup → used_by svc-pg",
+            "repoint entities/service/svc-pg.md: depends_on svc-pg-dup → (removed)",
+            "repoint entities/tool/tool-x.md: used_by svc-pg-dup → used_by svc-pg",
+        ],
+        "{preview}"
+    );
+    assert!(preview.contains("\"repointed\":2"), "{preview}");
+    ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
+    let o = folio(s, &["log", &url, "--json"], &[]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let merge = v.as_array().unwrap().iter().find(|e| e["kind"] == "merge").cloned().unwrap();
+    assert_eq!(merge["raw"]["repointed"], 2, "{merge}");
+}
+
+/// folio killed after the server committed a decision and before its journal's own commit
+/// mark: the next open asks the server, finds the transaction committed, and finishes the
+/// decision (log line, undo record) instead of rolling its files back.
+#[test]
+fn a_decision_the_server_committed_before_folio_died_is_finished_on_the_next_open() {
+    use std::io::BufRead;
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    ok(s, &["stats", &url]);
+    let mut reached = false;
+    for n in 1..80 {
+        let mut cmd = crate::support::folio_in(s);
+        cmd.args(["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"])
+            .env("FOLIO_STATE_DIR", s)
+            .env("FOLIO_CRASH_AT", n.to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut said = String::new();
+        let label = loop {
+            said.clear();
+            if err.read_line(&mut said).unwrap() == 0 {
+                break None;
+            }
+            if let Some(rest) = said.trim().strip_prefix(&format!("folio: crash point {n} (")) {
+                break Some(rest.trim_end_matches(')').to_string());
+            }
+        };
+        let _ = child.kill();
+        let _ = child.wait();
+        match label.as_deref() {
+            Some("database commit") => {
+                reached = true;
+                break;
+            }
+            // Killed before the commit: the server rolls the transaction back with the
+            // connection, the next open rolls the files back; the next step is tried.
+            Some(_) => {
+                assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none(), "step {n}");
+                ok(s, &["stats", &url]);
+                assert!(log_verbs(s, &url).is_empty(), "step {n}: {:?}", log_verbs(s, &url));
+            }
+            None => panic!("the approval finished before reaching the database commit (step {n})"),
+        }
+    }
+    assert!(reached, "no crash point at the database commit");
+    // The server has the approval; folio's next open finishes it.
+    assert_eq!(seed::row(&mut c, "svc-pg-dup")["provenance"]["approved"]["by"], "human:ann");
+    let shown = ok(s, &["show", &url, "svc-pg-dup", "--json"]);
+    assert!(shown.contains("\"approved\""), "{shown}");
+    assert!(log_verbs(s, &url).iter().any(|v| v.contains("approve")), "{:?}", log_verbs(s, &url));
+    ok(s, &["undo", &url, "--as", "human:ann"]);
+    assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none());
+}
+
+/// Which folder a spelling reached last is only a hint: a stale one (the database at that
+/// address recreated, a new cluster) never stops the open, which follows the server's word.
+#[test]
+fn a_stale_hint_for_a_spelling_is_followed_by_the_servers_identity() {
+    let Some((_pg, _c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    ok(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"]);
+    let hints = s.join("databases/spellings.json");
+    let map: serde_json::Map<String, Value> = serde_json::from_slice(&std::fs::read(&hints).unwrap()).unwrap();
+    assert_eq!(map.len(), 1, "{map:?}");
+    let stale: serde_json::Map<String, Value> =
+        map.keys().map(|k| (k.clone(), Value::from("brain-00000000000000000000"))).collect();
+    std::fs::write(&hints, Value::Object(stale).to_string()).unwrap();
+    let o = folio(s, &["stats", &url, "--json"], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let stats: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(stats["entities"], 7, "{stats}");
+    assert!(log_verbs(s, &url).iter().any(|v| v.contains("approve")), "the history is the database's own");
+    let healed: serde_json::Map<String, Value> = serde_json::from_slice(&std::fs::read(&hints).unwrap()).unwrap();
+    assert_eq!(healed, map, "the hint is the server's answer again");
+}
