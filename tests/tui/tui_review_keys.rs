@@ -46,7 +46,8 @@ fn the_watchers_echo_of_folios_own_write_keeps_the_verdicts_message() {
     write(&root, "apis/refunds-v2.md", text);
     app.handle(Event::FilesChanged(vec![root.join("apis/refunds-v2.md")]));
     app.settle(Duration::from_secs(10));
-    assert_eq!(message(&app), "reloaded 1 changed file(s)");
+    // It is announced after what folio said last, which stays in view.
+    assert_eq!(message(&app), format!("{said} · reloaded 1 changed file"));
 }
 
 #[test]

@@ -42,6 +42,13 @@ pub fn plan(
             renamed_to: None,
         });
     }
+    // What the merge does to the target's review state, said before it is confirmed: its
+    // `merge` verdict is an approval, so a target still awaiting review leaves the inbox.
+    let status = b.status.as_deref().map(|s| format!(" (status `{s}`, left as it is)")).unwrap_or_default();
+    plan.notes.push(format!(
+        "review state: `{}`{status} is recorded as reviewed and approved as merged; it leaves the inbox",
+        b.id
+    ));
     let format = store.kind().format();
     let rules = format.review();
     if let Some(done) = rules.merge_entries(store, from, into, &mut plan) {
@@ -57,7 +64,7 @@ pub fn plan(
         return Err(ReviewError::refused(why));
     }
     let mut moved = repoint::plan_merge(store, from, &b.path).map_err(ReviewError::refused)?;
-    plan.notes = moved.skipped.clone();
+    plan.notes.extend(moved.skipped.iter().cloned());
     // Files the format never writes keep their links as they are.
     moved.referrers.retain(|path, _| match format.read_only_reason(path) {
         Some(why) => {

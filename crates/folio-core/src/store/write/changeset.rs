@@ -105,8 +105,23 @@ impl Changeset {
         out
     }
 
-    /// A unified diff of every file edit (catalogs and the audit line are added on apply).
+    /// A unified diff of every file edit, then every other file the write touches (the
+    /// catalogs it regenerates, folio's git rules, the log and the bytes it gains), so a
+    /// preview names each file the write changes.
     pub fn diff(&self, store: &Store) -> String {
+        let mut out = self.file_diff(store);
+        let at = self.event.at.unwrap_or_else(super::audit::now);
+        let extra = super::preview::of(store, &self.writes(), &self.event, at);
+        out.push_str("also written:\n");
+        for l in extra.lines() {
+            out.push_str(&format!("  {l}\n"));
+        }
+        out += &extra.catalog_diff();
+        out
+    }
+
+    /// A unified diff of the file edits alone.
+    pub fn file_diff(&self, store: &Store) -> String {
         let mut out = String::new();
         for e in &self.edits {
             let old = store.storage().read(&e.path).unwrap_or_default();
@@ -169,6 +184,32 @@ pub struct Applied {
     pub log: String,
     /// A leftover journal resolved before this write.
     pub recovered: Option<Recovery>,
+}
+
+impl Applied {
+    /// What was written where, for a status line: `wrote a.md, .gitattributes · regenerated
+    /// index.md · logged to log.md` (at most `MAX` file names, then how many more).
+    pub fn summary(&self) -> String {
+        const MAX: usize = 4;
+        let names = |files: &[String]| {
+            let mut s = files.iter().take(MAX).cloned().collect::<Vec<_>>().join(", ");
+            if files.len() > MAX {
+                s.push_str(&format!(" and {} more", files.len() - MAX));
+            }
+            s
+        };
+        let mut parts = Vec::new();
+        if !self.files.is_empty() {
+            parts.push(format!("wrote {}", names(&self.files)));
+        }
+        if !self.catalogs.is_empty() {
+            parts.push(format!("regenerated {}", names(&self.catalogs)));
+        }
+        if !self.log.is_empty() {
+            parts.push(format!("logged to {}", self.log));
+        }
+        parts.join(" · ")
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -1,6 +1,7 @@
 //! What a write adds beyond its own file edits, computed without writing: the catalogs it
 //! regenerates (the same choice `file_storage` makes, over the store as it would read
-//! afterwards) and the exact bytes its audit event puts into the format's log.
+//! afterwards), the exact bytes its audit event puts into the format's log, the git rules
+//! folio adds in a git work tree (`team`) and, for a review plan, the ledger it appends to.
 use time::OffsetDateTime;
 
 use super::audit::{self, AuditEvent};
@@ -16,6 +17,11 @@ pub struct Preview {
     pub log: String,
     pub log_before: String,
     pub log_after: String,
+    /// Files folio writes in a git work tree so its state merges (`team::writes`): the path and
+    /// whether it is new.
+    pub git_rules: Vec<(String, bool)>,
+    /// What the review ledger gains (a review plan's verdicts), one line each.
+    pub ledger: Vec<String>,
 }
 
 /// The catalogs and log bytes that applying `writes` with `event` at `at` would add.
@@ -42,7 +48,12 @@ pub fn over(store: &Store, after: &Store, writes: &[Write], event: &AuditEvent, 
         Some(w) => String::from_utf8_lossy(w.after.as_deref().unwrap_or_default()).into_owned(),
         None => std::fs::read(&log_abs).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default(),
     };
-    let mut p = Preview { catalogs, log, log_before, log_after: String::new() };
+    let git_rules = super::team::writes(&store.root, store.kind())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|w| (w.path, w.expected.is_none()))
+        .collect();
+    let mut p = Preview { catalogs, log, log_before, log_after: String::new(), git_rules, ledger: Vec::new() };
     p.relog(store, event, at);
     p
 }
@@ -73,12 +84,24 @@ impl Preview {
         out
     }
 
-    /// The lines a confirm dialog or `--dry-run` prints: the catalogs, then the log's bytes.
+    /// The lines a confirm dialog or `--dry-run` prints: the catalogs, folio's git rules, the
+    /// review ledger, then the log's bytes. Every file the write touches is named.
     pub fn lines(&self) -> Vec<String> {
         let mut out = Vec::new();
         if !self.catalogs.is_empty() {
             out.push(format!("{} catalog(s) regenerated:", self.catalogs.len()));
             out.extend(self.catalogs.iter().map(|(p, _, _)| format!("  {p}")));
+        }
+        if !self.git_rules.is_empty() {
+            out.push("git rules folio adds so its state merges (undo takes them back):".into());
+            for (path, new) in &self.git_rules {
+                let how = if *new { "new file" } else { "a line appended" };
+                out.push(format!("  {path} ({how})"));
+            }
+        }
+        if !self.ledger.is_empty() {
+            out.push("review ledger (folio's state, shared through git):".into());
+            out.extend(self.ledger.iter().map(|l| format!("  {l}")));
         }
         match self.log_appended() {
             Some(added) => {

@@ -247,14 +247,20 @@ pub fn run(job: ReviewJob) -> Outcome {
             planned(&store, plan.map_err(|e| e.to_string()))
         }
         ReviewJob::Apply { store, plan } => {
-            // The status bar names what was decided: `approve apis/refunds-v2: approved`.
+            // The status bar names what was decided and what was written where: `approve
+            // apis/refunds-v2: approved · wrote apis/refunds-v2.md · logged to log.md`.
             let verb = match plan.decisions.as_slice() {
                 [one] => format!("{} {}", plan.verb, one.entity),
                 many => format!("{} {} entities", plan.verb, many.len()),
             };
             let summary = plan.event.summary.clone();
+            let decided = !plan.decisions.is_empty();
             let result = plan.apply(&store, &WriteOptions::default()).map_err(Failure::from);
-            Outcome::Written(result.map(|applied| reloaded(&store, &applied, format!("{verb}: {summary}"))))
+            let ledger = if decided { " · recorded in the review ledger" } else { "" };
+            Outcome::Written(result.map(|applied| {
+                let message = format!("{verb}: {summary} · {}{ledger}", applied.summary());
+                reloaded(&store, &applied, message)
+            }))
         }
         ReviewJob::OpenEditor { store, idx, then_approve, external } => {
             Outcome::EditorReady { seed: seed(&store, idx).map(Box::new), then_approve, external }
@@ -271,7 +277,10 @@ pub fn run(job: ReviewJob) -> Outcome {
         ReviewJob::Undo { store, by, at } => {
             let opts = WriteOptions { at: Some(at), ..Default::default() };
             let result = undo::undo(&store, &by, &opts).map_err(Failure::from);
-            Outcome::Written(result.map(|applied| reloaded(&store, &applied, "undone".into())))
+            Outcome::Written(result.map(|applied| {
+                let message = format!("undone · {}", applied.summary());
+                reloaded(&store, &applied, message)
+            }))
         }
     }
 }
@@ -411,7 +420,8 @@ fn save(store: &Store, seed: &EditSeed, entity_text: &str, by: &str) -> Result<B
         audit::AuditEvent::new("edit", by, format!("edited `{}`", seed.id)).entity(&seed.id, &title, &seed.path);
     let cs = Changeset::new(event).replace(&seed.path, seed.file_digest.clone(), new_file.into_bytes());
     let applied = store.apply(cs, &WriteOptions::default())?;
-    Ok(reloaded(store, &applied, format!("saved {}", seed.path)))
+    let message = format!("saved {} · {}", seed.path, applied.summary());
+    Ok(reloaded(store, &applied, message))
 }
 
 #[cfg(test)]

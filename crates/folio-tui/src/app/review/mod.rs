@@ -121,6 +121,12 @@ pub struct ReviewPane {
     /// The queue is rebuilt when the lint pass now running finishes, with its report (a
     /// second whole-store lint per live reload would cost far more than the reload itself).
     pub queue_after_lint: bool,
+    /// The queue column's share of the inbox's width, in percent (`<`/`>` in the inbox).
+    pub list_width: u16,
+    /// The item the last verdict confirmed decided on (an undo brings it back).
+    pub last_decided: Option<String>,
+    /// The item the cursor goes back to when the queue is next rebuilt (after an undo).
+    pub reselect: Option<String>,
 }
 
 impl Default for ReviewPane {
@@ -145,6 +151,9 @@ impl Default for ReviewPane {
             reviewer_file: None,
             last_request: None,
             queue_after_lint: false,
+            list_width: crate::app::settings::sidebar::INBOX_DEFAULT,
+            last_decided: None,
+            reselect: None,
         }
     }
 }

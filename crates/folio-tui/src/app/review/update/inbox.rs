@@ -37,6 +37,21 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
             model.review.open = false;
             Vec::new()
         }
+        // `<` / `>` in the inbox size its queue column, not the catalog's sidebar.
+        Action::SidebarWider | Action::SidebarNarrower => {
+            let step = crate::app::settings::sidebar::STEP;
+            let now = model.review.list_width;
+            let to = if a == Action::SidebarWider { now + step } else { now.saturating_sub(step) };
+            model.review.list_width = crate::app::settings::sidebar::clamp(to);
+            say(model, format!("inbox list {}% of the width (< narrower, > wider)", model.review.list_width), false);
+            match &model.state_dir {
+                Some(state) => vec![Job::RememberSidebar {
+                    file: crate::app::settings::sidebar::inbox_file(state),
+                    percent: model.review.list_width,
+                }],
+                None => Vec::new(),
+            }
+        }
         Action::Approve => {
             let targets: Vec<EntityIdx> = selected_target(model).into_iter().collect();
             approve_or_ask(model, targets)
@@ -115,7 +130,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
         }
         Action::Skip => {
             if let Some(id) = model.review.selected().map(|i| i.id.clone()) {
-                say(model, format!("skipped {id} for this session"), false);
+                say(model, format!("skipped {} for this session", super::confirm::named(model, &id)), false);
                 model.review.skipped.insert(id);
             }
             select(model)
