@@ -8,6 +8,7 @@ mod tui_flow;
 mod tui_hangup;
 mod tui_history;
 mod tui_hostile;
+mod tui_inbox_day;
 mod tui_lint_ignore;
 mod tui_pane_snapshots;
 mod tui_panes;

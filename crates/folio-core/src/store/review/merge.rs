@@ -44,11 +44,9 @@ pub fn plan(
     }
     // What the merge does to the target's review state, said before it is confirmed: its
     // `merge` verdict is an approval, so a target still awaiting review leaves the inbox.
-    let status = b.status.as_deref().map(|s| format!(" (status `{s}`, left as it is)")).unwrap_or_default();
-    plan.notes.push(format!(
-        "review state: `{}`{status} is recorded as reviewed and approved as merged; it leaves the inbox",
-        b.id
-    ));
+    let status = b.status.as_deref().map(|s| format!(" (its status `{s}` stays)")).unwrap_or_default();
+    plan.notes
+        .push(format!("review state: `{}` is recorded as approved by this merge and leaves the inbox{status}", b.id));
     let format = store.kind().format();
     let rules = format.review();
     if let Some(done) = rules.merge_entries(store, from, into, &mut plan) {

@@ -278,7 +278,9 @@ pub fn run(job: ReviewJob) -> Outcome {
             let opts = WriteOptions { at: Some(at), ..Default::default() };
             let result = undo::undo(&store, &by, &opts).map_err(Failure::from);
             Outcome::Written(result.map(|applied| {
-                let message = format!("undone · {}", applied.summary());
+                // Files an undo removes (ones the change had created) are put back too: gone.
+                let back = applied.files.join(", ");
+                let message = format!("undone · put back {back} as they were · logged to {}", applied.log);
                 reloaded(&store, &applied, message)
             }))
         }

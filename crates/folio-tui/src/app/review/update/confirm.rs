@@ -70,7 +70,10 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
         lines.push(format!("{n} entities:"));
         lines.extend(plan.decisions.iter().map(|d| format!("  {}", named(model, &d.entity))));
     }
-    lines.push(format!("{} file(s) change:", files.len()));
+    // What the verdict does to review state (a merge approves its target) comes first.
+    lines.extend(plan.notes.iter().filter(|n| n.starts_with("review state:")).cloned());
+    let change = if files.len() == 1 { "changes" } else { "change" };
+    lines.push(format!("{} {change}:", plural(files.len(), "file")));
     for f in &files {
         let how = match moves.iter().find(|(from, _)| from == f) {
             Some((_, to)) => format!("  (moves to {to})"),
@@ -90,7 +93,7 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
         lines.push(format!("{} link(s) repointed:", plan.repointed.len()));
         lines.extend(plan.repointed.iter().map(|r| format!("  {r}")));
     }
-    lines.extend(plan.notes.iter().map(|n| format!("note: {n}")));
+    lines.extend(plan.notes.iter().filter(|n| !n.starts_with("review state:")).map(|n| format!("note: {n}")));
     lines.push(format!("log: {} by {}: {}", plan.event.verb, plan.event.by, plan.event.summary));
     lines.extend(preview.lines());
     lines.push(String::new());
