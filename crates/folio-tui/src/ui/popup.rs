@@ -55,8 +55,10 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                 Span::styled("▏", t.style("accent")),
             ]);
             buf.set_line(inner.x, inner.y, &prompt, inner.width);
-            // Grouped by context: each group's first row names it.
+            // Grouped by context: each group's first row names it (after the description,
+            // which takes what the keys and the group's name leave).
             let mut last = None;
+            let desc_w = usize::from(inner.width).saturating_sub(14 + 11).max(10);
             let rows: Vec<Line> = help_rows(model, *context, filter)
                 .into_iter()
                 .map(|(ctx, keys, desc, _)| {
@@ -64,7 +66,10 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                     last = Some(ctx);
                     Line::from(vec![
                         Span::styled(format!("{keys:>12}  "), t.style("accent")),
-                        Span::styled(format!("{desc:<34}"), t.style("text")),
+                        Span::styled(
+                            format!("{:<desc_w$}", desc.chars().take(desc_w).collect::<String>()),
+                            t.style("text"),
+                        ),
                         Span::styled(group, t.style("heading")),
                     ])
                 })
