@@ -249,7 +249,12 @@ fn background(job: Job, source: &Source) -> Option<Event> {
             Some(Event::GraphLaid(Arc::new(graph::neighbourhood::layout(&store, center, depth))))
         }
         Job::PreviewRestore { store, idx, rev, by } => {
-            Some(Event::RestorePreview(history::jobs::preview(&store, idx, &rev, &by)))
+            // Under the restore's diff, every other file it writes (the log, git rules).
+            let preview = history::jobs::preview(&store, idx, &rev, &by).map(|(title, mut diff, cs)| {
+                diff.extend(folio_core::store::write::preview::also_written(&store, &cs));
+                (title, diff, cs)
+            });
+            Some(Event::RestorePreview(preview))
         }
         Job::ApplyRestore { store, cs } => Some(Event::FixesApplied(history::jobs::apply(&store, *cs))),
         Job::ReadContext { store, path, line } => Some(Event::ContextRead(lint::jobs::context(&store, &path, line))),

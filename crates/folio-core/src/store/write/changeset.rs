@@ -105,23 +105,9 @@ impl Changeset {
         out
     }
 
-    /// A unified diff of every file edit, then every other file the write touches (the
-    /// catalogs it regenerates, folio's git rules, the log and the bytes it gains), so a
-    /// preview names each file the write changes.
+    /// A unified diff of every file edit (what else the write touches — catalogs, the log,
+    /// folio's git rules — is `preview::also_written`).
     pub fn diff(&self, store: &Store) -> String {
-        let mut out = self.file_diff(store);
-        let at = self.event.at.unwrap_or_else(super::audit::now);
-        let extra = super::preview::of(store, &self.writes(), &self.event, at);
-        out.push_str("also written:\n");
-        for l in extra.lines() {
-            out.push_str(&format!("  {l}\n"));
-        }
-        out += &extra.catalog_diff();
-        out
-    }
-
-    /// A unified diff of the file edits alone.
-    pub fn file_diff(&self, store: &Store) -> String {
         let mut out = String::new();
         for e in &self.edits {
             let old = store.storage().read(&e.path).unwrap_or_default();

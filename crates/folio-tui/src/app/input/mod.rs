@@ -33,6 +33,10 @@ pub fn help_rows(model: &Model, context: Context, filter: &str) -> Vec<(Context,
 /// closest names first: the exact name, then a name with a word the query names
 /// (`history` → `focus_history`), then names holding it, then descriptions.
 pub fn palette_rows(_model: &Model, query: &str) -> Vec<Action> {
+    ranked(query)
+}
+
+fn ranked(query: &str) -> Vec<Action> {
     let q = query.to_lowercase();
     let words: Vec<&str> = q.split_whitespace().collect();
     let exact = words.join("_");
@@ -63,4 +67,20 @@ pub fn palette_rows(_model: &Model, query: &str) -> Vec<Action> {
         .collect();
     rows.sort_by_key(|(rank, _)| *rank);
     rows.into_iter().map(|(_, a)| a).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_palette_puts_the_exact_name_first_then_names_with_the_word() {
+        assert_eq!(ranked("approve")[0], Action::Approve, "the exact name first");
+        assert_eq!(ranked("bulk approve")[0], Action::BulkApprove, "words joined as a name");
+        let history = ranked("history");
+        let named = history.iter().position(|&a| a == Action::FocusHistory).unwrap();
+        let said = history.iter().position(|&a| a == Action::Back).unwrap();
+        assert!(named < said, "an action named history before one only saying it: {history:?}");
+        assert_eq!(ranked("").len(), Action::ALL.len() - 3, "everything but noop, palette, close");
+    }
 }

@@ -90,6 +90,12 @@ pub fn diff(store: &Store, findings: &[Finding]) -> Result<Vec<String>, String> 
         let new = String::from_utf8_lossy(&new).into_owned();
         out.extend(fix::unified_diff(&f.path, &old, &new).lines().map(str::to_string));
     }
+    // Then what else the fix writes: the log and its bytes, catalogs, folio's git rules.
+    let report = Report { findings: findings.to_vec(), ..Report::default() };
+    let by = folio_core::store::write::audit::default_actor();
+    if let Ok((Some(cs), _)) = lint::apply::fixes_changeset(store, &report, &by) {
+        out.extend(folio_core::store::write::preview::also_written(store, &cs));
+    }
     Ok(out)
 }
 
