@@ -194,7 +194,8 @@ fn every_dialog_names_the_log_gitattributes_and_ledger_and_undo_takes_them_back(
     assert!(root.join(".gitattributes").exists(), "the restore wrote the git rules it announced");
     // `u` takes the restore back, the `.gitattributes` folio created with it too.
     t.keys(&["u"]);
-    t.wait_for("undo restore");
+    // Its dialog names the entity by title before the git rules' files.
+    t.wait_for("undo restore of POST /v1/refunds (apis/refunds) and 3 more");
     t.keys(&["y"]);
     let s = t.wait_for("undone · put back");
     assert!(line_with(&s, "undone").contains("logged to log.md"), "{s}");

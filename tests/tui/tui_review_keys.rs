@@ -118,7 +118,7 @@ fn u_undoes_from_browse_mode_names_the_entity_and_is_in_help() {
     assert!(!app.model.review.open);
     press(&mut app, &["u"]);
     let shown = confirm_text(&app);
-    assert!(shown.starts_with("undo approve of apis/refunds-v2: approved"), "{shown}");
+    assert!(shown.starts_with("undo approve of POST /v2/refunds (apis/refunds-v2): approved"), "{shown}");
     press(&mut app, &["y"]);
     assert_eq!(read(&root, "apis/refunds-v2.md"), original);
     assert_eq!(message(&app), "undone · put back apis/refunds-v2.md as they were · logged to log.md");

@@ -182,7 +182,8 @@ mod tests {
         let root = dir.path();
         std::fs::create_dir_all(root.join(".git")).unwrap();
         std::fs::create_dir_all(root.join("apis")).unwrap();
-        std::fs::write(root.join("log.md"), "# Bundle Update Log\n").unwrap();
+        let kind = crate::store::dialect::okf::KIND;
+        std::fs::write(audit::log_path(root, kind), "# Bundle Update Log\n").unwrap();
         std::fs::write(root.join("apis/a.md"), "---\ntype: API\ntitle: A\nstatus: draft\n---\nA.\n").unwrap();
         let store = Store::load(root, crate::store::dialect::okf::KIND, "test".into());
         let a = store.find("apis/a").unwrap();
@@ -193,7 +194,7 @@ mod tests {
         assert!(p.git_rules.contains(&(".gitattributes".to_string(), true)), "{:?}", p.git_rules);
         assert!(p.ledger[0].starts_with(".folio/review/verdicts.jsonl gains 1 verdict line"), "{:?}", p.ledger);
         let lines = p.lines().join("\n");
-        assert!(lines.contains("  .gitattributes (new file)") && lines.contains("log.md"), "{lines}");
+        assert!(lines.contains("  .gitattributes (new file)") && lines.contains(&p.log), "{lines}");
         plan.apply(&store, &WriteOptions::default()).unwrap();
         assert_eq!(std::fs::read_to_string(root.join(".gitattributes")).unwrap(), "log.md merge=union\n");
         let store = Store::load(root, crate::store::dialect::okf::KIND, "test".into());
@@ -205,7 +206,7 @@ mod tests {
             text.replace("title: A", "title: B"),
         );
         let also = also_written(&store, &cs).join("\n");
-        assert!(also.starts_with("also written:") && also.contains("log.md"), "{also}");
+        assert!(also.starts_with("also written:") && also.contains(&p.log), "{also}");
         assert!(!also.contains(".gitattributes"), "the rules are in place: none to add\n{also}");
         crate::store::write::undo::undo(&store, "human:ann", &WriteOptions::default()).unwrap();
         assert!(!root.join(".gitattributes").exists(), "the undo left the .gitattributes the verdict created");

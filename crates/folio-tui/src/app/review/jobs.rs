@@ -316,22 +316,24 @@ fn undo_dialog(store: &Store, by: &str) -> Result<(String, Vec<String>, time::Of
     Ok((undo_title(store, &record), lines, at))
 }
 
-/// The undo dialog's title names what it gives back: per restored file, the entity living in it
-/// ("undo approve of apis/refunds-v2: approved"), or the file when it holds several or none.
+/// The undo dialog's title names what it gives back: the entities living in the restored files
+/// by title ("undo approve of POST /v2/refunds (apis/refunds-v2): approved"), before files that
+/// hold none or several (a `.gitattributes` the change created).
 fn undo_title(store: &Store, record: &undo::Record) -> String {
     use folio_core::store::write::journal::Role;
-    let names: Vec<&str> = record
-        .entries
-        .iter()
-        .filter(|e| matches!(e.role, Role::Edit))
-        .map(|e| {
-            let mut living = store.entities.iter().filter(|x| x.path == e.path);
-            match (living.next(), living.next()) {
-                (Some(one), None) => one.id.as_str(),
-                _ => e.path.as_str(),
+    let mut entities: Vec<String> = Vec::new();
+    let mut files: Vec<&str> = Vec::new();
+    for e in record.entries.iter().filter(|e| matches!(e.role, Role::Edit)) {
+        let mut living = store.entities.iter().filter(|x| x.path == e.path);
+        match (living.next(), living.next()) {
+            (Some(one), None) if !one.title.trim().is_empty() && one.title != one.id => {
+                entities.push(format!("{} ({})", one.title, one.id))
             }
-        })
-        .collect();
+            (Some(one), None) => entities.push(one.id.clone()),
+            _ => files.push(e.path.as_str()),
+        }
+    }
+    let names: Vec<&str> = entities.iter().map(String::as_str).chain(files).collect();
     let what = match names.as_slice() {
         [] => String::new(),
         [one] => format!(" of {one}"),
