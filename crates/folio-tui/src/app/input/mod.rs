@@ -51,9 +51,7 @@ fn ranked(query: &str) -> Vec<Action> {
                 return None;
             }
             let segments: Vec<&str> = name.split('_').collect();
-            let rank = if words.is_empty() {
-                0
-            } else if name == exact {
+            let rank = if words.is_empty() || name == exact {
                 0
             } else if words.iter().all(|w| segments.contains(w)) {
                 1
