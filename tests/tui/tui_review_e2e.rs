@@ -41,7 +41,7 @@ fn approve_veto_and_merge_from_the_terminal() {
     t.keys(&["-l", "settlement-batches", "Enter"]);
     t.wait_for("Review inbox (1 of 12");
     t.keys(&["x"]);
-    t.wait_for("veto reason");
+    t.wait_for("(data/settlement-batches): reason");
     t.keys(&["-l", "duplicate of capture"]);
     // A second Enter (a double press) lands on the dialog the first one opened: it must not
     // apply the veto unseen.

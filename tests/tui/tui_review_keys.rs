@@ -255,7 +255,7 @@ fn an_unknown_reviewer_is_asked_once_and_remembered() {
     assert_eq!(folio::app::settings::reviewer::load(&file).as_deref(), Some("human:ann"));
     // Asked once: the next verdict goes straight to its dialog.
     press(&mut app, &["n", "x"]);
-    assert_eq!(app.model.review.prompt.as_ref().unwrap().label(), "veto reason");
+    assert_eq!(app.model.review.prompt.as_ref().unwrap().label(), "veto POST /v2/refunds (apis/refunds-v2): reason");
 }
 
 #[test]

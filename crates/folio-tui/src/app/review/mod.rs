@@ -25,6 +25,8 @@ pub enum PromptKind {
     },
     Veto {
         targets: Vec<EntityIdx>,
+        /// What is vetoed, as the prompt names it (a title, or how many).
+        what: String,
     },
     Filter,
     PromoteTo {
@@ -47,14 +49,15 @@ pub struct Prompt {
 }
 
 impl Prompt {
-    pub fn label(&self) -> &str {
-        match &self.kind {
+    pub fn label(&self) -> String {
+        let label = match &self.kind {
+            PromptKind::Veto { what, .. } => return format!("veto {what}: reason"),
             PromptKind::Reviewer { .. } => "who is reviewing? (your name, recorded as human:NAME; remembered)",
-            PromptKind::Veto { .. } => "veto reason",
             PromptKind::Filter => "bulk filter (status: kind: reason: path: older:30d)",
             PromptKind::PromoteTo { .. } => "promote to (empty: the dialect's next step)",
             PromptKind::ApproveKind { question, .. } => question,
-        }
+        };
+        label.to_string()
     }
 }
 

@@ -92,7 +92,8 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
         Action::Veto => {
             let targets = selected_target(model).into_iter().collect::<Vec<_>>();
             if !targets.is_empty() {
-                model.review.prompt = Some(Prompt { kind: PromptKind::Veto { targets }, text: String::new() });
+                let what = model.review.selected().map(|i| super::confirm::named(model, &i.id)).unwrap_or_default();
+                model.review.prompt = Some(Prompt { kind: PromptKind::Veto { targets, what }, text: String::new() });
             }
             Vec::new()
         }
@@ -161,7 +162,8 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
             if targets.is_empty() {
                 say(model, "no queued item matches the filter", true);
             } else {
-                model.review.prompt = Some(Prompt { kind: PromptKind::Veto { targets }, text: String::new() });
+                let what = format!("{} entities", targets.len());
+                model.review.prompt = Some(Prompt { kind: PromptKind::Veto { targets, what }, text: String::new() });
             }
             Vec::new()
         }
@@ -346,7 +348,7 @@ pub(super) fn answer_prompt(model: &mut Model) -> Vec<Job> {
             model.review.prompt = Some(p);
             Vec::new()
         }
-        PromptKind::Veto { targets } => {
+        PromptKind::Veto { targets, .. } => {
             let jobs = plan_job(model, targets, Verdict::Veto { reason: text });
             model.review.planning_from_prompt = true;
             jobs
