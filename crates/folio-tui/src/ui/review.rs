@@ -55,7 +55,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     // most a third of the column, the rest of the legend then left to the detail's `queued`.
     let inner = if r.loaded && !visible.is_empty() && inner.height > 1 {
         let counts = folio_core::store::review::queue::counts(visible.iter().copied());
-        let legend = badges::legend(model, &counts, usize::from(inner.width));
+        let legend = badges::legend(&model.theme, &counts, usize::from(inner.width));
         let room = usize::from(inner.height / 3).max(1);
         let shown = legend.len().min(room);
         for (n, line) in legend.into_iter().take(shown).enumerate() {
@@ -100,7 +100,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         if item.hidden_content {
             spans.push(Span::styled("⚠ ", t.style("warn")));
         }
-        spans.extend(badges::spans(model, &item.reasons));
+        spans.extend(badges::spans(&model.theme, &item.reasons));
         let pad = badge_w.saturating_sub(badges::width(&item.reasons)) + 1;
         spans.push(Span::raw(" ".repeat(pad)));
         // An item is read by its title; the id (a hash key for some formats) follows, dimmed.

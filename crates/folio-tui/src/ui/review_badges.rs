@@ -3,7 +3,7 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::app::model::Model;
+use crate::app::settings::theme::Theme;
 use folio_core::store::review::queue::Reason;
 
 /// The badge of a reason: two letters, unique among the reasons.
@@ -29,7 +29,7 @@ pub fn badge(r: Reason) -> &'static str {
 }
 
 /// A badge's colour: the more urgent its tier, the louder.
-pub fn style(model: &Model, r: Reason) -> Style {
+pub fn style(theme: &Theme, r: Reason) -> Style {
     let role = match r.tier() {
         1 => "error",
         2 => "warn",
@@ -38,17 +38,17 @@ pub fn style(model: &Model, r: Reason) -> Style {
         5 => "code",
         _ => "muted",
     };
-    model.theme.style(role)
+    theme.style(role)
 }
 
 /// An item's badges, one space apart.
-pub fn spans(model: &Model, reasons: &[Reason]) -> Vec<Span<'static>> {
+pub fn spans(theme: &Theme, reasons: &[Reason]) -> Vec<Span<'static>> {
     let mut out = Vec::new();
     for (n, &r) in reasons.iter().enumerate() {
         if n > 0 {
             out.push(Span::raw(" "));
         }
-        out.push(Span::styled(badge(r), style(model, r)));
+        out.push(Span::styled(badge(r), style(theme, r)));
     }
     out
 }
@@ -59,14 +59,22 @@ pub fn width(reasons: &[Reason]) -> usize {
 }
 
 /// The legend with counts (`DR draft 12 · LE lint-error 3 …`), wrapped to `width` columns: every
-/// reason and its whole count is shown, never cut.
-pub fn legend(model: &Model, counts: &[(Reason, usize)], width: usize) -> Vec<Line<'static>> {
-    let muted = model.theme.style("muted");
+/// reason and its whole count is shown, never cut (only a name wider than the column itself).
+pub fn legend(theme: &Theme, counts: &[(Reason, usize)], width: usize) -> Vec<Line<'static>> {
+    let muted = theme.style("muted");
     let mut lines: Vec<Line> = Vec::new();
     let mut used = 0usize;
     let mut current: Vec<Span> = Vec::new();
     for &(r, n) in counts {
-        let entry = format!("{} {n}", r.code());
+        // The count is always whole; a name wider than the column is shortened (the detail's
+        // `queued` line spells it out).
+        let room = width.saturating_sub(badge(r).len() + 2 + n.to_string().len());
+        let name: String = if r.code().chars().count() > room && room > 1 {
+            r.code().chars().take(room - 1).chain(['…']).collect()
+        } else {
+            r.code().to_string()
+        };
+        let entry = format!("{name} {n}");
         let w = badge(r).len() + 1 + entry.chars().count();
         let sep = if current.is_empty() { 0 } else { 3 };
         if !current.is_empty() && used + sep + w > width {
@@ -77,7 +85,7 @@ pub fn legend(model: &Model, counts: &[(Reason, usize)], width: usize) -> Vec<Li
             current.push(Span::styled(" · ", muted));
             used += 3;
         }
-        current.push(Span::styled(badge(r), style(model, r)));
+        current.push(Span::styled(badge(r), style(theme, r)));
         current.push(Span::styled(format!(" {entry}"), muted));
         used += w;
     }
@@ -91,6 +99,24 @@ pub fn legend(model: &Model, counts: &[(Reason, usize)], width: usize) -> Vec<Li
 mod tests {
     use super::*;
     use folio_core::store::review::queue::ALL;
+
+    fn text(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect()).collect()
+    }
+
+    #[test]
+    fn the_legend_wraps_and_keeps_every_count_whole() {
+        let theme = Theme::dark();
+        let counts = [(Reason::HiddenContent, 1), (Reason::Draft, 3), (Reason::PossibleContradiction, 12)];
+        assert_eq!(
+            text(&legend(&theme, &counts, 80)),
+            ["HC hidden-content 1 · DR draft 3 · PC possible-contradiction 12"]
+        );
+        assert_eq!(
+            text(&legend(&theme, &counts, 24)),
+            ["HC hidden-content 1", "DR draft 3", "PC possible-contradi… 12"]
+        );
+    }
 
     #[test]
     fn every_reason_has_its_own_two_letter_badge() {
