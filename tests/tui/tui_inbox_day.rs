@@ -229,7 +229,7 @@ fn a_merge_says_what_it_does_to_the_targets_review_state() {
     t.keys(&["Enter"]);
     t.wait_for("Merge apis/refunds-v2 into apis/refunds");
     t.keys(&["C-s"]);
-    let s = t.wait_for("merge 2 entities?");
+    let s = t.wait_for("merge POST /v2/refunds (apis/refunds-v2) into POST /v1/refunds (apis/refunds)?");
     let state = line_with(&s, "review state:");
     assert!(state.contains("review state: `apis/refunds` is recorded as approved by this merge"), "{state}");
     assert!(s.contains("`draft` stays)"), "{s}");

@@ -141,7 +141,10 @@ fn merge_picks_the_target_by_fuzzy_recall_and_repoints_links() {
     assert!(ed.body_text().contains("## Merged from"), "pre-filled with both texts");
     press(&mut app, &["<C-s>"]);
     let shown = confirm_text(&app);
-    assert!(shown.starts_with("merge 2 entities?"), "{shown}");
+    assert!(
+        shown.starts_with("merge POST /v2/refunds (apis/refunds-v2) into POST /v1/refunds (apis/refunds)?"),
+        "{shown}"
+    );
     assert!(shown.contains("apis/refunds-v2.md  (archived in the folio state)"), "{shown}");
     assert!(shown.contains("log: merge by human:tester: merged `apis/refunds-v2` into `apis/refunds`"), "{shown}");
     press(&mut app, &["y"]);

@@ -65,7 +65,7 @@ fn approve_veto_and_merge_from_the_terminal() {
     t.keys(&["Enter"]);
     t.wait_for("Merge apis/refunds-v2 into apis/refunds");
     t.keys(&["C-s"]);
-    t.wait_for("merge 2 entities?");
+    t.wait_for("merge POST /v2/refunds (apis/refunds-v2) into POST /v1/refunds (apis/refunds)?");
     t.keys(&["y"]);
     t.wait_for("merge 2 entities: merged");
     t.keys(&["Escape", "q"]);

@@ -125,8 +125,14 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
     }
     let needs_second = hidden || (n > 1 && !erring.is_empty());
     lines.splice(0..0, warnings);
-    let what = if n == 1 { named(model, &plan.decisions[0].entity) } else { format!("{n} entities") };
-    let title = format!("{} {what}?", plan.verb);
+    let title = match plan.decisions.as_slice() {
+        [one] => format!("{} {}?", plan.verb, named(model, &one.entity)),
+        // A merge's decisions are its source, then its target.
+        [from, into] if plan.verb == "merge" => {
+            format!("merge {} into {}?", named(model, &from.entity), named(model, &into.entity))
+        }
+        _ => format!("{} {n} entities?", plan.verb),
+    };
     let after_prompt = std::mem::take(&mut model.review.planning_from_prompt);
     model.review.confirm =
         Some(Confirm { title, lines, pending: Pending::Plan(plan), needs_second, scroll: 0, after_prompt });
