@@ -129,7 +129,16 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                 Span::styled("▏", t.style("accent")),
             ]);
             buf.set_line(inner.x, inner.y, &prompt, inner.width);
-            let help = "Enter: write it to the store's folio config · Esc: cancel";
+            // Every file the ignore writes, named before it is written.
+            let help = match &model.store {
+                Some(s) => {
+                    let config = folio_core::store::lint::ignore::config_rel(s);
+                    let log = folio_core::store::write::audit::log_path(&s.root, s.kind());
+                    let log = folio_core::store::model::relpath::from_root(&s.root, &log);
+                    format!("Enter: write it to {config}, logged in {log} · Esc: cancel")
+                }
+                None => "Enter: write it to the store's folio config · Esc: cancel".to_string(),
+            };
             buf.set_line(inner.x, inner.y + 2, &Line::styled(help, t.style("muted")), inner.width);
         }
         None => {}
