@@ -44,9 +44,11 @@ pub fn plan(
     }
     // What the merge does to the target's review state, said before it is confirmed: its
     // `merge` verdict is an approval, so a target still awaiting review leaves the inbox.
-    let status = b.status.as_deref().map(|s| format!(" (its status `{s}` stays)")).unwrap_or_default();
-    plan.notes
-        .push(format!("review state: `{}` is recorded as approved by this merge and leaves the inbox{status}", b.id));
+    let status = b.status.as_deref().map(|s| format!("; its status `{s}` stays")).unwrap_or_default();
+    plan.review_state.push(format!(
+        "review state: `{}` is recorded as approved by this merge (out of the inbox afterwards{status})",
+        b.id
+    ));
     let format = store.kind().format();
     let rules = format.review();
     if let Some(done) = rules.merge_entries(store, from, into, &mut plan) {
@@ -62,7 +64,7 @@ pub fn plan(
         return Err(ReviewError::refused(why));
     }
     let mut moved = repoint::plan_merge(store, from, &b.path).map_err(ReviewError::refused)?;
-    plan.notes.extend(moved.skipped.iter().cloned());
+    plan.notes = moved.skipped.clone();
     // Files the format never writes keep their links as they are.
     moved.referrers.retain(|path, _| match format.read_only_reason(path) {
         Some(why) => {

@@ -32,6 +32,9 @@ pub struct Plan {
     pub repointed: Vec<String>,
     /// Things the plan left alone, and why.
     pub notes: Vec<String>,
+    /// What the plan does to review state beyond its verdicts' entities (a merge approves its
+    /// target), said before it is confirmed.
+    pub review_state: Vec<String>,
 }
 
 impl Plan {
@@ -44,6 +47,7 @@ impl Plan {
             reviewer: reviewer.clone(),
             repointed: Vec::new(),
             notes: Vec::new(),
+            review_state: Vec::new(),
         }
     }
 

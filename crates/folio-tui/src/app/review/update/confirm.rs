@@ -71,7 +71,7 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
         lines.extend(plan.decisions.iter().map(|d| format!("  {}", named(model, &d.entity))));
     }
     // What the verdict does to review state (a merge approves its target) comes first.
-    lines.extend(plan.notes.iter().filter(|n| n.starts_with("review state:")).cloned());
+    lines.extend(plan.review_state.iter().cloned());
     let change = if files.len() == 1 { "changes" } else { "change" };
     lines.push(format!("{} {change}:", plural(files.len(), "file")));
     for f in &files {
@@ -93,7 +93,7 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
         lines.push(format!("{} link(s) repointed:", plan.repointed.len()));
         lines.extend(plan.repointed.iter().map(|r| format!("  {r}")));
     }
-    lines.extend(plan.notes.iter().filter(|n| !n.starts_with("review state:")).map(|n| format!("note: {n}")));
+    lines.extend(plan.notes.iter().map(|n| format!("note: {n}")));
     lines.push(format!("log: {} by {}: {}", plan.event.verb, plan.event.by, plan.event.summary));
     lines.extend(preview.lines());
     lines.push(String::new());
