@@ -279,7 +279,12 @@ pub fn run(job: ReviewJob) -> Outcome {
             let result = undo::undo(&store, &by, &opts).map_err(Failure::from);
             Outcome::Written(result.map(|applied| {
                 // Files an undo removes (ones the change had created) are put back too: gone.
-                let back = applied.files.join(", ");
+                // Short enough for the status line: the first file, then how many more.
+                let back = match applied.files.as_slice() {
+                    [one] => one.clone(),
+                    [first, rest @ ..] => format!("{first} and {} more", rest.len()),
+                    [] => "nothing".to_string(),
+                };
                 let message = format!("undone · put back {back} as they were · logged to {}", applied.log);
                 reloaded(&store, &applied, message)
             }))
