@@ -267,7 +267,7 @@ fn a_bulk_fix_leaves_out_and_names_a_subscribed_clone() {
     let title = line_with(&s, "of legacy-trigger in");
     assert!(title.contains("of this store's own?"), "{title}");
     assert!(s.contains("left out, not this store's own files"), "{s}");
-    assert!(s.contains("subscribed/alice-guidelines: a subscribed clone of alice-guidelines's guidelines"), "{s}");
+    assert!(s.contains("subscribed/alice-guidelines: a subscribed clone of someone else's published"), "{s}");
     assert!(!s.contains("+++ b/subscribed/"), "the dialog would write the subscribed clone:\n{s}");
     let theirs = ".evolve/entities/subscribed/alice-guidelines/guideline/pin-python-version-in-pyproject.md";
     let before = std::fs::read_to_string(root.join(theirs)).unwrap();

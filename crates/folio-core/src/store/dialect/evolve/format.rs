@@ -49,7 +49,8 @@ impl Format for EvolveFormat {
     /// evolve's `sync` pulls it again over any local edit.
     fn foreign_source(&self, rel: &str) -> Option<String> {
         let repo = rel.strip_prefix("subscribed/")?.split('/').next().filter(|r| !r.is_empty())?;
-        Some(format!("subscribed/{repo}: a subscribed clone of {repo}'s guidelines, not yours (evolve sync overwrites it)"))
+        let whose = "someone else's published guidelines, not yours (evolve sync overwrites it)";
+        Some(format!("subscribed/{repo}: a subscribed clone of {whose}"))
     }
     /// evolve entities carry a `trigger` beside their `type`.
     fn sniff(&self, file: &Sniffed) -> bool {
