@@ -377,6 +377,9 @@ fn finish(store: &Store, plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
     for r in &plan.repointed {
         println!("repoint {}", escape::line(r));
     }
+    for r in &plan.review_state {
+        println!("{}", escape::line(r));
+    }
     for n in &plan.notes {
         eprintln!("folio: {}", escape::line(n));
     }

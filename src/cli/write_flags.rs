@@ -59,6 +59,9 @@ pub fn apply(store: &Store, cs: Changeset, flags: &WriteFlags) -> anyhow::Result
     }
     if flags.dry_run {
         print!("{}", escape::text(&cs.diff(store)));
+        for l in folio_core::store::write::preview::also_written(store, &cs) {
+            println!("{}", escape::line(&l));
+        }
         return Ok(0);
     }
     match store.apply(cs, &flags.options()) {

@@ -123,7 +123,7 @@ fn b_in_the_inbox_previews_the_count_and_baselines_on_confirm() {
     let shown = confirm_text(&app);
     let n = items.len() - hidden.len();
     assert!(shown.starts_with(&format!("baseline {n} entities?")), "{shown}");
-    assert!(shown.contains(&format!("{n} entities:")) && shown.contains("0 file(s) change:"), "{shown}");
+    assert!(shown.contains(&format!("{n} entities:")) && shown.contains("0 files change:"), "{shown}");
     assert!(shown.contains(&format!("{} items with hidden content stay in the inbox", hidden.len())), "{shown}");
     press(&mut app, &["<Esc>"]);
     assert!(app.model.review.confirm.is_none());

@@ -142,10 +142,10 @@ fn gb_groups_the_inbox_and_a_bulk_verdict_takes_the_selected_group() {
     press(&mut app, &["g", "b"]);
     assert_eq!(app.model.review.group, Some(folio::store::review::group::Grouping::Author));
     let screen = text(&render(&app));
-    assert!(screen.contains("── agent:scout · 3 item(s)") && screen.contains("── agent:mason · 1 item(s)"), "{screen}");
+    assert!(screen.contains("── agent:scout · 3 items") && screen.contains("── agent:mason · 1 item"), "{screen}");
     press(&mut app, &["g", "b"]);
     let screen = text(&render(&app));
-    assert!(screen.contains("── run-1 · 3 item(s)") && screen.contains("── run-2 · 1 item(s)"), "{screen}");
+    assert!(screen.contains("── run-1 · 3 items") && screen.contains("── run-2 · 1 item"), "{screen}");
     // The selected item's run is the batch: A lists its three items and not the other run's.
     go_to(&mut app, "notes/n1");
     press(&mut app, &["A"]);

@@ -71,6 +71,9 @@ fn dry_run_prints_the_diff_and_writes_nothing() {
     let out = ok(&["set", r, "tables/orders", "status", "draft", "--dry-run"]);
     assert!(out.contains("--- a/tables/orders.md\n+++ b/tables/orders.md\n"), "{out}");
     assert!(out.contains("\n-status: stable\n+status: draft\n"), "{out}");
+    // Issue 41: the preview names every file the write touches, the log and its bytes too.
+    assert!(out.contains("also written:\n"), "{out}");
+    assert!(out.contains("  log.md gains these bytes:\n") || out.contains("  log.md changes:\n"), "{out}");
     assert!(fs::read_to_string(root.join("tables/orders.md")).unwrap().contains("status: stable\n"));
     assert!(!root.join(".folio").exists());
 }

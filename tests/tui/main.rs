@@ -10,6 +10,7 @@ mod tui_history;
 mod tui_history_e2e;
 mod tui_history_snapshots;
 mod tui_hostile;
+mod tui_inbox_day;
 mod tui_lint_ignore;
 mod tui_pane_snapshots;
 mod tui_panes;

@@ -31,7 +31,7 @@ fn browse_help_and_quit_restore_the_terminal() {
     t.keys(&["Enter", "G"]);
     t.wait_for("Backlinks (");
     t.keys(&["?"]);
-    t.wait_for("Help: preview and global keys");
+    t.wait_for("Help: every key, preview first");
     t.keys(&["Escape"]);
     std::thread::sleep(Duration::from_millis(300));
     assert!(!t.screen().contains("Help:"), "Esc closed the help");

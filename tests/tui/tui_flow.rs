@@ -276,3 +276,34 @@ fn the_sidebar_is_proportional_and_resizes_with_keys_and_a_border_drag() {
     }
     assert_eq!(catalog_width(&app), 30, "at least 15 %");
 }
+
+/// Issue 41: in the review inbox `<`/`>` and a drag of its list's border size the list, and the
+/// catalog's sidebar keeps its width.
+#[test]
+fn the_inbox_list_resizes_with_keys_and_a_border_drag_not_the_sidebar() {
+    use ratatui::crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let list_width = |app: &folio::app::App| {
+        let screen = text(&render(app));
+        let top = screen.lines().next().unwrap().to_string();
+        top.chars().position(|c| c == '┐').unwrap() + 1
+    };
+    let (_dir, root) = support::scratch(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("demo"));
+    let mut app = support::tui::inbox::open(&root, (200, 50));
+    let sidebar = app.model.sidebar;
+    assert_eq!(list_width(&app), 80, "40 % of 200 columns");
+    press(&mut app, &[">", ">"]);
+    assert_eq!(list_width(&app), 100);
+    press(&mut app, &["<"]);
+    assert_eq!(list_width(&app), 90);
+    assert_eq!(app.model.sidebar, sidebar, "the catalog's width is its own");
+    let mouse = |kind, column| Event::Mouse(MouseEvent { kind, column, row: 10, modifiers: KeyModifiers::empty() });
+    app.model.mouse = true;
+    // Press on the list's right border (column 89), drag it to column 119, let go.
+    let cursor = app.model.review.cursor;
+    app.handle(mouse(MouseEventKind::Down(MouseButton::Left), 89));
+    app.handle(mouse(MouseEventKind::Drag(MouseButton::Left), 119));
+    app.handle(mouse(MouseEventKind::Up(MouseButton::Left), 119));
+    assert_eq!(list_width(&app), 120);
+    assert_eq!(app.model.review.cursor, cursor, "a drag of the border selects nothing");
+    assert_eq!(app.model.sidebar, sidebar);
+}

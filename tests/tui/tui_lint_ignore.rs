@@ -56,6 +56,10 @@ fn ignore_with_a_reason_show_it_and_stop_ignoring() {
     snap("ignore_reason_prompt", &app);
     press(&mut app, &["<Enter>"]);
     assert!(app.model.overlays.is_empty());
+    // Issue 41: the status line says what was written where.
+    let said = app.model.message.as_ref().unwrap().text.clone();
+    assert!(said.starts_with("ignoring orphan on orphan · wrote .folio/config.toml"), "{said}");
+    assert!(said.contains("logged to log.md"), "{said}");
 
     let config = std::fs::read_to_string(root.join(".folio/config.toml")).unwrap();
     assert!(
@@ -76,6 +80,8 @@ fn ignore_with_a_reason_show_it_and_stop_ignoring() {
     press(&mut app, &["i"]);
     assert!(app.model.message.as_ref().unwrap().text.contains("already ignored"));
     press(&mut app, &["I"]);
+    let said = app.model.message.as_ref().unwrap().text.clone();
+    assert!(said.starts_with("no longer ignoring orphan on orphan · wrote .folio/config.toml"), "{said}");
     let back = app.model.lint.clone().unwrap();
     assert!(back.suppressed.is_empty());
     assert_eq!(back.findings, before.findings);
@@ -122,4 +128,25 @@ fn changed_files_are_relinted_incrementally_and_match_a_full_pass() {
     };
     assert!(!orphaned("orphan"), "now linked from fan.md");
     assert!(orphaned("fan"));
+}
+
+/// Issue 41: a finding's key on a group's header row says why it does nothing.
+#[test]
+fn finding_keys_on_a_group_header_say_it_is_a_header() {
+    let (_tmp, root) = support::scratch(&support::fixture("lint-okf"));
+    let mut app = app_on(&root, "dark", (120, 40));
+    press(&mut app, &["4"]);
+    let (store, report) = (app.model.store.clone().unwrap(), app.model.lint.clone().unwrap());
+    let header = rows(&app.model.lint_view, &store, &report)
+        .into_iter()
+        .find(|r| matches!(r, LintRow::Group { .. }))
+        .expect("findings grouped under headers");
+    select(&mut app, &header);
+    for (key, says) in [("i", "i ignores a finding"), ("f", "f fixes a finding"), ("I", "I stops ignoring a finding")] {
+        app.model.message = None;
+        press(&mut app, &[key]);
+        let said = app.model.message.as_ref().map(|m| m.text.clone()).unwrap_or_default();
+        assert!(said.starts_with(says) && said.contains("group's header"), "{key}: {said:?}");
+        assert!(app.model.overlays.is_empty(), "{key} opened something on a header");
+    }
 }

@@ -228,7 +228,10 @@ fn lint_panel_groups_jumps_and_fixes_with_a_diff() {
     assert_eq!(after, before.replacen("[[good]]", "[good](/good.md)", 1));
     // The write reloaded the fixed file at once (no watcher runs in tests) and linted again; the
     // fix's own message stays (folio's own write is not announced as an outside change).
-    assert_eq!(app.model.message.as_ref().unwrap().text, "fixed 1 finding(s) in 1 file(s)");
+    assert_eq!(
+        app.model.message.as_ref().unwrap().text,
+        "fixed 1 finding in 1 file · wrote wiki.md · logged to log.md"
+    );
     let relinted = app.model.lint.clone().unwrap();
     let wikilinks = |r: &folio::store::lint::Report| r.findings.iter().filter(|f| f.rule == "wikilink-syntax").count();
     assert_eq!(wikilinks(&relinted), wikilinks(&report) - 1, "[[nowhere]] does not resolve and stays");

@@ -33,7 +33,7 @@ fn approve_veto_and_undo_restore_bytes() {
     press(&mut app, &["a"]);
     assert_eq!(app.model.mode(), "CONFIRM");
     let shown = confirm_text(&app);
-    assert!(shown.starts_with("approve apis/refunds-v2?"), "{shown}");
+    assert!(shown.starts_with("approve POST /v2/refunds (apis/refunds-v2)?"), "{shown}");
     assert!(shown.contains("  apis/refunds-v2.md"), "{shown}");
     assert!(shown.contains("log: approve by human:tester: approved"), "{shown}");
     assert!(shown.contains("+status: stable"), "{shown}");
@@ -108,8 +108,13 @@ fn edit_then_approve_is_one_previewed_change() {
     assert!(app.model.editor.is_none());
     assert_eq!(read(&root, "runbooks/rotate-webhook-signing-secret.md"), original, "nothing is written before y");
     let shown = confirm_text(&app);
-    assert!(shown.starts_with("approve runbooks/rotate-webhook-signing-secret?"), "{shown}");
-    assert!(shown.contains("1 file(s) change:") && shown.contains("+status: stable"), "{shown}");
+    assert!(
+        shown.starts_with(
+            "approve Rotate a merchant's webhook signing secret (runbooks/rotate-webhook-signing-secret)?"
+        ),
+        "{shown}"
+    );
+    assert!(shown.contains("1 file changes:") && shown.contains("+status: stable"), "{shown}");
     assert!(shown.contains("Reviewed note. "), "the edit is in the same diff: {shown}");
     press(&mut app, &["y"]);
     let saved = read(&root, "runbooks/rotate-webhook-signing-secret.md");
@@ -136,7 +141,10 @@ fn merge_picks_the_target_by_fuzzy_recall_and_repoints_links() {
     assert!(ed.body_text().contains("## Merged from"), "pre-filled with both texts");
     press(&mut app, &["<C-s>"]);
     let shown = confirm_text(&app);
-    assert!(shown.starts_with("merge 2 entities?"), "{shown}");
+    assert!(
+        shown.starts_with("merge POST /v2/refunds (apis/refunds-v2) into POST /v1/refunds (apis/refunds)?"),
+        "{shown}"
+    );
     assert!(shown.contains("apis/refunds-v2.md  (archived in the folio state)"), "{shown}");
     assert!(shown.contains("log: merge by human:tester: merged `apis/refunds-v2` into `apis/refunds`"), "{shown}");
     press(&mut app, &["y"]);
@@ -158,7 +166,7 @@ fn bulk_by_filter_previews_the_count() {
     press(&mut app, &["A"]);
     let shown = confirm_text(&app);
     assert!(shown.starts_with("approve 3 entities?"), "{shown}");
-    assert!(shown.contains("3 file(s) change:"), "{shown}");
+    assert!(shown.contains("3 files change:"), "{shown}");
     press(&mut app, &["y"]);
     assert_eq!(app.model.review.visible().len(), 0);
     assert_eq!(app.model.review.items.len(), 10);

@@ -31,7 +31,7 @@ fn approve_veto_and_merge_from_the_terminal() {
     t.keys(&["f", "-l", "capture-payment", "Enter"]);
     t.wait_for("Review inbox (1 of 13");
     t.keys(&["a"]);
-    t.wait_for("approve apis/capture-payment?");
+    t.wait_for("(apis/capture-payment)?");
     t.keys(&["y"]);
     t.wait_for("Review inbox (0 of 12");
     // Then data/settlement-batches: veto it with a reason.
@@ -41,12 +41,12 @@ fn approve_veto_and_merge_from_the_terminal() {
     t.keys(&["-l", "settlement-batches", "Enter"]);
     t.wait_for("Review inbox (1 of 12");
     t.keys(&["x"]);
-    t.wait_for("veto reason");
+    t.wait_for("(data/settlement-batches): reason");
     t.keys(&["-l", "duplicate of capture"]);
     // A second Enter (a double press) lands on the dialog the first one opened: it must not
     // apply the veto unseen.
     t.keys(&["Enter"]);
-    t.wait_for("veto data/settlement-batches?");
+    t.wait_for("(data/settlement-batches)?");
     t.keys(&["Enter"]);
     t.wait_for("press y to apply");
     let unseen = std::fs::read_to_string(root.join("data/settlement-batches.md")).unwrap();
@@ -60,12 +60,12 @@ fn approve_veto_and_merge_from_the_terminal() {
     t.keys(&["-l", "refunds-v2", "Enter"]);
     t.wait_for("Review inbox (1 of 11");
     t.keys(&["m"]);
-    t.wait_for("Merge apis/refunds-v2 into");
+    t.wait_for("(apis/refunds-v2) into…");
     t.keys(&["-l", "apis/refunds"]);
     t.keys(&["Enter"]);
     t.wait_for("Merge apis/refunds-v2 into apis/refunds");
     t.keys(&["C-s"]);
-    t.wait_for("merge 2 entities?");
+    t.wait_for("merge POST /v2/refunds (apis/refunds-v2) into POST /v1/refunds (apis/refunds)?");
     t.keys(&["y"]);
     t.wait_for("merge 2 entities: merged");
     t.keys(&["Escape", "q"]);

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use folio::app::App;
 use folio::app::event::Event;
-use support::tui::inbox::{go_to, queued};
+use support::tui::inbox::{self, go_to, queued};
 use support::tui::*;
 
 fn demo() -> (tempfile::TempDir, PathBuf) {
@@ -46,7 +46,8 @@ fn the_watchers_echo_of_folios_own_write_keeps_the_verdicts_message() {
     write(&root, "apis/refunds-v2.md", text);
     app.handle(Event::FilesChanged(vec![root.join("apis/refunds-v2.md")]));
     app.settle(Duration::from_secs(10));
-    assert_eq!(message(&app), "reloaded 1 changed file(s)");
+    // It is announced after what folio said last, which stays in view.
+    assert_eq!(message(&app), format!("{said} · reloaded 1 changed file"));
 }
 
 #[test]
@@ -58,7 +59,10 @@ fn enter_answering_the_veto_reason_does_not_also_apply_the_veto() {
     press(&mut app, &["x"]);
     type_text(&mut app, "wrong retry policy");
     press(&mut app, &["<Enter>", "<Enter>"]);
-    assert!(confirm_text(&app).starts_with("veto apis/capture-payment?"), "the dialog is still shown");
+    assert!(
+        confirm_text(&app).starts_with("veto POST /v1/payments/{id}/capture (apis/capture-payment)?"),
+        "the dialog is still shown"
+    );
     assert_eq!(read(&root, "apis/capture-payment.md"), original, "a double Enter writes nothing");
     assert!(message(&app).contains("press y to apply"), "{}", message(&app));
     press(&mut app, &["y"]);
@@ -114,10 +118,10 @@ fn u_undoes_from_browse_mode_names_the_entity_and_is_in_help() {
     assert!(!app.model.review.open);
     press(&mut app, &["u"]);
     let shown = confirm_text(&app);
-    assert!(shown.starts_with("undo approve of apis/refunds-v2: approved"), "{shown}");
+    assert!(shown.starts_with("undo approve of POST /v2/refunds (apis/refunds-v2): approved"), "{shown}");
     press(&mut app, &["y"]);
     assert_eq!(read(&root, "apis/refunds-v2.md"), original);
-    assert_eq!(message(&app), "undone");
+    assert_eq!(message(&app), "undone · put back apis/refunds-v2.md as they were · logged to log.md");
 
     // Help, filtered by "undo", lists the key in browse mode.
     press(&mut app, &["?"]);
@@ -136,8 +140,9 @@ fn bulk_approve_lists_the_entities_it_approves() {
     press(&mut app, &["<Enter>", "A"]);
     let shown = confirm_text(&app);
     // In inbox order: newest draft first.
-    let listed = "3 entities:\n  runbooks/rotate-webhook-signing-secret\n  apis/refunds-v2\n  \
-                  decisions/adr-0012-multi-currency-settlement\n3 file(s) change:";
+    let listed = "3 entities:\n  Rotate a merchant's webhook signing secret (runbooks/rotate-webhook-signing-secret)\n  \
+                  POST /v2/refunds (apis/refunds-v2)\n  \
+                  ADR-0012: Multi-currency settlement (decisions/adr-0012-multi-currency-settlement)\n3 files change:";
     assert!(shown.contains(listed), "{shown}");
 }
 
@@ -208,7 +213,7 @@ fn awareness_edit_then_approve_keeps_the_entry_one_line_and_approves_it() {
     type_text(&mut app, " [checked]");
     press(&mut app, &["<C-s>"]);
     let shown = confirm_text(&app);
-    assert!(shown.starts_with(&format!("approve {id}?")), "{shown}");
+    assert!(shown.starts_with("approve ") && shown.contains(&format!("({id})?")), "{shown}");
     press(&mut app, &["y"]);
     let text = read(&root, "memory/long-term.md");
     let edited = "- 2026-08-11: Grafana dashboards are exported to git every night (evidence: memory note) [checked]";
@@ -250,7 +255,7 @@ fn an_unknown_reviewer_is_asked_once_and_remembered() {
     assert_eq!(folio::app::settings::reviewer::load(&file).as_deref(), Some("human:ann"));
     // Asked once: the next verdict goes straight to its dialog.
     press(&mut app, &["n", "x"]);
-    assert_eq!(app.model.review.prompt.as_ref().unwrap().label(), "veto reason");
+    assert_eq!(app.model.review.prompt.as_ref().unwrap().label(), "veto POST /v2/refunds (apis/refunds-v2): reason");
 }
 
 #[test]
@@ -272,7 +277,7 @@ fn awareness_edit_then_approve_without_a_change_keeps_the_entry_key() {
     type_text(&mut app, "project");
     press(&mut app, &["<Enter>", "<C-s>"]);
     let shown = confirm_text(&app);
-    assert!(shown.starts_with(&format!("approve {id}?")), "{shown}");
+    assert!(shown.starts_with("approve ") && shown.contains(&format!("({id})?")), "{shown}");
     press(&mut app, &["y"]);
     let text = read(&root, "memory/long-term.md");
     assert_eq!(text.matches(&line).count(), 1, "the entry moved as it was, one line: {text}");
@@ -305,9 +310,26 @@ fn awareness_approve_asks_for_the_kind() {
     assert!(message(&app).contains("type one"), "{}", message(&app));
     type_text(&mut app, "preference");
     press(&mut app, &["<Enter>"]);
-    assert!(confirm_text(&app).starts_with(&format!("approve {id}?")), "{}", confirm_text(&app));
+    assert!(confirm_text(&app).contains(&format!("({id})?")), "{}", confirm_text(&app));
     press(&mut app, &["y"]);
     let text = read(&root, "memory/long-term.md");
     let grafana = text.find("Grafana dashboards").unwrap();
     assert!(grafana < text.find("## Patterns").unwrap(), "filed under Preferences: {text}");
+}
+
+/// Issue 41: a verdict moves the selection to the next item (`a`, `y` decides one item after
+/// another), and `u` brings the decided item back selected.
+#[test]
+fn after_a_verdict_the_next_item_is_selected_and_u_returns_to_the_decided_one() {
+    let (_dir, root) = demo();
+    let mut app = inbox::open(&root, (120, 40));
+    go_to(&mut app, "apis/refunds-v2");
+    let at = app.model.review.cursor;
+    let next = app.model.review.visible()[at + 1].id.clone();
+    press(&mut app, &["a", "y"]);
+    assert!(!queued(&app).contains(&"apis/refunds-v2".to_string()));
+    assert_eq!(inbox::selected(&app), next, "the item after the decided one is selected");
+    press(&mut app, &["u", "y"]);
+    assert!(queued(&app).contains(&"apis/refunds-v2".to_string()), "the undo brought it back");
+    assert_eq!(inbox::selected(&app), "apis/refunds-v2", "the cursor is back on the restored item");
 }

@@ -65,7 +65,8 @@ pub enum Job {
     /// Read the lines around a finding.
     ReadContext { store: Arc<Store>, path: String, line: u32 },
     /// Compute the diff the fixes of these findings would make.
-    PreviewFix { store: Arc<Store>, title: String, findings: Vec<Finding> },
+    /// `notes` go above the diff (what a bulk fix left out, and whose files those are).
+    PreviewFix { store: Arc<Store>, title: String, findings: Vec<Finding>, notes: Vec<String> },
     /// Write the fixes of these findings through the changeset path.
     ApplyFix { store: Arc<Store>, findings: Vec<Finding> },
     /// Write the neighbourhood of `center` as DOT into the store's folio dir.
@@ -248,12 +249,18 @@ fn background(job: Job, source: &Source) -> Option<Event> {
             Some(Event::GraphLaid(Arc::new(graph::neighbourhood::layout(&store, center, depth))))
         }
         Job::PreviewRestore { store, idx, rev, by } => {
-            Some(Event::RestorePreview(history::jobs::preview(&store, idx, &rev, &by)))
+            // Under the restore's diff, every other file it writes (the log, git rules).
+            let preview = history::jobs::preview(&store, idx, &rev, &by).map(|(title, mut diff, cs)| {
+                diff.extend(folio_core::store::write::preview::also_written(&store, &cs));
+                (title, diff, cs)
+            });
+            Some(Event::RestorePreview(preview))
         }
         Job::ApplyRestore { store, cs } => Some(Event::FixesApplied(history::jobs::apply(&store, *cs))),
         Job::ReadContext { store, path, line } => Some(Event::ContextRead(lint::jobs::context(&store, &path, line))),
-        Job::PreviewFix { store, title, findings } => {
-            Some(Event::FixPreview(lint::jobs::diff(&store, &findings).map(|diff| (title, diff, findings))))
+        Job::PreviewFix { store, title, findings, notes } => {
+            let diff = lint::jobs::diff(&store, &findings).map(|diff| notes.into_iter().chain(diff).collect());
+            Some(Event::FixPreview(diff.map(|diff| (title, diff, findings))))
         }
         Job::ApplyFix { store, findings } => Some(Event::FixesApplied(lint::jobs::apply(&store, findings))),
         Job::ExportGraph { store, center, depth } => {

@@ -26,6 +26,15 @@ pub fn panes(area: Rect, sidebar: u16) -> Option<Panes> {
     Some(Panes { tree, preview, status })
 }
 
+/// The review inbox over `area`: the queue on the left taking `list` percent of the width (at
+/// least 24 columns, and never so much that the detail gets fewer than 24), the detail right.
+pub fn inbox_split(area: Rect, list: u16) -> (Rect, Rect) {
+    let share = (u32::from(area.width) * u32::from(list) / 100) as u16;
+    let width = share.clamp(24.min(area.width), area.width.saturating_sub(24).max(24.min(area.width)));
+    let [left, right] = Layout::horizontal([Constraint::Length(width), Constraint::Min(1)]).areas(area);
+    (left, right)
+}
+
 /// Inside the catalog border: the first row is the filter line, the tree rows follow.
 pub fn tree_rows(tree: Rect) -> Rect {
     let inner = inner(tree);
@@ -55,6 +64,15 @@ mod tests {
         assert_eq!(p.status, Rect::new(0, 23, 80, 1));
         assert_eq!(tree_rows(p.tree).height, 20);
         assert_eq!(preview_body(p.preview).width, 53);
+    }
+
+    #[test]
+    fn the_inbox_list_is_a_share_of_the_width_within_bounds() {
+        let (l, r) = inbox_split(Rect::new(0, 0, 160, 44), 40);
+        assert_eq!((l.width, r.width), (64, 96));
+        assert_eq!(inbox_split(Rect::new(0, 0, 160, 44), 70).0.width, 112);
+        assert_eq!(inbox_split(Rect::new(0, 0, 80, 23), 15).0.width, 24, "the list keeps 24 columns");
+        assert_eq!(inbox_split(Rect::new(0, 0, 80, 23), 90).1.width, 24, "the detail keeps 24");
     }
 
     #[test]

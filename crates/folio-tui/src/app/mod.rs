@@ -91,6 +91,11 @@ impl App {
             {
                 model.sidebar = width;
             }
+            if let Some(width) =
+                model.state_dir.as_deref().and_then(|d| settings::sidebar::load(&settings::sidebar::inbox_file(d)))
+            {
+                model.review.list_width = width;
+            }
             model.review.reviewer_file = settings::config::config_dir().map(|d| settings::reviewer::file(&d));
             if model.review.actor == settings::reviewer::UNKNOWN
                 && let Some(known) = model.review.reviewer_file.as_deref().and_then(settings::reviewer::load)

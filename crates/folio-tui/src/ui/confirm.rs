@@ -74,8 +74,13 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     }
     if let (Some(p), Some(store)) = (&r.picker, &model.store) {
         let rect = centered(area, 72, 16);
-        let from = &store.entity(p.from).id;
-        let inner = frame(model, rect, format!(" Merge {from} into… "), buf);
+        let from = store.entity(p.from);
+        let name = if from.title.trim().is_empty() || from.title == from.id {
+            from.id.clone()
+        } else {
+            format!("{} ({})", from.title, from.id)
+        };
+        let inner = frame(model, rect, format!(" Merge {name} into… "), buf);
         let prompt = Line::from(vec![
             Span::styled("target: ", t.style("muted")),
             Span::styled(sanitize::line(&p.query), t.style("accent")),
@@ -86,8 +91,8 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             let e = store.entity(idx);
             let y = inner.y + 1 + n as u16;
             let line = Line::from(vec![
-                Span::styled(sanitize::line(&e.id), t.style("text")),
-                Span::styled(format!("  {}", sanitize::line(&e.title)), t.style("muted")),
+                Span::styled(sanitize::line(&e.title), t.style("text")),
+                Span::styled(format!("  {}", sanitize::line(&e.id)), t.style("muted")),
             ]);
             if n == p.cursor {
                 let sel = t.style("selection");

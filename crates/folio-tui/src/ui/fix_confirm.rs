@@ -35,6 +35,8 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             t.style("task_done")
         } else if text.starts_with('-') {
             t.style("error")
+        } else if text.starts_with('⚠') {
+            t.style("warn")
         } else if text.starts_with("@@") {
             t.style("muted")
         } else {

@@ -31,9 +31,14 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                 0 => String::new(),
                 n => format!(" · {n} ignored"),
             };
+            let n =
+                |count: usize, noun: &str| if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") };
             format!(
-                " 4 Lint: {} errors · {} warnings · {} infos · {} fixable{ignored} ",
-                s.errors, s.warnings, s.infos, s.fixable
+                " 4 Lint: {} · {} · {} · {} fixable{ignored} ",
+                n(s.errors, "error"),
+                n(s.warnings, "warning"),
+                n(s.infos, "info"),
+                s.fixable
             )
         }
         None => " 4 Lint ".to_string(),

@@ -18,6 +18,7 @@ pub mod preview;
 pub mod properties;
 pub mod recall;
 pub mod review;
+pub mod review_badges;
 pub mod statusbar;
 pub mod svg;
 pub mod too_small;

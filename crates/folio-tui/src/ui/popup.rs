@@ -48,20 +48,29 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     match model.overlays.last() {
         Some(Overlay::Help { context, filter, cursor }) => {
             let rect = centered(area, 72, area.height.saturating_sub(4).max(8));
-            let inner = frame(model, rect, format!(" Help: {} and global keys ", context.name()), buf);
+            let inner = frame(model, rect, format!(" Help: every key, {} first ", context.name()), buf);
             let prompt = Line::from(vec![
                 Span::styled("filter: ", t.style("muted")),
                 Span::styled(sanitize::line(filter), t.style("accent")),
                 Span::styled("▏", t.style("accent")),
             ]);
             buf.set_line(inner.x, inner.y, &prompt, inner.width);
+            // Grouped by context: each group's first row names it (after the description,
+            // which takes what the keys and the group's name leave).
+            let mut last = None;
+            let desc_w = usize::from(inner.width).saturating_sub(14 + 11).max(10);
             let rows: Vec<Line> = help_rows(model, *context, filter)
                 .into_iter()
                 .map(|(ctx, keys, desc, _)| {
+                    let group = if last == Some(ctx) { String::new() } else { format!(" {}", ctx.name()) };
+                    last = Some(ctx);
                     Line::from(vec![
                         Span::styled(format!("{keys:>12}  "), t.style("accent")),
-                        Span::styled(format!("{desc:<28}"), t.style("text")),
-                        Span::styled(format!(" {}", ctx.name()), t.style("muted")),
+                        Span::styled(
+                            format!("{:<desc_w$}", desc.chars().take(desc_w).collect::<String>()),
+                            t.style("text"),
+                        ),
+                        Span::styled(group, t.style("heading")),
                     ])
                 })
                 .collect();
@@ -72,7 +81,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             list(model, body, rows, *cursor, buf);
         }
         Some(Overlay::Palette { query, cursor }) => {
-            let rect = centered(area, 64, 16);
+            let rect = centered(area, 80, 16);
             let inner = frame(model, rect, " Command palette ".into(), buf);
             let prompt = Line::from(vec![
                 Span::styled(": ", t.style("accent")),
@@ -82,13 +91,21 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             buf.set_line(inner.x, inner.y, &prompt, inner.width);
             let contexts = model.contexts();
             let under: Vec<_> = [model.focus.context(), crate::app::settings::keymap::Context::Global].to_vec();
+            // Each action's key: where it works now, else in the context that binds it (named).
+            let all = crate::app::settings::keymap::Context::ALL;
             let rows: Vec<Line> = palette_rows(model, query)
                 .into_iter()
                 .map(|a| {
-                    let key = model.keymap.key_for(&under, a).or_else(|| model.keymap.key_for(&contexts, a));
+                    let here = model.keymap.key_for(&under, a).or_else(|| model.keymap.key_for(&contexts, a));
+                    let key = here.or_else(|| {
+                        all.iter().find_map(|&c| model.keymap.key_for(&[c], a).map(|k| format!("{k} ({})", c.name())))
+                    });
+                    let key = key.unwrap_or_default();
+                    let room = usize::from(inner.width).saturating_sub(key.chars().count() + 1).max(10);
+                    let desc: String = a.desc().chars().take(room).collect();
                     Line::from(vec![
-                        Span::styled(format!("{:<44}", a.desc()), t.style("text")),
-                        Span::styled(key.unwrap_or_default(), t.style("muted")),
+                        Span::styled(format!("{desc:<room$} "), t.style("text")),
+                        Span::styled(key, t.style("accent")),
                     ])
                 })
                 .collect();
@@ -112,7 +129,16 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                 Span::styled("▏", t.style("accent")),
             ]);
             buf.set_line(inner.x, inner.y, &prompt, inner.width);
-            let help = "Enter: write it to the store's folio config · Esc: cancel";
+            // Every file the ignore writes, named before it is written.
+            let help = match &model.store {
+                Some(s) => {
+                    let config = folio_core::store::lint::ignore::config_rel(s);
+                    let log = folio_core::store::write::audit::log_path(&s.root, s.kind());
+                    let log = folio_core::store::model::relpath::from_root(&s.root, &log);
+                    format!("Enter: write it to {config}, logged in {log} · Esc: cancel")
+                }
+                None => "Enter: write it to the store's folio config · Esc: cancel".to_string(),
+            };
             buf.set_line(inner.x, inner.y + 2, &Line::styled(help, t.style("muted")), inner.width);
         }
         None => {}

@@ -10,6 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
+use super::review_badges as badges;
 use crate::app::model::Model;
 use crate::markdown::sanitize;
 use folio_core::store::lint::near_duplicate;
@@ -29,16 +30,15 @@ fn framed(model: &Model, area: Rect, title: String, focused: bool, buf: &mut Buf
     inner
 }
 
-/// Short codes for the queue column.
+/// The reasons spelt out, for the detail pane.
 fn reasons(item: &QueueItem) -> String {
-    item.reasons.iter().map(|r| r.code()).collect::<Vec<_>>().join(",")
+    item.reasons.iter().map(|r| format!("{} {}", badges::badge(*r), r.code())).collect::<Vec<_>>().join(" · ")
 }
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let t = &model.theme;
     let r = &model.review;
-    let left_w = (area.width * 2 / 5).clamp(24, 56);
-    let [left, right] = Layout::horizontal([Constraint::Length(left_w), Constraint::Min(1)]).areas(area);
+    let (left, right) = crate::app::layout::inbox_split(area, r.list_width);
     let visible = r.visible();
     let count = if r.filter.is_empty() {
         format!("{}", visible.len())
@@ -51,11 +51,17 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     } else if visible.is_empty() {
         buf.set_line(inner.x, inner.y, &Line::styled("Nothing awaits a decision.", t.style("muted")), inner.width);
     }
-    // The header: how many items carry each reason, so the reviewer sees what needs them.
+    // The header: each reason's badge, name and count (the legend), wrapped so none is cut; at
+    // most a third of the column, the rest of the legend then left to the detail's `queued`.
     let inner = if r.loaded && !visible.is_empty() && inner.height > 1 {
-        let head = folio_core::store::review::queue::counts_line(visible.iter().copied());
-        buf.set_line(inner.x, inner.y, &Line::styled(head, t.style("muted")), inner.width);
-        Rect { y: inner.y + 1, height: inner.height - 1, ..inner }
+        let counts = folio_core::store::review::queue::counts(visible.iter().copied());
+        let legend = badges::legend(&model.theme, &counts, usize::from(inner.width));
+        let room = usize::from(inner.height / 3).max(1);
+        let shown = legend.len().min(room);
+        for (n, line) in legend.into_iter().take(shown).enumerate() {
+            buf.set_line(inner.x, inner.y + n as u16, &line, inner.width);
+        }
+        Rect { y: inner.y + shown as u16, height: inner.height - shown as u16, ..inner }
     } else {
         inner
     };
@@ -66,10 +72,12 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         Some(by) => {
             let mut n = 0;
             for (key, members) in grouped(&visible, by) {
-                headers.push(format!("{} · {} item(s)", sanitize::line(&key), members.len()));
+                let size = members.len();
+                let noun = if size == 1 { "item" } else { "items" };
+                headers.push(format!("{} · {size} {noun}", sanitize::line(&key)));
                 rows.push(None);
-                rows.extend((n..n + members.len()).map(Some));
-                n += members.len();
+                rows.extend((n..n + size).map(Some));
+                n += size;
             }
         }
         None => rows.extend((0..visible.len()).map(Some)),
@@ -78,6 +86,8 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let at = rows.iter().position(|&x| x == Some(r.cursor)).unwrap_or(0);
     let first = at.saturating_sub(h.saturating_sub(1));
     let header_of = |row: usize| rows[..=row].iter().filter(|x| x.is_none()).count().saturating_sub(1);
+    // The badges take one column width, so the titles line up.
+    let badge_w = visible.iter().map(|i| badges::width(&i.reasons)).max().unwrap_or(0).min(14);
     for (row, slot) in rows.iter().enumerate().skip(first).take(h) {
         let y = inner.y + (row - first) as u16;
         let Some(n) = *slot else {
@@ -86,13 +96,20 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             continue;
         };
         let item = visible[n];
-        let warn = if item.hidden_content { "⚠ " } else { "" };
-        let line = Line::from(vec![
-            Span::styled(warn.to_string(), t.style("warn")),
-            Span::styled(sanitize::line(&item.id), t.style("text")),
-            Span::styled(format!("  {}", reasons(item)), t.style("pending")),
-        ]);
-        let line = super::inline::ellipsized(line, inner.width);
+        let mut spans = Vec::new();
+        if item.hidden_content {
+            spans.push(Span::styled("⚠ ", t.style("warn")));
+        }
+        spans.extend(badges::spans(&model.theme, &item.reasons));
+        let pad = badge_w.saturating_sub(badges::width(&item.reasons)) + 1;
+        spans.push(Span::raw(" ".repeat(pad)));
+        // An item is read by its title; the id (a hash key for some formats) follows, dimmed.
+        let title = if item.title.trim().is_empty() { item.id.as_str() } else { item.title.as_str() };
+        spans.push(Span::styled(sanitize::line(title), t.style("text")));
+        if title != item.id {
+            spans.push(Span::styled(format!("  {}", sanitize::line(&item.id)), t.style("muted")));
+        }
+        let line = super::inline::ellipsized(Line::from(spans), inner.width);
         if n == r.cursor {
             let sel = t.style("selection");
             buf.set_style(Rect { y, height: 1, ..inner }, sel);

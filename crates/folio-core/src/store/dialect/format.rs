@@ -168,6 +168,13 @@ pub trait Format: Sync {
         None
     }
 
+    /// Whose file `rel` is when it is not the store's own: a copy of someone else's source
+    /// the format keeps in the store (evolve's subscribed clones), which a sync overwrites.
+    /// Bulk writes name it and leave it out (a person fixes such a file one at a time).
+    fn foreign_source(&self, _rel: &str) -> Option<String> {
+        None
+    }
+
     /// The labels from the root down to the catalog-tree group `e` belongs in (empty: the root).
     fn group_path<'e>(&self, e: &'e Entity) -> Vec<&'e str> {
         folders(&e.path)

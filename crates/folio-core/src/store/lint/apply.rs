@@ -25,6 +25,17 @@ pub struct FixOutcome {
 /// `catalog-stale` fixes, every catalog that is stale once those edits are in (read from the
 /// store as the edits leave it), so a crash or a failing disk keeps the whole pass or none.
 pub fn apply_fixes(store: &Store, report: &Report, by: &str, opts: &WriteOptions) -> Result<FixOutcome, WriteError> {
+    let (cs, fixed) = fixes_changeset(store, report, by)?;
+    let mut outcome = FixOutcome { fixed, ..FixOutcome::default() };
+    let Some(cs) = cs else { return Ok(outcome) };
+    let applied = store.apply(cs, opts)?;
+    record(&mut outcome, applied);
+    Ok(outcome)
+}
+
+/// The one changeset `apply_fixes` writes (None: nothing to change) and how many findings it
+/// fixes; a preview shows it (`write::preview::also_written`) before anything is written.
+pub fn fixes_changeset(store: &Store, report: &Report, by: &str) -> Result<(Option<Changeset>, usize), WriteError> {
     let catalog_paths: HashSet<String> = store.dialect.catalogs(store).into_iter().map(|p| p.path).collect();
     let mut outcome = FixOutcome::default();
     let entity_findings: Vec<_> =
@@ -86,7 +97,7 @@ pub fn apply_fixes(store: &Store, report: &Report, by: &str, opts: &WriteOptions
         outcome.fixed += report.findings.iter().filter(|f| f.rule == rule::CATALOG_STALE && f.fix.is_some()).count();
     }
     if edits.is_empty() {
-        return Ok(outcome);
+        return Ok((None, outcome.fixed));
     }
     let mut event = AuditEvent::new("fix", by, format!("lint --fix: {}", what.join(", ")));
     for f in &entity_findings {
@@ -104,9 +115,7 @@ pub fn apply_fixes(store: &Store, report: &Report, by: &str, opts: &WriteOptions
             None => cs.create(&path, after),
         };
     }
-    let applied = store.apply(cs, opts)?;
-    record(&mut outcome, applied);
-    Ok(outcome)
+    Ok((Some(cs), outcome.fixed))
 }
 
 fn record(outcome: &mut FixOutcome, applied: Applied) {

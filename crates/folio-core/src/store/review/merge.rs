@@ -42,6 +42,13 @@ pub fn plan(
             renamed_to: None,
         });
     }
+    // What the merge does to the target's review state, said before it is confirmed: its
+    // `merge` verdict is an approval, so a target still awaiting review leaves the inbox.
+    let status = b.status.as_deref().map(|s| format!("; its status `{s}` stays")).unwrap_or_default();
+    plan.review_state.push(format!(
+        "review state: `{}` is recorded as approved by this merge (out of the inbox afterwards{status})",
+        b.id
+    ));
     let format = store.kind().format();
     let rules = format.review();
     if let Some(done) = rules.merge_entries(store, from, into, &mut plan) {

@@ -32,6 +32,9 @@ pub struct Plan {
     pub repointed: Vec<String>,
     /// Things the plan left alone, and why.
     pub notes: Vec<String>,
+    /// What the plan does to review state beyond its verdicts' entities (a merge approves its
+    /// target), said before it is confirmed.
+    pub review_state: Vec<String>,
 }
 
 impl Plan {
@@ -44,6 +47,7 @@ impl Plan {
             reviewer: reviewer.clone(),
             repointed: Vec::new(),
             notes: Vec::new(),
+            review_state: Vec::new(),
         }
     }
 
@@ -55,12 +59,35 @@ impl Plan {
     /// The catalogs this plan regenerates and the bytes it logs, as the write will (the event
     /// is logged at the time the plan was made, in preview and write alike).
     pub fn preview(&self, store: &Store) -> Preview {
-        preview::of(store, &self.draft.writes(), &self.event, self.logged_at())
+        let mut p = preview::of(store, &self.draft.writes(), &self.event, self.logged_at());
+        p.ledger = self.ledger_lines(store);
+        p
     }
 
     /// `preview`, over the store as it reads after this plan (`Store::overlaid`).
     pub fn preview_over(&self, store: &Store, after: &Store) -> Preview {
-        preview::over(store, after, &self.draft.writes(), &self.event, self.logged_at())
+        let mut p = preview::over(store, after, &self.draft.writes(), &self.event, self.logged_at());
+        p.ledger = self.ledger_lines(store);
+        p
+    }
+
+    /// What the review ledger gains when the plan is applied (`Verdicts` below writes it).
+    fn ledger_lines(&self, store: &Store) -> Vec<String> {
+        if self.decisions.is_empty() {
+            return Vec::new();
+        }
+        let state = State::for_store(&store.root, store.kind());
+        let verdicts = state.verdicts_path();
+        let rel = crate::store::model::relpath::from_root(&store.root, &verdicts);
+        let n = self.decisions.len();
+        let mut out = vec![format!("{rel} gains {n} verdict line{}", if n == 1 { "" } else { "s" })];
+        let approvals = self.decisions.iter().filter(|d| is_approval(&d.verdict)).count();
+        if approvals > 0 {
+            let dir = crate::store::model::relpath::from_root(&store.root, &verdicts.with_file_name("approved"));
+            let texts = if approvals == 1 { "text" } else { "texts" };
+            out.push(format!("{dir}/ keeps the approved {texts} (one file each, when not kept yet)"));
+        }
+        out
     }
 
     pub(super) fn logged_at(&self) -> time::OffsetDateTime {

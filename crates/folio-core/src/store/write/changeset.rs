@@ -105,7 +105,8 @@ impl Changeset {
         out
     }
 
-    /// A unified diff of every file edit (catalogs and the audit line are added on apply).
+    /// A unified diff of every file edit (what else the write touches — catalogs, the log,
+    /// folio's git rules — is `preview::also_written`).
     pub fn diff(&self, store: &Store) -> String {
         let mut out = String::new();
         for e in &self.edits {
@@ -169,6 +170,32 @@ pub struct Applied {
     pub log: String,
     /// A leftover journal resolved before this write.
     pub recovered: Option<Recovery>,
+}
+
+impl Applied {
+    /// What was written where, for a status line: `wrote a.md, .gitattributes · regenerated
+    /// index.md · logged to log.md` (at most `MAX` file names, then how many more).
+    pub fn summary(&self) -> String {
+        const MAX: usize = 4;
+        let names = |files: &[String]| {
+            let mut s = files.iter().take(MAX).cloned().collect::<Vec<_>>().join(", ");
+            if files.len() > MAX {
+                s.push_str(&format!(" and {} more", files.len() - MAX));
+            }
+            s
+        };
+        let mut parts = Vec::new();
+        if !self.files.is_empty() {
+            parts.push(format!("wrote {}", names(&self.files)));
+        }
+        if !self.catalogs.is_empty() {
+            parts.push(format!("regenerated {}", names(&self.catalogs)));
+        }
+        if !self.log.is_empty() {
+            parts.push(format!("logged to {}", self.log));
+        }
+        parts.join(" · ")
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

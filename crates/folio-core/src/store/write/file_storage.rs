@@ -97,7 +97,12 @@ pub fn apply_plan_committing(
     }
     // In a git work tree: what of folio's state to commit and how it merges (`team`), written
     // as part of this changeset (a crash or an undo takes them back with it).
-    let rules = super::team::writes(root, kind).map_err(io_err("folio git rules"))?;
+    // An undo puts rules back as they were: it adds none, or it would re-create the
+    // `.gitattributes` it takes away.
+    let rules = match undoes {
+        Some(_) => Vec::new(),
+        None => super::team::writes(root, kind).map_err(io_err("folio git rules"))?,
+    };
     gate.check_all(rules.iter().map(|w| w.path.as_str()))?;
     let writes: Vec<Write> = rules.into_iter().chain(writes).collect();
     // Every expected digest is checked before anything is written.

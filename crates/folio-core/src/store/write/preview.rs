@@ -1,11 +1,12 @@
 //! What a write adds beyond its own file edits, computed without writing: the catalogs it
 //! regenerates (the same choice `file_storage` makes, over the store as it would read
-//! afterwards) and the exact bytes its audit event puts into the format's log.
+//! afterwards), the exact bytes its audit event puts into the format's log, the git rules
+//! folio adds in a git work tree (`team`) and, for a review plan, the ledger it appends to.
 use time::OffsetDateTime;
 
 use super::audit::{self, AuditEvent};
 use super::catalog_writes;
-use super::changeset::{Write, relative_to, unified_diff};
+use super::changeset::{Changeset, Write, relative_to, unified_diff};
 use crate::store::Store;
 
 #[derive(Debug, Clone)]
@@ -16,6 +17,11 @@ pub struct Preview {
     pub log: String,
     pub log_before: String,
     pub log_after: String,
+    /// Files folio writes in a git work tree so its state merges (`team::writes`): the path and
+    /// whether it is new.
+    pub git_rules: Vec<(String, bool)>,
+    /// What the review ledger gains (a review plan's verdicts), one line each.
+    pub ledger: Vec<String>,
 }
 
 /// The catalogs and log bytes that applying `writes` with `event` at `at` would add.
@@ -42,9 +48,26 @@ pub fn over(store: &Store, after: &Store, writes: &[Write], event: &AuditEvent, 
         Some(w) => String::from_utf8_lossy(w.after.as_deref().unwrap_or_default()).into_owned(),
         None => std::fs::read(&log_abs).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default(),
     };
-    let mut p = Preview { catalogs, log, log_before, log_after: String::new() };
+    let git_rules = super::team::writes(&store.root, store.kind())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|w| (w.path, w.expected.is_none()))
+        .collect();
+    let mut p = Preview { catalogs, log, log_before, log_after: String::new(), git_rules, ledger: Vec::new() };
     p.relog(store, event, at);
     p
+}
+
+/// What applying `cs` writes beyond its own file edits, as the lines a dialog or `--dry-run`
+/// shows under its diff: "also written:", then the preview's lines (catalogs, git rules, the
+/// log and its bytes), then the catalogs' diff.
+pub fn also_written(store: &Store, cs: &Changeset) -> Vec<String> {
+    let at = cs.event.at.unwrap_or_else(super::audit::now);
+    let extra = of(store, &cs.writes(), &cs.event, at);
+    let mut out = vec!["also written:".to_string()];
+    out.extend(extra.lines().into_iter().map(|l| format!("  {l}")));
+    out.extend(extra.catalog_diff().lines().map(str::to_string));
+    out
 }
 
 impl Preview {
@@ -73,12 +96,24 @@ impl Preview {
         out
     }
 
-    /// The lines a confirm dialog or `--dry-run` prints: the catalogs, then the log's bytes.
+    /// The lines a confirm dialog or `--dry-run` prints: the catalogs, folio's git rules, the
+    /// review ledger, then the log's bytes. Every file the write touches is named.
     pub fn lines(&self) -> Vec<String> {
         let mut out = Vec::new();
         if !self.catalogs.is_empty() {
             out.push(format!("{} catalog(s) regenerated:", self.catalogs.len()));
             out.extend(self.catalogs.iter().map(|(p, _, _)| format!("  {p}")));
+        }
+        if !self.git_rules.is_empty() {
+            out.push("git rules folio adds so its state merges (undo takes them back):".into());
+            for (path, new) in &self.git_rules {
+                let how = if *new { "new file" } else { "a line appended" };
+                out.push(format!("  {path} ({how})"));
+            }
+        }
+        if !self.ledger.is_empty() {
+            out.push("review ledger (folio's state, shared through git):".into());
+            out.extend(self.ledger.iter().map(|l| format!("  {l}")));
         }
         match self.log_appended() {
             Some(added) => {
@@ -137,6 +172,44 @@ mod tests {
             assert_eq!(&std::fs::read_to_string(root.join(path)).unwrap(), after, "{path}");
         }
         assert_eq!(std::fs::read_to_string(root.join(&p.log)).unwrap(), p.log_after);
+    }
+
+    /// In a git work tree the preview names the git rules folio adds and a review plan the
+    /// ledger lines; `also_written` lists them with the log; the undo takes the rules away.
+    #[test]
+    fn git_rules_and_the_ledger_are_named_and_undo_takes_the_rules_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::create_dir_all(root.join("apis")).unwrap();
+        let kind = crate::store::dialect::okf::KIND;
+        std::fs::write(audit::log_path(root, kind), "# Bundle Update Log\n").unwrap();
+        std::fs::write(root.join("apis/a.md"), "---\ntype: API\ntitle: A\nstatus: draft\n---\nA.\n").unwrap();
+        let store = Store::load(root, crate::store::dialect::okf::KIND, "test".into());
+        let a = store.find("apis/a").unwrap();
+        let reviewer = crate::store::review::Reviewer::now("human:ann");
+        let verdict = crate::store::review::Verdict::approve();
+        let plan = crate::store::review::verdict::plan(&store, &[a], &verdict, &reviewer, true).unwrap();
+        let p = plan.preview(&store);
+        assert!(p.git_rules.contains(&(".gitattributes".to_string(), true)), "{:?}", p.git_rules);
+        assert!(p.ledger[0].starts_with(".folio/review/verdicts.jsonl gains 1 verdict line"), "{:?}", p.ledger);
+        let lines = p.lines().join("\n");
+        assert!(lines.contains("  .gitattributes (new file)") && lines.contains(&p.log), "{lines}");
+        plan.apply(&store, &WriteOptions::default()).unwrap();
+        assert_eq!(std::fs::read_to_string(root.join(".gitattributes")).unwrap(), "log.md merge=union\n");
+        let store = Store::load(root, crate::store::dialect::okf::KIND, "test".into());
+        let cs = Changeset::new(AuditEvent::new("set", "human:ann", "retitle"));
+        let text = std::fs::read_to_string(root.join("apis/a.md")).unwrap();
+        let cs = cs.replace(
+            "apis/a.md",
+            crate::store::model::digest::of(text.as_bytes()),
+            text.replace("title: A", "title: B"),
+        );
+        let also = also_written(&store, &cs).join("\n");
+        assert!(also.starts_with("also written:") && also.contains(&p.log), "{also}");
+        assert!(!also.contains(".gitattributes"), "the rules are in place: none to add\n{also}");
+        crate::store::write::undo::undo(&store, "human:ann", &WriteOptions::default()).unwrap();
+        assert!(!root.join(".gitattributes").exists(), "the undo left the .gitattributes the verdict created");
     }
 
     /// A hand-curated catalog whose entry dies with a merged file is updated in the preview

@@ -1,5 +1,6 @@
 //! The mouse (when turned on): a click focuses a pane and selects a catalog row; the wheel moves
-//! the catalog cursor, the graph or lint list, or scrolls the preview.
+//! the catalog cursor, the graph or lint list, or scrolls the preview; a drag of the catalog's
+//! border (or, in the review inbox, of its list's) sizes it.
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
@@ -19,6 +20,11 @@ pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Job> {
     let Some(p) = layout::panes(Rect::new(0, 0, model.size.0, model.size.1), model.sidebar) else { return Vec::new() };
     if !model.overlays.is_empty() {
         return Vec::new();
+    }
+    if model.review.open
+        && let Some(jobs) = drag_inbox_list(model, m, p.tree.union(p.preview))
+    {
+        return jobs;
     }
     // The catalog's right border is a handle: press on it and drag.
     let on_border = m.column + 1 == p.tree.x + p.tree.width && m.row < p.tree.y + p.tree.height;
@@ -85,6 +91,33 @@ pub fn input(model: &mut Model, m: MouseEvent) -> Vec<Job> {
         }
         _ => Vec::new(),
     }
+}
+
+/// In the review inbox the list's right border is the handle (over `area`, the inbox): press on
+/// it and drag to size the list; None when the event is not such a drag.
+fn drag_inbox_list(model: &mut Model, m: MouseEvent, area: Rect) -> Option<Vec<Job>> {
+    let (list, _) = layout::inbox_split(area, model.review.list_width);
+    let on_border = m.column + 1 == list.x + list.width && m.row < list.y + list.height;
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) if on_border => model.dragging_sidebar = true,
+        MouseEventKind::Drag(MouseButton::Left) if model.dragging_sidebar => {
+            let width = u32::from(area.width.max(1));
+            let percent = ((u32::from(m.column.saturating_sub(area.x)) + 1) * 100 + width / 2) / width;
+            model.review.list_width = crate::app::settings::sidebar::clamp(percent as u16);
+        }
+        MouseEventKind::Up(MouseButton::Left) if model.dragging_sidebar => {
+            model.dragging_sidebar = false;
+            return Some(match &model.state_dir {
+                Some(state) => vec![Job::RememberSidebar {
+                    file: crate::app::settings::sidebar::inbox_file(state),
+                    percent: model.review.list_width,
+                }],
+                None => Vec::new(),
+            });
+        }
+        _ => return None,
+    }
+    Some(Vec::new())
 }
 
 /// Set the catalog's width (percent, clamped), and remember it for the next run.

@@ -53,16 +53,16 @@ pub fn ignore(
     let opts = WriteOptions::default();
     if let Some(other) = other {
         let applied = lint::ignore::dismiss(store, idx, find(other)?, reason, by, &opts).map_err(|e| e.to_string())?;
-        return Ok(format!("dismissed {rule} between {entity} and {other} ({})", applied.files.join(", ")));
+        return Ok(format!("dismissed {rule} between {entity} and {other} · {}", applied.summary()));
     }
     let applied = lint::ignore::add(store, rule, idx, reason, by, &opts).map_err(|e| e.to_string())?;
-    Ok(format!("ignoring {rule} on {entity} ({})", applied.files.join(", ")))
+    Ok(format!("ignoring {rule} on {entity} · {}", applied.summary()))
 }
 
 /// Stop ignoring `rule` on the entity with id `entity`.
 pub fn unignore(store: &Store, rule: &str, entity: &str, by: &str) -> Result<String, String> {
     let applied = lint::ignore::remove(store, rule, entity, by, &WriteOptions::default()).map_err(|e| e.to_string())?;
-    Ok(format!("no longer ignoring {rule} on {entity} ({})", applied.files.join(", ")))
+    Ok(format!("no longer ignoring {rule} on {entity} · {}", applied.summary()))
 }
 
 pub fn context(store: &Store, path: &str, line: u32) -> Result<FindingContext, String> {
@@ -90,6 +90,12 @@ pub fn diff(store: &Store, findings: &[Finding]) -> Result<Vec<String>, String> 
         let new = String::from_utf8_lossy(&new).into_owned();
         out.extend(fix::unified_diff(&f.path, &old, &new).lines().map(str::to_string));
     }
+    // Then what else the fix writes: the log and its bytes, catalogs, folio's git rules.
+    let report = Report { findings: findings.to_vec(), ..Report::default() };
+    let by = folio_core::store::write::audit::default_actor();
+    if let Ok((Some(cs), _)) = lint::apply::fixes_changeset(store, &report, &by) {
+        out.extend(folio_core::store::write::preview::also_written(store, &cs));
+    }
     Ok(out)
 }
 
@@ -99,10 +105,24 @@ pub fn apply(store: &Store, findings: Vec<Finding>) -> Result<Written, String> {
     let report = Report { findings, ..Report::default() };
     let by = folio_core::store::write::audit::default_actor();
     let outcome = lint::apply::apply_fixes(store, &report, &by, &WriteOptions::default()).map_err(|e| e.to_string())?;
-    let text = format!("fixed {} finding(s) in {} file(s)", outcome.fixed, outcome.files.len());
+    let mut text = format!("fixed {} in {}", plural(outcome.fixed, "finding"), plural(outcome.files.len(), "file"));
+    if !outcome.files.is_empty() {
+        let shown: Vec<&str> = outcome.files.iter().take(4).map(String::as_str).collect();
+        let more = outcome.files.len().saturating_sub(4);
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        text.push_str(&format!(" · wrote {}{more}", shown.join(", ")));
+    }
+    if !outcome.logs.is_empty() {
+        text.push_str(&format!(" · logged to {}", outcome.logs.join(", ")));
+    }
     let written: Vec<String> = outcome.files.iter().chain(&outcome.logs).cloned().collect();
     let own = crate::app::platform::own_writes::fingerprints(&store.root, &written);
     Ok((text, outcome.files.iter().map(|f| store.abs_path(f)).collect(), own))
+}
+
+/// `1 finding`, `2 findings`.
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
 #[cfg(test)]

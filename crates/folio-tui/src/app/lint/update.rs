@@ -240,7 +240,7 @@ fn jump(model: &mut Model) -> Vec<Job> {
 
 /// `i`: ask why the selected finding's rule should be ignored on its entity.
 fn ask_reason(model: &mut Model) -> Vec<Job> {
-    let Some((f, ignored)) = pane::selected(model) else { return Vec::new() };
+    let Some((f, ignored)) = pane::selected(model) else { return on_header(model, "i ignores") };
     let warn = |model: &mut Model, text: String| model.message = Some(Message { text, warn: true });
     if ignored {
         warn(model, format!("{} is already ignored here (I stops ignoring it)", f.rule));
@@ -256,10 +256,21 @@ fn ask_reason(model: &mut Model) -> Vec<Job> {
     Vec::new()
 }
 
+/// A finding's key pressed on a group's header row (or an empty list): say so, not nothing.
+fn on_header(model: &mut Model, what: &str) -> Vec<Job> {
+    let text = if rows(model).is_empty() {
+        format!("{what} a finding; there is none")
+    } else {
+        format!("{what} a finding; this row is a group's header: j selects its first finding")
+    };
+    model.message = Some(Message { text, warn: true });
+    Vec::new()
+}
+
 /// `C` on a possible contradiction: plan writing it as the format's own `contradicts` on both
 /// entities; the review's confirm dialog shows the diff before anything is written.
 fn confirm_contradiction(model: &mut Model) -> Vec<Job> {
-    let Some((f, _)) = pane::selected(model) else { return Vec::new() };
+    let Some((f, _)) = pane::selected(model) else { return on_header(model, "C confirms") };
     let (Some(store), Some(a), Some(b)) = (model.store.clone(), f.entity, f.other) else {
         let text = "C confirms a possible-contradiction finding; this is not one".to_string();
         model.message = Some(Message { text, warn: true });
@@ -298,7 +309,7 @@ fn reason_action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
 
 /// `I` on an ignored finding (shown with `v`): remove its `[[ignore]]` entry.
 fn unignore(model: &mut Model) -> Vec<Job> {
-    let Some((f, ignored)) = pane::selected(model) else { return Vec::new() };
+    let Some((f, ignored)) = pane::selected(model) else { return on_header(model, "I stops ignoring") };
     let (Some(store), Some(idx)) = (model.store.clone(), f.entity) else { return Vec::new() };
     if !ignored {
         let text = format!("{} is not ignored here (v shows the ignored findings)", f.rule);
@@ -312,8 +323,9 @@ fn unignore(model: &mut Model) -> Vec<Job> {
 /// `f` / `F`: compute the diff of the selected finding's fix (or of its whole rule) to confirm.
 fn preview_fix(model: &mut Model, whole_rule: bool) -> Vec<Job> {
     let (Some(store), Some(report)) = (model.store.clone(), model.lint.clone()) else { return Vec::new() };
-    let Some(f) = pane::selected_finding(model).cloned() else { return Vec::new() };
-    let findings: Vec<_> = if whole_rule {
+    let what = if whole_rule { "F fixes every finding of the rule of" } else { "f fixes" };
+    let Some(f) = pane::selected_finding(model).cloned() else { return on_header(model, what) };
+    let mut findings: Vec<_> = if whole_rule {
         report.findings.iter().filter(|x| x.rule == f.rule && x.fix.is_some()).cloned().collect()
     } else {
         vec![f.clone()]
@@ -322,12 +334,55 @@ fn preview_fix(model: &mut Model, whole_rule: bool) -> Vec<Job> {
         model.message = Some(Message { text: format!("{}: no safe fix", f.rule), warn: true });
         return Vec::new();
     }
-    let title = if whole_rule {
-        format!("Fix {} finding(s) of {}?", findings.len(), f.rule)
-    } else {
-        format!("Fix {} in {}?", f.rule, f.path.clone().unwrap_or_default())
+    // A bulk fix writes only the store's own files: someone else's (a subscribed clone) and
+    // files the format never writes are left out, and the dialog's title says whose they are.
+    let format = store.kind().format();
+    let foreign = |x: &folio_core::store::lint::Finding| {
+        x.path.as_deref().and_then(|p| format.foreign_source(p).or_else(|| format.read_only_reason(p)))
     };
-    vec![Job::PreviewFix { store, title, findings }]
+    let mut left_out: Vec<String> = Vec::new();
+    if whole_rule {
+        findings.retain(|x| match foreign(x) {
+            Some(whose) => {
+                if !left_out.contains(&whose) {
+                    left_out.push(whose);
+                }
+                false
+            }
+            None => true,
+        });
+        if findings.is_empty() {
+            let text = format!(
+                "F leaves out files that are not the store's own ({}): f fixes one at a time",
+                left_out.join("; ")
+            );
+            model.message = Some(Message { text, warn: true });
+            return Vec::new();
+        }
+    }
+    let n = findings.len();
+    let title = if whole_rule {
+        let noun = if n == 1 { "finding" } else { "findings" };
+        let files: std::collections::BTreeSet<&str> = findings.iter().filter_map(|x| x.path.as_deref()).collect();
+        let in_files = if files.len() == 1 { "1 file".to_string() } else { format!("{} files", files.len()) };
+        format!("Fix {n} {noun} of {} in {in_files} of this store's own?", f.rule)
+    } else {
+        let path = f.path.clone().unwrap_or_default();
+        match foreign(&f) {
+            Some(whose) => format!("Fix {} in {path}? ⚠ {whose}", f.rule),
+            None => format!("Fix {} in {path}?", f.rule),
+        }
+    };
+    let notes = if left_out.is_empty() {
+        Vec::new()
+    } else {
+        let mut notes =
+            vec!["⚠ left out, not this store's own files (f fixes one at a time, after saying whose):".to_string()];
+        notes.extend(left_out.iter().map(|w| format!("⚠   {w}")));
+        notes.push(String::new());
+        notes
+    };
+    vec![Job::PreviewFix { store, title, findings, notes }]
 }
 
 /// Keys of the confirm dialog: scroll, or write on yes.

@@ -247,14 +247,20 @@ pub fn run(job: ReviewJob) -> Outcome {
             planned(&store, plan.map_err(|e| e.to_string()))
         }
         ReviewJob::Apply { store, plan } => {
-            // The status bar names what was decided: `approve apis/refunds-v2: approved`.
+            // The status bar names what was decided and what was written where: `approve
+            // apis/refunds-v2: approved · wrote apis/refunds-v2.md · logged to log.md`.
             let verb = match plan.decisions.as_slice() {
                 [one] => format!("{} {}", plan.verb, one.entity),
                 many => format!("{} {} entities", plan.verb, many.len()),
             };
             let summary = plan.event.summary.clone();
+            let decided = !plan.decisions.is_empty();
             let result = plan.apply(&store, &WriteOptions::default()).map_err(Failure::from);
-            Outcome::Written(result.map(|applied| reloaded(&store, &applied, format!("{verb}: {summary}"))))
+            let ledger = if decided { " · recorded in the review ledger" } else { "" };
+            Outcome::Written(result.map(|applied| {
+                let message = format!("{verb}: {summary} · {}{ledger}", applied.summary());
+                reloaded(&store, &applied, message)
+            }))
         }
         ReviewJob::OpenEditor { store, idx, then_approve, external } => {
             Outcome::EditorReady { seed: seed(&store, idx).map(Box::new), then_approve, external }
@@ -271,7 +277,17 @@ pub fn run(job: ReviewJob) -> Outcome {
         ReviewJob::Undo { store, by, at } => {
             let opts = WriteOptions { at: Some(at), ..Default::default() };
             let result = undo::undo(&store, &by, &opts).map_err(Failure::from);
-            Outcome::Written(result.map(|applied| reloaded(&store, &applied, "undone".into())))
+            Outcome::Written(result.map(|applied| {
+                // Files an undo removes (ones the change had created) are put back too: gone.
+                // Short enough for the status line: the first file, then how many more.
+                let back = match applied.files.as_slice() {
+                    [one] => one.clone(),
+                    [first, rest @ ..] => format!("{first} and {} more", rest.len()),
+                    [] => "nothing".to_string(),
+                };
+                let message = format!("undone · put back {back} as they were · logged to {}", applied.log);
+                reloaded(&store, &applied, message)
+            }))
         }
     }
 }
@@ -305,22 +321,24 @@ fn undo_dialog(store: &Store, by: &str) -> Result<(String, Vec<String>, time::Of
     Ok((undo_title(store, &record), lines, at))
 }
 
-/// The undo dialog's title names what it gives back: per restored file, the entity living in it
-/// ("undo approve of apis/refunds-v2: approved"), or the file when it holds several or none.
+/// The undo dialog's title names what it gives back: the entities living in the restored files
+/// by title ("undo approve of POST /v2/refunds (apis/refunds-v2): approved"), before files that
+/// hold none or several (a `.gitattributes` the change created).
 fn undo_title(store: &Store, record: &undo::Record) -> String {
     use folio_core::store::write::journal::Role;
-    let names: Vec<&str> = record
-        .entries
-        .iter()
-        .filter(|e| matches!(e.role, Role::Edit))
-        .map(|e| {
-            let mut living = store.entities.iter().filter(|x| x.path == e.path);
-            match (living.next(), living.next()) {
-                (Some(one), None) => one.id.as_str(),
-                _ => e.path.as_str(),
+    let mut entities: Vec<String> = Vec::new();
+    let mut files: Vec<&str> = Vec::new();
+    for e in record.entries.iter().filter(|e| matches!(e.role, Role::Edit)) {
+        let mut living = store.entities.iter().filter(|x| x.path == e.path);
+        match (living.next(), living.next()) {
+            (Some(one), None) if !one.title.trim().is_empty() && one.title != one.id => {
+                entities.push(format!("{} ({})", one.title, one.id))
             }
-        })
-        .collect();
+            (Some(one), None) => entities.push(one.id.clone()),
+            _ => files.push(e.path.as_str()),
+        }
+    }
+    let names: Vec<&str> = entities.iter().map(String::as_str).chain(files).collect();
     let what = match names.as_slice() {
         [] => String::new(),
         [one] => format!(" of {one}"),
@@ -411,7 +429,8 @@ fn save(store: &Store, seed: &EditSeed, entity_text: &str, by: &str) -> Result<B
         audit::AuditEvent::new("edit", by, format!("edited `{}`", seed.id)).entity(&seed.id, &title, &seed.path);
     let cs = Changeset::new(event).replace(&seed.path, seed.file_digest.clone(), new_file.into_bytes());
     let applied = store.apply(cs, &WriteOptions::default())?;
-    Ok(reloaded(store, &applied, format!("saved {}", seed.path)))
+    let message = format!("saved {} · {}", seed.path, applied.summary());
+    Ok(reloaded(store, &applied, message))
 }
 
 #[cfg(test)]

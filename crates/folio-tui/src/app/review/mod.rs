@@ -25,6 +25,8 @@ pub enum PromptKind {
     },
     Veto {
         targets: Vec<EntityIdx>,
+        /// What is vetoed, as the prompt names it (a title, or how many).
+        what: String,
     },
     Filter,
     PromoteTo {
@@ -47,14 +49,15 @@ pub struct Prompt {
 }
 
 impl Prompt {
-    pub fn label(&self) -> &str {
-        match &self.kind {
+    pub fn label(&self) -> String {
+        let label = match &self.kind {
+            PromptKind::Veto { what, .. } => return format!("veto {what}: reason"),
             PromptKind::Reviewer { .. } => "who is reviewing? (your name, recorded as human:NAME; remembered)",
-            PromptKind::Veto { .. } => "veto reason",
             PromptKind::Filter => "bulk filter (status: kind: reason: path: older:30d)",
             PromptKind::PromoteTo { .. } => "promote to (empty: the dialect's next step)",
             PromptKind::ApproveKind { question, .. } => question,
-        }
+        };
+        label.to_string()
     }
 }
 
@@ -121,6 +124,12 @@ pub struct ReviewPane {
     /// The queue is rebuilt when the lint pass now running finishes, with its report (a
     /// second whole-store lint per live reload would cost far more than the reload itself).
     pub queue_after_lint: bool,
+    /// The queue column's share of the inbox's width, in percent (`<`/`>` in the inbox).
+    pub list_width: u16,
+    /// The item the last verdict confirmed decided on (an undo brings it back).
+    pub last_decided: Option<String>,
+    /// The item the cursor goes back to when the queue is next rebuilt (after an undo).
+    pub reselect: Option<String>,
 }
 
 impl Default for ReviewPane {
@@ -145,6 +154,9 @@ impl Default for ReviewPane {
             reviewer_file: None,
             last_request: None,
             queue_after_lint: false,
+            list_width: crate::app::settings::sidebar::INBOX_DEFAULT,
+            last_decided: None,
+            reselect: None,
         }
     }
 }

@@ -19,6 +19,14 @@ pub fn file(state_base: &Path) -> PathBuf {
     state_base.join("sidebar")
 }
 
+/// The review inbox's queue column, as a share of the inbox: 40 % by default, `<`/`>` in the
+/// inbox change it (not the catalog's), kept beside the sidebar's (file `inbox-list`).
+pub const INBOX_DEFAULT: u16 = 40;
+
+pub fn inbox_file(state_base: &Path) -> PathBuf {
+    state_base.join("inbox-list")
+}
+
 /// The remembered width, when the file holds one.
 pub fn load(file: &Path) -> Option<u16> {
     std::fs::read_to_string(file).ok()?.trim().trim_end_matches('%').parse().ok().map(clamp)

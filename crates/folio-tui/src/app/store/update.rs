@@ -106,10 +106,16 @@ pub fn refreshed(
     // reloaded, but only an outside change is announced (the verdict's message stays).
     let n = model.own_writes.outside(found);
     if n > 0 {
-        let reloaded = format!("reloaded {n} changed file(s)");
+        let files = if n == 1 { "file" } else { "files" };
+        let reloaded = format!("reloaded {n} changed {files}");
         model.message = Some(match model.message.take() {
-            // An error stays in view: a write that failed and was rolled back changes files too.
-            Some(m) if m.warn => Message { text: format!("{} · {reloaded}", m.text), warn: true },
+            // An error stays in view (a write that failed and was rolled back changes files
+            // too), and so does what folio just wrote where (an ignore, a fix).
+            Some(m) if !m.text.starts_with("reloaded ") => {
+                // One count of outside changes, the newest, after what folio said.
+                let said = m.text.split(" · reloaded ").next().unwrap_or_default();
+                Message { text: format!("{said} · {reloaded}"), warn: m.warn }
+            }
             _ => Message { text: reloaded, warn: false },
         });
     }

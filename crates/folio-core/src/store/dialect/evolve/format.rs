@@ -45,6 +45,13 @@ impl Format for EvolveFormat {
         })?;
         Some(Marker::new(entities, "inside an .evolve/entities folder"))
     }
+    /// A subscribed clone (`subscribed/<repo>/…`) is someone else's published guidelines:
+    /// evolve's `sync` pulls it again over any local edit.
+    fn foreign_source(&self, rel: &str) -> Option<String> {
+        let repo = rel.strip_prefix("subscribed/")?.split('/').next().filter(|r| !r.is_empty())?;
+        let whose = "someone else's published guidelines, not yours (evolve sync overwrites it)";
+        Some(format!("subscribed/{repo}: a subscribed clone of {whose}"))
+    }
     /// evolve entities carry a `trigger` beside their `type`.
     fn sniff(&self, file: &Sniffed) -> bool {
         file.has("trigger") && file.has("type")

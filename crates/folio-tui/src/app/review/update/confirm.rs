@@ -9,6 +9,8 @@ use crate::app::jobs::Job;
 use crate::app::model::Model;
 use crate::app::review::jobs::{Planned, ReviewJob};
 use crate::app::review::{Confirm, Pending};
+use folio_core::store::review::QueueItem;
+use folio_core::store::review::queue::Reason;
 
 /// Keys in the review's confirm dialog (it takes every action while open).
 pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
@@ -35,8 +37,13 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
             let Some(c) = model.review.confirm.take() else { return Vec::new() };
             let Some(store) = store(model) else { return Vec::new() };
             return match c.pending {
-                Pending::Plan(plan) => vec![Job::Review(Box::new(ReviewJob::Apply { store, plan }))],
+                Pending::Plan(plan) => {
+                    model.review.last_decided = plan.decisions.first().map(|d| d.entity.clone());
+                    vec![Job::Review(Box::new(ReviewJob::Apply { store, plan }))]
+                }
                 Pending::Undo(at) => {
+                    // The item the undone verdict decided on comes back: the cursor goes to it.
+                    model.review.reselect = model.review.last_decided.take();
                     vec![Job::Review(Box::new(ReviewJob::Undo { store, by: model.review.actor.clone(), at }))]
                 }
                 Pending::Nothing => Vec::new(),
@@ -58,12 +65,15 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
     let archived: Vec<&str> = plan.draft.archived().iter().map(|(p, _)| *p).collect();
     let moves = plan.draft.moves();
     let files = plan.draft.changed_paths();
-    // A bulk verdict names every entity it decides on, before the files they live in.
+    // A bulk verdict names every entity it decides on, by title, before the files they live in.
     if n > 1 {
         lines.push(format!("{n} entities:"));
-        lines.extend(plan.decisions.iter().map(|d| format!("  {}", d.entity)));
+        lines.extend(plan.decisions.iter().map(|d| format!("  {}", named(model, &d.entity))));
     }
-    lines.push(format!("{} file(s) change:", files.len()));
+    // What the verdict does to review state (a merge approves its target) comes first.
+    lines.extend(plan.review_state.iter().cloned());
+    let change = if files.len() == 1 { "changes" } else { "change" };
+    lines.push(format!("{} {change}:", plural(files.len(), "file")));
     for f in &files {
         let how = match moves.iter().find(|(from, _)| from == f) {
             Some((_, to)) => format!("  (moves to {to})"),
@@ -92,13 +102,65 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
     let flagged: HashSet<&str> =
         model.review.items.iter().filter(|i| i.hidden_content).map(|i| i.id.as_str()).collect();
     let approving = matches!(plan.verb.as_str(), "approve" | "promote" | "merge");
-    let needs_second = approving && plan.decisions.iter().any(|d| flagged.contains(d.entity.as_str()));
-    if needs_second {
-        lines.insert(0, "⚠ hidden control characters: approving needs a second confirmation (y, then y)".into());
+    let hidden = approving && plan.decisions.iter().any(|d| flagged.contains(d.entity.as_str()));
+    // Approving items lint reports errors on: said first, and in bulk confirmed twice.
+    let erring: Vec<&QueueItem> = if approving {
+        let ids: HashSet<&str> = plan.decisions.iter().map(|d| d.entity.as_str()).collect();
+        model.review.items.iter().filter(|i| ids.contains(i.id.as_str()) && has_errors(i)).collect()
+    } else {
+        Vec::new()
+    };
+    let mut warnings = Vec::new();
+    if hidden {
+        warnings.push("⚠ hidden control characters: approving needs a second confirmation (y, then y)".to_string());
     }
-    let what = if n == 1 { plan.decisions[0].entity.clone() } else { format!("{n} entities") };
-    let title = format!("{} {what}?", plan.verb);
+    if !erring.is_empty() {
+        let second = if n > 1 { ": a second confirmation is needed (y, then y)" } else { "" };
+        let of = if n > 1 { format!(" of these {n}") } else { String::new() };
+        warnings.push(format!("⚠ {}{of} {} lint errors{second}", plural(erring.len(), "item"), has(erring.len())));
+        for i in &erring {
+            let why = if i.findings.is_empty() { "lint-error".to_string() } else { i.findings.join("; ") };
+            warnings.push(format!("⚠   {}: {why}", named(model, &i.id)));
+        }
+    }
+    let needs_second = hidden || (n > 1 && !erring.is_empty());
+    lines.splice(0..0, warnings);
+    let title = match plan.decisions.as_slice() {
+        [one] => format!("{} {}?", plan.verb, named(model, &one.entity)),
+        // A merge's decisions are its source, then its target.
+        [from, into] if plan.verb == "merge" => {
+            format!("merge {} into {}?", named(model, &from.entity), named(model, &into.entity))
+        }
+        _ => format!("{} {n} entities?", plan.verb),
+    };
     let after_prompt = std::mem::take(&mut model.review.planning_from_prompt);
     model.review.confirm =
         Some(Confirm { title, lines, pending: Pending::Plan(plan), needs_second, scroll: 0, after_prompt });
+}
+
+/// An entity as a dialog names it: its title, then its id (alone when it has no other title).
+pub(super) fn named(model: &Model, id: &str) -> String {
+    let title = model
+        .store
+        .as_ref()
+        .and_then(|s| s.find(id).filter(|&i| s.entity(i).id == id).map(|i| s.entity(i).title.clone()))
+        .filter(|t| !t.trim().is_empty() && t != id);
+    match title {
+        Some(t) => format!("{t} ({id})"),
+        None => id.to_string(),
+    }
+}
+
+/// Whether lint reports an error on the item.
+fn has_errors(item: &QueueItem) -> bool {
+    item.reasons.contains(&Reason::LintError)
+}
+
+/// `1 item`, `2 items`.
+pub(super) fn plural(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
+fn has(n: usize) -> &'static str {
+    if n == 1 { "has" } else { "have" }
 }

@@ -37,6 +37,21 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
             model.review.open = false;
             Vec::new()
         }
+        // `<` / `>` in the inbox size its queue column, not the catalog's sidebar.
+        Action::SidebarWider | Action::SidebarNarrower => {
+            let step = crate::app::settings::sidebar::STEP;
+            let now = model.review.list_width;
+            let to = if a == Action::SidebarWider { now + step } else { now.saturating_sub(step) };
+            model.review.list_width = crate::app::settings::sidebar::clamp(to);
+            say(model, format!("inbox list {}% of the width (< narrower, > wider)", model.review.list_width), false);
+            match &model.state_dir {
+                Some(state) => vec![Job::RememberSidebar {
+                    file: crate::app::settings::sidebar::inbox_file(state),
+                    percent: model.review.list_width,
+                }],
+                None => Vec::new(),
+            }
+        }
         Action::Approve => {
             let targets: Vec<EntityIdx> = selected_target(model).into_iter().collect();
             approve_or_ask(model, targets)
@@ -77,7 +92,8 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
         Action::Veto => {
             let targets = selected_target(model).into_iter().collect::<Vec<_>>();
             if !targets.is_empty() {
-                model.review.prompt = Some(Prompt { kind: PromptKind::Veto { targets }, text: String::new() });
+                let what = model.review.selected().map(|i| super::confirm::named(model, &i.id)).unwrap_or_default();
+                model.review.prompt = Some(Prompt { kind: PromptKind::Veto { targets, what }, text: String::new() });
             }
             Vec::new()
         }
@@ -115,7 +131,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
         }
         Action::Skip => {
             if let Some(id) = model.review.selected().map(|i| i.id.clone()) {
-                say(model, format!("skipped {id} for this session"), false);
+                say(model, format!("skipped {} for this session", super::confirm::named(model, &id)), false);
                 model.review.skipped.insert(id);
             }
             select(model)
@@ -146,7 +162,8 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
             if targets.is_empty() {
                 say(model, "no queued item matches the filter", true);
             } else {
-                model.review.prompt = Some(Prompt { kind: PromptKind::Veto { targets }, text: String::new() });
+                let what = format!("{} entities", targets.len());
+                model.review.prompt = Some(Prompt { kind: PromptKind::Veto { targets, what }, text: String::new() });
             }
             Vec::new()
         }
@@ -331,7 +348,7 @@ pub(super) fn answer_prompt(model: &mut Model) -> Vec<Job> {
             model.review.prompt = Some(p);
             Vec::new()
         }
-        PromptKind::Veto { targets } => {
+        PromptKind::Veto { targets, .. } => {
             let jobs = plan_job(model, targets, Verdict::Veto { reason: text });
             model.review.planning_from_prompt = true;
             jobs

@@ -17,7 +17,9 @@ use folio_core::store::review::fields;
 pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Job> {
     match o {
         Outcome::Queue(items) => {
-            let keep = model.review.selected().map(|i| i.id.clone());
+            // After an undo, the item it brought back; else the item selected before, or (when
+            // a verdict took it out) the one that took its place: the next one.
+            let keep = model.review.reselect.take().or_else(|| model.review.selected().map(|i| i.id.clone()));
             model.review.items = items;
             model.review.loaded = true;
             if let Some(i) = keep.and_then(|k| model.review.visible().iter().position(|i| i.id == k)) {
