@@ -11,6 +11,7 @@ mod tui_history_e2e;
 mod tui_history_snapshots;
 mod tui_hostile;
 mod tui_lint_ignore;
+mod tui_markers_e2e;
 mod tui_pane_snapshots;
 mod tui_panes;
 mod tui_review;
