@@ -224,6 +224,29 @@ fn body_start(text: &str) -> usize {
     }
 }
 
+/// `path:LINE: old → new` for every line a repointing changes, `path:LINE: old → (removed)`
+/// for one it deletes (a repeated or self edge), from a line diff of the two texts.
+pub fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
+    use similar::{DiffOp, TextDiff};
+    let (o, n): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    let mut out = Vec::new();
+    for op in TextDiff::from_slices(&o, &n).ops() {
+        let (old_at, old_len, new_at, new_len) = match *op {
+            DiffOp::Equal { .. } => continue,
+            DiffOp::Delete { old_index, old_len, new_index } => (old_index, old_len, new_index, 0),
+            DiffOp::Insert { old_index, new_index, new_len } => (old_index, 0, new_index, new_len),
+            DiffOp::Replace { old_index, old_len, new_index, new_len } => (old_index, old_len, new_index, new_len),
+        };
+        for k in 0..old_len.max(new_len) {
+            let line = if k < old_len { old_at + k + 1 } else { new_at + k + 1 };
+            let was = o.get(old_at + k).filter(|_| k < old_len).map(|l| l.trim()).unwrap_or("(nothing)");
+            let now = n.get(new_at + k).filter(|_| k < new_len).map(|l| l.trim()).unwrap_or("(removed)");
+            out.push(format!("{path}:{line}: {was} → {now}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::merged_section;
@@ -247,27 +270,4 @@ mod tests {
         let deep = merged_section("D", "###### Six\n# One", "\n");
         assert_eq!(deep, "## Merged from D\n\n###### Six\n### One\n", "levels stop at six");
     }
-}
-
-/// `path:LINE: old → new` for every line a repointing changes, `path:LINE: old → (removed)`
-/// for one it deletes (a repeated or self edge), from a line diff of the two texts.
-pub fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
-    use similar::{DiffOp, TextDiff};
-    let (o, n): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
-    let mut out = Vec::new();
-    for op in TextDiff::from_slices(&o, &n).ops() {
-        let (old_at, old_len, new_at, new_len) = match *op {
-            DiffOp::Equal { .. } => continue,
-            DiffOp::Delete { old_index, old_len, new_index } => (old_index, old_len, new_index, 0),
-            DiffOp::Insert { old_index, new_index, new_len } => (old_index, 0, new_index, new_len),
-            DiffOp::Replace { old_index, old_len, new_index, new_len } => (old_index, old_len, new_index, new_len),
-        };
-        for k in 0..old_len.max(new_len) {
-            let line = if k < old_len { old_at + k + 1 } else { new_at + k + 1 };
-            let was = o.get(old_at + k).filter(|_| k < old_len).map(|l| l.trim()).unwrap_or("(nothing)");
-            let now = n.get(new_at + k).filter(|_| k < new_len).map(|l| l.trim()).unwrap_or("(removed)");
-            out.push(format!("{path}:{line}: {was} → {now}"));
-        }
-    }
-    out
 }
