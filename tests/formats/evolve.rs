@@ -336,4 +336,10 @@ fn the_catalog_marks_only_rows_with_warnings_of_their_own() {
     );
     let noted = marks.marks.iter().filter(|&&m| m == Mark::Note).count();
     assert_eq!(noted, 10, "infos and the store-wide rule mark dimly; one guideline has no finding");
+    // Before the lint pass, the loader's findings mark the same rows `!` (orphans need the pass).
+    let loaded = lint::marks::of_loaded(&store);
+    assert_eq!(loaded.store_wide, marks.store_wide);
+    let early: Vec<bool> = loaded.marks.iter().map(|&m| m == Mark::Issue).collect();
+    let late: Vec<bool> = marks.marks.iter().map(|&m| m == Mark::Issue).collect();
+    assert_eq!(early, late);
 }

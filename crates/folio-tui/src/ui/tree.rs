@@ -12,7 +12,7 @@ use crate::app::model::{Model, Pane, Row};
 use crate::markdown::sanitize;
 
 use crate::app::layout;
-use folio_core::store::lint::marks::{self, Mark};
+use folio_core::store::lint::marks::Mark;
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let t = &model.theme;
@@ -89,10 +89,7 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             Row::Entity { idx, depth } => {
                 let e = store.entity(*idx);
                 // The lint engine's findings once it has run; the loader's own until then.
-                let mark = match &model.lint {
-                    Some(_) => model.lint_marks.get(*idx),
-                    None => marks::of_loaded(e),
-                };
+                let mark = model.lint_marks.get(*idx);
                 // Two columns: a lint mark never hides the pending one (issue 41).
                 let (lint, lint_style) = match mark {
                     Mark::Issue => ("!", t.style("warn")),

@@ -5,7 +5,7 @@
 //! is named once (`store_wide`) and marks its rows as infos do.
 use super::Finding;
 use crate::store::Store;
-use crate::store::model::entity::{Entity, EntityIdx, Severity};
+use crate::store::model::entity::{EntityIdx, Severity, rule};
 
 /// A rule is store-wide when it marks more than half the entities, and at least this many.
 pub const STORE_WIDE_MIN: usize = 5;
@@ -65,16 +65,17 @@ pub fn of<'a>(entities: usize, findings: impl Iterator<Item = (EntityIdx, &'a st
     RowMarks { marks, store_wide }
 }
 
-/// The mark of one entity from what loading found (its problems, its broken links), until the
-/// lint engine's report arrives: by severity alone.
-pub fn of_loaded(e: &Entity) -> Mark {
-    let problems = e.problems.iter().map(|p| p.severity.unwrap_or_else(|| super::default_severity(p.rule)));
-    let links = e.links.iter().filter(|l| l.is_unresolved()).map(|_| Severity::Warn);
-    match problems.chain(links).max() {
-        Some(s) if s >= Severity::Warn => Mark::Issue,
-        Some(_) => Mark::Note,
-        None => Mark::None,
-    }
+/// The marks from what loading found (each entity's problems and broken links), until the lint
+/// engine's report arrives: the same rows as the report would mark, but for the rules that
+/// need the whole store (orphans, duplicates).
+pub fn of_loaded(store: &Store) -> RowMarks {
+    let found = store.entities.iter().enumerate().flat_map(|(i, e)| {
+        let problems =
+            e.problems.iter().map(|p| (p.rule, p.severity.unwrap_or_else(|| super::default_severity(p.rule))));
+        let broken = e.links.iter().filter(|l| l.is_unresolved()).map(|_| (rule::BROKEN_LINK, Severity::Warn));
+        problems.chain(broken).map(move |(r, s)| (i as EntityIdx, r, s))
+    });
+    of(store.entities.len(), found)
 }
 
 #[cfg(test)]
