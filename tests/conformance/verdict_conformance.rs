@@ -441,4 +441,8 @@ fn vault() {
         "has no maturity levels to promote along",
     ));
     check(case("vault", "merge", &["merge", "memory", "private-state"], &["memory", "private-state"]));
+    // Issue 41: the appended text keeps INTO's outline (FROM's `# Memory Model` is not a heading
+    // of INTO's; its `## Memory Layers` becomes `### Memory Layers` under `## Merged from`).
+    let append = ["merge", "memory", "private-state", "--append-body"];
+    check(case("vault", "merge-append", &append, &["memory", "private-state"]));
 }

@@ -310,3 +310,36 @@ fn hostile_entity_files_never_stop_the_load() {
     let unterminated = folio_json(&["show", project.to_str().unwrap(), "guideline/unterminated", "--json"]);
     assert_eq!(unterminated["problems"][0]["rule"], "invalid-frontmatter");
 }
+
+/// Issue 41: 14 of the fixture's 15 guidelines had a lint mark in the catalog. `legacy-trigger`
+/// fires on 10 of 15 (the store's, not each row's) and `orphan` is an info: four rows keep `!`.
+#[test]
+fn the_catalog_marks_only_rows_with_warnings_of_their_own() {
+    use folio::store::lint::{self, marks::Mark};
+    let store = Store::open(&fixture(FIXTURE), None).unwrap();
+    let report = lint::lint(&store, &lint::LintConfig::default());
+    let marks = lint::marks::of_report(&store, &report.findings);
+    assert_eq!(marks.store_wide, [("legacy-trigger".to_string(), 10)]);
+    let mut issues: Vec<&str> = (0..store.entities.len())
+        .filter(|&i| marks.get(i as u32) == Mark::Issue)
+        .map(|i| store.entities[i].id.as_str())
+        .collect();
+    issues.sort();
+    assert_eq!(
+        issues,
+        [
+            "guideline/prefer-git-worktrees-for-parallel-branches",
+            "guideline/read-the-audit-log-before-deleting-guidelines",
+            "guideline/when-a-ci-job-times-out-split-the-test-suite",
+            "subscribed/alice-guidelines/guideline/use-uv-run-for-scripts",
+        ]
+    );
+    let noted = marks.marks.iter().filter(|&&m| m == Mark::Note).count();
+    assert_eq!(noted, 10, "infos and the store-wide rule mark dimly; one guideline has no finding");
+    // Before the lint pass, the loader's findings mark the same rows `!` (orphans need the pass).
+    let loaded = lint::marks::of_loaded(&store);
+    assert_eq!(loaded.store_wide, marks.store_wide);
+    let early: Vec<bool> = loaded.marks.iter().map(|&m| m == Mark::Issue).collect();
+    let late: Vec<bool> = marks.marks.iter().map(|&m| m == Mark::Issue).collect();
+    assert_eq!(early, late);
+}

@@ -113,6 +113,20 @@ fn merge_repoints_links_in_every_file_and_archives_the_duplicate() {
     assert!(!index.contains("amounts-minor-units.md"), "{index}");
     let log = std::fs::read_to_string(root.join("log.md")).unwrap();
     assert!(log.contains("* **Merge**: [Money amounts in minor units](/conventions/amounts-minor-units.md)"), "{log}");
+    // Issue 41: the trail names a page gone by design: provenance, never a broken link.
+    let lint = folio_json(&["lint", r, "--format", "json", "--no-cache"]);
+    let named: Vec<&serde_json::Value> =
+        lint["findings"].as_array().unwrap().iter().filter(|f| f.to_string().contains("amounts-minor-units")).collect();
+    assert!(named.is_empty(), "lint flags the merged page: {named:?}");
+    let graph = folio_json(&["graph", r, "--format", "json", "--around", into]);
+    let trail = serde_json::json!([{"from": into, "target": from}]);
+    assert_eq!(graph["merged_from"], trail, "{graph}");
+    assert!(!graph["broken"].to_string().contains(from), "{graph}");
+    let dot = stdout(&folio(&["graph", r, "--around", into]));
+    assert!(
+        dot.contains("merged:conventions/amounts-minor-units") && !dot.contains("broken:conventions/amounts"),
+        "{dot}"
+    );
 }
 
 /// `--append-body` appends FROM's body under a heading, its links re-aimed; nothing in INTO
@@ -143,6 +157,7 @@ fn merge_never_writes_a_self_link_and_appends_only_when_asked() {
             let store = root.join(sub);
             let s = store.to_str().unwrap();
             let into_file = folio_json(&["show", s, into, "--json"])["path"].as_str().unwrap().to_string();
+            let before = std::fs::read_to_string(store.join(&into_file)).unwrap();
             let mut args = vec!["review", s, "merge", from, into, "--as", "human:ann"];
             if append {
                 args.push("--append-body");
@@ -151,6 +166,12 @@ fn merge_never_writes_a_self_link_and_appends_only_when_asked() {
             let merged = std::fs::read_to_string(store.join(&into_file)).unwrap();
             assert!(!merged.contains(self_link), "{into}: a self-link\n{merged}");
             assert_eq!(merged.contains("## Merged from"), append, "{into}: append {append}\n{merged}");
+            // Issue 41: FROM's text sits inside the section, its title no heading of INTO's.
+            let headings: Vec<&str> = merged.lines().filter(|l| l.starts_with('#')).collect();
+            let after = headings.iter().skip_while(|h| !h.starts_with("## Merged from")).skip(1);
+            assert!(after.clone().all(|h| h.starts_with("###")), "{into}: a heading above the section's\n{merged}");
+            let h1 = |text: &str| text.lines().filter(|l| l.starts_with("# ")).count();
+            assert_eq!(h1(&merged), h1(&before), "{into}: FROM's title became a heading\n{merged}");
         }
     }
 }

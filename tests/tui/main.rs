@@ -12,6 +12,7 @@ mod tui_history_snapshots;
 mod tui_hostile;
 mod tui_inbox_day;
 mod tui_lint_ignore;
+mod tui_markers_e2e;
 mod tui_pane_snapshots;
 mod tui_panes;
 mod tui_review;

@@ -10,6 +10,7 @@ use crate::markdown::highlight::Highlighter;
 use crate::markdown::layout::{self, Laid};
 use folio_core::recall::engine::Engine;
 use folio_core::store::Store;
+use folio_core::store::lint::marks::RowMarks;
 use folio_core::store::lint::{Finding, Linted, Report};
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::model::entity::Severity;
@@ -251,6 +252,8 @@ pub struct Model {
     /// The lint engine's latest report and, per entity, whether it has findings.
     pub lint: Option<Arc<Report>>,
     pub lint_flags: Arc<Vec<bool>>,
+    /// The catalog's mark per entity from that report (`lint::marks`).
+    pub lint_marks: Arc<RowMarks>,
     pub linting: bool,
     /// The store the latest report was computed on, with what re-linting it needs.
     pub lint_base: Option<(Arc<Store>, Arc<Linted>)>,
@@ -322,6 +325,7 @@ impl Model {
             dragging_sidebar: false,
             lint: None,
             lint_flags: Arc::new(Vec::new()),
+            lint_marks: Arc::default(),
             linting: false,
             lint_base: None,
             lint_changes: Vec::new(),

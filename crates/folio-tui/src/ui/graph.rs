@@ -48,14 +48,21 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let head = |label: String, active: bool| {
         Line::styled(label, if active && focused { t.style("accent") } else { t.style("muted") })
     };
-    buf.set_line(left.x, left.y, &head(format!("← backlinks ({})", back.len()), g.side == Side::Backlinks), left.width);
-    let broken = out.iter().filter(|n| n.idx.is_none()).count();
-    let out_head = if broken > 0 {
-        format!("outbound ({}, {broken} broken) →", out.len())
-    } else {
-        format!("outbound ({}) →", out.len())
-    };
-    buf.set_line(right.x + 1, right.y, &head(out_head, g.side == Side::Outbound), right.width.saturating_sub(1));
+    let head = |label: String, active: bool, width: u16| super::inline::ellipsized(head(label, active), width);
+    let back_head = head(format!("← backlinks ({})", back.len()), g.side == Side::Backlinks, left.width);
+    buf.set_line(left.x, left.y, &back_head, left.width);
+    let broken = out.iter().filter(|n| n.is_broken()).count();
+    let merged = out.iter().filter(|n| n.is_merged()).count();
+    let mut notes = String::new();
+    if broken > 0 {
+        notes += &format!(", {broken} broken");
+    }
+    if merged > 0 {
+        notes += &format!(", {merged} merged in");
+    }
+    let out_head = format!("outbound ({}{notes}) →", out.len());
+    let out_head = head(out_head, g.side == Side::Outbound, right.width.saturating_sub(1));
+    buf.set_line(right.x + 1, right.y, &out_head, right.width.saturating_sub(1));
     let cursor_of = |side| if g.side == side { Some(g.cursor) } else { None };
     let back_rows = |first: usize| -> Vec<Line<'static>> {
         back.iter()
@@ -71,7 +78,10 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         out.iter()
             .skip(first)
             .take(page)
-            .map(|n| neighbour_line(model, n.idx, if n.kind == "link" { "" } else { &n.kind }, &n.target))
+            .map(|n| match n.is_merged() {
+                true => merged_line(model, &n.target),
+                false => neighbour_line(model, n.idx, if n.kind == "link" { "" } else { &n.kind }, &n.target),
+            })
             .collect()
     };
     let body = |r: Rect| Rect { y: r.y + 1, height: r.height.saturating_sub(1), ..r };
@@ -99,6 +109,16 @@ fn neighbour_line(model: &Model, idx: Option<EntityIdx>, kind: &str, target: &st
         _ => spans.push(Span::styled(format!("✗ {} (broken)", sanitize::line(target)), t.style("error"))),
     }
     Line::from(spans)
+}
+
+/// A page folded into the centre by a merge (`merged_from`): provenance, its page archived by
+/// design, never shown as broken.
+fn merged_line(model: &Model, target: &str) -> Line<'static> {
+    let t = &model.theme;
+    Line::from(vec![
+        Span::styled("merged from ", t.style("tag")),
+        Span::styled(format!("◇ {} (merged in, page archived)", sanitize::line(target)), t.style("muted")),
+    ])
 }
 
 /// A paged list: only the page holding the cursor is built (a hub may have thousands of rows).
@@ -176,27 +196,48 @@ fn draw_canvas(model: &Model, store: &Store, center: EntityIdx, area: Rect, buf:
 }
 
 /// Node labels placed greedily, centre first then ring by ring: a label that would overlap
-/// one already placed moves a row up or down, or is left out (its node stays drawn).
+/// one already placed moves a row up or down, or is left out (its node stays drawn). Labels are
+/// drawn after the edges, each with a blank cell either side, so no edge runs into a label's
+/// letters; one longer than `LABEL_WIDTH` (or the canvas) ends in `…`.
 pub fn draw_labels(model: &Model, store: &Store, laid: &GraphLayout, area: Rect, bound: f64, buf: &mut Buffer) {
     let t = &model.theme;
     let mut taken: Vec<(u16, u16, u16)> = Vec::new();
     let mut order: Vec<&Node> = laid.nodes.iter().collect();
     order.sort_by_key(|n| n.hop);
+    let room = (area.width as usize).saturating_sub(2).min(LABEL_WIDTH) as u16;
+    if room == 0 {
+        return;
+    }
     for n in order {
-        let label: String =
-            sanitize::line(&super::inline::plain_title(&store.entity(n.idx).title)).chars().take(LABEL_WIDTH).collect();
-        let w = unicode_width::UnicodeWidthStr::width(label.as_str()).min(area.width as usize) as u16;
+        let title = sanitize::line(&super::inline::plain_title(&store.entity(n.idx).title));
+        let label = super::inline::ellipsized(Line::raw(title), room).to_string();
+        // `Idempotency keys…`, not `Idempotency keys …`.
+        let label = match label.strip_suffix('…') {
+            Some(kept) => format!("{}…", kept.trim_end()),
+            None => label,
+        };
+        let w = unicode_width::UnicodeWidthStr::width(label.as_str()) as u16;
+        if w == 0 {
+            continue;
+        }
         let cx = area.x as f64 + (n.x + bound) / (2.0 * bound) * f64::from(area.width.saturating_sub(1));
         let cy = area.y as f64 + (bound - n.y) / (2.0 * bound) * f64::from(area.height.saturating_sub(1));
-        let x =
-            (cx - f64::from(w) / 2.0).round().clamp(area.x as f64, f64::from(area.right().saturating_sub(w))) as u16;
+        // The label and its margins stay inside the canvas.
+        let (lo, hi) = (f64::from(area.x + 1), f64::from(area.right().saturating_sub(w + 1)));
+        let x = (cx - f64::from(w) / 2.0).round().clamp(lo, hi.max(lo)) as u16;
         let y0 = cy.round() as u16;
+        // A label's cells with its margins: two labels never touch.
+        let (mx, mw) = (x - 1, w + 2);
         let free = |y: u16| {
-            y >= area.y && y < area.bottom() && taken.iter().all(|&(ty, tx, tw)| ty != y || x + w <= tx || tx + tw <= x)
+            y >= area.y
+                && y < area.bottom()
+                && taken.iter().all(|&(ty, tx, tw)| ty != y || mx + mw <= tx || tx + tw <= mx)
         };
         let Some(y) = [y0, y0.saturating_sub(1), y0 + 1].into_iter().find(|&y| free(y)) else { continue };
-        taken.push((y, x, w));
+        taken.push((y, mx, mw));
         let style = if n.hop == 0 { t.style("title") } else { t.style("text") };
-        buf.set_string(x, y, label, style);
+        buf.set_string(mx, y, " ", Style::new());
+        buf.set_string(x, y, &label, style);
+        buf.set_string(x + w, y, " ", Style::new());
     }
 }

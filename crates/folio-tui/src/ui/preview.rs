@@ -16,12 +16,7 @@ use crate::app::reader::lines::{footer, header};
 use crate::app::settings::theme::Theme;
 use crate::markdown::layout::{Piece, Role};
 use crate::markdown::sanitize;
-use folio_core::store::model::entity::{Entity, Resolution};
-
-/// Whether the catalog marks the entity with a lint finding.
-pub fn has_findings(e: &Entity) -> bool {
-    !e.problems.is_empty() || e.links.iter().any(|l| l.is_unresolved())
-}
+use folio_core::store::model::entity::Resolution;
 
 /// How each link of the open document resolved, by its target as written.
 pub fn link_states(model: &Model) -> HashMap<String, Resolution> {

@@ -133,8 +133,11 @@ fn result_line(model: &Model, store: &Store, hit: &Hit, indices: &[u32], text: &
         let style = if e.is_pending() { t.style("pending") } else { t.style("muted") };
         spans.push(Span::styled(format!("{} ", sanitize::line(s)), style));
     }
-    if model.lint_flags.get(hit.idx as usize).copied().unwrap_or(false) {
-        spans.push(Span::styled("! ", t.style("warn")));
+    // The catalog's lint mark: `!` a warning or error of its own, a dim `·` infos only.
+    match model.lint_marks.get(hit.idx) {
+        folio_core::store::lint::marks::Mark::Issue => spans.push(Span::styled("! ", t.style("warn"))),
+        folio_core::store::lint::marks::Mark::Note => spans.push(Span::styled("· ", t.style("muted"))),
+        folio_core::store::lint::marks::Mark::None => {}
     }
     let hl = t.style("marker").add_modifier(Modifier::BOLD);
     let plain = t.style("text");

@@ -1,5 +1,6 @@
-//! The catalog tree: groups with counts and open/closed state, entities with markers for lint
-//! findings (`!`) and pending review (`◌`), and the filter/sort line on top.
+//! The catalog tree: groups with counts and open/closed state, entities with two marker columns
+//! — lint (`!` a warning or error, a dim `·` only infos or store-wide rules) and review (`◌`
+//! pending) — the filter/sort line on top, and the markers' legend on the bottom border.
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -10,8 +11,8 @@ use std::sync::atomic::Ordering;
 use crate::app::model::{Model, Pane, Row};
 use crate::markdown::sanitize;
 
-use super::preview::has_findings;
 use crate::app::layout;
+use folio_core::store::lint::marks::Mark;
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let t = &model.theme;
@@ -20,11 +21,14 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let shown = model.tree.count();
     let title =
         if shown == count { format!(" 1 Catalog ({count}) ") } else { format!(" 1 Catalog ({shown}/{count}) ") };
-    Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(if focused { t.style("border_focus") } else { t.style("border") })
-        .title(Span::styled(title, if focused { t.style("accent") } else { t.style("muted") }))
-        .render(area, buf);
+        .title(Span::styled(title, if focused { t.style("accent") } else { t.style("muted") }));
+    if model.store.is_some() {
+        block = block.title_bottom(legend(model, area.width.saturating_sub(2)));
+    }
+    block.render(area, buf);
     let rows_area = layout::tree_rows(area);
     let filter_line = Rect { y: rows_area.y - 1, height: 1, ..rows_area };
     let filter = if model.filtering {
@@ -85,19 +89,21 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             Row::Entity { idx, depth } => {
                 let e = store.entity(*idx);
                 // The lint engine's findings once it has run; the loader's own until then.
-                let flagged = match &model.lint {
-                    Some(_) => model.lint_flags.get(*idx as usize).copied().unwrap_or(false),
-                    None => has_findings(e),
+                let mark = model.lint_marks.get(*idx);
+                // Two columns: a lint mark never hides the pending one (issue 41).
+                let (lint, lint_style) = match mark {
+                    Mark::Issue => ("!", t.style("warn")),
+                    Mark::Note => ("·", t.style("muted")),
+                    Mark::None => (" ", Style::new()),
                 };
-                let (mark, style) = if flagged {
-                    ("!", t.style("warn"))
-                } else if e.is_pending() {
-                    ("◌", t.style("pending"))
-                } else {
-                    (" ", Style::new())
-                };
+                let review = if e.is_pending() { "◌" } else { " " };
                 let open = model.open_entity() == Some(*idx);
-                let mut spans = vec![Span::raw("  ".repeat(*depth)), Span::styled(mark, style), Span::raw(" ")];
+                let mut spans = vec![
+                    Span::raw("  ".repeat(*depth)),
+                    Span::styled(lint, lint_style),
+                    Span::styled(review, t.style("pending")),
+                    Span::raw(" "),
+                ];
                 let text = if open { t.style("title") } else { t.style("text") };
                 spans.extend(super::inline::title_spans(&e.title, text, t.style("code")));
                 Line::from(spans)
@@ -113,4 +119,23 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             buf.set_line(rows_area.x, y, &line, rows_area.width);
         }
     }
+}
+
+/// The markers' meaning on the bottom border, with the rules set apart as store-wide (what the
+/// dim mark stands for on most rows); shortened to what fits.
+fn legend(model: &Model, width: u16) -> Line<'static> {
+    let t = &model.theme;
+    let wide: Vec<String> = model.lint_marks.store_wide.iter().map(|(rule, n)| format!("{rule} on {n}")).collect();
+    let mut tries = Vec::new();
+    if !wide.is_empty() {
+        let wide = wide.join(", ");
+        tries.push(format!(" ! warn/error  · info or store-wide: {wide}  ◌ pending review "));
+        tries.push(format!(" ! warn  · info, {wide}  ◌ pending "));
+        tries.push(format!(" · store-wide: {wide} "));
+    }
+    tries.push(" ! warn/error  · info  ◌ pending review ".to_string());
+    tries.push(" ! warn  · info  ◌ pending ".to_string());
+    let fits = |s: &String| unicode_width::UnicodeWidthStr::width(s.as_str()) <= usize::from(width);
+    let text = tries.into_iter().find(fits).unwrap_or_default();
+    Line::styled(sanitize::line(&text), t.style("muted"))
 }

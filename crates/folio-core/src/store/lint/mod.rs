@@ -21,6 +21,7 @@ pub mod incremental;
 pub mod kinship;
 pub mod links;
 pub mod manifest;
+pub mod marks;
 pub mod near_duplicate;
 pub mod possible_contradiction;
 pub mod rules;

@@ -14,6 +14,16 @@ pub struct GraphEdge {
     pub kind: String,
 }
 
+/// Edge kinds that record where a page came from, not what it points to: `merged_from` names the
+/// pages folio folded into this one and archived (docs/review.md, "Merge"), gone by design.
+/// Their unresolved targets are provenance, never broken links.
+pub const PROVENANCE: &[&str] = &["merged_from"];
+
+/// Whether edges of `kind` record provenance (`PROVENANCE`).
+pub fn is_provenance(kind: &str) -> bool {
+    PROVENANCE.contains(&kind)
+}
+
 /// A subgraph: nodes and the edges among them.
 #[derive(Debug, Default)]
 pub struct Subgraph {
@@ -21,6 +31,8 @@ pub struct Subgraph {
     pub edges: BTreeSet<GraphEdge>,
     /// Unresolved targets named by the nodes: (from, target as written).
     pub broken: BTreeSet<(EntityIdx, String)>,
+    /// Pages merged into the nodes and no longer in the store: (node, merged id as written).
+    pub merged: BTreeSet<(EntityIdx, String)>,
 }
 
 /// Outgoing edges of one entity (links deduplicated per target and kind).
@@ -88,7 +100,8 @@ fn collect_broken(store: &Store, i: EntityIdx, g: &mut Subgraph) {
         g.broken.insert((i, l.target().to_string()));
     }
     for d in e.edges.iter().filter(|d| d.resolved.is_none()) {
-        g.broken.insert((i, d.target.clone()));
+        let gone = if is_provenance(&d.kind) { &mut g.merged } else { &mut g.broken };
+        gone.insert((i, d.target.clone()));
     }
 }
 
@@ -114,6 +127,16 @@ pub fn to_dot(store: &Store, g: &Subgraph) -> String {
             dot_quote(&ghost),
             dot_quote(target),
             dot_quote(&store.entity(*from).id),
+            dot_quote(&ghost)
+        );
+    }
+    for (into, target) in &g.merged {
+        let ghost = format!("merged:{target}");
+        s += &format!(
+            "  {} [label={}, style=dotted, color=gray];\n  {} -> {} [label=\"merged from\", style=dotted, color=gray];\n",
+            dot_quote(&ghost),
+            dot_quote(&format!("{target} (merged in)")),
+            dot_quote(&store.entity(*into).id),
             dot_quote(&ghost)
         );
     }
@@ -155,6 +178,9 @@ pub fn to_mermaid(store: &Store, g: &Subgraph) -> String {
     for (k, (from, target)) in g.broken.iter().enumerate() {
         s += &format!("  b{k}[\"{} (broken)\"]\n  {} -.-> b{k}\n", mermaid_text(target), names[from]);
     }
+    for (k, (into, target)) in g.merged.iter().enumerate() {
+        s += &format!("  m{k}[\"{} (merged in)\"]\n  {} -. merged from .-> m{k}\n", mermaid_text(target), names[into]);
+    }
     s
 }
 
@@ -171,7 +197,7 @@ fn mermaid_text(s: &str) -> String {
 }
 
 /// JSON: `{"nodes": [{"id","path","kind","title"}], "edges": [{"from","to","type"}],
-/// "broken": [{"from","target"}]}`.
+/// "broken": [{"from","target"}], "merged_from": [{"from","target"}]}`.
 pub fn to_json(store: &Store, g: &Subgraph) -> serde_json::Value {
     let nodes: Vec<_> = g
         .nodes
@@ -187,5 +213,6 @@ pub fn to_json(store: &Store, g: &Subgraph) -> serde_json::Value {
         .map(|e| json!({"from": store.entity(e.from).id, "to": store.entity(e.to).id, "type": e.kind}))
         .collect();
     let broken: Vec<_> = g.broken.iter().map(|(f, t)| json!({"from": store.entity(*f).id, "target": t})).collect();
-    json!({"nodes": nodes, "edges": edges, "broken": broken})
+    let merged: Vec<_> = g.merged.iter().map(|(f, t)| json!({"from": store.entity(*f).id, "target": t})).collect();
+    json!({"nodes": nodes, "edges": edges, "broken": broken, "merged_from": merged})
 }

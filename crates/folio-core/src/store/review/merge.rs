@@ -124,7 +124,61 @@ pub fn appended_body(store: &Store, from: EntityIdx, into: EntityIdx) -> Result<
     let theirs = a_text[body_start(a_text)..].trim();
     let nl = crate::store::write::edit::newline_of(&b_text);
     let sep = if own.ends_with('\n') || own.is_empty() { "" } else { nl };
-    Ok(format!("{own}{sep}{nl}## Merged from {}{nl}{nl}{theirs}{nl}", a.title))
+    Ok(format!("{own}{sep}{nl}{}", merged_section(&a.title, theirs, nl)))
+}
+
+/// FROM's body as a section of INTO's: `## Merged from TITLE`, then FROM's text with its
+/// headings moved below the section's (the shallowest becomes `###`), so INTO keeps its own
+/// outline. FROM's leading `# TITLE` is dropped: the section's heading already names it.
+/// Headings inside fenced code are text and stay as they are.
+pub fn merged_section(title: &str, theirs: &str, nl: &str) -> String {
+    let lines: Vec<&str> = theirs.trim().lines().collect();
+    let mut fence: Option<&str> = None;
+    let mut headings = Vec::new();
+    for (k, line) in lines.iter().enumerate() {
+        let t = line.trim_start();
+        match fence {
+            Some(f) if t.starts_with(f) => fence = None,
+            Some(_) => {}
+            None if t.starts_with("```") || t.starts_with("~~~") => fence = Some(&t[..3]),
+            None => {
+                if let Some(level) = heading_level(line) {
+                    headings.push((k, level));
+                }
+            }
+        }
+    }
+    let first_text = lines.iter().position(|l| !l.trim().is_empty());
+    let drop = headings.first().filter(|&&(k, level)| {
+        Some(k) == first_text && level == 1 && lines[k][1..].trim().trim_end_matches('#').trim() == title.trim()
+    });
+    let drop = drop.map(|&(k, _)| k);
+    let shallowest = headings.iter().filter(|(k, _)| Some(*k) != drop).map(|&(_, l)| l).min().unwrap_or(3);
+    let shift = 3usize.saturating_sub(shallowest);
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    for (k, line) in lines.iter().enumerate() {
+        if Some(k) == drop {
+            continue;
+        }
+        match headings.iter().find(|(h, _)| *h == k) {
+            Some(&(_, level)) => {
+                let deeper = (level + shift).min(6);
+                out.push(format!("{}{}", "#".repeat(deeper), &line[level..]));
+            }
+            None => out.push(line.to_string()),
+        }
+    }
+    // The dropped title leaves no blank line at the top.
+    let start = out.iter().position(|l| !l.trim().is_empty()).unwrap_or(out.len());
+    let body = out[start..].join(nl);
+    format!("## Merged from {title}{nl}{nl}{body}{nl}")
+}
+
+/// The level of an ATX heading (`## Title`, no indent), or None.
+fn heading_level(line: &str) -> Option<usize> {
+    let level = line.bytes().take_while(|&b| b == b'#').count();
+    let rest = &line[level..];
+    ((1..=6).contains(&level) && (rest.is_empty() || rest.starts_with([' ', '\t']))).then_some(level)
 }
 
 /// B gains A's aliases (and A's title as one), A's sources and the merge trail, each added to
@@ -198,4 +252,29 @@ pub fn changed_lines(path: &str, old: &str, new: &str) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merged_section;
+
+    /// Issue 41: FROM's title is no heading of INTO's, its sections sit below `## Merged from`.
+    #[test]
+    fn the_merged_text_keeps_the_target_outline() {
+        let theirs = "# Memory Model\n\nIntro.\n\n## Layers\n\nText.\n\n### Detail\n\n```sh\n# a comment\n```\n";
+        let got = merged_section("Memory Model", theirs, "\n");
+        let want =
+            "## Merged from Memory Model\n\nIntro.\n\n### Layers\n\nText.\n\n#### Detail\n\n```sh\n# a comment\n```\n";
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_title_unlike_the_source_name_is_demoted_not_lost() {
+        let got = merged_section("amounts", "# Amounts in minor units\r\n\r\nCents.", "\r\n");
+        assert_eq!(got, "## Merged from amounts\r\n\r\n### Amounts in minor units\r\n\r\nCents.\r\n");
+        let flat = merged_section("Flat", "No heading.\n#hashtag is text", "\n");
+        assert_eq!(flat, "## Merged from Flat\n\nNo heading.\n#hashtag is text\n");
+        let deep = merged_section("D", "###### Six\n# One", "\n");
+        assert_eq!(deep, "## Merged from D\n\n###### Six\n### One\n", "levels stop at six");
+    }
 }

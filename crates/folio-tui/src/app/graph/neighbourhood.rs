@@ -8,7 +8,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use crate::app::model::{Model, Side};
 use folio_core::store::Store;
 use folio_core::store::model::entity::EntityIdx;
-use folio_core::store::model::graph::outgoing;
+use folio_core::store::model::graph::{is_provenance, outgoing};
 
 /// More nodes than this within the chosen depth: the canvas gives way to the lists.
 pub const MAX_DRAWN: usize = 40;
@@ -82,13 +82,27 @@ pub fn layout(store: &Store, center: EntityIdx, depth: u8) -> GraphLayout {
     GraphLayout { center, depth, nodes, edges, dense }
 }
 
-/// One row of the outbound list: a resolved neighbour or a broken target.
+/// One row of the outbound list: a resolved neighbour, a broken target, or a page merged into
+/// the centre (named by `merged_from`, gone by design).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Neighbour {
     pub idx: Option<EntityIdx>,
     /// `link` or the typed edge's name.
     pub kind: String,
     pub target: String,
+}
+
+impl Neighbour {
+    /// A target not in the store that only provenance names (`merged_from`): a merged page,
+    /// not a broken link.
+    pub fn is_merged(&self) -> bool {
+        self.idx.is_none() && self.kind.split(", ").all(is_provenance)
+    }
+
+    /// A target not in the store that some link or edge expects to find.
+    pub fn is_broken(&self) -> bool {
+        self.idx.is_none() && !self.is_merged()
+    }
 }
 
 /// Outbound links and typed edges of `center`, then its unresolved targets: one row per
@@ -133,7 +147,15 @@ pub fn side_len(store: &Store, center: EntityIdx, side: Side) -> usize {
     }
 }
 
-/// The entity at row `n` of the active list (`None` for a broken target).
+/// The row `n` of the active list when it names no entity: a broken or merged target.
+pub fn gone_at(store: &Store, center: EntityIdx, side: Side, n: usize) -> Option<Neighbour> {
+    match side {
+        Side::Backlinks => None,
+        Side::Outbound => outbound(store, center).into_iter().nth(n).filter(|x| x.idx.is_none()),
+    }
+}
+
+/// The entity at row `n` of the active list (`None` for a broken or merged target).
 pub fn neighbour_at(store: &Store, center: EntityIdx, side: Side, n: usize) -> Option<EntityIdx> {
     match side {
         Side::Backlinks => store.backlinks[center as usize].get(n).copied(),
@@ -225,5 +247,23 @@ mod tests {
         let row = |idx, kind: &str, target: &str| Neighbour { idx, kind: kind.into(), target: target.into() };
         assert_eq!(rows, [row(s.find("b"), "related, link", "b"), row(None, "related, link", "Nowhere")]);
         assert_eq!(side_len(&s, a, Side::Outbound), 2);
+    }
+
+    /// Issue 41: `merged_from` names pages folded into this one; they are merged, not broken.
+    #[test]
+    fn a_merged_page_is_provenance_not_a_broken_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = "---\nmerged_from: [memory]\nrelated: [gone]\n---\n# Kept\n\nSee [[b]].\n";
+        std::fs::write(dir.path().join("kept.md"), page).unwrap();
+        std::fs::write(dir.path().join("b.md"), "# B\n").unwrap();
+        let s = Store::load(dir.path(), folio_core::store::dialect::vault::KIND, "test".into());
+        let kept = s.find("kept").unwrap();
+        let rows = outbound(&s, kept);
+        let merged: Vec<&str> = rows.iter().filter(|n| n.is_merged()).map(|n| n.target.as_str()).collect();
+        let broken: Vec<&str> = rows.iter().filter(|n| n.is_broken()).map(|n| n.target.as_str()).collect();
+        assert_eq!((merged, broken), (vec!["memory"], vec!["gone"]));
+        let at = rows.iter().position(|n| n.target == "memory").unwrap();
+        assert!(gone_at(&s, kept, Side::Outbound, at).is_some_and(|n| n.is_merged()));
+        assert_eq!(gone_at(&s, kept, Side::Outbound, 0), None, "b resolves");
     }
 }

@@ -82,7 +82,14 @@ fn act(model: &mut Model, a: Action) -> Vec<Job> {
 fn recenter(model: &mut Model) -> Vec<Job> {
     let (Some(store), Some(center)) = (model.store.clone(), model.open_entity()) else { return Vec::new() };
     let Some(next) = graph::neighbour_at(&store, center, model.graph.side, model.graph.cursor) else {
-        model.message = Some(Message { text: "a broken link: nothing to centre on".into(), warn: true });
+        let merged =
+            graph::gone_at(&store, center, model.graph.side, model.graph.cursor).is_some_and(|n| n.is_merged());
+        let text = if merged {
+            "merged into this page: its own page was archived by the merge (folio history keeps it)"
+        } else {
+            "a broken link: nothing to centre on"
+        };
+        model.message = Some(Message { text: text.into(), warn: !merged });
         return Vec::new();
     };
     let mut jobs = crate::app::reader::update::open_entity(model, next, true);

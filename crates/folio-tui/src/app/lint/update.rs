@@ -95,6 +95,7 @@ pub fn fix_previewed(model: &mut Model, (title, diff, findings): (String, Vec<St
 fn report(model: &mut Model, report: Arc<Report>) -> Vec<Job> {
     if let Some(store) = &model.store {
         let flags = Arc::new(folio_core::recall::lint_flags(store, &report));
+        model.lint_marks = Arc::new(folio_core::store::lint::marks::of_report(store, &report.findings));
         crate::app::recall::update::flags_changed(model, flags);
     }
     model.lint = Some(report);

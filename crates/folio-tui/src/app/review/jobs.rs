@@ -404,7 +404,7 @@ fn merge_seed(store: &Store, from: EntityIdx, into: EntityIdx) -> Result<EditSee
     let a = store.entity(from);
     let own = body_of(s.entity_text()).trim_end().to_string();
     let theirs = body_of(&a_text).trim();
-    s.merged_body = Some(format!("{own}\n\n## Merged from {}\n\n{theirs}\n", a.title));
+    s.merged_body = Some(format!("{own}\n\n{}", review::merge::merged_section(&a.title, theirs, "\n")));
     s.merge_from = Some((from, a.id.clone()));
     s.merge_into = Some(into);
     Ok(s)

@@ -26,6 +26,8 @@ pub fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Job> {
     let save = (model.config.cache && !store.from_cache && store.entities.len() >= cache::MIN_ENTITIES)
         .then(|| Job::SaveCache(store.clone(), None));
     let root = store.root.clone();
+    // The catalog's marks from what loading found, until the lint engine reports.
+    model.lint_marks = Arc::new(folio_core::store::lint::marks::of_loaded(&store));
     model.store = Some(store);
     model.lint_base = None;
     model.lint_changes.clear();
