@@ -123,3 +123,54 @@ fn a_server_that_never_answers_is_given_up_on_screen() {
     let _ = p.wait_exit(Duration::from_secs(10));
     drop(silent);
 }
+
+/// A decision waiting on an agent's lock: the status says the TUI waits for the database and
+/// which limit ends the wait, keys still move the inbox meanwhile, and past the limit the
+/// refusal is named and no row changed.
+#[test]
+fn a_decision_waiting_on_an_agents_lock_says_so_and_keys_still_work() {
+    use std::ffi::OsStr;
+    use std::time::Duration;
+    use support::tui::pty::Pty;
+
+    let Some((pg, mut c, url)) = seed::brain() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let env: [(&str, &OsStr); 5] = [
+        ("FOLIO_CONFIG_DIR", tmp.path().as_os_str()),
+        ("FOLIO_STATE_DIR", tmp.path().as_os_str()),
+        ("XDG_CACHE_HOME", tmp.path().as_os_str()),
+        ("USER", OsStr::new("ann")),
+        ("FOLIO_PG_STATEMENT_TIMEOUT", OsStr::new("4")),
+    ];
+    let before: Vec<serde_json::Value> =
+        ["svc-pg", "svc-pg-dup", "pb-deploy"].iter().map(|id| seed::row(&mut c, id)).collect();
+    let mut p = Pty::spawn(Path::new(env!("CARGO_BIN_EXE_folio")), &[OsStr::new(&url)], &env, (140, 40), 1 << 20);
+    let (screen, ready) = p.wait_for("BROWSE", Duration::from_secs(30));
+    assert!(ready, "the store opens:\n{screen}");
+    p.key(b"R", Duration::from_millis(300));
+    let (screen, inbox) = p.wait_for("REVIEW", Duration::from_secs(10));
+    assert!(inbox, "the inbox opens:\n{screen}");
+    // An agent holds the table: reads go on, every write waits.
+    let mut agent = pg.client("brain");
+    let mut tx = agent.transaction().unwrap();
+    tx.batch_execute("LOCK TABLE knowledge_nodes IN EXCLUSIVE MODE").unwrap();
+    // The dialog's preview reads rows only: it opens under the agent's lock.
+    p.key(b"a", Duration::from_millis(1500));
+    p.key(b"y", Duration::from_millis(100));
+    let (screen, waiting) = p.wait_for("waiting for the database to commit", Duration::from_secs(5));
+    assert!(waiting, "the status says what it waits for:\n{screen}");
+    assert!(screen.contains("FOLIO_PG_STATEMENT_TIMEOUT"), "{screen}");
+    // Keys still work while the write waits: the help opens and closes.
+    p.key(b"?", Duration::from_millis(300));
+    let (screen, help) = p.wait_for("Help: every key", Duration::from_secs(5));
+    assert!(help, "the help opens while the write waits:\n{screen}");
+    p.key(b"\x1b", Duration::from_millis(300));
+    let (screen, refused) = p.wait_for("FOLIO_PG_STATEMENT_TIMEOUT sets the limit", Duration::from_secs(20));
+    assert!(refused, "past the limit the refusal is named:\n{screen}");
+    tx.rollback().unwrap();
+    let after: Vec<serde_json::Value> =
+        ["svc-pg", "svc-pg-dup", "pb-deploy"].iter().map(|id| seed::row(&mut c, id)).collect();
+    assert_eq!(after, before, "no row changed");
+    p.send(b"q");
+    let _ = p.wait_exit(Duration::from_secs(10));
+}
