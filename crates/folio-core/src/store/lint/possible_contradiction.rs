@@ -110,6 +110,18 @@ const QUALIFIERS: &[&str] = &[
 /// How many words before a number its name may stand.
 const NAME_WINDOW: usize = 3;
 
+/// Installed cues that name what follows them ("install X", "missing X") unless stated of
+/// what precedes them ("X is missing"); the others name what precedes them ("X is installed").
+const AFTER_CUES: &[&str] = &["install", "installing", "missing"];
+/// How many words before or after an installed cue its subject may stand.
+const BEFORE_WINDOW: usize = 5;
+const AFTER_WINDOW: usize = 3;
+
+/// Whether a word of a clause may be what a fact is about.
+fn is_subject(w: &str) -> bool {
+    w.len() > 2 && !body_text::is_stopword(w) && !is_cue(w) && !w.bytes().all(|b| b.is_ascii_digit())
+}
+
 fn is_cue(w: &str) -> bool {
     NEGATIONS.contains(&w) || INSTALLED.contains(&w) || USED.contains(&w) || GENERIC.contains(&w)
 }
@@ -166,24 +178,37 @@ pub fn facts(text: &str) -> Vec<Fact> {
     for sentence in sentences(&text) {
         for clause in clauses(sentence) {
             let words: Vec<String> = body_text::words(&clause).map(|(_, w)| w.into_owned()).collect();
-            let subjects = || {
-                words
-                    .iter()
-                    .filter(|w| w.len() > 2 && !body_text::is_stopword(w) && !is_cue(w))
-                    .filter(|w| !w.bytes().all(|b| b.is_ascii_digit()))
-            };
+            let subjects = || words.iter().filter(|w| is_subject(w));
             let negative =
                 words.iter().any(|w| NEGATIONS.contains(&w.as_str()) || NEGATIVE_WORDS.contains(&w.as_str()));
-            for (topic, cues) in [(Topic::Installed, INSTALLED), (Topic::Used, USED)] {
-                if words.iter().any(|w| cues.contains(&w.as_str())) {
-                    for s in subjects() {
-                        out.push(Fact {
-                            topic,
-                            subject: s.clone(),
-                            value: negative.to_string(),
-                            sentence: sentence.to_string(),
-                        });
-                    }
+            let fact = |topic, subject: &String| Fact {
+                topic,
+                subject: subject.clone(),
+                value: negative.to_string(),
+                sentence: sentence.to_string(),
+            };
+            // Installed: only the words the cue is about ("X is not installed", "install X",
+            // "missing X"), not every word of the clause ("flag stale awareness or missing
+            // daily files" says nothing about awareness).
+            let mut installed: Vec<&String> = Vec::new();
+            for (i, w) in words.iter().enumerate() {
+                if !INSTALLED.contains(&w.as_str()) {
+                    continue;
+                }
+                let stated = i > 0 && matches!(words[i - 1].as_str(), "is" | "are" | "was" | "were" | "not");
+                let range = if AFTER_CUES.contains(&w.as_str()) && !stated {
+                    i + 1..(i + 1 + AFTER_WINDOW).min(words.len())
+                } else {
+                    i.saturating_sub(BEFORE_WINDOW)..i
+                };
+                installed.extend(words[range].iter().filter(|w| is_subject(w)));
+            }
+            for s in installed.iter().copied().collect::<std::collections::BTreeSet<_>>() {
+                out.push(fact(Topic::Installed, s));
+            }
+            if words.iter().any(|w| USED.contains(&w.as_str())) {
+                for s in subjects() {
+                    out.push(fact(Topic::Used, s));
                 }
             }
             out.extend(numbers(&clause).into_iter().map(|(subject, value)| Fact {
@@ -339,6 +364,18 @@ mod tests {
         let (x, y) = found(a, b).expect("a disagreement");
         assert_eq!((x.as_str(), y.as_str()), ("`pillow` is not installed", "`pillow` is installed"));
         assert_eq!(found(a, "Neither exiftool nor Pillow is available."), None, "agreeing texts");
+        assert_eq!(
+            found(
+                "- At session start, run `awareness status` or `awareness check` when the CLI is available.",
+                "- Hourly checks may flag stale awareness or missing daily files."
+            ),
+            None,
+            "what is missing is the files, what is available the CLI"
+        );
+        assert_eq!(
+            found("The pgbackrest binary is missing on kv01.", "Install pgbackrest from the PGDG repository."),
+            Some(("`pgbackrest` is not installed".into(), "`pgbackrest` is installed".into()))
+        );
     }
 
     #[test]
