@@ -40,11 +40,12 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
                 Pending::Plan(plan) => {
                     model.review.last_decided = plan.decisions.first().map(|d| d.entity.clone());
                     // The write runs in the background; until its outcome replaces this line the
-                    // status says what it waits for (a database may wait on an agent's lock).
+                    // status says what it waits for (a database may wait on an agent's lock until
+                    // its statement limit, which the refusal then names).
                     let waiting = if store.kind().spec().store_is_folder {
                         "writing…"
                     } else {
-                        "waiting for the database to commit (keys still work; each statement gives up past FOLIO_PG_STATEMENT_TIMEOUT, 30 s by default)"
+                        "waiting for the database to commit…"
                     };
                     say(model, waiting, false);
                     vec![Job::Review(Box::new(ReviewJob::Apply { store, plan }))]
