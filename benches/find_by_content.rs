@@ -17,7 +17,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use folio::recall::Query;
 use folio::recall::text::{TextIndex, TextRecall};
 use folio::store::Store;
-use folio::store::lint::{LintConfig, near_duplicate, possible_contradiction};
+use folio::store::lint::{LintConfig, kinship, near_duplicate, possible_contradiction};
 use folio::store::read::body_text;
 use folio::store::read::content::Tokeniser;
 use folio::store::read::fsio::FolderOpener;
@@ -69,7 +69,8 @@ fn content(c: &mut Criterion) {
             let mut out = Vec::new();
             let threshold = LintConfig::default().near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
             let profiles = near_duplicate::all_profiles(&store);
-            let pairs = near_duplicate::check(&store, &profiles, threshold, &mut out);
+            let compared = |a, b, s, rarity: &_| kinship::reported(&store, a, b, s, rarity, threshold);
+            let pairs = near_duplicate::check(&store, &profiles, threshold, &compared, &mut out);
             possible_contradiction::check(&store, &pairs, &[], &mut out);
             out.len()
         })
