@@ -55,6 +55,14 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
                 Span::styled("▏", t.style("accent")),
             ]);
             buf.set_line(inner.x, inner.y, &prompt, inner.width);
+            // The catalog's markers, right of the filter: the one thing on screen no key explains.
+            let marks = format!("marks {}", super::tree::MARKS);
+            let w = unicode_width::UnicodeWidthStr::width(marks.as_str()) as u16;
+            let typed = unicode_width::UnicodeWidthStr::width(filter.as_str()) as u16;
+            if w + typed + 12 <= inner.width {
+                let x = inner.x + inner.width - w;
+                buf.set_line(x, inner.y, &Line::styled(marks, t.style("muted")), w);
+            }
             // Grouped by context: each group's first row names it (after the description,
             // which takes what the keys and the group's name leave).
             let mut last = None;

@@ -121,6 +121,9 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// What the catalog's markers mean (also shown in the help).
+pub const MARKS: &str = "! warn/error  · info  ◌ pending review";
+
 /// The markers' meaning on the bottom border, with the rules set apart as store-wide (what the
 /// dim mark stands for on most rows); shortened to what fits.
 fn legend(model: &Model, width: u16) -> Line<'static> {
@@ -133,7 +136,7 @@ fn legend(model: &Model, width: u16) -> Line<'static> {
         tries.push(format!(" ! warn  · info, {wide}  ◌ pending "));
         tries.push(format!(" · store-wide: {wide} "));
     }
-    tries.push(" ! warn/error  · info  ◌ pending review ".to_string());
+    tries.push(format!(" {MARKS} "));
     tries.push(" ! warn  · info  ◌ pending ".to_string());
     let fits = |s: &String| unicode_width::UnicodeWidthStr::width(s.as_str()) <= usize::from(width);
     let text = tries.into_iter().find(fits).unwrap_or_default();
