@@ -334,3 +334,52 @@ fn help_finds_the_review_keys_from_the_catalog_and_the_palette_shows_keys_exact_
     t.keys(&["q"]);
     t.wait_for("FOLIO-EXIT=0");
 }
+
+/// Issue 41: a single `f` on a finding in a subscribed clone (someone else's published
+/// guidelines, which `F` leaves out) writes only after a second `y`, the first one saying whose
+/// file it is.
+#[test]
+fn a_single_fix_of_a_subscribed_clone_asks_twice_naming_whose_it_is() {
+    if !runnable("the single-fix sources test") {
+        return;
+    }
+    let (_dir, root) = support::scratch(&support::fixture("evolve-project"));
+    let home = tempfile::tempdir().unwrap();
+    let t = start("folio-inbox-fix-one", &root, (160, 45), home.path());
+    t.wait_for("entities");
+    t.keys(&["4"]);
+    t.wait_for("4 Lint:");
+    // Down the findings until `f` offers a fix in the subscribed clone.
+    let mut found = None;
+    for _ in 0..60 {
+        t.keys(&["f"]);
+        std::thread::sleep(Duration::from_millis(400));
+        let s = t.screen();
+        if s.contains("Fix ") && s.contains("⚠ not this store's own file: subscribed/") {
+            found = Some(s);
+            break;
+        }
+        if s.contains("Fix ") && s.contains("y write") {
+            t.keys(&["n"]);
+        }
+        t.keys(&["j"]);
+    }
+    let s = found.expect("no finding in the subscribed clone offered a fix");
+    assert!(s.contains("y twice: not this store's own file"), "{s}");
+    let theirs = root.join(".evolve/entities/subscribed/alice-guidelines/guideline");
+    let read_all = || -> Vec<String> {
+        let mut files: Vec<_> = std::fs::read_dir(&theirs).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect()
+    };
+    let before = read_all();
+    t.keys(&["y"]);
+    let s = t.wait_for("y again to write it anyway");
+    assert!(s.contains("(n cancels): subscribed/alice-guidelines: a subscribed clone"), "{s}");
+    assert_eq!(read_all(), before, "one y wrote the subscribed clone");
+    t.keys(&["y"]);
+    t.wait_for("fixed ");
+    assert_ne!(read_all(), before, "the second y wrote the fix");
+    t.keys(&["q"]);
+    t.wait_for("FOLIO-EXIT=0");
+}
