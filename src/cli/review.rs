@@ -260,10 +260,10 @@ fn list(store: &Store, as_json: bool, filter: Option<&str>, group: Option<Groupi
         return Ok(0);
     };
     for (key, members) in &groups {
-        println!("== {} ({} item(s))", escape::line(key), members.len());
+        println!("== {} ({})", escape::line(key), crate::store::model::count::count(members.len(), "item"));
         print_items(members);
     }
-    println!("{} awaiting review in {} group(s)", items.len(), groups.len());
+    println!("{} awaiting review in {}", items.len(), crate::store::model::count::count(groups.len(), "group"));
     Ok(0)
 }
 

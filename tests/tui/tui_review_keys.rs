@@ -181,7 +181,7 @@ fn edit_then_approve_cancelled_writes_nothing_at_all() {
     press(&mut app, &["<C-s>"]);
     let shown = confirm_text(&app);
     assert!(shown.contains("Checked by hand. "), "{shown}");
-    assert!(!shown.contains("0 file(s) change"), "{shown}");
+    assert!(!shown.contains("0 files change"), "{shown}");
     press(&mut app, &["n"]);
     assert_eq!(message(&app), "cancelled; nothing was written");
     assert!(snapshot(&root) == before, "n wrote nothing: no edit, no catalog");

@@ -90,7 +90,7 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
         );
     }
     if !plan.repointed.is_empty() {
-        lines.push(format!("{} link(s) repointed:", plan.repointed.len()));
+        lines.push(format!("{} repointed:", plural(plan.repointed.len(), "link")));
         lines.extend(plan.repointed.iter().map(|r| format!("  {r}")));
     }
     lines.extend(plan.notes.iter().map(|n| format!("note: {n}")));

@@ -197,7 +197,10 @@ fn same_author(model: &mut Model) -> Vec<Job> {
     let shown = model.review.visible().len();
     say(
         model,
-        format!("{shown} queued item(s) by {author}: A, X or D decides them as one batch; f changes the filter"),
+        format!(
+            "{} by {author}: A, X or D decides them as one batch; f changes the filter",
+            folio_core::store::model::count::count(shown, "queued item")
+        ),
         false,
     );
     model.review.detail = None;
@@ -217,7 +220,10 @@ fn same_session(model: &mut Model) -> Vec<Job> {
     let shown = model.review.visible().len();
     say(
         model,
-        format!("{shown} queued item(s) from run {session}: A, X or D decides them as one batch; f changes the filter"),
+        format!(
+            "{} from run {session}: A, X or D decides them as one batch; f changes the filter",
+            folio_core::store::model::count::count(shown, "queued item")
+        ),
         false,
     );
     model.review.detail = None;
@@ -238,7 +244,7 @@ fn group_inbox(model: &mut Model) -> Vec<Job> {
     model.review.cursor = cursor;
     let text = match model.review.group {
         Some(by) => {
-            format!("grouped by {}: {groups} group(s); A, X or D decides the selected item's group", by.name())
+            format!("grouped by {}: {}; A, X or D decides the selected item's group", by.name(), folio_core::store::model::count::count(groups, "group"))
         }
         None => "not grouped".to_string(),
     };
