@@ -383,3 +383,28 @@ fn a_single_fix_of_a_subscribed_clone_asks_twice_naming_whose_it_is() {
     t.keys(&["q"]);
     t.wait_for("FOLIO-EXIT=0");
 }
+
+/// Issue 41: an evolve item approved by a `review` row of the store's audit log, whose text folio
+/// never kept, is `changed-since-approval` and its detail names that approval — it never says
+/// "Never approved" under a reason that says it was approved.
+#[test]
+fn an_approval_whose_text_is_not_kept_agrees_with_its_reason_on_screen() {
+    if !runnable("the evolve approval-detail test") {
+        return;
+    }
+    let (_dir, root) = support::scratch(&support::fixture("evolve-project"));
+    let home = tempfile::tempdir().unwrap();
+    let t = start("folio-inbox-evolve-approved", &root, (160, 45), home.path());
+    t.wait_for("entities");
+    t.keys(&["R"]);
+    // The changed-since-approval tier comes first: its one item is selected.
+    let s = t.wait_for("Approved by human:maria");
+    assert!(s.contains("CH changed-since-approval 1"), "{s}");
+    assert!(line_with(&s, "Approved by human:maria").contains("that text is not kept"), "{s}");
+    assert!(!s.contains("Never approved"), "the detail contradicts its reason:\n{s}");
+    // A never-reviewed item says so.
+    t.keys(&["j"]);
+    t.wait_for("Never approved: the whole text");
+    t.keys(&["q", "q"]);
+    t.wait_for("FOLIO-EXIT=0");
+}

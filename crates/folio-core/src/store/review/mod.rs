@@ -23,6 +23,7 @@ pub mod merge;
 pub mod plan;
 pub mod queue;
 pub mod retype;
+pub mod since;
 pub mod rules;
 pub mod stub;
 pub mod verdict;
