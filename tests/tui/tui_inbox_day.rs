@@ -408,3 +408,30 @@ fn an_approval_whose_text_is_not_kept_agrees_with_its_reason_on_screen() {
     t.keys(&["q", "q"]);
     t.wait_for("FOLIO-EXIT=0");
 }
+
+/// Issue 41: the detail calls a `duplicate-title` pair "a merge candidate", and `m` offers the
+/// other entity of the pair first: `m` `Enter` opens the merge into it.
+#[test]
+fn the_merge_picker_offers_a_duplicate_title_pair_first() {
+    if !runnable("the duplicate-title merge test") {
+        return;
+    }
+    let (_dir, root) = support::scratch(&Path::new(env!("CARGO_MANIFEST_DIR")).join("demo"));
+    let home = tempfile::tempdir().unwrap();
+    let t = start("folio-inbox-merge-title", &root, (160, 45), home.path());
+    t.wait_for("40 entities");
+    t.keys(&["R", "f", "-l", "amounts-minor-units", "Enter"]);
+    let s = t.wait_for("a merge candidate");
+    assert!(s.contains("`conventions/money-in-minor-units.md`: a merge candidate"), "{s}");
+    t.keys(&["m"]);
+    let s = t.wait_for("target: ");
+    // Offered before anything is typed: the first row under the query, selected.
+    let query = s.lines().position(|l| l.contains("target: ")).unwrap();
+    let first = s.lines().nth(query + 1).unwrap();
+    assert!(first.contains("Money Amounts in Minor Units  conventions/money-in-minor-units"), "{s}");
+    t.keys(&["Enter"]);
+    t.wait_for("Merge conventions/amounts-minor-units into conventions/money-in-minor-units");
+    t.keys(&["Escape"]);
+    t.keys(&["Escape", "q", "q"]);
+    t.wait_for("FOLIO-EXIT=0");
+}

@@ -20,6 +20,7 @@ pub mod group;
 pub mod impact;
 pub mod ledger;
 pub mod merge;
+pub mod merge_candidates;
 pub mod plan;
 pub mod queue;
 pub mod retype;

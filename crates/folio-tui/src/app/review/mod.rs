@@ -64,6 +64,9 @@ impl Prompt {
 /// "Merge into…": the target, picked with fuzzy recall.
 pub struct Picker {
     pub from: EntityIdx,
+    /// Offered before anything is typed (and again when the query is cleared): the item's
+    /// near-duplicate and same-title entities (`review::merge_candidates`).
+    pub pairs: Vec<EntityIdx>,
     pub query: String,
     pub cursor: usize,
     pub hits: Vec<EntityIdx>,

@@ -121,11 +121,12 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
             open_editor(model, target, false, true)
         }
         Action::Merge => {
-            if let Some(from) = selected_target(model) {
-                // A near-duplicate offers its pair first: `m` then Enter merges into it.
-                let pair = model.review.selected().and_then(|i| i.duplicate_of).filter(|&d| d != from);
-                let hits = pair.into_iter().collect();
-                model.review.picker = Some(Picker { from, query: String::new(), cursor: 0, hits });
+            if let (Some(from), Some(store)) = (selected_target(model), model.store.as_ref()) {
+                // A near-duplicate or same-title pair is offered first: `m` then Enter merges into it.
+                let near = model.review.selected().and_then(|i| i.duplicate_of);
+                let pairs = folio_core::store::review::merge_candidates::merge_candidates(store, from, near);
+                let hits = pairs.clone();
+                model.review.picker = Some(Picker { from, pairs, query: String::new(), cursor: 0, hits });
             }
             Vec::new()
         }
@@ -407,7 +408,7 @@ pub(super) fn rerank(model: &mut Model) {
         .map(|(i, e)| RecallItem::entity(i as EntityIdx, e))
         .collect();
     p.hits = if p.query.trim().is_empty() {
-        Vec::new()
+        p.pairs.clone()
     } else {
         rank::rank(&items, &p.query, PICKER_ROWS).into_iter().map(|(n, _)| items[n].idx).collect()
     };
