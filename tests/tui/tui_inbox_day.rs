@@ -435,3 +435,37 @@ fn the_merge_picker_offers_a_duplicate_title_pair_first() {
     t.keys(&["Escape", "q", "q"]);
     t.wait_for("FOLIO-EXIT=0");
 }
+
+/// Issue 41: approving an awareness promotion candidate whose section folio infers (a repeated
+/// candidate: the framework's `memory review` suggests it as a pattern) is `a` `y`: no question
+/// first, the dialog names the section and why, and Tab files it under any other section of
+/// the long-term memory instead.
+#[test]
+fn an_awareness_candidate_with_an_inferred_section_is_a_then_y_and_tab_changes_it() {
+    if !runnable("the awareness two-key approval test") {
+        return;
+    }
+    let (_dir, root) = support::scratch(&support::fixture("awareness-home"));
+    let home = tempfile::tempdir().unwrap();
+    let t = start("folio-inbox-awareness", &root, (160, 45), home.path());
+    t.wait_for("24 entities");
+    t.keys(&["R", "f", "-l", "restic", "Enter"]);
+    t.wait_for("Review inbox (2 of 20 · restic)");
+    t.keys(&["a"]);
+    let s = t.wait_for("files under: ## Patterns (inferred: a repeated candidate");
+    assert!(s.contains("Tab: the next section (1 Preferences · 2 Patterns · 3 Project Conventions · 4 Review Guidance)"), "{s}");
+    // Any section, one key each: Patterns → Project Conventions → Review Guidance.
+    t.keys(&["Tab"]);
+    t.wait_for("files under: ## Project Conventions (chosen; folio inferred Patterns)");
+    t.keys(&["Tab"]);
+    t.wait_for("files under: ## Review Guidance (chosen; folio inferred Patterns)");
+    t.keys(&["y"]);
+    t.wait_for("wrote memory/long-term.md");
+    let text = std::fs::read_to_string(root.join("memory/long-term.md")).unwrap();
+    let line = text.find("Check the restic snapshot age").expect("the promoted entry");
+    let (guidance, candidates) = (text.find("## Review Guidance").unwrap(), text.find("## Promotion Candidates").unwrap());
+    assert!(guidance < line && line < candidates, "filed under Review Guidance:\n{text}");
+    assert_eq!(text.matches("Check the restic snapshot age").count(), 1, "its twin folded in:\n{text}");
+    t.keys(&["q", "q"]);
+    t.wait_for("FOLIO-EXIT=0");
+}

@@ -202,7 +202,8 @@ fn awareness_edit_then_approve_keeps_the_entry_one_line_and_approves_it() {
     go_to(&mut app, &id);
     press(&mut app, &["e"]);
     // The framework files a promoted entry under a kind (`memory promote --kind`): asked first.
-    assert!(app.model.review.prompt.as_ref().unwrap().label().contains("(preference, pattern, project, review)"));
+    let label = app.model.review.prompt.as_ref().unwrap().label();
+    assert!(label.contains("(1 Preferences · 2 Patterns · 3 Project Conventions · 4 Review Guidance"), "{label}");
     type_text(&mut app, "pattern");
     press(&mut app, &["<Enter>"]);
     let body_field = app.model.editor.as_ref().unwrap().fields.len();
@@ -287,8 +288,9 @@ fn awareness_edit_then_approve_without_a_change_keeps_the_entry_key() {
     assert!(!app.model.review.items.iter().any(|i| i.id == id), "approved under {id}");
 }
 
-/// Approving an awareness candidate asks for its kind, as the framework's `memory promote
-/// --kind` does (issue 39: a plain approve filed everything under Patterns), and files it there.
+/// Approving an awareness candidate whose section folio cannot infer asks for it, as the
+/// framework's `memory promote --kind` does (issue 39: a plain approve filed everything under
+/// Patterns), listing the long-term memory's sections by number, and files it there.
 #[test]
 fn awareness_approve_asks_for_the_kind() {
     let (_dir, root) = scratch(&fixture("awareness-home"));
@@ -305,10 +307,16 @@ fn awareness_approve_asks_for_the_kind() {
     press(&mut app, &["a"]);
     assert!(app.model.review.confirm.is_none(), "nothing is planned before the kind is known");
     let label = app.model.review.prompt.as_ref().unwrap().label().to_string();
-    assert_eq!(label, format!("file `{id}` as (preference, pattern, project, review)"));
+    assert_eq!(
+        label,
+        format!(
+            "file Grafana dashboards are exported to git every night ({id}) under \
+             (1 Preferences · 2 Patterns · 3 Project Conventions · 4 Review Guidance: a number or a name)"
+        )
+    );
     press(&mut app, &["<Enter>"]);
-    assert!(message(&app).contains("type one"), "{}", message(&app));
-    type_text(&mut app, "preference");
+    assert!(message(&app).contains("type its number or name"), "{}", message(&app));
+    type_text(&mut app, "1");
     press(&mut app, &["<Enter>"]);
     assert!(confirm_text(&app).contains(&format!("({id})?")), "{}", confirm_text(&app));
     press(&mut app, &["y"]);

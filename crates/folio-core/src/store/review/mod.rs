@@ -15,6 +15,7 @@ pub mod draft;
 pub mod edges;
 pub mod expect;
 pub mod fields;
+pub mod filing;
 pub mod filter;
 pub mod group;
 pub mod impact;

@@ -14,7 +14,7 @@ use crate::store::{Store, model::digest};
 pub enum Verdict {
     /// Accept as it stands. `over`: the contradicting entity this one wins against (AIP-10).
     /// `kind`: what the approved entity is filed as, where the format asks for it
-    /// (`ReviewRules::approve_asks`: an awareness candidate's section).
+    /// (`ReviewRules::approve_filing`: an awareness candidate's section).
     Approve {
         over: Option<String>,
         kind: Option<String>,

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use crate::app::action::Action;
 use folio_core::store::model::entity::EntityIdx;
+use folio_core::store::review::filing::Filing;
 use folio_core::store::review::filter::Filter;
 use folio_core::store::review::group::{Grouping, grouped};
 use folio_core::store::review::{Plan, QueueItem};
@@ -32,11 +33,13 @@ pub enum PromptKind {
     PromoteTo {
         target: EntityIdx,
     },
-    /// What the approved entities are filed as, where their format asks
-    /// (`ReviewRules::approve_asks`: an awareness candidate's kind); `question` is its words.
+    /// What the approved entities are filed as, where their format files them under a section
+    /// and cannot tell which (`ReviewRules::approve_filing`: an awareness candidate's);
+    /// `question` is its words, `filing` the sections an answer picks from.
     ApproveKind {
         targets: Vec<EntityIdx>,
         question: String,
+        filing: Filing,
         /// Asked by "edit, then approve": the answer opens the editor.
         then_edit: bool,
     },
@@ -58,6 +61,20 @@ impl Prompt {
             PromptKind::ApproveKind { question, .. } => question,
         };
         label.to_string()
+    }
+}
+
+/// The section an approval being confirmed files its targets under (`Tab` in the dialog
+/// moves to the next one and plans again).
+pub struct SectionChoice {
+    pub targets: Vec<EntityIdx>,
+    pub filing: Filing,
+    pub current: usize,
+}
+
+impl SectionChoice {
+    pub fn kind(&self) -> Option<&str> {
+        self.filing.choices.get(self.current).map(|c| c.kind.as_str())
     }
 }
 
@@ -133,6 +150,8 @@ pub struct ReviewPane {
     pub last_decided: Option<String>,
     /// The item the cursor goes back to when the queue is next rebuilt (after an undo).
     pub reselect: Option<String>,
+    /// The section the approval being planned or confirmed files under, and the others.
+    pub section: Option<SectionChoice>,
 }
 
 impl Default for ReviewPane {
@@ -160,6 +179,7 @@ impl Default for ReviewPane {
             list_width: crate::app::settings::sidebar::INBOX_DEFAULT,
             last_decided: None,
             reselect: None,
+            section: None,
         }
     }
 }

@@ -28,6 +28,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
             }
         }
         Action::LeaveStubs => return super::plan::plan_with_stubs(model),
+        Action::NextSection => return super::inbox::next_section(model),
         Action::Confirm if c.needs_second => {
             c.needs_second = false;
             c.title = format!("⚠ SECOND CONFIRMATION — {}", c.title);
@@ -72,6 +73,7 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
     }
     // What the verdict does to review state (a merge approves its target) comes first.
     lines.extend(plan.review_state.iter().cloned());
+    lines.extend(section_lines(model, &plan));
     let change = if files.len() == 1 { "changes" } else { "change" };
     lines.push(format!("{} {change}:", plural(files.len(), "file")));
     for f in &files {
@@ -152,6 +154,28 @@ pub(super) fn named(model: &Model, id: &str) -> String {
 }
 
 /// Whether lint reports an error on the item.
+/// An approval that files its entry under a section: which one, why, and the others (Tab).
+fn section_lines(model: &Model, plan: &folio_core::store::review::Plan) -> Vec<String> {
+    let Some(choice) = model.review.section.as_ref() else { return Vec::new() };
+    let planned_kind = match model.review.last_request.as_ref() {
+        Some((targets, folio_core::store::review::Verdict::Approve { kind: Some(k), .. })) if *targets == choice.targets => k,
+        _ => return Vec::new(),
+    };
+    if plan.verb != "approve" || choice.kind() != Some(planned_kind.as_str()) {
+        return Vec::new();
+    }
+    let Some(now) = choice.filing.choices.get(choice.current) else { return Vec::new() };
+    let why = match &choice.filing.inferred {
+        Some((i, why)) if *i == choice.current => format!("inferred: {why}"),
+        Some((i, _)) => format!("chosen; folio inferred {}", choice.filing.choices[*i].section),
+        None => "chosen".to_string(),
+    };
+    vec![
+        format!("files under: ## {} ({why})", now.section),
+        format!("  Tab: the next section ({})", choice.filing.numbered()),
+    ]
+}
+
 fn has_errors(item: &QueueItem) -> bool {
     item.reasons.contains(&Reason::LintError)
 }
