@@ -341,3 +341,40 @@ fn after_a_verdict_the_next_item_is_selected_and_u_returns_to_the_decided_one() 
     assert!(queued(&app).contains(&"apis/refunds-v2".to_string()), "the undo brought it back");
     assert_eq!(inbox::selected(&app), "apis/refunds-v2", "the cursor is back on the restored item");
 }
+
+/// Issue 41: promoting an awareness candidate offers every section of the long-term memory —
+/// by number in the prompt when folio cannot infer one, straight to the dialog (Tab for the
+/// others) when it can.
+#[test]
+fn awareness_promote_offers_every_section() {
+    let (_dir, root) = scratch(&fixture("awareness-home"));
+    let mut app = inbox::open(&root, (120, 40));
+    let find = |app: &folio::app::App, words: &str| {
+        app.model.review.items.iter().find(|i| i.title.contains(words)).map(|i| i.id.clone()).expect(words)
+    };
+    let grafana = find(&app, "Grafana");
+    go_to(&mut app, &grafana);
+    press(&mut app, &["p"]);
+    let label = app.model.review.prompt.as_ref().unwrap().label();
+    assert_eq!(
+        label,
+        "promote to (1 Preferences · 2 Patterns · 3 Project Conventions · 4 Review Guidance: a number or a name)"
+    );
+    type_text(&mut app, "3");
+    press(&mut app, &["<Enter>"]);
+    let shown = confirm_text(&app);
+    assert!(shown.contains("files under: ## Project Conventions (chosen)"), "{shown}");
+    press(&mut app, &["y"]);
+    let text = read(&root, "memory/long-term.md");
+    let at = text.find("Grafana dashboards").unwrap();
+    assert!(text.find("## Project Conventions").unwrap() < at && at < text.find("## Review Guidance").unwrap(), "{text}");
+    // Inferred: the dialog at once, Tab to the next section.
+    let restic = find(&app, "restic");
+    go_to(&mut app, &restic);
+    press(&mut app, &["p"]);
+    assert!(app.model.review.prompt.is_none(), "no question first");
+    assert!(confirm_text(&app).contains("files under: ## Patterns (inferred: a repeated candidate"), "{}", confirm_text(&app));
+    press(&mut app, &["<Tab>"]);
+    assert!(confirm_text(&app).contains("files under: ## Project Conventions (chosen; folio inferred Patterns)"));
+    assert!(confirm_text(&app).starts_with("promote "), "{}", confirm_text(&app));
+}

@@ -32,6 +32,8 @@ pub enum PromptKind {
     Filter,
     PromoteTo {
         target: EntityIdx,
+        /// The sections an answer picks from, where the format promotes into one (awareness).
+        filing: Option<Filing>,
     },
     /// What the approved entities are filed as, where their format files them under a section
     /// and cannot tell which (`ReviewRules::approve_filing`: an awareness candidate's);
@@ -57,6 +59,9 @@ impl Prompt {
             PromptKind::Veto { what, .. } => return format!("veto {what}: reason"),
             PromptKind::Reviewer { .. } => "who is reviewing? (your name, recorded as human:NAME; remembered)",
             PromptKind::Filter => "bulk filter (status: kind: reason: path: older:30d)",
+            PromptKind::PromoteTo { filing: Some(f), .. } => {
+                return format!("promote to ({}: a number or a name)", f.numbered());
+            }
             PromptKind::PromoteTo { .. } => "promote to (empty: the dialect's next step)",
             PromptKind::ApproveKind { question, .. } => question,
         };
@@ -70,11 +75,20 @@ pub struct SectionChoice {
     pub targets: Vec<EntityIdx>,
     pub filing: Filing,
     pub current: usize,
+    /// Asked by `p` (a promote to the section) rather than `a` (an approval filed there).
+    pub promote: bool,
 }
 
 impl SectionChoice {
     pub fn kind(&self) -> Option<&str> {
         self.filing.choices.get(self.current).map(|c| c.kind.as_str())
+    }
+
+    /// The verdict that files the targets under the current section.
+    pub fn verdict(&self) -> folio_core::store::review::Verdict {
+        use folio_core::store::review::Verdict;
+        let kind = self.kind().map(str::to_string);
+        if self.promote { Verdict::Promote { to: kind } } else { Verdict::Approve { over: None, kind } }
     }
 }
 

@@ -157,11 +157,9 @@ pub(super) fn named(model: &Model, id: &str) -> String {
 /// An approval that files its entry under a section: which one, why, and the others (Tab).
 fn section_lines(model: &Model, plan: &folio_core::store::review::Plan) -> Vec<String> {
     let Some(choice) = model.review.section.as_ref() else { return Vec::new() };
-    let planned_kind = match model.review.last_request.as_ref() {
-        Some((targets, folio_core::store::review::Verdict::Approve { kind: Some(k), .. })) if *targets == choice.targets => k,
-        _ => return Vec::new(),
-    };
-    if plan.verb != "approve" || choice.kind() != Some(planned_kind.as_str()) {
+    // Only in the dialog of the verdict the choice planned (not a later veto's, say).
+    let planned = model.review.last_request.as_ref().is_some_and(|(targets, v)| *targets == choice.targets && *v == choice.verdict());
+    if !planned || !matches!(plan.verb.as_str(), "approve" | "promote") {
         return Vec::new();
     }
     let Some(now) = choice.filing.choices.get(choice.current) else { return Vec::new() };

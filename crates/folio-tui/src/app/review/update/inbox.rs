@@ -98,9 +98,18 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
             Vec::new()
         }
         Action::Promote => {
-            if let Some(target) = selected_target(model) {
-                model.review.prompt = Some(Prompt { kind: PromptKind::PromoteTo { target }, text: String::new() });
+            let Some(target) = selected_target(model) else { return Some(Vec::new()) };
+            model.review.section = None;
+            // Promoting an awareness candidate is filing it under a section: inferred, straight
+            // to the dialog (Tab changes it), as `a` does.
+            let filing = filing_of(model, &[target]);
+            if let Some((current, filing)) = filing.clone().and_then(|f| f.inferred.as_ref().map(|(i, _)| *i).map(|i| (i, f))) {
+                let choice = super::super::SectionChoice { targets: vec![target], filing, current, promote: true };
+                let verdict = choice.verdict();
+                model.review.section = Some(choice);
+                return Some(plan_job(model, vec![target], verdict));
             }
+            model.review.prompt = Some(Prompt { kind: PromptKind::PromoteTo { target, filing }, text: String::new() });
             Vec::new()
         }
         Action::EditApprove | Action::Edit => {
@@ -322,10 +331,10 @@ fn approve_or_ask(model: &mut Model, targets: Vec<EntityIdx>) -> Vec<Job> {
     let Some(filing) = filing_of(model, &targets) else { return plan_job(model, targets, Verdict::approve()) };
     match filing.inferred.as_ref().map(|(i, _)| *i) {
         Some(current) if targets.len() == 1 => {
-            let choice = super::super::SectionChoice { targets: targets.clone(), filing, current };
-            let kind = choice.kind().map(str::to_string);
+            let choice = super::super::SectionChoice { targets: targets.clone(), filing, current, promote: false };
+            let verdict = choice.verdict();
             model.review.section = Some(choice);
-            plan_job(model, targets, Verdict::Approve { over: None, kind })
+            plan_job(model, targets, verdict)
         }
         _ => {
             let question = question(model, &targets, &filing);
@@ -360,11 +369,11 @@ pub(super) fn next_section(model: &mut Model) -> Vec<Job> {
         return Vec::new();
     };
     choice.current = (choice.current + 1) % choice.filing.choices.len().max(1);
-    let (targets, kind) = (choice.targets.clone(), choice.kind().map(str::to_string));
+    let (targets, verdict) = (choice.targets.clone(), choice.verdict());
     let section = choice.filing.choices.get(choice.current).map(|c| c.section.clone()).unwrap_or_default();
     model.review.confirm = None;
     say(model, format!("filing under {section}…"), false);
-    plan_job(model, targets, Verdict::Approve { over: None, kind })
+    plan_job(model, targets, verdict)
 }
 
 pub(super) fn answer_prompt(model: &mut Model) -> Vec<Job> {
@@ -409,18 +418,33 @@ pub(super) fn answer_prompt(model: &mut Model) -> Vec<Job> {
         }
         PromptKind::ApproveKind { targets, filing, then_edit, .. } => {
             let current = filing.pick(&text).unwrap_or_default();
-            let choice = super::super::SectionChoice { targets: targets.clone(), filing, current };
-            let kind = choice.kind().map(str::to_string);
+            let choice = super::super::SectionChoice { targets: targets.clone(), filing, current, promote: false };
             if then_edit {
-                model.review.approve_kind = kind;
+                model.review.approve_kind = choice.kind().map(str::to_string);
                 return open_editor(model, targets.first().copied(), true, false);
             }
+            let verdict = choice.verdict();
             model.review.section = Some(choice);
-            let effects = plan_job(model, targets, Verdict::Approve { over: None, kind });
+            let effects = plan_job(model, targets, verdict);
             model.review.planning_from_prompt = true;
             effects
         }
-        PromptKind::PromoteTo { target } => {
+        PromptKind::PromoteTo { filing: Some(ref filing), .. } if filing.pick(&text).is_none() => {
+            let choices = filing.numbered();
+            say(model, format!("promote files the entry under a section: type its number or name ({choices})"), true);
+            model.review.prompt = Some(p);
+            Vec::new()
+        }
+        PromptKind::PromoteTo { target, filing: Some(filing) } => {
+            let current = filing.pick(&text).unwrap_or_default();
+            let choice = super::super::SectionChoice { targets: vec![target], filing, current, promote: true };
+            let verdict = choice.verdict();
+            model.review.section = Some(choice);
+            let jobs = plan_job(model, vec![target], verdict);
+            model.review.planning_from_prompt = true;
+            jobs
+        }
+        PromptKind::PromoteTo { target, filing: None } => {
             let jobs = plan_job(model, vec![target], Verdict::Promote { to: (!text.is_empty()).then_some(text) });
             model.review.planning_from_prompt = true;
             jobs
