@@ -69,7 +69,7 @@ fn content(c: &mut Criterion) {
             let mut out = Vec::new();
             let threshold = LintConfig::default().near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
             let profiles = near_duplicate::all_profiles(&store);
-            let pairs = near_duplicate::check(&store, &profiles, threshold, &mut out);
+            let pairs = near_duplicate::check(&store, &profiles, threshold, &|_, _, _, _| true, &mut out);
             possible_contradiction::check(&store, &pairs, &[], &mut out);
             out.len()
         })

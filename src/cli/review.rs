@@ -316,7 +316,11 @@ fn show(store: &Store, id: &str, as_json: bool) -> anyhow::Result<u8> {
             print!("{}", escape::text(&diff::render(&ops)));
         }
         SinceApproval::TextNotKept { by, at } => {
-            println!("--- approved by {} at {}; that text is not kept: whole text ---", escape::line(&by), escape::line(&at));
+            println!(
+                "--- approved by {} at {}; that text is not kept: whole text ---",
+                escape::line(&by),
+                escape::line(&at)
+            );
             print!("{}", escape::text(&store.read_entity_text(idx)?));
         }
         SinceApproval::Never => {

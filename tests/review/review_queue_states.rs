@@ -139,7 +139,9 @@ fn an_approval_whose_text_is_not_kept_is_named_not_called_never_approved() {
     let shown = run(&["review", s, "show", id]);
     assert!(!shown.contains("never approved"), "{shown}");
     assert!(
-        shown.contains("--- approved by human:maria at 2026-08-22T15:03:11.220871Z; that text is not kept: whole text ---"),
+        shown.contains(
+            "--- approved by human:maria at 2026-08-22T15:03:11.220871Z; that text is not kept: whole text ---"
+        ),
         "{shown}"
     );
     // A never-reviewed item still says so.

@@ -453,7 +453,10 @@ fn an_awareness_candidate_with_an_inferred_section_is_a_then_y_and_tab_changes_i
     t.wait_for("Review inbox (2 of 20 · restic)");
     t.keys(&["a"]);
     let s = t.wait_for("files under: ## Patterns (inferred: a repeated candidate");
-    assert!(s.contains("Tab: the next section (1 Preferences · 2 Patterns · 3 Project Conventions · 4 Review Guidance)"), "{s}");
+    assert!(
+        s.contains("Tab: the next section (1 Preferences · 2 Patterns · 3 Project Conventions · 4 Review Guidance)"),
+        "{s}"
+    );
     // Any section, one key each: Patterns → Project Conventions → Review Guidance.
     t.keys(&["Tab"]);
     t.wait_for("files under: ## Project Conventions (chosen; folio inferred Patterns)");
@@ -463,7 +466,8 @@ fn an_awareness_candidate_with_an_inferred_section_is_a_then_y_and_tab_changes_i
     t.wait_for("wrote memory/long-term.md");
     let text = std::fs::read_to_string(root.join("memory/long-term.md")).unwrap();
     let line = text.find("Check the restic snapshot age").expect("the promoted entry");
-    let (guidance, candidates) = (text.find("## Review Guidance").unwrap(), text.find("## Promotion Candidates").unwrap());
+    let (guidance, candidates) =
+        (text.find("## Review Guidance").unwrap(), text.find("## Promotion Candidates").unwrap());
     assert!(guidance < line && line < candidates, "filed under Review Guidance:\n{text}");
     assert_eq!(text.matches("Check the restic snapshot age").count(), 1, "its twin folded in:\n{text}");
     t.keys(&["q", "q"]);

@@ -367,13 +367,20 @@ fn awareness_promote_offers_every_section() {
     press(&mut app, &["y"]);
     let text = read(&root, "memory/long-term.md");
     let at = text.find("Grafana dashboards").unwrap();
-    assert!(text.find("## Project Conventions").unwrap() < at && at < text.find("## Review Guidance").unwrap(), "{text}");
+    assert!(
+        text.find("## Project Conventions").unwrap() < at && at < text.find("## Review Guidance").unwrap(),
+        "{text}"
+    );
     // Inferred: the dialog at once, Tab to the next section.
     let restic = find(&app, "restic");
     go_to(&mut app, &restic);
     press(&mut app, &["p"]);
     assert!(app.model.review.prompt.is_none(), "no question first");
-    assert!(confirm_text(&app).contains("files under: ## Patterns (inferred: a repeated candidate"), "{}", confirm_text(&app));
+    assert!(
+        confirm_text(&app).contains("files under: ## Patterns (inferred: a repeated candidate"),
+        "{}",
+        confirm_text(&app)
+    );
     press(&mut app, &["<Tab>"]);
     assert!(confirm_text(&app).contains("files under: ## Project Conventions (chosen; folio inferred Patterns)"));
     assert!(confirm_text(&app).starts_with("promote "), "{}", confirm_text(&app));

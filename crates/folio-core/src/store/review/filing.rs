@@ -31,7 +31,8 @@ impl Filing {
 
     /// `1 Preferences · 2 Patterns · …`, as a question or a dialog lists them.
     pub fn numbered(&self) -> String {
-        let each: Vec<String> = self.choices.iter().enumerate().map(|(i, c)| format!("{} {}", i + 1, c.section)).collect();
+        let each: Vec<String> =
+            self.choices.iter().enumerate().map(|(i, c)| format!("{} {}", i + 1, c.section)).collect();
         each.join(" · ")
     }
 }
@@ -43,7 +44,10 @@ mod tests {
     #[test]
     fn an_answer_picks_by_number_kind_or_section() {
         let choice = |k: &str, s: &str| FilingChoice { kind: k.into(), section: s.into() };
-        let f = Filing { choices: vec![choice("preference", "Preferences"), choice("pattern", "Patterns")], inferred: None };
+        let f = Filing {
+            choices: vec![choice("preference", "Preferences"), choice("pattern", "Patterns")],
+            inferred: None,
+        };
         assert_eq!(f.pick("2"), Some(1));
         assert_eq!(f.pick("Preference"), Some(0));
         assert_eq!(f.pick("patterns"), Some(1));

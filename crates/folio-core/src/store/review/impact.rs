@@ -251,7 +251,8 @@ impl Impact {
             let wheres: Vec<String> = self.broken.iter().map(|r| format!("{}:{}", r.from, r.line)).collect();
             plan.event.bullets.push(format!("{}{}: {}.", left[..1].to_uppercase(), &left[1..], wheres.join(", ")));
         }
-        plan.notes.push(format!("{} left broken; `folio lint` lists them", count(self.broken.len(), "inbound reference")));
+        plan.notes
+            .push(format!("{} left broken; `folio lint` lists them", count(self.broken.len(), "inbound reference")));
     }
 }
 

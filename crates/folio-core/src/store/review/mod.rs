@@ -25,8 +25,8 @@ pub mod merge_candidates;
 pub mod plan;
 pub mod queue;
 pub mod retype;
-pub mod since;
 pub mod rules;
+pub mod since;
 pub mod stub;
 pub mod verdict;
 

@@ -209,7 +209,10 @@ fn act(model: &mut Model, a: Action) -> Vec<Job> {
             v.show_ignored = !v.show_ignored;
             let shown = if v.show_ignored { "shown" } else { "hidden" };
             let n = model.lint.as_ref().map(|r| r.suppressed.len()).unwrap_or(0);
-            model.message = Some(Message { text: format!("{} {shown}", folio_core::store::model::count::count(n, "ignored finding")), warn: false });
+            model.message = Some(Message {
+                text: format!("{} {shown}", folio_core::store::model::count::count(n, "ignored finding")),
+                warn: false,
+            });
         }
         Action::Open => return jump(model),
         Action::ApplyFix => return preview_fix(model, false),

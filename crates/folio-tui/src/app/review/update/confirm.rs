@@ -158,7 +158,11 @@ pub(super) fn named(model: &Model, id: &str) -> String {
 fn section_lines(model: &Model, plan: &folio_core::store::review::Plan) -> Vec<String> {
     let Some(choice) = model.review.section.as_ref() else { return Vec::new() };
     // Only in the dialog of the verdict the choice planned (not a later veto's, say).
-    let planned = model.review.last_request.as_ref().is_some_and(|(targets, v)| *targets == choice.targets && *v == choice.verdict());
+    let planned = model
+        .review
+        .last_request
+        .as_ref()
+        .is_some_and(|(targets, v)| *targets == choice.targets && *v == choice.verdict());
     if !planned || !matches!(plan.verb.as_str(), "approve" | "promote") {
         return Vec::new();
     }

@@ -103,7 +103,9 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
             // Promoting an awareness candidate is filing it under a section: inferred, straight
             // to the dialog (Tab changes it), as `a` does.
             let filing = filing_of(model, &[target]);
-            if let Some((current, filing)) = filing.clone().and_then(|f| f.inferred.as_ref().map(|(i, _)| *i).map(|i| (i, f))) {
+            if let Some((current, filing)) =
+                filing.clone().and_then(|f| f.inferred.as_ref().map(|(i, _)| *i).map(|i| (i, f)))
+            {
                 let choice = super::super::SectionChoice { targets: vec![target], filing, current, promote: true };
                 let verdict = choice.verdict();
                 model.review.section = Some(choice);
@@ -261,7 +263,11 @@ fn group_inbox(model: &mut Model) -> Vec<Job> {
     model.review.cursor = cursor;
     let text = match model.review.group {
         Some(by) => {
-            format!("grouped by {}: {}; A, X or D decides the selected item's group", by.name(), folio_core::store::model::count::count(groups, "group"))
+            format!(
+                "grouped by {}: {}; A, X or D decides the selected item's group",
+                by.name(),
+                folio_core::store::model::count::count(groups, "group")
+            )
         }
         None => "not grouped".to_string(),
     };
@@ -412,7 +418,11 @@ pub(super) fn answer_prompt(model: &mut Model) -> Vec<Job> {
         }
         PromptKind::ApproveKind { ref filing, .. } if filing.pick(&text).is_none() => {
             let choices = filing.numbered();
-            say(model, format!("this approval files the entry under a section: type its number or name ({choices})"), true);
+            say(
+                model,
+                format!("this approval files the entry under a section: type its number or name ({choices})"),
+                true,
+            );
             model.review.prompt = Some(p);
             Vec::new()
         }
