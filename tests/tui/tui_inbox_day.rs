@@ -451,6 +451,9 @@ fn an_awareness_candidate_with_an_inferred_section_is_a_then_y_and_tab_changes_i
     t.wait_for("24 entities");
     t.keys(&["R", "f", "-l", "restic", "Enter"]);
     t.wait_for("Review inbox (2 of 20 · restic)");
+    // The detail says where `a` files it before anything is pressed.
+    let s = t.wait_for("under Patterns, inferred");
+    assert!(line_with(&s, "asks for").contains("candidate → active entry under Patterns, inferred"), "{s}");
     t.keys(&["a"]);
     let s = t.wait_for("files under: ## Patterns (inferred: a repeated candidate");
     assert!(

@@ -378,7 +378,13 @@ fn detail(store: &Store, item: &QueueItem) -> Detail {
 fn promotion(store: &Store, item: &QueueItem) -> Option<String> {
     let evidence = format!("evidence {}, sources {}", item.evidence, item.sources);
     let step = store.kind().format().promotion_step(item.status.as_deref().unwrap_or(""))?;
-    Some(format!("{step} ({evidence})"))
+    // Where an approval files it, when folio infers a section (awareness): `a` `y` files it there.
+    let filing = store.kind().format().review().approve_filing(store, item.idx);
+    let inferred = filing.and_then(|f| f.inferred.and_then(|(i, _)| f.choices.get(i).map(|c| c.section.clone())));
+    match inferred {
+        Some(section) => Some(format!("{step} under {section}, inferred ({evidence})")),
+        None => Some(format!("{step} ({evidence})")),
+    }
 }
 
 fn seed(store: &Store, idx: EntityIdx) -> Result<EditSeed, String> {
