@@ -456,6 +456,7 @@ fn an_awareness_candidate_with_an_inferred_section_is_a_then_y_and_tab_changes_i
     assert!(line_with(&s, "asks for").contains("candidate → active entry under Patterns, inferred"), "{s}");
     t.keys(&["a"]);
     let s = t.wait_for("files under: ## Patterns (inferred: a repeated candidate");
+    assert!(s.contains("<Tab>  file under the next section"), "the status bar hints Tab:\n{s}");
     assert!(
         s.contains("Tab: the next section (1 Preferences · 2 Patterns · 3 Project Conventions · 4 Review Guidance)"),
         "{s}"

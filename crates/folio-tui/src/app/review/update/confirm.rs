@@ -23,6 +23,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
         Action::Close => {
             let cancelled = !matches!(c.pending, Pending::Nothing);
             model.review.confirm = None;
+            model.review.section = None;
             if cancelled {
                 say(model, "cancelled; nothing was written", false);
             }
@@ -36,6 +37,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
         }
         Action::Confirm => {
             let Some(c) = model.review.confirm.take() else { return Vec::new() };
+            model.review.section = None;
             let Some(store) = store(model) else { return Vec::new() };
             return match c.pending {
                 Pending::Plan(plan) => {
