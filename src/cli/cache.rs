@@ -40,7 +40,11 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         Action::Info { json } => info(cache, json),
         Action::Clear { all: true, .. } => {
             let n = cache.clear(None).context("cannot clear the cache")?;
-            println!("removed {n} cache file(s) from {}", escape::line(&cache.dir().display().to_string()));
+            println!(
+                "removed {} from {}",
+                crate::store::model::count::count(n, "cache file"),
+                escape::line(&cache.dir().display().to_string())
+            );
             Ok(0)
         }
         Action::Clear { path, .. } => {

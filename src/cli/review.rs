@@ -13,6 +13,7 @@ use folio_core::store::history::attribution;
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::review::filter::Filter;
 use folio_core::store::review::group::{Grouping, grouped};
+use folio_core::store::review::since::SinceApproval;
 use folio_core::store::review::{self, Plan, Reviewer, Verdict, diff, queue};
 
 #[derive(clap::Args, Debug)]
@@ -260,10 +261,10 @@ fn list(store: &Store, as_json: bool, filter: Option<&str>, group: Option<Groupi
         return Ok(0);
     };
     for (key, members) in &groups {
-        println!("== {} ({} item(s))", escape::line(key), members.len());
+        println!("== {} ({})", escape::line(key), crate::store::model::count::count(members.len(), "item"));
         print_items(members);
     }
-    println!("{} awaiting review in {} group(s)", items.len(), groups.len());
+    println!("{} awaiting review in {}", items.len(), crate::store::model::count::count(groups.len(), "group"));
     Ok(0)
 }
 
@@ -291,9 +292,12 @@ fn show(store: &Store, id: &str, as_json: bool) -> anyhow::Result<u8> {
         println!("{}: not awaiting review", escape::line(&store.entity(idx).id));
         return Ok(0);
     };
-    let since = queue::since_approval(store, &item);
+    let since = review::since::since_approval(store, &item);
     if as_json {
-        let diff = since.as_ref().map(|(_, ops)| diff::render(ops));
+        let diff = match &since {
+            SinceApproval::Changes { ops, .. } => Some(diff::render(ops)),
+            _ => None,
+        };
         print_json(&json!({ "item": item, "diff": diff }));
         return Ok(0);
     }
@@ -307,11 +311,19 @@ fn show(store: &Store, id: &str, as_json: bool) -> anyhow::Result<u8> {
         println!("warning: hidden control characters; approving needs --confirm-hidden");
     }
     match since {
-        Some((_, ops)) => {
+        SinceApproval::Changes { ops, .. } => {
             println!("--- changes since the last approval ---");
             print!("{}", escape::text(&diff::render(&ops)));
         }
-        None => {
+        SinceApproval::TextNotKept { by, at } => {
+            println!(
+                "--- approved by {} at {}; that text is not kept: whole text ---",
+                escape::line(&by),
+                escape::line(&at)
+            );
+            print!("{}", escape::text(&store.read_entity_text(idx)?));
+        }
+        SinceApproval::Never => {
             println!("--- never approved: whole text ---");
             print!("{}", escape::text(&store.read_entity_text(idx)?));
         }

@@ -127,7 +127,7 @@ fn review_list_groups_by_author_and_by_run() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("== run-1 (3 item(s))") && text.contains("== run-2 (1 item(s))"), "{text}");
+    assert!(text.contains("== run-1 (3 items)") && text.contains("== run-2 (1 item)"), "{text}");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_folio"))
         .args(["review", r, "list", "--group", "colour"])
         .output()
@@ -151,7 +151,7 @@ fn gb_groups_the_inbox_and_a_bulk_verdict_takes_the_selected_group() {
     press(&mut app, &["A"]);
     let c = app.model.review.confirm.as_ref().expect("the bulk dialog");
     let dialog = c.lines.join("\n");
-    assert!(dialog.contains("1 file(s) change") || dialog.contains("notes/n1"), "{dialog}");
+    assert!(dialog.contains("1 file changes") || dialog.contains("notes/n1"), "{dialog}");
     assert!(!dialog.contains("notes/n0") && !dialog.contains("notes/n2"), "only run-2:\n{dialog}");
     press(&mut app, &["n"]);
     go_to(&mut app, "notes/n0");

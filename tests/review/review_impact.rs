@@ -17,14 +17,14 @@ fn forget_lists_and_logs_the_links_it_breaks_and_lint_reports_them() {
     let r = root.to_str().unwrap();
     let (out, _) = run(&["review", r, "forget", "alex-park", "--as", "human:ann", "--dry-run"]);
     for expected in [
-        "6 inbound reference(s):\n",
+        "6 inbound references:\n",
         "  _index.md:22 catalog entry → alex-park (entities/alex-park.md)\n",
         "  concepts/investor-relations-2026.md:1 edge links → alex-park (alex-park)\n",
         "  entities/lead-investor.md:20 link → alex-park (alex-park)\n",
         "⚠ 5 left broken (logged; lint reports them):\n",
-        "1 catalog(s) regenerated:\n  _index.md\n",
+        "1 catalog regenerated:\n  _index.md\n",
         "--- a/_index.md\n+++ b/_index.md\n",
-        "5 inbound link(s) left broken",
+        "5 inbound links left broken",
     ] {
         assert!(out.contains(expected), "{expected:?} missing:\n{out}");
     }
@@ -34,7 +34,7 @@ fn forget_lists_and_logs_the_links_it_breaks_and_lint_reports_them() {
 
     run(&["review", r, "forget", "alex-park", "--as", "human:ann"]);
     let log = std::fs::read_to_string(root.join("_log.md")).unwrap();
-    assert!(log.contains("5 inbound link(s) left broken"), "{log}");
+    assert!(log.contains("5 inbound links left broken"), "{log}");
     let lint = stdout(&folio(&["lint", r]));
     for at in ["entities/lead-investor.md:20:", "summaries/2026-04-27-investor-call.md:14:"] {
         assert!(lint.lines().any(|l| l.starts_with(at) && l.contains("broken-link")), "{at}\n{lint}");

@@ -125,3 +125,26 @@ fn an_opendray_veto_writes_values_lint_accepts() {
     assert!(mine.is_empty(), "{mine:?}");
     assert_eq!(reasons(&root, "fact-grafana-port"), None);
 }
+
+/// Issue 41: an evolve `review` row approved an entity whose text folio never kept (the row
+/// names a hash): the item is `changed-since-approval`, and `show` says who approved it rather
+/// than "never approved", so the reason and the detail agree.
+#[test]
+fn an_approval_whose_text_is_not_kept_is_named_not_called_never_approved() {
+    let store = fixture("evolve-project");
+    let s = store.to_str().unwrap();
+    let id = "guideline/prefer-git-worktrees-for-parallel-branches";
+    let got = reasons(&store, id).expect("queued");
+    assert!(got.contains(&"changed-since-approval".to_string()), "{got:?}");
+    let shown = run(&["review", s, "show", id]);
+    assert!(!shown.contains("never approved"), "{shown}");
+    assert!(
+        shown.contains(
+            "--- approved by human:maria at 2026-08-22T15:03:11.220871Z; that text is not kept: whole text ---"
+        ),
+        "{shown}"
+    );
+    // A never-reviewed item still says so.
+    let never = run(&["review", s, "show", "guideline/prefer-ripgrep-over-grep-for-code-search"]);
+    assert!(never.contains("--- never approved: whole text ---"), "{never}");
+}

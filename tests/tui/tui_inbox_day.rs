@@ -334,3 +334,146 @@ fn help_finds_the_review_keys_from_the_catalog_and_the_palette_shows_keys_exact_
     t.keys(&["q"]);
     t.wait_for("FOLIO-EXIT=0");
 }
+
+/// Issue 41: a single `f` on a finding in a subscribed clone (someone else's published
+/// guidelines, which `F` leaves out) writes only after a second `y`, the first one saying whose
+/// file it is.
+#[test]
+fn a_single_fix_of_a_subscribed_clone_asks_twice_naming_whose_it_is() {
+    if !runnable("the single-fix sources test") {
+        return;
+    }
+    let (_dir, root) = support::scratch(&support::fixture("evolve-project"));
+    let home = tempfile::tempdir().unwrap();
+    let t = start("folio-inbox-fix-one", &root, (160, 45), home.path());
+    t.wait_for("entities");
+    t.keys(&["4"]);
+    t.wait_for("4 Lint:");
+    // Down the findings until `f` offers a fix in the subscribed clone.
+    let mut found = None;
+    for _ in 0..60 {
+        t.keys(&["f"]);
+        std::thread::sleep(Duration::from_millis(400));
+        let s = t.screen();
+        if s.contains("Fix ") && s.contains("⚠ not this store's own file: subscribed/") {
+            found = Some(s);
+            break;
+        }
+        if s.contains("Fix ") && s.contains("y write") {
+            t.keys(&["n"]);
+        }
+        t.keys(&["j"]);
+    }
+    let s = found.expect("no finding in the subscribed clone offered a fix");
+    assert!(s.contains("y twice: not this store's own file"), "{s}");
+    let theirs = root.join(".evolve/entities/subscribed/alice-guidelines/guideline");
+    let read_all = || -> Vec<String> {
+        let mut files: Vec<_> = std::fs::read_dir(&theirs).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect()
+    };
+    let before = read_all();
+    t.keys(&["y"]);
+    let s = t.wait_for("y again to write it anyway");
+    assert!(s.contains("(n cancels): subscribed/alice-guidelines: a subscribed clone"), "{s}");
+    assert_eq!(read_all(), before, "one y wrote the subscribed clone");
+    t.keys(&["y"]);
+    t.wait_for("fixed ");
+    assert_ne!(read_all(), before, "the second y wrote the fix");
+    t.keys(&["q"]);
+    t.wait_for("FOLIO-EXIT=0");
+}
+
+/// Issue 41: an evolve item approved by a `review` row of the store's audit log, whose text folio
+/// never kept, is `changed-since-approval` and its detail names that approval — it never says
+/// "Never approved" under a reason that says it was approved.
+#[test]
+fn an_approval_whose_text_is_not_kept_agrees_with_its_reason_on_screen() {
+    if !runnable("the evolve approval-detail test") {
+        return;
+    }
+    let (_dir, root) = support::scratch(&support::fixture("evolve-project"));
+    let home = tempfile::tempdir().unwrap();
+    let t = start("folio-inbox-evolve-approved", &root, (160, 45), home.path());
+    t.wait_for("entities");
+    t.keys(&["R"]);
+    // The changed-since-approval tier comes first: its one item is selected.
+    let s = t.wait_for("Approved by human:maria");
+    assert!(s.contains("CH changed-since-approval 1"), "{s}");
+    assert!(line_with(&s, "Approved by human:maria").contains("that text is not kept"), "{s}");
+    assert!(!s.contains("Never approved"), "the detail contradicts its reason:\n{s}");
+    // A never-reviewed item says so.
+    t.keys(&["j"]);
+    t.wait_for("Never approved: the whole text");
+    t.keys(&["q", "q"]);
+    t.wait_for("FOLIO-EXIT=0");
+}
+
+/// Issue 41: the detail calls a `duplicate-title` pair "a merge candidate", and `m` offers the
+/// other entity of the pair first: `m` `Enter` opens the merge into it.
+#[test]
+fn the_merge_picker_offers_a_duplicate_title_pair_first() {
+    if !runnable("the duplicate-title merge test") {
+        return;
+    }
+    let (_dir, root) = support::scratch(&Path::new(env!("CARGO_MANIFEST_DIR")).join("demo"));
+    let home = tempfile::tempdir().unwrap();
+    let t = start("folio-inbox-merge-title", &root, (160, 45), home.path());
+    t.wait_for("40 entities");
+    t.keys(&["R", "f", "-l", "amounts-minor-units", "Enter"]);
+    let s = t.wait_for("a merge candidate");
+    assert!(s.contains("`conventions/money-in-minor-units.md`: a merge candidate"), "{s}");
+    t.keys(&["m"]);
+    let s = t.wait_for("target: ");
+    // Offered before anything is typed: the first row under the query, selected.
+    let query = s.lines().position(|l| l.contains("target: ")).unwrap();
+    let first = s.lines().nth(query + 1).unwrap();
+    assert!(first.contains("Money Amounts in Minor Units  conventions/money-in-minor-units"), "{s}");
+    t.keys(&["Enter"]);
+    t.wait_for("Merge conventions/amounts-minor-units into conventions/money-in-minor-units");
+    t.keys(&["Escape"]);
+    t.keys(&["Escape", "q", "q"]);
+    t.wait_for("FOLIO-EXIT=0");
+}
+
+/// Issue 41: approving an awareness promotion candidate whose section folio infers (a repeated
+/// candidate: the framework's `memory review` suggests it as a pattern) is `a` `y`: no question
+/// first, the dialog names the section and why, and Tab files it under any other section of
+/// the long-term memory instead.
+#[test]
+fn an_awareness_candidate_with_an_inferred_section_is_a_then_y_and_tab_changes_it() {
+    if !runnable("the awareness two-key approval test") {
+        return;
+    }
+    let (_dir, root) = support::scratch(&support::fixture("awareness-home"));
+    let home = tempfile::tempdir().unwrap();
+    let t = start("folio-inbox-awareness", &root, (160, 45), home.path());
+    t.wait_for("24 entities");
+    t.keys(&["R", "f", "-l", "restic", "Enter"]);
+    t.wait_for("Review inbox (2 of 20 · restic)");
+    // The detail says where `a` files it before anything is pressed.
+    let s = t.wait_for("under Patterns, inferred");
+    assert!(line_with(&s, "asks for").contains("candidate → active entry under Patterns, inferred"), "{s}");
+    t.keys(&["a"]);
+    let s = t.wait_for("files under: ## Patterns (inferred: a repeated candidate");
+    assert!(s.contains("<Tab>  file under the next section"), "the status bar hints Tab:\n{s}");
+    assert!(
+        s.contains("Tab: the next section (1 Preferences · 2 Patterns · 3 Project Conventions · 4 Review Guidance)"),
+        "{s}"
+    );
+    // Any section, one key each: Patterns → Project Conventions → Review Guidance.
+    t.keys(&["Tab"]);
+    t.wait_for("files under: ## Project Conventions (chosen; folio inferred Patterns)");
+    t.keys(&["Tab"]);
+    t.wait_for("files under: ## Review Guidance (chosen; folio inferred Patterns)");
+    t.keys(&["y"]);
+    t.wait_for("wrote memory/long-term.md");
+    let text = std::fs::read_to_string(root.join("memory/long-term.md")).unwrap();
+    let line = text.find("Check the restic snapshot age").expect("the promoted entry");
+    let (guidance, candidates) =
+        (text.find("## Review Guidance").unwrap(), text.find("## Promotion Candidates").unwrap());
+    assert!(guidance < line && line < candidates, "filed under Review Guidance:\n{text}");
+    assert_eq!(text.matches("Check the restic snapshot age").count(), 1, "its twin folded in:\n{text}");
+    t.keys(&["q", "q"]);
+    t.wait_for("FOLIO-EXIT=0");
+}

@@ -72,8 +72,18 @@ fn decide(app: &mut App, step: &Step) {
         Step::Promote(id, to) => {
             go_to(app, id);
             press(app, &["p"]);
-            type_text(app, to);
-            press(app, &["<Enter>"]);
+            if app.model.review.prompt.is_some() {
+                type_text(app, to);
+                press(app, &["<Enter>"]);
+            } else {
+                // The section was inferred (awareness): Tab in the dialog until it is `to`'s.
+                for _ in 0..4 {
+                    if app.model.review.section.as_ref().and_then(|c| c.kind()) == Some(*to) {
+                        break;
+                    }
+                    press(app, &["<Tab>"]);
+                }
+            }
             confirm(app, id);
             id
         }

@@ -52,18 +52,18 @@ fn forget_shows_inbound_references_catalogs_and_log_bytes_before_writing() {
     let lines = confirm_lines(&app);
     let shown = lines.join("\n");
     for expected in [
-        "6 inbound reference(s):",
+        "6 inbound references:",
         "  _index.md:22 catalog entry → alex-park (entities/alex-park.md)",
         "  entities/lead-investor.md:1 edge links → alex-park (alex-park)",
         "  summaries/2026-04-27-investor-call.md:14 link → alex-park (alex-park)",
         "⚠ 5 left broken (logged; lint reports them):",
-        "1 catalog(s) regenerated:\n  _index.md",
+        "1 catalog regenerated:\n  _index.md",
         "+++ b/_index.md",
     ] {
         assert!(shown.contains(expected), "{expected:?} missing from:\n{shown}");
     }
     let log_bytes = shown_log_bytes(&lines);
-    assert!(log_bytes.contains("5 inbound link(s) left broken"), "{log_bytes}");
+    assert!(log_bytes.contains("5 inbound links left broken"), "{log_bytes}");
     press(&mut app, &["n"]);
     assert_eq!(snapshot(&root), before, "n writes nothing");
 

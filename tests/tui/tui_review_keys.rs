@@ -181,7 +181,7 @@ fn edit_then_approve_cancelled_writes_nothing_at_all() {
     press(&mut app, &["<C-s>"]);
     let shown = confirm_text(&app);
     assert!(shown.contains("Checked by hand. "), "{shown}");
-    assert!(!shown.contains("0 file(s) change"), "{shown}");
+    assert!(!shown.contains("0 files change"), "{shown}");
     press(&mut app, &["n"]);
     assert_eq!(message(&app), "cancelled; nothing was written");
     assert!(snapshot(&root) == before, "n wrote nothing: no edit, no catalog");
@@ -202,7 +202,8 @@ fn awareness_edit_then_approve_keeps_the_entry_one_line_and_approves_it() {
     go_to(&mut app, &id);
     press(&mut app, &["e"]);
     // The framework files a promoted entry under a kind (`memory promote --kind`): asked first.
-    assert!(app.model.review.prompt.as_ref().unwrap().label().contains("(preference, pattern, project, review)"));
+    let label = app.model.review.prompt.as_ref().unwrap().label();
+    assert!(label.contains("(1 Preferences · 2 Patterns · 3 Project Conventions · 4 Review Guidance"), "{label}");
     type_text(&mut app, "pattern");
     press(&mut app, &["<Enter>"]);
     let body_field = app.model.editor.as_ref().unwrap().fields.len();
@@ -287,8 +288,9 @@ fn awareness_edit_then_approve_without_a_change_keeps_the_entry_key() {
     assert!(!app.model.review.items.iter().any(|i| i.id == id), "approved under {id}");
 }
 
-/// Approving an awareness candidate asks for its kind, as the framework's `memory promote
-/// --kind` does (issue 39: a plain approve filed everything under Patterns), and files it there.
+/// Approving an awareness candidate whose section folio cannot infer asks for it, as the
+/// framework's `memory promote --kind` does (issue 39: a plain approve filed everything under
+/// Patterns), listing the long-term memory's sections by number, and files it there.
 #[test]
 fn awareness_approve_asks_for_the_kind() {
     let (_dir, root) = scratch(&fixture("awareness-home"));
@@ -305,10 +307,16 @@ fn awareness_approve_asks_for_the_kind() {
     press(&mut app, &["a"]);
     assert!(app.model.review.confirm.is_none(), "nothing is planned before the kind is known");
     let label = app.model.review.prompt.as_ref().unwrap().label().to_string();
-    assert_eq!(label, format!("file `{id}` as (preference, pattern, project, review)"));
+    assert_eq!(
+        label,
+        format!(
+            "file Grafana dashboards are exported to git every night ({id}) under \
+             (1 Preferences · 2 Patterns · 3 Project Conventions · 4 Review Guidance: a number or a name)"
+        )
+    );
     press(&mut app, &["<Enter>"]);
-    assert!(message(&app).contains("type one"), "{}", message(&app));
-    type_text(&mut app, "preference");
+    assert!(message(&app).contains("type its number or name"), "{}", message(&app));
+    type_text(&mut app, "1");
     press(&mut app, &["<Enter>"]);
     assert!(confirm_text(&app).contains(&format!("({id})?")), "{}", confirm_text(&app));
     press(&mut app, &["y"]);
@@ -332,4 +340,48 @@ fn after_a_verdict_the_next_item_is_selected_and_u_returns_to_the_decided_one() 
     press(&mut app, &["u", "y"]);
     assert!(queued(&app).contains(&"apis/refunds-v2".to_string()), "the undo brought it back");
     assert_eq!(inbox::selected(&app), "apis/refunds-v2", "the cursor is back on the restored item");
+}
+
+/// Issue 41: promoting an awareness candidate offers every section of the long-term memory —
+/// by number in the prompt when folio cannot infer one, straight to the dialog (Tab for the
+/// others) when it can.
+#[test]
+fn awareness_promote_offers_every_section() {
+    let (_dir, root) = scratch(&fixture("awareness-home"));
+    let mut app = inbox::open(&root, (120, 40));
+    let find = |app: &folio::app::App, words: &str| {
+        app.model.review.items.iter().find(|i| i.title.contains(words)).map(|i| i.id.clone()).expect(words)
+    };
+    let grafana = find(&app, "Grafana");
+    go_to(&mut app, &grafana);
+    press(&mut app, &["p"]);
+    let label = app.model.review.prompt.as_ref().unwrap().label();
+    assert_eq!(
+        label,
+        "promote to (1 Preferences · 2 Patterns · 3 Project Conventions · 4 Review Guidance: a number or a name)"
+    );
+    type_text(&mut app, "3");
+    press(&mut app, &["<Enter>"]);
+    let shown = confirm_text(&app);
+    assert!(shown.contains("files under: ## Project Conventions (chosen)"), "{shown}");
+    press(&mut app, &["y"]);
+    let text = read(&root, "memory/long-term.md");
+    let at = text.find("Grafana dashboards").unwrap();
+    assert!(
+        text.find("## Project Conventions").unwrap() < at && at < text.find("## Review Guidance").unwrap(),
+        "{text}"
+    );
+    // Inferred: the dialog at once, Tab to the next section.
+    let restic = find(&app, "restic");
+    go_to(&mut app, &restic);
+    press(&mut app, &["p"]);
+    assert!(app.model.review.prompt.is_none(), "no question first");
+    assert!(
+        confirm_text(&app).contains("files under: ## Patterns (inferred: a repeated candidate"),
+        "{}",
+        confirm_text(&app)
+    );
+    press(&mut app, &["<Tab>"]);
+    assert!(confirm_text(&app).contains("files under: ## Project Conventions (chosen; folio inferred Patterns)"));
+    assert!(confirm_text(&app).starts_with("promote "), "{}", confirm_text(&app));
 }

@@ -120,6 +120,7 @@ actions! {
     ShowIgnored = "show_ignored": "Lint: show or hide the findings the store's config ignores",
     Confirm = "confirm": "Confirm the change shown (review verdict or lint fix)",
     LeaveStubs = "leave_stubs": "Veto/forget dialog: leave a stub where the file was, so links into it keep resolving",
+    NextSection = "next_section": "Approve dialog of an awareness candidate: file it under the next section of the long-term memory",
     Noop = "noop": "Unbind the key (keymap overrides)",
 }
 

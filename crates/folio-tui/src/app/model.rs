@@ -61,6 +61,9 @@ pub enum Overlay {
         scroll: usize,
         findings: Vec<Finding>,
         restore: Option<Box<folio_core::store::write::changeset::Changeset>>,
+        /// Whose files a fix writes when they are not the store's own (a subscribed clone, a
+        /// read-only source): the first `y` only says so, a second one writes.
+        second: Option<String>,
     },
     /// Why ignore `rule` on the entity `entity` (its id): typed text is the reason.
     /// `other`: a pair finding (`possible-contradiction`) is dismissed for that pair alone.

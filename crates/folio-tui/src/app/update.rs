@@ -286,6 +286,7 @@ fn app_wide(model: &mut Model, a: Action) -> Vec<Job> {
         | Action::PrevField
         | Action::Confirm
         | Action::LeaveStubs
+        | Action::NextSection
         | Action::Noop => {}
     }
     Vec::new()

@@ -16,7 +16,7 @@ pub fn rect(area: Rect) -> Rect {
 }
 
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
-    let Some(Overlay::Confirm { title, diff, scroll, .. }) = model.overlays.last() else { return };
+    let Some(Overlay::Confirm { title, diff, scroll, second, .. }) = model.overlays.last() else { return };
     let t = &model.theme;
     let r = rect(area);
     Clear.render(r, buf);
@@ -24,7 +24,14 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         .borders(Borders::ALL)
         .border_style(t.style("border_focus"))
         .title(Span::styled(format!(" {} ", sanitize::line(title)), t.style("accent")))
-        .title_bottom(Span::styled(" y write · n cancel · j/k scroll ", t.style("muted")));
+        .title_bottom(Span::styled(
+            if second.is_some() {
+                " y twice: not this store's own file · n cancel · j/k scroll "
+            } else {
+                " y write · n cancel · j/k scroll "
+            },
+            t.style("muted"),
+        ));
     let inner = block.inner(r);
     block.render(r, buf);
     buf.set_style(inner, t.style("text"));

@@ -167,8 +167,8 @@ fn draw_canvas(model: &Model, store: &Store, center: EntityIdx, area: Rect, buf:
     };
     if laid.dense {
         let text = format!(
-            "more than {MAX_DRAWN} entities within {} hop(s): too dense to draw — browse the lists below",
-            laid.depth
+            "more than {MAX_DRAWN} entities within {}: too dense to draw — browse the lists below",
+            folio_core::store::model::count::count(usize::from(laid.depth), "hop")
         );
         buf.set_line(area.x, area.y, &Line::styled(text, t.style("muted")), area.width);
         return;

@@ -141,11 +141,11 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let width = usize::from(inner.width);
     match &d.diff {
         Some(ops) => {
-            lines.push(Line::styled("Changes since the last approval:", t.style("accent")));
+            lines.push(Line::styled(d.heading.clone(), t.style("accent")));
             lines.extend(diff_lines(model, ops, rows, width));
         }
         None => {
-            lines.push(Line::styled("Never approved: the whole text", t.style("accent")));
+            lines.push(Line::styled(d.heading.clone(), t.style("accent")));
             lines.extend(visible_lines(&d.text, rows, width).map(|l| Line::styled(l, t.style("text"))));
         }
     }

@@ -28,6 +28,10 @@ fn hinted(model: &Model) -> &'static [Action] {
         return &[Action::Save, Action::NextField, Action::Close];
     }
     if model.review.confirm.is_some() {
+        // An approval filed under a section: Tab picks another.
+        if model.review.section.is_some() {
+            return &[Action::Confirm, Action::Close, Action::NextSection, Action::Down];
+        }
         return &[Action::Confirm, Action::Close, Action::Down];
     }
     if model.review.open {

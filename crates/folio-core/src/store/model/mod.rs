@@ -1,5 +1,6 @@
 //! The model: what a store is made of (entities, links, the graph) and small value helpers.
 
+pub mod count;
 pub mod digest;
 pub mod entity;
 pub mod graph;

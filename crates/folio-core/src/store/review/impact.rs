@@ -9,6 +9,7 @@ use super::Plan;
 use super::ledger::is_approval;
 use crate::store::Store;
 use crate::store::dialect::FileRole;
+use crate::store::model::count::count;
 use crate::store::model::entity::{EntityIdx, Resolution};
 use crate::store::model::lines::LineIndex;
 use crate::store::read::{links, resolve::normalize};
@@ -222,7 +223,7 @@ impl Impact {
         if self.inbound.is_empty() {
             return out;
         }
-        out.push(format!("{} inbound reference(s):", self.inbound.len()));
+        out.push(format!("{}:", count(self.inbound.len(), "inbound reference")));
         out.extend(self.inbound.iter().map(|r| format!("  {}", r.describe())));
         if !self.broken.is_empty() {
             out.push(format!("⚠ {} left broken (logged; lint reports them):", self.broken.len()));
@@ -243,14 +244,15 @@ impl Impact {
         if plan.event.details.contains_key("broken_links") {
             return;
         }
-        let left = format!("left {} inbound reference(s) broken", self.broken.len());
+        let left = format!("left {} broken", count(self.broken.len(), "inbound reference"));
         plan.event.summary = format!("{}; {left}", plan.event.summary);
         // A log written from bullets (AIP-10) has the summary in them already.
         if !plan.event.bullets.is_empty() {
             let wheres: Vec<String> = self.broken.iter().map(|r| format!("{}:{}", r.from, r.line)).collect();
             plan.event.bullets.push(format!("{}{}: {}.", left[..1].to_uppercase(), &left[1..], wheres.join(", ")));
         }
-        plan.notes.push(format!("{} inbound reference(s) left broken; `folio lint` lists them", self.broken.len()));
+        plan.notes
+            .push(format!("{} left broken; `folio lint` lists them", count(self.broken.len(), "inbound reference")));
     }
 }
 
@@ -279,7 +281,7 @@ mod tests {
         assert_eq!(impact.broken.len(), 2, "{:?}", impact.lines());
         // The verdict's own summary names the broken links (`broken_links`); every reference
         // left broken, the `sources` entry too, is in `broken_references`.
-        assert!(plan.event.summary.ends_with("1 inbound link(s) left broken"), "{}", plan.event.summary);
+        assert!(plan.event.summary.ends_with("1 inbound link left broken"), "{}", plan.event.summary);
         assert_eq!(plan.event.details["broken_references"].as_array().map(Vec::len), Some(2));
         assert!(preview.log_after.contains("broken_references"));
 

@@ -15,15 +15,18 @@ pub mod draft;
 pub mod edges;
 pub mod expect;
 pub mod fields;
+pub mod filing;
 pub mod filter;
 pub mod group;
 pub mod impact;
 pub mod ledger;
 pub mod merge;
+pub mod merge_candidates;
 pub mod plan;
 pub mod queue;
 pub mod retype;
 pub mod rules;
+pub mod since;
 pub mod stub;
 pub mod verdict;
 

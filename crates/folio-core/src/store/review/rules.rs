@@ -33,10 +33,11 @@ pub trait ReviewRules: Sync {
         false
     }
 
-    /// What approving entity `idx` needs to be told before it can be planned, as the question
-    /// to ask (`Verdict::Approve { kind }`): an awareness candidate's kind, as the framework's
-    /// `memory promote --kind` asks. None: approval needs nothing more.
-    fn approve_asks(&self, _store: &Store, _idx: EntityIdx) -> Option<String> {
+    /// Where approving entity `idx` files it (`Verdict::Approve { kind }`), when the format
+    /// files approvals under a section: an awareness candidate's, as the framework's
+    /// `memory promote --kind` asks — the sections to pick from and the one inferred, if any.
+    /// None: approval needs nothing more.
+    fn approve_filing(&self, _store: &Store, _idx: EntityIdx) -> Option<super::filing::Filing> {
         None
     }
 

@@ -5,6 +5,7 @@ use serde_json::json;
 
 use super::plan::{Decision, Plan};
 use super::{ReviewError, Reviewer};
+use crate::store::model::count::count;
 use crate::store::model::entity::{EntityIdx, rule};
 use crate::store::write::audit::AuditEvent;
 use crate::store::{Store, model::digest};
@@ -13,7 +14,7 @@ use crate::store::{Store, model::digest};
 pub enum Verdict {
     /// Accept as it stands. `over`: the contradicting entity this one wins against (AIP-10).
     /// `kind`: what the approved entity is filed as, where the format asks for it
-    /// (`ReviewRules::approve_asks`: an awareness candidate's section).
+    /// (`ReviewRules::approve_filing`: an awareness candidate's section).
     Approve {
         over: Option<String>,
         kind: Option<String>,
@@ -205,16 +206,16 @@ fn left_broken(store: &Store, targets: &[EntityIdx], plan: &mut Plan) {
         here.dedup();
         if !here.is_empty() {
             plan.notes.push(format!(
-                "{}: {} inbound link(s) will no longer resolve: {}",
+                "{}: {} will no longer resolve: {}",
                 e.id,
-                here.len(),
+                count(here.len(), "inbound link"),
                 here.join(", ")
             ));
             broken.extend(here);
         }
     }
     if !broken.is_empty() {
-        plan.event.summary = format!("{}; {} inbound link(s) left broken", plan.event.summary, broken.len());
+        plan.event.summary = format!("{}; {} left broken", plan.event.summary, count(broken.len(), "inbound link"));
         plan.event.details.insert("broken_links".into(), json!(broken));
     }
 }

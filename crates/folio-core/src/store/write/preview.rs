@@ -101,7 +101,7 @@ impl Preview {
     pub fn lines(&self) -> Vec<String> {
         let mut out = Vec::new();
         if !self.catalogs.is_empty() {
-            out.push(format!("{} catalog(s) regenerated:", self.catalogs.len()));
+            out.push(format!("{} regenerated:", crate::store::model::count::count(self.catalogs.len(), "catalog")));
             out.extend(self.catalogs.iter().map(|(p, _, _)| format!("  {p}")));
         }
         if !self.git_rules.is_empty() {

@@ -251,7 +251,14 @@ fn act_on_list(model: &mut Model, a: Action) -> Vec<Job> {
 /// A worker computed the diff a restore would make: show it to confirm (the changeset travels
 /// with the dialog, so what is confirmed is what was shown).
 pub fn restore_previewed(model: &mut Model, (title, diff, cs): (String, Vec<String>, Box<Changeset>)) -> Vec<Job> {
-    model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings: Vec::new(), restore: Some(cs) });
+    model.overlays.push(Overlay::Confirm {
+        title,
+        diff,
+        scroll: 0,
+        findings: Vec::new(),
+        restore: Some(cs),
+        second: None,
+    });
     Vec::new()
 }
 

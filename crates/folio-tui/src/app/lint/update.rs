@@ -86,10 +86,19 @@ pub fn context_read(model: &mut Model, context: FindingContext) -> Vec<Job> {
     Vec::new()
 }
 
-/// A worker computed the diff of the fixes: show it to confirm.
+/// A worker computed the diff of the fixes: show it to confirm. A fix of a file that is not the store's own (only `f` offers one: `F` leaves them out)
+/// needs a second `y`, naming whose it is.
 pub fn fix_previewed(model: &mut Model, (title, diff, findings): (String, Vec<String>, Vec<Finding>)) -> Vec<Job> {
-    model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings, restore: None });
+    let second = model.store.as_deref().and_then(|s| findings.iter().find_map(|f| not_own(s, f)));
+    model.overlays.push(Overlay::Confirm { title, diff, scroll: 0, findings, restore: None, second });
     Vec::new()
+}
+
+/// Whose file a finding is when the store does not own it: a subscribed clone's, or one the
+/// format never writes (`Format::foreign_source`, `Format::read_only_reason`).
+fn not_own(store: &folio_core::store::Store, f: &Finding) -> Option<String> {
+    let format = store.kind().format();
+    f.path.as_deref().and_then(|p| format.foreign_source(p).or_else(|| format.read_only_reason(p)))
 }
 
 fn report(model: &mut Model, report: Arc<Report>) -> Vec<Job> {
@@ -201,7 +210,10 @@ fn act(model: &mut Model, a: Action) -> Vec<Job> {
             v.show_ignored = !v.show_ignored;
             let shown = if v.show_ignored { "shown" } else { "hidden" };
             let n = model.lint.as_ref().map(|r| r.suppressed.len()).unwrap_or(0);
-            model.message = Some(Message { text: format!("{n} ignored finding(s) {shown}"), warn: false });
+            model.message = Some(Message {
+                text: format!("{} {shown}", folio_core::store::model::count::count(n, "ignored finding")),
+                warn: false,
+            });
         }
         Action::Open => return jump(model),
         Action::ApplyFix => return preview_fix(model, false),
@@ -337,10 +349,7 @@ fn preview_fix(model: &mut Model, whole_rule: bool) -> Vec<Job> {
     }
     // A bulk fix writes only the store's own files: someone else's (a subscribed clone) and
     // files the format never writes are left out, and the dialog's title says whose they are.
-    let format = store.kind().format();
-    let foreign = |x: &folio_core::store::lint::Finding| {
-        x.path.as_deref().and_then(|p| format.foreign_source(p).or_else(|| format.read_only_reason(p)))
-    };
+    let foreign = |x: &Finding| not_own(&store, x);
     let mut left_out: Vec<String> = Vec::new();
     if whole_rule {
         findings.retain(|x| match foreign(x) {
@@ -374,7 +383,10 @@ fn preview_fix(model: &mut Model, whole_rule: bool) -> Vec<Job> {
             None => format!("Fix {} in {path}?", f.rule),
         }
     };
-    let notes = if left_out.is_empty() {
+    let notes = if let (false, Some(whose)) = (whole_rule, foreign(&f)) {
+        // The title may be cut at the dialog's width: the body says whose it is too.
+        vec![format!("⚠ not this store's own file: {whose}"), String::new()]
+    } else if left_out.is_empty() {
         Vec::new()
     } else {
         let mut notes =
@@ -395,6 +407,12 @@ fn confirm_action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
         Action::PageDown => *scroll = (*scroll + 10).min(diff.len().saturating_sub(1)),
         Action::PageUp => *scroll = scroll.saturating_sub(10),
         Action::Confirm => {
+            if let Some(Overlay::Confirm { second: second @ Some(_), .. }) = model.overlays.last_mut() {
+                let whose = second.take().unwrap_or_default();
+                let text = format!("⚠ y again to write it anyway (n cancels): {whose}");
+                model.message = Some(Message { text, warn: true });
+                return Some(Vec::new());
+            }
             let Some(Overlay::Confirm { findings, restore, .. }) = model.overlays.pop() else { return None };
             let store = model.store.clone()?;
             if let Some(cs) = restore {

@@ -6,7 +6,7 @@ use super::jobs::EditSeed;
 use folio_core::store::review::{self, Plan, Reviewer, Verdict};
 use folio_core::store::{Store, model::digest};
 
-/// `kind`: what the approval files the entity as, where its format asks (`approve_asks`).
+/// `kind`: what the approval files the entity as, where its format files approvals under a section (`approve_filing`).
 pub fn plan(
     store: &Store,
     seed: &EditSeed,

@@ -9,7 +9,7 @@ use folio_core::store::lint::near_duplicate;
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::read::body_text;
 use folio_core::store::read::frontmatter;
-use folio_core::store::review::{self, Plan, QueueItem, ReviewError, Reviewer, Verdict, diff, queue};
+use folio_core::store::review::{self, Plan, QueueItem, ReviewError, Reviewer, Verdict, diff};
 use folio_core::store::write::changeset::{Applied, Changeset, WriteError, WriteOptions};
 use folio_core::store::{Store, model::digest, write::audit, write::undo};
 
@@ -61,8 +61,11 @@ pub struct Duplicate {
 #[derive(Debug, Clone, Default)]
 pub struct Detail {
     pub id: String,
-    /// Word diff against the last approved version, when there is one.
+    /// Word diff against the last approved version, when its text is kept.
     pub diff: Option<Vec<(diff::Op, String)>>,
+    /// What the detail says above the diff or the whole text: changes since the approval, an
+    /// approval whose text is not kept (by whom, when), or never approved (`review::since`).
+    pub heading: String,
     /// The whole text (shown when the item was never approved).
     pub text: String,
     /// For a contradiction: the other entity's id and text, shown side by side.
@@ -350,7 +353,12 @@ fn undo_title(store: &Store, record: &undo::Record) -> String {
 
 fn detail(store: &Store, item: &QueueItem) -> Detail {
     let text = store.read_entity_text(item.idx).unwrap_or_default();
-    let diff = queue::since_approval(store, item).map(|(_, ops)| ops);
+    let since = folio_core::store::review::since::since_approval(store, item);
+    let heading = since.heading();
+    let diff = match since {
+        folio_core::store::review::since::SinceApproval::Changes { ops, .. } => Some(ops),
+        _ => None,
+    };
     let fields = store.fields(item.idx).unwrap_or_default();
     let other = frontmatter::get_list(&fields, "contradicts").into_iter().find_map(|id| {
         let i = store.find(&id)?;
@@ -363,14 +371,20 @@ fn detail(store: &Store, item: &QueueItem) -> Detail {
         let shared = mine.intersection(&theirs).cloned().collect();
         Some(Duplicate { idx: o, id: store.entity(o).id.clone(), text: other_text, shared })
     });
-    Detail { id: item.id.clone(), diff, text, other, duplicate, promotion: promotion(store, item) }
+    Detail { id: item.id.clone(), diff, heading, text, other, duplicate, promotion: promotion(store, item) }
 }
 
 /// The promotion an item asks for, from the dialect's own ladder (docs/review.md, "Per format").
 fn promotion(store: &Store, item: &QueueItem) -> Option<String> {
     let evidence = format!("evidence {}, sources {}", item.evidence, item.sources);
     let step = store.kind().format().promotion_step(item.status.as_deref().unwrap_or(""))?;
-    Some(format!("{step} ({evidence})"))
+    // Where an approval files it, when folio infers a section (awareness): `a` `y` files it there.
+    let filing = store.kind().format().review().approve_filing(store, item.idx);
+    let inferred = filing.and_then(|f| f.inferred.and_then(|(i, _)| f.choices.get(i).map(|c| c.section.clone())));
+    match inferred {
+        Some(section) => Some(format!("{step} under {section}, inferred ({evidence})")),
+        None => Some(format!("{step} ({evidence})")),
+    }
 }
 
 fn seed(store: &Store, idx: EntityIdx) -> Result<EditSeed, String> {

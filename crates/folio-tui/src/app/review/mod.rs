@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use crate::app::action::Action;
 use folio_core::store::model::entity::EntityIdx;
+use folio_core::store::review::filing::Filing;
 use folio_core::store::review::filter::Filter;
 use folio_core::store::review::group::{Grouping, grouped};
 use folio_core::store::review::{Plan, QueueItem};
@@ -31,12 +32,16 @@ pub enum PromptKind {
     Filter,
     PromoteTo {
         target: EntityIdx,
+        /// The sections an answer picks from, where the format promotes into one (awareness).
+        filing: Option<Filing>,
     },
-    /// What the approved entities are filed as, where their format asks
-    /// (`ReviewRules::approve_asks`: an awareness candidate's kind); `question` is its words.
+    /// What the approved entities are filed as, where their format files them under a section
+    /// and cannot tell which (`ReviewRules::approve_filing`: an awareness candidate's);
+    /// `question` is its words, `filing` the sections an answer picks from.
     ApproveKind {
         targets: Vec<EntityIdx>,
         question: String,
+        filing: Filing,
         /// Asked by "edit, then approve": the answer opens the editor.
         then_edit: bool,
     },
@@ -54,6 +59,9 @@ impl Prompt {
             PromptKind::Veto { what, .. } => return format!("veto {what}: reason"),
             PromptKind::Reviewer { .. } => "who is reviewing? (your name, recorded as human:NAME; remembered)",
             PromptKind::Filter => "bulk filter (status: kind: reason: path: older:30d)",
+            PromptKind::PromoteTo { filing: Some(f), .. } => {
+                return format!("promote to ({}: a number or a name)", f.numbered());
+            }
             PromptKind::PromoteTo { .. } => "promote to (empty: the dialect's next step)",
             PromptKind::ApproveKind { question, .. } => question,
         };
@@ -61,9 +69,35 @@ impl Prompt {
     }
 }
 
+/// The section an approval being confirmed files its targets under (`Tab` in the dialog
+/// moves to the next one and plans again).
+pub struct SectionChoice {
+    pub targets: Vec<EntityIdx>,
+    pub filing: Filing,
+    pub current: usize,
+    /// Asked by `p` (a promote to the section) rather than `a` (an approval filed there).
+    pub promote: bool,
+}
+
+impl SectionChoice {
+    pub fn kind(&self) -> Option<&str> {
+        self.filing.choices.get(self.current).map(|c| c.kind.as_str())
+    }
+
+    /// The verdict that files the targets under the current section.
+    pub fn verdict(&self) -> folio_core::store::review::Verdict {
+        use folio_core::store::review::Verdict;
+        let kind = self.kind().map(str::to_string);
+        if self.promote { Verdict::Promote { to: kind } } else { Verdict::Approve { over: None, kind } }
+    }
+}
+
 /// "Merge into…": the target, picked with fuzzy recall.
 pub struct Picker {
     pub from: EntityIdx,
+    /// Offered before anything is typed (and again when the query is cleared): the item's
+    /// near-duplicate and same-title entities (`review::merge_candidates`).
+    pub pairs: Vec<EntityIdx>,
     pub query: String,
     pub cursor: usize,
     pub hits: Vec<EntityIdx>,
@@ -130,6 +164,8 @@ pub struct ReviewPane {
     pub last_decided: Option<String>,
     /// The item the cursor goes back to when the queue is next rebuilt (after an undo).
     pub reselect: Option<String>,
+    /// The section the approval being planned or confirmed files under, and the others.
+    pub section: Option<SectionChoice>,
 }
 
 impl Default for ReviewPane {
@@ -157,6 +193,7 @@ impl Default for ReviewPane {
             list_width: crate::app::settings::sidebar::INBOX_DEFAULT,
             last_decided: None,
             reselect: None,
+            section: None,
         }
     }
 }

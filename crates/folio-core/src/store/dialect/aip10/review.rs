@@ -67,10 +67,10 @@ impl ReviewRules for Aip10Review {
     fn merge_event(&self, a: &Entity, b: &Entity, plan: &mut Plan) {
         plan.event.bullets = vec![
             format!(
-                "Merged [[{}]] into [[{}]], which supersedes it; {} link(s) repointed.",
+                "Merged [[{}]] into [[{}]], which supersedes it; {} repointed.",
                 a.id,
                 b.id,
-                plan.repointed.len()
+                crate::store::model::count::count(plan.repointed.len(), "link")
             ),
             format!("Removed {}: merged into [[{}]] (kept in folio's archive).", a.path, b.id),
             format!("{} (by {}).", plan.event.summary, plan.reviewer.by),

@@ -16,6 +16,7 @@ pub mod review;
 pub use format::KIND;
 pub mod entry_key;
 mod events;
+mod filing;
 mod long_term;
 
 pub use events::EVENTS_PATH;

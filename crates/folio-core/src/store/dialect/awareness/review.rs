@@ -11,7 +11,9 @@ use crate::store::Store;
 use crate::store::model::entity::Entity;
 use crate::store::model::entity::EntityIdx;
 use crate::store::read::frontmatter::Fields;
+use super::filing;
 use crate::store::review::Reason;
+use crate::store::review::filing::Filing;
 use crate::store::review::plan::Plan;
 use crate::store::review::rules::ReviewRules;
 use crate::store::review::{ReviewError, Reviewer, Verdict};
@@ -24,10 +26,17 @@ impl ReviewRules for AwarenessReview {
     }
 
     /// A candidate is filed under a kind, which the framework's `memory promote` requires
-    /// (`--kind`): folio asks rather than filing everything under Patterns.
-    fn approve_asks(&self, store: &Store, idx: EntityIdx) -> Option<String> {
-        (is_entry(store.entity(idx)) && store.entity(idx).status.as_deref() == Some("candidate"))
-            .then(|| format!("file `{}` as (preference, pattern, project, review)", store.entity(idx).id))
+    /// (`--kind`): the curated sections, in the file's order, and the one its own suggestion or
+    /// the candidate's words point to (`filing::infer`); none inferred, folio asks.
+    fn approve_filing(&self, store: &Store, idx: EntityIdx) -> Option<Filing> {
+        let e = store.entity(idx);
+        if !(is_entry(e) && e.status.as_deref() == Some("candidate")) {
+            return None;
+        }
+        let choices = filing::choices(store, &e.path);
+        let inferred = filing::infer(store, idx)
+            .and_then(|(kind, why)| choices.iter().position(|c| c.kind == kind).map(|i| (i, why)));
+        Some(Filing { choices, inferred })
     }
 
     fn verdict(&self, store: &Store, idx: EntityIdx, v: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
@@ -63,7 +72,7 @@ pub fn section_of(kind: &str) -> Option<&'static str> {
 }
 
 /// Whether `e` is an entry line of a long-term memory file (not a file of its own).
-fn is_entry(e: &Entity) -> bool {
+pub(super) fn is_entry(e: &Entity) -> bool {
     e.span.end > e.span.start && e.path.ends_with("long-term.md") && e.kind.as_deref() != Some("long-term")
 }
 
@@ -119,11 +128,14 @@ pub fn verdict(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan
         // The framework's `memory promote` requires `--kind`; so does folio, rather than filing
         // every approved candidate under Patterns.
         Verdict::Approve { kind: Some(kind), .. } | Verdict::Promote { to: Some(kind) } => promote(store, idx, kind, plan),
-        Verdict::Approve { kind: None, .. } => Err(ReviewError::refused(format!(
-            "{}: `{}` is a promotion candidate; the framework files it under a kind (its `memory promote --kind`): \
-             approve it with --kind {KINDS}",
-            e.path, e.id
-        ))),
+        Verdict::Approve { kind: None, .. } => {
+            let hint = filing::infer(store, idx).map(|(k, why)| format!(" (folio infers `{k}`: {why})")).unwrap_or_default();
+            Err(ReviewError::refused(format!(
+                "{}: `{}` is a promotion candidate; the framework files it under a kind (its `memory promote --kind`): \
+                 approve it with --kind {KINDS}{hint}",
+                e.path, e.id
+            )))
+        }
         Verdict::Promote { to: None } => Err(ReviewError::refused(format!(
             "{}: `{}` is filed under a kind (the framework's `memory promote --kind`): promote it --to {KINDS}",
             e.path, e.id
@@ -256,7 +268,7 @@ fn replace_line(text: &str, line: &str, new: &str, path: &str) -> Result<String,
 }
 
 /// What the entry says (without its date), as the framework's events quote it.
-fn entry_text(store: &Store, idx: EntityIdx) -> String {
+pub(super) fn entry_text(store: &Store, idx: EntityIdx) -> String {
     let e = store.entity(idx);
     e.description.as_deref().map_or_else(|| e.title.clone(), str::to_string)
 }

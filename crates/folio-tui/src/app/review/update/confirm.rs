@@ -23,11 +23,13 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
         Action::Close => {
             let cancelled = !matches!(c.pending, Pending::Nothing);
             model.review.confirm = None;
+            model.review.section = None;
             if cancelled {
                 say(model, "cancelled; nothing was written", false);
             }
         }
         Action::LeaveStubs => return super::plan::plan_with_stubs(model),
+        Action::NextSection => return super::inbox::next_section(model),
         Action::Confirm if c.needs_second => {
             c.needs_second = false;
             c.title = format!("⚠ SECOND CONFIRMATION — {}", c.title);
@@ -35,6 +37,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
         }
         Action::Confirm => {
             let Some(c) = model.review.confirm.take() else { return Vec::new() };
+            model.review.section = None;
             let Some(store) = store(model) else { return Vec::new() };
             return match c.pending {
                 Pending::Plan(plan) => {
@@ -81,6 +84,7 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
     }
     // What the verdict does to review state (a merge approves its target) comes first.
     lines.extend(plan.review_state.iter().cloned());
+    lines.extend(section_lines(model, &plan));
     let change = if files.len() == 1 { "changes" } else { "change" };
     lines.push(format!("{} {change}:", plural(files.len(), "file")));
     for f in &files {
@@ -99,7 +103,7 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
         );
     }
     if !plan.repointed.is_empty() {
-        lines.push(format!("{} link(s) repointed:", plan.repointed.len()));
+        lines.push(format!("{} repointed:", plural(plan.repointed.len(), "link")));
         lines.extend(plan.repointed.iter().map(|r| format!("  {r}")));
     }
     lines.extend(plan.notes.iter().map(|n| format!("note: {n}")));
@@ -161,6 +165,30 @@ pub(super) fn named(model: &Model, id: &str) -> String {
 }
 
 /// Whether lint reports an error on the item.
+/// An approval that files its entry under a section: which one, why, and the others (Tab).
+fn section_lines(model: &Model, plan: &folio_core::store::review::Plan) -> Vec<String> {
+    let Some(choice) = model.review.section.as_ref() else { return Vec::new() };
+    // Only in the dialog of the verdict the choice planned (not a later veto's, say).
+    let planned = model
+        .review
+        .last_request
+        .as_ref()
+        .is_some_and(|(targets, v)| *targets == choice.targets && *v == choice.verdict());
+    if !planned || !matches!(plan.verb.as_str(), "approve" | "promote") {
+        return Vec::new();
+    }
+    let Some(now) = choice.filing.choices.get(choice.current) else { return Vec::new() };
+    let why = match &choice.filing.inferred {
+        Some((i, why)) if *i == choice.current => format!("inferred: {why}"),
+        Some((i, _)) => format!("chosen; folio inferred {}", choice.filing.choices[*i].section),
+        None => "chosen".to_string(),
+    };
+    vec![
+        format!("files under: ## {} ({why})", now.section),
+        format!("  Tab: the next section ({})", choice.filing.numbered()),
+    ]
+}
+
 fn has_errors(item: &QueueItem) -> bool {
     item.reasons.contains(&Reason::LintError)
 }

@@ -98,18 +98,36 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
             Vec::new()
         }
         Action::Promote => {
-            if let Some(target) = selected_target(model) {
-                model.review.prompt = Some(Prompt { kind: PromptKind::PromoteTo { target }, text: String::new() });
+            let Some(target) = selected_target(model) else { return Some(Vec::new()) };
+            model.review.section = None;
+            // Promoting an awareness candidate is filing it under a section: inferred, straight
+            // to the dialog (Tab changes it), as `a` does.
+            let filing = filing_of(model, &[target]);
+            if let Some((current, filing)) =
+                filing.clone().and_then(|f| f.inferred.as_ref().map(|(i, _)| *i).map(|i| (i, f)))
+            {
+                let choice = super::super::SectionChoice { targets: vec![target], filing, current, promote: true };
+                let verdict = choice.verdict();
+                model.review.section = Some(choice);
+                return Some(plan_job(model, vec![target], verdict));
             }
+            model.review.prompt = Some(Prompt { kind: PromptKind::PromoteTo { target, filing }, text: String::new() });
             Vec::new()
         }
         Action::EditApprove | Action::Edit => {
             let target = selected_target(model);
             model.review.approve_kind = None;
-            match target.and_then(|t| ask_kind(model, &[t])) {
-                Some(question) => {
-                    let kind =
-                        PromptKind::ApproveKind { targets: target.into_iter().collect(), question, then_edit: true };
+            let targets: Vec<EntityIdx> = target.into_iter().collect();
+            match filing_of(model, &targets) {
+                // Inferred: filed there (the edit's dialog names the section).
+                Some(filing) if filing.inferred.is_some() => {
+                    let at = filing.inferred.as_ref().map_or(0, |(i, _)| *i);
+                    model.review.approve_kind = filing.choices.get(at).map(|c| c.kind.clone());
+                    open_editor(model, target, true, false)
+                }
+                Some(filing) => {
+                    let question = question(model, &targets, &filing);
+                    let kind = PromptKind::ApproveKind { targets, question, filing, then_edit: true };
                     model.review.prompt = Some(Prompt { kind, text: String::new() });
                     Vec::new()
                 }
@@ -121,11 +139,12 @@ pub(super) fn action(model: &mut Model, a: Action) -> Option<Vec<Job>> {
             open_editor(model, target, false, true)
         }
         Action::Merge => {
-            if let Some(from) = selected_target(model) {
-                // A near-duplicate offers its pair first: `m` then Enter merges into it.
-                let pair = model.review.selected().and_then(|i| i.duplicate_of).filter(|&d| d != from);
-                let hits = pair.into_iter().collect();
-                model.review.picker = Some(Picker { from, query: String::new(), cursor: 0, hits });
+            if let (Some(from), Some(store)) = (selected_target(model), model.store.as_ref()) {
+                // A near-duplicate or same-title pair is offered first: `m` then Enter merges into it.
+                let near = model.review.selected().and_then(|i| i.duplicate_of);
+                let pairs = folio_core::store::review::merge_candidates::merge_candidates(store, from, near);
+                let hits = pairs.clone();
+                model.review.picker = Some(Picker { from, pairs, query: String::new(), cursor: 0, hits });
             }
             Vec::new()
         }
@@ -197,7 +216,10 @@ fn same_author(model: &mut Model) -> Vec<Job> {
     let shown = model.review.visible().len();
     say(
         model,
-        format!("{shown} queued item(s) by {author}: A, X or D decides them as one batch; f changes the filter"),
+        format!(
+            "{} by {author}: A, X or D decides them as one batch; f changes the filter",
+            folio_core::store::model::count::count(shown, "queued item")
+        ),
         false,
     );
     model.review.detail = None;
@@ -217,7 +239,10 @@ fn same_session(model: &mut Model) -> Vec<Job> {
     let shown = model.review.visible().len();
     say(
         model,
-        format!("{shown} queued item(s) from run {session}: A, X or D decides them as one batch; f changes the filter"),
+        format!(
+            "{} from run {session}: A, X or D decides them as one batch; f changes the filter",
+            folio_core::store::model::count::count(shown, "queued item")
+        ),
         false,
     );
     model.review.detail = None;
@@ -238,7 +263,11 @@ fn group_inbox(model: &mut Model) -> Vec<Job> {
     model.review.cursor = cursor;
     let text = match model.review.group {
         Some(by) => {
-            format!("grouped by {}: {groups} group(s); A, X or D decides the selected item's group", by.name())
+            format!(
+                "grouped by {}: {}; A, X or D decides the selected item's group",
+                by.name(),
+                folio_core::store::model::count::count(groups, "group")
+            )
         }
         None => "not grouped".to_string(),
     };
@@ -298,25 +327,59 @@ pub(super) fn batch_targets(model: &Model) -> Vec<EntityIdx> {
     model.review.batch().iter().filter_map(|i| s.find(&i.id).filter(|&x| s.entity(x).id == i.id)).collect()
 }
 
-/// Approve `targets`, first asking what they are filed as when their format asks
-/// (`ReviewRules::approve_asks`: an awareness candidate's kind, as the framework's
-/// `memory promote --kind` asks); one answer files every target of a bulk approval.
+/// Approve `targets`. Where their format files approvals under a section
+/// (`ReviewRules::approve_filing`: an awareness candidate's, as the framework's
+/// `memory promote --kind` asks), one item whose section folio infers goes straight to the
+/// confirm dialog, which names the section and changes it with Tab; otherwise folio asks
+/// first, and one answer files every target of a bulk approval.
 fn approve_or_ask(model: &mut Model, targets: Vec<EntityIdx>) -> Vec<Job> {
-    match ask_kind(model, &targets) {
-        Some(question) => {
-            let kind = PromptKind::ApproveKind { targets, question, then_edit: false };
+    model.review.section = None;
+    let Some(filing) = filing_of(model, &targets) else { return plan_job(model, targets, Verdict::approve()) };
+    match filing.inferred.as_ref().map(|(i, _)| *i) {
+        Some(current) if targets.len() == 1 => {
+            let choice = super::super::SectionChoice { targets: targets.clone(), filing, current, promote: false };
+            let verdict = choice.verdict();
+            model.review.section = Some(choice);
+            plan_job(model, targets, verdict)
+        }
+        _ => {
+            let question = question(model, &targets, &filing);
+            let kind = PromptKind::ApproveKind { targets, question, filing, then_edit: false };
             model.review.prompt = Some(Prompt { kind, text: String::new() });
             Vec::new()
         }
-        None => plan_job(model, targets, Verdict::approve()),
     }
 }
 
-/// What approving `targets` must ask first, when their format asks anything.
-fn ask_kind(model: &Model, targets: &[EntityIdx]) -> Option<String> {
+/// Where approving `targets` files them, when their format files approvals under a section.
+fn filing_of(model: &Model, targets: &[EntityIdx]) -> Option<folio_core::store::review::filing::Filing> {
     let s = model.store.as_ref()?;
     let rules = s.kind().format().review();
-    targets.iter().find_map(|&i| rules.approve_asks(s, i))
+    targets.iter().find_map(|&i| rules.approve_filing(s, i))
+}
+
+/// The question that asks for the section: the entry by title (or how many), the choices.
+fn question(model: &Model, targets: &[EntityIdx], filing: &folio_core::store::review::filing::Filing) -> String {
+    let what = match (targets, model.store.as_ref()) {
+        ([one], Some(s)) => super::confirm::named(model, &s.entity(*one).id),
+        _ => format!("{} entries", targets.len()),
+    };
+    format!("file {what} under ({}: a number or a name)", filing.numbered())
+}
+
+/// `Tab` in the confirm dialog of an approval that files under a section: the next section,
+/// planned again (the dialog reopens with its diff).
+pub(super) fn next_section(model: &mut Model) -> Vec<Job> {
+    let Some(choice) = model.review.section.as_mut() else {
+        say(model, "Tab changes the section an awareness candidate is filed under; this change has none", true);
+        return Vec::new();
+    };
+    choice.current = (choice.current + 1) % choice.filing.choices.len().max(1);
+    let (targets, verdict) = (choice.targets.clone(), choice.verdict());
+    let section = choice.filing.choices.get(choice.current).map(|c| c.section.clone()).unwrap_or_default();
+    model.review.confirm = None;
+    say(model, format!("filing under {section}…"), false);
+    plan_job(model, targets, verdict)
 }
 
 pub(super) fn answer_prompt(model: &mut Model) -> Vec<Job> {
@@ -353,21 +416,45 @@ pub(super) fn answer_prompt(model: &mut Model) -> Vec<Job> {
             model.review.planning_from_prompt = true;
             jobs
         }
-        PromptKind::ApproveKind { .. } if text.is_empty() => {
-            say(model, "this approval files the entry under a kind: type one", true);
+        PromptKind::ApproveKind { ref filing, .. } if filing.pick(&text).is_none() => {
+            let choices = filing.numbered();
+            say(
+                model,
+                format!("this approval files the entry under a section: type its number or name ({choices})"),
+                true,
+            );
             model.review.prompt = Some(p);
             Vec::new()
         }
-        PromptKind::ApproveKind { targets, then_edit: true, .. } => {
-            model.review.approve_kind = Some(text);
-            open_editor(model, targets.first().copied(), true, false)
-        }
-        PromptKind::ApproveKind { targets, .. } => {
-            let effects = plan_job(model, targets, Verdict::Approve { over: None, kind: Some(text) });
+        PromptKind::ApproveKind { targets, filing, then_edit, .. } => {
+            let current = filing.pick(&text).unwrap_or_default();
+            let choice = super::super::SectionChoice { targets: targets.clone(), filing, current, promote: false };
+            if then_edit {
+                model.review.approve_kind = choice.kind().map(str::to_string);
+                return open_editor(model, targets.first().copied(), true, false);
+            }
+            let verdict = choice.verdict();
+            model.review.section = Some(choice);
+            let effects = plan_job(model, targets, verdict);
             model.review.planning_from_prompt = true;
             effects
         }
-        PromptKind::PromoteTo { target } => {
+        PromptKind::PromoteTo { filing: Some(ref filing), .. } if filing.pick(&text).is_none() => {
+            let choices = filing.numbered();
+            say(model, format!("promote files the entry under a section: type its number or name ({choices})"), true);
+            model.review.prompt = Some(p);
+            Vec::new()
+        }
+        PromptKind::PromoteTo { target, filing: Some(filing) } => {
+            let current = filing.pick(&text).unwrap_or_default();
+            let choice = super::super::SectionChoice { targets: vec![target], filing, current, promote: true };
+            let verdict = choice.verdict();
+            model.review.section = Some(choice);
+            let jobs = plan_job(model, vec![target], verdict);
+            model.review.planning_from_prompt = true;
+            jobs
+        }
+        PromptKind::PromoteTo { target, filing: None } => {
             let jobs = plan_job(model, vec![target], Verdict::Promote { to: (!text.is_empty()).then_some(text) });
             model.review.planning_from_prompt = true;
             jobs
@@ -401,7 +488,7 @@ pub(super) fn rerank(model: &mut Model) {
         .map(|(i, e)| RecallItem::entity(i as EntityIdx, e))
         .collect();
     p.hits = if p.query.trim().is_empty() {
-        Vec::new()
+        p.pairs.clone()
     } else {
         rank::rank(&items, &p.query, PICKER_ROWS).into_iter().map(|(n, _)| items[n].idx).collect()
     };
