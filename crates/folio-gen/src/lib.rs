@@ -20,8 +20,8 @@ mod opendray;
 mod opendray_pg;
 pub mod rng;
 mod vault;
-pub mod words;
 mod wild;
+pub mod words;
 
 /// How tidy a generated store is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -118,7 +118,14 @@ pub fn generate_shaped(kind: DialectKind, entities: usize, seed: u64, out: &Path
     let links = make(&w, entities, seed)?;
     if shape == Shape::Wild {
         let r = wild::roughen(kind, out, seed)?;
-        return Ok(Report { dialect: kind, entities, files: r.files, bytes: r.bytes, links: links + r.links, store: out.to_path_buf() });
+        return Ok(Report {
+            dialect: kind,
+            entities,
+            files: r.files,
+            bytes: r.bytes,
+            links: links + r.links,
+            store: out.to_path_buf(),
+        });
     }
     Ok(Report {
         dialect: kind,

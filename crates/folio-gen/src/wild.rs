@@ -87,7 +87,8 @@ fn rough(rng: &mut Rng, text: &str, entries: &[Entry], me: usize, big: bool, add
     let other = |rng: &mut Rng| &entries[(me + 1 + rng.below(n.max(2) - 1)) % n];
     // 1 %: a required field missing (the first of the keys every dialect asks for).
     if rng.chance(1)
-        && let Some(k) = fields.iter().position(|l| ["type:", "description:", "title:"].iter().any(|p| l.starts_with(p)))
+        && let Some(k) =
+            fields.iter().position(|l| ["type:", "description:", "title:"].iter().any(|p| l.starts_with(p)))
     {
         fields.remove(k);
     }

@@ -23,6 +23,14 @@ pub fn inbox(store: &Store) -> Vec<QueueItem> {
     items
 }
 
+/// `inbox` with folio's persistent cache: hashes and near-duplicate profiles of unchanged
+/// files from it (`queue::build_cached`).
+pub fn inbox_cached(store: &Store, cache: Option<&crate::store::keep::cache::Cache>) -> Vec<QueueItem> {
+    let mut items = queue::build_cached(store, cache);
+    let _ = from_git(store, &mut items);
+    items
+}
+
 /// `inbox` with the store's lint report already at hand (`queue::build_with`).
 pub fn inbox_with(store: &Store, report: &crate::store::lint::Report) -> Vec<QueueItem> {
     let mut items = queue::build_with(store, report);

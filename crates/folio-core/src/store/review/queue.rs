@@ -7,11 +7,12 @@ use serde_json::Value;
 use super::authorship;
 use super::diff;
 use super::ledger::{Ledger, VerdictRecord, is_approval};
+use crate::store::Store;
+use crate::store::keep::cache::{Cache, hashes::Hashes, profiles};
 use crate::store::lint::{self, LintConfig};
 use crate::store::model::entity::Severity;
 use crate::store::model::entity::{EntityIdx, rule};
 use crate::store::read::frontmatter::Fields;
-use crate::store::{Store, model::digest};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -157,12 +158,26 @@ pub struct QueueItem {
 
 /// Build the queue in order of need (`order`).
 pub fn build(store: &Store) -> Vec<QueueItem> {
-    let report = lint::lint(store, &LintConfig::load(&store.root, store.kind()).unwrap_or_default());
-    build_with(store, &report)
+    build_cached(store, None)
+}
+
+/// `build` with folio's persistent cache (issue 44): the content rules take the near-duplicate
+/// profiles of unchanged files from it, and the items their hashes, so an unchanged store's
+/// files are read once each for their fields and none is hashed again.
+pub fn build_cached(store: &Store, cache: Option<&Cache>) -> Vec<QueueItem> {
+    let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
+    let report = lint::lint_with(store, &config, &|| profiles::open(cache, store).0);
+    build_hashed(store, &report, cache)
 }
 
 /// `build` with the store's lint report already at hand (the TUI keeps one current).
 pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
+    build_hashed(store, report, None)
+}
+
+/// `build_with`, the hashes of unchanged files taken from `cache`.
+fn build_hashed(store: &Store, report: &lint::Report, cache: Option<&Cache>) -> Vec<QueueItem> {
+    let mut hashes = Hashes::open(cache, store);
     let ledger = Ledger::open(store);
     let rules = store.kind().format().review();
     // The store's own record of verdicts first; folio's ledger, where it has one, wins.
@@ -192,12 +207,15 @@ pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
         if e.escapes_root() {
             continue;
         }
-        let Ok(text) = store.read_entity_text(idx) else { continue };
-        let hash = digest::of(text.as_bytes());
+        // One read for the fields and, when the cache has no hash for the file as it is, the
+        // hash: the entity's own text is its span of the file (`Store::read_entity_text`).
+        let Ok(text) = store.read_text(idx) else { continue };
+        let own = || Some(text.get(e.span.start as usize..e.span.end as usize).unwrap_or(&text).to_string());
+        let Some(hash) = hashes.get_or(idx, own) else { continue };
         if conflict.is_none() && ledger.vetoed_form(&hash) {
             continue;
         }
-        let f = store.dialect.fields(e, &store.read_text(idx).unwrap_or_default());
+        let f = store.dialect.fields(e, &text);
         let last = latest.get(e.id.as_str());
         // Out of the active set stays out — unless someone changed it after a person vetoed
         // or forgot it (a veto that leaves the file in place records the text it wrote).
@@ -275,6 +293,7 @@ pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
             contradiction_with,
         });
     }
+    hashes.save(cache, store);
     order(&mut out);
     out
 }
