@@ -234,8 +234,11 @@ fn parse_grouping(s: &str) -> Result<Grouping, String> {
 
 fn list(g: &Global, store: &Store, as_json: bool, filter: Option<&str>, group: Option<Grouping>) -> anyhow::Result<u8> {
     let filter = Filter::parse(filter.unwrap_or("")).map_err(anyhow::Error::msg)?;
-    let items: Vec<queue::QueueItem> =
-        attribution::inbox_cached(store, g.cache.as_ref()).into_iter().filter(|i| filter.matches(i)).collect();
+    let (inbox, warnings) = folio_core::store::keep::cache::hashes::inbox(g.cache.as_ref(), store);
+    for w in warnings {
+        eprintln!("folio: cache: {}", super::escape::line(&w));
+    }
+    let items: Vec<queue::QueueItem> = inbox.into_iter().filter(|i| filter.matches(i)).collect();
     let refs: Vec<&queue::QueueItem> = items.iter().collect();
     let groups = group.map(|by| grouped(&refs, by));
     if as_json {

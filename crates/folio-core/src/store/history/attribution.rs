@@ -23,10 +23,13 @@ pub fn inbox(store: &Store) -> Vec<QueueItem> {
     items
 }
 
-/// `inbox` with folio's persistent cache: hashes and near-duplicate profiles of unchanged
-/// files from it (`queue::build_cached`).
-pub fn inbox_cached(store: &Store, cache: Option<&crate::store::keep::cache::Cache>) -> Vec<QueueItem> {
-    let mut items = queue::build_cached(store, cache);
+/// `inbox` with the near-duplicate profiles and hashes from elsewhere (`queue::build_using`).
+pub fn inbox_using(
+    store: &Store,
+    profiles: crate::store::lint::ProfileSource,
+    hashes: queue::HashSource,
+) -> Vec<QueueItem> {
+    let mut items = queue::build_using(store, profiles, hashes);
     let _ = from_git(store, &mut items);
     items
 }

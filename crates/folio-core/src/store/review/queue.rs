@@ -7,12 +7,12 @@ use serde_json::Value;
 use super::authorship;
 use super::diff;
 use super::ledger::{Ledger, VerdictRecord, is_approval};
-use crate::store::Store;
-use crate::store::keep::cache::{Cache, hashes::Hashes, profiles};
 use crate::store::lint::{self, LintConfig};
+use crate::store::model::digest;
 use crate::store::model::entity::Severity;
 use crate::store::model::entity::{EntityIdx, rule};
 use crate::store::read::frontmatter::Fields;
+use crate::store::{Store, lint::ProfileSource};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -158,26 +158,27 @@ pub struct QueueItem {
 
 /// Build the queue in order of need (`order`).
 pub fn build(store: &Store) -> Vec<QueueItem> {
-    build_cached(store, None)
+    build_using(store, &|| lint::near_duplicate::all_profiles(store), &mut |_, text| digest::of(text.as_bytes()))
 }
 
-/// `build` with folio's persistent cache (issue 44): the content rules take the near-duplicate
-/// profiles of unchanged files from it, and the items their hashes, so an unchanged store's
-/// files are read once each for their fields and none is hashed again.
-pub fn build_cached(store: &Store, cache: Option<&Cache>) -> Vec<QueueItem> {
+/// An entity's hash (`sha256:<hex>`) given its number and its own text: a higher layer may
+/// know it already (issue 44: folio's cache keeps the hashes of unchanged files).
+pub type HashSource<'a> = &'a mut dyn FnMut(EntityIdx, &str) -> String;
+
+/// `build` with the near-duplicate profiles and the hashes from elsewhere (folio's cache), so
+/// an unchanged store's files are read once each, for their fields, and none is hashed again.
+pub fn build_using(store: &Store, profiles: ProfileSource, hashes: HashSource) -> Vec<QueueItem> {
     let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
-    let report = lint::lint_with(store, &config, &|| profiles::open(cache, store).0);
-    build_hashed(store, &report, cache)
+    let report = lint::lint_with(store, &config, profiles);
+    build_hashed(store, &report, hashes)
 }
 
 /// `build` with the store's lint report already at hand (the TUI keeps one current).
 pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
-    build_hashed(store, report, None)
+    build_hashed(store, report, &mut |_, text| digest::of(text.as_bytes()))
 }
 
-/// `build_with`, the hashes of unchanged files taken from `cache`.
-fn build_hashed(store: &Store, report: &lint::Report, cache: Option<&Cache>) -> Vec<QueueItem> {
-    let mut hashes = Hashes::open(cache, store);
+fn build_hashed(store: &Store, report: &lint::Report, hashes: HashSource) -> Vec<QueueItem> {
     let ledger = Ledger::open(store);
     let rules = store.kind().format().review();
     // The store's own record of verdicts first; folio's ledger, where it has one, wins.
@@ -207,11 +208,10 @@ fn build_hashed(store: &Store, report: &lint::Report, cache: Option<&Cache>) -> 
         if e.escapes_root() {
             continue;
         }
-        // One read for the fields and, when the cache has no hash for the file as it is, the
-        // hash: the entity's own text is its span of the file (`Store::read_entity_text`).
+        // One read for the fields and the hash: the entity's own text is its span of the file
+        // (`Store::read_entity_text`).
         let Ok(text) = store.read_text(idx) else { continue };
-        let own = || Some(text.get(e.span.start as usize..e.span.end as usize).unwrap_or(&text).to_string());
-        let Some(hash) = hashes.get_or(idx, own) else { continue };
+        let hash = hashes(idx, text.get(e.span.start as usize..e.span.end as usize).unwrap_or(&text));
         if conflict.is_none() && ledger.vetoed_form(&hash) {
             continue;
         }
@@ -293,7 +293,6 @@ fn build_hashed(store: &Store, report: &lint::Report, cache: Option<&Cache>) -> 
             contradiction_with,
         });
     }
-    hashes.save(cache, store);
     order(&mut out);
     out
 }

@@ -10,8 +10,10 @@ use std::time::SystemTime;
 use super::side::{self, Key};
 use super::{Cache, HASHES_EXT, codec::Header};
 use crate::store::Store;
+use crate::store::history::attribution;
 use crate::store::model::digest;
 use crate::store::model::entity::EntityIdx;
+use crate::store::review::queue::QueueItem;
 
 const MAGIC: &[u8; 8] = b"FOLIOH1\n";
 /// Bumped whenever the layout or what is hashed changes.
@@ -61,18 +63,18 @@ impl Hashes {
         out
     }
 
-    /// The entity's hash (`sha256:<hex>`), from the cache or else of `text` (its text as
-    /// `Store::read_entity_text` gives it), which is read only when needed.
-    pub fn get_or(&mut self, idx: EntityIdx, text: impl FnOnce() -> Option<String>) -> Option<String> {
+    /// The entity's hash (`sha256:<hex>`), from the cache or else of `text` (its own text, as
+    /// `Store::read_entity_text` gives it).
+    pub fn hash(&mut self, idx: EntityIdx, text: &str) -> String {
         if let Some(h) = self.slots.get(idx as usize).copied().flatten() {
-            return Some(format!("sha256:{}", hex(&h)));
+            return format!("sha256:{}", hex(&h));
         }
-        let hash = digest::of(text()?.as_bytes());
+        let hash = digest::of(text.as_bytes());
         if let Some(slot) = self.slots.get_mut(idx as usize) {
             *slot = unhex(digest::hex(&hash));
             self.computed += 1;
         }
-        Some(hash)
+        hash
     }
 
     /// Write the file back when any hash was computed this run.
@@ -87,6 +89,16 @@ impl Hashes {
             self.warnings.push(e);
         }
     }
+}
+
+/// The review inbox (`attribution::inbox`) with the near-duplicate profiles and the hashes of
+/// unchanged files from the cache, the hashes written back when any was computed (issue 44).
+pub fn inbox(cache: Option<&Cache>, store: &Store) -> (Vec<QueueItem>, Vec<String>) {
+    let mut hashes = Hashes::open(cache, store);
+    let profiles = || super::profiles::open(cache, store).0;
+    let items = attribution::inbox_using(store, &profiles, &mut |i, text| hashes.hash(i, text));
+    hashes.save(cache, store);
+    (items, hashes.warnings)
 }
 
 /// The cached hashes with the keys they were made from and since when; `None` when there is no
@@ -169,11 +181,12 @@ mod tests {
         dir
     }
 
-    /// Every entity's hash, through `Hashes`, reading the text only when asked.
+    /// Every entity's hash, through `Hashes`.
     fn all(cache: Option<&Cache>, store: &Store) -> (Vec<Option<String>>, usize, usize) {
         let mut h = Hashes::open(cache, store);
-        let out =
-            (0..store.entities.len() as EntityIdx).map(|i| h.get_or(i, || store.read_entity_text(i).ok())).collect();
+        let out = (0..store.entities.len() as EntityIdx)
+            .map(|i| Some(h.hash(i, &store.read_entity_text(i).unwrap())))
+            .collect();
         h.save(cache, store);
         (out, h.computed, h.reused)
     }
