@@ -184,7 +184,7 @@ pub struct Select {
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let path = a.path.as_deref();
     match a.command {
-        Sub::List { json, filter, group } => list(&open_store_as_is(g, path)?, json, filter.as_deref(), group),
+        Sub::List { json, filter, group } => list(g, &open_store_as_is(g, path)?, json, filter.as_deref(), group),
         Sub::Show { id, json } => show(&open_store_as_is(g, path)?, &id, json),
         Sub::Approve { ids, over, kind, select } => decide(g, path, ids, Verdict::Approve { over, kind }, select),
         Sub::Veto { ids, reason, select } => decide(g, path, ids, Verdict::Veto { reason }, select),
@@ -233,9 +233,13 @@ fn parse_grouping(s: &str) -> Result<Grouping, String> {
     Grouping::parse(s).ok_or_else(|| format!("`{s}`: group by `author` or `session`"))
 }
 
-fn list(store: &Store, as_json: bool, filter: Option<&str>, group: Option<Grouping>) -> anyhow::Result<u8> {
+fn list(g: &Global, store: &Store, as_json: bool, filter: Option<&str>, group: Option<Grouping>) -> anyhow::Result<u8> {
     let filter = Filter::parse(filter.unwrap_or("")).map_err(anyhow::Error::msg)?;
-    let items: Vec<queue::QueueItem> = attribution::inbox(store).into_iter().filter(|i| filter.matches(i)).collect();
+    let (inbox, warnings) = folio_core::store::keep::cache::hashes::inbox(g.cache.as_ref(), store);
+    for w in warnings {
+        eprintln!("folio: cache: {}", super::escape::line(&w));
+    }
+    let items: Vec<queue::QueueItem> = inbox.into_iter().filter(|i| filter.matches(i)).collect();
     let refs: Vec<&queue::QueueItem> = items.iter().collect();
     let groups = group.map(|by| grouped(&refs, by));
     if as_json {

@@ -159,3 +159,50 @@ fn link_scanner_agrees_with_pulldown_on_generated_stores() {
         assert!(answered * 10 >= files.len() * 9, "{kind}: {answered} of {}", files.len());
     }
 }
+
+/// The `wild` shape (issue 44): the same seed writes the same bytes, another seed others, and
+/// the store holds what real ones do.
+#[test]
+fn wild_shape_is_deterministic_and_as_rough_as_real_stores() {
+    use folio_gen::Shape;
+    let tmp = tempfile::tempdir().unwrap();
+    let vault = folio::store::dialect::vault::KIND;
+    let n = 400;
+    let a = folio_gen::generate_shaped(vault, n, 5, &tmp.path().join("a"), Shape::Wild).unwrap();
+    let b = folio_gen::generate_shaped(vault, n, 5, &tmp.path().join("b"), Shape::Wild).unwrap();
+    let c = folio_gen::generate_shaped(vault, n, 6, &tmp.path().join("c"), Shape::Wild).unwrap();
+    let tree = tree_bytes(&a.store);
+    assert_eq!((a.files, a.bytes, a.links), (b.files, b.bytes, b.links));
+    assert_eq!(tree, tree_bytes(&b.store));
+    assert_ne!(tree, tree_bytes(&c.store));
+    let tidy = folio_gen::generate(vault, n, 5, &tmp.path().join("tidy")).unwrap();
+    assert_ne!(tree, tree_bytes(&tidy.store), "wild is not tidy");
+
+    let notes: Vec<&Vec<u8>> = tree.iter().filter(|(p, _)| p.ends_with(".md")).map(|(_, b)| b).collect();
+    let has = |needle: &[u8]| notes.iter().filter(|b| b.windows(needle.len()).any(|w| w == needle)).count();
+    assert!(notes.iter().any(|b| std::str::from_utf8(b).is_err()), "a non-UTF-8 file");
+    assert!(has(b"\r\n") >= 1, "CRLF files");
+    assert!(notes.iter().any(|b| b.len() > 2 << 20), "a file of several MB");
+    assert!(has(b"supersedes: ") >= 1 && has(b"stale_after: 202") >= n / 2);
+    assert!(has(b"](") >= n / 3 && has(b"[[") >= n / 2, "markdown links and wikilinks");
+    assert!(a.links as f64 / n as f64 > 5.0, "{} links", a.links);
+    let catalog = std::fs::read_to_string(a.store.join("Catalog.md")).unwrap();
+    assert!(catalog.contains("retired/page-0.md"), "a dangling catalog entry");
+
+    let s = a.store.to_str().unwrap();
+    let stats = folio_json(&["stats", s, "--json"]);
+    assert_eq!(stats["dialect"], "vault", "{stats}");
+    assert!(stats["files_with_problems"].as_u64().unwrap() > 0, "malformed and broken files are found: {stats}");
+}
+
+/// Every folder dialect's wild store is still read as that dialect.
+#[test]
+fn wild_stores_keep_their_dialect() {
+    let tmp = tempfile::tempdir().unwrap();
+    for kind in DialectKind::all().filter(|k| k.spec().store_is_folder) {
+        let out = tmp.path().join(kind.name());
+        folio_gen::generate_shaped(kind, 120, 7, &out, folio_gen::Shape::Wild).unwrap();
+        let stats = folio_json(&["stats", out.to_str().unwrap(), "--json"]);
+        assert_eq!(stats["dialect"], kind.name(), "{kind}: {stats}");
+    }
+}

@@ -20,7 +20,30 @@ mod opendray;
 mod opendray_pg;
 pub mod rng;
 mod vault;
+mod wild;
 pub mod words;
+
+/// How tidy a generated store is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Shape {
+    /// What each dialect's generator writes: clean files, the links its format favours.
+    #[default]
+    Tidy,
+    /// As real stores are (issue 44, `wild`): mixed link styles, broken links, malformed and
+    /// incomplete frontmatter, CRLF, non-UTF-8 and multi-MB files, edges, stale dates, a
+    /// curated root catalog with gaps.
+    Wild,
+}
+
+impl Shape {
+    pub fn parse(s: &str) -> Option<Shape> {
+        match s {
+            "tidy" => Some(Shape::Tidy),
+            "wild" => Some(Shape::Wild),
+            _ => None,
+        }
+    }
+}
 
 /// What a generation run wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +92,11 @@ pub fn fill_database(kind: DialectKind, entities: usize, seed: u64, locator: &st
 
 /// Write a store of `entities` entities of `kind` into `out`, which must be missing or empty.
 pub fn generate(kind: DialectKind, entities: usize, seed: u64, out: &Path) -> io::Result<Report> {
+    generate_shaped(kind, entities, seed, out, Shape::Tidy)
+}
+
+/// `generate` in a given `shape`.
+pub fn generate_shaped(kind: DialectKind, entities: usize, seed: u64, out: &Path, shape: Shape) -> io::Result<Report> {
     if out.exists() && std::fs::read_dir(out)?.next().is_some() {
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
@@ -83,7 +111,22 @@ pub fn generate(kind: DialectKind, entities: usize, seed: u64, out: &Path) -> io
     }
     std::fs::create_dir_all(out)?;
     let w = Writer::new(out);
-    let links = generator(kind)(&w, entities, seed)?;
+    let make = match shape {
+        Shape::Wild if kind == folio_core::store::dialect::vault::KIND => vault::generate_wild,
+        _ => generator(kind),
+    };
+    let links = make(&w, entities, seed)?;
+    if shape == Shape::Wild {
+        let r = wild::roughen(kind, out, seed)?;
+        return Ok(Report {
+            dialect: kind,
+            entities,
+            files: r.files,
+            bytes: r.bytes,
+            links: links + r.links,
+            store: out.to_path_buf(),
+        });
+    }
     Ok(Report {
         dialect: kind,
         entities,

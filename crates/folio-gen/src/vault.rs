@@ -14,6 +14,16 @@ const FOLDERS: &[&str] = &["concepts", "entities", "sources", "questions"];
 const ATTACHMENTS: usize = 40;
 
 pub fn generate(w: &Writer, n: usize, seed: u64) -> io::Result<usize> {
+    generate_in(w, n, seed, false)
+}
+
+/// The vault the `wild` shape starts from (issue 44): 3–7 links a note, 55 % of them markdown
+/// links and 1 % to nothing, as in a real vault an agent and its people wrote.
+pub fn generate_wild(w: &Writer, n: usize, seed: u64) -> io::Result<usize> {
+    generate_in(w, n, seed, true)
+}
+
+fn generate_in(w: &Writer, n: usize, seed: u64, wild: bool) -> io::Result<usize> {
     // (folder, title, has frontmatter): a note is linked by its alias only when it has one.
     let notes: Vec<(usize, String, bool)> = (0..n)
         .map(|i| {
@@ -40,7 +50,8 @@ pub fn generate(w: &Writer, n: usize, seed: u64) -> io::Result<usize> {
                 notes[rng.below(n)].1
             ));
         }
-        let links: Vec<String> = (0..rng.range(2, 8)).map(|_| link(&mut rng, &notes, i)).collect();
+        let count = if wild { rng.range(3, 7) } else { rng.range(2, 8) };
+        let links: Vec<String> = (0..count).map(|_| link(&mut rng, &notes, i, wild)).collect();
         let mut b = body::build(&mut rng, 1400, &["## Notes", "## Connections"], &links);
         b.text.push_str(&format!("{} ^blk-{i}\n", words::sentence(&mut rng, 6, 10)));
         text.push_str(&format!("# {title}\n\n"));
@@ -55,13 +66,23 @@ fn alias(title: &str) -> String {
     title.to_lowercase().replace(' ', "-")
 }
 
-/// One link from note `from`, in the proportions of a real vault.
-fn link(rng: &mut Rng, notes: &[(usize, String, bool)], from: usize) -> String {
+/// One link from note `from`, in the proportions of a real vault (`wild`: of a real store's,
+/// 55 % markdown links, 1 % broken, the rest Obsidian's link forms).
+fn link(rng: &mut Rng, notes: &[(usize, String, bool)], from: usize, wild: bool) -> String {
     let n = notes.len();
     let to = rng.below(n);
     let (folder, title, has_alias) = &notes[to];
     let folder = FOLDERS[*folder];
-    match rng.below(100) {
+    let form = if wild {
+        match rng.below(100) {
+            0 => return format!("[[Missing Page {}]]", (from + to) % 997),
+            1..56 => return format!("[{title}](../{folder}/{}.md)", title.replace(' ', "%20")),
+            _ => rng.below(92),
+        }
+    } else {
+        rng.below(100)
+    };
+    match form {
         0..35 => format!("[[{title}]]"),
         35..45 => format!("[[{title}|{}]]", title.to_lowercase()),
         45..53 if *has_alias => format!("[[{}]]", alias(title)),

@@ -29,6 +29,10 @@ struct Args {
     /// (one entity, the "hot" one, edited in one commit of ten and renamed halfway).
     #[arg(long, value_name = "N")]
     git_commits: Option<usize>,
+    /// `tidy` (each dialect's clean files) or `wild` (as real stores are: mixed and broken
+    /// links, malformed frontmatter, CRLF, non-UTF-8 and multi-MB files, edges, stale dates).
+    #[arg(long, default_value = "tidy", value_parser = parse_shape)]
+    shape: folio_gen::Shape,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -38,11 +42,17 @@ fn parse_dialect(s: &str) -> Result<DialectKind, String> {
     folio_core::store::dialect::by_name(s).ok_or_else(|| format!("unknown dialect `{s}`"))
 }
 
+fn parse_shape(s: &str) -> Result<folio_gen::Shape, String> {
+    folio_gen::Shape::parse(s).ok_or_else(|| format!("unknown shape `{s}` (tidy or wild)"))
+}
+
 fn main() -> ExitCode {
     let a = Args::parse();
     let started = Instant::now();
     let made = if a.dialect.spec().store_is_folder {
-        folio_gen::generate(a.dialect, a.entities, a.seed, &a.out).map_err(|e| e.to_string())
+        folio_gen::generate_shaped(a.dialect, a.entities, a.seed, &a.out, a.shape).map_err(|e| e.to_string())
+    } else if a.shape == folio_gen::Shape::Wild {
+        Err("--shape wild roughens files; a database has none".into())
     } else if a.git_commits.is_some() {
         Err("--git-commits makes a folder store a git repository; a database has no files to commit".into())
     } else {

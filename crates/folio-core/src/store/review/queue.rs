@@ -8,10 +8,11 @@ use super::authorship;
 use super::diff;
 use super::ledger::{Ledger, VerdictRecord, is_approval};
 use crate::store::lint::{self, LintConfig};
+use crate::store::model::digest;
 use crate::store::model::entity::Severity;
 use crate::store::model::entity::{EntityIdx, rule};
 use crate::store::read::frontmatter::Fields;
-use crate::store::{Store, model::digest};
+use crate::store::{Store, lint::ProfileSource};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -157,12 +158,27 @@ pub struct QueueItem {
 
 /// Build the queue in order of need (`order`).
 pub fn build(store: &Store) -> Vec<QueueItem> {
-    let report = lint::lint(store, &LintConfig::load(&store.root, store.kind()).unwrap_or_default());
-    build_with(store, &report)
+    build_using(store, &|| lint::near_duplicate::all_profiles(store), &mut |_, text| digest::of(text.as_bytes()))
+}
+
+/// An entity's hash (`sha256:<hex>`) given its number and its own text: a higher layer may
+/// know it already (issue 44: folio's cache keeps the hashes of unchanged files).
+pub type HashSource<'a> = &'a mut dyn FnMut(EntityIdx, &str) -> String;
+
+/// `build` with the near-duplicate profiles and the hashes from elsewhere (folio's cache), so
+/// an unchanged store's files are read once each, for their fields, and none is hashed again.
+pub fn build_using(store: &Store, profiles: ProfileSource, hashes: HashSource) -> Vec<QueueItem> {
+    let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
+    let report = lint::lint_with(store, &config, profiles);
+    build_hashed(store, &report, hashes)
 }
 
 /// `build` with the store's lint report already at hand (the TUI keeps one current).
 pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
+    build_hashed(store, report, &mut |_, text| digest::of(text.as_bytes()))
+}
+
+fn build_hashed(store: &Store, report: &lint::Report, hashes: HashSource) -> Vec<QueueItem> {
     let ledger = Ledger::open(store);
     let rules = store.kind().format().review();
     // The store's own record of verdicts first; folio's ledger, where it has one, wins.
@@ -192,12 +208,14 @@ pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
         if e.escapes_root() {
             continue;
         }
-        let Ok(text) = store.read_entity_text(idx) else { continue };
-        let hash = digest::of(text.as_bytes());
+        // One read for the fields and the hash: the entity's own text is its span of the file
+        // (`Store::read_entity_text`).
+        let Ok(text) = store.read_text(idx) else { continue };
+        let hash = hashes(idx, text.get(e.span.start as usize..e.span.end as usize).unwrap_or(&text));
         if conflict.is_none() && ledger.vetoed_form(&hash) {
             continue;
         }
-        let f = store.dialect.fields(e, &store.read_text(idx).unwrap_or_default());
+        let f = store.dialect.fields(e, &text);
         let last = latest.get(e.id.as_str());
         // Out of the active set stays out — unless someone changed it after a person vetoed
         // or forgot it (a veto that leaves the file in place records the text it wrote).

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 pub mod codec;
+pub mod hashes;
 pub mod profiles;
 pub mod side;
 pub mod validate;
@@ -25,8 +26,10 @@ use codec::Header;
 pub const TEXT_EXT: &str = "folio-text";
 /// Extension of the side file holding a store's near-duplicate profiles (`profiles`).
 pub const PROFILES_EXT: &str = "folio-profiles";
+/// Extension of the side file holding a store's content hashes (`hashes`, the inbox's).
+pub const HASHES_EXT: &str = "folio-hashes";
 /// Every side file a snapshot may have beside it.
-const SIDE_EXTS: [&str; 2] = [TEXT_EXT, PROFILES_EXT];
+const SIDE_EXTS: [&str; 3] = [TEXT_EXT, PROFILES_EXT, HASHES_EXT];
 
 /// Stores with fewer entities are not cached: they load from their files about as fast.
 pub const MIN_ENTITIES: usize = 1000;
