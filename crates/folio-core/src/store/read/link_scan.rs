@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 use memchr::memmem::Finder;
 
 use crate::store::model::entity::{Link, LinkSyntax};
-use crate::store::model::lines::{find_double, find_pair, is_blank, position_of, split_lines};
+use crate::store::model::lines::{find_double, is_blank, position_of, split_lines};
 
 /// Searchers built once: `memmem::find` builds one per call, and these two searches run on
 /// every body (docs/benchmarks.md, "Link scan figures").
@@ -108,6 +108,8 @@ fn scan_into(text: &str, body_start: usize, links: &mut Found) -> Option<()> {
     // of backticked names took an allocation each).
     let mut code = Vec::new();
     let mut fence: Option<(u8, usize)> = None;
+    // An embed's `![` stays open to the end of its paragraph (`embed_closers`).
+    let mut embed_open = false;
     let mut offset = 0;
     // Bodies start on a line of their own; a body starting mid-line gets its columns right too.
     let (mut line_no, mut col_base) = position_of(text, body_start);
@@ -120,6 +122,9 @@ fn scan_into(text: &str, body_start: usize, links: &mut Found) -> Option<()> {
         let line_end = line_start + line.len();
         let at = (line_no, std::mem::take(&mut col_base));
         line_no += 1;
+        if is_blank(line) {
+            embed_open = false;
+        }
         if any_pipe && tables.line(line, pipes.within(line_start, line_end), brackets.within(line_start, line_end)) {
             return None;
         }
@@ -146,13 +151,16 @@ fn scan_into(text: &str, body_start: usize, links: &mut Found) -> Option<()> {
             return None;
         }
         if !marks.within(line_start, line_end) {
+            if embed_open && memchr::memchr(b']', line.as_bytes()).is_some() {
+                return None;
+            }
             continue;
         }
         let rest = line.trim_start_matches(' ');
         if rest.starts_with('[') && memchr::memmem::find(rest.as_bytes(), b"]:").is_some() {
             return None;
         }
-        scan_line(line, body_start + line_start, at, links, &mut code)?;
+        scan_line(line, body_start + line_start, at, links, &mut code, &mut embed_open)?;
     }
     if any_pipe && tables.line("", false, false) {
         return None;
@@ -239,12 +247,15 @@ fn indented_fence(line: &str, c: u8) -> bool {
 
 /// Links on one line: `at` is its 1-based number in the file and the column its first byte
 /// is in, minus one. `None` when the line holds anything the scanner does not handle.
+/// `embed_open` says whether an embed earlier in the paragraph is open, and is set when this
+/// line holds one.
 fn scan_line(
     line: &str,
     line_start: usize,
     at: (u32, u32),
     out: &mut Found,
     code: &mut Vec<(usize, usize)>,
+    embed_open: &mut bool,
 ) -> Option<()> {
     let b = line.as_bytes();
     if memchr::memchr2(b'[', b'`', b).is_none() {
@@ -253,6 +264,10 @@ fn scan_line(
     code_spans(b, code)?;
     let code = &*code;
     let in_code = |i: usize| code.iter().any(|&(s, e)| i >= s && i < e);
+    // From where on this line a `]` no construct accounts for would meet an open embed, and
+    // how many `]` the constructs from there account for.
+    let mut embed_from = embed_open.then_some(0);
+    let mut accounted = 0;
     let mut i = 0;
     while let Some(found) = memchr::memchr(b'[', &b[i..]) {
         let start = i + found;
@@ -267,22 +282,26 @@ fn scan_line(
             return None;
         }
         let end = if b.get(start + 1) == Some(&b'[') {
-            let end = wikilink(line, start, out)?;
-            // pulldown-cmark keeps an embed's `![` open as an image: a `](` later on the line
-            // closes it (`![[x]] ](y)` is an image, not an embed), so the full parser decides.
-            if embed && find_pair(line, end, b']', b'(').is_some() {
-                return None;
-            }
-            end
+            wikilink(line, start, out)?
         } else {
             match inline_link(line, start, code, out)? {
                 Some(end) => end,
                 None => {
+                    // Plain brackets: their `]` closes their own `[`, not an embed's.
+                    if embed_from.is_some() {
+                        accounted += 1;
+                    }
                     i = start + 1;
                     continue;
                 }
             }
         };
+        if embed_from.is_some() {
+            accounted += closers(b, start, end, code);
+        }
+        if embed && embed_from.is_none() {
+            embed_from = Some(end);
+        }
         // A code span that starts inside the link and ends outside it changes the parse.
         if code.iter().any(|&(s, e)| s > start && s < end && e > end) {
             return None;
@@ -293,7 +312,24 @@ fn scan_line(
             ((line_start + from) as u32..(line_start + end) as u32, at.0, at.1 + from as u32 + 1);
         i = end;
     }
+    // pulldown-cmark keeps an embed's `![` open as an image opener to the end of its
+    // paragraph: a `]` that closes no bracket of its own pops it (`![[x]] ](y)` is an image
+    // holding the embed, `![[x]]` then `more ](y)` on the next line too), so the full parser
+    // decides; `]` that close links and plain brackets after the embed leave it alone.
+    if let Some(from) = embed_from {
+        if closers(b, from, b.len(), code) > accounted {
+            return None;
+        }
+        *embed_open = true;
+    }
     Some(())
+}
+
+/// How many `]` in `b[from..to]` lie outside code spans.
+fn closers(b: &[u8], from: usize, to: usize, code: &[(usize, usize)]) -> usize {
+    memchr::memchr_iter(b']', &b[from..to])
+        .filter(|&k| !code.iter().any(|&(s, e)| from + k >= s && from + k < e))
+        .count()
 }
 
 /// Backtick code spans on one line as byte ranges, into `spans`; `None` when a run is left
@@ -445,6 +481,8 @@ mod tests {
             "```sql\n[x](inside.md)\n```\n\nafter [z](z.md) [](empty.md) [t]() [[Daily Order 12]]\n",
             "text [plain brackets] and [x] (y) no links\n~~~\n[[no]]\n~~~\n",
             "unclosed fence\n```\n[a](b.md)\n",
+            // An embed, then links and plain brackets whose `]` close their own `[`.
+            "See ![[p.png]]. See [a](b.md), [[c|d]] and [plain] text.\nmore [e](f.md)\n\n] ](x)\n",
         ] {
             assert_eq!(fast(t).as_ref(), Some(&full(t)), "{t:?}");
         }
@@ -476,6 +514,9 @@ mod tests {
             // An embed followed on its line by `](`: pulldown-cmark reads an image there.
             "![[x]]  ]()\n",
             "![[x]] [a] ](y)\n",
+            // The embed's `![` is open to the end of the paragraph, on the lines after it too.
+            "![[x]]\nmore ](y)\n",
+            "![[x]] [a](b.md)\nmore ] ](y)\n",
         ] {
             assert_eq!(fast(t), None, "{t:?}");
         }
@@ -524,6 +565,7 @@ mod tests {
             "!",
             "[`c`](d.md)",
             "[a]()",
+            "](y)",
             "&amp;",
             "1. ",
             "\r\n",
