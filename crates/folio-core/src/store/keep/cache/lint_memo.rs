@@ -35,11 +35,14 @@ const WHAT: &str = "lint memo";
 struct Saved {
     /// `digest` of the store both were made over.
     digest: u64,
-    /// The threshold and pairs (similarities as bits: exactly the `f64` the rule computed).
-    pairs: Option<(u64, Vec<(u32, u32, u64)>)>,
+    pairs: Option<KeptPairs>,
     /// The link, graph and duplicate findings, in the order lint made them.
     families: Option<[Vec<Kept>; 3]>,
 }
+
+/// The threshold and the pairs reported at it, both as bits: exactly the `f64`s the rule
+/// computed.
+type KeptPairs = (u64, Vec<(u32, u32, u64)>);
 
 /// A finding as kept: its rule by id (findings with a fix are never kept).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -274,4 +277,154 @@ fn write(cache: &Cache, path: &Path, store: &Store, saved: &Saved, as_of: System
     ];
     let sections: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
     side::write(cache, path, MAGIC, &sections, WHAT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::lint::{self, LintConfig, Report, near_duplicate};
+    use std::fs;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    /// A vault of `MIN_ENTITIES` + 1 notes written an hour ago: two near-duplicates, two
+    /// notes of one title, a link to a picture that is not there, and links between notes.
+    fn vault() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let then = SystemTime::now() - Duration::from_secs(3600);
+        for i in 0..=super::super::MIN_ENTITIES {
+            let p = dir.path().join(format!("note-{i}.md"));
+            let (title, body) = match i {
+                1 | 2 => (
+                    "Exif".to_string(),
+                    "Parse the EXIF metadata with Pillow before exiftool; pillow reads orientation tags.".into(),
+                ),
+                3 => ("Pictures".into(), "The chart: [pic](pic.png), and [[note-4]].".into()),
+                8 | 9 => ("Same title".into(), format!("Entry {i} on q{i} and r{i}.")),
+                _ => (
+                    format!("Note {i}"),
+                    format!("Body of note {i} about w{} and ledgers q{i} r{i} s{i}; see [[note-{}]].", i % 37, i + 1),
+                ),
+            };
+            fs::write(&p, format!("---\ntitle: {title}\n---\n{body}\n")).unwrap();
+            fs::File::options().write(true).open(&p).unwrap().set_modified(then).unwrap();
+        }
+        dir
+    }
+
+    fn load(dir: &Path) -> Store {
+        Store::load(dir, crate::store::dialect::vault::KIND, "test".into())
+    }
+
+    /// A remembering lint of `store` and how many times it asked for the profiles.
+    fn lint_counting(cache: &Cache, store: &Store) -> (Report, usize, Vec<String>) {
+        let asked = AtomicUsize::new(0);
+        let profiles = || {
+            asked.fetch_add(1, Ordering::Relaxed);
+            near_duplicate::all_profiles(store)
+        };
+        let memo = Memo::new(Some(cache), store);
+        let report = lint::lint_remembering(store, &LintConfig::default(), &profiles, &memo);
+        memo.save();
+        (report, asked.into_inner(), memo.warnings())
+    }
+
+    #[test]
+    fn an_unchanged_store_lints_from_the_memo_alike_and_a_changed_one_anew() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let store = load(dir.path());
+        let want = lint::lint(&store, &LintConfig::default());
+        for rule in [near_duplicate::RULE, "broken-link", "duplicate-title", "orphan"] {
+            assert!(want.findings.iter().any(|f| f.rule == rule), "{rule} is planted");
+        }
+        let (first, asked, warnings) = lint_counting(&cache, &store);
+        assert_eq!((first == want, asked, warnings.len()), (true, 1, 0), "{warnings:?}");
+        let (second, asked, warnings) = lint_counting(&cache, &store);
+        assert_eq!(asked, 0, "the pairs came from the memo: {warnings:?}");
+        assert_eq!(second, want);
+        let manifest = store.dialect.manifest_lints();
+        assert!(Memo::new(Some(&cache), &store).families(&manifest).is_some());
+
+        // The picture appears: no entity file changed, but the link now resolves to it.
+        fs::write(dir.path().join("pic.png"), b"png").unwrap();
+        let store = load(dir.path());
+        let want = lint::lint(&store, &LintConfig::default());
+        assert!(!want.findings.iter().any(|f| f.rule == "broken-link" && f.path.as_deref() == Some("note-3.md")));
+        let (third, asked, _) = lint_counting(&cache, &store);
+        assert_eq!((third == want, asked), (true, 1));
+
+        // One note edited (an mtime the memo's pass can trust): its duplicate goes.
+        let edited = dir.path().join("note-2.md");
+        fs::write(&edited, "---\ntitle: Tides\n---\nNow about zanzibar and its spice markets.\n").unwrap();
+        fs::File::options()
+            .write(true)
+            .open(&edited)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(1800))
+            .unwrap();
+        let store = load(dir.path());
+        let want = lint::lint(&store, &LintConfig::default());
+        assert!(!want.findings.iter().any(|f| f.rule == near_duplicate::RULE));
+        let (fourth, asked, _) = lint_counting(&cache, &store);
+        assert_eq!((fourth == want, asked), (true, 1));
+        let (fifth, asked, _) = lint_counting(&cache, &store);
+        assert_eq!((fifth == want, asked), (true, 0));
+    }
+
+    #[test]
+    fn a_file_written_just_before_the_memo_was_made_is_not_trusted() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        // Written just now, then linted: its mtime is within the slack of the memo's reads.
+        // First a third copy of the EXIF note, then other words of the same length.
+        let p = dir.path().join("note-5.md");
+        let copy = fs::read_to_string(dir.path().join("note-1.md")).unwrap();
+        let other = format!(
+            "{:<w$}\n",
+            "---\ntitle: Corn\n---\nGrind the corn with butter; butter melts quicker.",
+            w = copy.len() - 1
+        );
+        assert_eq!(copy.len(), other.len());
+        fs::write(&p, &copy).unwrap();
+        let written = fs::metadata(&p).unwrap().modified().unwrap();
+        let store = load(dir.path());
+        let (report, _, _) = lint_counting(&cache, &store);
+        assert!(
+            report.findings.iter().any(|f| f.rule == near_duplicate::RULE && f.path.as_deref() == Some("note-5.md"))
+        );
+        // Written again within the same mtime tick, the same size: only the mtime's age tells.
+        fs::write(&p, &other).unwrap();
+        fs::File::options().write(true).open(&p).unwrap().set_modified(written).unwrap();
+        let store = load(dir.path());
+        let (report, asked, _) = lint_counting(&cache, &store);
+        assert_eq!((report == lint::lint(&store, &LintConfig::default()), asked), (true, 1));
+    }
+
+    #[test]
+    fn a_corrupt_memo_is_ignored_with_a_warning_and_cleared_with_the_cache() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let store = load(dir.path());
+        let want = lint::lint(&store, &LintConfig::default());
+        lint_counting(&cache, &store);
+        let file = cache.side_file(&store.root, store.kind(), LINT_EXT);
+        let bytes = fs::read(&file).unwrap();
+        let mut flipped = bytes.clone();
+        let at = flipped.len() - 3;
+        flipped[at] ^= 1;
+        for (bad, why) in [(flipped, "checksum"), (bytes[..bytes.len() / 2].to_vec(), "truncated"), (b"x".to_vec(), "")]
+        {
+            fs::write(&file, &bad).unwrap();
+            let (report, asked, warnings) = lint_counting(&cache, &store);
+            assert_eq!((report == want, asked), (true, 1));
+            assert!(warnings.len() == 1 && warnings[0].contains(why), "{warnings:?}");
+        }
+        cache.save(&store).unwrap();
+        assert_eq!(cache.clear(Some((&store.root, store.kind()))).unwrap(), 1);
+        assert!(!file.exists());
+    }
 }
