@@ -109,7 +109,14 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
             }
             profiles
         };
-        let mut report = lint::lint_with(store, &config, &profiles);
+        // The near-duplicate pairs and the model's own findings from the last pass when no
+        // entity file changed since.
+        let memo = folio_core::store::keep::cache::lint_memo::Memo::new(g.cache.as_ref(), store);
+        let mut report = lint::lint_remembering(store, &config, &profiles, &memo);
+        memo.save();
+        for w in memo.warnings() {
+            eprintln!("folio: cache: {}", escape::line(&w));
+        }
         report.filter(&wanted, min);
         report
     };

@@ -33,7 +33,7 @@ pub use incremental::Linted;
 
 /// Which part of the engine made a finding: what incremental re-linting recomputes when an
 /// entity changes (see `incremental`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Origin {
     /// The loader's and the dialect's per-file problems: depend on the entity's file alone.
     Problem,
@@ -150,11 +150,99 @@ pub fn lint_with(store: &Store, config: &LintConfig, profiles: ProfileSource) ->
     report(store, config, &store.dialect.manifest_lints(), profiles)
 }
 
+/// A pair of near-duplicates as `near_duplicate::reported` gives it: entity numbers and their
+/// similarity.
+pub type Pair = (u32, u32, f64);
+
+/// What a lint pass may take from an earlier pass over the same store instead of computing it,
+/// and give to the next (`keep::cache::lint_memo` keeps it beside the store's snapshot): the
+/// content rules' pairs (comparing them is most of what those rules cost) and the findings of
+/// the families that depend on the loaded model alone (links, graph, duplicates). It answers
+/// only for a store whose files and link resolutions are as that pass saw them.
+pub trait LintMemo: Sync {
+    /// The pairs reported at `threshold` over this very store, when they are known.
+    fn pairs(&self, manifest: &manifest::ManifestLints, threshold: f64) -> Option<Vec<Pair>>;
+    /// The pairs just reported at `threshold`.
+    fn keep_pairs(&self, manifest: &manifest::ManifestLints, threshold: f64, pairs: &[Pair]);
+    /// The link, graph and duplicate findings of this very store, when they are known.
+    fn families(&self, manifest: &manifest::ManifestLints) -> Option<[Vec<Finding>; 3]>;
+    /// The link, graph and duplicate findings just made.
+    fn keep_families(&self, manifest: &manifest::ManifestLints, families: [&[Finding]; 3]);
+}
+
+/// `lint_with`, taking from `memo` what it knows of this store (then no profile is asked for
+/// and no link walked) and giving it what was computed.
+pub fn lint_remembering(store: &Store, config: &LintConfig, profiles: ProfileSource, memo: &dyn LintMemo) -> Report {
+    report_using(store, config, &store.dialect.manifest_lints(), profiles, Some(memo))
+}
+
 fn report(store: &Store, config: &LintConfig, manifest: &manifest::ManifestLints, profiles: ProfileSource) -> Report {
-    let mut findings = all_families(store, manifest);
-    tagged(&mut findings, Origin::Content, |out| content(store, config, profiles, out));
+    report_using(store, config, manifest, profiles, None)
+}
+
+fn report_using(
+    store: &Store,
+    config: &LintConfig,
+    manifest: &manifest::ManifestLints,
+    profiles: ProfileSource,
+    memo: Option<&dyn LintMemo>,
+) -> Report {
+    // The rule families on one side, the content rules on the other: without a usable memo
+    // the content rules decode or tokenise every profile while the families run.
+    let (mut findings, content_findings) = rayon::join(
+        || all_families_using(store, manifest, memo),
+        || {
+            let mut out = Vec::new();
+            tagged(&mut out, Origin::Content, |out| {
+                content_using(store, config, profiles, memo.map(|m| (m, manifest)), out)
+            });
+            out
+        },
+    );
+    findings.extend(content_findings);
     configure(store, config, &mut findings);
     ignore::partition(store, config, findings)
+}
+
+/// `all_families`, the families that depend on the model alone from `memo` when it knows them.
+fn all_families_using(store: &Store, manifest: &manifest::ManifestLints, memo: Option<&dyn LintMemo>) -> Vec<Finding> {
+    let Some(memo) = memo else { return all_families(store, manifest) };
+    let Some([linked, graphed, duplicated]) = memo.families(manifest) else {
+        let findings = all_families(store, manifest);
+        let of = |origin| {
+            let start = findings.iter().position(|f| f.origin == origin).unwrap_or(findings.len());
+            let end = findings[start..].iter().position(|f| f.origin != origin).map_or(findings.len(), |n| start + n);
+            // Each family's findings are one run; a family found elsewhere too is not kept.
+            let run = &findings[start..end];
+            (findings.iter().filter(|f| f.origin == origin).count() == run.len()).then_some(run)
+        };
+        if let (Some(l), Some(g), Some(d)) = (of(Origin::Link), of(Origin::Graph), of(Origin::Duplicate)) {
+            memo.keep_families(manifest, [l, g, d]);
+        }
+        return findings;
+    };
+    // The same order as `all_families`: per-file problems, store warnings, links, graph,
+    // duplicates, catalogs.
+    let (mut findings, catalogued) = rayon::join(
+        || {
+            let mut findings = Vec::new();
+            for i in 0..store.entities.len() {
+                entity_problems(store, i as EntityIdx, &mut findings);
+            }
+            store_warnings(store, &mut findings);
+            findings
+        },
+        || {
+            let mut out = Vec::new();
+            tagged(&mut out, Origin::Catalog, |out| catalogs::check(store, out));
+            out
+        },
+    );
+    findings.extend(linked);
+    findings.extend(graphed);
+    findings.extend(duplicated);
+    findings.extend(catalogued);
+    findings
 }
 
 /// Every rule family over the whole store, each finding tagged with its origin, before the
@@ -196,12 +284,33 @@ fn all_families(store: &Store, manifest: &manifest::ManifestLints) -> Vec<Findin
 
 /// The content rules, unless both are disabled: they read every body.
 fn content(store: &Store, config: &LintConfig, profiles: ProfileSource, out: &mut Vec<Finding>) {
+    content_using(store, config, profiles, None, out)
+}
+
+/// `content`, the pairs from `memo` (with the store's manifest rules) when it knows them.
+fn content_using(
+    store: &Store,
+    config: &LintConfig,
+    profiles: ProfileSource,
+    memo: Option<(&dyn LintMemo, &manifest::ManifestLints)>,
+    out: &mut Vec<Finding>,
+) {
     if !config.reads_bodies() {
         return;
     }
     let threshold = config.near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
-    let compared = |a, b, s, rarity: &_| kinship::reported(store, a, b, s, rarity, threshold);
-    let pairs = near_duplicate::check(store, &profiles(), threshold, &compared, out);
+    let pairs = match memo.and_then(|(m, manifest)| m.pairs(manifest, threshold)) {
+        Some(pairs) => pairs,
+        None => {
+            let compared = |a, b, s, rarity: &_| kinship::reported(store, a, b, s, rarity, threshold);
+            let pairs = near_duplicate::reported(store, &profiles(), threshold, &compared);
+            if let Some((m, manifest)) = memo {
+                m.keep_pairs(manifest, threshold, &pairs);
+            }
+            pairs
+        }
+    };
+    near_duplicate::report(store, &pairs, out);
     possible_contradiction::check(store, &pairs, &config.dismissed_pairs(), out);
 }
 

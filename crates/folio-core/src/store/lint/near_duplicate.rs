@@ -369,6 +369,19 @@ pub fn check(
     compared: &(dyn Fn(u32, u32, f64, &Rarity) -> bool + Sync),
     out: &mut Vec<Finding>,
 ) -> Vec<(u32, u32, f64)> {
+    let found = reported(store, profiles, threshold, compared);
+    report(store, &found, out);
+    found
+}
+
+/// The pairs `check` reports, in its order (most alike first): what a pass over an unchanged
+/// store may take from the cache instead (`keep::cache::pairs`).
+pub fn reported(
+    store: &Store,
+    profiles: &[Profile],
+    threshold: f64,
+    compared: &(dyn Fn(u32, u32, f64, &Rarity) -> bool + Sync),
+) -> Vec<(u32, u32, f64)> {
     let rarity = Rarity::new(profiles);
     let mut found = pairs_by(profiles, &rarity, threshold);
     // An entity restating the source it cites is a summary, not an accidental duplicate;
@@ -378,10 +391,15 @@ pub fn check(
     found = found.into_par_iter().filter(|&(a, b, s)| compared(a, b, s, &rarity)).collect();
     // Exact and near-exact copies first within an entity's findings.
     found.sort_by(|x, y| y.2.total_cmp(&x.2).then((x.0, x.1).cmp(&(y.0, y.1))));
-    let groups = groups(&found);
+    found
+}
+
+/// The findings of the pairs `reported` gave: one per entity in a pair.
+pub fn report(store: &Store, found: &[(u32, u32, f64)], out: &mut Vec<Finding>) {
+    let groups = groups(found);
     let group_of: HashMap<u32, usize> =
         groups.iter().enumerate().flat_map(|(n, g)| g.iter().map(move |&m| (m, n))).collect();
-    for &(a, b, s) in &found {
+    for &(a, b, s) in found {
         for (me, other) in [(a, b), (b, a)] {
             let o = store.entity(other);
             let size = group_of.get(&me).map_or(2, |&g| groups[g].len());
@@ -405,7 +423,6 @@ pub fn check(
             out.push(f);
         }
     }
-    found
 }
 
 /// Whether entity `a` names `b` as its source, links to it or has an edge to it.

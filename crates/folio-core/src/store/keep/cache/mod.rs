@@ -13,6 +13,7 @@ use std::time::{Duration, Instant, UNIX_EPOCH};
 
 pub mod codec;
 pub mod hashes;
+pub mod lint_memo;
 pub mod profiles;
 pub mod side;
 pub mod validate;
@@ -28,8 +29,10 @@ pub const TEXT_EXT: &str = "folio-text";
 pub const PROFILES_EXT: &str = "folio-profiles";
 /// Extension of the side file holding a store's content hashes (`hashes`, the inbox's).
 pub const HASHES_EXT: &str = "folio-hashes";
+/// Extension of the side file holding what the last lint pass may lend the next (`lint_memo`).
+pub const LINT_EXT: &str = "folio-lint";
 /// Every side file a snapshot may have beside it.
-const SIDE_EXTS: [&str; 3] = [TEXT_EXT, PROFILES_EXT, HASHES_EXT];
+const SIDE_EXTS: [&str; 4] = [TEXT_EXT, PROFILES_EXT, HASHES_EXT, LINT_EXT];
 
 /// Stores with fewer entities are not cached: they load from their files about as fast.
 pub const MIN_ENTITIES: usize = 1000;

@@ -76,6 +76,12 @@ pub fn kept(keys: &[Key], read_since_ns: i128, store: &Store) -> Vec<Option<Enti
         .collect()
 }
 
+/// Whether a file last modified at `mtime_ns` is trusted unchanged by a record made from reads
+/// begun at `read_since_ns` (not within the mtime slack before them).
+pub fn trusted(mtime_ns: i64, read_since_ns: i128) -> bool {
+    i128::from(mtime_ns) < read_since_ns - MTIME_SLACK_NS
+}
+
 /// Whether `keep` maps every one of `n` entities to itself (nothing to read or rewrite).
 pub fn unchanged(keep: &[Option<EntityIdx>], n: usize) -> bool {
     keep.len() == n && keep.iter().enumerate().all(|(i, k)| *k == Some(i as EntityIdx))
