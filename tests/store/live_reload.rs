@@ -29,8 +29,18 @@ impl Rng {
 /// Words an agent's notes are made of: a few rare ones, so that appending them moves words into
 /// and out of the signatures (a word two texts share) and changes the rarity of others.
 const NOTE_WORDS: [&str; 12] = [
-    "settlement", "cutoff", "reconcile", "ledger", "quorum", "zephyr", "gossamer", "halcyon", "obsidian", "tamarind",
-    "vellum", "marzipan",
+    "settlement",
+    "cutoff",
+    "reconcile",
+    "ledger",
+    "quorum",
+    "zephyr",
+    "gossamer",
+    "halcyon",
+    "obsidian",
+    "tamarind",
+    "vellum",
+    "marzipan",
 ];
 
 fn note(rng: &mut Rng, step: usize) -> String {
@@ -131,7 +141,13 @@ fn first_difference(a: &Report, b: &Report) -> String {
             return format!("finding {i}:\n incremental {x:?}\n full        {y:?}");
         }
     }
-    format!("{} vs {} findings; suppressed {:?} vs {:?}", a.findings.len(), b.findings.len(), a.suppressed, b.suppressed)
+    format!(
+        "{} vs {} findings; suppressed {:?} vs {:?}",
+        a.findings.len(),
+        b.findings.len(),
+        a.suppressed,
+        b.suppressed
+    )
 }
 
 fn count(report: &Report, rule: &str) -> usize {
@@ -153,7 +169,10 @@ fn refreshes_and_relints_equal_a_fresh_load_and_a_full_lint_on_a_wild_vault() {
         let touched = mutate(&mut rng, &root, &store, step);
         let (new, refreshed) = store.refreshed(&touched);
         let fresh = Store::load(&root, vault::KIND, "test".into());
-        assert!(graph(&new) == graph(&fresh), "step {step} after {touched:?}: the refreshed store differs from a fresh load");
+        assert!(
+            graph(&new) == graph(&fresh),
+            "step {step} after {touched:?}: the refreshed store differs from a fresh load"
+        );
         let changed: Vec<String> =
             refreshed.changed.iter().chain(&refreshed.added).chain(&refreshed.removed).cloned().collect();
         let incremental = linted.relint(&store, &new, &changed, &config);

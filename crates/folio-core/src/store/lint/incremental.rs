@@ -76,7 +76,8 @@ impl Linted {
         let keys = duplicates::RULES.map(|r| store.entities.iter().map(|e| duplicates::key_hash(r, e)).collect());
         let loose = store.entities.iter().map(|e| is_loose(e)).collect();
         let reserved_names = catalogs::reserved_names(store.kind());
-        let files = store.other_files.iter().map(|(p, _)| p.as_str()).chain(store.entities.iter().map(|e| e.path.as_str()));
+        let files =
+            store.other_files.iter().map(|(p, _)| p.as_str()).chain(store.entities.iter().map(|e| e.path.as_str()));
         let reserved = files.filter(|p| is_reserved(reserved_names, p)).map(|p| reserved_file(store, p)).collect();
         Linted {
             report: Arc::new(report),
@@ -242,7 +243,16 @@ impl Linted {
         findings.extend(fresh);
         let report = ignore::partition(new, config, findings);
         let content = Arc::clone(&self.content);
-        Linted { report: Arc::new(report), config: config.clone(), manifest, keys, loose, content, generation, reserved }
+        Linted {
+            report: Arc::new(report),
+            config: config.clone(),
+            manifest,
+            keys,
+            loose,
+            content,
+            generation,
+            reserved,
+        }
     }
 
     /// The content rules on `new`: from the kept state where it describes this report's store
@@ -274,7 +284,10 @@ impl Linted {
             }
             Some(state) => {
                 let mut read = super::near_duplicate::profiles_of(new, &map.changed_new).into_iter();
-                let all = map.back.iter().map(|&o| if o == NONE { read.next().unwrap_or_default() } else { state.profile(o) });
+                let all = map
+                    .back
+                    .iter()
+                    .map(|&o| if o == NONE { read.next().unwrap_or_default() } else { state.profile(o) });
                 let all = all.collect();
                 drop(state);
                 ContentState::build(all, config)

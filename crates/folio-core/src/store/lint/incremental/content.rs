@@ -139,7 +139,8 @@ impl ContentState {
         // The rarity table: the changed texts' old words out, their new ones in. A word whose
         // count moved weighs otherwise now; one that crossed into or out of the signatures
         // changes the signature of every text holding it.
-        let mut touched: Vec<u32> = changed.iter().flat_map(|&i| self.words[i as usize].hashes.iter().copied()).collect();
+        let mut touched: Vec<u32> =
+            changed.iter().flat_map(|&i| self.words[i as usize].hashes.iter().copied()).collect();
         touched.extend(fresh.iter().flat_map(|p| p.words.iter().map(|&(h, _)| h)));
         touched.sort_unstable();
         touched.dedup();
@@ -166,7 +167,10 @@ impl ContentState {
         let mut resigned: Vec<u32> = changed.to_vec();
         if !crossed.is_empty() {
             resigned.extend(
-                (0..self.words.len() as u32).into_par_iter().filter(|&i| self.words[i as usize].has_any(&crossed)).collect::<Vec<_>>(),
+                (0..self.words.len() as u32)
+                    .into_par_iter()
+                    .filter(|&i| self.words[i as usize].has_any(&crossed))
+                    .collect::<Vec<_>>(),
             );
             resigned.sort_unstable();
             resigned.dedup();
@@ -207,7 +211,9 @@ impl ContentState {
             .into_par_iter()
             .map(|(a, b)| {
                 let s = (usable(a) && usable(b))
-                    .then(|| near_duplicate::similarity(&words[a as usize].profile(), &words[b as usize].profile(), rarity))
+                    .then(|| {
+                        near_duplicate::similarity(&words[a as usize].profile(), &words[b as usize].profile(), rarity)
+                    })
                     .filter(|&s| s >= threshold);
                 ((a, b), s)
             })
