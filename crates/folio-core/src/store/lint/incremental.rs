@@ -199,21 +199,25 @@ impl Linted {
                 duplicates::check_among(new, r, m, out);
             }
         });
+        // The reserved files among the changed ones looked at again (whichever way the catalogs
+        // are checked below, so that the next relint may use them).
         let mut reserved = Arc::clone(&self.reserved);
+        let names = catalogs::reserved_names(new.kind());
+        if paths.iter().any(|p| is_reserved(names, p) || reserved.contains_key(*p)) {
+            let files = Arc::make_mut(&mut reserved);
+            for p in &paths {
+                files.remove(*p);
+                if is_reserved(names, p) && has_file(new, p) {
+                    let (k, v) = reserved_file(new, p);
+                    files.insert(k, v);
+                }
+            }
+        }
         tagged(&mut fresh, Origin::Catalog, |out| match covered {
             None => {
-                // `catalogs::check`, the reserved files among the changed ones looked at again.
-                let names = catalogs::reserved_names(new.kind());
-                let files = Arc::make_mut(&mut reserved);
-                for p in &paths {
-                    files.remove(*p);
-                    if is_reserved(names, p) && has_file(new, p) {
-                        let (k, v) = reserved_file(new, p);
-                        files.insert(k, v);
-                    }
-                }
+                // `catalogs::check`, from the reserved files' kept findings.
                 let mut reported = HashSet::new();
-                for (p, (found, named)) in files.iter() {
+                for (p, (found, named)) in reserved.iter() {
                     out.extend(found.iter().cloned());
                     if *named {
                         reported.insert(p.clone());
