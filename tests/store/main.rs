@@ -17,6 +17,7 @@ mod lint;
 mod lint_fix;
 mod lint_ignore;
 mod lint_templated;
+mod live_reload;
 mod log_grows;
 mod recall_bounds;
 mod relint;

@@ -1,8 +1,11 @@
 //! Watching a store for changes made by agents while folio is open. Events are debounced
 //! (an editor's write-rename-chmod burst becomes one batch) and handed over as the set of
-//! paths that changed, which `Store::refresh` re-reads.
+//! paths that changed, which `Store::refresh` re-reads. While an agent keeps writing, batches
+//! are handed over at most every `BURST_GAP`, so a burst costs a refresh per gap rather than
+//! one per file (what a refresh and its relint cost beyond the files read is paid per batch).
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
 
 use notify_debouncer_full::notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
@@ -14,6 +17,10 @@ use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, ne
 /// "Live reload figures"). A burst longer than a quarter of it arrives in several batches,
 /// each refreshed on its own (a refresh costs what it re-reads, not the store's size).
 pub const DEBOUNCE: Duration = Duration::from_millis(100);
+
+/// During a burst, the least time between two batches handed over; a change after a quiet
+/// spell is handed over at once (docs/benchmarks.md, "Round: issue 44", "Live reload").
+pub const BURST_GAP: Duration = Duration::from_millis(500);
 
 /// How often a store read from elsewhere (a database) is asked whether its source changed:
 /// an agent's write shows within this plus the debounce.
@@ -58,9 +65,10 @@ fn poll_source(root: &Path) -> Option<Poller> {
 /// so agents' writes there arrive as changed files.
 pub fn watch(
     root: &Path,
-    mut on_change: impl FnMut(Vec<PathBuf>) + Send + 'static,
+    on_change: impl FnMut(Vec<PathBuf>) + Send + 'static,
 ) -> Result<StoreWatcher, notify_debouncer_full::notify::Error> {
     let root_for_filter = root.to_path_buf();
+    let mut on_change = paced(BURST_GAP, on_change);
     let mut debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
         let Ok(events) = result else { return };
         let mut paths: Vec<PathBuf> = Vec::new();
@@ -82,6 +90,47 @@ pub fn watch(
     })?;
     debouncer.watch(root, RecursiveMode::Recursive)?;
     Ok(StoreWatcher { _debouncer: debouncer, _poller: poll_source(root) })
+}
+
+/// `deliver` called with the batches given to the returned function, no two calls closer than
+/// `gap`: a batch arriving sooner waits on a thread of its own, merged with any that follow,
+/// until the gap has passed. The thread ends when the returned function is dropped.
+fn paced(gap: Duration, mut deliver: impl FnMut(Vec<PathBuf>) + Send + 'static) -> impl FnMut(Vec<PathBuf>) + Send {
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<PathBuf>>();
+    std::thread::spawn(move || {
+        let mut pending: Vec<PathBuf> = Vec::new();
+        let mut last: Option<Instant> = None;
+        loop {
+            let due = last.map(|t| t + gap).filter(|_| !pending.is_empty());
+            let received = match due {
+                None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                Some(due) => rx.recv_timeout(due.saturating_duration_since(Instant::now())),
+            };
+            match received {
+                Ok(batch) => {
+                    for p in batch {
+                        if !pending.contains(&p) {
+                            pending.push(p);
+                        }
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    if !pending.is_empty() {
+                        deliver(pending);
+                    }
+                    return;
+                }
+            }
+            if !pending.is_empty() && last.is_none_or(|t| t.elapsed() >= gap) {
+                deliver(std::mem::take(&mut pending));
+                last = Some(Instant::now());
+            }
+        }
+    });
+    move |batch| {
+        let _ = tx.send(batch);
+    }
 }
 
 /// Whether a path lies in a hidden file or directory below the root (`.git`, `.folio`, …).
@@ -121,6 +170,35 @@ mod tests {
             }
         }
         assert!(seen, "the watcher reported new.md");
+    }
+
+    #[test]
+    fn a_burst_is_handed_over_in_batches_no_closer_than_the_gap() {
+        let (tx, rx) = mpsc::channel();
+        let gap = Duration::from_millis(300);
+        let mut send = paced(gap, move |paths| {
+            let _ = tx.send((Instant::now(), paths));
+        });
+        // The first change after a quiet spell goes at once; the next ones wait and merge.
+        for i in 0..6 {
+            send(vec![PathBuf::from(format!("f{i}.md"))]);
+            std::thread::sleep(Duration::from_millis(40));
+        }
+        send(vec![PathBuf::from("f0.md")]);
+        drop(send);
+        let batches: Vec<(Instant, Vec<PathBuf>)> = rx.iter().collect();
+        assert_eq!(batches[0].1, [PathBuf::from("f0.md")]);
+        let mut all: Vec<PathBuf> = batches.iter().flat_map(|(_, b)| b.clone()).collect();
+        assert_eq!(all.len(), 7, "each path once per batch: {batches:?}");
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), 6, "nothing lost");
+        for w in batches.windows(2) {
+            // Dropping the sender hands over what waits at once; every other pair keeps the gap.
+            if w[1].0 != batches.last().unwrap().0 {
+                assert!(w[1].0 - w[0].0 >= gap, "batches {:?} apart", w[1].0 - w[0].0);
+            }
+        }
     }
 
     #[test]

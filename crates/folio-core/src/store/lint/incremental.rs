@@ -11,12 +11,18 @@
 //! - the duplicate groups a changed entity left or joined (found by key hash, see
 //!   `duplicates::key_hash`);
 //! - the catalogs the dialect says the changed paths touch, and reserved names among them;
-//! - store-wide warnings and stale ignores (cheap, always).
+//! - store-wide warnings and stale ignores (cheap, always);
+//! - the content rules from the state the previous relint kept (`content`): the rarity
+//!   table, LSH buckets and close pairs patched by the changed texts.
 //!
 //! The result is identical to a full `lint` of the new store (tests/store/relint.rs checks it
 //! after random edits, creates and deletes).
 use std::collections::HashSet;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+mod content;
+use content::{Change, ContentState};
 
 use super::manifest::ManifestLints;
 use super::{
@@ -41,7 +47,21 @@ pub struct Linted {
     /// Per entity: some link resolves to no entity (broken, a file, a folder, outside the
     /// root) — what adding or removing files can change.
     loose: Vec<bool>,
+    /// The content rules' state, handed from one relint to the next: it describes the store
+    /// of the report numbered as it is (`generation`). Shared, not copied: relinting an older
+    /// report again finds it moved on and builds its own.
+    content: Arc<Mutex<Option<(u64, ContentState)>>>,
+    generation: u64,
+    /// Per file with a reserved name: its `reserved-name` / `reserved-file` findings and
+    /// whether it was reported as `reserved-name`. Kept for a dialect that cannot say which
+    /// catalogs a change touches: its files need not all be looked at again.
+    reserved: Arc<ReservedFiles>,
 }
+
+type ReservedFiles = std::collections::BTreeMap<String, (Vec<Finding>, bool)>;
+
+/// Numbers reports, so that the content state knows which one it belongs to.
+static GENERATION: AtomicU64 = AtomicU64::new(1);
 
 impl Linted {
     /// Lint the whole store.
@@ -55,7 +75,20 @@ impl Linted {
         let report = report(store, config, &manifest, profiles);
         let keys = duplicates::RULES.map(|r| store.entities.iter().map(|e| duplicates::key_hash(r, e)).collect());
         let loose = store.entities.iter().map(|e| is_loose(e)).collect();
-        Linted { report: Arc::new(report), config: config.clone(), manifest, keys, loose }
+        let reserved_names = catalogs::reserved_names(store.kind());
+        let files =
+            store.other_files.iter().map(|(p, _)| p.as_str()).chain(store.entities.iter().map(|e| e.path.as_str()));
+        let reserved = files.filter(|p| is_reserved(reserved_names, p)).map(|p| reserved_file(store, p)).collect();
+        Linted {
+            report: Arc::new(report),
+            config: config.clone(),
+            manifest,
+            keys,
+            loose,
+            content: Arc::default(),
+            generation: GENERATION.fetch_add(1, Ordering::Relaxed),
+            reserved: Arc::new(reserved),
+        }
     }
 
     /// The findings of `new`, which is `old` (the store this report was computed on) with the
@@ -166,8 +199,36 @@ impl Linted {
                 duplicates::check_among(new, r, m, out);
             }
         });
+        // The reserved files among the changed ones looked at again (whichever way the catalogs
+        // are checked below, so that the next relint may use them).
+        let mut reserved = Arc::clone(&self.reserved);
+        let names = catalogs::reserved_names(new.kind());
+        if paths.iter().any(|p| is_reserved(names, p) || reserved.contains_key(*p)) {
+            let files = Arc::make_mut(&mut reserved);
+            for p in &paths {
+                files.remove(*p);
+                if is_reserved(names, p) && has_file(new, p) {
+                    let (k, v) = reserved_file(new, p);
+                    files.insert(k, v);
+                }
+            }
+        }
         tagged(&mut fresh, Origin::Catalog, |out| match covered {
-            None => catalogs::check(new, out),
+            None => {
+                // `catalogs::check`, from the reserved files' kept findings.
+                let mut reported = HashSet::new();
+                for (p, (found, named)) in reserved.iter() {
+                    out.extend(found.iter().cloned());
+                    if *named {
+                        reported.insert(p.clone());
+                    }
+                }
+                let all_fresh = catalog::remembered::recalled(new)
+                    .is_some_and(|states| states.iter().all(|(_, state)| *state == catalog::CatalogState::Fresh));
+                if !all_fresh {
+                    catalogs::statuses(new, catalog::status(new), &reported, out);
+                }
+            }
             Some(_) => {
                 let mut reported = HashSet::new();
                 let mut checked: Vec<&str> = catalog_paths.iter().copied().filter(|p| has_file(new, p)).collect();
@@ -178,11 +239,67 @@ impl Linted {
                 catalogs::statuses(new, catalog::status_of(new, plans), &reported, out);
             }
         });
-        tagged(&mut fresh, Origin::Content, |out| content(new, config, profiles, out));
+        let generation = GENERATION.fetch_add(1, Ordering::Relaxed);
+        tagged(&mut fresh, Origin::Content, |out| {
+            self.relint_content(new, &map, &dirty, config, profiles, generation, out);
+        });
         configure(new, config, &mut fresh);
         findings.extend(fresh);
         let report = ignore::partition(new, config, findings);
-        Linted { report: Arc::new(report), config: config.clone(), manifest, keys, loose }
+        let content = Arc::clone(&self.content);
+        Linted {
+            report: Arc::new(report),
+            config: config.clone(),
+            manifest,
+            keys,
+            loose,
+            content,
+            generation,
+            reserved,
+        }
+    }
+
+    /// The content rules on `new`: from the kept state where it describes this report's store
+    /// (patched when only texts changed, rebuilt from the texts it holds when files came or
+    /// went), else from every profile; small stores compare all pairs without keeping state.
+    #[allow(clippy::too_many_arguments)]
+    fn relint_content(
+        &self,
+        new: &Store,
+        map: &IndexMap,
+        dirty: &Dirty,
+        config: &LintConfig,
+        profiles: ProfileSource,
+        generation: u64,
+        out: &mut Vec<Finding>,
+    ) {
+        let n = new.entities.len();
+        if !config.reads_bodies() || n <= super::near_duplicate::ALL_PAIRS_UP_TO {
+            return content(new, config, profiles, out);
+        }
+        let mut slot = self.content.lock().unwrap_or_else(|e| e.into_inner());
+        let kept = slot.take().filter(|(g, _)| *g == self.generation).map(|(_, s)| s);
+        let same_places = map.changed_old == map.changed_new && map.fwd.len() == n;
+        let mut state = match kept {
+            Some(mut state) if same_places && state.fits(n, config) => {
+                let fresh = super::near_duplicate::profiles_of(new, &map.changed_new);
+                state.update(&Change { changed: &map.changed_new, relinked: &dirty.link }, fresh);
+                state
+            }
+            Some(state) => {
+                let mut read = super::near_duplicate::profiles_of(new, &map.changed_new).into_iter();
+                let all = map
+                    .back
+                    .iter()
+                    .map(|&o| if o == NONE { read.next().unwrap_or_default() } else { state.profile(o) });
+                let all = all.collect();
+                drop(state);
+                ContentState::build(all, config)
+            }
+            None => ContentState::build(profiles(), config),
+        };
+        state.findings(new, config, out);
+        *slot = Some((generation, state));
     }
 
     /// Per duplicate rule, the entities (new indices, ascending) sharing a key hash with a
@@ -213,6 +330,19 @@ impl Linted {
 /// Whether some link of `e` resolves to no entity in a way other files can change.
 fn is_loose(e: &Entity) -> bool {
     e.links.iter().any(|l| matches!(l.resolution, Resolution::Broken | Resolution::File(_) | Resolution::Escapes))
+}
+
+/// Whether the file's name is one the dialect reserves (as `catalogs::check` looks for them).
+fn is_reserved(names: &[&str], path: &str) -> bool {
+    names.contains(&path.rsplit('/').next().unwrap_or(path))
+}
+
+/// A reserved file's `reserved-name` / `reserved-file` findings, and whether it is reported as
+/// `reserved-name` (then no catalog refusal names it again).
+fn reserved_file(store: &Store, path: &str) -> (String, (Vec<Finding>, bool)) {
+    let (mut found, mut reported) = (Vec::new(), HashSet::new());
+    catalogs::reserved_check(store, path, &mut reported, &mut found);
+    (path.to_string(), (found, !reported.is_empty()))
 }
 
 /// Whether `rel` is a file of the store (an entity file or another file).

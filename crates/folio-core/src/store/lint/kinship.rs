@@ -49,8 +49,13 @@ pub const SAME_WORDS: f64 = 2.0 / 3.0;
 /// Whether `near-duplicate` reports the pair `a`, `b` of similarity `s`: (near-)exact copies
 /// always; entries of one dated series never; template siblings from `SAME_WORDS`.
 pub fn reported(store: &Store, a: EntityIdx, b: EntityIdx, s: f64, rarity: &Rarity, threshold: f64) -> bool {
+    reported_by(store, a, b, s, || siblings(store, a, b, rarity, threshold))
+}
+
+/// `reported`, `siblings` saying whether the two are template siblings (asked only when it matters).
+pub fn reported_by(store: &Store, a: EntityIdx, b: EntityIdx, s: f64, siblings: impl FnOnce() -> bool) -> bool {
     s >= NEAR_EXACT
-        || match of(store, a, b, rarity, threshold) {
+        || match of_by(store, a, b, siblings) {
             Some(Kinship::DatedSeries) => false,
             Some(Kinship::TemplateSiblings) => s >= SAME_WORDS,
             None => true,
@@ -60,12 +65,21 @@ pub fn reported(store: &Store, a: EntityIdx, b: EntityIdx, s: f64, rarity: &Rari
 /// Whether entities `a` and `b` are alike in form only (`threshold` is the rule's similarity
 /// threshold, applied to what the two texts fill a shared skeleton with).
 pub fn of(store: &Store, a: EntityIdx, b: EntityIdx, rarity: &Rarity, threshold: f64) -> Option<Kinship> {
+    of_by(store, a, b, || siblings(store, a, b, rarity, threshold))
+}
+
+fn of_by(store: &Store, a: EntityIdx, b: EntityIdx, siblings: impl FnOnce() -> bool) -> Option<Kinship> {
     let (ea, eb) = (store.entity(a), store.entity(b));
     if dated_series(&ea.id, &eb.id) || dated_series(&ea.title, &eb.title) {
         return Some(Kinship::DatedSeries);
     }
+    siblings().then_some(Kinship::TemplateSiblings)
+}
+
+/// `template_siblings` of the two entities' compared texts.
+fn siblings(store: &Store, a: EntityIdx, b: EntityIdx, rarity: &Rarity, threshold: f64) -> bool {
     let (ta, tb) = (body_text::compared_text(store, a), body_text::compared_text(store, b));
-    template_siblings(&ta, &tb, rarity, threshold).then_some(Kinship::TemplateSiblings)
+    template_siblings(&ta, &tb, rarity, threshold)
 }
 
 /// Words a series' name may hold besides its date (`Daily Worklog - `, `standup-`, `worklog/`);
@@ -86,9 +100,15 @@ pub fn dated_series(a: &str, b: &str) -> bool {
 /// short of `EDITED`) and the words outside it, where they
 /// differ, overlap less than `threshold` (weighted by rarity, as the rule weighs words).
 pub fn template_siblings(a: &str, b: &str, rarity: &Rarity, threshold: f64) -> bool {
+    template_slots(a, b).is_some_and(|(sa, sb)| slots_differ(&sa, &sb, rarity, threshold))
+}
+
+/// The words two texts fill a shared skeleton with (each sorted, unique), when they share one:
+/// what `template_siblings` weighs, which depends on the texts alone.
+pub fn template_slots(a: &str, b: &str) -> Option<(Vec<u32>, Vec<u32>)> {
     let (wa, wb) = (tokens(a), tokens(b));
     if wa.is_empty() || wb.is_empty() {
-        return false;
+        return None;
     }
     let ops = similar::capture_diff_slices(Algorithm::Myers, &wa, &wb);
     let (mut in_a, mut in_b) = (vec![false; wa.len()], vec![false; wb.len()]);
@@ -102,7 +122,7 @@ pub fn template_siblings(a: &str, b: &str, rarity: &Rarity, threshold: f64) -> b
     }
     let ratio = 2.0 * aligned as f64 / (wa.len() + wb.len()) as f64;
     if !(SKELETON..EDITED).contains(&ratio) || aligned < SKELETON_WORDS {
-        return false;
+        return None;
     }
     let slots = |words: &[u64], aligned: &[bool]| {
         let mut s: Vec<u32> =
@@ -111,7 +131,12 @@ pub fn template_siblings(a: &str, b: &str, rarity: &Rarity, threshold: f64) -> b
         s.dedup();
         s
     };
-    let (sa, sb) = (slots(&wa, &in_a), slots(&wb, &in_b));
+    Some((slots(&wa, &in_a), slots(&wb, &in_b)))
+}
+
+/// Whether the slot words of two skeleton-sharing texts overlap less than `threshold`, weighed
+/// by rarity.
+pub fn slots_differ(sa: &[u32], sb: &[u32], rarity: &Rarity, threshold: f64) -> bool {
     let (mut shared, mut union) = (0f64, 0f64);
     let (mut i, mut j) = (0, 0);
     while i < sa.len() || j < sb.len() {

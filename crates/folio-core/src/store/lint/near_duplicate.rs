@@ -27,16 +27,17 @@ pub const NEAR_EXACT: f64 = 0.9;
 /// What a word inside fenced code weighs against one in prose.
 pub const CODE_WEIGHT: f32 = 0.3;
 /// Up to this many entities every pair is compared; beyond, candidates come from LSH.
-const ALL_PAIRS_UP_TO: usize = 600;
+pub(crate) const ALL_PAIRS_UP_TO: usize = 600;
 /// MinHash bins (one-permutation hashing) and how they are banded.
 const BINS: usize = 64;
 const ROWS: usize = 4;
+pub(crate) const BANDS: usize = BINS / ROWS;
 /// A band bucket holding more entities than this is boilerplate every entry shares: skipped.
-const MAX_BUCKET: usize = 32;
+pub(crate) const MAX_BUCKET: usize = 32;
 /// Fewer shared words than this (boilerplate aside) is chance, not duplication.
 const MIN_SHARED: usize = 4;
 /// Fewer content words than this: too little text to call anything a duplicate.
-const MIN_WORDS: usize = 5;
+pub(crate) const MIN_WORDS: usize = 5;
 
 /// One entity's content words: (word hash, weight before rarity), sorted by hash.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -140,11 +141,16 @@ impl Rarity {
     }
 
     pub(crate) fn weight(&self, h: u32) -> f32 {
-        let df = self.df.get(&h).copied().unwrap_or(1).max(1) as f32;
-        if df > self.boilerplate() {
+        let df = self.df.get(&h).copied().unwrap_or(1);
+        if !self.weighs(df) {
             return 0.0;
         }
-        (1.0 + self.n / df).ln()
+        (1.0 + self.n / df.max(1) as f32).ln()
+    }
+
+    /// Whether a word of this document frequency weighs anything (is not boilerplate).
+    pub(crate) fn weighs(&self, df: u32) -> bool {
+        df.max(1) as f32 <= self.boilerplate()
     }
 
     /// The document frequency above which a word is boilerplate.
@@ -152,8 +158,29 @@ impl Rarity {
         (self.n * BOILERPLATE_SHARE).clamp(BOILERPLATE_MIN, BOILERPLATE_MAX)
     }
 
-    fn df(&self, h: u32) -> u32 {
+    pub(crate) fn df(&self, h: u32) -> u32 {
         self.df.get(&h).copied().unwrap_or(0)
+    }
+
+    /// Whether a word of this document frequency goes into signatures: some other text shares
+    /// it and it is not boilerplate.
+    pub(crate) fn banded(&self, df: u32) -> bool {
+        (2..=self.boilerplate() as u32).contains(&df)
+    }
+
+    /// Count one text's words in (`add`) or out, as `new` would over the changed texts (a live
+    /// reload's relint keeps the table instead of building it again).
+    pub(crate) fn count(&mut self, words: impl Iterator<Item = u32>, add: bool) {
+        for h in words {
+            if add {
+                *self.df.entry(h).or_default() += 1;
+            } else if let Some(c) = self.df.get_mut(&h) {
+                *c -= 1;
+                if *c == 0 {
+                    self.df.remove(&h);
+                }
+            }
+        }
     }
 }
 
@@ -196,12 +223,10 @@ pub fn similarity(a: &Profile, b: &Profile, rarity: &Rarity) -> f64 {
 /// One-permutation MinHash of the profile's words that some other text shares and that are not
 /// boilerplate (those decide nothing), with empty bins filled from their right neighbour.
 fn signature(p: &Profile, rarity: &Rarity) -> Option<[u64; BINS]> {
-    let common = rarity.boilerplate() as u32;
     let mut bins = [u64::MAX; BINS];
     let mut any = false;
     for &(h, _) in &p.words {
-        let df = rarity.df(h);
-        if df < 2 || df > common {
+        if !rarity.banded(rarity.df(h)) {
             continue;
         }
         let x = mix(u64::from(h));
@@ -234,7 +259,7 @@ fn lsh_candidates(profiles: &[Profile], rarity: &Rarity) -> Vec<(u32, u32)> {
             let mut buckets: FastMap<u64, Vec<u32>> = FastMap::default();
             for (i, s) in sigs.iter().enumerate() {
                 if let Some(s) = s {
-                    let key = s[band * ROWS..(band + 1) * ROWS].iter().fold(band as u64, |acc, &v| mix(acc ^ v));
+                    let key = band_key(s, band);
                     buckets.entry(key).or_default().push(i as u32);
                 }
             }
@@ -251,6 +276,17 @@ fn lsh_candidates(profiles: &[Profile], rarity: &Rarity) -> Vec<(u32, u32)> {
     all.par_sort_unstable();
     all.dedup();
     all
+}
+
+/// A text's LSH bucket key in `band`.
+fn band_key(s: &[u64; BINS], band: usize) -> u64 {
+    s[band * ROWS..(band + 1) * ROWS].iter().fold(band as u64, |acc, &v| mix(acc ^ v))
+}
+
+/// A text's bucket key in every band; `None` when it has no signature (no word another text shares).
+pub(crate) fn band_keys(p: &Profile, rarity: &Rarity) -> Option<[u64; BANDS]> {
+    let s = signature(p, rarity)?;
+    Some(std::array::from_fn(|band| band_key(&s, band)))
 }
 
 /// Every pair of entities whose similarity reaches `threshold`, with it; pairs in index order.
@@ -383,12 +419,24 @@ pub fn reported(
     compared: &(dyn Fn(u32, u32, f64, &Rarity) -> bool + Sync),
 ) -> Vec<(u32, u32, f64)> {
     let rarity = Rarity::new(profiles);
-    let mut found = pairs_by(profiles, &rarity, threshold);
+    let found = pairs_by(profiles, &rarity, threshold);
+    report_pairs(store, found, &rarity, compared, out)
+}
+
+/// `check` from the pairs whose similarity reaches the threshold (any order): the findings,
+/// and the pairs reported.
+pub(crate) fn report_pairs(
+    store: &Store,
+    mut found: Vec<(u32, u32, f64)>,
+    rarity: &Rarity,
+    compared: &(dyn Fn(u32, u32, f64, &Rarity) -> bool + Sync),
+    out: &mut Vec<Finding>,
+) -> Vec<(u32, u32, f64)> {
     // An entity restating the source it cites is a summary, not an accidental duplicate;
     // only a (near-)exact copy of its own source is still worth a word.
     found.retain(|&(a, b, s)| s >= NEAR_EXACT || !(cites(store, a, b) || cites(store, b, a)));
     // Pairs alike in form only (`kinship`: two days of one log, two fillings of a template).
-    found = found.into_par_iter().filter(|&(a, b, s)| compared(a, b, s, &rarity)).collect();
+    found = found.into_par_iter().filter(|&(a, b, s)| compared(a, b, s, rarity)).collect();
     // Exact and near-exact copies first within an entity's findings.
     found.sort_by(|x, y| y.2.total_cmp(&x.2).then((x.0, x.1).cmp(&(y.0, y.1))));
     found

@@ -48,10 +48,12 @@ pub fn linted(model: &mut Model, store: Arc<Store>, linted: Linted) -> Vec<Job> 
     let linted = Arc::new(linted);
     model.linting = false;
     let current = model.store.as_ref().is_some_and(|s| Arc::ptr_eq(s, &store));
-    model.lint_base = Some((store.clone(), linted.clone()));
-    let mut jobs = Vec::new();
+    // The previous base may be the last hold on an older store version: dropped off the UI
+    // thread (100k entities' counts), like a replaced store.
+    let previous = model.lint_base.replace((store.clone(), linted.clone()));
+    let mut jobs: Vec<Job> = previous.map(|(old, _)| Job::Discard(old)).into_iter().collect();
     if current {
-        jobs = report(model, linted.report.clone());
+        jobs.extend(report(model, linted.report.clone()));
     }
     if !current || model.lint_again {
         jobs.extend(request(model));

@@ -1,0 +1,364 @@
+//! The content rules (`near-duplicate`, `possible-contradiction`) kept between live reloads.
+//!
+//! A full pass weighs every word by its rarity in the whole store, signs every text for LSH,
+//! compares the candidate pairs and reads the texts of the close ones. After an agent rewrites
+//! a few files only some of that can change, and this state keeps the rest:
+//!
+//! - every text's words (hashes and non-prose weights) and the rarity table, patched by the
+//!   words of the changed texts;
+//! - every text's LSH bucket key per band, and the candidate pairs (with how many bands make
+//!   each). A text's keys change when it changed or when one of its words crossed the line
+//!   into or out of the signatures (`Rarity::banded`); only those texts' buckets are redone;
+//! - the similarity of every candidate pair reaching the threshold, computed again when one of
+//!   the two changed or holds a word whose rarity changed (its weight did);
+//! - per close pair, what `kinship` reads from the two texts (their template slots), and per
+//!   reported pair its `possible-contradiction` findings, dropped when a text changed.
+//!
+//! Files added or removed change every weight (the count of texts is in it): the state is then
+//! built again from the texts it holds and those read anew. Either way the findings are those
+//! of a full pass (tests/store/live_reload.rs compares them after random edits).
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use crate::store::Store;
+use crate::store::lint::near_duplicate::{self, BANDS, MAX_BUCKET, MIN_WORDS, Profile, Rarity};
+use crate::store::lint::{Finding, LintConfig, kinship, possible_contradiction};
+use crate::store::model::entity::EntityIdx;
+use crate::store::read::body_text;
+
+/// foldhash: keys are word hashes and entity numbers, not attacker-chosen table keys.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+type Pair = (u32, u32);
+/// A pair's template slots (`kinship::template_slots`); `None`: the texts share no skeleton.
+type Slots = Option<(Box<[u32]>, Box<[u32]>)>;
+
+/// One text's words as the rules weigh them, compactly: every word hash (sorted), and apart the
+/// few whose weight is not 1 (inside code).
+#[derive(Default)]
+struct Words {
+    hashes: Box<[u32]>,
+    other_weight: Box<[(u32, f32)]>,
+}
+
+impl Words {
+    fn of(p: Profile) -> Words {
+        let hashes = p.words.iter().map(|&(h, _)| h).collect();
+        let other_weight = p.words.into_iter().filter(|&(_, w)| w != 1.0).collect();
+        Words { hashes, other_weight }
+    }
+
+    fn profile(&self) -> Profile {
+        let mut odd = self.other_weight.iter().peekable();
+        let words = self
+            .hashes
+            .iter()
+            .map(|&h| match odd.peek() {
+                Some(&&(o, w)) if o == h => {
+                    odd.next();
+                    (h, w)
+                }
+                _ => (h, 1.0),
+            })
+            .collect();
+        Profile { words }
+    }
+
+    fn has_any(&self, sorted: &[u32]) -> bool {
+        sorted.iter().any(|h| self.hashes.binary_search(h).is_ok())
+    }
+}
+
+/// What the content rules of one store found, and what finding them again after a change needs.
+pub(super) struct ContentState {
+    words: Vec<Words>,
+    rarity: Rarity,
+    /// Per band, per entity: its bucket key (meaningless where `signed` is false).
+    keys: Vec<Vec<u64>>,
+    signed: Vec<bool>,
+    /// Candidate pairs (a < b), with the number of bands whose bucket holds both.
+    candidates: FastMap<Pair, u8>,
+    /// Candidate pairs of usable texts reaching the threshold, with their similarity.
+    close: FastMap<Pair, f64>,
+    slots: Mutex<FastMap<Pair, Slots>>,
+    contradictions: FastMap<Pair, Vec<Finding>>,
+    threshold: f64,
+}
+
+/// What changed between the store the state describes and the new one.
+pub(super) struct Change<'a> {
+    /// Entities read again (same indices in both stores).
+    pub changed: &'a [EntityIdx],
+    /// Per entity of the new store: its links or edges resolve differently (a `contradicts`
+    /// edge decides whether a pair is already declared).
+    pub relinked: &'a [bool],
+}
+
+impl ContentState {
+    /// The state of `store`, from every text's profile (`profiles`, in entity order).
+    pub(super) fn build(profiles: Vec<Profile>, config: &LintConfig) -> ContentState {
+        let rarity = Rarity::new(&profiles);
+        let n = profiles.len();
+        let band_keys: Vec<Option<[u64; BANDS]>> =
+            profiles.par_iter().map(|p| near_duplicate::band_keys(p, &rarity)).collect();
+        let signed = band_keys.iter().map(Option::is_some).collect();
+        let keys = (0..BANDS).map(|b| band_keys.iter().map(|k| k.map_or(0, |k| k[b])).collect()).collect();
+        let words = profiles.into_par_iter().map(Words::of).collect();
+        let mut state = ContentState {
+            words,
+            rarity,
+            keys,
+            signed,
+            candidates: FastMap::default(),
+            close: FastMap::default(),
+            slots: Mutex::default(),
+            contradictions: FastMap::default(),
+            threshold: threshold(config),
+        };
+        for b in 0..BANDS {
+            let mut buckets: FastMap<u64, Vec<u32>> = FastMap::default();
+            for i in 0..n {
+                if state.signed[i] {
+                    buckets.entry(state.keys[b][i]).or_default().push(i as u32);
+                }
+            }
+            for members in buckets.values() {
+                bucket_pairs(members, |p| *state.candidates.entry(p).or_default() += 1);
+            }
+        }
+        let all: Vec<Pair> = state.candidates.keys().copied().collect();
+        state.score(all);
+        state
+    }
+
+    /// Bring the state from the old store to `new`, in which only `change.changed` were read
+    /// again (entity indices unchanged), their profiles being `fresh`.
+    pub(super) fn update(&mut self, change: &Change, fresh: Vec<Profile>) {
+        let changed = change.changed;
+        // The rarity table: the changed texts' old words out, their new ones in. A word whose
+        // count moved weighs otherwise now; one that crossed into or out of the signatures
+        // changes the signature of every text holding it.
+        let mut touched: Vec<u32> =
+            changed.iter().flat_map(|&i| self.words[i as usize].hashes.iter().copied()).collect();
+        touched.extend(fresh.iter().flat_map(|p| p.words.iter().map(|&(h, _)| h)));
+        touched.sort_unstable();
+        touched.dedup();
+        let before: Vec<u32> = touched.iter().map(|&h| self.rarity.df(h)).collect();
+        for (&i, p) in changed.iter().zip(fresh) {
+            let old = std::mem::replace(&mut self.words[i as usize], Words::of(p));
+            self.rarity.count(old.hashes.iter().copied(), false);
+            self.rarity.count(self.words[i as usize].hashes.iter().copied(), true);
+        }
+        let mut reweighed = Vec::new();
+        let mut crossed = Vec::new();
+        for (&h, &was) in touched.iter().zip(&before) {
+            let now = self.rarity.df(h);
+            // A word that is boilerplate before and after weighs nothing either way.
+            if now != was && (self.rarity.weighs(now) || self.rarity.weighs(was)) {
+                reweighed.push(h);
+            }
+            if now != was && self.rarity.banded(now) != self.rarity.banded(was) {
+                crossed.push(h);
+            }
+        }
+
+        // Signatures: the changed texts and those holding a word that crossed.
+        let mut resigned: Vec<u32> = changed.to_vec();
+        if !crossed.is_empty() {
+            resigned.extend(
+                (0..self.words.len() as u32)
+                    .into_par_iter()
+                    .filter(|&i| self.words[i as usize].has_any(&crossed))
+                    .collect::<Vec<_>>(),
+            );
+            resigned.sort_unstable();
+            resigned.dedup();
+        }
+        let added = self.rebucket(&resigned);
+
+        // Similarities: pairs new to the candidates, and pairs with a changed text or a
+        // reweighed word.
+        let mut hit: FastMap<u32, bool> = changed.iter().map(|&i| (i, true)).collect();
+        let mut rescore: Vec<Pair> = added;
+        for &(a, b) in self.candidates.keys() {
+            let mut holds = |i: u32| *hit.entry(i).or_insert_with(|| self.words[i as usize].has_any(&reweighed));
+            if holds(a) || holds(b) {
+                rescore.push((a, b));
+            }
+        }
+        self.close.retain(|p, _| self.candidates.contains_key(p));
+        rescore.sort_unstable();
+        rescore.dedup();
+        self.score(rescore);
+
+        // What was read from the texts: stale where a text changed; a pair's declared
+        // contradiction also follows its edges.
+        let is_changed = |i: u32| changed.binary_search(&i).is_ok();
+        let slots = self.slots.get_mut().unwrap_or_else(|e| e.into_inner());
+        slots.retain(|&(a, b), _| !is_changed(a) && !is_changed(b) && self.close.contains_key(&(a, b)));
+        let relinked = |i: u32| change.relinked.get(i as usize).copied().unwrap_or(true);
+        self.contradictions.retain(|&(a, b), _| {
+            !is_changed(a) && !is_changed(b) && !relinked(a) && !relinked(b) && self.close.contains_key(&(a, b))
+        });
+    }
+
+    /// Compute the similarity of `pairs` (candidates all) and keep those that reach the threshold.
+    fn score(&mut self, pairs: Vec<Pair>) {
+        let (words, rarity, threshold) = (&self.words, &self.rarity, self.threshold);
+        let usable = |i: u32| words[i as usize].hashes.len() >= MIN_WORDS;
+        let scored: Vec<(Pair, Option<f64>)> = pairs
+            .into_par_iter()
+            .map(|(a, b)| {
+                let s = (usable(a) && usable(b))
+                    .then(|| {
+                        near_duplicate::similarity(&words[a as usize].profile(), &words[b as usize].profile(), rarity)
+                    })
+                    .filter(|&s| s >= threshold);
+                ((a, b), s)
+            })
+            .collect();
+        for (p, s) in scored {
+            match s {
+                Some(s) => {
+                    self.close.insert(p, s);
+                }
+                None => {
+                    self.close.remove(&p);
+                }
+            }
+        }
+    }
+
+    /// Sign `texts` again and move them between buckets, band by band; the candidate pairs
+    /// follow (a bucket counts only with 2 to `MAX_BUCKET` members). Returns the pairs that
+    /// became candidates.
+    fn rebucket(&mut self, texts: &[u32]) -> Vec<Pair> {
+        let fresh: Vec<(u32, Option<[u64; BANDS]>)> = texts
+            .par_iter()
+            .map(|&i| (i, near_duplicate::band_keys(&self.words[i as usize].profile(), &self.rarity)))
+            .collect();
+        let mut added = Vec::new();
+        for b in 0..BANDS {
+            let moved: Vec<(u32, Option<u64>)> = fresh
+                .iter()
+                .map(|&(i, k)| (i, k.map(|k| k[b])))
+                .filter(|&(i, k)| k != self.signed[i as usize].then(|| self.keys[b][i as usize]))
+                .collect();
+            if moved.is_empty() {
+                continue;
+            }
+            let mut buckets: Vec<u64> = moved
+                .iter()
+                .flat_map(|&(i, k)| [self.signed[i as usize].then(|| self.keys[b][i as usize]), k])
+                .flatten()
+                .collect();
+            buckets.sort_unstable();
+            buckets.dedup();
+            let members = |keys: &[u64], signed: &dyn Fn(usize) -> bool| -> FastMap<u64, Vec<u32>> {
+                let mut m: FastMap<u64, Vec<u32>> = FastMap::default();
+                for (i, k) in keys.iter().enumerate() {
+                    if signed(i) && buckets.binary_search(k).is_ok() {
+                        m.entry(*k).or_default().push(i as u32);
+                    }
+                }
+                m
+            };
+            let old = members(&self.keys[b], &|i| self.signed[i]);
+            let mut column = std::mem::take(&mut self.keys[b]);
+            let mut now_signed: FastMap<u32, bool> = FastMap::default();
+            for &(i, k) in &moved {
+                column[i as usize] = k.unwrap_or(0);
+                now_signed.insert(i, k.is_some());
+            }
+            let signed_now = |i: usize| now_signed.get(&(i as u32)).copied().unwrap_or(self.signed[i]);
+            let new = members(&column, &signed_now);
+            self.keys[b] = column;
+            for m in old.values() {
+                bucket_pairs(m, |p| {
+                    if let Some(c) = self.candidates.get_mut(&p) {
+                        *c -= 1;
+                        if *c == 0 {
+                            self.candidates.remove(&p);
+                        }
+                    }
+                });
+            }
+            for m in new.values() {
+                bucket_pairs(m, |p| {
+                    let c = self.candidates.entry(p).or_default();
+                    *c += 1;
+                    if *c == 1 {
+                        added.push(p);
+                    }
+                });
+            }
+        }
+        for (i, k) in fresh {
+            self.signed[i as usize] = k.is_some();
+        }
+        added.retain(|p| self.candidates.contains_key(p));
+        added
+    }
+
+    /// The findings of both content rules on `store` (the one this state describes).
+    pub(super) fn findings(&mut self, store: &Store, config: &LintConfig, out: &mut Vec<Finding>) {
+        let threshold = self.threshold;
+        let close: Vec<(u32, u32, f64)> = self.close.iter().map(|(&(a, b), &s)| (a, b, s)).collect();
+        let slots = &self.slots;
+        let siblings = |a: u32, b: u32, rarity: &Rarity| {
+            let known = slots.lock().unwrap_or_else(|e| e.into_inner()).get(&(a, b)).cloned();
+            let pair_slots = known.unwrap_or_else(|| {
+                let (ta, tb) = (body_text::compared_text(store, a), body_text::compared_text(store, b));
+                let s: Slots = kinship::template_slots(&ta, &tb).map(|(x, y)| (x.into(), y.into()));
+                slots.lock().unwrap_or_else(|e| e.into_inner()).insert((a, b), s.clone());
+                s
+            });
+            pair_slots.is_some_and(|(sa, sb)| kinship::slots_differ(&sa, &sb, rarity, threshold))
+        };
+        let compared = |a, b, s, rarity: &Rarity| kinship::reported_by(store, a, b, s, || siblings(a, b, rarity));
+        let reported = near_duplicate::report_pairs(store, close, &self.rarity, &compared, out);
+        let dismissed = config.dismissed_pairs();
+        let missing: Vec<(u32, u32, f64)> =
+            reported.iter().copied().filter(|&(a, b, _)| !self.contradictions.contains_key(&(a, b))).collect();
+        let made: Vec<(Pair, Vec<Finding>)> = missing
+            .into_par_iter()
+            .map(|pair| {
+                let mut found = Vec::new();
+                possible_contradiction::check(store, &[pair], &dismissed, &mut found);
+                ((pair.0, pair.1), found)
+            })
+            .collect();
+        self.contradictions.extend(made);
+        for &(a, b, _) in &reported {
+            out.extend(self.contradictions[&(a, b)].iter().cloned());
+        }
+        self.contradictions.retain(|p, _| self.close.contains_key(p));
+    }
+
+    /// Whether this state can be brought to a store of `n` entities by `update`.
+    pub(super) fn fits(&self, n: usize, config: &LintConfig) -> bool {
+        self.words.len() == n && self.threshold == threshold(config)
+    }
+
+    /// Every text's profile, for building the state of a store with files added or removed.
+    pub(super) fn profile(&self, i: EntityIdx) -> Profile {
+        self.words[i as usize].profile()
+    }
+}
+
+fn threshold(config: &LintConfig) -> f64 {
+    config.near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD)
+}
+
+/// The pairs (a < b) a bucket makes: every two of its members when it holds 2 to `MAX_BUCKET`.
+fn bucket_pairs(members: &[u32], mut each: impl FnMut(Pair)) {
+    if members.len() < 2 || members.len() > MAX_BUCKET {
+        return;
+    }
+    for (k, &a) in members.iter().enumerate() {
+        for &b in &members[k + 1..] {
+            each((a, b));
+        }
+    }
+}
