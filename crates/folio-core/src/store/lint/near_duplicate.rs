@@ -420,17 +420,16 @@ pub fn reported(
 ) -> Vec<(u32, u32, f64)> {
     let rarity = Rarity::new(profiles);
     let found = pairs_by(profiles, &rarity, threshold);
-    report_pairs(store, found, &rarity, compared, out)
+    report_pairs(store, found, &rarity, compared)
 }
 
-/// `check` from the pairs whose similarity reaches the threshold (any order): the findings,
-/// and the pairs reported.
+/// `reported` from the pairs whose similarity reaches the threshold (any order): the pairs to
+/// report, in `report`'s order.
 pub(crate) fn report_pairs(
     store: &Store,
     mut found: Vec<(u32, u32, f64)>,
     rarity: &Rarity,
     compared: &(dyn Fn(u32, u32, f64, &Rarity) -> bool + Sync),
-    out: &mut Vec<Finding>,
 ) -> Vec<(u32, u32, f64)> {
     // An entity restating the source it cites is a summary, not an accidental duplicate;
     // only a (near-)exact copy of its own source is still worth a word.

@@ -317,7 +317,8 @@ impl ContentState {
             pair_slots.is_some_and(|(sa, sb)| kinship::slots_differ(&sa, &sb, rarity, threshold))
         };
         let compared = |a, b, s, rarity: &Rarity| kinship::reported_by(store, a, b, s, || siblings(a, b, rarity));
-        let reported = near_duplicate::report_pairs(store, close, &self.rarity, &compared, out);
+        let reported = near_duplicate::report_pairs(store, close, &self.rarity, &compared);
+        near_duplicate::report(store, &reported, out);
         let dismissed = config.dismissed_pairs();
         let missing: Vec<(u32, u32, f64)> =
             reported.iter().copied().filter(|&(a, b, _)| !self.contradictions.contains_key(&(a, b))).collect();
