@@ -78,17 +78,15 @@ pub fn apply_plan_committing(
     store: &Store,
     plan: Plan,
     opts: &WriteOptions,
-    commit: &mut dyn FnMut(&str) -> Result<(), Uncommitted>,
+    commit: &mut Commit,
 ) -> Result<Applied, WriteError> {
     apply(store, plan, opts, Some(commit))
 }
 
-fn apply(
-    store: &Store,
-    plan: Plan,
-    opts: &WriteOptions,
-    commit: Option<&mut dyn FnMut(&str) -> Result<(), Uncommitted>>,
-) -> Result<Applied, WriteError> {
+/// A backend's own commit of a changeset, given its id (`apply_plan_committing`).
+pub type Commit<'c> = dyn FnMut(&str) -> Result<(), Uncommitted> + 'c;
+
+fn apply(store: &Store, plan: Plan, opts: &WriteOptions, commit: Option<&mut Commit>) -> Result<Applied, WriteError> {
     let Plan { writes, archived, event, undoes, then } = plan;
     let root = &store.root;
     let kind = store.kind();
