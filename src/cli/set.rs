@@ -78,7 +78,7 @@ pub fn edit_entity(
             e.id
         );
     }
-    let bytes = std::fs::read(store.abs_path(&path)).with_context(|| path.clone())?;
+    let bytes = store.storage().read(&path).with_context(|| path.clone())?;
     let text = String::from_utf8(bytes.clone())
         .map_err(|_| anyhow::anyhow!("{path}: not valid UTF-8; folio does not edit it"))?;
     let new = edit::apply(&text, grammar_of(store), &edit).with_context(|| path.clone())?;

@@ -377,3 +377,150 @@ fn a_stale_hint_for_a_spelling_is_followed_by_the_servers_identity() {
     let healed: serde_json::Map<String, Value> = serde_json::from_slice(&std::fs::read(&hints).unwrap()).unwrap();
     assert_eq!(healed, map, "the hint is the server's answer again");
 }
+
+/// A TCP relay to the server that the test can cut: every connection through it is shut, and
+/// new ones are closed at once until it is mended — the network between folio and the
+/// server gone, the server itself alive.
+struct Relay {
+    port: u16,
+    cut: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    open: std::sync::Arc<std::sync::Mutex<Vec<std::net::TcpStream>>>,
+}
+
+impl Relay {
+    fn to(server: u16) -> Relay {
+        use std::sync::atomic::Ordering;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let relay = Relay { port, cut: Default::default(), open: Default::default() };
+        let (cut, open) = (relay.cut.clone(), relay.open.clone());
+        std::thread::spawn(move || {
+            for inbound in listener.incoming().flatten() {
+                if cut.load(Ordering::SeqCst) {
+                    continue;
+                }
+                let Ok(outbound) = std::net::TcpStream::connect(("127.0.0.1", server)) else { continue };
+                open.lock().unwrap().extend([inbound.try_clone().unwrap(), outbound.try_clone().unwrap()]);
+                for (mut from, mut to) in
+                    [(inbound.try_clone().unwrap(), outbound.try_clone().unwrap()), (outbound, inbound)]
+                {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        relay
+    }
+
+    fn cut(&self) {
+        self.cut.store(true, std::sync::atomic::Ordering::SeqCst);
+        for s in self.open.lock().unwrap().drain(..) {
+            let _ = s.shutdown(std::net::Shutdown::Both);
+        }
+    }
+
+    fn mend(&self) {
+        self.cut.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// The connection lost during the commit and the server out of reach, so folio cannot ask
+/// what became of the transaction: the decision is kept pending, not dropped, and the next
+/// open asks the server — which did commit it — and finishes folio's record.
+#[test]
+fn a_commit_whose_fate_cannot_be_asked_is_settled_on_the_next_open() {
+    let Some((pg, mut c, _)) = seed::brain() else { return };
+    let relay = Relay::to(pg.port);
+    let url = format!("postgres://folio:{}@127.0.0.1:{}/brain", crate::support::pg::PASSWORD, relay.port);
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    ok(s, &["stats", &url]);
+    // folio's commit waits in a deferred trigger on a lock this test holds.
+    c.batch_execute("SELECT pg_advisory_lock(4343)").unwrap();
+    refuse_at_commit(&mut c, "PERFORM pg_advisory_xact_lock(4343);");
+    let mut cmd = crate::support::folio_in(s);
+    cmd.args(["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"])
+        .env("FOLIO_STATE_DIR", s)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    let waiting = Instant::now();
+    while c
+        .query_one("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", &[])
+        .unwrap()
+        .get::<_, i64>(0)
+        == 0
+    {
+        assert!(waiting.elapsed() < Duration::from_secs(60), "folio's commit never reached the trigger");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The network goes while the server commits: folio can neither hear the answer nor ask.
+    relay.cut();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("settles it with the database on the next open"), "{}", text(&o));
+    c.batch_execute("SELECT pg_advisory_unlock(4343)").unwrap();
+    let committing = Instant::now();
+    while seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none() {
+        assert!(committing.elapsed() < Duration::from_secs(30), "the server never committed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    allow_commits(&mut c);
+    relay.mend();
+    // The next open asks the server, which committed: folio's record is finished, not dropped.
+    assert!(log_verbs(s, &url).iter().any(|v| v.contains("approve")), "{:?}", log_verbs(s, &url));
+    let shown = ok(s, &["show", &url, "svc-pg-dup", "--json"]);
+    assert!(shown.contains("\"approved\""), "{shown}");
+    ok(s, &["undo", &url, "--as", "human:ann"]);
+    assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none());
+}
+
+/// folio's disk fails after the server committed a decision, as folio marks its journal
+/// committed: the decision is not rolled back in folio's files while it stands in the
+/// database; the message says the database took it, and the next open finishes the record.
+#[test]
+fn a_disk_failure_after_the_database_commit_is_finished_on_the_next_open() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    ok(s, &["stats", &url]);
+    let approve = ["review", url.as_str(), "approve", "svc-pg-dup", "--as", "human:ann"];
+    // The steps of an approval, then (undone) the same approval failing at each of its last
+    // steps in turn until one fails after the database's commit.
+    let traced = folio(s, &approve, &[("FOLIO_FAULT", "trace")]);
+    assert!(traced.status.success(), "{}", text(&traced));
+    ok(s, &["undo", &url, "--as", "human:ann"]);
+    let steps = String::from_utf8_lossy(&traced.stderr).lines().filter(|l| l.starts_with("folio-step ")).count();
+    assert!(steps > 5, "{}", text(&traced));
+    let mut found = false;
+    let approvals = |s: &Path| log_verbs(s, &url).iter().filter(|v| v.contains("approve")).count();
+    for n in (steps.saturating_sub(15)..=steps + 2).rev() {
+        let logged = approvals(s);
+        let o = folio(s, &approve, &[("FOLIO_FAULT", &format!("fail:{n}:EIO"))]);
+        let approved = seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_some();
+        match (o.status.success(), approved) {
+            (true, true) => {
+                ok(s, &["undo", &url, "--as", "human:ann"]);
+            }
+            (false, false) => {
+                assert!(text(&o).contains("nothing was written"), "step {n}: {}", text(&o));
+                assert_eq!(approvals(s), logged, "step {n}");
+            }
+            (false, true) => {
+                assert!(text(&o).contains("the database committed the change"), "step {n}: {}", text(&o));
+                assert!(text(&o).contains("next open"), "step {n}: {}", text(&o));
+                assert_eq!(approvals(s), logged + 1, "step {n}: {:?}", log_verbs(s, &url));
+                let shown = ok(s, &["show", &url, "svc-pg-dup", "--json"]);
+                assert!(shown.contains("\"approved\""), "{shown}");
+                ok(s, &["undo", &url, "--as", "human:ann"]);
+                assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none(), "step {n}");
+                found = true;
+                break;
+            }
+            (true, false) => panic!("step {n}: approve succeeded but the row is not approved: {}", text(&o)),
+        }
+    }
+    assert!(found, "no step after the database commit failed the approval");
+}

@@ -121,3 +121,28 @@ fn with_folios_trigger_a_watched_store_listens_instead_of_scanning() {
     assert!(!idle.is_empty(), "folio's session is there");
     assert!(idle.iter().all(|q| !q.contains("sum(xmin")), "{idle:?}");
 }
+
+/// A node a veto or a merge takes out of view, changed by an agent after folio read it: the
+/// refusal says it changed in the database (a row), not on disk.
+#[test]
+fn a_vetoed_or_merged_node_an_agent_changed_is_named_as_a_row() {
+    pg::state_dir();
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let store = folio::store::Store::open(Path::new(&url), None).unwrap();
+    let reviewer = folio::store::review::Reviewer::now("human:ann");
+    let (dup, pg) = (store.find("svc-pg-dup").unwrap(), store.find("svc-pg").unwrap());
+    let veto = folio::store::review::Verdict::Veto { reason: "a copy".into() };
+    let vetoing = folio::store::review::verdict::plan(&store, &[dup], &veto, &reviewer, false).unwrap();
+    let merging = folio::store::review::merge::plan(&store, dup, pg, None, &reviewer).unwrap();
+    c.execute("UPDATE knowledge_nodes SET body = 'seen a third time' WHERE id = 'svc-pg-dup'", &[]).unwrap();
+    // Another session of folio reads the change.
+    folio::store::Store::open(Path::new(&url), None).unwrap();
+    for plan in [vetoing, merging] {
+        let err = plan.apply(&store, &Default::default()).unwrap_err().to_string();
+        assert!(err.contains("node `svc-pg-dup` changed in the database since folio read it"), "{err}");
+        assert!(!err.contains("on disk"), "{err}");
+    }
+    let r = seed::row(&mut c, "svc-pg-dup");
+    assert_eq!(r["body"], "seen a third time", "the agent's write stands");
+    assert!(r["archived_at"].is_null(), "{r}");
+}

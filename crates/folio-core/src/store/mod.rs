@@ -20,7 +20,7 @@ use entity::{Entity, EntityIdx, LinkSyntax};
 use frontmatter::Fields;
 use keep::cache;
 use model::{entity, id_index, prefetch};
-use read::{detect, frontmatter, fsio, load, resolve};
+use read::{detect, frontmatter, load, resolve};
 
 /// Why a store could not be opened at all (single files never stop a load).
 #[derive(Debug, thiserror::Error)]
@@ -436,9 +436,10 @@ impl Store {
         if e.escapes_root() {
             return Ok(String::new());
         }
-        let path = self.abs_path(&e.path);
-        let (bytes, _) =
-            fsio::read_capped(&path, load::MAX_READ).map_err(|err| StoreError::Io { path: path.clone(), err })?;
+        let (bytes, _) = self
+            .storage()
+            .read_capped(&e.path, load::MAX_READ)
+            .map_err(|err| StoreError::Io { path: self.abs_path(&e.path), err })?;
         if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
             return Ok(String::new());
         }

@@ -76,7 +76,7 @@ pub fn from_git(store: &Store, items: &mut [QueueItem]) -> Result<usize, GitErro
         let head_files = repo.head_files()?;
         let mut committed = Vec::new();
         for (path, _) in &unknown {
-            let same = match std::fs::read(store.abs_path(path)) {
+            let same = match store.storage().read(path) {
                 Ok(bytes) => head_files.get(path) == Some(&repo.blob_id(&bytes)?),
                 Err(_) => false,
             };

@@ -87,7 +87,7 @@ pub fn fixes_changeset(store: &Store, report: &Report, by: &str) -> Result<(Opti
             what.push(format!("regenerated {} catalogs", stale.len()));
         }
         for s in stale {
-            let on_disk = std::fs::read(store.abs_path(&s.path)).ok();
+            let on_disk = store.storage().read(&s.path).ok();
             edits.push((
                 s.path.clone(),
                 on_disk.as_deref().map(crate::store::model::digest::of),

@@ -10,7 +10,7 @@ use crate::store::dialect::DialectKind;
 use crate::store::model::entity::rule;
 use crate::store::read::frontmatter::{self, Block};
 use crate::store::write::catalog::{self, CatalogState, CatalogStatus};
-use crate::store::{Store, read::fsio, read::load};
+use crate::store::{Store, read::load};
 
 /// Keys that make frontmatter a concept's rather than a catalog's (`okf_version` is allowed).
 const CONCEPT_KEYS: &[&str] = &["type", "kind", "slug", "title", "description"];
@@ -52,7 +52,7 @@ pub fn reserved_check(store: &Store, path: &str, reported: &mut HashSet<String>,
         return;
     }
     // Catalogs and logs are small; a huge one is not parsed for this check.
-    let Ok((bytes, _)) = fsio::read_capped(&store.abs_path(path), 1024 * 1024) else { return };
+    let Ok((bytes, _)) = store.storage().read_capped(path, 1024 * 1024) else { return };
     let text = String::from_utf8_lossy(&bytes);
     if let Some(keys) = concept_keys(store, path, &text) {
         reported.insert(path.to_string());
@@ -106,7 +106,7 @@ pub fn statuses(store: &Store, statuses: Vec<CatalogStatus>, reported: &HashSet<
                     format!("catalog entries are wrong: {}", s.notes.join("; "))
                 };
                 let mut f = Finding::on_file(&s.path, rule::CATALOG_STALE, 1, message);
-                if let Ok((bytes, false)) = fsio::read_capped(&store.abs_path(&s.path), load::MAX_READ) {
+                if let Ok((bytes, false)) = store.storage().read_capped(&s.path, load::MAX_READ) {
                     f.fix = Some(Fix {
                         path: s.path.clone(),
                         description: "update its entries as `folio index` would".into(),

@@ -4,7 +4,7 @@ use super::Finding;
 use super::fix::{self, ByteEdit, Change, Expected, Fix, content_hash};
 use super::manifest::{Kind, ManifestLints};
 use crate::store::model::entity::{EntityIdx, Link, LinkSyntax, Resolution, rule};
-use crate::store::{Store, read::fsio, read::load};
+use crate::store::{Store, read::load};
 
 pub fn check(store: &Store, manifest: &ManifestLints, out: &mut Vec<Finding>) {
     for i in 0..store.entities.len() {
@@ -62,7 +62,7 @@ fn attach_wikilink_fixes(store: &Store, idx: EntityIdx, findings: &[usize], out:
     if wiki.iter().all(|l| l.entity().is_none()) {
         return;
     }
-    let Ok((bytes, false)) = fsio::read_capped(&store.abs_path(&e.path), load::MAX_READ) else { return };
+    let Ok((bytes, false)) = store.storage().read_capped(&e.path, load::MAX_READ) else { return };
     // Bound to the file as loaded when its stamp can tell (no hash), else to these bytes.
     let expected = match fix::loaded_stamp(store, idx) {
         Some(stamp) => Expected::Loaded(stamp),

@@ -4,7 +4,7 @@ use super::Finding;
 use super::fix::{self, ByteEdit, Change, Expected, Fix, content_hash};
 use crate::store::model::entity::rule;
 use crate::store::read::frontmatter;
-use crate::store::{Store, read::fsio, read::load};
+use crate::store::{Store, read::load};
 
 /// Give every `legacy-trigger` finding its fix. The key's bytes were located when the file was
 /// loaded, so a file unchanged since is not read again: its fix is bound to the size and mtime
@@ -29,7 +29,7 @@ pub fn attach(store: &Store, findings: &mut [Finding]) {
                 (Expected::Loaded(stamp), at.start as usize..at.end as usize)
             }
             None => {
-                let Ok((bytes, false)) = fsio::read_capped(&store.abs_path(&path), load::MAX_READ) else { return };
+                let Ok((bytes, false)) = store.storage().read_capped(&path, load::MAX_READ) else { return };
                 let Some(range) = std::str::from_utf8(&bytes).ok().and_then(trigger_key) else { return };
                 (Expected::Hash(content_hash(&bytes)), range)
             }

@@ -438,7 +438,7 @@ mod tests {
         for (root, store) in crate::store::fixture_stores::all() {
             for (idx, e) in store.entities.iter().enumerate() {
                 let idx = idx as EntityIdx;
-                let Ok(whole) = std::fs::read(store.abs_path(&e.path)) else { continue };
+                let Ok(whole) = store.storage().read(&e.path) else { continue };
                 let start = (e.body_start.max(e.span.start) as usize).min(whole.len());
                 let end = (e.span.end as usize).min(whole.len()).min(start + BODY_READ_LIMIT as usize);
                 let want_line = 1 + memchr::memchr_iter(b'\n', &whole[..start]).count() as u32;

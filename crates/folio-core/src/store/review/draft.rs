@@ -38,8 +38,7 @@ impl Draft {
     /// The text of `path` as this draft has it (read from disk the first time).
     pub fn text(&mut self, store: &Store, path: &str) -> Result<&mut String, ReviewError> {
         if !self.files.contains_key(path) {
-            let bytes =
-                std::fs::read(store.abs_path(path)).map_err(|e| ReviewError::refused(format!("{path}: {e}")))?;
+            let bytes = store.storage().read(path).map_err(|e| ReviewError::refused(format!("{path}: {e}")))?;
             if memchr::memchr(0, &bytes).is_some() {
                 return Err(ReviewError::refused(format!("{path}: binary content; folio does not rewrite it")));
             }

@@ -152,7 +152,7 @@ fn names_file(from: &str, written: &str, target: &str) -> bool {
 
 /// The links of catalog `path`, with their lines.
 fn catalog_links(store: &Store, path: &str) -> Vec<(u32, String)> {
-    let Ok(text) = std::fs::read_to_string(store.abs_path(path)) else { return Vec::new() };
+    let Some(text) = store.storage().read(path).ok().and_then(|b| String::from_utf8(b).ok()) else { return Vec::new() };
     let lines = LineIndex::new(&text);
     links::extract(&text, 0, &lines).into_iter().map(|l| (l.line, l.target().to_string())).collect()
 }

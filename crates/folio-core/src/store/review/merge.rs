@@ -75,7 +75,10 @@ pub fn plan(
     });
     let mut before: Vec<(String, String)> = Vec::new();
     for (path, (_, new)) in moved.referrers.iter().chain(&moved.catalogs) {
-        before.push((path.clone(), std::fs::read_to_string(store.abs_path(path)).unwrap_or_default()));
+        before.push((
+            path.clone(),
+            store.storage().read(path).ok().and_then(|b| String::from_utf8(b).ok()).unwrap_or_default(),
+        ));
         plan.draft.set_text(store, path, new.clone())?;
     }
     for path in moved.referrers.keys() {

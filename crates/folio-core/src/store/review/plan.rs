@@ -99,9 +99,13 @@ impl Plan {
         self.event.at = Some(self.logged_at());
         let state = State::for_store(&store.root, store.kind());
         for (path, original) in self.draft.archived() {
-            let on_disk = std::fs::read(store.abs_path(path)).ok();
+            let on_disk = store.storage().read(path).ok();
             if on_disk.as_deref() != Some(original.as_bytes()) {
-                return Err(WriteError::Conflict { path: path.to_string(), on_disk, intended: None, row: None }.into());
+                // A database store's node changed in its rows, not on disk: named as a row.
+                let row = (!store.kind().spec().store_is_folder)
+                    .then(|| store.entities.iter().find(|e| e.path == path).map(|e| e.id.to_string()))
+                    .flatten();
+                return Err(WriteError::Conflict { path: path.to_string(), on_disk, intended: None, row }.into());
             }
         }
         let writes = self.draft.writes();

@@ -35,6 +35,10 @@ impl Storage for FileStorage<'_> {
         std::fs::read(self.store.root.join(rel))
     }
 
+    fn read_capped(&self, rel: &str, limit: u64) -> std::io::Result<(Vec<u8>, bool)> {
+        crate::store::read::fsio::read_capped(&self.store.root.join(rel), limit)
+    }
+
     fn apply(&self, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
         apply_plan(self.store, plan, opts)
     }
@@ -51,19 +55,38 @@ fn io_err(path: &str) -> impl Fn(std::io::Error) -> WriteError + '_ {
 /// The journaled engine: gate, read-only refusal, archive copies, digest checks, journal,
 /// swaps, catalogs, the audit line, the undo record.
 pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
-    apply_plan_committing(store, plan, opts, &mut |_| Ok(()))
+    apply(store, plan, opts, None)
+}
+
+/// Why a backend's own commit (`apply_plan_committing`) did not go through.
+pub enum Uncommitted {
+    /// It did not take the changeset: every file is rolled back and nothing is kept.
+    Refused(WriteError),
+    /// Whether it took the changeset cannot be told now (its server cannot be asked): the
+    /// journal is left as it is, uncommitted, for the backend to settle on its next open —
+    /// finished when the change stands there, rolled back when it does not.
+    Unknown(WriteError),
 }
 
 /// `apply_plan`, with `commit` (given the changeset's id) run once everything is written and
-/// journaled, just before the journal's own commit: when it fails, every file is rolled back
-/// and nothing (log line, undo record) is kept. A database backend commits its transaction there, so folio records
-/// a decision only once the database has taken it.
+/// journaled, just before the journal's own commit: when it is refused, every file is rolled
+/// back and nothing (log line, undo record) is kept. A database backend commits its
+/// transaction there, so folio records a decision only once the database has taken it. Once
+/// it did, the change stands whatever folio's disk does: a journal whose commit mark cannot be
+/// written is not rolled back but left for the backend to settle on its next open.
 pub fn apply_plan_committing(
     store: &Store,
     plan: Plan,
     opts: &WriteOptions,
-    commit: &mut dyn FnMut(&str) -> Result<(), WriteError>,
+    commit: &mut Commit,
 ) -> Result<Applied, WriteError> {
+    apply(store, plan, opts, Some(commit))
+}
+
+/// A backend's own commit of a changeset, given its id (`apply_plan_committing`).
+pub type Commit<'c> = dyn FnMut(&str) -> Result<(), Uncommitted> + 'c;
+
+fn apply(store: &Store, plan: Plan, opts: &WriteOptions, commit: Option<&mut Commit>) -> Result<Applied, WriteError> {
     let Plan { writes, archived, event, undoes, then } = plan;
     let root = &store.root;
     let kind = store.kind();
@@ -191,10 +214,21 @@ pub fn apply_plan_committing(
         return Err(rolled_back(journal, root, &state, e));
     }
     applied.log = log_rel;
-    if let Err(e) = commit(&journal.intent.id) {
-        return Err(rolled_back(journal, root, &state, e));
+    let external = commit.is_some();
+    match commit.map(|c| c(&journal.intent.id)) {
+        Some(Err(Uncommitted::Refused(e))) => return Err(rolled_back(journal, root, &state, e)),
+        // Left as it is: the backend settles it on its next open.
+        Some(Err(Uncommitted::Unknown(e))) => return Err(e),
+        _ => {}
     }
     if let Err(err) = journal.commit() {
+        if external {
+            return Err(WriteError::Invalid(format!(
+                "the database committed the change, but folio could not mark it done in its journal (folio \
+                 journal: {err}); the next open settles it with the database and finishes folio's record (log \
+                 line, undo record)"
+            )));
+        }
         return Err(rolled_back(journal, root, &state, WriteError::Io { path: "folio journal".into(), err }));
     }
     // Committed: the change stands. What is left is bookkeeping (the undo record), which the

@@ -281,7 +281,10 @@ pub fn commit_leftover(state: &State, id: &str) -> io::Result<bool> {
     let _lock = WriteLock::acquire(state)?;
     match read(&state.journal_path())? {
         Some(i) if i.id == id && !i.committed => {
-            append_line(&state.journal_path(), &serde_json::to_string(&Line::Commit)?)?;
+            // A commit mark torn by a failing disk would swallow this one: it starts a line.
+            let torn = fs::read(state.journal_path())?.last().is_some_and(|b| *b != b'\n');
+            let mark = serde_json::to_string(&Line::Commit)?;
+            append_line(&state.journal_path(), &if torn { format!("\n{mark}") } else { mark })?;
             Ok(true)
         }
         _ => Ok(false),

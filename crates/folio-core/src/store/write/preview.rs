@@ -36,7 +36,7 @@ pub fn over(store: &Store, after: &Store, writes: &[Write], event: &AuditEvent, 
         .unwrap_or_default()
         .into_iter()
         .map(|w| {
-            let before = std::fs::read(store.root.join(&w.path)).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
+            let before = store.storage().read(&w.path).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
             let after = String::from_utf8_lossy(w.after.as_deref().unwrap_or_default()).into_owned();
             (w.path, before, after)
         })

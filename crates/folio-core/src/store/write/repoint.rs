@@ -70,7 +70,7 @@ fn plan(store: &Store, idx: EntityIdx, new_path: &str, unwrap_in_target: bool) -
     files.dedup();
     files.insert(0, (old_path.clone(), true));
     for (path, is_moved) in files {
-        let bytes = std::fs::read(store.abs_path(&path)).map_err(|e| format!("{path}: {e}"))?;
+        let bytes = store.storage().read(&path).map_err(|e| format!("{path}: {e}"))?;
         let Ok(text) = String::from_utf8(bytes.clone()) else {
             if is_moved {
                 return Err(format!("{path}: not valid UTF-8; folio does not rewrite it"));

@@ -66,8 +66,7 @@ pub fn unignore(store: &Store, rule: &str, entity: &str, by: &str) -> Result<Str
 }
 
 pub fn context(store: &Store, path: &str, line: u32) -> Result<FindingContext, String> {
-    let (bytes, _) = folio_core::store::read::fsio::read_capped(&store.abs_path(path), READ_LIMIT)
-        .map_err(|e| format!("{path}: {e}"))?;
+    let (bytes, _) = store.storage().read_capped(path, READ_LIMIT).map_err(|e| format!("{path}: {e}"))?;
     let text = String::from_utf8_lossy(&bytes);
     let first = line.saturating_sub(CONTEXT).max(1);
     let last = line.max(1) + CONTEXT;

@@ -19,7 +19,7 @@ pub fn plan(
         .find(&seed.id)
         .filter(|&i| store.entity(i).id == seed.id)
         .ok_or_else(|| format!("{path}: `{}` is no longer in the store; nothing was written", seed.id))?;
-    let on_disk = std::fs::read(store.abs_path(path)).map_err(|e| format!("{path}: {e}"))?;
+    let on_disk = store.storage().read(path).map_err(|e| format!("{path}: {e}"))?;
     if digest::of(&on_disk) != seed.file_digest {
         return Err(format!("{path}: changed on disk since the editor opened; nothing was written"));
     }

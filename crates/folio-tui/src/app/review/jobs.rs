@@ -392,7 +392,7 @@ fn seed(store: &Store, idx: EntityIdx) -> Result<EditSeed, String> {
     if e.escapes_root() {
         return Err(format!("{}: leads outside the store; folio does not edit it", e.path));
     }
-    let bytes = std::fs::read(store.abs_path(&e.path)).map_err(|err| format!("{}: {err}", e.path))?;
+    let bytes = store.storage().read(&e.path).map_err(|err| format!("{}: {err}", e.path))?;
     if memchr::memchr(0, &bytes).is_some() {
         return Err(format!("{}: binary content; folio does not edit it", e.path));
     }

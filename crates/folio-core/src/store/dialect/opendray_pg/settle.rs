@@ -1,13 +1,16 @@
 //! A decision's commit, settled. folio journals a decision's files (mirror, log, undo
 //! record) and commits the database's transaction as the journal's last step
-//! (`storage`): a commit the database refuses rolls the files back. Two gaps remain, each
-//! settled here by asking the server what became of the transaction (`txid_status`):
-//! - the connection is lost during the commit: the server may have committed or not;
-//! - folio stops (killed, a crash) after the server committed and before the journal's own
-//!   commit mark: the journal left behind would be rolled back as an unfinished write.
-//!   Before the commit a marker names the transaction and the changeset; the next open
-//!   asks the server and, when it committed, marks the journal committed so that recovery
-//!   finishes the decision (log line, undo record) instead of rolling it back.
+//! (`storage`): a commit the database refuses rolls the files back. The gaps, each settled
+//! here by asking the server what became of the transaction (`txid_status`):
+//! - the connection is lost during the commit: the server may have committed or not; a new
+//!   connection asks at once, and when none can be made (or the server has not finished),
+//!   the decision stays pending as in the next case;
+//! - folio stops (killed, a crash), or its disk fails, after the server committed and before
+//!   the journal's own commit mark: the journal left behind would be rolled back as an
+//!   unfinished write. Before the commit a marker names the transaction and the changeset;
+//!   the next open (or the next write) asks the server and, when it committed, marks the
+//!   journal committed so that recovery finishes the decision (log line, undo record)
+//!   instead of rolling it back.
 use std::path::PathBuf;
 
 use postgres::Client;
@@ -37,6 +40,11 @@ impl Pending {
 
     pub fn clear(state: &State) {
         let _ = std::fs::remove_file(path(state));
+    }
+
+    /// Whether a decision still waits on the server's answer.
+    pub fn waiting(state: &State) -> bool {
+        path(state).exists()
     }
 
     fn read(state: &State) -> Option<Pending> {

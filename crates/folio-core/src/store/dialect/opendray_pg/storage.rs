@@ -21,7 +21,7 @@ use crate::store::dialect::FileRole;
 use crate::store::model::digest;
 use crate::store::read::{frontmatter, readonly};
 use crate::store::write::changeset::{Applied, Write, WriteError, WriteOptions};
-use crate::store::write::file_storage;
+use crate::store::write::file_storage::{self, Uncommitted};
 use crate::store::write::journal::Role;
 use crate::store::write::state::State;
 use crate::store::write::storage::{Plan, Storage};
@@ -52,7 +52,7 @@ impl<'s> PgStorage<'s> {
     fn node_id(&self, w: &Write) -> Option<String> {
         let text = match &w.after {
             Some(b) => String::from_utf8_lossy(b).into_owned(),
-            None => std::fs::read_to_string(self.store.abs_path(&w.path)).ok()?,
+            None => String::from_utf8(self.read(&w.path).ok()?).ok()?,
         };
         frontmatter::get_str(&crate::store::dialect::yaml_fields(&text), "id")
     }
@@ -81,6 +81,17 @@ impl Storage for PgStorage<'_> {
         }
         let at = self.locator()?;
         let mut client = at.connect().map_err(WriteError::Invalid)?;
+        // A decision left pending by an earlier session (its commit's fate unknown then) is
+        // settled before this one is journaled.
+        let state = State::for_store(&store.root, store.kind());
+        super::settle::on_open(&mut client, &at, &state).map_err(WriteError::Invalid)?;
+        if Pending::waiting(&state) {
+            return Err(WriteError::Invalid(
+                "an earlier decision's commit is not finished on the server yet; nothing was written — try again in \
+                 a moment"
+                    .into(),
+            ));
+        }
         let sql = |path: &str| {
             let at = &at;
             let path = path.to_string();
@@ -120,7 +131,7 @@ impl Storage for PgStorage<'_> {
                 });
             }
             // The row is as the record says; this view's file is then replaced as it is.
-            let on_disk = |path: &str| std::fs::read(store.abs_path(path)).ok().map(|b| digest::of(&b));
+            let on_disk = |path: &str| self.read(path).ok().map(|b| digest::of(&b));
             let mut w = w;
             if other_view {
                 w.expected = on_disk(&w.path);
@@ -161,18 +172,19 @@ impl Storage for PgStorage<'_> {
         // Asked before the commit: what to look up should the connection drop during it.
         let txid: i64 = tx.query_one("SELECT txid_current()", &[]).map_err(sql("transaction"))?.get(0);
         let mut tx = Some(tx);
-        let state = State::for_store(&store.root, store.kind());
         let mut commit = |changeset: &str| {
             let Some(tx) = tx.take() else { return Ok(()) };
             // Should folio stop between the server's commit and the journal's, the next
             // open finds which transaction to ask about (`settle`).
             Pending { txid, changeset: changeset.to_string() }
                 .write(&state)
-                .map_err(|err| WriteError::Io { path: "folio pending commit".into(), err })?;
+                .map_err(|err| Uncommitted::Refused(WriteError::Io { path: "folio pending commit".into(), err }))?;
             let done = tx.commit().or_else(|e| settle(&at, txid, &e));
             match &done {
                 Ok(()) => crate::store::write::failpoint::step("database commit"),
-                Err(_) => Pending::clear(&state),
+                Err(Uncommitted::Refused(_)) => Pending::clear(&state),
+                // The marker stays: the next open asks the server (`settle::on_open`).
+                Err(Uncommitted::Unknown(_)) => {}
             }
             done
         };
@@ -197,12 +209,12 @@ impl Storage for PgStorage<'_> {
 /// (the connection dropped after the server committed), else the one line saying nothing
 /// was written. A refusal from the server itself (a trigger, a constraint) is final; a lost
 /// connection is settled by asking a new one about the transaction.
-fn settle(at: &Locator, txid: i64, e: &postgres::Error) -> Result<(), WriteError> {
+fn settle(at: &Locator, txid: i64, e: &postgres::Error) -> Result<(), Uncommitted> {
     let refused = |why: String| {
-        WriteError::Invalid(format!(
+        Uncommitted::Refused(WriteError::Invalid(format!(
             "the database refused the commit ({why}); nothing was written: the rows are as they were and folio \
              recorded nothing"
-        ))
+        )))
     };
     // An error the server sent while the session lives (a trigger, a constraint) is its
     // verdict; a FATAL one ends the session, as a lost connection does.
@@ -213,17 +225,18 @@ fn settle(at: &Locator, txid: i64, e: &postgres::Error) -> Result<(), WriteError
     let status = at.connect().and_then(|mut c| super::settle::status(&mut c, at, txid));
     match status {
         Ok(Some(s)) if s == "committed" => Ok(()),
-        Ok(Some(s)) if s == "in progress" => Err(WriteError::Invalid(format!(
+        Ok(Some(s)) if s == "in progress" => Err(Uncommitted::Unknown(WriteError::Invalid(format!(
             "the connection was lost at the commit ({}) and the server has not finished the transaction yet; \
-             folio recorded nothing — reopen the store to see the rows as they are",
+             folio keeps the decision pending and settles it with the database on the next open",
             at.explain(e)
-        ))),
+        )))),
         Ok(_) => Err(refused(format!("{}; the server rolled the transaction back", at.explain(e)))),
-        Err(why) => Err(WriteError::Invalid(format!(
+        Err(why) => Err(Uncommitted::Unknown(WriteError::Invalid(format!(
             "the connection was lost at the commit ({}) and the database could not be asked whether it took the \
-             decision ({why}); folio recorded nothing — reopen the store to see the rows as they are",
+             decision ({why}); folio keeps the decision pending and settles it with the database on the next open \
+             (recorded if the database took it, dropped if not)",
             at.explain(e)
-        ))),
+        )))),
     }
 }
 
