@@ -15,7 +15,7 @@ use folio::app::settings::config::{self, ColorChoice};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// Entities: more than the first batch (`review::jobs::FIRST_BATCH`) and its double.
-const ENTITIES: usize = 4_500;
+const ENTITIES: usize = 1_600;
 
 fn app(store: &Path) -> App {
     support::tui::pin_clock();

@@ -457,6 +457,10 @@ pub fn merge(items: &mut Vec<QueueItem>, batch: Vec<QueueItem>) {
     if batch.is_empty() {
         return;
     }
+    if items.is_empty() {
+        *items = batch;
+        return;
+    }
     items.extend(batch);
     // Two sorted runs: the stable sort merges them in one pass.
     order(items);

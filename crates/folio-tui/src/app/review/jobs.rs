@@ -179,7 +179,7 @@ pub struct Planned {
 
 /// Entities in the queue's first batch: it shows within a frame or two of opening the inbox;
 /// each later batch is twice the one before (`hashes::inbox_in_batches`).
-pub const FIRST_BATCH: usize = 2_000;
+pub const FIRST_BATCH: usize = 500;
 
 /// Build the queue of `store` in batches, each sent as an `Outcome::QueueBatch` as soon as it
 /// is ready (`send` answers false when no one listens any more); the text facts of unchanged

@@ -153,8 +153,10 @@ fn queue_batch(
     }
     let items = r.building.take().map(|b| b.incoming).unwrap_or_default();
     // After an undo, the item it brought back; else the item selected before, or (when a
-    // verdict took it out) the one that took its place: the next one.
-    let keep = r.reselect.take().or_else(|| r.selected().map(|i| i.id.clone()));
+    // verdict took it out) the one that took its place: the next one. A cursor at the top of a
+    // list built without lint's reasons stays at the top of the whole queue.
+    let at_top = r.provisional && r.cursor == 0;
+    let keep = r.reselect.take().or_else(|| r.selected().map(|i| i.id.clone()).filter(|_| !at_top));
     let old = std::mem::replace(&mut r.items, items);
     r.loaded = true;
     r.provisional = provisional;
