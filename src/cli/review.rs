@@ -269,12 +269,15 @@ fn list(g: &Global, store: &Store, as_json: bool, filter: Option<&str>, group: O
     Ok(0)
 }
 
+/// The inbox gathered by author or agent run: each group's key and members.
+type Groups<'a> = [(String, Vec<&'a queue::QueueItem>)];
+
 /// `review list --json`: the count, the reasons' counts, the items (and the groups), serialized
 /// item by item as they are written rather than as one JSON value first.
 struct Listing<'a> {
     items: &'a [queue::QueueItem],
     reasons: serde_json::Map<String, serde_json::Value>,
-    group: Option<(Grouping, &'a [(String, Vec<&'a queue::QueueItem>)])>,
+    group: Option<(Grouping, &'a Groups<'a>)>,
 }
 
 impl serde::Serialize for Listing<'_> {
