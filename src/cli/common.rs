@@ -121,6 +121,13 @@ pub fn find_entity(store: &Store, id: &str) -> anyhow::Result<folio_core::store:
     })
 }
 
+/// `v` as pretty JSON on stdout, hostile characters escaped (`escape::json`), written as it is
+/// serialized: a 100k-item inbox is never held as one string.
 pub fn print_json(v: &impl serde::Serialize) {
-    println!("{}", super::escape::json(&serde_json::to_string_pretty(v).unwrap_or_default()));
+    let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut out = super::escape::JsonWriter::new(out);
+    if serde_json::to_writer_pretty(&mut out, v).is_ok() {
+        let _ = std::io::Write::write_all(&mut out, b"\n");
+    }
+    let _ = std::io::Write::flush(&mut out);
 }

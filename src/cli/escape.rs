@@ -51,11 +51,80 @@ pub fn json(serialized: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// A writer of serialized JSON that passes it through `json` on the way, in chunks: the
+/// serializer's many small pieces are gathered first, so the scan for hostile characters runs
+/// over large spans (a character split at a chunk's end waits for its rest).
+pub struct JsonWriter<W: std::io::Write> {
+    inner: W,
+    pending: Vec<u8>,
+}
+
+/// Bytes gathered before they are escaped and written.
+const CHUNK: usize = 1 << 16;
+
+impl<W: std::io::Write> JsonWriter<W> {
+    pub fn new(inner: W) -> Self {
+        JsonWriter { inner, pending: Vec::with_capacity(CHUNK + 1024) }
+    }
+
+    /// Escape and write what is pending, up to its last whole character (all of it: `all`).
+    fn drain(&mut self, all: bool) -> std::io::Result<()> {
+        let upto = match std::str::from_utf8(&self.pending) {
+            Ok(_) => self.pending.len(),
+            Err(e) if e.error_len().is_none() && !all => e.valid_up_to(),
+            // serde_json writes only UTF-8; anything else goes out as it came.
+            Err(e) => {
+                let (ok, rest) = self.pending.split_at(e.valid_up_to());
+                self.inner.write_all(json(std::str::from_utf8(ok).unwrap_or_default()).as_bytes())?;
+                self.inner.write_all(rest)?;
+                self.pending.clear();
+                return Ok(());
+            }
+        };
+        let text = std::str::from_utf8(&self.pending[..upto]).unwrap_or_default();
+        self.inner.write_all(json(text).as_bytes())?;
+        self.pending.drain(..upto);
+        Ok(())
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for JsonWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        if self.pending.len() >= CHUNK {
+            self.drain(false)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.drain(true)?;
+        self.inner.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     proptest::proptest! {
+        #[test]
+        fn json_written_in_pieces_is_escaped_as_a_whole(text in "(\\PC|[\r\t\n\u{7f}-\u{9f}\u{200b}-\u{200f}\u{2066}\u{feff}\u{2014}]){0,40}", cut in 0usize..200) {
+            let whole = serde_json::to_string_pretty(&serde_json::json!({ "text": text })).unwrap();
+            let bytes = whole.as_bytes();
+            let cut = cut.min(bytes.len());
+            let mut w = JsonWriter::new(Vec::new());
+            // Past a chunk, so a cut can fall inside a character when the chunk is escaped.
+            let pad = " ".repeat(CHUNK - cut.min(CHUNK));
+            let whole = format!("{pad}{whole}");
+            let bytes = whole.as_bytes();
+            let cut = pad.len() + cut;
+            std::io::Write::write_all(&mut w, &bytes[..cut]).unwrap();
+            std::io::Write::write_all(&mut w, &bytes[cut..]).unwrap();
+            std::io::Write::flush(&mut w).unwrap();
+            proptest::prop_assert_eq!(String::from_utf8(w.inner).unwrap(), json(&whole).into_owned());
+        }
+
         #[test]
         fn any_hostile_is_any_hostile_char(text in "(\\PC|[\r\t\n\u{7f}-\u{9f}\u{200b}-\u{200f}\u{2066}\u{feff}\u{2014}]){0,80}") {
             proptest::prop_assert_eq!(any_hostile(&text), text.chars().any(is_hostile));

@@ -1,5 +1,6 @@
 //! `folio review [PATH] list|show|approve|veto|forget|promote|merge|baseline|undo`: the CLI face of the
 //! review inbox, a thin layer over `store::review` (the TUI pane uses the same calls).
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -245,39 +246,66 @@ fn list(g: &Global, store: &Store, as_json: bool, filter: Option<&str>, group: O
     if as_json {
         let reasons: serde_json::Map<String, serde_json::Value> =
             queue::counts(&items).into_iter().map(|(r, c)| (r.code().to_string(), json!(c))).collect();
-        let mut out = json!({ "count": items.len(), "reasons": reasons, "items": items });
-        if let (Some(by), Some(groups)) = (group, &groups) {
-            out["group_by"] = json!(by.name());
-            out["groups"] = groups
-                .iter()
-                .map(|(key, members)| json!({ "key": key, "count": members.len(), "ids": members.iter().map(|i| &i.id).collect::<Vec<_>>() }))
-                .collect();
-        }
-        print_json(&out);
+        print_json(&Listing { items: &items, reasons, group: group.zip(groups.as_deref()) });
         return Ok(0);
     }
+    // One write per buffer, not per line: the inbox of a large store is 100k lines.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if !items.is_empty() {
-        println!("{}", queue::counts_line(&items));
+        writeln!(out, "{}", queue::counts_line(&items))?;
     }
     let Some(groups) = groups else {
-        print_items(&refs);
-        println!("{} awaiting review", items.len());
+        print_items(&mut out, &refs)?;
+        writeln!(out, "{} awaiting review", items.len())?;
+        out.flush()?;
         return Ok(0);
     };
     for (key, members) in &groups {
-        println!("== {} ({})", escape::line(key), crate::store::model::count::count(members.len(), "item"));
-        print_items(members);
+        writeln!(out, "== {} ({})", escape::line(key), crate::store::model::count::count(members.len(), "item"))?;
+        print_items(&mut out, members)?;
     }
-    println!("{} awaiting review in {}", items.len(), crate::store::model::count::count(groups.len(), "group"));
+    writeln!(out, "{} awaiting review in {}", items.len(), crate::store::model::count::count(groups.len(), "group"))?;
+    out.flush()?;
     Ok(0)
 }
 
-fn print_items(items: &[&queue::QueueItem]) {
+/// The inbox gathered by author or agent run: each group's key and members.
+type Groups<'a> = [(String, Vec<&'a queue::QueueItem>)];
+
+/// `review list --json`: the count, the reasons' counts, the items (and the groups), serialized
+/// item by item as they are written rather than as one JSON value first.
+struct Listing<'a> {
+    items: &'a [queue::QueueItem],
+    reasons: serde_json::Map<String, serde_json::Value>,
+    group: Option<(Grouping, &'a Groups<'a>)>,
+}
+
+impl serde::Serialize for Listing<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("count", &self.items.len())?;
+        m.serialize_entry("reasons", &self.reasons)?;
+        m.serialize_entry("items", self.items)?;
+        if let Some((by, groups)) = self.group {
+            m.serialize_entry("group_by", by.name())?;
+            let groups: Vec<serde_json::Value> = groups
+                .iter()
+                .map(|(key, members)| json!({ "key": key, "count": members.len(), "ids": members.iter().map(|i| &i.id).collect::<Vec<_>>() }))
+                .collect();
+            m.serialize_entry("groups", &groups)?;
+        }
+        m.end()
+    }
+}
+
+fn print_items(out: &mut impl Write, items: &[&queue::QueueItem]) -> std::io::Result<()> {
     for i in items {
         let reasons: Vec<&str> = i.reasons.iter().map(|r| r.code()).collect();
         let age = i.age_days.map(|d| format!("{d}d")).unwrap_or_else(|| "-".into());
         let hidden = if i.hidden_content { "  HIDDEN CONTENT" } else { "" };
-        println!(
+        writeln!(
+            out,
             "{}  [{}]  {}  {age}  by {}  sources {} evidence {}  findings {}{hidden}",
             escape::line(&i.id),
             reasons.join(", "),
@@ -286,8 +314,9 @@ fn print_items(items: &[&queue::QueueItem]) {
             i.sources,
             i.evidence,
             i.findings.len()
-        );
+        )?;
     }
+    Ok(())
 }
 
 fn show(store: &Store, id: &str, as_json: bool) -> anyhow::Result<u8> {

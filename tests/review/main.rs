@@ -5,6 +5,7 @@ mod support;
 mod cli_reviewer;
 mod review_baseline;
 mod review_by_author;
+mod review_cached_facts;
 mod review_flow;
 mod review_git_authors;
 mod review_impact;

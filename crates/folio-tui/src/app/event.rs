@@ -109,7 +109,7 @@ impl Event {
             Event::BodyRead { .. } => "body-read",
             Event::Highlighted => "highlighted",
             Event::Copied(_) => "copied",
-            Event::Review(_) => "review",
+            Event::Review(o) => o.kind(),
             Event::RecallUpdated => "recall-updated",
             Event::RecallHistory(_) => "recall-history",
             Event::TextIndexed(..) => "text-indexed",

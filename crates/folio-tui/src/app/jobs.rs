@@ -185,6 +185,26 @@ impl Runner {
                         std::thread::spawn(job);
                     }
                 }
+                Job::Review(job) if matches!(*job, review::jobs::ReviewJob::Queue { .. }) => {
+                    // The queue reports its batches as they are built, so it holds the sender.
+                    let (tx, no_cache) = (self.tx.clone(), self.source.no_cache);
+                    let job = move || {
+                        let review::jobs::ReviewJob::Queue { store, lint, generation, stream } = *job else { return };
+                        let cache = if no_cache { None } else { Cache::from_env() };
+                        let warnings =
+                            review::jobs::stream_queue(&store, lint, generation, stream, cache.as_ref(), &mut |o| {
+                                tx.send(Event::Review(o)).is_ok()
+                            });
+                        for w in warnings {
+                            let _ = tx.send(Event::Copied(Err(format!("cache: {w}"))));
+                        }
+                    };
+                    if self.inline {
+                        job();
+                    } else {
+                        std::thread::spawn(job);
+                    }
+                }
                 Job::Copy { text, what } => {
                     if self.inline {
                         self.copied.push(text);

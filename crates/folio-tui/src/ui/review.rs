@@ -45,7 +45,13 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     } else {
         format!("{} of {} · {}", visible.len(), r.items.len(), sanitize::line(&r.filter))
     };
-    let inner = framed(model, left, format!(" Review inbox ({count}) "), true, buf);
+    // While the queue is built: how far, and (built while lint ran) that lint's reasons follow.
+    let building = match &r.building {
+        Some(b) if b.streaming => format!(" · reading {} of {}", b.done, b.total),
+        _ if r.provisional => " · lint running".to_string(),
+        _ => String::new(),
+    };
+    let inner = framed(model, left, format!(" Review inbox ({count}){building} "), true, buf);
     if !r.loaded {
         buf.set_line(inner.x, inner.y, &Line::styled("building the queue…", t.style("muted")), inner.width);
     } else if visible.is_empty() {

@@ -23,17 +23,6 @@ pub fn inbox(store: &Store) -> Vec<QueueItem> {
     items
 }
 
-/// `inbox` with the near-duplicate profiles and hashes from elsewhere (`queue::build_using`).
-pub fn inbox_using(
-    store: &Store,
-    profiles: crate::store::lint::ProfileSource,
-    hashes: queue::HashSource,
-) -> Vec<QueueItem> {
-    let mut items = queue::build_using(store, profiles, hashes);
-    let _ = from_git(store, &mut items);
-    items
-}
-
 /// `inbox` with the store's lint report already at hand (`queue::build_with`).
 pub fn inbox_with(store: &Store, report: &crate::store::lint::Report) -> Vec<QueueItem> {
     let mut items = queue::build_with(store, report);

@@ -8,13 +8,12 @@ use super::authorship;
 use super::diff;
 use super::ledger::{Ledger, VerdictRecord, is_approval};
 use crate::store::lint::{self, LintConfig};
-use crate::store::model::digest;
 use crate::store::model::entity::Severity;
 use crate::store::model::entity::{EntityIdx, rule};
 use crate::store::read::frontmatter::Fields;
 use crate::store::{Store, lint::ProfileSource};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
     Draft,
@@ -158,81 +157,230 @@ pub struct QueueItem {
 
 /// Build the queue in order of need (`order`).
 pub fn build(store: &Store) -> Vec<QueueItem> {
-    build_using(store, &|| lint::near_duplicate::all_profiles(store), &mut |_, text| digest::of(text.as_bytes()))
+    build_using(store, &|| lint::near_duplicate::all_profiles(store), &mut Vec::new()).0
 }
 
-/// An entity's hash (`sha256:<hex>`) given its number and its own text: a higher layer may
-/// know it already (issue 44: folio's cache keeps the hashes of unchanged files).
-pub type HashSource<'a> = &'a mut dyn FnMut(EntityIdx, &str) -> String;
-
-/// `build` with the near-duplicate profiles and the hashes from elsewhere (folio's cache), so
-/// an unchanged store's files are read once each, for their fields, and none is hashed again.
-pub fn build_using(store: &Store, profiles: ProfileSource, hashes: HashSource) -> Vec<QueueItem> {
+/// `build` with the near-duplicate profiles and the entities' text facts from elsewhere
+/// (folio's cache: `facts[i]`, where still valid, spares reading entity `i`'s file; `facts`
+/// is left with every entity's facts as they are now). Returns the queue and how many files
+/// were read for their facts.
+pub fn build_using(
+    store: &Store,
+    profiles: ProfileSource,
+    facts: &mut Vec<Option<TextFacts>>,
+) -> (Vec<QueueItem>, usize) {
     let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
     let report = lint::lint_with(store, &config, profiles);
-    build_hashed(store, &report, hashes)
+    build_with_facts(store, &report, facts)
 }
 
 /// `build` with the store's lint report already at hand (the TUI keeps one current).
 pub fn build_with(store: &Store, report: &lint::Report) -> Vec<QueueItem> {
-    build_hashed(store, report, &mut |_, text| digest::of(text.as_bytes()))
+    build_with_facts(store, report, &mut Vec::new()).0
 }
 
-fn build_hashed(store: &Store, report: &lint::Report, hashes: HashSource) -> Vec<QueueItem> {
-    let ledger = Ledger::open(store);
-    let rules = store.kind().format().review();
-    // The store's own record of verdicts first; folio's ledger, where it has one, wins.
-    let logged = rules.logged_verdicts(store);
-    let mut latest: std::collections::HashMap<&str, &VerdictRecord> =
-        logged.iter().map(|r| (r.entity.as_str(), r)).collect();
-    latest.extend(ledger.latest());
-    let today = crate::store::write::audit::now().date();
-    // Each entity's findings and the store log's newest approval, gathered once: looked up
-    // per entity by a scan of all of them, the inbox was quadratic in the store's size.
-    let mut findings_of: Vec<Vec<&lint::Finding>> = vec![Vec::new(); store.entities.len()];
-    for f in &report.findings {
-        if let Some(list) = f.entity.and_then(|i| findings_of.get_mut(i as usize)) {
-            list.push(f);
+/// `build_with`, the text facts completed from `facts` (see `build_using`).
+pub fn build_with_facts(
+    store: &Store,
+    report: &lint::Report,
+    facts: &mut Vec<Option<TextFacts>>,
+) -> (Vec<QueueItem>, usize) {
+    let read = complete_facts(store, facts, 0..store.entities.len());
+    let verdicts = Verdicts::open(store);
+    let builder = Builder::new(store, report, &verdicts);
+    let mut out: Vec<QueueItem> =
+        (0..store.entities.len()).filter_map(|i| builder.item(i as EntityIdx, facts[i].as_ref()?)).collect();
+    order(&mut out);
+    (out, read)
+}
+
+/// What the queue takes from an entity's own text: its hash, and what the format reads in its
+/// fields (its own reasons, whether it is out of the active set or reviewed in its fields, its
+/// author, agent run and evidence). Issue 44: folio's cache keeps them beside its snapshot, so
+/// the inbox of an unchanged store opens none of its files.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct TextFacts {
+    /// SHA-256 of the entity's own text (`Store::read_entity_text`).
+    pub hash: [u8; 32],
+    /// `fingerprint` of the entity as parsed when these were taken: the format's rules read the
+    /// entity beside its fields, and the same bytes parse otherwise under another clock or
+    /// manifest (an AIP-10 `max-age`), so facts are kept only for the entity they were made for.
+    pub entity: u64,
+    pub inactive: bool,
+    pub reasons: Vec<Reason>,
+    pub reviewed: bool,
+    pub author: Option<String>,
+    pub session: Option<String>,
+    pub evidence: u64,
+}
+
+impl TextFacts {
+    /// Read entity `idx`'s file for its facts; `None` when it cannot be read (it is then left
+    /// out of the queue, as an entity whose text cannot be shown or hashed).
+    pub fn read(store: &Store, idx: EntityIdx) -> Option<TextFacts> {
+        use sha2::Digest as _;
+        let e = store.entity(idx);
+        if e.escapes_root() {
+            return None;
+        }
+        let text = store.read_text(idx).ok()?;
+        let own = text.get(e.span.start as usize..e.span.end as usize).unwrap_or(&text);
+        let f = store.dialect.fields(e, &text);
+        let rules = store.kind().format().review();
+        let spec = store.kind().spec();
+        Some(TextFacts {
+            hash: sha2::Sha256::digest(own.as_bytes()).into(),
+            entity: fingerprint(e),
+            inactive: rules.inactive(&f),
+            reasons: rules.queue_reasons(e, &f),
+            reviewed: rules.reviewed_in_fields(e, &f),
+            author: authorship::author(spec, &f),
+            session: authorship::session(spec, &f),
+            evidence: evidence(&f),
+        })
+    }
+
+    /// The hash as the inbox and the ledger write it: `sha256:<hex>`.
+    pub fn hash_text(&self) -> String {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut out = String::with_capacity(7 + 64);
+        out.push_str("sha256:");
+        for b in self.hash {
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 15)] as char);
+        }
+        out
+    }
+}
+
+/// What of a parsed entity the format's queue rules may read beside its fields, hashed: its
+/// id, place, status, kind, confidence and the rules of its problems.
+pub fn fingerprint(e: &crate::store::model::entity::Entity) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    // A fixed seed: the fingerprint is kept in the cache and compared on the next run (of the
+    // same build: the cache's header names it).
+    let mut h = foldhash::fast::FixedState::with_seed(0x51_6f_6c_69_6f).build_hasher();
+    (&e.id, &e.path, e.span.start, e.span.end).hash(&mut h);
+    (e.status.as_deref(), e.kind.as_deref(), e.confidence.map(f64::to_bits)).hash(&mut h);
+    let mut rules: Vec<&str> = e.problems.iter().map(|p| p.rule).collect();
+    rules.sort_unstable();
+    rules.dedup();
+    rules.hash(&mut h);
+    h.finish()
+}
+
+/// Fill in the facts of the entities in `range` that `facts` lacks or that no longer describe
+/// their entity (`fingerprint`), reading their files in parallel. `facts` grows to the store's
+/// size. Returns how many files were read.
+pub fn complete_facts(store: &Store, facts: &mut Vec<Option<TextFacts>>, range: std::ops::Range<usize>) -> usize {
+    use rayon::prelude::*;
+    facts.resize(store.entities.len(), None);
+    let range = range.start.min(facts.len())..range.end.min(facts.len());
+    let start = range.start;
+    let read: usize = facts[range]
+        .par_iter_mut()
+        .enumerate()
+        .map(|(k, slot)| {
+            let idx = (start + k) as EntityIdx;
+            let e = store.entity(idx);
+            if e.escapes_root() {
+                *slot = None;
+                return 0;
+            }
+            if slot.as_ref().is_some_and(|f| f.entity == fingerprint(e)) {
+                return 0;
+            }
+            *slot = TextFacts::read(store, idx);
+            1
+        })
+        .sum();
+    read
+}
+
+/// The verdicts the queue weighs: folio's ledger and the store's own log.
+pub struct Verdicts {
+    ledger: Ledger,
+    logged: Vec<VerdictRecord>,
+}
+
+impl Verdicts {
+    pub fn open(store: &Store) -> Verdicts {
+        Verdicts { ledger: Ledger::open(store), logged: store.kind().format().review().logged_verdicts(store) }
+    }
+}
+
+/// What the queue needs of the whole store, gathered once; then each entity's item from its
+/// text facts (`item`), so a face can build the queue in batches.
+pub struct Builder<'a> {
+    store: &'a Store,
+    ledger: &'a Ledger,
+    latest: std::collections::HashMap<&'a str, &'a VerdictRecord>,
+    logged_approval: std::collections::HashMap<&'a str, &'a VerdictRecord>,
+    findings_of: Vec<Vec<&'a lint::Finding>>,
+    today: time::Date,
+}
+
+impl<'a> Builder<'a> {
+    pub fn new(store: &'a Store, report: &'a lint::Report, verdicts: &'a Verdicts) -> Builder<'a> {
+        // The store's own record of verdicts first; folio's ledger, where it has one, wins.
+        let mut latest: std::collections::HashMap<&str, &VerdictRecord> =
+            verdicts.logged.iter().map(|r| (r.entity.as_str(), r)).collect();
+        latest.extend(verdicts.ledger.latest());
+        // Each entity's findings and the store log's newest approval, gathered once: looked up
+        // per entity by a scan of all of them, the inbox was quadratic in the store's size.
+        let mut findings_of: Vec<Vec<&lint::Finding>> = vec![Vec::new(); store.entities.len()];
+        for f in &report.findings {
+            if let Some(list) = f.entity.and_then(|i| findings_of.get_mut(i as usize)) {
+                list.push(f);
+            }
+        }
+        let mut logged_approval = std::collections::HashMap::new();
+        for r in verdicts.logged.iter().filter(|r| is_approval(&r.verdict)) {
+            logged_approval.insert(r.entity.as_str(), r);
+        }
+        Builder {
+            store,
+            ledger: &verdicts.ledger,
+            latest,
+            logged_approval,
+            findings_of,
+            today: crate::store::write::audit::now().date(),
         }
     }
-    let mut logged_approval: std::collections::HashMap<&str, &VerdictRecord> = std::collections::HashMap::new();
-    for r in logged.iter().filter(|r| is_approval(&r.verdict)) {
-        logged_approval.insert(r.entity.as_str(), r);
-    }
-    let mut out = Vec::new();
-    for (i, e) in store.entities.iter().enumerate() {
-        let idx = i as EntityIdx;
+
+    /// Entity `idx`'s queue item, given its text facts; `None` when it awaits no decision.
+    pub fn item(&self, idx: EntityIdx, facts: &TextFacts) -> Option<QueueItem> {
+        let store = self.store;
+        let ledger = self.ledger;
+        let i = idx as usize;
+        let e = store.entity(idx);
         // Disagreeing verdicts from apart stay in the inbox whatever the veto wrote (a
         // deprecated status, an inactive field): a person settles them, folio does not.
         let conflict = ledger.conflict(&e.id);
         if e.escapes_root() {
-            continue;
+            return None;
         }
-        // One read for the fields and the hash: the entity's own text is its span of the file
-        // (`Store::read_entity_text`).
-        let Ok(text) = store.read_text(idx) else { continue };
-        let hash = hashes(idx, text.get(e.span.start as usize..e.span.end as usize).unwrap_or(&text));
+        let hash = facts.hash_text();
         if conflict.is_none() && ledger.vetoed_form(&hash) {
-            continue;
+            return None;
         }
-        let f = store.dialect.fields(e, &text);
-        let last = latest.get(e.id.as_str());
+        let last = self.latest.get(e.id.as_str());
         // Out of the active set stays out — unless someone changed it after a person vetoed
         // or forgot it (a veto that leaves the file in place records the text it wrote).
         let edited_after_veto =
             last.is_some_and(|r| !is_approval(&r.verdict) && r.after.as_ref().is_some_and(|a| *a != hash));
-        let inactive = e.status.as_deref().is_some_and(|s| store.kind().spec().inactive_statuses.contains(&s))
-            || rules.inactive(&f);
+        let inactive =
+            e.status.as_deref().is_some_and(|s| store.kind().spec().inactive_statuses.contains(&s)) || facts.inactive;
         if inactive && !edited_after_veto && conflict.is_none() {
-            continue;
+            return None;
         }
         let hidden = e.problems.iter().any(|p| p.rule == rule::CONTROL_CHARS);
         let mut reasons = Vec::new();
         if hidden {
             reasons.push(Reason::HiddenContent);
         }
-        reasons.extend(rules.queue_reasons(e, &f));
-        let mine = || findings_of[i].iter().copied();
+        reasons.extend(facts.reasons.iter().copied());
+        let mine = || self.findings_of[i].iter().copied();
         let duplicate_of = mine().find(|x| x.rule == lint::near_duplicate::RULE).and_then(|x| x.other);
         if duplicate_of.is_some() || mine().any(|x| x.rule == lint::near_duplicate::RULE) {
             reasons.push(Reason::NearDuplicate);
@@ -244,12 +392,14 @@ fn build_hashed(store: &Store, report: &lint::Report, hashes: HashSource) -> Vec
         if mine().any(|x| x.severity == Severity::Error) {
             reasons.push(Reason::LintError);
         }
-        let approved =
-            ledger.last_approval(&e.id).or_else(|| logged_approval.get(e.id.as_str()).copied()).map(|r| r.hash.clone());
+        let approved = ledger
+            .last_approval(&e.id)
+            .or_else(|| self.logged_approval.get(e.id.as_str()).copied())
+            .map(|r| r.hash.clone());
         let decided_on = |r: &VerdictRecord| r.hash == hash || r.after.as_deref() == Some(hash.as_str());
         match last {
             // The store's own fields say a person reviewed it as it stands (OKF `verified`).
-            None if rules.reviewed_in_fields(e, &f) => {}
+            None if facts.reviewed => {}
             None => reasons.push(Reason::NeverReviewed),
             // Changed since the last verdict: since an approval, or since a veto or forget (a
             // reset to `draft` of a never-approved item is not "changed since approval").
@@ -266,40 +416,54 @@ fn build_hashed(store: &Store, report: &lint::Report, hashes: HashSource) -> Vec
             reasons.insert(0, Reason::VerdictConflict);
         }
         if reasons.is_empty() {
-            continue;
+            return None;
         }
         let findings = mine().map(|x| format!("{}: {}", x.rule, x.message)).collect();
-        out.push(QueueItem {
+        Some(QueueItem {
             idx,
             id: e.id.clone(),
             title: e.title.clone(),
             path: e.path.clone(),
             kind: e.kind.as_deref().map(String::from),
             status: e.status.as_deref().map(str::to_string),
-            reasons: reasons.clone(),
-            age_days: e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, today)),
-            author: authorship::author(store.kind().spec(), &f),
-            session: authorship::session(store.kind().spec(), &f),
+            priority: priority(&reasons),
+            reasons,
+            age_days: e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, self.today)),
+            author: facts.author.clone(),
+            session: facts.session.clone(),
             sources: e.sources.len(),
-            evidence: evidence(&f),
+            evidence: facts.evidence,
             confidence: e.confidence,
             findings,
             hidden_content: hidden,
-            priority: priority(&reasons),
             hash,
             approved_hash: approved,
             verdicts,
             duplicate_of,
             contradiction_with,
-        });
+        })
     }
-    order(&mut out);
-    out
 }
 
 /// By need: the most urgent tier first, each tier newest first, store order among equals.
 pub fn order(items: &mut [QueueItem]) {
     items.sort_by_key(|i| (i.priority, i.age_days.unwrap_or(i64::MAX)));
+}
+
+/// Merge `batch` (in `order`) into `items` (in `order`), as `order` would place them had they
+/// been one list with `items` first: a queue built in batches of entities in store order ends
+/// as the queue built at once.
+pub fn merge(items: &mut Vec<QueueItem>, batch: Vec<QueueItem>) {
+    if batch.is_empty() {
+        return;
+    }
+    if items.is_empty() {
+        *items = batch;
+        return;
+    }
+    items.extend(batch);
+    // Two sorted runs: the stable sort merges them in one pass.
+    order(items);
 }
 
 /// How many items carry each reason, in tier order, reasons no item has left out.

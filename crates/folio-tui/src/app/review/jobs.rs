@@ -3,7 +3,6 @@
 //! Each job answers with one `Outcome`, which `review::update::outcome` folds into the model.
 use std::sync::Arc;
 
-use folio_core::store::history::attribution;
 use folio_core::store::keep::refresh::RefreshReport;
 use folio_core::store::lint::near_duplicate;
 use folio_core::store::model::entity::EntityIdx;
@@ -76,9 +75,30 @@ pub struct Detail {
     pub promotion: Option<String>,
 }
 
+/// What lint says of the store the queue is built for.
+pub enum QueueLint {
+    /// The lint pane's report of this store.
+    Report(Arc<folio_core::store::lint::Report>),
+    /// A lint pass is under way: the queue is built without lint's reasons, to show at once,
+    /// and built again when the pass ends.
+    Pending,
+    /// No report at hand: the job lints the store itself.
+    Own,
+}
+
 pub enum ReviewJob {
-    /// The inbox of the store, with its lint report when the lint pane has it (else linted here).
-    Queue(Arc<Store>, Option<Arc<folio_core::store::lint::Report>>),
+    /// The inbox of the store, reported in batches as it is built (`stream_queue`);
+    /// `generation` tells its batches from those of a build asked for earlier.
+    Queue {
+        store: Arc<Store>,
+        lint: QueueLint,
+        generation: u64,
+        /// Report batches as they are built (the inbox shows nothing yet); else the whole
+        /// queue at once, merged here rather than on the UI thread.
+        stream: bool,
+    },
+    /// A replaced queue, dropped off the UI thread (100k items free a million strings).
+    Discard(Vec<QueueItem>),
     Detail(Arc<Store>, Box<QueueItem>),
     Plan {
         store: Arc<Store>,
@@ -157,6 +177,39 @@ pub struct Planned {
     pub preview: folio_core::store::write::preview::Preview,
 }
 
+/// Entities in the queue's first batch: it shows within a frame or two of opening the inbox;
+/// each later batch is twice the one before (`hashes::inbox_in_batches`).
+pub const FIRST_BATCH: usize = 500;
+
+/// Build the queue of `store` in batches, each sent as an `Outcome::QueueBatch` as soon as it
+/// is ready (`send` answers false when no one listens any more); the text facts of unchanged
+/// files come from `cache`. Returns the cache's warnings.
+pub fn stream_queue(
+    store: &Store,
+    lint: QueueLint,
+    generation: u64,
+    stream: bool,
+    cache: Option<&folio_core::store::keep::cache::Cache>,
+    send: &mut dyn FnMut(Outcome) -> bool,
+) -> Vec<String> {
+    use folio_core::store::keep::cache::{hashes, profiles};
+    use folio_core::store::lint::{LintConfig, Report};
+    let provisional = matches!(lint, QueueLint::Pending);
+    let report = match lint {
+        QueueLint::Report(r) => r,
+        QueueLint::Pending => Arc::new(Report::default()),
+        QueueLint::Own => {
+            let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
+            Arc::new(folio_core::store::lint::lint_with(store, &config, &|| profiles::open(cache, store).0))
+        }
+    };
+    // Not streamed: one batch of every entity.
+    let first = if stream { FIRST_BATCH } else { usize::MAX };
+    hashes::inbox_in_batches(cache, store, &report, first, &mut |b| {
+        send(Outcome::QueueBatch { generation, items: b.items, done: b.done, total: b.total, provisional })
+    })
+}
+
 /// The impact and preview of a plan (background work: reads the catalogs and the log).
 fn planned(store: &Store, plan: Result<Plan, String>) -> Outcome {
     Outcome::Planned(plan.map(|plan| {
@@ -175,8 +228,18 @@ pub struct Written {
 }
 
 pub enum Outcome {
-    Queue(Vec<QueueItem>),
+    /// A batch of the queue being built: its items (in queue order, to merge into those before),
+    /// the entities looked at so far of `total`, and whether lint's reasons are left out.
+    QueueBatch {
+        generation: u64,
+        items: Vec<QueueItem>,
+        done: usize,
+        total: usize,
+        provisional: bool,
+    },
     Detail(Box<Detail>),
+    /// A replaced queue was dropped (nothing to fold in).
+    Discarded,
     /// A plan to show in a confirm dialog, with its impact and what the write adds.
     Planned(Result<Box<Planned>, String>),
     /// The undo dialog: its title, its lines (diff, catalogs, log bytes) and the time it logs at.
@@ -192,6 +255,23 @@ pub enum Outcome {
         seed: Box<EditSeed>,
         result: Result<Option<String>, String>,
     },
+}
+
+impl Outcome {
+    /// A short name for the frame log's trigger column.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Outcome::QueueBatch { done, total, .. } if done >= total => "queue-done",
+            Outcome::QueueBatch { .. } => "queue-batch",
+            Outcome::Detail(_) => "review-detail",
+            Outcome::Discarded => "review-discarded",
+            Outcome::Planned(_) => "review-planned",
+            Outcome::UndoPreview(_) => "review-undo-preview",
+            Outcome::EditorReady { .. } => "review-editor",
+            Outcome::Written(_) => "review-written",
+            Outcome::ExternalDone { .. } => "review-edited",
+        }
+    }
 }
 
 /// Why a write did not happen; a conflict carries both versions as a diff.
@@ -224,8 +304,25 @@ impl From<WriteError> for Failure {
 
 pub fn run(job: ReviewJob) -> Outcome {
     match job {
-        ReviewJob::Queue(store, Some(report)) => Outcome::Queue(attribution::inbox_with(&store, &report)),
-        ReviewJob::Queue(store, None) => Outcome::Queue(attribution::inbox(&store)),
+        // Built in batches by `stream_queue`; run here (tests calling `run`), it ends in its
+        // last batch, the whole queue.
+        ReviewJob::Queue { store, lint, generation, stream } => {
+            let mut all: Vec<QueueItem> = Vec::new();
+            let mut last = None;
+            stream_queue(&store, lint, generation, stream, None, &mut |o| {
+                if let Outcome::QueueBatch { items, done, total, provisional, .. } = o {
+                    review::queue::merge(&mut all, items);
+                    last = Some((done, total, provisional));
+                }
+                true
+            });
+            let (done, total, provisional) = last.unwrap_or((0, 0, false));
+            Outcome::QueueBatch { generation, items: all, done, total, provisional }
+        }
+        ReviewJob::Discard(items) => {
+            drop(items);
+            Outcome::Discarded
+        }
         ReviewJob::Detail(store, item) => Outcome::Detail(Box::new(detail(&store, &item))),
         ReviewJob::Plan { store, targets, verdict, by, stubs } => {
             let reviewer = Reviewer::now(&by);

@@ -1,9 +1,11 @@
-//! The content hashes of a store's entities in folio's persistent cache, beside its snapshot
-//! (issue 44): the inbox names every queued item by the hash of its text, and hashing every
-//! file of a large store on each `review list` cost more than opening it. An entity's hash is
-//! kept while its file has the size and mtime it had when it was hashed (the store cache's
-//! per-file check, `side::kept`); the others are hashed from their text again and the file is
-//! rewritten when any was.
+//! What the review inbox takes from each entity's text, kept in folio's persistent cache beside
+//! its snapshot (issue 44): the hash of its text (the inbox names every queued item by it) and
+//! what the format reads in its fields (`queue::TextFacts`: its own reasons, author, agent run,
+//! evidence). Opening and hashing every file of a large store on each `review list` cost more
+//! than loading it. An entity's facts are kept while its file has the size and mtime it had when
+//! they were taken (the store cache's per-file check, `side::kept`) and the entity parses as it
+//! did then (`queue::fingerprint`); the others are read again and the file is rewritten when any
+//! was.
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -11,47 +13,45 @@ use super::side::{self, Key};
 use super::{Cache, HASHES_EXT, codec::Header};
 use crate::store::Store;
 use crate::store::history::attribution;
-use crate::store::model::digest;
 use crate::store::model::entity::EntityIdx;
-use crate::store::review::queue::QueueItem;
+use crate::store::review::queue::{self, QueueItem, TextFacts};
 
-const MAGIC: &[u8; 8] = b"FOLIOH1\n";
-/// Bumped whenever the layout or what is hashed changes.
-pub const FORMAT: u32 = 1;
-const WHAT: &str = "content hashes";
-/// A SHA-256 digest.
-const LEN: usize = 32;
+const MAGIC: &[u8; 8] = b"FOLIOH2\n";
+/// Bumped whenever the layout or what is kept changes.
+pub const FORMAT: u32 = 2;
+const WHAT: &str = "inbox facts";
 
-/// The entities' hashes as the cache knew them, and those computed since, for one store.
-pub struct Hashes {
+/// The entities' text facts as the cache knew them (and, once the inbox is built, as they are
+/// now), for one store.
+pub struct Facts {
     path: Option<std::path::PathBuf>,
-    slots: Vec<Option<[u8; LEN]>>,
-    /// Hashes computed this run (not taken from the file).
+    /// Entity `i`'s facts, `None` where they are to be read from its file.
+    pub slots: Vec<Option<TextFacts>>,
+    /// Files read for their facts this run (set by whoever completes `slots`).
     pub computed: usize,
-    /// Hashes taken from the file.
+    /// Facts taken from the file.
     pub reused: usize,
     /// Why the file was ignored or could not be written.
     pub warnings: Vec<String>,
     started: SystemTime,
 }
 
-impl Hashes {
-    /// The saved hash of every entity of `store` whose file is unchanged since it was hashed
+impl Facts {
+    /// The saved facts of every entity of `store` whose file is unchanged since they were taken
     /// (none without a cache, or for a store the store cache does not keep).
-    pub fn open(cache: Option<&Cache>, store: &Store) -> Hashes {
+    pub fn open(cache: Option<&Cache>, store: &Store) -> Facts {
         let n = store.entities.len();
         let started = SystemTime::now();
-        let mut out =
-            Hashes { path: None, slots: vec![None; n], computed: 0, reused: 0, warnings: Vec::new(), started };
+        let mut out = Facts { path: None, slots: vec![None; n], computed: 0, reused: 0, warnings: Vec::new(), started };
         let Some(cache) = cache.filter(|_| super::cacheable(store.kind()) && n >= super::MIN_ENTITIES) else {
             return out;
         };
         let path = cache.side_file(&store.root, store.kind(), HASHES_EXT);
         match read(&path, store) {
-            Ok(Some((keys, read_since_ns, saved))) => {
+            Ok(Some((keys, read_since_ns, mut saved))) => {
                 for (old, to) in side::kept(&keys, read_since_ns, store).into_iter().enumerate() {
-                    if let Some(to) = to {
-                        out.slots[to as usize] = saved.get(old).copied().flatten();
+                    if let (Some(to), Some(facts)) = (to, saved.get_mut(old).and_then(Option::take)) {
+                        out.slots[to as usize] = Some(facts);
                     }
                 }
             }
@@ -63,27 +63,13 @@ impl Hashes {
         out
     }
 
-    /// The entity's hash (`sha256:<hex>`), from the cache or else of `text` (its own text, as
-    /// `Store::read_entity_text` gives it).
-    pub fn hash(&mut self, idx: EntityIdx, text: &str) -> String {
-        if let Some(h) = self.slots.get(idx as usize).copied().flatten() {
-            return format!("sha256:{}", hex(&h));
-        }
-        let hash = digest::of(text.as_bytes());
-        if let Some(slot) = self.slots.get_mut(idx as usize) {
-            *slot = unhex(digest::hex(&hash));
-            self.computed += 1;
-        }
-        hash
-    }
-
-    /// Write the file back when any hash was computed this run.
+    /// Write the file back when any entity's facts were read this run.
     pub fn save(&mut self, cache: Option<&Cache>, store: &Store) {
         let (Some(cache), Some(path)) = (cache, self.path.as_deref()) else { return };
         if self.computed == 0 {
             return;
         }
-        // Entities hashed now were read after `started`, their keys are the store's stat of
+        // Entities read now were read after `started`, their keys are the store's stat of
         // them: the older of the two instants is what the next run may trust mtimes against.
         if let Err(e) = write(cache, path, store, &self.slots, self.started.min(store.read_since)) {
             self.warnings.push(e);
@@ -91,19 +77,89 @@ impl Hashes {
     }
 }
 
-/// The review inbox (`attribution::inbox`) with the near-duplicate profiles and the hashes of
-/// unchanged files from the cache, the hashes written back when any was computed (issue 44).
+/// The review inbox (`attribution::inbox`) with the near-duplicate profiles and the text facts
+/// of unchanged files from the cache, the facts written back when any file was read (issue 44).
 pub fn inbox(cache: Option<&Cache>, store: &Store) -> (Vec<QueueItem>, Vec<String>) {
-    let mut hashes = Hashes::open(cache, store);
-    let profiles = || super::profiles::open(cache, store).0;
-    let items = attribution::inbox_using(store, &profiles, &mut |i, text| hashes.hash(i, text));
-    hashes.save(cache, store);
-    (items, hashes.warnings)
+    use crate::store::lint::{self, LintConfig};
+    // Lint first: its near-duplicate profiles are freed before the facts are read in, so the
+    // two are never held at once.
+    let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
+    let report = lint::lint_with(store, &config, &|| super::profiles::open(cache, store).0);
+    let mut facts = Facts::open(cache, store);
+    let (mut items, read) = queue::build_with_facts(store, &report, &mut facts.slots);
+    drop(report);
+    let _ = attribution::from_git(store, &mut items);
+    facts.computed = read;
+    facts.save(cache, store);
+    (items, facts.warnings)
 }
 
-/// The cached hashes with the keys they were made from and since when; `None` when there is no
+/// One batch of the inbox built in batches (`inbox_in_batches`).
+pub struct Batch {
+    /// The batch's items, in `queue::order`.
+    pub items: Vec<QueueItem>,
+    /// Entities looked at so far, of `total`.
+    pub done: usize,
+    pub total: usize,
+}
+
+/// The review inbox with `report` (the TUI's current lint report), built in batches of
+/// entities in store order — `first` entities, then each batch twice the last, so the first
+/// items show at once and later batches merge into few, larger ones (`queue::merge`). The text
+/// facts of unchanged files come from the cache and are written back when any file was read.
+/// `send` gets each batch and answers whether to go on (false: the queue is no longer wanted).
+/// Returns the cache's warnings.
+pub fn inbox_in_batches(
+    cache: Option<&Cache>,
+    store: &Store,
+    report: &crate::store::lint::Report,
+    first: usize,
+    send: &mut dyn FnMut(Batch) -> bool,
+) -> Vec<String> {
+    let verdicts = queue::Verdicts::open(store);
+    let builder = queue::Builder::new(store, report, &verdicts);
+    let total = store.entities.len();
+    let (mut start, mut size): (usize, usize) = (0, first.max(1));
+    // A first batch smaller than the store is read from its files before the cache's facts are
+    // decoded (all of them at once, 12 MB at 100k): the first items show sooner.
+    let mut deferred = size < total && cache.is_some();
+    let mut facts = Facts::open(if deferred { None } else { cache }, store);
+    loop {
+        let end = start.saturating_add(size).min(total);
+        if deferred && start > 0 {
+            deferred = false;
+            let (early, read_from) = (std::mem::take(&mut facts.slots), facts.started);
+            facts = Facts::open(cache, store);
+            // What is saved reads as of the first reads.
+            facts.started = facts.started.min(read_from);
+            for (i, fresh) in early.into_iter().enumerate().take(start) {
+                // Read from the file: counted as computed only where the cache had other facts.
+                if fresh.is_some() && facts.slots[i] != fresh {
+                    facts.computed += 1;
+                    facts.slots[i] = fresh;
+                }
+            }
+        }
+        facts.computed += queue::complete_facts(store, &mut facts.slots, start..end);
+        let mut items: Vec<QueueItem> =
+            (start..end).filter_map(|i| builder.item(i as EntityIdx, facts.slots.get(i)?.as_ref()?)).collect();
+        let _ = attribution::from_git(store, &mut items);
+        queue::order(&mut items);
+        if !send(Batch { items, done: end, total }) {
+            return facts.warnings;
+        }
+        if end >= total {
+            break;
+        }
+        (start, size) = (end, size.saturating_mul(2));
+    }
+    facts.save(cache, store);
+    facts.warnings
+}
+
+/// The cached facts with the keys they were made from and since when; `None` when there is no
 /// file; an error says why a file present cannot be used.
-type Saved = (Vec<Key>, i128, Vec<Option<[u8; LEN]>>);
+type Saved = (Vec<Key>, i128, Vec<Option<TextFacts>>);
 
 fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
     use bincode::Options;
@@ -113,59 +169,35 @@ fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
         return Err(why);
     }
     let keys: Vec<Key> = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("keys: {e}"))?;
-    let bytes = side::section(&mut r)?;
-    if bytes.len() != keys.len() * (LEN + 1) || keys.len() as u64 != header.entities {
-        return Err(format!("{} bytes of hashes, {} entities listed", bytes.len(), keys.len()));
+    let facts: Vec<Option<TextFacts>> =
+        side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("facts: {e}"))?;
+    if facts.len() != keys.len() || keys.len() as u64 != header.entities {
+        return Err(format!("{} entities' facts, {} entities listed", facts.len(), keys.len()));
     }
-    let hashes =
-        bytes.chunks_exact(LEN + 1).map(|c| (c[0] == 1).then(|| c[1..].try_into().unwrap_or([0; LEN]))).collect();
-    Ok(Some((keys, header.read_since_ns, hashes)))
+    Ok(Some((keys, header.read_since_ns, facts)))
 }
 
 fn write(
     cache: &Cache,
     path: &Path,
     store: &Store,
-    slots: &[Option<[u8; LEN]>],
+    slots: &[Option<TextFacts>],
     as_of: SystemTime,
 ) -> Result<(), String> {
     use bincode::Options;
-    let mut hashes = Vec::with_capacity(slots.len() * (LEN + 1));
-    for s in slots {
-        hashes.push(u8::from(s.is_some()));
-        hashes.extend_from_slice(&s.unwrap_or([0; LEN]));
-    }
     let encoded = [
         side::options().serialize(&side::header(store, FORMAT, as_of)).map_err(|e| e.to_string())?,
         side::options().serialize(&Key::all(store)).map_err(|e| e.to_string())?,
-        hashes,
+        side::options().serialize(slots).map_err(|e| e.to_string())?,
     ];
     let sections: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
     side::write(cache, path, MAGIC, &sections, WHAT)
 }
 
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(2 * LEN), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
-
-fn unhex(s: &str) -> Option<[u8; LEN]> {
-    let mut out = [0u8; LEN];
-    if s.len() != 2 * LEN {
-        return None;
-    }
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::model::digest;
     use std::fs;
     use std::time::Duration;
 
@@ -181,45 +213,62 @@ mod tests {
         dir
     }
 
-    /// Every entity's hash, through `Hashes`.
-    fn all(cache: Option<&Cache>, store: &Store) -> (Vec<Option<String>>, usize, usize) {
-        let mut h = Hashes::open(cache, store);
-        let out = (0..store.entities.len() as EntityIdx)
-            .map(|i| Some(h.hash(i, &store.read_entity_text(i).unwrap())))
-            .collect();
-        h.save(cache, store);
-        (out, h.computed, h.reused)
+    /// Every entity's facts, through `Facts` and `queue::complete_facts`: (facts, read, reused).
+    fn all(cache: Option<&Cache>, store: &Store) -> (Vec<Option<TextFacts>>, usize, usize) {
+        let mut f = Facts::open(cache, store);
+        f.computed = queue::complete_facts(store, &mut f.slots, 0..store.entities.len());
+        f.save(cache, store);
+        (f.slots.clone(), f.computed, f.reused)
     }
 
     #[test]
-    fn a_second_run_hashes_nothing_and_an_edited_file_is_hashed_again() {
+    fn a_second_run_reads_nothing_and_an_edited_file_is_read_again() {
         let dir = vault();
         let cdir = tempfile::tempdir().unwrap();
         let cache = Cache::new(cdir.path());
         let load = || Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
         let store = load();
         let n = store.entities.len();
-        let want: Vec<Option<String>> =
-            (0..n as EntityIdx).map(|i| Some(digest::of(store.read_entity_text(i).unwrap().as_bytes()))).collect();
-        assert_eq!(all(None, &store), (want.clone(), n, 0), "without a cache every entity is hashed");
+        let want: Vec<Option<TextFacts>> = (0..n as EntityIdx).map(|i| TextFacts::read(&store, i)).collect();
+        assert!(want.iter().all(Option::is_some));
+        assert_eq!(all(None, &store), (want.clone(), n, 0), "without a cache every file is read");
         assert_eq!(all(Some(&cache), &store), (want.clone(), n, 0));
-        assert_eq!(all(Some(&cache), &store), (want, 0, n), "the second run takes every hash from the file");
+        assert_eq!(all(Some(&cache), &store), (want, 0, n), "the second run takes every entity's facts from the file");
 
+        // Same size, another author and mtime: read again, and the new author is what counts.
         let edited = dir.path().join("note-3.md");
-        fs::write(&edited, "---\ntitle: Note 3\n---\nNow longer than it was.\n").unwrap();
+        fs::write(&edited, "---\ntitle: Note 3\nauthor: bob\n---\nBod\n").unwrap();
         let earlier = SystemTime::now() - Duration::from_secs(1800);
         fs::File::options().write(true).open(&edited).unwrap().set_modified(earlier).unwrap();
         let store = load();
-        let (hashes, computed, reused) = all(Some(&cache), &store);
+        let (facts, computed, reused) = all(Some(&cache), &store);
         assert_eq!((computed, reused), (1, n - 1));
-        let i = store.entities.iter().position(|e| e.path == "note-3.md").unwrap() as EntityIdx;
-        assert_eq!(hashes[i as usize], Some(digest::of(store.read_entity_text(i).unwrap().as_bytes())));
+        let i = store.entities.iter().position(|e| e.path == "note-3.md").unwrap();
+        let f = facts[i].as_ref().unwrap();
+        assert_eq!(f.author.as_deref(), Some("bob"));
+        assert_eq!(f.hash_text(), digest::of(store.read_entity_text(i as EntityIdx).unwrap().as_bytes()));
 
-        // A corrupt file is ignored with a warning naming it, and every hash is made again.
+        // A corrupt file is ignored with a warning naming it, and every entity is read again.
         let file = cache.side_file(&store.root, store.kind(), HASHES_EXT);
-        fs::write(&file, b"FOLIOH1\nbroken").unwrap();
-        let h = Hashes::open(Some(&cache), &store);
-        assert_eq!(h.reused, 0);
-        assert!(h.warnings.len() == 1 && h.warnings[0].contains(&file.display().to_string()), "{:?}", h.warnings);
+        fs::write(&file, b"FOLIOH2\nbroken").unwrap();
+        let f = Facts::open(Some(&cache), &store);
+        assert_eq!(f.reused, 0);
+        assert!(f.warnings.len() == 1 && f.warnings[0].contains(&file.display().to_string()), "{:?}", f.warnings);
+    }
+
+    #[test]
+    fn facts_made_for_another_parse_of_the_entity_are_read_again() {
+        let dir = vault();
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let mut facts: Vec<Option<TextFacts>> = (0..3).map(|i| TextFacts::read(&store, i)).collect();
+        let right = facts[1].clone();
+        if let Some(f) = facts[1].as_mut() {
+            f.entity ^= 1;
+            f.author = Some("stale".into());
+        }
+        assert_eq!(queue::complete_facts(&store, &mut facts, 0..3), 1);
+        assert_eq!(facts[1], right);
+        assert_eq!(facts.len(), store.entities.len(), "grown to the store's size, the rest left to read");
+        assert!(facts[3..].iter().all(Option::is_none));
     }
 }

@@ -311,9 +311,9 @@ pub(super) fn select(model: &mut Model) -> Vec<Job> {
 
 /// The selected item's entity in the current store (found by id: the store may have moved on).
 pub(super) fn selected_target(model: &mut Model) -> Option<EntityIdx> {
-    let id = model.review.selected()?.id.clone();
+    let (id, idx) = model.review.selected().map(|i| (i.id.clone(), i.idx))?;
     let s = model.store.as_ref()?;
-    let found = s.find(&id).filter(|&i| s.entity(i).id == id);
+    let found = found_again(s, &id, idx);
     if found.is_none() {
         say(model, format!("{id} is no longer in the store"), true);
     }
@@ -324,7 +324,17 @@ pub(super) fn selected_target(model: &mut Model) -> Option<EntityIdx> {
 /// group when the inbox is grouped; found again by id, as the store may have moved on.
 pub(super) fn batch_targets(model: &Model) -> Vec<EntityIdx> {
     let Some(s) = model.store.as_ref() else { return Vec::new() };
-    model.review.batch().iter().filter_map(|i| s.find(&i.id).filter(|&x| s.entity(x).id == i.id)).collect()
+    model.review.batch().iter().filter_map(|i| found_again(s, &i.id, i.idx)).collect()
+}
+
+/// The entity `id` in the store now: at `idx`, its number when the queue was built, while the
+/// store has not moved it (the common case, and no lookup: the first `find` on a store just
+/// refreshed builds its id index, 100k entries, on the UI thread), else found by id.
+fn found_again(s: &folio_core::store::Store, id: &str, idx: EntityIdx) -> Option<EntityIdx> {
+    if s.entities.get(idx as usize).is_some_and(|e| e.id == id) {
+        return Some(idx);
+    }
+    s.find(id).filter(|&i| s.entity(i).id == id)
 }
 
 /// Approve `targets`. Where their format files approvals under a section

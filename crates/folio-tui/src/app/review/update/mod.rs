@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::jobs::ReviewJob;
+use super::jobs::{QueueLint, ReviewJob};
 use super::{Prompt, PromptKind};
 use crate::app::action::{Action, inbox_verbs};
 use crate::app::jobs::Job;
@@ -31,20 +31,29 @@ fn store(model: &Model) -> Option<Arc<Store>> {
 
 /// Queue the rebuild of the inbox after the store changed (load, live reload, a write): after
 /// the lint pass under way when one is (`lint_finished`), with the lint pane's report when it
-/// is this store's, else with a lint of its own.
+/// is this store's, else with a lint of its own. An inbox with nothing shown yet does not wait
+/// for the pass: it is built at once without lint's reasons, and again with them.
 pub fn on_store_changed(model: &mut Model) -> Vec<Job> {
     let Some(s) = store(model).filter(|_| model.review.open) else { return Vec::new() };
     // A pass under way is for this store or its config (an ignore just written): wait for it.
-    if model.linting {
+    let lint = if model.linting {
         model.review.queue_after_lint = true;
-        return Vec::new();
-    }
-    let report = match &model.lint_base {
-        Some((base, linted)) if Arc::ptr_eq(base, &s) => Some(linted.report.clone()),
-        _ => None,
+        if model.review.loaded {
+            return Vec::new();
+        }
+        QueueLint::Pending
+    } else {
+        model.review.queue_after_lint = false;
+        match &model.lint_base {
+            Some((base, linted)) if Arc::ptr_eq(base, &s) => QueueLint::Report(linted.report.clone()),
+            _ => QueueLint::Own,
+        }
     };
-    model.review.queue_after_lint = false;
-    vec![Job::Review(Box::new(ReviewJob::Queue(s, report)))]
+    model.review.generation += 1;
+    model.review.building = None;
+    let generation = model.review.generation;
+    let stream = !model.review.loaded;
+    vec![Job::Review(Box::new(ReviewJob::Queue { store: s, lint, generation, stream }))]
 }
 
 /// A lint pass ended (or failed): the queue that waited for it is rebuilt now, unless another

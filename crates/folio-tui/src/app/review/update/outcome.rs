@@ -9,25 +9,18 @@ use crate::app::event::Event;
 use crate::app::jobs::Job;
 use crate::app::model::Model;
 use crate::app::review::editor::Editor;
-use crate::app::review::jobs::Outcome;
-use crate::app::review::{Confirm, Pending};
+use crate::app::review::jobs::{Outcome, ReviewJob};
+use crate::app::review::{Building, Confirm, Pending};
 use folio_core::store::review::fields;
+use folio_core::store::review::{QueueItem, queue};
 
 /// Fold a job's outcome into the model.
 pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Job> {
     match o {
-        Outcome::Queue(items) => {
-            // After an undo, the item it brought back; else the item selected before, or (when
-            // a verdict took it out) the one that took its place: the next one.
-            let keep = model.review.reselect.take().or_else(|| model.review.selected().map(|i| i.id.clone()));
-            model.review.items = items;
-            model.review.loaded = true;
-            if let Some(i) = keep.and_then(|k| model.review.visible().iter().position(|i| i.id == k)) {
-                model.review.cursor = i;
-            }
-            model.review.detail = None;
-            select(model)
+        Outcome::QueueBatch { generation, items, done, total, provisional } => {
+            queue_batch(model, generation, items, (done, total), provisional)
         }
+        Outcome::Discarded => Vec::new(),
         Outcome::Detail(d) => {
             if model.review.selected().is_some_and(|i| i.id == d.id) {
                 model.review.detail = Some(*d);
@@ -119,4 +112,60 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Job> {
             }
         }
     }
+}
+
+/// A batch of the queue being built: the first build's batches join the list as they come;
+/// a rebuild's are gathered and replace the list when the last one is in.
+fn queue_batch(
+    model: &mut Model,
+    generation: u64,
+    items: Vec<QueueItem>,
+    (done, total): (usize, usize),
+    provisional: bool,
+) -> Vec<Job> {
+    let r = &mut model.review;
+    if generation != r.generation {
+        return Vec::new();
+    }
+    let building = r.building.get_or_insert_with(|| Building { streaming: !r.loaded, ..Building::default() });
+    (building.done, building.total) = (done, total);
+    let last = done >= total;
+    if building.streaming {
+        let was = r.selected().map(|i| i.id.clone());
+        queue::merge(&mut r.items, items);
+        r.loaded = true;
+        r.provisional = provisional;
+        if last {
+            r.building = None;
+        }
+        // At the top, the cursor stays at the top (the most urgent item, as it becomes known);
+        // further down, on its item while items arrive above it.
+        let at = match &was {
+            Some(id) if r.cursor > 0 => r.visible().iter().position(|i| &i.id == id),
+            _ => Some(0),
+        };
+        r.cursor = at.unwrap_or(0);
+        return if r.selected().map(|i| &i.id) == was.as_ref() { Vec::new() } else { select(model) };
+    }
+    queue::merge(&mut building.incoming, items);
+    if !last {
+        return Vec::new();
+    }
+    let items = r.building.take().map(|b| b.incoming).unwrap_or_default();
+    // After an undo, the item it brought back; else the item selected before, or (when a
+    // verdict took it out) the one that took its place: the next one. A cursor at the top of a
+    // list built without lint's reasons stays at the top of the whole queue.
+    let at_top = r.provisional && r.cursor == 0;
+    let keep = r.reselect.take().or_else(|| r.selected().map(|i| i.id.clone()).filter(|_| !at_top));
+    let old = std::mem::replace(&mut r.items, items);
+    r.loaded = true;
+    r.provisional = provisional;
+    if let Some(i) = keep.and_then(|k| r.visible().iter().position(|i| i.id == k)) {
+        r.cursor = i;
+    }
+    r.detail = None;
+    let mut jobs = select(model);
+    // Freeing 100k items takes longer than a frame: not on the UI thread.
+    jobs.push(Job::Review(Box::new(ReviewJob::Discard(old))));
+    jobs
 }
