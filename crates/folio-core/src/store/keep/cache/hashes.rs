@@ -83,15 +83,21 @@ pub fn inbox(cache: Option<&Cache>, store: &Store) -> (Vec<QueueItem>, Vec<Strin
     use crate::store::lint::{self, LintConfig};
     // Lint first: its near-duplicate profiles are freed before the facts are read in, so the
     // two are never held at once.
+    // The pairs and the model's own findings come from `folio lint`'s memo when no entity
+    // file changed since the last pass (of either command), as for `folio lint`.
     let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
-    let report = lint::lint_with(store, &config, &|| super::profiles::open(cache, store).0);
+    let memo = super::lint_memo::Memo::new(cache, store);
+    let report = lint::lint_remembering(store, &config, &|| super::profiles::open(cache, store).0, &memo);
+    memo.save();
     let mut facts = Facts::open(cache, store);
     let (mut items, read) = queue::build_with_facts(store, &report, &mut facts.slots);
     drop(report);
     let _ = attribution::from_git(store, &mut items);
     facts.computed = read;
     facts.save(cache, store);
-    (items, facts.warnings)
+    let mut warnings = memo.warnings();
+    warnings.append(&mut facts.warnings);
+    (items, warnings)
 }
 
 /// One batch of the inbox built in batches (`inbox_in_batches`).
