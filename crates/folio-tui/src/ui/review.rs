@@ -243,7 +243,7 @@ fn facts(model: &Model, item: &QueueItem) -> Vec<Line<'static>> {
     field("queued", reasons(item), t.style("pending"));
     field("kind", item.kind.clone().unwrap_or_default(), t.style("accent"));
     field("status", item.status.clone().unwrap_or_default(), t.style("text"));
-    field("age", item.age_days.map(|d| format!("{d} days")).unwrap_or_default(), t.style("text"));
+    field("age", item.age_days.map(age).unwrap_or_default(), t.style("text"));
     field("author", item.author.clone().unwrap_or_default(), t.style("text"));
     let confidence = item.confidence.map(|c| format!(" · confidence {c:.2}")).unwrap_or_default();
     field("evidence", format!("{} · sources {}{confidence}", item.evidence, item.sources), t.style("text"));
@@ -316,6 +316,14 @@ pub fn diff_lines(model: &Model, ops: &[(Op, String)], rows: usize, width: usize
     lines
 }
 
+/// An item's age in days; a date ahead of today (an agent's clock, a planned date) says so
+/// rather than showing a negative age.
+fn age(days: i64) -> String {
+    let n = days.unsigned_abs();
+    let unit = if n == 1 { "day" } else { "days" };
+    if days < 0 { format!("dated {n} {unit} ahead of today") } else { format!("{n} {unit}") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,5 +337,14 @@ mod tests {
         assert_eq!(lines[1], "|");
         assert_eq!(visible_lines("\u{1b}[2Jx", 1, 80).next().unwrap(), "␛[2Jx", "still sanitised");
         assert_eq!(cut("héllo", 2), "hé");
+    }
+
+    #[test]
+    fn ages_ahead_of_today_are_not_negative() {
+        assert_eq!(age(0), "0 days");
+        assert_eq!(age(1), "1 day");
+        assert_eq!(age(30), "30 days");
+        assert_eq!(age(-1), "dated 1 day ahead of today");
+        assert_eq!(age(-30), "dated 30 days ahead of today");
     }
 }
