@@ -44,7 +44,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     if a.text {
         let started = std::time::Instant::now();
         // The index from the persistent cache where the files are unchanged (never in the store).
-        let (text, made) = folio_core::recall::text::TextRecall::open(g.cache.as_ref(), &store);
+        let (text, made) = folio_core::recall::text::TextRecall::open_for(g.cache.as_ref(), &store, &parsed.text);
         for w in &made.warnings {
             eprintln!("folio: cache: {}", escape::line(w));
         }
