@@ -222,8 +222,62 @@ impl TextIndex {
                 (counts, content.length(i) + TITLE_BOOST * title_words)
             })
             .collect();
+        TextIndex::of_counts(wanted, per_entity)
+    }
+
+    /// `of_words` without the term table: each entity's description and body read (as
+    /// `Content::build_of` reads them) and only counted, every word against the `wanted` ones'
+    /// keys, instead of each word looked up in a vocabulary and kept. Counts saturate as the
+    /// table's do, so the lists and lengths are `of_words`'s.
+    pub fn of_words_read(store: &Store, wanted: &[String]) -> TextIndex {
+        let keys: Vec<body_text::WordKey<'_>> = wanted.iter().map(|w| body_text::WordKey::of(w)).collect();
+        let per_entity: Vec<(Vec<(usize, u32)>, u32)> = (0..store.entities.len() as EntityIdx)
+            .into_par_iter()
+            .map_init(
+                || (crate::store::read::fsio::FolderOpener::default(), String::new()),
+                |(opener, scratch), idx| {
+                    let e = store.entity(idx);
+                    let mut counts: Vec<(usize, u16)> = Vec::new();
+                    let mut len = 0u32;
+                    let mut count = |text: &str| {
+                        for line in body_text::lines(text) {
+                            body_text::for_each_key(line, scratch, |key| {
+                                len += 1;
+                                if let Some(slot) = keys.iter().position(|k| *k == key) {
+                                    match counts.iter_mut().find(|(s, _)| *s == slot) {
+                                        Some((_, c)) => *c = c.saturating_add(1),
+                                        None => counts.push((slot, 1)),
+                                    }
+                                }
+                            });
+                        }
+                    };
+                    count(e.description.as_deref().unwrap_or_default());
+                    if let Some(raw) = body_text::body_bytes(store, idx, opener) {
+                        count(&raw.text());
+                    }
+                    let mut counts: Vec<(usize, u32)> = counts.into_iter().map(|(s, c)| (s, u32::from(c))).collect();
+                    let mut title_words = 0;
+                    for (_, w) in body_text::words(&e.title) {
+                        title_words += 1;
+                        if let Some(slot) = wanted.iter().position(|q| *q == w) {
+                            match counts.iter_mut().find(|(s, _)| *s == slot) {
+                                Some((_, c)) => *c += TITLE_BOOST,
+                                None => counts.push((slot, TITLE_BOOST)),
+                            }
+                        }
+                    }
+                    (counts, len + TITLE_BOOST * title_words)
+                },
+            )
+            .collect();
+        TextIndex::of_counts(wanted, per_entity)
+    }
+
+    /// The index of `wanted` from each entity's (slot in `wanted`, count) pairs and length.
+    fn of_counts(wanted: &[String], per_entity: Vec<(Vec<(usize, u32)>, u32)>) -> TextIndex {
         let mut lists: Vec<Vec<(u32, u32)>> = vec![Vec::new(); wanted.len()];
-        let mut lengths = Vec::with_capacity(n);
+        let mut lengths = Vec::with_capacity(per_entity.len());
         for (i, (counts, len)) in per_entity.into_iter().enumerate() {
             lengths.push(len);
             for (slot, count) in counts {
@@ -534,6 +588,7 @@ mod tests {
         let full = TextIndex::from_content(&store, &content);
         let wanted: Vec<String> = ["pillow", "words", "title", "absent"].map(String::from).to_vec();
         let some = TextIndex::of_words(&store, &content, &wanted);
+        assert_eq!(TextIndex::of_words_read(&store, &wanted), some, "read and counted alike");
         for w in &wanted {
             assert_eq!(some.postings(w), full.postings(w), "{w}");
             assert_eq!(some.df(w), full.df(w), "{w}");

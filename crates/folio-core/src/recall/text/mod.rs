@@ -86,7 +86,8 @@ impl TextRecall {
     /// What `search` needs to answer `text` once (no typed prefix), with the index from the
     /// persistent cache as `open` when there is one to read or keep (a later query then reads
     /// it), or else only the query's words indexed (`TextIndex::of_words`): the same results
-    /// and scores, without building the lists no word of the query reaches.
+    /// and scores, without building the lists no word of the query reaches. A load for this
+    /// need not make the term table (`Reads::Entities`): the bodies are then counted as read.
     pub fn open_for(
         cache: Option<&crate::store::keep::cache::Cache>,
         store: &Store,
@@ -103,8 +104,12 @@ impl TextRecall {
                 wanted.push(w);
             }
         }
-        let content = crate::store::read::content::Content::build(store);
-        let (index, items) = rayon::join(|| TextIndex::of_words(store, &content, &wanted), || items(store));
+        // The load's term table when it made one; else the bodies are read and only counted.
+        let index = || match store.take_loaded_terms() {
+            Some(content) => TextIndex::of_words(store, &content, &wanted),
+            None => TextIndex::of_words_read(store, &wanted),
+        };
+        let (index, items) = rayon::join(index, || items(store));
         let made = crate::store::keep::cache::side::Made { tokenised: store.entities.len(), ..Default::default() };
         (TextRecall { index, items }, made)
     }
