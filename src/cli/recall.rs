@@ -29,8 +29,10 @@ pub struct Args {
 
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let (path, query) = split_path_arg(a.words)?;
-    // Body queries start from the bodies' words: a load from the files tokenises them as it reads.
-    let reads = if a.text { Reads::EntitiesAndTerms } else { Reads::Entities };
+    // Body queries start from the bodies' words: a load from the files tokenises them as it reads
+    // for the index the cache keeps. Without a cache only the query's words are counted, after
+    // the load (`TextRecall::open_for`): no term table.
+    let reads = if a.text && g.cache.is_some() { Reads::EntitiesAndTerms } else { Reads::Entities };
     let store = super::common::one_shot(open_store_reading(g, path.as_deref(), reads)?);
     let parsed = folio_core::recall::Query::parse(&query);
     // `has:lint` needs the lint engine's findings, the same ones the TUI marks.
@@ -44,7 +46,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     if a.text {
         let started = std::time::Instant::now();
         // The index from the persistent cache where the files are unchanged (never in the store).
-        let (text, made) = folio_core::recall::text::TextRecall::open(g.cache.as_ref(), &store);
+        let (text, made) = folio_core::recall::text::TextRecall::open_for(g.cache.as_ref(), &store, &parsed.text);
         for w in &made.warnings {
             eprintln!("folio: cache: {}", escape::line(w));
         }

@@ -181,6 +181,113 @@ impl TextIndex {
         TextIndex::encode_flat(words, &df, &flat, lengths)
     }
 
+    /// The part of `from_content`'s index a query reads: the postings of `wanted` words only
+    /// (lower case; those no entity holds are left out, as there), with every entity's length.
+    /// For a query answered once and never cached, most of the full index's cost is lists no
+    /// query word reaches (docs/benchmarks.md, "Round: issue 44"); each list and length here is
+    /// the full index's, so BM25 scores alike. `starting_with` knows only these words.
+    pub fn of_words(store: &Store, content: &Content, wanted: &[String]) -> TextIndex {
+        let n = content.len();
+        // Term number in the table → slot in `wanted` (a query has a few words: a short scan).
+        let mut ids: Vec<(u32, usize)> = Vec::new();
+        for (id, w) in content.words.iter().enumerate() {
+            if let Some(slot) = wanted.iter().position(|q| **q == **w) {
+                ids.push((id as u32, slot));
+            }
+        }
+        // Each entity's (slot, count) pairs and length, in parallel over entities.
+        let per_entity: Vec<(Vec<(usize, u32)>, u32)> = store
+            .entities
+            .par_iter()
+            .take(n)
+            .enumerate()
+            .map(|(i, e)| {
+                let mut counts: Vec<(usize, u32)> = Vec::new();
+                let mut add = |slot: usize, count: u32| match counts.iter_mut().find(|(s, _)| *s == slot) {
+                    Some((_, c)) => *c += count,
+                    None => counts.push((slot, count)),
+                };
+                for t in content.terms(i) {
+                    if let Some(&(_, slot)) = ids.iter().find(|&&(id, _)| id == t.id) {
+                        add(slot, u32::from(t.count));
+                    }
+                }
+                let mut title_words = 0;
+                for (_, w) in body_text::words(&e.title) {
+                    title_words += 1;
+                    if let Some(slot) = wanted.iter().position(|q| *q == w) {
+                        add(slot, TITLE_BOOST);
+                    }
+                }
+                (counts, content.length(i) + TITLE_BOOST * title_words)
+            })
+            .collect();
+        TextIndex::of_counts(wanted, per_entity)
+    }
+
+    /// `of_words` without the term table: each entity's description and body read (as
+    /// `Content::build_of` reads them) and only counted, every word against the `wanted` ones'
+    /// keys, instead of each word looked up in a vocabulary and kept. Counts saturate as the
+    /// table's do, so the lists and lengths are `of_words`'s.
+    pub fn of_words_read(store: &Store, wanted: &[String]) -> TextIndex {
+        let keys: Vec<body_text::WordKey<'_>> = wanted.iter().map(|w| body_text::WordKey::of(w)).collect();
+        let per_entity: Vec<(Vec<(usize, u32)>, u32)> = (0..store.entities.len() as EntityIdx)
+            .into_par_iter()
+            .map_init(
+                || (crate::store::read::fsio::FolderOpener::default(), String::new()),
+                |(opener, scratch), idx| {
+                    let e = store.entity(idx);
+                    let mut counts: Vec<(usize, u16)> = Vec::new();
+                    let mut len = 0u32;
+                    let mut count = |text: &str| {
+                        for line in body_text::lines(text) {
+                            body_text::for_each_key(line, scratch, |key| {
+                                len += 1;
+                                if let Some(slot) = keys.iter().position(|k| *k == key) {
+                                    match counts.iter_mut().find(|(s, _)| *s == slot) {
+                                        Some((_, c)) => *c = c.saturating_add(1),
+                                        None => counts.push((slot, 1)),
+                                    }
+                                }
+                            });
+                        }
+                    };
+                    count(e.description.as_deref().unwrap_or_default());
+                    if let Some(raw) = body_text::body_bytes(store, idx, opener) {
+                        count(&raw.text());
+                    }
+                    let mut counts: Vec<(usize, u32)> = counts.into_iter().map(|(s, c)| (s, u32::from(c))).collect();
+                    let mut title_words = 0;
+                    for (_, w) in body_text::words(&e.title) {
+                        title_words += 1;
+                        if let Some(slot) = wanted.iter().position(|q| *q == w) {
+                            match counts.iter_mut().find(|(s, _)| *s == slot) {
+                                Some((_, c)) => *c += TITLE_BOOST,
+                                None => counts.push((slot, TITLE_BOOST)),
+                            }
+                        }
+                    }
+                    (counts, len + TITLE_BOOST * title_words)
+                },
+            )
+            .collect();
+        TextIndex::of_counts(wanted, per_entity)
+    }
+
+    /// The index of `wanted` from each entity's (slot in `wanted`, count) pairs and length.
+    fn of_counts(wanted: &[String], per_entity: Vec<(Vec<(usize, u32)>, u32)>) -> TextIndex {
+        let mut lists: Vec<Vec<(u32, u32)>> = vec![Vec::new(); wanted.len()];
+        let mut lengths = Vec::with_capacity(per_entity.len());
+        for (i, (counts, len)) in per_entity.into_iter().enumerate() {
+            lengths.push(len);
+            for (slot, count) in counts {
+                lists[slot].push((i as u32, count));
+            }
+        }
+        let words = wanted.iter().enumerate().map(|(slot, w)| (w.as_str().into(), slot as u32)).collect();
+        TextIndex::encode(words, lists, lengths)
+    }
+
     /// Index `n` texts, `chunk(start, end)` giving those of entities `start..end`.
     pub fn from_texts(n: usize, chunk: impl Fn(usize, usize) -> Vec<String> + Sync) -> TextIndex {
         // Each task: its own vocabulary with (entity, count) lists, and its entities' lengths.
@@ -467,6 +574,34 @@ mod tests {
         }
         assert_eq!(got.lengths, want.lengths);
         assert!(got.postings("pillow").iter().any(|p| p.count == 2 + TITLE_BOOST), "title (boosted), heading, body");
+    }
+
+    #[test]
+    fn the_index_of_some_words_holds_the_full_index_lists_of_those_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = |p: &str, t: &str| std::fs::write(dir.path().join(p), t).unwrap();
+        w("a.md", "---\ntitle: Pillow and EXIF\ndescription: Read exif\n---\n# Pillow\n\npip install Pillow\n");
+        w("b.md", "---\ntitle: Unrelated words\n---\n```python\nimport pillow\n```\nwords words\n");
+        w("c.md", "---\ntitle: Pillow title only\n---\n");
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let content = Content::build(&store);
+        let full = TextIndex::from_content(&store, &content);
+        let wanted: Vec<String> = ["pillow", "words", "title", "absent"].map(String::from).to_vec();
+        let some = TextIndex::of_words(&store, &content, &wanted);
+        assert_eq!(TextIndex::of_words_read(&store, &wanted), some, "read and counted alike");
+        for w in &wanted {
+            assert_eq!(some.postings(w), full.postings(w), "{w}");
+            assert_eq!(some.df(w), full.df(w), "{w}");
+        }
+        assert_eq!(some.df("absent"), 0);
+        let mut indexed = some.starting_with("");
+        indexed.sort();
+        assert_eq!(indexed, ["pillow", "title", "words"], "only the words asked for that some entity holds");
+        assert_eq!(some.postings("exif"), [], "a word not asked for is not indexed");
+        assert_eq!((some.lengths.clone(), some.average), (full.lengths.clone(), full.average));
+        let one = |w: &str| vec![w.to_string()];
+        let groups = [one("pillow"), one("words"), one("absent")];
+        assert_eq!(super::super::bm25::scores_any(&some, &groups), super::super::bm25::scores_any(&full, &groups));
     }
 
     #[test]

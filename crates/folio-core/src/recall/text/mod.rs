@@ -83,6 +83,37 @@ impl TextRecall {
         (TextRecall { index, items }, made)
     }
 
+    /// What `search` needs to answer `text` once (no typed prefix), with the index from the
+    /// persistent cache as `open` when there is one to read or keep (a later query then reads
+    /// it), or else only the query's words indexed (`TextIndex::of_words`): the same results
+    /// and scores, without building the lists no word of the query reaches. A load for this
+    /// need not make the term table (`Reads::Entities`): the bodies are then counted as read.
+    pub fn open_for(
+        cache: Option<&crate::store::keep::cache::Cache>,
+        store: &Store,
+        text: &str,
+    ) -> (TextRecall, crate::store::keep::cache::side::Made) {
+        if cache.is_some_and(|_| crate::store::keep::cache::cacheable(store.kind())) {
+            return TextRecall::open(cache, store);
+        }
+        // The words BM25 looks up, and those `field_text` asks about.
+        let mut wanted = Terms::parse(text).words;
+        for w in text.replace('"', " ").split_whitespace() {
+            let w = w.to_lowercase();
+            if !wanted.contains(&w) {
+                wanted.push(w);
+            }
+        }
+        // The load's term table when it made one; else the bodies are read and only counted.
+        let index = || match store.take_loaded_terms() {
+            Some(content) => TextIndex::of_words(store, &content, &wanted),
+            None => TextIndex::of_words_read(store, &wanted),
+        };
+        let (index, items) = rayon::join(index, || items(store));
+        let made = crate::store::keep::cache::side::Made { tokenised: store.entities.len(), ..Default::default() };
+        (TextRecall { index, items }, made)
+    }
+
     /// The text recall of `store`, which is `old_store` with the files at `changed` read again:
     /// only entities in those files are read and tokenised; the others keep their postings.
     pub fn update(&self, old_store: &Store, store: &Store, changed: &[String]) -> TextRecall {
