@@ -446,27 +446,21 @@ fn a_commit_whose_fate_cannot_be_asked_is_settled_on_the_next_open() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let child = cmd.spawn().unwrap();
-    let waiting = Instant::now();
-    while c
-        .query_one("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", &[])
-        .unwrap()
-        .get::<_, i64>(0)
-        == 0
-    {
-        assert!(waiting.elapsed() < Duration::from_secs(60), "folio's commit never reached the trigger");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for("folio's commit to reach the trigger", Duration::from_secs(60), || {
+        c.query_one("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", &[])
+            .unwrap()
+            .get::<_, i64>(0)
+            > 0
+    });
     // The network goes while the server commits: folio can neither hear the answer nor ask.
     relay.cut();
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("settles it with the database on the next open"), "{}", text(&o));
     c.batch_execute("SELECT pg_advisory_unlock(4343)").unwrap();
-    let committing = Instant::now();
-    while seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none() {
-        assert!(committing.elapsed() < Duration::from_secs(30), "the server never committed");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for("the server to commit", Duration::from_secs(30), || {
+        seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_some()
+    });
     allow_commits(&mut c);
     relay.mend();
     // The next open asks the server, which committed: folio's record is finished, not dropped.
@@ -523,4 +517,16 @@ fn a_disk_failure_after_the_database_commit_is_finished_on_the_next_open() {
         }
     }
     assert!(found, "no step after the database commit failed the approval");
+}
+
+/// Poll `done` until it holds; a hang guard, not a measurement: past `limit` the test fails
+/// saying what never happened.
+fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        if Instant::now() > deadline {
+            panic!("gave up waiting for {what} after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
