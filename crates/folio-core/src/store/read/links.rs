@@ -168,6 +168,18 @@ mod tests {
     }
 
     #[test]
+    fn an_embed_span_opens_at_its_bang_whichever_reader_takes_the_body() {
+        // The scanner's line (an embed then a link, which it now answers) and the full
+        // parser's (a `<` sends it there): the embed's span is `![[…]]` either way. The fuzz
+        // target `links` checks every span's opening (fuzz/regressions/links holds its case).
+        for tail in ["", " <b>"] {
+            let t = format!("Monthly ![[monthly-template]] then [a](b.md){tail}\n");
+            let spans: Vec<&str> = links(&t).iter().map(|l| &t[l.span.start as usize..l.span.end as usize]).collect();
+            assert_eq!(spans, ["![[monthly-template]]", "[a](b.md)"], "{tail:?}");
+        }
+    }
+
+    #[test]
     fn markdown_and_wiki_links_with_positions() {
         let t = "See [users](/tables/users.md) and\n[[other-note|the other]] plus [[plain]].\n";
         let l = links(t);
