@@ -7,9 +7,11 @@
 //! the shared review state included — with no temporary file of folio's anywhere, no journal
 //! left, and as many undo records as that outcome implies.
 //!
-//! By default every step is killed before and after and fails with one of the four errors or a
-//! disk full from there on (`full:N`, which fails rollback's writes too) in turn — the write
-//! path treats the errors alike; `FOLIO_FAULT_SWEEP=full` runs every step with all five,
+//! By default every step is killed after it (and the first before it: a kill before step N
+//! leaves the disk as one after step N-1) and fails with one of the four errors or a disk full
+//! from there on (`full:N`, which fails rollback's writes too) in turn — the write path treats
+//! the errors alike; `FOLIO_FAULT_SWEEP=full` runs every step killed before and after and with
+//! all five,
 //! `FOLIO_FAULT_SWEEP=quick` checks every third step only (a fast local run), and
 //! `FOLIO_FAULT_CASES="okf set,okf mv"` sweeps only the commands named. scripts/fault-sweep runs the same commands with faults injected by strace
 //! at the system-call level instead.
@@ -321,12 +323,17 @@ fn trace(case: &Case) -> Traced {
     Traced { before, after, records_before, records_after, steps }
 }
 
-/// The faults a case is swept with: a kill before and after each step, and one I/O error per
-/// step in turn (all five with `all_errors`).
+/// The faults a case is swept with: a kill before the first step and after each step, and one
+/// I/O error per step in turn (all five with `all_errors`). A kill just before step N leaves the
+/// disk as a kill just after step N-1 does (every file-system change is a step; only reads and
+/// computing lie between two steps), so it is swept for the first step only unless steps are
+/// skipped (`quick`) or `all_errors` asks for everything.
 fn faults(steps: usize, every: usize, all_errors: bool) -> Vec<String> {
     let mut faults: Vec<String> = Vec::new();
     for n in (1..=steps).filter(|n| n % every == 0 || *n == steps) {
-        faults.push(format!("kill-before:{n}"));
+        if n == 1 || every > 1 || all_errors {
+            faults.push(format!("kill-before:{n}"));
+        }
         faults.push(format!("kill-after:{n}"));
         let errors = ["fail:{n}:ENOSPC", "fail:{n}:EIO", "fail:{n}:EACCES", "fail:{n}:EROFS", "full:{n}"];
         for (i, e) in errors.iter().enumerate() {

@@ -175,9 +175,13 @@ fn the_scanner_flags_every_content_escape_and_passes_ratatui_output() {
     assert!(flagged.is_empty(), "{flagged:?}");
 }
 
+/// How long folio must draw nothing to count as idle: its frames after a key come within a
+/// few milliseconds of each other, and a late one is still read by the next key's wait.
+const QUIET: Duration = Duration::from_millis(60);
+
 /// Wait until folio has drawn more than `before` frames and then stays idle; the screen.
 fn settle(pty: &mut Pty, log: &Path, before: usize) -> String {
-    pty.wait_idle(log, before, Duration::from_millis(200), Duration::from_secs(20));
+    pty.wait_idle(log, before, QUIET, Duration::from_secs(20));
     assert!(pty.running(), "folio ended early; screen:\n{}", pty.screen());
     pty.screen()
 }

@@ -3,9 +3,16 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// The gap after a key other than Escape: keys arrive apart, as typed, without the tests
+/// spending their time asleep.
+const KEY_GAP: Duration = Duration::from_millis(25);
+/// How often `wait_for` reads the screen (one capture-pane, a few milliseconds).
+const POLL: Duration = Duration::from_millis(20);
+
 pub struct Tmux {
     socket: String,
-    /// Pause after each key so Esc is not read as Alt with the next key.
+    /// Pause after an Escape, so it is not read as Alt with the next key; other keys are
+    /// followed by `KEY_GAP` at most.
     pub key_pause: Duration,
     /// How long `wait_for` waits before failing.
     pub patience: Duration,
@@ -38,7 +45,8 @@ impl Tmux {
     pub fn keys(&self, keys: &[&str]) {
         for k in keys {
             self.cmd(&["send-keys", "-t", "e2e", k]);
-            std::thread::sleep(self.key_pause);
+            let escape = matches!(*k, "Escape" | "Esc" | "C-[");
+            std::thread::sleep(if escape { self.key_pause } else { self.key_pause.min(KEY_GAP) });
         }
     }
 
@@ -55,7 +63,7 @@ impl Tmux {
                 assert!(s.contains(needle), "waited for {needle:?}; screen:\n{s}");
                 return s;
             }
-            std::thread::sleep(Duration::from_millis(100));
+            std::thread::sleep(POLL);
         }
     }
 }
