@@ -30,11 +30,16 @@ pub struct Args {
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let (path, query) = split_path_arg(a.words)?;
     // Body queries start from the bodies' words: a load from the files tokenises them as it reads
-    // for the index the cache keeps. Without a cache only the query's words are counted, after
-    // the load (`TextRecall::open_for`): no term table.
-    let reads = if a.text && g.cache.is_some() { Reads::EntitiesAndTerms } else { Reads::Entities };
-    let store = super::common::one_shot(open_store_reading(g, path.as_deref(), reads)?);
+    // for the index the cache keeps. Without a cache only the query's words are counted, as the
+    // load reads each file (`TextRecall::open_for`): no term table, no second read.
     let parsed = folio_core::recall::Query::parse(&query);
+    let words = folio_core::recall::text::TextRecall::query_words(&parsed.text);
+    let reads = match (a.text, g.cache.is_some()) {
+        (true, true) => Reads::EntitiesAndTerms,
+        (true, false) => Reads::EntitiesCountingWords(&words),
+        (false, _) => Reads::Entities,
+    };
+    let store = super::common::one_shot(open_store_reading(g, path.as_deref(), reads)?);
     // `has:lint` needs the lint engine's findings, the same ones the TUI marks.
     let flags = if parsed.has_lint {
         let config = folio_core::store::lint::LintConfig::load(&store.root, store.kind())?;

@@ -101,10 +101,20 @@ pub struct Store {
     /// The catalogs' states as the cache remembered them (`catalog::remembered`): dropped by
     /// anything that changes the entities.
     catalog_memo: write::catalog::remembered::Memo,
-    /// The term table the load made while it held each file's bytes (`Reads::EntitiesAndTerms`),
-    /// until the first content feature takes it (`Content::build`); never kept once the
-    /// entities change (`refresh`).
-    loaded_terms: std::sync::Mutex<Option<read::content::Content>>,
+    /// What the load made of the bodies while it held each file's bytes (`Reads`), until the
+    /// first feature that reads them takes it (`Content::build`, a text query); never kept once
+    /// the entities change (`refresh`).
+    loaded_terms: std::sync::Mutex<Option<LoadedBodies>>,
+}
+
+/// What the load made of the entities' descriptions and bodies (`Reads`).
+enum LoadedBodies {
+    Terms(read::content::Content),
+    /// The counts of `words` in each entity's, in the entities' order.
+    WordCounts {
+        words: Vec<String>,
+        counts: Vec<read::query_words::WordCounts>,
+    },
 }
 
 /// What a load reads besides the entities.
@@ -120,6 +130,11 @@ pub enum Reads<'a> {
     /// `EntitiesAndTerms` when the function, asked with the store's root and format, says the
     /// terms will be used (lint: unless the store's config turns the content rules off).
     TermsIf(&'a (dyn Fn(&Path, DialectKind) -> bool + Sync)),
+    /// Also each entity's counts of these words (lower case) in its description and body, for
+    /// a text query answered once without a cache: counted while the loader holds each file's
+    /// bytes, where counting afterwards would read every body a second time
+    /// (docs/benchmarks.md, "Round: issue 44").
+    EntitiesCountingWords(&'a [String]),
 }
 
 impl std::fmt::Debug for Reads<'_> {
@@ -128,16 +143,19 @@ impl std::fmt::Debug for Reads<'_> {
             Reads::Entities => "Entities",
             Reads::EntitiesAndTerms => "EntitiesAndTerms",
             Reads::TermsIf(_) => "TermsIf",
+            Reads::EntitiesCountingWords(_) => "EntitiesCountingWords",
         })
     }
 }
 
-impl Reads<'_> {
-    fn terms(self, root: &Path, kind: DialectKind) -> bool {
+impl<'a> Reads<'a> {
+    fn body_pass(self, root: &Path, kind: DialectKind) -> load::BodyPass<'a> {
         match self {
-            Reads::Entities => false,
-            Reads::EntitiesAndTerms => true,
-            Reads::TermsIf(wanted) => wanted(root, kind),
+            Reads::Entities => load::BodyPass::None,
+            Reads::EntitiesAndTerms => load::BodyPass::Terms,
+            Reads::TermsIf(wanted) if wanted(root, kind) => load::BodyPass::Terms,
+            Reads::TermsIf(_) => load::BodyPass::None,
+            Reads::EntitiesCountingWords(words) => load::BodyPass::CountWords(words),
         }
     }
 }
@@ -241,7 +259,7 @@ impl Store {
         let started = Instant::now();
         let read_since = SystemTime::now();
         let dialect = kind.open(root);
-        let loaded = load::walk_and_read(root, dialect.as_ref(), progress, reads.terms(root, kind));
+        let loaded = load::walk_and_read(root, dialect.as_ref(), progress, reads.body_pass(root, kind));
         let entities = loaded.entities;
         let walk_warnings = loaded.warnings;
         let other_files: Vec<(String, FileRole)> = loaded.other_files.into_iter().map(|f| (f.rel, f.role)).collect();
@@ -259,7 +277,16 @@ impl Store {
             by_id: Arc::default(),
             overlay: Arc::default(),
             catalog_memo: Default::default(),
-            loaded_terms: std::sync::Mutex::new(loaded.terms),
+            loaded_terms: std::sync::Mutex::new(match (loaded.terms, loaded.word_counts) {
+                (Some(terms), _) => Some(LoadedBodies::Terms(terms)),
+                (None, Some(counts)) => match reads {
+                    Reads::EntitiesCountingWords(words) => {
+                        Some(LoadedBodies::WordCounts { words: words.to_vec(), counts })
+                    }
+                    _ => None,
+                },
+                (None, None) => None,
+            }),
         };
         store.link(true);
         store.load_ms = started.elapsed().as_millis();
@@ -423,7 +450,31 @@ impl Store {
     /// The term table the load made (`Reads::EntitiesAndTerms`), once: a second caller builds
     /// its own.
     pub fn take_loaded_terms(&self) -> Option<read::content::Content> {
-        self.loaded_terms.lock().unwrap_or_else(|e| e.into_inner()).take()
+        let mut made = self.loaded_terms.lock().unwrap_or_else(|e| e.into_inner());
+        match made.take() {
+            Some(LoadedBodies::Terms(terms)) => Some(terms),
+            other => {
+                *made = other;
+                None
+            }
+        }
+    }
+
+    /// The counts of a query's words the load made (`Reads::EntitiesCountingWords`), once, when
+    /// they are of `words`.
+    pub fn take_loaded_word_counts(&self, words: &[String]) -> Option<Vec<read::query_words::WordCounts>> {
+        let mut made = self.loaded_terms.lock().unwrap_or_else(|e| e.into_inner());
+        match made.take() {
+            Some(LoadedBodies::WordCounts { words: counted, counts })
+                if counted == words && counts.len() == self.entities.len() =>
+            {
+                Some(counts)
+            }
+            other => {
+                *made = other;
+                None
+            }
+        }
     }
 
     pub fn abs_path(&self, rel: &str) -> PathBuf {

@@ -9,9 +9,10 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use crate::store::Store;
-use crate::store::model::entity::EntityIdx;
+use crate::store::model::entity::{Entity, EntityIdx};
 use crate::store::read::body_text;
 use crate::store::read::content::Content;
+use crate::store::read::query_words::{QueryWords, WordCounts};
 
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
@@ -226,51 +227,30 @@ impl TextIndex {
     }
 
     /// `of_words` without the term table: each entity's description and body read (as
-    /// `Content::build_of` reads them) and only counted, every word against the `wanted` ones'
-    /// keys, instead of each word looked up in a vocabulary and kept. Counts saturate as the
-    /// table's do, so the lists and lengths are `of_words`'s.
+    /// `Content::build_of` reads them) and only counted (`QueryWords::count`), every word against
+    /// the `wanted` ones' keys, instead of each word looked up in a vocabulary and kept.
     pub fn of_words_read(store: &Store, wanted: &[String]) -> TextIndex {
-        let keys: Vec<body_text::WordKey<'_>> = wanted.iter().map(|w| body_text::WordKey::of(w)).collect();
-        let per_entity: Vec<(Vec<(usize, u32)>, u32)> = (0..store.entities.len() as EntityIdx)
+        let query = QueryWords::new(wanted);
+        let counted: Vec<WordCounts> = (0..store.entities.len() as EntityIdx)
             .into_par_iter()
             .map_init(
                 || (crate::store::read::fsio::FolderOpener::default(), String::new()),
                 |(opener, scratch), idx| {
                     let e = store.entity(idx);
-                    let mut counts: Vec<(usize, u16)> = Vec::new();
-                    let mut len = 0u32;
-                    let mut count = |text: &str| {
-                        for line in body_text::lines(text) {
-                            body_text::for_each_key(line, scratch, |key| {
-                                len += 1;
-                                if let Some(slot) = keys.iter().position(|k| *k == key) {
-                                    match counts.iter_mut().find(|(s, _)| *s == slot) {
-                                        Some((_, c)) => *c = c.saturating_add(1),
-                                        None => counts.push((slot, 1)),
-                                    }
-                                }
-                            });
-                        }
-                    };
-                    count(e.description.as_deref().unwrap_or_default());
-                    if let Some(raw) = body_text::body_bytes(store, idx, opener) {
-                        count(&raw.text());
-                    }
-                    let mut counts: Vec<(usize, u32)> = counts.into_iter().map(|(s, c)| (s, u32::from(c))).collect();
-                    let mut title_words = 0;
-                    for (_, w) in body_text::words(&e.title) {
-                        title_words += 1;
-                        if let Some(slot) = wanted.iter().position(|q| *q == w) {
-                            match counts.iter_mut().find(|(s, _)| *s == slot) {
-                                Some((_, c)) => *c += TITLE_BOOST,
-                                None => counts.push((slot, TITLE_BOOST)),
-                            }
-                        }
-                    }
-                    (counts, len + TITLE_BOOST * title_words)
+                    let body = body_text::body_bytes(store, idx, opener);
+                    query.count(e.description.as_deref(), body.as_ref().map(|b| b.text()).as_deref(), scratch)
                 },
             )
             .collect();
+        TextIndex::of_word_counts(store, wanted, counted)
+    }
+
+    /// The index of `wanted` from each entity's counts of them in its description and body
+    /// (`QueryWords::count`, in the store's entity order): what the load counted while it held
+    /// each file's bytes (`Reads::EntitiesCountingWords`), or `of_words_read`'s.
+    pub fn of_word_counts(store: &Store, wanted: &[String], counted: Vec<WordCounts>) -> TextIndex {
+        let per_entity =
+            counted.into_iter().enumerate().map(|(i, c)| with_title(wanted, store.entity(i as EntityIdx), c)).collect();
         TextIndex::of_counts(wanted, per_entity)
     }
 
@@ -524,6 +504,23 @@ impl TextIndex {
     }
 }
 
+/// `counted` (an entity's description and body, `QueryWords::count`) with its title's words
+/// added `TITLE_BOOST` times: the (slot, count) pairs and length `of_words` gives it.
+fn with_title(wanted: &[String], e: &Entity, counted: WordCounts) -> (Vec<(usize, u32)>, u32) {
+    let WordCounts { mut counts, length } = counted;
+    let mut title_words = 0;
+    for (_, w) in body_text::words(&e.title) {
+        title_words += 1;
+        if let Some(slot) = wanted.iter().position(|q| *q == w) {
+            match counts.iter_mut().find(|(s, _)| *s == slot) {
+                Some((_, c)) => *c += TITLE_BOOST,
+                None => counts.push((slot, TITLE_BOOST)),
+            }
+        }
+    }
+    (counts, length + TITLE_BOOST * title_words)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -574,6 +571,30 @@ mod tests {
         }
         assert_eq!(got.lengths, want.lengths);
         assert!(got.postings("pillow").iter().any(|p| p.count == 2 + TITLE_BOOST), "title (boosted), heading, body");
+    }
+
+    #[test]
+    fn the_loads_counts_of_a_querys_words_are_those_read_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = |p: &str, t: &[u8]| std::fs::write(dir.path().join(p), t).unwrap();
+        w("a.md", b"---\ntitle: Pillow and EXIF\ndescription: Read exif pillow\n---\n# Pillow\n\npip install Pillow\n");
+        w("b.md", b"---\ntitle: Unrelated words\n---\n```python\nimport pillow\n```\nwords words\n");
+        w("c.md", b"---\ntitle: Pillow title only\n---\n");
+        // Not UTF-8: the load parses a lossy copy, and the body is read again as recall reads it.
+        w("d.md", b"---\ntitle: Latin\n---\nPillow \xe9t\xe9 words\r\n");
+        w("e.md", b"no frontmatter, pillow pillow PILLOW\r\nwords\r\n");
+        let wanted: Vec<String> = ["pillow", "words", "title", "absent"].map(String::from).to_vec();
+        let plain = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let read_after = TextIndex::of_words_read(&plain, &wanted);
+        let counting = crate::store::Reads::EntitiesCountingWords(&wanted);
+        let store = Store::load_with(dir.path(), crate::store::dialect::vault::KIND, "test".into(), None, counting);
+        let other: Vec<String> = vec!["pillow".into()];
+        assert!(store.take_loaded_word_counts(&other).is_none(), "counts of other words are not given out");
+        let counted = store.take_loaded_word_counts(&wanted).expect("the load counted the words");
+        assert_eq!(counted.len(), 5);
+        assert!(counted.iter().any(|c| c.counts.iter().any(|&(slot, n)| slot == 0 && n == 3)), "{counted:?}");
+        assert_eq!(TextIndex::of_word_counts(&store, &wanted, counted), read_after);
+        assert!(store.take_loaded_word_counts(&wanted).is_none(), "given once");
     }
 
     #[test]

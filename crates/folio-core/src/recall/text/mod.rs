@@ -83,11 +83,26 @@ impl TextRecall {
         (TextRecall { index, items }, made)
     }
 
+    /// The words a query `text` looks up without a cache (`open_for`): those BM25 scores and
+    /// those `field_text` asks about, lower case. A load told to count them
+    /// (`Reads::EntitiesCountingWords`) saves `open_for` reading every body again.
+    pub fn query_words(text: &str) -> Vec<String> {
+        let mut wanted = Terms::parse(text).words;
+        for w in text.replace('"', " ").split_whitespace() {
+            let w = w.to_lowercase();
+            if !wanted.contains(&w) {
+                wanted.push(w);
+            }
+        }
+        wanted
+    }
+
     /// What `search` needs to answer `text` once (no typed prefix), with the index from the
     /// persistent cache as `open` when there is one to read or keep (a later query then reads
     /// it), or else only the query's words indexed (`TextIndex::of_words`): the same results
     /// and scores, without building the lists no word of the query reaches. A load for this
-    /// need not make the term table (`Reads::Entities`): the bodies are then counted as read.
+    /// need not make the term table: given the query's words (`Reads::EntitiesCountingWords`)
+    /// it counts them as it reads; else the bodies are read again and counted here.
     pub fn open_for(
         cache: Option<&crate::store::keep::cache::Cache>,
         store: &Store,
@@ -96,18 +111,17 @@ impl TextRecall {
         if cache.is_some_and(|_| crate::store::keep::cache::cacheable(store.kind())) {
             return TextRecall::open(cache, store);
         }
-        // The words BM25 looks up, and those `field_text` asks about.
-        let mut wanted = Terms::parse(text).words;
-        for w in text.replace('"', " ").split_whitespace() {
-            let w = w.to_lowercase();
-            if !wanted.contains(&w) {
-                wanted.push(w);
+        let wanted = TextRecall::query_words(text);
+        // The load's counts or term table when it made them; else the bodies are read and only
+        // counted.
+        let index = || {
+            if let Some(counted) = store.take_loaded_word_counts(&wanted) {
+                return TextIndex::of_word_counts(store, &wanted, counted);
             }
-        }
-        // The load's term table when it made one; else the bodies are read and only counted.
-        let index = || match store.take_loaded_terms() {
-            Some(content) => TextIndex::of_words(store, &content, &wanted),
-            None => TextIndex::of_words_read(store, &wanted),
+            match store.take_loaded_terms() {
+                Some(content) => TextIndex::of_words(store, &content, &wanted),
+                None => TextIndex::of_words_read(store, &wanted),
+            }
         };
         let (index, items) = rayon::join(index, || items(store));
         let made = crate::store::keep::cache::side::Made { tokenised: store.entities.len(), ..Default::default() };

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use super::content::{Content, Part, Tokeniser};
+use super::query_words::{QueryWords, WordCounts};
 use super::{body_text, fsio, hostile};
 use crate::store::dialect::{Dialect, FileRole, SourceFile, StoreWarning};
 use crate::store::model::entity::{Entity, Problem, rule};
@@ -114,24 +115,58 @@ pub struct Loaded {
     pub terms: Option<Content>,
     /// Each walker thread's terms, with where its entities start in `entities` before the sort.
     parts: Vec<(usize, Part)>,
+    /// Each entity's counts of a query's words, in `entities`' order, when asked
+    /// (`Reads::EntitiesCountingWords`).
+    pub word_counts: Option<Vec<WordCounts>>,
+}
+
+/// What the load does with each entity's description and body while it holds the file's
+/// bytes, besides parsing: nothing, tokenise them into the term table, or count a query's
+/// words in them.
+#[derive(Clone, Copy)]
+pub enum BodyPass<'w> {
+    None,
+    Terms,
+    CountWords(&'w [String]),
 }
 
 /// `walk` and `read_entities` in one pass: each walker thread reads and parses the entity
 /// files it finds, so reading overlaps listing folders (as ripgrep does) and nothing waits
 /// for the whole tree to be listed. A sequential walk before the parallel read would run on
 /// the main thread alone, with every core but one idle (docs/benchmarks.md, "Load figures").
-/// With `terms`, each thread also tokenises the bodies of what it reads (`Loaded::terms`).
-pub fn walk_and_read(root: &Path, dialect: &dyn Dialect, progress: Option<&LoadProgress>, terms: bool) -> Loaded {
+/// Each thread also does `pass` with the bodies of what it reads (`Loaded::terms`,
+/// `Loaded::word_counts`).
+pub fn walk_and_read(
+    root: &Path,
+    dialect: &dyn Dialect,
+    progress: Option<&LoadProgress>,
+    pass: BodyPass<'_>,
+) -> Loaded {
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let shared = Mutex::new(Loaded::default());
-    let mut builder =
-        ReaderBuilder { root, canonical_root: &canonical_root, dialect, progress, shared: &shared, terms };
+    let query = match pass {
+        BodyPass::CountWords(words) => Some(QueryWords::new(words)),
+        _ => None,
+    };
+    let terms = matches!(pass, BodyPass::Terms);
+    let mut builder = ReaderBuilder {
+        root,
+        canonical_root: &canonical_root,
+        dialect,
+        progress,
+        shared: &shared,
+        terms,
+        query: query.as_ref(),
+    };
     walker(root).threads(walk_threads()).build_parallel().visit(&mut builder);
     let mut loaded = shared.into_inner().unwrap_or_else(|e| e.into_inner());
     let (entities, order) = sort_entities(std::mem::take(&mut loaded.entities));
     loaded.entities = entities;
     if terms {
         loaded.terms = Some(terms_in_order(std::mem::take(&mut loaded.parts), &order));
+    }
+    if let Some(mut counted) = loaded.word_counts.take() {
+        loaded.word_counts = Some(order.iter().map(|&i| std::mem::take(&mut counted[i as usize])).collect());
     }
     loaded.other_files.sort_by(|a, b| a.rel.cmp(&b.rel));
     loaded.warnings.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message)));
@@ -152,6 +187,7 @@ struct ReaderBuilder<'s> {
     progress: Option<&'s LoadProgress>,
     shared: &'s Mutex<Loaded>,
     terms: bool,
+    query: Option<&'s QueryWords<'s>>,
 }
 
 /// The walker threads' terms as one table in the entities' sorted order: `order[j]` is the
@@ -181,6 +217,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for ReaderBuilder<'s> {
             opener: fsio::FolderOpener::default(),
             values: SharedValues::default(),
             terms: self.terms.then(Tokeniser::default),
+            counting: self.query.map(|q| Counting { query: q, scratch: String::new(), counted: Vec::new() }),
         })
     }
 }
@@ -198,6 +235,21 @@ struct Reader<'s> {
     values: SharedValues,
     /// The bodies of `mine.entities` as words, in the same order, when asked.
     terms: Option<Tokeniser>,
+    /// The counts of a query's words in `mine.entities`, in the same order, when asked.
+    counting: Option<Counting<'s>>,
+}
+
+/// One walker thread's counts of a query's words (`BodyPass::CountWords`).
+struct Counting<'s> {
+    query: &'s QueryWords<'s>,
+    scratch: String,
+    counted: Vec<WordCounts>,
+}
+
+/// What `read_one` does with each entity's description and body besides parsing.
+enum Bodies<'a, 's> {
+    Tokenise(&'a mut Tokeniser),
+    Count(&'a mut Counting<'s>),
 }
 
 impl ignore::ParallelVisitor for Reader<'_> {
@@ -207,7 +259,12 @@ impl ignore::ParallelVisitor for Reader<'_> {
                 if let Some(p) = self.progress {
                     p.total.fetch_add(1, Ordering::Relaxed);
                 }
-                let read = read_one(&path, &f, self.dialect, &mut self.opener, &mut self.values, self.terms.as_mut());
+                let bodies = match (self.terms.as_mut(), self.counting.as_mut()) {
+                    (Some(t), _) => Some(Bodies::Tokenise(t)),
+                    (None, Some(c)) => Some(Bodies::Count(c)),
+                    (None, None) => None,
+                };
+                let read = read_one(&path, &f, self.dialect, &mut self.opener, &mut self.values, bodies);
                 self.mine.entities.extend(read.into_iter().map(Arc::new));
                 if let Some(p) = self.progress {
                     p.done.fetch_add(1, Ordering::Relaxed);
@@ -227,6 +284,10 @@ impl Drop for Reader<'_> {
         if let Some(t) = self.terms.take() {
             let start = all.entities.len();
             all.parts.push((start, t.into_part()));
+        }
+        if let Some(c) = self.counting.take() {
+            // In the same order as the entities appended next.
+            all.word_counts.get_or_insert_with(Vec::new).extend(c.counted);
         }
         all.entities.append(&mut self.mine.entities);
         all.other_files.append(&mut self.mine.other_files);
@@ -311,14 +372,15 @@ fn entity_order(a: &Entity, b: &Entity) -> std::cmp::Ordering {
 }
 
 /// Read and parse the entity file `found`, at `path` (the root joined with `found.rel`), and
-/// tokenise its entities' descriptions and bodies into `terms` when given.
+/// tokenise its entities' descriptions and bodies, or count a query's words in them, as
+/// `bodies` asks.
 fn read_one(
     path: &Path,
     found: &FoundFile,
     dialect: &dyn Dialect,
     opener: &mut fsio::FolderOpener,
     values: &mut SharedValues,
-    terms: Option<&mut Tokeniser>,
+    bodies: Option<Bodies<'_, '_>>,
 ) -> Vec<Entity> {
     let mut problems = Vec::new();
     let mut bytes = Vec::new();
@@ -389,17 +451,26 @@ fn read_one(
         e.shrink_to_fit();
         values.share(e);
     }
-    if let Some(t) = terms {
+    if let Some(mut bodies) = bodies {
         for e in &entities {
-            t.add(e.description.as_deref().unwrap_or_default());
             // What `body_text::body_bytes` would read, cut from the text in hand when it is the
             // file's bytes (else read as it reads it).
             let cut = if readable && whole { body_text::body_bytes_in(e, &text) } else { None };
             let raw = cut.unwrap_or_else(|| body_text::body_bytes_at(e, path, opener));
-            if let Some(raw) = raw {
-                t.add(&raw.text());
+            let body = raw.as_ref().map(|raw| raw.text());
+            match &mut bodies {
+                Bodies::Tokenise(t) => {
+                    t.add(e.description.as_deref().unwrap_or_default());
+                    if let Some(body) = &body {
+                        t.add(body);
+                    }
+                    t.end_entity();
+                }
+                Bodies::Count(c) => {
+                    let counted = c.query.count(e.description.as_deref(), body.as_deref(), &mut c.scratch);
+                    c.counted.push(counted);
+                }
             }
-            t.end_entity();
         }
     }
     entities

@@ -9,6 +9,7 @@ pub mod hostile;
 pub mod link_scan;
 pub mod links;
 pub mod load;
+pub mod query_words;
 pub mod readonly;
 pub mod resolve;
 pub(crate) mod str_table;
