@@ -200,7 +200,13 @@ pub fn stream_queue(
         QueueLint::Pending => Arc::new(Report::default()),
         QueueLint::Own => {
             let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
-            Arc::new(folio_core::store::lint::lint_with(store, &config, &|| profiles::open(cache, store).0))
+            // The pairs and model findings of the last pass over an unchanged store, as
+            // `review list` takes them (`lint_memo`).
+            let memo = folio_core::store::keep::cache::lint_memo::Memo::new(cache, store);
+            let profiles = || profiles::open(cache, store).0;
+            let report = folio_core::store::lint::lint_remembering(store, &config, &profiles, &memo);
+            memo.save();
+            Arc::new(report)
         }
     };
     // Not streamed: one batch of every entity.
