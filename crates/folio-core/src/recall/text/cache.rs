@@ -9,13 +9,14 @@ use std::time::SystemTime;
 use super::index::{Parts, TextIndex, weighted_text};
 use crate::store::Store;
 use crate::store::keep::cache::side::{self, Key, Made};
-use crate::store::keep::cache::{self, Cache, TEXT_EXT, codec::Header};
+use crate::store::keep::cache::{self, Cache, TEXT_EXT};
 use crate::store::model::entity::EntityIdx;
 
 const MAGIC: &[u8; 8] = b"FOLIOT2\n";
 /// Bumped whenever the layout or what is indexed (tokenizer, title weight) changes.
 pub const FORMAT: u32 = 2;
 const WHAT: &str = "text index";
+const LAYOUT: side::Layout = side::Layout { magic: MAGIC, format: FORMAT, what: WHAT };
 
 /// A cached index and what its entities were indexed from.
 struct Saved {
@@ -79,33 +80,21 @@ pub fn open(cache: Option<&Cache>, store: &Store) -> (TextIndex, Made) {
 /// The cached index of `store`, `None` when there is no file; an error says why a file
 /// present cannot be used (another build, store or format, truncated, corrupt).
 fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
-    use bincode::Options;
-    let Some(mut r) = side::open(path, MAGIC, WHAT)? else { return Ok(None) };
-    let header: Header = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("header: {e}"))?;
-    if let Some(why) = side::invalid_header(&header, FORMAT, WHAT, store) {
-        return Err(why);
-    }
-    let keys: Vec<Key> = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("keys: {e}"))?;
-    let parts: Parts = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("index: {e}"))?;
-    let postings = side::section(&mut r)?;
+    let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
+    let keys: Vec<Key> = r.next("keys")?;
+    let parts: Parts = r.next("index")?;
+    let postings = r.next_raw()?;
     let index = TextIndex::from_parts(parts, postings)?;
-    if index.len() != keys.len() || keys.len() as u64 != header.entities {
+    if index.len() != keys.len() || keys.len() as u64 != r.header.entities {
         return Err(format!("{} entities indexed, {} listed", index.len(), keys.len()));
     }
-    Ok(Some(Saved { index, keys, read_since_ns: header.read_since_ns }))
+    Ok(Some(Saved { index, keys, read_since_ns: r.header.read_since_ns }))
 }
 
 /// Write the index atomically beside the store's snapshot (temporary file, then rename).
 fn write(cache: &Cache, path: &Path, store: &Store, index: &TextIndex, as_of: SystemTime) -> Result<(), String> {
-    use bincode::Options;
     let (parts, postings) = index.parts();
-    let encoded = [
-        side::options().serialize(&side::header(store, FORMAT, as_of)).map_err(|e| e.to_string())?,
-        side::options().serialize(&Key::all(store)).map_err(|e| e.to_string())?,
-        side::options().serialize(&parts).map_err(|e| e.to_string())?,
-    ];
-    let sections: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).chain([postings]).collect();
-    side::write(cache, path, MAGIC, &sections, WHAT)
+    LAYOUT.write(cache, path, store, as_of, &[&side::encode(&Key::all(store))?, &side::encode(&parts)?, postings])
 }
 
 #[cfg(test)]
@@ -117,15 +106,9 @@ mod tests {
     /// A vault of `MIN_ENTITIES` + 1 notes (enough to be cached with one removed), written an
     /// hour ago.
     fn vault() -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        let then = SystemTime::now() - Duration::from_secs(3600);
-        for i in 0..=cache::MIN_ENTITIES {
-            let p = dir.path().join(format!("note-{i}.md"));
-            fs::write(&p, format!("---\ntitle: Note {i}\n---\nBody of note {i} about w{} and ledgers.\n", i % 37))
-                .unwrap();
-            fs::File::options().write(true).open(&p).unwrap().set_modified(then).unwrap();
-        }
-        dir
+        crate::store::keep::cache::side::fixture::aged_vault(|i| {
+            (format!("Note {i}"), format!("Body of note {i} about w{} and ledgers.", i % 37))
+        })
     }
 
     fn load(dir: &Path) -> Store {

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use super::side::{self, Key};
-use super::{Cache, HASHES_EXT, codec::Header};
+use super::{Cache, HASHES_EXT};
 use crate::store::Store;
 use crate::store::history::attribution;
 use crate::store::model::entity::EntityIdx;
@@ -20,6 +20,7 @@ const MAGIC: &[u8; 8] = b"FOLIOH2\n";
 /// Bumped whenever the layout or what is kept changes.
 pub const FORMAT: u32 = 2;
 const WHAT: &str = "inbox facts";
+const LAYOUT: side::Layout = side::Layout { magic: MAGIC, format: FORMAT, what: WHAT };
 
 /// The entities' text facts as the cache knew them (and, once the inbox is built, as they are
 /// now), for one store.
@@ -168,19 +169,13 @@ pub fn inbox_in_batches(
 type Saved = (Vec<Key>, i128, Vec<Option<TextFacts>>);
 
 fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
-    use bincode::Options;
-    let Some(mut r) = side::open(path, MAGIC, WHAT)? else { return Ok(None) };
-    let header: Header = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("header: {e}"))?;
-    if let Some(why) = side::invalid_header(&header, FORMAT, WHAT, store) {
-        return Err(why);
-    }
-    let keys: Vec<Key> = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("keys: {e}"))?;
-    let facts: Vec<Option<TextFacts>> =
-        side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("facts: {e}"))?;
-    if facts.len() != keys.len() || keys.len() as u64 != header.entities {
+    let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
+    let keys: Vec<Key> = r.next("keys")?;
+    let facts: Vec<Option<TextFacts>> = r.next("facts")?;
+    if facts.len() != keys.len() || keys.len() as u64 != r.header.entities {
         return Err(format!("{} entities' facts, {} entities listed", facts.len(), keys.len()));
     }
-    Ok(Some((keys, header.read_since_ns, facts)))
+    Ok(Some((keys, r.header.read_since_ns, facts)))
 }
 
 fn write(
@@ -190,14 +185,7 @@ fn write(
     slots: &[Option<TextFacts>],
     as_of: SystemTime,
 ) -> Result<(), String> {
-    use bincode::Options;
-    let encoded = [
-        side::options().serialize(&side::header(store, FORMAT, as_of)).map_err(|e| e.to_string())?,
-        side::options().serialize(&Key::all(store)).map_err(|e| e.to_string())?,
-        side::options().serialize(slots).map_err(|e| e.to_string())?,
-    ];
-    let sections: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
-    side::write(cache, path, MAGIC, &sections, WHAT)
+    LAYOUT.write(cache, path, store, as_of, &[&side::encode(&Key::all(store))?, &side::encode(slots)?])
 }
 
 #[cfg(test)]
@@ -209,14 +197,7 @@ mod tests {
 
     /// A vault of `MIN_ENTITIES` + 1 notes written an hour ago.
     fn vault() -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        let then = SystemTime::now() - Duration::from_secs(3600);
-        for i in 0..=super::super::MIN_ENTITIES {
-            let p = dir.path().join(format!("note-{i}.md"));
-            fs::write(&p, format!("---\ntitle: Note {i}\n---\nBody of note {i}.\n")).unwrap();
-            fs::File::options().write(true).open(&p).unwrap().set_modified(then).unwrap();
-        }
-        dir
+        side::fixture::aged_vault(|i| (format!("Note {i}"), format!("Body of note {i}.")))
     }
 
     /// Every entity's facts, through `Facts` and `queue::complete_facts`: (facts, read, reused).

@@ -29,6 +29,7 @@ const MAGIC: &[u8; 8] = b"FOLIOL1\n";
 /// Bumped whenever the layout or what the kept results depend on changes.
 pub const FORMAT: u32 = 1;
 const WHAT: &str = "lint memo";
+const LAYOUT: side::Layout = side::Layout { magic: MAGIC, format: FORMAT, what: WHAT };
 
 /// What the file says besides its header.
 #[derive(Debug, Default, Clone, Serialize, Deserialize)]
@@ -255,28 +256,17 @@ pub fn digest(store: &Store, manifest: &ManifestLints) -> u64 {
 }
 
 fn read(path: &Path, store: &Store) -> Result<Option<(Header, Saved)>, String> {
-    use bincode::Options;
-    let Some(mut r) = side::open(path, MAGIC, WHAT)? else { return Ok(None) };
-    let header: Header = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("header: {e}"))?;
-    if let Some(why) = side::invalid_header(&header, FORMAT, WHAT, store) {
-        return Err(why);
-    }
-    if header.entities != store.entities.len() as u64 {
+    let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
+    if r.header.entities != store.entities.len() as u64 {
         // Another number of entities: the store changed since; nothing to warn about.
         return Ok(None);
     }
-    let saved: Saved = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("memo: {e}"))?;
-    Ok(Some((header, saved)))
+    let saved: Saved = r.next("memo")?;
+    Ok(Some((r.header, saved)))
 }
 
 fn write(cache: &Cache, path: &Path, store: &Store, saved: &Saved, as_of: SystemTime) -> Result<(), String> {
-    use bincode::Options;
-    let encoded = [
-        side::options().serialize(&side::header(store, FORMAT, as_of)).map_err(|e| e.to_string())?,
-        side::options().serialize(saved).map_err(|e| e.to_string())?,
-    ];
-    let sections: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
-    side::write(cache, path, MAGIC, &sections, WHAT)
+    LAYOUT.write(cache, path, store, as_of, &[&side::encode(saved)?])
 }
 
 #[cfg(test)]
@@ -290,26 +280,18 @@ mod tests {
     /// A vault of `MIN_ENTITIES` + 1 notes written an hour ago: two near-duplicates, two
     /// notes of one title, a link to a picture that is not there, and links between notes.
     fn vault() -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        let then = SystemTime::now() - Duration::from_secs(3600);
-        for i in 0..=super::super::MIN_ENTITIES {
-            let p = dir.path().join(format!("note-{i}.md"));
-            let (title, body) = match i {
-                1 | 2 => (
-                    "Exif".to_string(),
-                    "Parse the EXIF metadata with Pillow before exiftool; pillow reads orientation tags.".into(),
-                ),
-                3 => ("Pictures".into(), "The chart: [pic](pic.png), and [[note-4]].".into()),
-                8 | 9 => ("Same title".into(), format!("Entry {i} on q{i} and r{i}.")),
-                _ => (
-                    format!("Note {i}"),
-                    format!("Body of note {i} about w{} and ledgers q{i} r{i} s{i}; see [[note-{}]].", i % 37, i + 1),
-                ),
-            };
-            fs::write(&p, format!("---\ntitle: {title}\n---\n{body}\n")).unwrap();
-            fs::File::options().write(true).open(&p).unwrap().set_modified(then).unwrap();
-        }
-        dir
+        side::fixture::aged_vault(|i| match i {
+            1 | 2 => (
+                "Exif".to_string(),
+                "Parse the EXIF metadata with Pillow before exiftool; pillow reads orientation tags.".into(),
+            ),
+            3 => ("Pictures".into(), "The chart: [pic](pic.png), and [[note-4]].".into()),
+            8 | 9 => ("Same title".into(), format!("Entry {i} on q{i} and r{i}.")),
+            _ => (
+                format!("Note {i}"),
+                format!("Body of note {i} about w{} and ledgers q{i} r{i} s{i}; see [[note-{}]].", i % 37, i + 1),
+            ),
+        })
     }
 
     fn load(dir: &Path) -> Store {

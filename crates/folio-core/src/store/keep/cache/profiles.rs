@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use super::side::{self, Key, Made};
-use super::{Cache, PROFILES_EXT, codec::Header};
+use super::{Cache, PROFILES_EXT};
 use crate::store::Store;
 use crate::store::lint::near_duplicate::{self, Profile};
 use crate::store::model::entity::EntityIdx;
@@ -19,6 +19,7 @@ const MAGIC: &[u8; 8] = b"FOLIOP1\n";
 /// Bumped whenever the layout or what a profile holds (tokenizer, stems, weights) changes.
 pub const FORMAT: u32 = 1;
 const WHAT: &str = "near-duplicate profiles";
+const LAYOUT: side::Layout = side::Layout { magic: MAGIC, format: FORMAT, what: WHAT };
 
 /// The profile of every entity of `store`, in store order: from the cache file where the
 /// entities' files are unchanged, the rest read; written back when anything changed (only for
@@ -71,29 +72,19 @@ pub fn open(cache: Option<&Cache>, store: &Store) -> (Vec<Profile>, Made) {
 type Saved = (Vec<Key>, i128, Vec<Profile>);
 
 fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
-    use bincode::Options;
-    let Some(mut r) = side::open(path, MAGIC, WHAT)? else { return Ok(None) };
-    let header: Header = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("header: {e}"))?;
-    if let Some(why) = side::invalid_header(&header, FORMAT, WHAT, store) {
-        return Err(why);
-    }
-    let keys: Vec<Key> = side::options().deserialize(&side::section(&mut r)?).map_err(|e| format!("keys: {e}"))?;
-    let profiles = decode(&side::section(&mut r)?).ok_or("profiles: malformed")?;
-    if profiles.len() != keys.len() || keys.len() as u64 != header.entities {
+    let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
+    let keys: Vec<Key> = r.next("keys")?;
+    let profiles = decode(&r.next_raw()?).ok_or("profiles: malformed")?;
+    if profiles.len() != keys.len() || keys.len() as u64 != r.header.entities {
         return Err(format!("{} profiles, {} entities listed", profiles.len(), keys.len()));
     }
-    Ok(Some((keys, header.read_since_ns, profiles)))
+    Ok(Some((keys, r.header.read_since_ns, profiles)))
 }
 
 fn write(cache: &Cache, path: &Path, store: &Store, profiles: &[Profile], as_of: SystemTime) -> Result<(), String> {
-    use bincode::Options;
-    let encoded = [
-        side::options().serialize(&side::header(store, FORMAT, as_of)).map_err(|e| e.to_string())?,
-        side::options().serialize(&Key::all(store)).map_err(|e| e.to_string())?,
-        encode(profiles).ok_or("a profile weight the cache cannot hold")?,
-    ];
-    let sections: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
-    side::write(cache, path, MAGIC, &sections, WHAT)
+    let keys = side::encode(&Key::all(store))?;
+    let profiles = encode(profiles).ok_or("a profile weight the cache cannot hold")?;
+    LAYOUT.write(cache, path, store, as_of, &[&keys, &profiles])
 }
 
 /// Profiles as bytes: per profile its word count, then per word the gap from the previous
@@ -169,18 +160,13 @@ mod tests {
 
     /// A vault of `MIN_ENTITIES` + 1 notes written an hour ago, two of them near-duplicates.
     fn vault() -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        let then = SystemTime::now() - Duration::from_secs(3600);
-        for i in 0..=super::super::MIN_ENTITIES {
-            let p = dir.path().join(format!("note-{i}.md"));
+        side::fixture::aged_vault(|i| {
             let body = match i {
                 1 | 2 => "Parse the EXIF metadata with Pillow before exiftool; pillow reads orientation tags.".into(),
                 _ => format!("Body of note {i} about w{} and ledgers q{i} r{i} s{i}.", i % 37),
             };
-            fs::write(&p, format!("---\ntitle: Note {i}\n---\n{body}\n")).unwrap();
-            fs::File::options().write(true).open(&p).unwrap().set_modified(then).unwrap();
-        }
-        dir
+            (format!("Note {i}"), body)
+        })
     }
 
     #[test]

@@ -107,6 +107,68 @@ pub fn unchanged(keep: &[Option<EntityIdx>], n: usize) -> bool {
     keep.len() == n && keep.iter().enumerate().all(|(i, k)| *k == Some(i as EntityIdx))
 }
 
+/// One kind of side file: its magic line, its own layout's version and what messages call it.
+/// Each file is its header (`header`), then the sections its kind writes after it.
+pub struct Layout {
+    pub magic: &'static [u8; 8],
+    pub format: u32,
+    pub what: &'static str,
+}
+
+/// A side file opened for `store`, past a header that describes it.
+pub struct Opened<R> {
+    pub header: Header,
+    r: R,
+}
+
+impl<R: Read> Opened<R> {
+    /// The next section, decoded (`name` says which, in an error).
+    pub fn next<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
+        use bincode::Options;
+        options().deserialize(&section(&mut self.r)?).map_err(|e| format!("{name}: {e}"))
+    }
+
+    /// The next section's bytes, as written.
+    pub fn next_raw(&mut self) -> Result<Vec<u8>, String> {
+        section(&mut self.r)
+    }
+}
+
+impl Layout {
+    /// The side file at `path` for `store`, past its header; `None` when there is no file; an
+    /// error says why a file present cannot be used (another build, store or format, truncated,
+    /// corrupt).
+    pub fn open(&self, path: &Path, store: &Store) -> Result<Option<Opened<impl Read>>, String> {
+        use bincode::Options;
+        let Some(mut r) = open(path, self.magic, self.what)? else { return Ok(None) };
+        let header: Header = options().deserialize(&section(&mut r)?).map_err(|e| format!("header: {e}"))?;
+        if let Some(why) = invalid_header(&header, self.format, self.what, store) {
+            return Err(why);
+        }
+        Ok(Some(Opened { header, r }))
+    }
+
+    /// Write the file of `store` atomically: its header (reading as of `as_of`), then `sections`.
+    pub fn write(
+        &self,
+        cache: &Cache,
+        path: &Path,
+        store: &Store,
+        as_of: SystemTime,
+        sections: &[&[u8]],
+    ) -> Result<(), String> {
+        let header = encode(&header(store, self.format, as_of))?;
+        let all: Vec<&[u8]> = std::iter::once(header.as_slice()).chain(sections.iter().copied()).collect();
+        write(cache, path, self.magic, &all, self.what)
+    }
+}
+
+/// `value` as a section's bytes.
+pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, String> {
+    use bincode::Options;
+    options().serialize(value).map_err(|e| e.to_string())
+}
+
 /// The header a side file of `store` is written with (`format` is the side file's own).
 pub fn header(store: &Store, format: u32, as_of: SystemTime) -> Header {
     Header {
@@ -185,4 +247,24 @@ pub fn section(r: &mut impl Read) -> Result<Vec<u8>, String> {
 pub fn options() -> impl bincode::Options {
     use bincode::Options;
     bincode::DefaultOptions::new().reject_trailing_bytes()
+}
+
+/// The stores the side files' tests start from.
+#[cfg(test)]
+pub mod fixture {
+    use std::time::{Duration, SystemTime};
+
+    /// A vault of `MIN_ENTITIES` + 1 notes `note-{i}.md`, note `i` titled and with the body
+    /// `note(i)` gives, written an hour ago (older than any read's slack: a cache trusts them).
+    pub fn aged_vault(note: impl Fn(usize) -> (String, String)) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let then = SystemTime::now() - Duration::from_secs(3600);
+        for i in 0..=super::super::MIN_ENTITIES {
+            let p = dir.path().join(format!("note-{i}.md"));
+            let (title, body) = note(i);
+            std::fs::write(&p, format!("---\ntitle: {title}\n---\n{body}\n")).unwrap();
+            std::fs::File::options().write(true).open(&p).unwrap().set_modified(then).unwrap();
+        }
+        dir
+    }
 }
