@@ -184,7 +184,7 @@ fn read_context(model: &mut Model) -> Vec<Job> {
             if model.lint_view.context.as_ref().is_some_and(|c| c.path == path && c.line == f.line) {
                 return Vec::new();
             }
-            vec![Job::ReadContext { store, path, line: f.line }]
+            vec![Job::ReadContext { store, path: path.to_string(), line: f.line }]
         }
         _ => {
             model.lint_view.context = None;
@@ -286,7 +286,7 @@ fn jump(model: &mut Model) -> Vec<Job> {
         .lint_view
         .context
         .as_ref()
-        .filter(|c| Some(&c.path) == f.path.as_ref() && c.line == f.line && f.line >= c.first)
+        .filter(|c| Some(c.path.as_str()) == f.path.as_deref() && c.line == f.line && f.line >= c.first)
         .and_then(|c| c.lines.get((f.line - c.first) as usize).cloned());
     model.main = Pane::Preview;
     model.focus = Pane::Preview;
