@@ -232,6 +232,9 @@ fn refreshes_and_relints_equal_a_fresh_load_and_a_full_lint_on_a_wild_vault() {
     assert!(patched_steps >= 8, "the marks were patched on {patched_steps} of 24 steps");
 }
 
+/// A change to the store's files, returning the relative paths it touched.
+type Step<'a> = Box<dyn Fn(&Path) -> Vec<String> + 'a>;
+
 /// Hub pages (a folder's `_index.md`, the root `index.md`) created, edited, emptied of an entry
 /// and removed, pages added to and removed from a hub's folder, and a page renamed (its
 /// findings move to another file): each relint equals a full lint, the hubs' findings included.
@@ -252,7 +255,7 @@ fn hubs_coming_and_going_relint_as_a_full_lint() {
     let hub = format!("{folder}/_index.md");
     let list = |pages: &[String]| pages.iter().map(|p| format!("- [[{}]]\n", stem(p))).collect::<String>();
     let all_listed = format!("# Everything\n\n{}", list(&paths));
-    let steps: Vec<Box<dyn Fn(&Path) -> Vec<String> + '_>> = vec![
+    let steps: Vec<Step> = vec![
         // A folder hub listing three of its pages: stale, the others missing.
         Box::new(|root| {
             write(root, &hub, format!("# Hub\n\n{}", list(&in_folder[..3])));

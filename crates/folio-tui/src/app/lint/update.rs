@@ -18,6 +18,7 @@ use folio_core::store::model::entity::{EntityIdx, Severity};
 pub fn focus(model: &mut Model) -> Vec<Job> {
     model.main = Pane::Lint;
     model.focus = Pane::Lint;
+    clamp(model);
     read_context(model)
 }
 
@@ -119,6 +120,12 @@ fn report(model: &mut Model, linted: &Linted, previous: Option<&Linted>) -> Vec<
         crate::app::recall::update::flags_changed(model, Arc::new(flags));
     }
     model.lint = Some(report);
+    // The pane's rows are made over the whole report: only while it is shown (`focus` keeps the
+    // cursor in range when it is shown again).
+    if model.main != Pane::Lint {
+        model.lint_view.context = None;
+        return Vec::new();
+    }
     clamp(model);
     read_context(model)
 }
