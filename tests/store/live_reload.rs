@@ -7,7 +7,9 @@ use std::path::Path;
 
 use folio::store::Store;
 use folio::store::dialect::vault;
-use folio::store::lint::{LintConfig, Linted, Report};
+use folio::store::lint::marks::{self, RowMarks};
+use folio::store::lint::{Finding, LintConfig, Linted, Report};
+use folio::store::model::entity::{EntityIdx, Severity};
 
 use crate::support::write;
 
@@ -150,6 +152,41 @@ fn first_difference(a: &Report, b: &Report) -> String {
     )
 }
 
+/// The catalog's marks and recall's lint flags of `next`, patched from `prev`'s as the TUI does
+/// when `next` says which entities it changed, must equal those made from a full lint; whether
+/// they were patched.
+fn marks_follow(store: &Store, prev: &Linted, prev_marks: &RowMarks, next: &Linted, full: &Report) -> bool {
+    let Some((from, touched)) = next.changed_from() else { return false };
+    assert_eq!(from, prev.generation(), "relinted from the previous report");
+    let of_touched = |findings| of_touched(findings, touched);
+    let Some(patched) =
+        prev_marks.patched(touched, of_touched(&prev.report.findings), of_touched(&next.report.findings))
+    else {
+        return false;
+    };
+    assert!(patched == marks::of_report(store, &full.findings), "patched marks differ from marks made again");
+    let mut flags = folio::recall::lint_flags(store, &prev.report);
+    for &t in touched {
+        flags[t as usize] = false;
+    }
+    for (i, _, _) in of_touched(&next.report.findings) {
+        flags[i as usize] = true;
+    }
+    assert!(flags == folio::recall::lint_flags(store, full), "patched lint flags differ");
+    true
+}
+
+/// The findings of the entities `touched` (ascending) as the marks take them.
+fn of_touched<'a>(
+    findings: &'a [Finding],
+    touched: &'a [EntityIdx],
+) -> impl Iterator<Item = (EntityIdx, &'a str, Severity)> + Clone + 'a {
+    findings.iter().filter_map(|f| {
+        let i = f.entity?;
+        touched.binary_search(&i).is_ok().then_some((i, f.rule, f.severity))
+    })
+}
+
 fn count(report: &Report, rule: &str) -> usize {
     report.findings.iter().filter(|f| f.rule == rule).count()
 }
@@ -165,6 +202,7 @@ fn refreshes_and_relints_equal_a_fresh_load_and_a_full_lint_on_a_wild_vault() {
     let mut linted = Linted::full(&store, &config);
     let mut rng = Rng(44);
     let mut near_duplicates = Vec::new();
+    let mut patched_steps = 0;
     for step in 0..24 {
         let touched = mutate(&mut rng, &root, &store, step);
         let (new, refreshed) = store.refreshed(&touched);
@@ -183,12 +221,112 @@ fn refreshes_and_relints_equal_a_fresh_load_and_a_full_lint_on_a_wild_vault() {
             first_difference(&incremental.report, &full.report)
         );
         near_duplicates.push(count(&full.report, "near-duplicate"));
+        let prev_marks = marks::of_report(&store, &linted.report.findings);
+        patched_steps += usize::from(marks_follow(&fresh, &linted, &prev_marks, &incremental, &full.report));
         linted = incremental;
         store = new;
     }
     // The edits made and unmade near-duplicates: the comparison had something to compare.
     near_duplicates.dedup();
     assert!(near_duplicates.len() > 3, "near-duplicate counts over the steps: {near_duplicates:?}");
+    assert!(patched_steps >= 8, "the marks were patched on {patched_steps} of 24 steps");
+}
+
+/// A change to the store's files, returning the relative paths it touched.
+type Step<'a> = Box<dyn Fn(&Path) -> Vec<String> + 'a>;
+
+/// Hub pages (a folder's `_index.md`, the root `index.md`) created, edited, emptied of an entry
+/// and removed, pages added to and removed from a hub's folder, and a page renamed (its
+/// findings move to another file): each relint equals a full lint, the hubs' findings included.
+#[test]
+fn hubs_coming_and_going_relint_as_a_full_lint() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    folio_gen::generate_shaped(vault::KIND, 640, 11, &root, folio_gen::Shape::Wild).unwrap();
+    let mut store = Store::load(&root, vault::KIND, "test".into());
+    let config = LintConfig::default();
+    let mut linted = Linted::full(&store, &config);
+    let paths = files(&store);
+    let folder = paths.iter().find_map(|p| p.rsplit_once('/').map(|(d, _)| d.to_string())).unwrap();
+    let in_folder: Vec<String> =
+        paths.iter().filter(|p| p.rsplit_once('/').is_some_and(|(d, _)| d == folder)).cloned().collect();
+    assert!(in_folder.len() > 6, "a folder with pages: {folder}");
+    let stem = |p: &str| p.rsplit('/').next().unwrap().trim_end_matches(".md").to_string();
+    let hub = format!("{folder}/_index.md");
+    let list = |pages: &[String]| pages.iter().map(|p| format!("- [[{}]]\n", stem(p))).collect::<String>();
+    let all_listed = format!("# Everything\n\n{}", list(&paths));
+    let steps: Vec<Step> = vec![
+        // A folder hub listing three of its pages: stale, the others missing.
+        Box::new(|root| {
+            write(root, &hub, format!("# Hub\n\n{}", list(&in_folder[..3])));
+            vec![hub.clone()]
+        }),
+        // A page of its folder edited (its kind may be what the hub files it under).
+        Box::new(|root| {
+            write(root, &in_folder[5], "---\ntype: person\n---\n# Someone\n\nA person now.\n");
+            vec![in_folder[5].clone()]
+        }),
+        // The hub lists every page of its folder: fresh.
+        Box::new(|root| {
+            write(root, &hub, format!("# Hub\n\n{}", list(&in_folder)));
+            vec![hub.clone()]
+        }),
+        // A root index listing every page: a hub too.
+        Box::new(|root| {
+            write(root, "index.md", &all_listed);
+            vec!["index.md".to_string()]
+        }),
+        // A page added to the folder: both hubs miss it.
+        Box::new(|root| {
+            let p = format!("{folder}/added-page.md");
+            write(root, &p, "# Added page\n\nNew.\n");
+            vec![p]
+        }),
+        // A listed page removed: a dead entry in both hubs (broken links move to the hubs).
+        Box::new(|root| {
+            std::fs::remove_file(root.join(&in_folder[1])).unwrap();
+            vec![in_folder[1].clone()]
+        }),
+        // A page renamed: its findings move to another file, the hubs miss the new name.
+        Box::new(|root| {
+            let to = format!("{folder}/renamed-page.md");
+            std::fs::rename(root.join(&in_folder[2]), root.join(&to)).unwrap();
+            vec![in_folder[2].clone(), to]
+        }),
+        // The folder hub removed, then the root index.
+        Box::new(|root| {
+            std::fs::remove_file(root.join(&hub)).unwrap();
+            vec![hub.clone()]
+        }),
+        Box::new(|root| {
+            std::fs::remove_file(root.join("index.md")).unwrap();
+            vec!["index.md".to_string()]
+        }),
+    ];
+    let mut hub_findings = Vec::new();
+    for (step, change) in steps.iter().enumerate() {
+        let touched = change(&root);
+        let (new, refreshed) = store.refreshed(&touched);
+        let fresh = Store::load(&root, vault::KIND, "test".into());
+        assert!(graph(&new) == graph(&fresh), "step {step}: the refreshed store differs from a fresh load");
+        let changed: Vec<String> =
+            refreshed.changed.iter().chain(&refreshed.added).chain(&refreshed.removed).cloned().collect();
+        let incremental = linted.relint(&store, &new, &changed, &config);
+        let full = Linted::full(&fresh, &config);
+        assert!(
+            *incremental.report == *full.report,
+            "step {step} after {touched:?}: {}",
+            first_difference(&incremental.report, &full.report)
+        );
+        let on_hubs = |r: &Report| {
+            r.findings.iter().filter(|f| f.path.as_deref().is_some_and(|p| p == hub || p == "index.md")).count()
+        };
+        hub_findings.push(on_hubs(&full.report));
+        linted = incremental;
+        store = new;
+    }
+    hub_findings.dedup();
+    assert!(hub_findings.len() > 3, "findings on the hubs over the steps: {hub_findings:?}");
 }
 
 /// A report relinted a second time (the TUI relints the newest; a script may not) computes its

@@ -101,8 +101,12 @@ fn select_candidate(app: &mut App, path: &str) {
 
 fn candidates(app: &App) -> Vec<String> {
     let report = app.model.lint.clone().unwrap();
-    let mut paths: Vec<String> =
-        report.findings.iter().filter(|f| f.rule == "possible-contradiction").filter_map(|f| f.path.clone()).collect();
+    let mut paths: Vec<String> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == "possible-contradiction")
+        .filter_map(|f| f.path.as_deref().map(str::to_string))
+        .collect();
     paths.sort();
     paths
 }

@@ -110,7 +110,8 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
 
 fn finding_line(model: &Model, f: &Finding) -> Line<'static> {
     let t = &model.theme;
-    let place = if model.lint_view.by_file { f.rule.to_string() } else { f.path.clone().unwrap_or_default() };
+    let place =
+        if model.lint_view.by_file { f.rule.to_string() } else { f.path.as_deref().unwrap_or_default().to_string() };
     let pos = if f.line > 0 { format!(":{}", f.line) } else { String::new() };
     let mut spans = vec![
         Span::raw("  "),

@@ -148,6 +148,19 @@ pub trait Dialect: Send + Sync {
         None
     }
 
+    /// The test that tells by its path alone whether an entity file may be one of the catalogs
+    /// `catalog_status` checks (a vault's hubs), when the format has one: re-linting then keeps
+    /// those files from one pass to the next, patched by the changed paths, and asks
+    /// `catalog_status_among` instead of looking at every path again.
+    fn catalog_names(&self) -> Option<fn(&str) -> bool> {
+        None
+    }
+
+    /// `catalog_status`, given the store's entity files that `catalog_names` accepts (sorted).
+    fn catalog_status_among(&self, store: &Store, _named: &[String]) -> Vec<CatalogStatus> {
+        self.catalog_status(store)
+    }
+
     /// The store's own event history (audit log), oldest first.
     fn history(&self, _root: &Path) -> Vec<HistoryEvent> {
         Vec::new()

@@ -149,7 +149,7 @@ pub fn pass_event(store: &Store, report: &Report, subject: &str, by: &str) -> Au
             .filter(|f| f.rule == r)
             .map(|f| match f.entity {
                 Some(i) => store.entity(i).id.clone(),
-                None => f.path.clone().unwrap_or_else(|| ".".into()),
+                None => f.path.as_deref().unwrap_or(".").to_string(),
             })
             .collect()
     };

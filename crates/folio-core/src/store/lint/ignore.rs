@@ -41,6 +41,69 @@ pub fn partition(store: &Store, config: &LintConfig, findings: Vec<Finding>) -> 
     report
 }
 
+/// `partition` of the concatenation of `runs`, each already in the report's order (a relint's
+/// kept findings, shown and suppressed, then its fresh ones sorted): the runs are merged, each
+/// fresh finding put in place by a binary search, so that a relint pays for what it
+/// recomputed rather than for sorting the whole report again. Ties keep the runs' order, as
+/// the stable sort of `partition` does.
+pub fn partition_runs(store: &Store, config: &LintConfig, runs: Vec<Vec<Finding>>) -> Report {
+    let mut by_key: HashMap<(&str, &str), &str> = HashMap::new();
+    for ig in config.ignores.iter().filter(|ig| ig.other.is_none()) {
+        by_key.entry((ig.rule, ig.entity.as_str())).or_insert(ig.reason.as_str());
+    }
+    let mut shown = Vec::new();
+    let mut suppressed = Vec::new();
+    for run in runs {
+        let (mut s, mut q) = (Vec::with_capacity(run.len()), Vec::new());
+        for f in run.into_iter().filter(|f| f.origin != Origin::Ignore) {
+            let reason = match f.entity {
+                Some(i) if !by_key.is_empty() => by_key.get(&(f.rule, store.entity(i).id.as_str())).copied(),
+                _ => None,
+            };
+            match reason {
+                Some(reason) => q.push(Suppressed { finding: f, reason: reason.to_string() }),
+                None => s.push(f),
+            }
+        }
+        shown = merge(shown, s, |a, b| key(a).cmp(&key(b)));
+        suppressed = merge(suppressed, q, |a, b| order(a).cmp(&order(b)));
+    }
+    let mut stale = stale(store, config);
+    sort(&mut stale);
+    Report { findings: merge(shown, stale, |a, b| key(a).cmp(&key(b))), suppressed }
+}
+
+/// The report's order (`sort`).
+fn key(f: &Finding) -> (bool, Option<&str>, u32, u32, &str, &str) {
+    (f.path.is_some(), f.path.as_deref(), f.line, f.col, f.rule, f.message.as_str())
+}
+
+/// `a` and `b`, each in order, as one list in order; of equal elements those of `a` first.
+/// Each element of `b` finds its place by a binary search in what is left of `a`.
+fn merge<T>(a: Vec<T>, b: Vec<T>, cmp: impl Fn(&T, &T) -> std::cmp::Ordering) -> Vec<T> {
+    if b.is_empty() {
+        return a;
+    }
+    if a.is_empty() {
+        return b;
+    }
+    let mut cuts = Vec::with_capacity(b.len());
+    let mut from = 0;
+    for y in &b {
+        from += a[from..].partition_point(|x| cmp(x, y).is_le());
+        cuts.push(from);
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut taken) = (a.into_iter(), 0);
+    for (y, cut) in b.into_iter().zip(cuts) {
+        out.extend(a.by_ref().take(cut - taken));
+        taken = cut;
+        out.push(y);
+    }
+    out.extend(a);
+    out
+}
+
 /// Ignored findings sort like shown ones.
 fn order(s: &Suppressed) -> (bool, Option<&str>, u32, u32, &str, &str) {
     let f = &s.finding;

@@ -56,6 +56,14 @@ pub struct Linted {
     /// whether it was reported as `reserved-name`. Kept for a dialect that cannot say which
     /// catalogs a change touches: its files need not all be looked at again.
     reserved: Arc<ReservedFiles>,
+    /// The entity files that may be catalogs by their path (`Dialect::catalog_names`), sorted;
+    /// `None` when the format cannot tell by the path.
+    named_catalogs: Option<Arc<Vec<String>>>,
+    /// The report this one was relinted from (its `generation`) and the entities, numbered alike
+    /// in both stores and ascending, whose findings may differ from it: what a face patches its
+    /// per-entity marks by. `None` after a full pass, when entity numbers moved or the config
+    /// changed.
+    changed_from: Option<(u64, Arc<[EntityIdx]>)>,
 }
 
 type ReservedFiles = std::collections::BTreeMap<String, (Vec<Finding>, bool)>;
@@ -79,6 +87,12 @@ impl Linted {
         let files =
             store.other_files.iter().map(|(p, _)| p.as_str()).chain(store.entities.iter().map(|e| e.path.as_str()));
         let reserved = files.filter(|p| is_reserved(reserved_names, p)).map(|p| reserved_file(store, p)).collect();
+        let named_catalogs = store.dialect.catalog_names().map(|named| {
+            let mut paths: Vec<String> =
+                store.entities.iter().map(|e| e.path.as_str()).filter(|p| named(p)).map(str::to_string).collect();
+            paths.dedup();
+            Arc::new(paths)
+        });
         Linted {
             report: Arc::new(report),
             config: config.clone(),
@@ -88,7 +102,20 @@ impl Linted {
             content: Arc::default(),
             generation: GENERATION.fetch_add(1, Ordering::Relaxed),
             reserved: Arc::new(reserved),
+            named_catalogs,
+            changed_from: None,
         }
+    }
+
+    /// This report's number, as `changed_from` names it.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The report this one was relinted from and the entities whose findings may differ from
+    /// it (see the field).
+    pub fn changed_from(&self) -> Option<(u64, &[EntityIdx])> {
+        self.changed_from.as_ref().map(|(g, t)| (*g, &t[..]))
     }
 
     /// The findings of `new`, which is `old` (the store this report was computed on) with the
@@ -144,10 +171,11 @@ impl Linted {
             }
         }
 
-        // Keep what the change cannot have touched, with entity indices moved to the new store.
-        let previous = self.report.findings.iter().chain(self.report.suppressed.iter().map(|s| &s.finding));
-        let mut findings: Vec<Finding> = Vec::with_capacity(self.report.findings.len() + self.report.suppressed.len());
-        findings.extend(previous.filter_map(|f| {
+        // Keep what the change cannot have touched, with entity indices moved to the new store
+        // (shown and suppressed apart: each stays in the report's order).
+        // The entities whose findings may differ: those of every finding dropped or recomputed.
+        let dropped = std::cell::RefCell::new(Vec::new());
+        let keep = |f: &Finding| {
             let keep = match (f.origin, f.entity) {
                 // Content rules weigh words by their rarity in the whole store: any change can
                 // move any pair across the threshold, so they are recomputed (below).
@@ -170,13 +198,18 @@ impl Linted {
                         }
                 }
             };
+            if !keep && let Some(o) = f.entity {
+                dropped.borrow_mut().push(o);
+            }
             keep.then(|| {
                 let mut f = f.clone();
                 f.entity = f.entity.map(|o| map.fwd[o as usize]);
                 f.other = f.other.map(|o| map.fwd[o as usize]).filter(|&n| n != NONE);
                 f
             })
-        }));
+        };
+        let kept_shown: Vec<Finding> = self.report.findings.iter().filter_map(keep).collect();
+        let kept_suppressed: Vec<Finding> = self.report.suppressed.iter().filter_map(|s| keep(&s.finding)).collect();
 
         // Recompute the rest.
         let mut fresh = Vec::new();
@@ -213,6 +246,10 @@ impl Linted {
                 }
             }
         }
+        let named_catalogs = self.named_catalogs.as_ref().and_then(|kept| {
+            let named = new.dialect.catalog_names()?;
+            Some(patch_named(kept, new, &paths, named))
+        });
         tagged(&mut fresh, Origin::Catalog, |out| match covered {
             None => {
                 // `catalogs::check`, from the reserved files' kept findings.
@@ -226,7 +263,11 @@ impl Linted {
                 let all_fresh = catalog::remembered::recalled(new)
                     .is_some_and(|states| states.iter().all(|(_, state)| *state == catalog::CatalogState::Fresh));
                 if !all_fresh {
-                    catalogs::statuses(new, catalog::status(new), &reported, out);
+                    let statuses = match &named_catalogs {
+                        Some(named) => new.dialect.catalog_status_among(new, named),
+                        None => catalog::status(new),
+                    };
+                    catalogs::statuses(new, statuses, &reported, out);
                 }
             }
             Some(_) => {
@@ -244,8 +285,17 @@ impl Linted {
             self.relint_content(new, &map, &dirty, config, profiles, generation, out);
         });
         configure(new, config, &mut fresh);
-        findings.extend(fresh);
-        let report = ignore::partition(new, config, findings);
+        let same_numbers = map.changed_old == map.changed_new && map.fwd.len() == new.entities.len();
+        let changed_from = (same_numbers && self.config == *config).then(|| {
+            let mut touched = dropped.into_inner();
+            touched.extend(fresh.iter().filter_map(|f| f.entity));
+            touched.extend(&map.changed_new);
+            touched.sort_unstable();
+            touched.dedup();
+            (self.generation, Arc::from(touched))
+        });
+        super::sort(&mut fresh);
+        let report = ignore::partition_runs(new, config, vec![kept_shown, kept_suppressed, fresh]);
         let content = Arc::clone(&self.content);
         Linted {
             report: Arc::new(report),
@@ -256,6 +306,8 @@ impl Linted {
             content,
             generation,
             reserved,
+            named_catalogs,
+            changed_from,
         }
     }
 
@@ -343,6 +395,21 @@ fn reserved_file(store: &Store, path: &str) -> (String, (Vec<Finding>, bool)) {
     let (mut found, mut reported) = (Vec::new(), HashSet::new());
     catalogs::reserved_check(store, path, &mut reported, &mut found);
     (path.to_string(), (found, !reported.is_empty()))
+}
+
+/// The entity files of `new` that `named` accepts: `kept` (those of the store before) with the
+/// changed `paths` looked at again.
+fn patch_named(kept: &Arc<Vec<String>>, new: &Store, paths: &[&str], named: fn(&str) -> bool) -> Arc<Vec<String>> {
+    if !paths.iter().any(|p| named(p) || kept.binary_search_by(|k| k.as_str().cmp(p)).is_ok()) {
+        return Arc::clone(kept);
+    }
+    let is_entity =
+        |p: &str| new.entities.get(new.entities.partition_point(|e| e.path.as_str() < p)).is_some_and(|e| e.path == p);
+    let mut out: Vec<String> = kept.iter().filter(|k| paths.binary_search(&k.as_str()).is_err()).cloned().collect();
+    out.extend(paths.iter().filter(|p| named(p) && is_entity(p)).map(|p| p.to_string()));
+    out.sort_unstable();
+    out.dedup();
+    Arc::new(out)
 }
 
 /// Whether `rel` is a file of the store (an entity file or another file).

@@ -3,6 +3,8 @@
 //! an error; infos (an orphan) get a dimmer mark; a rule that fires on most of the store (a
 //! legacy field name in every file) says something about the store, not about one row, so it
 //! is named once (`store_wide`) and marks its rows as infos do.
+use std::collections::BTreeMap;
+
 use super::Finding;
 use crate::store::Store;
 use crate::store::model::entity::{EntityIdx, Severity, rule};
@@ -26,12 +28,74 @@ pub enum Mark {
 pub struct RowMarks {
     pub marks: Vec<Mark>,
     pub store_wide: Vec<(String, usize)>,
+    /// Per rule that warns, how many entities it marks: what `store_wide` is decided from, kept
+    /// so that `patched` can tell whether a change moved a rule across the line.
+    rule_rows: BTreeMap<String, usize>,
 }
 
 impl RowMarks {
     pub fn get(&self, idx: EntityIdx) -> Mark {
         self.marks.get(idx as usize).copied().unwrap_or_default()
     }
+
+    /// These marks with the entities `touched` (ascending) marked again: `before` are their
+    /// findings these marks were made from, `after` their findings now (every other entity's
+    /// findings the same). Equal to `of` over all the findings now, at the cost of the change
+    /// rather than of the store; `None` when the change moves a rule into or out of
+    /// `store_wide` (every row's mark may change: make them again).
+    pub fn patched<'a>(
+        &self,
+        touched: &[EntityIdx],
+        before: impl Iterator<Item = (EntityIdx, &'a str, Severity)>,
+        after: impl Iterator<Item = (EntityIdx, &'a str, Severity)> + Clone,
+    ) -> Option<RowMarks> {
+        let entities = self.marks.len();
+        if touched.last().is_some_and(|&t| t as usize >= entities) {
+            return None;
+        }
+        let warned = |it: &mut dyn Iterator<Item = (EntityIdx, &'a str, Severity)>| {
+            let mut set: Vec<(&'a str, EntityIdx)> =
+                it.filter(|&(_, _, s)| s >= Severity::Warn).map(|(i, r, _)| (r, i)).collect();
+            set.sort_unstable();
+            set.dedup();
+            set
+        };
+        let (was, now) = (warned(&mut before.into_iter()), warned(&mut after.clone()));
+        let mut rule_rows = self.rule_rows.clone();
+        for (rule, _) in was.iter().filter(|x| now.binary_search(x).is_err()) {
+            if let Some(n) = rule_rows.get_mut(*rule) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        for (rule, _) in now.iter().filter(|x| was.binary_search(x).is_err()) {
+            *rule_rows.entry(rule.to_string()).or_default() += 1;
+        }
+        rule_rows.retain(|_, n| *n > 0);
+        if wide(&rule_rows, entities) != self.store_wide {
+            return None;
+        }
+        let mut marks = self.marks.clone();
+        for &t in touched {
+            marks[t as usize] = Mark::None;
+        }
+        for (idx, rule, severity) in after {
+            if let Some(m) = marks.get_mut(idx as usize) {
+                *m = (*m).max(mark(&self.store_wide, rule, severity));
+            }
+        }
+        Some(RowMarks { marks, store_wide: self.store_wide.clone(), rule_rows })
+    }
+}
+
+/// The rules among `rule_rows` that mark most of a store of `entities` entities.
+fn wide(rule_rows: &BTreeMap<String, usize>, entities: usize) -> Vec<(String, usize)> {
+    rule_rows.iter().filter(|&(_, &n)| n >= STORE_WIDE_MIN && n * 2 > entities).map(|(r, &n)| (r.clone(), n)).collect()
+}
+
+/// The mark one finding gives its row.
+fn mark(store_wide: &[(String, usize)], rule: &str, severity: Severity) -> Mark {
+    let wide = store_wide.iter().any(|(r, _)| r == rule);
+    if severity >= Severity::Warn && !wide { Mark::Issue } else { Mark::Note }
 }
 
 /// The marks of a lint report's findings.
@@ -49,20 +113,16 @@ pub fn of<'a>(entities: usize, findings: impl Iterator<Item = (EntityIdx, &'a st
             *r = true;
         }
     }
-    let store_wide: Vec<(String, usize)> = per_rule
-        .iter()
-        .map(|(rule, rows)| (rule.to_string(), rows.iter().filter(|&&r| r).count()))
-        .filter(|&(_, n)| n >= STORE_WIDE_MIN && n * 2 > entities)
-        .collect();
+    let rule_rows: BTreeMap<String, usize> =
+        per_rule.iter().map(|(rule, rows)| (rule.to_string(), rows.iter().filter(|&&r| r).count())).collect();
+    let store_wide = wide(&rule_rows, entities);
     let mut marks = vec![Mark::None; entities];
     for (idx, rule, severity) in findings {
-        let wide = store_wide.iter().any(|(r, _)| r == rule);
-        let mark = if severity >= Severity::Warn && !wide { Mark::Issue } else { Mark::Note };
         if let Some(m) = marks.get_mut(idx as usize) {
-            *m = (*m).max(mark);
+            *m = (*m).max(mark(&store_wide, rule, severity));
         }
     }
-    RowMarks { marks, store_wide }
+    RowMarks { marks, store_wide, rule_rows }
 }
 
 /// The marks from what loading found (each entity's problems and broken links), until the lint
@@ -94,6 +154,34 @@ mod tests {
         use Mark::*;
         assert_eq!(got, [Note, Issue, Issue, Note, Note, Note, Note, Note, Note, None], "orphan is no store-wide rule");
         assert_eq!(m.get(99), None, "an index past the store is unmarked");
+    }
+
+    #[test]
+    fn patched_marks_equal_marks_made_again() {
+        let before: Vec<(EntityIdx, &str, Severity)> = vec![
+            (0, "broken-link", Severity::Warn),
+            (1, "orphan", Severity::Info),
+            (2, "broken-link", Severity::Warn),
+            (2, "invalid-field", Severity::Error),
+        ];
+        let legacy: Vec<_> = (3..8).map(|i| (i, "legacy-trigger", Severity::Warn)).collect();
+        let old = of(10, before.iter().chain(&legacy).copied());
+        // Entity 2 loses its broken link, 9 gains one, 1 becomes an issue.
+        let after: Vec<(EntityIdx, &str, Severity)> = vec![
+            (1, "invalid-field", Severity::Error),
+            (2, "invalid-field", Severity::Error),
+            (9, "broken-link", Severity::Warn),
+        ];
+        let touched = [1, 2, 9];
+        let of_touched = |list: &[(EntityIdx, &'static str, Severity)]| {
+            list.iter().copied().filter(|(i, _, _)| touched.contains(i)).collect::<Vec<_>>()
+        };
+        let now: Vec<_> = [before[0]].into_iter().chain(after.iter().copied()).chain(legacy.iter().copied()).collect();
+        let patched = old.patched(&touched, of_touched(&before).into_iter(), of_touched(&now).into_iter());
+        assert_eq!(patched, Some(of(10, now.iter().copied())));
+        // A sixth entity with the legacy rule makes it store-wide: every row is marked again.
+        let wider: Vec<_> = now.iter().copied().chain([(9, "legacy-trigger", Severity::Warn)]).collect();
+        assert_eq!(old.patched(&[9], [].into_iter(), of_touched(&wider).into_iter().filter(|f| f.0 == 9)), None);
     }
 
     #[test]

@@ -25,11 +25,13 @@ pub mod marks;
 pub mod near_duplicate;
 pub mod possible_contradiction;
 pub mod rules;
+pub mod text;
 pub mod trigger_fix;
 
 pub use config::LintConfig;
 pub use fix::Fix;
 pub use incremental::Linted;
+pub use text::Text;
 
 /// Which part of the engine made a finding: what incremental re-linting recomputes when an
 /// entity changes (see `incremental`).
@@ -61,11 +63,11 @@ pub struct Finding {
     pub severity: Severity,
     pub entity: Option<EntityIdx>,
     /// File relative to the store root; `None` for findings about the store as a whole.
-    pub path: Option<String>,
+    pub path: Option<Text>,
     /// 1-based position; 0 when the finding is about the whole file.
     pub line: u32,
     pub col: u32,
-    pub message: String,
+    pub message: Text,
     /// The safe fix, when there is one.
     pub fix: Option<Fix>,
     pub origin: Origin,
@@ -81,10 +83,10 @@ impl Finding {
             rule,
             severity: default_severity(rule),
             entity: Some(idx),
-            path: Some(store.entity(idx).path.clone()),
+            path: Some(store.entity(idx).path.as_str().into()),
             line,
             col,
-            message,
+            message: message.into(),
             fix: None,
             origin: Origin::Problem,
             other: None,
@@ -97,10 +99,10 @@ impl Finding {
             rule,
             severity: default_severity(rule),
             entity: None,
-            path: Some(path.to_string()),
+            path: Some(path.into()),
             line,
             col: if line == 0 { 0 } else { 1 },
-            message,
+            message: message.into(),
             fix: None,
             origin: Origin::Catalog,
             other: None,
@@ -395,10 +397,10 @@ fn store_warnings(store: &Store, out: &mut Vec<Finding>) {
             rule,
             severity: default_severity(rule),
             entity: None,
-            path: w.path,
+            path: w.path.map(Into::into),
             line: 0,
             col: 0,
-            message,
+            message: message.into(),
             fix: None,
             origin: Origin::Store,
             other: None,

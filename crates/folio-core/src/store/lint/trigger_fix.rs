@@ -15,7 +15,7 @@ use crate::store::{Store, read::load};
 pub fn attach(store: &Store, findings: &mut [Finding]) {
     use rayon::prelude::*;
     findings.par_iter_mut().filter(|f| f.rule == rule::LEGACY_TRIGGER && f.fix.is_none()).for_each(|f| {
-        let Some(path) = f.path.clone() else { return };
+        let Some(path) = f.path.as_deref().map(str::to_string) else { return };
         let loaded = f.entity.and_then(|i| Some((i, fix::loaded_stamp(store, i)?)));
         let (expected, range) = match loaded {
             Some((idx, stamp)) => {

@@ -40,7 +40,7 @@ pub fn rows(view: &LintView, store: &Store, report: &Report) -> Vec<LintRow> {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (n, f) in report.findings.iter().enumerate().filter(|(_, f)| shown(view, store, f)) {
         let key =
-            if view.by_file { f.path.clone().unwrap_or_else(|| "(the store)".into()) } else { f.rule.to_string() };
+            if view.by_file { f.path.as_deref().unwrap_or("(the store)").to_string() } else { f.rule.to_string() };
         groups.entry(key).or_default().push(n);
     }
     let mut out = Vec::new();

@@ -11,12 +11,14 @@ use crate::app::lint::{self as pane, LintRow};
 use crate::app::model::{FindingContext, Mark, Message, Model, Overlay, Pane};
 use folio_core::store::Store;
 use folio_core::store::lint::Finding;
-use folio_core::store::lint::{Linted, Report};
-use folio_core::store::model::entity::Severity;
+use folio_core::store::lint::Linted;
+use folio_core::store::lint::marks::RowMarks;
+use folio_core::store::model::entity::{EntityIdx, Severity};
 
 pub fn focus(model: &mut Model) -> Vec<Job> {
     model.main = Pane::Lint;
     model.focus = Pane::Lint;
+    clamp(model);
     read_context(model)
 }
 
@@ -51,10 +53,11 @@ pub fn linted(model: &mut Model, store: Arc<Store>, linted: Linted) -> Vec<Job> 
     // The previous base may be the last hold on an older store version: dropped off the UI
     // thread (100k entities' counts), like a replaced store.
     let previous = model.lint_base.replace((store.clone(), linted.clone()));
-    let mut jobs: Vec<Job> = previous.map(|(old, _)| Job::Discard(old)).into_iter().collect();
+    let mut jobs = Vec::new();
     if current {
-        jobs.extend(report(model, linted.report.clone()));
+        jobs.extend(report(model, &linted, previous.as_ref().map(|(_, l)| &**l)));
     }
+    jobs.extend(previous.map(|(old, _)| Job::Discard(old)));
     if !current || model.lint_again {
         jobs.extend(request(model));
     }
@@ -103,15 +106,65 @@ fn not_own(store: &folio_core::store::Store, f: &Finding) -> Option<String> {
     f.path.as_deref().and_then(|p| format.foreign_source(p).or_else(|| format.read_only_reason(p)))
 }
 
-fn report(model: &mut Model, report: Arc<Report>) -> Vec<Job> {
-    if let Some(store) = &model.store {
-        let flags = Arc::new(folio_core::recall::lint_flags(store, &report));
-        model.lint_marks = Arc::new(folio_core::store::lint::marks::of_report(store, &report.findings));
-        crate::app::recall::update::flags_changed(model, flags);
+/// Show `linted`'s report, which was relinted from `previous` when there is one: recall's lint
+/// flags and the catalog's marks are patched by the entities whose findings changed when the
+/// ones shown are `previous`'s, else made again over the whole report.
+fn report(model: &mut Model, linted: &Linted, previous: Option<&Linted>) -> Vec<Job> {
+    let report = linted.report.clone();
+    if let Some(store) = model.store.clone() {
+        let (flags, marks) = previous.and_then(|p| patched(model, &store, p, linted)).unwrap_or_else(|| {
+            let flags = folio_core::recall::lint_flags(&store, &report);
+            (flags, folio_core::store::lint::marks::of_report(&store, &report.findings))
+        });
+        model.lint_marks = Arc::new(marks);
+        crate::app::recall::update::flags_changed(model, Arc::new(flags));
     }
     model.lint = Some(report);
+    // The pane's rows are made over the whole report: only while it is shown (`focus` keeps the
+    // cursor in range when it is shown again).
+    if model.main != Pane::Lint {
+        model.lint_view.context = None;
+        return Vec::new();
+    }
     clamp(model);
     read_context(model)
+}
+
+/// The lint flags and marks of `linted`, patched from those shown for `previous` (which it was
+/// relinted from) by the entities whose findings may have changed; `None` when what is shown is
+/// not `previous`'s, entity numbers moved, or a rule became or stopped being store-wide.
+fn patched(model: &Model, store: &Store, previous: &Linted, linted: &Linted) -> Option<(Vec<bool>, RowMarks)> {
+    let (from, touched) = linted.changed_from()?;
+    let shown = model.lint.as_ref()?;
+    let n = store.entities.len();
+    if from != previous.generation()
+        || !Arc::ptr_eq(shown, &previous.report)
+        || model.lint_flags.len() != n
+        || model.lint_marks.marks.len() != n
+    {
+        return None;
+    }
+    let of_touched = |findings| of_touched(findings, touched);
+    let marks = model.lint_marks.patched(touched, of_touched(&shown.findings), of_touched(&linted.report.findings))?;
+    let mut flags = model.lint_flags.to_vec();
+    for &t in touched {
+        flags[t as usize] = false;
+    }
+    for (i, _, _) in of_touched(&linted.report.findings) {
+        flags[i as usize] = true;
+    }
+    Some((flags, marks))
+}
+
+/// The findings of the entities `touched` (ascending) as the marks take them.
+fn of_touched<'a>(
+    findings: &'a [Finding],
+    touched: &'a [EntityIdx],
+) -> impl Iterator<Item = (EntityIdx, &'a str, Severity)> + Clone + 'a {
+    findings.iter().filter_map(|f| {
+        let i = f.entity?;
+        touched.binary_search(&i).is_ok().then_some((i, f.rule, f.severity))
+    })
 }
 
 fn rows(model: &Model) -> Vec<LintRow> {
@@ -138,7 +191,7 @@ fn read_context(model: &mut Model) -> Vec<Job> {
             if model.lint_view.context.as_ref().is_some_and(|c| c.path == path && c.line == f.line) {
                 return Vec::new();
             }
-            vec![Job::ReadContext { store, path, line: f.line }]
+            vec![Job::ReadContext { store, path: path.to_string(), line: f.line }]
         }
         _ => {
             model.lint_view.context = None;
@@ -240,7 +293,7 @@ fn jump(model: &mut Model) -> Vec<Job> {
         .lint_view
         .context
         .as_ref()
-        .filter(|c| Some(&c.path) == f.path.as_ref() && c.line == f.line && f.line >= c.first)
+        .filter(|c| Some(c.path.as_str()) == f.path.as_deref() && c.line == f.line && f.line >= c.first)
         .and_then(|c| c.lines.get((f.line - c.first) as usize).cloned());
     model.main = Pane::Preview;
     model.focus = Pane::Preview;

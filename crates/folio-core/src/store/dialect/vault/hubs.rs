@@ -15,14 +15,32 @@ use crate::store::model::entity::EntityIdx;
 use crate::store::model::relpath::{file_name, parent};
 use crate::store::write::catalog::{CatalogState, CatalogStatus};
 
+/// Whether a note at `path` is a hub by its path: the root `index.md` (a hub when it lists
+/// enough of the vault, decided by `status`) or a folder's `_index.md`.
+pub fn is_hub(path: &str) -> bool {
+    path == "index.md" || file_name(path) == "_index.md"
+}
+
 /// Each hub's state: fresh, or stale with the missing pages appended.
 pub fn status(store: &Store) -> Vec<CatalogStatus> {
-    let hubs: Vec<EntityIdx> = (0..store.entities.len() as EntityIdx)
-        .filter(|&i| {
-            let p = &store.entity(i).path;
-            p == "index.md" || file_name(p) == "_index.md"
-        })
-        .collect();
+    let hubs: Vec<EntityIdx> =
+        (0..store.entities.len() as EntityIdx).filter(|&i| is_hub(&store.entity(i).path)).collect();
+    status_of(store, hubs)
+}
+
+/// `status`, given the notes of the store that are hubs by their path (`is_hub`), sorted: a
+/// relint keeps them from one pass to the next rather than looking at 100k paths again.
+pub fn status_among(store: &Store, named: &[String]) -> Vec<CatalogStatus> {
+    let mut hubs = Vec::new();
+    for p in named {
+        let from = store.entities.partition_point(|e| e.path.as_str() < p.as_str());
+        let to = from + store.entities[from..].partition_point(|e| e.path == *p);
+        hubs.extend(from as EntityIdx..to as EntityIdx);
+    }
+    status_of(store, hubs)
+}
+
+fn status_of(store: &Store, hubs: Vec<EntityIdx>) -> Vec<CatalogStatus> {
     if hubs.is_empty() {
         return Vec::new();
     }

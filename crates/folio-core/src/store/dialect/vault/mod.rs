@@ -109,6 +109,19 @@ impl Dialect for Vault {
         hubs::status(store).into_iter().map(|s| (s.path, s.state)).collect()
     }
 
+    /// Hubs are hubs by their path (`index.md`, `_index.md`).
+    fn catalog_names(&self) -> Option<fn(&str) -> bool> {
+        Some(hubs::is_hub)
+    }
+
+    fn catalog_status_among(
+        &self,
+        store: &crate::store::Store,
+        named: &[String],
+    ) -> Vec<crate::store::write::catalog::CatalogStatus> {
+        hubs::status_among(store, named)
+    }
+
     fn enclosing(&self) -> Option<Enclosing> {
         self.enclosing.clone()
     }
