@@ -35,6 +35,18 @@ fn a_cached_store_opens_at_once_then_takes_in_what_changed_on_disk() {
     let first = open(&store);
     let s = first.model.store.clone().unwrap();
     assert!(!s.from_cache, "no cache yet: read from the files");
+    // The lint pass kept what it computed in the lint memo, and a pass that recalls it (as
+    // `folio lint` does on an unchanged store) reports the same findings.
+    let memo_file = Cache::new(&cache_dir).side_file(&s.root, s.kind(), folio::store::keep::cache::LINT_EXT);
+    assert!(memo_file.exists(), "the TUI's lint pass wrote the lint memo");
+    let shown = first.model.lint.clone().expect("linted");
+    let recalled = folio::store::lint::lint_remembering(
+        &s,
+        &folio::store::lint::LintConfig::load(&s.root, s.kind()).unwrap(),
+        &|| panic!("an unchanged store's memo answers without profiles"),
+        &folio::store::keep::cache::lint_memo::Memo::new(Some(&Cache::new(&cache_dir)), &s),
+    );
+    assert_eq!(recalled.findings, shown.findings);
     let victim =
         s.entities.iter().find(|e| e.path.contains('/') && !e.path.ends_with("index.md")).unwrap().path.clone();
     drop(first);

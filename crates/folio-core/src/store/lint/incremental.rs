@@ -26,8 +26,8 @@ use content::{Change, ContentState};
 
 use super::manifest::ManifestLints;
 use super::{
-    Finding, LintConfig, Origin, ProfileSource, Report, catalogs, configure, content, duplicates, entity_problems,
-    graph, ignore, links, report, store_warnings, tagged,
+    Finding, LintConfig, LintMemo, Origin, ProfileSource, Report, catalogs, configure, content, duplicates,
+    entity_problems, graph, ignore, links, store_warnings, tagged,
 };
 use crate::store::Store;
 use crate::store::model::entity::{Entity, EntityIdx, Resolution};
@@ -79,8 +79,25 @@ impl Linted {
 
     /// `full`, the content rules taking their profiles from `profiles` (a cache's).
     pub fn full_with(store: &Store, config: &LintConfig, profiles: ProfileSource) -> Linted {
+        Linted::full_using(store, config, profiles, None)
+    }
+
+    /// `full_with`, taking from `memo` what an earlier pass over this very store computed
+    /// (`lint_remembering`): an unchanged store's pairs and model findings are not computed
+    /// again. The content rules' state for relints is built by the first relint, as after
+    /// `full_with`.
+    pub fn full_remembering(
+        store: &Store,
+        config: &LintConfig,
+        profiles: ProfileSource,
+        memo: &dyn LintMemo,
+    ) -> Linted {
+        Linted::full_using(store, config, profiles, Some(memo))
+    }
+
+    fn full_using(store: &Store, config: &LintConfig, profiles: ProfileSource, memo: Option<&dyn LintMemo>) -> Linted {
         let manifest = store.dialect.manifest_lints();
-        let report = report(store, config, &manifest, profiles);
+        let report = super::report_using(store, config, &manifest, profiles, memo);
         let keys = duplicates::RULES.map(|r| store.entities.iter().map(|e| duplicates::key_hash(r, e)).collect());
         let loose = store.entities.iter().map(|e| is_loose(e)).collect();
         let reserved_names = catalogs::reserved_names(store.kind());

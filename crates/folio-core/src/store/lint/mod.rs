@@ -182,7 +182,7 @@ fn report(store: &Store, config: &LintConfig, manifest: &manifest::ManifestLints
     report_using(store, config, manifest, profiles, None)
 }
 
-fn report_using(
+pub(super) fn report_using(
     store: &Store,
     config: &LintConfig,
     manifest: &manifest::ManifestLints,

@@ -1,7 +1,7 @@
 //! The lint pane's background work: lint passes, finding context, fix diffs and writes, ignores.
 //! Every message names the file it is about.
 use folio_core::store::Store;
-use folio_core::store::keep::cache::{Cache, profiles};
+use folio_core::store::keep::cache::{Cache, lint_memo, profiles};
 use folio_core::store::lint::{self, Finding, LintConfig, Linted, Report, fix};
 use folio_core::store::write::changeset::WriteOptions;
 
@@ -14,10 +14,14 @@ const CONTEXT: u32 = 3;
 const READ_LIMIT: u64 = 4 * 1024 * 1024;
 
 /// Lint the whole store, the content rules' profiles from the persistent cache where the files
-/// are unchanged (a second open of a large store reads no body for them).
+/// are unchanged (a second open of a large store reads no body for them), and an unchanged
+/// store's pairs and model findings from the lint memo, as `folio lint` takes them.
 pub fn lint(store: &Store, cache: Option<&Cache>) -> Result<Linted, String> {
     let config = LintConfig::load(&store.root, store.kind()).map_err(|e| e.to_string())?;
-    Ok(Linted::full_with(store, &config, &|| profiles::open(cache, store).0))
+    let memo = lint_memo::Memo::new(cache, store);
+    let linted = Linted::full_remembering(store, &config, &|| profiles::open(cache, store).0, &memo);
+    memo.save();
+    Ok(linted)
 }
 
 /// Re-lint only what the changed files can affect (the config is read again: an ignore
