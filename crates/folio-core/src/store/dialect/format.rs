@@ -102,10 +102,11 @@ pub trait Format: Sync {
         None
     }
 
-    /// For a root this format read from elsewhere (a database's mirror folder): a call that
-    /// re-reads what changed at the source into the folder, made every `watch::POLL` while
-    /// the store is watched (the watch then sees the files change). None: a plain folder.
-    fn poll_source(&self, _root: &Path) -> Option<Box<dyn FnMut() + Send>> {
+    /// For a root this format read from elsewhere (a database's folder): a call that
+    /// re-reads what changed at the source, made every `watch::POLL` while the store is
+    /// watched; it gives the paths of the entities that changed (the watch reports them as
+    /// changed files). None: a plain folder.
+    fn poll_source(&self, _root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
         None
     }
 

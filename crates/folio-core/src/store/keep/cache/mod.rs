@@ -105,6 +105,12 @@ fn finish(
             store.load_ms = started.elapsed().as_millis();
             (store, false)
         }
+        // Entities held in memory (a database's snapshot) have no file to check one by one:
+        // a snapshot of another generation is read whole.
+        Ok((store, _)) if store.dialect.memory_files().is_some() => {
+            let store = Store::load_with(root, kind, detected_by, None, reads);
+            (store, true)
+        }
         Ok((mut store, saved)) => {
             let report = store.revalidate();
             store.load_ms = started.elapsed().as_millis();
