@@ -110,8 +110,8 @@ pub trait Format: Sync {
         None
     }
 
-    /// For a root whose files only folio writes (a database's mirror folder): a value that
-    /// changes whenever any of them may have changed, read before the files are. The store
+    /// For a root whose entities only folio writes (a database's snapshot): a value that
+    /// changes whenever any of them may have changed, read before they are. The store
     /// cache keeps it with its snapshot and trusts the snapshot without a stat per file
     /// while it is the same. None: unknown or changing now (the files are checked).
     fn files_token(&self, _root: &Path) -> Option<u64> {

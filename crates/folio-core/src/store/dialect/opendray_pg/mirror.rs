@@ -1,8 +1,10 @@
-//! The folder folio reads a database through: each visible node rendered as an export file
-//! (`rows::Node::render`) in folio's own state folder, refreshed from the database on every
-//! open. Everything that reads a store (lint, show, recall, graph, the TUI) reads it as it
-//! reads a folder; every write goes to the database first (`storage`), then here. It holds
-//! no password: its marker names the database by its redacted string.
+//! The folder folio keeps for a database in its own state folder: its marker, its snapshot
+//! (`snapshot`: each visible node rendered as an export file, `rows::Node::render`, with no
+//! file per node) refreshed from the database on every open and by the live poller, and
+//! folio's state (journal, log, undo, ledger). Everything that reads a store (lint, show,
+//! recall, graph, the TUI) parses the snapshot's renderings as it parses a folder's files;
+//! every write goes to the database first (`storage`), then to the snapshot. It holds no
+//! password: its marker names the database by its redacted string.
 use std::collections::HashMap;
 use std::fs;
 use std::io;
@@ -108,7 +110,7 @@ pub fn state_dir(root: &Path) -> PathBuf {
     plain.unwrap_or_else(|| root.to_path_buf()).join(".folio")
 }
 
-/// Read every visible node of the database into its mirror folder; the folder's root.
+/// Read every visible node of the database into its folder's snapshot; the folder's root.
 pub fn sync(at: &Locator, archived: bool) -> Result<PathBuf, String> {
     let mut client = at.connect()?;
     super::schema::check(&mut client, at)?;

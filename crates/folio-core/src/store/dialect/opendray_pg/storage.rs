@@ -2,7 +2,8 @@
 //! each node is locked (`SELECT … FOR UPDATE`), rendered and compared with the digest folio
 //! read — a node an agent changed since is a conflict and nothing is written — then updated
 //! (`translate`), its edges and fact sources with it. The folder engine then journals the
-//! mirror's files, the audit line, the review ledger and the undo record, and commits the
+//! nodes' renderings (laid down as files for the decision only, `staging`), the audit line,
+//! the review ledger and the undo record, and commits the
 //! transaction as its last step before its own commit (`apply_plan_committing`): a commit
 //! the database refuses — a deferred trigger, a dropped connection, a restart — rolls all of
 //! them back, so folio keeps no trace of a decision that did not happen. A connection lost
