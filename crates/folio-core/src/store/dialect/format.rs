@@ -118,6 +118,13 @@ pub trait Format: Sync {
         None
     }
 
+    /// For a root whose entities are held in memory (`Dialect::memory_files`): the entity
+    /// paths that changed since its `files_token` was `token`, when known — a store cached
+    /// then is brought up to date by re-reading those alone. None: read it whole.
+    fn changed_since(&self, _root: &Path, _token: u64) -> Option<Vec<String>> {
+        None
+    }
+
     /// Whether a sampled file's frontmatter carries this format's marks (detection without a
     /// marker; the formats are asked in the registry's sniffing order, the first claims it).
     fn sniff(&self, _file: &Sniffed) -> bool {

@@ -47,6 +47,9 @@ impl Format for OpendrayPgFormat {
     fn files_token(&self, root: &Path) -> Option<u64> {
         super::mirror::generation(root)
     }
+    fn changed_since(&self, root: &Path, token: u64) -> Option<Vec<String>> {
+        super::snapshot::changed_since(root, token)
+    }
     fn poll_source(&self, root: &Path) -> Option<Box<dyn FnMut() -> Vec<std::path::PathBuf> + Send>> {
         super::mirror::poller(root)
     }

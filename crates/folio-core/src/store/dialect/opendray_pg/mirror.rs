@@ -244,7 +244,7 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
         (rows::tables(&mut tx), found.join())
     });
     let tables = tables.map_err(sql)?;
-    let taken = match found.map_err(|_| format!("{}: reading the snapshot failed", root.display()))? {
+    let mut taken = match found.map_err(|_| format!("{}: reading the snapshot failed", root.display()))? {
         snapshot::Found::Intact(s) => {
             snapshot::clear_rebuilt(root);
             s
@@ -309,7 +309,7 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
         .into_par_iter()
         .map(|n| (n.id.clone(), snapshot::Node { version: Version::default(), rel: n.path(), text: n.render() }))
         .collect();
-    let mut old = taken.nodes;
+    let mut old = std::mem::take(&mut taken.nodes);
     let mut changed: Vec<String> = Vec::new();
     let mut nodes = snapshot::Nodes::with_capacity_and_hasher(versions.len(), Default::default());
     for (id, v) in versions {
@@ -338,7 +338,8 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
     changed.dedup();
     let mut now = Snapshot { generation: 0, tables: Some(tables), nodes };
     snapshot::write(root, &mut now).map_err(err)?;
-    snapshot::publish(root, now.generation, snapshot::files(now.nodes));
+    let since = Some((taken.generation, changed.clone()));
+    snapshot::publish_change(root, now.generation, snapshot::files(now.nodes), since);
     Ok(changed)
 }
 

@@ -189,15 +189,45 @@ pub fn files(nodes: Nodes) -> MemoryFiles {
 /// The entity files this process last took for each database folder: an open, the live
 /// poller and a decision publish what they wrote here, so the loader and every read of an
 /// entity's bytes (`PgStorage::read`) find them without reading the snapshot again.
-static TAKEN: Mutex<Vec<(PathBuf, u64, Arc<MemoryFiles>)>> = Mutex::new(Vec::new());
+static TAKEN: Mutex<Vec<Taken>> = Mutex::new(Vec::new());
+
+struct Taken {
+    root: PathBuf,
+    generation: u64,
+    files: Arc<MemoryFiles>,
+    /// The generation the snapshot had before, and the paths that changed from it.
+    since: Option<(u64, Vec<String>)>,
+}
 
 /// Publish what was written at `generation` for the database folder `root`.
 pub fn publish(root: &Path, generation: u64, files: MemoryFiles) -> Arc<MemoryFiles> {
+    publish_change(root, generation, files, None)
+}
+
+/// `publish`, with the generation it replaced and the paths that changed from it (a store
+/// cached at that generation is brought up to this one by re-reading them, `changed_since`).
+pub fn publish_change(
+    root: &Path,
+    generation: u64,
+    files: MemoryFiles,
+    since: Option<(u64, Vec<String>)>,
+) -> Arc<MemoryFiles> {
     let files = Arc::new(files);
     let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-    taken.retain(|(r, ..)| r != root);
-    taken.push((root.to_path_buf(), generation, files.clone()));
+    taken.retain(|t| t.root != root);
+    taken.push(Taken { root: root.to_path_buf(), generation, files: files.clone(), since });
     files
+}
+
+/// The paths whose renderings changed between the snapshot at generation `from` and the
+/// one this process last published, when it knows (it published the change itself).
+pub fn changed_since(root: &Path, from: u64) -> Option<Vec<String>> {
+    let taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
+    let t = taken.iter().find(|t| t.root == root)?;
+    if t.generation == from {
+        return Some(Vec::new());
+    }
+    t.since.as_ref().filter(|(was, _)| *was == from && from != 0).map(|(_, paths)| paths.clone())
 }
 
 /// The entity files of the database folder `root`: as this process last took them, else read
@@ -206,8 +236,8 @@ pub fn publish(root: &Path, generation: u64, files: MemoryFiles) -> Arc<MemoryFi
 pub fn files_of(root: &Path) -> Arc<MemoryFiles> {
     {
         let taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, _, files)) = taken.iter().find(|(r, ..)| r == root) {
-            return files.clone();
+        if let Some(t) = taken.iter().find(|t| t.root == root) {
+            return t.files.clone();
         }
     }
     match read(root) {
@@ -219,7 +249,7 @@ pub fn files_of(root: &Path) -> Arc<MemoryFiles> {
 /// The generation this process last published for `root`, if any.
 pub fn published(root: &Path) -> Option<u64> {
     let taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-    taken.iter().find(|(r, ..)| r == root).map(|(_, g, _)| *g)
+    taken.iter().find(|t| t.root == root).map(|t| t.generation)
 }
 
 /// Where the last open noted a damaged snapshot it rebuilt (`note_rebuilt`), under `.folio`.
