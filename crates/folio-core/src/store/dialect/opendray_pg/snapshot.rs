@@ -80,14 +80,20 @@ pub fn generation(root: &Path) -> Option<u64> {
 }
 
 /// Written atomically under a new generation (set in `s`): a reader sees the old snapshot or
-/// the new one.
+/// the new one. Not synced to the disk: it is a cache of the database, and what a crash
+/// leaves of it (nothing, or bytes that do not check) is read again from the database; a
+/// sync of 100 MB on every changed open would cost more than reading the nodes did.
 pub fn write(root: &Path, s: &mut Snapshot) -> io::Result<()> {
     s.generation = fresh_generation();
     let p = path(root);
-    if let Some(dir) = p.parent() {
-        std::fs::create_dir_all(dir)?;
+    let dir = p.parent().unwrap_or(root);
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!(".{FILE}.folio-tmp-{}", std::process::id()));
+    let written = std::fs::write(&tmp, encode(s)).and_then(|()| std::fs::rename(&tmp, &p));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    crate::store::read::fsio::write_atomic(&p, &encode(s))
+    written
 }
 
 /// A new generation: unique enough across processes (the clock's nanoseconds mixed with the
