@@ -238,25 +238,32 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
         .isolation_level(postgres::IsolationLevel::RepeatableRead)
         .start()
         .map_err(sql)?;
+    let rebuilt = |why: &str| {
+        let why = format!("{}: {why}; it was rebuilt from the database", snapshot::path(root).display());
+        snapshot::note_rebuilt(root, &why);
+        Snapshot::default()
+    };
     // While the server sums, the snapshot is read and checked.
     let (tables, found) = std::thread::scope(|s| {
-        let found = s.spawn(|| snapshot::read(root));
+        let found = s.spawn(|| snapshot::read_checked(root));
         (rows::tables(&mut tx), found.join())
     });
     let tables = tables.map_err(sql)?;
     let mut taken = match found.map_err(|_| format!("{}: reading the snapshot failed", root.display()))? {
-        snapshot::Found::Intact(s) => {
+        snapshot::Checked::Intact { tables: taken, .. } if taken == Some(tables) => {
             snapshot::clear_rebuilt(root);
-            s
+            tx.commit().map_err(sql)?;
+            return Ok(Vec::new());
         }
-        snapshot::Found::Missing => Snapshot::default(),
-        snapshot::Found::Damaged(why) => {
-            snapshot::note_rebuilt(
-                root,
-                &format!("{}: {why}; it was rebuilt from the database", snapshot::path(root).display()),
-            );
-            Snapshot::default()
-        }
+        snapshot::Checked::Intact { bytes, .. } => match snapshot::decode_checked(&bytes) {
+            Ok(s) => {
+                snapshot::clear_rebuilt(root);
+                s
+            }
+            Err(why) => rebuilt(&why),
+        },
+        snapshot::Checked::Missing => Snapshot::default(),
+        snapshot::Checked::Damaged(why) => rebuilt(&why),
     };
     if taken.tables == Some(tables) {
         tx.commit().map_err(sql)?;

@@ -61,14 +61,38 @@ pub fn path(root: &Path) -> PathBuf {
 }
 
 pub fn read(root: &Path) -> Found {
-    match std::fs::read(path(root)) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Found::Missing,
-        Err(e) => Found::Damaged(format!("cannot read: {e}")),
-        Ok(b) => match decode(&b) {
+    match read_checked(root) {
+        Checked::Missing => Found::Missing,
+        Checked::Damaged(why) => Found::Damaged(why),
+        Checked::Intact { bytes, .. } => match decode(&bytes) {
             Ok(s) => Found::Intact(s),
             Err(why) => Found::Damaged(why.to_string()),
         },
     }
+}
+
+/// The snapshot's bytes, checked (magic, checksum) but not decoded, with the tables it took:
+/// an open whose tables did not change needs no node of it.
+pub enum Checked {
+    Missing,
+    Damaged(String),
+    Intact { tables: Option<Tables>, bytes: Vec<u8> },
+}
+
+pub fn read_checked(root: &Path) -> Checked {
+    match std::fs::read(path(root)) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Checked::Missing,
+        Err(e) => Checked::Damaged(format!("cannot read: {e}")),
+        Ok(bytes) => match check(&bytes) {
+            Ok((_, tables)) => Checked::Intact { tables, bytes },
+            Err(why) => Checked::Damaged(why.to_string()),
+        },
+    }
+}
+
+/// Decode bytes `read_checked` found intact.
+pub fn decode_checked(bytes: &[u8]) -> Result<Snapshot, String> {
+    decode(bytes).map_err(str::to_string)
 }
 
 /// The generation of the snapshot on disk, from its header alone (a damaged one is found
@@ -130,7 +154,8 @@ fn encode(s: &Snapshot) -> Vec<u8> {
     out
 }
 
-fn decode(b: &[u8]) -> Result<Snapshot, &'static str> {
+/// The header of bytes whose magic and checksum hold: the generation and the tables.
+fn check(b: &[u8]) -> Result<(u64, Option<Tables>), &'static str> {
     let rest = b.strip_prefix(MAGIC).ok_or("not a snapshot of this folio version")?;
     if rest.len() < HEADER - 8 {
         return Err("cut short");
@@ -141,6 +166,17 @@ fn decode(b: &[u8]) -> Result<Snapshot, &'static str> {
     }
     let bad = "its checksum matches but its contents do not parse";
     let mut r = Reader(&rest[4..]);
+    let generation = r.u64().ok_or(bad)?;
+    let known = r.take(1).ok_or(bad)? == [1];
+    let mut sum = || Some(TableSum { rows: r.u64()? as i64, xor: r.u64()? as i64 });
+    let tables = Tables { nodes: sum().ok_or(bad)?, edges: sum().ok_or(bad)?, sources: sum().ok_or(bad)? };
+    Ok((generation, known.then_some(tables)))
+}
+
+fn decode(b: &[u8]) -> Result<Snapshot, &'static str> {
+    check(b)?;
+    let bad = "its checksum matches but its contents do not parse";
+    let mut r = Reader(&b[MAGIC.len() + 4..]);
     let generation = r.u64().ok_or(bad)?;
     let known = match r.take(1).ok_or(bad)? {
         [0] => false,
@@ -249,6 +285,33 @@ pub fn files_of(root: &Path) -> Arc<MemoryFiles> {
     match read(root) {
         Found::Intact(s) => publish(root, s.generation, files(s.nodes)),
         _ => Arc::new(MemoryFiles::new()),
+    }
+}
+
+/// Replace, in place, the renderings at these paths (None: gone) in what this process
+/// publishes for `root`; what they were comes back (`patch` it back to undo).
+pub fn patch(root: &Path, changes: Vec<(String, Option<String>)>) -> Vec<(String, Option<String>)> {
+    let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(t) = taken.iter_mut().find(|t| t.root == root) else { return Vec::new() };
+    let files = Arc::make_mut(&mut t.files);
+    changes
+        .into_iter()
+        .map(|(rel, text)| {
+            let was = match text {
+                Some(text) => files.insert(rel.clone(), text),
+                None => files.remove(&rel),
+            };
+            (rel, was)
+        })
+        .collect()
+}
+
+/// What this process publishes for `root` is now the snapshot at `generation` (a decision
+/// patched it as it wrote it there).
+pub fn renumber(root: &Path, generation: u64) {
+    let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = taken.iter_mut().find(|t| t.root == root) {
+        (t.generation, t.since) = (generation, None);
     }
 }
 

@@ -6,9 +6,6 @@
 //! an open in another process leaves them alone (`mirror::retire_mirror`).
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-use crate::store::dialect::MemoryFiles;
 
 use super::snapshot;
 use crate::store::model::digest;
@@ -74,7 +71,7 @@ pub fn under_way(root: &Path) -> bool {
 
 /// Take a committed decision's nodes into the snapshot: each path's new rendering, or none
 /// (the node left the view, or moved to another path). Their versions are left unknown, so
-/// the next open compares them with the database again. Published for this process's loader.
+/// the next open compares them with the database again.
 pub fn into_snapshot(root: &Path, nodes: &[(String, Option<Vec<u8>>)]) -> io::Result<()> {
     let snapshot::Found::Intact(mut s) = snapshot::read(root) else { return Ok(()) };
     let by_rel: std::collections::HashMap<String, String> =
@@ -96,7 +93,8 @@ pub fn into_snapshot(root: &Path, nodes: &[(String, Option<Vec<u8>>)]) -> io::Re
         s.nodes.insert(id, snapshot::Node { version: unknown, rel: rel.clone(), text });
     }
     snapshot::write(root, &mut s)?;
-    snapshot::publish(root, s.generation, snapshot::files(s.nodes));
+    // What this process reads has them already (`show_written`): it takes the generation.
+    snapshot::renumber(root, s.generation);
     Ok(())
 }
 
@@ -104,21 +102,15 @@ pub fn into_snapshot(root: &Path, nodes: &[(String, Option<Vec<u8>>)]) -> io::Re
 /// a folder store's readers see the files the engine swapped in): what the review ledger
 /// records of an approval is the approved text. Gives back what to restore should the
 /// decision not stand (`restore`).
-pub fn show_written(root: &Path, nodes: &[(String, Option<Vec<u8>>)]) -> (Option<u64>, Arc<MemoryFiles>) {
-    let before = snapshot::files_of(root);
-    let generation = snapshot::published(root);
-    let mut now = (*before).clone();
-    for (rel, after) in nodes {
-        match after {
-            Some(bytes) => now.insert(rel.clone(), String::from_utf8_lossy(bytes).into_owned()),
-            None => now.remove(rel),
-        };
-    }
-    snapshot::publish(root, generation.unwrap_or(0), now);
-    (generation, before)
+pub fn show_written(root: &Path, nodes: &[(String, Option<Vec<u8>>)]) -> Vec<(String, Option<String>)> {
+    let changes = nodes
+        .iter()
+        .map(|(rel, after)| (rel.clone(), after.as_deref().map(|b| String::from_utf8_lossy(b).into_owned())))
+        .collect();
+    snapshot::patch(root, changes)
 }
 
 /// Put back what `show_written` replaced.
-pub fn restore(root: &Path, (generation, before): (Option<u64>, Arc<MemoryFiles>)) {
-    snapshot::publish(root, generation.unwrap_or(0), Arc::unwrap_or_clone(before));
+pub fn restore(root: &Path, was: Vec<(String, Option<String>)>) {
+    snapshot::patch(root, was.into_iter().rev().collect());
 }
