@@ -277,8 +277,7 @@ fn ignored_note(report: &Report) -> String {
 fn print_fixes(store: &Store, report: &Report) -> anyhow::Result<()> {
     let fixes = report.fixes();
     for f in &fixes {
-        let current =
-            fix::OnDisk::read(&store.abs_path(&f.path)).with_context(|| format!("{}: cannot read", f.path))?;
+        let current = fix::OnDisk::of(store, &f.path).with_context(|| format!("{}: cannot read", f.path))?;
         let new = f.apply(current.as_ref())?;
         let old = String::from_utf8_lossy(current.as_ref().map(|d| d.bytes.as_slice()).unwrap_or_default());
         let diff = fix::unified_diff(&f.path, &old, &String::from_utf8_lossy(&new));

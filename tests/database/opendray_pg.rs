@@ -120,6 +120,18 @@ fn lint_finds_the_brains_own_guards() {
         v["findings"].as_array().unwrap().iter().filter(|f| f["entity"] == "ent-untyped").collect();
     let says = |needle: &str| untyped.iter().any(|f| f["message"].as_str().unwrap_or("").contains(needle));
     assert!(says("entity_type is missing") && says("`likes`"), "{untyped:#?}");
+    // Fixes are worked out from the nodes' texts in the snapshot, as from a folder's files
+    // (no node file exists to read).
+    let fixable = v["summary"]["fixable"].as_u64().unwrap();
+    let dry = folio(state.path(), &["lint", &url, "--fix", "--dry-run"], &[]);
+    let said = text(&dry);
+    assert_ne!(dry.status.code(), Some(2), "{said}");
+    assert!(!said.contains("cannot read"), "{said}");
+    assert!(said.contains("nothing written (--dry-run)"), "{said}");
+    if fixable > 0 {
+        assert!(said.contains("+++ "), "{fixable} fixable findings, no diff: {said}");
+    }
+    eprintln!("{fixable} fixable findings on the brain");
 }
 
 #[test]
@@ -228,12 +240,14 @@ fn each_open_takes_what_agents_changed_since() {
     assert_eq!(folio(s, &["show", &url, "tool-y"], &[]).status.code(), Some(2));
     let new = json(s, &["show", &url, "sk-new", "--json"]);
     assert_eq!(new["edges"][0]["resolved"], "host-a");
-    // A mirror file removed by hand is written again from the database.
+    // No file per node: the nodes are in one snapshot of folio's state folder.
     let root = std::path::PathBuf::from(stats["root"].as_str().unwrap());
-    std::fs::remove_file(root.join("entities/host/host-a.md")).unwrap();
-    assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "Host A");
-    // A file no node is (a sync torn before its manifest was written) is removed on the next
-    // open, though no node changed.
+    let md: Vec<_> = walk(s).into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
+    assert!(md.is_empty(), "an open wrote node files: {md:?}");
+    assert!(root.join(".folio/snapshot.bin").is_file());
+    // A node file left in the folder (by an earlier build, or a decision cut short) is not
+    // read — the snapshot is — and is removed on the next open.
+    std::fs::create_dir_all(root.join("entities/host")).unwrap();
     std::fs::write(
         root.join("entities/host/stray.md"),
         "---\nid: stray\nkind: entity\nentity_type: host\ntitle: Stray\n---\n",
@@ -241,6 +255,7 @@ fn each_open_takes_what_agents_changed_since() {
     .unwrap();
     assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 7);
     assert!(!root.join("entities/host/stray.md").exists(), "the stray file was removed");
+    assert!(!root.join("entities").exists(), "the folder it left empty was removed");
 }
 
 /// An open reads the tables' sums first and groups again only a table whose sum changed;
@@ -278,7 +293,7 @@ fn a_change_to_one_table_alone_is_taken() {
     assert_eq!(edges("pb-old"), [r#""about" "tool-x""#]);
     c.batch_execute("DELETE FROM knowledge_edges WHERE src_id = 'pb-old'").unwrap();
     assert_eq!(edges("pb-old"), Vec::<String>::new());
-    // Nothing changed: nothing in the mirror folder is written.
+    // Nothing changed: nothing in the database's folder is written.
     let root = std::path::PathBuf::from(json(s, &["stats", &url, "--json"])["root"].as_str().unwrap().to_string());
     let before: Vec<_> =
         walk(&root).iter().map(|p| (p.clone(), std::fs::metadata(p).unwrap().modified().unwrap())).collect();
@@ -333,4 +348,80 @@ fn a_large_brain_reopens_through_the_cache_and_still_sees_changes() {
     let edges = json(s, &["show", &url, &other, "--json"])["edges"].clone();
     assert_eq!(edges.as_array().map(Vec::len), Some(1), "{edges:#}");
     assert_eq!(edges[0]["target"], id.as_str());
+}
+
+/// The snapshot is never trusted when its bytes do not check: a torn or damaged one is
+/// rebuilt from the database, and the open says so, naming the file.
+#[test]
+fn a_torn_or_damaged_snapshot_is_rebuilt_with_a_warning() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let stats = json(s, &["stats", &url, "--json"]);
+    assert_eq!(stats["warnings"], serde_json::json!([]), "{stats:#}");
+    let root = std::path::PathBuf::from(stats["root"].as_str().unwrap());
+    let snap = root.join(".folio/snapshot.bin");
+    let whole = std::fs::read(&snap).unwrap();
+    // An agent's change meanwhile: the rebuilt snapshot has it.
+    c.batch_execute("UPDATE knowledge_nodes SET title = 'Host A' WHERE id = 'host-a'").unwrap();
+    let damaged = {
+        let mut b = whole.clone();
+        let at = b.len() / 2;
+        b[at] ^= 0x20;
+        b
+    };
+    for (what, bytes) in [("torn", whole[..whole.len() / 2].to_vec()), ("damaged", damaged)] {
+        std::fs::write(&snap, &bytes).unwrap();
+        let stats = json(s, &["stats", &url, "--json"]);
+        assert_eq!(stats["entities"], 7, "{what}: {stats:#}");
+        let said = stats["warnings"].to_string();
+        assert!(said.contains("snapshot.bin") && said.contains("rebuilt from the database"), "{what}: {said}");
+        assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "Host A", "{what}");
+        // Said once: the next open finds it intact.
+        assert_eq!(json(s, &["stats", &url, "--json"])["warnings"], serde_json::json!([]), "{what}");
+    }
+}
+
+/// The folder an earlier folio mirrored a database into (a file per node, its manifest and
+/// generation) loses its node files on the first open by this one; folio's state there —
+/// log, undo records, review ledger — is kept, and the last decision still undoes.
+#[test]
+fn an_old_mirror_folder_loses_its_node_files_and_keeps_its_state() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let o = folio(s, &["review", &url, "approve", "svc-pg", "--as", "human:ann"], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let root = std::path::PathBuf::from(json(s, &["stats", &url, "--json"])["root"].as_str().unwrap());
+    let kept: Vec<_> = walk(&root.join(".folio"))
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().contains("snapshot"))
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    assert!(kept.iter().any(|(p, _)| p.to_string_lossy().contains("undo")), "{kept:?}");
+    // What an earlier build left: node files, its manifest and generation; and a file of
+    // someone else's beside them, not a node file.
+    for (rel, body) in [
+        ("entities/service/svc-pg.md", "---\nid: svc-pg\n---\nold\n"),
+        ("skills/sk-x.md", "---\nid: sk-x\n---\n"),
+        (".folio/mirror.bin", "FOLIOMR2"),
+        (".folio/generation", "12345\n"),
+        ("notes/mine.txt", "not folio's"),
+    ] {
+        std::fs::create_dir_all(root.join(rel).parent().unwrap()).unwrap();
+        std::fs::write(root.join(rel), body).unwrap();
+    }
+    let stats = json(s, &["stats", &url, "--json"]);
+    assert_eq!(stats["entities"], 7);
+    for gone in ["entities", "skills", ".folio/mirror.bin", ".folio/generation"] {
+        assert!(!root.join(gone).exists(), "{gone} is still there");
+    }
+    assert!(root.join("notes/mine.txt").exists(), "a file that is no node file was removed");
+    for (p, bytes) in &kept {
+        assert_eq!(&std::fs::read(p).unwrap(), bytes, "{} changed", p.display());
+    }
+    let o = folio(s, &["undo", &url, "--as", "human:ann"], &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let r = seed::row(&mut c, "svc-pg");
+    assert!(r["provenance"].get("approved").is_none(), "{r:#}");
 }

@@ -36,7 +36,16 @@ pub enum Job {
     /// Re-read changed paths into a copy of the store.
     Refresh(Arc<Store>, Vec<PathBuf>),
     /// Read and parse an entity's body (`span` within the file, after `body_start`).
-    ReadBody { rel: String, abs: PathBuf, start: u32, end: u32, limit: u64, embeds: Vec<EmbedSource> },
+    ReadBody {
+        rel: String,
+        abs: PathBuf,
+        start: u32,
+        end: u32,
+        limit: u64,
+        embeds: Vec<EmbedSource>,
+        /// The store's entity files when it holds them in memory (a database's snapshot).
+        memory: Option<std::sync::Arc<folio_core::store::dialect::MemoryFiles>>,
+    },
     /// Put text on the clipboard; `what` names it in the status bar.
     Copy { text: String, what: String },
     /// Give the terminal back to the shell until resumed (handled by the terminal loop).
@@ -247,8 +256,8 @@ fn background(job: Job, source: &Source) -> Option<Event> {
             None
         }
         Job::Refresh(store, paths) => Some(store::jobs::refresh(&store, &paths)),
-        Job::ReadBody { rel, abs, start, end, limit, embeds } => {
-            let body = reader::jobs::read(&rel, &abs, (start, end), limit, &embeds);
+        Job::ReadBody { rel, abs, start, end, limit, embeds, memory } => {
+            let body = reader::jobs::read(&rel, &abs, (start, end), limit, &embeds, memory.as_deref());
             Some(Event::BodyRead { body, path: rel })
         }
         Job::Review(job) => Some(Event::Review(review::jobs::run(*job))),

@@ -102,18 +102,26 @@ pub trait Format: Sync {
         None
     }
 
-    /// For a root this format read from elsewhere (a database's mirror folder): a call that
-    /// re-reads what changed at the source into the folder, made every `watch::POLL` while
-    /// the store is watched (the watch then sees the files change). None: a plain folder.
-    fn poll_source(&self, _root: &Path) -> Option<Box<dyn FnMut() + Send>> {
+    /// For a root this format read from elsewhere (a database's folder): a call that
+    /// re-reads what changed at the source, made every `watch::POLL` while the store is
+    /// watched; it gives the paths of the entities that changed (the watch reports them as
+    /// changed files). None: a plain folder.
+    fn poll_source(&self, _root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
         None
     }
 
-    /// For a root whose files only folio writes (a database's mirror folder): a value that
-    /// changes whenever any of them may have changed, read before the files are. The store
+    /// For a root whose entities only folio writes (a database's snapshot): a value that
+    /// changes whenever any of them may have changed, read before they are. The store
     /// cache keeps it with its snapshot and trusts the snapshot without a stat per file
     /// while it is the same. None: unknown or changing now (the files are checked).
     fn files_token(&self, _root: &Path) -> Option<u64> {
+        None
+    }
+
+    /// For a root whose entities are held in memory (`Dialect::memory_files`): the entity
+    /// paths that changed since its `files_token` was `token`, when known — a store cached
+    /// then is brought up to date by re-reading those alone. None: read it whole.
+    fn changed_since(&self, _root: &Path, _token: u64) -> Option<Vec<String>> {
         None
     }
 

@@ -74,6 +74,10 @@ pub struct SourceFile<'a> {
     pub parseable: bool,
 }
 
+/// Entity files held in memory (`Dialect::memory_files`): each file's text by its path
+/// relative to the root, in path order.
+pub type MemoryFiles = std::collections::BTreeMap<String, String>;
+
 /// A store-level message (not tied to one entity): manifest warnings, chain warnings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoreWarning {
@@ -209,6 +213,13 @@ pub trait Dialect: Send + Sync {
     // -- storage seam (issue 16): a format whose store is not a folder (a database) returns
     // its own backend; None is the journaled folder engine.
     fn storage<'s>(&self, _store: &'s Store) -> Option<Box<dyn crate::store::write::storage::Storage + 's>> {
+        None
+    }
+
+    /// The entity files of a store kept in memory instead of a folder (a database's
+    /// snapshot, `opendray_pg::snapshot`): the loader parses these and reads no entity file
+    /// from the folder, and the store's `storage()` reads from them. None: read the folder.
+    fn memory_files(&self) -> Option<std::sync::Arc<MemoryFiles>> {
         None
     }
 

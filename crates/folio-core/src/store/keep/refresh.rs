@@ -117,8 +117,22 @@ impl Store {
         let mut report = RefreshReport::default();
         let mut other = Vec::new();
         let mut found = Vec::new();
+        // Entity files held in memory (a database's snapshot) are there when it holds them.
+        let memory = self.dialect.memory_files();
         for rel in &rels {
             let had = self.has_file(rel);
+            if let Some(files) = memory.as_deref().filter(|_| self.dialect.role(rel) == FileRole::Entity) {
+                match (files.contains_key(rel), had) {
+                    (true, true) => report.changed.push(rel.clone()),
+                    (true, false) => report.added.push(rel.clone()),
+                    (false, true) => report.removed.push(rel.clone()),
+                    (false, false) => {}
+                }
+                if files.contains_key(rel) {
+                    found.push(FoundFile { rel: rel.clone(), role: FileRole::Entity, symlink_inside: None });
+                }
+                continue;
+            }
             let abs = self.root.join(rel);
             let Ok(meta) = fs::symlink_metadata(&abs) else {
                 if had {

@@ -43,16 +43,21 @@ impl Drop for Poller {
     }
 }
 
-/// The poller of a root whose format keeps it from a source that is not a folder.
-fn poll_source(root: &Path) -> Option<Poller> {
+/// The poller of a root whose format keeps it from a source that is not a folder; what it
+/// finds changed goes to `report`.
+fn poll_source(root: &Path, report: impl FnMut(Vec<PathBuf>) + Send + 'static) -> Option<Poller> {
     let mut refresh = crate::store::dialect::formats().find_map(|f| f.poll_source(root))?;
+    let mut report = report;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let stopped = stop.clone();
     std::thread::spawn(move || {
         while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
             std::thread::sleep(POLL);
             if !stopped.load(std::sync::atomic::Ordering::Relaxed) {
-                refresh();
+                let changed = refresh();
+                if !changed.is_empty() {
+                    report(changed);
+                }
             }
         }
     });
@@ -62,13 +67,17 @@ fn poll_source(root: &Path) -> Option<Poller> {
 /// Watch `root` recursively; `on_change` receives each debounced batch of changed paths
 /// (deduplicated, hidden directories such as `.git` left out) on the watcher's thread. A
 /// root read from a database is also re-read from it when it changes (`Format::poll_source`),
-/// so agents' writes there arrive as changed files.
+/// and the entities the poller found changed arrive as changed paths too.
 pub fn watch(
     root: &Path,
     on_change: impl FnMut(Vec<PathBuf>) + Send + 'static,
 ) -> Result<StoreWatcher, notify_debouncer_full::notify::Error> {
     let root_for_filter = root.to_path_buf();
-    let mut on_change = paced(BURST_GAP, on_change);
+    // Shared with the poller: a database's changes come from it, not from files.
+    let on_change = std::sync::Arc::new(std::sync::Mutex::new(paced(BURST_GAP, on_change)));
+    let polled = on_change.clone();
+    let on_change = move |paths| (on_change.lock().unwrap_or_else(|e| e.into_inner()))(paths);
+    let polled = move |paths| (polled.lock().unwrap_or_else(|e| e.into_inner()))(paths);
     let mut debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
         let Ok(events) = result else { return };
         let mut paths: Vec<PathBuf> = Vec::new();
@@ -89,7 +98,7 @@ pub fn watch(
         }
     })?;
     debouncer.watch(root, RecursiveMode::Recursive)?;
-    Ok(StoreWatcher { _debouncer: debouncer, _poller: poll_source(root) })
+    Ok(StoreWatcher { _debouncer: debouncer, _poller: poll_source(root, polled) })
 }
 
 /// `deliver` called with the batches given to the returned function, no two calls closer than

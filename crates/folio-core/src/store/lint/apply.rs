@@ -51,7 +51,7 @@ pub fn fixes_changeset(store: &Store, report: &Report, by: &str) -> Result<(Opti
     if !entity_findings.is_empty() {
         let fixes: Vec<&Fix> = entity_findings.iter().filter_map(|f| f.fix.as_ref()).collect();
         for fix in super::fix::merge_per_file(&fixes) {
-            let current = OnDisk::read(&store.abs_path(&fix.path)).ok().flatten();
+            let current = OnDisk::of(store, &fix.path).ok().flatten();
             let new = fix.apply(current.as_ref()).map_err(|e| WriteError::Invalid(e.to_string()))?;
             // The fix accepted these bytes: the write path checks the file still holds them.
             edits.push((fix.path.clone(), current.as_ref().map(|d| content_hash(&d.bytes)), new));

@@ -83,6 +83,16 @@ impl OnDisk {
         Ok(Some(OnDisk { bytes, stamp: Some(stamp) }))
     }
 
+    /// The entity file `rel` of `store` as a fix reads it: from the store's folder, or, for a
+    /// store whose entity files are held in memory (a database's snapshot,
+    /// `Dialect::memory_files`), its text there, with no stamp.
+    pub fn of(store: &crate::store::Store, rel: &str) -> io::Result<Option<OnDisk>> {
+        match store.dialect.memory_files() {
+            Some(files) => Ok(files.get(rel).map(|text| OnDisk::bytes(text.as_bytes()))),
+            None => OnDisk::read(&store.abs_path(rel)),
+        }
+    }
+
     /// Bytes held in memory, with no stamp: only a fix bound to their hash applies to them.
     pub fn bytes(bytes: impl Into<Vec<u8>>) -> OnDisk {
         OnDisk { bytes: bytes.into(), stamp: None }

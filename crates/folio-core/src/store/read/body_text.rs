@@ -48,6 +48,11 @@ impl<'a> RawBody<'a> {
         Some(RawBody { bytes, from })
     }
 
+    /// The same bytes, owned (no longer borrowing the text they were cut from).
+    fn into_owned(self) -> RawBody<'static> {
+        RawBody { bytes: Cow::Owned(self.bytes.into_owned()), from: self.from }
+    }
+
     /// The body's text (borrowed when it is valid UTF-8).
     pub fn text(&self) -> Cow<'_, str> {
         let bytes = &self.bytes[self.from..];
@@ -75,6 +80,11 @@ fn read_range(e: &Entity) -> (u64, u64) {
 /// order share their folder's descriptor); `None` as for `body`.
 pub fn body_bytes(store: &Store, idx: EntityIdx, opener: &mut FolderOpener) -> Option<RawBody<'static>> {
     let e = store.entity(idx);
+    // A store held in memory (a database's snapshot) has no file to open.
+    if let Some(files) = store.dialect.memory_files() {
+        let text = files.get(&e.path)?;
+        return body_bytes_in(e, text)?.map(RawBody::into_owned);
+    }
     body_bytes_at(e, &store.abs_path(&e.path), opener)
 }
 

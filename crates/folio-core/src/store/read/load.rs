@@ -144,8 +144,13 @@ pub fn walk_and_read(
 ) -> Loaded {
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let shared = Mutex::new(Loaded::default());
+    // A store whose entity files are held in memory (a database's snapshot): the folder is
+    // walked for its other files only, and the entities are parsed from memory meanwhile
+    // (their query words are then counted after the load, as `TextRecall::open_for` reads them).
+    let memory = dialect.memory_files();
+    let in_memory = memory.is_some();
     let query = match pass {
-        BodyPass::CountWords(words) => Some(QueryWords::new(words)),
+        BodyPass::CountWords(words) if !in_memory => Some(QueryWords::new(words)),
         _ => None,
     };
     let terms = matches!(pass, BodyPass::Terms);
@@ -157,9 +162,19 @@ pub fn walk_and_read(
         shared: &shared,
         terms,
         query: query.as_ref(),
+        in_memory,
     };
-    walker(root).threads(walk_threads()).build_parallel().visit(&mut builder);
+    let from_memory = rayon::join(
+        || walker(root).threads(walk_threads()).build_parallel().visit(&mut builder),
+        || memory.as_deref().map(|files| read_memory(files, dialect, progress, terms)),
+    )
+    .1;
     let mut loaded = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some((entities, parts)) = from_memory {
+        let start = loaded.entities.len();
+        loaded.entities.extend(entities);
+        loaded.parts.extend(parts.into_iter().map(|(at, part)| (start + at, part)));
+    }
     let (entities, order) = sort_entities(std::mem::take(&mut loaded.entities));
     loaded.entities = entities;
     if terms {
@@ -188,6 +203,8 @@ struct ReaderBuilder<'s> {
     shared: &'s Mutex<Loaded>,
     terms: bool,
     query: Option<&'s QueryWords<'s>>,
+    /// The entity files are in memory (`Dialect::memory_files`): those in the folder are not read.
+    in_memory: bool,
 }
 
 /// The walker threads' terms as one table in the entities' sorted order: `order[j]` is the
@@ -218,6 +235,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for ReaderBuilder<'s> {
             values: SharedValues::default(),
             terms: self.terms.then(Tokeniser::default),
             counting: self.query.map(|q| Counting { query: q, scratch: String::new(), counted: Vec::new() }),
+            in_memory: self.in_memory,
         })
     }
 }
@@ -237,6 +255,7 @@ struct Reader<'s> {
     terms: Option<Tokeniser>,
     /// The counts of a query's words in `mine.entities`, in the same order, when asked.
     counting: Option<Counting<'s>>,
+    in_memory: bool,
 }
 
 /// One walker thread's counts of a query's words (`BodyPass::CountWords`).
@@ -255,6 +274,7 @@ enum Bodies<'a, 's> {
 impl ignore::ParallelVisitor for Reader<'_> {
     fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
         match classify(self.root, self.canonical_root, self.dialect, entry) {
+            Walked::File(f, _) if f.role == FileRole::Entity && self.in_memory => {}
             Walked::File(f, path) if f.role == FileRole::Entity => {
                 if let Some(p) = self.progress {
                     p.total.fetch_add(1, Ordering::Relaxed);
@@ -322,11 +342,15 @@ pub fn read_entities(
     if let Some(p) = progress {
         p.total.store(files.iter().filter(|f| f.role == FileRole::Entity).count(), Ordering::Relaxed);
     }
+    let memory = dialect.memory_files();
     let mut entities: Vec<Entity> = files
         .par_iter()
         .filter(|f| f.role == FileRole::Entity)
         .map_init(<(fsio::FolderOpener, SharedValues)>::default, |(opener, values), f| {
-            let parsed = read_one(&root.join(&f.rel), f, dialect, opener, values, None);
+            let parsed = match memory.as_deref() {
+                Some(m) => read_in_memory(&f.rel, m.get(&f.rel).map(String::as_str), dialect, values, None),
+                None => read_one(&root.join(&f.rel), f, dialect, opener, values, None),
+            };
             if let Some(p) = progress {
                 p.done.fetch_add(1, Ordering::Relaxed);
             }
@@ -414,6 +438,99 @@ fn read_one(
             }
         }
     }
+    let read = Read { bytes, problems, size, mtime, readable, whole };
+    parse_read(&found.rel, read, dialect, values, bodies, &mut |e| body_text::body_bytes_at(e, path, opener))
+}
+
+/// An entity file's bytes as read, and what reading them found.
+struct Read {
+    bytes: Vec<u8>,
+    problems: Vec<Problem>,
+    size: u64,
+    mtime: i64,
+    readable: bool,
+    /// The bytes are the whole file: a body can be cut from them.
+    whole: bool,
+}
+
+/// The entity file `rel` held in memory (`Dialect::memory_files`), parsed as `read_one`
+/// parses a file of the same bytes; a file not there any more is unreadable, as on disk.
+fn read_in_memory(
+    rel: &str,
+    text: Option<&str>,
+    dialect: &dyn Dialect,
+    values: &mut SharedValues,
+    terms: Option<&mut Tokeniser>,
+) -> Vec<Entity> {
+    let read = match text {
+        Some(t) => {
+            let bytes = t.as_bytes().to_vec();
+            let size = bytes.len() as u64;
+            Read { bytes, problems: Vec::new(), size, mtime: 0, readable: true, whole: true }
+        }
+        None => Read {
+            bytes: Vec::new(),
+            problems: vec![Problem::new(rule::UNREADABLE, "cannot read: no longer in the store", 1, 1)],
+            size: 0,
+            mtime: 0,
+            readable: false,
+            whole: false,
+        },
+    };
+    parse_read(rel, read, dialect, values, terms.map(Bodies::Tokenise), &mut |_| None)
+}
+
+/// The entities of every file held in memory, parsed on every core in chunks, and each
+/// chunk's terms with where its entities start (as the walker threads give them).
+fn read_memory(
+    files: &crate::store::dialect::MemoryFiles,
+    dialect: &dyn Dialect,
+    progress: Option<&LoadProgress>,
+    terms: bool,
+) -> (Vec<Arc<Entity>>, Vec<(usize, Part)>) {
+    if let Some(p) = progress {
+        p.total.fetch_add(files.len(), Ordering::Relaxed);
+    }
+    let all: Vec<(&String, &String)> = files.iter().collect();
+    let chunk = all.len().div_ceil(walk_threads().max(1) * 4).max(64);
+    let chunks: Vec<(Vec<Arc<Entity>>, Option<Part>)> = all
+        .par_chunks(chunk)
+        .map(|files| {
+            let mut values = SharedValues::default();
+            let mut tokens = terms.then(Tokeniser::default);
+            let mut out = Vec::with_capacity(files.len());
+            for (rel, text) in files {
+                let read = read_in_memory(rel, Some(text), dialect, &mut values, tokens.as_mut());
+                out.extend(read.into_iter().map(Arc::new));
+                if let Some(p) = progress {
+                    p.done.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            (out, tokens.map(Tokeniser::into_part))
+        })
+        .collect();
+    let mut entities = Vec::with_capacity(all.len());
+    let mut parts = Vec::new();
+    for (mine, part) in chunks {
+        if let Some(part) = part {
+            parts.push((entities.len(), part));
+        }
+        entities.extend(mine);
+    }
+    (entities, parts)
+}
+
+/// Parse what was read of the file `rel`; `reread` reads an entity's body when it cannot be
+/// cut from the bytes in hand.
+fn parse_read(
+    rel: &str,
+    read: Read,
+    dialect: &dyn Dialect,
+    values: &mut SharedValues,
+    bodies: Option<Bodies<'_, '_>>,
+    reread: &mut dyn FnMut(&Entity) -> Option<body_text::RawBody<'static>>,
+) -> Vec<Entity> {
+    let Read { bytes, mut problems, size, mtime, mut readable, mut whole } = read;
     let probe = &bytes[..bytes.len().min(8192)];
     if readable && memchr::memchr(0, probe).is_some() {
         problems.push(Problem::new(rule::BINARY, "binary content (NUL bytes); not parsed", 1, 1));
@@ -440,7 +557,7 @@ fn read_one(
     };
     let text = if readable { text } else { String::new() };
     let lines = LineIndex::new(&text);
-    let source = SourceFile { rel: &found.rel, text: &text, lines: &lines, problems: &problems, parseable: readable };
+    let source = SourceFile { rel, text: &text, lines: &lines, problems: &problems, parseable: readable };
     let mut entities = dialect.parse(&source);
     for e in &mut entities {
         e.file_size = size;
@@ -456,7 +573,7 @@ fn read_one(
             // What `body_text::body_bytes` would read, cut from the text in hand when it is the
             // file's bytes (else read as it reads it).
             let cut = if readable && whole { body_text::body_bytes_in(e, &text) } else { None };
-            let raw = cut.unwrap_or_else(|| body_text::body_bytes_at(e, path, opener));
+            let raw = cut.unwrap_or_else(|| reread(e));
             let body = raw.as_ref().map(|raw| raw.text());
             match &mut bodies {
                 Bodies::Tokenise(t) => {

@@ -86,7 +86,7 @@ pub fn diff(store: &Store, findings: &[Finding]) -> Result<Vec<String>, String> 
     }
     let mut out = Vec::new();
     for f in fix::merge_per_file(&fixes) {
-        let current = fix::OnDisk::read(&store.abs_path(&f.path)).map_err(|e| format!("{}: {e}", f.path))?;
+        let current = fix::OnDisk::of(store, &f.path).map_err(|e| format!("{}: {e}", f.path))?;
         let new = f.apply(current.as_ref()).map_err(|e| e.to_string())?;
         let old =
             String::from_utf8_lossy(current.as_ref().map(|d| d.bytes.as_slice()).unwrap_or_default()).into_owned();

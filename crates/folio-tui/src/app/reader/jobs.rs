@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::app::model::Body;
 use crate::markdown::doc;
+use folio_core::store::dialect::MemoryFiles;
 use folio_core::store::read::fsio;
 
 /// Read the body and fill its embeds (a read that failed is answered as it is).
@@ -13,12 +14,25 @@ pub fn read(
     (start, end): (u32, u32),
     limit: u64,
     embeds: &[EmbedSource],
+    memory: Option<&MemoryFiles>,
 ) -> Result<Body, String> {
-    let mut body = read_body(rel, abs, start, end, limit);
+    let mut body = read_body_from(rel, abs, memory, start, end, limit);
     if let Ok(b) = body.as_mut() {
-        fill_embeds(b, embeds);
+        fill_embeds(b, embeds, memory);
     }
     body
+}
+
+/// At most `cap` bytes of the entity file `rel`: from memory when the store holds its files
+/// there (a database's snapshot), else from `abs`.
+fn read_capped(rel: &str, abs: &std::path::Path, memory: Option<&MemoryFiles>, cap: u64) -> std::io::Result<Vec<u8>> {
+    match memory {
+        Some(files) => {
+            let text = files.get(rel).ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))?;
+            Ok(text.as_bytes()[..text.len().min(cap as usize)].to_vec())
+        }
+        None => fsio::read_capped(abs, cap).map(|(bytes, _)| bytes),
+    }
 }
 
 /// Where a link of the entity being read leads, for embeds to read it (resolved by the store
@@ -38,13 +52,13 @@ pub struct EmbedSource {
 const EMBED_LIMIT: u64 = 64 * 1024;
 
 /// Fill the note embeds of a body from the entities its links resolve to.
-fn fill_embeds(body: &mut Body, sources: &[EmbedSource]) {
+fn fill_embeds(body: &mut Body, sources: &[EmbedSource], memory: Option<&MemoryFiles>) {
     crate::markdown::embeds::fill(&mut body.doc, &mut |target: &str| {
         let Some(s) = sources.iter().find(|s| s.target == target) else {
             return Err("not a note in this store".to_string());
         };
         let end = s.end.min(s.start.saturating_add(EMBED_LIMIT as u32));
-        let (bytes, _) = fsio::read_capped(&s.abs, u64::from(end)).map_err(|e| format!("{}: {e}", s.rel))?;
+        let bytes = read_capped(&s.rel, &s.abs, memory, u64::from(end)).map_err(|e| format!("{}: {e}", s.rel))?;
         if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
             return Err(format!("{}: binary content; not shown", s.rel));
         }
@@ -56,8 +70,20 @@ fn fill_embeds(body: &mut Body, sources: &[EmbedSource]) {
 
 /// Read at most `limit` bytes of an entity's body and parse it.
 pub fn read_body(rel: &str, abs: &std::path::Path, start: u32, end: u32, limit: u64) -> Result<Body, String> {
+    read_body_from(rel, abs, None, start, end, limit)
+}
+
+/// `read_body`, from memory when the store holds its files there.
+fn read_body_from(
+    rel: &str,
+    abs: &std::path::Path,
+    memory: Option<&MemoryFiles>,
+    start: u32,
+    end: u32,
+    limit: u64,
+) -> Result<Body, String> {
     let cap = (end as u64).min(start as u64 + limit).max(start as u64);
-    let (bytes, _) = fsio::read_capped(abs, cap).map_err(|e| format!("{rel}: {e}"))?;
+    let bytes = read_capped(rel, abs, memory, cap).map_err(|e| format!("{rel}: {e}"))?;
     if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
         return Ok(Body { doc: doc::parse(""), notice: Some(format!("{rel}: binary content; not shown")) });
     }

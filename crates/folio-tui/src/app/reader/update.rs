@@ -147,6 +147,7 @@ pub fn read_body(model: &Model, store: &Store, idx: EntityIdx) -> Vec<Job> {
         start: e.body_start.max(e.span.start),
         end: e.span.end,
         limit: model.config.preview_limit_kb * 1024,
+        memory: store.dialect.memory_files(),
     }]
 }
 

@@ -17,7 +17,8 @@ impl Format for OpendrayPgFormat {
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::OpendrayPg::open(root))
     }
-    /// A connection string: the database is read into its mirror folder, which is the root.
+    /// A connection string: the database is read into its snapshot, in its folder of folio's
+    /// state, which is the root.
     fn locate(&self, locator: &str, archived: bool) -> Option<Result<(DialectKind, Marker), String>> {
         if !super::conn::is_locator(locator) {
             return None;
@@ -46,10 +47,13 @@ impl Format for OpendrayPgFormat {
     fn files_token(&self, root: &Path) -> Option<u64> {
         super::mirror::generation(root)
     }
-    fn poll_source(&self, root: &Path) -> Option<Box<dyn FnMut() + Send>> {
+    fn changed_since(&self, root: &Path, token: u64) -> Option<Vec<String>> {
+        super::snapshot::changed_since(root, token)
+    }
+    fn poll_source(&self, root: &Path) -> Option<Box<dyn FnMut() -> Vec<std::path::PathBuf> + Send>> {
         super::mirror::poller(root)
     }
-    /// The mirror's files change only when a sync or a write rewrites them, and the
+    /// The snapshot changes only when an open, the poller or a write rewrites it, and the
     /// age-based guards count whole days, which the cache's one-day limit keeps.
     fn cacheable(&self) -> bool {
         true

@@ -1,8 +1,10 @@
-//! The folder folio reads a database through: each visible node rendered as an export file
-//! (`rows::Node::render`) in folio's own state folder, refreshed from the database on every
-//! open. Everything that reads a store (lint, show, recall, graph, the TUI) reads it as it
-//! reads a folder; every write goes to the database first (`storage`), then here. It holds
-//! no password: its marker names the database by its redacted string.
+//! The folder folio keeps for a database in its own state folder: its marker, its snapshot
+//! (`snapshot`: each visible node rendered as an export file, `rows::Node::render`, with no
+//! file per node) refreshed from the database on every open and by the live poller, and
+//! folio's state (journal, log, undo, ledger). Everything that reads a store (lint, show,
+//! recall, graph, the TUI) parses the snapshot's renderings as it parses a folder's files;
+//! every write goes to the database first (`storage`), then to the snapshot. It holds no
+//! password: its marker names the database by its redacted string.
 use std::collections::HashMap;
 use std::fs;
 use std::io;
@@ -13,19 +15,17 @@ use serde_json::json;
 
 use super::conn::Locator;
 use super::rows::Version;
-use super::{manifest, rows};
+use super::snapshot::{self, Snapshot};
+use super::rows;
 use crate::store::dialect::opendray::NODE_DIRS;
 
 /// The mirror's marker: which database (redacted) and whether archived nodes are shown.
 pub const MARKER: &str = "opendray-database.json";
 
-/// What the folder last took (`manifest`), under its `.folio` folder.
-const MANIFEST: &str = "mirror.bin";
-
-/// Which state the mirror's files are in (`generation`), under its `.folio` folder.
+/// What earlier builds kept beside their node files, under `.folio` (`retire_mirror`).
 const GENERATION: &str = "generation";
 
-/// foldhash: the keys are the mirror's own paths, 100k of them on every open.
+/// foldhash: the keys are the paths of an old mirror folder's files (`retire_mirror`).
 type FastSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 
 /// What a mirror's marker says.
@@ -110,7 +110,7 @@ pub fn state_dir(root: &Path) -> PathBuf {
     plain.unwrap_or_else(|| root.to_path_buf()).join(".folio")
 }
 
-/// Read every visible node of the database into its mirror folder; the folder's root.
+/// Read every visible node of the database into its folder's snapshot; the folder's root.
 pub fn sync(at: &Locator, archived: bool) -> Result<PathBuf, String> {
     let mut client = at.connect()?;
     super::schema::check(&mut client, at)?;
@@ -152,13 +152,13 @@ fn listens(c: &mut Client) -> bool {
     installed && c.batch_execute(&format!("LISTEN {CHANNEL}")).is_ok()
 }
 
-/// The live-reload call for a mirror folder (`Format::poll_source`). Where the brain
-/// announces its writes (`listens`), a poll only takes the notifications already in —
-/// no query at all while nothing is written — and re-reads the database when one came;
-/// elsewhere it re-reads when the tables' fingerprint changed. Errors (the server
-/// restarting) wait for the next poll; the connection is made again then, and the first
-/// poll on it re-reads (a change meanwhile is not missed).
-pub fn poller(root: &Path) -> Option<Box<dyn FnMut() + Send>> {
+/// The live-reload call for a database folder (`Format::poll_source`): the paths of the
+/// nodes it found changed. Where the brain announces its writes (`listens`), a poll only
+/// takes the notifications already in — no query at all while nothing is written — and
+/// re-reads the database when one came; elsewhere it re-reads when the tables' fingerprint
+/// changed. Errors (the server restarting) wait for the next poll; the connection is made
+/// again then, and the first poll on it re-reads (a change meanwhile is not missed).
+pub fn poller(root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
     let marker = Marker::read(root)?;
     let root = root.to_path_buf();
     let mut client: Option<Client> = None;
@@ -168,104 +168,123 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() + Send>> {
     // After a failed connect, a pause: a server that never answers holds each attempt for
     // the whole connect limit (and its thread until the server lets go).
     let mut quiet_until: Option<std::time::Instant> = None;
+    let sync = move |c: &mut Client, at: &Locator| {
+        sync_into(c, at, marker.archived, &root).map(|rels| rels.iter().map(|r| root.join(r)).collect::<Vec<_>>())
+    };
     Some(Box::new(move || {
-        let Ok(at) = Locator::known(&marker.database) else { return };
+        let Ok(at) = Locator::known(&marker.database) else { return Vec::new() };
         if client.as_ref().is_none_or(|c| c.is_closed()) {
             if quiet_until.is_some_and(|t| std::time::Instant::now() < t) {
-                return;
+                return Vec::new();
             }
             client = at.connect().ok();
             quiet_until = client.is_none().then(|| std::time::Instant::now() + std::time::Duration::from_secs(10));
             listening = client.as_mut().is_some_and(listens);
             (synced, last) = (false, None);
         }
-        let Some(c) = client.as_mut() else { return };
+        let Some(c) = client.as_mut() else { return Vec::new() };
         if listening {
             use postgres::fallible_iterator::FallibleIterator;
             // A short wait, not `iter()`: the client's runtime reads the socket only while it
             // waits, and a non-blocking look can miss a notification already sent.
             let heard = c.notifications().timeout_iter(std::time::Duration::from_millis(20)).count();
-            match heard {
-                Err(_) => client = None,
-                Ok(0) if synced => {}
-                Ok(_) => synced = sync_into(c, &at, marker.archived, &root).is_ok(),
-            }
-            return;
+            return match heard {
+                Err(_) => {
+                    client = None;
+                    Vec::new()
+                }
+                Ok(0) if synced => Vec::new(),
+                Ok(_) => {
+                    let changed = sync(c, &at);
+                    synced = changed.is_ok();
+                    changed.unwrap_or_default()
+                }
+            };
         }
         let Ok(now) = fingerprint(c) else {
             client = None;
-            return;
+            return Vec::new();
         };
         // The first poll syncs too: a change between the open and it is not missed.
-        if last.as_ref() != Some(&now) && sync_into(c, &at, marker.archived, &root).is_ok() {
+        if last.as_ref() == Some(&now) {
+            return Vec::new();
+        }
+        let changed = sync(c, &at);
+        if changed.is_ok() {
             last = Some(now);
         }
+        changed.unwrap_or_default()
     }))
 }
 
-/// Bring the folder up to the database. When the tables' sums (`rows::tables`) are the ones
-/// the manifest says the folder took and every file it names is there, nothing is read but
-/// those sums. Otherwise only nodes whose version (`rows::Version`) differs from the
-/// manifest's, or whose file is not there, are fetched and rendered — a table whose sum did
-/// not change keeps its per-node part from the manifest instead of being grouped again —
-/// and files of nodes no longer visible (and strays a torn sync left) are removed. One
-/// read-only snapshot, no lock on anyone's rows. Nothing is written when nothing changed.
-fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> Result<(), String> {
+/// Bring the snapshot up to the database; the paths of the nodes whose rendering changed,
+/// appeared or went (for the watcher). When the tables' sums (`rows::tables`) are the ones
+/// the snapshot took, nothing is read but those sums. Otherwise only nodes whose version
+/// (`rows::Version`) differs from the snapshot's are fetched and rendered — a table whose sum
+/// did not change keeps its per-node part from the snapshot instead of being grouped again —
+/// and nodes no longer visible are dropped. One read-only transaction, no lock on anyone's
+/// rows. No file per node is written: one snapshot (`snapshot`), rewritten only when
+/// something changed.
+fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> Result<Vec<String>, String> {
     let sql = |e: postgres::Error| at.explain(&e);
     let err = |e: io::Error| format!("{}: {e}", root.display());
     fs::create_dir_all(root).map_err(err)?;
     let marker = json!({"database": at.redacted, "archived": archived});
-    if fs::read(root.join(MARKER)).ok().as_deref() != Some(marker.to_string().as_bytes()) {
-        let _changing = Changing::begin(root).map_err(err)?;
-        write_if_changed(&root.join(MARKER), marker.to_string().as_bytes()).map_err(err)?;
-    }
-    // The JSON manifest of earlier builds is not read any more: the binary one replaced it.
-    let _ = fs::remove_file(root.join(".folio").join("mirror.json"));
-    let manifest_path = root.join(".folio").join(MANIFEST);
+    write_if_changed(&root.join(MARKER), marker.to_string().as_bytes()).map_err(err)?;
+    retire_mirror(root).map_err(err)?;
     let mut tx = client
         .build_transaction()
         .read_only(true)
         .isolation_level(postgres::IsolationLevel::RepeatableRead)
         .start()
         .map_err(sql)?;
-    // While the server sums, the manifest is read and the node folders listed (names only,
-    // no stat per file): which files are there.
-    let (tables, local) = std::thread::scope(|s| {
-        let local = s.spawn(|| {
-            let mut present = FastSet::default();
-            NODE_DIRS
-                .iter()
-                .try_for_each(|dir| list_md(root, dir, &mut present))
-                .map(|()| (manifest::read(&manifest_path), present))
-        });
-        (rows::tables(&mut tx), local.join())
+    let rebuilt = |why: &str| {
+        let why = format!("{}: {why}; it was rebuilt from the database", snapshot::path(root).display());
+        snapshot::note_rebuilt(root, &why);
+        Snapshot::default()
+    };
+    // While the server sums, the snapshot is read and checked.
+    let (tables, found) = std::thread::scope(|s| {
+        let found = s.spawn(|| snapshot::read_checked(root));
+        (rows::tables(&mut tx), found.join())
     });
     let tables = tables.map_err(sql)?;
-    let (taken, present) =
-        local.map_err(|_| format!("{}: listing the mirror folder failed", root.display()))?.map_err(err)?;
-    let all_there = present.len() == taken.nodes.len() && taken.nodes.values().all(|(_, rel)| present.contains(rel));
-    if taken.tables == Some(tables) && all_there {
+    let mut taken = match found.map_err(|_| format!("{}: reading the snapshot failed", root.display()))? {
+        snapshot::Checked::Intact { tables: taken, .. } if taken == Some(tables) => {
+            snapshot::clear_rebuilt(root);
+            tx.commit().map_err(sql)?;
+            return Ok(Vec::new());
+        }
+        snapshot::Checked::Intact { bytes, .. } => match snapshot::decode_checked(&bytes) {
+            Ok(s) => {
+                snapshot::clear_rebuilt(root);
+                s
+            }
+            Err(why) => rebuilt(&why),
+        },
+        snapshot::Checked::Missing => Snapshot::default(),
+        snapshot::Checked::Damaged(why) => rebuilt(&why),
+    };
+    if taken.tables == Some(tables) {
         tx.commit().map_err(sql)?;
-        // A folder synced before generations were kept gets its first one.
-        Changing::first(root);
-        return Ok(());
+        return Ok(Vec::new());
     }
     let was = taken.tables.unwrap_or_default();
     let known = taken.tables.is_some();
     let ids: Vec<(String, u64)> = if known && was.nodes == tables.nodes {
-        taken.nodes.iter().map(|(id, (v, _))| (id.clone(), v.xmin)).collect()
+        taken.nodes.iter().map(|(id, n)| (id.clone(), n.version.xmin)).collect()
     } else {
         rows::xmins(&mut tx, archived).map_err(sql)?
     };
     let new_ids: Vec<String> =
         ids.iter().filter(|(id, _)| !taken.nodes.contains_key(id)).map(|(id, _)| id.clone()).collect();
-    // A table unchanged since the manifest: its per-node sets are the manifest's, and only
-    // nodes the manifest does not have (new, or shown again) are grouped on the server.
+    // A table unchanged since the snapshot: its per-node sets are the snapshot's, and only
+    // nodes it does not have (new, or shown again) are grouped on the server.
     let sets = |tx: &mut postgres::Transaction, same: bool, part: rows::Part, of: fn(&Version) -> u64| {
         if !(known && same) {
             return rows::sets(tx, part, None);
         }
-        let mut m: rows::Sets = taken.nodes.iter().map(|(id, (v, _))| (id.clone(), of(v))).collect();
+        let mut m: rows::Sets = taken.nodes.iter().map(|(id, n)| (id.clone(), of(&n.version))).collect();
         if !new_ids.is_empty() {
             m.extend(rows::sets(tx, part, Some(&new_ids))?);
         }
@@ -286,96 +305,110 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
         .collect();
     let stale: Vec<String> = versions
         .iter()
-        .filter(|(id, v)| taken.nodes.get(id).is_none_or(|(was, rel)| was != v || !present.contains(rel)))
+        .filter(|(id, v)| taken.nodes.get(id).is_none_or(|n| n.version != *v))
         .map(|(id, _)| id.clone())
         .collect();
-    let nodes = rows::by_ids(&mut tx, &stale).map_err(sql)?;
+    let fetched = rows::by_ids(&mut tx, &stale).map_err(sql)?;
     tx.commit().map_err(sql)?;
-    // No node to write and as many files as nodes, each there: no file changes.
-    let changes = !stale.is_empty() || present.len() != versions.len() || taken.nodes.len() != versions.len();
-    let _changing = changes.then(|| Changing::begin(root)).transpose().map_err(err)?;
-    // Rendering and writing each file is most of a first sync: in parallel.
+    // Rendering is most of a first open: in parallel.
     use rayon::prelude::*;
-    let written: HashMap<String, String> = nodes
-        .par_iter()
-        .map(|n| {
-            let rel = n.path();
-            write_if_changed(&root.join(&rel), n.render().as_bytes()).map(|()| (n.id.clone(), rel))
-        })
-        .collect::<io::Result<_>>()
-        .map_err(err)?;
-    let mut now = manifest::Nodes::with_capacity_and_hasher(versions.len(), Default::default());
+    let mut rendered: HashMap<String, snapshot::Node> = fetched
+        .into_par_iter()
+        .map(|n| (n.id.clone(), snapshot::Node { version: Version::default(), rel: n.path(), text: n.render() }))
+        .collect();
+    let mut old = std::mem::take(&mut taken.nodes);
+    let mut changed: Vec<String> = Vec::new();
+    let mut nodes = snapshot::Nodes::with_capacity_and_hasher(versions.len(), Default::default());
     for (id, v) in versions {
-        let rel = written.get(&id).or_else(|| taken.nodes.get(&id).map(|(_, rel)| rel));
-        if let Some(rel) = rel.cloned() {
-            now.insert(id, (v, rel));
-        }
-    }
-    if !stale.is_empty() || present.len() != now.len() {
-        let keep: FastSet<&str> = now.values().map(|(_, rel)| rel.as_str()).collect();
-        for rel in present.iter().filter(|rel| !keep.contains(rel.as_str())) {
-            match fs::remove_file(root.join(rel)) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(err(e)),
-                _ => {}
+        let before = old.remove(&id);
+        let node = match rendered.remove(&id) {
+            Some(mut n) => {
+                n.version = v;
+                match &before {
+                    Some(b) if b.rel == n.rel && b.text == n.text => {}
+                    Some(b) => changed.extend([b.rel.clone(), n.rel.clone()]),
+                    None => changed.push(n.rel.clone()),
+                }
+                n
             }
+            // Not fetched: unchanged since the snapshot.
+            None => match before {
+                Some(b) => b,
+                // A row gone between the versions and the fetch: the next open sees it gone.
+                None => continue,
+            },
+        };
+        nodes.insert(id, node);
+    }
+    changed.extend(old.into_values().map(|n| n.rel));
+    changed.sort();
+    changed.dedup();
+    let mut now = Snapshot { generation: 0, tables: Some(tables), nodes };
+    snapshot::write(root, &mut now).map_err(err)?;
+    let since = Some((taken.generation, changed.clone()));
+    snapshot::publish_change(root, now.generation, snapshot::files(now.nodes), since);
+    Ok(changed)
+}
+
+/// The node files an earlier folio wrote here (a mirror folder, with its `.folio/mirror.bin`
+/// and `.folio/generation`), or a decision cut short left (`staging`): their `.md` files and
+/// the folders left empty are removed, and the old manifest last. The state — the journal,
+/// undo records, log, review ledger under `.folio` — is kept. Only this database folder,
+/// only a folder folio made (`dir_for`, with its marker), only `.md` files under the node
+/// folders.
+fn retire_mirror(root: &Path) -> io::Result<()> {
+    let dot = root.join(".folio");
+    let old = [dot.join("mirror.bin"), dot.join(GENERATION), dot.join("mirror.json")];
+    let files_here = NODE_DIRS.iter().any(|d| root.join(d).is_dir());
+    if !root.join(MARKER).is_file() || !(files_here || old.iter().any(|p| p.exists())) {
+        return Ok(());
+    }
+    // A decision cut short is recovered from its journal first (on the next write): its
+    // files are not touched.
+    if state_dir(root).join("journal.jsonl").exists() || super::staging::under_way(root) {
+        return Ok(());
+    }
+    let mut files = FastSet::default();
+    for dir in NODE_DIRS {
+        list_md(root, dir, &mut files)?;
+    }
+    for rel in &files {
+        match fs::remove_file(root.join(rel)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
         }
     }
-    // Written last: a sync cut short leaves the old sums, so the next one compares again.
-    let now = manifest::Taken { tables: Some(tables), nodes: now };
-    if now != taken {
-        manifest::write(&manifest_path, &now).map_err(err)?;
+    for dir in NODE_DIRS {
+        remove_empty_dirs(&root.join(dir));
+    }
+    for p in old {
+        match fs::remove_file(&p) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
     }
     Ok(())
 }
 
-/// The mirror's generation: a number that changes whenever its files may have changed, so
-/// the store cache can trust a snapshot taken at the same generation without a stat per
-/// file (`Format::files_token`). None while a writer is changing them (`Changing`), or when
-/// one was cut short: then the files are checked one by one.
-pub fn generation(root: &Path) -> Option<u64> {
-    fs::read_to_string(root.join(".folio").join(GENERATION)).ok()?.trim().parse().ok()
-}
-
-/// Held while the mirror's files change: the generation reads as changing from `begin` on,
-/// and as a new number once this is dropped (also on an error or a panic: the files are as
-/// they are then, and a new number makes every cached snapshot check them).
-pub struct Changing(PathBuf);
-
-impl Changing {
-    pub fn begin(root: &Path) -> io::Result<Changing> {
-        let path = root.join(".folio").join(GENERATION);
-        crate::store::read::fsio::write_atomic(&path, b"changing\n")?;
-        Ok(Changing(path))
-    }
-
-    /// A first generation where there is none at all (never where a writer left "changing":
-    /// it may be changing the files now, or have stopped halfway). Created, never replaced;
-    /// a torn one reads as none.
-    fn first(root: &Path) {
-        use std::io::Write;
-        let path = root.join(".folio").join(GENERATION);
-        if let Ok(mut f) = fs::OpenOptions::new().write(true).create_new(true).open(path) {
-            let _ = f.write_all(fresh().as_bytes());
+/// `dir` and the folders under it, each removed when empty (deepest first).
+fn remove_empty_dirs(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                remove_empty_dirs(&e.path());
+            }
         }
     }
+    let _ = fs::remove_dir(dir);
 }
 
-/// A new generation: unique enough across processes (the clock's nanoseconds mixed with the
-/// process id).
-fn fresh() -> String {
-    let ns = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    format!("{}\n", ns ^ u64::from(std::process::id()).rotate_left(40))
+/// The snapshot's generation, or None when there is none (`Format::files_token`): a store
+/// cached at the same generation holds what the snapshot holds.
+pub fn generation(root: &Path) -> Option<u64> {
+    snapshot::generation(root)
 }
 
-impl Drop for Changing {
-    fn drop(&mut self) {
-        // A generation that cannot be written stays "changing": the files are then checked.
-        let _ = crate::store::read::fsio::write_atomic(&self.0, fresh().as_bytes());
-    }
-}
-
-/// A cache file: written plainly (the database is the truth; a torn file is rewritten on the
-/// next open), and only when its bytes differ.
+/// A small file of the folder (its marker): written only when its bytes differ.
 fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if fs::read(path).ok().as_deref() == Some(bytes) {
         return Ok(());
@@ -383,7 +416,7 @@ fn write_if_changed(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir)?;
     }
-    fs::write(path, bytes)
+    crate::store::read::fsio::write_atomic(path, bytes)
 }
 
 /// The `.md` files under `rel`, as paths relative to the root, into `found`.

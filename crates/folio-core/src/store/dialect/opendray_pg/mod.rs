@@ -2,9 +2,10 @@
 //! `knowledge_edges`, `knowledge_fact_sources`; docs/opendray-database.md, the schema's
 //! migrations in tests/corpora/opendray-pg).
 //! Opened by a connection string (`folio postgres://user@host/db`, `FOLIO_DATABASE_URL`),
-//! read into a mirror folder of export-shaped files (`mirror`), so that it is read, linted
-//! and reviewed as the markdown export is; written back by `storage::PgStorage`, one
-//! transaction per decision.
+//! each visible node read as the export would write it into one snapshot in folio's state
+//! folder (`mirror`, `snapshot`; no file per node), and parsed from memory as the markdown
+//! export's files are (`Dialect::memory_files`), so that it is read, linted and reviewed as
+//! the export is; written back by `storage::PgStorage`, one transaction per decision.
 use std::path::Path;
 
 use serde_json::json;
@@ -18,12 +19,13 @@ mod checks;
 pub mod conn;
 pub mod format;
 pub mod spec;
-mod manifest;
 pub mod mirror;
 pub mod review;
 pub mod rows;
 pub mod schema;
 pub mod settle;
+pub mod snapshot;
+mod staging;
 pub mod storage;
 pub mod translate;
 
@@ -31,12 +33,17 @@ pub use format::KIND;
 
 pub struct OpendrayPg {
     export: Opendray,
+    root: std::path::PathBuf,
     marker: Option<mirror::Marker>,
 }
 
 impl OpendrayPg {
     pub fn open(root: &Path) -> Self {
-        OpendrayPg { export: Opendray::open(root), marker: mirror::Marker::read(root) }
+        OpendrayPg {
+            export: Opendray::open(root),
+            root: root.to_path_buf(),
+            marker: mirror::Marker::read(root),
+        }
     }
 }
 
@@ -61,8 +68,14 @@ impl Dialect for OpendrayPg {
     }
 
     fn warnings(&self) -> Vec<StoreWarning> {
+        // Read now, not at open: the open's sync writes it after the cached store was opened.
+        let rebuilt = snapshot::rebuilt_note(&self.root).into_iter().map(|why| StoreWarning {
+            code: "database-snapshot".into(),
+            message: why,
+            path: Some(".folio/snapshot.bin".into()),
+        });
         match &self.marker {
-            Some(_) => Vec::new(),
+            Some(_) => rebuilt.collect(),
             None => vec![StoreWarning {
                 code: "database-marker".into(),
                 message: format!(
@@ -83,5 +96,10 @@ impl Dialect for OpendrayPg {
 
     fn storage<'s>(&self, store: &'s Store) -> Option<Box<dyn crate::store::write::storage::Storage + 's>> {
         Some(Box::new(storage::PgStorage::new(store, self.marker.clone())))
+    }
+
+    /// The nodes as the snapshot holds them: no file per node (`snapshot`).
+    fn memory_files(&self) -> Option<std::sync::Arc<super::MemoryFiles>> {
+        self.marker.as_ref().map(|_| snapshot::files_of(&self.root))
     }
 }

@@ -93,7 +93,7 @@ pub struct TableSum {
 }
 
 /// The three tables' sums, read in one query: the server scans, no row is sent
-/// (docs/benchmarks.md, "opendray figures"). When they equal the ones the mirror last took,
+/// (docs/benchmarks.md, "opendray figures"). When they equal the ones the snapshot last took,
 /// nothing changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Tables {
@@ -118,7 +118,7 @@ pub fn tables(c: &mut impl GenericClient) -> Result<Tables, postgres::Error> {
     Ok(Tables { nodes: sum(0), edges: sum(2), sources: sum(4) })
 }
 
-/// A node's version as the mirror keeps it: its row's `xmin`, and a hash of the set of its
+/// A node's version as the snapshot keeps it: its row's `xmin`, and a hash of the set of its
 /// edges and of its fact sources (what it renders of them: type and target; memory id).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Version {
@@ -168,7 +168,7 @@ pub fn sets(c: &mut impl GenericClient, part: Part, only: Option<&[String]>) -> 
 }
 
 /// Two 64-bit values into one (splitmix64's finaliser over a rotate-xor): stable across
-/// builds and platforms, as the mirror's manifest keeps it.
+/// builds and platforms, as the snapshot keeps it.
 fn mix(a: u64, b: u64) -> u64 {
     let mut z = a.rotate_left(29) ^ b.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -264,7 +264,7 @@ impl Node {
         format!("---\n{yaml}---\n{}", self.body)
     }
 
-    /// Where the node's file is in the mirror folder: the export's layout.
+    /// Where the export would put the node's file (its path in the snapshot and the store).
     pub fn path(&self) -> String {
         path_of(&self.kind, self.entity_type.as_deref(), &self.id)
     }

@@ -2,7 +2,8 @@
 //! each node is locked (`SELECT … FOR UPDATE`), rendered and compared with the digest folio
 //! read — a node an agent changed since is a conflict and nothing is written — then updated
 //! (`translate`), its edges and fact sources with it. The folder engine then journals the
-//! mirror's files, the audit line, the review ledger and the undo record, and commits the
+//! nodes' renderings (laid down as files for the decision only, `staging`), the audit line,
+//! the review ledger and the undo record, and commits the
 //! transaction as its last step before its own commit (`apply_plan_committing`): a commit
 //! the database refuses — a deferred trigger, a dropped connection, a restart — rolls all of
 //! them back, so folio keeps no trace of a decision that did not happen. A connection lost
@@ -12,6 +13,7 @@
 use postgres::Transaction;
 
 use super::conn::Locator;
+use super::staging;
 use super::mirror::Marker;
 use super::settle::Pending;
 use super::rows::{self, Node};
@@ -69,8 +71,14 @@ impl<'s> PgStorage<'s> {
 }
 
 impl Storage for PgStorage<'_> {
+    /// A node's bytes from the snapshot (`snapshot`): there is no file per node.
     fn read(&self, rel: &str) -> std::io::Result<Vec<u8>> {
-        std::fs::read(self.store.abs_path(rel))
+        match self.store.dialect.memory_files() {
+            Some(files) => files.get(rel).map(|t| t.as_bytes().to_vec()).ok_or_else(|| {
+                std::io::Error::new(std::io::ErrorKind::NotFound, "no such node in the database's snapshot")
+            }),
+            None => std::fs::read(self.store.abs_path(rel)),
+        }
     }
 
     fn apply(&self, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
@@ -167,8 +175,16 @@ impl Storage for PgStorage<'_> {
         }
         let event = plan.event;
         let mirrored = Plan { writes, archived: plan.archived, event, undoes: plan.undoes, then: plan.then };
-        let changing = super::mirror::Changing::begin(&store.root)
+        // The folder engine journals and swaps files: each node it replaces is laid down from
+        // the snapshot for the length of the decision (`staging`), and taken away after it.
+        let staged = staging::Staged::lay(&store.root, |rel| self.read(rel), &mirrored)
             .map_err(|e| WriteError::Invalid(format!("{}: {e}; nothing was written", store.root.display())))?;
+        let nodes: Vec<(String, Option<Vec<u8>>)> = mirrored
+            .writes
+            .iter()
+            .filter(|w| w.role == Role::Edit && store.dialect.role(&w.path) == FileRole::Entity)
+            .map(|w| (w.path.clone(), w.after.clone()))
+            .collect();
         // Asked before the commit: what to look up should the connection drop during it.
         let txid: i64 = tx.query_one("SELECT txid_current()", &[]).map_err(sql("transaction"))?.get(0);
         let mut tx = Some(tx);
@@ -188,11 +204,17 @@ impl Storage for PgStorage<'_> {
             }
             done
         };
+        let shown = staging::show_written(&store.root, &nodes);
         let applied = file_storage::apply_plan_committing(store, mirrored, opts, &mut commit);
-        if applied.is_ok() {
+        staged.take_away(nodes.iter().map(|(p, _)| p.as_str()));
+        if applied.is_err() {
+            staging::restore(&store.root, shown);
+        } else {
             Pending::clear(&state);
+            // The snapshot takes the nodes as the database now has them; should this fail,
+            // the next open reads them again (their rows' versions changed).
+            let _ = staging::into_snapshot(&store.root, &nodes);
         }
-        drop(changing);
         applied
     }
 

@@ -61,7 +61,7 @@ pub fn open(
 }
 
 /// `open` for a store whose files `refresh` first brings up to date (a database read into
-/// its mirror folder; it answers how the store was found): the cached snapshot is decoded
+/// its snapshot; it answers how the store was found): the cached snapshot is decoded
 /// on another thread meanwhile, then checked against the files as `open` does.
 pub fn open_after<E>(
     cache: Option<&Cache>,
@@ -104,6 +104,19 @@ fn finish(
             store.from_cache = false;
             store.load_ms = started.elapsed().as_millis();
             (store, false)
+        }
+        // Entities held in memory (a database's snapshot) have no file to check one by one:
+        // those the open found changed since the cached generation are re-read, or else the
+        // snapshot is read whole.
+        Ok((mut store, saved)) if store.dialect.memory_files().is_some() => {
+            match saved.and_then(|s| kind.format().changed_since(root, s)) {
+                Some(paths) => {
+                    store.refresh(&paths);
+                    store.load_ms = started.elapsed().as_millis();
+                    (store, true)
+                }
+                None => (Store::load_with(root, kind, detected_by, None, reads), true),
+            }
         }
         Ok((mut store, saved)) => {
             let report = store.revalidate();
