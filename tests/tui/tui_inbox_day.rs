@@ -164,7 +164,9 @@ fn every_dialog_names_the_log_gitattributes_and_ledger_and_undo_takes_them_back(
     t.keys(&["R", "f", "-l", "refunds-v2", "Enter"]);
     t.wait_for("Review inbox (1 of 13");
     t.keys(&["a"]);
-    let s = t.wait_for("approve POST /v2/refunds (apis/refunds-v2)?");
+    t.wait_for("approve POST /v2/refunds (apis/refunds-v2)?");
+    // The dialog names the other files once the plan's impact is worked out (in the background).
+    let s = t.wait_for("log.md changes:");
     for named in [
         "apis/refunds-v2.md",
         "log.md changes:",
@@ -185,7 +187,8 @@ fn every_dialog_names_the_log_gitattributes_and_ledger_and_undo_takes_them_back(
     t.keys(&["5"]);
     t.wait_for("History: apis/refunds · 2 versions");
     t.keys(&["j", "r"]);
-    let s = t.wait_for("Restore apis/refunds.md to version");
+    t.wait_for("Restore apis/refunds.md to version");
+    let s = t.wait_for("log.md changes:");
     for named in ["also written:", ".gitattributes (new file)", "log.md changes:", "**Restore**"] {
         assert!(s.contains(named), "the restore dialog does not name {named:?}:\n{s}");
     }
@@ -229,7 +232,8 @@ fn a_merge_says_what_it_does_to_the_targets_review_state() {
     t.keys(&["Enter"]);
     t.wait_for("Merge apis/refunds-v2 into apis/refunds");
     t.keys(&["C-s"]);
-    let s = t.wait_for("merge POST /v2/refunds (apis/refunds-v2) into POST /v1/refunds (apis/refunds)?");
+    t.wait_for("merge POST /v2/refunds (apis/refunds-v2) into POST /v1/refunds (apis/refunds)?");
+    let s = t.wait_for("review state:");
     let state = line_with(&s, "review state:");
     assert!(state.contains("review state: `apis/refunds` is recorded as approved by this merge"), "{state}");
     assert!(s.contains("`draft` stays)"), "{s}");
@@ -290,7 +294,8 @@ fn bulk_approving_items_with_lint_errors_warns_and_asks_twice() {
     t.keys(&["R"]);
     t.wait_for("Review inbox (13)");
     t.keys(&["A"]);
-    let s = t.wait_for("approve 13 entities?");
+    t.wait_for("approve 13 entities?");
+    let s = t.wait_for("⚠ 1 item of these 13");
     assert!(s.contains("⚠ 1 item of these 13 has lint errors: a second confirmation is needed"), "{s}");
     assert!(line_with(&s, "⚠   Fraud Screening (services/fraud-screening)").contains(':'), "{s}");
     let before = std::fs::read_to_string(root.join("services/fraud-screening.md")).unwrap();

@@ -11,8 +11,9 @@ const POLL: Duration = Duration::from_millis(20);
 
 pub struct Tmux {
     socket: String,
-    /// Pause after an Escape, so it is not read as Alt with the next key; other keys are
-    /// followed by `KEY_GAP` at most.
+    /// Pause after an Escape (so it is not read as Alt with the next key) and after typed text
+    /// (a recall or filter answers it in the background: the next key finds it answered);
+    /// other keys are followed by `KEY_GAP` at most.
     pub key_pause: Duration,
     /// How long `wait_for` waits before failing.
     pub patience: Duration,
@@ -45,8 +46,7 @@ impl Tmux {
     pub fn keys(&self, keys: &[&str]) {
         for k in keys {
             self.cmd(&["send-keys", "-t", "e2e", k]);
-            let escape = matches!(*k, "Escape" | "Esc" | "C-[");
-            std::thread::sleep(if escape { self.key_pause } else { self.key_pause.min(KEY_GAP) });
+            std::thread::sleep(if needs_pause(k) { self.key_pause } else { self.key_pause.min(KEY_GAP) });
         }
     }
 
@@ -66,6 +66,19 @@ impl Tmux {
             std::thread::sleep(POLL);
         }
     }
+}
+
+/// Whether `key` is followed by the whole `key_pause`: an Escape, or text typed with `-l`
+/// (anything but a one-character key or a tmux key name such as `Enter`, `PageDown`, `C-x`).
+fn needs_pause(key: &str) -> bool {
+    if matches!(key, "Escape" | "Esc" | "C-[") {
+        return true;
+    }
+    let named = key.chars().count() == 1
+        || key == "-l"
+        || ["C-", "M-", "S-"].iter().any(|p| key.starts_with(p))
+        || (key.starts_with(|c: char| c.is_ascii_uppercase()) && key.chars().all(|c| c.is_ascii_alphanumeric()));
+    !named
 }
 
 impl Drop for Tmux {
