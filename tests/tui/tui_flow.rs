@@ -307,3 +307,30 @@ fn the_inbox_list_resizes_with_keys_and_a_border_drag_not_the_sidebar() {
     assert_eq!(app.model.review.cursor, cursor, "a drag of the border selects nothing");
     assert_eq!(app.model.sidebar, sidebar);
 }
+
+/// Typed and entered faster than the matcher answers (as a fast typist, or tmux, does): the
+/// result of the query as typed opens once it is in; the Enter is neither dropped nor given a
+/// result of the query before it.
+#[test]
+fn enter_right_after_typing_opens_the_result_of_the_query_as_typed() {
+    let mut app = app_on(&corpus("okf-v0.2/acme_retail"), "dark", (100, 30));
+    // The matcher on its own threads, as on a terminal (tests otherwise run it inline).
+    app.model.recall_synchronous = false;
+    press(&mut app, &["/"]);
+    app.settle(std::time::Duration::from_secs(10));
+    for c in "revenue".chars() {
+        app.handle(Event::Key(ratatui::crossterm::event::KeyEvent::new(
+            ratatui::crossterm::event::KeyCode::Char(c),
+            ratatui::crossterm::event::KeyModifiers::empty(),
+        )));
+    }
+    press(&mut app, &["<Enter>"]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while app.model.overlays.last().is_some() && std::time::Instant::now() < deadline {
+        app.wait(std::time::Duration::from_millis(20));
+    }
+    assert!(app.model.overlays.is_empty(), "the Enter was lost: the overlay is still open");
+    app.settle(std::time::Duration::from_secs(10));
+    let id = open_id(&app);
+    assert!(id.contains("revenue"), "opened {id:?}, not a result of `revenue`");
+}

@@ -239,6 +239,9 @@ pub struct Model {
     pub recall_sections: bool,
     /// Recent recall queries of this store, newest first.
     pub recall_recent: Vec<String>,
+    /// Enter was pressed while the matcher was still answering the query: the result under
+    /// the cursor opens as soon as it is in (`recall::update::tick`), not never.
+    pub recall_open_when_ready: bool,
     /// The text index (bodies searched by recall) and the store it was built on; asked for when
     /// recall first opens, then kept current as the store changes.
     pub text_index: Option<(Arc<Store>, Arc<folio_core::recall::text::TextRecall>)>,
@@ -320,6 +323,7 @@ impl Model {
             recall_synchronous: true,
             recall_sections: false,
             recall_recent: Vec::new(),
+            recall_open_when_ready: false,
             text_index: None,
             text_wanted: false,
             text_changes: Vec::new(),

@@ -72,10 +72,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Job> {
         }
         Event::Review(outcome) => review::outcome(model, outcome),
         Event::Copied(Ok(what)) => say(model, format!("copied {what}"), false),
-        Event::RecallUpdated => {
-            recall::tick(model);
-            Vec::new()
-        }
+        Event::RecallUpdated => recall::tick(model),
         Event::TextIndexed(store, text) => {
             recall::text_indexed(model, store, text);
             Vec::new()

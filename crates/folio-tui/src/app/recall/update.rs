@@ -105,6 +105,7 @@ fn query(model: &Model) -> Option<String> {
 
 /// The query changed: hand it to the engine and start at the best result.
 pub fn requery(model: &mut Model) {
+    model.recall_open_when_ready = false;
     let Some(q) = query(model) else { return };
     if let Some(e) = model.recall.as_mut() {
         e.set_query(&q);
@@ -114,12 +115,27 @@ pub fn requery(model: &mut Model) {
     }
 }
 
-/// The matcher has news.
-pub fn tick(model: &mut Model) {
+/// The matcher has news; an Enter that came before the results opens the result now.
+pub fn tick(model: &mut Model) -> Vec<Job> {
     if let Some(e) = model.recall.as_mut() {
         e.tick();
     }
     clamp(model);
+    if !model.recall_open_when_ready {
+        return Vec::new();
+    }
+    let Some(Overlay::Recall { cursor, .. }) = model.overlays.last() else {
+        model.recall_open_when_ready = false;
+        return Vec::new();
+    };
+    let (found, done) = match model.recall.as_ref() {
+        Some(e) => (e.fresh() && e.get(*cursor).is_some(), e.fresh() && !e.running()),
+        None => (false, true),
+    };
+    if found || done {
+        model.recall_open_when_ready = false;
+    }
+    if found { choose(model) } else { Vec::new() }
 }
 
 fn toggle_sections(model: &mut Model) {
@@ -172,7 +188,12 @@ fn choose(model: &mut Model) -> Vec<Job> {
         }
         return Vec::new();
     }
-    let Some(hit) = model.recall.as_ref().and_then(|e| e.get(cursor)) else { return Vec::new() };
+    // Only a result of the query as typed (the rows shown may still be the previous query's).
+    let Some(hit) = model.recall.as_ref().filter(|e| e.fresh()).and_then(|e| e.get(cursor)) else {
+        // Typed and entered faster than the matcher answers: open what it finds.
+        model.recall_open_when_ready = model.recall.as_ref().is_some_and(Engine::running);
+        return Vec::new();
+    };
     model.overlays.pop();
     model.recall_recent = folio_core::recall::history::remember(&model.recall_recent, &query);
     let mut jobs = Vec::new();
