@@ -54,7 +54,7 @@ const STATES: &[State] = &[
     State {
         name: "editor with unsaved text",
         store: Store::Demo,
-        steps: &[(&["e"], ""), (&["-l", "unsaved words"], "unsaved words")],
+        steps: &[(&["e"], "Ctrl-S save"), (&["-l", "unsaved words"], "unsaved words")],
     },
     State { name: "external editor running", store: Store::Demo, steps: &[(&["E"], "")] },
     // The job-control shell reports the stop: 128 + SIGTSTP.

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 /// The gap after a key other than Escape: keys arrive apart, as typed, without the tests
 /// spending their time asleep.
-const KEY_GAP: Duration = Duration::from_millis(25);
+const KEY_GAP: Duration = Duration::from_millis(50);
 /// How often `wait_for` reads the screen (one capture-pane, a few milliseconds).
 const POLL: Duration = Duration::from_millis(20);
 
