@@ -8,8 +8,7 @@ use std::path::Path;
 use folio::store::Store;
 use folio::store::dialect::vault;
 use folio::store::lint::marks::{self, RowMarks};
-use folio::store::lint::{Finding, LintConfig, Linted, Report};
-use folio::store::model::entity::{EntityIdx, Severity};
+use folio::store::lint::{LintConfig, Linted, Report};
 
 use crate::support::write;
 
@@ -158,10 +157,11 @@ fn first_difference(a: &Report, b: &Report) -> String {
 fn marks_follow(store: &Store, prev: &Linted, prev_marks: &RowMarks, next: &Linted, full: &Report) -> bool {
     let Some((from, touched)) = next.changed_from() else { return false };
     assert_eq!(from, prev.generation(), "relinted from the previous report");
-    let of_touched = |findings| of_touched(findings, touched);
-    let Some(patched) =
-        prev_marks.patched(touched, of_touched(&prev.report.findings), of_touched(&next.report.findings))
-    else {
+    let Some(patched) = prev_marks.patched(
+        touched,
+        marks::of_touched(&prev.report.findings, touched),
+        marks::of_touched(&next.report.findings, touched),
+    ) else {
         return false;
     };
     assert!(patched == marks::of_report(store, &full.findings), "patched marks differ from marks made again");
@@ -169,22 +169,11 @@ fn marks_follow(store: &Store, prev: &Linted, prev_marks: &RowMarks, next: &Lint
     for &t in touched {
         flags[t as usize] = false;
     }
-    for (i, _, _) in of_touched(&next.report.findings) {
+    for (i, _, _) in marks::of_touched(&next.report.findings, touched) {
         flags[i as usize] = true;
     }
     assert!(flags == folio::recall::lint_flags(store, full), "patched lint flags differ");
     true
-}
-
-/// The findings of the entities `touched` (ascending) as the marks take them.
-fn of_touched<'a>(
-    findings: &'a [Finding],
-    touched: &'a [EntityIdx],
-) -> impl Iterator<Item = (EntityIdx, &'a str, Severity)> + Clone + 'a {
-    findings.iter().filter_map(|f| {
-        let i = f.entity?;
-        touched.binary_search(&i).is_ok().then_some((i, f.rule, f.severity))
-    })
 }
 
 fn count(report: &Report, rule: &str) -> usize {

@@ -98,6 +98,18 @@ fn mark(store_wide: &[(String, usize)], rule: &str, severity: Severity) -> Mark 
     if severity >= Severity::Warn && !wide { Mark::Issue } else { Mark::Note }
 }
 
+/// The findings of the entities `touched` (ascending) as the marks take them
+/// (`RowMarks::patched` after a relint that names them, `Linted::changed_from`).
+pub fn of_touched<'a>(
+    findings: &'a [Finding],
+    touched: &'a [EntityIdx],
+) -> impl Iterator<Item = (EntityIdx, &'a str, Severity)> + Clone + 'a {
+    findings.iter().filter_map(|f| {
+        let i = f.entity?;
+        touched.binary_search(&i).is_ok().then_some((i, f.rule, f.severity))
+    })
+}
+
 /// The marks of a lint report's findings.
 pub fn of_report(store: &Store, findings: &[Finding]) -> RowMarks {
     of(store.entities.len(), findings.iter().filter_map(|f| Some((f.entity?, f.rule, f.severity))))

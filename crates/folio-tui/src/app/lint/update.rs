@@ -12,8 +12,8 @@ use crate::app::model::{FindingContext, Mark, Message, Model, Overlay, Pane};
 use folio_core::store::Store;
 use folio_core::store::lint::Finding;
 use folio_core::store::lint::Linted;
-use folio_core::store::lint::marks::RowMarks;
-use folio_core::store::model::entity::{EntityIdx, Severity};
+use folio_core::store::lint::marks::{RowMarks, of_touched};
+use folio_core::store::model::entity::Severity;
 
 pub fn focus(model: &mut Model) -> Vec<Job> {
     model.main = Pane::Lint;
@@ -144,27 +144,19 @@ fn patched(model: &Model, store: &Store, previous: &Linted, linted: &Linted) -> 
     {
         return None;
     }
-    let of_touched = |findings| of_touched(findings, touched);
-    let marks = model.lint_marks.patched(touched, of_touched(&shown.findings), of_touched(&linted.report.findings))?;
+    let marks = model.lint_marks.patched(
+        touched,
+        of_touched(&shown.findings, touched),
+        of_touched(&linted.report.findings, touched),
+    )?;
     let mut flags = model.lint_flags.to_vec();
     for &t in touched {
         flags[t as usize] = false;
     }
-    for (i, _, _) in of_touched(&linted.report.findings) {
+    for (i, _, _) in of_touched(&linted.report.findings, touched) {
         flags[i as usize] = true;
     }
     Some((flags, marks))
-}
-
-/// The findings of the entities `touched` (ascending) as the marks take them.
-fn of_touched<'a>(
-    findings: &'a [Finding],
-    touched: &'a [EntityIdx],
-) -> impl Iterator<Item = (EntityIdx, &'a str, Severity)> + Clone + 'a {
-    findings.iter().filter_map(|f| {
-        let i = f.entity?;
-        touched.binary_search(&i).is_ok().then_some((i, f.rule, f.severity))
-    })
 }
 
 fn rows(model: &Model) -> Vec<LintRow> {
