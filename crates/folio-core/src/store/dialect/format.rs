@@ -31,6 +31,33 @@ impl Marker {
     }
 }
 
+/// A marker file whose content must also be the format's (a doctype, a layout): many tools
+/// keep files under the same names. Answers `Format::marker` and `Format::look_alike` alike.
+pub struct CheckedMarker {
+    /// The file, relative to the store's root.
+    pub file: &'static str,
+    /// Why the file's content is not the format's, if it is not.
+    pub check: fn(&Path) -> Result<(), String>,
+    /// What a folder with the file but not the content is not ("an AIP-10 wiki").
+    pub store: &'static str,
+}
+
+impl CheckedMarker {
+    pub fn marker(&self, path: &Path) -> Option<Marker> {
+        let file = path.join(self.file);
+        (file.is_file() && (self.check)(&file).is_ok()).then(|| Marker::new(path, format!("{} found", self.file)))
+    }
+
+    pub fn look_alike(&self, path: &Path) -> Option<(String, String)> {
+        let file = path.join(self.file);
+        if !file.is_file() {
+            return None;
+        }
+        let why = (self.check)(&file).err()?;
+        Some((self.file.to_string(), format!("{} {why}, so this folder is not {}", self.file, self.store)))
+    }
+}
+
 /// One sampled markdown file's frontmatter, as detection's sniffing sees it.
 pub struct Sniffed<'a> {
     pub fields: &'a Fields,

@@ -2,13 +2,14 @@
 use std::path::Path;
 
 use crate::store::dialect::spec::FormatSpec;
-use crate::store::dialect::format::{Format, Marker, Sniffed, label};
+use crate::store::dialect::format::{CheckedMarker, Format, Marker, Sniffed, label};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::model::entity::{Entity, LinkSyntax};
 use crate::store::read::frontmatter;
 
-/// The workspace manifest at a wiki's root.
-const WORKSPACE: &str = "KNOWLEDGE.md";
+/// The workspace manifest at a wiki's root, declaring the workspace doctype.
+const WORKSPACE_MARKER: CheckedMarker =
+    CheckedMarker { file: super::WORKSPACE, check: declares_workspace, store: "an AIP-10 wiki" };
 
 /// Whether `file` declares the workspace doctype: a closed frontmatter block with a `schema:`
 /// line naming one of AIP-10's schemas (`knowledge.workspace/v1`; a block that does not parse
@@ -51,16 +52,10 @@ impl Format for Aip10Format {
     /// repositories keep notes under that name, and read as a wiki they get lint findings for
     /// every page and an `_index.md` written into them.
     fn marker(&self, path: &Path) -> Option<Marker> {
-        let file = path.join(WORKSPACE);
-        (file.is_file() && declares_workspace(&file).is_ok()).then(|| Marker::new(path, "KNOWLEDGE.md found"))
+        WORKSPACE_MARKER.marker(path)
     }
     fn look_alike(&self, path: &Path) -> Option<(String, String)> {
-        let file = path.join(WORKSPACE);
-        if !file.is_file() {
-            return None;
-        }
-        let why = declares_workspace(&file).err()?;
-        Some((WORKSPACE.to_string(), format!("{WORKSPACE} {why}, so this folder is not an AIP-10 wiki")))
+        WORKSPACE_MARKER.look_alike(path)
     }
     /// AIP-10 pages declare a `schema: knowledge.…`.
     fn sniff(&self, file: &Sniffed) -> bool {

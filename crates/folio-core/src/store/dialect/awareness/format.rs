@@ -2,7 +2,7 @@
 use std::path::Path;
 
 use crate::store::dialect::spec::FormatSpec;
-use crate::store::dialect::format::{Format, Marker, label};
+use crate::store::dialect::format::{CheckedMarker, Format, Marker, label};
 use crate::store::dialect::{Dialect, DialectKind};
 use crate::store::model::entity::Entity;
 
@@ -12,6 +12,10 @@ fn layout(file: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot be read ({e})"))?;
     super::long_term::layout(&String::from_utf8_lossy(&bytes))
 }
+
+/// `memory/long-term.md`, laid out as the framework writes it.
+const LONG_TERM_MARKER: CheckedMarker =
+    CheckedMarker { file: super::LONG_TERM_PATH, check: layout, store: "an awareness-framework home" };
 
 /// Names this format where a store of it is made or opened by kind (tests, generators).
 pub const KIND: DialectKind = DialectKind::of(&super::spec::SPEC);
@@ -34,19 +38,10 @@ impl Format for AwarenessFormat {
     /// other agents keep memories under that name too, and read as the framework's they
     /// vanish (folio shows only the framework's sections).
     fn marker(&self, path: &Path) -> Option<Marker> {
-        let file = path.join(super::LONG_TERM_PATH);
-        (file.is_file() && layout(&file).is_ok()).then(|| Marker::new(path, "memory/long-term.md found"))
+        LONG_TERM_MARKER.marker(path)
     }
     fn look_alike(&self, path: &Path) -> Option<(String, String)> {
-        let file = path.join(super::LONG_TERM_PATH);
-        if !file.is_file() {
-            return None;
-        }
-        let why = layout(&file).err()?;
-        Some((
-            super::LONG_TERM_PATH.to_string(),
-            format!("{} {why}, so this folder is not an awareness-framework home", super::LONG_TERM_PATH),
-        ))
+        LONG_TERM_MARKER.look_alike(path)
     }
     /// The framework's files hold no links between them.
     fn has_links(&self) -> bool {
