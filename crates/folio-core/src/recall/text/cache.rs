@@ -258,4 +258,114 @@ mod tests {
         assert_eq!(cache.clear(Some((&store.root, store.kind()))).unwrap(), 1);
         assert!(!file.exists());
     }
+    /// Flip one byte of the cache file of `store` at `at`.
+    fn flip(cache: &Cache, store: &Store, at: u64) {
+        let file = cache.side_file(&store.root, store.kind(), TEXT_EXT);
+        let mut bytes = fs::read(&file).unwrap();
+        bytes[at as usize] ^= 0x5a;
+        fs::write(&file, bytes).unwrap();
+    }
+
+    fn places(cache: &Cache, store: &Store, word: &str) -> (u64, u64) {
+        let path = cache.side_file(&store.root, store.kind(), TEXT_EXT);
+        CachedIndex::open(&path, MAGIC, FORMAT, WHAT, store).unwrap().unwrap().places_of(word)
+    }
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn a_query_reads_only_its_words_and_a_damaged_list_or_block_is_rebuilt_with_a_warning() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let store = load(dir.path());
+        let (good, _) = open(Some(&cache), &store);
+        // The list of "w5" damaged: a query of other words neither reads nor minds it.
+        let (block, list) = places(&cache, &store, "w5");
+        flip(&cache, &store, list);
+        let (index, made) = open_for(Some(&cache), &store, &words(&["ledgers", "w7"]));
+        assert_eq!((made.tokenised, made.warnings.len()), (0, 0), "{:?}", made.warnings);
+        assert_eq!(index.postings("w7"), good.postings("w7"));
+        assert_eq!(index.df("ledgers"), store.entities.len() as u32);
+        assert!(index.heap_bytes() < good.heap_bytes() / 4, "the lists stay in the file");
+        // A query of "w5" finds the damage, builds the index anew and writes it back.
+        let (index, made) = open_for(Some(&cache), &store, &words(&["w5"]));
+        assert_eq!(made.tokenised, store.entities.len());
+        assert!(made.warnings.len() == 1 && made.warnings[0].contains("posting list: checksum mismatch"), "{made:?}");
+        assert_eq!(index.postings("w5"), good.postings("w5"));
+        let (index, made) = open_for(Some(&cache), &store, &words(&["w5"]));
+        assert_eq!((made.tokenised, made.warnings.len()), (0, 0), "rewritten: {:?}", made.warnings);
+        assert_eq!(index.postings("w5"), good.postings("w5"));
+        // A damaged dictionary block, found by the query that reads it; the TUI's open checks all.
+        flip(&cache, &store, block + 3);
+        let (_, made) = open_for(Some(&cache), &store, &words(&["w5"]));
+        assert!(made.warnings.len() == 1 && made.warnings[0].contains("dictionary block"), "{made:?}");
+        flip(&cache, &store, places(&cache, &store, "w9").1);
+        let (index, made) = open(Some(&cache), &store);
+        assert!(made.warnings.len() == 1 && made.warnings[0].contains("postings: checksum"), "{made:?}");
+        same(&index, &good);
+    }
+
+    #[test]
+    fn a_list_damaged_after_the_open_is_not_trusted() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let store = load(dir.path());
+        let (good, _) = open(Some(&cache), &store);
+        let (index, _) = open_for(Some(&cache), &store, &words(&["ledgers"]));
+        assert_eq!(index.damaged(), None);
+        // Written over in place (not as folio writes it) after the query's open.
+        let file = cache.side_file(&store.root, store.kind(), TEXT_EXT);
+        let at = places(&cache, &store, "w3").1;
+        let mut f = fs::File::options().write(true).open(&file).unwrap();
+        use std::io::{Seek, Write};
+        f.seek(std::io::SeekFrom::Start(at)).unwrap();
+        f.write_all(&[0xff, 0xff]).unwrap();
+        drop(f);
+        assert_eq!(index.postings("w3"), [], "not read as postings");
+        assert!(index.damaged().is_some_and(|why| why.contains("checksum")), "{:?}", index.damaged());
+        assert!(index.update(&[], &[], store.entities.len()).damaged().is_some(), "nor updated from");
+        let (rebuilt, made) = rebuild(Some(&cache), &store, &index.damaged().unwrap());
+        assert!(made.warnings[0].contains("checksum"), "{made:?}");
+        same(&rebuilt, &good);
+    }
+
+    #[test]
+    fn a_changed_file_is_read_again_and_a_file_written_during_the_reads_is_never_trusted() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let earlier = SystemTime::now() - Duration::from_secs(1800);
+        let set = |p: &Path, t: SystemTime| fs::File::options().write(true).open(p).unwrap().set_modified(t).unwrap();
+        // Written now: within the slack of the index's reads, so not trusted as it is.
+        let fresh = dir.path().join("note-7.md");
+        fs::write(&fresh, "---\ntitle: Note 7\n---\nAbout okapis.\n").unwrap();
+        let store = load(dir.path());
+        let (_, made) = open_for(Some(&cache), &store, &words(&["okapis"]));
+        assert_eq!(made.tokenised, store.entities.len());
+        let (index, made) = open_for(Some(&cache), &store, &words(&["okapis"]));
+        assert_eq!(made.tokenised, 1, "the note written during the reads is read again");
+        assert_eq!(index.df("okapis"), 1);
+        // New words under an mtime older than the index: the size tells the change.
+        fs::write(&fresh, "---\ntitle: Note 7\n---\nAbout quaggas.\n").unwrap();
+        set(&fresh, earlier);
+        fs::remove_file(dir.path().join("note-8.md")).unwrap();
+        let store = load(dir.path());
+        let (index, made) = open_for(Some(&cache), &store, &words(&["quaggas", "okapis"]));
+        assert_eq!(made.tokenised, 1, "{:?}", made.warnings);
+        assert_eq!(
+            index.postings("quaggas"),
+            [super::super::index::Posting { idx: store.find("note-7").unwrap(), count: 1 }]
+        );
+        assert_eq!(index.df("okapis"), 0, "the old words are gone");
+        same(&index, &TextIndex::build(&store));
+        // Unchanged since: read on demand, nothing tokenised, the removed note nowhere.
+        let (index, made) = open_for(Some(&cache), &store, &words(&["quaggas"]));
+        assert_eq!((made.tokenised, made.reused), (0, store.entities.len()));
+        assert!(store.find("note-8").is_none());
+        same(&index, &TextIndex::build(&store));
+    }
 }

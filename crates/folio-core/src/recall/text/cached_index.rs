@@ -258,6 +258,15 @@ impl CachedIndex {
         Ok(super::index::decode_list(&bytes, entry.df as usize))
     }
 
+    /// Where in the file `word`'s dictionary block and posting list start (for tests that
+    /// damage them).
+    #[cfg(test)]
+    pub fn places_of(&self, word: &str) -> (u64, u64) {
+        let b = self.meta.blocks.partition_point(|b| &*b.first <= word) - 1;
+        let entry = self.entry(word).unwrap().unwrap();
+        (self.dictionary.at + self.meta.blocks[b].at, self.postings.at + entry.at)
+    }
+
     /// Every word with its list's bytes, in word order (for an index held in memory).
     pub fn all(&self) -> Result<Vec<(Box<str>, u32, Vec<u8>)>, String> {
         let postings =
