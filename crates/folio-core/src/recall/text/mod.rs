@@ -413,4 +413,31 @@ mod tests {
         assert_eq!(text.words("fraud scr", false), ["fraud", "scr"]);
         assert!(text.words("fraud scr", true).contains(&"screening".to_string()));
     }
+    /// Read on demand from the cache (as the TUI's `/` and the CLI read it), the index answers
+    /// every query, typed prefixes included, as the one built in memory.
+    #[test]
+    fn the_index_read_from_the_cache_answers_as_the_one_built() {
+        let dir = crate::store::keep::cache::side::fixture::aged_vault(|i| {
+            (format!("Ledger {i}"), format!("Body of note {i} about w{} and screening {}.", i % 37, i % 5))
+        });
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = crate::store::keep::cache::Cache::new(cdir.path());
+        let built = TextRecall::build(&store);
+        TextRecall::open(Some(&cache), &store);
+        let (read, made) = TextRecall::open(Some(&cache), &store);
+        assert_eq!(made.reused, store.entities.len(), "{:?}", made.warnings);
+        assert!(read.index.heap_bytes() < built.index.heap_bytes() / 4, "read on demand");
+        for q in ["w1", "screening 3", "ledger w2", "scr", "w", "absent", "\"note 12\""] {
+            let query = Query::parse(q);
+            assert_eq!(
+                read.search_as_typed(&store, &query, &[], 20),
+                built.search_as_typed(&store, &query, &[], 20),
+                "{q}"
+            );
+            let (once, _) = TextRecall::open_for(Some(&cache), &store, q);
+            assert_eq!(once.search(&store, &query, &[], 20), built.search(&store, &query, &[], 20), "{q}");
+            assert_eq!(once.index.damaged(), None);
+        }
+    }
 }
