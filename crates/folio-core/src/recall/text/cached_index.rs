@@ -57,6 +57,9 @@ pub struct Meta {
     pub blocks: Vec<Block>,
 }
 
+/// A word, how many entities hold it and its posting list's bytes.
+pub type WordList = (Box<str>, u32, Vec<u8>);
+
 /// Where a section lies in the file: its bytes' offset, length and CRC.
 #[derive(Debug, Clone, Copy)]
 struct Section {
@@ -268,7 +271,7 @@ impl CachedIndex {
     }
 
     /// Every word with its list's bytes, in word order (for an index held in memory).
-    pub fn all(&self) -> Result<Vec<(Box<str>, u32, Vec<u8>)>, String> {
+    pub fn all(&self) -> Result<Vec<WordList>, String> {
         let postings =
             checked(read_at(&self.file, self.postings.at, self.postings.len)?, self.postings.crc, "postings")?;
         let mut out = Vec::with_capacity(self.meta.words as usize);
