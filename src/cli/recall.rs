@@ -51,12 +51,20 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     if a.text {
         let started = std::time::Instant::now();
         // The index from the persistent cache where the files are unchanged (never in the store).
-        let (text, made) = folio_core::recall::text::TextRecall::open_for(g.cache.as_ref(), &store, &parsed.text);
+        let (mut text, mut made) =
+            folio_core::recall::text::TextRecall::open_for(g.cache.as_ref(), &store, &parsed.text);
+        let mut built = started.elapsed();
+        let mut hits = text.search(&store, &parsed, &flags, a.limit);
+        // The cached index is read on demand: a part the query read past the checked ones may
+        // have been damaged since (its CRC). Then the answer is not trusted; the index is built anew.
+        if let Some(why) = text.index.damaged() {
+            (text, made) = text.rebuilt(g.cache.as_ref(), &store, &why);
+            built = started.elapsed();
+            hits = text.search(&store, &parsed, &flags, a.limit);
+        }
         for w in &made.warnings {
             eprintln!("folio: cache: {}", escape::line(w));
         }
-        let built = started.elapsed();
-        let hits = text.search(&store, &parsed, &flags, a.limit);
         let index = &text.index;
         let cost = IndexCost {
             entities: index.len(),

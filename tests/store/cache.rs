@@ -345,6 +345,38 @@ fn the_text_index_is_kept_in_the_cache_and_only_changed_files_are_read_again() {
     }
 }
 
+/// The byte range of section `n` of a side file (after its magic line, each section is a
+/// u64 length, a CRC-32 and its bytes; docs/cache.md).
+fn section(bytes: &[u8], n: usize) -> std::ops::Range<usize> {
+    let mut at = 8;
+    for _ in 0..n {
+        at += 12 + u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    }
+    let len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    at + 12..at + 12 + len
+}
+
+#[test]
+fn a_damaged_text_index_is_found_by_the_query_that_reads_it_and_built_anew() {
+    let s = setup();
+    let (first, ..) = text_recall(&s.cache, &s.store, "margin");
+    let file = cache_files(&s.cache).into_iter().find(|p| p.extension().is_some_and(|e| e == "folio-text")).unwrap();
+    // Every posting list of 16 bytes or more damaged (the last section: the postings).
+    let mut bytes = std::fs::read(&file).unwrap();
+    for i in section(&bytes, 5).step_by(16) {
+        bytes[i] ^= 0x5a;
+    }
+    std::fs::write(&file, &bytes).unwrap();
+    let out = folio(&s.cache, &["recall", "--text", "--json", s.store.to_str().unwrap(), "margin"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("posting list: checksum mismatch; ignored"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["results"], first, "answered from an index built anew");
+    assert!(v["index"]["tokenised"].as_u64().unwrap() > 1000);
+    let (again, tokenised, _) = text_recall(&s.cache, &s.store, "margin");
+    assert_eq!((again, tokenised), (first, 0), "the index was written back");
+}
+
 /// `lint --format json` through the cache, and as a full load reading every body.
 fn lints(cache: &Path, store: &Path) -> (String, String) {
     let s = store.to_str().unwrap();

@@ -6,29 +6,51 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use super::index::{Parts, TextIndex, weighted_text};
+use super::cached_index::{self, CachedIndex, digest};
+use super::index::{TextIndex, weighted_text};
 use crate::store::Store;
 use crate::store::keep::cache::side::{self, Key, Made};
 use crate::store::keep::cache::{self, Cache, TEXT_EXT};
 use crate::store::model::entity::EntityIdx;
 
-const MAGIC: &[u8; 8] = b"FOLIOT2\n";
+const MAGIC: &[u8; 8] = b"FOLIOT3\n";
 /// Bumped whenever the layout or what is indexed (tokenizer, title weight) changes.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 const WHAT: &str = "text index";
 const LAYOUT: side::Layout = side::Layout { magic: MAGIC, format: FORMAT, what: WHAT };
 
-/// A cached index and what its entities were indexed from.
-struct Saved {
-    index: TextIndex,
-    keys: Vec<Key>,
-    read_since_ns: i128,
+/// What of a cached index is checked before it answers (the rest is checked as it is read).
+#[derive(Debug, Clone, Copy)]
+pub enum Check<'a> {
+    /// Every byte: the index answers whatever is typed for a session (the TUI).
+    Everything,
+    /// The dictionary blocks and posting lists of these words: one query (the CLI).
+    Words(&'a [String]),
+}
+
+/// How a cached index was used.
+enum Reused {
+    /// As it is, read on demand: the store is the one it was made from.
+    Whole(TextIndex),
+    /// Read whole and updated, with the number of entities whose postings it kept.
+    Updated(TextIndex, usize),
 }
 
 /// The text index of `store`: from the cache file where its entities' files are unchanged,
 /// the rest read and tokenised; written back when anything changed (only for stores the store
-/// cache would keep: cacheable formats, `cache::MIN_ENTITIES` entities or more).
+/// cache would keep: cacheable formats, `cache::MIN_ENTITIES` entities or more). An unchanged
+/// store's index is read from the file on demand, every byte of it checked first.
 pub fn open(cache: Option<&Cache>, store: &Store) -> (TextIndex, Made) {
+    open_checking(cache, store, Check::Everything)
+}
+
+/// `open` for one query of `words` (`TextRecall::query_words`): of an unchanged store's file
+/// only the header, lengths and those words' blocks and lists are read and checked.
+pub fn open_for(cache: Option<&Cache>, store: &Store, words: &[String]) -> (TextIndex, Made) {
+    open_checking(cache, store, Check::Words(words))
+}
+
+fn open_checking(cache: Option<&Cache>, store: &Store, check: Check) -> (TextIndex, Made) {
     let n = store.entities.len();
     let Some(cache) = cache.filter(|_| cache::cacheable(store.kind())) else {
         return (TextIndex::build(store), Made { tokenised: n, ..Made::default() });
@@ -36,65 +58,110 @@ pub fn open(cache: Option<&Cache>, store: &Store) -> (TextIndex, Made) {
     let started = SystemTime::now();
     let path = cache.side_file(&store.root, store.kind(), TEXT_EXT);
     let mut made = Made::default();
-    let saved = match read(&path, store) {
-        Ok(saved) => saved,
+    let reused = CachedIndex::open(&path, MAGIC, FORMAT, WHAT, store)
+        .and_then(|file| file.map(|file| reuse(file, store, check)).transpose());
+    let (index, unchanged) = match reused {
+        Ok(None) => (TextIndex::build(store), false),
+        Ok(Some(Reused::Whole(index))) => {
+            made.reused = n;
+            (index, true)
+        }
+        Ok(Some(Reused::Updated(index, kept))) => {
+            made.reused = kept;
+            (index, false)
+        }
         Err(why) => {
             made.warnings.push(format!("{}: {why}; ignored", path.display()));
-            None
-        }
-    };
-    let (index, unchanged) = match saved {
-        None => (TextIndex::build(store), false),
-        Some(saved) => {
-            let keep = side::kept(&saved.keys, saved.read_since_ns, store);
-            made.reused = keep.iter().flatten().count();
-            if side::unchanged(&keep, n) {
-                (saved.index, true)
-            } else {
-                let mut taken = vec![false; n];
-                for &to in keep.iter().flatten() {
-                    taken[to as usize] = true;
-                }
-                use rayon::prelude::*;
-                let fresh: Vec<(EntityIdx, String)> = (0..n as EntityIdx)
-                    .into_par_iter()
-                    .filter(|&i| !taken[i as usize])
-                    .map(|i| (i, weighted_text(store, i)))
-                    .collect();
-                (saved.index.update(&keep, &fresh, n), false)
-            }
+            (TextIndex::build(store), false)
         }
     };
     made.tokenised = n - made.reused;
-    if !unchanged && n >= cache::MIN_ENTITIES {
-        // Fresh entities were read after `started`, their keys are the store's stat of them:
-        // the older of the two instants is what the next open may trust mtimes against.
-        let as_of = started.min(store.read_since);
-        if let Err(e) = write(cache, &path, store, &index, as_of) {
-            made.warnings.push(e);
-        }
+    if !unchanged {
+        save(cache, store, &index, started, &mut made);
     }
     (index, made)
 }
 
-/// The cached index of `store`, `None` when there is no file; an error says why a file
-/// present cannot be used (another build, store or format, truncated, corrupt).
-fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
-    let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
-    let keys: Vec<Key> = r.next("keys")?;
-    let parts: Parts = r.next("index")?;
-    let postings = r.next_raw()?;
-    let index = TextIndex::from_parts(parts, postings)?;
-    if index.len() != keys.len() || keys.len() as u64 != r.header.entities {
-        return Err(format!("{} entities indexed, {} listed", index.len(), keys.len()));
+/// The index of `store` built anew, because a cached one read as `open` left it turned out
+/// `damaged` (`why`), and written back.
+pub fn rebuild(cache: Option<&Cache>, store: &Store, why: &str) -> (TextIndex, Made) {
+    let started = SystemTime::now();
+    let index = TextIndex::build(store);
+    let mut made = Made { tokenised: store.entities.len(), ..Made::default() };
+    if let Some(cache) = cache.filter(|_| cache::cacheable(store.kind())) {
+        let path = cache.side_file(&store.root, store.kind(), TEXT_EXT);
+        made.warnings.push(format!("{}: {why}; ignored", path.display()));
+        save(cache, store, &index, started, &mut made);
     }
-    Ok(Some(Saved { index, keys, read_since_ns: r.header.read_since_ns }))
+    (index, made)
 }
 
-/// Write the index atomically beside the store's snapshot (temporary file, then rename).
+/// Write `index` (made from reads begun at `started`) for the next open, when the store is one
+/// the cache keeps.
+fn save(cache: &Cache, store: &Store, index: &TextIndex, started: SystemTime, made: &mut Made) {
+    if store.entities.len() < cache::MIN_ENTITIES {
+        return;
+    }
+    let path = cache.side_file(&store.root, store.kind(), TEXT_EXT);
+    // Fresh entities were read after `started`, their keys are the store's stat of them:
+    // the older of the two instants is what the next open may trust mtimes against.
+    let as_of = started.min(store.read_since);
+    if let Err(e) = write(cache, &path, store, index, as_of) {
+        made.warnings.push(e);
+    }
+}
+
+/// The cached index `file` for `store`: read on demand when it was made from this very store
+/// (its digest, every key trusted), the parts `check` asks for checked; else read whole, its
+/// kept entities' postings kept and the others' read and tokenised again.
+fn reuse(file: CachedIndex, store: &Store, check: Check) -> Result<Reused, String> {
+    let n = store.entities.len();
+    if file.lengths.len() == n && file.meta.whole && file.meta.digest == digest(store) {
+        match check {
+            Check::Everything => file.check_all()?,
+            Check::Words(words) => {
+                for w in words {
+                    file.postings(w)?;
+                }
+            }
+        }
+        return Ok(Reused::Whole(TextIndex::of_file(file)));
+    }
+    let keys = file.keys()?;
+    if keys.len() != file.lengths.len() {
+        return Err(format!("{} entities indexed, {} listed", file.lengths.len(), keys.len()));
+    }
+    let keep = side::kept(&keys, file.header.read_since_ns, store);
+    let saved = TextIndex::of_file(file);
+    let saved = match saved.in_memory() {
+        Some(whole) => whole.into_owned(),
+        None => return Err(saved.damaged().unwrap_or_default()),
+    };
+    let mut taken = vec![false; n];
+    for &to in keep.iter().flatten() {
+        taken[to as usize] = true;
+    }
+    use rayon::prelude::*;
+    let fresh: Vec<(EntityIdx, String)> = (0..n as EntityIdx)
+        .into_par_iter()
+        .filter(|&i| !taken[i as usize])
+        .map(|i| (i, weighted_text(store, i)))
+        .collect();
+    Ok(Reused::Updated(saved.update(&keep, &fresh, n), keep.iter().flatten().count()))
+}
+
+/// Write the index (held in memory) atomically beside the store's snapshot (temporary file,
+/// then rename), in the layout `cached_index` reads on demand.
 fn write(cache: &Cache, path: &Path, store: &Store, index: &TextIndex, as_of: SystemTime) -> Result<(), String> {
-    let (parts, postings) = index.parts();
-    LAYOUT.write(cache, path, store, as_of, &[&side::encode(&Key::all(store))?, &side::encode(&parts)?, postings])
+    let keys = Key::all(store);
+    // Whether the next open of this very store may take every record as it is: as `kept`
+    // will judge them against this file's header.
+    let read_since_ns = side::header(store, FORMAT, as_of).read_since_ns;
+    let whole = side::unchanged(&side::kept(&keys, read_since_ns, store), store.entities.len());
+    let sections =
+        cached_index::sections(index.sorted_lists().into_iter(), index.lengths(), &keys, digest(store), whole)?;
+    let sections: Vec<&[u8]> = sections.iter().map(Vec::as_slice).collect();
+    LAYOUT.write(cache, path, store, as_of, &sections)
 }
 
 #[cfg(test)]
@@ -190,5 +257,115 @@ mod tests {
         cache.save(&store).unwrap();
         assert_eq!(cache.clear(Some((&store.root, store.kind()))).unwrap(), 1);
         assert!(!file.exists());
+    }
+    /// Flip one byte of the cache file of `store` at `at`.
+    fn flip(cache: &Cache, store: &Store, at: u64) {
+        let file = cache.side_file(&store.root, store.kind(), TEXT_EXT);
+        let mut bytes = fs::read(&file).unwrap();
+        bytes[at as usize] ^= 0x5a;
+        fs::write(&file, bytes).unwrap();
+    }
+
+    fn places(cache: &Cache, store: &Store, word: &str) -> (u64, u64) {
+        let path = cache.side_file(&store.root, store.kind(), TEXT_EXT);
+        CachedIndex::open(&path, MAGIC, FORMAT, WHAT, store).unwrap().unwrap().places_of(word)
+    }
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn a_query_reads_only_its_words_and_a_damaged_list_or_block_is_rebuilt_with_a_warning() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let store = load(dir.path());
+        let (good, _) = open(Some(&cache), &store);
+        // The list of "w5" damaged: a query of other words neither reads nor minds it.
+        let (block, list) = places(&cache, &store, "w5");
+        flip(&cache, &store, list);
+        let (index, made) = open_for(Some(&cache), &store, &words(&["ledgers", "w7"]));
+        assert_eq!((made.tokenised, made.warnings.len()), (0, 0), "{:?}", made.warnings);
+        assert_eq!(index.postings("w7"), good.postings("w7"));
+        assert_eq!(index.df("ledgers"), store.entities.len() as u32);
+        assert!(index.heap_bytes() < good.heap_bytes() / 4, "the lists stay in the file");
+        // A query of "w5" finds the damage, builds the index anew and writes it back.
+        let (index, made) = open_for(Some(&cache), &store, &words(&["w5"]));
+        assert_eq!(made.tokenised, store.entities.len());
+        assert!(made.warnings.len() == 1 && made.warnings[0].contains("posting list: checksum mismatch"), "{made:?}");
+        assert_eq!(index.postings("w5"), good.postings("w5"));
+        let (index, made) = open_for(Some(&cache), &store, &words(&["w5"]));
+        assert_eq!((made.tokenised, made.warnings.len()), (0, 0), "rewritten: {:?}", made.warnings);
+        assert_eq!(index.postings("w5"), good.postings("w5"));
+        // A damaged dictionary block, found by the query that reads it; the TUI's open checks all.
+        flip(&cache, &store, block + 3);
+        let (_, made) = open_for(Some(&cache), &store, &words(&["w5"]));
+        assert!(made.warnings.len() == 1 && made.warnings[0].contains("dictionary block"), "{made:?}");
+        flip(&cache, &store, places(&cache, &store, "w9").1);
+        let (index, made) = open(Some(&cache), &store);
+        assert!(made.warnings.len() == 1 && made.warnings[0].contains("postings: checksum"), "{made:?}");
+        same(&index, &good);
+    }
+
+    #[test]
+    fn a_list_damaged_after_the_open_is_not_trusted() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let store = load(dir.path());
+        let (good, _) = open(Some(&cache), &store);
+        let (index, _) = open_for(Some(&cache), &store, &words(&["ledgers"]));
+        assert_eq!(index.damaged(), None);
+        // Written over in place (not as folio writes it) after the query's open.
+        let file = cache.side_file(&store.root, store.kind(), TEXT_EXT);
+        let at = places(&cache, &store, "w3").1;
+        let mut f = fs::File::options().write(true).open(&file).unwrap();
+        use std::io::{Seek, Write};
+        f.seek(std::io::SeekFrom::Start(at)).unwrap();
+        f.write_all(&[0xff, 0xff]).unwrap();
+        drop(f);
+        assert_eq!(index.postings("w3"), [], "not read as postings");
+        assert!(index.damaged().is_some_and(|why| why.contains("checksum")), "{:?}", index.damaged());
+        assert!(index.update(&[], &[], store.entities.len()).damaged().is_some(), "nor updated from");
+        let (rebuilt, made) = rebuild(Some(&cache), &store, &index.damaged().unwrap());
+        assert!(made.warnings[0].contains("checksum"), "{made:?}");
+        same(&rebuilt, &good);
+    }
+
+    #[test]
+    fn a_changed_file_is_read_again_and_a_file_written_during_the_reads_is_never_trusted() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let earlier = SystemTime::now() - Duration::from_secs(1800);
+        let set = |p: &Path, t: SystemTime| fs::File::options().write(true).open(p).unwrap().set_modified(t).unwrap();
+        // Written now: within the slack of the index's reads, so not trusted as it is.
+        let fresh = dir.path().join("note-7.md");
+        fs::write(&fresh, "---\ntitle: Note 7\n---\nAbout okapis.\n").unwrap();
+        let store = load(dir.path());
+        let (_, made) = open_for(Some(&cache), &store, &words(&["okapis"]));
+        assert_eq!(made.tokenised, store.entities.len());
+        let (index, made) = open_for(Some(&cache), &store, &words(&["okapis"]));
+        assert_eq!(made.tokenised, 1, "the note written during the reads is read again");
+        assert_eq!(index.df("okapis"), 1);
+        // New words under an mtime older than the index: the size tells the change.
+        fs::write(&fresh, "---\ntitle: Note 7\n---\nAbout quaggas.\n").unwrap();
+        set(&fresh, earlier);
+        fs::remove_file(dir.path().join("note-8.md")).unwrap();
+        let store = load(dir.path());
+        let (index, made) = open_for(Some(&cache), &store, &words(&["quaggas", "okapis"]));
+        assert_eq!(made.tokenised, 1, "{:?}", made.warnings);
+        assert_eq!(
+            index.postings("quaggas"),
+            [super::super::index::Posting { idx: store.find("note-7").unwrap(), count: 1 }]
+        );
+        assert_eq!(index.df("okapis"), 0, "the old words are gone");
+        same(&index, &TextIndex::build(&store));
+        // Unchanged since: read on demand, nothing tokenised, the removed note nowhere.
+        let (index, made) = open_for(Some(&cache), &store, &words(&["quaggas"]));
+        assert_eq!((made.tokenised, made.reused), (0, store.entities.len()));
+        assert!(store.find("note-8").is_none());
+        same(&index, &TextIndex::build(&store));
     }
 }

@@ -5,9 +5,11 @@
 //! dependency to a 2-core CI.
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::cached_index::CachedIndex;
 use crate::store::Store;
 use crate::store::model::entity::{Entity, EntityIdx};
 use crate::store::read::body_text;
@@ -36,7 +38,7 @@ pub fn weighted_text(store: &Store, idx: EntityIdx) -> String {
 /// Entities per build task: large enough that merging task vocabularies stays cheap.
 const CHUNK: usize = 512;
 
-#[derive(Debug, Default, Clone, PartialEq)]
+#[derive(Debug, Default, Clone)]
 pub struct TextIndex {
     /// Word → its number (position in `offsets`).
     words: FastMap<Box<str>, u32>,
@@ -49,15 +51,24 @@ pub struct TextIndex {
     /// Words in each entity's indexed text.
     lengths: Vec<u32>,
     average: f32,
+    /// The index read on demand from the persistent cache (`cached_index`): then `words`,
+    /// `offsets`, `df` and `postings` are empty and each word is looked up in the file.
+    file: Option<Arc<CachedIndex>>,
 }
 
-/// What `TextIndex::parts` gives the cache, besides the posting bytes.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
-pub struct Parts {
-    words: Vec<Box<str>>,
-    offsets: Vec<u32>,
-    df: Vec<u32>,
-    lengths: Vec<u32>,
+/// Two indexes are equal when they hold the same words with the same postings and lengths,
+/// wherever they are read from.
+impl PartialEq for TextIndex {
+    fn eq(&self, other: &TextIndex) -> bool {
+        let (a, b) = (self.in_memory(), other.in_memory());
+        let (Some(a), Some(b)) = (a.as_deref(), b.as_deref()) else { return false };
+        let mut words: Vec<&str> = a.words.keys().map(|w| &**w).collect();
+        words.sort_unstable();
+        a.words.len() == b.words.len()
+            && words.iter().all(|w| a.postings(w) == b.postings(w))
+            && a.lengths == b.lengths
+            && a.average == b.average
+    }
 }
 
 /// One posting: the entity and how often the word occurs in it.
@@ -85,6 +96,19 @@ fn push_varint(out: &mut Vec<u8>, mut v: u32) {
         v >>= 7;
     }
     out.push(v as u8);
+}
+
+/// One posting list's bytes decoded (`df` of them expected).
+pub(super) fn decode_list(bytes: &[u8], df: usize) -> Vec<Posting> {
+    let mut out = Vec::with_capacity(df.min(bytes.len()));
+    let (mut at, mut idx) = (0, 0u32);
+    while at < bytes.len() {
+        // Wrapping: a cached list is checked by its CRC, not trusted to be well formed.
+        idx = idx.wrapping_add(read_varint(bytes, &mut at));
+        let count = read_varint(bytes, &mut at);
+        out.push(Posting { idx, count });
+    }
+    out
 }
 
 fn read_varint(bytes: &[u8], at: &mut usize) -> u32 {
@@ -316,7 +340,15 @@ impl TextIndex {
     /// The index of a changed store without reading the unchanged bodies again: `keep[old]` is
     /// the new number of old entity `old` when its text is unchanged (`None`: gone or changed),
     /// `fresh` the texts of the new or changed entities; `n` entities in all.
+    /// An index read from a cache file is read whole first; when that fails the result is
+    /// this index, `damaged`, for the caller to build anew.
     pub fn update(&self, keep: &[Option<EntityIdx>], fresh: &[(EntityIdx, String)], n: usize) -> TextIndex {
+        if self.file.is_some() {
+            return match self.in_memory() {
+                Some(whole) => whole.update(keep, fresh, n),
+                None => self.clone(),
+            };
+        }
         let mut lists: Vec<Vec<(u32, u32)>> = (0..self.df.len() as u32)
             .into_par_iter()
             .map(|id| {
@@ -432,16 +464,34 @@ impl TextIndex {
 
     /// Indexed words that start with `prefix` (lower case), itself included when indexed.
     pub fn starting_with(&self, prefix: &str) -> Vec<String> {
-        self.words.keys().filter(|w| w.starts_with(prefix)).map(|w| w.to_string()).collect()
+        self.starting_with_df(prefix).into_iter().map(|(w, _)| w).collect()
+    }
+
+    /// `starting_with`, each word with how many entities hold it.
+    pub fn starting_with_df(&self, prefix: &str) -> Vec<(String, u32)> {
+        if let Some(file) = &self.file {
+            return file.noting(file.starting_with(prefix)).unwrap_or_default();
+        }
+        self.words
+            .iter()
+            .filter(|(w, _)| w.starts_with(prefix))
+            .map(|(w, &id)| (w.to_string(), self.df[id as usize]))
+            .collect()
     }
 
     /// How many entities hold `word` (lower case).
     pub fn df(&self, word: &str) -> u32 {
+        if let Some(file) = &self.file {
+            return file.noting(file.entry(word)).flatten().map_or(0, |e| e.df);
+        }
         self.words.get(word).map_or(0, |&id| self.df[id as usize])
     }
 
     /// The postings of `word` (lower case), in entity order.
     pub fn postings(&self, word: &str) -> Vec<Posting> {
+        if let Some(file) = &self.file {
+            return file.noting(file.postings(word)).unwrap_or_default();
+        }
         match self.words.get(word) {
             Some(&id) => self.decode(id),
             None => Vec::new(),
@@ -451,56 +501,79 @@ impl TextIndex {
     /// The postings of word number `id`.
     fn decode(&self, id: u32) -> Vec<Posting> {
         let (start, end) = (self.offsets[id as usize] as usize, self.offsets[id as usize + 1] as usize);
-        let bytes = &self.postings[start..end];
-        let mut out = Vec::with_capacity(self.df[id as usize] as usize);
-        let (mut at, mut idx) = (0, 0u32);
-        while at < bytes.len() {
-            // Wrapping: a cached list is checked by its CRC, not trusted to be well formed.
-            idx = idx.wrapping_add(read_varint(bytes, &mut at));
-            let count = read_varint(bytes, &mut at);
-            out.push(Posting { idx, count });
+        decode_list(&self.postings[start..end], self.df[id as usize] as usize)
+    }
+
+    /// The index read on demand from `file` (its lengths already read).
+    pub(super) fn of_file(file: CachedIndex) -> TextIndex {
+        let lengths = file.lengths.clone();
+        let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
+        let average = if lengths.is_empty() { 0.0 } else { total as f32 / lengths.len() as f32 };
+        TextIndex { lengths, average, file: Some(Arc::new(file)), ..TextIndex::default() }
+    }
+
+    /// Why a part of the cache file read since the open was unusable (the answers that read
+    /// it are not to be trusted); `None` for an index in memory.
+    pub fn damaged(&self) -> Option<String> {
+        self.file.as_ref().and_then(|f| f.damaged())
+    }
+
+    /// This index with every list in memory (itself when it is), `None` when the cache file it
+    /// reads cannot be read whole.
+    pub fn in_memory(&self) -> Option<Cow<'_, TextIndex>> {
+        let Some(file) = &self.file else { return Some(Cow::Borrowed(self)) };
+        let all = file.noting(file.all())?;
+        let mut index = TextIndex { lengths: self.lengths.clone(), average: self.average, ..TextIndex::default() };
+        for (id, (word, df, list)) in all.into_iter().enumerate() {
+            index.words.insert(word, id as u32);
+            index.offsets.push(index.postings.len() as u32);
+            index.df.push(df);
+            index.postings.extend_from_slice(&list);
         }
+        index.offsets.push(index.postings.len() as u32);
+        if index.words.len() != index.df.len() {
+            file.noting::<()>(Err("a word listed twice".into()));
+            return None;
+        }
+        Some(Cow::Owned(index))
+    }
+
+    /// Every word (sorted) with its df and list bytes, for the cache file; an index read from
+    /// a file is read whole first.
+    pub(super) fn sorted_lists(&self) -> Vec<(&str, u32, &[u8])> {
+        let mut out: Vec<(&str, u32, &[u8])> = self
+            .words
+            .iter()
+            .map(|(w, &id)| {
+                let (start, end) = (self.offsets[id as usize] as usize, self.offsets[id as usize + 1] as usize);
+                (&**w, self.df[id as usize], &self.postings[start..end])
+            })
+            .collect();
+        out.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         out
     }
 
-    /// The index as the persistent cache keeps it (`super::cache`): its word list in number
-    /// order and its arrays, and the posting bytes apart (written and read as they are).
-    pub(super) fn parts(&self) -> (Parts, &[u8]) {
-        let mut words = vec![""; self.df.len()];
-        for (w, &id) in &self.words {
-            words[id as usize] = w;
-        }
-        let words = words.into_iter().map(Box::from).collect();
-        (
-            Parts { words, offsets: self.offsets.clone(), df: self.df.clone(), lengths: self.lengths.clone() },
-            &self.postings,
-        )
-    }
-
-    /// The index from cached parts, checked so that no lookup can fall outside them.
-    pub(super) fn from_parts(parts: Parts, postings: Vec<u8>) -> Result<TextIndex, String> {
-        let Parts { words, offsets, df, lengths } = parts;
-        let n = words.len();
-        if df.len() != n || offsets.len() != n + 1 {
-            return Err(format!("{n} words, {} counts, {} offsets", df.len(), offsets.len()));
-        }
-        if offsets.windows(2).any(|w| w[0] > w[1]) || offsets.last().is_some_and(|&l| l as usize != postings.len()) {
-            return Err("posting offsets out of order or past the postings".into());
-        }
-        let words: FastMap<Box<str>, u32> = words.into_iter().enumerate().map(|(id, w)| (w, id as u32)).collect();
-        if words.len() != n {
-            return Err("a word listed twice".into());
-        }
-        let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
-        let average = if lengths.is_empty() { 0.0 } else { total as f32 / lengths.len() as f32 };
-        Ok(TextIndex { words, offsets, df, postings, lengths, average })
+    /// Words in each entity's indexed text, in entity order.
+    pub(super) fn lengths(&self) -> &[u32] {
+        &self.lengths
     }
 
     /// Bytes the index holds in memory: postings, offsets, counts and the vocabulary with its
     /// table (an estimate of the allocator's share, for the size budget).
     pub fn heap_bytes(&self) -> usize {
         let vocab: usize = self.words.keys().map(|w| w.len() + std::mem::size_of::<(Box<str>, u32)>() + 1).sum();
-        self.postings.capacity() + 4 * (self.offsets.capacity() + self.df.capacity() + self.lengths.capacity()) + vocab
+        let file = self.file.as_ref().map_or(0, |f| {
+            f.meta
+                .blocks
+                .iter()
+                .map(|b| b.first.len() + std::mem::size_of::<super::cached_index::Block>())
+                .sum::<usize>()
+                + 4 * f.lengths.capacity()
+        });
+        self.postings.capacity()
+            + 4 * (self.offsets.capacity() + self.df.capacity() + self.lengths.capacity())
+            + vocab
+            + file
     }
 }
 

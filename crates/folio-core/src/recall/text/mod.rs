@@ -3,6 +3,7 @@
 //! (`super::rank`), each result with the body lines that hold the query's words.
 pub mod bm25;
 pub mod cache;
+pub mod cached_index;
 pub mod index;
 pub mod lines;
 pub mod live;
@@ -108,10 +109,11 @@ impl TextRecall {
         store: &Store,
         text: &str,
     ) -> (TextRecall, crate::store::keep::cache::side::Made) {
-        if cache.is_some_and(|_| crate::store::keep::cache::cacheable(store.kind())) {
-            return TextRecall::open(cache, store);
-        }
         let wanted = TextRecall::query_words(text);
+        if cache.is_some_and(|_| crate::store::keep::cache::cacheable(store.kind())) {
+            let ((index, made), items) = rayon::join(|| cache::open_for(cache, store, &wanted), || items(store));
+            return (TextRecall { index, items }, made);
+        }
         // The load's counts or term table when it made them; else the bodies are read and only
         // counted.
         let index = || {
@@ -126,6 +128,18 @@ impl TextRecall {
         let (index, items) = rayon::join(index, || items(store));
         let made = crate::store::keep::cache::side::Made { tokenised: store.entities.len(), ..Default::default() };
         (TextRecall { index, items }, made)
+    }
+
+    /// This recall with its index built anew, when the cache file it read on demand was found
+    /// damaged (`TextIndex::damaged`) after it was opened; the index is written back.
+    pub fn rebuilt(
+        self,
+        cache: Option<&crate::store::keep::cache::Cache>,
+        store: &Store,
+        why: &str,
+    ) -> (TextRecall, crate::store::keep::cache::side::Made) {
+        let (index, made) = cache::rebuild(cache, store, why);
+        (TextRecall { index, items: self.items }, made)
     }
 
     /// The text recall of `store`, which is `old_store` with the files at `changed` read again:
@@ -157,7 +171,12 @@ impl TextRecall {
             .filter(|&i| !kept[i as usize])
             .map(|i| (i, index::weighted_text(store, i)))
             .collect();
-        let (index, items) = rayon::join(|| self.index.update(&keep, &fresh, store.entities.len()), || items(store));
+        let update = || match self.index.update(&keep, &fresh, store.entities.len()) {
+            // The cache file it read on demand cannot be read whole any more.
+            index if index.damaged().is_some() => TextIndex::build(store),
+            index => index,
+        };
+        let (index, items) = rayon::join(update, || items(store));
         TextRecall { index, items }
     }
 
@@ -206,9 +225,10 @@ impl TextRecall {
                 if !prefix || k + 1 < n || w.chars().count() < 2 {
                     return vec![w];
                 }
-                let mut more = self.index.starting_with(&w);
-                more.sort_by(|a, b| self.index.df(b).cmp(&self.index.df(a)).then(a.cmp(b)));
+                let mut more = self.index.starting_with_df(&w);
+                more.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
                 more.truncate(PREFIX_WORDS);
+                let mut more: Vec<String> = more.into_iter().map(|(w, _)| w).collect();
                 if !more.contains(&w) {
                     more.push(w);
                 }
@@ -392,5 +412,32 @@ mod tests {
         // The CLI's exact words: `scr` is no word of either body.
         assert_eq!(text.words("fraud scr", false), ["fraud", "scr"]);
         assert!(text.words("fraud scr", true).contains(&"screening".to_string()));
+    }
+    /// Read on demand from the cache (as the TUI's `/` and the CLI read it), the index answers
+    /// every query, typed prefixes included, as the one built in memory.
+    #[test]
+    fn the_index_read_from_the_cache_answers_as_the_one_built() {
+        let dir = crate::store::keep::cache::side::fixture::aged_vault(|i| {
+            (format!("Ledger {i}"), format!("Body of note {i} about w{} and screening {}.", i % 37, i % 5))
+        });
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = crate::store::keep::cache::Cache::new(cdir.path());
+        let built = TextRecall::build(&store);
+        TextRecall::open(Some(&cache), &store);
+        let (read, made) = TextRecall::open(Some(&cache), &store);
+        assert_eq!(made.reused, store.entities.len(), "{:?}", made.warnings);
+        assert!(read.index.heap_bytes() < built.index.heap_bytes() / 4, "read on demand");
+        for q in ["w1", "screening 3", "ledger w2", "scr", "w", "absent", "\"note 12\""] {
+            let query = Query::parse(q);
+            assert_eq!(
+                read.search_as_typed(&store, &query, &[], 20),
+                built.search_as_typed(&store, &query, &[], 20),
+                "{q}"
+            );
+            let (once, _) = TextRecall::open_for(Some(&cache), &store, q);
+            assert_eq!(once.search(&store, &query, &[], 20), built.search(&store, &query, &[], 20), "{q}");
+            assert_eq!(once.index.damaged(), None);
+        }
     }
 }
