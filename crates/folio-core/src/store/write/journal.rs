@@ -370,8 +370,12 @@ fn put_aside_back(abs: &Path, before: &str, role: Role) -> Option<io::Result<()>
 /// Temporary files a killed or failed writer left: beside the journaled paths and in folio's
 /// own state folders. Only a gone process's, or this one's (it holds the write lock).
 fn clean_temporaries(root: &Path, state: &State, intent: &Intent) {
-    let mut dirs: Vec<PathBuf> =
-        intent.entries.iter().filter(|e| !e.row).filter_map(|e| root.join(&e.path).parent().map(Path::to_path_buf)).collect();
+    let mut dirs: Vec<PathBuf> = intent
+        .entries
+        .iter()
+        .filter(|e| !e.row)
+        .filter_map(|e| root.join(&e.path).parent().map(Path::to_path_buf))
+        .collect();
     dirs.extend(state_folders(state));
     dirs.sort();
     dirs.dedup();
