@@ -108,15 +108,9 @@ impl Dialect for OpendrayPg {
     }
 
     /// One node's text by its offset in the snapshot (`snapshot::text_at`); one that does not
-    /// check is read with all of them (`files_of`, which reads the database again). Past a
-    /// few hundred single reads in this process (a pass over every body), all are read at once.
+    /// check is read with all of them (`files_of`, which reads the database again).
     fn memory_file(&self, rel: &str) -> Option<Option<String>> {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static SINGLE_READS: AtomicUsize = AtomicUsize::new(0);
         self.marker.as_ref()?;
-        if SINGLE_READS.fetch_add(1, Ordering::Relaxed) >= 256 {
-            return Some(snapshot::files_of(&self.root).get(rel).cloned());
-        }
         Some(match snapshot::text_at(&self.root, rel) {
             Ok(text) => Some(text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,

@@ -8,6 +8,7 @@
 //!   refresh of a few rows adds their new texts at its end and writes a new index
 //!   (atomically: a temporary file renamed over it), so a torn append is bytes no index
 //!   names. When more than half of it is texts no index names, it is written anew.
+//!
 //! A text is read by its offset and checked by its own CRC. A torn, damaged or foreign file
 //! is never trusted, and the database is read again. The index's generation, new on every
 //! write, keys the store cache (`Format::files_token`).
@@ -358,7 +359,11 @@ fn lock(root: &Path) -> io::Result<Locked> {
     let dir = root.join(".folio");
     std::fs::create_dir_all(&dir)?;
     let f = File::options().create(true).truncate(false).write(true).open(dir.join(LOCK))?;
-    f.lock()?;
+    // Blocking: writers hold it for one append or one write of the snapshot.
+    // SAFETY: flock on a descriptor this function owns; no memory is shared.
+    if unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&f), libc::LOCK_EX) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
     Ok(Locked(f))
 }
 
@@ -670,8 +675,11 @@ pub fn files_of(root: &Path) -> Arc<MemoryFiles> {
 }
 
 /// The rendering at `rel` as this process or the snapshot has it: one text read by its
-/// offset, not the whole snapshot.
+/// offset, not the whole snapshot — until a few hundred were read so in this process (a pass
+/// over many nodes: the inbox, a lint of every body), when all are read at once instead.
 pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static SINGLE_READS: AtomicUsize = AtomicUsize::new(0);
     let missing = || io::Error::new(io::ErrorKind::NotFound, "no such node in the database's snapshot");
     {
         let taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
@@ -679,27 +687,33 @@ pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
             return files.get(rel).cloned().ok_or_else(missing);
         }
     }
-    let i = cached_index(root).ok_or_else(missing)?;
+    if SINGLE_READS.fetch_add(1, Ordering::Relaxed) >= 256 {
+        return files_of(root).get(rel).cloned().ok_or_else(missing);
+    }
+    let (i, texts) = cached_index(root).ok_or_else(missing)?;
     let e = i.by_rel(rel).ok_or_else(missing)?;
-    Texts::open(root, &i.header).and_then(|t| t.text(e)).map_err(io::Error::other)
+    texts.text(e).map_err(io::Error::other)
 }
 
-/// The index of `root` as last read by this process, while its generation is the one on disk.
-static INDEX: Mutex<Option<(PathBuf, Arc<Index>)>> = Mutex::new(None);
+/// The index of `root` as last read by this process and its texts file, while its header is
+/// the one on disk.
+type Opened = (Arc<Index>, Arc<Texts>);
+static INDEX: Mutex<Option<(PathBuf, Opened)>> = Mutex::new(None);
 
-fn cached_index(root: &Path) -> Option<Arc<Index>> {
+fn cached_index(root: &Path) -> Option<Opened> {
     let Found::Intact(h) = header(root) else { return None };
     let mut cached = INDEX.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((r, i)) = cached.as_ref()
+    if let Some((r, (i, t))) = cached.as_ref()
         && r == root
         && i.header == h
     {
-        return Some(i.clone());
+        return Some((i.clone(), t.clone()));
     }
     let Found::Intact(i) = index(root) else { return None };
-    let i = Arc::new(i);
-    *cached = Some((root.to_path_buf(), i.clone()));
-    Some(i)
+    let t = Arc::new(Texts::open(root, &i.header).ok()?);
+    let opened = (Arc::new(i), t);
+    *cached = Some((root.to_path_buf(), opened.clone()));
+    Some(opened)
 }
 
 /// Replace, in place, the renderings at these paths (None: gone) in what this process
