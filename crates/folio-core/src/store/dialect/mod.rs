@@ -223,6 +223,18 @@ pub trait Dialect: Send + Sync {
         None
     }
 
+    /// Whether the entities are held in memory (`memory_files`), asked without taking them.
+    fn in_memory(&self) -> bool {
+        self.memory_files().is_some()
+    }
+
+    /// One entity file held in memory (`memory_files`; inner None: not there), without taking
+    /// every one: a refresh of a few files reads those alone (a database's snapshot reads one
+    /// text by its offset). None: the entities are files.
+    fn memory_file(&self, rel: &str) -> Option<Option<String>> {
+        self.memory_files().map(|f| f.get(rel).cloned())
+    }
+
     /// The entity's fields from its file text (frontmatter for most formats).
     fn fields(&self, _entity: &Entity, text: &str) -> Fields {
         yaml_fields(text)

@@ -117,19 +117,22 @@ impl Store {
         let mut report = RefreshReport::default();
         let mut other = Vec::new();
         let mut found = Vec::new();
-        // Entity files held in memory (a database's snapshot) are there when it holds them.
-        let memory = self.dialect.memory_files();
+        // Entity files held in memory (a database's snapshot) are there when it holds them;
+        // each is read alone (`Dialect::memory_file`), not every one.
+        let in_memory = self.dialect.in_memory();
+        let mut held: Vec<(String, String)> = Vec::new();
         for rel in &rels {
             let had = self.has_file(rel);
-            if let Some(files) = memory.as_deref().filter(|_| self.dialect.role(rel) == FileRole::Entity) {
-                match (files.contains_key(rel), had) {
+            if in_memory && self.dialect.role(rel) == FileRole::Entity {
+                let text = self.dialect.memory_file(rel).flatten();
+                match (text.is_some(), had) {
                     (true, true) => report.changed.push(rel.clone()),
                     (true, false) => report.added.push(rel.clone()),
                     (false, true) => report.removed.push(rel.clone()),
                     (false, false) => {}
                 }
-                if files.contains_key(rel) {
-                    found.push(FoundFile { rel: rel.clone(), role: FileRole::Entity, symlink_inside: None });
+                if let Some(text) = text {
+                    held.push((rel.clone(), text));
                 }
                 continue;
             }
@@ -160,7 +163,13 @@ impl Store {
             }
         }
         report.parsed = found.len();
-        let mut fresh = load::read_entities(&self.root, &found, self.dialect.as_ref(), None);
+        report.parsed += held.len();
+        // None to read from the folder: a store held in memory is not asked for all its files.
+        let mut fresh = match found.is_empty() {
+            true => Vec::new(),
+            false => load::read_entities(&self.root, &found, self.dialect.as_ref(), None),
+        };
+        fresh.extend(load::read_held(&held, self.dialect.as_ref()));
         fresh.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
         Plan { targets, fresh, other, report }
     }

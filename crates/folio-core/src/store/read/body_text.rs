@@ -80,10 +80,10 @@ fn read_range(e: &Entity) -> (u64, u64) {
 /// order share their folder's descriptor); `None` as for `body`.
 pub fn body_bytes(store: &Store, idx: EntityIdx, opener: &mut FolderOpener) -> Option<RawBody<'static>> {
     let e = store.entity(idx);
-    // A store held in memory (a database's snapshot) has no file to open.
-    if let Some(files) = store.dialect.memory_files() {
-        let text = files.get(&e.path)?;
-        return body_bytes_in(e, text)?.map(RawBody::into_owned);
+    // A store held in memory (a database's snapshot) has no file to open: its one text is read.
+    if store.dialect.in_memory() {
+        let text = store.dialect.memory_file(&e.path)??;
+        return body_bytes_in(e, &text)?.map(RawBody::into_owned);
     }
     body_bytes_at(e, &store.abs_path(&e.path), opener)
 }

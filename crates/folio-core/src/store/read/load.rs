@@ -453,6 +453,16 @@ struct Read {
     whole: bool,
 }
 
+/// Entity files held in memory given with their texts (a refresh of a few,
+/// `Dialect::memory_file`), parsed as `read_entities` parses them (unsorted).
+pub fn read_held(files: &[(String, String)], dialect: &dyn Dialect) -> Vec<Entity> {
+    files
+        .par_iter()
+        .map_init(SharedValues::default, |values, (rel, text)| read_in_memory(rel, Some(text), dialect, values, None))
+        .flatten_iter()
+        .collect()
+}
+
 /// The entity file `rel` held in memory (`Dialect::memory_files`), parsed as `read_one`
 /// parses a file of the same bytes; a file not there any more is unreadable, as on disk.
 fn read_in_memory(

@@ -55,7 +55,7 @@ fn io_err(path: &str) -> impl Fn(std::io::Error) -> WriteError + '_ {
 /// The journaled engine: gate, read-only refusal, archive copies, digest checks, journal,
 /// swaps, catalogs, the audit line, the undo record.
 pub fn apply_plan(store: &Store, plan: Plan, opts: &WriteOptions) -> Result<Applied, WriteError> {
-    apply(store, plan, opts, None)
+    apply(store, plan, opts, None, None)
 }
 
 /// Why a backend's own commit (`apply_plan_committing`) did not go through.
@@ -80,13 +80,38 @@ pub fn apply_plan_committing(
     opts: &WriteOptions,
     commit: &mut Commit,
 ) -> Result<Applied, WriteError> {
-    apply(store, plan, opts, Some(commit))
+    apply(store, plan, opts, Some(commit), None)
+}
+
+/// The writes of a plan that are rows a backend writes in its own transaction, not files (a
+/// database's nodes): by path, the bytes the backend compared them with (None: none there).
+pub type Rows = std::collections::HashMap<String, Option<Vec<u8>>>;
+
+/// `apply_plan_committing` for a plan whose writes at `rows` are rows, not files: the backend
+/// has compared and written them in the transaction `commit` commits, so the engine only
+/// journals them (their before and after images, for undo) and never reads, swaps or rolls
+/// back a file for them; the other writes (folio's own state, the log) go as for any store.
+pub fn apply_rows_committing(
+    store: &Store,
+    plan: Plan,
+    opts: &WriteOptions,
+    commit: &mut Commit,
+    rows: &Rows,
+) -> Result<Applied, WriteError> {
+    apply(store, plan, opts, Some(commit), Some(rows))
 }
 
 /// A backend's own commit of a changeset, given its id (`apply_plan_committing`).
 pub type Commit<'c> = dyn FnMut(&str) -> Result<(), Uncommitted> + 'c;
 
-fn apply(store: &Store, plan: Plan, opts: &WriteOptions, commit: Option<&mut Commit>) -> Result<Applied, WriteError> {
+fn apply(
+    store: &Store,
+    plan: Plan,
+    opts: &WriteOptions,
+    commit: Option<&mut Commit>,
+    rows: Option<&Rows>,
+) -> Result<Applied, WriteError> {
+    let row = |path: &str| rows.and_then(|r| r.get(path));
     let Plan { writes, archived, event, undoes, then } = plan;
     let root = &store.root;
     let kind = store.kind();
@@ -129,7 +154,7 @@ fn apply(store: &Store, plan: Plan, opts: &WriteOptions, commit: Option<&mut Com
     gate.check_all(rules.iter().map(|w| w.path.as_str()))?;
     let writes: Vec<Write> = rules.into_iter().chain(writes).collect();
     // Every expected digest is checked before anything is written.
-    for w in &writes {
+    for w in writes.iter().filter(|w| row(&w.path).is_none()) {
         let now = std::fs::read(root.join(&w.path)).ok();
         if now.as_deref().map(digest::of) != w.expected {
             return Err(WriteError::Conflict {
@@ -159,7 +184,11 @@ fn apply(store: &Store, plan: Plan, opts: &WriteOptions, commit: Option<&mut Com
     };
     let mut applied = Applied { recovered, ..Default::default() };
     for w in &writes {
-        if let Err(e) = write_one(root, &state, &mut journal, w) {
+        let written = match row(&w.path) {
+            Some(before) => journal_row(&state, &mut journal, w, before.as_deref()),
+            None => write_one(root, &state, &mut journal, w),
+        };
+        if let Err(e) = written {
             return Err(rolled_back(journal, root, &state, e));
         }
         // The ledger is folio's own state, not a file of the store.
@@ -270,7 +299,7 @@ fn write_log(
         let before = before.map(|b| state.put_object(b)).transpose()?;
         let after = Some(state.put_object(after)?);
         let created_dirs = if before.is_none() { created_dirs.clone() } else { Vec::new() };
-        journal.record(Entry { path: log_rel.to_string(), before, after, role: Role::Log, created_dirs })
+        journal.record(Entry { path: log_rel.to_string(), before, after, role: Role::Log, created_dirs, row: false })
     };
     log_swap::add_to_log(&abs, render, record).map_err(|err| WriteError::Io { path: log_rel.to_string(), err })?;
     failpoint::step("file written");
@@ -293,6 +322,7 @@ fn write_one(root: &Path, state: &State, journal: &mut Journal, w: &Write) -> Re
         after: w.after.as_deref().map(digest::of),
         role: w.role,
         created_dirs: if w.after.is_some() { missing_dirs(root, &w.path) } else { Vec::new() },
+        row: false,
     };
     journal.record(entry).map_err(io_err("folio journal"))?;
     match swap::swap(&abs, w.expected.as_deref(), w.after.as_deref()) {
@@ -305,6 +335,28 @@ fn write_one(root: &Path, state: &State, journal: &mut Journal, w: &Write) -> Re
         }
         Err(SwapError::Io(err)) => Err(WriteError::Io { path: w.path.clone(), err }),
     }
+}
+
+/// Journal a row its backend wrote (`apply_rows_committing`): both images kept for undo.
+fn journal_row(state: &State, journal: &mut Journal, w: &Write, before: Option<&[u8]>) -> Result<(), WriteError> {
+    if let Some(after) = &w.after {
+        state.put_object(after).map_err(io_err("folio state"))?;
+    }
+    if w.expected.is_some() {
+        let before = before.ok_or_else(|| WriteError::Invalid(format!("{}: no before-image to keep", w.path)))?;
+        state.put_object(before).map_err(io_err("folio state"))?;
+    }
+    let entry = Entry {
+        path: w.path.clone(),
+        before: w.expected.clone(),
+        after: w.after.as_deref().map(digest::of),
+        role: w.role,
+        created_dirs: Vec::new(),
+        row: true,
+    };
+    journal.record(entry).map_err(io_err("folio journal"))?;
+    failpoint::step("file written");
+    Ok(())
 }
 
 /// The folders writing `rel` will create (its missing ancestors), deepest first.

@@ -42,6 +42,10 @@ pub struct Entry {
     /// rolling back or undoing the write removes them again when they are empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub created_dirs: Vec<String>,
+    /// A row its backend wrote in its own transaction (a database's node), not a file: journaled
+    /// for undo, never swapped nor put back on disk (the backend's commit or rollback decides).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub row: bool,
 }
 
 impl Entry {
@@ -297,7 +301,7 @@ fn roll_back(root: &Path, state: &State, intent: &Intent) -> RolledBack {
     // so the room they free on a full disk is there when the old files come back.
     let newest_first: Vec<&Entry> = intent.entries.iter().rev().collect();
     let (created, replaced): (Vec<&Entry>, Vec<&Entry>) = newest_first.into_iter().partition(|e| e.before.is_none());
-    for e in created.into_iter().chain(replaced) {
+    for e in created.into_iter().chain(replaced).filter(|e| !e.row) {
         let abs = root.join(&e.path);
         let now = match fs::read(&abs) {
             Ok(b) => Some(digest::of(&b)),
@@ -366,8 +370,12 @@ fn put_aside_back(abs: &Path, before: &str, role: Role) -> Option<io::Result<()>
 /// Temporary files a killed or failed writer left: beside the journaled paths and in folio's
 /// own state folders. Only a gone process's, or this one's (it holds the write lock).
 fn clean_temporaries(root: &Path, state: &State, intent: &Intent) {
-    let mut dirs: Vec<PathBuf> =
-        intent.entries.iter().filter_map(|e| root.join(&e.path).parent().map(Path::to_path_buf)).collect();
+    let mut dirs: Vec<PathBuf> = intent
+        .entries
+        .iter()
+        .filter(|e| !e.row)
+        .filter_map(|e| root.join(&e.path).parent().map(Path::to_path_buf))
+        .collect();
     dirs.extend(state_folders(state));
     dirs.sort();
     dirs.dedup();
@@ -421,6 +429,7 @@ mod tests {
             after: Some(after.clone()),
             role: Role::Edit,
             created_dirs: vec![],
+            row: false,
         })
         .unwrap();
         let entry = Entry {
@@ -429,6 +438,7 @@ mod tests {
             after: Some(after),
             role: Role::Edit,
             created_dirs: vec!["new".into()],
+            row: false,
         };
         j.record(entry).unwrap();
         (dir, state, j)

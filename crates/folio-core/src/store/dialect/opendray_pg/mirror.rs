@@ -226,6 +226,17 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
 /// rows. No file per node is written: one snapshot (`snapshot`), rewritten only when
 /// something changed.
 fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> Result<Vec<String>, String> {
+    sync_with(client, at, archived, root, None)
+}
+
+/// `sync_into`; with `damaged`, the snapshot is not trusted (why) and is read whole again.
+fn sync_with(
+    client: &mut Client,
+    at: &Locator,
+    archived: bool,
+    root: &Path,
+    damaged: Option<&str>,
+) -> Result<Vec<String>, String> {
     let sql = |e: postgres::Error| at.explain(&e);
     let err = |e: io::Error| format!("{}: {e}", root.display());
     fs::create_dir_all(root).map_err(err)?;
@@ -241,50 +252,56 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
     let rebuilt = |why: &str| {
         let why = format!("{}: {why}; it was rebuilt from the database", snapshot::path(root).display());
         snapshot::note_rebuilt(root, &why);
-        Snapshot::default()
+        None
     };
-    // While the server sums, the snapshot is read and checked.
-    let (tables, found) = std::thread::scope(|s| {
-        let found = s.spawn(|| snapshot::read_checked(root));
-        (rows::tables(&mut tx), found.join())
+    // While the server sums, the snapshot's header is read and checked: when the sums are
+    // the ones it took, nothing else of it is read.
+    let (tables, head) = std::thread::scope(|s| {
+        let head = s.spawn(|| snapshot::header(root));
+        (rows::tables(&mut tx), head.join())
     });
     let tables = tables.map_err(sql)?;
-    let mut taken = match found.map_err(|_| format!("{}: reading the snapshot failed", root.display()))? {
-        snapshot::Checked::Intact { tables: taken, .. } if taken == Some(tables) => {
+    let head = head.map_err(|_| format!("{}: reading the snapshot failed", root.display()))?;
+    let base: Option<(snapshot::Index, snapshot::Texts)> = match (damaged, head) {
+        (Some(why), _) => rebuilt(why),
+        (None, snapshot::Found::Intact(h)) if h.tables == Some(tables) => {
             snapshot::clear_rebuilt(root);
             tx.commit().map_err(sql)?;
             return Ok(Vec::new());
         }
-        snapshot::Checked::Intact { bytes, .. } => match snapshot::decode_checked(&bytes) {
-            Ok(s) => {
-                snapshot::clear_rebuilt(root);
-                s
-            }
-            Err(why) => rebuilt(&why),
+        (None, snapshot::Found::Intact(_)) => match snapshot::index(root) {
+            snapshot::Found::Intact(i) => match snapshot::Texts::open(root, &i.header) {
+                Ok(t) => {
+                    snapshot::clear_rebuilt(root);
+                    Some((i, t))
+                }
+                Err(why) => rebuilt(&why),
+            },
+            snapshot::Found::Damaged(why) => rebuilt(&why),
+            snapshot::Found::Missing => None,
         },
-        snapshot::Checked::Missing => Snapshot::default(),
-        snapshot::Checked::Damaged(why) => rebuilt(&why),
+        (None, snapshot::Found::Missing) => None,
+        (None, snapshot::Found::Damaged(why)) => rebuilt(&why),
     };
-    if taken.tables == Some(tables) {
-        tx.commit().map_err(sql)?;
-        return Ok(Vec::new());
-    }
-    let was = taken.tables.unwrap_or_default();
-    let known = taken.tables.is_some();
+    let entries: HashMap<&str, &snapshot::Entry, foldhash::fast::RandomState> =
+        base.iter().flat_map(|(i, _)| i.entries.iter()).map(|e| (e.id.as_str(), e)).collect();
+    let was = base.as_ref().and_then(|(i, _)| i.header.tables);
+    let known = was.is_some();
+    let was = was.unwrap_or_default();
     let ids: Vec<(String, u64)> = if known && was.nodes == tables.nodes {
-        taken.nodes.iter().map(|(id, n)| (id.clone(), n.version.xmin)).collect()
+        entries.values().map(|e| (e.id.clone(), e.version.xmin)).collect()
     } else {
         rows::xmins(&mut tx, archived).map_err(sql)?
     };
     let new_ids: Vec<String> =
-        ids.iter().filter(|(id, _)| !taken.nodes.contains_key(id)).map(|(id, _)| id.clone()).collect();
+        ids.iter().filter(|(id, _)| !entries.contains_key(id.as_str())).map(|(id, _)| id.clone()).collect();
     // A table unchanged since the snapshot: its per-node sets are the snapshot's, and only
     // nodes it does not have (new, or shown again) are grouped on the server.
     let sets = |tx: &mut postgres::Transaction, same: bool, part: rows::Part, of: fn(&Version) -> u64| {
         if !(known && same) {
             return rows::sets(tx, part, None);
         }
-        let mut m: rows::Sets = taken.nodes.iter().map(|(id, n)| (id.clone(), of(&n.version))).collect();
+        let mut m: rows::Sets = entries.values().map(|e| (e.id.clone(), of(&e.version))).collect();
         if !new_ids.is_empty() {
             m.extend(rows::sets(tx, part, Some(&new_ids))?);
         }
@@ -305,7 +322,7 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
         .collect();
     let stale: Vec<String> = versions
         .iter()
-        .filter(|(id, v)| taken.nodes.get(id).is_none_or(|n| n.version != *v))
+        .filter(|(id, v)| entries.get(id.as_str()).is_none_or(|e| e.version != *v))
         .map(|(id, _)| id.clone())
         .collect();
     let fetched = rows::by_ids(&mut tx, &stale).map_err(sql)?;
@@ -316,38 +333,74 @@ fn sync_into(client: &mut Client, at: &Locator, archived: bool, root: &Path) -> 
         .into_par_iter()
         .map(|n| (n.id.clone(), snapshot::Node { version: Version::default(), rel: n.path(), text: n.render() }))
         .collect();
-    let mut old = std::mem::take(&mut taken.nodes);
-    let mut changed: Vec<String> = Vec::new();
-    let mut nodes = snapshot::Nodes::with_capacity_and_hasher(versions.len(), Default::default());
-    for (id, v) in versions {
-        let before = old.remove(&id);
-        let node = match rendered.remove(&id) {
-            Some(mut n) => {
+    let Some((base, texts)) = &base else {
+        // Nothing to add to: written whole, and kept for the loader that follows.
+        let mut nodes = snapshot::Nodes::with_capacity_and_hasher(versions.len(), Default::default());
+        for (id, v) in versions {
+            if let Some(mut n) = rendered.remove(&id) {
                 n.version = v;
-                match &before {
-                    Some(b) if b.rel == n.rel && b.text == n.text => {}
-                    Some(b) => changed.extend([b.rel.clone(), n.rel.clone()]),
-                    None => changed.push(n.rel.clone()),
-                }
-                n
+                nodes.insert(id, n);
             }
-            // Not fetched: unchanged since the snapshot.
-            None => match before {
-                Some(b) => b,
-                // A row gone between the versions and the fetch: the next open sees it gone.
-                None => continue,
-            },
-        };
-        nodes.insert(id, node);
+        }
+        let mut changed: Vec<String> = nodes.values().map(|n| n.rel.clone()).collect();
+        changed.sort();
+        let mut now = Snapshot { generation: 0, tables: Some(tables), nodes };
+        snapshot::write(root, &mut now).map_err(err)?;
+        snapshot::publish(root, now.generation, snapshot::files(now.nodes));
+        return Ok(changed);
+    };
+    let mut changes = Vec::new();
+    let mut seen: std::collections::HashSet<&str, foldhash::fast::RandomState> = Default::default();
+    for (id, v) in &versions {
+        seen.insert(id.as_str());
+        let Some(mut n) = rendered.remove(id) else { continue };
+        n.version = *v;
+        let same = entries.get(id.as_str()).is_some_and(|e| e.rel == n.rel && texts.text(e).is_ok_and(|t| t == n.text));
+        changes.push(if same { snapshot::Change::Version(id.clone(), *v) } else { snapshot::Change::Put(id.clone(), n) });
     }
-    changed.extend(old.into_values().map(|n| n.rel));
-    changed.sort();
-    changed.dedup();
-    let mut now = Snapshot { generation: 0, tables: Some(tables), nodes };
-    snapshot::write(root, &mut now).map_err(err)?;
-    let since = Some((taken.generation, changed.clone()));
-    snapshot::publish_change(root, now.generation, snapshot::files(now.nodes), since);
-    Ok(changed)
+    // Gone from the view (or a row gone between the versions and the fetch).
+    changes.extend(entries.keys().filter(|id| !seen.contains(*id)).map(|id| snapshot::Change::Remove(id.to_string())));
+    let texts_now: Vec<(String, Option<String>)> = changes
+        .iter()
+        .flat_map(|c| match c {
+            snapshot::Change::Put(id, n) => {
+                let old = entries.get(id.as_str()).filter(|e| e.rel != n.rel).map(|e| (e.rel.clone(), None));
+                old.into_iter().chain([(n.rel.clone(), Some(n.text.clone()))]).collect::<Vec<_>>()
+            }
+            snapshot::Change::Remove(id) => entries.get(id.as_str()).map(|e| (e.rel.clone(), None)).into_iter().collect(),
+            snapshot::Change::Version(..) => Vec::new(),
+        })
+        .collect();
+    let from = base.header.generation;
+    match snapshot::append(root, from, changes, snapshot::Sums::Are(tables)).map_err(err)? {
+        Some((generation, changed)) => {
+            // What this process holds of the nodes follows, or is read again when asked for.
+            if snapshot::holds(root, from) {
+                snapshot::patch(root, texts_now);
+                snapshot::renumber(root, generation);
+            } else {
+                snapshot::forget(root);
+            }
+            Ok(changed)
+        }
+        // The snapshot went from under this open: the next one reads the database again.
+        None => {
+            snapshot::forget(root);
+            let _ = fs::remove_file(snapshot::path(root));
+            Ok(texts_now.into_iter().map(|(rel, _)| rel).collect())
+        }
+    }
+}
+
+/// Read the database again into a snapshot found damaged only when its texts were read
+/// (`snapshot::files_of`), noting why; its files.
+pub fn rebuild(root: &Path, why: &str) -> Result<std::sync::Arc<crate::store::dialect::MemoryFiles>, String> {
+    let marker = Marker::read(root).ok_or_else(|| format!("{}: names no database", root.display()))?;
+    let at = Locator::known(&marker.database)?;
+    let mut client = at.connect()?;
+    snapshot::forget(root);
+    sync_with(&mut client, &at, marker.archived, root, Some(why))?;
+    Ok(snapshot::files_of(root))
 }
 
 /// The node files an earlier folio wrote here (a mirror folder, with its `.folio/mirror.bin`

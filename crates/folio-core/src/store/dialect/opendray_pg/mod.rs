@@ -102,4 +102,19 @@ impl Dialect for OpendrayPg {
     fn memory_files(&self) -> Option<std::sync::Arc<super::MemoryFiles>> {
         self.marker.as_ref().map(|_| snapshot::files_of(&self.root))
     }
+
+    fn in_memory(&self) -> bool {
+        self.marker.is_some()
+    }
+
+    /// One node's text by its offset in the snapshot (`snapshot::text_at`); one that does not
+    /// check is read with all of them (`files_of`, which reads the database again).
+    fn memory_file(&self, rel: &str) -> Option<Option<String>> {
+        self.marker.as_ref()?;
+        Some(match snapshot::text_at(&self.root, rel) {
+            Ok(text) => Some(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(_) => snapshot::files_of(&self.root).get(rel).cloned(),
+        })
+    }
 }

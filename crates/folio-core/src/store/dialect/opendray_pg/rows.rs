@@ -176,6 +176,55 @@ fn mix(a: u64, b: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// One node's part of the tables' sums (`tables`) and its version (`Version`), as a
+/// transaction sees them: a decision reads it before and after writing a node, and the
+/// snapshot takes the new version and the sums moved by the difference (no table scanned).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Stamp {
+    pub xmin: u64,
+    /// Its term in the nodes' sum (0 when there is no such row).
+    pub node: i64,
+    /// Edges from it: count, their hashes as the version mixes them, as the table's sum does.
+    pub edges: (i64, i64, i64),
+    /// Its fact sources, the same way.
+    pub sources: (i64, i64, i64),
+    pub exists: bool,
+}
+
+impl Stamp {
+    pub fn version(&self) -> Version {
+        let set = |(n, x, _): (i64, i64, i64)| if n == 0 { 0 } else { mix(n as u64, x as u64) };
+        Version { xmin: self.xmin, edges: set(self.edges), sources: set(self.sources) }
+    }
+}
+
+/// The `Stamp` of node `id`. One query.
+pub fn stamp(c: &mut impl GenericClient, id: &str) -> Result<Stamp, postgres::Error> {
+    let r = c.query_one(
+        "SELECT (SELECT xmin::text FROM knowledge_nodes WHERE id = $1), \
+                (SELECT hashtextextended(id || ' ' || xmin::text, 0) FROM knowledge_nodes WHERE id = $1), \
+                (SELECT count(*) FROM knowledge_edges WHERE src_id = $1), \
+                (SELECT coalesce(bit_xor(hashtextextended(edge_type || ' ' || dst_id, 0)), 0) \
+                   FROM knowledge_edges WHERE src_id = $1), \
+                (SELECT coalesce(bit_xor(hashtextextended(src_id || ' ' || edge_type || ' ' || dst_id, 0)), 0) \
+                   FROM knowledge_edges WHERE src_id = $1), \
+                (SELECT count(*) FROM knowledge_fact_sources WHERE node_id = $1), \
+                (SELECT coalesce(bit_xor(hashtextextended(memory_id, 0)), 0) \
+                   FROM knowledge_fact_sources WHERE node_id = $1), \
+                (SELECT coalesce(bit_xor(hashtextextended(node_id || ' ' || memory_id, 0)), 0) \
+                   FROM knowledge_fact_sources WHERE node_id = $1)",
+        &[&id],
+    )?;
+    let xmin: Option<String> = r.get(0);
+    Ok(Stamp {
+        xmin: xmin.as_deref().map_or(0, |x| x.parse().unwrap_or(u64::MAX)),
+        node: r.get::<_, Option<i64>>(1).unwrap_or(0),
+        edges: (r.get(2), r.get(3), r.get(4)),
+        sources: (r.get(5), r.get(6), r.get(7)),
+        exists: xmin.is_some(),
+    })
+}
+
 /// The nodes with these ids, with their edges and sources.
 pub fn by_ids(c: &mut impl GenericClient, ids: &[String]) -> Result<Vec<Node>, postgres::Error> {
     let sql = format!("{SELECT} WHERE id = ANY($1) ORDER BY id");

@@ -1,12 +1,21 @@
-//! What folio last read of a database, in one file of its state folder: the three tables'
-//! sums (`rows::tables`) and per visible node its version (`rows::Version`), where the export
-//! would put it (`rows::Node::path`) and its rendering (`rows::Node::render`) — the bytes the
-//! loader parses, so every output is what the export's parser makes of them. No file per
-//! node. Written atomically (a temporary file renamed over it) with a CRC-32 of everything
-//! after it: a torn, damaged or foreign file is never trusted, and the database is read again.
-//! Its generation, new on every write, keys the store cache (`Format::files_token`).
+//! What folio last read of a database, in two files of its state folder, read in parts:
+//! - `snapshot.bin`, the index: a header (the three tables' sums, `rows::tables`; where the
+//!   texts end; its own CRC-32) and per visible node its id, version (`rows::Version`), where
+//!   the export would put it (`rows::Node::path`) and where its rendering
+//!   (`rows::Node::render`) lies in the texts file, with that text's CRC-32; the index has a
+//!   CRC-32 of its own. An open whose tables did not change reads the header alone.
+//! - `snapshot.texts`, the renderings one after another, appended to: a decision or a
+//!   refresh of a few rows adds their new texts at its end and writes a new index
+//!   (atomically: a temporary file renamed over it), so a torn append is bytes no index
+//!   names. When more than half of it is texts no index names, it is written anew.
+//!
+//! A text is read by its offset and checked by its own CRC. A torn, damaged or foreign file
+//! is never trusted, and the database is read again. The index's generation, new on every
+//! write, keys the store cache (`Format::files_token`).
 use std::collections::HashMap;
-use std::io::{self, Read as _};
+use std::fs::File;
+use std::io::{self, Read as _, Write as _};
+use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -15,13 +24,28 @@ use crate::store::dialect::MemoryFiles;
 
 /// The versions say whether a row changed, not whether folio renders it differently: bump
 /// the digit when `rows::Node::render` changes what it writes, so every node is read again.
-const MAGIC: &[u8; 8] = b"FOLIOSN1";
+const MAGIC: &[u8; 8] = b"FOLIOSN2";
+/// The texts file's first bytes, then its epoch (which index it belongs to).
+const TEXTS_MAGIC: &[u8; 8] = b"FOLIOTX1";
+const TEXTS_HEAD: u64 = 16;
 
-/// The file, under the database folder's `.folio`.
+/// The index, under the database folder's `.folio`.
 const FILE: &str = "snapshot.bin";
+/// The renderings.
+const TEXTS: &str = "snapshot.texts";
+/// Held (an OS file lock) while the two are written: one writer at a time.
+const LOCK: &str = "snapshot.lock";
 
-/// Magic, CRC, generation, the tables' flag and sums, the payload's length.
-const HEADER: usize = 8 + 4 + 8 + 1 + 6 * 8 + 8;
+/// Magic, the header's CRC, generation, the tables' flag and sums, the texts' epoch, end and
+/// dead bytes, the index's length and CRC.
+const HEADER: usize = 8 + 4 + 8 + 1 + 6 * 8 + 8 + 8 + 8 + 8 + 4;
+
+/// How many earlier generations the index remembers the changed paths since
+/// (`changed_since`): a store cached a few decisions ago is brought up by those alone.
+const SINCE_KEPT: usize = 16;
+
+/// The texts file is written anew when more than half of it is dead and it is bigger than this.
+const COMPACT_ABOVE: u64 = 1 << 20;
 
 /// One node as last read.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,159 +70,512 @@ pub struct Snapshot {
     pub nodes: Nodes,
 }
 
-/// What reading the snapshot found.
+/// What reading something of the snapshot found.
 #[derive(Debug)]
-pub enum Found {
+pub enum Found<T> {
     /// No snapshot yet.
     Missing,
     /// A file that cannot be trusted, and why: it is rebuilt from the database.
     Damaged(String),
-    Intact(Snapshot),
+    Intact(T),
+}
+
+/// The index's header.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Header {
+    pub generation: u64,
+    pub tables: Option<Tables>,
+    /// Which texts file the index names (written at its start).
+    epoch: u64,
+    /// Where the texts the index names end.
+    texts_end: u64,
+    /// Bytes of the texts file no index entry names any more.
+    dead: u64,
+    index_len: u64,
+    index_crc: u32,
+}
+
+/// One node in the index: its text is `len` bytes at `at` in the texts file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub id: String,
+    pub version: Version,
+    pub rel: String,
+    at: u64,
+    len: u32,
+    crc: u32,
+}
+
+/// The header and every node's entry, no text.
+#[derive(Debug, Clone)]
+pub struct Index {
+    pub header: Header,
+    pub entries: Vec<Entry>,
+    /// Per earlier generation, the paths changed from it to the next one (oldest first).
+    since: Vec<(u64, Vec<String>)>,
+}
+
+impl Index {
+    pub fn by_rel(&self, rel: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.rel == rel)
+    }
 }
 
 pub fn path(root: &Path) -> PathBuf {
     root.join(".folio").join(FILE)
 }
 
-pub fn read(root: &Path) -> Found {
-    match read_checked(root) {
-        Checked::Missing => Found::Missing,
-        Checked::Damaged(why) => Found::Damaged(why),
-        Checked::Intact { bytes, .. } => match decode(&bytes) {
-            Ok(s) => Found::Intact(s),
-            Err(why) => Found::Damaged(why.to_string()),
+fn texts_path(root: &Path) -> PathBuf {
+    root.join(".folio").join(TEXTS)
+}
+
+const BAD: &str = "its checksum matches but its contents do not parse";
+
+/// The header alone, checked (magic, its CRC): an open whose tables did not change reads
+/// nothing else.
+pub fn header(root: &Path) -> Found<Header> {
+    let mut head = [0u8; HEADER];
+    let read = File::open(path(root)).and_then(|mut f| f.read_exact(&mut head));
+    match read {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Found::Missing,
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Found::Damaged("cut short".into()),
+        Err(e) => Found::Damaged(format!("cannot read: {e}")),
+        Ok(()) => match decode_header(&head) {
+            Ok(h) => Found::Intact(h),
+            Err(why) => Found::Damaged(why.into()),
         },
     }
 }
 
-/// The snapshot's bytes, checked (magic, checksum) but not decoded, with the tables it took:
-/// an open whose tables did not change needs no node of it.
-pub enum Checked {
-    Missing,
-    Damaged(String),
-    Intact { tables: Option<Tables>, bytes: Vec<u8> },
+fn decode_header(b: &[u8]) -> Result<Header, &'static str> {
+    let rest = b.strip_prefix(MAGIC).ok_or("not a snapshot of this folio version")?;
+    if rest.len() < HEADER - 8 {
+        return Err("cut short");
+    }
+    let crc = u32::from_le_bytes(rest[..4].try_into().map_err(|_| "cut short")?);
+    if crc32fast::hash(&rest[4..HEADER - 8]) != crc {
+        return Err("its header's checksum does not match its bytes (torn or damaged)");
+    }
+    let mut r = Reader(&rest[4..]);
+    let generation = r.u64().ok_or(BAD)?;
+    let known = match r.take(1).ok_or(BAD)? {
+        [0] => false,
+        [1] => true,
+        _ => return Err(BAD),
+    };
+    let mut sum = || Some(TableSum { rows: r.u64()? as i64, xor: r.u64()? as i64 });
+    let tables = Tables { nodes: sum().ok_or(BAD)?, edges: sum().ok_or(BAD)?, sources: sum().ok_or(BAD)? };
+    Ok(Header {
+        generation,
+        tables: known.then_some(tables),
+        epoch: r.u64().ok_or(BAD)?,
+        texts_end: r.u64().ok_or(BAD)?,
+        dead: r.u64().ok_or(BAD)?,
+        index_len: r.u64().ok_or(BAD)?,
+        index_crc: r.u32().ok_or(BAD)?,
+    })
 }
 
-pub fn read_checked(root: &Path) -> Checked {
-    match std::fs::read(path(root)) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Checked::Missing,
-        Err(e) => Checked::Damaged(format!("cannot read: {e}")),
-        Ok(bytes) => match check(&bytes) {
-            Ok((_, tables)) => Checked::Intact { tables, bytes },
-            Err(why) => Checked::Damaged(why.to_string()),
-        },
+fn encode_header(h: &Header) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&h.generation.to_le_bytes());
+    let t = h.tables.unwrap_or_default();
+    out.push(u8::from(h.tables.is_some()));
+    for sum in [t.nodes, t.edges, t.sources] {
+        out.extend_from_slice(&sum.rows.to_le_bytes());
+        out.extend_from_slice(&sum.xor.to_le_bytes());
+    }
+    for v in [h.epoch, h.texts_end, h.dead, h.index_len] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&h.index_crc.to_le_bytes());
+    let crc = crc32fast::hash(&out[12..]);
+    out[8..12].copy_from_slice(&crc.to_le_bytes());
+    out
+}
+
+/// The header and the index, both checked; no text is read.
+pub fn index(root: &Path) -> Found<Index> {
+    let bytes = match std::fs::read(path(root)) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Found::Missing,
+        Err(e) => return Found::Damaged(format!("cannot read: {e}")),
+        Ok(b) => b,
+    };
+    match decode_index(&bytes) {
+        Ok(i) => Found::Intact(i),
+        Err(why) => Found::Damaged(why.into()),
     }
 }
 
-/// Decode bytes `read_checked` found intact.
-pub fn decode_checked(bytes: &[u8]) -> Result<Snapshot, String> {
-    decode(bytes).map_err(str::to_string)
+fn decode_index(b: &[u8]) -> Result<Index, &'static str> {
+    let header = decode_header(b)?;
+    let body = &b[HEADER..];
+    if body.len() as u64 != header.index_len {
+        return Err("its index is cut short or too long (torn or damaged)");
+    }
+    if crc32fast::hash(body) != header.index_crc {
+        return Err("its index's checksum does not match its bytes (torn or damaged)");
+    }
+    let mut r = Reader(body);
+    let n = r.u64().ok_or(BAD)? as usize;
+    // The count is checked against the bytes actually there before anything is reserved.
+    let mut entries = Vec::with_capacity(n.min(body.len() / 48));
+    for _ in 0..n {
+        let version = Version { xmin: r.u64().ok_or(BAD)?, edges: r.u64().ok_or(BAD)?, sources: r.u64().ok_or(BAD)? };
+        let at = r.u64().ok_or(BAD)?;
+        let len = r.u32().ok_or(BAD)?;
+        let crc = r.u32().ok_or(BAD)?;
+        let id = r.string().ok_or(BAD)?;
+        let rel = r.string().ok_or(BAD)?;
+        if at < TEXTS_HEAD || at + u64::from(len) > header.texts_end {
+            return Err(BAD);
+        }
+        entries.push(Entry { id, version, rel, at, len, crc });
+    }
+    let links = r.u32().ok_or(BAD)?;
+    let mut since = Vec::new();
+    for _ in 0..links.min(SINCE_KEPT as u32) {
+        let from = r.u64().ok_or(BAD)?;
+        let count = r.u32().ok_or(BAD)? as usize;
+        let mut paths = Vec::with_capacity(count.min(r.0.len() / 4));
+        for _ in 0..count {
+            paths.push(r.string().ok_or(BAD)?);
+        }
+        since.push((from, paths));
+    }
+    if !r.0.is_empty() {
+        return Err(BAD);
+    }
+    Ok(Index { header, entries, since })
+}
+
+/// The index file's bytes for `header` (its index length and CRC set here) and `entries`.
+fn encode_index(header: &mut Header, entries: &[Entry], since: &[(u64, Vec<String>)]) -> Vec<u8> {
+    let size: usize = entries.iter().map(|e| 48 + e.id.len() + e.rel.len()).sum();
+    let mut body = Vec::with_capacity(size + 16);
+    body.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    for e in entries {
+        for v in [e.version.xmin, e.version.edges, e.version.sources, e.at] {
+            body.extend_from_slice(&v.to_le_bytes());
+        }
+        body.extend_from_slice(&e.len.to_le_bytes());
+        body.extend_from_slice(&e.crc.to_le_bytes());
+        for s in [&e.id, &e.rel] {
+            put_string(&mut body, s);
+        }
+    }
+    body.extend_from_slice(&(since.len() as u32).to_le_bytes());
+    for (from, paths) in since {
+        body.extend_from_slice(&from.to_le_bytes());
+        body.extend_from_slice(&(paths.len() as u32).to_le_bytes());
+        for p in paths {
+            put_string(&mut body, p);
+        }
+    }
+    header.index_len = body.len() as u64;
+    header.index_crc = crc32fast::hash(&body);
+    let mut out = encode_header(header);
+    out.extend_from_slice(&body);
+    out
+}
+
+fn put_string(out: &mut Vec<u8>, s: &str) {
+    out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// The texts file of an index, open for reads by offset.
+pub struct Texts(File);
+
+impl Texts {
+    pub fn open(root: &Path, header: &Header) -> Result<Texts, String> {
+        let f = File::open(texts_path(root)).map_err(|e| format!("its texts cannot be read: {e}"))?;
+        let mut head = [0u8; TEXTS_HEAD as usize];
+        f.read_exact_at(&mut head, 0).map_err(|_| "its texts are cut short".to_string())?;
+        let len = f.metadata().map_err(|e| format!("its texts cannot be read: {e}"))?.len();
+        if !head.starts_with(TEXTS_MAGIC) || head[8..] != header.epoch.to_le_bytes() || len < header.texts_end {
+            return Err("its texts are not the ones its index names (torn or damaged)".into());
+        }
+        Ok(Texts(f))
+    }
+
+    /// A node's rendering, checked by its own CRC.
+    pub fn text(&self, e: &Entry) -> Result<String, String> {
+        let mut bytes = vec![0u8; e.len as usize];
+        self.0.read_exact_at(&mut bytes, e.at).map_err(|err| format!("the text of node `{}`: {err}", e.id))?;
+        text_of(e, bytes)
+    }
+}
+
+fn text_of(e: &Entry, bytes: Vec<u8>) -> Result<String, String> {
+    if crc32fast::hash(&bytes) != e.crc {
+        return Err(format!("the text of node `{}` does not match its checksum (torn or damaged)", e.id));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("the text of node `{}` is not UTF-8", e.id))
+}
+
+/// The whole snapshot: the index and every text, each checked.
+pub fn read(root: &Path) -> Found<Snapshot> {
+    let i = match index(root) {
+        Found::Intact(i) => i,
+        Found::Missing => return Found::Missing,
+        Found::Damaged(why) => return Found::Damaged(why),
+    };
+    match texts_of(root, &i) {
+        Ok(nodes) => Found::Intact(Snapshot { generation: i.header.generation, tables: i.header.tables, nodes }),
+        Err(why) => Found::Damaged(why),
+    }
+}
+
+/// Every node of `i` with its text (the texts file read once, each text checked).
+fn texts_of(root: &Path, i: &Index) -> Result<Nodes, String> {
+    let t = Texts::open(root, &i.header)?;
+    let mut all = vec![0u8; i.header.texts_end as usize];
+    t.0.read_exact_at(&mut all, 0).map_err(|e| format!("its texts cannot be read: {e}"))?;
+    let mut nodes = Nodes::with_capacity_and_hasher(i.entries.len(), Default::default());
+    for e in &i.entries {
+        let bytes = all[e.at as usize..(e.at + u64::from(e.len)) as usize].to_vec();
+        let text = text_of(e, bytes)?;
+        nodes.insert(e.id.clone(), Node { version: e.version, rel: e.rel.clone(), text });
+    }
+    Ok(nodes)
 }
 
 /// The generation of the snapshot on disk, from its header alone (a damaged one is found
-/// and rebuilt by the open that reads it whole, before the cache asks this).
+/// and rebuilt by the open that reads it, before the cache asks this).
 pub fn generation(root: &Path) -> Option<u64> {
-    let mut head = [0u8; HEADER];
-    std::fs::File::open(path(root)).ok()?.read_exact(&mut head).ok()?;
-    head.starts_with(MAGIC).then(|| u64::from_le_bytes(head[12..20].try_into().unwrap_or_default()))
+    match header(root) {
+        Found::Intact(h) => Some(h.generation),
+        _ => None,
+    }
 }
 
-/// Written atomically under a new generation (set in `s`): a reader sees the old snapshot or
-/// the new one. Not synced to the disk: it is a cache of the database, and what a crash
-/// leaves of it (nothing, or bytes that do not check) is read again from the database; a
-/// sync of 100 MB on every changed open would cost more than reading the nodes did.
+/// The writers' lock, held while it lives.
+struct Locked(#[allow(dead_code)] File);
+
+fn lock(root: &Path) -> io::Result<Locked> {
+    let dir = root.join(".folio");
+    std::fs::create_dir_all(&dir)?;
+    let f = File::options().create(true).truncate(false).write(true).open(dir.join(LOCK))?;
+    // Blocking: writers hold it for one append or one write of the snapshot.
+    // SAFETY: flock on a descriptor this function owns; no memory is shared.
+    if unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&f), libc::LOCK_EX) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(Locked(f))
+}
+
+/// Written whole under a new generation (set in `s`): new texts, then the index naming them.
+/// Not synced to the disk: it is a cache of the database, and what a crash leaves of it
+/// (nothing, or bytes that do not check) is read again from the database.
 pub fn write(root: &Path, s: &mut Snapshot) -> io::Result<()> {
+    let _lock = lock(root)?;
+    write_locked(root, s, Vec::new())
+}
+
+fn write_locked(root: &Path, s: &mut Snapshot, since: Vec<(u64, Vec<String>)>) -> io::Result<()> {
     s.generation = fresh_generation();
-    let p = path(root);
-    let dir = p.parent().unwrap_or(root);
+    let epoch = fresh_generation();
+    let mut texts = Vec::with_capacity(TEXTS_HEAD as usize + s.nodes.values().map(|n| n.text.len()).sum::<usize>());
+    texts.extend_from_slice(TEXTS_MAGIC);
+    texts.extend_from_slice(&epoch.to_le_bytes());
+    let mut entries = Vec::with_capacity(s.nodes.len());
+    for (id, n) in &s.nodes {
+        entries.push(entry_at(id, n, texts.len() as u64));
+        texts.extend_from_slice(n.text.as_bytes());
+    }
+    let mut header = Header {
+        generation: s.generation,
+        tables: s.tables,
+        epoch,
+        texts_end: texts.len() as u64,
+        dead: 0,
+        index_len: 0,
+        index_crc: 0,
+    };
+    let index = encode_index(&mut header, &entries, &since);
+    replace(&texts_path(root), &texts)?;
+    replace(&path(root), &index)
+}
+
+fn entry_at(id: &str, n: &Node, at: u64) -> Entry {
+    Entry {
+        id: id.to_string(),
+        version: n.version,
+        rel: n.rel.clone(),
+        at,
+        len: n.text.len() as u32,
+        crc: crc32fast::hash(n.text.as_bytes()),
+    }
+}
+
+/// A file replaced atomically (a temporary renamed over it).
+fn replace(p: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = p.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(".{FILE}.folio-tmp-{}", std::process::id()));
-    let written = std::fs::write(&tmp, encode(s)).and_then(|()| std::fs::rename(&tmp, &p));
+    let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.folio-tmp-{}", std::process::id()));
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, p));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     written
 }
 
+/// A change to one node of the snapshot.
+#[derive(Debug, Clone)]
+pub enum Change {
+    /// Its version, path and rendering now.
+    Put(String, Node),
+    /// Its version only (its rendering is the same).
+    Version(String, Version),
+    /// It left the view.
+    Remove(String),
+}
+
+impl Change {
+    pub fn id(&self) -> &str {
+        match self {
+            Change::Put(id, _) | Change::Version(id, _) | Change::Remove(id) => id,
+        }
+    }
+}
+
+/// How the tables' sums of an appended snapshot follow from the ones it had.
+pub enum Sums {
+    /// As the open read them.
+    Are(Tables),
+    /// The ones it had, changed by what a decision wrote (`Delta`).
+    Moved(Delta),
+}
+
+/// What a decision's transaction changed in the tables' sums (`rows::tables`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Delta {
+    pub nodes: (i64, i64),
+    pub edges: (i64, i64),
+    pub sources: (i64, i64),
+}
+
+impl Delta {
+    /// What writing one node moved, from its stamps before and after (`rows::stamp`).
+    pub fn add(&mut self, was: &super::rows::Stamp, is: &super::rows::Stamp) {
+        self.nodes.0 += i64::from(is.exists) - i64::from(was.exists);
+        self.nodes.1 ^= was.node ^ is.node;
+        self.edges.0 += is.edges.0 - was.edges.0;
+        self.edges.1 ^= was.edges.2 ^ is.edges.2;
+        self.sources.0 += is.sources.0 - was.sources.0;
+        self.sources.1 ^= was.sources.2 ^ is.sources.2;
+    }
+
+    fn apply(&self, t: Tables) -> Tables {
+        let m = |s: TableSum, (rows, xor): (i64, i64)| TableSum { rows: s.rows + rows, xor: s.xor ^ xor };
+        Tables { nodes: m(t.nodes, self.nodes), edges: m(t.edges, self.edges), sources: m(t.sources, self.sources) }
+    }
+}
+
+/// Take `changes` into the snapshot at generation `base` without rewriting it: their texts
+/// appended, a new index written. `base` is the generation they were worked out from; if
+/// another writer came between, the sums are left unknown (the next open compares every
+/// node's version). The new generation and the paths that changed; None when there is no
+/// intact snapshot to add to (the next open reads the database again).
+pub fn append(root: &Path, base: u64, changes: Vec<Change>, sums: Sums) -> io::Result<Option<(u64, Vec<String>)>> {
+    let _lock = lock(root)?;
+    let Found::Intact(mut i) = index(root) else { return Ok(None) };
+    if Texts::open(root, &i.header).is_err() {
+        return Ok(None);
+    }
+    let mut out = File::options().append(true).open(texts_path(root))?;
+    let mut at = out.metadata()?.len();
+    let mut pos: HashMap<&str, usize> = HashMap::with_capacity(i.entries.len());
+    for (n, e) in i.entries.iter().enumerate() {
+        pos.insert(e.id.as_str(), n);
+    }
+    let mut paths = Vec::new();
+    let mut dead = i.header.dead;
+    let mut removed = vec![false; i.entries.len()];
+    let mut added: Vec<Entry> = Vec::new();
+    let mut versions: Vec<(usize, Version)> = Vec::new();
+    let mut buf = Vec::new();
+    for c in &changes {
+        match c {
+            Change::Put(id, n) => {
+                if let Some(&k) = pos.get(id.as_str()) {
+                    removed[k] = true;
+                    dead += u64::from(i.entries[k].len);
+                    paths.push(i.entries[k].rel.clone());
+                }
+                added.push(entry_at(id, n, at + buf.len() as u64));
+                buf.extend_from_slice(n.text.as_bytes());
+                paths.push(n.rel.clone());
+            }
+            Change::Version(id, v) => {
+                if let Some(&k) = pos.get(id.as_str()) {
+                    versions.push((k, *v));
+                }
+            }
+            Change::Remove(id) => {
+                if let Some(&k) = pos.get(id.as_str()) {
+                    removed[k] = true;
+                    dead += u64::from(i.entries[k].len);
+                    paths.push(i.entries[k].rel.clone());
+                }
+            }
+        }
+    }
+    drop(pos);
+    // A torn tail of an earlier append is past `texts_end` and named by no index: dead too.
+    dead += at - i.header.texts_end;
+    out.write_all(&buf)?;
+    at += buf.len() as u64;
+    drop(out);
+    for (k, v) in versions {
+        i.entries[k].version = v;
+    }
+    let mut entries: Vec<Entry> =
+        i.entries.into_iter().zip(removed).filter(|(_, gone)| !gone).map(|(e, _)| e).chain(added).collect();
+    // The same node changed twice in one batch: the last text wins.
+    let mut seen = std::collections::HashSet::with_capacity(entries.len());
+    entries.reverse();
+    entries.retain(|e| seen.insert(e.id.clone()));
+    entries.reverse();
+    paths.sort();
+    paths.dedup();
+    let mut since = i.since;
+    since.push((i.header.generation, paths.clone()));
+    if since.len() > SINCE_KEPT {
+        since.drain(..since.len() - SINCE_KEPT);
+    }
+    let tables = match sums {
+        Sums::Are(t) if i.header.generation == base => Some(t),
+        Sums::Moved(d) if i.header.generation == base => i.header.tables.map(|t| d.apply(t)),
+        _ => None,
+    };
+    let generation = fresh_generation();
+    let mut header = Header { generation, tables, texts_end: at, dead, ..i.header };
+    if header.dead > at / 2 && at > COMPACT_ABOVE {
+        let partial = Index { header, entries, since: Vec::new() };
+        let nodes = texts_of(root, &partial).map_err(io::Error::other)?;
+        let mut s = Snapshot { generation: 0, tables, nodes };
+        write_locked(root, &mut s, since)?;
+        return Ok(Some((s.generation, paths)));
+    }
+    replace(&path(root), &encode_index(&mut header, &entries, &since))?;
+    Ok(Some((generation, paths)))
+}
+
 /// A new generation: unique enough across processes (the clock's nanoseconds mixed with the
 /// process id), never 0.
 fn fresh_generation() -> u64 {
+    static LAST: Mutex<u64> = Mutex::new(0);
     let ns = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    (ns ^ u64::from(std::process::id()).rotate_left(40)).max(1)
-}
-
-fn encode(s: &Snapshot) -> Vec<u8> {
-    let size: usize = s.nodes.iter().map(|(id, n)| 36 + id.len() + n.rel.len() + n.text.len()).sum();
-    let mut out = Vec::with_capacity(HEADER + size);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&[0; 4]);
-    out.extend_from_slice(&s.generation.to_le_bytes());
-    let t = s.tables.unwrap_or_default();
-    out.push(u8::from(s.tables.is_some()));
-    for sum in [t.nodes, t.edges, t.sources] {
-        out.extend_from_slice(&sum.rows.to_le_bytes());
-        out.extend_from_slice(&sum.xor.to_le_bytes());
-    }
-    out.extend_from_slice(&(s.nodes.len() as u64).to_le_bytes());
-    for (id, n) in &s.nodes {
-        for v in [n.version.xmin, n.version.edges, n.version.sources] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        for text in [id, &n.rel, &n.text] {
-            out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-            out.extend_from_slice(text.as_bytes());
-        }
-    }
-    let crc = crc32fast::hash(&out[12..]);
-    out[8..12].copy_from_slice(&crc.to_le_bytes());
-    out
-}
-
-/// The header of bytes whose magic and checksum hold: the generation and the tables.
-fn check(b: &[u8]) -> Result<(u64, Option<Tables>), &'static str> {
-    let rest = b.strip_prefix(MAGIC).ok_or("not a snapshot of this folio version")?;
-    if rest.len() < HEADER - 8 {
-        return Err("cut short");
-    }
-    let crc = u32::from_le_bytes(rest[..4].try_into().map_err(|_| "cut short")?);
-    if crc32fast::hash(&rest[4..]) != crc {
-        return Err("its checksum does not match its bytes (torn or damaged)");
-    }
-    let bad = "its checksum matches but its contents do not parse";
-    let mut r = Reader(&rest[4..]);
-    let generation = r.u64().ok_or(bad)?;
-    let known = r.take(1).ok_or(bad)? == [1];
-    let mut sum = || Some(TableSum { rows: r.u64()? as i64, xor: r.u64()? as i64 });
-    let tables = Tables { nodes: sum().ok_or(bad)?, edges: sum().ok_or(bad)?, sources: sum().ok_or(bad)? };
-    Ok((generation, known.then_some(tables)))
-}
-
-fn decode(b: &[u8]) -> Result<Snapshot, &'static str> {
-    check(b)?;
-    let bad = "its checksum matches but its contents do not parse";
-    let mut r = Reader(&b[MAGIC.len() + 4..]);
-    let generation = r.u64().ok_or(bad)?;
-    let known = match r.take(1).ok_or(bad)? {
-        [0] => false,
-        [1] => true,
-        _ => return Err(bad),
-    };
-    let mut sum = || Some(TableSum { rows: r.u64()? as i64, xor: r.u64()? as i64 });
-    let tables = Tables { nodes: sum().ok_or(bad)?, edges: sum().ok_or(bad)?, sources: sum().ok_or(bad)? };
-    let n = r.u64().ok_or(bad)? as usize;
-    // The count is checked against the bytes actually there before anything is reserved.
-    let mut nodes = Nodes::with_capacity_and_hasher(n.min(b.len() / 36), Default::default());
-    for _ in 0..n {
-        let version = Version { xmin: r.u64().ok_or(bad)?, edges: r.u64().ok_or(bad)?, sources: r.u64().ok_or(bad)? };
-        let id = r.string().ok_or(bad)?;
-        let rel = r.string().ok_or(bad)?;
-        let text = r.string().ok_or(bad)?;
-        nodes.insert(id, Node { version, rel, text });
-    }
-    if !r.0.is_empty() {
-        return Err(bad);
-    }
-    Ok(Snapshot { generation, tables: known.then_some(tables), nodes })
+    let g = (ns ^ u64::from(std::process::id()).rotate_left(40)).max(1);
+    // Two in one clock tick of this process are still two.
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    *last = if g == *last { g.wrapping_add(1).max(1) } else { g };
+    *last
 }
 
 struct Reader<'a>(&'a [u8]);
@@ -217,8 +594,12 @@ impl<'a> Reader<'a> {
         Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
     }
 
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
     fn string(&mut self) -> Option<String> {
-        let len = u32::from_le_bytes(self.take(4)?.try_into().ok()?) as usize;
+        let len = self.u32()? as usize;
         String::from_utf8(self.take(len)?.to_vec()).ok()
     }
 }
@@ -236,64 +617,113 @@ static TAKEN: Mutex<Vec<Taken>> = Mutex::new(Vec::new());
 struct Taken {
     root: PathBuf,
     generation: u64,
-    files: Arc<MemoryFiles>,
-    /// The generation the snapshot had before, and the paths that changed from it.
-    since: Option<(u64, Vec<String>)>,
+    /// Every file, once something of this process read them all (the loader).
+    files: Option<Arc<MemoryFiles>>,
 }
 
 /// Publish what was written at `generation` for the database folder `root`.
 pub fn publish(root: &Path, generation: u64, files: MemoryFiles) -> Arc<MemoryFiles> {
-    publish_change(root, generation, files, None)
-}
-
-/// `publish`, with the generation it replaced and the paths that changed from it (a store
-/// cached at that generation is brought up to this one by re-reading them, `changed_since`).
-pub fn publish_change(
-    root: &Path,
-    generation: u64,
-    files: MemoryFiles,
-    since: Option<(u64, Vec<String>)>,
-) -> Arc<MemoryFiles> {
     let files = Arc::new(files);
     let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
     taken.retain(|t| t.root != root);
-    taken.push(Taken { root: root.to_path_buf(), generation, files: files.clone(), since });
+    taken.push(Taken { root: root.to_path_buf(), generation, files: Some(files.clone()) });
     files
 }
 
 /// The paths whose renderings changed between the snapshot at generation `from` and the
-/// one this process last published, when it knows (it published the change itself).
+/// one on disk, when its index remembers (`SINCE_KEPT` generations back).
 pub fn changed_since(root: &Path, from: u64) -> Option<Vec<String>> {
-    let taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-    let t = taken.iter().find(|t| t.root == root)?;
-    if t.generation == from {
+    if from == 0 {
+        return None;
+    }
+    let Found::Intact(i) = index(root) else { return None };
+    if i.header.generation == from {
         return Some(Vec::new());
     }
-    t.since.as_ref().filter(|(was, _)| *was == from && from != 0).map(|(_, paths)| paths.clone())
+    let start = i.since.iter().position(|(g, _)| *g == from)?;
+    let mut paths: Vec<String> = i.since[start..].iter().flat_map(|(_, p)| p.iter().cloned()).collect();
+    paths.sort();
+    paths.dedup();
+    Some(paths)
 }
 
 /// The entity files of the database folder `root`: as this process last took them, else read
-/// from its snapshot (an empty store when there is none or it cannot be trusted: the next
-/// open reads the database again, `snapshot_warning` says so).
+/// from its snapshot (an empty store when there is none or it cannot be trusted: it is noted
+/// and removed, and the next open reads the database again).
 pub fn files_of(root: &Path) -> Arc<MemoryFiles> {
     {
         let taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(t) = taken.iter().find(|t| t.root == root) {
-            return t.files.clone();
+        if let Some(files) = taken.iter().find(|t| t.root == root).and_then(|t| t.files.clone()) {
+            return files;
         }
     }
     match read(root) {
         Found::Intact(s) => publish(root, s.generation, files(s.nodes)),
-        _ => Arc::new(MemoryFiles::new()),
+        Found::Missing => Arc::new(MemoryFiles::new()),
+        Found::Damaged(why) => {
+            // A text that does not check is found only when it is read: the database is
+            // read again now, else the next open does.
+            match super::mirror::rebuild(root, &why) {
+                Ok(files) => files,
+                Err(_) => {
+                    let _ = std::fs::remove_file(path(root));
+                    Arc::new(MemoryFiles::new())
+                }
+            }
+        }
     }
+}
+
+/// The rendering at `rel` as this process or the snapshot has it: one text read by its
+/// offset, not the whole snapshot — until a few hundred were read so in this process (a pass
+/// over many nodes: the inbox, a lint of every body), when all are read at once instead.
+pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static SINGLE_READS: AtomicUsize = AtomicUsize::new(0);
+    let missing = || io::Error::new(io::ErrorKind::NotFound, "no such node in the database's snapshot");
+    {
+        let taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(files) = taken.iter().find(|t| t.root == root).and_then(|t| t.files.as_ref()) {
+            return files.get(rel).cloned().ok_or_else(missing);
+        }
+    }
+    if SINGLE_READS.fetch_add(1, Ordering::Relaxed) >= 256 {
+        return files_of(root).get(rel).cloned().ok_or_else(missing);
+    }
+    let (i, texts) = cached_index(root).ok_or_else(missing)?;
+    let e = i.by_rel(rel).ok_or_else(missing)?;
+    texts.text(e).map_err(io::Error::other)
+}
+
+/// The index of `root` as last read by this process and its texts file, while its header is
+/// the one on disk.
+type Opened = (Arc<Index>, Arc<Texts>);
+static INDEX: Mutex<Option<(PathBuf, Opened)>> = Mutex::new(None);
+
+fn cached_index(root: &Path) -> Option<Opened> {
+    let Found::Intact(h) = header(root) else { return None };
+    let mut cached = INDEX.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((r, (i, t))) = cached.as_ref()
+        && r == root
+        && i.header == h
+    {
+        return Some((i.clone(), t.clone()));
+    }
+    let Found::Intact(i) = index(root) else { return None };
+    let t = Arc::new(Texts::open(root, &i.header).ok()?);
+    let opened = (Arc::new(i), t);
+    *cached = Some((root.to_path_buf(), opened.clone()));
+    Some(opened)
 }
 
 /// Replace, in place, the renderings at these paths (None: gone) in what this process
 /// publishes for `root`; what they were comes back (`patch` it back to undo).
 pub fn patch(root: &Path, changes: Vec<(String, Option<String>)>) -> Vec<(String, Option<String>)> {
     let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(t) = taken.iter_mut().find(|t| t.root == root) else { return Vec::new() };
-    let files = Arc::make_mut(&mut t.files);
+    let Some(files) = taken.iter_mut().find(|t| t.root == root).and_then(|t| t.files.as_mut()) else {
+        return Vec::new();
+    };
+    let files = Arc::make_mut(files);
     changes
         .into_iter()
         .map(|(rel, text)| {
@@ -306,19 +736,25 @@ pub fn patch(root: &Path, changes: Vec<(String, Option<String>)>) -> Vec<(String
         .collect()
 }
 
-/// What this process publishes for `root` is now the snapshot at `generation` (a decision
-/// patched it as it wrote it there).
+/// What this process publishes for `root` is now the snapshot at `generation` (a decision or
+/// a refresh patched it as it wrote it there).
 pub fn renumber(root: &Path, generation: u64) {
     let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(t) = taken.iter_mut().find(|t| t.root == root) {
-        (t.generation, t.since) = (generation, None);
+        t.generation = generation;
     }
 }
 
-/// The generation this process last published for `root`, if any.
-pub fn published(root: &Path) -> Option<u64> {
+/// Whether this process holds every file of `root` at `generation` (a refresh then patches
+/// them; else they are read from the snapshot when asked for).
+pub fn holds(root: &Path, generation: u64) -> bool {
     let taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-    taken.iter().find(|t| t.root == root).map(|t| t.generation)
+    taken.iter().any(|t| t.root == root && t.generation == generation && t.files.is_some())
+}
+
+/// Forget what this process holds of `root` (the snapshot changed under it).
+pub fn forget(root: &Path) {
+    TAKEN.lock().unwrap_or_else(|e| e.into_inner()).retain(|t| t.root != root);
 }
 
 /// Where the last open noted a damaged snapshot it rebuilt (`note_rebuilt`), under `.folio`.
@@ -347,35 +783,154 @@ mod tests {
         Node { version: Version { xmin, edges: 3, sources: u64::MAX }, rel: rel.into(), text: text.into() }
     }
 
-    #[test]
-    fn a_snapshot_reads_back_and_a_damaged_one_is_never_trusted() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
+    fn sample(root: &Path) -> Snapshot {
         let mut s = Snapshot::default();
         s.nodes.insert("svc-pg".into(), node(7, "entities/service/svc-pg.md", "---\nid: svc-pg\n---\nBody\n"));
         s.nodes.insert("ünïcode".into(), node(u64::MAX, "facts/_n_code-0123456789.md", "---\nid: ü\n---\n"));
         let sum = |rows, xor| TableSum { rows, xor };
         s.tables = Some(Tables { nodes: sum(2, -5), edges: sum(0, 0), sources: sum(1, i64::MIN) });
         write(root, &mut s).unwrap();
+        s
+    }
+
+    fn whole(root: &Path) -> Snapshot {
+        match read(root) {
+            Found::Intact(s) => s,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_snapshot_reads_back_and_a_damaged_index_is_never_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let s = sample(root);
         assert_ne!(s.generation, 0);
         assert_eq!(generation(root), Some(s.generation));
-        let Found::Intact(back) = read(root) else { panic!("{:?}", read(root)) };
-        assert_eq!(back, s);
+        assert_eq!(whole(root), s);
         let bytes = std::fs::read(path(root)).unwrap();
-        for cut in [0, 7, 8, 20, HEADER, bytes.len() - 1] {
+        for cut in [0, 7, 8, 20, HEADER - 1, HEADER, bytes.len() - 1] {
             std::fs::write(path(root), &bytes[..cut]).unwrap();
             assert!(matches!(read(root), Found::Damaged(_)), "cut at {cut}");
         }
+        // A flipped bit in the header, and one in the index.
+        for at in [30, bytes.len() - 2] {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= 1;
+            std::fs::write(path(root), &flipped).unwrap();
+            let Found::Damaged(why) = read(root) else { panic!("a flipped bit at {at} was trusted") };
+            assert!(why.contains("checksum"), "{why}");
+        }
+        // The header alone checks with a damaged index: an unchanged open reads nothing else.
         let mut flipped = bytes.clone();
-        let last = flipped.len() - 2;
-        flipped[last] ^= 1;
+        flipped[bytes.len() - 2] ^= 1;
         std::fs::write(path(root), &flipped).unwrap();
-        let Found::Damaged(why) = read(root) else { panic!("a flipped bit was trusted") };
-        assert!(why.contains("checksum"), "{why}");
-        std::fs::write(path(root), b"FOLIOMR2 the manifest of earlier builds").unwrap();
+        assert!(matches!(header(root), Found::Intact(_)));
+        assert!(matches!(index(root), Found::Damaged(_)));
+        std::fs::write(path(root), b"FOLIOSN1 the single file of earlier builds").unwrap();
         assert!(matches!(read(root), Found::Damaged(_)));
         std::fs::remove_file(path(root)).unwrap();
         assert!(matches!(read(root), Found::Missing));
+    }
+
+    #[test]
+    fn a_text_that_does_not_match_its_checksum_is_never_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        sample(root);
+        let Found::Intact(i) = index(root) else { panic!() };
+        let e = i.by_rel("entities/service/svc-pg.md").unwrap().clone();
+        let mut texts = std::fs::read(texts_path(root)).unwrap();
+        texts[e.at as usize + 5] ^= 0x20;
+        std::fs::write(texts_path(root), &texts).unwrap();
+        // The index still checks; the text read by its offset does not, nor the whole.
+        let t = Texts::open(root, &i.header).unwrap();
+        let why = t.text(&e).unwrap_err();
+        assert!(why.contains("svc-pg") && why.contains("checksum"), "{why}");
+        let Found::Damaged(why) = read(root) else { panic!("a damaged text was trusted") };
+        assert!(why.contains("svc-pg"), "{why}");
+        // Texts of another snapshot (another epoch) are not these.
+        sample(root);
+        let Found::Intact(new) = index(root) else { panic!() };
+        std::fs::write(path(root), encode_index(&mut i.header.clone(), &i.entries, &[])).unwrap();
+        assert!(matches!(read(root), Found::Damaged(_)));
+        drop(new);
+    }
+
+    #[test]
+    fn an_append_adds_texts_and_a_torn_one_leaves_the_last_index_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let s = sample(root);
+        let texts_before = std::fs::read(texts_path(root)).unwrap();
+        let new = node(9, "entities/service/svc-pg.md", "---\nid: svc-pg\n---\nApproved\n");
+        let v = Version { xmin: 11, edges: 0, sources: 0 };
+        let changes = vec![Change::Put("svc-pg".into(), new.clone()), Change::Version("ünïcode".into(), v)];
+        let d = Delta { nodes: (0, 6), ..Delta::default() };
+        let (g, paths) = append(root, s.generation, changes, Sums::Moved(d)).unwrap().unwrap();
+        assert_eq!(paths, ["entities/service/svc-pg.md"]);
+        let after = whole(root);
+        assert_eq!(after.generation, g);
+        assert_eq!(after.nodes["svc-pg"], new);
+        assert_eq!(after.nodes["ünïcode"].version, v);
+        assert_eq!(after.tables.unwrap().nodes, TableSum { rows: 2, xor: -5 ^ 6 });
+        // The texts were appended to, not rewritten.
+        let texts = std::fs::read(texts_path(root)).unwrap();
+        assert!(texts.starts_with(&texts_before) && texts.len() > texts_before.len());
+        assert_eq!(changed_since(root, s.generation), Some(paths.clone()));
+        assert_eq!(changed_since(root, g), Some(Vec::new()));
+        assert_eq!(changed_since(root, 12345), None);
+        // A torn append (texts added, no new index): the index read is the last one, whole;
+        // the next append counts the torn bytes dead and names none of them.
+        let mut f = File::options().append(true).open(texts_path(root)).unwrap();
+        f.write_all(b"---\nid: torn").unwrap();
+        assert_eq!(whole(root), after);
+        let changes = vec![Change::Remove("ünïcode".into())];
+        let (g2, _) = append(root, g, changes, Sums::Are(Tables::default())).unwrap().unwrap();
+        let last = whole(root);
+        assert_eq!(last.nodes.len(), 1);
+        assert_eq!(last.tables, Some(Tables::default()));
+        assert_eq!(changed_since(root, s.generation).unwrap().len(), 2);
+        // A base another writer moved past: the sums are not known any more.
+        let changes = vec![Change::Version("svc-pg".into(), v)];
+        append(root, g, changes, Sums::Are(Tables::default())).unwrap().unwrap();
+        assert_eq!(whole(root).tables, None);
+        assert_ne!(g2, g);
+    }
+
+    #[test]
+    fn compaction_keeps_every_nodes_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let mut s = Snapshot::default();
+        for n in 0..300 {
+            let text = format!("---\nid: n{n}\n---\n{}\n", "x".repeat(4000 + n));
+            s.nodes.insert(format!("n{n}"), node(n as u64, &format!("facts/n{n}.md"), &text));
+        }
+        write(root, &mut s).unwrap();
+        let size = std::fs::metadata(texts_path(root)).unwrap().len();
+        let mut expected = whole(root).nodes;
+        // Rewrite most nodes, a few at a time: the dead bytes pass half and it is compacted.
+        let mut compacted = false;
+        for round in 0..4 {
+            let base = generation(root).unwrap();
+            let changes: Vec<Change> = (0..100)
+                .map(|k| {
+                    let id = format!("n{}", (round * 100 + k) % 300);
+                    let text = format!("---\nid: {id}\n---\nround {round} {}\n", "y".repeat(3000));
+                    let n = node(round as u64, &format!("facts/{id}.md"), &text);
+                    expected.insert(id.clone(), n.clone());
+                    Change::Put(id, n)
+                })
+                .collect();
+            append(root, base, changes, Sums::Are(Tables::default())).unwrap().unwrap();
+            let now = std::fs::metadata(texts_path(root)).unwrap().len();
+            compacted |= now < size;
+            assert_eq!(whole(root).nodes, expected, "round {round}");
+        }
+        assert!(compacted, "the texts were never compacted");
+        let Found::Intact(i) = index(root) else { panic!() };
+        assert!(i.header.dead <= i.header.texts_end / 2);
     }
 
     #[test]

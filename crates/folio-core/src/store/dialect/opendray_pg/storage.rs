@@ -13,7 +13,7 @@
 use postgres::Transaction;
 
 use super::conn::Locator;
-use super::staging;
+use super::snapshot;
 use super::mirror::Marker;
 use super::settle::Pending;
 use super::rows::{self, Node};
@@ -72,11 +72,10 @@ impl<'s> PgStorage<'s> {
 
 impl Storage for PgStorage<'_> {
     /// A node's bytes from the snapshot (`snapshot`): there is no file per node.
+    /// One text read by its offset (`snapshot::text_at`), not the whole snapshot.
     fn read(&self, rel: &str) -> std::io::Result<Vec<u8>> {
-        match self.store.dialect.memory_files() {
-            Some(files) => files.get(rel).map(|t| t.as_bytes().to_vec()).ok_or_else(|| {
-                std::io::Error::new(std::io::ErrorKind::NotFound, "no such node in the database's snapshot")
-            }),
+        match &self.marker {
+            Some(_) => snapshot::text_at(&self.store.root, rel).map(String::into_bytes),
             None => std::fs::read(self.store.abs_path(rel)),
         }
     }
@@ -116,6 +115,13 @@ impl Storage for PgStorage<'_> {
         let ledger = removed_edges::path(store);
         let kept = if undo { removed_edges::read(&ledger) } else { Default::default() };
         let mut removed = Vec::new();
+        // The snapshot this decision is worked out from: it takes the decision's nodes after
+        // the commit (`snapshot::append`), their texts added, none of the others read.
+        let base = snapshot::generation(&store.root).unwrap_or(0);
+        // What each node write was compared with (the journal keeps it for undo), by path.
+        let mut befores = file_storage::Rows::default();
+        let mut changes: Vec<snapshot::Change> = Vec::new();
+        let mut delta = snapshot::Delta::default();
         for w in plan.writes {
             let is_node = w.role == Role::Edit && store.dialect.role(&w.path) == FileRole::Entity;
             let Some(id) = is_node.then(|| self.node_id(&w)).flatten() else {
@@ -138,12 +144,11 @@ impl Storage for PgStorage<'_> {
                     row: Some(id.clone()),
                 });
             }
-            // The row is as the record says; this view's file is then replaced as it is.
-            let on_disk = |path: &str| self.read(path).ok().map(|b| digest::of(&b));
+            // The row is as the record says; this view's node is then replaced as it shows it.
+            let in_view = |path: &str| self.read(path).ok();
             let mut w = w;
-            if other_view {
-                w.expected = on_disk(&w.path);
-            }
+            let before = if other_view { in_view(&w.path) } else { shown.map(String::into_bytes) };
+            w.expected = before.as_deref().map(digest::of);
             let Some(old) = now else {
                 return Err(WriteError::Invalid(format!(
                     "{}: no node `{id}` to write; folio never creates nodes",
@@ -157,14 +162,28 @@ impl Storage for PgStorage<'_> {
             // folio touched and untouched is as old as it was, and keeps its place in
             // opendray's newest-first lists.
             let restore_at = if undo { after.as_deref().and_then(updated_at_of) } else { None };
+            let was = rows::stamp(&mut tx, &id).map_err(sql(&w.path))?;
             removed.extend(write_row(&mut tx, &id, &update, &kept, restore_at.as_deref()).map_err(sql(&w.path))?);
             let fresh = rows::locked(&mut tx, &id).map_err(sql(&w.path))?;
+            let is = rows::stamp(&mut tx, &id).map_err(sql(&w.path))?;
+            delta.add(&was, &is);
             let shown = self.visible(fresh.as_ref());
-            // The folder shows the row as the database now has it (its updated_at, its history).
+            changes.retain(|c| c.id() != id);
+            changes.push(match (&fresh, &shown) {
+                (Some(n), Some(text)) => snapshot::Change::Put(
+                    id.clone(),
+                    snapshot::Node { version: is.version(), rel: n.path(), text: text.clone() },
+                ),
+                _ => snapshot::Change::Remove(id.clone()),
+            });
+            befores.insert(w.path.clone(), before);
+            // The store shows the row as the database now has it (its updated_at, its history).
             match (fresh.as_ref().map(Node::path), shown) {
                 (Some(p), Some(text)) if p != w.path => {
                     writes.push(Write { after: None, ..w.clone() });
-                    let expected = if other_view { on_disk(&p) } else { None };
+                    let before = if other_view { in_view(&p) } else { None };
+                    let expected = before.as_deref().map(digest::of);
+                    befores.insert(p.clone(), before);
                     writes.push(Write { path: p, expected, after: Some(text.into_bytes()), role: Role::Edit });
                 }
                 (_, shown) => writes.push(Write { after: shown.map(String::into_bytes), ..w }),
@@ -174,15 +193,11 @@ impl Storage for PgStorage<'_> {
             writes.push(removed_edges::write(store, &ledger, &removed)?);
         }
         let event = plan.event;
-        let mirrored = Plan { writes, archived: plan.archived, event, undoes: plan.undoes, then: plan.then };
-        // The folder engine journals and swaps files: each node it replaces is laid down from
-        // the snapshot for the length of the decision (`staging`), and taken away after it.
-        let staged = staging::Staged::lay(&store.root, |rel| self.read(rel), &mirrored)
-            .map_err(|e| WriteError::Invalid(format!("{}: {e}; nothing was written", store.root.display())))?;
-        let nodes: Vec<(String, Option<Vec<u8>>)> = mirrored
+        let written = Plan { writes, archived: plan.archived, event, undoes: plan.undoes, then: plan.then };
+        let nodes: Vec<(String, Option<Vec<u8>>)> = written
             .writes
             .iter()
-            .filter(|w| w.role == Role::Edit && store.dialect.role(&w.path) == FileRole::Entity)
+            .filter(|w| befores.contains_key(&w.path))
             .map(|w| (w.path.clone(), w.after.clone()))
             .collect();
         // Asked before the commit: what to look up should the connection drop during it.
@@ -204,16 +219,20 @@ impl Storage for PgStorage<'_> {
             }
             done
         };
-        let shown = staging::show_written(&store.root, &nodes);
-        let applied = file_storage::apply_plan_committing(store, mirrored, opts, &mut commit);
-        staged.take_away(nodes.iter().map(|(p, _)| p.as_str()));
+        // While the decision runs, this process's reads see its nodes as written (the review
+        // ledger records the approved text); put back should it not stand.
+        let shown = show_written(&store.root, &nodes);
+        let applied = file_storage::apply_rows_committing(store, written, opts, &mut commit, &befores);
         if applied.is_err() {
-            staging::restore(&store.root, shown);
+            snapshot::patch(&store.root, shown.into_iter().rev().collect());
         } else {
             Pending::clear(&state);
             // The snapshot takes the nodes as the database now has them; should this fail,
-            // the next open reads them again (their rows' versions changed).
-            let _ = staging::into_snapshot(&store.root, &nodes);
+            // the next open reads them again (the tables' sums no longer match).
+            match snapshot::append(&store.root, base, changes, snapshot::Sums::Moved(delta)) {
+                Ok(Some((generation, _))) => snapshot::renumber(&store.root, generation),
+                _ => snapshot::forget(&store.root),
+            }
         }
         applied
     }
@@ -260,6 +279,16 @@ fn settle(at: &Locator, txid: i64, e: &postgres::Error) -> Result<(), Uncommitte
             at.explain(e)
         )))),
     }
+}
+
+/// While a decision runs, this process's loader and reads see its nodes as written (as a
+/// folder store's readers see the files the engine swapped in). Gives back what they were.
+fn show_written(root: &std::path::Path, nodes: &[(String, Option<Vec<u8>>)]) -> Vec<(String, Option<String>)> {
+    let changes = nodes
+        .iter()
+        .map(|(rel, after)| (rel.clone(), after.as_deref().map(|b| String::from_utf8_lossy(b).into_owned())))
+        .collect();
+    snapshot::patch(root, changes)
 }
 
 /// The `updated_at` a node's text names.

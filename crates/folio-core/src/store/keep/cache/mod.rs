@@ -108,7 +108,7 @@ fn finish(
         // Entities held in memory (a database's snapshot) have no file to check one by one:
         // those the open found changed since the cached generation are re-read, or else the
         // snapshot is read whole.
-        Ok((mut store, saved)) if store.dialect.memory_files().is_some() => {
+        Ok((mut store, saved)) if store.dialect.in_memory() => {
             match saved.and_then(|s| kind.format().changed_since(root, s)) {
                 Some(paths) => {
                     store.refresh(&paths);

@@ -1,0 +1,202 @@
+//! The database's snapshot read in parts (`opendray_pg::snapshot`): an index checked without
+//! the texts, each text read by its offset and checked by its own checksum, decisions and
+//! refreshes appended to it. Each test spoils bytes that a read would find, so what a command
+//! did not read shows in what it does not say.
+use crate::support::opendray_seed as seed;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+
+fn folio(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = crate::support::folio_in(state);
+    c.args(args).env("FOLIO_STATE_DIR", state);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+fn json_env(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Value {
+    let o = folio(state, args, env);
+    assert!(o.status.success() || o.status.code() == Some(1), "folio {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+fn json(state: &Path, args: &[&str]) -> Value {
+    json_env(state, args, &[])
+}
+
+fn ok(state: &Path, args: &[&str]) {
+    let o = folio(state, args, &[]);
+    assert!(
+        o.status.success(),
+        "folio {args:?}: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+fn texts(root: &Path) -> PathBuf {
+    root.join(".folio/snapshot.texts")
+}
+
+fn index(root: &Path) -> PathBuf {
+    root.join(".folio/snapshot.bin")
+}
+
+/// Flip a bit in every 40th byte of the texts between `from` and `to`: any text there that a
+/// command reads no longer matches its checksum.
+fn spoil(root: &Path, from: usize, to: usize) {
+    let mut b = std::fs::read(texts(root)).unwrap();
+    for at in (from..to).step_by(40) {
+        b[at] ^= 0x01;
+    }
+    std::fs::write(texts(root), b).unwrap();
+}
+
+/// Flip a bit in each text before `to` but those of `spared` (the nodes a command reads
+/// whatever the snapshot: lint compares the two near-duplicate services' bodies).
+fn spoil_but(root: &Path, to: usize, spared: &[&str]) {
+    let mut b = std::fs::read(texts(root)).unwrap();
+    let starts: Vec<usize> = (16..to).filter(|&at| b[at..].starts_with(b"---\nid: ")).collect();
+    let mut spoiled = 0;
+    for at in starts {
+        let id_line = &b[at + 8..];
+        let id = &id_line[..id_line.iter().position(|&c| c == b'\n').unwrap()];
+        if !spared.iter().any(|s| s.as_bytes() == id) {
+            b[at + 1] ^= 0x01;
+            spoiled += 1;
+        }
+    }
+    assert!(spoiled >= 1000, "{spoiled} texts spoiled");
+    std::fs::write(texts(root), b).unwrap();
+}
+
+fn warnings(stats: &Value) -> String {
+    stats["warnings"].to_string()
+}
+
+/// approve, merge and undo take their nodes into the snapshot: their texts appended, the
+/// others left where they were, the tables' sums moved by the decision's own writes. A
+/// reopen with no change in the database (through the store cache: a brain of more than a
+/// thousand nodes) then reads the index's header and the decision's texts alone — every other
+/// node's text is spoiled and never read (no rebuild is said) — and shows the decision; the
+/// index is not written again.
+#[test]
+fn decisions_reach_the_snapshot_and_a_reopen_reads_no_other_text() {
+    let Some(pg) = crate::support::pg::Pg::start() else { return };
+    let mut c = pg.opendray_db("brain");
+    let url = pg.conninfo("brain");
+    folio_gen::fill_database(folio::store::dialect::by_name("opendray-pg").unwrap(), 1200, 1, &url).unwrap();
+    let pair: Vec<String> = c
+        .query(
+            "SELECT id FROM knowledge_nodes WHERE kind = 'entity' AND archived_at IS NULL AND entity_type = \
+             (SELECT entity_type FROM knowledge_nodes WHERE kind = 'entity' AND archived_at IS NULL \
+              GROUP BY 1 HAVING count(*) > 1 ORDER BY 1 LIMIT 1) ORDER BY id LIMIT 2",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let (dup, keep) = (pair[0].as_str(), pair[1].as_str());
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let stats = json(s, &["stats", &url, "--json"]);
+    let live = stats["entities"].as_i64().unwrap();
+    let root = PathBuf::from(stats["root"].as_str().unwrap());
+    let first = std::fs::read(texts(&root)).unwrap();
+    let steps: [(Vec<&str>, &str, i64, &str); 3] = [
+        (vec!["review", &url, "approve", dup, "--as", "human:ann"], dup, live, "human:ann"),
+        (vec!["review", &url, "merge", dup, keep, "--as", "human:bo"], keep, live - 1, "merged_from"),
+        (vec!["undo", &url, "--as", "human:bo"], dup, live, "human:ann"),
+    ];
+    for (args, id, entities, shows) in steps {
+        let before = std::fs::read(texts(&root)).unwrap();
+        ok(s, &args);
+        let after = std::fs::read(texts(&root)).unwrap();
+        assert!(after.len() > before.len() && after.starts_with(&before), "{args:?}: the texts were rewritten");
+        // Every text written before the decision spoiled: a command that read one would say
+        // the snapshot was rebuilt.
+        spoil_but(&root, before.len(), &[]);
+        let index_before = std::fs::read(index(&root)).unwrap();
+        let stats = json(s, &["stats", &url, "--json"]);
+        assert_eq!(stats["entities"], entities, "{args:?}: {stats:#}");
+        assert_eq!(warnings(&stats), "[]", "{args:?}: a spoiled text was read");
+        assert_eq!(std::fs::read(index(&root)).unwrap(), index_before, "{args:?}: the index was written again");
+        let shown = json(s, &["show", &url, id, "--json"]);
+        assert!(shown.to_string().contains(shows), "{args:?}: {shown:#}");
+        assert_eq!(std::fs::read(index(&root)).unwrap(), index_before, "{args:?}: the index was written again");
+        // Put back for the next decision.
+        let mut whole = std::fs::read(texts(&root)).unwrap();
+        whole[..before.len()].copy_from_slice(&before);
+        std::fs::write(texts(&root), whole).unwrap();
+    }
+    assert!(std::fs::read(texts(&root)).unwrap().starts_with(&first));
+}
+
+/// A node's text that does not match its own checksum is found when it is read — here by a
+/// load without the store cache — and the snapshot is rebuilt from the database, said once.
+#[test]
+fn a_text_that_does_not_match_its_checksum_is_rebuilt_with_a_warning() {
+    let Some((_pg, _c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let stats = json(s, &["stats", &url, "--json"]);
+    let root = PathBuf::from(stats["root"].as_str().unwrap());
+    let len = std::fs::metadata(texts(&root)).unwrap().len() as usize;
+    spoil(&root, 100, 101);
+    let no_cache = [("FOLIO_NO_CACHE", "1")];
+    let stats = json_env(s, &["stats", &url, "--json"], &no_cache);
+    assert_eq!(stats["entities"], 7, "{stats:#}");
+    let said = warnings(&stats);
+    assert!(said.contains("snapshot.bin") && said.contains("checksum") && said.contains("rebuilt"), "{said}");
+    assert_eq!(json_env(s, &["show", &url, "svc-pg", "--json"], &no_cache)["title"], "PostgreSQL dev");
+    assert_eq!(warnings(&json_env(s, &["stats", &url, "--json"], &no_cache)), "[]");
+    assert_eq!(std::fs::metadata(texts(&root)).unwrap().len() as usize, len, "rebuilt whole, nothing appended");
+}
+
+/// An index that does not check (its header intact, the database unchanged: an unchanged open
+/// trusts the header alone) is found by the first read of the index, and rebuilt.
+#[test]
+fn a_damaged_index_is_rebuilt_with_a_warning() {
+    let Some((_pg, _c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let stats = json(s, &["stats", &url, "--json"]);
+    let root = PathBuf::from(stats["root"].as_str().unwrap());
+    let mut b = std::fs::read(index(&root)).unwrap();
+    let last = b.len() - 3;
+    b[last] ^= 0x10;
+    std::fs::write(index(&root), &b).unwrap();
+    let stats = json_env(s, &["stats", &url, "--json"], &[("FOLIO_NO_CACHE", "1")]);
+    assert_eq!(stats["entities"], 7, "{stats:#}");
+    assert!(warnings(&stats).contains("rebuilt from the database"), "{stats:#}");
+    assert_ne!(std::fs::read(index(&root)).unwrap(), b);
+}
+
+/// A torn append (a process stopped while adding texts, before its new index) is bytes no
+/// index names: nothing is said, every node reads, and the next append goes after them.
+#[test]
+fn a_torn_append_is_never_read() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let stats = json(s, &["stats", &url, "--json"]);
+    let root = PathBuf::from(stats["root"].as_str().unwrap());
+    use std::io::Write as _;
+    let mut f = std::fs::OpenOptions::new().append(true).open(texts(&root)).unwrap();
+    f.write_all(b"---\nid: svc-pg\ntitle: torn half of a rend").unwrap();
+    drop(f);
+    let no_cache = [("FOLIO_NO_CACHE", "1")];
+    let stats = json_env(s, &["stats", &url, "--json"], &no_cache);
+    assert_eq!((stats["entities"].clone(), warnings(&stats)), (Value::from(7), "[]".to_string()));
+    assert_eq!(json_env(s, &["show", &url, "svc-pg", "--json"], &no_cache)["title"], "PostgreSQL dev");
+    c.batch_execute("UPDATE knowledge_nodes SET title = 'Host A2' WHERE id = 'host-a'").unwrap();
+    assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "Host A2");
+    let stats = json_env(s, &["stats", &url, "--json"], &no_cache);
+    assert_eq!((stats["entities"].clone(), warnings(&stats)), (Value::from(7), "[]".to_string()));
+    assert_eq!(json_env(s, &["show", &url, "host-a", "--json"], &no_cache)["title"], "Host A2");
+}
