@@ -42,14 +42,14 @@ impl RefreshReport {
 }
 
 /// The named files, read and parsed; nothing in the store has changed yet.
-struct Plan {
+pub(crate) struct Plan {
     /// Every path refreshed, relative, unique.
-    targets: HashSet<String>,
+    pub targets: HashSet<String>,
     /// Entities of the target files that are entity files now, sorted by path and line.
-    fresh: Vec<Entity>,
+    pub fresh: Vec<Entity>,
     /// Target files that are other files now (catalogs, logs, sources…).
-    other: Vec<(String, FileRole)>,
-    report: RefreshReport,
+    pub other: Vec<(String, FileRole)>,
+    pub report: RefreshReport,
 }
 
 impl Store {
@@ -188,7 +188,7 @@ impl Store {
     }
 
     /// Whether the store knows the file (as an entity file or another file).
-    fn has_file(&self, rel: &str) -> bool {
+    pub(crate) fn has_file(&self, rel: &str) -> bool {
         !self.entity_range(rel).is_empty() || self.other_files.binary_search_by(|(p, _)| p.as_str().cmp(rel)).is_ok()
     }
 
@@ -199,7 +199,7 @@ impl Store {
         start..end
     }
 
-    fn apply_plan(&mut self, plan: Plan) -> RefreshReport {
+    pub(crate) fn apply_plan(&mut self, plan: Plan) -> RefreshReport {
         let Plan { targets, fresh, other, mut report } = plan;
         if targets.is_empty() {
             return report;

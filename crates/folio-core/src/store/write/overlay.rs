@@ -1,15 +1,21 @@
 //! The store as it would read after a plan's writes, built in memory without touching a file:
-//! what a preview (`preview`) needs to tell which catalogs the writes regenerate.
+//! what a preview (`preview`) needs to tell which catalogs the writes regenerate, and what the
+//! engine derives its catalogs and ledger from after a plan's writes.
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::changeset::Write;
 use crate::store::Store;
 use crate::store::dialect::{FileRole, SourceFile};
+use crate::store::keep::refresh::{Plan, RefreshReport};
 use crate::store::model::lines::LineIndex;
 
 impl Store {
     /// A copy of the store with `writes` laid over it (a removed file drops its entities, a
-    /// written one is parsed from its new bytes); every link is resolved again.
+    /// written one is parsed from its new bytes), resolved as a refresh resolves re-read files
+    /// (`keep::refresh`): when the written entities keep what links resolve by (a verdict, a
+    /// field set), only theirs are resolved again and every other entity is shared with `self`;
+    /// else every link is resolved again.
     pub fn overlaid(&self, writes: &[Write]) -> Store {
         let mut copy = Store {
             root: self.root.clone(),
@@ -18,38 +24,56 @@ impl Store {
             entities: self.entities.clone(),
             other_files: self.other_files.clone(),
             walk_warnings: self.walk_warnings.clone(),
-            backlinks: Vec::new(),
+            backlinks: self.backlinks.clone(),
             load_ms: self.load_ms,
             read_since: self.read_since,
             from_cache: false,
-            by_id: Arc::default(),
+            by_id: Arc::clone(&self.by_id),
             overlay: Arc::new(writes.iter().map(|w| (w.path.clone(), w.after.is_some())).collect()),
             catalog_memo: Default::default(),
             loaded_terms: Default::default(),
         };
+        let plan = copy.plan_writes(writes);
+        copy.apply_plan(plan);
+        copy
+    }
+
+    /// What laying `writes` over the store re-reads: each written entity file parsed from its
+    /// new bytes, the others by their role.
+    fn plan_writes(&self, writes: &[Write]) -> Plan {
+        let mut plan =
+            Plan { targets: HashSet::new(), fresh: Vec::new(), other: Vec::new(), report: RefreshReport::default() };
         for w in writes {
-            copy.entities.retain(|e| e.path != w.path);
-            copy.other_files.retain(|(p, _)| *p != w.path);
-            let Some(after) = &w.after else { continue };
-            match copy.dialect.role(&w.path) {
+            if !plan.targets.insert(w.path.clone()) {
+                continue;
+            }
+            let had = self.has_file(&w.path);
+            let Some(after) = &w.after else {
+                if had {
+                    plan.report.removed.push(w.path.clone());
+                }
+                continue;
+            };
+            match had {
+                true => plan.report.changed.push(w.path.clone()),
+                false => plan.report.added.push(w.path.clone()),
+            }
+            match self.dialect.role(&w.path) {
                 FileRole::Entity => {
                     let text = String::from_utf8_lossy(after);
                     let lines = LineIndex::new(&text);
                     let file = SourceFile { rel: &w.path, text: &text, lines: &lines, problems: &[], parseable: true };
-                    let parsed = copy.dialect.parse(&file);
-                    copy.entities.extend(parsed.into_iter().map(|mut e| {
+                    plan.report.parsed += 1;
+                    plan.fresh.extend(self.dialect.parse(&file).into_iter().map(|mut e| {
                         e.file_size = after.len() as u64;
-                        Arc::new(e)
+                        e
                     }));
                 }
-                role => copy.other_files.push((w.path.clone(), role)),
+                role => plan.other.push((w.path.clone(), role)),
             }
         }
-        copy.entities
-            .sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)).then(a.span.start.cmp(&b.span.start)));
-        copy.other_files.sort_by(|a, b| a.0.cmp(&b.0));
-        copy.link(false);
-        copy
+        plan.fresh.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)).then(a.span.start.cmp(&b.span.start)));
+        plan
     }
 }
 
@@ -76,5 +100,41 @@ mod tests {
         assert!(dir.path().join("b.md").exists() && !dir.path().join("c.md").exists());
         let a = over.find("a").unwrap();
         assert_eq!(over.entity(a).links[0].resolution, crate::store::model::entity::Resolution::Broken);
+    }
+
+    #[test]
+    fn a_written_entity_that_keeps_its_names_is_resolved_alone_and_as_a_fresh_load_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let put = |root: &std::path::Path, rel: &str, text: &str| std::fs::write(root.join(rel), text).unwrap();
+        put(dir.path(), "a.md", "# A\n\n[[b]]\n");
+        put(dir.path(), "b.md", "# B\n");
+        put(dir.path(), "c.md", "# C\n\n[[a]]\n");
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let after = "# B\n\nNow see [[c]] and [[missing]].\n";
+        let w = Write { path: "b.md".into(), expected: None, after: Some(after.as_bytes().to_vec()), role: Role::Edit };
+        let over = store.overlaid(&[w]);
+        // The entities not written are the very ones of `self`, not copies.
+        for rel in ["a.md", "c.md"] {
+            let i = store.entities.iter().position(|e| e.path == rel).unwrap();
+            assert!(Arc::ptr_eq(&store.entities[i], &over.entities[i]), "{rel} was copied");
+        }
+        // As a load of the folder with the write made reads it.
+        let made = tempfile::tempdir().unwrap();
+        for (rel, text) in [("a.md", "# A\n\n[[b]]\n"), ("b.md", after), ("c.md", "# C\n\n[[a]]\n")] {
+            put(made.path(), rel, text);
+        }
+        let fresh = Store::load(made.path(), crate::store::dialect::vault::KIND, "test".into());
+        let links = |s: &Store| -> Vec<(String, Vec<String>)> {
+            s.entities
+                .iter()
+                .map(|e| (e.path.clone(), e.links.iter().map(|l| format!("{:?}", l.resolution)).collect()))
+                .collect()
+        };
+        assert_eq!(links(&over), links(&fresh));
+        let backlinks = |s: &Store| -> Vec<Vec<u32>> {
+            s.backlinks.iter().map(|b| b.iter().map(|&i| i as u32).collect()).collect()
+        };
+        assert_eq!(backlinks(&over), backlinks(&fresh));
+        assert_eq!(over.find("c").map(|c| over.backlinks[c as usize].len()), Some(1));
     }
 }
