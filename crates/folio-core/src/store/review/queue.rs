@@ -481,7 +481,12 @@ pub fn counts<'a>(items: impl IntoIterator<Item = &'a QueueItem>) -> Vec<(Reason
 
 /// `hidden-content 1 · draft 3 · never-reviewed 30`: the header line of the inbox.
 pub fn counts_line<'a>(items: impl IntoIterator<Item = &'a QueueItem>) -> String {
-    counts(items).iter().map(|(r, c)| format!("{} {c}", r.code())).collect::<Vec<_>>().join(" · ")
+    counts_text(&counts(items))
+}
+
+/// `counts_line` from the counts (`counts`).
+pub fn counts_text(counts: &[(Reason, usize)]) -> String {
+    counts.iter().map(|(r, c)| format!("{} {c}", r.code())).collect::<Vec<_>>().join(" · ")
 }
 
 /// An item's tier: the most urgent of its reasons.

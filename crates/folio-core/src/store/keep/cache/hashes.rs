@@ -14,6 +14,7 @@ use super::{Cache, HASHES_EXT};
 use crate::store::Store;
 use crate::store::history::attribution;
 use crate::store::model::entity::EntityIdx;
+use crate::store::review::listing::Listing;
 use crate::store::review::queue::{self, QueueItem, TextFacts};
 
 const MAGIC: &[u8; 8] = b"FOLIOH2\n";
@@ -99,6 +100,48 @@ pub fn inbox(cache: Option<&Cache>, store: &Store) -> (Vec<QueueItem>, Vec<Strin
     let mut warnings = memo.warnings();
     warnings.append(&mut facts.warnings);
     (items, warnings)
+}
+
+/// What `inbox_listed` used: the lint report and every entity's text facts. Dropping it frees
+/// them, a few hundred thousand allocations at 100k entities; a command about to exit may leave
+/// that to the exit.
+pub struct Spent {
+    _report: crate::store::lint::Report,
+    _facts: Facts,
+}
+
+/// The review inbox as `inbox` gives it, the items `keep` takes, handed to `with` as a listing
+/// that builds each item as it is read rather than holding them (`listing::Listing`; a store in
+/// a git repository, whose items are attributed all at once, is held) with the cache's
+/// warnings. Returns what `with` returns and what the listing used.
+pub fn inbox_listed<R>(
+    cache: Option<&Cache>,
+    store: &Store,
+    keep: &dyn Fn(&QueueItem) -> bool,
+    with: impl FnOnce(&Listing<'_>, &[String]) -> R,
+) -> (R, Spent) {
+    use crate::store::lint::{self, LintConfig};
+    // As `inbox`: lint first, so its near-duplicate profiles are freed before the facts are read.
+    let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
+    let memo = super::lint_memo::Memo::new(cache, store);
+    let report = lint::lint_remembering(store, &config, &|| super::profiles::open(cache, store).0, &memo);
+    memo.save();
+    let mut facts = Facts::open(cache, store);
+    facts.computed = queue::complete_facts(store, &mut facts.slots, 0..store.entities.len());
+    facts.save(cache, store);
+    let mut warnings = memo.warnings();
+    warnings.append(&mut facts.warnings);
+    let verdicts = queue::Verdicts::open(store);
+    let out = {
+        let builder = queue::Builder::new(store, &report, &verdicts);
+        let in_git = matches!(crate::store::history::git::open(&store.root), Ok(Some(_)));
+        let attribute = |items: &mut [QueueItem]| {
+            let _ = attribution::from_git(store, items);
+        };
+        let listing = Listing::new(&builder, &facts.slots, keep, in_git.then_some(&attribute as _));
+        with(&listing, &warnings)
+    };
+    (out, Spent { _report: report, _facts: facts })
 }
 
 /// One batch of the inbox built in batches (`inbox_in_batches`).
