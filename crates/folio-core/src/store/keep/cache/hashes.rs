@@ -213,8 +213,8 @@ type Saved = (Vec<Key>, i128, Vec<Option<TextFacts>>);
 
 fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
     let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
-    let keys: Vec<Key> = r.next("keys")?;
-    let facts: Vec<Option<TextFacts>> = r.next("facts")?;
+    let keys: Vec<Key> = r.next_streamed("keys")?;
+    let facts: Vec<Option<TextFacts>> = r.next_streamed("facts")?;
     if facts.len() != keys.len() || keys.len() as u64 != r.header.entities {
         return Err(format!("{} entities' facts, {} entities listed", facts.len(), keys.len()));
     }
@@ -284,6 +284,34 @@ mod tests {
         let f = Facts::open(Some(&cache), &store);
         assert_eq!(f.reused, 0);
         assert!(f.warnings.len() == 1 && f.warnings[0].contains(&file.display().to_string()), "{:?}", f.warnings);
+    }
+
+    #[test]
+    fn a_damaged_facts_section_is_ignored_and_rebuilt() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let n = store.entities.len();
+        let (want, _, _) = all(Some(&cache), &store);
+        let file = cache.side_file(&store.root, store.kind(), HASHES_EXT);
+        let bytes = fs::read(&file).unwrap();
+        // A byte of the last section (the facts, decoded as they are read) flipped: its checksum
+        // fails, nothing decoded from it is used, and the next run writes the file again.
+        let mut bad = bytes.clone();
+        let at = bad.len() - 10;
+        bad[at] ^= 0x5a;
+        fs::write(&file, &bad).unwrap();
+        let f = Facts::open(Some(&cache), &store);
+        assert_eq!(f.reused, 0);
+        assert!(f.warnings.len() == 1 && f.warnings[0].contains("checksum"), "{:?}", f.warnings);
+        assert_eq!(all(Some(&cache), &store), (want.clone(), n, 0), "every entity read again");
+        assert_eq!(Facts::open(Some(&cache), &store).reused, n, "written again whole");
+        // Cut short: truncated, ignored the same way.
+        let good = fs::read(&file).unwrap();
+        fs::write(&file, &good[..good.len() - 3]).unwrap();
+        let f = Facts::open(Some(&cache), &store);
+        assert!(f.reused == 0 && f.warnings[0].contains("truncated"), "{:?}", f.warnings);
     }
 
     #[test]
