@@ -107,3 +107,50 @@ impl<'a> Listing<'a> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+    use crate::store::review::filter::Filter;
+
+    /// The listing gives the items `build_with_facts` gives, in its order, filtered alike.
+    #[test]
+    fn lists_the_queue_as_built_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        for (i, (kind, updated)) in [
+            ("note", "2026-01-05"),
+            ("idea", "2026-01-01"),
+            ("note", ""),
+            ("idea", "2026-01-05"),
+            ("note", "2025-12-01"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let date = if updated.is_empty() { String::new() } else { format!("updated: {updated}\n") };
+            let text = format!("---\ntitle: Note {i}\ntype: {kind}\n{date}---\nBody {i} with [[Note {}]].\n", i + 7);
+            std::fs::write(dir.path().join(format!("note-{i}.md")), text).unwrap();
+        }
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let report = crate::store::lint::lint(&store, &Default::default());
+        let mut facts = Vec::new();
+        let (whole, _) = queue::build_with_facts(&store, &report, &mut facts);
+        assert!(whole.len() >= 5, "{whole:?}");
+        let verdicts = queue::Verdicts::open(&store);
+        let builder = Builder::new(&store, &report, &verdicts);
+        for text in ["", "type:idea", "reason:lint-error", "note 3"] {
+            let filter = Filter::parse(text).unwrap();
+            let want: Vec<QueueItem> = whole.iter().filter(|i| filter.matches(i)).cloned().collect();
+            let ids = |items: &[QueueItem]| items.iter().map(|i| i.id.clone()).collect::<Vec<_>>();
+            for attribute in [None, Some(&(|_: &mut [QueueItem]| {}) as Attribute<'_>)] {
+                let listing = Listing::new(&builder, &facts, &|i| filter.matches(i), attribute);
+                let got = listing.collect();
+                assert_eq!(ids(&got), ids(&want), "filter {text:?}");
+                assert_eq!(format!("{got:?}"), format!("{want:?}"));
+                assert_eq!(listing.len(), want.len());
+                assert_eq!(listing.counts(), queue::counts(&want).as_slice());
+            }
+        }
+    }
+}
