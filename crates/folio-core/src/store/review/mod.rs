@@ -20,6 +20,7 @@ pub mod filter;
 pub mod group;
 pub mod impact;
 pub mod ledger;
+pub mod listing;
 pub mod merge;
 pub mod merge_candidates;
 pub mod plan;

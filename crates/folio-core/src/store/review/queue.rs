@@ -207,10 +207,12 @@ pub struct TextFacts {
     /// manifest (an AIP-10 `max-age`), so facts are kept only for the entity they were made for.
     pub entity: u64,
     pub inactive: bool,
-    pub reasons: Vec<Reason>,
+    // Boxed rather than `Vec`/`String` (the same bytes in the cache): 24 bytes less per entity,
+    // 100k of them held at once by `review list`.
+    pub reasons: Box<[Reason]>,
     pub reviewed: bool,
-    pub author: Option<String>,
-    pub session: Option<String>,
+    pub author: Option<Box<str>>,
+    pub session: Option<Box<str>>,
     pub evidence: u64,
 }
 
@@ -232,10 +234,10 @@ impl TextFacts {
             hash: sha2::Sha256::digest(own.as_bytes()).into(),
             entity: fingerprint(e),
             inactive: rules.inactive(&f),
-            reasons: rules.queue_reasons(e, &f),
+            reasons: rules.queue_reasons(e, &f).into_boxed_slice(),
             reviewed: rules.reviewed_in_fields(e, &f),
-            author: authorship::author(spec, &f),
-            session: authorship::session(spec, &f),
+            author: authorship::author(spec, &f).map(String::into_boxed_str),
+            session: authorship::session(spec, &f).map(String::into_boxed_str),
             evidence: evidence(&f),
         })
     }
@@ -429,8 +431,8 @@ impl<'a> Builder<'a> {
             priority: priority(&reasons),
             reasons,
             age_days: e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, self.today)),
-            author: facts.author.clone(),
-            session: facts.session.clone(),
+            author: facts.author.as_deref().map(String::from),
+            session: facts.session.as_deref().map(String::from),
             sources: e.sources.len(),
             evidence: facts.evidence,
             confidence: e.confidence,
@@ -481,7 +483,12 @@ pub fn counts<'a>(items: impl IntoIterator<Item = &'a QueueItem>) -> Vec<(Reason
 
 /// `hidden-content 1 · draft 3 · never-reviewed 30`: the header line of the inbox.
 pub fn counts_line<'a>(items: impl IntoIterator<Item = &'a QueueItem>) -> String {
-    counts(items).iter().map(|(r, c)| format!("{} {c}", r.code())).collect::<Vec<_>>().join(" · ")
+    counts_text(&counts(items))
+}
+
+/// `counts_line` from the counts (`counts`).
+pub fn counts_text(counts: &[(Reason, usize)]) -> String {
+    counts.iter().map(|(r, c)| format!("{} {c}", r.code())).collect::<Vec<_>>().join(" · ")
 }
 
 /// An item's tier: the most urgent of its reasons.

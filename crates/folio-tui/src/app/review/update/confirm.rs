@@ -119,7 +119,9 @@ pub(super) fn show_plan(model: &mut Model, planned: Box<Planned>) {
     // Approving items lint reports errors on: said first, and in bulk confirmed twice.
     let erring: Vec<&QueueItem> = if approving {
         let ids: HashSet<&str> = plan.decisions.iter().map(|d| d.entity.as_str()).collect();
-        model.review.items.iter().filter(|i| ids.contains(i.id.as_str()) && has_errors(i)).collect()
+        // The few items with errors first: hashing every id of a 100k-item inbox took 20 ms of
+        // the UI thread for each verdict's dialog.
+        model.review.items.iter().filter(|i| has_errors(i) && ids.contains(i.id.as_str())).collect()
     } else {
         Vec::new()
     };

@@ -1,0 +1,156 @@
+//! The review queue listed without holding it (issue 44): one pass over the entities gives the
+//! queue's order and its reasons' counts, then each item is built again as it is written. A
+//! listing of a 100k-entity inbox keeps 16 bytes per item instead of the item (with its id,
+//! title, path, hash and findings as owned text), and nothing is left to free item by item at
+//! the end. The order and the items are those of `queue::build_with_facts` followed by `keep`.
+use super::queue::{self, ALL, Builder, QueueItem, Reason, TextFacts};
+use crate::store::model::entity::EntityIdx;
+
+/// Fills in what the format leaves out of the whole ordered queue before `keep` sees it (git's
+/// authors and runs, `history::attribution::from_git`). Given one, the listing holds its items.
+pub type Attribute<'a> = &'a dyn Fn(&mut [QueueItem]);
+
+pub struct Listing<'a> {
+    builder: &'a Builder<'a>,
+    facts: &'a [Option<TextFacts>],
+    /// The kept entities in the queue's order (`queue::order`), when items are built as listed.
+    order: Vec<EntityIdx>,
+    /// The kept items, when they had to be attributed all at once.
+    held: Option<Vec<QueueItem>>,
+    counts: Vec<(Reason, usize)>,
+}
+
+impl<'a> Listing<'a> {
+    /// The queue of `builder` over entities whose text facts are `facts` (complete: see
+    /// `queue::complete_facts`), the items `keep` takes.
+    pub fn new(
+        builder: &'a Builder<'a>,
+        facts: &'a [Option<TextFacts>],
+        keep: &dyn Fn(&QueueItem) -> bool,
+        attribute: Option<Attribute<'_>>,
+    ) -> Listing<'a> {
+        let item = |i: usize| builder.item(i as EntityIdx, facts.get(i)?.as_ref()?);
+        let mut n = [0usize; ALL.len()];
+        let mut count = |item: &QueueItem| {
+            for r in &item.reasons {
+                if let Some(k) = ALL.iter().position(|x| x == r) {
+                    n[k] += 1;
+                }
+            }
+        };
+        let (order, held) = if let Some(attribute) = attribute {
+            let mut items: Vec<QueueItem> = (0..facts.len()).filter_map(item).collect();
+            queue::order(&mut items);
+            attribute(&mut items);
+            items.retain(|i| keep(i));
+            items.iter().for_each(&mut count);
+            (Vec::new(), Some(items))
+        } else {
+            // (tier, age, entity): sorted stably by the first two, as `queue::order` sorts items
+            // built in store order.
+            let mut keys: Vec<(u8, i64, EntityIdx)> = Vec::new();
+            for i in 0..facts.len() {
+                if let Some(it) = item(i).filter(|it| keep(it)) {
+                    count(&it);
+                    keys.push((it.priority, it.age_days.unwrap_or(i64::MAX), it.idx));
+                }
+            }
+            keys.sort_by_key(|&(tier, age, _)| (tier, age));
+            (keys.into_iter().map(|(_, _, idx)| idx).collect(), None)
+        };
+        let counts = ALL.into_iter().zip(n).filter(|(_, c)| *c > 0).collect();
+        Listing { builder, facts, order, held, counts }
+    }
+
+    /// How many items the listing has.
+    pub fn len(&self) -> usize {
+        self.held.as_ref().map_or(self.order.len(), Vec::len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many items carry each reason, in tier order, as `queue::counts` gives them.
+    pub fn counts(&self) -> &[(Reason, usize)] {
+        &self.counts
+    }
+
+    /// Hands each item to `each` in the queue's order, until `each` answers false.
+    pub fn each(&self, each: &mut dyn FnMut(&QueueItem) -> bool) {
+        if let Some(items) = &self.held {
+            for item in items {
+                if !each(item) {
+                    return;
+                }
+            }
+            return;
+        }
+        for &idx in &self.order {
+            // Built from the same builder and facts as when it was kept, so it is the same item.
+            let Some(item) = self.facts[idx as usize].as_ref().and_then(|f| self.builder.item(idx, f)) else {
+                continue;
+            };
+            if !each(&item) {
+                return;
+            }
+        }
+    }
+
+    /// Every item, held (`review list --group` gathers them).
+    pub fn collect(&self) -> Vec<QueueItem> {
+        let mut out = Vec::with_capacity(self.len());
+        self.each(&mut |i| {
+            out.push(i.clone());
+            true
+        });
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+    use crate::store::review::filter::Filter;
+
+    /// The listing gives the items `build_with_facts` gives, in its order, filtered alike.
+    #[test]
+    fn lists_the_queue_as_built_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        for (i, (kind, updated)) in [
+            ("note", "2026-01-05"),
+            ("idea", "2026-01-01"),
+            ("note", ""),
+            ("idea", "2026-01-05"),
+            ("note", "2025-12-01"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let date = if updated.is_empty() { String::new() } else { format!("updated: {updated}\n") };
+            let text = format!("---\ntitle: Note {i}\ntype: {kind}\n{date}---\nBody {i} with [[Note {}]].\n", i + 7);
+            std::fs::write(dir.path().join(format!("note-{i}.md")), text).unwrap();
+        }
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let report = crate::store::lint::lint(&store, &Default::default());
+        let mut facts = Vec::new();
+        let (whole, _) = queue::build_with_facts(&store, &report, &mut facts);
+        assert!(whole.len() >= 5, "{whole:?}");
+        let verdicts = queue::Verdicts::open(&store);
+        let builder = Builder::new(&store, &report, &verdicts);
+        for text in ["", "type:idea", "reason:lint-error", "note 3"] {
+            let filter = Filter::parse(text).unwrap();
+            let want: Vec<QueueItem> = whole.iter().filter(|i| filter.matches(i)).cloned().collect();
+            let ids = |items: &[QueueItem]| items.iter().map(|i| i.id.clone()).collect::<Vec<_>>();
+            for attribute in [None, Some(&(|_: &mut [QueueItem]| {}) as Attribute<'_>)] {
+                let listing = Listing::new(&builder, &facts, &|i| filter.matches(i), attribute);
+                let got = listing.collect();
+                assert_eq!(ids(&got), ids(&want), "filter {text:?}");
+                assert_eq!(format!("{got:?}"), format!("{want:?}"));
+                assert_eq!(listing.len(), want.len());
+                assert_eq!(listing.counts(), queue::counts(&want).as_slice());
+            }
+        }
+    }
+}
