@@ -80,6 +80,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::model::entity::EntityIdx;
     use crate::store::write::journal::Role;
 
     #[test]
@@ -131,9 +132,7 @@ mod tests {
                 .collect()
         };
         assert_eq!(links(&over), links(&fresh));
-        let backlinks = |s: &Store| -> Vec<Vec<u32>> {
-            s.backlinks.iter().map(|b| b.iter().map(|&i| i as u32).collect()).collect()
-        };
+        let backlinks = |s: &Store| -> Vec<Vec<EntityIdx>> { s.backlinks.iter().map(|b| b.to_vec()).collect() };
         assert_eq!(backlinks(&over), backlinks(&fresh));
         assert_eq!(over.find("c").map(|c| over.backlinks[c as usize].len()), Some(1));
     }
