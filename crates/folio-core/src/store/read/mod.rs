@@ -11,6 +11,7 @@ pub mod links;
 pub mod load;
 pub mod query_words;
 pub mod readonly;
+pub mod relink;
 pub mod resolve;
 pub(crate) mod str_table;
 pub mod tree;

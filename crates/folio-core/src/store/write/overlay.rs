@@ -7,13 +7,13 @@ use std::sync::Arc;
 use super::changeset::Write;
 use crate::store::Store;
 use crate::store::dialect::{FileRole, SourceFile};
-use crate::store::keep::refresh::{Plan, RefreshReport};
 use crate::store::model::lines::LineIndex;
+use crate::store::read::relink::{Plan, RefreshReport};
 
 impl Store {
     /// A copy of the store with `writes` laid over it (a removed file drops its entities, a
     /// written one is parsed from its new bytes), resolved as a refresh resolves re-read files
-    /// (`keep::refresh`): when the written entities keep what links resolve by (a verdict, a
+    /// (`read::relink`): when the written entities keep what links resolve by (a verdict, a
     /// field set), only theirs are resolved again and every other entity is shared with `self`;
     /// else every link is resolved again.
     pub fn overlaid(&self, writes: &[Write]) -> Store {

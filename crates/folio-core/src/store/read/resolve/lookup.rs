@@ -14,7 +14,7 @@ thread_local! {
 
 /// The resolution rules over the few lookups they need: `Resolver` answers them from tables
 /// over every entity; a live reload that resolves a handful of new links answers them from the
-/// sorted store instead (`refresh::lookup`), without building the tables.
+/// sorted store instead (`relink::lookup`), without building the tables.
 pub trait Lookup {
     /// The first entity in the file at `path` (relative, normalised).
     fn entity_at(&self, path: &str) -> Option<EntityIdx>;
