@@ -116,7 +116,10 @@ fn the_diff_opens_at_a_change_on_line_38_and_scrolls_with_its_own_keys() {
     let (store, ann, bob) = retry_store(dir.path());
     let t = open_retry("folio-hist-diff", &dir.path().join("cfg"), &store, (160, 45));
     t.keys(&["5"]);
-    let s = t.wait_for("change 1 of 1");
+    t.wait_for("change 1 of 1");
+    // The diff's header can be caught on screen before its lines (a frame read while drawn):
+    // the screen read is one with the changed line in it.
+    let s = t.wait_for("Line 38: retries back off exponentially");
     // Opened at the change: line 38 removed and added, numbered, with a few lines above it;
     // the top of the file is scrolled past.
     assert!(s.contains(&format!("{ann} → {bob}")), "{s}");
