@@ -271,17 +271,7 @@ fn write_listing(l: &Listing<'_>, as_json: bool, group: Option<Grouping>) -> std
         writeln!(out, "{}", queue::counts_text(l.counts()))?;
     }
     let Some(groups) = groups else {
-        let mut failed = None;
-        l.each(&mut |i| match print_item(&mut out, i) {
-            Ok(()) => true,
-            Err(e) => {
-                failed = Some(e);
-                false
-            }
-        });
-        if let Some(e) = failed {
-            return Err(e);
-        }
+        l.try_each(|i| print_item(&mut out, i))?;
         writeln!(out, "{} awaiting review", l.len())?;
         return out.flush();
     };
@@ -332,17 +322,7 @@ impl serde::Serialize for Items<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
         let mut seq = s.serialize_seq(Some(self.0.len()))?;
-        let mut failed = None;
-        self.0.each(&mut |i| match seq.serialize_element(i) {
-            Ok(()) => true,
-            Err(e) => {
-                failed = Some(e);
-                false
-            }
-        });
-        if let Some(e) = failed {
-            return Err(e);
-        }
+        self.0.try_each(|i| seq.serialize_element(i))?;
         seq.end()
     }
 }

@@ -97,6 +97,19 @@ impl<'a> Listing<'a> {
         }
     }
 
+    /// `each` for a writer that can fail: stops at the first error and returns it.
+    pub fn try_each<E>(&self, mut each: impl FnMut(&QueueItem) -> Result<(), E>) -> Result<(), E> {
+        let mut failed = None;
+        self.each(&mut |i| match each(i) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        });
+        failed.map_or(Ok(()), Err)
+    }
+
     /// Every item, held (`review list --group` gathers them).
     pub fn collect(&self) -> Vec<QueueItem> {
         let mut out = Vec::with_capacity(self.len());
