@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 const KEY_GAP: Duration = Duration::from_millis(50);
 /// How often `wait_for` reads the screen (one capture-pane, a few milliseconds).
 const POLL: Duration = Duration::from_millis(20);
+/// How long `wait_for` waits, once the needle shows, for the screen to stop changing.
+const SETTLE: Duration = Duration::from_secs(1);
 
 pub struct Tmux {
     socket: String,
@@ -54,16 +56,29 @@ impl Tmux {
         self.cmd(&["capture-pane", "-p", "-t", "e2e"])
     }
 
-    /// Wait until the screen shows `needle`; fails showing the screen when it never does.
+    /// Wait until the screen shows `needle`, then until two captures in a row agree (a capture
+    /// can land while a frame is half drawn: the needle's line there, the rows below it not yet),
+    /// for `SETTLE` at most (a screen that keeps moving, a spinner, is taken as it is); fails
+    /// showing the screen when the needle never shows.
     pub fn wait_for(&self, needle: &str) -> String {
         let deadline = Instant::now() + self.patience;
-        loop {
+        let mut s = loop {
             let s = self.screen();
             if s.contains(needle) || Instant::now() > deadline {
                 assert!(s.contains(needle), "waited for {needle:?}; screen:\n{s}");
-                return s;
+                break s;
             }
             std::thread::sleep(POLL);
+        };
+        let settle_by = Instant::now() + SETTLE;
+        loop {
+            std::thread::sleep(POLL);
+            let next = self.screen();
+            if next == s || !next.contains(needle) || Instant::now() > settle_by {
+                // A frame that no longer shows the needle moved on: the last one that did is the answer.
+                return if next.contains(needle) { next } else { s };
+            }
+            s = next;
         }
     }
 }
