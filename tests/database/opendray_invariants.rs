@@ -13,28 +13,7 @@
 //! - an undo leaves every edge as it was: the same `(src_id, edge_type, dst_id)` rows with the
 //!   same `created_at`.
 use crate::support::opendray_seed as seed;
-
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn folio(state: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_folio"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("FOLIO_STATE_DIR", state)
-        .env("XDG_CACHE_HOME", state.join("cache"))
-        .env("XDG_DATA_HOME", state.join("data"))
-        .env_remove("FOLIO_DATABASE_URL")
-        .output()
-        .unwrap()
-}
-
-fn ok(state: &Path, args: &[&str]) -> String {
-    let o = folio(state, args);
-    let out = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-    assert!(o.status.success(), "folio {args:?}: {out}");
-    out
-}
+use crate::support::pg::{folio_db, folio_ok};
 
 /// Every edge with its `created_at`, exactly.
 fn edges(c: &mut postgres::Client) -> Vec<String> {
@@ -132,7 +111,7 @@ fn every_verdict_keeps_opendrays_invariants_and_every_undo_keeps_the_edges() {
         let mut args = vec!["review", url.as_str()];
         args.extend(*v);
         args.extend(["--as", "human:inv"]);
-        let o = folio(s, &args);
+        let o = folio_db(s, &args, &[]);
         let what = format!("{v:?}");
         if o.status.code() == Some(2) {
             // A refusal writes nothing (a demotion, a promotion of an archived node).
@@ -144,7 +123,7 @@ fn every_verdict_keeps_opendrays_invariants_and_every_undo_keeps_the_edges() {
         for ((id, before), (_, after)) in ladder_before.iter().zip(maturity(&mut c)) {
             assert!(after >= *before, "{what}: {id} went down the maturity ladder");
         }
-        ok(s, &["undo", &url, "--as", "human:inv"]);
+        folio_ok(s, &["undo", &url, "--as", "human:inv"]);
         invariants(&mut c, nodes, &format!("undo of {what}"));
         assert_eq!(edges(&mut c), edges_before, "undo of {what}: the edges are not as they were");
     }
@@ -156,11 +135,11 @@ fn every_verdict_keeps_opendrays_invariants_and_every_undo_keeps_the_edges() {
 fn promote_to_global_empties_the_scope_key() {
     let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
-    ok(state.path(), &["review", &url, "promote", "svc-pg", "--to", "global", "--as", "human:ann"]);
+    folio_ok(state.path(), &["review", &url, "promote", "svc-pg", "--to", "global", "--as", "human:ann"]);
     let r = seed::row(&mut c, "svc-pg");
     assert_eq!((r["scope"].as_str(), r["scope_key"].as_str()), (Some("global"), Some("")), "{r:#}");
     assert_eq!(r["provenance"]["promoted_from"], serde_json::json!({"scope": "project", "scope_key": "homelab"}));
-    ok(state.path(), &["undo", &url, "--as", "human:ann"]);
+    folio_ok(state.path(), &["undo", &url, "--as", "human:ann"]);
     let r = seed::row(&mut c, "svc-pg");
     assert_eq!((r["scope"].as_str(), r["scope_key"].as_str()), (Some("project"), Some("homelab")));
 }
@@ -177,14 +156,14 @@ fn approving_a_distilled_skill_says_it_stays_disabled() {
     )
     .unwrap();
     let state = tempfile::tempdir().unwrap();
-    let out = ok(state.path(), &["review", &url, "approve", "sk-distilled", "--as", "human:ann"]);
+    let out = folio_ok(state.path(), &["review", &url, "approve", "sk-distilled", "--as", "human:ann"]);
     assert!(out.contains("`sk-distilled` stays disabled: opendray enables a skill itself"), "{out}");
     let r = seed::row(&mut c, "sk-distilled");
     assert_eq!(r["enabled"], false);
     assert_eq!(r["provenance"]["lifecycle"], "pending-review");
     assert_eq!(r["provenance"]["approved"]["by"], "human:ann");
     // It waits for opendray's enable now, not for a person: out of the inbox.
-    let list = ok(state.path(), &["review", &url, "list", "--json"]);
+    let list = folio_ok(state.path(), &["review", &url, "list", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&list).unwrap();
     assert!(!v["items"].as_array().unwrap().iter().any(|i| i["id"] == "sk-distilled"), "{list}");
 }
@@ -203,12 +182,12 @@ fn a_merge_moves_edges_alone_and_its_undo_brings_them_back_as_they_were() {
         c.query_one("SELECT xmin::text FROM knowledge_nodes WHERE id = 'tool-x'", &[]).unwrap().get(0)
     };
     let xmin_before = xmin(&mut c);
-    ok(state.path(), &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
+    folio_ok(state.path(), &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
     let e = edges(&mut c);
     assert!(e.iter().any(|x| x.starts_with("tool-x used_by svc-pg ")), "{e:?}");
     assert_eq!(seed::row(&mut c, "tool-x"), tool_before, "tool-x's row is as it was: only its edge moved");
     assert_eq!(xmin(&mut c), xmin_before, "tool-x's row was not rewritten");
-    ok(state.path(), &["undo", &url, "--as", "human:ann"]);
+    folio_ok(state.path(), &["undo", &url, "--as", "human:ann"]);
     assert_eq!(edges(&mut c), edges_before, "every edge back with its own created_at");
     assert_eq!(seed::row(&mut c, "tool-x"), tool_before);
 }

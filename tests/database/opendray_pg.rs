@@ -4,30 +4,17 @@
 //! one line (exit 2, no password) why a database cannot be read.
 use crate::support::opendray_seed as seed;
 use crate::support::pg;
+use crate::support::pg::{files_under, folio_db, said};
 
 use std::path::Path;
 use std::process::Output;
 
 use serde_json::Value;
 
-/// Run folio with its state (the mirror folder) in `state`.
-fn folio(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = crate::support::folio_in(state);
-    c.args(args).env("FOLIO_STATE_DIR", state);
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().unwrap()
-}
-
 fn json(state: &Path, args: &[&str]) -> Value {
-    let o = folio(state, args, &[]);
+    let o = folio_db(state, args, &[]);
     assert!(o.status.success() || o.status.code() == Some(1), "folio {args:?}: {}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
 #[test]
@@ -46,16 +33,16 @@ fn the_brain_reads_as_a_store_by_every_way_of_naming_it() {
     assert_eq!(stats["by_kind"]["skill"], 1);
     // The brain's edges are typed edges, counted as such beside the (absent) body links.
     assert_eq!(stats["typed_edges"], 7, "{stats:#}");
-    let said = text(&folio(s, &["stats", &url], &[]));
-    assert!(said.contains("7 typed edges, 0 to no entity"), "{said}");
-    assert!(said.contains("entities with problems") && !said.contains("reading problems"), "{said}");
+    let out = said(&folio_db(s, &["stats", &url], &[]));
+    assert!(out.contains("7 typed edges, 0 to no entity"), "{out}");
+    assert!(out.contains("entities with problems") && !out.contains("reading problems"), "{out}");
 
     let show = json(s, &["show", &url, "svc-pg", "--json"]);
     assert_eq!(show["title"], "PostgreSQL dev");
     // An edge's target is named by its title, its id once.
-    let said = text(&folio(s, &["show", &url, "svc-pg"], &[]));
-    assert!(said.contains("uses tool-x “pgbackrest”"), "{said}");
-    assert!(!said.contains("tool-x -> tool-x"), "{said}");
+    let out = said(&folio_db(s, &["show", &url, "svc-pg"], &[]));
+    assert!(out.contains("uses tool-x “pgbackrest”"), "{out}");
+    assert!(!out.contains("tool-x -> tool-x"), "{out}");
     assert_eq!(show["status"], "candidate");
     let edges: Vec<(String, String)> = show["edges"]
         .as_array()
@@ -67,8 +54,8 @@ fn the_brain_reads_as_a_store_by_every_way_of_naming_it() {
     assert_eq!(show["sources"], serde_json::json!(["mem-1"]));
 
     // The same database by FOLIO_DATABASE_URL, and by `--dialect opendray` with the string.
-    let o = folio(s, &["stats", "--json"], &[("FOLIO_DATABASE_URL", &url)]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = folio_db(s, &["stats", "--json"], &[("FOLIO_DATABASE_URL", &url)]);
+    assert!(o.status.success(), "{}", said(&o));
     assert_eq!(serde_json::from_slice::<Value>(&o.stdout).unwrap()["entities"], 7);
     assert_eq!(json(s, &["stats", &url, "--dialect", "opendray", "--json"])["dialect"], "opendray-pg");
 
@@ -77,13 +64,13 @@ fn the_brain_reads_as_a_store_by_every_way_of_naming_it() {
     assert_eq!(all["entities"], 8);
     let archived = json(s, &["show", &url, "pb-old", "--archived", "--json"]);
     assert_eq!(archived["status"], "archived");
-    assert_eq!(folio(s, &["show", &url, "pb-old"], &[]).status.code(), Some(2));
+    assert_eq!(folio_db(s, &["show", &url, "pb-old"], &[]).status.code(), Some(2));
 
     // recall and graph work on it as on a folder.
-    let r = folio(s, &["recall", &url, "postgres"], &[]);
-    assert!(r.status.success() && text(&r).contains("svc-pg"), "{}", text(&r));
-    let g = folio(s, &["graph", &url, "--format", "json"], &[]);
-    assert!(g.status.success(), "{}", text(&g));
+    let r = folio_db(s, &["recall", &url, "postgres"], &[]);
+    assert!(r.status.success() && said(&r).contains("svc-pg"), "{}", said(&r));
+    let g = folio_db(s, &["graph", &url, "--format", "json"], &[]);
+    assert!(g.status.success(), "{}", said(&g));
     let graph: Value = serde_json::from_slice(&g.stdout).unwrap();
     assert!(graph.to_string().contains("runs_on"), "{graph}");
 }
@@ -123,13 +110,13 @@ fn lint_finds_the_brains_own_guards() {
     // Fixes are worked out from the nodes' texts in the snapshot, as from a folder's files
     // (no node file exists to read).
     let fixable = v["summary"]["fixable"].as_u64().unwrap();
-    let dry = folio(state.path(), &["lint", &url, "--fix", "--dry-run"], &[]);
-    let said = text(&dry);
-    assert_ne!(dry.status.code(), Some(2), "{said}");
-    assert!(!said.contains("cannot read"), "{said}");
-    assert!(said.contains("nothing written (--dry-run)"), "{said}");
+    let dry = folio_db(state.path(), &["lint", &url, "--fix", "--dry-run"], &[]);
+    let out = said(&dry);
+    assert_ne!(dry.status.code(), Some(2), "{out}");
+    assert!(!out.contains("cannot read"), "{out}");
+    assert!(out.contains("nothing written (--dry-run)"), "{out}");
     if fixable > 0 {
-        assert!(said.contains("+++ "), "{fixable} fixable findings, no diff: {said}");
+        assert!(out.contains("+++ "), "{fixable} fixable findings, no diff: {out}");
     }
     eprintln!("{fixable} fixable findings on the brain");
 }
@@ -142,50 +129,38 @@ fn unreadable_databases_are_one_line_and_exit_2() {
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
     let one_line = |o: &Output| {
-        assert_eq!(o.status.code(), Some(2), "{}", text(o));
+        assert_eq!(o.status.code(), Some(2), "{}", said(o));
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(!err.contains(pg::PASSWORD) && !err.contains("wrong-pw"), "{err}");
         err
     };
-    let wrong = one_line(&folio(s, &["stats", &pg.tcp_url("brain", "wrong-pw")], &[]));
+    let wrong = one_line(&folio_db(s, &["stats", &pg.tcp_url("brain", "wrong-pw")], &[]));
     assert!(wrong.contains("password authentication failed"), "{wrong}");
     // The right password over TCP opens it, and is never written into folio's state.
-    let ok = folio(s, &["stats", &pg.tcp_url("brain", pg::PASSWORD), "--json"], &[]);
-    assert!(ok.status.success(), "{}", text(&ok));
-    assert!(!text(&ok).contains(pg::PASSWORD));
+    let ok = folio_db(s, &["stats", &pg.tcp_url("brain", pg::PASSWORD), "--json"], &[]);
+    assert!(ok.status.success(), "{}", said(&ok));
+    assert!(!said(&ok).contains(pg::PASSWORD));
     // Nor by a decision and its undo: journal, undo record, log, ledger, cache, the row.
     for args in [&["review", "approve", "svc-pg", "--as", "human:ann"][..], &["undo", "--as", "human:ann"]] {
         let url = pg.tcp_url("brain", pg::PASSWORD);
-        let o = folio(s, &[&[args[0], url.as_str()][..], &args[1..]].concat(), &[]);
-        assert!(o.status.success(), "{}", text(&o));
-        assert!(!text(&o).contains(pg::PASSWORD), "{}", text(&o));
+        let o = folio_db(s, &[&[args[0], url.as_str()][..], &args[1..]].concat(), &[]);
+        assert!(o.status.success(), "{}", said(&o));
+        assert!(!said(&o).contains(pg::PASSWORD), "{}", said(&o));
     }
     let row = seed::row(&mut pg.client("brain"), "svc-pg");
     assert!(!row.to_string().contains(pg::PASSWORD) && row["provenance"]["folio_history"].is_array(), "{row:#}");
-    for f in walk(s) {
+    for f in files_under(s) {
         let bytes = std::fs::read(&f).unwrap();
         assert!(!String::from_utf8_lossy(&bytes).contains(pg::PASSWORD), "{} holds the password", f.display());
     }
-    let unreachable = one_line(&folio(s, &["stats", "postgres://folio@127.0.0.1:1/brain"], &[]));
+    let unreachable = one_line(&folio_db(s, &["stats", "postgres://folio@127.0.0.1:1/brain"], &[]));
     assert!(unreachable.contains("cannot connect"), "{unreachable}");
-    let no_tables = one_line(&folio(s, &["stats", &pg.conninfo("empty")], &[]));
+    let no_tables = one_line(&folio_db(s, &["stats", &pg.conninfo("empty")], &[]));
     assert!(no_tables.contains("no table `knowledge_nodes`"), "{no_tables}");
     pg.client("brain").batch_execute("ALTER TABLE knowledge_nodes ADD COLUMN decay_rate real").unwrap();
-    let newer = one_line(&folio(s, &["stats", &pg.conninfo("brain")], &[]));
+    let newer = one_line(&folio_db(s, &["stats", &pg.conninfo("brain")], &[]));
     assert!(newer.contains("knowledge_nodes.decay_rate` is newer than folio knows"), "{newer}");
-}
-
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        if e.file_type().unwrap().is_dir() {
-            out.extend(walk(&e.path()));
-        } else {
-            out.push(e.path());
-        }
-    }
-    out
 }
 
 #[test]
@@ -237,12 +212,12 @@ fn each_open_takes_what_agents_changed_since() {
     assert_eq!(svc["edges"], serde_json::json!([]), "its edges were removed: {svc:#}");
     // A write that leaves updated_at alone is seen too (the version is the row's xmin).
     assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "Host A");
-    assert_eq!(folio(s, &["show", &url, "tool-y"], &[]).status.code(), Some(2));
+    assert_eq!(folio_db(s, &["show", &url, "tool-y"], &[]).status.code(), Some(2));
     let new = json(s, &["show", &url, "sk-new", "--json"]);
     assert_eq!(new["edges"][0]["resolved"], "host-a");
     // No file per node: the nodes are in one snapshot of folio's state folder.
     let root = std::path::PathBuf::from(stats["root"].as_str().unwrap());
-    let md: Vec<_> = walk(s).into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
+    let md: Vec<_> = files_under(s).into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
     assert!(md.is_empty(), "an open wrote node files: {md:?}");
     assert!(root.join(".folio/snapshot.bin").is_file());
     // A node file left in the folder (by an earlier build, or a decision cut short) is not
@@ -296,10 +271,10 @@ fn a_change_to_one_table_alone_is_taken() {
     // Nothing changed: nothing in the database's folder is written.
     let root = std::path::PathBuf::from(json(s, &["stats", &url, "--json"])["root"].as_str().unwrap().to_string());
     let before: Vec<_> =
-        walk(&root).iter().map(|p| (p.clone(), std::fs::metadata(p).unwrap().modified().unwrap())).collect();
+        files_under(&root).iter().map(|p| (p.clone(), std::fs::metadata(p).unwrap().modified().unwrap())).collect();
     json(s, &["stats", &url, "--json"]);
     let after: Vec<_> =
-        walk(&root).iter().map(|p| (p.clone(), std::fs::metadata(p).unwrap().modified().unwrap())).collect();
+        files_under(&root).iter().map(|p| (p.clone(), std::fs::metadata(p).unwrap().modified().unwrap())).collect();
     assert_eq!(before, after);
 }
 
@@ -318,13 +293,13 @@ fn a_large_brain_reopens_through_the_cache_and_still_sees_changes() {
     c.execute("UPDATE knowledge_nodes SET archived_at = now() WHERE id = (SELECT max(id) FROM knowledge_nodes)", &[])
         .unwrap();
     // The second open is served by the persistent cache, revalidated against the re-synced files.
-    let o = folio(s, &["stats", &url, "--json"], &[]);
-    assert!(o.status.success() && o.stderr.is_empty(), "{}", text(&o));
+    let o = folio_db(s, &["stats", &url, "--json"], &[]);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", said(&o));
     let stats: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(stats["entities"], 1499);
     assert_eq!(json(s, &["show", &url, &id, "--json"])["title"], "Renamed by an agent");
     let caches: Vec<_> =
-        walk(&s.join("cache")).into_iter().filter(|p| p.to_string_lossy().ends_with(".folio-cache")).collect();
+        files_under(&s.join("cache")).into_iter().filter(|p| p.to_string_lossy().ends_with(".folio-cache")).collect();
     assert_eq!(caches.len(), 1, "the store cache was written: {caches:?}");
     // Unchanged since: the snapshot is used as it is and not written again.
     let saved = std::fs::metadata(&caches[0]).unwrap().modified().unwrap();
@@ -332,8 +307,8 @@ fn a_large_brain_reopens_through_the_cache_and_still_sees_changes() {
     assert_eq!(std::fs::metadata(&caches[0]).unwrap().modified().unwrap(), saved);
     // folio's own write changes the mirror's files: the next open through the cache sees it,
     // and so does the one after (whose snapshot was taken after the write).
-    let o = folio(s, &["review", &url, "approve", &id, "--as", "human:ann"], &[]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = folio_db(s, &["review", &url, "approve", &id, "--as", "human:ann"], &[]);
+    assert!(o.status.success(), "{}", said(&o));
     for _ in 0..2 {
         let shown = json(s, &["show", &url, &id, "--json"]);
         assert!(shown.to_string().contains("human:ann"), "{shown:#}");
@@ -374,8 +349,8 @@ fn a_torn_or_damaged_snapshot_is_rebuilt_with_a_warning() {
         std::fs::write(&snap, &bytes).unwrap();
         let stats = json(s, &["stats", &url, "--json"]);
         assert_eq!(stats["entities"], 7, "{what}: {stats:#}");
-        let said = stats["warnings"].to_string();
-        assert!(said.contains("snapshot.bin") && said.contains("rebuilt from the database"), "{what}: {said}");
+        let out = stats["warnings"].to_string();
+        assert!(out.contains("snapshot.bin") && out.contains("rebuilt from the database"), "{what}: {out}");
         assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "Host A", "{what}");
         // Said once: the next open finds it intact.
         assert_eq!(json(s, &["stats", &url, "--json"])["warnings"], serde_json::json!([]), "{what}");
@@ -390,10 +365,10 @@ fn an_old_mirror_folder_loses_its_node_files_and_keeps_its_state() {
     let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    let o = folio(s, &["review", &url, "approve", "svc-pg", "--as", "human:ann"], &[]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = folio_db(s, &["review", &url, "approve", "svc-pg", "--as", "human:ann"], &[]);
+    assert!(o.status.success(), "{}", said(&o));
     let root = std::path::PathBuf::from(json(s, &["stats", &url, "--json"])["root"].as_str().unwrap());
-    let kept: Vec<_> = walk(&root.join(".folio"))
+    let kept: Vec<_> = files_under(&root.join(".folio"))
         .into_iter()
         .filter(|p| !p.to_string_lossy().contains("snapshot"))
         .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
@@ -420,8 +395,8 @@ fn an_old_mirror_folder_loses_its_node_files_and_keeps_its_state() {
     for (p, bytes) in &kept {
         assert_eq!(&std::fs::read(p).unwrap(), bytes, "{} changed", p.display());
     }
-    let o = folio(s, &["undo", &url, "--as", "human:ann"], &[]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = folio_db(s, &["undo", &url, "--as", "human:ann"], &[]);
+    assert!(o.status.success(), "{}", said(&o));
     let r = seed::row(&mut c, "svc-pg");
     assert!(r["provenance"].get("approved").is_none(), "{r:#}");
 }

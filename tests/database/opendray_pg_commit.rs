@@ -5,31 +5,13 @@
 //! undo gives back `updated_at` and edges' `created_at` exactly; merge stays within a kind
 //! and its preview and log count edges, not YAML lines.
 use crate::support::opendray_seed as seed;
+use crate::support::pg::{files_under, folio_db, folio_ok, said};
 
 use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-
-fn folio(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = crate::support::folio_in(state);
-    c.args(args).env("FOLIO_STATE_DIR", state);
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
-}
-
-fn ok(state: &Path, args: &[&str]) -> String {
-    let o = folio(state, args, &[]);
-    assert!(o.status.success(), "folio {args:?}: {}", text(&o));
-    text(&o)
-}
 
 /// Every node's and edge's timestamps, to compare before and after.
 fn stamps(c: &mut postgres::Client) -> Vec<String> {
@@ -57,9 +39,9 @@ fn stamps(c: &mut postgres::Client) -> Vec<String> {
 
 /// What `folio log --json` lists: each event's kind.
 fn log_verbs(state: &Path, url: &str) -> Vec<String> {
-    let o = folio(state, &["log", url, "--json"], &[]);
-    assert!(o.status.success(), "{}", text(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o)));
+    let o = folio_db(state, &["log", url, "--json"], &[]);
+    assert!(o.status.success(), "{}", said(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", said(&o)));
     let list = v.as_array().cloned().unwrap_or_else(|| panic!("not a list: {v}"));
     list.iter().map(|e| e["kind"].as_str().map(str::to_string).unwrap_or_else(|| panic!("no kind: {e}"))).collect()
 }
@@ -81,17 +63,17 @@ fn allow_commits(c: &mut postgres::Client) {
 /// The failed commit leaves nothing: the rows, folio's log, what `show` says after reopening,
 /// and the next decision and its undo all behave as if the refused one was never tried.
 fn nothing_kept(c: &mut postgres::Client, s: &Path, url: &str, before: &Value, o: &Output) {
-    assert_eq!(o.status.code(), Some(2), "{}", text(o));
-    assert!(text(o).contains("nothing was written"), "{}", text(o));
+    assert_eq!(o.status.code(), Some(2), "{}", said(o));
+    assert!(said(o).contains("nothing was written"), "{}", said(o));
     assert_eq!(&seed::row(c, "svc-pg-dup"), before);
     assert!(!log_verbs(s, url).iter().any(|v| v.contains("approve")), "{:?}", log_verbs(s, url));
-    let shown = ok(s, &["show", url, "svc-pg-dup", "--json"]);
+    let shown = folio_ok(s, &["show", url, "svc-pg-dup", "--json"]);
     assert!(!shown.contains("\"approved\""), "{shown}");
-    assert!(folio(s, &["undo", url, "--as", "human:ann"], &[]).status.code() != Some(0), "nothing to undo");
+    assert!(folio_db(s, &["undo", url, "--as", "human:ann"], &[]).status.code() != Some(0), "nothing to undo");
     allow_commits(c);
-    ok(s, &["review", url, "approve", "svc-pg-dup", "--as", "human:ann"]);
+    folio_ok(s, &["review", url, "approve", "svc-pg-dup", "--as", "human:ann"]);
     assert_eq!(seed::row(c, "svc-pg-dup")["provenance"]["approved"]["by"], "human:ann");
-    ok(s, &["undo", url, "--as", "human:ann"]);
+    folio_ok(s, &["undo", url, "--as", "human:ann"]);
     assert!(seed::row(c, "svc-pg-dup")["provenance"].get("approved").is_none());
 }
 
@@ -100,11 +82,11 @@ fn a_commit_a_deferred_trigger_refuses_leaves_no_trace() {
     let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    ok(s, &["stats", &url]);
+    folio_ok(s, &["stats", &url]);
     let before = seed::row(&mut c, "svc-pg-dup");
     refuse_at_commit(&mut c, "RAISE EXCEPTION 'the brain is frozen';");
-    let o = folio(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"], &[]);
-    assert!(text(&o).contains("the brain is frozen"), "{}", text(&o));
+    let o = folio_db(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"], &[]);
+    assert!(said(&o).contains("the brain is frozen"), "{}", said(&o));
     nothing_kept(&mut c, s, &url, &before, &o);
 }
 
@@ -113,12 +95,12 @@ fn a_connection_dropped_at_the_commit_leaves_no_trace() {
     let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    ok(s, &["stats", &url]);
+    folio_ok(s, &["stats", &url]);
     let before = seed::row(&mut c, "svc-pg-dup");
     // The backend committing folio's transaction is terminated while it commits.
     refuse_at_commit(&mut c, "PERFORM pg_terminate_backend(pg_backend_pid()); PERFORM pg_sleep(5);");
-    let o = folio(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"], &[]);
-    assert!(text(&o).contains("rolled the transaction back"), "{}", text(&o));
+    let o = folio_db(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"], &[]);
+    assert!(said(&o).contains("rolled the transaction back"), "{}", said(&o));
     nothing_kept(&mut c, s, &url, &before, &o);
 }
 
@@ -129,14 +111,14 @@ fn three_spellings_of_one_database_share_one_history() {
     let s = state.path();
     let ip = pg.tcp_url("brain", crate::support::pg::PASSWORD);
     let name = ip.replace("127.0.0.1", "localhost");
-    ok(s, &["review", &ip, "approve", "svc-pg-dup", "--as", "human:ann"]);
+    folio_ok(s, &["review", &ip, "approve", "svc-pg-dup", "--as", "human:ann"]);
     assert_eq!(log_verbs(s, &socket), log_verbs(s, &name));
     let approvals = log_verbs(s, &socket).iter().filter(|l| l.contains("approve")).count();
     assert_eq!(approvals, 1, "{:?}", log_verbs(s, &socket));
-    ok(s, &["undo", &name, "--as", "human:ann"]);
+    folio_ok(s, &["undo", &name, "--as", "human:ann"]);
     assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none());
     // Undone once, by any name: nothing is left to undo through the third.
-    assert!(!folio(s, &["undo", &socket, "--as", "human:ann"], &[]).status.success());
+    assert!(!folio_db(s, &["undo", &socket, "--as", "human:ann"], &[]).status.success());
     let folders: Vec<String> = std::fs::read_dir(s.join("databases"))
         .unwrap()
         .flatten()
@@ -145,23 +127,10 @@ fn three_spellings_of_one_database_share_one_history() {
         .collect();
     assert_eq!(folders.len(), 1, "one folder for one database: {folders:?}");
     // The password is written nowhere in folio's state.
-    for f in walk(s) {
+    for f in files_under(s) {
         let bytes = std::fs::read(&f).unwrap_or_default();
         assert!(!String::from_utf8_lossy(&bytes).contains(crate::support::pg::PASSWORD), "{}", f.display());
     }
-}
-
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 /// Run folio, killing it (and failing) should it still run after a minute: the point of the
@@ -199,7 +168,7 @@ fn a_server_that_never_answers_is_one_line_and_exit_2() {
     let url = format!("postgres://folio@127.0.0.1:{port}/brain");
     let o = bounded(state.path(), &["stats", &url], &[("FOLIO_PG_CONNECT_TIMEOUT", "1")]);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
     assert!(err.contains("did not answer within 1 s"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
@@ -209,7 +178,7 @@ fn a_statement_waiting_on_an_agents_lock_gives_up() {
     let Some((pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    ok(s, &["stats", &url]);
+    folio_ok(s, &["stats", &url]);
     // An agent holds the row folio is about to write.
     let mut agent = pg.client("brain");
     let mut tx = agent.transaction().unwrap();
@@ -220,8 +189,8 @@ fn a_statement_waiting_on_an_agents_lock_gives_up() {
         &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"],
         &[("FOLIO_PG_STATEMENT_TIMEOUT", "0.5")],
     );
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("FOLIO_PG_STATEMENT_TIMEOUT"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+    assert!(said(&o).contains("FOLIO_PG_STATEMENT_TIMEOUT"), "{}", said(&o));
     tx.rollback().unwrap();
     assert_eq!(seed::row(&mut c, "svc-pg-dup"), before);
     assert!(log_verbs(s, &url).is_empty());
@@ -233,12 +202,12 @@ fn undo_gives_back_updated_at_and_created_at_exactly() {
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
     let before = stamps(&mut c);
-    ok(s, &["review", &url, "promote", "pb-deploy", "--as", "human:ann"]);
+    folio_ok(s, &["review", &url, "promote", "pb-deploy", "--as", "human:ann"]);
     assert_ne!(stamps(&mut c), before);
-    ok(s, &["undo", &url, "--as", "human:ann"]);
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
     assert_eq!(stamps(&mut c), before);
     // The 20-day-old playbook reads as 20 days old again.
-    let shown: Value = serde_json::from_str(&ok(s, &["show", &url, "pb-deploy", "--json"])).unwrap();
+    let shown: Value = serde_json::from_str(&folio_ok(s, &["show", &url, "pb-deploy", "--json"])).unwrap();
     let row = seed::row(&mut c, "pb-deploy");
     let days: i64 = c
         .query_one("SELECT extract(day FROM now() - updated_at)::int8 FROM knowledge_nodes WHERE id = 'pb-deploy'", &[])
@@ -247,8 +216,8 @@ fn undo_gives_back_updated_at_and_created_at_exactly() {
     assert_eq!(days, 20, "{row}");
     assert_eq!(shown["fields"]["updated_at"].as_str().map(|t| &t[..19]), row["updated_at"].as_str().map(|t| &t[..19]));
     // A merge re-points, removes and archives; its undo gives every stamp back.
-    ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
-    ok(s, &["undo", &url, "--as", "human:ann"]);
+    folio_ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
     assert_eq!(stamps(&mut c), before);
 }
 
@@ -259,9 +228,9 @@ fn merge_stays_within_a_kind() {
     let s = state.path();
     let before = stamps(&mut c);
     for (from, into) in [("sk-stale", "svc-pg"), ("svc-pg", "pb-deploy"), ("host-a", "svc-pg")] {
-        let o = folio(s, &["review", &url, "merge", from, into, "--as", "human:ann"], &[]);
-        assert!(!o.status.success(), "merge {from} into {into}: {}", text(&o));
-        assert!(text(&o).contains("opendray merges"), "{}", text(&o));
+        let o = folio_db(s, &["review", &url, "merge", from, into, "--as", "human:ann"], &[]);
+        assert!(!o.status.success(), "merge {from} into {into}: {}", said(&o));
+        assert!(said(&o).contains("opendray merges"), "{}", said(&o));
     }
     assert_eq!(stamps(&mut c), before);
     assert!(log_verbs(s, &url).is_empty());
@@ -279,7 +248,7 @@ fn a_merge_preview_lists_edges_and_the_log_counts_those_moved() {
            ('svc-pg', 'depends_on', 'svc-pg-dup'), ('host-a', 'used_by', 'svc-pg-dup');",
     )
     .unwrap();
-    let preview = ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann", "--dry-run"]);
+    let preview = folio_ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann", "--dry-run"]);
     let lines: Vec<&str> = preview.lines().filter(|l| l.starts_with("repoint ")).collect();
     assert_eq!(
         lines,
@@ -291,8 +260,8 @@ fn a_merge_preview_lists_edges_and_the_log_counts_those_moved() {
         "{preview}"
     );
     assert!(preview.contains("\"repointed\":2"), "{preview}");
-    ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
-    let o = folio(s, &["log", &url, "--json"], &[]);
+    folio_ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
+    let o = folio_db(s, &["log", &url, "--json"], &[]);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let merge = v.as_array().unwrap().iter().find(|e| e["kind"] == "merge").cloned().unwrap();
     assert_eq!(merge["raw"]["repointed"], 2, "{merge}");
@@ -307,7 +276,7 @@ fn a_decision_the_server_committed_before_folio_died_is_finished_on_the_next_ope
     let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    ok(s, &["stats", &url]);
+    folio_ok(s, &["stats", &url]);
     let mut reached = false;
     for n in 1..80 {
         let mut cmd = crate::support::folio_in(s);
@@ -339,7 +308,7 @@ fn a_decision_the_server_committed_before_folio_died_is_finished_on_the_next_ope
             // connection, the next open rolls the files back; the next step is tried.
             Some(_) => {
                 assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none(), "step {n}");
-                ok(s, &["stats", &url]);
+                folio_ok(s, &["stats", &url]);
                 assert!(log_verbs(s, &url).is_empty(), "step {n}: {:?}", log_verbs(s, &url));
             }
             None => panic!("the approval finished before reaching the database commit (step {n})"),
@@ -348,10 +317,10 @@ fn a_decision_the_server_committed_before_folio_died_is_finished_on_the_next_ope
     assert!(reached, "no crash point at the database commit");
     // The server has the approval; folio's next open finishes it.
     assert_eq!(seed::row(&mut c, "svc-pg-dup")["provenance"]["approved"]["by"], "human:ann");
-    let shown = ok(s, &["show", &url, "svc-pg-dup", "--json"]);
+    let shown = folio_ok(s, &["show", &url, "svc-pg-dup", "--json"]);
     assert!(shown.contains("\"approved\""), "{shown}");
     assert!(log_verbs(s, &url).iter().any(|v| v.contains("approve")), "{:?}", log_verbs(s, &url));
-    ok(s, &["undo", &url, "--as", "human:ann"]);
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
     assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none());
 }
 
@@ -362,15 +331,15 @@ fn a_stale_hint_for_a_spelling_is_followed_by_the_servers_identity() {
     let Some((_pg, _c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    ok(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"]);
+    folio_ok(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"]);
     let hints = s.join("databases/spellings.json");
     let map: serde_json::Map<String, Value> = serde_json::from_slice(&std::fs::read(&hints).unwrap()).unwrap();
     assert_eq!(map.len(), 1, "{map:?}");
     let stale: serde_json::Map<String, Value> =
         map.keys().map(|k| (k.clone(), Value::from("brain-00000000000000000000"))).collect();
     std::fs::write(&hints, Value::Object(stale).to_string()).unwrap();
-    let o = folio(s, &["stats", &url, "--json"], &[]);
-    assert!(o.status.success(), "{}", text(&o));
+    let o = folio_db(s, &["stats", &url, "--json"], &[]);
+    assert!(o.status.success(), "{}", said(&o));
     let stats: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(stats["entities"], 7, "{stats}");
     assert!(log_verbs(s, &url).iter().any(|v| v.contains("approve")), "the history is the database's own");
@@ -436,7 +405,7 @@ fn a_commit_whose_fate_cannot_be_asked_is_settled_on_the_next_open() {
     let url = format!("postgres://folio:{}@127.0.0.1:{}/brain", crate::support::pg::PASSWORD, relay.port);
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    ok(s, &["stats", &url]);
+    folio_ok(s, &["stats", &url]);
     // folio's commit waits in a deferred trigger on a lock this test holds.
     c.batch_execute("SELECT pg_advisory_lock(4343)").unwrap();
     refuse_at_commit(&mut c, "PERFORM pg_advisory_xact_lock(4343);");
@@ -455,8 +424,8 @@ fn a_commit_whose_fate_cannot_be_asked_is_settled_on_the_next_open() {
     // The network goes while the server commits: folio can neither hear the answer nor ask.
     relay.cut();
     let o = child.wait_with_output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("settles it with the database on the next open"), "{}", text(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+    assert!(said(&o).contains("settles it with the database on the next open"), "{}", said(&o));
     c.batch_execute("SELECT pg_advisory_unlock(4343)").unwrap();
     wait_for("the server to commit", Duration::from_secs(30), || {
         seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_some()
@@ -465,9 +434,9 @@ fn a_commit_whose_fate_cannot_be_asked_is_settled_on_the_next_open() {
     relay.mend();
     // The next open asks the server, which committed: folio's record is finished, not dropped.
     assert!(log_verbs(s, &url).iter().any(|v| v.contains("approve")), "{:?}", log_verbs(s, &url));
-    let shown = ok(s, &["show", &url, "svc-pg-dup", "--json"]);
+    let shown = folio_ok(s, &["show", &url, "svc-pg-dup", "--json"]);
     assert!(shown.contains("\"approved\""), "{shown}");
-    ok(s, &["undo", &url, "--as", "human:ann"]);
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
     assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none());
 }
 
@@ -479,41 +448,41 @@ fn a_disk_failure_after_the_database_commit_is_finished_on_the_next_open() {
     let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    ok(s, &["stats", &url]);
+    folio_ok(s, &["stats", &url]);
     let approve = ["review", url.as_str(), "approve", "svc-pg-dup", "--as", "human:ann"];
     // The steps of an approval, then (undone) the same approval failing at each of its last
     // steps in turn until one fails after the database's commit.
-    let traced = folio(s, &approve, &[("FOLIO_FAULT", "trace")]);
-    assert!(traced.status.success(), "{}", text(&traced));
-    ok(s, &["undo", &url, "--as", "human:ann"]);
+    let traced = folio_db(s, &approve, &[("FOLIO_FAULT", "trace")]);
+    assert!(traced.status.success(), "{}", said(&traced));
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
     let steps = String::from_utf8_lossy(&traced.stderr).lines().filter(|l| l.starts_with("folio-step ")).count();
-    assert!(steps > 5, "{}", text(&traced));
+    assert!(steps > 5, "{}", said(&traced));
     let mut found = false;
     let approvals = |s: &Path| log_verbs(s, &url).iter().filter(|v| v.contains("approve")).count();
     for n in (steps.saturating_sub(15)..=steps + 2).rev() {
         let logged = approvals(s);
-        let o = folio(s, &approve, &[("FOLIO_FAULT", &format!("fail:{n}:EIO"))]);
+        let o = folio_db(s, &approve, &[("FOLIO_FAULT", &format!("fail:{n}:EIO"))]);
         let approved = seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_some();
         match (o.status.success(), approved) {
             (true, true) => {
-                ok(s, &["undo", &url, "--as", "human:ann"]);
+                folio_ok(s, &["undo", &url, "--as", "human:ann"]);
             }
             (false, false) => {
-                assert!(text(&o).contains("nothing was written"), "step {n}: {}", text(&o));
+                assert!(said(&o).contains("nothing was written"), "step {n}: {}", said(&o));
                 assert_eq!(approvals(s), logged, "step {n}");
             }
             (false, true) => {
-                assert!(text(&o).contains("the database committed the change"), "step {n}: {}", text(&o));
-                assert!(text(&o).contains("next open"), "step {n}: {}", text(&o));
+                assert!(said(&o).contains("the database committed the change"), "step {n}: {}", said(&o));
+                assert!(said(&o).contains("next open"), "step {n}: {}", said(&o));
                 assert_eq!(approvals(s), logged + 1, "step {n}: {:?}", log_verbs(s, &url));
-                let shown = ok(s, &["show", &url, "svc-pg-dup", "--json"]);
+                let shown = folio_ok(s, &["show", &url, "svc-pg-dup", "--json"]);
                 assert!(shown.contains("\"approved\""), "{shown}");
-                ok(s, &["undo", &url, "--as", "human:ann"]);
+                folio_ok(s, &["undo", &url, "--as", "human:ann"]);
                 assert!(seed::row(&mut c, "svc-pg-dup")["provenance"].get("approved").is_none(), "step {n}");
                 found = true;
                 break;
             }
-            (true, false) => panic!("step {n}: approve succeeded but the row is not approved: {}", text(&o)),
+            (true, false) => panic!("step {n}: approve succeeded but the row is not approved: {}", said(&o)),
         }
     }
     assert!(found, "no step after the database commit failed the approval");

@@ -2,22 +2,9 @@
 //! each: approve, promote (maturity and scope), veto, forget, merge, and undo of each; a
 //! conflict when an agent changed a node between folio's read and its write.
 use crate::support::opendray_seed as seed;
-
-use std::path::Path;
-use std::process::Output;
+use crate::support::pg::{folio_db, folio_ok};
 
 use serde_json::{Value, json};
-
-fn folio(state: &Path, args: &[&str]) -> Output {
-    crate::support::folio_in(state).args(args).env("FOLIO_STATE_DIR", state).output().unwrap()
-}
-
-fn ok(state: &Path, args: &[&str]) -> String {
-    let o = folio(state, args);
-    let out = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-    assert!(o.status.success(), "folio {args:?}: {out}");
-    out
-}
 
 fn edges(c: &mut postgres::Client) -> Vec<String> {
     c.query("SELECT src_id || ' ' || edge_type || ' ' || dst_id FROM knowledge_edges ORDER BY 1", &[])
@@ -43,7 +30,7 @@ fn approve_promote_veto_forget_and_undo_write_the_rows() {
 
     // approve: the reviewer stamped into provenance.approved, every other key kept; a
     // pending-review lifecycle becomes active.
-    ok(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"]);
+    folio_ok(s, &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"]);
     let after = seed::row(&mut c, "svc-pg-dup");
     assert_eq!(after["provenance"]["approved"]["by"], "human:ann");
     assert_eq!(after["provenance"]["source"], "distiller");
@@ -53,35 +40,35 @@ fn approve_promote_veto_forget_and_undo_write_the_rows() {
     assert_eq!(history(&after), ["human:ann approve"]);
 
     // promote: maturity one rung up, then scope by --to.
-    ok(s, &["review", &url, "promote", "pb-deploy", "--as", "human:ann"]);
+    folio_ok(s, &["review", &url, "promote", "pb-deploy", "--as", "human:ann"]);
     let p = seed::row(&mut c, "pb-deploy");
     assert_eq!((p["maturity"].as_str(), p["scope"].as_str()), (Some("fact"), Some("project")));
     assert_eq!(p["provenance"]["promoted_from"], json!({"maturity": "candidate"}));
-    ok(s, &["review", &url, "promote", "pb-deploy", "--to", "domain", "--as", "human:ann"]);
+    folio_ok(s, &["review", &url, "promote", "pb-deploy", "--to", "domain", "--as", "human:ann"]);
     let p = seed::row(&mut c, "pb-deploy");
     assert_eq!((p["maturity"].as_str(), p["scope"].as_str()), (Some("fact"), Some("domain")));
-    let down = folio(s, &["review", &url, "promote", "pb-deploy", "--to", "project", "--as", "human:ann"]);
+    let down = folio_db(s, &["review", &url, "promote", "pb-deploy", "--to", "project", "--as", "human:ann"], &[]);
     assert_eq!(down.status.code(), Some(2), "a demotion is refused");
 
     // veto: the soft archive, never a DELETE; the node leaves the view.
-    ok(s, &["review", &url, "veto", "pb-deploy", "--reason", "one-liner", "--as", "human:bo"]);
+    folio_ok(s, &["review", &url, "veto", "pb-deploy", "--reason", "one-liner", "--as", "human:bo"]);
     let v = seed::row(&mut c, "pb-deploy");
     assert!(v["archived_at"].is_string(), "{v:#}");
     assert_eq!(v["provenance"]["archived_reason"], "vetoed by human:bo: one-liner");
     assert_eq!(v["provenance"]["source"], "compiler");
-    assert_eq!(folio(s, &["show", &url, "pb-deploy"]).status.code(), Some(2));
+    assert_eq!(folio_db(s, &["show", &url, "pb-deploy"], &[]).status.code(), Some(2));
 
     // undo: the row is live again as it was, the decision and its undo in the history.
-    ok(s, &["undo", &url, "--as", "human:bo"]);
+    folio_ok(s, &["undo", &url, "--as", "human:bo"]);
     let u = seed::row(&mut c, "pb-deploy");
     assert!(u["archived_at"].is_null(), "{u:#}");
     assert!(u["provenance"].get("archived_reason").is_none(), "{u:#}");
     assert_eq!((u["maturity"].as_str(), u["scope"].as_str()), (Some("fact"), Some("domain")));
     assert_eq!(history(&u), ["human:ann promote", "human:ann promote", "human:bo veto", "human:bo undo"]);
-    ok(s, &["show", &url, "pb-deploy"]);
+    folio_ok(s, &["show", &url, "pb-deploy"]);
 
     // forget: archived too, with its own reason.
-    ok(s, &["review", &url, "forget", "tool-y", "--as", "human:bo"]);
+    folio_ok(s, &["review", &url, "forget", "tool-y", "--as", "human:bo"]);
     let f = seed::row(&mut c, "tool-y");
     assert!(f["archived_at"].is_string());
     assert_eq!(f["provenance"]["archived_reason"], "forgotten by human:bo");
@@ -96,7 +83,7 @@ fn merge_repoints_edges_archives_the_duplicate_and_undoes() {
     let s = state.path();
     let edges_before = edges(&mut c);
 
-    ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
+    folio_ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
     let canonical = seed::row(&mut c, "svc-pg");
     assert_eq!(canonical["provenance"]["merged_from"], json!(["svc-pg-dup"]));
     let dup = seed::row(&mut c, "svc-pg-dup");
@@ -121,7 +108,7 @@ fn merge_repoints_edges_archives_the_duplicate_and_undoes() {
         .collect();
     assert_eq!(sources, ["mem-1", "mem-2"]);
 
-    ok(s, &["undo", &url, "--as", "human:ann"]);
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
     assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_null());
     assert!(seed::row(&mut c, "svc-pg")["provenance"].get("merged_from").is_none());
     assert_eq!(edges(&mut c), edges_before);
@@ -133,10 +120,13 @@ fn edits_write_columns_and_edges_and_refuse_what_opendray_keeps() {
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
 
-    ok(s, &["set", &url, "svc-pg", "title", "PostgreSQL (dev, shared)", "--as", "human:ann"]);
-    ok(s, &["set", &url, "svc-pg", "confidence", "0.75", "--as", "human:ann"]);
-    ok(s, &["set", &url, "sk-stale", "enabled", "false", "--as", "human:ann"]);
-    ok(s, &["set", &url, "svc-pg", "relations", "{runs_on: [host-a], depends_on: [tool-y]}", "--as", "human:ann"]);
+    folio_ok(s, &["set", &url, "svc-pg", "title", "PostgreSQL (dev, shared)", "--as", "human:ann"]);
+    folio_ok(s, &["set", &url, "svc-pg", "confidence", "0.75", "--as", "human:ann"]);
+    folio_ok(s, &["set", &url, "sk-stale", "enabled", "false", "--as", "human:ann"]);
+    folio_ok(
+        s,
+        &["set", &url, "svc-pg", "relations", "{runs_on: [host-a], depends_on: [tool-y]}", "--as", "human:ann"],
+    );
     let r = seed::row(&mut c, "svc-pg");
     assert_eq!(r["title"], "PostgreSQL (dev, shared)");
     assert_eq!(r["confidence"], 0.75);
@@ -156,7 +146,7 @@ fn edits_write_columns_and_edges_and_refuse_what_opendray_keeps() {
         ("relations", "{likes: [host-a]}", "edge type `likes`"),
         ("kind", "banana", "violates check constraint"),
     ] {
-        let o = folio(s, &["set", &url, "svc-pg", key, value, "--as", "human:ann"]);
+        let o = folio_db(s, &["set", &url, "svc-pg", key, value, "--as", "human:ann"], &[]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{key}: {err}");
         assert!(err.contains(why), "{key}: {err}");
@@ -173,27 +163,27 @@ fn undo_takes_the_last_decision_whichever_view_it_was_taken_in() {
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
 
-    ok(s, &["review", &url, "veto", "svc-pg-dup", "--reason", "seen twice", "--as", "human:ann"]);
+    folio_ok(s, &["review", &url, "veto", "svc-pg-dup", "--reason", "seen twice", "--as", "human:ann"]);
     assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_string());
-    ok(s, &["undo", &url, "--archived", "--as", "human:ann"]);
+    folio_ok(s, &["undo", &url, "--archived", "--as", "human:ann"]);
     let u = seed::row(&mut c, "svc-pg-dup");
     assert!(u["archived_at"].is_null(), "{u:#}");
     assert!(u["provenance"].get("archived_reason").is_none(), "{u:#}");
     assert_eq!(history(&u), ["human:ann veto", "human:ann undo"]);
-    ok(s, &["show", &url, "svc-pg-dup"]);
+    folio_ok(s, &["show", &url, "svc-pg-dup"]);
 
     // An archived node approved where it is shown, the approval undone where it is hidden.
-    ok(s, &["review", &url, "approve", "pb-old", "--archived", "--as", "human:bo"]);
+    folio_ok(s, &["review", &url, "approve", "pb-old", "--archived", "--as", "human:bo"]);
     assert_eq!(seed::row(&mut c, "pb-old")["provenance"]["approved"]["by"], "human:bo");
-    ok(s, &["undo", &url, "--as", "human:bo"]);
+    folio_ok(s, &["undo", &url, "--as", "human:bo"]);
     let o = seed::row(&mut c, "pb-old");
     assert!(o["provenance"].get("approved").is_none(), "{o:#}");
     assert!(o["archived_at"].is_string(), "still archived: {o:#}");
     assert_eq!(o["provenance"]["archived_reason"], "distillation rework (0055)");
-    assert_eq!(folio(s, &["show", &url, "pb-old"]).status.code(), Some(2));
+    assert_eq!(folio_db(s, &["show", &url, "pb-old"], &[]).status.code(), Some(2));
     // Both views read the one log (each names the file from its own folder).
     let log = |args: &[&str]| -> Vec<String> {
-        ok(s, args).lines().map(|l| l.rsplit_once("  (").map_or(l, |(event, _)| event).to_string()).collect()
+        folio_ok(s, args).lines().map(|l| l.rsplit_once("  (").map_or(l, |(event, _)| event).to_string()).collect()
     };
     let plain = log(&["log", &url]);
     assert_eq!(plain.len(), 4, "{plain:?}");

@@ -3,39 +3,20 @@
 //! refreshes appended to it. Each test spoils bytes that a read would find, so what a command
 //! did not read shows in what it does not say.
 use crate::support::opendray_seed as seed;
+use crate::support::pg::{folio_db, folio_ok};
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use serde_json::Value;
 
-fn folio(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = crate::support::folio_in(state);
-    c.args(args).env("FOLIO_STATE_DIR", state);
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().unwrap()
-}
-
 fn json_env(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Value {
-    let o = folio(state, args, env);
+    let o = folio_db(state, args, env);
     assert!(o.status.success() || o.status.code() == Some(1), "folio {args:?}: {}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
 }
 
 fn json(state: &Path, args: &[&str]) -> Value {
     json_env(state, args, &[])
-}
-
-fn ok(state: &Path, args: &[&str]) {
-    let o = folio(state, args, &[]);
-    assert!(
-        o.status.success(),
-        "folio {args:?}: {}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
 }
 
 fn texts(root: &Path) -> PathBuf {
@@ -115,7 +96,7 @@ fn decisions_reach_the_snapshot_and_a_reopen_reads_no_other_text() {
     ];
     for (args, id, entities, shows) in steps {
         let before = std::fs::read(texts(&root)).unwrap();
-        ok(s, &args);
+        folio_ok(s, &args);
         let after = std::fs::read(texts(&root)).unwrap();
         assert!(after.len() > before.len() && after.starts_with(&before), "{args:?}: the texts were rewritten");
         // Every text written before the decision spoiled: a command that read one would say

@@ -200,3 +200,40 @@ pub fn state_dir() -> &'static Path {
     })
     .path()
 }
+
+/// folio against a database, `state` its state folder and home (as `super::folio_in`), with
+/// `env` added.
+pub fn folio_db(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = super::folio_in(state);
+    c.args(args).env("FOLIO_STATE_DIR", state);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+/// What folio said: its output, then its errors.
+pub fn said(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// `folio_db` without extra variables, which must succeed; what it said.
+pub fn folio_ok(state: &Path, args: &[&str]) -> String {
+    let o = folio_db(state, args, &[]);
+    assert!(o.status.success(), "folio {args:?}: {}", said(&o));
+    said(&o)
+}
+
+/// Every file under `dir`, folders walked depth first.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if e.file_type().unwrap().is_dir() {
+            out.extend(files_under(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
