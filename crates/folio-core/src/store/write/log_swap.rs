@@ -7,7 +7,7 @@ use std::io;
 use std::path::Path;
 
 use super::fs_ops;
-use super::swap::{link_no_replace, put_back, sibling, sync_dir, write_temp};
+use super::swap::{link_no_replace, sibling, sync_dir, write_temp};
 
 /// Make the log at `path` hold `render(its bytes now)` plus whatever agents append meanwhile.
 /// `journal(before, after)` makes the intent durable before the log moves: it runs once on the
@@ -29,39 +29,44 @@ pub fn add_to_log(
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(e),
     };
-    let give_back = |e: io::Error| {
-        if seen.is_some() {
-            let _ = gather_fresh(path)
-                .and_then(|lines| put_back(&taken, path).map(|()| lines))
-                .and_then(|l| append(path, &l));
-        }
+    // Lines appended by path while the log is aside go into fresh files, taken aside in turn.
+    let mut fresh: Vec<(std::path::PathBuf, usize)> = Vec::new();
+    let give_back = |fresh: &[(std::path::PathBuf, usize)], e: io::Error| {
+        let _ = restore(path, seen.is_some().then_some(taken.as_path()), fresh);
         e
     };
     let new = if seen == first {
         planned
     } else {
         let new = render(seen.as_deref());
-        journal(seen.as_deref(), &new).map_err(give_back)?;
+        journal(seen.as_deref(), &new).map_err(|e| give_back(&fresh, e))?;
         new
     };
-    // Lines appended by path while the log was aside went into fresh files: they follow ours.
-    let mut watched: Vec<(std::path::PathBuf, usize)> = Vec::new();
-    let mut pending = Vec::new();
-    loop {
-        let mut bytes = new.clone();
-        bytes.extend_from_slice(&pending);
-        let tmp = write_temp(path, &bytes, seen.is_some().then_some(taken.as_path())).map_err(give_back)?;
-        let placed = link_no_replace(&tmp, path);
-        let removed = fs_ops::remove_file(&tmp);
-        if placed.map_err(give_back)? {
-            removed?;
-            break;
+    // The log is written once; a fresh file that beat it to its place has its lines appended to
+    // the temporary, which is placed again. (Writing the whole log again each time lost every
+    // race against an agent that appends every millisecond, for as long as the agent kept on.)
+    let tmp = write_temp(path, &new, seen.is_some().then_some(taken.as_path())).map_err(|e| give_back(&fresh, e))?;
+    let placed = loop {
+        match link_no_replace(&tmp, path) {
+            Ok(true) => break Ok(()),
+            Ok(false) => {}
+            Err(e) => break Err(e),
         }
-        if let Some((aside, fresh)) = take_fresh(path).map_err(give_back)? {
-            watched.push((aside, fresh.len()));
-            pending.extend(fresh);
+        match take_fresh(path) {
+            Ok(Some((aside, bytes))) => {
+                fresh.push((aside, bytes.len()));
+                if let Err(e) = append(&tmp, &bytes) {
+                    break Err(e);
+                }
+            }
+            Ok(None) => {}
+            Err(e) => break Err(e),
         }
-    }
+    };
+    let removed = fs_ops::remove_file(&tmp);
+    placed.map_err(|e| give_back(&fresh, e))?;
+    removed?;
+    let mut watched = fresh;
     if let Some(seen) = &seen {
         watched.insert(0, (taken.clone(), seen.len()));
     }
@@ -78,6 +83,33 @@ fn read_opt(path: &Path) -> io::Result<Option<Vec<u8>>> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),
     }
+}
+
+/// Put the log taken aside (`taken`, None when there was none) back in its place, followed by
+/// the lines agents wrote meanwhile into fresh files (`fresh`, in order, then any at `path`
+/// now), so that an error leaves the log as agents left it. What was taken aside goes only once
+/// it is in place again.
+fn restore(path: &Path, taken: Option<&Path>, fresh: &[(std::path::PathBuf, usize)]) -> io::Result<()> {
+    let mut asides: Vec<std::path::PathBuf> = taken.into_iter().map(Path::to_path_buf).collect();
+    asides.extend(fresh.iter().map(|(a, _)| a.clone()));
+    loop {
+        if let Some((aside, _)) = take_fresh(path)? {
+            asides.push(aside);
+        }
+        let Some(first) = asides.first() else { return Ok(()) };
+        if link_no_replace(first, path)? {
+            break;
+        }
+    }
+    let mut later = Vec::new();
+    for aside in &asides[1..] {
+        later.extend(fs::read(aside)?);
+    }
+    append(path, &later)?;
+    for aside in &asides {
+        fs_ops::remove_file(aside)?;
+    }
+    sync_dir(path)
 }
 
 /// How long the files taken aside are watched for lines still arriving through a handle an
@@ -133,16 +165,6 @@ fn take_fresh(path: &Path) -> io::Result<Option<(std::path::PathBuf, Vec<u8>)>> 
     }
 }
 
-/// Give back a fresh file taken aside: its bytes after the log's.
-fn gather_fresh(path: &Path) -> io::Result<Vec<u8>> {
-    Ok(take_fresh(path)?
-        .map(|(aside, bytes)| {
-            let _ = fs_ops::remove_file(&aside);
-            bytes
-        })
-        .unwrap_or_default())
-}
-
 fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if bytes.is_empty() {
         return Ok(());
@@ -163,6 +185,50 @@ mod tests {
     fn agent_appends(log: &Path, line: &str) -> io::Result<()> {
         use std::io::Write;
         fs::OpenOptions::new().append(true).open(log)?.write_all(line.as_bytes())
+    }
+
+    /// As an agent appends by path: while the log is taken aside, into a fresh file.
+    fn agent_appends_by_path(log: &Path, line: &str) -> io::Result<()> {
+        use std::io::Write;
+        fs::OpenOptions::new().append(true).create(true).open(log)?.write_all(line.as_bytes())
+    }
+
+    /// The journal's second call comes while the log is aside: the agent's line there makes a
+    /// fresh file at the log's place.
+    fn agent_writes_while_aside(log: &Path, calls: &mut usize) -> io::Result<()> {
+        *calls += 1;
+        match calls {
+            1 => agent_appends(log, "agent line\n"),
+            _ => agent_appends_by_path(log, "fresh line\n"),
+        }
+    }
+
+    #[test]
+    fn a_fresh_file_an_agent_made_while_the_log_was_aside_follows_folios_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join(crate::store::dialect::okf::spec::LOG);
+        fs::write(&log, "old line\n").unwrap();
+        let mut calls = 0;
+        add_to_log(&log, newest_first, |_, _| agent_writes_while_aside(&log, &mut calls)).unwrap();
+        assert_eq!(calls, 2);
+        assert_eq!(fs::read_to_string(&log).unwrap(), "folio event\nold line\nagent line\nfresh line\n");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporaries left");
+    }
+
+    #[test]
+    fn a_failure_while_the_log_is_aside_gives_it_back_with_the_fresh_files_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join(crate::store::dialect::okf::spec::LOG);
+        fs::write(&log, "old line\n").unwrap();
+        let mut calls = 0;
+        let err = add_to_log(&log, newest_first, |_, _| {
+            agent_writes_while_aside(&log, &mut calls)?;
+            if calls == 2 { Err(io::Error::other("disk full")) } else { Ok(()) }
+        })
+        .unwrap_err();
+        assert_eq!(err.to_string(), "disk full");
+        assert_eq!(fs::read_to_string(&log).unwrap(), "old line\nagent line\nfresh line\n");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no file left aside");
     }
 
     #[test]
