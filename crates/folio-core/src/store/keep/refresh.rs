@@ -17,22 +17,7 @@ pub use crate::store::read::relink::RefreshReport;
 impl Store {
     /// A refreshed copy, leaving `self` untouched (the UI keeps drawing the old one meanwhile).
     pub fn refreshed<P: AsRef<Path>>(&self, paths: &[P]) -> (Store, RefreshReport) {
-        let mut copy = Store {
-            root: self.root.clone(),
-            dialect: self.kind().open(&self.root),
-            detected_by: self.detected_by.clone(),
-            entities: self.entities.clone(),
-            other_files: self.other_files.clone(),
-            walk_warnings: self.walk_warnings.clone(),
-            backlinks: self.backlinks.clone(),
-            load_ms: self.load_ms,
-            read_since: self.read_since,
-            from_cache: false,
-            by_id: Arc::clone(&self.by_id),
-            overlay: Arc::default(),
-            catalog_memo: Default::default(),
-            loaded_terms: Default::default(),
-        };
+        let mut copy = self.copy_to_patch(Arc::default());
         // Planned with the dialect opened now: a changed workspace policy (AIP-10) changes how
         // every page reads, so then every entity file is read again; a tombstone written or
         // removed changes the role of a file that is not among `paths`.

@@ -49,6 +49,27 @@ pub(crate) struct Plan {
 }
 
 impl Store {
+    /// A copy to patch by a plan (a refresh, an overlay): every entity, link table and file list
+    /// shared with `self`, the dialect opened again, nothing memoised carried over.
+    pub(crate) fn copy_to_patch(&self, overlay: Arc<std::collections::HashMap<String, bool>>) -> Store {
+        Store {
+            root: self.root.clone(),
+            dialect: self.kind().open(&self.root),
+            detected_by: self.detected_by.clone(),
+            entities: self.entities.clone(),
+            other_files: self.other_files.clone(),
+            walk_warnings: self.walk_warnings.clone(),
+            backlinks: self.backlinks.clone(),
+            load_ms: self.load_ms,
+            read_since: self.read_since,
+            from_cache: false,
+            by_id: Arc::clone(&self.by_id),
+            overlay,
+            catalog_memo: Default::default(),
+            loaded_terms: Default::default(),
+        }
+    }
+
     /// Whether the store knows the file (as an entity file or another file).
     pub(crate) fn has_file(&self, rel: &str) -> bool {
         !self.entity_range(rel).is_empty() || self.other_files.binary_search_by(|(p, _)| p.as_str().cmp(rel)).is_ok()

@@ -17,22 +17,7 @@ impl Store {
     /// field set), only theirs are resolved again and every other entity is shared with `self`;
     /// else every link is resolved again.
     pub fn overlaid(&self, writes: &[Write]) -> Store {
-        let mut copy = Store {
-            root: self.root.clone(),
-            dialect: self.kind().open(&self.root),
-            detected_by: self.detected_by.clone(),
-            entities: self.entities.clone(),
-            other_files: self.other_files.clone(),
-            walk_warnings: self.walk_warnings.clone(),
-            backlinks: self.backlinks.clone(),
-            load_ms: self.load_ms,
-            read_since: self.read_since,
-            from_cache: false,
-            by_id: Arc::clone(&self.by_id),
-            overlay: Arc::new(writes.iter().map(|w| (w.path.clone(), w.after.is_some())).collect()),
-            catalog_memo: Default::default(),
-            loaded_terms: Default::default(),
-        };
+        let mut copy = self.copy_to_patch(Arc::new(writes.iter().map(|w| (w.path.clone(), w.after.is_some())).collect()));
         let plan = copy.plan_writes(writes);
         copy.apply_plan(plan);
         copy
