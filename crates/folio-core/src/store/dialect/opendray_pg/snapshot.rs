@@ -936,8 +936,9 @@ pub fn files_of(root: &Path) -> Arc<MemoryFiles> {
 }
 
 /// The rendering at `rel` as this process or the snapshot has it: one text read by its
-/// offset, not the whole snapshot — until a few hundred were read so in this process (a pass
-/// over many nodes: the inbox, a lint of every body), when all are read at once instead.
+/// offset, its entry found by a scan of the index's bytes (no 100k entries built: a decision
+/// reads its node so) — until a few hundred were read so in this process (a pass over many
+/// nodes: the inbox, a lint of every body), when all are read at once instead.
 pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static SINGLE_READS: AtomicUsize = AtomicUsize::new(0);
@@ -951,29 +952,54 @@ pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
     if SINGLE_READS.fetch_add(1, Ordering::Relaxed) >= 256 {
         return files_of(root).get(rel).cloned().ok_or_else(missing);
     }
-    let (i, texts) = cached_index(root).ok_or_else(missing)?;
-    let e = i.by_rel(rel).ok_or_else(missing)?;
-    texts.text(e).map_err(io::Error::other)
+    let (bytes, texts) = cached_index(root).ok_or_else(missing)?;
+    let p = parts(&bytes).map_err(io::Error::other)?;
+    let e = lookup_rel(&p, rel).map_err(io::Error::other)?.ok_or_else(missing)?;
+    texts.text(&e).map_err(io::Error::other)
 }
 
-/// The index of `root` as last read by this process and its texts file, while its header is
-/// the one on disk.
-type Opened = (Arc<Index>, Arc<Texts>);
-static INDEX: Mutex<Option<(PathBuf, Opened)>> = Mutex::new(None);
+/// The entry at path `rel`, from the index and its tail, without decoding the others'.
+fn lookup_rel(p: &Parts<'_>, rel: &str) -> Result<Option<Entry>, &'static str> {
+    let mut found: Option<Entry> = None;
+    scan(p.body, p.header.texts_end, |raw| {
+        if raw.rel == rel {
+            found = Some(raw.owned());
+        }
+    })?;
+    told(p.tail, p.header.texts_end, |c| match c {
+        Told::Put(raw) if raw.rel == rel => found = Some(raw.owned()),
+        // Moved elsewhere, or gone.
+        Told::Put(raw) if found.as_ref().is_some_and(|e| e.id == raw.id) => found = None,
+        Told::Remove(id) if found.as_ref().is_some_and(|e| e.id == id) => found = None,
+        Told::Version(id, v) => {
+            if let Some(e) = found.as_mut().filter(|e| e.id == id) {
+                e.version = v;
+            }
+        }
+        _ => {}
+    })?;
+    Ok(found)
+}
+
+/// The index file of `root` as last read by this process (checked) and its texts file, while
+/// its header is the one on disk.
+type Opened = (Arc<Vec<u8>>, Arc<Texts>);
+static INDEX: Mutex<Option<(PathBuf, Header, Opened)>> = Mutex::new(None);
 
 fn cached_index(root: &Path) -> Option<Opened> {
     let Found::Intact(h) = header(root) else { return None };
     let mut cached = INDEX.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((r, (i, t))) = cached.as_ref()
+    if let Some((r, was, opened)) = cached.as_ref()
         && r == root
-        && i.header == h
+        && *was == h
     {
-        return Some((i.clone(), t.clone()));
+        return Some(opened.clone());
     }
-    let Found::Intact(i) = index(root) else { return None };
-    let t = Arc::new(Texts::open(root, &i.header).ok()?);
-    let opened = (Arc::new(i), t);
-    *cached = Some((root.to_path_buf(), opened.clone()));
+    let bytes = std::fs::read(path(root)).ok()?;
+    let header = parts(&bytes).ok()?.header;
+    let t = Arc::new(Texts::open(root, &header).ok()?);
+    let opened = (Arc::new(bytes), t);
+    *cached = Some((root.to_path_buf(), header, opened.clone()));
     Some(opened)
 }
 
@@ -1052,6 +1078,13 @@ mod tests {
         s.tables = Some(Tables { nodes: sum(2, -5), edges: sum(0, 0), sources: sum(1, i64::MIN) });
         write(root, &mut s).unwrap();
         s
+    }
+
+    fn index_of(root: &Path) -> Index {
+        match index(root) {
+            Found::Intact(i) => i,
+            other => panic!("{other:?}"),
+        }
     }
 
     fn whole(root: &Path) -> Snapshot {
@@ -1146,8 +1179,18 @@ mod tests {
         let mut f = File::options().append(true).open(texts_path(root)).unwrap();
         f.write_all(b"---\nid: torn").unwrap();
         assert_eq!(whole(root), after);
+        let by_path = |rel: &str| {
+            let bytes = std::fs::read(path(root)).unwrap();
+            lookup_rel(&parts(&bytes).unwrap(), rel).unwrap()
+        };
+        let rel = "facts/_n_code-0123456789.md";
+        assert_eq!(by_path(rel).map(|e| e.version), Some(v), "a version in the tail");
+        let e = by_path("entities/service/svc-pg.md").unwrap();
+        let t = Texts::open(root, &index_of(root).header).unwrap();
+        assert_eq!(t.text(&e).unwrap(), new.text, "a put in the tail");
         let changes = vec![Change::Remove("ünïcode".into())];
         let (g2, _) = append(root, g, changes, Sums::Are(Tables::default(), 0)).unwrap().unwrap();
+        assert_eq!(by_path(rel), None, "a removal in the tail");
         let last = whole(root);
         assert_eq!(last.nodes.len(), 1);
         assert_eq!(last.tables, Some(Tables::default()));
