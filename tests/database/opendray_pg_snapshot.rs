@@ -181,3 +181,81 @@ fn a_torn_append_is_never_read() {
     assert_eq!((stats["entities"].clone(), warnings(&stats)), (Value::from(7), "[]".to_string()));
     assert_eq!(json_env(s, &["show", &url, "host-a", "--json"], &no_cache)["title"], "Host A2");
 }
+
+/// Rows written since the snapshot are found by their `xmin` alone (`opendray_pg::since`):
+/// the changes go to the index's tail — the index before it is not rewritten — and what
+/// the database deleted, or a hidden row shown again, sends the open back to comparing
+/// every node, so nothing is missed.
+#[test]
+fn a_few_changed_rows_are_appended_to_the_index_tail() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let stats = json(s, &["stats", &url, "--json"]);
+    let root = PathBuf::from(stats["root"].as_str().unwrap());
+    let before = std::fs::read(index(&root)).unwrap();
+    c.batch_execute("UPDATE knowledge_nodes SET title = 'Host A2' WHERE id = 'host-a'").unwrap();
+    assert_eq!(json(s, &["show", &url, "host-a", "--json"])["title"], "Host A2");
+    let after = std::fs::read(index(&root)).unwrap();
+    // The header is written in place; the index after it is as it was, the change after it.
+    let at = 200.min(before.len());
+    assert!(after.len() > before.len() && after[at..before.len()] == before[at..], "the index was rewritten");
+    // A new node, a node archived (hidden from this view) and one deleted, each seen.
+    c.batch_execute(
+        "INSERT INTO knowledge_nodes (id, kind, title, body, maturity, provenance) VALUES \
+           ('fa-new', 'fact', 'A new fact', 'New.', 'candidate', '{}');
+         UPDATE knowledge_nodes SET archived_at = now() WHERE id = 'tool-y';",
+    )
+    .unwrap();
+    let stats = json(s, &["stats", &url, "--json"]);
+    assert_eq!(stats["entities"], 7, "{stats:#}");
+    assert_eq!(json(s, &["show", &url, "fa-new", "--json"])["title"], "A new fact");
+    c.batch_execute(
+        "DELETE FROM knowledge_fact_sources WHERE node_id = 'fa-new'; DELETE FROM knowledge_nodes WHERE id = 'fa-new'",
+    )
+    .unwrap();
+    let no_cache = [("FOLIO_NO_CACHE", "1")];
+    let stats = json_env(s, &["stats", &url, "--json"], &no_cache);
+    assert_eq!((stats["entities"].clone(), warnings(&stats)), (Value::from(6), "[]".to_string()), "{stats:#}");
+    // Shown again: the row was hidden, so the snapshot never held it.
+    c.batch_execute("UPDATE knowledge_nodes SET archived_at = NULL WHERE id = 'tool-y'").unwrap();
+    let stats = json_env(s, &["stats", &url, "--json"], &no_cache);
+    assert_eq!((stats["entities"].clone(), warnings(&stats)), (Value::from(7), "[]".to_string()), "{stats:#}");
+    assert_eq!(json(s, &["show", &url, "tool-y", "--json"])["title"], "psql");
+}
+
+/// The index's tail of changes is checked by its own checksum: a damaged one is never
+/// trusted, and the snapshot is rebuilt with the `database-snapshot` warning; bytes past it
+/// (an append stopped before its header was written) are nobody's and never read.
+#[test]
+fn a_damaged_tail_is_rebuilt_with_a_warning_and_a_torn_one_is_never_read() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let stats = json(s, &["stats", &url, "--json"]);
+    let root = PathBuf::from(stats["root"].as_str().unwrap());
+    let no_cache = [("FOLIO_NO_CACHE", "1")];
+    // Torn: bytes past the tail are never read, and the next append goes over them.
+    c.batch_execute("UPDATE knowledge_nodes SET title = 'Host A2' WHERE id = 'host-a'").unwrap();
+    ok(s, &["stats", &url]);
+    let mut f = std::fs::OpenOptions::new().append(true).open(index(&root)).unwrap();
+    use std::io::Write as _;
+    f.write_all(b"\x01half of an entry").unwrap();
+    drop(f);
+    let stats = json_env(s, &["stats", &url, "--json"], &no_cache);
+    assert_eq!((stats["entities"].clone(), warnings(&stats)), (Value::from(7), "[]".to_string()));
+    c.batch_execute("UPDATE knowledge_nodes SET title = 'Host A3' WHERE id = 'host-a'").unwrap();
+    assert_eq!(json_env(s, &["show", &url, "host-a", "--json"], &no_cache)["title"], "Host A3");
+    assert_eq!(warnings(&json_env(s, &["stats", &url, "--json"], &no_cache)), "[]");
+    // Damaged: a flipped bit in the tail's last change.
+    let mut b = std::fs::read(index(&root)).unwrap();
+    let last = b.len() - 2;
+    b[last] ^= 0x10;
+    std::fs::write(index(&root), &b).unwrap();
+    let stats = json_env(s, &["stats", &url, "--json"], &no_cache);
+    assert_eq!(stats["entities"], 7, "{stats:#}");
+    let said = warnings(&stats);
+    assert!(said.contains("database-snapshot") && said.contains("tail") && said.contains("rebuilt"), "{said}");
+    assert_eq!(json_env(s, &["show", &url, "host-a", "--json"], &no_cache)["title"], "Host A3");
+    assert_eq!(warnings(&json_env(s, &["stats", &url, "--json"], &no_cache)), "[]");
+}

@@ -152,6 +152,13 @@ pub trait Format: Sync {
         None
     }
 
+    /// Whether a store cached at `token` and brought up by `changed_since` may stay cached as
+    /// it is (the format still remembers the changes since it for a few more writes): the
+    /// next open then re-reads those few again instead of the cache being written whole.
+    fn cached_may_lag(&self, _root: &Path, _token: u64) -> bool {
+        false
+    }
+
     /// Whether a sampled file's frontmatter carries this format's marks (detection without a
     /// marker; the formats are asked in the registry's sniffing order, the first claims it).
     fn sniff(&self, _file: &Sniffed) -> bool {

@@ -261,6 +261,8 @@ fn sync_with(
         (rows::tables(&mut tx), head.join())
     });
     let tables = tables.map_err(sql)?;
+    // Every row written after this transaction's snapshot has an `xmin` at or after it.
+    let horizon = super::since::horizon(&mut tx).map_err(sql)?;
     let head = head.map_err(|_| format!("{}: reading the snapshot failed", root.display()))?;
     let base: Option<(snapshot::Index, snapshot::Texts)> = match (damaged, head) {
         (Some(why), _) => rebuilt(why),
@@ -269,7 +271,16 @@ fn sync_with(
             tx.commit().map_err(sql)?;
             return Ok(Vec::new());
         }
-        (None, snapshot::Found::Intact(_)) => match snapshot::index(root) {
+        (None, snapshot::Found::Intact(h)) => match super::since::refresh(&mut tx, archived, root, &h, tables, horizon) {
+            // A few rows written since: those alone (`since`).
+            Ok(Some(changed)) => {
+                snapshot::clear_rebuilt(root);
+                tx.commit().map_err(sql)?;
+                return Ok(changed);
+            }
+            Err(super::since::Failed::Sql(e)) => return Err(sql(e)),
+            Err(super::since::Failed::Io(why)) => return Err(why),
+            Ok(None) => match snapshot::index(root) {
             snapshot::Found::Intact(i) => match snapshot::Texts::open(root, &i.header) {
                 Ok(t) => {
                     snapshot::clear_rebuilt(root);
@@ -279,6 +290,7 @@ fn sync_with(
             },
             snapshot::Found::Damaged(why) => rebuilt(&why),
             snapshot::Found::Missing => None,
+            },
         },
         (None, snapshot::Found::Missing) => None,
         (None, snapshot::Found::Damaged(why)) => rebuilt(&why),
@@ -344,7 +356,7 @@ fn sync_with(
         }
         let mut changed: Vec<String> = nodes.values().map(|n| n.rel.clone()).collect();
         changed.sort();
-        let mut now = Snapshot { generation: 0, tables: Some(tables), nodes };
+        let mut now = Snapshot { generation: 0, tables: Some(tables), horizon, nodes };
         snapshot::write(root, &mut now).map_err(err)?;
         snapshot::publish(root, now.generation, snapshot::files(now.nodes));
         return Ok(changed);
@@ -372,7 +384,7 @@ fn sync_with(
         })
         .collect();
     let from = base.header.generation;
-    match snapshot::append(root, from, changes, snapshot::Sums::Are(tables)).map_err(err)? {
+    match snapshot::append(root, from, changes, snapshot::Sums::Are(tables, horizon)).map_err(err)? {
         Some((generation, changed)) => {
             // What this process holds of the nodes follows, or is read again when asked for.
             if snapshot::holds(root, from) {

@@ -24,6 +24,7 @@ pub mod review;
 pub mod rows;
 pub mod schema;
 pub mod settle;
+pub mod since;
 pub mod snapshot;
 mod staging;
 pub mod storage;

@@ -24,7 +24,7 @@ use crate::store::dialect::MemoryFiles;
 
 /// The versions say whether a row changed, not whether folio renders it differently: bump
 /// the digit when `rows::Node::render` changes what it writes, so every node is read again.
-const MAGIC: &[u8; 8] = b"FOLIOSN2";
+const MAGIC: &[u8; 8] = b"FOLIOSN3";
 /// The texts file's first bytes, then its epoch (which index it belongs to).
 const TEXTS_MAGIC: &[u8; 8] = b"FOLIOTX1";
 const TEXTS_HEAD: u64 = 16;
@@ -36,9 +36,13 @@ const TEXTS: &str = "snapshot.texts";
 /// Held (an OS file lock) while the two are written: one writer at a time.
 const LOCK: &str = "snapshot.lock";
 
-/// Magic, the header's CRC, generation, the tables' flag and sums, the texts' epoch, end and
-/// dead bytes, the index's length and CRC.
-const HEADER: usize = 8 + 4 + 8 + 1 + 6 * 8 + 8 + 8 + 8 + 8 + 4;
+/// Magic, the header's CRC, generation, the tables' flag and sums, the horizon, the texts'
+/// epoch, end and dead bytes, the index's length and CRC, the tail's length and CRC.
+const HEADER: usize = 8 + 4 + 8 + 1 + 6 * 8 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 4;
+
+/// The tail (changes appended after the index, `append`) is folded into a new index once it
+/// is longer than this or than an eighth of the index.
+const TAIL_MAX: u64 = 4 << 20;
 
 /// How many earlier generations the index remembers the changed paths since
 /// (`changed_since`): a store cached a few decisions ago is brought up by those alone.
@@ -67,6 +71,9 @@ pub struct Snapshot {
     /// New on every write; 0 for one never written.
     pub generation: u64,
     pub tables: Option<Tables>,
+    /// The oldest transaction still running when the tables were read (`since::horizon`; 0:
+    /// not known): every row written after them has an `xmin` at or after it.
+    pub horizon: u64,
     pub nodes: Nodes,
 }
 
@@ -85,6 +92,8 @@ pub enum Found<T> {
 pub struct Header {
     pub generation: u64,
     pub tables: Option<Tables>,
+    /// As `Snapshot::horizon`.
+    pub horizon: u64,
     /// Which texts file the index names (written at its start).
     epoch: u64,
     /// Where the texts the index names end.
@@ -93,6 +102,9 @@ pub struct Header {
     dead: u64,
     index_len: u64,
     index_crc: u32,
+    /// The changes appended after the index (`Tail`), and their CRC.
+    tail_len: u64,
+    tail_crc: u32,
 }
 
 /// One node in the index: its text is `len` bytes at `at` in the texts file.
@@ -168,11 +180,14 @@ fn decode_header(b: &[u8]) -> Result<Header, &'static str> {
     Ok(Header {
         generation,
         tables: known.then_some(tables),
+        horizon: r.u64().ok_or(BAD)?,
         epoch: r.u64().ok_or(BAD)?,
         texts_end: r.u64().ok_or(BAD)?,
         dead: r.u64().ok_or(BAD)?,
         index_len: r.u64().ok_or(BAD)?,
         index_crc: r.u32().ok_or(BAD)?,
+        tail_len: r.u64().ok_or(BAD)?,
+        tail_crc: r.u32().ok_or(BAD)?,
     })
 }
 
@@ -187,10 +202,12 @@ fn encode_header(h: &Header) -> Vec<u8> {
         out.extend_from_slice(&sum.rows.to_le_bytes());
         out.extend_from_slice(&sum.xor.to_le_bytes());
     }
-    for v in [h.epoch, h.texts_end, h.dead, h.index_len] {
+    for v in [h.horizon, h.epoch, h.texts_end, h.dead, h.index_len] {
         out.extend_from_slice(&v.to_le_bytes());
     }
     out.extend_from_slice(&h.index_crc.to_le_bytes());
+    out.extend_from_slice(&h.tail_len.to_le_bytes());
+    out.extend_from_slice(&h.tail_crc.to_le_bytes());
     let crc = crc32fast::hash(&out[12..]);
     out[8..12].copy_from_slice(&crc.to_le_bytes());
     out
@@ -209,46 +226,234 @@ pub fn index(root: &Path) -> Found<Index> {
     }
 }
 
-fn decode_index(b: &[u8]) -> Result<Index, &'static str> {
+/// The index file's parts, each checked: the header, the index and the tail. Bytes past the
+/// tail are an append that stopped before its header was written: nobody's.
+struct Parts<'a> {
+    header: Header,
+    body: &'a [u8],
+    tail: &'a [u8],
+}
+
+fn parts(b: &[u8]) -> Result<Parts<'_>, &'static str> {
     let header = decode_header(b)?;
-    let body = &b[HEADER..];
-    if body.len() as u64 != header.index_len {
-        return Err("its index is cut short or too long (torn or damaged)");
+    let body_end = (HEADER as u64).checked_add(header.index_len).ok_or(BAD)?;
+    let tail_end = body_end.checked_add(header.tail_len).ok_or(BAD)?;
+    if (b.len() as u64) < tail_end {
+        return Err("its index is cut short (torn or damaged)");
     }
+    let body = &b[HEADER..body_end as usize];
     if crc32fast::hash(body) != header.index_crc {
         return Err("its index's checksum does not match its bytes (torn or damaged)");
     }
+    let tail = &b[body_end as usize..tail_end as usize];
+    if crc32fast::hash(tail) != header.tail_crc {
+        return Err("its tail of changes does not match its checksum (torn or damaged)");
+    }
+    Ok(Parts { header, body, tail })
+}
+
+/// One entry as the index holds it, borrowed.
+struct Raw<'a> {
+    id: &'a str,
+    rel: &'a str,
+    version: Version,
+    at: u64,
+    len: u32,
+    crc: u32,
+}
+
+impl Raw<'_> {
+    fn owned(&self) -> Entry {
+        Entry { id: self.id.into(), version: self.version, rel: self.rel.into(), at: self.at, len: self.len, crc: self.crc }
+    }
+}
+
+fn raw_entry<'a>(r: &mut Reader<'a>, texts_end: u64) -> Result<Raw<'a>, &'static str> {
+    let version = Version { xmin: r.u64().ok_or(BAD)?, edges: r.u64().ok_or(BAD)?, sources: r.u64().ok_or(BAD)? };
+    let at = r.u64().ok_or(BAD)?;
+    let len = r.u32().ok_or(BAD)?;
+    let crc = r.u32().ok_or(BAD)?;
+    let id = r.str().ok_or(BAD)?;
+    let rel = r.str().ok_or(BAD)?;
+    if at < TEXTS_HEAD || at + u64::from(len) > texts_end {
+        return Err(BAD);
+    }
+    Ok(Raw { id, rel, version, at, len, crc })
+}
+
+/// Every entry of the index (not the tail) in order, unowned; then the changed paths it
+/// remembers.
+fn scan<'a>(
+    body: &'a [u8],
+    texts_end: u64,
+    mut each: impl FnMut(Raw<'a>),
+) -> Result<Vec<(u64, Vec<String>)>, &'static str> {
     let mut r = Reader(body);
-    let n = r.u64().ok_or(BAD)? as usize;
-    // The count is checked against the bytes actually there before anything is reserved.
-    let mut entries = Vec::with_capacity(n.min(body.len() / 48));
+    let n = r.u64().ok_or(BAD)?;
     for _ in 0..n {
-        let version = Version { xmin: r.u64().ok_or(BAD)?, edges: r.u64().ok_or(BAD)?, sources: r.u64().ok_or(BAD)? };
-        let at = r.u64().ok_or(BAD)?;
-        let len = r.u32().ok_or(BAD)?;
-        let crc = r.u32().ok_or(BAD)?;
-        let id = r.string().ok_or(BAD)?;
-        let rel = r.string().ok_or(BAD)?;
-        if at < TEXTS_HEAD || at + u64::from(len) > header.texts_end {
-            return Err(BAD);
-        }
-        entries.push(Entry { id, version, rel, at, len, crc });
+        each(raw_entry(&mut r, texts_end)?);
     }
     let links = r.u32().ok_or(BAD)?;
     let mut since = Vec::new();
     for _ in 0..links.min(SINCE_KEPT as u32) {
-        let from = r.u64().ok_or(BAD)?;
-        let count = r.u32().ok_or(BAD)? as usize;
-        let mut paths = Vec::with_capacity(count.min(r.0.len() / 4));
-        for _ in 0..count {
-            paths.push(r.string().ok_or(BAD)?);
-        }
-        since.push((from, paths));
+        since.push(since_link(&mut r)?);
     }
     if !r.0.is_empty() {
         return Err(BAD);
     }
-    Ok(Index { header, entries, since })
+    Ok(since)
+}
+
+fn since_link(r: &mut Reader<'_>) -> Result<(u64, Vec<String>), &'static str> {
+    let from = r.u64().ok_or(BAD)?;
+    let count = r.u32().ok_or(BAD)? as usize;
+    let mut paths = Vec::with_capacity(count.min(r.0.len() / 4));
+    for _ in 0..count {
+        paths.push(r.string().ok_or(BAD)?);
+    }
+    Ok((from, paths))
+}
+
+/// A change as the tail keeps it (`Tail`), borrowed.
+enum Told<'a> {
+    Put(Raw<'a>),
+    Version(&'a str, Version),
+    Remove(&'a str),
+    Since(u64, Vec<String>),
+}
+
+const PUT: u8 = 1;
+const VERSION: u8 = 2;
+const REMOVE: u8 = 3;
+const SINCE: u8 = 4;
+
+/// The tail's changes in the order they were appended.
+fn told<'a>(tail: &'a [u8], texts_end: u64, mut each: impl FnMut(Told<'a>)) -> Result<(), &'static str> {
+    let mut r = Reader(tail);
+    while !r.0.is_empty() {
+        match r.take(1).ok_or(BAD)?[0] {
+            PUT => each(Told::Put(raw_entry(&mut r, texts_end)?)),
+            VERSION => {
+                let id = r.str().ok_or(BAD)?;
+                each(Told::Version(id, Version { xmin: r.u64().ok_or(BAD)?, edges: r.u64().ok_or(BAD)?, sources: r.u64().ok_or(BAD)? }))
+            }
+            REMOVE => each(Told::Remove(r.str().ok_or(BAD)?)),
+            SINCE => {
+                let (from, paths) = since_link(&mut r)?;
+                each(Told::Since(from, paths))
+            }
+            _ => return Err(BAD),
+        }
+    }
+    Ok(())
+}
+
+fn put_entry(out: &mut Vec<u8>, e: &Entry) {
+    for v in [e.version.xmin, e.version.edges, e.version.sources, e.at] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&e.len.to_le_bytes());
+    out.extend_from_slice(&e.crc.to_le_bytes());
+    for s in [&e.id, &e.rel] {
+        put_string(out, s);
+    }
+}
+
+fn put_since(out: &mut Vec<u8>, from: u64, paths: &[String]) {
+    out.extend_from_slice(&from.to_le_bytes());
+    out.extend_from_slice(&(paths.len() as u32).to_le_bytes());
+    for p in paths {
+        put_string(out, p);
+    }
+}
+
+fn keep_since(since: &mut Vec<(u64, Vec<String>)>) {
+    if since.len() > SINCE_KEPT {
+        since.drain(..since.len() - SINCE_KEPT);
+    }
+}
+
+fn decode_index(b: &[u8]) -> Result<Index, &'static str> {
+    let p = parts(b)?;
+    let end = p.header.texts_end;
+    // The count is checked against the bytes actually there before anything is reserved.
+    let n = p.body.get(..8).map_or(0, |c| u64::from_le_bytes(c.try_into().unwrap_or_default())) as usize;
+    let mut entries = Vec::with_capacity(n.min(p.body.len() / 48));
+    let mut since = scan(p.body, end, |raw| entries.push(raw.owned()))?;
+    if !p.tail.is_empty() {
+        let mut pos: HashMap<String, usize> = entries.iter().enumerate().map(|(k, e)| (e.id.clone(), k)).collect();
+        let mut gone = vec![false; entries.len()];
+        told(p.tail, end, |c| match c {
+            Told::Put(raw) => match pos.get(raw.id) {
+                Some(&k) => {
+                    entries[k] = raw.owned();
+                    gone[k] = false;
+                }
+                None => {
+                    pos.insert(raw.id.to_string(), entries.len());
+                    entries.push(raw.owned());
+                    gone.push(false);
+                }
+            },
+            Told::Version(id, v) => {
+                if let Some(&k) = pos.get(id) {
+                    entries[k].version = v;
+                }
+            }
+            Told::Remove(id) => {
+                if let Some(&k) = pos.get(id) {
+                    gone[k] = true;
+                }
+            }
+            Told::Since(from, paths) => {
+                since.push((from, paths));
+                keep_since(&mut since);
+            }
+        })?;
+        let mut k = 0;
+        entries.retain(|_| {
+            k += 1;
+            !gone[k - 1]
+        });
+    }
+    Ok(Index { header: p.header, entries, since })
+}
+
+/// The entries of these ids, from the index and its tail, without decoding the others.
+fn lookup(p: &Parts<'_>, ids: &std::collections::HashSet<&str>) -> Result<HashMap<String, Entry>, &'static str> {
+    let mut found: HashMap<String, Entry> = HashMap::new();
+    scan(p.body, p.header.texts_end, |raw| {
+        if ids.contains(raw.id) {
+            found.insert(raw.id.to_string(), raw.owned());
+        }
+    })?;
+    told(p.tail, p.header.texts_end, |c| match c {
+        Told::Put(raw) if ids.contains(raw.id) => {
+            found.insert(raw.id.to_string(), raw.owned());
+        }
+        Told::Version(id, v) => {
+            if let Some(e) = found.get_mut(id) {
+                e.version = v;
+            }
+        }
+        Told::Remove(id) => {
+            found.remove(id);
+        }
+        _ => {}
+    })?;
+    Ok(found)
+}
+
+/// The changed paths the index and its tail remember, without decoding the entries.
+fn since_of(p: &Parts<'_>) -> Result<Vec<(u64, Vec<String>)>, &'static str> {
+    let mut since = scan(p.body, p.header.texts_end, |_| {})?;
+    told(p.tail, p.header.texts_end, |c| {
+        if let Told::Since(from, paths) = c {
+            since.push((from, paths));
+            keep_since(&mut since);
+        }
+    })?;
+    Ok(since)
 }
 
 /// The index file's bytes for `header` (its index length and CRC set here) and `entries`.
@@ -257,25 +462,16 @@ fn encode_index(header: &mut Header, entries: &[Entry], since: &[(u64, Vec<Strin
     let mut body = Vec::with_capacity(size + 16);
     body.extend_from_slice(&(entries.len() as u64).to_le_bytes());
     for e in entries {
-        for v in [e.version.xmin, e.version.edges, e.version.sources, e.at] {
-            body.extend_from_slice(&v.to_le_bytes());
-        }
-        body.extend_from_slice(&e.len.to_le_bytes());
-        body.extend_from_slice(&e.crc.to_le_bytes());
-        for s in [&e.id, &e.rel] {
-            put_string(&mut body, s);
-        }
+        put_entry(&mut body, e);
     }
     body.extend_from_slice(&(since.len() as u32).to_le_bytes());
     for (from, paths) in since {
-        body.extend_from_slice(&from.to_le_bytes());
-        body.extend_from_slice(&(paths.len() as u32).to_le_bytes());
-        for p in paths {
-            put_string(&mut body, p);
-        }
+        put_since(&mut body, *from, paths);
     }
     header.index_len = body.len() as u64;
     header.index_crc = crc32fast::hash(&body);
+    header.tail_len = 0;
+    header.tail_crc = crc32fast::hash(&[]);
     let mut out = encode_header(header);
     out.extend_from_slice(&body);
     out
@@ -324,7 +520,12 @@ pub fn read(root: &Path) -> Found<Snapshot> {
         Found::Damaged(why) => return Found::Damaged(why),
     };
     match texts_of(root, &i) {
-        Ok(nodes) => Found::Intact(Snapshot { generation: i.header.generation, tables: i.header.tables, nodes }),
+        Ok(nodes) => Found::Intact(Snapshot {
+            generation: i.header.generation,
+            tables: i.header.tables,
+            horizon: i.header.horizon,
+            nodes,
+        }),
         Err(why) => Found::Damaged(why),
     }
 }
@@ -389,11 +590,14 @@ fn write_locked(root: &Path, s: &mut Snapshot, since: Vec<(u64, Vec<String>)>) -
     let mut header = Header {
         generation: s.generation,
         tables: s.tables,
+        horizon: s.horizon,
         epoch,
         texts_end: texts.len() as u64,
         dead: 0,
         index_len: 0,
         index_crc: 0,
+        tail_len: 0,
+        tail_crc: 0,
     };
     let index = encode_index(&mut header, &entries, &since);
     replace(&texts_path(root), &texts)?;
@@ -445,8 +649,8 @@ impl Change {
 
 /// How the tables' sums of an appended snapshot follow from the ones it had.
 pub enum Sums {
-    /// As the open read them.
-    Are(Tables),
+    /// As the open read them, at this horizon (`Snapshot::horizon`).
+    Are(Tables, u64),
     /// The ones it had, changed by what a decision wrote (`Delta`).
     Moved(Delta),
 }
@@ -477,93 +681,135 @@ impl Delta {
 }
 
 /// Take `changes` into the snapshot at generation `base` without rewriting it: their texts
-/// appended, a new index written. `base` is the generation they were worked out from; if
+/// appended to the texts file and the changes to the index's tail (`Told`), then the header
+/// naming them written in place — a change of a few rows costs their bytes, not the 100k
+/// entries' (docs/benchmarks.md, "Round: issue 43 … seventh session"). A tail grown past an
+/// eighth of the index (or `TAIL_MAX`), or texts more than half dead, is folded into a new
+/// index and texts written whole. `base` is the generation they were worked out from; if
 /// another writer came between, the sums are left unknown (the next open compares every
 /// node's version). The new generation and the paths that changed; None when there is no
 /// intact snapshot to add to (the next open reads the database again).
 pub fn append(root: &Path, base: u64, changes: Vec<Change>, sums: Sums) -> io::Result<Option<(u64, Vec<String>)>> {
     let _lock = lock(root)?;
-    let Found::Intact(mut i) = index(root) else { return Ok(None) };
-    if Texts::open(root, &i.header).is_err() {
+    let Ok(bytes) = std::fs::read(path(root)) else { return Ok(None) };
+    let Ok(p) = parts(&bytes) else { return Ok(None) };
+    if Texts::open(root, &p.header).is_err() {
         return Ok(None);
     }
+    let ids: std::collections::HashSet<&str> = changes.iter().map(Change::id).collect();
+    let Ok(mut now) = lookup(&p, &ids) else { return Ok(None) };
     let mut out = File::options().append(true).open(texts_path(root))?;
     let mut at = out.metadata()?.len();
-    let mut pos: HashMap<&str, usize> = HashMap::with_capacity(i.entries.len());
-    for (n, e) in i.entries.iter().enumerate() {
-        pos.insert(e.id.as_str(), n);
-    }
+    // A torn tail of an earlier append is past `texts_end` and named by no index: dead too.
+    let mut dead = p.header.dead + (at - p.header.texts_end);
     let mut paths = Vec::new();
-    let mut dead = i.header.dead;
-    let mut removed = vec![false; i.entries.len()];
-    let mut added: Vec<Entry> = Vec::new();
-    let mut versions: Vec<(usize, Version)> = Vec::new();
+    let mut tail = Vec::new();
     let mut buf = Vec::new();
     for c in &changes {
         match c {
             Change::Put(id, n) => {
-                if let Some(&k) = pos.get(id.as_str()) {
-                    removed[k] = true;
-                    dead += u64::from(i.entries[k].len);
-                    paths.push(i.entries[k].rel.clone());
+                if let Some(e) = now.get(id.as_str()) {
+                    dead += u64::from(e.len);
+                    paths.push(e.rel.clone());
                 }
-                added.push(entry_at(id, n, at + buf.len() as u64));
+                let e = entry_at(id, n, at + buf.len() as u64);
                 buf.extend_from_slice(n.text.as_bytes());
                 paths.push(n.rel.clone());
+                tail.push(PUT);
+                put_entry(&mut tail, &e);
+                now.insert(id.clone(), e);
             }
             Change::Version(id, v) => {
-                if let Some(&k) = pos.get(id.as_str()) {
-                    versions.push((k, *v));
+                if let Some(e) = now.get_mut(id.as_str()) {
+                    e.version = *v;
+                    tail.push(VERSION);
+                    put_string(&mut tail, id);
+                    for x in [v.xmin, v.edges, v.sources] {
+                        tail.extend_from_slice(&x.to_le_bytes());
+                    }
                 }
             }
             Change::Remove(id) => {
-                if let Some(&k) = pos.get(id.as_str()) {
-                    removed[k] = true;
-                    dead += u64::from(i.entries[k].len);
-                    paths.push(i.entries[k].rel.clone());
+                if let Some(e) = now.remove(id.as_str()) {
+                    dead += u64::from(e.len);
+                    paths.push(e.rel);
+                    tail.push(REMOVE);
+                    put_string(&mut tail, id);
                 }
             }
         }
     }
-    drop(pos);
-    // A torn tail of an earlier append is past `texts_end` and named by no index: dead too.
-    dead += at - i.header.texts_end;
     out.write_all(&buf)?;
     at += buf.len() as u64;
     drop(out);
-    for (k, v) in versions {
-        i.entries[k].version = v;
-    }
-    let mut entries: Vec<Entry> =
-        i.entries.into_iter().zip(removed).filter(|(_, gone)| !gone).map(|(e, _)| e).chain(added).collect();
-    // The same node changed twice in one batch: the last text wins.
-    let mut seen = std::collections::HashSet::with_capacity(entries.len());
-    entries.reverse();
-    entries.retain(|e| seen.insert(e.id.clone()));
-    entries.reverse();
     paths.sort();
     paths.dedup();
-    let mut since = i.since;
-    since.push((i.header.generation, paths.clone()));
-    if since.len() > SINCE_KEPT {
-        since.drain(..since.len() - SINCE_KEPT);
-    }
-    let tables = match sums {
-        Sums::Are(t) if i.header.generation == base => Some(t),
-        Sums::Moved(d) if i.header.generation == base => i.header.tables.map(|t| d.apply(t)),
-        _ => None,
+    tail.push(SINCE);
+    put_since(&mut tail, p.header.generation, &paths);
+    let (tables, horizon) = match sums {
+        Sums::Are(t, h) if p.header.generation == base => (Some(t), h),
+        // A decision's own rows are at or after the horizon: the next open finds them there
+        // as the snapshot has them.
+        Sums::Moved(d) if p.header.generation == base => (p.header.tables.map(|t| d.apply(t)), p.header.horizon),
+        _ => (None, 0),
     };
     let generation = fresh_generation();
-    let mut header = Header { generation, tables, texts_end: at, dead, ..i.header };
-    if header.dead > at / 2 && at > COMPACT_ABOVE {
-        let partial = Index { header, entries, since: Vec::new() };
-        let nodes = texts_of(root, &partial).map_err(io::Error::other)?;
-        let mut s = Snapshot { generation: 0, tables, nodes };
-        write_locked(root, &mut s, since)?;
-        return Ok(Some((s.generation, paths)));
+    let tail_at = HEADER as u64 + p.header.index_len;
+    let old_end = tail_at + p.header.tail_len;
+    let mut all_tail = Vec::with_capacity(p.tail.len() + tail.len());
+    all_tail.extend_from_slice(p.tail);
+    all_tail.extend_from_slice(&tail);
+    let mut header = Header {
+        generation,
+        tables,
+        horizon,
+        texts_end: at,
+        dead,
+        tail_len: all_tail.len() as u64,
+        tail_crc: crc32fast::hash(&all_tail),
+        ..p.header
+    };
+    let compact_texts = header.dead > at / 2 && at > COMPACT_ABOVE;
+    if compact_texts || header.tail_len > (p.header.index_len / 8).clamp(64 << 10, TAIL_MAX) {
+        // Folded: the index with every change of its tail, written anew.
+        let mut whole = encode_header(&header);
+        whole.extend_from_slice(p.body);
+        whole.extend_from_slice(&all_tail);
+        let i = decode_index(&whole).map_err(io::Error::other)?;
+        if compact_texts {
+            let nodes = texts_of(root, &i).map_err(io::Error::other)?;
+            let mut s = Snapshot { generation: 0, tables, horizon, nodes };
+            write_locked(root, &mut s, i.since)?;
+            return Ok(Some((s.generation, paths)));
+        }
+        replace(&path(root), &encode_index(&mut header, &i.entries, &i.since))?;
+        return Ok(Some((generation, paths)));
     }
-    replace(&path(root), &encode_index(&mut header, &entries, &since))?;
+    // The tail's new bytes first (past what the old header names: a stop now leaves bytes
+    // nobody reads), then the header naming them.
+    let f = File::options().write(true).open(path(root))?;
+    f.set_len(old_end)?;
+    f.write_all_at(&tail, old_end)?;
+    f.write_all_at(&encode_header(&header), 0)?;
     Ok(Some((generation, paths)))
+}
+
+/// The entries of these ids as the snapshot has them (the index and its tail), without
+/// decoding the others', with the header. Missing or Damaged as `index`.
+pub fn entries_of(root: &Path, ids: &[&str]) -> Found<(Header, HashMap<String, Entry>)> {
+    let bytes = match std::fs::read(path(root)) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Found::Missing,
+        Err(e) => return Found::Damaged(format!("cannot read: {e}")),
+        Ok(b) => b,
+    };
+    let found = parts(&bytes).and_then(|p| {
+        let ids: std::collections::HashSet<&str> = ids.iter().copied().collect();
+        Ok((p.header, lookup(&p, &ids)?))
+    });
+    match found {
+        Ok(f) => Found::Intact(f),
+        Err(why) => Found::Damaged(why.into()),
+    }
 }
 
 /// A new generation: unique enough across processes (the clock's nanoseconds mixed with the
@@ -599,8 +845,12 @@ impl<'a> Reader<'a> {
     }
 
     fn string(&mut self) -> Option<String> {
+        self.str().map(str::to_string)
+    }
+
+    fn str(&mut self) -> Option<&'a str> {
         let len = self.u32()? as usize;
-        String::from_utf8(self.take(len)?.to_vec()).ok()
+        std::str::from_utf8(self.take(len)?).ok()
     }
 }
 
@@ -636,15 +886,26 @@ pub fn changed_since(root: &Path, from: u64) -> Option<Vec<String>> {
     if from == 0 {
         return None;
     }
-    let Found::Intact(i) = index(root) else { return None };
-    if i.header.generation == from {
+    let bytes = std::fs::read(path(root)).ok()?;
+    let p = parts(&bytes).ok()?;
+    if p.header.generation == from {
         return Some(Vec::new());
     }
-    let start = i.since.iter().position(|(g, _)| *g == from)?;
-    let mut paths: Vec<String> = i.since[start..].iter().flat_map(|(_, p)| p.iter().cloned()).collect();
+    let since = since_of(&p).ok()?;
+    let start = since.iter().position(|(g, _)| *g == from)?;
+    let mut paths: Vec<String> = since[start..].iter().flat_map(|(_, p)| p.iter().cloned()).collect();
     paths.sort();
     paths.dedup();
     Some(paths)
+}
+
+/// Whether a store cached at generation `from` may stay as it is: the index remembers the
+/// changes since it and will for at least half of `SINCE_KEPT` more writes.
+pub fn may_lag(root: &Path, from: u64) -> bool {
+    let Ok(bytes) = std::fs::read(path(root)) else { return false };
+    let Ok(p) = parts(&bytes) else { return false };
+    let Ok(since) = since_of(&p) else { return false };
+    since.iter().position(|(g, _)| *g == from).is_some_and(|at| since.len() - at <= SINCE_KEPT / 2)
 }
 
 /// The entity files of the database folder `root`: as this process last took them, else read
@@ -675,8 +936,9 @@ pub fn files_of(root: &Path) -> Arc<MemoryFiles> {
 }
 
 /// The rendering at `rel` as this process or the snapshot has it: one text read by its
-/// offset, not the whole snapshot — until a few hundred were read so in this process (a pass
-/// over many nodes: the inbox, a lint of every body), when all are read at once instead.
+/// offset, its entry found by a scan of the index's bytes (no 100k entries built: a decision
+/// reads its node so) — until a few hundred were read so in this process (a pass over many
+/// nodes: the inbox, a lint of every body), when all are read at once instead.
 pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static SINGLE_READS: AtomicUsize = AtomicUsize::new(0);
@@ -690,29 +952,54 @@ pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
     if SINGLE_READS.fetch_add(1, Ordering::Relaxed) >= 256 {
         return files_of(root).get(rel).cloned().ok_or_else(missing);
     }
-    let (i, texts) = cached_index(root).ok_or_else(missing)?;
-    let e = i.by_rel(rel).ok_or_else(missing)?;
-    texts.text(e).map_err(io::Error::other)
+    let (bytes, texts) = cached_index(root).ok_or_else(missing)?;
+    let p = parts(&bytes).map_err(io::Error::other)?;
+    let e = lookup_rel(&p, rel).map_err(io::Error::other)?.ok_or_else(missing)?;
+    texts.text(&e).map_err(io::Error::other)
 }
 
-/// The index of `root` as last read by this process and its texts file, while its header is
-/// the one on disk.
-type Opened = (Arc<Index>, Arc<Texts>);
-static INDEX: Mutex<Option<(PathBuf, Opened)>> = Mutex::new(None);
+/// The entry at path `rel`, from the index and its tail, without decoding the others'.
+fn lookup_rel(p: &Parts<'_>, rel: &str) -> Result<Option<Entry>, &'static str> {
+    let mut found: Option<Entry> = None;
+    scan(p.body, p.header.texts_end, |raw| {
+        if raw.rel == rel {
+            found = Some(raw.owned());
+        }
+    })?;
+    told(p.tail, p.header.texts_end, |c| match c {
+        Told::Put(raw) if raw.rel == rel => found = Some(raw.owned()),
+        // Moved elsewhere, or gone.
+        Told::Put(raw) if found.as_ref().is_some_and(|e| e.id == raw.id) => found = None,
+        Told::Remove(id) if found.as_ref().is_some_and(|e| e.id == id) => found = None,
+        Told::Version(id, v) => {
+            if let Some(e) = found.as_mut().filter(|e| e.id == id) {
+                e.version = v;
+            }
+        }
+        _ => {}
+    })?;
+    Ok(found)
+}
+
+/// The index file of `root` as last read by this process (checked) and its texts file, while
+/// its header is the one on disk.
+type Opened = (Arc<Vec<u8>>, Arc<Texts>);
+static INDEX: Mutex<Option<(PathBuf, Header, Opened)>> = Mutex::new(None);
 
 fn cached_index(root: &Path) -> Option<Opened> {
     let Found::Intact(h) = header(root) else { return None };
     let mut cached = INDEX.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((r, (i, t))) = cached.as_ref()
+    if let Some((r, was, opened)) = cached.as_ref()
         && r == root
-        && i.header == h
+        && *was == h
     {
-        return Some((i.clone(), t.clone()));
+        return Some(opened.clone());
     }
-    let Found::Intact(i) = index(root) else { return None };
-    let t = Arc::new(Texts::open(root, &i.header).ok()?);
-    let opened = (Arc::new(i), t);
-    *cached = Some((root.to_path_buf(), opened.clone()));
+    let bytes = std::fs::read(path(root)).ok()?;
+    let header = parts(&bytes).ok()?.header;
+    let t = Arc::new(Texts::open(root, &header).ok()?);
+    let opened = (Arc::new(bytes), t);
+    *cached = Some((root.to_path_buf(), header, opened.clone()));
     Some(opened)
 }
 
@@ -791,6 +1078,13 @@ mod tests {
         s.tables = Some(Tables { nodes: sum(2, -5), edges: sum(0, 0), sources: sum(1, i64::MIN) });
         write(root, &mut s).unwrap();
         s
+    }
+
+    fn index_of(root: &Path) -> Index {
+        match index(root) {
+            Found::Intact(i) => i,
+            other => panic!("{other:?}"),
+        }
     }
 
     fn whole(root: &Path) -> Snapshot {
@@ -885,15 +1179,25 @@ mod tests {
         let mut f = File::options().append(true).open(texts_path(root)).unwrap();
         f.write_all(b"---\nid: torn").unwrap();
         assert_eq!(whole(root), after);
+        let by_path = |rel: &str| {
+            let bytes = std::fs::read(path(root)).unwrap();
+            lookup_rel(&parts(&bytes).unwrap(), rel).unwrap()
+        };
+        let rel = "facts/_n_code-0123456789.md";
+        assert_eq!(by_path(rel).map(|e| e.version), Some(v), "a version in the tail");
+        let e = by_path("entities/service/svc-pg.md").unwrap();
+        let t = Texts::open(root, &index_of(root).header).unwrap();
+        assert_eq!(t.text(&e).unwrap(), new.text, "a put in the tail");
         let changes = vec![Change::Remove("ünïcode".into())];
-        let (g2, _) = append(root, g, changes, Sums::Are(Tables::default())).unwrap().unwrap();
+        let (g2, _) = append(root, g, changes, Sums::Are(Tables::default(), 0)).unwrap().unwrap();
+        assert_eq!(by_path(rel), None, "a removal in the tail");
         let last = whole(root);
         assert_eq!(last.nodes.len(), 1);
         assert_eq!(last.tables, Some(Tables::default()));
         assert_eq!(changed_since(root, s.generation).unwrap().len(), 2);
         // A base another writer moved past: the sums are not known any more.
         let changes = vec![Change::Version("svc-pg".into(), v)];
-        append(root, g, changes, Sums::Are(Tables::default())).unwrap().unwrap();
+        append(root, g, changes, Sums::Are(Tables::default(), 0)).unwrap().unwrap();
         assert_eq!(whole(root).tables, None);
         assert_ne!(g2, g);
     }
@@ -923,7 +1227,7 @@ mod tests {
                     Change::Put(id, n)
                 })
                 .collect();
-            append(root, base, changes, Sums::Are(Tables::default())).unwrap().unwrap();
+            append(root, base, changes, Sums::Are(Tables::default(), 0)).unwrap().unwrap();
             let now = std::fs::metadata(texts_path(root)).unwrap().len();
             compacted |= now < size;
             assert_eq!(whole(root).nodes, expected, "round {round}");

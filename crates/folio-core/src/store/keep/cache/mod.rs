@@ -113,7 +113,10 @@ fn finish(
                 Some(paths) => {
                     store.refresh(&paths);
                     store.load_ms = started.elapsed().as_millis();
-                    (store, true)
+                    // A few rows changed: not the whole cache written again for them
+                    // (docs/benchmarks.md, "Round: issue 43 … seventh session").
+                    let lag = paths.len() <= LAG_PATHS && saved.is_some_and(|s| kind.format().cached_may_lag(root, s));
+                    (store, !lag)
                 }
                 None => (Store::load_with(root, kind, detected_by, None, reads), true),
             }
@@ -147,6 +150,10 @@ fn finish(
     }
     (store, warnings)
 }
+
+/// At most this many paths re-read over a cached store that may lag (`Format::cached_may_lag`)
+/// and it is not written again.
+const LAG_PATHS: usize = 64;
 
 /// Why no cached store was used.
 #[derive(Debug)]
