@@ -237,7 +237,7 @@ fn a_damaged_tail_is_rebuilt_with_a_warning_and_a_torn_one_is_never_read() {
     let no_cache = [("FOLIO_NO_CACHE", "1")];
     // Torn: bytes past the tail are never read, and the next append goes over them.
     c.batch_execute("UPDATE knowledge_nodes SET title = 'Host A2' WHERE id = 'host-a'").unwrap();
-    ok(s, &["stats", &url]);
+    folio_ok(s, &["stats", &url]);
     let mut f = std::fs::OpenOptions::new().append(true).open(index(&root)).unwrap();
     use std::io::Write as _;
     f.write_all(b"\x01half of an entry").unwrap();
