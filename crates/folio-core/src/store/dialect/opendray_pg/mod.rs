@@ -31,6 +31,7 @@ pub mod snapshot;
 mod staging;
 pub mod storage;
 pub mod translate;
+mod yaml;
 
 pub use format::KIND;
 

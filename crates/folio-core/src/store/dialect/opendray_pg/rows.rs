@@ -329,7 +329,8 @@ impl Node {
 
 /// An export file of these frontmatter fields (`Node::fields`) and this body.
 pub fn render_with(fields: &Map<String, Value>, body: &str) -> String {
-    let yaml = serde_yaml_ng::to_string(fields).unwrap_or_default();
+    // The common shapes written directly (`yaml`), the same bytes serde_yaml_ng writes.
+    let yaml = super::yaml::write(fields).unwrap_or_else(|| serde_yaml_ng::to_string(fields).unwrap_or_default());
     format!("---\n{yaml}---\n{body}")
 }
 
