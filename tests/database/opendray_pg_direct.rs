@@ -101,11 +101,7 @@ fn a_first_open_reads_rows_as_the_renderings_parse_back() {
         assert!(root.is_dir(), "{args:?}: no database folder after the first open: {}", outcome(&first));
         let again = folio(state.path(), &args, true);
         assert_eq!(outcome(&first), outcome(&again), "{args:?}: the first open and a parse of the snapshot differ");
-        assert!(
-            first.status.success() || first.status.code() == Some(1),
-            "{args:?}: {}",
-            outcome(&first)
-        );
+        assert!(first.status.success() || first.status.code() == Some(1), "{args:?}: {}", outcome(&first));
     }
     drop(pg);
 }
