@@ -5,6 +5,7 @@ mod support;
 mod opendray_invariants;
 mod opendray_pg;
 mod opendray_pg_commit;
+mod opendray_pg_direct;
 mod opendray_pg_library;
 mod opendray_pg_review;
 mod opendray_pg_snapshot;

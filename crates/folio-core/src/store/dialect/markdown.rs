@@ -52,6 +52,17 @@ pub fn parse_markdown(file: &SourceFile, grammar: Grammar) -> Parsed {
 
 /// `parse_markdown` with the fields as a view borrowing `file.text`.
 pub fn parse_markdown_view<'a>(file: &SourceFile<'a>, grammar: Grammar) -> ParsedView<'a> {
+    parse_markdown_view_given(file, grammar, None)
+}
+
+/// `parse_markdown_view`, with the frontmatter's fields already known (`given`: what parsing
+/// the file's frontmatter block gives, built by whoever rendered it) so the block is located
+/// but not parsed again. A file without a closed block ignores them.
+pub fn parse_markdown_view_given<'a>(
+    file: &SourceFile<'a>,
+    grammar: Grammar,
+    mut given: Option<View<'a>>,
+) -> ParsedView<'a> {
     let mut entity = Entity {
         id: file.rel.strip_suffix(".md").unwrap_or(file.rel).to_string(),
         path: file.rel.to_string(),
@@ -79,9 +90,10 @@ pub fn parse_markdown_view<'a>(file: &SourceFile<'a>, grammar: Grammar) -> Parse
         Block::Closed { inner, body_start: b, .. } => {
             body_start = b;
             let yaml = &text[inner];
-            let parsed = match grammar {
-                Grammar::Yaml => frontmatter::parse_yaml_view(yaml),
-                Grammar::KeyValue => Ok(key_values(yaml)),
+            let parsed = match (given.take(), grammar) {
+                (Some(known), _) => Ok(known),
+                (None, Grammar::Yaml) => frontmatter::parse_yaml_view(yaml),
+                (None, Grammar::KeyValue) => Ok(key_values(yaml)),
             };
             match parsed {
                 Ok(f) => {

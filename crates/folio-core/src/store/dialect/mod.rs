@@ -19,7 +19,7 @@ pub mod spec;
 pub use markdown::{
     DERIVED_DESCRIPTION_MAX_CHARS, EDGE_KEYS, Grammar, Parsed, ParsedView, derived_description, edges_from_fields,
     edges_from_view, first_heading, first_paragraph, nth_char_start, parse_key_values, parse_markdown,
-    parse_markdown_view, shorten, yaml_fields,
+    parse_markdown_view, parse_markdown_view_given, shorten, yaml_fields,
 };
 pub use registry::{
     DialectKind, by_marker_order, by_name, by_sniff_order, fallback, formats, markers_looked_for, names,
@@ -220,6 +220,13 @@ pub trait Dialect: Send + Sync {
     /// snapshot, `opendray_pg::snapshot`): the loader parses these and reads no entity file
     /// from the folder, and the store's `storage()` reads from them. None: read the folder.
     fn memory_files(&self) -> Option<std::sync::Arc<MemoryFiles>> {
+        None
+    }
+
+    /// The entities of the file `rel` held in memory, when this dialect built them already for
+    /// this very `text` (a database's rows read straight into the model): the loader takes them
+    /// instead of parsing the text. Asked once per file; None: parse it.
+    fn held_entities(&self, _rel: &str, _text: &str) -> Option<Vec<Entity>> {
         None
     }
 

@@ -472,6 +472,14 @@ fn read_in_memory(
     values: &mut SharedValues,
     terms: Option<&mut Tokeniser>,
 ) -> Vec<Entity> {
+    if let Some(t) = text
+        && let Some(held) = dialect.held_entities(rel, t)
+    {
+        if let Some(terms) = terms {
+            pass_bodies(&held, t, true, Bodies::Tokenise(terms), &mut |_| None);
+        }
+        return held;
+    }
     let read = match text {
         Some(t) => {
             let bytes = t.as_bytes().to_vec();
@@ -540,6 +548,32 @@ fn parse_read(
     bodies: Option<Bodies<'_, '_>>,
     reread: &mut dyn FnMut(&Entity) -> Option<body_text::RawBody<'static>>,
 ) -> Vec<Entity> {
+    parse_read_with(rel, read, &mut |f| dialect.parse(f), values, bodies, reread)
+}
+
+/// An entity file held in memory parsed by `parse` instead of its dialect's `parse` (a
+/// dialect that already knows what parsing it gives: `Dialect::held_entities`), with
+/// everything else the loader does to a file's entities done as for any file.
+pub fn parse_held_with(
+    rel: &str,
+    text: &str,
+    parse: &mut dyn FnMut(&SourceFile) -> Vec<Entity>,
+    values: &mut SharedValues,
+) -> Vec<Entity> {
+    let bytes = text.as_bytes().to_vec();
+    let size = bytes.len() as u64;
+    let read = Read { bytes, problems: Vec::new(), size, mtime: 0, readable: true, whole: true };
+    parse_read_with(rel, read, parse, values, None, &mut |_| None)
+}
+
+fn parse_read_with(
+    rel: &str,
+    read: Read,
+    parse: &mut dyn FnMut(&SourceFile) -> Vec<Entity>,
+    values: &mut SharedValues,
+    bodies: Option<Bodies<'_, '_>>,
+    reread: &mut dyn FnMut(&Entity) -> Option<body_text::RawBody<'static>>,
+) -> Vec<Entity> {
     let Read { bytes, mut problems, size, mtime, mut readable, mut whole } = read;
     let probe = &bytes[..bytes.len().min(8192)];
     if readable && memchr::memchr(0, probe).is_some() {
@@ -568,7 +602,7 @@ fn parse_read(
     let text = if readable { text } else { String::new() };
     let lines = LineIndex::new(&text);
     let source = SourceFile { rel, text: &text, lines: &lines, problems: &problems, parseable: readable };
-    let mut entities = dialect.parse(&source);
+    let mut entities = parse(&source);
     for e in &mut entities {
         e.file_size = size;
         e.mtime_ns = mtime;
@@ -578,11 +612,25 @@ fn parse_read(
         e.shrink_to_fit();
         values.share(e);
     }
-    if let Some(mut bodies) = bodies {
-        for e in &entities {
+    if let Some(bodies) = bodies {
+        pass_bodies(&entities, &text, readable && whole, bodies, reread);
+    }
+    entities
+}
+
+/// `bodies` with the entities of one file (`text`; `whole`: its every byte, readable).
+fn pass_bodies(
+    entities: &[Entity],
+    text: &str,
+    whole: bool,
+    mut bodies: Bodies<'_, '_>,
+    reread: &mut dyn FnMut(&Entity) -> Option<body_text::RawBody<'static>>,
+) {
+    {
+        for e in entities {
             // What `body_text::body_bytes` would read, cut from the text in hand when it is the
             // file's bytes (else read as it reads it).
-            let cut = if readable && whole { body_text::body_bytes_in(e, &text) } else { None };
+            let cut = if whole { body_text::body_bytes_in(e, text) } else { None };
             let raw = cut.unwrap_or_else(|| reread(e));
             let body = raw.as_ref().map(|raw| raw.text());
             match &mut bodies {
@@ -600,7 +648,6 @@ fn parse_read(
             }
         }
     }
-    entities
 }
 
 /// Read up to `MAX_READ` bytes and the file's metadata with one open and one `fstat`: the

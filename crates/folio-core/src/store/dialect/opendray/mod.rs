@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, edges_from_view, parse_markdown_view};
+use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, edges_from_view, parse_markdown_view_given};
 use crate::store::model::entity::Entity;
 use crate::store::read::frontmatter::Fields;
 use crate::store::read::frontmatter::view::{Val, View};
@@ -54,7 +54,7 @@ impl Dialect for Opendray {
     }
 
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
-        vec![node(file).0]
+        vec![node(file, None).0]
     }
 
     fn warnings(&self) -> Vec<StoreWarning> {
@@ -70,7 +70,13 @@ impl Opendray {
     /// One node file as an entity, with its frontmatter fields (for a reader that looks at
     /// more of them without parsing the YAML again).
     pub fn parse_node(&self, file: &SourceFile) -> (Entity, Fields) {
-        let (e, fields) = node(file);
+        self.parse_node_given(file, None)
+    }
+
+    /// `parse_node` with the frontmatter's fields already known (`parse_markdown_view_given`):
+    /// a database's node rendered from its row is not parsed back.
+    pub fn parse_node_given(&self, file: &SourceFile, given: Option<Fields>) -> (Entity, Fields) {
+        let (e, fields) = node(file, given.map(View::from_fields));
         (e, fields.into_fields())
     }
 }
@@ -78,8 +84,8 @@ impl Opendray {
 /// One node file as an entity, with its fields as a view of the file's text: loading reads
 /// them without building a JSON map of every node (`View::into_fields` and the checks over it
 /// would copy every key and value of every node: docs/benchmarks.md, "opendray figures").
-fn node<'a>(file: &SourceFile<'a>) -> (Entity, View<'a>) {
-    let p = parse_markdown_view(file, Grammar::Yaml);
+fn node<'a>(file: &SourceFile<'a>, given: Option<View<'a>>) -> (Entity, View<'a>) {
+    let p = parse_markdown_view_given(file, Grammar::Yaml, given);
     let mut e = p.entity;
     let f = &p.fields;
     e.id = f.str("id").unwrap_or_else(|| fallback_id(file.rel));

@@ -2,7 +2,8 @@
 //! (`snapshot`: each visible node rendered as an export file, `rows::Node::render`, with no
 //! file per node) refreshed from the database on every open and by the live poller, and
 //! folio's state (journal, log, undo, ledger). Everything that reads a store (lint, show,
-//! recall, graph, the TUI) parses the snapshot's renderings as it parses a folder's files;
+//! recall, graph, the TUI) parses the snapshot's renderings as it parses a folder's files
+//! (the rows this process just fetched are entities already: `direct`);
 //! every write goes to the database first (`storage`), then to the snapshot. It holds no
 //! password: its marker names the database by its redacted string.
 use std::collections::HashMap;
@@ -339,12 +340,20 @@ fn sync_with(
         .collect();
     let fetched = rows::by_ids(&mut tx, &stale).map_err(sql)?;
     tx.commit().map_err(sql)?;
-    // Rendering is most of a first open: in parallel.
+    // Rendering is a large share of a first open: in parallel. Each node is made an entity
+    // from its row's fields at once (`direct`), not parsed back from its rendering.
     use rayon::prelude::*;
-    let mut rendered: HashMap<String, snapshot::Node> = fetched
+    let dialect = super::OpendrayPg::open(root);
+    let (mut rendered, handed): (HashMap<String, snapshot::Node>, Vec<super::direct::Handed>) = fetched
         .into_par_iter()
-        .map(|n| (n.id.clone(), snapshot::Node { version: Version::default(), rel: n.path(), text: n.render() }))
-        .collect();
+        .map_init(crate::store::model::shared_values::SharedValues::default, |values, n| {
+            let (rel, fields) = (n.path(), n.fields());
+            let text = rows::render_with(&fields, &n.body);
+            let handed = super::direct::Handed::new(&dialect, &rel, &text, fields, values);
+            ((n.id.clone(), snapshot::Node { version: Version::default(), rel, text }), handed)
+        })
+        .unzip();
+    super::direct::hand_over(root, handed);
     let Some((base, texts)) = &base else {
         // Nothing to add to: written whole, and kept for the loader that follows.
         let mut nodes = snapshot::Nodes::with_capacity_and_hasher(versions.len(), Default::default());

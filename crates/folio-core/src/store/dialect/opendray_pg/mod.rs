@@ -5,7 +5,9 @@
 //! each visible node read as the export would write it into one snapshot in folio's state
 //! folder (`mirror`, `snapshot`; no file per node), and parsed from memory as the markdown
 //! export's files are (`Dialect::memory_files`), so that it is read, linted and reviewed as
-//! the export is; written back by `storage::PgStorage`, one transaction per decision.
+//! the export is — save for the rows an open just fetched, made entities from their columns
+//! without parsing their renderings back (`direct`); written back by `storage::PgStorage`,
+//! one transaction per decision.
 use std::path::Path;
 
 use serde_json::json;
@@ -17,6 +19,7 @@ use crate::store::model::entity::Entity;
 
 mod checks;
 pub mod conn;
+pub mod direct;
 pub mod format;
 pub mod spec;
 pub mod mirror;
@@ -29,6 +32,7 @@ pub mod snapshot;
 mod staging;
 pub mod storage;
 pub mod translate;
+mod yaml;
 
 pub use format::KIND;
 
@@ -48,6 +52,19 @@ impl OpendrayPg {
     }
 }
 
+impl OpendrayPg {
+    /// A node's file as an entity, its frontmatter's fields `given` when they are known
+    /// (`direct`: built from the row the text was rendered from), else parsed from it.
+    fn parse_given(&self, file: &SourceFile, given: Option<crate::store::read::frontmatter::Fields>) -> Vec<Entity> {
+        let (mut e, fields) = self.export.parse_node_given(file, given);
+        if let Some(scope) = crate::store::read::frontmatter::get_str(&fields, "scope") {
+            e.tags.push(format!("scope:{scope}").into());
+        }
+        e.problems.extend(checks::node(&fields));
+        vec![e]
+    }
+}
+
 impl Dialect for OpendrayPg {
     fn kind(&self) -> DialectKind {
         KIND
@@ -60,12 +77,14 @@ impl Dialect for OpendrayPg {
     /// As the export reads a node, plus the brain's own guards (`checks`) and the scope as a
     /// `scope:<scope>` tag (the catalog groups by it).
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
-        let (mut e, fields) = self.export.parse_node(file);
-        if let Some(scope) = crate::store::read::frontmatter::get_str(&fields, "scope") {
-            e.tags.push(format!("scope:{scope}").into());
-        }
-        e.problems.extend(checks::node(&fields));
-        vec![e]
+        self.parse_given(file, None)
+    }
+
+    /// A node just read from its row was made an entity then (`direct`): its YAML is not
+    /// parsed back.
+    fn held_entities(&self, rel: &str, text: &str) -> Option<Vec<Entity>> {
+        self.marker.as_ref()?;
+        direct::take(&self.root, rel, text)
     }
 
     fn warnings(&self) -> Vec<StoreWarning> {

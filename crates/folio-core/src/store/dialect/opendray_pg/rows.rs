@@ -7,6 +7,9 @@ use std::collections::HashMap;
 use postgres::GenericClient;
 use serde_json::{Map, Value, json};
 
+/// A node's frontmatter fields (`Node::fields`).
+pub type Fields = Map<String, Value>;
+
 /// One `knowledge_nodes` row (less its embedding) with its edges and sources.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
@@ -261,6 +264,12 @@ impl Node {
     /// The node as an export file: YAML frontmatter of its columns, then its body.
     /// `provenance.aliases` is shown as `aliases` (the schema has no column for them).
     pub fn render(&self) -> String {
+        render_with(&self.fields(), &self.body)
+    }
+
+    /// The frontmatter's fields, in the order the export writes them: what parsing the
+    /// rendering's YAML back gives (`direct`), and what `render` writes.
+    pub fn fields(&self) -> Map<String, Value> {
         let mut m = Map::new();
         m.insert("id".into(), json!(self.id));
         m.insert("kind".into(), json!(self.kind));
@@ -309,14 +318,20 @@ impl Node {
             m.insert("relations".into(), Value::Object(rel));
         }
         m.insert("provenance".into(), Value::Object(provenance));
-        let yaml = serde_yaml_ng::to_string(&Value::Object(m)).unwrap_or_default();
-        format!("---\n{yaml}---\n{}", self.body)
+        m
     }
 
     /// Where the export would put the node's file (its path in the snapshot and the store).
     pub fn path(&self) -> String {
         path_of(&self.kind, self.entity_type.as_deref(), &self.id)
     }
+}
+
+/// An export file of these frontmatter fields (`Node::fields`) and this body.
+pub fn render_with(fields: &Map<String, Value>, body: &str) -> String {
+    // The common shapes written directly (`yaml`), the same bytes serde_yaml_ng writes.
+    let yaml = super::yaml::write(fields).unwrap_or_else(|| serde_yaml_ng::to_string(fields).unwrap_or_default());
+    format!("---\n{yaml}---\n{body}")
 }
 
 /// `entities/<entity_type>/<id>.md`, `playbooks/<id>.md`, …; an id that is not a plain file

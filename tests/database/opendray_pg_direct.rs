@@ -1,0 +1,107 @@
+//! Rows straight into the model (`opendray_pg::direct`): a first open hands each node's
+//! fields to the loader as built from its row, where any later open without the store cache
+//! parses the same rendering back from the snapshot. Every output must be the same either
+//! way, over rows of every shape.
+use crate::support::opendray_seed as seed;
+
+use std::path::Path;
+use std::process::Output;
+
+fn folio(state: &Path, args: &[&str], no_cache: bool) -> Output {
+    let mut c = crate::support::folio_in(state);
+    c.args(args).env("FOLIO_STATE_DIR", state.join("folio-state"));
+    if no_cache {
+        c.env("FOLIO_NO_CACHE", "1");
+    }
+    c.output().unwrap()
+}
+
+/// What a command printed and how it ended, less the timings (`…_ms` numbers).
+fn outcome(o: &Output) -> String {
+    let out = String::from_utf8_lossy(&o.stdout);
+    let mut kept = String::with_capacity(out.len());
+    let mut rest: &str = &out;
+    while let Some(at) = rest.find("_ms\":") {
+        let (head, tail) = rest.split_at(at + 5);
+        kept.push_str(head);
+        let tail = tail.trim_start();
+        let n = tail.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(tail.len());
+        kept.push('…');
+        rest = &tail[n..];
+    }
+    kept.push_str(rest);
+    format!("{:?}\n{kept}\n{}", o.status.code(), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Nodes of every column shape beside the homelab brain: null and present optional columns,
+/// unicode and multi-line titles and bodies, titles YAML would read as other types unless
+/// quoted, nested and odd provenance (aliases, tags, numbers, nulls, booleans), every edge
+/// type, fact sources, counters, an archived node, and characters YAML escapes (carriage
+/// return, NEL, a BOM) whose fields are parsed back rather than handed over.
+fn shapes(c: &mut postgres::Client) {
+    c.batch_execute(
+        r##"INSERT INTO knowledge_nodes (id, kind, entity_type, title, body, scope, scope_key, maturity, confidence, provenance, last_used_at, use_count, success_count, failure_count, enabled) VALUES
+          ('ent-uni', 'entity', 'person', 'Zoë Ålander — 東京 🚀', E'# Zoë\n\nWorks on [[svc-pg]] and [the client](tool-y).\n\n```\ncode: yes\n```\n', 'domain', 'людей', 'fact', 1, '{"aliases": ["Zoe", "ゾエ"], "tags": ["people", "ops"], "source": "distiller", "weights": [1, 2.5, -3], "nested": {"a": {"b": null, "c": true}}, "lifecycle": "stale"}', now() - interval '3 days', 4, 2, 1, false),
+          ('ent-yaml', 'entity', 'decision', 'yes', E'line one\r\nline two\n', 'project', 'k: v', 'candidate', 0, '{"note": "null", "n": "1.0", "t": "true", "empty": "", "quote": "it''s \"quoted\"", "colon": "a: b", "dash": "- x", "hash": "# not a comment"}', NULL, 0, 0, 0, true),
+          ('ent-multi', 'entity', 'tech', E'Two\nlines', E'Body with trailing spaces   \n\n\n', 'global', '', 'skill', 0.333333, '{"multi": "a\nb\n", "lead": "  spaced", "aliases": []}', NULL, 0, 0, 0, true),
+          ('fact-odd', 'fact', NULL, E'Carriage\rreturn and NEL\u0085 and BOM\ufeff', 'Odd.', 'project', 'homelab', 'fact', 0.5, '{"why": "tab\there"}', NULL, 0, 0, 0, true),
+          ('fact-empty', 'fact', NULL, '', '', 'project', '', 'fact', NULL, '{}', NULL, 0, 0, 0, true),
+          ('pb-1', 'playbook', NULL, '1.0', E'1. step\n2. step\n', 'project', 'homelab', 'playbook', 0.99, '{"big": 12345678901234567890, "small": -1e-9}', NULL, 0, 0, 0, true),
+          ('sk-used', 'skill', NULL, 'Used skill: rotate', 'steps', 'global', '', 'skill', NULL, '{"lifecycle": "auto-disabled"}', now() - interval '1 day', 17, 12, 5, false);
+        INSERT INTO knowledge_nodes (id, kind, entity_type, title, body, maturity, provenance, archived_at) VALUES
+          ('ent-gone', 'entity', 'host', 'Retired host', 'Gone.', 'fact', '{"archived_reason": "decommissioned"}', now() - interval '2 days');
+        INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES
+          ('ent-uni', 'runs_on', 'host-a'), ('ent-uni', 'uses', 'tool-x'), ('ent-uni', 'about', 'svc-pg'),
+          ('ent-uni', 'part_of', 'ent-multi'), ('ent-uni', 'depends_on', 'svc-pg'), ('ent-uni', 'supersedes', 'ent-gone'),
+          ('ent-uni', 'derived_from', 'fact-odd'), ('ent-uni', 'used_by', 'sk-used'),
+          ('ent-yaml', 'supersedes', 'ent-multi'), ('ent-yaml', 'supersedes', 'fact-empty'),
+          ('fact-odd', 'derived_from', 'ent-gone'), ('ent-gone', 'runs_on', 'host-a');
+        INSERT INTO knowledge_fact_sources (node_id, memory_id) VALUES
+          ('fact-odd', 'mem-9'), ('fact-odd', 'mem-10'), ('fact-empty', 'mém-ü'), ('ent-uni', 'mem-1');"##,
+    )
+    .unwrap();
+}
+
+/// Each command in a state folder of its own, first on an empty one (the first open: the rows
+/// go straight into the model), then again in the same folder without the store cache (the
+/// snapshot's renderings parsed back): the same output, byte for byte. A merged node is made
+/// first, through folio itself, so its rows (archived, its edges moved) are among those read.
+#[test]
+fn a_first_open_reads_rows_as_the_renderings_parse_back() {
+    let Some((pg, mut c, url)) = seed::brain() else { return };
+    shapes(&mut c);
+    let setup = tempfile::tempdir().unwrap();
+    let merged = folio(setup.path(), &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"], false);
+    assert!(merged.status.success(), "merge: {}", outcome(&merged));
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["stats", &url, "--json"],
+        vec!["stats", &url, "--archived", "--json"],
+        vec!["show", &url, "ent-uni", "--json"],
+        vec!["show", &url, "ent-yaml", "--json"],
+        vec!["show", &url, "ent-multi", "--json"],
+        vec!["show", &url, "fact-odd", "--json"],
+        vec!["show", &url, "fact-empty", "--json"],
+        vec!["show", &url, "pb-1", "--json"],
+        vec!["show", &url, "sk-used", "--json"],
+        vec!["show", &url, "svc-pg", "--json"],
+        vec!["show", &url, "svc-pg-dup", "--archived", "--json"],
+        vec!["show", &url, "ent-gone", "--archived", "--json"],
+        vec!["show", &url, "ent-uni"],
+        vec!["lint", &url, "--format", "json"],
+        vec!["lint", &url, "--archived", "--format", "json"],
+        vec!["review", &url, "list", "--json"],
+        vec!["graph", &url, "--format", "json"],
+        vec!["recall", &url, "postgres"],
+        vec!["recall", &url, "Zoë"],
+    ];
+    for args in commands {
+        let state = tempfile::tempdir().unwrap();
+        let first = folio(state.path(), &args, false);
+        let root = state.path().join("folio-state/databases");
+        assert!(root.is_dir(), "{args:?}: no database folder after the first open: {}", outcome(&first));
+        let again = folio(state.path(), &args, true);
+        assert_eq!(outcome(&first), outcome(&again), "{args:?}: the first open and a parse of the snapshot differ");
+        assert!(first.status.success() || first.status.code() == Some(1), "{args:?}: {}", outcome(&first));
+    }
+    drop(pg);
+}
