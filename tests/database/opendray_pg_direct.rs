@@ -3,17 +3,18 @@
 //! parses the same rendering back from the snapshot. Every output must be the same either
 //! way, over rows of every shape.
 use crate::support::opendray_seed as seed;
+use crate::support::pg::folio_db;
 
 use std::path::Path;
 use std::process::Output;
 
 fn folio(state: &Path, args: &[&str], no_cache: bool) -> Output {
-    let mut c = crate::support::folio_in(state);
-    c.args(args).env("FOLIO_STATE_DIR", state.join("folio-state"));
+    let folio_state = state.join("folio-state");
+    let mut env = vec![("FOLIO_STATE_DIR", folio_state.to_str().unwrap())];
     if no_cache {
-        c.env("FOLIO_NO_CACHE", "1");
+        env.push(("FOLIO_NO_CACHE", "1"));
     }
-    c.output().unwrap()
+    folio_db(state, args, &env)
 }
 
 /// What a command printed and how it ended, less the timings (`…_ms` numbers).
