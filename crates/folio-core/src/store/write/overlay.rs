@@ -17,7 +17,8 @@ impl Store {
     /// field set), only theirs are resolved again and every other entity is shared with `self`;
     /// else every link is resolved again.
     pub fn overlaid(&self, writes: &[Write]) -> Store {
-        let mut copy = self.copy_to_patch(Arc::new(writes.iter().map(|w| (w.path.clone(), w.after.is_some())).collect()));
+        let mut copy =
+            self.copy_to_patch(Arc::new(writes.iter().map(|w| (w.path.clone(), w.after.is_some())).collect()));
         let plan = copy.plan_writes(writes);
         copy.apply_plan(plan);
         copy
