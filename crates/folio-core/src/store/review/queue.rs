@@ -244,14 +244,29 @@ impl TextFacts {
 
     /// The hash as the inbox and the ledger write it: `sha256:<hex>`.
     pub fn hash_text(&self) -> String {
+        self.hash_chars().as_str().to_string()
+    }
+
+    /// `hash_text` without allocating (the inbox asks it of every entity).
+    pub fn hash_chars(&self) -> HashChars {
         const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut out = String::with_capacity(7 + 64);
-        out.push_str("sha256:");
-        for b in self.hash {
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 15)] as char);
+        let mut out = [0u8; 71];
+        out[..7].copy_from_slice(b"sha256:");
+        for (k, b) in self.hash.iter().enumerate() {
+            out[7 + 2 * k] = HEX[usize::from(b >> 4)];
+            out[8 + 2 * k] = HEX[usize::from(b & 15)];
         }
-        out
+        HashChars(out)
+    }
+}
+
+/// An entity's hash as text (`TextFacts::hash_chars`), on the stack.
+pub struct HashChars([u8; 71]);
+
+impl HashChars {
+    pub fn as_str(&self) -> &str {
+        // Only ASCII is ever written into it.
+        std::str::from_utf8(&self.0).unwrap_or_default()
     }
 }
 
@@ -352,6 +367,14 @@ impl<'a> Builder<'a> {
 
     /// Entity `idx`'s queue item, given its text facts; `None` when it awaits no decision.
     pub fn item(&self, idx: EntityIdx, facts: &TextFacts) -> Option<QueueItem> {
+        let mut item = QueueItem::default();
+        self.item_into(idx, facts, &mut item).then_some(item)
+    }
+
+    /// `item`, written over `out` (whose text and lists keep their capacity, so a listing that
+    /// reuses one item allocates nothing per entity; issue 44); false, with `out` left
+    /// unspecified, when the entity awaits no decision.
+    pub fn item_into(&self, idx: EntityIdx, facts: &TextFacts, out: &mut QueueItem) -> bool {
         let store = self.store;
         let ledger = self.ledger;
         let i = idx as usize;
@@ -360,24 +383,26 @@ impl<'a> Builder<'a> {
         // deprecated status, an inactive field): a person settles them, folio does not.
         let conflict = ledger.conflict(&e.id);
         if e.escapes_root() {
-            return None;
+            return false;
         }
-        let hash = facts.hash_text();
-        if conflict.is_none() && ledger.vetoed_form(&hash) {
-            return None;
+        let hash = facts.hash_chars();
+        let hash = hash.as_str();
+        if conflict.is_none() && ledger.vetoed_form(hash) {
+            return false;
         }
         let last = self.latest.get(e.id.as_str());
         // Out of the active set stays out — unless someone changed it after a person vetoed
         // or forgot it (a veto that leaves the file in place records the text it wrote).
         let edited_after_veto =
-            last.is_some_and(|r| !is_approval(&r.verdict) && r.after.as_ref().is_some_and(|a| *a != hash));
+            last.is_some_and(|r| !is_approval(&r.verdict) && r.after.as_ref().is_some_and(|a| a != hash));
         let inactive =
             e.status.as_deref().is_some_and(|s| store.kind().spec().inactive_statuses.contains(&s)) || facts.inactive;
         if inactive && !edited_after_veto && conflict.is_none() {
-            return None;
+            return false;
         }
         let hidden = e.problems.iter().any(|p| p.rule == rule::CONTROL_CHARS);
-        let mut reasons = Vec::new();
+        let reasons = &mut out.reasons;
+        reasons.clear();
         if hidden {
             reasons.push(Reason::HiddenContent);
         }
@@ -394,11 +419,7 @@ impl<'a> Builder<'a> {
         if mine().any(|x| x.severity == Severity::Error) {
             reasons.push(Reason::LintError);
         }
-        let approved = ledger
-            .last_approval(&e.id)
-            .or_else(|| self.logged_approval.get(e.id.as_str()).copied())
-            .map(|r| r.hash.clone());
-        let decided_on = |r: &VerdictRecord| r.hash == hash || r.after.as_deref() == Some(hash.as_str());
+        let decided_on = |r: &VerdictRecord| r.hash == hash || r.after.as_deref() == Some(hash);
         match last {
             // The store's own fields say a person reviewed it as it stands (OKF `verified`).
             None if facts.reviewed => {}
@@ -411,39 +432,64 @@ impl<'a> Builder<'a> {
             Some(r) if is_approval(&r.verdict) => reasons.clear(),
             Some(_) => reasons.clear(),
         }
-        let verdicts: Vec<String> =
-            conflict.iter().flatten().map(|r| format!("{} by {} at {}", r.verdict, r.by, r.ts)).collect();
-        if !verdicts.is_empty() {
+        out.verdicts.clear();
+        out.verdicts.extend(conflict.iter().flatten().map(|r| format!("{} by {} at {}", r.verdict, r.by, r.ts)));
+        if !out.verdicts.is_empty() {
             reasons.retain(|r| !matches!(r, Reason::ChangedSinceApproval | Reason::ChangedSinceVeto));
             reasons.insert(0, Reason::VerdictConflict);
         }
         if reasons.is_empty() {
-            return None;
+            return false;
         }
-        let findings = mine().map(|x| format!("{}: {}", x.rule, x.message)).collect();
-        Some(QueueItem {
-            idx,
-            id: e.id.clone(),
-            title: e.title.clone(),
-            path: e.path.clone(),
-            kind: e.kind.as_deref().map(String::from),
-            status: e.status.as_deref().map(str::to_string),
-            priority: priority(&reasons),
-            reasons,
-            age_days: e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, self.today)),
-            author: facts.author.as_deref().map(String::from),
-            session: facts.session.as_deref().map(String::from),
-            sources: e.sources.len(),
-            evidence: facts.evidence,
-            confidence: e.confidence,
-            findings,
-            hidden_content: hidden,
-            hash,
-            approved_hash: approved,
-            verdicts,
-            duplicate_of,
-            contradiction_with,
-        })
+        let approved = ledger
+            .last_approval(&e.id)
+            .or_else(|| self.logged_approval.get(e.id.as_str()).copied())
+            .map(|r| r.hash.as_str());
+        // Each finding written over the text the last item left in its place.
+        let n = mine().count();
+        out.findings.truncate(n);
+        for (k, x) in mine().enumerate() {
+            use std::fmt::Write as _;
+            if k == out.findings.len() {
+                out.findings.push(String::new());
+            }
+            let f = &mut out.findings[k];
+            f.clear();
+            let _ = write!(f, "{}: {}", x.rule, x.message);
+        }
+        out.idx = idx;
+        set(&mut out.id, &e.id);
+        set(&mut out.title, &e.title);
+        set(&mut out.path, &e.path);
+        set_option(&mut out.kind, e.kind.as_deref());
+        set_option(&mut out.status, e.status.as_deref());
+        out.priority = priority(&out.reasons);
+        out.age_days = e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, self.today));
+        set_option(&mut out.author, facts.author.as_deref());
+        set_option(&mut out.session, facts.session.as_deref());
+        out.sources = e.sources.len();
+        out.evidence = facts.evidence;
+        out.confidence = e.confidence;
+        out.hidden_content = hidden;
+        set(&mut out.hash, hash);
+        set_option(&mut out.approved_hash, approved);
+        out.duplicate_of = duplicate_of;
+        out.contradiction_with = contradiction_with;
+        true
+    }
+}
+
+/// `to` made `from`, in the capacity it has.
+fn set(to: &mut String, from: &str) {
+    to.clear();
+    to.push_str(from);
+}
+
+/// `set` for an optional text: `None` drops what `to` held, `Some` reuses it.
+fn set_option(to: &mut Option<String>, from: Option<&str>) {
+    match (to.as_mut(), from) {
+        (Some(t), Some(f)) => set(t, f),
+        (_, f) => *to = f.map(String::from),
     }
 }
 
