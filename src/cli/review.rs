@@ -186,13 +186,7 @@ pub struct Select {
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let path = a.path.as_deref();
     match a.command {
-        Sub::List { json, filter, group } => {
-            // The inbox's reasons take lint's content rules: a load from the files tokenises the
-            // bodies as it reads them, as `folio lint` does, rather than lint reading every body
-            // again (issue 44).
-            let reads = folio_core::store::Reads::TermsIf(&content_rules_on);
-            list(g, super::common::open_store_as_is_reading(g, path, reads)?, json, filter.as_deref(), group)
-        }
+        Sub::List { json, filter, group } => list(g, open_store_as_is(g, path)?, json, filter.as_deref(), group),
         Sub::Show { id, json } => show(&open_store_as_is(g, path)?, &id, json),
         Sub::Approve { ids, over, kind, select } => decide(g, path, ids, Verdict::Approve { over, kind }, select),
         Sub::Veto { ids, reason, select } => decide(g, path, ids, Verdict::Veto { reason }, select),
@@ -237,16 +231,17 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     }
 }
 
-/// Whether the store's lint config leaves a content rule on (they read every body).
-fn content_rules_on(root: &std::path::Path, kind: folio_core::store::dialect::DialectKind) -> bool {
-    folio_core::store::lint::LintConfig::load(root, kind).map_or(true, |c| c.reads_bodies())
-}
-
 fn parse_grouping(s: &str) -> Result<Grouping, String> {
     Grouping::parse(s).ok_or_else(|| format!("`{s}`: group by `author` or `session`"))
 }
 
-fn list(g: &Global, mut store: Store, as_json: bool, filter: Option<&str>, group: Option<Grouping>) -> anyhow::Result<u8> {
+fn list(
+    g: &Global,
+    mut store: Store,
+    as_json: bool,
+    filter: Option<&str>,
+    group: Option<Grouping>,
+) -> anyhow::Result<u8> {
     let filter = Filter::parse(filter.unwrap_or("")).map_err(anyhow::Error::msg)?;
     let cache = g.cache.as_ref();
     let keep = |i: &queue::QueueItem| filter.matches(i);

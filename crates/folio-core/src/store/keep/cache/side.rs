@@ -183,7 +183,11 @@ impl<R: Read> Opened<R> {
 
     /// `next_streamed` through `seed`, which may make of the section something else than the
     /// value written (`KeptInOrder`: which records hold, without the keys).
-    pub fn next_streamed_seed<T>(&mut self, name: &str, seed: impl for<'de> serde::de::DeserializeSeed<'de, Value = T>) -> Result<T, String> {
+    pub fn next_streamed_seed<T>(
+        &mut self,
+        name: &str,
+        seed: impl for<'de> serde::de::DeserializeSeed<'de, Value = T>,
+    ) -> Result<T, String> {
         use bincode::Options;
         let (len, crc) = section_head(&mut self.r)?;
         let checked = Checked { inner: (&mut self.r).take(len), crc: crc32fast::Hasher::new(), read: 0 };
