@@ -235,20 +235,14 @@ fn parse_grouping(s: &str) -> Result<Grouping, String> {
     Grouping::parse(s).ok_or_else(|| format!("`{s}`: group by `author` or `session`"))
 }
 
-fn list(
-    g: &Global,
-    mut store: Store,
-    as_json: bool,
-    filter: Option<&str>,
-    group: Option<Grouping>,
-) -> anyhow::Result<u8> {
+fn list(g: &Global, store: Store, as_json: bool, filter: Option<&str>, group: Option<Grouping>) -> anyhow::Result<u8> {
     let filter = Filter::parse(filter.unwrap_or("")).map_err(anyhow::Error::msg)?;
     let cache = g.cache.as_ref();
     let keep = |i: &queue::QueueItem| filter.matches(i);
     // Items are built as they are written (`Listing`), not held: the inbox of a large store is
     // 100k items.
     let (written, spent) =
-        folio_core::store::keep::cache::hashes::inbox_listed(cache, &mut store, &keep, |listing, warnings| {
+        folio_core::store::keep::cache::hashes::inbox_listed(cache, &store, &keep, |listing, warnings| {
             for w in warnings {
                 eprintln!("folio: cache: {}", super::escape::line(w));
             }

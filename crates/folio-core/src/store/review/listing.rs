@@ -58,7 +58,9 @@ impl<'a> Listing<'a> {
                     keys.push((it.priority, it.age_days.unwrap_or(i64::MAX), it.idx));
                 }
             }
-            keys.sort_by_key(|&(tier, age, _)| (tier, age));
+            // Entities were pushed in store order: sorted on all three, the result is the stable
+            // sort on the first two, without the stable sort's buffer of half the keys.
+            keys.sort_unstable();
             (keys.into_iter().map(|(_, _, idx)| idx).collect(), None)
         };
         let counts = ALL.into_iter().zip(n).filter(|(_, c)| *c > 0).collect();

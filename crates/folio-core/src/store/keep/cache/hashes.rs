@@ -130,11 +130,10 @@ pub struct Spent {
 /// The review inbox as `inbox` gives it, the items `keep` takes, handed to `with` as a listing
 /// that builds each item as it is read rather than holding them (`listing::Listing`; a store in
 /// a git repository, whose items are attributed all at once, is held) with the cache's
-/// warnings. Returns what `with` returns and what the listing used. The store is left without
-/// its entities' links (`drop_links`): it is for a command that lists the inbox and ends.
+/// warnings. Returns what `with` returns and what the listing used.
 pub fn inbox_listed<R>(
     cache: Option<&Cache>,
-    store: &mut Store,
+    store: &Store,
     keep: &dyn Fn(&QueueItem) -> bool,
     with: impl FnOnce(&Listing<'_>, &[String]) -> R,
 ) -> (R, Spent) {
@@ -145,9 +144,6 @@ pub fn inbox_listed<R>(
     let report = lint::lint_remembering(store, &config, &|| super::profiles::open(cache, store).0, &memo);
     memo.save();
     let mut warnings = memo.warnings();
-    drop(memo);
-    drop_links(store);
-    let store = &*store;
     let mut facts = Facts::open(cache, store);
     facts.computed = queue::complete_facts(store, &mut facts.slots, 0..store.entities.len());
     facts.save(cache, store);
@@ -163,19 +159,6 @@ pub fn inbox_listed<R>(
         with(&listing, &warnings)
     };
     (out, Spent { _report: report, _facts: facts })
-}
-
-/// Every entity's links dropped, where the store alone holds the entity. Lint is the last to
-/// read them: the queue reads none (its items, facts and order come from the entities' fields,
-/// problems and files), so the facts and the listing are made in the memory the links held
-/// rather than above it (issue 44: a 100k store's links are a fifth of it, and the inbox's peak
-/// was the store plus what the listing adds).
-fn drop_links(store: &mut Store) {
-    for e in &mut store.entities {
-        if let Some(e) = std::sync::Arc::get_mut(e) {
-            e.links = Vec::new();
-        }
-    }
 }
 
 /// One batch of the inbox built in batches (`inbox_in_batches`).
