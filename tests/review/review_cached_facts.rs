@@ -81,3 +81,120 @@ fn a_file_changed_in_size_or_mtime_is_read_again_not_taken_from_the_cache() {
     assert_eq!(text, list(&home, &root, false).1);
     assert_eq!(author_of(&listed, "note-8"), "agent-a");
 }
+
+/// `folio review list` (`--json` or text, with `filter`) with the cache in `home` (or none): its
+/// output and what it said on stderr.
+fn listed(home: &Path, root: &Path, cached: bool, json: bool, filter: &str) -> (String, String) {
+    let mut c = support::folio_in(home);
+    c.args(["review"]).arg(root).arg("list").env("FOLIO_NOW", support::PINNED_NOW);
+    if json {
+        c.arg("--json");
+    }
+    if !filter.is_empty() {
+        c.args(["--filter", filter]);
+    }
+    if !cached {
+        c.env("FOLIO_NO_CACHE", "1");
+    }
+    let out = c.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// Note `i` of the varied vault: (status, kind, author, broken links), each varying on its own
+/// cycle, so neighbours in the queue's order differ in every field an item carries.
+fn varied(i: usize) -> (Option<&'static str>, Option<&'static str>, Option<&'static str>, usize) {
+    let status = [None, Some("draft"), None, Some("proposed"), Some("mature")][i % 5];
+    let kind = [None, Some("idea"), Some("person")][i % 3];
+    let author = [Some("agent-a"), None, Some("agent-bee"), Some("someone with a longer name")][i % 4];
+    (status, kind, author, i % 7 % 3)
+}
+
+fn varied_note(i: usize) -> String {
+    let (status, kind, author, broken) = varied(i);
+    let mut front = format!("title: Varied {i}\nupdated: 2026-{:02}-{:02}\n", 1 + i % 11, 1 + i % 27);
+    for (key, value) in [("status", status), ("type", kind), ("author", author)] {
+        if let Some(v) = value {
+            front.push_str(&format!("{key}: {v}\n"));
+        }
+    }
+    let links: String = (0..broken).map(|k| format!(" [[missing-{i}-{k}]]")).collect();
+    format!("---\n{front}---\n# Varied {i}\n\nNote {i} links [[varied-{}]]{links}.\n", (i + 1) % NOTES)
+}
+
+/// Every queued item of a JSON listing carries its own note's fields, not a neighbour's (the
+/// listing builds each item over the last one).
+fn assert_items_are_their_notes(json: &str) {
+    let v: Value = serde_json::from_str(json).unwrap();
+    let items = v["items"].as_array().unwrap();
+    assert!(!items.is_empty());
+    for item in items {
+        let i: usize = item["id"].as_str().unwrap().trim_start_matches("varied-").parse().unwrap();
+        let (_, kind, author, broken) = varied(i);
+        assert_eq!(item["kind"].as_str(), kind, "{item}");
+        assert_eq!(item["author"].as_str(), author, "{item}");
+        let findings = item["findings"].as_array().unwrap();
+        let broken_found = findings.iter().filter(|f| f.as_str().unwrap().starts_with("broken-link")).count();
+        assert_eq!(broken_found, broken, "{item}");
+    }
+}
+
+#[test]
+fn the_listing_is_the_same_from_the_cache_under_every_filter_and_a_damaged_side_file_is_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
+    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    for i in 0..NOTES {
+        let p = root.join(format!("varied-{i}.md"));
+        std::fs::write(&p, varied_note(i)).unwrap();
+        set_mtime(&p, hour_ago);
+    }
+    let home = dir.path().join("home");
+    let filters = ["", "reason:draft", "reason:lint-error", "type:idea", "author:bee", "older:300d", "varied 1"];
+    // The cache written once, then every listing from it equals the listing from the files.
+    listed(&home, &root, true, true, "");
+    for filter in filters {
+        for json in [true, false] {
+            let (cached, warned) = listed(&home, &root, true, json, filter);
+            assert!(warned.is_empty(), "{warned}");
+            assert_eq!(cached, listed(&home, &root, false, json, filter).0, "filter {filter:?}, json {json}");
+            if json && filter.is_empty() {
+                assert_items_are_their_notes(&cached);
+            }
+        }
+    }
+
+    // A draft made mature: its reasons are computed again (no longer `draft`), not taken from
+    // the cache.
+    let victim = root.join("varied-1.md");
+    let text = std::fs::read_to_string(&victim).unwrap().replace("status: draft", "status: mature");
+    std::fs::write(&victim, text).unwrap();
+    set_mtime(&victim, hour_ago + Duration::from_secs(600));
+    let (json, _) = listed(&home, &root, true, true, "");
+    let v: Value = serde_json::from_str(&json).unwrap();
+    let item = v["items"].as_array().unwrap().iter().find(|i| i["id"] == "varied-1");
+    assert!(item.is_none_or(|i| !i["reasons"].as_array().unwrap().iter().any(|r| r == "draft")), "{item:?}");
+    assert_eq!(json, listed(&home, &root, false, true, "").0);
+
+    // The side file damaged: a warning naming it, the listing as from the files, and the file
+    // written again whole (the next run says nothing).
+    let side: Vec<std::path::PathBuf> = ignore::WalkBuilder::new(&home)
+        .hidden(false)
+        .build()
+        .flatten()
+        .map(|e| e.into_path())
+        .filter(|p| p.to_string_lossy().ends_with(".folio-hashes"))
+        .collect();
+    assert_eq!(side.len(), 1);
+    let mut bytes = std::fs::read(&side[0]).unwrap();
+    let at = bytes.len() - 40;
+    bytes[at] ^= 0x5a;
+    std::fs::write(&side[0], &bytes).unwrap();
+    let (damaged, warned) = listed(&home, &root, true, true, "");
+    assert!(warned.contains(&side[0].display().to_string()) && warned.contains("ignored"), "{warned}");
+    assert_eq!(damaged, listed(&home, &root, false, true, "").0);
+    let (again, warned) = listed(&home, &root, true, false, "");
+    assert!(warned.is_empty(), "rebuilt: {warned}");
+    assert_eq!(again, listed(&home, &root, false, false, "").0);
+}

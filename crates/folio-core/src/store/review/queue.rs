@@ -244,14 +244,29 @@ impl TextFacts {
 
     /// The hash as the inbox and the ledger write it: `sha256:<hex>`.
     pub fn hash_text(&self) -> String {
+        self.hash_chars().as_str().to_string()
+    }
+
+    /// `hash_text` without allocating (the inbox asks it of every entity).
+    pub fn hash_chars(&self) -> HashChars {
         const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut out = String::with_capacity(7 + 64);
-        out.push_str("sha256:");
-        for b in self.hash {
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 15)] as char);
+        let mut out = [0u8; 71];
+        out[..7].copy_from_slice(b"sha256:");
+        for (k, b) in self.hash.iter().enumerate() {
+            out[7 + 2 * k] = HEX[usize::from(b >> 4)];
+            out[8 + 2 * k] = HEX[usize::from(b & 15)];
         }
-        out
+        HashChars(out)
+    }
+}
+
+/// An entity's hash as text (`TextFacts::hash_chars`), on the stack.
+pub struct HashChars([u8; 71]);
+
+impl HashChars {
+    pub fn as_str(&self) -> &str {
+        // Only ASCII is ever written into it.
+        std::str::from_utf8(&self.0).unwrap_or_default()
     }
 }
 
@@ -318,7 +333,11 @@ pub struct Builder<'a> {
     ledger: &'a Ledger,
     latest: std::collections::HashMap<&'a str, &'a VerdictRecord>,
     logged_approval: std::collections::HashMap<&'a str, &'a VerdictRecord>,
-    findings_of: Vec<Vec<&'a lint::Finding>>,
+    /// Every finding on an entity, grouped by entity in report order: entity `i`'s are
+    /// `findings[findings_start[i]..findings_start[i + 1]]` (two tables rather than a list per
+    /// entity: 100k lists were ≈ 50 bytes per entity of the inbox's peak, issue 44).
+    findings: Vec<&'a lint::Finding>,
+    findings_start: Vec<u32>,
     today: time::Date,
 }
 
@@ -330,10 +349,25 @@ impl<'a> Builder<'a> {
         latest.extend(verdicts.ledger.latest());
         // Each entity's findings and the store log's newest approval, gathered once: looked up
         // per entity by a scan of all of them, the inbox was quadratic in the store's size.
-        let mut findings_of: Vec<Vec<&lint::Finding>> = vec![Vec::new(); store.entities.len()];
+        let n = store.entities.len();
+        let of = |f: &lint::Finding| f.entity.map(|i| i as usize).filter(|&i| i < n);
+        let mut findings_start = vec![0u32; n + 1];
+        for i in report.findings.iter().filter_map(of) {
+            findings_start[i + 1] += 1;
+        }
+        for i in 0..n {
+            findings_start[i + 1] += findings_start[i];
+        }
+        // Each entity's next free place, then filled in report order.
+        let mut next = findings_start.clone();
+        let mut findings: Vec<&lint::Finding> = Vec::new();
+        if let Some(first) = report.findings.first() {
+            findings = vec![first; findings_start[n] as usize];
+        }
         for f in &report.findings {
-            if let Some(list) = f.entity.and_then(|i| findings_of.get_mut(i as usize)) {
-                list.push(f);
+            if let Some(i) = of(f) {
+                findings[next[i] as usize] = f;
+                next[i] += 1;
             }
         }
         let mut logged_approval = std::collections::HashMap::new();
@@ -345,13 +379,22 @@ impl<'a> Builder<'a> {
             ledger: &verdicts.ledger,
             latest,
             logged_approval,
-            findings_of,
+            findings,
+            findings_start,
             today: crate::store::write::audit::now().date(),
         }
     }
 
     /// Entity `idx`'s queue item, given its text facts; `None` when it awaits no decision.
     pub fn item(&self, idx: EntityIdx, facts: &TextFacts) -> Option<QueueItem> {
+        let mut item = QueueItem::default();
+        self.item_into(idx, facts, &mut item).then_some(item)
+    }
+
+    /// `item`, written over `out` (whose text and lists keep their capacity, so a listing that
+    /// reuses one item allocates nothing per entity; issue 44); false, with `out` left
+    /// unspecified, when the entity awaits no decision.
+    pub fn item_into(&self, idx: EntityIdx, facts: &TextFacts, out: &mut QueueItem) -> bool {
         let store = self.store;
         let ledger = self.ledger;
         let i = idx as usize;
@@ -360,29 +403,32 @@ impl<'a> Builder<'a> {
         // deprecated status, an inactive field): a person settles them, folio does not.
         let conflict = ledger.conflict(&e.id);
         if e.escapes_root() {
-            return None;
+            return false;
         }
-        let hash = facts.hash_text();
-        if conflict.is_none() && ledger.vetoed_form(&hash) {
-            return None;
+        let hash = facts.hash_chars();
+        let hash = hash.as_str();
+        if conflict.is_none() && ledger.vetoed_form(hash) {
+            return false;
         }
         let last = self.latest.get(e.id.as_str());
         // Out of the active set stays out — unless someone changed it after a person vetoed
         // or forgot it (a veto that leaves the file in place records the text it wrote).
         let edited_after_veto =
-            last.is_some_and(|r| !is_approval(&r.verdict) && r.after.as_ref().is_some_and(|a| *a != hash));
+            last.is_some_and(|r| !is_approval(&r.verdict) && r.after.as_ref().is_some_and(|a| a != hash));
         let inactive =
             e.status.as_deref().is_some_and(|s| store.kind().spec().inactive_statuses.contains(&s)) || facts.inactive;
         if inactive && !edited_after_veto && conflict.is_none() {
-            return None;
+            return false;
         }
         let hidden = e.problems.iter().any(|p| p.rule == rule::CONTROL_CHARS);
-        let mut reasons = Vec::new();
+        let reasons = &mut out.reasons;
+        reasons.clear();
         if hidden {
             reasons.push(Reason::HiddenContent);
         }
         reasons.extend(facts.reasons.iter().copied());
-        let mine = || self.findings_of[i].iter().copied();
+        let mine =
+            || self.findings[self.findings_start[i] as usize..self.findings_start[i + 1] as usize].iter().copied();
         let duplicate_of = mine().find(|x| x.rule == lint::near_duplicate::RULE).and_then(|x| x.other);
         if duplicate_of.is_some() || mine().any(|x| x.rule == lint::near_duplicate::RULE) {
             reasons.push(Reason::NearDuplicate);
@@ -394,11 +440,7 @@ impl<'a> Builder<'a> {
         if mine().any(|x| x.severity == Severity::Error) {
             reasons.push(Reason::LintError);
         }
-        let approved = ledger
-            .last_approval(&e.id)
-            .or_else(|| self.logged_approval.get(e.id.as_str()).copied())
-            .map(|r| r.hash.clone());
-        let decided_on = |r: &VerdictRecord| r.hash == hash || r.after.as_deref() == Some(hash.as_str());
+        let decided_on = |r: &VerdictRecord| r.hash == hash || r.after.as_deref() == Some(hash);
         match last {
             // The store's own fields say a person reviewed it as it stands (OKF `verified`).
             None if facts.reviewed => {}
@@ -411,39 +453,64 @@ impl<'a> Builder<'a> {
             Some(r) if is_approval(&r.verdict) => reasons.clear(),
             Some(_) => reasons.clear(),
         }
-        let verdicts: Vec<String> =
-            conflict.iter().flatten().map(|r| format!("{} by {} at {}", r.verdict, r.by, r.ts)).collect();
-        if !verdicts.is_empty() {
+        out.verdicts.clear();
+        out.verdicts.extend(conflict.iter().flatten().map(|r| format!("{} by {} at {}", r.verdict, r.by, r.ts)));
+        if !out.verdicts.is_empty() {
             reasons.retain(|r| !matches!(r, Reason::ChangedSinceApproval | Reason::ChangedSinceVeto));
             reasons.insert(0, Reason::VerdictConflict);
         }
         if reasons.is_empty() {
-            return None;
+            return false;
         }
-        let findings = mine().map(|x| format!("{}: {}", x.rule, x.message)).collect();
-        Some(QueueItem {
-            idx,
-            id: e.id.clone(),
-            title: e.title.clone(),
-            path: e.path.clone(),
-            kind: e.kind.as_deref().map(String::from),
-            status: e.status.as_deref().map(str::to_string),
-            priority: priority(&reasons),
-            reasons,
-            age_days: e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, self.today)),
-            author: facts.author.as_deref().map(String::from),
-            session: facts.session.as_deref().map(String::from),
-            sources: e.sources.len(),
-            evidence: facts.evidence,
-            confidence: e.confidence,
-            findings,
-            hidden_content: hidden,
-            hash,
-            approved_hash: approved,
-            verdicts,
-            duplicate_of,
-            contradiction_with,
-        })
+        let approved = ledger
+            .last_approval(&e.id)
+            .or_else(|| self.logged_approval.get(e.id.as_str()).copied())
+            .map(|r| r.hash.as_str());
+        // Each finding written over the text the last item left in its place.
+        let n = mine().count();
+        out.findings.truncate(n);
+        for (k, x) in mine().enumerate() {
+            use std::fmt::Write as _;
+            if k == out.findings.len() {
+                out.findings.push(String::new());
+            }
+            let f = &mut out.findings[k];
+            f.clear();
+            let _ = write!(f, "{}: {}", x.rule, x.message);
+        }
+        out.idx = idx;
+        set(&mut out.id, &e.id);
+        set(&mut out.title, &e.title);
+        set(&mut out.path, &e.path);
+        set_option(&mut out.kind, e.kind.as_deref());
+        set_option(&mut out.status, e.status.as_deref());
+        out.priority = priority(&out.reasons);
+        out.age_days = e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, self.today));
+        set_option(&mut out.author, facts.author.as_deref());
+        set_option(&mut out.session, facts.session.as_deref());
+        out.sources = e.sources.len();
+        out.evidence = facts.evidence;
+        out.confidence = e.confidence;
+        out.hidden_content = hidden;
+        set(&mut out.hash, hash);
+        set_option(&mut out.approved_hash, approved);
+        out.duplicate_of = duplicate_of;
+        out.contradiction_with = contradiction_with;
+        true
+    }
+}
+
+/// `to` made `from`, in the capacity it has.
+fn set(to: &mut String, from: &str) {
+    to.clear();
+    to.push_str(from);
+}
+
+/// `set` for an optional text: `None` drops what `to` held, `Some` reuses it.
+fn set_option(to: &mut Option<String>, from: Option<&str>) {
+    match (to.as_mut(), from) {
+        (Some(t), Some(f)) => set(t, f),
+        (_, f) => *to = f.map(String::from),
     }
 }
 

@@ -44,21 +44,38 @@ impl Facts {
     pub fn open(cache: Option<&Cache>, store: &Store) -> Facts {
         let n = store.entities.len();
         let started = SystemTime::now();
-        let mut out = Facts { path: None, slots: vec![None; n], computed: 0, reused: 0, warnings: Vec::new(), started };
+        let mut out = Facts { path: None, slots: Vec::new(), computed: 0, reused: 0, warnings: Vec::new(), started };
         let Some(cache) = cache.filter(|_| super::cacheable(store.kind()) && n >= super::MIN_ENTITIES) else {
+            out.slots.resize(n, None);
             return out;
         };
         let path = cache.side_file(&store.root, store.kind(), HASHES_EXT);
         match read(&path, store) {
-            Ok(Some((keys, read_since_ns, mut saved))) => {
-                for (old, to) in side::kept(&keys, read_since_ns, store).into_iter().enumerate() {
-                    if let (Some(to), Some(facts)) = (to, saved.get_mut(old).and_then(Option::take)) {
-                        out.slots[to as usize] = Some(facts);
+            Ok(Some((kept, mut saved))) => {
+                if kept.len() == n && kept.iter().enumerate().all(|(i, k)| k.is_none_or(|to| to as usize == i)) {
+                    // Each saved entry is its own entity's or stale: the saved table is the
+                    // slots, cleared where stale, rather than a second table of 100k entries
+                    // (issue 44: the inbox's peak).
+                    for (slot, k) in saved.iter_mut().zip(&kept) {
+                        if k.is_none() {
+                            *slot = None;
+                        }
+                    }
+                    out.slots = saved;
+                } else {
+                    out.slots.resize(n, None);
+                    for (old, to) in kept.into_iter().enumerate() {
+                        if let (Some(to), Some(facts)) = (to, saved.get_mut(old).and_then(Option::take)) {
+                            out.slots[to as usize] = Some(facts);
+                        }
                     }
                 }
             }
-            Ok(None) => {}
-            Err(why) => out.warnings.push(format!("{}: {why}; ignored", path.display())),
+            Ok(None) => out.slots.resize(n, None),
+            Err(why) => {
+                out.slots.resize(n, None);
+                out.warnings.push(format!("{}: {why}; ignored", path.display()));
+            }
         }
         out.reused = out.slots.iter().flatten().count();
         out.path = Some(path);
@@ -126,10 +143,10 @@ pub fn inbox_listed<R>(
     let memo = super::lint_memo::Memo::new(cache, store);
     let report = lint::lint_remembering(store, &config, &|| super::profiles::open(cache, store).0, &memo);
     memo.save();
+    let mut warnings = memo.warnings();
     let mut facts = Facts::open(cache, store);
     facts.computed = queue::complete_facts(store, &mut facts.slots, 0..store.entities.len());
     facts.save(cache, store);
-    let mut warnings = memo.warnings();
     warnings.append(&mut facts.warnings);
     let verdicts = queue::Verdicts::open(store);
     let out = {
@@ -207,18 +224,29 @@ pub fn inbox_in_batches(
     facts.warnings
 }
 
-/// The cached facts with the keys they were made from and since when; `None` when there is no
-/// file; an error says why a file present cannot be used.
-type Saved = (Vec<Key>, i128, Vec<Option<TextFacts>>);
+/// Which saved facts hold for the store (`side::kept`: by the saved entity's number, the store's
+/// entity number where they hold), and the saved facts; `None` when there is no file; an error
+/// says why a file present cannot be used.
+type Saved = (Vec<Option<EntityIdx>>, Vec<Option<TextFacts>>);
 
 fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
     let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
-    let keys: Vec<Key> = r.next_streamed("keys")?;
+    let read_since_ns = r.header.read_since_ns;
+    // The keys weighed as they are decoded; held only when they are not in the store's order.
+    let kept = match r.next_streamed_seed("keys", side::KeptInOrder { store, read_since_ns })? {
+        Some(kept) => kept,
+        None => {
+            let Some(again) = LAYOUT.open(path, store)? else { return Ok(None) };
+            r = again;
+            let keys: Vec<Key> = r.next_streamed("keys")?;
+            side::kept(&keys, read_since_ns, store)
+        }
+    };
     let facts: Vec<Option<TextFacts>> = r.next_streamed("facts")?;
-    if facts.len() != keys.len() || keys.len() as u64 != r.header.entities {
-        return Err(format!("{} entities' facts, {} entities listed", facts.len(), keys.len()));
+    if facts.len() != kept.len() || kept.len() as u64 != r.header.entities {
+        return Err(format!("{} entities' facts, {} entities listed", facts.len(), kept.len()));
     }
-    Ok(Some((keys, r.header.read_since_ns, facts)))
+    Ok(Some((kept, facts)))
 }
 
 fn write(
@@ -312,6 +340,37 @@ mod tests {
         fs::write(&file, &good[..good.len() - 3]).unwrap();
         let f = Facts::open(Some(&cache), &store);
         assert!(f.reused == 0 && f.warnings[0].contains("truncated"), "{:?}", f.warnings);
+    }
+
+    /// The saved keys weighed as they are decoded (`side::KeptInOrder`) when the store holds the
+    /// same entities in the same order; otherwise held and matched by path and id (`side::kept`).
+    #[test]
+    fn facts_are_kept_by_entity_when_the_store_holds_others_in_another_order() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let load = || Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let store = load();
+        let n = store.entities.len();
+        assert_eq!(all(Some(&cache), &store).1, n);
+        // A note sorted before every other: each saved entry's entity is one further on.
+        let first = dir.path().join("a-first.md");
+        fs::write(&first, "---\ntitle: First\n---\nFirst.\n").unwrap();
+        fs::File::options()
+            .write(true)
+            .open(&first)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(3600))
+            .unwrap();
+        let store = load();
+        assert_eq!(store.entities[0].path, "a-first.md");
+        let want: Vec<Option<TextFacts>> =
+            (0..store.entities.len() as EntityIdx).map(|i| TextFacts::read(&store, i)).collect();
+        let (facts, computed, reused) = all(Some(&cache), &store);
+        assert_eq!((computed, reused), (1, n), "only the new note is read");
+        assert_eq!(facts, want);
+        // In order again (the file was rewritten): taken as decoded.
+        assert_eq!(all(Some(&cache), &store), (want, 0, n + 1));
     }
 
     #[test]

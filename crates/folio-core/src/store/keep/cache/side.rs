@@ -96,6 +96,52 @@ pub fn kept(keys: &[Key], read_since_ns: i128, store: &Store) -> Vec<Option<Enti
         .collect()
 }
 
+/// `kept` decoded from a keys section as it is read, for the usual case `kept` takes first (the
+/// store's entities in the saved order, one per file), without holding the keys: 100k paths and
+/// ids decoded at once were the inbox's peak (issue 44). The value is `None` when the saved keys
+/// are not in that order: then `kept` over the keys held says which records hold.
+pub struct KeptInOrder<'s> {
+    pub store: &'s Store,
+    pub read_since_ns: i128,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeptInOrder<'_> {
+    type Value = Option<Vec<Option<EntityIdx>>>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeptInOrder<'_> {
+    type Value = Option<Vec<Option<EntityIdx>>>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a sequence of keys")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let entities = &self.store.entities;
+        let trusted_before = self.read_since_ns - MTIME_SLACK_NS;
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(entities.len()));
+        let mut in_order = true;
+        // Each key is read, weighed and dropped; all are read, so the section is read whole.
+        while let Some(k) = seq.next_element::<Key>()? {
+            let i = out.len();
+            let e = entities.get(i).filter(|e| in_order && k.path == e.path && k.id == e.id);
+            // One entity per file: the previous key (its entity's path) names another file.
+            let own_file = i == 0 || entities[i - 1].path != k.path;
+            let Some(e) = e.filter(|_| own_file) else {
+                in_order = false;
+                continue;
+            };
+            let same = e.file_size == k.size && e.mtime_ns == k.mtime_ns;
+            out.push((same && i128::from(k.mtime_ns) < trusted_before).then_some(i as EntityIdx));
+        }
+        Ok((in_order && out.len() == entities.len()).then_some(out))
+    }
+}
+
 /// Whether a file last modified at `mtime_ns` is trusted unchanged by a record made from reads
 /// begun at `read_since_ns` (not within the mtime slack before them).
 pub fn trusted(mtime_ns: i64, read_since_ns: i128) -> bool {
@@ -132,13 +178,23 @@ impl<R: Read> Opened<R> {
     /// inbox's facts are 12 MB at 100k entities, held beside what they decode to): the checksum
     /// is checked once the section is read, and what was decoded is dropped when it is wrong.
     pub fn next_streamed<T: serde::de::DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
+        self.next_streamed_seed(name, std::marker::PhantomData::<T>)
+    }
+
+    /// `next_streamed` through `seed`, which may make of the section something else than the
+    /// value written (`KeptInOrder`: which records hold, without the keys).
+    pub fn next_streamed_seed<T>(
+        &mut self,
+        name: &str,
+        seed: impl for<'de> serde::de::DeserializeSeed<'de, Value = T>,
+    ) -> Result<T, String> {
         use bincode::Options;
         let (len, crc) = section_head(&mut self.r)?;
         let checked = Checked { inner: (&mut self.r).take(len), crc: crc32fast::Hasher::new(), read: 0 };
         // Buffered: bincode reads a reader a field at a time.
         let mut buffered = std::io::BufReader::with_capacity(1 << 16, checked);
         // Trailing bytes are allowed while decoding from a reader; they are refused below.
-        let value: Result<T, _> = options().allow_trailing_bytes().deserialize_from(&mut buffered);
+        let value: Result<T, _> = options().allow_trailing_bytes().deserialize_from_seed(seed, &mut buffered);
         let rest = std::io::copy(&mut buffered, &mut std::io::sink()).map_err(|e| e.to_string())?;
         let r = buffered.into_inner();
         // As `next` would say it: truncated, then a wrong checksum, then what decoding found.
