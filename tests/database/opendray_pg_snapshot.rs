@@ -259,3 +259,34 @@ fn a_damaged_tail_is_rebuilt_with_a_warning_and_a_torn_one_is_never_read() {
     assert_eq!(json_env(s, &["show", &url, "host-a", "--json"], &no_cache)["title"], "Host A3");
     assert_eq!(warnings(&json_env(s, &["stats", &url, "--json"], &no_cache)), "[]");
 }
+
+/// A decision whose node's text no longer matches its checksum reads the node from the
+/// database again (the snapshot rebuilt) and is taken, instead of stopping at the damage. The
+/// brain is large enough for the store cache, so the decision reads its node's text alone, by
+/// its offset, as after any cached open.
+#[test]
+fn a_decision_on_a_damaged_text_reads_the_database_again() {
+    let Some(pg) = crate::support::pg::Pg::start() else { return };
+    let mut c = pg.opendray_db("brain");
+    let url = pg.conninfo("brain");
+    folio_gen::fill_database(folio::store::dialect::by_name("opendray-pg").unwrap(), 1200, 1, &url).unwrap();
+    let id: String = c
+        .query_one("SELECT id FROM knowledge_nodes WHERE archived_at IS NULL ORDER BY id LIMIT 1 OFFSET 7", &[])
+        .unwrap()
+        .get(0);
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let stats = json(s, &["stats", &url, "--json"]);
+    let root = PathBuf::from(stats["root"].as_str().unwrap());
+    let live = stats["entities"].as_i64();
+    let mut b = std::fs::read(texts(&root)).unwrap();
+    let head = format!("---\nid: {id}\n").into_bytes();
+    let at = b.windows(head.len()).rposition(|w| w == head.as_slice()).unwrap();
+    b[at + head.len() + 2] ^= 0x01;
+    std::fs::write(texts(&root), b).unwrap();
+    let o = folio_db(s, &["review", &url, "approve", &id, "--as", "human:ann"], &[]);
+    assert!(o.status.success(), "{}", crate::support::pg::said(&o));
+    assert_eq!(seed::row(&mut c, &id)["provenance"]["approved"]["by"], "human:ann");
+    let stats = json(s, &["stats", &url, "--json"]);
+    assert_eq!((stats["entities"].as_i64(), warnings(&stats)), (live, "[]".to_string()), "rebuilt by the decision");
+}

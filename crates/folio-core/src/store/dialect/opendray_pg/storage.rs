@@ -72,10 +72,18 @@ impl<'s> PgStorage<'s> {
 
 impl Storage for PgStorage<'_> {
     /// A node's bytes from the snapshot (`snapshot`): there is no file per node.
-    /// One text read by its offset (`snapshot::text_at`), not the whole snapshot.
+    /// One text read by its offset (`snapshot::text_at`), not the whole snapshot; one that does
+    /// not check is read with all of them (`files_of`: the snapshot rebuilt from the database,
+    /// with its warning), so a damaged snapshot does not stop a decision.
     fn read(&self, rel: &str) -> std::io::Result<Vec<u8>> {
+        let root = &self.store.root;
         match &self.marker {
-            Some(_) => snapshot::text_at(&self.store.root, rel).map(String::into_bytes),
+            Some(_) => match snapshot::text_at(root, rel) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    snapshot::files_of(root).get(rel).map(|t| t.clone().into_bytes()).ok_or(e)
+                }
+                read => read.map(String::into_bytes),
+            },
             None => std::fs::read(self.store.abs_path(rel)),
         }
     }
