@@ -142,25 +142,11 @@ mod tests {
     fn node(id: &str, title: &str, body: &str, provenance: Value) -> Node {
         Node {
             id: id.into(),
-            kind: "entity".into(),
-            entity_type: Some("service".into()),
             title: title.into(),
             body: body.into(),
-            scope: "project".into(),
-            scope_key: "homelab".into(),
-            maturity: "candidate".into(),
-            confidence: Some(0.8),
             provenance,
-            created_at: "2026-01-01T00:00:00.000000Z".into(),
             updated_at: "2026-01-02T00:00:00.123456Z".into(),
-            archived_at: None,
-            use_count: 0,
-            last_used_at: None,
-            enabled: true,
-            success_count: 0,
-            failure_count: 0,
-            edges: vec![("runs_on".into(), "host-a".into()), ("uses".into(), "tool-x".into())],
-            sources: vec!["mem-1".into()],
+            ..crate::store::dialect::opendray_pg::rows::tests::sample()
         }
     }
 

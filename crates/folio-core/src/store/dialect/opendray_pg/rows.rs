@@ -362,11 +362,12 @@ pub fn path_of(kind: &str, entity_type: Option<&str>, id: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::store::read::frontmatter::{Block, locate, parse_yaml};
 
-    fn sample() -> Node {
+    /// A service node with every column set, edges and a fact source (also `direct`'s tests').
+    pub(crate) fn sample() -> Node {
         Node {
             id: "svc-pg".into(),
             kind: "entity".into(),
