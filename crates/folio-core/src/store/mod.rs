@@ -221,6 +221,35 @@ impl Store {
         Ok(cache::open(cache, &detection.root, detection.kind, detection.reason, reads))
     }
 
+    /// The part of the store at `path` that a decision about the entities `names` gives (ids or
+    /// paths, told the store's root and format), when its format opens such parts (a database,
+    /// whose whole cached store is 100k entities: `Format::open_part`), read as it is now. None:
+    /// open the whole store (a folder store, or a name the part does not find).
+    /// The cached store is not brought up to the decision; once it lags by more than its
+    /// format lets it (`Format::cached_may_lag`) the whole store is opened instead, which
+    /// brings it up, so that it never falls behind what the format remembers since it.
+    pub fn open_part(
+        path: &Path,
+        dialect: Option<DialectKind>,
+        cache: Option<&cache::Cache>,
+        names: impl FnOnce(&Path, DialectKind) -> Vec<String>,
+    ) -> Result<Option<Store>, StoreError> {
+        if detect::located_root(path, dialect).is_none() {
+            return Ok(None);
+        }
+        let Some(found) = detect::locate(path, dialect) else { return Ok(None) };
+        let d = found.map_err(StoreError::Database)?;
+        let format = d.kind.format();
+        let cached = cache.and_then(|c| cache::read_header(&c.file_for(&d.root, d.kind)).ok());
+        let now = format.files_token(&d.root);
+        if cached.and_then(|h| h.files_token).is_some_and(|t| Some(t) != now && !format.cached_may_lag(&d.root, t)) {
+            return Ok(None);
+        }
+        let names = names(&d.root, d.kind);
+        let Some(part) = format.open_part(&d.root, &names) else { return Ok(None) };
+        Ok(Some(Store::load_opened(&d.root, part, d.reason, None, Reads::Entities)))
+    }
+
     /// Find the store from `start` upward (the default when no PATH is given) and load it.
     pub fn discover(start: &Path, dialect: Option<DialectKind>) -> Result<Store, StoreError> {
         Store::discover_with(start, dialect, None, Reads::Entities).map(|(store, _)| store)
@@ -256,9 +285,21 @@ impl Store {
         progress: Option<&load::LoadProgress>,
         reads: Reads<'_>,
     ) -> Store {
+        Store::load_opened(root, kind.open(root), detected_by, progress, reads)
+    }
+
+    /// `load_with`, the format already opened on `root` (one opened on a part of a database for
+    /// a decision about it: `Store::open_part`).
+    fn load_opened(
+        root: &Path,
+        dialect: Box<dyn Dialect>,
+        detected_by: String,
+        progress: Option<&load::LoadProgress>,
+        reads: Reads<'_>,
+    ) -> Store {
         let started = Instant::now();
         let read_since = SystemTime::now();
-        let dialect = kind.open(root);
+        let kind = dialect.kind();
         let loaded = load::walk_and_read(root, dialect.as_ref(), progress, reads.body_pass(root, kind));
         let entities = loaded.entities;
         let walk_warnings = loaded.warnings;

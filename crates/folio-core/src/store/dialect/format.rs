@@ -119,6 +119,12 @@ pub trait Format: Sync {
     /// Where `locate` will read `locator` into, known before anything is read (so a cached
     /// copy of the store can be decoded while the source is being read). None for a locator
     /// this format does not claim.
+    /// The format opened on the part of the store at `root` a decision about `names` (ids or
+    /// paths) reads — those entities and the ones that name them — instead of every entity
+    /// (`Store::open_part`). None: the decision opens the whole store.
+    fn open_part(&self, _root: &Path, _names: &[String]) -> Option<Box<dyn Dialect>> {
+        None
+    }
     fn located_root(&self, _locator: &str, _archived: bool) -> Option<(DialectKind, PathBuf)> {
         None
     }

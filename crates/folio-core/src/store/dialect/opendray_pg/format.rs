@@ -40,6 +40,10 @@ impl Format for OpendrayPgFormat {
                 .unwrap_or_else(|_| "a PostgreSQL connection string".to_string())
         })
     }
+    /// A decision's nodes alone (`part`), read from the snapshot the open just brought up.
+    fn open_part(&self, root: &Path, names: &[String]) -> Option<Box<dyn Dialect>> {
+        super::part::open(root, names)
+    }
     /// One journal per database, with or without `--archived` (`mirror::state_dir`).
     fn state_dir(&self, root: &Path) -> std::path::PathBuf {
         super::mirror::state_dir(root)

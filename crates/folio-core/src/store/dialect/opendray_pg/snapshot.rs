@@ -958,6 +958,43 @@ pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
     texts.text(&e).map_err(io::Error::other)
 }
 
+/// The renderings of the nodes `names` names (each an id or a path), from the index and its
+/// tail without decoding the other entries, each read by its offset and checked. None when a
+/// name finds no node, or the snapshot cannot be read or trusted: the caller reads it whole.
+pub fn texts_named(root: &Path, names: &[String]) -> Option<MemoryFiles> {
+    let (bytes, texts) = cached_index(root)?;
+    let p = parts(&bytes).ok()?;
+    let wanted: std::collections::HashSet<&str> = names.iter().map(String::as_str).collect();
+    let named = |raw: &Raw<'_>| wanted.contains(raw.id) || wanted.contains(raw.rel);
+    // By id: a later entry of a node (the tail's) replaces its earlier one.
+    let mut found: HashMap<String, Entry> = HashMap::new();
+    scan(p.body, p.header.texts_end, |raw| {
+        if named(&raw) {
+            found.insert(raw.id.to_string(), raw.owned());
+        }
+    })
+    .ok()?;
+    told(p.tail, p.header.texts_end, |c| match c {
+        Told::Put(raw) if named(&raw) => {
+            found.insert(raw.id.to_string(), raw.owned());
+        }
+        // Moved to a path not named, or gone.
+        Told::Put(raw) => {
+            found.remove(raw.id);
+        }
+        Told::Remove(id) => {
+            found.remove(id);
+        }
+        _ => {}
+    })
+    .ok()?;
+    let every_name_found = names.iter().all(|n| found.values().any(|e| e.id == *n || e.rel == *n));
+    if !every_name_found {
+        return None;
+    }
+    found.values().map(|e| Some((e.rel.clone(), texts.text(e).ok()?))).collect()
+}
+
 /// The entry at path `rel`, from the index and its tail, without decoding the others'.
 fn lookup_rel(p: &Parts<'_>, rel: &str) -> Result<Option<Entry>, &'static str> {
     let mut found: Option<Entry> = None;
