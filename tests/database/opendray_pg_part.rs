@@ -51,13 +51,18 @@ fn an_approval_and_its_undo_read_their_node_alone() {
     let Some((_pg, mut c, url, ids)) = cached_brain(s) else { return };
     let id = ids[2].as_str();
     let shown = folio_db(s, &["show", &url, id, "--json"], &[]);
-    let path = serde_json::from_slice::<serde_json::Value>(&shown.stdout).unwrap()["path"].as_str().unwrap().to_string();
+    let path =
+        serde_json::from_slice::<serde_json::Value>(&shown.stdout).unwrap()["path"].as_str().unwrap().to_string();
     assert!(spoil_cache(s) >= 1, "no store cache was written");
     let pinned = [("FOLIO_NOW", PINNED_NOW)];
     let by_id = folio_db(s, &["review", &url, "approve", id, "--as", "human:ann", "--dry-run"], &pinned);
     let whole = folio_db(s, &["review", &url, "approve", &path, "--as", "human:ann", "--dry-run"], &pinned);
     assert!(by_id.status.success() && whole.status.success(), "{}{}", said(&by_id), said(&whole));
-    assert!(String::from_utf8_lossy(&whole.stderr).contains("cache"), "the spoiled cache went unnoticed: {}", said(&whole));
+    assert!(
+        String::from_utf8_lossy(&whole.stderr).contains("cache"),
+        "the spoiled cache went unnoticed: {}",
+        said(&whole)
+    );
     assert_eq!(String::from_utf8_lossy(&by_id.stdout), String::from_utf8_lossy(&whole.stdout));
     // The whole open above wrote the cache again: spoiled again for the decision itself.
     assert!(spoil_cache(s) >= 1);

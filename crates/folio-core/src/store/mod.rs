@@ -224,7 +224,7 @@ impl Store {
     /// The part of the store at `path` that a decision about the entities `names` gives (ids or
     /// paths, told the store's root and format), when its format opens such parts (a database,
     /// whose whole cached store is 100k entities: `Format::open_part`), read as it is now. None:
-    /// open the whole store (a folder store, or a name the part does not find).
+    /// open the whole store (a folder store, a database not opened here before).
     /// The cached store is not brought up to the decision; once it lags by more than its
     /// format lets it (`Format::cached_may_lag`) the whole store is opened instead, which
     /// brings it up, so that it never falls behind what the format remembers since it.
@@ -234,20 +234,19 @@ impl Store {
         cache: Option<&cache::Cache>,
         names: impl FnOnce(&Path, DialectKind) -> Vec<String>,
     ) -> Result<Option<Store>, StoreError> {
-        if detect::located_root(path, dialect).is_none() {
+        let (Some((kind, root)), Some(locator)) = (detect::located_root(path, dialect), path.to_str()) else {
+            return Ok(None);
+        };
+        let format = kind.format();
+        let cached = cache.and_then(|c| cache::read_header(&c.file_for(&root, kind)).ok());
+        let now = format.files_token(&root);
+        if cached.and_then(|h| h.files_token).is_some_and(|t| Some(t) != now && !format.cached_may_lag(&root, t)) {
             return Ok(None);
         }
-        let Some(found) = detect::locate(path, dialect) else { return Ok(None) };
-        let d = found.map_err(StoreError::Database)?;
-        let format = d.kind.format();
-        let cached = cache.and_then(|c| cache::read_header(&c.file_for(&d.root, d.kind)).ok());
-        let now = format.files_token(&d.root);
-        if cached.and_then(|h| h.files_token).is_some_and(|t| Some(t) != now && !format.cached_may_lag(&d.root, t)) {
-            return Ok(None);
-        }
-        let names = names(&d.root, d.kind);
-        let Some(part) = format.open_part(&d.root, &names) else { return Ok(None) };
-        Ok(Some(Store::load_opened(&d.root, part, d.reason, None, Reads::Entities)))
+        let names = names(&root, kind);
+        let Some(part) = format.open_part(locator, detect::show_archived(), &root, &names) else { return Ok(None) };
+        let (part, reason) = part.map_err(StoreError::Database)?;
+        Ok(Some(Store::load_opened(&root, part, reason, None, Reads::Entities)))
     }
 
     /// Find the store from `start` upward (the default when no PATH is given) and load it.

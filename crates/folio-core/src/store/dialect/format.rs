@@ -119,10 +119,17 @@ pub trait Format: Sync {
     /// Where `locate` will read `locator` into, known before anything is read (so a cached
     /// copy of the store can be decoded while the source is being read). None for a locator
     /// this format does not claim.
-    /// The format opened on the part of the store at `root` a decision about `names` (ids or
-    /// paths) reads — those entities and the ones that name them — instead of every entity
-    /// (`Store::open_part`). None: the decision opens the whole store.
-    fn open_part(&self, _root: &Path, _names: &[String]) -> Option<Box<dyn Dialect>> {
+    /// The format opened on the part of the store `locator` names (read into `root`) that a
+    /// decision about `names` (ids or paths) reads — those entities as they are now — instead
+    /// of every entity (`Store::open_part`), with why it was chosen (as `locate`'s marker says).
+    /// None: the decision opens the whole store; an error says why the store cannot be read.
+    fn open_part(
+        &self,
+        _locator: &str,
+        _archived: bool,
+        _root: &Path,
+        _names: &[String],
+    ) -> Option<Result<(Box<dyn Dialect>, String), String>> {
         None
     }
     fn located_root(&self, _locator: &str, _archived: bool) -> Option<(DialectKind, PathBuf)> {

@@ -958,41 +958,35 @@ pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
     texts.text(&e).map_err(io::Error::other)
 }
 
-/// The renderings of the nodes `names` names (each an id or a path), from the index and its
-/// tail without decoding the other entries, each read by its offset and checked. None when a
-/// name finds no node, or the snapshot cannot be read or trusted: the caller reads it whole.
-pub fn texts_named(root: &Path, names: &[String]) -> Option<MemoryFiles> {
-    let (bytes, texts) = cached_index(root)?;
-    let p = parts(&bytes).ok()?;
-    let wanted: std::collections::HashSet<&str> = names.iter().map(String::as_str).collect();
-    let named = |raw: &Raw<'_>| wanted.contains(raw.id) || wanted.contains(raw.rel);
-    // By id: a later entry of a node (the tail's) replaces its earlier one.
-    let mut found: HashMap<String, Entry> = HashMap::new();
-    scan(p.body, p.header.texts_end, |raw| {
-        if named(&raw) {
-            found.insert(raw.id.to_string(), raw.owned());
+/// The ids of the nodes the snapshot has at the paths `rels` (the index and its tail, the
+/// other entries not decoded); none when it cannot be read or trusted.
+pub fn ids_at(root: &Path, rels: &[String]) -> Vec<String> {
+    let Some((bytes, _)) = cached_index(root) else { return Vec::new() };
+    let Ok(p) = parts(&bytes) else { return Vec::new() };
+    let wanted: std::collections::HashSet<&str> = rels.iter().map(String::as_str).collect();
+    // By path: a later entry at a path (the tail's) replaces an earlier one.
+    let mut at: HashMap<String, String> = HashMap::new();
+    let found = scan(p.body, p.header.texts_end, |raw| {
+        if wanted.contains(raw.rel) {
+            at.insert(raw.rel.to_string(), raw.id.to_string());
         }
     })
-    .ok()?;
-    told(p.tail, p.header.texts_end, |c| match c {
-        Told::Put(raw) if named(&raw) => {
-            found.insert(raw.id.to_string(), raw.owned());
-        }
-        // Moved to a path not named, or gone.
-        Told::Put(raw) => {
-            found.remove(raw.id);
-        }
-        Told::Remove(id) => {
-            found.remove(id);
-        }
-        _ => {}
-    })
-    .ok()?;
-    let every_name_found = names.iter().all(|n| found.values().any(|e| e.id == *n || e.rel == *n));
-    if !every_name_found {
-        return None;
+    .and_then(|_| {
+        told(p.tail, p.header.texts_end, |c| match c {
+            Told::Put(raw) => {
+                at.retain(|_, id| id != raw.id);
+                if wanted.contains(raw.rel) {
+                    at.insert(raw.rel.to_string(), raw.id.to_string());
+                }
+            }
+            Told::Remove(id) => at.retain(|_, was| was != id),
+            _ => {}
+        })
+    });
+    match found {
+        Ok(()) => at.into_values().collect(),
+        Err(_) => Vec::new(),
     }
-    found.values().map(|e| Some((e.rel.clone(), texts.text(e).ok()?))).collect()
 }
 
 /// The entry at path `rel`, from the index and its tail, without decoding the others'.
