@@ -35,7 +35,8 @@ fn cached_brain(state: &Path) -> Option<(Pg, postgres::Client, String, Vec<Strin
         .iter()
         .map(|r| r.get(0))
         .collect();
-    let o = folio_db(state, &["stats", &url], &[]);
+    // On the clock every later command reads: the store cache keeps age-based findings.
+    let o = folio_db(state, &["stats", &url], &[("FOLIO_NOW", PINNED_NOW)]);
     assert!(o.status.success(), "{}", said(&o));
     Some((pg, c, url, ids))
 }
@@ -74,7 +75,10 @@ fn an_approval_and_its_undo_read_their_node_alone() {
     let o = folio_db(s, &["undo", &url, "--as", "human:ann"], &[]);
     assert!(o.status.success(), "{}", said(&o));
     assert!(!String::from_utf8_lossy(&o.stderr).contains("cache"), "the cached store was read: {}", said(&o));
-    assert_eq!(seed::row(&mut c, id), before, "undo gives the row back as it was");
+    // Undo gives the row back as it was, its `updated_at` too (its own history entry stays).
+    let after = seed::row(&mut c, id);
+    assert!(after["provenance"]["approved"].is_null(), "{after:#}");
+    assert_eq!((&after["updated_at"], &after["body"]), (&before["updated_at"], &before["body"]));
     let log = folio_db(s, &["log", &url, "--json"], &[]);
     let log = String::from_utf8_lossy(&log.stdout);
     assert!(log.contains("undid approve") && log.contains(id), "{log}");
@@ -115,7 +119,7 @@ fn the_cached_list_agrees_with_the_uncached_one_after_a_changed_row() {
     let _ = list(false, &[]);
     c.execute("UPDATE knowledge_nodes SET body = body || ' changed', maturity = 'candidate' WHERE id = $1", &[&ids[1]])
         .unwrap();
-    let stats = folio_db(s, &["stats", &url], &[]);
+    let stats = folio_db(s, &["stats", &url], &[("FOLIO_NOW", PINNED_NOW)]);
     assert!(stats.status.success(), "{}", said(&stats));
     for json in [false, true] {
         let cached = list(json, &[]);
