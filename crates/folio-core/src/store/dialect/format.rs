@@ -79,6 +79,9 @@ impl Sniffed<'_> {
     }
 }
 
+/// A format opened on a part of its store (`Format::open_part`), and why it was chosen.
+pub type Part = (Box<dyn Dialect>, String);
+
 pub trait Format: Sync {
     /// The format's standing facts (`<format>/spec.rs`).
     fn spec(&self) -> &'static FormatSpec;
@@ -129,7 +132,7 @@ pub trait Format: Sync {
         _archived: bool,
         _root: &Path,
         _names: &[String],
-    ) -> Option<Result<(Box<dyn Dialect>, String), String>> {
+    ) -> Option<Result<Part, String>> {
         None
     }
     fn located_root(&self, _locator: &str, _archived: bool) -> Option<(DialectKind, PathBuf)> {

@@ -47,7 +47,7 @@ impl Format for OpendrayPgFormat {
         archived: bool,
         root: &Path,
         names: &[String],
-    ) -> Option<Result<(Box<dyn Dialect>, String), String>> {
+    ) -> Option<Result<crate::store::dialect::format::Part, String>> {
         super::conn::is_locator(locator).then(|| super::part::open(locator, archived, root, names))?
     }
     /// One journal per database, with or without `--archived` (`mirror::state_dir`).

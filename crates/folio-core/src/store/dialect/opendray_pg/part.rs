@@ -15,6 +15,7 @@ use std::path::Path;
 
 use super::conn::Locator;
 use super::{OpendrayPg, mirror, rows, schema, snapshot};
+use crate::store::dialect::format::Part;
 use crate::store::dialect::{Dialect, MemoryFiles};
 
 /// The format opened on the nodes `names` names (ids, or paths the snapshot knows) in the
@@ -26,7 +27,7 @@ pub fn open(
     archived: bool,
     root: &Path,
     names: &[String],
-) -> Option<Result<(Box<dyn Dialect>, String), String>> {
+) -> Option<Result<Part, String>> {
     let marker = mirror::Marker::read(root)?;
     if names.is_empty() || marker.archived != archived {
         return None;
