@@ -400,9 +400,13 @@ fn decide(
     // so (a database); one that takes them away looks at the links into them, which only the
     // whole store knows, as does a filter.
     let in_place = matches!(verdict, Verdict::Approve { over: None, .. } | Verdict::Promote { .. });
+    // Every name the command looks up is a node id in the part, else the whole store finds it
+    // or says why not (`--expect` naming an entity not decided on included).
+    let expected = select.expect.digests.iter().filter_map(|spec| review::expect::parse(spec).0);
+    let looked_up: Vec<&str> = ids.iter().map(String::as_str).chain(expected).collect();
     let part = match in_place && select.filter.is_none() && !select.stub {
         true => write_flags::open_part_resolved(g, path, select.write.read_only, |_, _| ids.clone())?
-            .filter(|store| ids.iter().all(|id| store.by_id(id).is_some())),
+            .filter(|store| looked_up.iter().all(|id| store.by_id(id).is_some())),
         false => None,
     };
     let store = match part {

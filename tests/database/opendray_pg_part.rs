@@ -84,8 +84,8 @@ fn an_approval_and_its_undo_read_their_node_alone() {
     assert!(log.contains("undid approve") && log.contains(id), "{log}");
 }
 
-/// A name the snapshot does not hold by id (a title, a typo) is found as before, through the
-/// whole store: the part is only ever a shortcut.
+/// A name the part does not hold by id (a title, a typo, an `--expect` for a node not decided
+/// on) is looked up as before, in the whole store: the part is only ever a shortcut.
 #[test]
 fn a_verdict_on_a_name_the_part_does_not_find_opens_the_whole_store() {
     let state = tempfile::tempdir().unwrap();
@@ -95,6 +95,11 @@ fn a_verdict_on_a_name_the_part_does_not_find_opens_the_whole_store() {
     let o = folio_db(s, &["review", &url, "approve", &typo, "--as", "human:ann"], &[]);
     assert_eq!(o.status.code(), Some(2), "{}", said(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains(&format!("no entity `{typo}`")), "{}", said(&o));
+    // `--expect` naming a node not decided on: the whole store's refusal, not "no entity".
+    let other = format!("{}=sha256:00", ids[1]);
+    let o = folio_db(s, &["review", &url, "approve", &ids[0], "--expect", &other, "--as", "human:ann"], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not among the entities decided"), "{}", said(&o));
 }
 
 /// After an agent changed a row, `review list` through the store cache (whose cached store lags
