@@ -16,18 +16,10 @@ pub struct Global {
     pub bundle: Option<String>,
 }
 
-/// Open the store at `path`, the demo store, or the one found from the current directory up,
-/// first finishing or rolling back a write a crash interrupted (and saying which).
-pub fn open_store(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
-    open_store_reading(g, path, Reads::Entities)
-}
-
-/// `open_store`, a load from the files reading what `reads` asks (the bodies as words for a
-/// command that compares or searches them).
-pub fn open_store_reading(g: &Global, path: Option<&Path>, reads: Reads<'_>) -> anyhow::Result<Store> {
-    // Whether there was a journal to resolve (said on stderr). One that cannot be resolved yet
-    // leaves the store readable; every write refuses until it is.
-    let resolve = |r: std::io::Result<Option<folio_core::store::write::journal::Recovery>>| match r {
+/// Whether there was a journal to resolve (said on stderr). One that cannot be resolved yet
+/// leaves the store readable; every write refuses until it is.
+pub fn resolve(r: std::io::Result<Option<folio_core::store::write::journal::Recovery>>) -> bool {
+    match r {
         Ok(Some(r)) => {
             eprintln!("folio: {}", super::escape::line(&r.to_string()));
             true
@@ -41,7 +33,18 @@ pub fn open_store_reading(g: &Global, path: Option<&Path>, reads: Reads<'_>) -> 
             );
             true
         }
-    };
+    }
+}
+
+/// Open the store at `path`, the demo store, or the one found from the current directory up,
+/// first finishing or rolling back a write a crash interrupted (and saying which).
+pub fn open_store(g: &Global, path: Option<&Path>) -> anyhow::Result<Store> {
+    open_store_reading(g, path, Reads::Entities)
+}
+
+/// `open_store`, a load from the files reading what `reads` asks (the bodies as words for a
+/// command that compares or searches them).
+pub fn open_store_reading(g: &Global, path: Option<&Path>, reads: Reads<'_>) -> anyhow::Result<Store> {
     // Before the store is read: a crash may have left aside the file its format is known by.
     let early = match path.filter(|p| !g.demo && p.is_dir()) {
         Some(folder) => resolve(folio_core::store::write::journal::recover_before_open(folder)),

@@ -396,7 +396,23 @@ fn decide(
     verdict: Verdict,
     select: Select,
 ) -> anyhow::Result<u8> {
-    let store = write_flags::open_resolved(g, path, select.write.read_only)?;
+    // A verdict that leaves its entities where they are reads them alone where the store opens
+    // so (a database); one that takes them away looks at the links into them, which only the
+    // whole store knows, as does a filter.
+    let in_place = matches!(verdict, Verdict::Approve { over: None, .. } | Verdict::Promote { .. });
+    // Every name the command looks up is a node id in the part, else the whole store finds it
+    // or says why not (`--expect` naming an entity not decided on included).
+    let expected = select.expect.digests.iter().filter_map(|spec| review::expect::parse(spec).0);
+    let looked_up: Vec<&str> = ids.iter().map(String::as_str).chain(expected).collect();
+    let part = match in_place && select.filter.is_none() && !select.stub {
+        true => write_flags::open_part_resolved(g, path, select.write.read_only, |_, _| ids.clone())?
+            .filter(|store| looked_up.iter().all(|id| store.by_id(id).is_some())),
+        false => None,
+    };
+    let store = match part {
+        Some(store) => store,
+        None => write_flags::open_resolved(g, path, select.write.read_only)?,
+    };
     let mut targets: Vec<EntityIdx> = ids.iter().map(|id| find_entity(&store, id)).collect::<Result<_, _>>()?;
     if let Some(f) = &select.filter {
         let filter = Filter::parse(f).map_err(anyhow::Error::msg)?;

@@ -16,7 +16,12 @@ pub struct Args {
 }
 
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
-    let store = write_flags::open_resolved(g, a.path.as_deref(), a.write.read_only)?;
+    // A database's undo reads the nodes the changeset wrote, not every node.
+    let part = write_flags::open_part_resolved(g, a.path.as_deref(), a.write.read_only, undo::entities_read)?;
+    let store = match part {
+        Some(store) => store,
+        None => write_flags::open_resolved(g, a.path.as_deref(), a.write.read_only)?,
+    };
     if a.write.dry_run {
         let (record, diff) = undo::preview(&store).map_err(write_flags::report)?;
         let extra = undo::preview_extra(&store, &a.write.actor()?, folio_core::store::write::audit::now())

@@ -221,6 +221,34 @@ impl Store {
         Ok(cache::open(cache, &detection.root, detection.kind, detection.reason, reads))
     }
 
+    /// The part of the store at `path` that a decision about the entities `names` gives (ids or
+    /// paths, told the store's root and format), when its format opens such parts (a database,
+    /// whose whole cached store is 100k entities: `Format::open_part`), read as it is now. None:
+    /// open the whole store (a folder store, a database not opened here before).
+    /// The cached store is not brought up to the decision; once it lags by more than its
+    /// format lets it (`Format::cached_may_lag`) the whole store is opened instead, which
+    /// brings it up, so that it never falls behind what the format remembers since it.
+    pub fn open_part(
+        path: &Path,
+        dialect: Option<DialectKind>,
+        cache: Option<&cache::Cache>,
+        names: impl FnOnce(&Path, DialectKind) -> Vec<String>,
+    ) -> Result<Option<Store>, StoreError> {
+        let (Some((kind, root)), Some(locator)) = (detect::located_root(path, dialect), path.to_str()) else {
+            return Ok(None);
+        };
+        let format = kind.format();
+        let cached = cache.and_then(|c| cache::read_header(&c.file_for(&root, kind)).ok());
+        let now = format.files_token(&root);
+        if cached.and_then(|h| h.files_token).is_some_and(|t| Some(t) != now && !format.cached_may_lag(&root, t)) {
+            return Ok(None);
+        }
+        let names = names(&root, kind);
+        let Some(part) = format.open_part(locator, detect::show_archived(), &root, &names) else { return Ok(None) };
+        let (part, reason) = part.map_err(StoreError::Database)?;
+        Ok(Some(Store::load_opened(&root, part, reason, None, Reads::Entities)))
+    }
+
     /// Find the store from `start` upward (the default when no PATH is given) and load it.
     pub fn discover(start: &Path, dialect: Option<DialectKind>) -> Result<Store, StoreError> {
         Store::discover_with(start, dialect, None, Reads::Entities).map(|(store, _)| store)
@@ -256,9 +284,21 @@ impl Store {
         progress: Option<&load::LoadProgress>,
         reads: Reads<'_>,
     ) -> Store {
+        Store::load_opened(root, kind.open(root), detected_by, progress, reads)
+    }
+
+    /// `load_with`, the format already opened on `root` (one opened on a part of a database for
+    /// a decision about it: `Store::open_part`).
+    fn load_opened(
+        root: &Path,
+        dialect: Box<dyn Dialect>,
+        detected_by: String,
+        progress: Option<&load::LoadProgress>,
+        reads: Reads<'_>,
+    ) -> Store {
         let started = Instant::now();
         let read_since = SystemTime::now();
-        let dialect = kind.open(root);
+        let kind = dialect.kind();
         let loaded = load::walk_and_read(root, dialect.as_ref(), progress, reads.body_pass(root, kind));
         let entities = loaded.entities;
         let walk_warnings = loaded.warnings;

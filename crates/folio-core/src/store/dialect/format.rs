@@ -79,6 +79,9 @@ impl Sniffed<'_> {
     }
 }
 
+/// A format opened on a part of its store (`Format::open_part`), and why it was chosen.
+pub type Part = (Box<dyn Dialect>, String);
+
 pub trait Format: Sync {
     /// The format's standing facts (`<format>/spec.rs`).
     fn spec(&self) -> &'static FormatSpec;
@@ -119,6 +122,19 @@ pub trait Format: Sync {
     /// Where `locate` will read `locator` into, known before anything is read (so a cached
     /// copy of the store can be decoded while the source is being read). None for a locator
     /// this format does not claim.
+    /// The format opened on the part of the store `locator` names (read into `root`) that a
+    /// decision about `names` (ids or paths) reads — those entities as they are now — instead
+    /// of every entity (`Store::open_part`), with why it was chosen (as `locate`'s marker says).
+    /// None: the decision opens the whole store; an error says why the store cannot be read.
+    fn open_part(
+        &self,
+        _locator: &str,
+        _archived: bool,
+        _root: &Path,
+        _names: &[String],
+    ) -> Option<Result<Part, String>> {
+        None
+    }
     fn located_root(&self, _locator: &str, _archived: bool) -> Option<(DialectKind, PathBuf)> {
         None
     }

@@ -19,6 +19,26 @@ pub fn undo(store: &Store, by: &str, opts: &WriteOptions) -> Result<Applied, Wri
     store.storage().undo(by, opts)
 }
 
+/// What an undo of the newest changeset of the store at `root` reads of its entities: the
+/// paths it restores and the entities whose verdicts it carried (the review ledger names them,
+/// as `file_storage::undo_plan` finds them), for a store opened on those alone
+/// (`Store::open_part`). Empty when there is nothing to undo.
+pub fn entities_read(root: &std::path::Path, kind: crate::store::dialect::DialectKind) -> Vec<String> {
+    let state = State::for_store(root, kind);
+    let Some(record) = records(&state).pop() else { return Vec::new() };
+    let mut names: Vec<String> =
+        record.entries.iter().filter(|e| e.role == Role::Edit).map(|e| e.path.clone()).collect();
+    names.extend(
+        std::fs::read_to_string(state.verdicts_path())
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|v| v.get("changeset").and_then(|c| c.as_str()) == Some(record.id.as_str()))
+            .filter_map(|v| v.get("entity").and_then(|e| e.as_str()).map(str::to_string)),
+    );
+    names
+}
+
 /// What `undo` adds to restoring the record's files, made by `by` and logged at `at`: the
 /// catalogs it regenerates and its own log event's bytes (pass `at` in `WriteOptions` to the
 /// undo to write exactly those).

@@ -23,6 +23,7 @@ pub mod direct;
 pub mod format;
 pub mod spec;
 pub mod mirror;
+pub mod part;
 pub mod review;
 pub mod rows;
 pub mod schema;
@@ -40,6 +41,9 @@ pub struct OpendrayPg {
     export: Opendray,
     root: std::path::PathBuf,
     marker: Option<mirror::Marker>,
+    /// Opened for a decision on a few nodes (`part`): those nodes' renderings, the only
+    /// entities the store loads.
+    part: Option<std::sync::Arc<super::MemoryFiles>>,
 }
 
 impl OpendrayPg {
@@ -48,7 +52,13 @@ impl OpendrayPg {
             export: Opendray::open(root),
             root: root.to_path_buf(),
             marker: mirror::Marker::read(root),
+            part: None,
         }
+    }
+
+    /// Opened on these nodes' renderings alone (`part::open`).
+    fn open_on(root: &Path, files: super::MemoryFiles) -> Self {
+        OpendrayPg { part: Some(std::sync::Arc::new(files)), ..OpendrayPg::open(root) }
     }
 }
 
@@ -120,7 +130,8 @@ impl Dialect for OpendrayPg {
 
     /// The nodes as the snapshot holds them: no file per node (`snapshot`).
     fn memory_files(&self) -> Option<std::sync::Arc<super::MemoryFiles>> {
-        self.marker.as_ref().map(|_| snapshot::files_of(&self.root))
+        self.marker.as_ref()?;
+        Some(self.part.clone().unwrap_or_else(|| snapshot::files_of(&self.root)))
     }
 
     fn in_memory(&self) -> bool {
@@ -131,6 +142,9 @@ impl Dialect for OpendrayPg {
     /// check is read with all of them (`files_of`, which reads the database again).
     fn memory_file(&self, rel: &str) -> Option<Option<String>> {
         self.marker.as_ref()?;
+        if let Some(text) = self.part.as_ref().and_then(|p| p.get(rel)) {
+            return Some(Some(text.clone()));
+        }
         Some(match snapshot::text_at(&self.root, rel) {
             Ok(text) => Some(text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,

@@ -958,6 +958,37 @@ pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
     texts.text(&e).map_err(io::Error::other)
 }
 
+/// The ids of the nodes the snapshot has at the paths `rels` (the index and its tail, the
+/// other entries not decoded); none when it cannot be read or trusted.
+pub fn ids_at(root: &Path, rels: &[String]) -> Vec<String> {
+    let Some((bytes, _)) = cached_index(root) else { return Vec::new() };
+    let Ok(p) = parts(&bytes) else { return Vec::new() };
+    let wanted: std::collections::HashSet<&str> = rels.iter().map(String::as_str).collect();
+    // By path: a later entry at a path (the tail's) replaces an earlier one.
+    let mut at: HashMap<String, String> = HashMap::new();
+    let found = scan(p.body, p.header.texts_end, |raw| {
+        if wanted.contains(raw.rel) {
+            at.insert(raw.rel.to_string(), raw.id.to_string());
+        }
+    })
+    .and_then(|_| {
+        told(p.tail, p.header.texts_end, |c| match c {
+            Told::Put(raw) => {
+                at.retain(|_, id| id != raw.id);
+                if wanted.contains(raw.rel) {
+                    at.insert(raw.rel.to_string(), raw.id.to_string());
+                }
+            }
+            Told::Remove(id) => at.retain(|_, was| was != id),
+            _ => {}
+        })
+    });
+    match found {
+        Ok(()) => at.into_values().collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
 /// The entry at path `rel`, from the index and its tail, without decoding the others'.
 fn lookup_rel(p: &Parts<'_>, rel: &str) -> Result<Option<Entry>, &'static str> {
     let mut found: Option<Entry> = None;

@@ -71,18 +71,19 @@ impl<'s> PgStorage<'s> {
 }
 
 impl Storage for PgStorage<'_> {
-    /// A node's bytes from the snapshot (`snapshot`): there is no file per node.
-    /// One text read by its offset (`snapshot::text_at`), not the whole snapshot; one that does
-    /// not check is read with all of them (`files_of`: the snapshot rebuilt from the database,
-    /// with its warning), so a damaged snapshot does not stop a decision.
+    /// A node's bytes as the store holds them (`Dialect::memory_file`): a decision's own
+    /// nodes as it read them from the database (`part`), else from the snapshot — one text read
+    /// by its offset (`snapshot::text_at`), not the whole snapshot; one that does not check is
+    /// read with all of them (`files_of`: the snapshot rebuilt from the database, with its
+    /// warning), so a damaged snapshot does not stop a decision. There is no file per node.
     fn read(&self, rel: &str) -> std::io::Result<Vec<u8>> {
         let root = &self.store.root;
         match &self.marker {
-            Some(_) => match snapshot::text_at(root, rel) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    snapshot::files_of(root).get(rel).map(|t| t.clone().into_bytes()).ok_or(e)
-                }
-                read => read.map(String::into_bytes),
+            Some(_) => match self.store.dialect.memory_file(rel) {
+                Some(Some(text)) => Ok(text.into_bytes()),
+                // Not there (or its text did not check, and the database read again has not
+                // got it either): as the snapshot says.
+                _ => snapshot::text_at(root, rel).map(String::into_bytes),
             },
             None => std::fs::read(self.store.abs_path(rel)),
         }
