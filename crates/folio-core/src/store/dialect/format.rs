@@ -119,9 +119,6 @@ pub trait Format: Sync {
         None
     }
 
-    /// Where `locate` will read `locator` into, known before anything is read (so a cached
-    /// copy of the store can be decoded while the source is being read). None for a locator
-    /// this format does not claim.
     /// The format opened on the part of the store `locator` names (read into `root`) that a
     /// decision about `names` (ids or paths) reads — those entities as they are now — instead
     /// of every entity (`Store::open_part`), with why it was chosen (as `locate`'s marker says).
@@ -135,6 +132,10 @@ pub trait Format: Sync {
     ) -> Option<Result<Part, String>> {
         None
     }
+
+    /// Where `locate` will read `locator` into, known before anything is read (so a cached
+    /// copy of the store can be decoded while the source is being read). None for a locator
+    /// this format does not claim.
     fn located_root(&self, _locator: &str, _archived: bool) -> Option<(DialectKind, PathBuf)> {
         None
     }
