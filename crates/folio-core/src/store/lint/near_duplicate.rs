@@ -212,23 +212,22 @@ fn signature(p: &Profile, rarity: &Rarity) -> Option<[u64; BINS]> {
     Some(bins)
 }
 
-/// Candidate pairs (i < j) by LSH: entities that agree on every bin of some band.
+/// Candidate pairs (i < j) by LSH: entities that agree on every bin of some band. Each text
+/// keeps only its band keys (128 bytes, not its 64-bin signature), and each band's buckets are
+/// runs of one sorted array of (key, entity), not a map of vectors: no allocation per bucket
+/// and far fewer fresh pages (docs/benchmarks.md, "Lint without the cache, eighth session").
 fn lsh_candidates(profiles: &[Profile], rarity: &Rarity) -> Vec<(u32, u32)> {
-    let sigs: Vec<Option<[u64; BINS]>> = profiles.par_iter().map(|p| signature(p, rarity)).collect();
-    let per_band: Vec<Vec<(u32, u32)>> = (0..BINS / ROWS)
+    let keys: Vec<Option<[u64; BANDS]>> = profiles.par_iter().map(|p| band_keys(p, rarity)).collect();
+    let per_band: Vec<Vec<(u32, u32)>> = (0..BANDS)
         .into_par_iter()
         .map(|band| {
-            let mut buckets: FastMap<u64, Vec<u32>> = FastMap::default();
-            for (i, s) in sigs.iter().enumerate() {
-                if let Some(s) = s {
-                    let key = band_key(s, band);
-                    buckets.entry(key).or_default().push(i as u32);
-                }
-            }
+            let mut keyed: Vec<(u64, u32)> =
+                keys.iter().enumerate().filter_map(|(i, k)| k.map(|k| (k[band], i as u32))).collect();
+            keyed.sort_unstable();
             let mut pairs = Vec::new();
-            for members in buckets.values().filter(|m| m.len() > 1 && m.len() <= MAX_BUCKET) {
-                for (k, &a) in members.iter().enumerate() {
-                    pairs.extend(members[k + 1..].iter().map(|&b| (a, b)));
+            for members in keyed.chunk_by(|x, y| x.0 == y.0).filter(|m| m.len() > 1 && m.len() <= MAX_BUCKET) {
+                for (k, &(_, a)) in members.iter().enumerate() {
+                    pairs.extend(members[k + 1..].iter().map(|&(_, b)| (a, b)));
                 }
             }
             pairs
