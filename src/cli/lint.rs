@@ -87,13 +87,13 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         MinSeverity::Warn => Severity::Warn,
         MinSeverity::Info => Severity::Info,
     };
-    // The content rules compare every body: a load from the files tokenises them as it reads,
+    // The content rules compare every body: a load from the files makes their profiles as it reads,
     // unless the store's config turns both rules off or none of their findings is asked for.
     let wants_bodies = |root: &std::path::Path, kind| {
         LintConfig::load(root, kind).map_or(true, |c| c.for_report(&wanted, min).reads_bodies())
     };
     let reads =
-        if a.ignore.is_some() || a.unignore.is_some() { Reads::Entities } else { Reads::TermsIf(&wants_bodies) };
+        if a.ignore.is_some() || a.unignore.is_some() { Reads::Entities } else { Reads::ProfilesIf(&wants_bodies) };
     let mut store = super::common::one_shot(open_resolved_reading(g, a.path.as_deref(), !writes, reads)?);
     if a.ignore.is_some() || a.unignore.is_some() {
         return change_ignore(&store, &a, &actor, &flags);

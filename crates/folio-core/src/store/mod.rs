@@ -110,6 +110,8 @@ pub struct Store {
 /// What the load made of the entities' descriptions and bodies (`Reads`).
 enum LoadedBodies {
     Terms(read::content::Content),
+    /// Every entity's near-duplicate profile, in the entities' order.
+    Profiles(Vec<read::content_words::Profile>),
     /// The counts of `words` in each entity's, in the entities' order.
     WordCounts {
         words: Vec<String>,
@@ -127,9 +129,13 @@ pub enum Reads<'a> {
     /// file's bytes, where building it afterwards would read every body a second time
     /// (docs/benchmarks.md, "Text index figures").
     EntitiesAndTerms,
-    /// `EntitiesAndTerms` when the function, asked with the store's root and format, says the
-    /// terms will be used (lint: unless the store's config turns the content rules off).
-    TermsIf(&'a (dyn Fn(&Path, DialectKind) -> bool + Sync)),
+    /// Also every entity's near-duplicate profile (lint's content rules), made while the loader
+    /// holds each file's bytes, without the term table: lint needs no more of the bodies
+    /// (docs/benchmarks.md, "Lint without the cache, eighth session").
+    EntitiesAndProfiles,
+    /// `EntitiesAndProfiles` when the function, asked with the store's root and format, says
+    /// the profiles will be used (lint: unless the store's config turns the content rules off).
+    ProfilesIf(&'a (dyn Fn(&Path, DialectKind) -> bool + Sync)),
     /// Also each entity's counts of these words (lower case) in its description and body, for
     /// a text query answered once without a cache: counted while the loader holds each file's
     /// bytes, where counting afterwards would read every body a second time
@@ -142,7 +148,8 @@ impl std::fmt::Debug for Reads<'_> {
         f.write_str(match self {
             Reads::Entities => "Entities",
             Reads::EntitiesAndTerms => "EntitiesAndTerms",
-            Reads::TermsIf(_) => "TermsIf",
+            Reads::EntitiesAndProfiles => "EntitiesAndProfiles",
+            Reads::ProfilesIf(_) => "ProfilesIf",
             Reads::EntitiesCountingWords(_) => "EntitiesCountingWords",
         })
     }
@@ -153,8 +160,9 @@ impl<'a> Reads<'a> {
         match self {
             Reads::Entities => load::BodyPass::None,
             Reads::EntitiesAndTerms => load::BodyPass::Terms,
-            Reads::TermsIf(wanted) if wanted(root, kind) => load::BodyPass::Terms,
-            Reads::TermsIf(_) => load::BodyPass::None,
+            Reads::EntitiesAndProfiles => load::BodyPass::Profiles,
+            Reads::ProfilesIf(wanted) if wanted(root, kind) => load::BodyPass::Profiles,
+            Reads::ProfilesIf(_) => load::BodyPass::None,
             Reads::EntitiesCountingWords(words) => load::BodyPass::CountWords(words),
         }
     }
@@ -318,6 +326,7 @@ impl Store {
             overlay: Arc::default(),
             catalog_memo: Default::default(),
             loaded_terms: std::sync::Mutex::new(match (loaded.terms, loaded.word_counts) {
+                _ if loaded.profiles.is_some() => loaded.profiles.map(LoadedBodies::Profiles),
                 (Some(terms), _) => Some(LoadedBodies::Terms(terms)),
                 (None, Some(counts)) => match reads {
                     Reads::EntitiesCountingWords(words) => {
@@ -493,6 +502,18 @@ impl Store {
         let mut made = self.loaded_terms.lock().unwrap_or_else(|e| e.into_inner());
         match made.take() {
             Some(LoadedBodies::Terms(terms)) => Some(terms),
+            other => {
+                *made = other;
+                None
+            }
+        }
+    }
+
+    /// The near-duplicate profiles the load made (`Reads::EntitiesAndProfiles`), once.
+    pub fn take_loaded_profiles(&self) -> Option<Vec<read::content_words::Profile>> {
+        let mut made = self.loaded_terms.lock().unwrap_or_else(|e| e.into_inner());
+        match made.take() {
+            Some(LoadedBodies::Profiles(profiles)) if profiles.len() == self.entities.len() => Some(profiles),
             other => {
                 *made = other;
                 None

@@ -17,6 +17,7 @@ use crate::store::Store;
 use crate::store::model::entity::{EntityIdx, Severity};
 use crate::store::read::body_text;
 use crate::store::read::content::{Content, IN_CODE, IN_PROSE};
+pub use crate::store::read::content_words::{CODE_WEIGHT, Profile, is_content, stem, word_hash};
 
 pub const RULE: &str = "near-duplicate";
 
@@ -24,8 +25,6 @@ pub const RULE: &str = "near-duplicate";
 pub const DEFAULT_THRESHOLD: f64 = 0.2;
 /// From this similarity two texts are reported as (near-)exact copies.
 pub const NEAR_EXACT: f64 = 0.9;
-/// What a word inside fenced code weighs against one in prose.
-pub const CODE_WEIGHT: f32 = 0.3;
 /// Up to this many entities every pair is compared; beyond, candidates come from LSH.
 pub(crate) const ALL_PAIRS_UP_TO: usize = 600;
 /// MinHash bins (one-permutation hashing) and how they are banded.
@@ -38,17 +37,6 @@ pub(crate) const MAX_BUCKET: usize = 32;
 const MIN_SHARED: usize = 4;
 /// Fewer content words than this: too little text to call anything a duplicate.
 pub(crate) const MIN_WORDS: usize = 5;
-
-/// One entity's content words: (word hash, weight before rarity), sorted by hash.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Profile {
-    pub words: Vec<(u32, f32)>,
-}
-
-/// Whether a word counts as content: no stopwords, no bare numbers, no one-letter words.
-pub fn is_content(w: &str) -> bool {
-    !(w.len() < 2 || body_text::is_stopword(w) || w.bytes().all(|b| b.is_ascii_digit()))
-}
 
 /// Content words of `text`: no stopwords, no bare numbers, one-letter words dropped; a word
 /// weighs `CODE_WEIGHT` when it only occurs inside fenced code.
@@ -79,32 +67,6 @@ pub fn profile(text: &str) -> Profile {
 /// texts share is their overlap (the review shows it highlighted side by side).
 pub fn content_stems(text: &str) -> std::collections::HashSet<String> {
     body_text::words(text).filter(|(_, w)| is_content(w)).map(|(_, w)| stem(&w).to_string()).collect()
-}
-
-/// A crude English stem, enough that paraphrases meet: `installed`/`install`/`installing`,
-/// `images`/`image`, `failed`/`fail`. Words shorter than six letters stay whole.
-pub fn stem(w: &str) -> &str {
-    if w.len() < 6 || !w.is_ascii() {
-        return w;
-    }
-    for suffix in ["ing", "ed", "es", "s", "ly"] {
-        if let Some(s) = w.strip_suffix(suffix)
-            && s.len() >= 4
-        {
-            return s;
-        }
-    }
-    w
-}
-
-/// FNV-1a: stable across runs, so findings never depend on a random seed.
-pub(crate) fn word_hash(w: &str) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for b in w.bytes() {
-        h ^= u32::from(b);
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    h
 }
 
 fn mix(x: u64) -> u64 {
@@ -250,23 +212,22 @@ fn signature(p: &Profile, rarity: &Rarity) -> Option<[u64; BINS]> {
     Some(bins)
 }
 
-/// Candidate pairs (i < j) by LSH: entities that agree on every bin of some band.
+/// Candidate pairs (i < j) by LSH: entities that agree on every bin of some band. Each text
+/// keeps only its band keys (128 bytes, not its 64-bin signature), and each band's buckets are
+/// runs of one sorted array of (key, entity), not a map of vectors: no allocation per bucket
+/// and far fewer fresh pages (docs/benchmarks.md, "Lint without the cache, eighth session").
 fn lsh_candidates(profiles: &[Profile], rarity: &Rarity) -> Vec<(u32, u32)> {
-    let sigs: Vec<Option<[u64; BINS]>> = profiles.par_iter().map(|p| signature(p, rarity)).collect();
-    let per_band: Vec<Vec<(u32, u32)>> = (0..BINS / ROWS)
+    let keys: Vec<Option<[u64; BANDS]>> = profiles.par_iter().map(|p| band_keys(p, rarity)).collect();
+    let per_band: Vec<Vec<(u32, u32)>> = (0..BANDS)
         .into_par_iter()
         .map(|band| {
-            let mut buckets: FastMap<u64, Vec<u32>> = FastMap::default();
-            for (i, s) in sigs.iter().enumerate() {
-                if let Some(s) = s {
-                    let key = band_key(s, band);
-                    buckets.entry(key).or_default().push(i as u32);
-                }
-            }
+            let mut keyed: Vec<(u64, u32)> =
+                keys.iter().enumerate().filter_map(|(i, k)| k.map(|k| (k[band], i as u32))).collect();
+            keyed.sort_unstable();
             let mut pairs = Vec::new();
-            for members in buckets.values().filter(|m| m.len() > 1 && m.len() <= MAX_BUCKET) {
-                for (k, &a) in members.iter().enumerate() {
-                    pairs.extend(members[k + 1..].iter().map(|&b| (a, b)));
+            for members in keyed.chunk_by(|x, y| x.0 == y.0).filter(|m| m.len() > 1 && m.len() <= MAX_BUCKET) {
+                for (k, &(_, a)) in members.iter().enumerate() {
+                    pairs.extend(members[k + 1..].iter().map(|&(_, b)| (a, b)));
                 }
             }
             pairs
@@ -320,7 +281,7 @@ pub fn profiles_from(content: &Content) -> Vec<Profile> {
     (0..content.len())
         .into_par_iter()
         .map(|i| {
-            let mut words: Vec<(u32, f32)> = content
+            let words: Vec<(u32, f32)> = content
                 .terms(i)
                 .iter()
                 .filter_map(|t| {
@@ -334,10 +295,7 @@ pub fn profiles_from(content: &Content) -> Vec<Profile> {
                     hashes[t.id as usize].map(|h| (h, weight))
                 })
                 .collect();
-            // Words sharing a stem meet: keep the heavier weight.
-            words.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
-            words.dedup_by_key(|w| w.0);
-            Profile { words }
+            Profile::of_weighed(words)
         })
         .collect()
 }
@@ -347,8 +305,12 @@ pub fn profiles_of(store: &Store, idxs: &[EntityIdx]) -> Vec<Profile> {
     profiles_from(&Content::build_of(store, idxs))
 }
 
-/// The profile of every entity, every body read from disk.
+/// The profile of every entity: those the load made while it read the files
+/// (`Reads::EntitiesAndProfiles`), or every body read from disk.
 pub fn all_profiles(store: &Store) -> Vec<Profile> {
+    if let Some(made) = store.take_loaded_profiles() {
+        return made;
+    }
     profiles_from(&Content::build(store))
 }
 
@@ -547,6 +509,32 @@ mod tests {
             assert_eq!(from_table[i].words, profile(t).words, "{t:?}");
         }
         assert!(!from_table[0].words.is_empty() && from_table[3].words.is_empty());
+    }
+
+    /// The profiles the load makes while it reads (`Reads::EntitiesAndProfiles`) are those of
+    /// the term table read back from disk afterwards, entity by entity, in every store of
+    /// `stores_cutting_bodies` (bodies cut at a NUL, at the read limit, not UTF-8, CRLF, …).
+    #[test]
+    fn the_profiles_made_while_loading_are_those_read_afterwards() {
+        use crate::store::Reads;
+        use crate::store::read::content::tests::stores_cutting_bodies;
+        let dir = tempfile::tempdir().unwrap();
+        let (mut checked, mut words) = (0, 0);
+        for (root, kind, reason) in stores_cutting_bodies(dir.path()) {
+            let store = Store::load_with(&root, kind, reason, None, Reads::EntitiesAndProfiles);
+            assert!(store.take_loaded_terms().is_none(), "no term table beside the profiles");
+            let made = store.take_loaded_profiles().expect("the load made the profiles");
+            assert!(store.take_loaded_profiles().is_none(), "the profiles are taken once");
+            let all: Vec<EntityIdx> = (0..store.entities.len() as EntityIdx).collect();
+            let read = profiles_from(&Content::build_of(&store, &all));
+            assert_eq!(made.len(), read.len(), "{}", root.display());
+            for (i, (m, r)) in made.iter().zip(&read).enumerate() {
+                assert_eq!(m, r, "{}", store.entity(i as EntityIdx).path);
+                words += m.words.len();
+            }
+            checked += made.len();
+        }
+        assert!(checked > 400 && words > 4_000, "{checked} entities, {words} words");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use hashbrown::HashTable;
 use rayon::prelude::*;
 
 use super::body_text::{self, WordKey};
+use super::content_words::{CODE_WEIGHT, Profile, profile_hash};
 use crate::store::Store;
 use crate::store::model::entity::EntityIdx;
 use crate::store::read::fsio::FolderOpener;
@@ -68,6 +69,16 @@ struct Chunk {
 pub struct Part {
     vocab: Vec<Box<str>>,
     terms: Chunk,
+    /// The entities' near-duplicate profiles, in place of their terms, from a tokeniser that
+    /// makes them (`Tokeniser::profiling`).
+    profiles: Vec<Profile>,
+}
+
+impl Part {
+    /// The profiles a profiling tokeniser made, one per entity in the order tokenised.
+    pub fn into_profiles(self) -> Vec<Profile> {
+        self.profiles
+    }
 }
 
 impl Content {
@@ -222,12 +233,19 @@ pub struct Tokeniser {
     len: u32,
     in_code: bool,
     scratch: String,
+    /// When making profiles instead of terms (`Tokeniser::profiling`): each local term's
+    /// profile hash (`None`: no content word, not counted at all).
+    hashes: Option<Vec<Option<u32>>>,
 }
 
 impl Default for Tokeniser {
     fn default() -> Self {
         Tokeniser {
-            part: Part { vocab: Vec::new(), terms: Chunk { starts: vec![0], terms: Vec::new(), lengths: Vec::new() } },
+            part: Part {
+                vocab: Vec::new(),
+                terms: Chunk { starts: vec![0], terms: Vec::new(), lengths: Vec::new() },
+                profiles: Vec::new(),
+            },
             hasher: foldhash::fast::FixedState::default(),
             short: HashTable::new(),
             recent: vec![(0, 0); RECENT].into_boxed_slice(),
@@ -237,15 +255,24 @@ impl Default for Tokeniser {
             len: 0,
             in_code: false,
             scratch: String::new(),
+            hashes: None,
         }
     }
 }
 
 impl Tokeniser {
+    /// A tokeniser that makes each entity's near-duplicate profile (`Part::into_profiles`)
+    /// instead of its terms: each distinct word is judged, stemmed and hashed once per thread,
+    /// as `near_duplicate::profiles_from` does once per store, and no vocabulary is merged, no
+    /// term table kept.
+    pub fn profiling() -> Tokeniser {
+        Tokeniser { hashes: Some(Vec::new()), ..Tokeniser::default() }
+    }
+
     /// Add `text` to the current entity: the next lines of its text (a fence opened in one part
     /// stays open into the next, as in the parts joined by a line break).
     pub fn add(&mut self, text: &str) {
-        let Tokeniser { part, hasher, short, recent, local, counts, touched, len, in_code, scratch } = self;
+        let Tokeniser { part, hasher, short, recent, local, counts, touched, len, in_code, scratch, hashes } = self;
         for line in body_text::lines(text) {
             let t = line.trim_start();
             let fence = t.starts_with("```") || t.starts_with("~~~");
@@ -273,7 +300,16 @@ impl Tokeniser {
                                 None => {
                                     let id = part.vocab.len() as u32;
                                     let (bytes, n) = WordKey::short_bytes(key);
-                                    part.vocab.push(std::str::from_utf8(&bytes[..n]).unwrap_or_default().into());
+                                    let word = std::str::from_utf8(&bytes[..n]).unwrap_or_default();
+                                    // A short word is found by its key: a profiling tokeniser
+                                    // keeps its hash, not its text.
+                                    match hashes {
+                                        Some(hashes) => {
+                                            hashes.push(profile_hash(word));
+                                            part.vocab.push(Box::default());
+                                        }
+                                        None => part.vocab.push(word.into()),
+                                    }
                                     short.insert_unique(hash, (key, id), |&(k, _)| hasher.hash_one(k));
                                     counts.push((0, 0));
                                     id
@@ -290,6 +326,9 @@ impl Tokeniser {
                             Some(&id) => id,
                             None => {
                                 let id = part.vocab.len() as u32;
+                                if let Some(hashes) = hashes {
+                                    hashes.push(profile_hash(w));
+                                }
                                 part.vocab.push(w.into());
                                 let vocab = &part.vocab;
                                 local.insert_unique(hash, id, |&id| hasher.hash_one(&*vocab[id as usize]));
@@ -299,6 +338,9 @@ impl Tokeniser {
                         }
                     }
                 };
+                if hashes.as_ref().is_some_and(|h| h[id as usize].is_none()) {
+                    return;
+                }
                 let slot = &mut counts[id as usize];
                 if slot.0 == 0 {
                     touched.push(id);
@@ -311,6 +353,24 @@ impl Tokeniser {
 
     /// Close the current entity: its terms in the order first met, its length.
     pub fn end_entity(&mut self) {
+        if let Some(hashes) = &self.hashes {
+            let mut words = Vec::with_capacity(self.touched.len());
+            for id in self.touched.drain(..) {
+                let (_, places) = std::mem::take(&mut self.counts[id as usize]);
+                let weight = if places & IN_PROSE != 0 {
+                    1.0
+                } else if places & IN_CODE != 0 {
+                    CODE_WEIGHT
+                } else {
+                    continue;
+                };
+                words.extend(hashes[id as usize].map(|h| (h, weight)));
+            }
+            self.part.profiles.push(Profile::of_weighed(words));
+            self.len = 0;
+            self.in_code = false;
+            return;
+        }
         for id in self.touched.drain(..) {
             let (count, places) = std::mem::take(&mut self.counts[id as usize]);
             self.part.terms.terms.push(Term { id, count, places });
@@ -327,7 +387,7 @@ impl Tokeniser {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -370,16 +430,15 @@ mod tests {
         t
     }
 
-    /// The table the loader makes while it reads (`Reads::EntitiesAndTerms`) is the table read
-    /// back from disk afterwards, entity by entity: in every fixture store, and in stores whose
-    /// files test the cut — bytes that are not UTF-8, a NUL past a file's first 8 KB inside one
-    /// entry, a body longer than `BODY_READ_LIMIT` with a character across the cut, CRLF,
-    /// entries sharing a file, a symlink out of the root, an unreadable file.
-    #[test]
-    fn the_table_made_while_loading_is_the_table_read_afterwards() {
-        use crate::store::{Reads, read::detect};
-        let dir = tempfile::tempdir().unwrap();
-        let vault = dir.path().join("vault");
+    /// The fixture stores, and stores whose files test the load's cut of bodies — bytes that
+    /// are not UTF-8, a NUL past a file's first 8 KB inside one entry, a body longer than
+    /// `BODY_READ_LIMIT` with a character across the cut, CRLF, entries sharing a file, a
+    /// symlink out of the root, an unreadable file — written under `dir`: (root, format, why).
+    pub(crate) fn stores_cutting_bodies(
+        dir: &std::path::Path,
+    ) -> Vec<(std::path::PathBuf, crate::store::dialect::DialectKind, String)> {
+        use crate::store::read::detect;
+        let vault = dir.join("vault");
         std::fs::create_dir_all(vault.join("notes")).unwrap();
         let write = |rel: &str, bytes: &[u8]| std::fs::write(vault.join(rel), bytes).unwrap();
         write("notes/plain.md", b"---\ntitle: Plain\ndescription: Short and Plain\n---\n# Plain\nPillow pillow EXIF\n");
@@ -390,11 +449,11 @@ mod tests {
         long.resize(body_start + super::body_text::BODY_READ_LIMIT as usize - 1, b'a');
         long.extend_from_slice("é tail words beyond the cut\n".as_bytes());
         write("notes/long.md", &long);
-        let outside = dir.path().join("outside.md");
+        let outside = dir.join("outside.md");
         std::fs::write(&outside, "# Outside\nsecret words\n").unwrap();
         #[cfg(unix)]
         std::os::unix::fs::symlink(&outside, vault.join("notes/escape.md")).unwrap();
-        let home = dir.path().join("home");
+        let home = dir.join("home");
         std::fs::create_dir_all(home.join("memory")).unwrap();
         let mut lt = b"# Long-Term Memory\n\n## Patterns\n\n".to_vec();
         for i in 0..300 {
@@ -412,6 +471,16 @@ mod tests {
         stores.push((vault, crate::store::dialect::vault::KIND, "test".into()));
         let found = detect::detect(&home);
         stores.push((found.root, found.kind, found.reason));
+        stores
+    }
+
+    /// The table the loader makes while it reads (`Reads::EntitiesAndTerms`) is the table read
+    /// back from disk afterwards, entity by entity (`stores_cutting_bodies`).
+    #[test]
+    fn the_table_made_while_loading_is_the_table_read_afterwards() {
+        use crate::store::Reads;
+        let dir = tempfile::tempdir().unwrap();
+        let stores = stores_cutting_bodies(dir.path());
         let mut checked = 0;
         for (root, kind, reason) in stores {
             let store = Store::load_with(&root, kind, reason, None, Reads::EntitiesAndTerms);

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use super::content::{Content, Part, Tokeniser};
+use super::content_words::Profile;
 use super::query_words::{QueryWords, WordCounts};
 use super::{body_text, fsio, hostile};
 use crate::store::dialect::{Dialect, FileRole, SourceFile, StoreWarning};
@@ -113,6 +114,9 @@ pub struct Loaded {
     pub warnings: Vec<StoreWarning>,
     /// The entities' term table, when asked (`Reads::EntitiesAndTerms`).
     pub terms: Option<Content>,
+    /// The entities' near-duplicate profiles, in `entities`' order, when asked
+    /// (`Reads::EntitiesAndProfiles`).
+    pub profiles: Option<Vec<Profile>>,
     /// Each walker thread's terms, with where its entities start in `entities` before the sort.
     parts: Vec<(usize, Part)>,
     /// Each entity's counts of a query's words, in `entities`' order, when asked
@@ -127,6 +131,7 @@ pub struct Loaded {
 pub enum BodyPass<'w> {
     None,
     Terms,
+    Profiles,
     CountWords(&'w [String]),
 }
 
@@ -153,7 +158,8 @@ pub fn walk_and_read(
         BodyPass::CountWords(words) if !in_memory => Some(QueryWords::new(words)),
         _ => None,
     };
-    let terms = matches!(pass, BodyPass::Terms);
+    let terms = matches!(pass, BodyPass::Terms | BodyPass::Profiles);
+    let profiling = matches!(pass, BodyPass::Profiles);
     let mut builder = ReaderBuilder {
         root,
         canonical_root: &canonical_root,
@@ -161,12 +167,13 @@ pub fn walk_and_read(
         progress,
         shared: &shared,
         terms,
+        profiling,
         query: query.as_ref(),
         in_memory,
     };
     let from_memory = rayon::join(
         || walker(root).threads(walk_threads()).build_parallel().visit(&mut builder),
-        || memory.as_deref().map(|files| read_memory(files, dialect, progress, terms)),
+        || memory.as_deref().map(|files| read_memory(files, dialect, progress, terms, profiling)),
     )
     .1;
     let mut loaded = shared.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -177,7 +184,9 @@ pub fn walk_and_read(
     }
     let (entities, order) = sort_entities(std::mem::take(&mut loaded.entities));
     loaded.entities = entities;
-    if terms {
+    if profiling {
+        loaded.profiles = Some(profiles_in_order(std::mem::take(&mut loaded.parts), &order));
+    } else if terms {
         loaded.terms = Some(terms_in_order(std::mem::take(&mut loaded.parts), &order));
     }
     if let Some(mut counted) = loaded.word_counts.take() {
@@ -202,9 +211,20 @@ struct ReaderBuilder<'s> {
     progress: Option<&'s LoadProgress>,
     shared: &'s Mutex<Loaded>,
     terms: bool,
+    /// The tokenisers make profiles, not terms (`BodyPass::Profiles`).
+    profiling: bool,
     query: Option<&'s QueryWords<'s>>,
     /// The entity files are in memory (`Dialect::memory_files`): those in the folder are not read.
     in_memory: bool,
+}
+
+/// The walker threads' profiles in the entities' sorted order: `order[j]` is the place entity
+/// `j` had before the sort, in the threads' entities laid end to end.
+fn profiles_in_order(mut parts: Vec<(usize, Part)>, order: &[u32]) -> Vec<Profile> {
+    parts.sort_by_key(|&(start, _)| start);
+    let mut end_to_end: Vec<Option<Profile>> =
+        parts.into_iter().flat_map(|(_, part)| part.into_profiles()).map(Some).collect();
+    order.iter().map(|&i| end_to_end.get_mut(i as usize).and_then(Option::take).unwrap_or_default()).collect()
 }
 
 /// The walker threads' terms as one table in the entities' sorted order: `order[j]` is the
@@ -233,7 +253,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for ReaderBuilder<'s> {
             mine: Loaded::default(),
             opener: fsio::FolderOpener::default(),
             values: SharedValues::default(),
-            terms: self.terms.then(Tokeniser::default),
+            terms: self.terms.then(|| if self.profiling { Tokeniser::profiling() } else { Tokeniser::default() }),
             counting: self.query.map(|q| Counting { query: q, scratch: String::new(), counted: Vec::new() }),
             in_memory: self.in_memory,
         })
@@ -505,6 +525,7 @@ fn read_memory(
     dialect: &dyn Dialect,
     progress: Option<&LoadProgress>,
     terms: bool,
+    profiling: bool,
 ) -> (Vec<Arc<Entity>>, Vec<(usize, Part)>) {
     if let Some(p) = progress {
         p.total.fetch_add(files.len(), Ordering::Relaxed);
@@ -515,7 +536,7 @@ fn read_memory(
         .par_chunks(chunk)
         .map(|files| {
             let mut values = SharedValues::default();
-            let mut tokens = terms.then(Tokeniser::default);
+            let mut tokens = terms.then(|| if profiling { Tokeniser::profiling() } else { Tokeniser::default() });
             let mut out = Vec::with_capacity(files.len());
             for (rel, text) in files {
                 let read = read_in_memory(rel, Some(text), dialect, &mut values, tokens.as_mut());

@@ -2,6 +2,7 @@
 
 pub mod body_text;
 pub mod content;
+pub mod content_words;
 pub mod detect;
 pub mod frontmatter;
 pub mod fsio;
