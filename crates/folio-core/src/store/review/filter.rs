@@ -62,6 +62,15 @@ impl Filter {
     }
 }
 
+impl Filter {
+    /// Whether `matches` reads only where an item goes in the queue (its reasons and age, what
+    /// `Builder::decide_into` gives): then a listing picks its items without building them
+    /// whole (issue 44).
+    pub fn reads_only_placement(&self) -> bool {
+        self.terms.iter().all(|t| matches!(t, Term::Reason(_) | Term::OlderThanDays(_)))
+    }
+}
+
 fn days(v: &str) -> Option<i64> {
     v.strip_suffix('d').unwrap_or(v).parse().ok()
 }
@@ -98,5 +107,18 @@ mod tests {
         assert!(!Filter::parse("session:x").unwrap().matches(&item), "no session, no match");
         assert!(Filter::parse("colour:red").is_err());
         assert!(Filter::parse("").unwrap().matches(&item));
+    }
+
+    #[test]
+    fn reads_only_placement_when_every_term_is_a_reason_or_an_age() {
+        for (text, only) in [
+            ("", true),
+            ("reason:draft older:30d", true),
+            ("reason:draft kind:table", false),
+            ("users", false),
+            ("author:scout", false),
+        ] {
+            assert_eq!(Filter::parse(text).unwrap().reads_only_placement(), only, "{text:?}");
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! listing of a 100k-entity inbox keeps 16 bytes per item instead of the item (with its id,
 //! title, path, hash and findings as owned text), and nothing is left to free item by item at
 //! the end. The order and the items are those of `queue::build_with_facts` followed by `keep`.
+use super::filter::Filter;
 use super::queue::{self, ALL, Builder, QueueItem, Reason, TextFacts};
 use crate::store::model::entity::EntityIdx;
 
@@ -22,13 +23,17 @@ pub struct Listing<'a> {
 
 impl<'a> Listing<'a> {
     /// The queue of `builder` over entities whose text facts are `facts` (complete: see
-    /// `queue::complete_facts`), the items `keep` takes.
+    /// `queue::complete_facts`), the items `filter` takes.
     pub fn new(
         builder: &'a Builder<'a>,
         facts: &'a [Option<TextFacts>],
-        keep: &dyn Fn(&QueueItem) -> bool,
+        filter: &Filter,
         attribute: Option<Attribute<'_>>,
     ) -> Listing<'a> {
+        let keep = |i: &QueueItem| filter.matches(i);
+        // A filter of reasons and ages is answered by where the item goes: the whole item
+        // (its text copied, its findings written) is built only as it is listed.
+        let place_only = filter.reads_only_placement();
         let item = |i: usize| builder.item(i as EntityIdx, facts.get(i)?.as_ref()?);
         let mut n = [0usize; ALL.len()];
         let mut count = |item: &QueueItem| {
@@ -42,7 +47,7 @@ impl<'a> Listing<'a> {
             let mut items: Vec<QueueItem> = (0..facts.len()).filter_map(item).collect();
             queue::order(&mut items);
             attribute(&mut items);
-            items.retain(|i| keep(i));
+            items.retain(keep);
             items.iter().for_each(&mut count);
             (Vec::new(), Some(items))
         } else {
@@ -53,7 +58,10 @@ impl<'a> Listing<'a> {
             let mut it = QueueItem::default();
             for (i, f) in facts.iter().enumerate() {
                 let Some(f) = f else { continue };
-                if builder.item_into(i as EntityIdx, f, &mut it) && keep(&it) {
+                let i = i as EntityIdx;
+                let placed =
+                    if place_only { builder.decide_into(i, f, &mut it) } else { builder.item_into(i, f, &mut it) };
+                if placed && keep(&it) {
                     count(&it);
                     keys.push((it.priority, it.age_days.unwrap_or(i64::MAX), it.idx));
                 }
@@ -160,12 +168,12 @@ mod tests {
         assert!(whole.len() >= 5, "{whole:?}");
         let verdicts = queue::Verdicts::open(&store);
         let builder = Builder::new(&store, &report, &verdicts);
-        for text in ["", "type:idea", "reason:lint-error", "note 3"] {
+        for text in ["", "type:idea", "reason:lint-error", "older:10d", "reason:never-reviewed older:0d", "note 3"] {
             let filter = Filter::parse(text).unwrap();
             let want: Vec<QueueItem> = whole.iter().filter(|i| filter.matches(i)).cloned().collect();
             let ids = |items: &[QueueItem]| items.iter().map(|i| i.id.clone()).collect::<Vec<_>>();
             for attribute in [None, Some(&(|_: &mut [QueueItem]| {}) as Attribute<'_>)] {
-                let listing = Listing::new(&builder, &facts, &|i| filter.matches(i), attribute);
+                let listing = Listing::new(&builder, &facts, &filter, attribute);
                 let got = listing.collect();
                 assert_eq!(ids(&got), ids(&want), "filter {text:?}");
                 assert_eq!(format!("{got:?}"), format!("{want:?}"));

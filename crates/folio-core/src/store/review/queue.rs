@@ -294,24 +294,32 @@ pub fn complete_facts(store: &Store, facts: &mut Vec<Option<TextFacts>>, range: 
     facts.resize(store.entities.len(), None);
     let range = range.start.min(facts.len())..range.end.min(facts.len());
     let start = range.start;
-    let read: usize = facts[range]
-        .par_iter_mut()
-        .enumerate()
-        .map(|(k, slot)| {
-            let idx = (start + k) as EntityIdx;
-            let e = store.entity(idx);
-            if e.escapes_root() {
-                *slot = None;
-                return 0;
-            }
-            if slot.as_ref().is_some_and(|f| f.entity == fingerprint(e)) {
-                return 0;
-            }
-            *slot = TextFacts::read(store, idx);
-            1
-        })
-        .sum();
-    read
+    facts[range].par_iter_mut().enumerate().map(|(k, slot)| complete_one(store, slot, start + k)).sum()
+}
+
+/// `complete_facts` on the calling thread. For a few hundred entities while the rayon pool is
+/// busy (the TUI's lint pass tokenising every file): a parallel read would wait behind the
+/// whole pass, seconds at 100k, where reading them here takes milliseconds (issue 44).
+pub fn complete_facts_here(store: &Store, facts: &mut Vec<Option<TextFacts>>, range: std::ops::Range<usize>) -> usize {
+    facts.resize(store.entities.len(), None);
+    let range = range.start.min(facts.len())..range.end.min(facts.len());
+    let start = range.start;
+    facts[range].iter_mut().enumerate().map(|(k, slot)| complete_one(store, slot, start + k)).sum()
+}
+
+/// Entity `i`'s facts in `slot` made current; 1 when its file was read.
+fn complete_one(store: &Store, slot: &mut Option<TextFacts>, i: usize) -> usize {
+    let idx = i as EntityIdx;
+    let e = store.entity(idx);
+    if e.escapes_root() {
+        *slot = None;
+        return 0;
+    }
+    if slot.as_ref().is_some_and(|f| f.entity == fingerprint(e)) {
+        return 0;
+    }
+    *slot = TextFacts::read(store, idx);
+    1
 }
 
 /// The verdicts the queue weighs: folio's ledger and the store's own log.
@@ -395,6 +403,17 @@ impl<'a> Builder<'a> {
     /// reuses one item allocates nothing per entity; issue 44); false, with `out` left
     /// unspecified, when the entity awaits no decision.
     pub fn item_into(&self, idx: EntityIdx, facts: &TextFacts, out: &mut QueueItem) -> bool {
+        self.decide_into(idx, facts, out) && {
+            self.fill(facts, out);
+            true
+        }
+    }
+
+    /// The part of `item_into` that says whether entity `idx` awaits a decision and where it
+    /// goes in the queue: its `idx`, `reasons`, `verdicts`, `priority` and `age_days` (what
+    /// `order` and `counts` read), the rest of `out` left as it was. `review list` orders
+    /// 100k entities with it and builds each whole item only as it is written (issue 44).
+    pub fn decide_into(&self, idx: EntityIdx, facts: &TextFacts, out: &mut QueueItem) -> bool {
         let store = self.store;
         let ledger = self.ledger;
         let i = idx as usize;
@@ -462,7 +481,23 @@ impl<'a> Builder<'a> {
         if reasons.is_empty() {
             return false;
         }
-        let approved = ledger
+        out.idx = idx;
+        out.priority = priority(&out.reasons);
+        out.age_days = e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, self.today));
+        true
+    }
+
+    /// The rest of `item_into` for the entity `decide_into` just placed in `out`: its text,
+    /// findings, authorship and hashes, each written over what `out` held.
+    pub fn fill(&self, facts: &TextFacts, out: &mut QueueItem) {
+        let i = out.idx as usize;
+        let e = self.store.entity(out.idx);
+        let hash = facts.hash_chars();
+        let hash = hash.as_str();
+        let mine =
+            || self.findings[self.findings_start[i] as usize..self.findings_start[i + 1] as usize].iter().copied();
+        let approved = self
+            .ledger
             .last_approval(&e.id)
             .or_else(|| self.logged_approval.get(e.id.as_str()).copied())
             .map(|r| r.hash.as_str());
@@ -478,25 +513,21 @@ impl<'a> Builder<'a> {
             f.clear();
             let _ = write!(f, "{}: {}", x.rule, x.message);
         }
-        out.idx = idx;
         set(&mut out.id, &e.id);
         set(&mut out.title, &e.title);
         set(&mut out.path, &e.path);
         set_option(&mut out.kind, e.kind.as_deref());
         set_option(&mut out.status, e.status.as_deref());
-        out.priority = priority(&out.reasons);
-        out.age_days = e.updated.as_deref().or(e.created.as_deref()).and_then(|d| age(d, self.today));
         set_option(&mut out.author, facts.author.as_deref());
         set_option(&mut out.session, facts.session.as_deref());
         out.sources = e.sources.len();
         out.evidence = facts.evidence;
         out.confidence = e.confidence;
-        out.hidden_content = hidden;
+        out.hidden_content = e.problems.iter().any(|p| p.rule == rule::CONTROL_CHARS);
         set(&mut out.hash, hash);
         set_option(&mut out.approved_hash, approved);
-        out.duplicate_of = duplicate_of;
-        out.contradiction_with = contradiction_with;
-        true
+        out.duplicate_of = mine().find(|x| x.rule == lint::near_duplicate::RULE).and_then(|x| x.other);
+        out.contradiction_with = mine().find(|x| x.rule == lint::possible_contradiction::RULE).and_then(|x| x.other);
     }
 }
 
@@ -575,9 +606,27 @@ fn evidence(f: &Fields) -> u64 {
 /// Whole days from a `YYYY-MM-DD…` date to today.
 fn age(date: &str, today: time::Date) -> Option<i64> {
     let d = date.get(..10)?;
-    let format = time::macros::format_description!("[year]-[month]-[day]");
-    let day = time::Date::parse(d, &format).ok()?;
+    let day = match ymd(d.as_bytes()) {
+        // `YYYY-MM-DD` in digits, the usual case, read without the parser (the inbox ages
+        // 100k entities twice, issue 44); the calendar check is the same one.
+        Some((y, m, dd)) => time::Date::from_calendar_date(y, time::Month::try_from(m).ok()?, dd).ok()?,
+        None => {
+            let format = time::macros::format_description!("[year]-[month]-[day]");
+            time::Date::parse(d, &format).ok()?
+        }
+    };
     Some((today - day).whole_days())
+}
+
+/// (year, month, day) of ten bytes `YYYY-MM-DD`, each a decimal digit but the dashes.
+fn ymd(b: &[u8]) -> Option<(i32, u8, u8)> {
+    let digits = |r: std::ops::Range<usize>| {
+        b.get(r)?.iter().try_fold(0u32, |n, &c| c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0')))
+    };
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    Some((digits(0..4)? as i32, digits(5..7)? as u8, digits(8..10)? as u8))
 }
 
 /// An item's change since its last approval: (approved text, word diff), or None when it
@@ -607,5 +656,32 @@ mod tests {
         let today = time::macros::date!(2026 - 03 - 31);
         assert_eq!(age("2026-03-01T10:00:00Z", today), Some(30));
         assert_eq!(age("soon", today), None);
+    }
+
+    /// The digits-only fast path of `age` answers as the date parser does, invalid dates too.
+    #[test]
+    fn age_reads_dates_as_the_parser_does() {
+        let today = time::macros::date!(2026 - 03 - 31);
+        let parsed = |d: &str| {
+            let format = time::macros::format_description!("[year]-[month]-[day]");
+            time::Date::parse(d.get(..10)?, &format).ok().map(|day| (today - day).whole_days())
+        };
+        for d in [
+            "2026-03-01",
+            "2024-02-29",
+            "2023-02-29",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-04-31",
+            "0000-01-01",
+            "9999-12-31",
+            "2026-3-01x",
+            "2026/03/01",
+            "+202-03-01",
+            "2026-03-01T10:00:00Z",
+            "２０２６-03-01",
+        ] {
+            assert_eq!(age(d, today), parsed(d), "{d:?}");
+        }
     }
 }

@@ -195,22 +195,30 @@ pub fn stream_queue(
     use folio_core::store::keep::cache::{hashes, profiles};
     use folio_core::store::lint::{LintConfig, Report};
     let provisional = matches!(lint, QueueLint::Pending);
-    let report = match lint {
-        QueueLint::Report(r) => r,
-        QueueLint::Pending => Arc::new(Report::default()),
-        QueueLint::Own => {
-            let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
-            // The pairs and model findings of the last pass over an unchanged store, as
-            // `review list` takes them (`lint_memo`).
-            let memo = folio_core::store::keep::cache::lint_memo::Memo::new(cache, store);
-            let profiles = || profiles::open(cache, store).0;
-            let report = folio_core::store::lint::lint_remembering(store, &config, &profiles, &memo);
-            memo.save();
-            Arc::new(report)
-        }
+    // The pairs and model findings of the last pass over an unchanged store, as `review list`
+    // takes them (`lint_memo`).
+    let own_lint = || {
+        let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
+        let memo = folio_core::store::keep::cache::lint_memo::Memo::new(cache, store);
+        let profiles = || profiles::open(cache, store).0;
+        let report = folio_core::store::lint::lint_remembering(store, &config, &profiles, &memo);
+        memo.save();
+        report
     };
     // Not streamed: one batch of every entity.
     let first = if stream { FIRST_BATCH } else { usize::MAX };
+    let report = match lint {
+        QueueLint::Report(r) => r,
+        QueueLint::Pending => Arc::new(Report::default()),
+        // A first build linted here: the list streams without lint's reasons while lint runs
+        // beside it (seconds at 100k from a cold memo), then the whole queue replaces it.
+        QueueLint::Own if stream => {
+            return hashes::inbox_while_linting(cache, store, first, &own_lint, &mut |b, provisional| {
+                send(Outcome::QueueBatch { generation, items: b.items, done: b.done, total: b.total, provisional })
+            });
+        }
+        QueueLint::Own => Arc::new(own_lint()),
+    };
     hashes::inbox_in_batches(cache, store, &report, first, &mut |b| {
         send(Outcome::QueueBatch { generation, items: b.items, done: b.done, total: b.total, provisional })
     })
@@ -317,6 +325,11 @@ pub fn run(job: ReviewJob) -> Outcome {
             let mut last = None;
             stream_queue(&store, lint, generation, stream, None, &mut |o| {
                 if let Outcome::QueueBatch { items, done, total, provisional, .. } = o {
+                    // The whole queue after a provisional list (`inbox_while_linting`)
+                    // replaces it, as it does on screen.
+                    if last.is_some_and(|(_, _, was)| was && !provisional) {
+                        all.clear();
+                    }
                     review::queue::merge(&mut all, items);
                     last = Some((done, total, provisional));
                 }

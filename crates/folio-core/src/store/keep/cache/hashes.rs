@@ -119,46 +119,92 @@ pub fn inbox(cache: Option<&Cache>, store: &Store) -> (Vec<QueueItem>, Vec<Strin
     (items, warnings)
 }
 
-/// What `inbox_listed` used: the lint report and every entity's text facts. Dropping it frees
-/// them, a few hundred thousand allocations at 100k entities; a command about to exit may leave
-/// that to the exit.
+/// What `inbox_listed` used: the store (without its links), the lint report and every
+/// entity's text facts. Dropping it frees them, a few hundred thousand allocations at 100k
+/// entities; a command about to exit may leave that to the exit.
 pub struct Spent {
+    _store: Store,
     _report: crate::store::lint::Report,
     _facts: Facts,
 }
 
-/// The review inbox as `inbox` gives it, the items `keep` takes, handed to `with` as a listing
+/// The review inbox as `inbox` gives it, the items `filter` takes, handed to `with` as a listing
 /// that builds each item as it is read rather than holding them (`listing::Listing`; a store in
 /// a git repository, whose items are attributed all at once, is held) with the cache's
 /// warnings. Returns what `with` returns and what the listing used.
+///
+/// The store is the listing's: after a cached open, once lint has read its links they are
+/// dropped (the queue reads none), and the pages freed are handed back to the system, so the
+/// listing's peak is the open's rather than the open's plus the facts and the report (issue 44).
 pub fn inbox_listed<R>(
     cache: Option<&Cache>,
-    store: &Store,
-    keep: &dyn Fn(&QueueItem) -> bool,
+    mut store: Store,
+    filter: &crate::store::review::filter::Filter,
     with: impl FnOnce(&Listing<'_>, &[String]) -> R,
 ) -> (R, Spent) {
     use crate::store::lint::{self, LintConfig};
+    // Only after a cached open: after a full load, lint's content rules fault back in more
+    // pages than were handed back (0.4 s of CPU at 100k), and their own peak is the listing's.
+    let trim = store.from_cache;
+    // The open's scratch, freed on rayon's threads, back to the system before lint allocates.
+    if trim {
+        release_freed_memory();
+    }
     // As `inbox`: lint first, so its near-duplicate profiles are freed before the facts are read.
     let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
-    let memo = super::lint_memo::Memo::new(cache, store);
-    let report = lint::lint_remembering(store, &config, &|| super::profiles::open(cache, store).0, &memo);
-    memo.save();
-    let mut warnings = memo.warnings();
-    let mut facts = Facts::open(cache, store);
-    facts.computed = queue::complete_facts(store, &mut facts.slots, 0..store.entities.len());
-    facts.save(cache, store);
-    warnings.append(&mut facts.warnings);
-    let verdicts = queue::Verdicts::open(store);
-    let out = {
-        let builder = queue::Builder::new(store, &report, &verdicts);
-        let in_git = matches!(crate::store::history::git::open(&store.root), Ok(Some(_)));
-        let attribute = |items: &mut [QueueItem]| {
-            let _ = attribution::from_git(store, items);
-        };
-        let listing = Listing::new(&builder, &facts.slots, keep, in_git.then_some(&attribute as _));
-        with(&listing, &warnings)
+    let (report, mut warnings) = {
+        let store = &store;
+        let memo = super::lint_memo::Memo::new(cache, store);
+        let report = lint::lint_remembering(store, &config, &|| super::profiles::open(cache, store).0, &memo);
+        memo.save();
+        (report, memo.warnings())
     };
-    (out, Spent { _report: report, _facts: facts })
+    if trim {
+        shed_links(&mut store);
+        release_freed_memory();
+    }
+    let (out, report, facts) = {
+        let store = &store;
+        let mut facts = Facts::open(cache, store);
+        facts.computed = queue::complete_facts(store, &mut facts.slots, 0..store.entities.len());
+        facts.save(cache, store);
+        warnings.append(&mut facts.warnings);
+        let verdicts = queue::Verdicts::open(store);
+        let out = {
+            let builder = queue::Builder::new(store, &report, &verdicts);
+            let in_git = matches!(crate::store::history::git::open(&store.root), Ok(Some(_)));
+            let attribute = |items: &mut [QueueItem]| {
+                let _ = attribution::from_git(store, items);
+            };
+            let listing = Listing::new(&builder, &facts.slots, filter, in_git.then_some(&attribute as _));
+            with(&listing, &warnings)
+        };
+        (out, report, facts)
+    };
+    (out, Spent { _store: store, _report: report, _facts: facts })
+}
+
+/// Drops every entity's links and the backlinks: what lint reads and the queue does not.
+fn shed_links(store: &mut Store) {
+    for e in &mut store.entities {
+        // An entity shared elsewhere keeps them (none is, in a store just opened).
+        if let Some(e) = std::sync::Arc::get_mut(e) {
+            e.links = Vec::new();
+        }
+    }
+    store.backlinks = Vec::new();
+}
+
+/// Hands the pages malloc holds free back to the system. The snapshot is decoded on rayon's
+/// threads, whose arenas keep what they freed and which this thread's allocations never reuse:
+/// at 100k entities the inbox's peak sat ≈ 40 MB above its live heap without it
+/// (docs/benchmarks.md, "The inbox, fourth pass").
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only walks the allocator's own free lists; nothing of ours is touched.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// One batch of the inbox built in batches (`inbox_in_batches`).
@@ -183,6 +229,58 @@ pub fn inbox_in_batches(
     first: usize,
     send: &mut dyn FnMut(Batch) -> bool,
 ) -> Vec<String> {
+    let (mut facts, wanted) = batches(cache, store, report, first, send);
+    if wanted {
+        facts.save(cache, store);
+    }
+    facts.warnings
+}
+
+/// The review inbox while `lint` makes the report it needs: the queue without lint's reasons
+/// is sent in batches as `inbox_in_batches` sends them (`send`'s second argument true: a
+/// provisional list), lint running beside it on its own thread; then the whole queue with
+/// lint's reasons from the same facts, in one batch (false). At 100k entities lint from a
+/// cold memo reads and tokenises every file, seconds during which the inbox showed nothing
+/// (issue 44: its first items within 300 ms of the store being ready). Returns the cache's
+/// warnings; stops when `send` answers false.
+pub fn inbox_while_linting(
+    cache: Option<&Cache>,
+    store: &Store,
+    first: usize,
+    lint: &(dyn Fn() -> crate::store::lint::Report + Sync),
+    send: &mut dyn FnMut(Batch, bool) -> bool,
+) -> Vec<String> {
+    let empty = crate::store::lint::Report::default();
+    let (report, (mut facts, wanted)) = std::thread::scope(|s| {
+        let linting = s.spawn(lint);
+        let built = batches(cache, store, &empty, first, &mut |b| send(b, true));
+        (linting.join(), built)
+    });
+    let report = report.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    if wanted {
+        let verdicts = queue::Verdicts::open(store);
+        let builder = queue::Builder::new(store, &report, &verdicts);
+        let total = store.entities.len();
+        let mut items: Vec<QueueItem> =
+            (0..total).filter_map(|i| builder.item(i as EntityIdx, facts.slots.get(i)?.as_ref()?)).collect();
+        let _ = attribution::from_git(store, &mut items);
+        queue::order(&mut items);
+        if send(Batch { items, done: total, total }, false) {
+            facts.save(cache, store);
+        }
+    }
+    facts.warnings
+}
+
+/// The batches of `inbox_in_batches`; returns the facts (complete unless stopped) and whether
+/// `send` wanted every batch.
+fn batches(
+    cache: Option<&Cache>,
+    store: &Store,
+    report: &crate::store::lint::Report,
+    first: usize,
+    send: &mut dyn FnMut(Batch) -> bool,
+) -> (Facts, bool) {
     let verdicts = queue::Verdicts::open(store);
     let builder = queue::Builder::new(store, report, &verdicts);
     let total = store.entities.len();
@@ -207,21 +305,21 @@ pub fn inbox_in_batches(
                 }
             }
         }
-        facts.computed += queue::complete_facts(store, &mut facts.slots, start..end);
+        // The first batch is read on this thread: a lint pass may hold every rayon thread.
+        let complete = if start == 0 && end < total { queue::complete_facts_here } else { queue::complete_facts };
+        facts.computed += complete(store, &mut facts.slots, start..end);
         let mut items: Vec<QueueItem> =
             (start..end).filter_map(|i| builder.item(i as EntityIdx, facts.slots.get(i)?.as_ref()?)).collect();
         let _ = attribution::from_git(store, &mut items);
         queue::order(&mut items);
         if !send(Batch { items, done: end, total }) {
-            return facts.warnings;
+            return (facts, false);
         }
         if end >= total {
-            break;
+            return (facts, true);
         }
         (start, size) = (end, size.saturating_mul(2));
     }
-    facts.save(cache, store);
-    facts.warnings
 }
 
 /// Which saved facts hold for the store (`side::kept`: by the saved entity's number, the store's
@@ -242,7 +340,8 @@ fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
             side::kept(&keys, read_since_ns, store)
         }
     };
-    let facts: Vec<Option<TextFacts>> = r.next_streamed("facts")?;
+    let at_most = usize::try_from(r.header.entities).unwrap_or(usize::MAX);
+    let facts = r.next_streamed_seed("facts", side::Exactly::<Option<TextFacts>>::at_most(at_most))?;
     if facts.len() != kept.len() || kept.len() as u64 != r.header.entities {
         return Err(format!("{} entities' facts, {} entities listed", facts.len(), kept.len()));
     }
@@ -277,6 +376,61 @@ mod tests {
         f.computed = queue::complete_facts(store, &mut f.slots, 0..store.entities.len());
         f.save(cache, store);
         (f.slots.clone(), f.computed, f.reused)
+    }
+
+    /// While lint runs, the queue streams without lint's reasons (provisional, in batches, the
+    /// first read on the calling thread); then the whole queue with them, as `inbox` builds it.
+    #[test]
+    fn the_queue_streams_while_lint_runs_then_arrives_whole_with_lint_reasons() {
+        // Every seventh note links nowhere: a broken link, lint's own reason to queue it.
+        let dir = side::fixture::aged_vault(|i| {
+            let link = if i % 7 == 0 { " See [[Nowhere]]." } else { "" };
+            (format!("Note {i}"), format!("Body of note {i}.{link}"))
+        });
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let (want, _) = inbox(None, &store);
+        let ids = |items: &[QueueItem]| items.iter().map(|i| format!("{} {:?}", i.id, i.reasons)).collect::<Vec<_>>();
+        let lint = || {
+            let config = crate::store::lint::LintConfig::load(&store.root, store.kind()).unwrap_or_default();
+            crate::store::lint::lint(&store, &config)
+        };
+        let findings = |items: &[QueueItem]| items.iter().map(|i| i.findings.len()).sum::<usize>();
+        let mut provisional_sizes = Vec::new();
+        let (mut provisional, mut whole) = (Vec::new(), None);
+        inbox_while_linting(Some(&cache), &store, 100, &lint, &mut |b, early| {
+            if early {
+                provisional_sizes.push(b.done);
+                queue::merge(&mut provisional, b.items);
+            } else {
+                assert_eq!((b.done, b.total), (store.entities.len(), store.entities.len()));
+                assert!(whole.replace(b.items).is_none(), "one whole queue");
+            }
+            true
+        });
+        let whole = whole.unwrap();
+        assert_eq!(ids(&whole), ids(&want));
+        assert_eq!(format!("{whole:?}"), format!("{want:?}"));
+        assert_eq!(provisional_sizes.first(), Some(&100));
+        assert_eq!(provisional_sizes.last(), Some(&store.entities.len()));
+        let mut without_lint = Vec::new();
+        inbox_in_batches(None, &store, &Default::default(), usize::MAX, &mut |b| {
+            without_lint = b.items;
+            true
+        });
+        assert_eq!(ids(&provisional), ids(&without_lint));
+        // Lint's findings (the broken links) are the whole queue's, not the provisional list's.
+        assert!(findings(&want) > 0);
+        assert_eq!(findings(&provisional), 0);
+        // The facts were saved: a second run reads no file.
+        let (_, read, reused) = all(Some(&cache), &store);
+        assert_eq!((read, reused), (0, store.entities.len()));
+        // The first batch's facts, read on this thread, are those read in parallel.
+        let (mut here, mut there) = (Vec::new(), Vec::new());
+        assert_eq!(queue::complete_facts_here(&store, &mut here, 0..50), 50);
+        assert_eq!(queue::complete_facts(&store, &mut there, 0..50), 50);
+        assert_eq!(here, there);
     }
 
     #[test]

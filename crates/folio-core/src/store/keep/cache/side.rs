@@ -142,6 +142,46 @@ impl<'de> serde::de::Visitor<'de> for KeptInOrder<'_> {
     }
 }
 
+/// A sequence section decoded into a vector of exactly its length, at most `at_most` (the
+/// header's entity count, so a damaged length allocates no more than the store's size). serde's
+/// own `Vec` reserves at most 1 MiB ahead and then doubles: 100k facts of 104 bytes grew through
+/// five reallocations to a capacity of 161k, the last one holding the old and new tables at
+/// once (the inbox's peak, issue 44).
+pub struct Exactly<T> {
+    pub at_most: usize,
+    pub of: std::marker::PhantomData<T>,
+}
+
+impl<T> Exactly<T> {
+    pub fn at_most(at_most: usize) -> Exactly<T> {
+        Exactly { at_most, of: std::marker::PhantomData }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> serde::de::DeserializeSeed<'de> for Exactly<T> {
+    type Value = Vec<T>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Exactly<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(self.at_most));
+        while let Some(x) = seq.next_element()? {
+            out.push(x);
+        }
+        Ok(out)
+    }
+}
+
 /// Whether a file last modified at `mtime_ns` is trusted unchanged by a record made from reads
 /// begun at `read_since_ns` (not within the mtime slack before them).
 pub fn trusted(mtime_ns: i64, read_since_ns: i128) -> bool {
