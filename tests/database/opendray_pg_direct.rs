@@ -106,3 +106,47 @@ fn a_first_open_reads_rows_as_the_renderings_parse_back() {
     }
     drop(pg);
 }
+
+/// A first open fetches every visible node by one scan of the table, in chunks as the rows
+/// arrive (`rows::each_visible`), where an open that found a few nodes changed fetches them
+/// by id (`rows::by_ids`): both read each node of every shape — its columns, its edges and
+/// fact sources in order — the same, with and without the archived ones, whatever the chunk.
+/// A consumer that stops early leaves the connection usable.
+#[test]
+fn one_scan_reads_each_node_as_fetching_it_by_id_does() {
+    use folio::store::dialect::opendray_pg::rows;
+    let Some((pg, mut c, url)) = seed::brain() else { return };
+    shapes(&mut c);
+    let setup = tempfile::tempdir().unwrap();
+    let merged = folio(setup.path(), &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"], false);
+    assert!(merged.status.success(), "merge: {}", outcome(&merged));
+    for archived in [false, true] {
+        let ids: Vec<String> = rows::xmins(&mut c, archived).unwrap().into_iter().map(|(id, _)| id).collect();
+        let mut by_id = rows::by_ids(&mut c, &ids).unwrap();
+        by_id.sort_by(|a, b| a.id.cmp(&b.id));
+        assert!(by_id.iter().any(|n| !n.edges.is_empty()) && by_id.iter().any(|n| !n.sources.is_empty()));
+        assert_eq!(by_id.iter().any(|n| n.archived_at.is_some()), archived, "archived nodes shown only when asked");
+        for chunk in [1, 3, 1000] {
+            let mut scanned = Vec::new();
+            let mut sizes = Vec::new();
+            rows::each_visible(&mut c, archived, chunk, |c| {
+                sizes.push(c.len());
+                scanned.extend(c);
+                true
+            })
+            .unwrap();
+            scanned.sort_by(|a, b| a.id.cmp(&b.id));
+            assert_eq!(scanned, by_id, "archived {archived}, chunks of {chunk}");
+            assert!(sizes.iter().all(|&n| n >= 1 && n <= chunk), "chunks of {chunk}: {sizes:?}");
+        }
+        let mut first = 0;
+        rows::each_visible(&mut c, archived, 2, |c| {
+            first += c.len();
+            false
+        })
+        .unwrap();
+        assert_eq!(first, 2, "stopped after the first chunk");
+        assert_eq!(rows::xmins(&mut c, archived).unwrap().len(), ids.len(), "the connection is usable after a stop");
+    }
+    drop(pg);
+}

@@ -23,6 +23,9 @@ use crate::store::dialect::opendray::NODE_DIRS;
 /// The mirror's marker: which database (redacted) and whether archived nodes are shown.
 pub const MARKER: &str = "opendray-database.json";
 
+/// Nodes per chunk a first open renders while the next is fetched (`rows::each_visible`).
+const CHUNK: usize = 256;
+
 /// What earlier builds kept beside their node files, under `.folio` (`retire_mirror`).
 const GENERATION: &str = "generation";
 
@@ -338,31 +341,55 @@ fn sync_with(
         .filter(|(id, v)| entries.get(id.as_str()).is_none_or(|e| e.version != *v))
         .map(|(id, _)| id.clone())
         .collect();
-    let fetched = rows::by_ids(&mut tx, &stale).map_err(sql)?;
-    tx.commit().map_err(sql)?;
     // Rendering is a large share of a first open: in parallel. Each node is made an entity
     // from its row's fields at once (`direct`), not parsed back from its rendering.
     use rayon::prelude::*;
     let dialect = super::OpendrayPg::open(root);
-    let (mut rendered, handed): (HashMap<String, snapshot::Node>, Vec<super::direct::Handed>) = fetched
-        .into_par_iter()
-        .map_init(crate::store::model::shared_values::SharedValues::default, |values, n| {
-            let (rel, fields) = (n.path(), n.fields());
-            let text = rows::render_with(&fields, &n.body);
-            let handed = super::direct::Handed::new(&dialect, &rel, &text, fields, values);
-            ((n.id.clone(), snapshot::Node { version: Version::default(), rel, text }), handed)
-        })
-        .unzip();
+    let make = |values: &mut crate::store::model::shared_values::SharedValues, n: rows::Node| {
+        let (rel, fields) = (n.path(), n.fields());
+        let text = rows::render_with(&fields, &n.body);
+        let handed = super::direct::Handed::new(&dialect, &rel, &text, fields, values);
+        ((n.id, snapshot::Node { version: Version::default(), rel, text }), handed)
+    };
+    let (mut rendered, handed): (snapshot::Nodes, Vec<super::direct::Handed>) = if base.is_none() {
+        // Every visible node, as `xmins` listed them in this transaction: fetched by one
+        // scan, and each chunk rendered while the next arrives (`rows::each_visible`).
+        let (send, chunks) = std::sync::mpsc::sync_channel::<Vec<rows::Node>>(8);
+        let (fetched, made) = std::thread::scope(|s| {
+            let made = s.spawn(|| {
+                chunks
+                    .into_iter()
+                    .par_bridge()
+                    .map_init(crate::store::model::shared_values::SharedValues::default, |values, chunk| {
+                        chunk.into_iter().map(|n| make(values, n)).collect::<Vec<_>>()
+                    })
+                    .collect::<Vec<_>>()
+            });
+            let fetched = rows::each_visible(&mut tx, archived, CHUNK, |c| send.send(c).is_ok());
+            drop(send);
+            (fetched, made.join())
+        });
+        fetched.map_err(sql)?;
+        tx.commit().map_err(sql)?;
+        let made = made.unwrap_or_else(|p| std::panic::resume_unwind(p));
+        made.into_iter().flatten().unzip()
+    } else {
+        let fetched = rows::by_ids(&mut tx, &stale).map_err(sql)?;
+        tx.commit().map_err(sql)?;
+        fetched.into_par_iter().map_init(Default::default, make).unzip()
+    };
     super::direct::hand_over(root, handed);
     let Some((base, texts)) = &base else {
         // Nothing to add to: written whole, and kept for the loader that follows.
-        let mut nodes = snapshot::Nodes::with_capacity_and_hasher(versions.len(), Default::default());
-        for (id, v) in versions {
-            if let Some(mut n) = rendered.remove(&id) {
-                n.version = v;
-                nodes.insert(id, n);
+        // Each fetched node takes its version where it is, not moved into another map; one
+        // without a version (none is 0: no row has `xmin` 0) was not listed, and is not kept.
+        let mut nodes = rendered;
+        for (id, v) in &versions {
+            if let Some(n) = nodes.get_mut(id) {
+                n.version = *v;
             }
         }
+        nodes.retain(|_, n| n.version != Version::default());
         let mut changed: Vec<String> = nodes.values().map(|n| n.rel.clone()).collect();
         changed.sort();
         let mut now = Snapshot { generation: 0, tables: Some(tables), horizon, nodes };

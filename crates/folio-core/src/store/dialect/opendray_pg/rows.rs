@@ -248,6 +248,55 @@ pub fn by_ids(c: &mut impl GenericClient, ids: &[String]) -> Result<Vec<Node>, p
     Ok(nodes)
 }
 
+/// Every visible node (archived ones too with `archived`) with its edges and sources, handed
+/// to `each` in chunks of `chunk` as the rows arrive, in no order: a first open's fetch. Unlike
+/// `by_ids` it sends no list of ids and asks for no order, so the server scans the table once
+/// instead of matching 100k ids and sorting every row with its body, and the caller renders a
+/// chunk while the next is on the wire (docs/benchmarks.md, "Round: issue 43 (ninth session:
+/// the first open)"). Stops early, without error, when `each` returns false.
+pub fn each_visible(
+    c: &mut impl GenericClient,
+    archived: bool,
+    chunk: usize,
+    mut each: impl FnMut(Vec<Node>) -> bool,
+) -> Result<(), postgres::Error> {
+    use postgres::fallible_iterator::FallibleIterator;
+    type ById<T> = HashMap<String, Vec<T>, foldhash::fast::RandomState>;
+    // Grouped by node here, in the order `by_ids` gives them (sorted); the edges and sources
+    // of nodes not shown are never looked up.
+    let mut edges: ById<(String, String)> = HashMap::default();
+    for r in c.query("SELECT src_id, edge_type, dst_id FROM knowledge_edges ORDER BY 1, 2, 3", &[])? {
+        let edge = (r.get(1), r.get(2));
+        match edges.get_mut(r.get::<_, &str>(0)) {
+            Some(l) => l.push(edge),
+            None => drop(edges.insert(r.get(0), vec![edge])),
+        }
+    }
+    let mut sources: ById<String> = HashMap::default();
+    for r in c.query("SELECT node_id, memory_id FROM knowledge_fact_sources ORDER BY 1, 2", &[])? {
+        match sources.get_mut(r.get::<_, &str>(0)) {
+            Some(l) => l.push(r.get(1)),
+            None => drop(sources.insert(r.get(0), vec![r.get(1)])),
+        }
+    }
+    let sql = format!("{SELECT} WHERE ($1 OR archived_at IS NULL)");
+    let mut rows = c.query_raw(&sql, [&archived as &(dyn postgres::types::ToSql + Sync)])?;
+    let mut batch = Vec::with_capacity(chunk);
+    while let Some(r) = rows.next()? {
+        let mut n = node(&r);
+        n.edges = edges.remove(&n.id).unwrap_or_default();
+        n.sources = sources.remove(&n.id).unwrap_or_default();
+        batch.push(n);
+        if batch.len() == chunk && !each(std::mem::replace(&mut batch, Vec::with_capacity(chunk))) {
+            return Ok(());
+        }
+    }
+    if !batch.is_empty() {
+        each(batch);
+    }
+    Ok(())
+}
+
 /// One node, locked for this transaction (`FOR UPDATE`), or None when there is no such row.
 pub fn locked(c: &mut impl GenericClient, id: &str) -> Result<Option<Node>, postgres::Error> {
     let sql = format!("{SELECT} WHERE id = $1 FOR UPDATE");

@@ -579,20 +579,27 @@ pub fn write(root: &Path, s: &mut Snapshot) -> io::Result<()> {
 fn write_locked(root: &Path, s: &mut Snapshot, since: Vec<(u64, Vec<String>)>) -> io::Result<()> {
     s.generation = fresh_generation();
     let epoch = fresh_generation();
-    let mut texts = Vec::with_capacity(TEXTS_HEAD as usize + s.nodes.values().map(|n| n.text.len()).sum::<usize>());
-    texts.extend_from_slice(TEXTS_MAGIC);
-    texts.extend_from_slice(&epoch.to_le_bytes());
+    let mut head = Vec::with_capacity(TEXTS_HEAD as usize);
+    head.extend_from_slice(TEXTS_MAGIC);
+    head.extend_from_slice(&epoch.to_le_bytes());
+    // The texts are written from the nodes as they are, not gathered into one buffer first
+    // (100 MB copied and paged in at 100k nodes: docs/benchmarks.md, "Round: issue 43 (ninth
+    // session: the first open)").
+    let mut texts: Vec<&[u8]> = Vec::with_capacity(1 + s.nodes.len());
+    texts.push(&head);
+    let mut at = TEXTS_HEAD;
     let mut entries = Vec::with_capacity(s.nodes.len());
     for (id, n) in &s.nodes {
-        entries.push(entry_at(id, n, texts.len() as u64));
-        texts.extend_from_slice(n.text.as_bytes());
+        entries.push(entry_at(id, n, at));
+        texts.push(n.text.as_bytes());
+        at += n.text.len() as u64;
     }
     let mut header = Header {
         generation: s.generation,
         tables: s.tables,
         horizon: s.horizon,
         epoch,
-        texts_end: texts.len() as u64,
+        texts_end: at,
         dead: 0,
         index_len: 0,
         index_crc: 0,
@@ -600,7 +607,7 @@ fn write_locked(root: &Path, s: &mut Snapshot, since: Vec<(u64, Vec<String>)>) -
         tail_crc: 0,
     };
     let index = encode_index(&mut header, &entries, &since);
-    replace(&texts_path(root), &texts)?;
+    replace_with(&texts_path(root), &texts)?;
     replace(&path(root), &index)
 }
 
@@ -617,15 +624,40 @@ fn entry_at(id: &str, n: &Node, at: u64) -> Entry {
 
 /// A file replaced atomically (a temporary renamed over it).
 fn replace(p: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace_with(p, &[bytes])
+}
+
+/// `replace` with these parts one after another, written as they are (no copy of them
+/// gathered first).
+fn replace_with(p: &Path, parts: &[&[u8]]) -> io::Result<()> {
     let dir = p.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.folio-tmp-{}", std::process::id()));
-    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, p));
+    let written = File::create(&tmp).and_then(|mut f| write_parts(&mut f, parts)).and_then(|()| std::fs::rename(&tmp, p));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     written
+}
+
+/// Every byte of `parts`, in order, a few hundred parts to a system call (`writev`).
+fn write_parts(f: &mut File, parts: &[&[u8]]) -> io::Result<()> {
+    use std::io::IoSlice;
+    for group in parts.chunks(512) {
+        let mut slices: Vec<IoSlice<'_>> = group.iter().map(|b| IoSlice::new(b)).collect();
+        let mut left: &mut [IoSlice<'_>] = &mut slices;
+        IoSlice::advance_slices(&mut left, 0);
+        while !left.is_empty() {
+            match f.write_vectored(left) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => IoSlice::advance_slices(&mut left, n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A change to one node of the snapshot.
