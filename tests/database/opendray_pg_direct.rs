@@ -150,3 +150,53 @@ fn one_scan_reads_each_node_as_fetching_it_by_id_does() {
     }
     drop(pg);
 }
+
+/// A rebuild asked for from inside rayon's pool (a parallel read that found a text damaged)
+/// does not wait on the pool it runs in: here every other thread of the pool is kept busy
+/// until the rebuild ends (or a minute passes), so rendering chunks on the pool while this
+/// thread fetches would wait for them. It makes the snapshot the first open wrote.
+#[test]
+fn a_rebuild_from_inside_the_pool_makes_the_same_snapshot() {
+    use folio::store::dialect::opendray_pg::{mirror, snapshot};
+    use std::sync::{Condvar, Mutex};
+    let Some((pg, mut c, url)) = seed::brain() else { return };
+    shapes(&mut c);
+    let state = tempfile::tempdir().unwrap();
+    let first = folio(state.path(), &["stats", &url, "--json"], false);
+    assert!(first.status.success(), "stats: {}", outcome(&first));
+    let databases = state.path().join("folio-state/databases");
+    let root = std::fs::read_dir(&databases)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.join(mirror::MARKER).is_file())
+        .expect("a database folder");
+    let snapshot::Found::Intact(written) = snapshot::read(&root) else { panic!("no intact snapshot in {root:?}") };
+    let written: folio::store::dialect::MemoryFiles = snapshot::files(written.nodes);
+    assert!(written.len() >= 10, "{} nodes", written.len());
+    let finished = (Mutex::new(false), Condvar::new());
+    let each = rayon::broadcast(|ctx| {
+        if ctx.index() == 0 {
+            let rebuilt = mirror::rebuild(&root, "a test").map(|files| (*files).clone());
+            *finished.0.lock().unwrap() = true;
+            finished.1.notify_all();
+            Ok(Some(rebuilt))
+        } else {
+            let held = finished.0.lock().unwrap();
+            let (held, waited) =
+                finished.1.wait_timeout_while(held, std::time::Duration::from_secs(60), |done| !*done).unwrap();
+            drop(held);
+            if waited.timed_out() { Err(ctx.index()) } else { Ok(None) }
+        }
+    });
+    let mut rebuilt = None;
+    for r in each {
+        match r {
+            Ok(Some(r)) => rebuilt = Some(r),
+            Ok(None) => {}
+            Err(i) => panic!("pool thread {i} waited a minute for the rebuild: it waited on the pool"),
+        }
+    }
+    assert_eq!(rebuilt.expect("thread 0 rebuilt").unwrap(), written);
+    drop(pg);
+}

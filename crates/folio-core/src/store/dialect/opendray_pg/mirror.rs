@@ -351,9 +351,14 @@ fn sync_with(
         let handed = super::direct::Handed::new(&dialect, &rel, &text, fields, values);
         ((n.id, snapshot::Node { version: Version::default(), rel, text }), handed)
     };
-    let (mut rendered, handed): (snapshot::Nodes, Vec<super::direct::Handed>) = if base.is_none() {
-        // Every visible node, as `xmins` listed them in this transaction: fetched by one
-        // scan, and each chunk rendered while the next arrives (`rows::each_visible`).
+    // Every visible node, as `xmins` listed them in this transaction, is fetched by one scan
+    // (`rows::each_visible`), each chunk rendered by rayon's pool while the next arrives —
+    // unless this thread is one of the pool's (a rebuild asked for by a parallel read): it
+    // would wait on the fetch while the chunks wait for a free thread, so all are fetched
+    // first and rendered after, as the changed nodes fetched by id are.
+    let (mut rendered, handed): (snapshot::Nodes, Vec<super::direct::Handed>) = if base.is_none()
+        && rayon::current_thread_index().is_none()
+    {
         let (send, chunks) = std::sync::mpsc::sync_channel::<Vec<rows::Node>>(8);
         let (fetched, made) = std::thread::scope(|s| {
             let made = s.spawn(|| {
@@ -374,7 +379,17 @@ fn sync_with(
         let made = made.unwrap_or_else(|p| std::panic::resume_unwind(p));
         made.into_iter().flatten().unzip()
     } else {
-        let fetched = rows::by_ids(&mut tx, &stale).map_err(sql)?;
+        let fetched = if base.is_none() {
+            let mut all = Vec::with_capacity(stale.len());
+            rows::each_visible(&mut tx, archived, CHUNK, |c| {
+                all.extend(c);
+                true
+            })
+            .map(|()| all)
+        } else {
+            rows::by_ids(&mut tx, &stale)
+        };
+        let fetched = fetched.map_err(sql)?;
         tx.commit().map_err(sql)?;
         fetched.into_par_iter().map_init(Default::default, make).unzip()
     };
