@@ -210,3 +210,89 @@ fn the_listing_is_the_same_from_the_cache_under_every_filter_and_a_damaged_side_
     assert!(warned.is_empty(), "rebuilt: {warned}");
     assert_eq!(again, listed(&home, &root, false, false, "").0);
 }
+
+/// The one file under `home` whose name ends with `ext`.
+fn cache_file(home: &Path, ext: &str) -> std::path::PathBuf {
+    let found: Vec<std::path::PathBuf> = ignore::WalkBuilder::new(home)
+        .hidden(false)
+        .build()
+        .flatten()
+        .map(|e| e.into_path())
+        .filter(|p| p.to_string_lossy().ends_with(ext))
+        .collect();
+    assert_eq!(found.len(), 1, "{ext}: {found:?}");
+    found.into_iter().next().unwrap()
+}
+
+/// The inbox of an unchanged store opens its cache without the entities' links, taking what
+/// reads links from lint's memo (issue 44). Whatever makes that unsafe opens the store whole,
+/// and every listing equals the one from the files: a note whose links changed after such an
+/// open, a damaged store cache (a warning naming it, then rebuilt), a memo left from before a
+/// change (stale) and a damaged memo (named in a warning).
+#[test]
+fn the_inbox_opened_without_links_lists_as_the_files_and_falls_back_whole_when_it_must() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
+    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    for i in 0..NOTES {
+        let p = root.join(format!("varied-{i}.md"));
+        std::fs::write(&p, varied_note(i)).unwrap();
+        set_mtime(&p, hour_ago);
+    }
+    let home = dir.path().join("home");
+    let same = |home: &Path, json: bool, filter: &str| {
+        let (cached, warned) = listed(home, &root, true, json, filter);
+        assert_eq!(cached, listed(home, &root, false, json, filter).0, "filter {filter:?}, json {json}");
+        (cached, warned)
+    };
+    // Written once (snapshot, lint memo, facts), then listed without links.
+    listed(&home, &root, true, true, "");
+    for filter in ["", "reason:lint-error", "older:100d", "type:idea"] {
+        for json in [true, false] {
+            let (_, warned) = same(&home, json, filter);
+            assert!(warned.is_empty(), "{warned}");
+        }
+    }
+    let memo_then = std::fs::read(cache_file(&home, ".folio-lint")).unwrap();
+
+    // A note gains a broken link: its file changed, so the store is opened whole and lint
+    // finds the link.
+    let victim = root.join("varied-2.md");
+    let text = std::fs::read_to_string(&victim).unwrap().replace(".\n", " [[gone-forever]].\n");
+    std::fs::write(&victim, text).unwrap();
+    set_mtime(&victim, hour_ago + Duration::from_secs(600));
+    let (json, _) = same(&home, true, "");
+    assert!(json.contains("gone-forever"), "the new broken link is listed");
+    let (again, warned) = same(&home, true, "");
+    assert_eq!((again == json, warned.as_str()), (true, ""));
+
+    // Lint's memo from before the change: its digest is not the store's, the store is opened
+    // whole (and the memo made anew).
+    let memo = cache_file(&home, ".folio-lint");
+    std::fs::write(&memo, &memo_then).unwrap();
+    let (stale, warned) = same(&home, true, "");
+    assert_eq!((stale == json, warned.as_str()), (true, ""));
+    assert_ne!(std::fs::read(&memo).unwrap(), memo_then, "the memo was made again");
+
+    // The memo damaged: named in a warning, the listing as from the files.
+    let mut bytes = std::fs::read(&memo).unwrap();
+    let at = bytes.len() - 20;
+    bytes[at] ^= 0x5a;
+    std::fs::write(&memo, &bytes).unwrap();
+    let (damaged, warned) = same(&home, true, "");
+    assert!(warned.contains(&memo.display().to_string()) && warned.contains("ignored"), "{warned}");
+    assert_eq!(damaged, json);
+
+    // The store cache damaged: named in a warning, the store loaded from its files, the cache
+    // written again (the next run, without links again, says nothing).
+    let snapshot = cache_file(&home, ".folio-cache");
+    let mut bytes = std::fs::read(&snapshot).unwrap();
+    let at = bytes.len() - 40;
+    bytes[at] ^= 0x5a;
+    std::fs::write(&snapshot, &bytes).unwrap();
+    let (damaged, warned) = same(&home, false, "");
+    assert!(warned.contains(&snapshot.display().to_string()) && warned.contains("ignored"), "{warned}");
+    let (again, warned) = same(&home, false, "");
+    assert_eq!((again == damaged, warned.as_str()), (true, ""));
+}

@@ -12,10 +12,12 @@ use crate::store::model::entity::{Entity, Problem, Resolution, Severity};
 use crate::store::model::shared_values::SharedValues;
 use crate::store::write::catalog::remembered::Remembered;
 
+mod lean;
+
 /// First bytes of every cache file; the trailing digit moves with `FORMAT`.
-const MAGIC: &[u8; 8] = b"FOLIOC7\n";
+const MAGIC: &[u8; 8] = b"FOLIOC8\n";
 /// Bumped whenever the layout or the model's serialized shape changes.
-pub const FORMAT: u32 = 7;
+pub const FORMAT: u32 = 8;
 /// Entities per chunk: small enough to spread over the cores, large enough to amortise.
 const CHUNK: usize = 2048;
 
@@ -50,6 +52,25 @@ pub struct Snapshot {
     pub parse_inputs: u64,
     /// The catalogs' states for these entities, with what else they depend on.
     pub catalogs: Option<Remembered>,
+    /// Lint's memo digest of these entities (`LintDigest`), when it was taken.
+    pub lint: Option<LintDigest>,
+}
+
+/// `lint_memo::digest` of the snapshot's entities, taken as it was written, with what the
+/// format's manifest rules were then: a snapshot decoded without its links (`decode_file_lean`)
+/// cannot compute it, and lint's memo holds for the store only where it equals the memo's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LintDigest {
+    /// A hash of the manifest rules the digest was taken under (`manifest_key`).
+    pub manifest: u64,
+    pub digest: u64,
+}
+
+/// The manifest rules as `LintDigest::manifest` keeps them.
+pub fn manifest_key(manifest: &crate::store::lint::manifest::ManifestLints) -> u64 {
+    use std::hash::BuildHasher;
+    // A fixed seed: the next process of this build must compute the same key.
+    foldhash::quality::FixedState::with_seed(0x666f_6c69_6f43_0008).hash_one(format!("{manifest:?}"))
 }
 
 #[derive(Serialize, Deserialize)]
@@ -59,6 +80,7 @@ struct Files {
     warnings: Vec<(String, String, Option<String>)>,
     parse_inputs: u64,
     catalogs: Option<Remembered>,
+    lint: Option<LintDigest>,
 }
 
 fn options() -> impl bincode::Options {
@@ -67,7 +89,9 @@ fn options() -> impl bincode::Options {
 }
 
 /// Encode `header` (its `chunks` and `entities` are filled in here) and the store's parts,
-/// parsed under `parse_inputs` (`Snapshot::parse_inputs`), their catalogs' verdict `catalogs`.
+/// parsed under `parse_inputs` (`Snapshot::parse_inputs`), their catalogs' verdict `catalogs`,
+/// lint's memo digest of them `lint`.
+#[allow(clippy::too_many_arguments)]
 pub fn encode(
     mut header: Header,
     entities: &[Arc<Entity>],
@@ -75,6 +99,7 @@ pub fn encode(
     walk_warnings: &[StoreWarning],
     parse_inputs: u64,
     catalogs: Option<&Remembered>,
+    lint: Option<LintDigest>,
 ) -> Result<Vec<u8>, String> {
     use bincode::Options;
     header.entities = entities.len() as u64;
@@ -84,6 +109,7 @@ pub fn encode(
         warnings: walk_warnings.iter().map(|w| (w.code.clone(), w.message.clone(), w.path.clone())).collect(),
         parse_inputs,
         catalogs: catalogs.cloned(),
+        lint,
     };
     let chunks: Vec<Vec<u8>> = entities
         .par_chunks(CHUNK)
@@ -118,7 +144,7 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, String> {
 
 /// Decode a whole snapshot held in memory, checking every section's CRC and every entity index.
 pub fn decode(bytes: &[u8]) -> Result<Snapshot, String> {
-    decode_from(bytes)
+    decode_from(bytes, Links::Kept)
 }
 
 /// Decode a snapshot straight from its file, one chunk at a time: the file is never held in
@@ -126,10 +152,23 @@ pub fn decode(bytes: &[u8]) -> Result<Snapshot, String> {
 /// (read whole first, the file would make a cached open peak above a load from scratch:
 /// docs/benchmarks.md, "Cache figures").
 pub fn decode_file(file: &std::fs::File) -> Result<Snapshot, String> {
-    decode_from(&FileSource::new(file)?)
+    decode_from(&FileSource::new(file)?, Links::Kept)
 }
 
-fn decode_from(source: &(impl Source + ?Sized)) -> Result<Snapshot, String> {
+/// `decode_file` without the entities' links: each is parsed in place and dropped (`lean`),
+/// for the review inbox, which reads none (issue 44). Such a store is never written back.
+pub fn decode_file_lean(file: &std::fs::File) -> Result<Snapshot, String> {
+    decode_from(&FileSource::new(file)?, Links::Skipped)
+}
+
+/// Whether the entities' links are decoded.
+#[derive(Clone, Copy, PartialEq)]
+enum Links {
+    Kept,
+    Skipped,
+}
+
+fn decode_from(source: &(impl Source + ?Sized), links: Links) -> Result<Snapshot, String> {
     use bincode::Options;
     let sections = sections(source)?;
     let [head, files, chunks @ ..] = sections.as_slice() else { return Err("truncated: no file list".into()) };
@@ -152,7 +191,13 @@ fn decode_from(source: &(impl Source + ?Sized)) -> Result<Snapshot, String> {
         .par_iter()
         .map(|section| {
             let bytes = read_checked(section).map_err(|e| format!("{e} in an entity chunk"))?;
-            let entities = options().deserialize::<Vec<Entity>>(&bytes).map_err(|e| format!("entities: {e}"))?;
+            let entities = match links {
+                Links::Kept => options().deserialize::<Vec<Entity>>(&bytes),
+                Links::Skipped => options()
+                    .deserialize::<Vec<lean::Lean>>(&bytes)
+                    .map(|lean| lean.into_iter().map(lean::Lean::into_entity).collect()),
+            }
+            .map_err(|e| format!("entities: {e}"))?;
             // Kinds, statuses and tags held once, as a load holds them. Pushed into a Vec of
             // its own: `into_iter().map(Arc::new).collect()` reuses the decoded chunk's buffer
             // (2,048 entities inline) for 2,048 pointers, and every chunk's buffer would be alive
@@ -182,8 +227,8 @@ fn decode_from(source: &(impl Source + ?Sized)) -> Result<Snapshot, String> {
         .collect::<Result<_, _>>()?;
     let walk_warnings =
         files.warnings.into_iter().map(|(code, message, path)| StoreWarning { code, message, path }).collect();
-    let (parse_inputs, catalogs) = (files.parse_inputs, files.catalogs);
-    Ok(Snapshot { header, entities, other_files, walk_warnings, parse_inputs, catalogs })
+    let (parse_inputs, catalogs, lint) = (files.parse_inputs, files.catalogs, files.lint);
+    Ok(Snapshot { header, entities, other_files, walk_warnings, parse_inputs, catalogs, lint })
 }
 
 /// Where a cache's bytes are read from: memory, or the file itself a section at a time.
@@ -419,7 +464,7 @@ mod tests {
             ("img.png".to_string(), FileRole::Other),
         ];
         let warn = vec![StoreWarning { code: "unreadable".into(), message: "no".into(), path: Some("x".into()) }];
-        let bytes = encode(header(), &es, &other, &warn, 9, None).unwrap();
+        let bytes = encode(header(), &es, &other, &warn, 9, None, None).unwrap();
         let s = decode(&bytes).unwrap();
         assert_eq!(s.header.entities, es.len() as u64);
         assert_eq!(s.header.chunks, 3);
@@ -450,7 +495,7 @@ mod tests {
 
     #[test]
     fn every_truncation_and_a_flipped_byte_are_errors() {
-        let bytes = encode(header(), &entities(40), &[], &[], 0, None).unwrap();
+        let bytes = encode(header(), &entities(40), &[], &[], 0, None, None).unwrap();
         for cut in (0..bytes.len()).step_by(7) {
             assert!(decode(&bytes[..cut]).is_err(), "truncated at {cut} of {}", bytes.len());
         }
@@ -465,7 +510,7 @@ mod tests {
     fn an_index_out_of_range_is_refused() {
         let mut es = entities(3);
         Arc::make_mut(&mut es[1]).links[0].resolution = Resolution::Entity(3);
-        let bytes = encode(header(), &es, &[], &[], 0, None).unwrap();
+        let bytes = encode(header(), &es, &[], &[], 0, None, None).unwrap();
         assert!(decode(&bytes).unwrap_err().contains("out of range"));
     }
 

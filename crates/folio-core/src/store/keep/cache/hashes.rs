@@ -132,16 +132,28 @@ pub struct Spent {
 /// that builds each item as it is read rather than holding them (`listing::Listing`; a store in
 /// a git repository, whose items are attributed all at once, is held) with the cache's
 /// warnings. Returns what `with` returns and what the listing used.
-///
-/// The store is the listing's: after a cached open, once lint has read its links they are
-/// dropped (the queue reads none), and the pages freed are handed back to the system, so the
-/// listing's peak is the open's rather than the open's plus the facts and the report (issue 44).
 pub fn inbox_listed<R>(
     cache: Option<&Cache>,
-    mut store: Store,
+    store: Store,
     filter: &crate::store::review::filter::Filter,
     with: impl FnOnce(&Listing<'_>, &[String]) -> R,
 ) -> (R, Spent) {
+    list_linted(cache, lint_whole(cache, store), filter, with)
+}
+
+/// A store linted for the inbox: the store, lint's report, the cache's warnings so far.
+pub struct Linted {
+    store: Store,
+    report: crate::store::lint::Report,
+    warnings: Vec<String>,
+}
+
+/// Lint for the inbox of a store opened whole.
+///
+/// After a cached open, once lint has read the links they are dropped (the queue reads none),
+/// and the pages freed are handed back to the system, so the listing's peak is the open's
+/// rather than the open's plus the facts and the report (issue 44).
+pub fn lint_whole(cache: Option<&Cache>, mut store: Store) -> Linted {
     use crate::store::lint::{self, LintConfig};
     // Only after a cached open: after a full load, lint's content rules fault back in more
     // pages than were handed back (0.4 s of CPU at 100k), and their own peak is the listing's.
@@ -152,7 +164,7 @@ pub fn inbox_listed<R>(
     }
     // As `inbox`: lint first, so its near-duplicate profiles are freed before the facts are read.
     let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
-    let (report, mut warnings) = {
+    let (report, warnings) = {
         let store = &store;
         let memo = super::lint_memo::Memo::new(cache, store);
         let report = lint::lint_remembering(store, &config, &|| super::profiles::open(cache, store).0, &memo);
@@ -163,7 +175,47 @@ pub fn inbox_listed<R>(
         shed_links(&mut store);
         release_freed_memory();
     }
-    let (out, report, facts) = {
+    Linted { store, report, warnings }
+}
+
+/// Lint for the inbox of a store `cache` opened without its links (`Cache::for_inbox`): from
+/// lint's memo alone, which must hold every finding that reads links (the link, graph and
+/// duplicate families, and the near-duplicate pairs when the content rules run). None when it
+/// does not, or the store was opened whole: then the inbox needs the store opened whole
+/// (`lint_whole`), since lint would read the links this store lacks.
+pub fn lint_lean(cache: &Cache, store: Store) -> Option<Linted> {
+    use crate::store::lint::{self, LintConfig, LintMemo, near_duplicate};
+    let digest = cache.lean_digest()?;
+    // The open's scratch, freed on rayon's threads, back to the system before lint allocates.
+    release_freed_memory();
+    let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
+    let (report, warnings) = {
+        let store = &store;
+        let memo = super::lint_memo::Memo::new(Some(cache), store).with_digest(digest);
+        let manifest = store.dialect.manifest_lints();
+        let threshold = config.near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
+        // The memo reads its file once: what is asked here is what lint is answered below.
+        let holds = memo.families(&manifest).is_some()
+            && (!config.reads_bodies() || memo.pairs(&manifest, threshold).is_some());
+        if !holds {
+            return None;
+        }
+        let report = lint::lint_remembering(store, &config, &|| super::profiles::open(Some(cache), store).0, &memo);
+        memo.save();
+        (report, memo.warnings())
+    };
+    Some(Linted { store, report, warnings })
+}
+
+/// The listing of a linted store (`inbox_listed` after lint).
+pub fn list_linted<R>(
+    cache: Option<&Cache>,
+    linted: Linted,
+    filter: &crate::store::review::filter::Filter,
+    with: impl FnOnce(&Listing<'_>, &[String]) -> R,
+) -> (R, Spent) {
+    let Linted { store, report, mut warnings } = linted;
+    let (out, facts) = {
         let store = &store;
         let mut facts = Facts::open(cache, store);
         facts.computed = queue::complete_facts(store, &mut facts.slots, 0..store.entities.len());
@@ -179,7 +231,7 @@ pub fn inbox_listed<R>(
             let listing = Listing::new(&builder, &facts.slots, filter, in_git.then_some(&attribute as _));
             with(&listing, &warnings)
         };
-        (out, report, facts)
+        (out, facts)
     };
     (out, Spent { _store: store, _report: report, _facts: facts })
 }
@@ -376,6 +428,69 @@ mod tests {
         f.computed = queue::complete_facts(store, &mut f.slots, 0..store.entities.len());
         f.save(cache, store);
         (f.slots.clone(), f.computed, f.reused)
+    }
+
+    /// A listing as `review list --json` would see it: every item's debug form, in order.
+    fn listed(cache: Option<&Cache>, linted: Linted) -> Vec<String> {
+        let filter = crate::store::review::filter::Filter::parse("").unwrap();
+        let (items, spent) = list_linted(cache, linted, &filter, |l, _| {
+            l.collect().iter().map(|i| format!("{i:?}")).collect::<Vec<_>>()
+        });
+        drop(spent);
+        items
+    }
+
+    /// An unchanged cached store whose lint memo holds opens for the inbox without its links
+    /// (`Cache::for_inbox`) and lists the same items as the store opened whole; a changed file,
+    /// a memo that does not hold or a cache without the inbox's flag open it whole.
+    #[test]
+    fn the_inbox_opens_an_unchanged_store_without_links_and_lists_the_same() {
+        let dir = side::fixture::aged_vault(|i| {
+            let link = if i % 7 == 0 { " See [[Nowhere]]." } else { " See [[note-1]]." };
+            (format!("Note {i}"), format!("Body of note {i}.{link}"))
+        });
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let kind = crate::store::dialect::vault::KIND;
+        let open =
+            |c: &Cache| super::super::open(Some(c), dir.path(), kind, "t".into(), crate::store::Reads::Entities).0;
+        // The first open writes the snapshot, the first listing lints and keeps the memo.
+        let want = listed(Some(&cache), lint_whole(Some(&cache), open(&cache)));
+        assert!(want.iter().any(|i| i.contains("broken-link")), "lint's findings are listed");
+        let lean = cache.for_inbox();
+        let store = open(&lean);
+        assert!(lean.lean_digest().is_some(), "opened without links");
+        assert!(store.entities.iter().all(|e| e.links.is_empty()) && store.backlinks.iter().all(|b| b.is_empty()));
+        assert!(lean.save(&store).is_err(), "a store without its links is never written");
+        let linted = lint_lean(&lean, store).expect("the memo holds");
+        assert_eq!(listed(Some(&cache), linted), want);
+        // The memo damaged: it does not hold, the inbox must open the store whole.
+        let memo = cache.side_file(dir.path(), kind, super::super::LINT_EXT);
+        let kept = fs::read(&memo).unwrap();
+        fs::write(&memo, b"not a memo").unwrap();
+        let lean = cache.for_inbox();
+        let store = open(&lean);
+        assert!(lean.lean_digest().is_some());
+        assert!(lint_lean(&lean, store).is_none());
+        fs::write(&memo, &kept).unwrap();
+        // A note changed: opened whole (its links read), by `open`'s own way.
+        let p = dir.path().join("note-3.md");
+        fs::write(&p, "---\ntitle: Note 3\n---\nNow [[Elsewhere]].\n").unwrap();
+        fs::File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(1800))
+            .unwrap();
+        let lean = cache.for_inbox();
+        let store = open(&lean);
+        assert!(lean.lean_digest().is_none());
+        assert!(store.entities.iter().any(|e| !e.links.is_empty()));
+        assert!(lint_lean(&lean, store).is_none(), "a whole store is not linted as a lean one");
+        // A plain cache never opens without links.
+        let plain = Cache::new(cdir.path());
+        let store = open(&plain);
+        assert!(plain.lean_digest().is_none() && store.entities.iter().any(|e| !e.links.is_empty()));
     }
 
     /// While lint runs, the queue streams without lint's reasons (provisional, in batches, the

@@ -129,6 +129,14 @@ impl<'a> Memo<'a> {
         }
     }
 
+    /// `new` for a store whose digest is already known: one opened without its links
+    /// (`Cache::for_inbox`), from which `digest` cannot be computed, with the digest the store
+    /// cache kept for its snapshot.
+    pub fn with_digest(self, digest: u64) -> Memo<'a> {
+        let _ = self.digest.set(digest);
+        self
+    }
+
     /// Why the file was ignored or could not be written (for the person).
     pub fn warnings(&self) -> Vec<String> {
         self.warnings.lock().map(|w| w.clone()).unwrap_or_default()

@@ -8,7 +8,7 @@
 //! warning naming it) and rebuilt; nothing here ever stops folio from loading the store itself.
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 pub mod codec;
@@ -56,8 +56,50 @@ pub fn open(
         return (Store::load_with(root, kind, detected_by, None, reads), Vec::new());
     };
     let started = Instant::now();
+    if let Some(lean) = &cache.lean
+        && let Some((store, digest)) = open_lean(cache, root, kind, &detected_by)
+    {
+        let _ = lean.set(digest);
+        return (store, Vec::new());
+    }
     let cached = cache.load_tokened(root, kind, detected_by.clone());
     finish(cache, cached, started, root, kind, detected_by, reads)
+}
+
+/// The store at `root` from its cache without its entities' links (`codec::decode_file_lean`)
+/// and lint's memo digest of it, when that store is exactly what `open` would give — no file
+/// changed since the snapshot, which needs no write, its catalogs' verdict holding — and the
+/// snapshot kept the digest under the manifest rules the format has now. Anything else is
+/// None, and `open` takes its usual way (which reads, warns and rewrites as it must).
+fn open_lean(cache: &Cache, root: &Path, kind: DialectKind, detected_by: &str) -> Option<(Store, u64)> {
+    let started = Instant::now();
+    let (mut store, saved, lint) = cache.load_as(root, kind, detected_by.to_string(), codec::decode_file_lean).ok()?;
+    let lint = lint.filter(|l| l.manifest == codec::manifest_key(&store.dialect.manifest_lints()))?;
+    // As `finish`: the token read before any file is checked.
+    let token = kind.format().files_token(root);
+    if token.is_some() && saved == token {
+        store.from_cache = false;
+    } else {
+        // A database's changed rows, or a token to record: `open`'s way, which may write.
+        if store.dialect.in_memory() || saved != token {
+            return None;
+        }
+        // As `Store::revalidate` when it finds nothing to read again.
+        let checked = std::time::SystemTime::now();
+        let v = validate::validate(&store);
+        if !v.paths.is_empty() {
+            return None;
+        }
+        store.walk_warnings = v.walk_warnings;
+        store.from_cache = false;
+        store.read_since = checked;
+    }
+    // A verdict that no longer holds is computed and written by `finish`.
+    if store.catalog_memo().saved().is_some() && catalog::remembered::recalled(&store).is_none() {
+        return None;
+    }
+    store.load_ms = started.elapsed().as_millis();
+    Some((store, lint.digest))
 }
 
 /// `open` for a store whose files `refresh` first brings up to date (a database read into
@@ -168,11 +210,28 @@ pub enum Miss {
 #[derive(Debug, Clone)]
 pub struct Cache {
     dir: PathBuf,
+    /// Set for the review inbox (`for_inbox`): `open` may give a store without its links,
+    /// and then holds here lint's memo digest of it.
+    lean: Option<Arc<OnceLock<u64>>>,
 }
 
 impl Cache {
     pub fn new(dir: impl Into<PathBuf>) -> Cache {
-        Cache { dir: dir.into() }
+        Cache { dir: dir.into(), lean: None }
+    }
+
+    /// This cache for a command that reads no entity's links (the review inbox): a store it
+    /// opens unchanged since its snapshot may come without them (`lean_digest` then says so),
+    /// the snapshot's links parsed and never held (issue 44). Such a store must not be saved,
+    /// refreshed or linted but through lint's memo.
+    pub fn for_inbox(&self) -> Cache {
+        Cache { dir: self.dir.clone(), lean: Some(Arc::new(OnceLock::new())) }
+    }
+
+    /// Lint's memo digest of the store this cache opened without its links (None: it was
+    /// opened whole, or not through `for_inbox`).
+    pub fn lean_digest(&self) -> Option<u64> {
+        self.lean.as_ref().and_then(|l| l.get().copied())
     }
 
     /// The user's cache (`$FOLIO_CACHE_DIR`, else `$XDG_CACHE_HOME/folio`), unless
@@ -221,6 +280,17 @@ impl Cache {
 
     /// `load`, with the files token the snapshot was taken at (`Format::files_token`).
     fn load_tokened(&self, root: &Path, kind: DialectKind, detected_by: String) -> Result<(Store, Option<u64>), Miss> {
+        self.load_as(root, kind, detected_by, codec::decode_file).map(|(store, token, _)| (store, token))
+    }
+
+    /// `load_tokened` decoding the snapshot with `decode`, with lint's memo digest it kept.
+    fn load_as(
+        &self,
+        root: &Path,
+        kind: DialectKind,
+        detected_by: String,
+        decode: fn(&fs::File) -> Result<codec::Snapshot, String>,
+    ) -> Result<(Store, Option<u64>, Option<codec::LintDigest>), Miss> {
         if !cacheable(kind) {
             return Err(Miss::Absent);
         }
@@ -245,9 +315,9 @@ impl Cache {
         // The format opens while the snapshot is decoded: AIP-10 walks the whole workspace for
         // views and tombstones on one thread, a walk worth hiding (docs/benchmarks.md,
         // "Cache figures").
-        let (snapshot, dialect) = rayon::join(|| codec::decode_file(&file), || kind.open(root));
+        let (snapshot, dialect) = rayon::join(|| decode(&file), || kind.open(root));
         let snapshot = snapshot.map_err(invalid)?;
-        let (inputs, catalogs) = (snapshot.parse_inputs, snapshot.catalogs);
+        let (inputs, catalogs, lint) = (snapshot.parse_inputs, snapshot.catalogs, snapshot.lint);
         let mut store = Store::from_parts(
             root,
             dialect,
@@ -264,7 +334,7 @@ impl Cache {
         store.read_since = read_since;
         store.from_cache = true;
         store.load_ms = started.elapsed().as_millis();
-        Ok((store, header.files_token))
+        Ok((store, header.files_token, lint))
     }
 
     /// Write the store's snapshot atomically (temporary file, then rename over the old one).
@@ -286,6 +356,9 @@ impl Cache {
         as_of: Option<std::time::SystemTime>,
         files_token: Option<u64>,
     ) -> Result<PathBuf, String> {
+        if self.lean_digest().is_some() {
+            return Err("a store opened without its links is never written to the cache".into());
+        }
         let path = self.file_for(&store.root, store.kind());
         let dir = self.stores_dir();
         let header = Header {
@@ -304,7 +377,19 @@ impl Cache {
         };
         let inputs = store.dialect.parse_inputs();
         let catalogs = store.catalog_memo().saved();
-        let bytes = codec::encode(header, &store.entities, &store.other_files, &store.walk_warnings, inputs, catalogs)?;
+        // For the inbox's open without links (`open_lean`), which cannot take it itself.
+        let manifest = store.dialect.manifest_lints();
+        let lint =
+            codec::LintDigest { manifest: codec::manifest_key(&manifest), digest: lint_memo::digest(store, &manifest) };
+        let bytes = codec::encode(
+            header,
+            &store.entities,
+            &store.other_files,
+            &store.walk_warnings,
+            inputs,
+            catalogs,
+            Some(lint),
+        )?;
         let fail = |e: std::io::Error| format!("{}: cannot write the cache ({e})", dir.display());
         fs::create_dir_all(&dir).map_err(fail)?;
         let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&dir).map_err(fail)?;

@@ -125,13 +125,17 @@ impl<'de> serde::de::Visitor<'de> for KeptInOrder<'_> {
         let trusted_before = self.read_since_ns - MTIME_SLACK_NS;
         let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(entities.len()));
         let mut in_order = true;
-        // Each key is read, weighed and dropped; all are read, so the section is read whole.
-        while let Some(k) = seq.next_element::<Key>()? {
+        // Each key is read, weighed against its entity as it is read (no string of it
+        // allocated: 200k at 100k entities) and dropped; all are read, so the section is read
+        // whole.
+        loop {
             let i = out.len();
-            let e = entities.get(i).filter(|e| in_order && k.path == e.path && k.id == e.id);
-            // One entity per file: the previous key (its entity's path) names another file.
-            let own_file = i == 0 || entities[i - 1].path != k.path;
-            let Some(e) = e.filter(|_| own_file) else {
+            let expected = entities.get(i).filter(|_| in_order);
+            let seed = KeyAgainst { path: expected.map(|e| e.path.as_str()), id: expected.map(|e| e.id.as_str()) };
+            let Some(k) = seq.next_element_seed(seed)? else { break };
+            // One entity per file: the previous entity's path names another file.
+            let e = expected.filter(|e| k.same_path && k.same_id && (i == 0 || entities[i - 1].path != e.path));
+            let Some(e) = e else {
                 in_order = false;
                 continue;
             };
@@ -139,6 +143,69 @@ impl<'de> serde::de::Visitor<'de> for KeptInOrder<'_> {
             out.push((same && i128::from(k.mtime_ns) < trusted_before).then_some(i as EntityIdx));
         }
         Ok((in_order && out.len() == entities.len()).then_some(out))
+    }
+}
+
+/// A `Key` as `KeptInOrder` reads it: its path and id compared with the expected entity's as
+/// bincode hands them over (`Key`'s fields in `Key`'s order), nothing of them kept.
+struct KeyAgainst<'e> {
+    path: Option<&'e str>,
+    id: Option<&'e str>,
+}
+
+/// What `KeyAgainst` keeps of a key.
+struct WeighedKey {
+    same_path: bool,
+    same_id: bool,
+    size: u64,
+    mtime_ns: i64,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeyAgainst<'_> {
+    type Value = WeighedKey;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<WeighedKey, D::Error> {
+        d.deserialize_tuple(4, self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeyAgainst<'_> {
+    type Value = WeighedKey;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<WeighedKey, A::Error> {
+        let missing = || serde::de::Error::custom("a key cut short");
+        let same_path = seq.next_element_seed(Same(self.path))?.ok_or_else(missing)?;
+        let same_id = seq.next_element_seed(Same(self.id))?.ok_or_else(missing)?;
+        let size = seq.next_element()?.ok_or_else(missing)?;
+        let mtime_ns = seq.next_element()?.ok_or_else(missing)?;
+        Ok(WeighedKey { same_path, same_id, size, mtime_ns })
+    }
+}
+
+/// A string read and compared with the expected one (`None`: nothing is expected, never equal).
+struct Same<'e>(Option<&'e str>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Same<'_> {
+    type Value = bool;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Same<'_> {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<bool, E> {
+        Ok(self.0 == Some(v))
     }
 }
 
