@@ -2,6 +2,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod lint_memo_pg;
 mod opendray_invariants;
 mod opendray_pg;
 mod opendray_pg_commit;

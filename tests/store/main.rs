@@ -16,6 +16,7 @@ mod hostile;
 mod lint;
 mod lint_fix;
 mod lint_ignore;
+mod lint_memo;
 mod lint_templated;
 mod live_reload;
 mod log_grows;
