@@ -56,25 +56,72 @@ pub fn open(
         return (Store::load_with(root, kind, detected_by, None, reads), Vec::new());
     };
     let started = Instant::now();
-    if let Some(lean) = &cache.lean
-        && let Some((store, digest)) = open_lean(cache, root, kind, &detected_by)
-    {
-        let _ = lean.set(digest);
-        return (store, Vec::new());
+    let mut checked = None;
+    if let Some(lean) = &cache.lean {
+        match open_lean(cache, root, kind, &detected_by) {
+            Lean::Open(store, digest) => {
+                let _ = lean.set(digest);
+                return (store, Vec::new());
+            }
+            Lean::Changed(check) => checked = Some(check),
+            Lean::Whole => {}
+        }
     }
     let cached = cache.load_tokened(root, kind, detected_by.clone());
-    finish(cache, cached, started, root, kind, detected_by, reads)
+    finish_checked(cache, cached, started, root, kind, detected_by, reads, checked)
+}
+
+/// What the inbox's open without links (`open_lean`) came to.
+enum Lean {
+    /// The store, unchanged since its snapshot, and lint's memo digest of it.
+    Open(Store, u64),
+    /// Files changed since the snapshot: the check that found them, which the whole open of
+    /// the same snapshot takes instead of walking and stating every file again.
+    Changed(Check),
+    /// Not for this store or snapshot: the whole open, as usual.
+    Whole,
+}
+
+/// A check of a snapshot's files against the disk (`validate`), and which snapshot it was of.
+struct Check {
+    validation: validate::Validation,
+    /// When the check began: the store reads as of then once what it names is read again.
+    began: std::time::SystemTime,
+    /// The snapshot's own `read_since` and entity count, which tell it from another written
+    /// meanwhile.
+    snapshot: (std::time::SystemTime, usize),
 }
 
 /// The store at `root` from its cache without its entities' links (`codec::decode_file_lean`)
 /// and lint's memo digest of it, when that store is exactly what `open` would give — no file
 /// changed since the snapshot, which needs no write, its catalogs' verdict holding — and the
-/// snapshot kept the digest under the manifest rules the format has now. Anything else is
-/// None, and `open` takes its usual way (which reads, warns and rewrites as it must).
-fn open_lean(cache: &Cache, root: &Path, kind: DialectKind, detected_by: &str) -> Option<(Store, u64)> {
+/// snapshot kept the digest under the manifest rules the format has now. Anything else takes
+/// `open`'s usual way (which reads, warns and rewrites as it must); when files changed, with
+/// the check that found them, so that the whole open of the same snapshot does not walk and
+/// stat every file again.
+fn open_lean(cache: &Cache, root: &Path, kind: DialectKind, detected_by: &str) -> Lean {
+    match open_lean_checked(cache, root, kind, detected_by) {
+        Ok(Some((store, digest))) => Lean::Open(store, digest),
+        Ok(None) => Lean::Whole,
+        Err(check) => Lean::Changed(check),
+    }
+}
+
+/// `open_lean`'s work; Err: files changed, with the check that found them.
+fn open_lean_checked(
+    cache: &Cache,
+    root: &Path,
+    kind: DialectKind,
+    detected_by: &str,
+) -> Result<Option<(Store, u64)>, Check> {
     let started = Instant::now();
-    let (mut store, saved, lint) = cache.load_as(root, kind, detected_by.to_string(), codec::decode_file_lean).ok()?;
-    let lint = lint.filter(|l| l.manifest == codec::manifest_key(&store.dialect.manifest_lints()))?;
+    let Ok((mut store, saved, lint)) = cache.load_as(root, kind, detected_by.to_string(), codec::decode_file_lean)
+    else {
+        return Ok(None);
+    };
+    let Some(lint) = lint.filter(|l| l.manifest == codec::manifest_key(&store.dialect.manifest_lints())) else {
+        return Ok(None);
+    };
     // As `finish`: the token read before any file is checked.
     let token = kind.format().files_token(root);
     if token.is_some() && saved == token {
@@ -82,13 +129,14 @@ fn open_lean(cache: &Cache, root: &Path, kind: DialectKind, detected_by: &str) -
     } else {
         // A database's changed rows, or a token to record: `open`'s way, which may write.
         if store.dialect.in_memory() || saved != token {
-            return None;
+            return Ok(None);
         }
         // As `Store::revalidate` when it finds nothing to read again.
         let checked = std::time::SystemTime::now();
         let v = validate::validate(&store);
         if !v.paths.is_empty() {
-            return None;
+            let snapshot = (store.read_since, store.entities.len());
+            return Err(Check { validation: v, began: checked, snapshot });
         }
         store.walk_warnings = v.walk_warnings;
         store.from_cache = false;
@@ -96,10 +144,10 @@ fn open_lean(cache: &Cache, root: &Path, kind: DialectKind, detected_by: &str) -
     }
     // A verdict that no longer holds is computed and written by `finish`.
     if store.catalog_memo().saved().is_some() && catalog::remembered::recalled(&store).is_none() {
-        return None;
+        return Ok(None);
     }
     store.load_ms = started.elapsed().as_millis();
-    Some((store, lint.digest))
+    Ok(Some((store, lint.digest)))
 }
 
 /// `open` for a store whose files `refresh` first brings up to date (a database read into
@@ -137,6 +185,21 @@ fn finish(
     detected_by: String,
     reads: Reads<'_>,
 ) -> (Store, Vec<String>) {
+    finish_checked(cache, cached, started, root, kind, detected_by, reads, None)
+}
+
+/// `finish`, with a check of the same snapshot's files already made (`open_lean`'s).
+#[allow(clippy::too_many_arguments)]
+fn finish_checked(
+    cache: &Cache,
+    cached: Result<(Store, Option<u64>), Miss>,
+    started: Instant,
+    root: &Path,
+    kind: DialectKind,
+    detected_by: String,
+    reads: Reads<'_>,
+    checked: Option<Check>,
+) -> (Store, Vec<String>) {
     let mut warnings = Vec::new();
     // Read before any file is checked or read: a change after it makes it differ next time.
     let token = kind.format().files_token(root);
@@ -164,7 +227,12 @@ fn finish(
             }
         }
         Ok((mut store, saved)) => {
-            let report = store.revalidate();
+            let report = match checked {
+                Some(c) if c.snapshot == (store.read_since, store.entities.len()) => {
+                    store.revalidate_checked(c.validation, c.began)
+                }
+                _ => store.revalidate(),
+            };
             store.load_ms = started.elapsed().as_millis();
             (store, !report.is_empty() || saved != token)
         }

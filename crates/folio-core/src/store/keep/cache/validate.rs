@@ -137,6 +137,16 @@ impl Store {
     pub fn revalidate(&mut self) -> crate::store::keep::refresh::RefreshReport {
         let started = std::time::SystemTime::now();
         let v = validate(self);
+        self.revalidate_checked(v, started)
+    }
+
+    /// `revalidate` with the check `v`, begun at `started`, already made of this snapshot's
+    /// files (on a copy of it decoded without links: `cache::open`).
+    pub(super) fn revalidate_checked(
+        &mut self,
+        v: Validation,
+        started: std::time::SystemTime,
+    ) -> crate::store::keep::refresh::RefreshReport {
         self.walk_warnings = v.walk_warnings;
         self.from_cache = false;
         let report = self.refresh(&v.paths);
