@@ -61,7 +61,7 @@ pub fn open(
         match open_lean(cache, root, kind, &detected_by) {
             Lean::Open(store, digest) => {
                 let _ = lean.set(digest);
-                return (store, Vec::new());
+                return (*store, Vec::new());
             }
             Lean::Changed(check) => checked = Some(check),
             Lean::Whole => {}
@@ -74,7 +74,7 @@ pub fn open(
 /// What the inbox's open without links (`open_lean`) came to.
 enum Lean {
     /// The store, unchanged since its snapshot, and lint's memo digest of it.
-    Open(Store, u64),
+    Open(Box<Store>, u64),
     /// Files changed since the snapshot: the check that found them, which the whole open of
     /// the same snapshot takes instead of walking and stating every file again.
     Changed(Check),
@@ -101,7 +101,7 @@ struct Check {
 /// stat every file again.
 fn open_lean(cache: &Cache, root: &Path, kind: DialectKind, detected_by: &str) -> Lean {
     match open_lean_checked(cache, root, kind, detected_by) {
-        Ok(Some((store, digest))) => Lean::Open(store, digest),
+        Ok(Some((store, digest))) => Lean::Open(Box::new(store), digest),
         Ok(None) => Lean::Whole,
         Err(check) => Lean::Changed(check),
     }
