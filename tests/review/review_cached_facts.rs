@@ -295,4 +295,46 @@ fn the_inbox_opened_without_links_lists_as_the_files_and_falls_back_whole_when_i
     assert!(warned.contains(&snapshot.display().to_string()) && warned.contains("ignored"), "{warned}");
     let (again, warned) = same(&home, false, "");
     assert_eq!((again == damaged, warned.as_str()), (true, ""));
+
+    // The file stamps the inbox checks first, damaged: named, the listing as from the files,
+    // the cache rebuilt.
+    let mut bytes = std::fs::read(&snapshot).unwrap();
+    let stamps = section(&bytes, 2);
+    bytes[stamps.start + stamps.len() / 2] ^= 0x5a;
+    std::fs::write(&snapshot, &bytes).unwrap();
+    let (damaged, warned) = same(&home, true, "");
+    assert!(warned.contains(&snapshot.display().to_string()) && warned.contains("file stamps"), "{warned}");
+    assert_eq!(damaged, json);
+    let (again, warned) = same(&home, true, "");
+    assert_eq!((again == json, warned.as_str()), (true, ""));
+
+    // A changed file found from the stamps, with an entity chunk damaged: the inbox decodes no
+    // chunk, the whole open that takes its check finds the damage, names it and reads the files.
+    let mut bytes = std::fs::read(&snapshot).unwrap();
+    let chunk = section(&bytes, 3);
+    bytes[chunk.start + chunk.len() / 2] ^= 0x5a;
+    std::fs::write(&snapshot, &bytes).unwrap();
+    let text = std::fs::read_to_string(&victim).unwrap().replace(" [[gone-forever]].\n", ".\n");
+    std::fs::write(&victim, text).unwrap();
+    set_mtime(&victim, hour_ago + Duration::from_secs(1200));
+    let (changed, warned) = same(&home, true, "");
+    assert!(warned.contains(&snapshot.display().to_string()) && warned.contains("entity chunk"), "{warned}");
+    assert!(!changed.contains("gone-forever"), "the mended note is listed as it is now");
+    let (again, warned) = same(&home, true, "");
+    assert_eq!((again == changed, warned.as_str()), (true, ""));
+}
+
+/// The body of the `n`th section of a store cache (docs/cache.md: a magic line, then sections
+/// each led by its length and CRC-32; the third holds the file stamps, the entity chunks follow).
+fn section(bytes: &[u8], n: usize) -> std::ops::Range<usize> {
+    let mut at = 8;
+    for i in 0.. {
+        let len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+        let body = at + 12;
+        if i == n {
+            return body..body + len;
+        }
+        at = body + len;
+    }
+    unreachable!()
 }

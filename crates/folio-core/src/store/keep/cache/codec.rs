@@ -1,5 +1,6 @@
 //! The cache file's bytes: a magic line, then length-prefixed sections each with a CRC-32 —
-//! a header (what the snapshot is of), the non-entity files, then the entities in chunks that
+//! a header (what the snapshot is of), the non-entity files, each entity's file stamp (`stamps`:
+//! what `validate` checks, readable without the entities), then the entities in chunks that
 //! encode and decode in parallel (bincode, varint lengths). A truncated file, a flipped byte or
 //! a header for another store, dialect or build is an error, never a panic.
 use std::sync::Arc;
@@ -13,11 +14,14 @@ use crate::store::model::shared_values::SharedValues;
 use crate::store::write::catalog::remembered::Remembered;
 
 mod lean;
+mod stamps;
+
+pub use stamps::Stamp;
 
 /// First bytes of every cache file; the trailing digit moves with `FORMAT`.
-const MAGIC: &[u8; 8] = b"FOLIOC8\n";
+const MAGIC: &[u8; 8] = b"FOLIOC9\n";
 /// Bumped whenever the layout or the model's serialized shape changes.
-pub const FORMAT: u32 = 8;
+pub const FORMAT: u32 = 9;
 /// Entities per chunk: small enough to spread over the cores, large enough to amortise.
 const CHUNK: usize = 2048;
 
@@ -57,7 +61,7 @@ pub struct Snapshot {
 }
 
 /// `lint_memo::digest` of the snapshot's entities, taken as it was written, with what the
-/// format's manifest rules were then: a snapshot decoded without its links (`decode_file_lean`)
+/// format's manifest rules were then: a snapshot decoded without its links (`decode_file_lean_entities`)
 /// cannot compute it, and lint's memo holds for the store only where it equals the memo's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LintDigest {
@@ -111,15 +115,21 @@ pub fn encode(
         catalogs: catalogs.cloned(),
         lint,
     };
-    let chunks: Vec<Vec<u8>> = entities
-        .par_chunks(CHUNK)
-        // Encoded as a sequence of entities (what `decode` reads back), not of pointers.
-        .map(|c| options().serialize(&c.iter().map(|e| &**e).collect::<Vec<&Entity>>()))
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())?;
+    let (chunks, stamps) = rayon::join(
+        || {
+            entities
+                .par_chunks(CHUNK)
+                // Encoded as a sequence of entities (what `decode` reads back), not of pointers.
+                .map(|c| options().serialize(&c.iter().map(|e| &**e).collect::<Vec<&Entity>>()))
+                .collect::<Result<Vec<Vec<u8>>, _>>()
+                .map_err(|e| e.to_string())
+        },
+        || stamps::encode(entities.iter().map(|e| &**e)),
+    );
+    let (chunks, stamps) = (chunks?, stamps?);
     let head = options().serialize(&header).map_err(|e| e.to_string())?;
     let files = options().serialize(&files).map_err(|e| e.to_string())?;
-    let sections = || [&head, &files].into_iter().chain(chunks.iter());
+    let sections = || [&head, &files, &stamps].into_iter().chain(chunks.iter());
     let mut out = Vec::with_capacity(MAGIC.len() + sections().map(|s| s.len() + 12).sum::<usize>());
     out.extend_from_slice(MAGIC);
     for section in sections() {
@@ -155,10 +165,33 @@ pub fn decode_file(file: &std::fs::File) -> Result<Snapshot, String> {
     decode_from(&FileSource::new(file)?, Links::Kept)
 }
 
-/// `decode_file` without the entities' links: each is parsed in place and dropped (`lean`),
-/// for the review inbox, which reads none (issue 44). Such a store is never written back.
-pub fn decode_file_lean(file: &std::fs::File) -> Result<Snapshot, String> {
-    decode_from(&FileSource::new(file)?, Links::Skipped)
+/// All of a snapshot but its entities, with each entity's file stamp: what the review inbox
+/// checks the files against before it decides whether to decode the entities at all.
+#[derive(Debug)]
+pub struct Front {
+    pub header: Header,
+    pub other_files: Vec<(String, FileRole)>,
+    pub walk_warnings: Vec<StoreWarning>,
+    pub parse_inputs: u64,
+    pub catalogs: Option<Remembered>,
+    pub lint: Option<LintDigest>,
+    /// Each entity's file as the snapshot saw it, in the entities' order (empty when not asked).
+    pub stamps: Vec<Stamp>,
+}
+
+/// The front of a snapshot (`Front`) from its file; no entity chunk is read.
+pub fn decode_file_front(file: &std::fs::File) -> Result<Front, String> {
+    let source = FileSource::new(file)?;
+    decode_front(&source, &sections(&source)?, Stamps::Decoded)
+}
+
+/// The entities, without their links, of the snapshot in `file` whose front is `front`
+/// (`decode_file_front` of the same open file): each link is parsed in place and dropped
+/// (`lean`), for the review inbox, which reads none (issue 44). Such a store is never written
+/// back.
+pub fn decode_file_lean_entities(file: &std::fs::File, front: &Front) -> Result<Vec<Arc<Entity>>, String> {
+    let source = FileSource::new(file)?;
+    decode_entities(&source, &sections(&source)?, &front.header, Links::Skipped)
 }
 
 /// Whether the entities' links are decoded.
@@ -168,29 +201,80 @@ enum Links {
     Skipped,
 }
 
+/// Whether the file stamps are decoded, or only their CRC checked (a whole open has them in
+/// its entities).
+#[derive(Clone, Copy, PartialEq)]
+enum Stamps {
+    Decoded,
+    Checked,
+}
+
 fn decode_from(source: &(impl Source + ?Sized), links: Links) -> Result<Snapshot, String> {
-    use bincode::Options;
     let sections = sections(source)?;
-    let [head, files, chunks @ ..] = sections.as_slice() else { return Err("truncated: no file list".into()) };
-    let read_checked = |&(at, len, crc): &(u64, u64, u32)| -> Result<std::borrow::Cow<'_, [u8]>, String> {
-        let bytes = source.read(at, len)?;
-        if crc32fast::hash(&bytes) != crc {
-            return Err("checksum mismatch".into());
-        }
-        Ok(bytes)
-    };
-    let header: Header = options().deserialize(&read_checked(head)?).map_err(|e| format!("header: {e}"))?;
+    let front = decode_front(source, &sections, Stamps::Checked)?;
+    let entities = decode_entities(source, &sections, &front.header, links)?;
+    let Front { header, other_files, walk_warnings, parse_inputs, catalogs, lint, stamps: _ } = front;
+    Ok(Snapshot { header, entities, other_files, walk_warnings, parse_inputs, catalogs, lint })
+}
+
+/// A section's bytes, once its CRC matches.
+fn read_checked<'s>(
+    source: &'s (impl Source + ?Sized),
+    &(at, len, crc): &(u64, u64, u32),
+) -> Result<std::borrow::Cow<'s, [u8]>, String> {
+    let bytes = source.read(at, len)?;
+    if crc32fast::hash(&bytes) != crc {
+        return Err("checksum mismatch".into());
+    }
+    Ok(bytes)
+}
+
+fn decode_front(source: &(impl Source + ?Sized), sections: &[(u64, u64, u32)], want: Stamps) -> Result<Front, String> {
+    use bincode::Options;
+    let [head, files, stamps_at, ..] = sections else { return Err("truncated: no file stamps".into()) };
+    let header: Header = options().deserialize(&read_checked(source, head)?).map_err(|e| format!("header: {e}"))?;
     if header.format != FORMAT {
         return Err(format!("cache format {} (this folio reads {FORMAT})", header.format));
     }
-    let files: Files = options().deserialize(&read_checked(files)?).map_err(|e| format!("file list: {e}"))?;
+    let files: Files = options().deserialize(&read_checked(source, files)?).map_err(|e| format!("file list: {e}"))?;
+    let stamps_bytes = read_checked(source, stamps_at).map_err(|e| format!("{e} in the file stamps"))?;
+    let stamps = match want {
+        Stamps::Decoded => {
+            let stamps = stamps::decode(&stamps_bytes)?;
+            if stamps.len() as u64 != header.entities {
+                return Err(format!("{} file stamps where the header says {} entities", stamps.len(), header.entities));
+            }
+            stamps
+        }
+        Stamps::Checked => Vec::new(),
+    };
+    let other_files = files
+        .other
+        .into_iter()
+        .map(|(p, r)| role_from(r).map(|r| (p, r)).ok_or_else(|| format!("unknown file role {r}")))
+        .collect::<Result<_, _>>()?;
+    let walk_warnings =
+        files.warnings.into_iter().map(|(code, message, path)| StoreWarning { code, message, path }).collect();
+    let (parse_inputs, catalogs, lint) = (files.parse_inputs, files.catalogs, files.lint);
+    Ok(Front { header, other_files, walk_warnings, parse_inputs, catalogs, lint, stamps })
+}
+
+/// The entity chunks: every section after the front.
+fn decode_entities(
+    source: &(impl Source + ?Sized),
+    sections: &[(u64, u64, u32)],
+    header: &Header,
+    links: Links,
+) -> Result<Vec<Arc<Entity>>, String> {
+    use bincode::Options;
+    let chunks = sections.get(3..).unwrap_or_default();
     if chunks.len() != header.chunks as usize {
         return Err(format!("truncated: {} of {} entity chunks", chunks.len(), header.chunks));
     }
     let chunks: Vec<Vec<Arc<Entity>>> = chunks
         .par_iter()
         .map(|section| {
-            let bytes = read_checked(section).map_err(|e| format!("{e} in an entity chunk"))?;
+            let bytes = read_checked(source, section).map_err(|e| format!("{e} in an entity chunk"))?;
             let entities = match links {
                 Links::Kept => options().deserialize::<Vec<Entity>>(&bytes),
                 Links::Skipped => options()
@@ -220,15 +304,7 @@ fn decode_from(source: &(impl Source + ?Sized), links: Links) -> Result<Snapshot
         return Err(format!("{} entities where the header says {}", entities.len(), header.entities));
     }
     check_indices(&entities)?;
-    let other_files = files
-        .other
-        .into_iter()
-        .map(|(p, r)| role_from(r).map(|r| (p, r)).ok_or_else(|| format!("unknown file role {r}")))
-        .collect::<Result<_, _>>()?;
-    let walk_warnings =
-        files.warnings.into_iter().map(|(code, message, path)| StoreWarning { code, message, path }).collect();
-    let (parse_inputs, catalogs, lint) = (files.parse_inputs, files.catalogs, files.lint);
-    Ok(Snapshot { header, entities, other_files, walk_warnings, parse_inputs, catalogs, lint })
+    Ok(entities)
 }
 
 /// Where a cache's bytes are read from: memory, or the file itself a section at a time.
@@ -504,6 +580,62 @@ mod tests {
             b[at] ^= 0x40;
             assert!(decode(&b).is_err(), "flipped byte {at}");
         }
+    }
+
+    /// The file stamps: read back from the front alone, in the entities' order, and the lean
+    /// entities after them; a cut or a flipped byte in that section is an error for the front
+    /// and for the whole decode alike.
+    #[test]
+    fn the_file_stamps_round_trip_and_a_damaged_section_is_an_error() {
+        let mut es = entities(CHUNK + 5);
+        for (i, e) in es.iter_mut().enumerate() {
+            let e = Arc::make_mut(e);
+            e.path = format!("notes/{i:05}.md");
+            (e.file_size, e.mtime_ns) = (i as u64 * 7, 1_700_000_000_000_000_000 + i as i64);
+        }
+        let bytes = encode(header(), &es, &[("img.png".into(), FileRole::Other)], &[], 0, None, None).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.folio-cache");
+        std::fs::write(&path, &bytes).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        let front = decode_file_front(&file).unwrap();
+        let want: Vec<Stamp> =
+            es.iter().map(|e| Stamp { path: e.path.clone(), size: e.file_size, mtime_ns: e.mtime_ns }).collect();
+        assert_eq!(front.stamps, want);
+        assert_eq!(front.other_files, vec![("img.png".to_string(), FileRole::Other)]);
+        let lean = decode_file_lean_entities(&file, &front).unwrap();
+        assert_eq!(lean.len(), es.len());
+        assert!(lean.iter().zip(&es).all(|(l, e)| l.path == e.path && l.links.is_empty() && l.title == e.title));
+        // The stamps are the third section: its body starts after the magic, two sections and
+        // its own 12-byte header.
+        let all = sections(bytes.as_slice()).unwrap();
+        let (at, len, _) = all[2];
+        let (at, len) = (at as usize, len as usize);
+        for flip in [at, at + len / 2, at + len - 1] {
+            let mut b = bytes.clone();
+            b[flip] ^= 0x10;
+            std::fs::write(&path, &b).unwrap();
+            let file = std::fs::File::open(&path).unwrap();
+            let why = decode_file_front(&file).unwrap_err();
+            assert!(why.contains("checksum mismatch in the file stamps"), "{why}");
+            assert!(decode_file(&file).unwrap_err().contains("file stamps"));
+            assert!(decode(&b).is_err());
+        }
+        for cut in [at - 5, at + len / 2, at + len - 1] {
+            std::fs::write(&path, &bytes[..cut]).unwrap();
+            let file = std::fs::File::open(&path).unwrap();
+            assert!(decode_file_front(&file).unwrap_err().contains("truncated"), "cut at {cut}");
+            assert!(decode_file(&file).is_err());
+        }
+        // Stamps for fewer entities than the header says (a section from another snapshot).
+        let other = encode(header(), &es[..3], &[], &[], 0, None, None).unwrap();
+        let o = sections(other.as_slice()).unwrap()[2];
+        let mut spliced = bytes[..at - 12].to_vec();
+        spliced.extend_from_slice(&other[o.0 as usize - 12..(o.0 + o.1) as usize]);
+        spliced.extend_from_slice(&bytes[at + len..]);
+        std::fs::write(&path, &spliced).unwrap();
+        let why = decode_file_front(&std::fs::File::open(&path).unwrap()).unwrap_err();
+        assert!(why.contains("file stamps where the header says"), "{why}");
     }
 
     #[test]

@@ -92,13 +92,15 @@ struct Check {
     snapshot: (std::time::SystemTime, usize),
 }
 
-/// The store at `root` from its cache without its entities' links (`codec::decode_file_lean`)
-/// and lint's memo digest of it, when that store is exactly what `open` would give — no file
-/// changed since the snapshot, which needs no write, its catalogs' verdict holding — and the
-/// snapshot kept the digest under the manifest rules the format has now. Anything else takes
-/// `open`'s usual way (which reads, warns and rewrites as it must); when files changed, with
-/// the check that found them, so that the whole open of the same snapshot does not walk and
-/// stat every file again.
+/// The store at `root` from its cache without its entities' links and lint's memo digest of
+/// it, when that store is exactly what `open` would give — no file changed since the snapshot,
+/// which needs no write, its catalogs' verdict holding — and the snapshot kept the digest under
+/// the manifest rules the format has now. The files are checked against the snapshot's file
+/// stamps (`codec::Front`) before any entity is decoded (`codec::decode_file_lean_entities`):
+/// when one changed, nothing else is decoded and the check goes to the whole open of the same
+/// snapshot, which does not walk and stat every file again (docs/benchmarks.md, "The inbox,
+/// sixth pass"). Anything else takes `open`'s usual way (which reads, warns and rewrites as it
+/// must).
 fn open_lean(cache: &Cache, root: &Path, kind: DialectKind, detected_by: &str) -> Lean {
     match open_lean_checked(cache, root, kind, detected_by) {
         Ok(Some((store, digest))) => Lean::Open(Box::new(store), digest),
@@ -115,32 +117,50 @@ fn open_lean_checked(
     detected_by: &str,
 ) -> Result<Option<(Store, u64)>, Check> {
     let started = Instant::now();
-    let Ok((mut store, saved, lint)) = cache.load_as(root, kind, detected_by.to_string(), codec::decode_file_lean)
-    else {
-        return Ok(None);
-    };
-    let Some(lint) = lint.filter(|l| l.manifest == codec::manifest_key(&store.dialect.manifest_lints())) else {
-        return Ok(None);
-    };
+    let Ok((file, _, header, read_since)) = cache.open_file(root, kind) else { return Ok(None) };
     // As `finish`: the token read before any file is checked.
     let token = kind.format().files_token(root);
-    if token.is_some() && saved == token {
-        store.from_cache = false;
-    } else {
+    // The format opens while the snapshot's front is decoded, as in `load_as`.
+    let (front, dialect) = rayon::join(|| codec::decode_file_front(&file), || kind.open(root));
+    let Ok(front) = front else { return Ok(None) };
+    // Parsed under another workspace policy (AIP-10): `load_as` refuses the snapshot.
+    if dialect.parse_inputs() != front.parse_inputs {
+        return Ok(None);
+    }
+    let Some(lint) = front.lint.filter(|l| l.manifest == codec::manifest_key(&dialect.manifest_lints())) else {
+        return Ok(None);
+    };
+    // None: the format vouches that no file changed since the snapshot.
+    let mut checked = None;
+    if token.is_none() || header.files_token != token {
         // A database's changed rows, or a token to record: `open`'s way, which may write.
-        if store.dialect.in_memory() || saved != token {
+        if dialect.in_memory() || header.files_token != token {
             return Ok(None);
         }
-        // As `Store::revalidate` when it finds nothing to read again.
-        let checked = std::time::SystemTime::now();
-        let v = validate::validate(&store);
+        // As `Store::revalidate`, from the stamps alone.
+        let began = std::time::SystemTime::now();
+        let stamps = front.stamps.iter().map(|s| (s.path.as_str(), s.size, s.mtime_ns));
+        let v = validate::validate_files(root, dialect.as_ref(), read_since, stamps, &front.other_files);
         if !v.paths.is_empty() {
-            let snapshot = (store.read_since, store.entities.len());
-            return Err(Check { validation: v, began: checked, snapshot });
+            return Err(Check { validation: v, began, snapshot: (read_since, front.stamps.len()) });
+        }
+        checked = Some((v, began));
+    }
+    let Ok(entities) = codec::decode_file_lean_entities(&file, &front) else { return Ok(None) };
+    let codec::Front { other_files, walk_warnings, catalogs, .. } = front;
+    let mut store = Store::from_parts(root, dialect, detected_by.to_string(), entities, other_files, walk_warnings);
+    store.set_catalog_memo(catalogs);
+    store.read_since = read_since;
+    store.from_cache = false;
+    if let Some((mut v, began)) = checked {
+        // Unchanged files the clock has made parse otherwise (`Dialect::outdated`), which only
+        // the entities tell.
+        validate::add_outdated(&store, &mut v);
+        if !v.paths.is_empty() {
+            return Err(Check { validation: v, began, snapshot: (read_since, store.entities.len()) });
         }
         store.walk_warnings = v.walk_warnings;
-        store.from_cache = false;
-        store.read_since = checked;
+        store.read_since = began;
     }
     // A verdict that no longer holds is computed and written by `finish`.
     if store.catalog_memo().saved().is_some() && catalog::remembered::recalled(&store).is_none() {
@@ -228,7 +248,9 @@ fn finish_checked(
         }
         Ok((mut store, saved)) => {
             let report = match checked {
-                Some(c) if c.snapshot == (store.read_since, store.entities.len()) => {
+                Some(mut c) if c.snapshot == (store.read_since, store.entities.len()) => {
+                    // The check was made from the file stamps: what the entities tell is added.
+                    validate::add_outdated(&store, &mut c.validation);
                     store.revalidate_checked(c.validation, c.began)
                 }
                 _ => store.revalidate(),
@@ -352,20 +374,19 @@ impl Cache {
     }
 
     /// `load_tokened` decoding the snapshot with `decode`, with lint's memo digest it kept.
-    fn load_as(
+    /// The store's cache file, when there is one for this build, root and dialect young enough
+    /// to use: the file, its path, its header and the instant its snapshot reads as of. The
+    /// header is read first (64 KiB at most), so another store's or build's file is rejected
+    /// before anything else of it is read.
+    fn open_file(
         &self,
         root: &Path,
         kind: DialectKind,
-        detected_by: String,
-        decode: fn(&fs::File) -> Result<codec::Snapshot, String>,
-    ) -> Result<(Store, Option<u64>, Option<codec::LintDigest>), Miss> {
+    ) -> Result<(fs::File, PathBuf, Header, std::time::SystemTime), Miss> {
         if !cacheable(kind) {
             return Err(Miss::Absent);
         }
-        let started = Instant::now();
         let path = self.file_for(root, kind);
-        // The header first (64 KiB at most), so another store's or build's file is rejected
-        // before its chunks are read.
         let file = match fs::File::open(&path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Miss::Absent),
@@ -380,6 +401,19 @@ impl Cache {
         if read_since.elapsed().is_ok_and(|age| age > MAX_AGE) {
             return Err(Miss::Absent);
         }
+        Ok((file, path, header, read_since))
+    }
+
+    fn load_as(
+        &self,
+        root: &Path,
+        kind: DialectKind,
+        detected_by: String,
+        decode: fn(&fs::File) -> Result<codec::Snapshot, String>,
+    ) -> Result<(Store, Option<u64>, Option<codec::LintDigest>), Miss> {
+        let started = Instant::now();
+        let (file, path, header, read_since) = self.open_file(root, kind)?;
+        let invalid = |why: String| Miss::Invalid(format!("{}: {why}; ignored", path.display()));
         // The format opens while the snapshot is decoded: AIP-10 walks the whole workspace for
         // views and tombstones on one thread, a walk worth hiding (docs/benchmarks.md,
         // "Cache figures").

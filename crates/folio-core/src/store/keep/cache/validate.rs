@@ -2,12 +2,13 @@
 //! parallel: cold, each is a disk read), never reading a file's bytes. What it names is
 //! re-read by `Store::refresh`, as when the watcher reports a change.
 use std::fs;
-use std::time::UNIX_EPOCH;
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use rayon::prelude::*;
 
 use crate::store::Store;
-use crate::store::dialect::{FileRole, StoreWarning};
+use crate::store::dialect::{Dialect, FileRole, StoreWarning};
 use crate::store::read::load::{self, FoundFile};
 
 /// A file modified this close before the snapshot's reads began may have changed again within
@@ -27,11 +28,38 @@ pub struct Validation {
 
 /// Compare `store` (typically just opened from the cache) with what is on disk now.
 pub fn validate(store: &Store) -> Validation {
+    let stamps = store.entities.iter().map(|e| (e.path.as_str(), e.file_size, e.mtime_ns));
+    let mut v = validate_files(&store.root, store.dialect.as_ref(), store.read_since, stamps, &store.other_files);
+    add_outdated(store, &mut v);
+    v
+}
+
+/// Add to `v` the unchanged files whose entities the dialect would now parse otherwise (the
+/// clock moved): what `validate` finds beyond `validate_files`.
+pub fn add_outdated(store: &Store, v: &mut Validation) {
+    let dialect = store.dialect.as_ref();
+    let before = v.paths.len();
+    v.paths.par_extend(store.entities.par_iter().filter(|e| dialect.outdated(e)).map(|e| e.path.clone()));
+    if v.paths.len() > before {
+        v.paths.sort();
+        v.paths.dedup();
+    }
+}
+
+/// `validate` from what a snapshot kept of its files alone — each entity's (path, size, mtime)
+/// in the entities' order (sorted by path), and the other files — without its entities: a walk
+/// and a stat per file, the dialect's `outdated` left to `add_outdated`.
+pub fn validate_files<'a>(
+    root: &Path,
+    dialect: &dyn Dialect,
+    read_since: SystemTime,
+    stamps: impl ExactSizeIterator<Item = (&'a str, u64, i64)>,
+    other_files: &'a [(String, FileRole)],
+) -> Validation {
     // A little over what the store holds: the files an agent added meanwhile.
-    let expected = store.entities.len() + store.other_files.len();
-    let (found, walk_warnings) = load::walk(&store.root, store.dialect.as_ref(), expected + expected / 64);
-    let read_since = store
-        .read_since
+    let expected = stamps.len() + other_files.len();
+    let (found, walk_warnings) = load::walk(root, dialect, expected + expected / 64);
+    let read_since = read_since
         .duration_since(UNIX_EPOCH)
         .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
         .unwrap_or(0)
@@ -41,13 +69,13 @@ pub fn validate(store: &Store) -> Validation {
     let (entity_found, other_found): (Vec<&FoundFile>, Vec<&FoundFile>) =
         found.iter().partition(|f| f.role == FileRole::Entity);
     // (path, size, mtime): 32 bytes a file (an i128 mtime made it 48, 100k of them at once).
-    let mut known: Vec<(&str, u64, i64)> = Vec::with_capacity(store.entities.len());
-    for e in &store.entities {
-        if known.last().is_none_or(|k| k.0 != e.path) {
-            known.push((e.path.as_str(), e.file_size, e.mtime_ns));
+    let mut known: Vec<(&str, u64, i64)> = Vec::with_capacity(stamps.len());
+    for s in stamps {
+        if known.last().is_none_or(|k| k.0 != s.0) {
+            known.push(s);
         }
     }
-    let other: Vec<(&str, FileRole)> = store.other_files.iter().map(|(p, r)| (p.as_str(), *r)).collect();
+    let other: Vec<(&str, FileRole)> = other_files.iter().map(|(p, r)| (p.as_str(), *r)).collect();
 
     let mut stale: Vec<(&FoundFile, Option<(u64, i64)>)> = Vec::with_capacity(entity_found.len());
     let mut paths: Vec<String> = Vec::new();
@@ -82,16 +110,13 @@ pub fn validate(store: &Store) -> Validation {
             // Symlinks are cheap to re-read and their targets' changes are not ours to track.
             Some(_) if f.symlink_inside.is_some() => true,
             Some((_, mtime)) if *mtime >= read_since => true,
-            Some((size, mtime)) => match fs::metadata(store.root.join(&f.rel)) {
+            Some((size, mtime)) => match fs::metadata(root.join(&f.rel)) {
                 Ok(m) => m.len() != *size || crate::store::read::fsio::mtime_ns(&m) != *mtime,
                 Err(_) => true,
             },
         };
         changed.then(|| f.rel.clone())
     }));
-    // Unchanged files whose entities the dialect would now parse otherwise (the clock moved).
-    let dialect = store.dialect.as_ref();
-    paths.par_extend(store.entities.par_iter().filter(|e| dialect.outdated(e)).map(|e| e.path.clone()));
     paths.sort();
     paths.dedup();
     Validation { paths, walk_warnings, checked }
