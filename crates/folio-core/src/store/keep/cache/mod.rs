@@ -373,7 +373,6 @@ impl Cache {
         self.load_as(root, kind, detected_by, codec::decode_file).map(|(store, token, _)| (store, token))
     }
 
-    /// `load_tokened` decoding the snapshot with `decode`, with lint's memo digest it kept.
     /// The store's cache file, when there is one for this build, root and dialect young enough
     /// to use: the file, its path, its header and the instant its snapshot reads as of. The
     /// header is read first (64 KiB at most), so another store's or build's file is rejected
@@ -404,6 +403,7 @@ impl Cache {
         Ok((file, path, header, read_since))
     }
 
+    /// `load_tokened` decoding the snapshot with `decode`, with lint's memo digest it kept.
     fn load_as(
         &self,
         root: &Path,
