@@ -351,7 +351,7 @@ fn print_item(out: &mut impl Write, i: queue::Line<'_>) -> std::io::Result<()> {
     writeln!(
         out,
         "{}  [{}]  {}  {age}  by {}  sources {} evidence {}  findings {}{hidden}",
-        escape::line(&i.id),
+        escape::line(i.id),
         reasons.join(", "),
         escape::line(i.kind.unwrap_or("-")),
         escape::line(i.author.unwrap_or("-")),

@@ -196,7 +196,10 @@ mod tests {
                 assert_eq!(listing.len(), want.len());
                 assert_eq!(listing.counts(), queue::counts(&want).as_slice());
                 let mut lines = Vec::new();
-                let _ = listing.try_each_line(|l| Ok::<_, ()>(lines.push(format!("{l:?}"))));
+                let _ = listing.try_each_line(|l| {
+                    lines.push(format!("{l:?}"));
+                    Ok::<_, ()>(())
+                });
                 assert_eq!(lines, want.iter().map(|i| format!("{:?}", i.line())).collect::<Vec<_>>(), "{text:?}");
             }
         }
