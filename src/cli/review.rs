@@ -288,14 +288,14 @@ fn write_listing(l: &Listing<'_>, as_json: bool, group: Option<Grouping>) -> std
         writeln!(out, "{}", queue::counts_text(l.counts()))?;
     }
     let Some(groups) = groups else {
-        l.try_each(|i| print_item(&mut out, i))?;
+        l.try_each_line(|i| print_item(&mut out, i))?;
         writeln!(out, "{} awaiting review", l.len())?;
         return out.flush();
     };
     for (key, members) in &groups {
         writeln!(out, "== {} ({})", escape::line(key), crate::store::model::count::count(members.len(), "item"))?;
         for i in members {
-            print_item(&mut out, i)?;
+            print_item(&mut out, i.line())?;
         }
     }
     writeln!(out, "{} awaiting review in {}", l.len(), crate::store::model::count::count(groups.len(), "group"))?;
@@ -344,20 +344,20 @@ impl serde::Serialize for Items<'_> {
     }
 }
 
-fn print_item(out: &mut impl Write, i: &queue::QueueItem) -> std::io::Result<()> {
+fn print_item(out: &mut impl Write, i: queue::Line<'_>) -> std::io::Result<()> {
     let reasons: Vec<&str> = i.reasons.iter().map(|r| r.code()).collect();
     let age = i.age_days.map(|d| format!("{d}d")).unwrap_or_else(|| "-".into());
     let hidden = if i.hidden_content { "  HIDDEN CONTENT" } else { "" };
     writeln!(
         out,
         "{}  [{}]  {}  {age}  by {}  sources {} evidence {}  findings {}{hidden}",
-        escape::line(&i.id),
+        escape::line(i.id),
         reasons.join(", "),
-        escape::line(i.kind.as_deref().unwrap_or("-")),
-        escape::line(i.author.as_deref().unwrap_or("-")),
+        escape::line(i.kind.unwrap_or("-")),
+        escape::line(i.author.unwrap_or("-")),
         i.sources,
         i.evidence,
-        i.findings.len()
+        i.findings
     )
 }
 

@@ -4,7 +4,7 @@
 //! title, path, hash and findings as owned text), and nothing is left to free item by item at
 //! the end. The order and the items are those of `queue::build_with_facts` followed by `keep`.
 use super::filter::Filter;
-use super::queue::{self, ALL, Builder, QueueItem, Reason, TextFacts};
+use super::queue::{self, ALL, Builder, Line, QueueItem, Reason, TextFacts};
 use crate::store::model::entity::EntityIdx;
 
 /// Fills in what the format leaves out of the whole ordered queue before `keep` sees it (git's
@@ -113,6 +113,22 @@ impl<'a> Listing<'a> {
         }
     }
 
+    /// Hands each item's `Line` to `each` in the queue's order, until `each` fails; the items
+    /// are placed but not filled (their text, findings and hashes are not copied).
+    pub fn try_each_line<E>(&self, mut each: impl FnMut(Line<'_>) -> Result<(), E>) -> Result<(), E> {
+        if let Some(items) = &self.held {
+            return items.iter().try_for_each(|i| each(i.line()));
+        }
+        let mut item = QueueItem::default();
+        for &idx in &self.order {
+            let Some(f) = self.facts[idx as usize].as_ref() else { continue };
+            if self.builder.decide_into(idx, f, &mut item) {
+                each(self.builder.line(f, &item))?;
+            }
+        }
+        Ok(())
+    }
+
     /// `each` for a writer that can fail: stops at the first error and returns it.
     pub fn try_each<E>(&self, mut each: impl FnMut(&QueueItem) -> Result<(), E>) -> Result<(), E> {
         let mut failed = None;
@@ -179,6 +195,12 @@ mod tests {
                 assert_eq!(format!("{got:?}"), format!("{want:?}"));
                 assert_eq!(listing.len(), want.len());
                 assert_eq!(listing.counts(), queue::counts(&want).as_slice());
+                let mut lines = Vec::new();
+                let _ = listing.try_each_line(|l| {
+                    lines.push(format!("{l:?}"));
+                    Ok::<_, ()>(())
+                });
+                assert_eq!(lines, want.iter().map(|i| format!("{:?}", i.line())).collect::<Vec<_>>(), "{text:?}");
             }
         }
     }

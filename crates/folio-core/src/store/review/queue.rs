@@ -487,6 +487,25 @@ impl<'a> Builder<'a> {
         true
     }
 
+    /// What `review list` prints of the entity `decide_into` just placed in `placed`, read from
+    /// the entity and its facts rather than copied into an item (`fill`): the same values as
+    /// the filled item's.
+    pub fn line<'s>(&'s self, facts: &'s TextFacts, placed: &'s QueueItem) -> Line<'s> {
+        let i = placed.idx as usize;
+        let e = self.store.entity(placed.idx);
+        Line {
+            reasons: &placed.reasons,
+            age_days: placed.age_days,
+            id: &e.id,
+            kind: e.kind.as_deref(),
+            author: facts.author.as_deref(),
+            sources: e.sources.len(),
+            evidence: facts.evidence,
+            findings: (self.findings_start[i + 1] - self.findings_start[i]) as usize,
+            hidden_content: e.problems.iter().any(|p| p.rule == rule::CONTROL_CHARS),
+        }
+    }
+
     /// The rest of `item_into` for the entity `decide_into` just placed in `out`: its text,
     /// findings, authorship and hashes, each written over what `out` held.
     pub fn fill(&self, facts: &TextFacts, out: &mut QueueItem) {
@@ -528,6 +547,38 @@ impl<'a> Builder<'a> {
         set_option(&mut out.approved_hash, approved);
         out.duplicate_of = mine().find(|x| x.rule == lint::near_duplicate::RULE).and_then(|x| x.other);
         out.contradiction_with = mine().find(|x| x.rule == lint::possible_contradiction::RULE).and_then(|x| x.other);
+    }
+}
+
+/// The fields of a queue item that `review list` prints as its line, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Line<'s> {
+    pub reasons: &'s [Reason],
+    pub age_days: Option<i64>,
+    pub id: &'s str,
+    pub kind: Option<&'s str>,
+    pub author: Option<&'s str>,
+    pub sources: usize,
+    pub evidence: u64,
+    /// How many findings the item has.
+    pub findings: usize,
+    pub hidden_content: bool,
+}
+
+impl QueueItem {
+    /// The item's `Line`.
+    pub fn line(&self) -> Line<'_> {
+        Line {
+            reasons: &self.reasons,
+            age_days: self.age_days,
+            id: &self.id,
+            kind: self.kind.as_deref(),
+            author: self.author.as_deref(),
+            sources: self.sources,
+            evidence: self.evidence,
+            findings: self.findings.len(),
+            hidden_content: self.hidden_content,
+        }
     }
 }
 
