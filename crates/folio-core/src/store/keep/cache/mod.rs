@@ -68,7 +68,7 @@ pub fn open(
         }
     }
     let cached = cache.load_tokened(root, kind, detected_by.clone());
-    finish_checked(cache, cached, started, root, kind, detected_by, reads, checked)
+    finish(cache, cached, started, root, kind, detected_by, reads, checked)
 }
 
 /// What the inbox's open without links (`open_lean`) came to.
@@ -193,24 +193,14 @@ pub fn open_after<E>(
         store.detected_by = detected_by.clone();
         (store, token)
     });
-    Ok(finish(cache, cached, started, root, kind, detected_by, reads))
+    Ok(finish(cache, cached, started, root, kind, detected_by, reads, None))
 }
 
-fn finish(
-    cache: &Cache,
-    cached: Result<(Store, Option<u64>), Miss>,
-    started: Instant,
-    root: &Path,
-    kind: DialectKind,
-    detected_by: String,
-    reads: Reads<'_>,
-) -> (Store, Vec<String>) {
-    finish_checked(cache, cached, started, root, kind, detected_by, reads, None)
-}
-
-/// `finish`, with a check of the same snapshot's files already made (`open_lean`'s).
+/// The cached store brought up to date (or loaded, when there is none), the cache written
+/// again where it must be; `checked`: a check of the same snapshot's files already made
+/// (`open_lean`'s), taken instead of walking and stating them again.
 #[allow(clippy::too_many_arguments)]
-fn finish_checked(
+fn finish(
     cache: &Cache,
     cached: Result<(Store, Option<u64>), Miss>,
     started: Instant,
