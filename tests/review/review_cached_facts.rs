@@ -2,7 +2,7 @@
 //! its reasons, author and evidence come from) from folio's cache (issue 44): a file whose size
 //! or mtime changed is read again, and the listing is the one built from the files alone.
 use crate::support;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
@@ -141,15 +141,7 @@ fn assert_items_are_their_notes(json: &str) {
 
 #[test]
 fn the_listing_is_the_same_from_the_cache_under_every_filter_and_a_damaged_side_file_is_rebuilt() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("vault");
-    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
-    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
-    for i in 0..NOTES {
-        let p = root.join(format!("varied-{i}.md"));
-        std::fs::write(&p, varied_note(i)).unwrap();
-        set_mtime(&p, hour_ago);
-    }
+    let (dir, root, hour_ago) = varied_vault();
     let home = dir.path().join("home");
     // Reasons and ages alone are answered by where an item goes (`Filter::reads_only_placement`),
     // the others by the whole item.
@@ -231,15 +223,7 @@ fn cache_file(home: &Path, ext: &str) -> std::path::PathBuf {
 /// change (stale) and a damaged memo (named in a warning).
 #[test]
 fn the_inbox_opened_without_links_lists_as_the_files_and_falls_back_whole_when_it_must() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("vault");
-    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
-    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
-    for i in 0..NOTES {
-        let p = root.join(format!("varied-{i}.md"));
-        std::fs::write(&p, varied_note(i)).unwrap();
-        set_mtime(&p, hour_ago);
-    }
+    let (dir, root, hour_ago) = varied_vault();
     let home = dir.path().join("home");
     let same = |home: &Path, json: bool, filter: &str| {
         let (cached, warned) = listed(home, &root, true, json, filter);
@@ -337,4 +321,19 @@ fn section(bytes: &[u8], n: usize) -> std::ops::Range<usize> {
         at = body + len;
     }
     unreachable!()
+}
+
+/// A vault of `NOTES` varied notes, written an hour ago (older than any pass's mtime slack),
+/// in its own temporary folder, the vault's path and when the notes were written.
+fn varied_vault() -> (tempfile::TempDir, PathBuf, SystemTime) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
+    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    for i in 0..NOTES {
+        let p = root.join(format!("varied-{i}.md"));
+        std::fs::write(&p, varied_note(i)).unwrap();
+        set_mtime(&p, hour_ago);
+    }
+    (dir, root, hour_ago)
 }
