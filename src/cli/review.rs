@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use anyhow::Context;
 use serde_json::json;
 
-use super::common::{Global, find_entity, open_store_as_is, print_json};
+use super::common::{Global, find_entity, open_store_as_is, open_store_as_is_reading, print_json};
 use super::escape;
 use super::write_flags::{self, WriteFlags};
-use folio_core::store::Store;
 use folio_core::store::history::attribution;
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::review::filter::Filter;
@@ -17,6 +16,7 @@ use folio_core::store::review::group::{Grouping, grouped};
 use folio_core::store::review::listing::Listing;
 use folio_core::store::review::since::SinceApproval;
 use folio_core::store::review::{self, Plan, Reviewer, Verdict, diff, queue};
+use folio_core::store::{Reads, Store};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -243,17 +243,23 @@ fn list(
     group: Option<Grouping>,
 ) -> anyhow::Result<u8> {
     use folio_core::store::keep::cache::hashes;
+    use folio_core::store::lint::LintConfig;
     let filter = Filter::parse(filter.unwrap_or("")).map_err(anyhow::Error::msg)?;
     let cache = g.cache.as_ref();
+    // The inbox lints with every rule its config leaves on and hashes every queued text: a load
+    // from the files makes the content rules' profiles (as for `folio lint`) and takes each
+    // entity's text facts while it holds each file, rather than reading every file twice more.
+    let wants_bodies = |root: &std::path::Path, kind| LintConfig::load(root, kind).map_or(true, |c| c.reads_bodies());
+    let reads = Reads::EntitiesForInbox(&wants_bodies);
     // An unchanged cached store opens without its links, which the inbox never reads, when
     // lint's memo answers for them; else (or when the memo turns out not to) it opens whole.
     let lean = cache.map(|c| c.for_inbox());
     let leaning = Global { dialect: g.dialect, demo: g.demo, cache: lean.clone(), bundle: g.bundle.clone() };
-    let store = open_store_as_is(&leaning, path)?;
+    let store = open_store_as_is_reading(&leaning, path, reads)?;
     let linted = match lean.filter(|c| c.lean_digest().is_some()) {
         Some(lean) => match hashes::lint_lean(&lean, store) {
             Some(linted) => linted,
-            None => hashes::lint_whole(cache, open_store_as_is(g, path)?),
+            None => hashes::lint_whole(cache, open_store_as_is_reading(g, path, reads)?),
         },
         None => hashes::lint_whole(cache, store),
     };

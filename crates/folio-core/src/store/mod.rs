@@ -105,6 +105,9 @@ pub struct Store {
     /// first feature that reads them takes it (`Content::build`, a text query); never kept once
     /// the entities change (`refresh`).
     loaded_terms: std::sync::Mutex<Option<LoadedBodies>>,
+    /// Each entity's text facts, in the entities' order, when the load took them
+    /// (`Reads::EntitiesForInbox`), until the inbox takes them; dropped as `loaded_terms` is.
+    loaded_facts: std::sync::Mutex<Option<Vec<Option<review::queue::TextFacts>>>>,
 }
 
 /// What the load made of the entities' descriptions and bodies (`Reads`).
@@ -141,6 +144,11 @@ pub enum Reads<'a> {
     /// bytes, where counting afterwards would read every body a second time
     /// (docs/benchmarks.md, "Round: issue 44").
     EntitiesCountingWords(&'a [String]),
+    /// `ProfilesIf`, and also each entity's text facts for the review inbox
+    /// (`queue::TextFacts`: the hash of its text, its reasons, author, evidence), taken while the
+    /// loader holds each file's bytes, where taking them afterwards would open and read every
+    /// queued file a second time (docs/benchmarks.md, "The inbox without the cache").
+    EntitiesForInbox(&'a (dyn Fn(&Path, DialectKind) -> bool + Sync)),
 }
 
 impl std::fmt::Debug for Reads<'_> {
@@ -151,6 +159,7 @@ impl std::fmt::Debug for Reads<'_> {
             Reads::EntitiesAndProfiles => "EntitiesAndProfiles",
             Reads::ProfilesIf(_) => "ProfilesIf",
             Reads::EntitiesCountingWords(_) => "EntitiesCountingWords",
+            Reads::EntitiesForInbox(_) => "EntitiesForInbox",
         })
     }
 }
@@ -161,8 +170,10 @@ impl<'a> Reads<'a> {
             Reads::Entities => load::BodyPass::None,
             Reads::EntitiesAndTerms => load::BodyPass::Terms,
             Reads::EntitiesAndProfiles => load::BodyPass::Profiles,
-            Reads::ProfilesIf(wanted) if wanted(root, kind) => load::BodyPass::Profiles,
-            Reads::ProfilesIf(_) => load::BodyPass::None,
+            Reads::ProfilesIf(wanted) | Reads::EntitiesForInbox(wanted) if wanted(root, kind) => {
+                load::BodyPass::Profiles
+            }
+            Reads::ProfilesIf(_) | Reads::EntitiesForInbox(_) => load::BodyPass::None,
             Reads::EntitiesCountingWords(words) => load::BodyPass::CountWords(words),
         }
     }
@@ -307,7 +318,17 @@ impl Store {
         let started = Instant::now();
         let read_since = SystemTime::now();
         let kind = dialect.kind();
-        let loaded = load::walk_and_read(root, dialect.as_ref(), progress, reads.body_pass(root, kind));
+        let facts_of = |e: &Entity, text: &str| -> load::Made {
+            review::queue::TextFacts::of(dialect.as_ref(), e, text).map(|f| Box::new(f) as _)
+        };
+        let from_text: Option<load::FromText<'_>> = match reads {
+            Reads::EntitiesForInbox(_) => Some(&facts_of),
+            _ => None,
+        };
+        let loaded = load::walk_and_read(root, dialect.as_ref(), progress, reads.body_pass(root, kind), from_text);
+        let loaded_facts = loaded
+            .made
+            .map(|made| made.into_iter().map(|m| m.and_then(|m| m.downcast().ok()).map(|f: Box<_>| *f)).collect());
         let entities = loaded.entities;
         let walk_warnings = loaded.warnings;
         let other_files: Vec<(String, FileRole)> = loaded.other_files.into_iter().map(|f| (f.rel, f.role)).collect();
@@ -325,6 +346,7 @@ impl Store {
             by_id: Arc::default(),
             overlay: Arc::default(),
             catalog_memo: Default::default(),
+            loaded_facts: std::sync::Mutex::new(loaded_facts),
             loaded_terms: std::sync::Mutex::new(match (loaded.terms, loaded.word_counts) {
                 _ if loaded.profiles.is_some() => loaded.profiles.map(LoadedBodies::Profiles),
                 (Some(terms), _) => Some(LoadedBodies::Terms(terms)),
@@ -367,6 +389,7 @@ impl Store {
             overlay: Arc::default(),
             catalog_memo: Default::default(),
             loaded_terms: Default::default(),
+            loaded_facts: Default::default(),
         };
         store.index();
         store
@@ -507,6 +530,12 @@ impl Store {
                 None
             }
         }
+    }
+
+    /// The text facts the load took (`Reads::EntitiesForInbox`), once, in the entities' order.
+    pub fn take_loaded_facts(&self) -> Option<Vec<Option<review::queue::TextFacts>>> {
+        let mut made = self.loaded_facts.lock().unwrap_or_else(|e| e.into_inner());
+        made.take().filter(|facts| facts.len() == self.entities.len())
     }
 
     /// The near-duplicate profiles the load made (`Reads::EntitiesAndProfiles`), once.

@@ -122,7 +122,17 @@ pub struct Loaded {
     /// Each entity's counts of a query's words, in `entities`' order, when asked
     /// (`Reads::EntitiesCountingWords`).
     pub word_counts: Option<Vec<WordCounts>>,
+    /// What `FromText` made of each entity, in `entities`' order, when one was given.
+    pub made: Option<Vec<Made>>,
 }
+
+/// Something a layer above the loader makes of an entity and its file's text while the loader
+/// holds it (the review inbox's text facts: `Reads::EntitiesForInbox`), so that the file is not
+/// read again for it; `None` where it makes nothing.
+pub type FromText<'w> = &'w (dyn Fn(&Entity, &str) -> Made + Sync);
+
+/// What `FromText` made of one entity.
+pub type Made = Option<Box<dyn std::any::Any + Send>>;
 
 /// What the load does with each entity's description and body while it holds the file's
 /// bytes, besides parsing: nothing, tokenise them into the term table, or count a query's
@@ -140,12 +150,14 @@ pub enum BodyPass<'w> {
 /// for the whole tree to be listed. A sequential walk before the parallel read would run on
 /// the main thread alone, with every core but one idle (docs/benchmarks.md, "Load figures").
 /// Each thread also does `pass` with the bodies of what it reads (`Loaded::terms`,
-/// `Loaded::word_counts`).
+/// `Loaded::word_counts`), and `from_text` with each entity and its file's text
+/// (`Loaded::made`; entities held in memory are left to whoever reads them later).
 pub fn walk_and_read(
     root: &Path,
     dialect: &dyn Dialect,
     progress: Option<&LoadProgress>,
     pass: BodyPass<'_>,
+    from_text: Option<FromText<'_>>,
 ) -> Loaded {
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let shared = Mutex::new(Loaded::default());
@@ -169,6 +181,7 @@ pub fn walk_and_read(
         terms,
         profiling,
         query: query.as_ref(),
+        from_text,
         in_memory,
     };
     let from_memory = rayon::join(
@@ -179,6 +192,9 @@ pub fn walk_and_read(
     let mut loaded = shared.into_inner().unwrap_or_else(|e| e.into_inner());
     if let Some((entities, parts)) = from_memory {
         let start = loaded.entities.len();
+        if let Some(made) = loaded.made.as_mut() {
+            made.resize_with(start + entities.len(), || None);
+        }
         loaded.entities.extend(entities);
         loaded.parts.extend(parts.into_iter().map(|(at, part)| (start + at, part)));
     }
@@ -191,6 +207,9 @@ pub fn walk_and_read(
     }
     if let Some(mut counted) = loaded.word_counts.take() {
         loaded.word_counts = Some(order.iter().map(|&i| std::mem::take(&mut counted[i as usize])).collect());
+    }
+    if let Some(mut made) = loaded.made.take() {
+        loaded.made = Some(order.iter().map(|&i| made.get_mut(i as usize).and_then(Option::take)).collect());
     }
     loaded.other_files.sort_by(|a, b| a.rel.cmp(&b.rel));
     loaded.warnings.sort_by(|a, b| a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message)));
@@ -214,6 +233,7 @@ struct ReaderBuilder<'s> {
     /// The tokenisers make profiles, not terms (`BodyPass::Profiles`).
     profiling: bool,
     query: Option<&'s QueryWords<'s>>,
+    from_text: Option<FromText<'s>>,
     /// The entity files are in memory (`Dialect::memory_files`): those in the folder are not read.
     in_memory: bool,
 }
@@ -255,6 +275,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for ReaderBuilder<'s> {
             values: SharedValues::default(),
             terms: self.terms.then(|| if self.profiling { Tokeniser::profiling() } else { Tokeniser::default() }),
             counting: self.query.map(|q| Counting { query: q, scratch: String::new(), counted: Vec::new() }),
+            making: self.from_text.map(|f| (f, Vec::new())),
             in_memory: self.in_memory,
         })
     }
@@ -275,6 +296,8 @@ struct Reader<'s> {
     terms: Option<Tokeniser>,
     /// The counts of a query's words in `mine.entities`, in the same order, when asked.
     counting: Option<Counting<'s>>,
+    /// What `FromText` made of `mine.entities`, in the same order, when one was given.
+    making: Option<(FromText<'s>, Vec<Made>)>,
     in_memory: bool,
 }
 
@@ -304,7 +327,8 @@ impl ignore::ParallelVisitor for Reader<'_> {
                     (None, Some(c)) => Some(Bodies::Count(c)),
                     (None, None) => None,
                 };
-                let read = read_one(&path, &f, self.dialect, &mut self.opener, &mut self.values, bodies);
+                let making = self.making.as_mut().map(|(f, made)| (*f, made));
+                let read = read_one(&path, &f, self.dialect, &mut self.opener, &mut self.values, bodies, making);
                 self.mine.entities.extend(read.into_iter().map(Arc::new));
                 if let Some(p) = self.progress {
                     p.done.fetch_add(1, Ordering::Relaxed);
@@ -328,6 +352,9 @@ impl Drop for Reader<'_> {
         if let Some(c) = self.counting.take() {
             // In the same order as the entities appended next.
             all.word_counts.get_or_insert_with(Vec::new).extend(c.counted);
+        }
+        if let Some((_, made)) = self.making.take() {
+            all.made.get_or_insert_with(Vec::new).extend(made);
         }
         all.entities.append(&mut self.mine.entities);
         all.other_files.append(&mut self.mine.other_files);
@@ -369,7 +396,7 @@ pub fn read_entities(
         .map_init(<(fsio::FolderOpener, SharedValues)>::default, |(opener, values), f| {
             let parsed = match memory.as_deref() {
                 Some(m) => read_in_memory(&f.rel, m.get(&f.rel).map(String::as_str), dialect, values, None),
-                None => read_one(&root.join(&f.rel), f, dialect, opener, values, None),
+                None => read_one(&root.join(&f.rel), f, dialect, opener, values, None, None),
             };
             if let Some(p) = progress {
                 p.done.fetch_add(1, Ordering::Relaxed);
@@ -425,6 +452,7 @@ fn read_one(
     opener: &mut fsio::FolderOpener,
     values: &mut SharedValues,
     bodies: Option<Bodies<'_, '_>>,
+    making: Option<(FromText<'_>, &mut Vec<Made>)>,
 ) -> Vec<Entity> {
     let mut problems = Vec::new();
     let mut bytes = Vec::new();
@@ -459,7 +487,8 @@ fn read_one(
         }
     }
     let read = Read { bytes, problems, size, mtime, readable, whole };
-    parse_read(&found.rel, read, dialect, values, bodies, &mut |e| body_text::body_bytes_at(e, path, opener))
+    let reread = &mut |e: &Entity| body_text::body_bytes_at(e, path, opener);
+    parse_read_with(&found.rel, read, &mut |f| dialect.parse(f), values, bodies, making, reread)
 }
 
 /// An entity file's bytes as read, and what reading them found.
@@ -515,7 +544,7 @@ fn read_in_memory(
             whole: false,
         },
     };
-    parse_read(rel, read, dialect, values, terms.map(Bodies::Tokenise), &mut |_| None)
+    parse_read_with(rel, read, &mut |f| dialect.parse(f), values, terms.map(Bodies::Tokenise), None, &mut |_| None)
 }
 
 /// The entities of every file held in memory, parsed on every core in chunks, and each
@@ -561,17 +590,6 @@ fn read_memory(
 
 /// Parse what was read of the file `rel`; `reread` reads an entity's body when it cannot be
 /// cut from the bytes in hand.
-fn parse_read(
-    rel: &str,
-    read: Read,
-    dialect: &dyn Dialect,
-    values: &mut SharedValues,
-    bodies: Option<Bodies<'_, '_>>,
-    reread: &mut dyn FnMut(&Entity) -> Option<body_text::RawBody<'static>>,
-) -> Vec<Entity> {
-    parse_read_with(rel, read, &mut |f| dialect.parse(f), values, bodies, reread)
-}
-
 /// An entity file held in memory parsed by `parse` instead of its dialect's `parse` (a
 /// dialect that already knows what parsing it gives: `Dialect::held_entities`), with
 /// everything else the loader does to a file's entities done as for any file.
@@ -584,7 +602,7 @@ pub fn parse_held_with(
     let bytes = text.as_bytes().to_vec();
     let size = bytes.len() as u64;
     let read = Read { bytes, problems: Vec::new(), size, mtime: 0, readable: true, whole: true };
-    parse_read_with(rel, read, parse, values, None, &mut |_| None)
+    parse_read_with(rel, read, parse, values, None, None, &mut |_| None)
 }
 
 fn parse_read_with(
@@ -593,6 +611,7 @@ fn parse_read_with(
     parse: &mut dyn FnMut(&SourceFile) -> Vec<Entity>,
     values: &mut SharedValues,
     bodies: Option<Bodies<'_, '_>>,
+    making: Option<(FromText<'_>, &mut Vec<Made>)>,
     reread: &mut dyn FnMut(&Entity) -> Option<body_text::RawBody<'static>>,
 ) -> Vec<Entity> {
     let Read { bytes, mut problems, size, mtime, mut readable, mut whole } = read;
@@ -635,6 +654,11 @@ fn parse_read_with(
     }
     if let Some(bodies) = bodies {
         pass_bodies(&entities, &text, readable && whole, bodies, reread);
+    }
+    if let Some((from_text, made)) = making {
+        // The text is what `Store::read_text` would read of a readable file: the same capped
+        // bytes, with replacement characters where they are not UTF-8.
+        made.extend(entities.iter().map(|e| if readable { from_text(e, &text) } else { None }));
     }
     entities
 }

@@ -67,6 +67,7 @@ impl Store {
             overlay,
             catalog_memo: Default::default(),
             loaded_terms: Default::default(),
+            loaded_facts: Default::default(),
         }
     }
 
@@ -89,8 +90,9 @@ impl Store {
         }
         // Entities are re-read: the catalogs' remembered verdict no longer describes them.
         self.set_catalog_memo(None);
-        // The load's term table holds the bodies as they were.
+        // The load's term table and text facts hold the bodies as they were.
         drop(self.take_loaded_terms());
+        drop(self.take_loaded_facts());
         if let Some(slots) = self.same_shape(&targets, &fresh, &other, &report) {
             self.patch(slots, fresh);
             return report;

@@ -7,9 +7,10 @@ use serde_json::Value;
 use super::authorship;
 use super::diff;
 use super::ledger::{Ledger, VerdictRecord, is_approval};
+use crate::store::dialect::Dialect;
 use crate::store::lint::{self, LintConfig};
 use crate::store::model::entity::Severity;
-use crate::store::model::entity::{EntityIdx, rule};
+use crate::store::model::entity::{Entity, EntityIdx, rule};
 use crate::store::read::frontmatter::Fields;
 use crate::store::{Store, lint::ProfileSource};
 
@@ -220,16 +221,25 @@ impl TextFacts {
     /// Read entity `idx`'s file for its facts; `None` when it cannot be read (it is then left
     /// out of the queue, as an entity whose text cannot be shown or hashed).
     pub fn read(store: &Store, idx: EntityIdx) -> Option<TextFacts> {
-        use sha2::Digest as _;
         let e = store.entity(idx);
         if e.escapes_root() {
             return None;
         }
         let text = store.read_text(idx).ok()?;
-        let own = text.get(e.span.start as usize..e.span.end as usize).unwrap_or(&text);
-        let f = store.dialect.fields(e, &text);
-        let rules = store.kind().format().review();
-        let spec = store.kind().spec();
+        TextFacts::of(store.dialect.as_ref(), e, &text)
+    }
+
+    /// The facts of entity `e` of a store in `dialect`, its file's text being `text` (as
+    /// `Store::read_text` reads it); `None` for an entity outside the store's root.
+    pub fn of(dialect: &dyn Dialect, e: &Entity, text: &str) -> Option<TextFacts> {
+        use sha2::Digest as _;
+        if e.escapes_root() {
+            return None;
+        }
+        let own = text.get(e.span.start as usize..e.span.end as usize).unwrap_or(text);
+        let f = dialect.fields(e, text);
+        let rules = dialect.kind().format().review();
+        let spec = dialect.kind().spec();
         Some(TextFacts {
             hash: sha2::Sha256::digest(own.as_bytes()).into(),
             entity: fingerprint(e),

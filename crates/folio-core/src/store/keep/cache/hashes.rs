@@ -42,6 +42,22 @@ impl Facts {
     /// The saved facts of every entity of `store` whose file is unchanged since they were taken
     /// (none without a cache, or for a store the store cache does not keep).
     pub fn open(cache: Option<&Cache>, store: &Store) -> Facts {
+        let mut out = Facts::open_saved(cache, store);
+        // Those the load took from the bytes it held (`Reads::EntitiesForInbox`) are as the
+        // files are now: they stand in for the saved ones, which are written back with them.
+        if let Some(loaded) = store.take_loaded_facts() {
+            for (slot, facts) in out.slots.iter_mut().zip(loaded) {
+                if let Some(facts) = facts {
+                    out.computed += usize::from(slot.as_ref() != Some(&facts));
+                    *slot = Some(facts);
+                }
+            }
+        }
+        out
+    }
+
+    /// The facts saved in the cache, as `open` gives them before the load's.
+    fn open_saved(cache: Option<&Cache>, store: &Store) -> Facts {
         let n = store.entities.len();
         let started = SystemTime::now();
         let mut out = Facts { path: None, slots: Vec::new(), computed: 0, reused: 0, warnings: Vec::new(), started };
@@ -112,7 +128,7 @@ pub fn inbox(cache: Option<&Cache>, store: &Store) -> (Vec<QueueItem>, Vec<Strin
     let (mut items, read) = queue::build_with_facts(store, &report, &mut facts.slots);
     drop(report);
     let _ = attribution::from_git(store, &mut items);
-    facts.computed = read;
+    facts.computed += read;
     facts.save(cache, store);
     let mut warnings = memo.warnings();
     warnings.append(&mut facts.warnings);
@@ -218,7 +234,7 @@ pub fn list_linted<R>(
     let (out, facts) = {
         let store = &store;
         let mut facts = Facts::open(cache, store);
-        facts.computed = queue::complete_facts(store, &mut facts.slots, 0..store.entities.len());
+        facts.computed += queue::complete_facts(store, &mut facts.slots, 0..store.entities.len());
         facts.save(cache, store);
         warnings.append(&mut facts.warnings);
         let verdicts = queue::Verdicts::open(store);
@@ -425,7 +441,7 @@ mod tests {
     /// Every entity's facts, through `Facts` and `queue::complete_facts`: (facts, read, reused).
     fn all(cache: Option<&Cache>, store: &Store) -> (Vec<Option<TextFacts>>, usize, usize) {
         let mut f = Facts::open(cache, store);
-        f.computed = queue::complete_facts(store, &mut f.slots, 0..store.entities.len());
+        f.computed += queue::complete_facts(store, &mut f.slots, 0..store.entities.len());
         f.save(cache, store);
         (f.slots.clone(), f.computed, f.reused)
     }
@@ -657,4 +673,68 @@ mod tests {
         assert_eq!(facts.len(), store.entities.len(), "grown to the store's size, the rest left to read");
         assert!(facts[3..].iter().all(Option::is_none));
     }
+
+    /// What the load takes while it holds each file (`Reads::EntitiesForInbox`) is what
+    /// reading the file afterwards gives, entity by entity, on every fixture store and on a vault
+    /// of awkward files; a file it could not take them from is left to be read, and the inbox is
+    /// the same either way.
+    #[test]
+    fn facts_taken_while_loading_are_those_read_afterwards() {
+        use crate::store::Reads;
+        use crate::store::model::entity::rule;
+        use crate::store::read::detect;
+        let awkward = tempfile::tempdir().unwrap();
+        let write = |name: &str, bytes: &[u8]| fs::write(awkward.path().join(name), bytes).unwrap();
+        for i in 0..40 {
+            write(&format!("n{i}.md"), format!("---\ntitle: N{i}\nauthor: ann\n---\nSee [[n{}]].\n", i + 1).as_bytes());
+        }
+        write("crlf.md", b"---\r\ntitle: CRLF\r\nauthor: bob\r\nstatus: draft\r\n---\r\nBody\r\n");
+        write("latin1.md", b"---\ntitle: Caf\xe9\n---\nna\xefve body\n");
+        write("binary.md", b"---\ntitle: B\n---\n\x00\x01\x02");
+        write("broken-yaml.md", b"---\ntitle: [unclosed\n---\nBody\n");
+        let mut huge = b"---\ntitle: Huge\n---\n".to_vec();
+        huge.resize(MAX_READ_FOR_TEST + 4096, b'x');
+        write("huge.md", &huge);
+        let mut stores: Vec<(std::path::PathBuf, crate::store::dialect::DialectKind)> =
+            crate::store::fixture_stores::all()
+                .into_iter()
+                .map(|(root, _)| {
+                    let found = detect::detect(&root);
+                    (found.root, found.kind)
+                })
+                .collect();
+        stores.push((awkward.path().to_path_buf(), crate::store::dialect::vault::KIND));
+        let everything = |_: &std::path::Path, _| true;
+        for (root, kind) in stores {
+            let store = Store::load_with(&root, kind, "test".into(), None, Reads::EntitiesForInbox(&everything));
+            let loaded = store.take_loaded_facts().expect("the load took the facts");
+            assert!(store.take_loaded_facts().is_none(), "taken once");
+            assert_eq!(loaded.len(), store.entities.len());
+            let mut taken = 0;
+            for (i, facts) in loaded.iter().enumerate() {
+                let read = TextFacts::read(&store, i as EntityIdx);
+                let e = store.entity(i as EntityIdx);
+                match facts {
+                    Some(facts) => {
+                        taken += 1;
+                        assert_eq!(Some(facts), read.as_ref(), "{}: {}", root.display(), e.path);
+                    }
+                    // Left to be read: only a file the load could not parse.
+                    None => assert!(
+                        e.escapes_root()
+                            || e.problems.iter().any(|p| [rule::BINARY, rule::UNREADABLE].contains(&p.rule)),
+                        "{}: {} has no facts",
+                        root.display(),
+                        e.path
+                    ),
+                }
+            }
+            assert!(taken > 0, "{}", root.display());
+            let plain = Store::load(&root, kind, "test".into());
+            let with_facts = Store::load_with(&root, kind, "test".into(), None, Reads::EntitiesForInbox(&everything));
+            assert_eq!(format!("{:?}", inbox(None, &with_facts).0), format!("{:?}", inbox(None, &plain).0));
+        }
+    }
+
+    const MAX_READ_FOR_TEST: usize = crate::store::read::load::MAX_READ as usize;
 }
