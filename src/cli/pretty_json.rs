@@ -317,6 +317,15 @@ mod tests {
     }
 
     #[test]
+    fn indents_deep_nesting_and_long_plain_runs_alike() {
+        let mut value = serde_json::json!(["x".repeat(100), format!("{}\u{1b}{}", "y".repeat(40), "z".repeat(31))]);
+        for depth in 0..24 {
+            value = serde_json::json!({ format!("level {depth}"): [value, "a\u{202e}b".repeat(depth)] });
+        }
+        assert_eq!(by_hand(&value), by_serde(&value));
+    }
+
+    #[test]
     fn writes_in_chunks_as_it_goes() {
         let mut p = PrettyJson::new(Vec::new());
         p.begin_array();
