@@ -67,6 +67,11 @@ impl<W: std::io::Write> JsonWriter<W> {
         JsonWriter { inner, pending: Vec::with_capacity(CHUNK + 1024) }
     }
 
+    #[cfg(test)]
+    pub fn into_inner(self) -> W {
+        self.inner
+    }
+
     /// Escape and write what is pending, up to its last whole character (all of it: `all`).
     fn drain(&mut self, all: bool) -> std::io::Result<()> {
         let upto = match std::str::from_utf8(&self.pending) {

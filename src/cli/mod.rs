@@ -17,6 +17,7 @@ pub mod lint;
 pub mod log;
 pub mod migrate;
 pub mod mv;
+pub mod pretty_json;
 pub mod recall;
 pub mod restore;
 pub mod review;

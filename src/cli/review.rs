@@ -283,9 +283,8 @@ fn write_listing(l: &Listing<'_>, as_json: bool, group: Option<Grouping>) -> std
     let refs: Option<Vec<&queue::QueueItem>> = held.as_ref().map(|h| h.iter().collect());
     let groups = group.zip(refs.as_deref()).map(|(by, refs)| grouped(refs, by));
     if as_json {
-        let reasons: serde_json::Map<String, serde_json::Value> =
-            l.counts().iter().map(|(r, c)| (r.code().to_string(), json!(c))).collect();
-        print_json(&ListingJson { items: l, reasons, group: group.zip(groups.as_deref()) });
+        // As `print_json` does: a failed write (a closed pipe) ends the output, not the command.
+        let _ = write_listing_json(l, group.zip(groups.as_deref()));
         return Ok(());
     }
     // One write per buffer, not per line: the inbox of a large store is 100k lines.
@@ -311,43 +310,125 @@ fn write_listing(l: &Listing<'_>, as_json: bool, group: Option<Grouping>) -> std
 /// The inbox gathered by author or agent run: each group's key and members.
 type Groups<'a> = [(String, Vec<&'a queue::QueueItem>)];
 
-/// `review list --json`: the count, the reasons' counts, the items (and the groups), serialized
-/// item by item as they are built rather than as one JSON value first.
-struct ListingJson<'a> {
-    items: &'a Listing<'a>,
-    reasons: serde_json::Map<String, serde_json::Value>,
-    group: Option<(Grouping, &'a Groups<'a>)>,
-}
-
-impl serde::Serialize for ListingJson<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("count", &self.items.len())?;
-        m.serialize_entry("reasons", &self.reasons)?;
-        m.serialize_entry("items", &Items(self.items))?;
-        if let Some((by, groups)) = self.group {
-            m.serialize_entry("group_by", by.name())?;
-            let groups: Vec<serde_json::Value> = groups
-                .iter()
-                .map(|(key, members)| json!({ "key": key, "count": members.len(), "ids": members.iter().map(|i| &i.id).collect::<Vec<_>>() }))
-                .collect();
-            m.serialize_entry("groups", &groups)?;
+/// `review list --json`: the count, the reasons' counts, the items (and the groups), each item
+/// written from its view as it is listed rather than built and serialized (issue 44); the
+/// bytes `print_json` wrote of the same document.
+fn write_listing_json(l: &Listing<'_>, group: Option<(Grouping, &Groups<'_>)>) -> std::io::Result<()> {
+    let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut j = super::pretty_json::PrettyJson::new(out);
+    j.begin_object();
+    j.key("count");
+    j.u64(l.len() as u64);
+    j.key("reasons");
+    j.begin_object();
+    for (r, c) in l.counts() {
+        j.key(r.code());
+        j.u64(*c as u64);
+    }
+    j.end_object();
+    j.key("items");
+    j.begin_array();
+    l.try_each_view(|i| {
+        j.element();
+        write_item(&mut j, &i);
+        j.write_if_full()
+    })?;
+    j.end_array();
+    if let Some((by, groups)) = group {
+        j.key("group_by");
+        j.str(by.name());
+        j.key("groups");
+        j.begin_array();
+        for (key, members) in groups {
+            j.element();
+            j.begin_object();
+            j.key("key");
+            j.str(key);
+            j.key("count");
+            j.u64(members.len() as u64);
+            j.key("ids");
+            j.begin_array();
+            for m in members {
+                j.element();
+                j.str(&m.id);
+            }
+            j.end_array();
+            j.end_object();
+            j.write_if_full()?;
         }
-        m.end()
+        j.end_array();
     }
+    j.end_object();
+    j.finish().map(drop)
 }
 
-/// The listing's items as a JSON array, each built, written and dropped in turn.
-struct Items<'a>(&'a Listing<'a>);
-
-impl serde::Serialize for Items<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(Some(self.0.len()))?;
-        self.0.try_each(|i| seq.serialize_element(i))?;
-        seq.end()
+/// One item's fields, in `QueueItem`'s order and with its serde attributes (`session` and
+/// `verdicts` left out when empty).
+fn write_item<W: Write>(j: &mut super::pretty_json::PrettyJson<W>, i: &queue::ItemView<'_>) {
+    j.begin_object();
+    j.key("id");
+    j.str(i.id);
+    j.key("title");
+    j.str(i.title);
+    j.key("path");
+    j.str(i.path);
+    j.key("kind");
+    j.opt_str(i.kind);
+    j.key("status");
+    j.opt_str(i.status);
+    j.key("reasons");
+    j.begin_array();
+    for r in i.reasons {
+        j.element();
+        j.str(r.code());
     }
+    j.end_array();
+    j.key("age_days");
+    match i.age_days {
+        Some(d) => j.i64(d),
+        None => j.null(),
+    }
+    j.key("author");
+    j.opt_str(i.author);
+    if let Some(session) = i.session {
+        j.key("session");
+        j.str(session);
+    }
+    j.key("sources");
+    j.u64(i.sources as u64);
+    j.key("evidence");
+    j.u64(i.evidence);
+    j.key("confidence");
+    match i.confidence {
+        Some(c) => j.f64(c),
+        None => j.null(),
+    }
+    j.key("findings");
+    j.begin_array();
+    let _ = i.findings.try_each(|pieces| {
+        j.element();
+        j.str_pieces(pieces);
+        Ok::<_, ()>(())
+    });
+    j.end_array();
+    j.key("hidden_content");
+    j.bool(i.hidden_content);
+    j.key("priority");
+    j.u64(u64::from(i.priority));
+    j.key("hash");
+    j.str(i.hash);
+    if !i.verdicts.is_empty() {
+        j.key("verdicts");
+        j.begin_array();
+        for v in i.verdicts {
+            j.element();
+            j.str(v);
+        }
+        j.end_array();
+    }
+    j.key("approved_hash");
+    j.opt_str(i.approved_hash);
+    j.end_object();
 }
 
 fn print_item(out: &mut impl Write, i: queue::Line<'_>) -> std::io::Result<()> {
@@ -519,4 +600,80 @@ fn report_applied(applied: &folio_core::store::write::changeset::Applied) {
         println!("regenerated {}", escape::line(c));
     }
     println!("logged to {}", escape::line(&applied.log));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text with controls, quotes, DEL, C1, bidi and zero-width characters among the plain.
+    const TEXT: &str =
+        "(\\PC|[\u{0}-\u{1f}\"\\\\\u{7f}-\u{9f}\u{200b}-\u{200f}\u{202a}-\u{202e}\u{2066}\u{feff}\u{2014}]){0,12}";
+
+    fn item() -> impl Strategy<Value = queue::QueueItem> {
+        let texts = (TEXT, TEXT, TEXT, proptest::option::of(TEXT), proptest::option::of(TEXT), TEXT);
+        let more = (proptest::option::of(TEXT), proptest::option::of(TEXT), proptest::option::of(TEXT));
+        let lists = (
+            proptest::collection::vec(proptest::sample::select(queue::ALL.to_vec()), 0..4),
+            proptest::collection::vec(TEXT, 0..3),
+            proptest::collection::vec(TEXT, 0..3),
+        );
+        let numbers = (
+            proptest::option::of(any::<i64>()),
+            any::<usize>(),
+            any::<u64>(),
+            proptest::option::of(any::<f64>()),
+            any::<bool>(),
+            any::<u8>(),
+        );
+        (texts, more, lists, numbers).prop_map(
+            |(
+                (id, title, path, kind, status, hash),
+                (author, session, approved_hash),
+                (reasons, findings, verdicts),
+                (age_days, sources, evidence, confidence, hidden_content, priority),
+            )| queue::QueueItem {
+                id,
+                title,
+                path,
+                kind,
+                status,
+                reasons,
+                age_days,
+                author,
+                session,
+                sources,
+                evidence,
+                confidence,
+                findings,
+                hidden_content,
+                priority,
+                hash,
+                verdicts,
+                approved_hash,
+                ..Default::default()
+            },
+        )
+    }
+
+    proptest! {
+        /// An item written from its view is the item as serde serialized it (`print_json`).
+        #[test]
+        fn an_item_is_written_as_serde_wrote_it(items in proptest::collection::vec(item(), 0..4)) {
+            let mut w = escape::JsonWriter::new(Vec::new());
+            serde_json::to_writer_pretty(&mut w, &items).unwrap();
+            w.write_all(b"\n").unwrap();
+            w.flush().unwrap();
+            let mut j = super::super::pretty_json::PrettyJson::new(Vec::new());
+            j.begin_array();
+            for i in &items {
+                j.element();
+                write_item(&mut j, &i.view());
+            }
+            j.end_array();
+            let hand = String::from_utf8(j.finish().unwrap()).unwrap();
+            prop_assert_eq!(hand, String::from_utf8(w.into_inner()).unwrap());
+        }
+    }
 }

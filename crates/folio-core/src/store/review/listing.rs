@@ -4,7 +4,7 @@
 //! title, path, hash and findings as owned text), and nothing is left to free item by item at
 //! the end. The order and the items are those of `queue::build_with_facts` followed by `keep`.
 use super::filter::Filter;
-use super::queue::{self, ALL, Builder, Line, QueueItem, Reason, TextFacts};
+use super::queue::{self, ALL, Builder, ItemView, Line, QueueItem, Reason, TextFacts};
 use crate::store::model::entity::EntityIdx;
 
 /// Fills in what the format leaves out of the whole ordered queue before `keep` sees it (git's
@@ -129,6 +129,24 @@ impl<'a> Listing<'a> {
         Ok(())
     }
 
+    /// Hands each item's `ItemView` to `each` in the queue's order, until `each` fails; the
+    /// items are placed but not filled (`review list --json` writes each view's fields straight
+    /// from the entity, its facts and its findings).
+    pub fn try_each_view<E>(&self, mut each: impl FnMut(ItemView<'_>) -> Result<(), E>) -> Result<(), E> {
+        if let Some(items) = &self.held {
+            return items.iter().try_for_each(|i| each(i.view()));
+        }
+        let mut item = QueueItem::default();
+        for &idx in &self.order {
+            let Some(f) = self.facts[idx as usize].as_ref() else { continue };
+            if self.builder.decide_into(idx, f, &mut item) {
+                let hash = f.hash_chars();
+                each(self.builder.view(f, &item, hash.as_str()))?;
+            }
+        }
+        Ok(())
+    }
+
     /// `each` for a writer that can fail: stops at the first error and returns it.
     pub fn try_each<E>(&self, mut each: impl FnMut(&QueueItem) -> Result<(), E>) -> Result<(), E> {
         let mut failed = None;
@@ -201,6 +219,14 @@ mod tests {
                     Ok::<_, ()>(())
                 });
                 assert_eq!(lines, want.iter().map(|i| format!("{:?}", i.line())).collect::<Vec<_>>(), "{text:?}");
+                // Each view the same as the whole item's (its findings compared as texts).
+                let mut k = 0;
+                let _ = listing.try_each_view(|v| {
+                    assert_eq!(Some(v), want.get(k).map(QueueItem::view), "{text:?}");
+                    k += 1;
+                    Ok::<_, ()>(())
+                });
+                assert_eq!(k, want.len(), "{text:?}");
             }
         }
     }

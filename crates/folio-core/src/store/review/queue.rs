@@ -516,6 +516,41 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Every field `review list --json` prints of the entity `decide_into` just placed in
+    /// `placed`, borrowed from the entity, its facts and its findings rather than copied into
+    /// an item (`fill`): the same values as the filled item's. `hash` is `facts.hash_chars()`.
+    pub fn view<'s>(&'s self, facts: &'s TextFacts, placed: &'s QueueItem, hash: &'s str) -> ItemView<'s> {
+        let i = placed.idx as usize;
+        let e = self.store.entity(placed.idx);
+        let approved = self
+            .ledger
+            .last_approval(&e.id)
+            .or_else(|| self.logged_approval.get(e.id.as_str()).copied())
+            .map(|r| r.hash.as_str());
+        ItemView {
+            id: &e.id,
+            title: &e.title,
+            path: &e.path,
+            kind: e.kind.as_deref(),
+            status: e.status.as_deref(),
+            reasons: &placed.reasons,
+            age_days: placed.age_days,
+            author: facts.author.as_deref(),
+            session: facts.session.as_deref(),
+            sources: e.sources.len(),
+            evidence: facts.evidence,
+            confidence: e.confidence,
+            findings: FindingTexts::Parts(
+                &self.findings[self.findings_start[i] as usize..self.findings_start[i + 1] as usize],
+            ),
+            hidden_content: e.problems.iter().any(|p| p.rule == rule::CONTROL_CHARS),
+            priority: placed.priority,
+            hash,
+            verdicts: &placed.verdicts,
+            approved_hash: approved,
+        }
+    }
+
     /// The rest of `item_into` for the entity `decide_into` just placed in `out`: its text,
     /// findings, authorship and hashes, each written over what `out` held.
     pub fn fill(&self, facts: &TextFacts, out: &mut QueueItem) {
@@ -575,7 +610,99 @@ pub struct Line<'s> {
     pub hidden_content: bool,
 }
 
+/// The fields of a queue item that `review list --json` prints, in its order, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ItemView<'s> {
+    pub id: &'s str,
+    pub title: &'s str,
+    pub path: &'s str,
+    pub kind: Option<&'s str>,
+    pub status: Option<&'s str>,
+    pub reasons: &'s [Reason],
+    pub age_days: Option<i64>,
+    pub author: Option<&'s str>,
+    pub session: Option<&'s str>,
+    pub sources: usize,
+    pub evidence: u64,
+    pub confidence: Option<f64>,
+    pub findings: FindingTexts<'s>,
+    pub hidden_content: bool,
+    pub priority: u8,
+    pub hash: &'s str,
+    pub verdicts: &'s [String],
+    pub approved_hash: Option<&'s str>,
+}
+
+/// An item's findings as `rule: message` texts: the findings themselves (a listing's view,
+/// nothing written per finding) or the texts a held item already wrote.
+#[derive(Debug, Clone, Copy)]
+pub enum FindingTexts<'s> {
+    Parts(&'s [&'s lint::Finding]),
+    Whole(&'s [String]),
+}
+
+impl FindingTexts<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            FindingTexts::Parts(f) => f.len(),
+            FindingTexts::Whole(t) => t.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Hands each finding's text to `each` as the pieces it is made of, in order (joined, they
+    /// are the item's `findings` text).
+    pub fn try_each<E>(&self, mut each: impl FnMut(&[&str]) -> Result<(), E>) -> Result<(), E> {
+        match self {
+            FindingTexts::Parts(f) => f.iter().try_for_each(|x| each(&[x.rule, ": ", &x.message])),
+            FindingTexts::Whole(t) => t.iter().try_for_each(|x| each(&[x])),
+        }
+    }
+}
+
+/// Two lists of findings are equal when their texts are.
+impl PartialEq for FindingTexts<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        let texts = |f: &Self| {
+            let mut out = Vec::new();
+            let _ = f.try_each(|p| {
+                out.push(p.concat());
+                Ok::<_, ()>(())
+            });
+            out
+        };
+        texts(self) == texts(other)
+    }
+}
+
 impl QueueItem {
+    /// The item's `ItemView`.
+    pub fn view(&self) -> ItemView<'_> {
+        ItemView {
+            id: &self.id,
+            title: &self.title,
+            path: &self.path,
+            kind: self.kind.as_deref(),
+            status: self.status.as_deref(),
+            reasons: &self.reasons,
+            age_days: self.age_days,
+            author: self.author.as_deref(),
+            session: self.session.as_deref(),
+            sources: self.sources,
+            evidence: self.evidence,
+            confidence: self.confidence,
+            findings: FindingTexts::Whole(&self.findings),
+            hidden_content: self.hidden_content,
+            priority: self.priority,
+            hash: &self.hash,
+            verdicts: &self.verdicts,
+            approved_hash: self.approved_hash.as_deref(),
+        }
+    }
+
     /// The item's `Line`.
     pub fn line(&self) -> Line<'_> {
         Line {

@@ -211,8 +211,8 @@ pub fn lint_lean(cache: &Cache, store: Store) -> Option<Linted> {
         let manifest = store.dialect.manifest_lints();
         let threshold = config.near_duplicate_threshold.unwrap_or(near_duplicate::DEFAULT_THRESHOLD);
         // The memo reads its file once: what is asked here is what lint is answered below.
-        let holds = memo.families(&manifest).is_some()
-            && (!config.reads_bodies() || memo.pairs(&manifest, threshold).is_some());
+        let holds =
+            memo.holds_families(&manifest) && (!config.reads_bodies() || memo.pairs(&manifest, threshold).is_some());
         if !holds {
             return None;
         }
