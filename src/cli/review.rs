@@ -501,17 +501,22 @@ fn decide(
     select: Select,
 ) -> anyhow::Result<u8> {
     // A verdict that leaves its entities where they are reads them alone where the store opens
-    // so (a database); one that takes them away looks at the links into them, which only the
-    // whole store knows, as does a filter.
-    let in_place = matches!(verdict, Verdict::Approve { over: None, .. } | Verdict::Promote { .. });
+    // so (a database); a veto or forget, which lists the links into them, reads them and the
+    // entities that may link in (`inbound`). A filter, a stub left in their place and the
+    // other verdicts (a merge's repointing, an approval over another) read the whole store.
+    let inbound = match &verdict {
+        Verdict::Approve { over: None, .. } | Verdict::Promote { .. } => Some(false),
+        Verdict::Veto { .. } | Verdict::Forget if !select.stub => Some(true),
+        _ => None,
+    };
     // Every name the command looks up is a node id in the part, else the whole store finds it
     // or says why not (`--expect` naming an entity not decided on included).
     let expected = select.expect.digests.iter().filter_map(|spec| review::expect::parse(spec).0);
     let looked_up: Vec<&str> = ids.iter().map(String::as_str).chain(expected).collect();
-    let part = match in_place && select.filter.is_none() && !select.stub {
-        true => write_flags::open_part_resolved(g, path, select.write.read_only, |_, _| ids.clone())?
+    let part = match inbound.filter(|_| select.filter.is_none() && !select.stub) {
+        Some(inbound) => write_flags::open_part_resolved(g, path, select.write.read_only, |_, _| ids.clone(), inbound)?
             .filter(|store| looked_up.iter().all(|id| store.by_id(id).is_some())),
-        false => None,
+        None => None,
     };
     let store = match part {
         Some(store) => store,

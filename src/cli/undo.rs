@@ -17,7 +17,7 @@ pub struct Args {
 
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     // A database's undo reads the nodes the changeset wrote, not every node.
-    let part = write_flags::open_part_resolved(g, a.path.as_deref(), a.write.read_only, undo::entities_read)?;
+    let part = write_flags::open_part_resolved(g, a.path.as_deref(), a.write.read_only, undo::entities_read, false)?;
     let store = match part {
         Some(store) => store,
         None => write_flags::open_resolved(g, a.path.as_deref(), a.write.read_only)?,

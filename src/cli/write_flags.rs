@@ -43,12 +43,14 @@ pub fn open_resolved(g: &Global, path: Option<&Path>, read_only: bool) -> anyhow
 
 /// `open_resolved` for a decision about the entities `names` gives (ids or paths, told the
 /// store's root and format): only those, where the store opens so (a database: its cached
-/// store of every node is not decoded; `Store::open_part`). None: open the whole store.
+/// store of every node is not decoded; `Store::open_part`); with `inbound`, and the entities
+/// that may link into them. None: open the whole store.
 pub fn open_part_resolved(
     g: &Global,
     path: Option<&Path>,
     read_only: bool,
     names: impl FnOnce(&Path, folio_core::store::dialect::DialectKind) -> Vec<String>,
+    inbound: bool,
 ) -> anyhow::Result<Option<Store>> {
     if g.demo || g.bundle.is_some() {
         return Ok(None);
@@ -56,7 +58,7 @@ pub fn open_part_resolved(
     let Some(at) = path.map(Path::to_path_buf).or_else(folio_core::store::read::detect::database_from_env) else {
         return Ok(None);
     };
-    let Some(store) = Store::open_part(&at, g.dialect, g.cache.as_ref(), names)? else { return Ok(None) };
+    let Some(store) = Store::open_part(&at, g.dialect, g.cache.as_ref(), names, inbound)? else { return Ok(None) };
     // As `open_store`: a write a crash interrupted is settled first; the store is then read
     // whole, as it is after that.
     if !read_only && super::common::resolve(folio_core::store::write::journal::recover(&store.root, store.kind())) {

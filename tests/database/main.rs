@@ -9,6 +9,7 @@ mod opendray_pg_commit;
 mod opendray_pg_direct;
 mod opendray_pg_library;
 mod opendray_pg_part;
+mod opendray_pg_part_veto;
 mod opendray_pg_review;
 mod opendray_pg_snapshot;
 mod opendray_pg_tui;

@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Flip a byte in the middle of every file of the store cache under `state`: an open that
 /// decodes it warns (`folio: cache: …`) and reads the snapshot instead.
-fn spoil_cache(state: &Path) -> usize {
+pub(crate) fn spoil_cache(state: &Path) -> usize {
     let mut spoiled = 0;
     for f in crate::support::pg::files_under(&state.join("cache")) {
         if f.extension().is_some_and(|e| e == "folio-cache") {
@@ -24,7 +24,7 @@ fn spoil_cache(state: &Path) -> usize {
 }
 
 /// A brain of 1,200 nodes (large enough for the store cache), opened once; its live ids.
-fn cached_brain(state: &Path) -> Option<(Pg, postgres::Client, String, Vec<String>)> {
+pub(crate) fn cached_brain(state: &Path) -> Option<(Pg, postgres::Client, String, Vec<String>)> {
     let pg = Pg::start()?;
     let mut c = pg.opendray_db("brain");
     let url = pg.conninfo("brain");

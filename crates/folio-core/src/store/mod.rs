@@ -242,7 +242,8 @@ impl Store {
 
     /// The part of the store at `path` that a decision about the entities `names` gives (ids or
     /// paths, told the store's root and format), when its format opens such parts (a database,
-    /// whose whole cached store is 100k entities: `Format::open_part`), read as it is now. None:
+    /// whose whole cached store is 100k entities: `Format::open_part`), read as it is now; with
+    /// `inbound`, and the entities that may link into them (a verdict taking them away). None:
     /// open the whole store (a folder store, a database not opened here before).
     /// The cached store is not brought up to the decision; once it lags by more than its
     /// format lets it (`Format::cached_may_lag`) the whole store is opened instead, which
@@ -252,6 +253,7 @@ impl Store {
         dialect: Option<DialectKind>,
         cache: Option<&cache::Cache>,
         names: impl FnOnce(&Path, DialectKind) -> Vec<String>,
+        inbound: bool,
     ) -> Result<Option<Store>, StoreError> {
         let (Some((kind, root)), Some(locator)) = (detect::located_root(path, dialect), path.to_str()) else {
             return Ok(None);
@@ -263,7 +265,9 @@ impl Store {
             return Ok(None);
         }
         let names = names(&root, kind);
-        let Some(part) = format.open_part(locator, detect::show_archived(), &root, &names) else { return Ok(None) };
+        let Some(part) = format.open_part(locator, detect::show_archived(), &root, &names, inbound) else {
+            return Ok(None);
+        };
         let (part, reason) = part.map_err(StoreError::Database)?;
         Ok(Some(Store::load_opened(&root, part, reason, None, Reads::Entities)))
     }

@@ -121,14 +121,17 @@ pub trait Format: Sync {
 
     /// The format opened on the part of the store `locator` names (read into `root`) that a
     /// decision about `names` (ids or paths) reads — those entities as they are now — instead
-    /// of every entity (`Store::open_part`), with why it was chosen (as `locate`'s marker says).
-    /// None: the decision opens the whole store; an error says why the store cannot be read.
+    /// of every entity (`Store::open_part`), with why it was chosen (as `locate`'s marker says);
+    /// with `inbound`, and the entities that may link into them (a decision taking them away
+    /// lists those links). None: the decision opens the whole store; an error says why the
+    /// store cannot be read.
     fn open_part(
         &self,
         _locator: &str,
         _archived: bool,
         _root: &Path,
         _names: &[String],
+        _inbound: bool,
     ) -> Option<Result<Part, String>> {
         None
     }

@@ -40,15 +40,17 @@ impl Format for OpendrayPgFormat {
                 .unwrap_or_else(|_| "a PostgreSQL connection string".to_string())
         })
     }
-    /// A decision's nodes alone (`part`), their rows read from the database.
+    /// A decision's nodes alone (`part`), their rows read from the database; with `inbound`,
+    /// and the nodes that may link into them (`inbound`).
     fn open_part(
         &self,
         locator: &str,
         archived: bool,
         root: &Path,
         names: &[String],
+        inbound: bool,
     ) -> Option<Result<crate::store::dialect::format::Part, String>> {
-        super::conn::is_locator(locator).then(|| super::part::open(locator, archived, root, names))?
+        super::conn::is_locator(locator).then(|| super::part::open(locator, archived, root, names, inbound))?
     }
     /// One journal per database, with or without `--archived` (`mirror::state_dir`).
     fn state_dir(&self, root: &Path) -> std::path::PathBuf {

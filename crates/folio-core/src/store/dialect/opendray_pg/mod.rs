@@ -21,6 +21,7 @@ mod checks;
 pub mod conn;
 pub mod direct;
 pub mod format;
+pub mod inbound;
 pub mod spec;
 pub mod mirror;
 pub mod part;

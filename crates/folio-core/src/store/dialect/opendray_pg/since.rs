@@ -29,6 +29,16 @@ pub fn horizon(c: &mut impl GenericClient) -> Result<u64, postgres::Error> {
     Ok(r.get::<_, i64>(0) as u64)
 }
 
+/// Whether `horizon` (a snapshot's) can be compared with rows' `xmin`: known, not ahead of
+/// the server's, and recent enough (`OLDEST`).
+pub fn trusted(c: &mut impl GenericClient, horizon: u64) -> Result<bool, postgres::Error> {
+    let now = self::horizon(c)?;
+    Ok(horizon != 0 && horizon <= now && now - horizon <= OLDEST)
+}
+
+/// Rows whose `xmin` is at or after the horizon `$1` (an `int8`), in SQL (`rows`).
+pub const WRITTEN_SINCE: &str = "age(xmin) <= age(($1::int8 % 4294967296)::text::xid)";
+
 /// One node row written at or after the horizon.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -42,8 +52,7 @@ pub struct Row {
 /// The node rows written at or after `horizon`, when there are few (None: too many, or the
 /// horizon too old to compare with).
 pub fn rows(c: &mut impl GenericClient, horizon: u64) -> Result<Option<Vec<Row>>, postgres::Error> {
-    let now = self::horizon(c)?;
-    if horizon == 0 || horizon > now || now - horizon > OLDEST {
+    if !trusted(c, horizon)? {
         return Ok(None);
     }
     let found = c.query(

@@ -127,6 +127,13 @@ pub struct Index {
     since: Vec<(u64, Vec<String>)>,
 }
 
+impl Entry {
+    /// Where its text lies in the texts file.
+    pub fn span(&self) -> std::ops::Range<usize> {
+        self.at as usize..(self.at + u64::from(self.len)) as usize
+    }
+}
+
 impl Index {
     pub fn by_rel(&self, rel: &str) -> Option<&Entry> {
         self.entries.iter().find(|e| e.rel == rel)
@@ -542,6 +549,31 @@ fn texts_of(root: &Path, i: &Index) -> Result<Nodes, String> {
         nodes.insert(e.id.clone(), Node { version: e.version, rel: e.rel.clone(), text });
     }
     Ok(nodes)
+}
+
+/// The ids of the nodes whose renderings `pick` chooses, given every live text of the
+/// snapshot at once (`texts`, each node's `span` of it, theirs to change) — one read of the
+/// texts file, each text checked by its CRC — with the horizon the snapshot was taken at: what
+/// a veto's part searches for the nodes that may link into its own (`inbound`).
+pub fn ids_picked(root: &Path, pick: impl FnOnce(Vec<u8>, &[Entry]) -> Vec<usize>) -> Found<(u64, Vec<String>)> {
+    let i = match index(root) {
+        Found::Intact(i) => i,
+        Found::Missing => return Found::Missing,
+        Found::Damaged(why) => return Found::Damaged(why),
+    };
+    let all = match Texts::open(root, &i.header).and_then(|t| {
+        let mut all = vec![0u8; i.header.texts_end as usize];
+        t.0.read_exact_at(&mut all, 0).map_err(|e| format!("its texts cannot be read: {e}"))?;
+        Ok(all)
+    }) {
+        Ok(all) => all,
+        Err(why) => return Found::Damaged(why),
+    };
+    if let Some(e) = i.entries.iter().find(|e| crc32fast::hash(&all[e.span()]) != e.crc) {
+        return Found::Damaged(format!("the text of node `{}` does not match its checksum (torn or damaged)", e.id));
+    }
+    let picked = pick(all, &i.entries);
+    Found::Intact((i.header.horizon, picked.into_iter().filter_map(|k| i.entries.get(k)).map(|e| e.id.clone()).collect()))
 }
 
 /// The generation of the snapshot on disk, from its header alone (a damaged one is found
@@ -1126,8 +1158,24 @@ pub fn clear_rebuilt(root: &Path) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Entries whose texts lie at these (offset, length) spans (`inbound`'s tests).
+    pub(crate) fn entries_at(spans: &[(u64, u32)]) -> Vec<Entry> {
+        spans
+            .iter()
+            .enumerate()
+            .map(|(k, &(at, len))| Entry {
+                id: format!("n{k}"),
+                version: Version::default(),
+                rel: format!("facts/n{k}.md"),
+                at,
+                len,
+                crc: 0,
+            })
+            .collect()
+    }
 
     fn node(xmin: u64, rel: &str, text: &str) -> Node {
         Node { version: Version { xmin, edges: 3, sources: u64::MAX }, rel: rel.into(), text: text.into() }
