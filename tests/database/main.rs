@@ -7,6 +7,7 @@ mod opendray_invariants;
 mod opendray_pg;
 mod opendray_pg_commit;
 mod opendray_pg_direct;
+mod opendray_pg_lean_list;
 mod opendray_pg_library;
 mod opendray_pg_part;
 mod opendray_pg_part_veto;
