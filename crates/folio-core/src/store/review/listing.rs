@@ -119,14 +119,7 @@ impl<'a> Listing<'a> {
         if let Some(items) = &self.held {
             return items.iter().try_for_each(|i| each(i.line()));
         }
-        let mut item = QueueItem::default();
-        for &idx in &self.order {
-            let Some(f) = self.facts[idx as usize].as_ref() else { continue };
-            if self.builder.decide_into(idx, f, &mut item) {
-                each(self.builder.line(f, &item))?;
-            }
-        }
-        Ok(())
+        self.try_each_placed(|f, item| each(self.builder.line(f, item)))
     }
 
     /// Hands each item's `ItemView` to `each` in the queue's order, until `each` fails; the
@@ -136,12 +129,17 @@ impl<'a> Listing<'a> {
         if let Some(items) = &self.held {
             return items.iter().try_for_each(|i| each(i.view()));
         }
+        self.try_each_placed(|f, item| each(self.builder.view(f, item, f.hash_chars().as_str())))
+    }
+
+    /// Hands `each` every queued entity's facts and its item, placed but not filled (one item,
+    /// each placed over the last), in the queue's order, until `each` fails.
+    fn try_each_placed<E>(&self, mut each: impl FnMut(&TextFacts, &QueueItem) -> Result<(), E>) -> Result<(), E> {
         let mut item = QueueItem::default();
         for &idx in &self.order {
             let Some(f) = self.facts[idx as usize].as_ref() else { continue };
             if self.builder.decide_into(idx, f, &mut item) {
-                let hash = f.hash_chars();
-                each(self.builder.view(f, &item, hash.as_str()))?;
+                each(f, &item)?;
             }
         }
         Ok(())
