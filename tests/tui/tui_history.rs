@@ -193,6 +193,37 @@ fn the_history_pane_shows_the_versions_as_the_worker_finds_them() {
 }
 
 #[test]
+fn an_older_reads_answer_arriving_last_does_not_replace_the_newer() {
+    if no_git() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("store");
+    write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\n");
+    first_commit(&root);
+    let mut app = app_on(&root, "dark", (110, 30));
+    let history_events = |app: &mut folio::app::App| -> Vec<Event> {
+        std::iter::from_fn(|| app.pending()).filter(|e| e.kind().starts_with("history")).collect()
+    };
+    // Two reads side by side (as an agent's edit and a restore each ask for one): the first
+    // read sees the committed file, the second the edit made since.
+    app.act(folio::app::action::Action::FocusHistory);
+    let older = history_events(&mut app);
+    write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\nTwo.\n");
+    app.act(folio::app::action::Action::FocusHistory);
+    let newer = history_events(&mut app);
+    assert!(!older.is_empty() && !newer.is_empty());
+    // The newer answer comes first, the older one last: the newer stays shown.
+    for ev in newer.into_iter().chain(older) {
+        app.handle(ev);
+    }
+    let data = app.model.history.data.clone().unwrap().unwrap();
+    let revs: Vec<&str> = data.history.versions.iter().map(|v| v.rev.as_str()).collect();
+    assert_eq!((revs.len(), revs[0]), (2, "worktree"), "{revs:?}");
+    assert!(!app.model.history.reading);
+}
+
+#[test]
 fn one_version_is_counted_as_one() {
     if no_git() {
         return;

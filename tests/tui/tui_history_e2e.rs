@@ -190,11 +190,14 @@ fn after_a_restore_the_uncommitted_change_is_the_persons() {
     t.keys(&["j", "r"]);
     t.wait_for(&format!("Restore policies/retry.md to version {ann}?"));
     t.keys(&["y"]);
-    let s = t.wait_for("worktree ");
+    // The file's change can be seen (and its history read) before folio's record of it is
+    // whole; the history read after the restore is the one that stays on screen.
+    let worktree_row = |s: &str| s.lines().find(|l| l.contains("worktree ")).map(str::to_string);
+    let s = wait_until(&t, |s| worktree_row(s).is_some_and(|r| r.contains("human:carol")));
     let text = std::fs::read_to_string(store.join("policies/retry.md")).unwrap();
     assert!(text.contains(OLD_38), "restored on disk");
     // The uncommitted row is the person's who restored it, the agent shown apart.
-    let row = s.lines().find(|l| l.contains("worktree ")).unwrap();
+    let row = worktree_row(&s).unwrap();
     assert!(row.contains("human:carol") && row.contains("uncommitted change [+1 -1] · written by"), "{s}");
     t.keys(&["g", "g"]);
     let s = t.wait_for(" → worktree · ");

@@ -68,17 +68,15 @@ pub enum Event {
     IgnoreChanged(Result<String, String>),
     /// The neighbourhood of `center` laid out for the graph canvas.
     GraphLaid(std::sync::Arc<GraphLayout>),
-    /// The versions of entity `id`, whose file is `path`, that a worker has found so far (no
+    /// The versions of the open entity that the read numbered `asked` has found so far (no
     /// contents, summaries or blame yet); its `HistoryRead` follows.
     HistoryFound {
-        path: String,
-        id: String,
+        asked: u64,
         data: std::sync::Arc<super::history::HistoryData>,
     },
-    /// The history of entity `id`, whose file is `path` (versions and blame), or why not.
+    /// The history the read numbered `asked` found (versions and blame), or why not.
     HistoryRead {
-        path: String,
-        id: String,
+        asked: u64,
         data: Result<std::sync::Arc<super::history::HistoryData>, String>,
     },
     /// What restoring a version would write (title, diff, the changeset), or why it cannot.

@@ -66,7 +66,7 @@ pub enum Job {
     /// Lay out the neighbourhood of an entity for the graph canvas.
     LayoutGraph { store: Arc<Store>, center: EntityIdx, depth: u8 },
     /// Read the history of the entity at `idx` (git, the store's log) and blame its lines.
-    ReadHistory { store: Arc<Store>, idx: EntityIdx },
+    ReadHistory { store: Arc<Store>, idx: EntityIdx, asked: u64 },
     /// The diff restoring version `rev` of the entity would make, to confirm.
     PreviewRestore { store: Arc<Store>, idx: EntityIdx, rev: String, by: String },
     /// Write a confirmed restore (the changeset the dialog showed).
@@ -184,10 +184,10 @@ impl Runner {
                         std::thread::spawn(job);
                     }
                 }
-                Job::ReadHistory { store, idx } => {
+                Job::ReadHistory { store, idx, asked } => {
                     // It reports the versions as the walk finds them, so it holds the sender.
                     let tx = self.tx.clone();
-                    let job = move || history::jobs::read(&store, idx, &tx);
+                    let job = move || history::jobs::read(&store, idx, asked, &tx);
                     if self.inline {
                         job();
                     } else {

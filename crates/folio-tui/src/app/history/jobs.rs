@@ -16,12 +16,13 @@ use folio_core::store::write::changeset::{Changeset, WriteOptions};
 /// How often the pane is sent the versions found so far (after the first, at once).
 const REPORT_EVERY: Duration = Duration::from_millis(50);
 
-/// Read the entity's history, sending `HistoryFound` as versions are found, then `HistoryRead`.
-pub fn read(store: &Store, idx: EntityIdx, tx: &Sender<Event>) {
-    let (path, id) = (store.entity(idx).path.clone(), store.entity(idx).id.clone());
+/// Read the entity's history for the read numbered `asked`, sending `HistoryFound` as versions
+/// are found, then `HistoryRead`.
+pub fn read(store: &Store, idx: EntityIdx, asked: u64, tx: &Sender<Event>) {
+    let path = store.entity(idx).path.clone();
     let mut report = |history: history::History| {
         let data = Arc::new(HistoryData { history, blame: Vec::new() });
-        let _ = tx.send(Event::HistoryFound { path: path.clone(), id: id.clone(), data });
+        let _ = tx.send(Event::HistoryFound { asked, data });
     };
     let progress = history::Progress { every: REPORT_EVERY, report: &mut report };
     let data =
@@ -29,7 +30,7 @@ pub fn read(store: &Store, idx: EntityIdx, tx: &Sender<Event>) {
             let blame = history::blame::blame(&history);
             Arc::new(HistoryData { history, blame })
         });
-    let _ = tx.send(Event::HistoryRead { path, id, data });
+    let _ = tx.send(Event::HistoryRead { asked, data });
 }
 
 /// What restoring version `rev` of the entity would write: a title, the diff, the changeset.

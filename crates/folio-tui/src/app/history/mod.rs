@@ -35,6 +35,9 @@ pub struct HistoryView {
     pub blame: bool,
     /// A worker is reading it (what was read before stays shown meanwhile).
     pub reading: bool,
+    /// The number of the newest read asked for: reads run side by side (an agent's edit and a
+    /// restore each ask), and an older one's answer arriving last would show a stale history.
+    pub asked: u64,
     /// The selected version compared with its base (None: an event, or contents not read yet).
     pub diff: Option<Arc<diff::Compared>>,
     /// The first line of the comparison shown: set to the first change whenever another pair of

@@ -37,12 +37,13 @@ fn request(model: &mut Model, again: bool) -> Vec<Job> {
     let (path, id) = (store.entity(idx).path.clone(), store.entity(idx).id.clone());
     let h = &mut model.history;
     if h.path != path || h.id != id {
-        *h = super::HistoryView { path, id, blame: h.blame, ..Default::default() };
+        *h = super::HistoryView { path, id, blame: h.blame, asked: h.asked, ..Default::default() };
     } else if h.data.is_some() && !again {
         return Vec::new();
     }
     h.reading = true;
-    vec![Job::ReadHistory { store, idx }]
+    h.asked += 1;
+    vec![Job::ReadHistory { store, idx, asked: h.asked }]
 }
 
 /// The open entity changed (a link followed, a catalog row opened).
@@ -57,20 +58,21 @@ pub fn reread(model: &mut Model) -> Vec<Job> {
 
 /// The versions a worker has found so far. Shown while nothing complete is held for the file:
 /// an answer read before (the history before an edit) stays until the new one is whole.
-pub fn found(model: &mut Model, (path, id): (String, String), data: Arc<HistoryData>) -> Vec<Job> {
+pub fn found(model: &mut Model, asked: u64, data: Arc<HistoryData>) -> Vec<Job> {
     let h = &mut model.history;
     let complete_held = matches!(&h.data, Some(Ok(d)) if d.history.complete);
-    if h.path != path || h.id != id || !h.reading || complete_held {
+    if h.asked != asked || !h.reading || complete_held {
         return Vec::new();
     }
     show(model, Ok(data));
     Vec::new()
 }
 
-/// A worker's answer; one for an entity no longer open is dropped.
-pub fn read(model: &mut Model, (path, id): (String, String), data: Result<Arc<HistoryData>, String>) -> Vec<Job> {
+/// A worker's answer; one to a read asked before the newest (of an entity no longer open, or of
+/// the file before a later change) is dropped.
+pub fn read(model: &mut Model, asked: u64, data: Result<Arc<HistoryData>, String>) -> Vec<Job> {
     let h = &mut model.history;
-    if h.path != path || h.id != id {
+    if h.asked != asked {
         return Vec::new();
     }
     h.reading = false;
