@@ -25,6 +25,14 @@ fn first_commit(root: &Path) {
 }
 
 /// Skip (loudly) where git is missing; CI machines have it.
+/// `store/notes/alpha.md` ("One.") in `dir`, committed once; the store's path.
+fn alpha_committed(dir: &Path) -> std::path::PathBuf {
+    let root = dir.join("store");
+    write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\n");
+    first_commit(&root);
+    root
+}
+
 fn no_git() -> bool {
     let missing = !git_support::available();
     if missing {
@@ -127,9 +135,7 @@ fn the_history_pane_shows_the_versions_as_the_worker_finds_them() {
         return;
     }
     let t = tempfile::tempdir().unwrap();
-    let root = t.path().join("store");
-    write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\n");
-    first_commit(&root);
+    let root = alpha_committed(t.path());
     for (day, body) in [(2, "Two.\n"), (3, "Three.\n")] {
         write(&root, "notes/alpha.md", format!("---\ntitle: Alpha\n---\nOne.\n{body}"));
         git(&root, "Bob", &format!("2026-01-0{day}T10:00:00Z"), &["commit", "-q", "-am", "more"]);
@@ -198,9 +204,7 @@ fn an_older_reads_answer_arriving_last_does_not_replace_the_newer() {
         return;
     }
     let t = tempfile::tempdir().unwrap();
-    let root = t.path().join("store");
-    write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\n");
-    first_commit(&root);
+    let root = alpha_committed(t.path());
     let mut app = app_on(&root, "dark", (110, 30));
     let history_events = |app: &mut folio::app::App| -> Vec<Event> {
         std::iter::from_fn(|| app.pending()).filter(|e| e.kind().starts_with("history")).collect()
@@ -229,9 +233,7 @@ fn one_version_is_counted_as_one() {
         return;
     }
     let t = tempfile::tempdir().unwrap();
-    let root = t.path().join("store");
-    write(&root, "notes/alpha.md", "---\ntitle: Alpha\n---\nOne.\n");
-    first_commit(&root);
+    let root = alpha_committed(t.path());
     let mut app = app_on(&root, "dark", (110, 30));
     press(&mut app, &["5"]);
     let screen = text(&render(&app));
