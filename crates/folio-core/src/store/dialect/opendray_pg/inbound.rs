@@ -8,7 +8,8 @@
 //! What refers to a node `T` in a brain, and where each is found:
 //! - a typed edge: a `knowledge_edges` row whose target resolves to `T` — its target is a
 //!   node's id (a foreign key), resolved by name (`resolve::Lookup::edge_target`), so the
-//!   edges to every node whose id holds one of `T`'s names, archived ones included;
+//!   edges to every node whose id holds one of `T`'s names, archived ones included (found in
+//!   the snapshot's index, and on the server for archived nodes and rows written since);
 //! - a fact source naming `T`'s file (`review::impact::names_file`): a memory id holding its
 //!   file name, as written (a path keeps each of its segments);
 //! - a body link: a wikilink by name or a markdown link by path, in a body holding one of
@@ -90,43 +91,24 @@ pub fn referrers(
     names: &Names,
     archived: bool,
 ) -> Result<Option<Vec<String>>, postgres::Error> {
-    let (horizon, mut found) = match snapshot::ids_picked(root, |texts, entries| picked(texts, entries, names)) {
-        snapshot::Found::Intact(found) => found,
-        _ => return Ok(None),
-    };
-    // One pass over the nodes finds both the rows written since the snapshot (each read, and
-    // kept when its rendering may refer) and the nodes whose id holds one of the names: an
-    // edge's target resolves by that id as a name, which may be the title of a node taken
-    // away when that node is archived. Lower-cased in the C locale (ASCII only, whatever the
-    // database's), the Kelvin sign (lower-cased to `k`) looked for as such.
-    if !since::trusted(c, horizon)? {
-        return Ok(None);
-    }
-    let patterns: Vec<String> = names.names.iter().map(|n| format!("%{}%", like_escaped(n))).collect();
-    let sql = format!(
-        "SELECT id, {since}, archived_at IS NOT NULL FROM knowledge_nodes \
-         WHERE {since} OR strpos(id, $3) > 0 OR lower(id COLLATE \"C\") LIKE ANY($2)",
-        since = since::WRITTEN_SINCE
-    );
-    let (mut written, mut targets) = (Vec::new(), Vec::new());
-    for r in c.query(&sql, &[&(horizon as i64), &patterns, &"\u{212A}"])? {
-        let id: String = r.get(0);
-        let (is_new, hidden): (bool, bool) = (r.get(1), r.get(2));
-        if names.names.iter().any(|n| fold(&id).contains(n.as_str())) || id.contains('\u{212A}') {
-            targets.push(id.clone());
-        }
-        if is_new && (archived || !hidden) {
-            written.push(id);
-        }
-    }
-    if written.len() > MANY {
-        return Ok(None);
-    }
-    for n in rows::by_ids(c, &written)? {
-        if may_refer(n.render().as_bytes(), names) {
-            found.push(n.id);
-        }
-    }
+    let snapshot::Found::Intact(index) = snapshot::index(root) else { return Ok(None) };
+    let needles = Needles::of(names);
+    // The snapshot is searched while the server answers: each took about as long.
+    let (scanned, asked) = std::thread::scope(|s| {
+        let scan = s.spawn(|| {
+            let named = named_in(&index, &needles);
+            snapshot::entries_where(root, &index, |text| needles.may_refer(text)).map(|picked| (picked, named))
+        });
+        let asked = on_server(c, index.header.horizon, archived, &needles);
+        (scan.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), asked)
+    });
+    let (Some(mut asked), Ok((picked, named))) = (asked?, scanned) else { return Ok(None) };
+    let mut found = std::mem::take(&mut asked.referring);
+    found.extend(picked.into_iter().map(|e| e.id.clone()));
+    // An edge's target is a node's id, resolved as a name: the edges to every node whose id
+    // holds one, archived ones included.
+    let mut targets = asked.named;
+    targets.extend(named);
     let edges = c.query("SELECT DISTINCT src_id FROM knowledge_edges WHERE dst_id = ANY($1)", &[&targets])?;
     found.extend(edges.iter().map(|r| r.get::<_, String>(0)));
     let files: Vec<String> = names.files.iter().map(|f| format!("%{}%", like_escaped(f))).collect();
@@ -137,9 +119,71 @@ pub fn referrers(
     Ok((found.len() <= MANY).then_some(found))
 }
 
-/// `s` lower-cased as `lower(s COLLATE "C")` does: ASCII letters only.
-fn fold(s: &str) -> String {
-    s.to_ascii_lowercase()
+/// The ids of the snapshot's nodes that hold one of the names.
+fn named_in(index: &snapshot::Index, needles: &Needles) -> Vec<String> {
+    let mut id = Vec::new();
+    let mut out = Vec::new();
+    for e in &index.entries {
+        id.clear();
+        id.extend_from_slice(e.id.as_bytes());
+        if needles.holds_a_name(&mut id) {
+            out.push(e.id.clone());
+        }
+    }
+    out
+}
+
+/// What the server adds to the snapshot: of the rows written since it, those whose
+/// renderings may refer (`referring`); of those and of the archived nodes (which a view
+/// without them did not keep), the ids holding a name (`named`).
+struct Asked {
+    referring: Vec<String>,
+    named: Vec<String>,
+}
+
+/// What the server tells of the nodes that may refer to the names (`Asked`). None when the
+/// snapshot's horizon cannot be trusted or too many rows were written since.
+fn on_server(
+    c: &mut impl GenericClient,
+    horizon: u64,
+    archived: bool,
+    needles: &Needles,
+) -> Result<Option<Asked>, postgres::Error> {
+    // One pass over the nodes finds both the rows written since the snapshot (each read, and
+    // kept when its rendering may refer) and the archived nodes whose id holds one of the
+    // names. Lower-cased in the C locale (ASCII only, whatever the database's), the Kelvin
+    // sign (lower-cased to `k`) looked for as such; the ids tested only of archived rows
+    // (found cheaply after the rows' other columns: docs/benchmarks.md, "pgscan").
+    if !since::trusted(c, horizon)? {
+        return Ok(None);
+    }
+    let patterns: Vec<String> = needles.names.iter().map(|n| format!("%{}%", like_escaped(n))).collect();
+    let sql = format!(
+        "SELECT id, {since}, archived_at IS NOT NULL FROM knowledge_nodes \
+         WHERE {since} OR (archived_at IS NOT NULL AND (strpos(id, $3) > 0 OR lower(id COLLATE \"C\") LIKE ANY($2)))",
+        since = since::WRITTEN_SINCE
+    );
+    let (mut written, mut named) = (Vec::new(), Vec::new());
+    for r in c.query(&sql, &[&(horizon as i64), &patterns, &"\u{212A}"])? {
+        let id: String = r.get(0);
+        let (is_new, hidden): (bool, bool) = (r.get(1), r.get(2));
+        if needles.holds_a_name(&mut id.clone().into_bytes()) {
+            named.push(id.clone());
+        }
+        if is_new && (archived || !hidden) {
+            written.push(id);
+        }
+    }
+    if written.len() > MANY {
+        return Ok(None);
+    }
+    let mut referring = Vec::new();
+    for n in rows::by_ids(c, &written)? {
+        if needles.may_refer(&mut n.render().into_bytes()) {
+            referring.push(n.id);
+        }
+    }
+    Ok(Some(Asked { referring, named }))
 }
 
 /// `s` matched literally by LIKE (its default escape, the backslash, which no name holds).
@@ -147,53 +191,34 @@ fn like_escaped(s: &str) -> String {
     s.replace('%', "\\%").replace('_', "\\_")
 }
 
-/// The entries (of `entries`, their texts in `texts`) that may refer to `names` or claim one.
-fn picked(texts: Vec<u8>, entries: &[snapshot::Entry], names: &Names) -> Vec<usize> {
-    let mut lower = texts;
-    let encoded: Vec<usize> = entries
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| encodes_a_link(&lower[e.span()]))
-        .map(|(k, _)| k)
-        .collect();
-    lower.make_ascii_lowercase();
-    // Each name searched for once over every text; a hit is its text's (entries do not overlap).
-    let mut starts: Vec<(usize, usize)> = entries.iter().enumerate().map(|(k, e)| (e.span().start, k)).collect();
-    starts.sort_unstable();
-    let mut out = encoded;
-    let needles = names.names.iter().map(String::as_bytes).chain([KELVIN]);
-    for needle in needles {
-        let finder = memchr::memmem::Finder::new(needle);
-        let mut from = 0;
-        while let Some(at) = finder.find(&lower[from..]).map(|p| from + p) {
-            let k = starts.partition_point(|&(s, _)| s <= at);
-            let Some(&(_, e)) = k.checked_sub(1).and_then(|k| starts.get(k)) else {
-                from = at + 1;
-                continue;
-            };
-            let span = entries[e].span();
-            if at < span.end {
-                out.push(e);
-                from = span.end;
-            } else {
-                from = at + 1;
-            }
-        }
+/// The names searched for in a rendering, in any ASCII case, and the Kelvin sign, which
+/// lower-cases to `k`: a text holding it may spell a name so.
+struct Needles {
+    names: Vec<String>,
+    finders: Vec<memchr::memmem::Finder<'static>>,
+}
+
+impl Needles {
+    fn of(names: &Names) -> Needles {
+        let needles = names.names.iter().map(String::as_bytes).chain([KELVIN]);
+        let finders = needles.map(|n| memchr::memmem::Finder::new(n).into_owned()).collect();
+        Needles { names: names.names.clone(), finders }
     }
-    out.sort_unstable();
-    out.dedup();
-    out
+
+    /// Whether a rendering may refer to the names or claim one (lower-cased in place).
+    fn may_refer(&self, text: &mut [u8]) -> bool {
+        encodes_a_link(text) || self.holds_a_name(text)
+    }
+
+    /// Whether `text` holds a name in any ASCII case (lower-cased in place).
+    fn holds_a_name(&self, text: &mut [u8]) -> bool {
+        text.make_ascii_lowercase();
+        self.finders.iter().any(|f| f.find(text).is_some())
+    }
 }
 
-/// The Kelvin sign, which lower-cases to `k`: a text holding it may spell a name so.
+/// The Kelvin sign in UTF-8.
 const KELVIN: &[u8] = "\u{212A}".as_bytes();
-
-/// Whether a rendering may refer to `names` or claim one (as `picked` tells of a snapshot's).
-fn may_refer(text: &[u8], names: &Names) -> bool {
-    let lower = text.to_ascii_lowercase();
-    encodes_a_link(text)
-        || names.names.iter().map(String::as_bytes).chain([KELVIN]).any(|n| memchr::memmem::find(&lower, n).is_some())
-}
 
 /// A text with a link in it (a `[`) and a character a link's target may be encoded with
 /// (percent-encoding, an entity, a backslash escape): such a target is not found as written.
@@ -253,20 +278,15 @@ mod tests {
 
     #[test]
     fn a_text_may_refer_by_a_name_in_any_case_or_an_encoded_link() {
-        let n = names(&[node("svc-pg", "PostgreSQL: dev", serde_json::json!([]))]).unwrap();
-        assert!(may_refer(b"see [[SVC-PG]]", &n));
-        assert!(may_refer("the \u{212A}ey".as_bytes(), &n));
-        assert!(may_refer(b"[x](svc%2Dpg.md)", &n));
-        assert!(may_refer(b"100% of [[other]]", &n));
-        assert!(!may_refer(b"[[other]] and svc pg", &n));
-    }
-
-    #[test]
-    fn every_entry_holding_a_name_is_picked_even_across_a_boundary() {
-        let n = Names { names: vec!["aa".into()], files: vec![] };
-        let texts = b"xxa".iter().chain(b"aaz").chain(b"qq").copied().collect::<Vec<u8>>();
-        let entries = snapshot::tests::entries_at(&[(0, 3), (3, 3), (6, 2)]);
-        assert_eq!(picked(texts, &entries, &n), [0, 1]);
+        let n = Needles::of(&names(&[node("svc-pg", "PostgreSQL: dev", serde_json::json!([]))]).unwrap());
+        let may_refer = |text: &str| n.may_refer(&mut text.as_bytes().to_vec());
+        assert!(may_refer("see [[SVC-PG]]"));
+        assert!(may_refer("see [[postgreSQL: Dev]]"));
+        assert!(may_refer("the \u{212A}ey"));
+        assert!(may_refer("[x](svc%2Dpg.md)"));
+        assert!(may_refer("100% of [[other]]"));
+        assert!(!may_refer("[[other]] and svc pg"));
+        assert!(!may_refer("svc-p"));
     }
 
     #[test]

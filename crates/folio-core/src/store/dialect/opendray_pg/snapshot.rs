@@ -551,29 +551,58 @@ fn texts_of(root: &Path, i: &Index) -> Result<Nodes, String> {
     Ok(nodes)
 }
 
-/// The ids of the nodes whose renderings `pick` chooses, given every live text of the
-/// snapshot at once (`texts`, each node's `span` of it, theirs to change) — one read of the
-/// texts file, each text checked by its CRC — with the horizon the snapshot was taken at: what
-/// a veto's part searches for the nodes that may link into its own (`inbound`).
-pub fn ids_picked(root: &Path, pick: impl FnOnce(Vec<u8>, &[Entry]) -> Vec<usize>) -> Found<(u64, Vec<String>)> {
-    let i = match index(root) {
-        Found::Intact(i) => i,
-        Found::Missing => return Found::Missing,
-        Found::Damaged(why) => return Found::Damaged(why),
-    };
-    let all = match Texts::open(root, &i.header).and_then(|t| {
-        let mut all = vec![0u8; i.header.texts_end as usize];
-        t.0.read_exact_at(&mut all, 0).map_err(|e| format!("its texts cannot be read: {e}"))?;
-        Ok(all)
-    }) {
-        Ok(all) => all,
-        Err(why) => return Found::Damaged(why),
-    };
-    if let Some(e) = i.entries.iter().find(|e| crc32fast::hash(&all[e.span()]) != e.crc) {
-        return Found::Damaged(format!("the text of node `{}` does not match its checksum (torn or damaged)", e.id));
+/// Bytes of texts `entries_where` reads at a time, per core.
+const SCAN_CHUNK: u64 = 1 << 20;
+
+/// The entries of `i` whose texts `keep` chooses (given each text checked by its CRC, theirs
+/// to change): what a veto's part searches for the nodes that may link into its own
+/// (`inbound`). The texts are read a megabyte at a time on every core, not whole: at 100k
+/// nodes the whole was 100 MB, most of a verdict's memory and system time
+/// (docs/benchmarks.md, "pgscan").
+pub fn entries_where<'i>(root: &Path, i: &'i Index, keep: impl Fn(&mut [u8]) -> bool + Sync) -> Result<Vec<&'i Entry>, String> {
+    entries_where_in(root, i, SCAN_CHUNK, keep)
+}
+
+fn entries_where_in<'i>(
+    root: &Path,
+    i: &'i Index,
+    chunk: u64,
+    keep: impl Fn(&mut [u8]) -> bool + Sync,
+) -> Result<Vec<&'i Entry>, String> {
+    use rayon::prelude::*;
+    let texts = Texts::open(root, &i.header)?;
+    let mut order: Vec<&Entry> = i.entries.iter().collect();
+    order.sort_unstable_by_key(|e| e.at);
+    // Runs of neighbouring texts spanning at most `chunk` bytes (a longer text alone).
+    let mut runs: Vec<&[&Entry]> = Vec::new();
+    let mut rest = &order[..];
+    while let Some(first) = rest.first() {
+        let n = rest.iter().position(|e| e.at + u64::from(e.len) > first.at + chunk).unwrap_or(rest.len());
+        let (run, tail) = rest.split_at(n.max(1));
+        runs.push(run);
+        rest = tail;
     }
-    let picked = pick(all, &i.entries);
-    Found::Intact((i.header.horizon, picked.into_iter().filter_map(|k| i.entries.get(k)).map(|e| e.id.clone()).collect()))
+    let kept = runs
+        .par_iter()
+        .map_init(Vec::new, |buf: &mut Vec<u8>, run| -> Result<Vec<&'i Entry>, String> {
+            let start = run[0].at;
+            let end = run.iter().map(|e| e.at + u64::from(e.len)).max().unwrap_or(start);
+            buf.resize((end - start) as usize, 0);
+            texts.0.read_exact_at(buf, start).map_err(|e| format!("its texts cannot be read: {e}"))?;
+            let mut out = Vec::new();
+            for e in run.iter().copied() {
+                let text = &mut buf[(e.at - start) as usize..][..e.len as usize];
+                if crc32fast::hash(text) != e.crc {
+                    return Err(format!("the text of node `{}` does not match its checksum (torn or damaged)", e.id));
+                }
+                if keep(text) {
+                    out.push(e);
+                }
+            }
+            Ok(out)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(kept.into_iter().flatten().collect())
 }
 
 /// The generation of the snapshot on disk, from its header alone (a damaged one is found
@@ -1161,22 +1190,6 @@ pub fn clear_rebuilt(root: &Path) {
 pub(crate) mod tests {
     use super::*;
 
-    /// Entries whose texts lie at these (offset, length) spans (`inbound`'s tests).
-    pub(crate) fn entries_at(spans: &[(u64, u32)]) -> Vec<Entry> {
-        spans
-            .iter()
-            .enumerate()
-            .map(|(k, &(at, len))| Entry {
-                id: format!("n{k}"),
-                version: Version::default(),
-                rel: format!("facts/n{k}.md"),
-                at,
-                len,
-                crc: 0,
-            })
-            .collect()
-    }
-
     fn node(xmin: u64, rel: &str, text: &str) -> Node {
         Node { version: Version { xmin, edges: 3, sources: u64::MAX }, rel: rel.into(), text: text.into() }
     }
@@ -1260,6 +1273,40 @@ pub(crate) mod tests {
         std::fs::write(path(root), encode_index(&mut i.header.clone(), &i.entries, &[])).unwrap();
         assert!(matches!(read(root), Found::Damaged(_)));
         drop(new);
+    }
+
+    #[test]
+    fn a_scan_in_runs_keeps_the_texts_chosen_and_never_a_damaged_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let mut s = Snapshot::default();
+        for k in 0..50 {
+            let body = if k % 7 == 3 { "links to svc-pg" } else { "nothing" };
+            let text = format!("---\nid: n{k}\n---\n{body} {}\n", "x".repeat(k * 3));
+            s.nodes.insert(format!("n{k}"), node(k as u64, &format!("facts/n{k}.md"), &text));
+        }
+        write(root, &mut s).unwrap();
+        // A later text for one node (appended: its old text is dead bytes between live ones).
+        let new = node(99, "facts/n10.md", "---\nid: n10\n---\nnow svc-pg too\n");
+        let d = Delta { nodes: (0, 0), ..Delta::default() };
+        append(root, s.generation, vec![Change::Put("n10".into(), new)], Sums::Moved(d)).unwrap().unwrap();
+        let i = index_of(root);
+        let want: Vec<&str> = vec!["n10", "n17", "n24", "n3", "n31", "n38", "n45"];
+        // Runs of one text each, of a few, and the whole file at once: the same entries.
+        for chunk in [1, 200, 1 << 30] {
+            let kept = entries_where_in(root, &i, chunk, |t| memchr::memmem::find(t, b"svc-pg").is_some()).unwrap();
+            let mut ids: Vec<&str> = kept.iter().map(|e| e.id.as_str()).collect();
+            ids.sort();
+            assert_eq!(ids, want, "runs of {chunk} bytes");
+        }
+        let e = i.by_rel("facts/n24.md").unwrap().clone();
+        let mut texts = std::fs::read(texts_path(root)).unwrap();
+        texts[e.at as usize + 3] ^= 0x20;
+        std::fs::write(texts_path(root), &texts).unwrap();
+        for chunk in [1, 200, 1 << 30] {
+            let why = entries_where_in(root, &i, chunk, |_| true).unwrap_err();
+            assert!(why.contains("`n24`") && why.contains("checksum"), "{why}");
+        }
     }
 
     #[test]
