@@ -53,9 +53,39 @@ pub fn preview(
 
 /// Write the restore; what was done, the files to reload and the digests written.
 pub fn apply(store: &Store, cs: Changeset) -> Result<Written, String> {
+    let restored: Vec<String> = cs.writes().into_iter().map(|w| w.path).collect();
     let applied = store.apply(cs, &WriteOptions::default()).map_err(|e| e.to_string())?;
-    let text = format!("restored {} (u undoes it)", applied.files.join(", "));
+    let text = status(&restored, &applied.files);
     let written: Vec<String> = applied.files.iter().chain(std::iter::once(&applied.log)).cloned().collect();
     let own = crate::app::platform::own_writes::fingerprints(&store.root, &written);
     Ok((text, applied.files.iter().map(|f| store.abs_path(f)).collect(), own))
+}
+
+/// The status line of a restore: the entity restored, then what else the write added (the
+/// shared review state's git rules, on a store's first write in a work tree), never called
+/// restored.
+fn status(restored: &[String], files: &[String]) -> String {
+    let also: Vec<&str> = files.iter().filter(|f| !restored.contains(f)).map(String::as_str).collect();
+    let mut text = format!("restored {} (u undoes it)", restored.join(", "));
+    if !also.is_empty() {
+        text.push_str(&format!(" · also wrote {}", also.join(", ")));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::status;
+
+    #[test]
+    fn a_restore_names_the_entity_restored_and_what_else_it_wrote_apart() {
+        let files = |f: &[&str]| f.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let restored = files(&["apis/refunds.md"]);
+        assert_eq!(status(&restored, &restored), "restored apis/refunds.md (u undoes it)");
+        let written = files(&[".folio/.gitignore", ".folio/.gitattributes", ".gitattributes", "apis/refunds.md"]);
+        assert_eq!(
+            status(&restored, &written),
+            "restored apis/refunds.md (u undoes it) · also wrote .folio/.gitignore, .folio/.gitattributes, .gitattributes"
+        );
+    }
 }
