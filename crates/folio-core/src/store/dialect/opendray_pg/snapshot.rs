@@ -385,26 +385,29 @@ fn decode_index(b: &[u8]) -> Result<Index, &'static str> {
     let end = p.header.texts_end;
     // The count is checked against the bytes actually there before anything is reserved.
     let n = p.body.get(..8).map_or(0, |c| u64::from_le_bytes(c.try_into().unwrap_or_default())) as usize;
-    let mut entries = Vec::with_capacity(n.min(p.body.len() / 48));
-    let mut since = scan(p.body, end, |raw| entries.push(raw.owned()))?;
+    // The tail applied to entries still borrowed from the bytes, each owned once at the end
+    // (an owned copy of every id for the tail's map was most of a decision's index read).
+    let mut raws = Vec::with_capacity(n.min(p.body.len() / 48));
+    let mut since = scan(p.body, end, |raw| raws.push(raw))?;
+    let mut gone = vec![false; raws.len()];
     if !p.tail.is_empty() {
-        let mut pos: HashMap<String, usize> = entries.iter().enumerate().map(|(k, e)| (e.id.clone(), k)).collect();
-        let mut gone = vec![false; entries.len()];
+        let mut pos: HashMap<&str, usize, foldhash::fast::RandomState> =
+            raws.iter().enumerate().map(|(k, e)| (e.id, k)).collect();
         told(p.tail, end, |c| match c {
             Told::Put(raw) => match pos.get(raw.id) {
                 Some(&k) => {
-                    entries[k] = raw.owned();
+                    raws[k] = raw;
                     gone[k] = false;
                 }
                 None => {
-                    pos.insert(raw.id.to_string(), entries.len());
-                    entries.push(raw.owned());
+                    pos.insert(raw.id, raws.len());
+                    raws.push(raw);
                     gone.push(false);
                 }
             },
             Told::Version(id, v) => {
                 if let Some(&k) = pos.get(id) {
-                    entries[k].version = v;
+                    raws[k].version = v;
                 }
             }
             Told::Remove(id) => {
@@ -417,12 +420,8 @@ fn decode_index(b: &[u8]) -> Result<Index, &'static str> {
                 keep_since(&mut since);
             }
         })?;
-        let mut k = 0;
-        entries.retain(|_| {
-            k += 1;
-            !gone[k - 1]
-        });
     }
+    let entries = raws.iter().zip(&gone).filter(|(_, gone)| !**gone).map(|(raw, _)| raw.owned()).collect();
     Ok(Index { header: p.header, entries, since })
 }
 
