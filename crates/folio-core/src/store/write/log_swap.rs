@@ -218,7 +218,7 @@ mod tests {
     #[test]
     fn a_file_open_elsewhere_is_held_and_one_closed_is_not() {
         let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("log.md");
+        let file = dir.path().join("held.txt");
         fs::write(&file, "a\n").unwrap();
         assert!(!held_open(&file) && !held_by_proc(&file));
         let leases = held_by_lease(&file).is_some();
