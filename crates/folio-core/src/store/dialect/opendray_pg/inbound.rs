@@ -99,7 +99,7 @@ pub fn referrers(
             let named = named_in(&index, &needles);
             snapshot::entries_where(root, &index, |text| needles.may_refer(text)).map(|picked| (picked, named))
         });
-        let asked = on_server(c, index.header.horizon, archived, &needles);
+        let asked = on_server(c, index.header.horizon, names, archived, &needles);
         (scan.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), asked)
     });
     let (Some(mut asked), Ok((picked, named))) = (asked?, scanned) else { return Ok(None) };
@@ -146,18 +146,20 @@ struct Asked {
 fn on_server(
     c: &mut impl GenericClient,
     horizon: u64,
+    names: &Names,
     archived: bool,
     needles: &Needles,
 ) -> Result<Option<Asked>, postgres::Error> {
     // One pass over the nodes finds both the rows written since the snapshot (each read, and
     // kept when its rendering may refer) and the archived nodes whose id holds one of the
     // names. Lower-cased in the C locale (ASCII only, whatever the database's), the Kelvin
-    // sign (lower-cased to `k`) looked for as such; the ids tested only of archived rows
-    // (found cheaply after the rows' other columns: docs/benchmarks.md, "pgscan").
+    // sign (lower-cased to `k`) looked for as such. Only archived rows' ids are tested (the
+    // others are in the snapshot's index or written since): testing every id took half the
+    // pass (docs/benchmarks.md, "pgscan").
     if !since::trusted(c, horizon)? {
         return Ok(None);
     }
-    let patterns: Vec<String> = needles.names.iter().map(|n| format!("%{}%", like_escaped(n))).collect();
+    let patterns: Vec<String> = names.names.iter().map(|n| format!("%{}%", like_escaped(n))).collect();
     let sql = format!(
         "SELECT id, {since}, archived_at IS NOT NULL FROM knowledge_nodes \
          WHERE {since} OR (archived_at IS NOT NULL AND (strpos(id, $3) > 0 OR lower(id COLLATE \"C\") LIKE ANY($2)))",
@@ -193,16 +195,12 @@ fn like_escaped(s: &str) -> String {
 
 /// The names searched for in a rendering, in any ASCII case, and the Kelvin sign, which
 /// lower-cases to `k`: a text holding it may spell a name so.
-struct Needles {
-    names: Vec<String>,
-    finders: Vec<memchr::memmem::Finder<'static>>,
-}
+struct Needles(Vec<memchr::memmem::Finder<'static>>);
 
 impl Needles {
     fn of(names: &Names) -> Needles {
         let needles = names.names.iter().map(String::as_bytes).chain([KELVIN]);
-        let finders = needles.map(|n| memchr::memmem::Finder::new(n).into_owned()).collect();
-        Needles { names: names.names.clone(), finders }
+        Needles(needles.map(|n| memchr::memmem::Finder::new(n).into_owned()).collect())
     }
 
     /// Whether a rendering may refer to the names or claim one (lower-cased in place).
@@ -213,7 +211,7 @@ impl Needles {
     /// Whether `text` holds a name in any ASCII case (lower-cased in place).
     fn holds_a_name(&self, text: &mut [u8]) -> bool {
         text.make_ascii_lowercase();
-        self.finders.iter().any(|f| f.find(text).is_some())
+        self.0.iter().any(|f| f.find(text).is_some())
     }
 }
 
