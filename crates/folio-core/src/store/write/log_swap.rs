@@ -222,7 +222,12 @@ mod tests {
         fs::write(&file, "a\n").unwrap();
         assert!(!held_open(&file) && !held_by_proc(&file));
         let leases = held_by_lease(&file).is_some();
-        if cfg!(all(target_os = "linux", target_arch = "x86_64")) {
+        if cfg!(all(target_os = "linux", target_arch = "x86_64")) && !leases {
+            // Leases off (`/proc/sys/fs/leases-enable`) or a file system without them: /proc answers.
+            eprintln!("no file lease here: only the /proc check is tested");
+            assert!(std::env::var_os("CI").is_none(), "CI's machine grants file leases");
+        }
+        if leases {
             assert_eq!(held_by_lease(&file), Some(false), "a lease on one's own file");
         }
         for append in [false, true] {
