@@ -1,6 +1,8 @@
-//! A private PostgreSQL server for a test: `initdb` in a temporary folder, started with
-//! `pg_ctl` on a Unix socket in that folder and a free local port, stopped (and removed) when
-//! dropped. PostgreSQL refuses to run as root, so under root the server runs as the
+//! A private PostgreSQL server for a test: a cluster of its own in a temporary folder, started
+//! with `pg_ctl` on a Unix socket in that folder and a free local port, stopped (and removed)
+//! when dropped. The cluster is a copy of one `initdb` kept under the target folder, given a
+//! system identifier of its own (`fresh_identity`): an `initdb` per test was most of the
+//! database binary's CPU (docs/benchmarks.md, "CI time"). PostgreSQL refuses to run as root, so under root the server runs as the
 //! `postgres` user (or `nobody`) owning the folder. Without PostgreSQL's binaries the tests
 //! are skipped with a line saying why — except in CI (`CI` set), where they must run.
 #![allow(dead_code)]
@@ -22,11 +24,11 @@ pub struct Pg {
     owner: Option<(u32, u32)>,
 }
 
-/// Where PostgreSQL's server binaries are: on PATH, else Debian's `/usr/lib/postgresql/N/bin`.
+/// Where PostgreSQL's server binaries (`initdb`, `pg_ctl`, `pg_resetwal`) are: on PATH, else Debian's `/usr/lib/postgresql/N/bin`.
 fn bin_dir() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("PATH") {
         for d in std::env::split_paths(&path) {
-            if d.join("initdb").is_file() && d.join("pg_ctl").is_file() {
+            if ["initdb", "pg_ctl", "pg_resetwal"].iter().all(|t| d.join(t).is_file()) {
                 return Some(d);
             }
         }
@@ -81,32 +83,23 @@ impl Pg {
             eprintln!("skipping the PostgreSQL test: {why}");
             return None;
         };
-        let dir = tempfile::Builder::new().prefix("folio-pg").tempdir().unwrap();
         // SAFETY: geteuid has no preconditions.
         let owner = (unsafe { libc::geteuid() } == 0).then(unprivileged);
+        let template = template(&bin, owner);
+        let dir = tempfile::Builder::new().prefix("folio-pg").tempdir().unwrap();
         let pg = Pg { dir, bin, port: free_port(), owner };
-        std::fs::write(pg.dir.path().join("pw"), PASSWORD).unwrap();
         if let Some(o) = owner {
             chown_tree(pg.dir.path(), o);
         }
         let data = pg.data();
-        let out = pg.run(
-            "initdb",
-            &[
-                "-D",
-                data.to_str().unwrap(),
-                "-U",
-                USER,
-                "--pwfile",
-                pg.dir.path().join("pw").to_str().unwrap(),
-                "--auth-local=trust",
-                "--auth-host=scram-sha-256",
-                "--encoding=UTF8",
-                "--no-locale",
-                "--no-sync",
-            ],
-        );
-        assert!(out.status.success(), "initdb failed: {}", String::from_utf8_lossy(&out.stderr));
+        // `cp -a` keeps the owner (we are root when there is one) and the folder's 0700.
+        let out = Command::new("cp").arg("-a").arg(template.join("data")).arg(&data).output().unwrap();
+        assert!(out.status.success(), "copying the cluster failed: {}", String::from_utf8_lossy(&out.stderr));
+        fresh_identity(&data);
+        // The WAL names the identifier too: pg_resetwal writes it anew from pg_control (the
+        // copy was shut down cleanly, so nothing is lost; pg_upgrade does the same).
+        let out = pg.run("pg_resetwal", &["-f", "-D", data.to_str().unwrap()]);
+        assert!(out.status.success(), "pg_resetwal failed: {}", String::from_utf8_lossy(&out.stderr));
         let opts = format!(
             "-k {} -p {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off",
             pg.dir.path().display(),
@@ -177,6 +170,83 @@ impl Pg {
         }
         c
     }
+}
+
+/// One cluster made by `initdb` for every test run against this PostgreSQL (kept in the target
+/// folder's tmp, by the server binaries' folder), made at the first test that needs it.
+fn template(bin: &Path, owner: Option<(u32, u32)>) -> PathBuf {
+    static MADE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = MADE.lock().unwrap_or_else(|p| p.into_inner());
+    let key: String = bin.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let kept = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("pg-template-v1{key}"));
+    if kept.join("data/PG_VERSION").is_file() {
+        return kept;
+    }
+    // initdb writes where the server's user can reach (a folder in the system's temp), and the
+    // result is copied next to `kept` and renamed there, so a half-made template is never used.
+    let made = tempfile::Builder::new().prefix("folio-pg-initdb").tempdir().unwrap();
+    std::fs::write(made.path().join("pw"), PASSWORD).unwrap();
+    if let Some(o) = owner {
+        chown_tree(made.path(), o);
+    }
+    let mut c = Command::new(bin.join("initdb"));
+    c.env("LC_ALL", "C").env_remove("PGDATA");
+    if let Some((uid, gid)) = owner {
+        c.uid(uid).gid(gid).current_dir(made.path());
+    }
+    let out = c
+        .arg("-D")
+        .arg(made.path().join("data"))
+        .args(["-U", USER, "--pwfile"])
+        .arg(made.path().join("pw"))
+        .args(["--auth-local=trust", "--auth-host=scram-sha-256", "--encoding=UTF8", "--no-locale", "--no-sync"])
+        .output()
+        .unwrap_or_else(|e| panic!("initdb: {e}"));
+    assert!(out.status.success(), "initdb failed: {}", String::from_utf8_lossy(&out.stderr));
+    let parent = kept.parent().unwrap();
+    std::fs::create_dir_all(parent).unwrap();
+    let staging = tempfile::Builder::new().prefix("pg-template-new").tempdir_in(parent).unwrap().keep();
+    let out = Command::new("cp").arg("-a").arg(made.path().join("data")).arg(staging.join("data")).output().unwrap();
+    assert!(out.status.success(), "copying the template failed: {}", String::from_utf8_lossy(&out.stderr));
+    // Another test binary may have placed one meanwhile: then ours goes.
+    if std::fs::rename(&staging, &kept).is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    kept
+}
+
+/// Gives the cluster at `data` a system identifier of its own, as `initdb` would have: folio
+/// tells databases apart by it (one identity per database), so copies of one template must not
+/// share it. It is pg_control's first 8 bytes, under the CRC-32C that follows the control data
+/// (found by where it matches, so no version's layout is assumed).
+fn fresh_identity(data: &Path) {
+    static COPIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let path = data.join("global/pg_control");
+    let mut b = std::fs::read(&path).unwrap();
+    let at = (8..b.len().min(4096) - 4)
+        .step_by(4)
+        .find(|&k| crc32c(&b[..k]) == u32::from_ne_bytes(b[k..k + 4].try_into().unwrap()))
+        .unwrap_or_else(|| panic!("{}: no CRC-32C found over the control data", path.display()));
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let id =
+        (now.as_secs() << 32) | (u64::from(now.subsec_micros()) << 12) | ((u64::from(std::process::id()) + n) & 0xFFF);
+    b[..8].copy_from_slice(&id.to_ne_bytes());
+    let crc = crc32c(&b[..at]);
+    b[at..at + 4].copy_from_slice(&crc.to_ne_bytes());
+    std::fs::write(&path, b).unwrap();
+}
+
+/// CRC-32C (Castagnoli), bit by bit: over a few hundred bytes per test, no table is worth it.
+fn crc32c(bytes: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &x in bytes {
+        c ^= u32::from(x);
+        for _ in 0..8 {
+            c = if c & 1 != 0 { (c >> 1) ^ 0x82F6_3B78 } else { c >> 1 };
+        }
+    }
+    !c
 }
 
 impl Drop for Pg {
