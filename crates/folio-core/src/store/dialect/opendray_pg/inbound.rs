@@ -91,20 +91,25 @@ pub fn referrers(
     names: &Names,
     archived: bool,
 ) -> Result<Option<Vec<String>>, postgres::Error> {
-    let snapshot::Found::Intact(index) = snapshot::index(root) else { return Ok(None) };
+    let snapshot::Found::Intact(bytes) = snapshot::index_bytes(root) else { return Ok(None) };
+    let Ok(header) = snapshot::header_of(&bytes) else { return Ok(None) };
     let needles = Needles::of(names);
-    // The snapshot is searched while the server answers: each took about as long.
+    // The snapshot is searched while the server answers, from the moment the header is read:
+    // each took about as long, and decoding the index first held the server back
+    // (docs/benchmarks.md, "pgonce").
     let (scanned, asked) = std::thread::scope(|s| {
         let scan = s.spawn(|| {
-            let named = named_in(&index, &needles);
-            snapshot::entries_where(root, &index, |text| needles.may_refer(text)).map(|picked| (picked, named))
+            let index = snapshot::Lean::of(&bytes).map_err(String::from)?;
+            let named = named_in(&index.entries, &needles);
+            let picked = snapshot::entries_where(root, &index.header, &index.entries, |text| needles.may_refer(text))?;
+            Ok::<_, String>((picked.into_iter().map(|e| e.id.to_string()).collect::<Vec<_>>(), named))
         });
-        let asked = on_server(c, index.header.horizon, names, archived, &needles);
+        let asked = on_server(c, header.horizon, names, archived, &needles);
         (scan.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), asked)
     });
     let (Some(mut asked), Ok((picked, named))) = (asked?, scanned) else { return Ok(None) };
     let mut found = std::mem::take(&mut asked.referring);
-    found.extend(picked.into_iter().map(|e| e.id.clone()));
+    found.extend(picked);
     // An edge's target is a node's id, resolved as a name: the edges to every node whose id
     // holds one, archived ones included.
     let mut targets = asked.named;
@@ -120,14 +125,14 @@ pub fn referrers(
 }
 
 /// The ids of the snapshot's nodes that hold one of the names.
-fn named_in(index: &snapshot::Index, needles: &Needles) -> Vec<String> {
+fn named_in(entries: &[snapshot::Raw<'_>], needles: &Needles) -> Vec<String> {
     let mut id = Vec::new();
     let mut out = Vec::new();
-    for e in &index.entries {
+    for e in entries {
         id.clear();
         id.extend_from_slice(e.id.as_bytes());
         if needles.holds_a_name(&mut id) {
-            out.push(e.id.clone());
+            out.push(e.id.to_string());
         }
     }
     out

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Read as _, Write as _};
-use std::os::unix::fs::FileExt as _;
+use std::os::unix::fs::{FileExt as _, MetadataExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -23,8 +23,9 @@ use super::rows::{TableSum, Tables, Version};
 use crate::store::dialect::MemoryFiles;
 
 /// The versions say whether a row changed, not whether folio renders it differently: bump
-/// the digit when `rows::Node::render` changes what it writes, so every node is read again.
-const MAGIC: &[u8; 8] = b"FOLIOSN3";
+/// the digit when `rows::Node::render` changes what it writes, so every node is read again
+/// (and when the layout changes: 4 keeps more generations, `SINCE_KEPT`).
+const MAGIC: &[u8; 8] = b"FOLIOSN4";
 /// The texts file's first bytes, then its epoch (which index it belongs to).
 const TEXTS_MAGIC: &[u8; 8] = b"FOLIOTX1";
 const TEXTS_HEAD: u64 = 16;
@@ -45,8 +46,11 @@ const HEADER: usize = 8 + 4 + 8 + 1 + 6 * 8 + 8 + 8 + 8 + 8 + 8 + 4 + 8 + 4;
 const TAIL_MAX: u64 = 4 << 20;
 
 /// How many earlier generations the index remembers the changed paths since
-/// (`changed_since`): a store cached a few decisions ago is brought up by those alone.
-const SINCE_KEPT: usize = 16;
+/// (`changed_since`): a store cached a few decisions ago is brought up by those alone. A
+/// decision opens its part only while the cached store lags by at most half of these
+/// (`may_lag`), else the whole store: at 16, every fifth decision and undo took 1.4 s
+/// instead of 0.1 (docs/benchmarks.md, "pgonce").
+const SINCE_KEPT: usize = 64;
 
 /// The texts file is written anew when more than half of it is dead and it is bigger than this.
 const COMPACT_ABOVE: u64 = 1 << 20;
@@ -153,14 +157,32 @@ const BAD: &str = "its checksum matches but its contents do not parse";
 /// The header alone, checked (magic, its CRC): an open whose tables did not change reads
 /// nothing else.
 pub fn header(root: &Path) -> Found<Header> {
+    match stamped_header(root) {
+        Found::Intact((h, _)) => Found::Intact(h),
+        Found::Missing => Found::Missing,
+        Found::Damaged(why) => Found::Damaged(why),
+    }
+}
+
+/// The index file as found on disk: its inode, length and modification time. With the header,
+/// it tells whether bytes read earlier are still the file's (a file damaged or cut in place
+/// keeps its header).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct FileStamp(u64, u64, u64, i64, i64);
+
+fn stamped_header(root: &Path) -> Found<(Header, FileStamp)> {
     let mut head = [0u8; HEADER];
-    let read = File::open(path(root)).and_then(|mut f| f.read_exact(&mut head));
+    let read = File::open(path(root)).and_then(|mut f| {
+        f.read_exact(&mut head)?;
+        let m = f.metadata()?;
+        Ok(FileStamp(m.dev(), m.ino(), m.len(), m.mtime(), m.mtime_nsec()))
+    });
     match read {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Found::Missing,
         Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Found::Damaged("cut short".into()),
         Err(e) => Found::Damaged(format!("cannot read: {e}")),
-        Ok(()) => match decode_header(&head) {
-            Ok(h) => Found::Intact(h),
+        Ok(stamp) => match decode_header(&head) {
+            Ok(h) => Found::Intact((h, stamp)),
             Err(why) => Found::Damaged(why.into()),
         },
     }
@@ -222,15 +244,72 @@ fn encode_header(h: &Header) -> Vec<u8> {
 
 /// The header and the index, both checked; no text is read.
 pub fn index(root: &Path) -> Found<Index> {
-    let bytes = match std::fs::read(path(root)) {
+    match index_bytes(root) {
+        Found::Intact(bytes) => match decode_index(&bytes) {
+            Ok(i) => Found::Intact(i),
+            Err(why) => Found::Damaged(why.into()),
+        },
+        Found::Missing => Found::Missing,
+        Found::Damaged(why) => Found::Damaged(why),
+    }
+}
+
+/// The index file's bytes, checked (`parts`): read once per process while its header on
+/// disk stays the same. A decision asked for them up to four times (the cache's check, the
+/// search for links in, the write's lookup, the append: docs/benchmarks.md, "pgonce").
+pub fn index_bytes(root: &Path) -> Found<Arc<Vec<u8>>> {
+    static READ: Mutex<Option<(PathBuf, Header, FileStamp, Arc<Vec<u8>>)>> = Mutex::new(None);
+    let now = match stamped_header(root) {
+        Found::Intact(h) => h,
+        Found::Missing => return Found::Missing,
+        Found::Damaged(why) => return Found::Damaged(why),
+    };
+    let mut cached = READ.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((r, was, stamp, bytes)) = cached.as_ref()
+        && r == root
+        && (*was, *stamp) == now
+    {
+        return Found::Intact(bytes.clone());
+    }
+    let read = File::open(path(root)).and_then(|mut f| {
+        let m = f.metadata()?;
+        let mut bytes = Vec::with_capacity(m.len() as usize);
+        f.read_to_end(&mut bytes)?;
+        Ok((bytes, FileStamp(m.dev(), m.ino(), m.len(), m.mtime(), m.mtime_nsec())))
+    });
+    let (bytes, stamp) = match read {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Found::Missing,
         Err(e) => return Found::Damaged(format!("cannot read: {e}")),
         Ok(b) => b,
     };
-    match decode_index(&bytes) {
-        Ok(i) => Found::Intact(i),
-        Err(why) => Found::Damaged(why.into()),
+    // Keyed by the header and stamp read with the bytes (a writer may have come since `now`).
+    let header = match parts(&bytes) {
+        Ok(p) => p.header,
+        Err(why) => return Found::Damaged(why.into()),
+    };
+    let bytes = Arc::new(bytes);
+    *cached = Some((root.to_path_buf(), header, stamp, bytes.clone()));
+    Found::Intact(bytes)
+}
+
+/// The index's entries borrowed from its bytes (`index_bytes`), its tail applied: what a
+/// search of every entry reads without owning 100k ids and paths.
+pub struct Lean<'a> {
+    pub header: Header,
+    pub entries: Vec<Raw<'a>>,
+}
+
+impl<'a> Lean<'a> {
+    pub fn of(bytes: &'a [u8]) -> Result<Lean<'a>, &'static str> {
+        let (header, raws, gone, _) = decode_raws(bytes)?;
+        let entries = raws.into_iter().zip(gone).filter(|(_, gone)| !gone).map(|(raw, _)| raw).collect();
+        Ok(Lean { header, entries })
     }
+}
+
+/// The header of checked index bytes (`index_bytes`).
+pub fn header_of(bytes: &[u8]) -> Result<Header, &'static str> {
+    decode_header(bytes)
 }
 
 /// The index file's parts, each checked: the header, the index and the tail. Bytes past the
@@ -260,13 +339,53 @@ fn parts(b: &[u8]) -> Result<Parts<'_>, &'static str> {
 }
 
 /// One entry as the index holds it, borrowed.
-struct Raw<'a> {
-    id: &'a str,
-    rel: &'a str,
-    version: Version,
+#[derive(Debug, Clone, Copy)]
+pub struct Raw<'a> {
+    pub id: &'a str,
+    pub rel: &'a str,
+    pub version: Version,
     at: u64,
     len: u32,
     crc: u32,
+}
+
+/// Where an entry's text lies and its CRC: what `entries_where` reads of an entry, owned or
+/// borrowed.
+pub trait Spot {
+    fn id(&self) -> &str;
+    fn at(&self) -> u64;
+    fn size(&self) -> u32;
+    fn crc(&self) -> u32;
+}
+
+impl Spot for Entry {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn at(&self) -> u64 {
+        self.at
+    }
+    fn size(&self) -> u32 {
+        self.len
+    }
+    fn crc(&self) -> u32 {
+        self.crc
+    }
+}
+
+impl Spot for Raw<'_> {
+    fn id(&self) -> &str {
+        self.id
+    }
+    fn at(&self) -> u64 {
+        self.at
+    }
+    fn size(&self) -> u32 {
+        self.len
+    }
+    fn crc(&self) -> u32 {
+        self.crc
+    }
 }
 
 impl Raw<'_> {
@@ -381,6 +500,15 @@ fn keep_since(since: &mut Vec<(u64, Vec<String>)>) {
 }
 
 fn decode_index(b: &[u8]) -> Result<Index, &'static str> {
+    let (header, raws, gone, since) = decode_raws(b)?;
+    let entries = raws.iter().zip(&gone).filter(|(_, gone)| !**gone).map(|(raw, _)| raw.owned()).collect();
+    Ok(Index { header, entries, since })
+}
+
+/// Every entry borrowed, with the tail applied: those the tail removed are marked `gone`.
+type Raws<'a> = (Header, Vec<Raw<'a>>, Vec<bool>, Vec<(u64, Vec<String>)>);
+
+fn decode_raws(b: &[u8]) -> Result<Raws<'_>, &'static str> {
     let p = parts(b)?;
     let end = p.header.texts_end;
     // The count is checked against the bytes actually there before anything is reserved.
@@ -421,8 +549,7 @@ fn decode_index(b: &[u8]) -> Result<Index, &'static str> {
             }
         })?;
     }
-    let entries = raws.iter().zip(&gone).filter(|(_, gone)| !**gone).map(|(raw, _)| raw.owned()).collect();
-    Ok(Index { header: p.header, entries, since })
+    Ok((p.header, raws, gone, since))
 }
 
 /// The entries of these ids, from the index and its tail, without decoding the others.
@@ -558,41 +685,47 @@ const SCAN_CHUNK: u64 = 1 << 20;
 /// (`inbound`). The texts are read a megabyte at a time on every core, not whole: at 100k
 /// nodes the whole was 100 MB, most of a verdict's memory and system time
 /// (docs/benchmarks.md, "pgscan").
-pub fn entries_where<'i>(root: &Path, i: &'i Index, keep: impl Fn(&mut [u8]) -> bool + Sync) -> Result<Vec<&'i Entry>, String> {
-    entries_where_in(root, i, SCAN_CHUNK, keep)
+pub fn entries_where<'i, E: Spot + Sync>(
+    root: &Path,
+    header: &Header,
+    entries: &'i [E],
+    keep: impl Fn(&mut [u8]) -> bool + Sync,
+) -> Result<Vec<&'i E>, String> {
+    entries_where_in(root, header, entries, SCAN_CHUNK, keep)
 }
 
-fn entries_where_in<'i>(
+fn entries_where_in<'i, E: Spot + Sync>(
     root: &Path,
-    i: &'i Index,
+    header: &Header,
+    entries: &'i [E],
     chunk: u64,
     keep: impl Fn(&mut [u8]) -> bool + Sync,
-) -> Result<Vec<&'i Entry>, String> {
+) -> Result<Vec<&'i E>, String> {
     use rayon::prelude::*;
-    let texts = Texts::open(root, &i.header)?;
-    let mut order: Vec<&Entry> = i.entries.iter().collect();
-    order.sort_unstable_by_key(|e| e.at);
+    let texts = Texts::open(root, header)?;
+    let mut order: Vec<&E> = entries.iter().collect();
+    order.sort_unstable_by_key(|e| e.at());
     // Runs of neighbouring texts spanning at most `chunk` bytes (a longer text alone).
-    let mut runs: Vec<&[&Entry]> = Vec::new();
+    let mut runs: Vec<&[&E]> = Vec::new();
     let mut rest = &order[..];
     while let Some(first) = rest.first() {
-        let n = rest.iter().position(|e| e.at + u64::from(e.len) > first.at + chunk).unwrap_or(rest.len());
+        let n = rest.iter().position(|e| e.at() + u64::from(e.size()) > first.at() + chunk).unwrap_or(rest.len());
         let (run, tail) = rest.split_at(n.max(1));
         runs.push(run);
         rest = tail;
     }
     let kept = runs
         .par_iter()
-        .map_init(Vec::new, |buf: &mut Vec<u8>, run| -> Result<Vec<&'i Entry>, String> {
-            let start = run[0].at;
-            let end = run.iter().map(|e| e.at + u64::from(e.len)).max().unwrap_or(start);
+        .map_init(Vec::new, |buf: &mut Vec<u8>, run| -> Result<Vec<&'i E>, String> {
+            let start = run[0].at();
+            let end = run.iter().map(|e| e.at() + u64::from(e.size())).max().unwrap_or(start);
             buf.resize((end - start) as usize, 0);
             texts.0.read_exact_at(buf, start).map_err(|e| format!("its texts cannot be read: {e}"))?;
             let mut out = Vec::new();
             for e in run.iter().copied() {
-                let text = &mut buf[(e.at - start) as usize..][..e.len as usize];
-                if crc32fast::hash(text) != e.crc {
-                    return Err(format!("the text of node `{}` does not match its checksum (torn or damaged)", e.id));
+                let text = &mut buf[(e.at() - start) as usize..][..e.size() as usize];
+                if crc32fast::hash(text) != e.crc() {
+                    return Err(format!("the text of node `{}` does not match its checksum (torn or damaged)", e.id()));
                 }
                 if keep(text) {
                     out.push(e);
@@ -783,7 +916,7 @@ impl Delta {
 /// intact snapshot to add to (the next open reads the database again).
 pub fn append(root: &Path, base: u64, changes: Vec<Change>, sums: Sums) -> io::Result<Option<(u64, Vec<String>)>> {
     let _lock = lock(root)?;
-    let Ok(bytes) = std::fs::read(path(root)) else { return Ok(None) };
+    let Found::Intact(bytes) = index_bytes(root) else { return Ok(None) };
     let Ok(p) = parts(&bytes) else { return Ok(None) };
     if Texts::open(root, &p.header).is_err() {
         return Ok(None);
@@ -889,10 +1022,10 @@ pub fn append(root: &Path, base: u64, changes: Vec<Change>, sums: Sums) -> io::R
 /// The entries of these ids as the snapshot has them (the index and its tail), without
 /// decoding the others', with the header. Missing or Damaged as `index`.
 pub fn entries_of(root: &Path, ids: &[&str]) -> Found<(Header, HashMap<String, Entry>)> {
-    let bytes = match std::fs::read(path(root)) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Found::Missing,
-        Err(e) => return Found::Damaged(format!("cannot read: {e}")),
-        Ok(b) => b,
+    let bytes = match index_bytes(root) {
+        Found::Intact(b) => b,
+        Found::Missing => return Found::Missing,
+        Found::Damaged(why) => return Found::Damaged(why),
     };
     let found = parts(&bytes).and_then(|p| {
         let ids: std::collections::HashSet<&str> = ids.iter().copied().collect();
@@ -978,7 +1111,7 @@ pub fn changed_since(root: &Path, from: u64) -> Option<Vec<String>> {
     if from == 0 {
         return None;
     }
-    let bytes = std::fs::read(path(root)).ok()?;
+    let Found::Intact(bytes) = index_bytes(root) else { return None };
     let p = parts(&bytes).ok()?;
     if p.header.generation == from {
         return Some(Vec::new());
@@ -994,7 +1127,7 @@ pub fn changed_since(root: &Path, from: u64) -> Option<Vec<String>> {
 /// Whether a store cached at generation `from` may stay as it is: the index remembers the
 /// changes since it and will for at least half of `SINCE_KEPT` more writes.
 pub fn may_lag(root: &Path, from: u64) -> bool {
-    let Ok(bytes) = std::fs::read(path(root)) else { return false };
+    let Found::Intact(bytes) = index_bytes(root) else { return false };
     let Ok(p) = parts(&bytes) else { return false };
     let Ok(since) = since_of(&p) else { return false };
     since.iter().position(|(g, _)| *g == from).is_some_and(|at| since.len() - at <= SINCE_KEPT / 2)
@@ -1107,23 +1240,21 @@ fn lookup_rel(p: &Parts<'_>, rel: &str) -> Result<Option<Entry>, &'static str> {
 /// The index file of `root` as last read by this process (checked) and its texts file, while
 /// its header is the one on disk.
 type Opened = (Arc<Vec<u8>>, Arc<Texts>);
-static INDEX: Mutex<Option<(PathBuf, Header, Opened)>> = Mutex::new(None);
+static TEXTS_OPEN: Mutex<Option<(PathBuf, Header, Arc<Texts>)>> = Mutex::new(None);
 
 fn cached_index(root: &Path) -> Option<Opened> {
-    let Found::Intact(h) = header(root) else { return None };
-    let mut cached = INDEX.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((r, was, opened)) = cached.as_ref()
+    let Found::Intact(bytes) = index_bytes(root) else { return None };
+    let header = header_of(&bytes).ok()?;
+    let mut cached = TEXTS_OPEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((r, was, t)) = cached.as_ref()
         && r == root
-        && *was == h
+        && *was == header
     {
-        return Some(opened.clone());
+        return Some((bytes, t.clone()));
     }
-    let bytes = std::fs::read(path(root)).ok()?;
-    let header = parts(&bytes).ok()?.header;
     let t = Arc::new(Texts::open(root, &header).ok()?);
-    let opened = (Arc::new(bytes), t);
-    *cached = Some((root.to_path_buf(), header, opened.clone()));
-    Some(opened)
+    *cached = Some((root.to_path_buf(), header, t.clone()));
+    Some((bytes, t))
 }
 
 /// Replace, in place, the renderings at these paths (None: gone) in what this process
@@ -1293,7 +1424,7 @@ pub(crate) mod tests {
         let want: Vec<&str> = vec!["n10", "n17", "n24", "n3", "n31", "n38", "n45"];
         // Runs of one text each, of a few, and the whole file at once: the same entries.
         for chunk in [1, 200, 1 << 30] {
-            let kept = entries_where_in(root, &i, chunk, |t| memchr::memmem::find(t, b"svc-pg").is_some()).unwrap();
+            let kept = entries_where_in(root, &i.header, &i.entries, chunk, |t| memchr::memmem::find(t, b"svc-pg").is_some()).unwrap();
             let mut ids: Vec<&str> = kept.iter().map(|e| e.id.as_str()).collect();
             ids.sort();
             assert_eq!(ids, want, "runs of {chunk} bytes");
@@ -1303,7 +1434,7 @@ pub(crate) mod tests {
         texts[e.at as usize + 3] ^= 0x20;
         std::fs::write(texts_path(root), &texts).unwrap();
         for chunk in [1, 200, 1 << 30] {
-            let why = entries_where_in(root, &i, chunk, |_| true).unwrap_err();
+            let why = entries_where_in(root, &i.header, &i.entries, chunk, |_| true).unwrap_err();
             assert!(why.contains("`n24`") && why.contains("checksum"), "{why}");
         }
     }
