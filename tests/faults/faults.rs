@@ -262,18 +262,12 @@ fn journal_left(copy: &Path) -> bool {
         .any(|j| copy.join(j).exists())
 }
 
-/// A scratch folder for one run, in memory where the system has one (`/dev/shm`): the faults
-/// are injected at folio's own file-system seam, so what the disk is changes nothing of what is
-/// checked, and thousands of runs do not wait on fsync (the real disk's faults are
-/// scripts/fault-sweep's, tests/store/failure.rs's).
+/// A scratch folder for one run, in memory where the system has one: the faults are injected
+/// at folio's own file-system seam, so what the disk is changes nothing of what is checked, and
+/// thousands of runs do not wait on fsync (the real disk's faults are scripts/fault-sweep's,
+/// tests/store/failure.rs's).
 fn scratch() -> tempfile::TempDir {
-    let shm = Path::new("/dev/shm");
-    if shm.is_dir()
-        && let Ok(dir) = tempfile::Builder::new().prefix("folio-faults-").tempdir_in(shm)
-    {
-        return dir;
-    }
-    tempfile::tempdir().unwrap()
+    support::in_memory_tempdir("folio-faults-")
 }
 
 /// A fresh copy of the case's source with its setup done: (tempdir, copy root, store path).

@@ -177,7 +177,11 @@ impl Pg {
 fn template(bin: &Path, owner: Option<(u32, u32)>) -> PathBuf {
     static MADE: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _one_at_a_time = MADE.lock().unwrap_or_else(|p| p.into_inner());
-    let key: String = bin.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    // By the binaries' folder and their version: a server upgraded in place cannot start an
+    // older major version's cluster.
+    let version = Command::new(bin.join("initdb")).arg("--version").output().map(|o| o.stdout).unwrap_or_default();
+    let named = format!("{}{}", bin.display(), String::from_utf8_lossy(&version).trim());
+    let key: String = named.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
     let kept = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("pg-template-v1{key}"));
     if kept.join("data/PG_VERSION").is_file() {
         return kept;
