@@ -258,7 +258,9 @@ pub fn index(root: &Path) -> Found<Index> {
 /// disk stays the same. A decision asked for them up to four times (the cache's check, the
 /// search for links in, the write's lookup, the append: docs/benchmarks.md, "pgonce").
 pub fn index_bytes(root: &Path) -> Found<Arc<Vec<u8>>> {
-    static READ: Mutex<Option<(PathBuf, Header, FileStamp, Arc<Vec<u8>>)>> = Mutex::new(None);
+    /// The folder, the header and stamp the bytes were read under, the bytes.
+    type Read = (PathBuf, Header, FileStamp, Arc<Vec<u8>>);
+    static READ: Mutex<Option<Read>> = Mutex::new(None);
     let now = match stamped_header(root) {
         Found::Intact(h) => h,
         Found::Missing => return Found::Missing,
