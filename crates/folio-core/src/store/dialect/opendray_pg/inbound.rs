@@ -101,7 +101,7 @@ pub fn referrers(
         let scan = s.spawn(|| {
             let index = snapshot::Lean::of(&bytes).map_err(String::from)?;
             let named = named_in(&index.entries, &needles);
-            let picked = snapshot::entries_where(root, &index.header, &index.entries, |text| needles.may_refer(text))?;
+            let picked = snapshot::entries_where(root, &index, |text| needles.may_refer(text))?;
             Ok::<_, String>((picked.into_iter().map(|e| e.id.to_string()).collect::<Vec<_>>(), named))
         });
         let asked = on_server(c, header.horizon, names, archived, &needles);

@@ -351,45 +351,6 @@ pub struct Raw<'a> {
     crc: u32,
 }
 
-/// Where an entry's text lies and its CRC: what `entries_where` reads of an entry, owned or
-/// borrowed.
-pub trait Spot {
-    fn id(&self) -> &str;
-    fn at(&self) -> u64;
-    fn size(&self) -> u32;
-    fn crc(&self) -> u32;
-}
-
-impl Spot for Entry {
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn at(&self) -> u64 {
-        self.at
-    }
-    fn size(&self) -> u32 {
-        self.len
-    }
-    fn crc(&self) -> u32 {
-        self.crc
-    }
-}
-
-impl Spot for Raw<'_> {
-    fn id(&self) -> &str {
-        self.id
-    }
-    fn at(&self) -> u64 {
-        self.at
-    }
-    fn size(&self) -> u32 {
-        self.len
-    }
-    fn crc(&self) -> u32 {
-        self.crc
-    }
-}
-
 impl Raw<'_> {
     fn owned(&self) -> Entry {
         Entry { id: self.id.into(), version: self.version, rel: self.rel.into(), at: self.at, len: self.len, crc: self.crc }
@@ -682,52 +643,50 @@ fn texts_of(root: &Path, i: &Index) -> Result<Nodes, String> {
 /// Bytes of texts `entries_where` reads at a time, per core.
 const SCAN_CHUNK: u64 = 1 << 20;
 
-/// The entries of `i` whose texts `keep` chooses (given each text checked by its CRC, theirs
+/// The entries of `index` whose texts `keep` chooses (given each text checked by its CRC, theirs
 /// to change): what a veto's part searches for the nodes that may link into its own
 /// (`inbound`). The texts are read a megabyte at a time on every core, not whole: at 100k
 /// nodes the whole was 100 MB, most of a verdict's memory and system time
 /// (docs/benchmarks.md, "pgscan").
-pub fn entries_where<'i, E: Spot + Sync>(
+pub fn entries_where<'i, 'b>(
     root: &Path,
-    header: &Header,
-    entries: &'i [E],
+    index: &'i Lean<'b>,
     keep: impl Fn(&mut [u8]) -> bool + Sync,
-) -> Result<Vec<&'i E>, String> {
-    entries_where_in(root, header, entries, SCAN_CHUNK, keep)
+) -> Result<Vec<&'i Raw<'b>>, String> {
+    entries_where_in(root, index, SCAN_CHUNK, keep)
 }
 
-fn entries_where_in<'i, E: Spot + Sync>(
+fn entries_where_in<'i, 'b>(
     root: &Path,
-    header: &Header,
-    entries: &'i [E],
+    index: &'i Lean<'b>,
     chunk: u64,
     keep: impl Fn(&mut [u8]) -> bool + Sync,
-) -> Result<Vec<&'i E>, String> {
+) -> Result<Vec<&'i Raw<'b>>, String> {
     use rayon::prelude::*;
-    let texts = Texts::open(root, header)?;
-    let mut order: Vec<&E> = entries.iter().collect();
-    order.sort_unstable_by_key(|e| e.at());
+    let texts = Texts::open(root, &index.header)?;
+    let mut order: Vec<&Raw> = index.entries.iter().collect();
+    order.sort_unstable_by_key(|e| e.at);
     // Runs of neighbouring texts spanning at most `chunk` bytes (a longer text alone).
-    let mut runs: Vec<&[&E]> = Vec::new();
+    let mut runs: Vec<&[&Raw]> = Vec::new();
     let mut rest = &order[..];
     while let Some(first) = rest.first() {
-        let n = rest.iter().position(|e| e.at() + u64::from(e.size()) > first.at() + chunk).unwrap_or(rest.len());
+        let n = rest.iter().position(|e| e.at + u64::from(e.len) > first.at + chunk).unwrap_or(rest.len());
         let (run, tail) = rest.split_at(n.max(1));
         runs.push(run);
         rest = tail;
     }
     let kept = runs
         .par_iter()
-        .map_init(Vec::new, |buf: &mut Vec<u8>, run| -> Result<Vec<&'i E>, String> {
-            let start = run[0].at();
-            let end = run.iter().map(|e| e.at() + u64::from(e.size())).max().unwrap_or(start);
+        .map_init(Vec::new, |buf: &mut Vec<u8>, run| -> Result<Vec<&'i Raw<'b>>, String> {
+            let start = run[0].at;
+            let end = run.iter().map(|e| e.at + u64::from(e.len)).max().unwrap_or(start);
             buf.resize((end - start) as usize, 0);
             texts.0.read_exact_at(buf, start).map_err(|e| format!("its texts cannot be read: {e}"))?;
             let mut out = Vec::new();
             for e in run.iter().copied() {
-                let text = &mut buf[(e.at() - start) as usize..][..e.size() as usize];
-                if crc32fast::hash(text) != e.crc() {
-                    return Err(format!("the text of node `{}` does not match its checksum (torn or damaged)", e.id()));
+                let text = &mut buf[(e.at - start) as usize..][..e.len as usize];
+                if crc32fast::hash(text) != e.crc {
+                    return Err(format!("the text of node `{}` does not match its checksum (torn or damaged)", e.id));
                 }
                 if keep(text) {
                     out.push(e);
@@ -1423,11 +1382,13 @@ pub(crate) mod tests {
         let d = Delta { nodes: (0, 0), ..Delta::default() };
         append(root, s.generation, vec![Change::Put("n10".into(), new)], Sums::Moved(d)).unwrap().unwrap();
         let i = index_of(root);
+        let bytes = std::fs::read(path(root)).unwrap();
+        let lean = Lean::of(&bytes).unwrap();
         let want: Vec<&str> = vec!["n10", "n17", "n24", "n3", "n31", "n38", "n45"];
         // Runs of one text each, of a few, and the whole file at once: the same entries.
         for chunk in [1, 200, 1 << 30] {
-            let kept = entries_where_in(root, &i.header, &i.entries, chunk, |t| memchr::memmem::find(t, b"svc-pg").is_some()).unwrap();
-            let mut ids: Vec<&str> = kept.iter().map(|e| e.id.as_str()).collect();
+            let kept = entries_where_in(root, &lean, chunk, |t| memchr::memmem::find(t, b"svc-pg").is_some()).unwrap();
+            let mut ids: Vec<&str> = kept.iter().map(|e| e.id).collect();
             ids.sort();
             assert_eq!(ids, want, "runs of {chunk} bytes");
         }
@@ -1436,7 +1397,7 @@ pub(crate) mod tests {
         texts[e.at as usize + 3] ^= 0x20;
         std::fs::write(texts_path(root), &texts).unwrap();
         for chunk in [1, 200, 1 << 30] {
-            let why = entries_where_in(root, &i.header, &i.entries, chunk, |_| true).unwrap_err();
+            let why = entries_where_in(root, &lean, chunk, |_| true).unwrap_err();
             assert!(why.contains("`n24`") && why.contains("checksum"), "{why}");
         }
     }
