@@ -174,3 +174,44 @@ fn a_decision_waiting_on_an_agents_lock_says_so_and_keys_still_work() {
     p.send(b"q");
     let _ = p.wait_exit(Duration::from_secs(10));
 }
+
+/// A brain opened from a cache its snapshot has moved past (an agent changed a row since) is
+/// brought up by the rows that changed alone: a database has no files, so the TUI's check of
+/// files after a cached open, which found none and re-read every node (95,000 on every open
+/// of a large brain, seconds of CPU), is not made for it.
+#[test]
+fn a_cached_brain_opens_without_rereading_every_node() {
+    use std::ffi::OsStr;
+    use std::time::Duration;
+    use support::tui::pty::Pty;
+
+    let Some(pg) = pg::Pg::start() else { return };
+    let mut c = pg.opendray_db("brain");
+    let url = pg.conninfo("brain");
+    folio_gen::fill_database(folio::store::dialect::by_name("opendray-pg").unwrap(), 1200, 7, &url).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let env: [(&str, &OsStr); 4] = [
+        ("FOLIO_CONFIG_DIR", tmp.path().as_os_str()),
+        ("FOLIO_STATE_DIR", tmp.path().as_os_str()),
+        ("XDG_CACHE_HOME", tmp.path().as_os_str()),
+        ("USER", OsStr::new("ann")),
+    ];
+    for _ in 0..2 {
+        let o =
+            std::process::Command::new(env!("CARGO_BIN_EXE_folio")).args(["stats", &url]).envs(env).output().unwrap();
+        assert!(o.status.success(), "{}", pg::said(&o));
+    }
+    let live: i64 = c.query_one("SELECT count(*) FROM knowledge_nodes WHERE archived_at IS NULL", &[]).unwrap().get(0);
+    c.batch_execute(
+        "UPDATE knowledge_nodes SET body = body || ' Changed by an agent.' \
+         WHERE id = (SELECT min(id) FROM knowledge_nodes WHERE archived_at IS NULL)",
+    )
+    .unwrap();
+    let mut p = Pty::spawn(Path::new(env!("CARGO_BIN_EXE_folio")), &[OsStr::new(&url)], &env, (160, 30), 1 << 20);
+    let (screen, ready) = p.wait_for(&format!("{live} entities"), Duration::from_secs(30));
+    assert!(ready, "the brain opens:\n{screen}");
+    let (screen, reread) = p.wait_for("changed file", Duration::from_secs(4));
+    assert!(!reread, "a cached brain's nodes were re-read as changed files:\n{screen}");
+    p.send(b"q");
+    let _ = p.wait_exit(Duration::from_secs(10));
+}

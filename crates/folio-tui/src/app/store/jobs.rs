@@ -13,8 +13,8 @@ use folio_core::store::read::detect;
 use folio_core::store::read::load::LoadProgress;
 
 /// Load the store, from the persistent cache when allowed and usable: then the cached store
-/// is posted at once and its files are checked afterwards (a stat walk), the paths that
-/// changed posted as `CacheChecked` to be re-read like any change the watcher reports.
+/// is posted at once and its files, if it has any, are checked afterwards (a stat walk), the
+/// paths that changed posted as `CacheChecked` to be re-read like any change the watcher reports.
 pub fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx: &Sender<Event>) {
     let cache = if use_cache && !source.no_cache { Cache::from_env() } else { None };
     let (store, warning) = match load(source, progress, cache.as_ref()) {
@@ -35,7 +35,10 @@ pub fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool,
     // The catalog tree for the default filter is built here: a large store's is too slow for the UI thread.
     let tree = folio_core::store::read::tree::build(&store, &folio_core::store::read::tree::TreeFilter::default());
     let _ = tx.send(Event::Loaded(Ok(Box::new(LoadedStore { store: store.clone(), tree }))));
-    if !store.from_cache {
+    // A store held in memory (a database) has no files to check: its cached open was brought
+    // up by what its format records as changed (`Format::changed_since`), and the poller takes
+    // what agents write later. Walking for its files found none and re-read every node.
+    if !store.from_cache || store.dialect.in_memory() {
         return;
     }
     let at = std::time::SystemTime::now();
