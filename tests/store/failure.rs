@@ -238,11 +238,17 @@ fn an_agent_process_writing_at_full_speed_loses_nothing() {
     let r = root.to_str().unwrap();
     let started = Instant::now();
     let (mut wrote, mut conflicts, mut missing, mut runs) = (0, 0, 0, 0);
+    // The run after which a journal was on disk, and what it said (None: none was left).
+    let mut left_journal: Option<String> = None;
     while started.elapsed() < Duration::from_secs(seconds) {
         let id = format!("n{}", runs % 6);
         runs += 1;
         let out = folio(&["set", r, &id, "status", "reviewed", "--as", "human:test", "--dialect", "vault"]);
         let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        left_journal = root
+            .join(".folio/journal.jsonl")
+            .exists()
+            .then(|| format!("run {runs} ({id}) exited {:?}: {err}", out.status.code()));
         match out.status.code() {
             Some(0) => wrote += 1,
             Some(2) if err.contains("changed on disk") => conflicts += 1,
@@ -295,7 +301,7 @@ fn an_agent_process_writing_at_full_speed_loses_nothing() {
     assert!(extra.len() <= resurrected, "files the agent deleted came back: {extra:?}");
     let stray: Vec<_> = now.keys().filter(|k| k.contains(".folio-")).collect();
     assert!(stray.is_empty(), "{stray:?}");
-    assert!(!root.join(".folio/journal.jsonl").exists());
+    assert!(!root.join(".folio/journal.jsonl").exists(), "a journal was left: {left_journal:?}");
     assert_eq!(wrote + conflicts + missing, runs);
     eprintln!(
         "agent: {agent_ops} operations ({resurrected} resurrected deletes); folio: {runs} runs, {wrote} written, \
