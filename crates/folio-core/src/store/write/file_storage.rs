@@ -311,29 +311,38 @@ fn write_one(root: &Path, state: &State, journal: &mut Journal, w: &Write) -> Re
     if let Some(after) = &w.after {
         state.put_object(after).map_err(io_err("folio state"))?;
     }
-    if w.expected.is_some() {
-        // The before-image must be durable before the file is touched (roll back needs it).
-        let before = std::fs::read(&abs).map_err(io_err(&w.path))?;
-        state.put_object(&before).map_err(io_err("folio state"))?;
-    }
-    let entry = Entry {
-        path: w.path.clone(),
-        before: w.expected.clone(),
-        after: w.after.as_deref().map(digest::of),
-        role: w.role,
-        created_dirs: if w.after.is_some() { missing_dirs(root, &w.path) } else { Vec::new() },
-        row: false,
-    };
-    journal.record(entry).map_err(io_err("folio journal"))?;
-    match swap::swap(&abs, w.expected.as_deref(), w.after.as_deref()) {
+    let (mut journaled, mut failed_in) = (false, None);
+    let swapped = swap::swap(&abs, w.expected.as_deref(), w.after.as_deref(), |before| {
+        // The before-image (the bytes just compared) durable before the file is touched: a
+        // rollback needs it.
+        if let Some(before) = before {
+            failed_in = Some("folio state");
+            state.put_object(before)?;
+        }
+        failed_in = Some("folio journal");
+        journal.record(Entry {
+            path: w.path.clone(),
+            before: w.expected.clone(),
+            after: w.after.as_deref().map(digest::of),
+            role: w.role,
+            created_dirs: if w.after.is_some() { missing_dirs(root, &w.path) } else { Vec::new() },
+            row: false,
+        })?;
+        (journaled, failed_in) = (true, None);
+        Ok(())
+    });
+    match swapped {
         Ok(()) => {
             failpoint::step("file written");
             Ok(())
         }
         Err(SwapError::Conflict { on_disk }) => {
+            if journaled {
+                journal.settle(&w.path).map_err(io_err("folio journal"))?;
+            }
             Err(WriteError::Conflict { path: w.path.clone(), on_disk, intended: w.after.clone(), row: None })
         }
-        Err(SwapError::Io(err)) => Err(WriteError::Io { path: w.path.clone(), err }),
+        Err(SwapError::Io(err)) => Err(WriteError::Io { path: failed_in.unwrap_or(&w.path).to_string(), err }),
     }
 }
 

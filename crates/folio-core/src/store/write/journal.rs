@@ -1,8 +1,10 @@
 //! The write journal: the intent of a changeset, made durable before any file is touched.
 //!
 //! One JSON line per step, each fsynced before the step runs: `begin`, then one `write` per
-//! file (path, digest before, digest after; both images are already kept as objects), then
-//! `commit` once every file, catalog and the audit line are in place. A journal left behind by
+//! file (path, digest before, digest after; both images are already kept as objects), written
+//! once the file is found as planned and before it is touched (a `settled` line follows when its
+//! swap met someone else's change and left the file to them), then `commit` once every file,
+//! catalog and the audit line are in place. A journal left behind by
 //! a crash is resolved on the next start: committed → finished (only bookkeeping was left),
 //! otherwise → rolled back to the before-images, so the store is entirely old or entirely new.
 use std::fs;
@@ -63,8 +65,19 @@ impl Entry {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "step", rename_all = "lowercase")]
 enum Line {
-    Begin { id: String, verb: String, summary: String, by: String, undoes: Option<String> },
+    Begin {
+        id: String,
+        verb: String,
+        summary: String,
+        by: String,
+        undoes: Option<String>,
+    },
     Write(Entry),
+    /// The write to `path` journaled last found the file changed by someone else and left it
+    /// as they left it: nothing of it is to be rolled back.
+    Settled {
+        path: String,
+    },
     Commit,
 }
 
@@ -111,6 +124,14 @@ impl Journal {
         Ok(())
     }
 
+    /// The last entry for `path` needs no rollback: its swap found someone else's change and
+    /// left the file as they left it (put back, or theirs). Forgotten here at once; the line
+    /// keeps a later recovery from the same mistake.
+    pub fn settle(&mut self, path: &str) -> io::Result<()> {
+        forget_last(&mut self.intent.entries, path);
+        append_line(&self.path, &serde_json::to_string(&Line::Settled { path: path.to_string() })?)
+    }
+
     pub fn commit(&mut self) -> io::Result<()> {
         append_line(&self.path, &serde_json::to_string(&Line::Commit)?)?;
         self.intent.committed = true;
@@ -153,10 +174,17 @@ fn read(path: &Path) -> io::Result<Option<Intent>> {
                 intent = Intent { id, verb, summary, by, undoes, ..Default::default() };
             }
             Line::Write(e) => intent.entries.push(e),
+            Line::Settled { path } => forget_last(&mut intent.entries, &path),
             Line::Commit => intent.committed = true,
         }
     }
     Ok(Some(intent))
+}
+
+fn forget_last(entries: &mut Vec<Entry>, path: &str) {
+    if let Some(i) = entries.iter().rposition(|e| e.path == path) {
+        entries.remove(i);
+    }
 }
 
 /// Result of rolling back.
@@ -468,6 +496,21 @@ mod tests {
         let Recovery::RolledBack { outcome, .. } = r else { panic!() };
         assert_eq!(outcome.kept, ["a.md"]);
         assert_eq!(fs::read(dir.path().join("a.md")).unwrap(), b"agent wrote this");
+    }
+
+    #[test]
+    fn a_write_settled_by_its_swap_is_not_rolled_back() {
+        // The swap of a.md found an agent's change and left the file to the agent, who then
+        // deleted it: the recovery must not take that delete for a swap cut short.
+        let (dir, state, mut j) = setup();
+        j.settle("a.md").unwrap();
+        assert_eq!(j.intent.entries.iter().map(|e| e.path.as_str()).collect::<Vec<_>>(), ["new/b.md"]);
+        fs::remove_file(dir.path().join("a.md")).unwrap();
+        let r = recover(dir.path(), crate::store::dialect::vault::KIND).unwrap().unwrap();
+        let Recovery::RolledBack { outcome, .. } = &r else { panic!("{r:?}") };
+        assert!(outcome.restored.is_empty() && outcome.kept.is_empty(), "{outcome:?}");
+        assert!(!dir.path().join("a.md").exists(), "the agent's delete stands");
+        assert!(!state.journal_path().exists());
     }
 
     #[test]

@@ -97,10 +97,20 @@ pub(super) fn put_back(taken: &Path, path: &Path) -> io::Result<()> {
 
 /// Make `path` hold `new` (None: remove it) if it holds bytes with digest `expected`
 /// (None: if it does not exist).
-pub fn swap(path: &Path, expected: Option<&str>, new: Option<&[u8]>) -> Result<(), SwapError> {
+///
+/// `journal(before)` runs once the file is found as expected and before anything is moved,
+/// with the bytes compared (None for a new file): a file that conflicts is never journaled,
+/// so a rollback never takes an agent's delete for folio's own swap cut short.
+pub fn swap(
+    path: &Path,
+    expected: Option<&str>,
+    new: Option<&[u8]>,
+    journal: impl FnOnce(Option<&[u8]>) -> io::Result<()>,
+) -> Result<(), SwapError> {
     match expected {
         None => {
             let Some(bytes) = new else { return Ok(()) };
+            journal(None)?;
             let tmp = write_temp(path, bytes, None)?;
             let placed = link_no_replace(&tmp, path);
             // A temporary that cannot be removed fails the write: it is rolled back, and
@@ -114,6 +124,12 @@ pub fn swap(path: &Path, expected: Option<&str>, new: Option<&[u8]>) -> Result<(
             Ok(())
         }
         Some(expected) => {
+            // Compare before moving anything: a file folio will not write is never taken aside,
+            // so an agent deleting or renaming it meanwhile cannot see it come back.
+            match read_opt(path)? {
+                Some(now) if digest::of(&now) == expected => journal(Some(&now))?,
+                on_disk => return Err(SwapError::Conflict { on_disk }),
+            }
             let tmp = match new {
                 Some(bytes) => Some(write_temp(path, bytes, Some(path))?),
                 None => None,
@@ -127,12 +143,6 @@ pub fn swap(path: &Path, expected: Option<&str>, new: Option<&[u8]>) -> Result<(
 }
 
 fn swap_existing(path: &Path, expected: &str, tmp: Option<&Path>) -> Result<(), SwapError> {
-    // Compare before moving anything: a file folio will not write is never taken aside, so an
-    // agent deleting or renaming it meanwhile cannot see it come back.
-    match read_opt(path)? {
-        Some(now) if digest::of(&now) == expected => {}
-        on_disk => return Err(SwapError::Conflict { on_disk }),
-    }
     let taken = sibling(path, "old");
     match fs_ops::rename(path, &taken) {
         Ok(()) => {}
@@ -168,20 +178,50 @@ fn swap_existing(path: &Path, expected: &str, tmp: Option<&Path>) -> Result<(), 
 mod tests {
     use super::*;
 
+    fn none(_: Option<&[u8]>) -> io::Result<()> {
+        Ok(())
+    }
+
     #[test]
     fn replace_create_delete_and_conflicts() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a.md");
-        swap(&p, None, Some(b"one")).unwrap();
-        assert!(matches!(swap(&p, None, Some(b"x")), Err(SwapError::Conflict { on_disk: Some(b) }) if b == b"one"));
-        swap(&p, Some(&digest::of(b"one")), Some(b"two")).unwrap();
+        swap(&p, None, Some(b"one"), none).unwrap();
+        assert!(
+            matches!(swap(&p, None, Some(b"x"), none), Err(SwapError::Conflict { on_disk: Some(b) }) if b == b"one")
+        );
+        swap(&p, Some(&digest::of(b"one")), Some(b"two"), none).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"two");
-        let stale = swap(&p, Some(&digest::of(b"one")), Some(b"three"));
+        let stale = swap(&p, Some(&digest::of(b"one")), Some(b"three"), none);
         assert!(matches!(stale, Err(SwapError::Conflict { on_disk: Some(b) }) if b == b"two"));
         assert_eq!(fs::read(&p).unwrap(), b"two", "a conflict leaves the file alone");
-        swap(&p, Some(&digest::of(b"two")), None).unwrap();
+        swap(&p, Some(&digest::of(b"two")), None, none).unwrap();
         assert!(!p.exists());
-        assert!(matches!(swap(&p, Some(&digest::of(b"two")), None), Err(SwapError::Conflict { on_disk: None })));
+        assert!(matches!(swap(&p, Some(&digest::of(b"two")), None, none), Err(SwapError::Conflict { on_disk: None })));
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "no temporaries left");
+    }
+
+    #[test]
+    fn only_a_file_found_as_expected_is_journaled_and_with_the_bytes_compared() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.md");
+        fs::write(&p, "agent's").unwrap();
+        let mut seen = Vec::new();
+        let stale = swap(&p, Some(&digest::of(b"planned")), Some(b"new"), |b| {
+            seen.push(b.map(<[u8]>::to_vec));
+            Ok(())
+        });
+        assert!(matches!(stale, Err(SwapError::Conflict { .. })));
+        assert!(seen.is_empty(), "a conflicting file is never journaled");
+        swap(&p, Some(&digest::of(b"agent's")), Some(b"new"), |b| {
+            seen.push(b.map(<[u8]>::to_vec));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, [Some(b"agent's".to_vec())]);
+        let refused = swap(&p, Some(&digest::of(b"new")), Some(b"newer"), |_| Err(io::Error::other("disk full")));
+        assert!(matches!(refused, Err(SwapError::Io(_))));
+        assert_eq!(fs::read(&p).unwrap(), b"new", "nothing moves when the journal cannot say so");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no temporaries left");
     }
 }
