@@ -167,6 +167,27 @@ fn live_reload(root: &Path, row: &mut impl FnMut(&str, String)) {
         );
         row(&format!("live reload ({name}): last write → refreshed store ready"), ms(ready));
     }
+    // An agent deleting notes (and a verdict archiving a database's node): a removal.
+    let gone: Vec<String> = victims.iter().step_by(20).cloned().collect();
+    for rel in &gone {
+        std::fs::remove_file(root.join(rel)).expect("delete victim");
+    }
+    let paths: Vec<_> = gone.iter().map(|g| root.join(g)).collect();
+    let mut times = Vec::new();
+    let mut relinked_all = false;
+    for _ in 0..5 {
+        let t = Instant::now();
+        let (fresh, report) = store.refreshed(&paths);
+        drop(fresh);
+        times.push(t.elapsed());
+        relinked_all |= report.relinked_all;
+        assert_eq!(report.removed.len(), gone.len());
+    }
+    times.sort();
+    row(
+        &format!("live reload ({} files deleted): refresh and drop, median of 5", gone.len()),
+        format!("{}{}", ms(times[2]), if relinked_all { " (all links re-resolved)" } else { "" }),
+    );
     // What the UI thread then does with it (catalog rebuild, selection, effects spawned).
     let mut app = ui_on(&root);
     let (fresh, report) =

@@ -132,6 +132,23 @@ fn mutate(rng: &mut Rng, root: &Path, store: &Store, step: usize) -> Vec<String>
     touched
 }
 
+/// Two notes deleted and a line appended to a third: what an agent tidying up does.
+fn delete_and_append(rng: &mut Rng, root: &Path, store: &Store, step: usize) -> Vec<String> {
+    let paths = files(store);
+    let mut touched = Vec::new();
+    for _ in 0..2 {
+        let p = paths[rng.below(paths.len())].clone();
+        let _ = std::fs::remove_file(root.join(&p));
+        touched.push(p);
+    }
+    let p = paths[rng.below(paths.len())].clone();
+    if !touched.contains(&p) {
+        write(root, &p, read(root, &p) + &note(rng, step));
+        touched.push(p);
+    }
+    touched
+}
+
 fn graph(s: &Store) -> String {
     format!("{:?}\n{:?}\n{:?}", s.entities, s.backlinks, s.other_files)
 }
@@ -191,10 +208,15 @@ fn refreshes_and_relints_equal_a_fresh_load_and_a_full_lint_on_a_wild_vault() {
     let mut linted = Linted::full(&store, &config);
     let mut rng = Rng(44);
     let mut near_duplicates = Vec::new();
-    let mut patched_steps = 0;
+    let (mut patched_steps, mut removals_patched) = (0, 0);
     for step in 0..24 {
-        let touched = mutate(&mut rng, &root, &store, step);
+        let touched = match step % 6 {
+            // An agent deleting notes, and appending to another meanwhile.
+            5 => delete_and_append(&mut rng, &root, &store, step),
+            _ => mutate(&mut rng, &root, &store, step),
+        };
         let (new, refreshed) = store.refreshed(&touched);
+        removals_patched += usize::from(!refreshed.removed.is_empty() && !refreshed.relinked_all);
         let fresh = Store::load(&root, vault::KIND, "test".into());
         assert!(
             graph(&new) == graph(&fresh),
@@ -219,6 +241,7 @@ fn refreshes_and_relints_equal_a_fresh_load_and_a_full_lint_on_a_wild_vault() {
     near_duplicates.dedup();
     assert!(near_duplicates.len() > 3, "near-duplicate counts over the steps: {near_duplicates:?}");
     assert!(patched_steps >= 8, "the marks were patched on {patched_steps} of 24 steps");
+    assert!(removals_patched >= 3, "notes removed without resolving every link: {removals_patched} steps");
 }
 
 /// A change to the store's files, returning the relative paths it touched.

@@ -459,7 +459,7 @@ impl Store {
     }
 
     /// Backlinks and the id index, from the resolved links and edges.
-    fn index(&mut self) {
+    pub(crate) fn index(&mut self) {
         let (backlinks, by_id) =
             rayon::join(|| backlinks_of(&self.entities), || id_index::IdIndex::build(&self.entities));
         self.backlinks = backlinks;

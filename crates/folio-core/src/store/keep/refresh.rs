@@ -138,7 +138,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::model::entity::EntityIdx;
+    use crate::store::model::entity::{EntityIdx, Resolution};
 
     fn write(root: &Path, rel: &str, text: &str) {
         let p = root.join(rel);
@@ -222,6 +222,36 @@ mod tests {
         let (relinked, report) = patched.refreshed(&[root.join("c.md")]);
         assert!(report.relinked_all);
         assert_eq!(graph(&relinked), graph(&Store::load(root, crate::store::dialect::vault::KIND, "test".into())));
+    }
+
+    #[test]
+    fn files_removed_resolve_again_only_the_links_that_led_to_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let load = || Store::load(root, crate::store::dialect::vault::KIND, "test".into());
+        write(root, "a.md", "# Alpha\n\n[[shared]] [[c]] [x](sub/x.md) [folder](sub/) [[z]]\n");
+        write(root, "c.md", "# Gamma\n\n[[shared]] [[z]]\n");
+        write(root, "deep/shared.md", "# Deep shared\n\n[[a]]\n");
+        write(root, "shared.md", "# Shared\n");
+        write(root, "sub/x.md", "# X\n\n[[a]]\n");
+        write(root, "z.md", "# Zed\n\n[[a]] [[c]] [[x]]\n");
+        let store = load();
+        let link = |s: &Store, k: usize| s.entity(s.find("a").unwrap()).links[k].resolution.clone();
+        assert_eq!(link(&store, 0), Resolution::Entity(store.find("shared").unwrap()), "the root's note first");
+        fs::remove_file(root.join("shared.md")).unwrap();
+        fs::remove_file(root.join("sub/x.md")).unwrap();
+        fs::remove_dir(root.join("sub")).unwrap();
+        let (patched, report) = store.refreshed(&[root.join("shared.md"), root.join("sub/x.md")]);
+        assert!(!report.relinked_all, "only the links into what went are resolved again");
+        assert_eq!(report.removed.len(), 2);
+        assert_eq!(graph(&patched), graph(&load()), "as a load of the store as it is now");
+        assert_eq!(link(&patched, 0), Resolution::Entity(patched.find("deep/shared").unwrap()), "the name passes on");
+        assert_eq!(link(&patched, 2), Resolution::Broken, "the file went");
+        assert_eq!(link(&patched, 3), Resolution::Broken, "the folder went with its last file");
+        let (a, deep) = (store.find("a").unwrap() as usize, store.find("deep/shared").unwrap() as usize);
+        assert!(Arc::ptr_eq(&store.entities[deep], &patched.entities[deep]), "links only before what went: shared");
+        assert!(!Arc::ptr_eq(&store.entities[a], &patched.entities[a]), "a's links were renumbered");
+        assert_eq!(store.entities.len(), 6, "the old store is untouched");
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //! When the re-read files keep their entities (same count, same id, title, aliases: what
 //! links resolve by) — the common case of an agent rewriting notes, or of a verdict — indices
 //! and every other entity's links stay valid: only the re-read entities are resolved and their
-//! backlinks patched, every other entity shared. Anything else (files added or removed, a
-//! renamed title) re-resolves every link.
+//! backlinks patched, every other entity shared. Entity files removed and nothing else (an
+//! agent deleting a note, a verdict archiving a database's node) renumber the entities after
+//! them and resolve again only the links that led to what went. Anything else (files added,
+//! a renamed title) re-resolves every link.
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
@@ -13,7 +15,7 @@ use rayon::prelude::*;
 
 use crate::store::Store;
 use crate::store::dialect::FileRole;
-use crate::store::model::entity::{Entity, EntityIdx, LinkSyntax};
+use crate::store::model::entity::{Entity, EntityIdx, LinkSyntax, Resolution};
 use crate::store::read::resolve::Lookup;
 
 mod lookup;
@@ -97,6 +99,16 @@ impl Store {
             self.patch(slots, fresh);
             return report;
         }
+        if let Some(gone) = self.removed_alone(&targets, &fresh, &other, &report) {
+            self.remove(&gone);
+            // What was re-read besides keeps its shape (`removed_alone` checked): patched in.
+            let rest = RefreshReport { removed: Vec::new(), ..report.clone() };
+            if let Some(slots) = self.same_shape(&targets, &fresh, &other, &rest) {
+                self.patch(slots, fresh);
+                return report;
+            }
+            // Not expected (their shape was checked before): resolved whole below.
+        }
         report.relinked_all = true;
         self.entities.retain(|e| !targets.contains(e.path.as_str()));
         self.other_files.retain(|(p, _)| !targets.contains(p.as_str()));
@@ -152,6 +164,126 @@ impl Store {
         let refilled: HashSet<&str> = fresh.iter().map(|e| e.path.as_str()).collect();
         let emptied = targets.iter().any(|t| !refilled.contains(t.as_str()) && !self.entity_range(t).is_empty());
         (!emptied).then_some(slots)
+    }
+
+    /// When the plan takes entity files away and re-reads others without changing their shape
+    /// (`same_shape`), nothing added: the indices of the entities that go, sorted.
+    fn removed_alone(
+        &self,
+        targets: &HashSet<String>,
+        fresh: &[Entity],
+        other: &[(String, FileRole)],
+        report: &RefreshReport,
+    ) -> Option<Vec<usize>> {
+        if !report.added.is_empty() {
+            return None;
+        }
+        let refilled: HashSet<&str> = fresh.iter().map(|e| e.path.as_str()).collect();
+        let mut gone = Vec::new();
+        let mut rest = HashSet::new();
+        for t in targets {
+            let range = self.entity_range(t);
+            let now_other = other.iter().any(|(p, _)| p == t);
+            if !range.is_empty() && !refilled.contains(t.as_str()) && !now_other {
+                gone.extend(range);
+                continue;
+            }
+            // An other file gone changes what links to it resolve to: not followed here.
+            if range.is_empty() && !now_other && self.other_files.binary_search_by(|(p, _)| p.as_str().cmp(t)).is_ok() {
+                return None;
+            }
+            rest.insert(t.clone());
+        }
+        if gone.is_empty() {
+            return None;
+        }
+        let rest_report = RefreshReport { removed: Vec::new(), ..report.clone() };
+        self.same_shape(&rest, fresh, other, &rest_report)?;
+        gone.sort_unstable();
+        Some(gone)
+    }
+
+    /// Take the entities at `gone` (sorted) away. Every other entity keeps its links; those
+    /// after the first gone are renumbered, and only links that led to one that went (or to a
+    /// folder it was in, which may be gone with it) are resolved again, against the store as it
+    /// is now (`SortedLookup`). A name a gone entity held passes to the next entity claiming it,
+    /// as a full resolution would give it; no other link's answer changes, since removing an
+    /// entity gives no name or path to anyone but the links that named it.
+    fn remove(&mut self, gone: &[usize]) {
+        let first = gone[0];
+        let mut removed_paths: Vec<&str> = gone.iter().map(|&i| self.entities[i].path.as_str()).collect();
+        removed_paths.dedup();
+        let new_index = |i: EntityIdx| match gone.binary_search(&(i as usize)) {
+            Ok(_) => None,
+            Err(before) => Some(i - before as EntityIdx),
+        };
+        let in_gone_folder =
+            |p: &str| (p == "." || p.ends_with('/')) && removed_paths.iter().any(|r| r.starts_with(p) || p == ".");
+        let leads_away = |r: &Resolution| match r {
+            Resolution::Entity(i) => *i as usize >= first,
+            Resolution::File(p) => in_gone_folder(p),
+            _ => false,
+        };
+        let mut kept: Vec<Arc<Entity>> = (0..self.entities.len())
+            .filter(|i| gone.binary_search(i).is_err())
+            .map(|i| Arc::clone(&self.entities[i]))
+            .collect();
+        // Renumbered in place; what led to a gone entity or folder is marked to resolve again
+        // (a link as pending, an edge by its index in `again`).
+        let again: Vec<(usize, Vec<usize>)> = kept
+            .par_iter_mut()
+            .enumerate()
+            .filter_map(|(at, e)| {
+                let touched = e.links.iter().any(|l| leads_away(&l.resolution))
+                    || e.edges.iter().any(|d| d.resolved.is_some_and(|i| i as usize >= first));
+                if !touched {
+                    return None;
+                }
+                let e = Arc::make_mut(e);
+                let mut again = false;
+                for l in &mut e.links {
+                    match &l.resolution {
+                        Resolution::Entity(i) if *i as usize >= first => {
+                            l.resolution = new_index(*i).map_or(Resolution::Pending, Resolution::Entity);
+                        }
+                        Resolution::File(p) if in_gone_folder(p) => l.resolution = Resolution::Pending,
+                        _ => continue,
+                    }
+                    again |= l.resolution == Resolution::Pending;
+                }
+                let mut edges = Vec::new();
+                for (k, d) in e.edges.iter_mut().enumerate() {
+                    if let Some(i) = d.resolved.filter(|&i| i as usize >= first) {
+                        d.resolved = new_index(i);
+                        if d.resolved.is_none() {
+                            edges.push(k);
+                        }
+                    }
+                }
+                (again || !edges.is_empty()).then_some((at, edges))
+            })
+            .collect();
+        if !again.is_empty() {
+            let context = self.link_context();
+            let answers = {
+                let recording = SortedLookup::recording(&kept, &self.other_files, &context);
+                answers_for(&kept, &again, &recording);
+                let lookup = recording.with_names();
+                answers_for(&kept, &again, &lookup)
+            };
+            for ((at, edges), (links, targets)) in again.iter().zip(answers) {
+                let e = Arc::make_mut(&mut kept[*at]);
+                let pending = e.links.iter_mut().filter(|l| l.resolution == Resolution::Pending);
+                for (l, r) in pending.zip(links) {
+                    l.resolution = r;
+                }
+                for (&k, t) in edges.iter().zip(targets) {
+                    e.edges[k].resolved = t;
+                }
+            }
+        }
+        self.entities = kept;
+        self.index();
     }
 
     /// Put the re-read entities in their slots, resolve their links and edges, and move their
@@ -215,6 +347,28 @@ fn resolve_new(fresh: &mut [Entity], slots: &[usize], old: &[Arc<Entity>], looku
             };
         }
     });
+}
+
+/// What `lookup` answers for the pending links and the listed edges of the entities in `again`.
+type Answers = Vec<(Vec<Resolution>, Vec<Option<EntityIdx>>)>;
+
+fn answers_for(entities: &[Arc<Entity>], again: &[(usize, Vec<usize>)], lookup: &(dyn Lookup + Sync)) -> Answers {
+    again
+        .par_iter()
+        .map(|(at, edges)| {
+            let e = &entities[*at];
+            let links = e
+                .links
+                .iter()
+                .filter(|l| l.resolution == Resolution::Pending)
+                .map(|l| match l.syntax {
+                    LinkSyntax::Markdown => lookup.markdown(&e.path, l.target()),
+                    LinkSyntax::Wiki => lookup.wiki(&e.path, l.target()),
+                })
+                .collect();
+            (links, edges.iter().map(|&k| lookup.edge_target(&e.edges[k].target)).collect())
+        })
+        .collect()
 }
 
 /// The entities an entity links to or names in a typed edge.

@@ -136,7 +136,7 @@ impl changeset::Then for Verdicts {
         let mut verdicts = Vec::new();
         for d in &self.decisions {
             let entity = d.renamed_to.clone().unwrap_or_else(|| d.entity.clone());
-            let now = written.find(&entity).filter(|i| written.entity(*i).id == entity);
+            let now = written.by_id(&entity);
             // A text that cannot be read is an error here: recorded without it, the verdict would
             // name the wrong text.
             let text = match now {
