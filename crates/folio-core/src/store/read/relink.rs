@@ -217,8 +217,8 @@ impl Store {
             Ok(_) => None,
             Err(before) => Some(i - before as EntityIdx),
         };
-        let in_gone_folder =
-            |p: &str| (p == "." || p.ends_with('/')) && removed_paths.iter().any(|r| r.starts_with(p) || p == ".");
+        // A link to a folder (`dir/`, or the root `.`) that held a removed file: the folder may be gone.
+        let in_gone_folder = |p: &str| p == "." || (p.ends_with('/') && removed_paths.iter().any(|r| r.starts_with(p)));
         let leads_away = |r: &Resolution| match r {
             Resolution::Entity(i) => *i as usize >= first,
             Resolution::File(p) => in_gone_folder(p),
