@@ -8,7 +8,7 @@ use crate::app::event::{Event, LoadedStore};
 use crate::app::jobs::Source;
 use folio_core::store::Reads;
 use folio_core::store::Store;
-use folio_core::store::keep::cache::{Cache, Miss};
+use folio_core::store::keep::cache::{self, Cache, Miss};
 use folio_core::store::read::detect;
 use folio_core::store::read::load::LoadProgress;
 
@@ -36,8 +36,8 @@ pub fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool,
     let tree = folio_core::store::read::tree::build(&store, &folio_core::store::read::tree::TreeFilter::default());
     let _ = tx.send(Event::Loaded(Ok(Box::new(LoadedStore { store: store.clone(), tree }))));
     // A store held in memory (a database) has no files to check: its cached open was brought
-    // up by what its format records as changed (`Format::changed_since`), and the poller takes
-    // what agents write later. Walking for its files found none and re-read every node.
+    // up by what its format records as changed (`Format::changed_since`, in `load`), and the
+    // poller takes what agents write later. Walking for its files found none and re-read every node.
     if !store.from_cache || store.dialect.in_memory() {
         return;
     }
@@ -84,6 +84,7 @@ fn load(
     };
     // A connection string: read into a folder of its own by the format that claims it.
     let located = detect::locate(&start, source.dialect).transpose().map_err(LoadFailure::Message)?;
+    let located_db = located.is_some();
     if located.is_none() {
         match std::fs::metadata(&start) {
             Ok(m) if m.is_dir() => {}
@@ -111,6 +112,17 @@ fn load(
         (None, None) => detect::detect(&start),
     };
     let mut warning = None;
+    // A database's cached store is brought up to its snapshot by the rows changed since (the
+    // open `folio stats` makes), which writes the cache where it must: nothing is left for
+    // the TUI to check or save. Taken only when there is a cached store: a first open loads
+    // below, with its progress shown.
+    let database = located_db.then_some(cache).flatten();
+    if let Some(cache) = database.filter(|c| c.file_for(&detection.root, detection.kind).exists()) {
+        let (mut store, warnings) =
+            cache::open(Some(cache), &detection.root, detection.kind, detection.reason, Reads::Entities);
+        store.from_cache = true;
+        return Ok((store, (!warnings.is_empty()).then(|| warnings.join("; "))));
+    }
     if let Some(cache) = cache {
         match cache.load(&detection.root, detection.kind, detection.reason.clone()) {
             Ok(store) => return Ok((store, None)),
