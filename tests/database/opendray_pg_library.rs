@@ -153,3 +153,46 @@ fn a_vetoed_or_merged_node_an_agent_changed_is_named_as_a_row() {
     assert_eq!(r["body"], "seen a third time", "the agent's write stands");
     assert!(r["archived_at"].is_null(), "{r}");
 }
+
+/// A verdict hands back the store as its writes left it (`Applied::overlaid`), which the TUI
+/// shows refreshed on the files written instead of deriving the store a second time: it is the
+/// store the database shows after the commit (a refresh of the store before, a fresh open).
+#[test]
+fn a_verdict_hands_back_the_store_the_database_shows_after_it() {
+    pg::state_dir();
+    let Some((_pg, _c, url)) = seed::brain() else { return };
+    let graph = |s: &folio::store::Store| format!("{:?}\n{:?}\n{:?}", s.entities, s.backlinks, s.other_files);
+    let links = |s: &folio::store::Store| {
+        format!("{:?}", s.entities.iter().map(|e| (&e.id, &e.links, &e.edges, &e.problems)).collect::<Vec<_>>())
+    };
+    let reviewer = folio::store::review::Reviewer::now("human:ann");
+    let verdicts = [
+        ("svc-pg-dup", folio::store::review::Verdict::Veto { reason: "a copy".into() }),
+        ("svc-pg", folio::store::review::Verdict::approve()),
+        ("svc-pg", folio::store::review::Verdict::Forget),
+    ];
+    for (id, verdict) in verdicts {
+        let store = folio::store::Store::open(Path::new(&url), None).unwrap();
+        let idx = store.find(id).unwrap();
+        let plan = folio::store::review::verdict::plan(&store, &[idx], &verdict, &reviewer, true).unwrap();
+        let applied = plan.apply(&store, &Default::default()).unwrap();
+        let after = applied.overlaid.as_ref().unwrap_or_else(|| panic!("{id} {verdict:?}: no store handed back"));
+        let mut touched: Vec<&String> = applied.files.iter().chain(&applied.catalogs).collect();
+        touched.extend((!applied.log.is_empty()).then_some(&applied.log));
+        let paths: Vec<_> = touched.iter().map(|f| store.abs_path(f)).collect();
+        let (handed, mut report) = after.refreshed(&paths);
+        let (again, mut expected) = store.refreshed(&paths);
+        assert_eq!(graph(&handed), graph(&again), "{id} {verdict:?}: the handed-back store differs from a refresh");
+        for r in [&mut report, &mut expected] {
+            r.changed.sort();
+            r.added.sort();
+            r.removed.sort();
+            r.relinked_all = false;
+            r.parsed = 0;
+        }
+        assert_eq!(report, expected, "{id} {verdict:?}");
+        let fresh = folio::store::Store::open(Path::new(&url), None).unwrap();
+        assert_eq!(links(&handed), links(&fresh), "{id} {verdict:?}: the handed-back store differs from an open");
+        assert_eq!(handed.backlinks, fresh.backlinks, "{id} {verdict:?}");
+    }
+}

@@ -10,6 +10,7 @@ mod review_flow;
 mod review_git_authors;
 mod review_impact;
 mod review_order;
+mod review_overlaid;
 mod review_queue_states;
 mod review_stubs;
 mod review_surgical;

@@ -229,7 +229,8 @@ fn apply(
     if let Some(then) = then {
         // The store as the writes left it, from their bytes: no second load (nor, for a
         // database, a read outside the transaction under way).
-        let derived = match then.writes(&store.overlaid(&written), &journal.intent.id) {
+        let after = store.overlaid_reporting(&written);
+        let derived = match then.writes(&after.store, &journal.intent.id) {
             Ok(d) => d,
             Err(e) => return Err(rolled_back(journal, root, &state, e)),
         };
@@ -238,6 +239,8 @@ fn apply(
                 return Err(rolled_back(journal, root, &state, e));
             }
         }
+        // Handed on only where a read of the store sees what the writes left (`read_again`).
+        applied.overlaid = super::overlay::read_again(&written).then(|| std::sync::Arc::new(after));
     }
     if let Err(e) = write_log(root, &state, &mut journal, kind, &log_rel, &event) {
         return Err(rolled_back(journal, root, &state, e));

@@ -417,7 +417,11 @@ fn reloaded(store: &Store, applied: &Applied, message: String) -> Box<Written> {
     let mut touched: Vec<String> = files.iter().chain(&applied.catalogs).cloned().collect();
     touched.extend((!applied.log.is_empty()).then(|| applied.log.clone()));
     let abs: Vec<_> = touched.iter().map(|f| store.abs_path(f)).collect();
-    let (fresh, mut report) = store.refreshed(&abs);
+    // A verdict's write already laid its writes over the store (for the ledger): start there.
+    let (fresh, mut report) = match &applied.overlaid {
+        Some(after) => after.refreshed(&abs),
+        None => store.refreshed(&abs),
+    };
     for f in files {
         if !report.changed.contains(f) && !report.added.contains(f) && !report.removed.contains(f) {
             report.changed.push(f.clone());
