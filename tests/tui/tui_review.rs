@@ -247,3 +247,69 @@ fn snapshots_of_the_pane() {
         insta::assert_snapshot!(format!("review_opendray_{}x{}", size.0, size.1), masked(&text(&render(&app))));
     }
 }
+
+/// The ids the catalog shows, in order.
+fn catalog_ids(app: &App) -> Vec<String> {
+    let store = app.model.store.clone().unwrap();
+    let rows = app.model.rows.iter();
+    rows.filter_map(|r| match r {
+        folio::app::model::Row::Entity { idx, .. } => Some(store.entity(*idx).id.clone()),
+        _ => None,
+    })
+    .collect()
+}
+
+/// The ids a catalog built now from the store for the model's filter shows.
+fn catalog_built_now(app: &App) -> Vec<String> {
+    let store = app.model.store.clone().unwrap();
+    let tree = folio::store::read::tree::build(&store, &app.model.filter);
+    let mut rows = Vec::new();
+    folio::app::tree::update::flatten(&tree, "", 0, &app.model.collapsed, &mut rows);
+    rows.iter()
+        .filter_map(|r| match r {
+            folio::app::model::Row::Entity { idx, .. } => Some(store.entity(*idx).id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A veto that takes its entity out of the store changes the catalog: its tree is built by
+/// the background job beside the store (for the filter then shown), not on the UI thread, and
+/// it is the tree the store and filter give; a tree built for a filter no longer shown is not
+/// taken.
+#[test]
+fn a_veto_that_takes_its_entity_away_shows_the_catalog_of_the_store_after_it() {
+    let (_dir, root) = scratch(&support::fixture("evolve-project"));
+    let mut app = app_on(&root, "dark", (120, 40));
+    app.model.review.actor = "human:tester".into();
+    press(&mut app, &["f"]);
+    type_text(&mut app, "git");
+    press(&mut app, &["<Enter>", "R"]);
+    let id = "guideline/prefer-git-worktrees-for-parallel-branches";
+    assert!(catalog_ids(&app).contains(&id.to_string()), "{:?}", catalog_ids(&app));
+    go_to(&mut app, id);
+    press(&mut app, &["x"]);
+    type_text(&mut app, "wrong");
+    press(&mut app, &["<Enter>"]);
+    assert_eq!(app.model.mode(), "CONFIRM");
+    press(&mut app, &["y"]);
+    let shown = catalog_ids(&app);
+    assert!(!shown.contains(&id.to_string()), "the vetoed entity is still in the catalog: {shown:?}");
+    assert!(!shown.is_empty());
+    assert_eq!(shown, catalog_built_now(&app));
+    assert_eq!(app.model.filter.query, "git");
+
+    // A tree that came with a store for another filter (the person typed meanwhile) is not
+    // shown: the catalog is built for the filter shown.
+    let gone = root.join(".evolve/entities/guideline/run-focused-tests-on-shared-machines.md");
+    std::fs::remove_file(&gone).unwrap();
+    let (fresh, report) = app.model.store.clone().unwrap().refreshed(&[gone]);
+    let other = folio::store::read::tree::TreeFilter { query: "nothing matches this".into(), ..Default::default() };
+    let stale = folio::store::read::tree::build(&fresh, &other);
+    let built = folio::app::store::jobs::BuiltTree { filter: other, tree: stale };
+    app.handle(Event::Refreshed(Box::new(fresh), report, Vec::new(), Some(Box::new(built))));
+    app.settle(std::time::Duration::from_secs(10));
+    let shown = catalog_ids(&app);
+    assert!(!shown.is_empty(), "a tree built for another filter was shown");
+    assert_eq!(shown, catalog_built_now(&app));
+}

@@ -44,7 +44,13 @@ pub enum Event {
     CacheChecked(Vec<PathBuf>, std::time::SystemTime),
     /// A refreshed copy of the store, with what changed and the digest of each file it found
     /// changed (to tell folio's own writes from outside ones).
-    Refreshed(Box<Store>, RefreshReport, Vec<super::platform::own_writes::Fingerprint>),
+    /// The store's catalog tree comes along when the job found it changed (`jobs::tree_beside`).
+    Refreshed(
+        Box<Store>,
+        RefreshReport,
+        Vec<super::platform::own_writes::Fingerprint>,
+        Option<Box<super::store::jobs::BuiltTree>>,
+    ),
     /// The body of the entity at `path` was read and parsed.
     BodyRead {
         path: String,

@@ -33,8 +33,9 @@ pub enum Job {
     Discard(Arc<Store>),
     /// Start watching the loaded store's root.
     Watch(PathBuf),
-    /// Re-read changed paths into a copy of the store.
-    Refresh(Arc<Store>, Vec<PathBuf>),
+    /// Re-read changed paths into a copy of the store; the catalog's filter, for its tree
+    /// (built beside the store).
+    Refresh(Arc<Store>, Vec<PathBuf>, folio_core::store::read::tree::TreeFilter),
     /// Read and parse an entity's body (`span` within the file, after `body_start`).
     ReadBody {
         rel: String,
@@ -255,7 +256,7 @@ fn background(job: Job, source: &Source) -> Option<Event> {
             drop(store);
             None
         }
-        Job::Refresh(store, paths) => Some(store::jobs::refresh(&store, &paths)),
+        Job::Refresh(store, paths, filter) => Some(store::jobs::refresh(&store, &paths, &filter)),
         Job::ReadBody { rel, abs, start, end, limit, embeds, memory } => {
             let body = reader::jobs::read(&rel, &abs, (start, end), limit, &embeds, memory.as_deref());
             Some(Event::BodyRead { body, path: rel })

@@ -8,6 +8,7 @@ use folio_core::store::lint::near_duplicate;
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::read::body_text;
 use folio_core::store::read::frontmatter;
+use folio_core::store::read::tree::TreeFilter;
 use folio_core::store::review::{self, Plan, QueueItem, ReviewError, Reviewer, Verdict, diff};
 use folio_core::store::write::changeset::{Applied, Changeset, WriteError, WriteOptions};
 use folio_core::store::{Store, model::digest, write::audit, write::undo};
@@ -122,9 +123,11 @@ pub enum ReviewJob {
         body: Option<String>,
         by: String,
     },
+    /// `filter`: the catalog's, for the tree of the store after the write (`Written::tree`).
     Apply {
         store: Arc<Store>,
         plan: Box<Plan>,
+        filter: TreeFilter,
     },
     OpenEditor {
         store: Arc<Store>,
@@ -142,6 +145,7 @@ pub enum ReviewJob {
         seed: Box<EditSeed>,
         entity_text: String,
         by: String,
+        filter: TreeFilter,
     },
     /// "Edit, then approve": the edit and the approval planned as one change (nothing written).
     EditApprove {
@@ -166,6 +170,7 @@ pub enum ReviewJob {
         by: String,
         /// When it is logged: the time its dialog showed.
         at: time::OffsetDateTime,
+        filter: TreeFilter,
     },
 }
 
@@ -239,6 +244,7 @@ pub struct Written {
     pub message: String,
     /// The files written, with the digest of their bytes now (folio's own writes).
     pub own: Vec<crate::app::platform::own_writes::Fingerprint>,
+    pub tree: Option<Box<crate::app::store::jobs::BuiltTree>>,
 }
 
 pub enum Outcome {
@@ -365,7 +371,7 @@ pub fn run(job: ReviewJob) -> Outcome {
             let plan = review::contradiction::confirm(&store, a, b, &Reviewer::now(&by));
             planned(&store, plan.map_err(|e| e.to_string()))
         }
-        ReviewJob::Apply { store, plan } => {
+        ReviewJob::Apply { store, plan, filter } => {
             // The status bar names what was decided and what was written where: `approve
             // apis/refunds-v2: approved · wrote apis/refunds-v2.md · logged to log.md`.
             let verb = match plan.decisions.as_slice() {
@@ -378,7 +384,7 @@ pub fn run(job: ReviewJob) -> Outcome {
             let ledger = if decided { " · recorded in the review ledger" } else { "" };
             Outcome::Written(result.map(|applied| {
                 let message = format!("{verb}: {summary} · {}{ledger}", applied.summary());
-                reloaded(&store, &applied, message)
+                reloaded(&store, &applied, message, &filter)
             }))
         }
         ReviewJob::OpenEditor { store, idx, then_approve, external } => {
@@ -388,12 +394,14 @@ pub fn run(job: ReviewJob) -> Outcome {
             let seed = merge_seed(&store, from, into).map(Box::new);
             Outcome::EditorReady { seed, then_approve: false, external: false }
         }
-        ReviewJob::Save { store, seed, entity_text, by } => Outcome::Written(save(&store, &seed, &entity_text, &by)),
+        ReviewJob::Save { store, seed, entity_text, by, filter } => {
+            Outcome::Written(save(&store, &seed, &entity_text, &by, &filter))
+        }
         ReviewJob::EditApprove { store, seed, edits, by, kind } => {
             planned(&store, super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by), kind))
         }
         ReviewJob::PreviewUndo(store, by) => Outcome::UndoPreview(undo_dialog(&store, &by).map_err(|e| e.to_string())),
-        ReviewJob::Undo { store, by, at } => {
+        ReviewJob::Undo { store, by, at, filter } => {
             let opts = WriteOptions { at: Some(at), ..Default::default() };
             let result = undo::undo(&store, &by, &opts).map_err(Failure::from);
             Outcome::Written(result.map(|applied| {
@@ -405,14 +413,15 @@ pub fn run(job: ReviewJob) -> Outcome {
                     [] => "nothing".to_string(),
                 };
                 let message = format!("undone · put back {back} as they were · logged to {}", applied.log);
-                reloaded(&store, &applied, message)
+                reloaded(&store, &applied, message, &filter)
             }))
         }
     }
 }
 
-/// The store after a write, refreshed on the files it touched (its catalogs and log too).
-fn reloaded(store: &Store, applied: &Applied, message: String) -> Box<Written> {
+/// The store after a write, refreshed on the files it touched (its catalogs and log too), and
+/// its catalog tree for `filter` when that changed.
+fn reloaded(store: &Store, applied: &Applied, message: String, filter: &TreeFilter) -> Box<Written> {
     let files = &applied.files;
     let mut touched: Vec<String> = files.iter().chain(&applied.catalogs).cloned().collect();
     touched.extend((!applied.log.is_empty()).then(|| applied.log.clone()));
@@ -428,7 +437,8 @@ fn reloaded(store: &Store, applied: &Applied, message: String) -> Box<Written> {
         }
     }
     let own = crate::app::platform::own_writes::fingerprints(&store.root, &touched);
-    Box::new(Written { store: Box::new(fresh), report, message, own })
+    let tree = crate::app::store::jobs::tree_beside(store, &fresh, filter);
+    Box::new(Written { store: Box::new(fresh), report, message, own, tree })
 }
 
 /// The undo dialog: the catalogs it regenerates and the log bytes of its event, then the
@@ -552,7 +562,13 @@ pub fn body_of(text: &str) -> &str {
     }
 }
 
-fn save(store: &Store, seed: &EditSeed, entity_text: &str, by: &str) -> Result<Box<Written>, Failure> {
+fn save(
+    store: &Store,
+    seed: &EditSeed,
+    entity_text: &str,
+    by: &str,
+    filter: &TreeFilter,
+) -> Result<Box<Written>, Failure> {
     let new_file = seed.file_with(entity_text);
     if new_file == seed.file_text {
         let message = format!("{}: nothing changed; nothing was written", seed.path);
@@ -564,7 +580,7 @@ fn save(store: &Store, seed: &EditSeed, entity_text: &str, by: &str) -> Result<B
     let cs = Changeset::new(event).replace(&seed.path, seed.file_digest.clone(), new_file.into_bytes());
     let applied = store.apply(cs, &WriteOptions::default())?;
     let message = format!("saved {} · {}", seed.path, applied.summary());
-    Ok(reloaded(store, &applied, message))
+    Ok(reloaded(store, &applied, message, filter))
 }
 
 #[cfg(test)]

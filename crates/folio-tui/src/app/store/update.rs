@@ -91,6 +91,7 @@ pub fn refreshed(
     store: Box<Store>,
     report: RefreshReport,
     found: &[crate::app::platform::own_writes::Fingerprint],
+    built: Option<Box<super::jobs::BuiltTree>>,
 ) -> Vec<Job> {
     model.refreshing = false;
     let keep = selection_key(model);
@@ -99,8 +100,12 @@ pub fn refreshed(
     model.lint_changes.extend(paths.clone().cloned());
     let mut jobs = recall::text_store_changed(model, paths.cloned());
     // The catalog tree is rebuilt only when something it shows changed (a prose edit keeps it).
+    // Built beside the store by the job for the filter then shown, when it is still the one.
     if !old.as_ref().zip(model.store.as_ref()).is_some_and(|(old, new)| tree::unchanged(old, new)) {
-        rebuild(model, keep);
+        match built {
+            Some(b) if b.filter == model.filter => show_tree(model, b.tree, keep),
+            _ => rebuild(model, keep),
+        }
     }
     jobs.extend(revalidate_preview(model, &report.changed));
     jobs.extend(after_store_change(model));
@@ -148,7 +153,7 @@ pub fn start_refresh(model: &mut Model) -> Vec<Job> {
     match &model.store {
         Some(store) if !model.refreshing && !model.queued_changes.is_empty() => {
             model.refreshing = true;
-            vec![Job::Refresh(store.clone(), std::mem::take(&mut model.queued_changes))]
+            vec![Job::Refresh(store.clone(), std::mem::take(&mut model.queued_changes), model.filter.clone())]
         }
         _ => Vec::new(),
     }

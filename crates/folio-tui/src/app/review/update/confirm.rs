@@ -51,12 +51,14 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
                         "waiting for the database to commit…"
                     };
                     say(model, waiting, false);
-                    vec![Job::Review(Box::new(ReviewJob::Apply { store, plan }))]
+                    let filter = model.filter.clone();
+                    vec![Job::Review(Box::new(ReviewJob::Apply { store, plan, filter }))]
                 }
                 Pending::Undo(at) => {
                     // The item the undone verdict decided on comes back: the cursor goes to it.
                     model.review.reselect = model.review.last_decided.take();
-                    vec![Job::Review(Box::new(ReviewJob::Undo { store, by: model.review.actor.clone(), at }))]
+                    let (by, filter) = (model.review.actor.clone(), model.filter.clone());
+                    vec![Job::Review(Box::new(ReviewJob::Undo { store, by, at, filter }))]
                 }
                 Pending::Nothing => Vec::new(),
             };

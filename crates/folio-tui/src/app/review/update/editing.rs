@@ -61,7 +61,8 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
             }
             match ed.entity_text() {
                 Ok(entity_text) => {
-                    return vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by }))];
+                    let filter = model.filter.clone();
+                    return vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by, filter }))];
                 }
                 Err(e) => ed.error = Some(e),
             }
@@ -78,8 +79,8 @@ pub(super) fn external_done(
 ) -> Vec<Job> {
     match (result, store(model)) {
         (Ok(Some(entity_text)), Some(store)) => {
-            let by = model.review.actor.clone();
-            vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by }))]
+            let (by, filter) = (model.review.actor.clone(), model.filter.clone());
+            vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by, filter }))]
         }
         (Ok(None), _) => {
             say(model, format!("{}: no change in the editor; nothing was written", seed.path), false);

@@ -79,7 +79,7 @@ pub fn outcome(model: &mut Model, o: Outcome) -> Vec<Job> {
             let w = *w;
             model.editor = None;
             model.own_writes.record(w.own.clone());
-            let jobs = crate::app::update::event(model, Event::Refreshed(w.store, w.report, w.own));
+            let jobs = crate::app::update::event(model, Event::Refreshed(w.store, w.report, w.own, w.tree));
             say(model, w.message, false);
             jobs
         }
