@@ -169,6 +169,7 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
     let mut listening = false;
     let mut synced = false;
     let mut last: Option<String> = None;
+    let mut pace = Pace::default();
     // After a failed connect, a pause: a server that never answers holds each attempt for
     // the whole connect limit (and its thread until the server lets go).
     let mut quiet_until: Option<std::time::Instant> = None;
@@ -205,10 +206,15 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
                 }
             };
         }
+        if !pace.ready(std::time::Instant::now()) {
+            return Vec::new();
+        }
+        let started = std::time::Instant::now();
         let Ok(now) = fingerprint(c) else {
             client = None;
             return Vec::new();
         };
+        pace.took(started, std::time::Instant::now());
         // The first poll syncs too: a change between the open and it is not missed.
         if last.as_ref() == Some(&now) {
             return Vec::new();
@@ -219,6 +225,27 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
         }
         changed.unwrap_or_default()
     }))
+}
+
+/// How often the fingerprint is asked for: it scans the three tables (130–170 ms of the
+/// server's CPU at 100,000 nodes, docs/benchmarks.md), so after each query the poller rests
+/// `RESTS` times as long as it took, keeping its share of a server core to about a tenth
+/// however large the brain; a small brain's query (a millisecond) is asked at every poll.
+#[derive(Debug, Default)]
+struct Pace {
+    not_before: Option<std::time::Instant>,
+}
+
+impl Pace {
+    const RESTS: u32 = 9;
+
+    fn ready(&self, now: std::time::Instant) -> bool {
+        self.not_before.is_none_or(|t| now >= t)
+    }
+
+    fn took(&mut self, started: std::time::Instant, finished: std::time::Instant) {
+        self.not_before = Some(finished + finished.saturating_duration_since(started) * Self::RESTS);
+    }
 }
 
 /// Bring the snapshot up to the database; the paths of the nodes whose rendering changed,
@@ -553,4 +580,26 @@ fn list_md(root: &Path, rel: &str, found: &mut FastSet<String>) -> io::Result<()
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pace;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn the_poller_rests_in_proportion_to_the_fingerprints_cost() {
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        let mut pace = Pace::default();
+        assert!(pace.ready(t0), "the first poll asks at once");
+        // A large brain's query: 150 ms, then 1.35 s of rest.
+        pace.took(ms(0), ms(150));
+        assert!(!pace.ready(ms(900)), "asked again within nine times its cost");
+        assert!(!pace.ready(ms(1499)));
+        assert!(pace.ready(ms(1500)));
+        // A small brain's: every poll (0.75 s apart) asks.
+        pace.took(ms(2000), ms(2001));
+        assert!(pace.ready(ms(2750)));
+    }
 }
