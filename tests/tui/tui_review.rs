@@ -306,7 +306,7 @@ fn a_veto_that_takes_its_entity_away_shows_the_catalog_of_the_store_after_it() {
     let (fresh, report) = app.model.store.clone().unwrap().refreshed(&[gone]);
     let other = folio::store::read::tree::TreeFilter { query: "nothing matches this".into(), ..Default::default() };
     let stale = folio::store::read::tree::build(&fresh, &other);
-    let built = folio::app::store::jobs::BuiltTree { filter: other, tree: stale };
+    let built = folio::app::tree::built::BuiltTree { filter: other, tree: stale };
     app.handle(Event::Refreshed(Box::new(fresh), report, Vec::new(), Some(Box::new(built))));
     app.settle(std::time::Duration::from_secs(10));
     let shown = catalog_ids(&app);

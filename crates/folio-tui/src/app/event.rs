@@ -44,12 +44,12 @@ pub enum Event {
     CacheChecked(Vec<PathBuf>, std::time::SystemTime),
     /// A refreshed copy of the store, with what changed and the digest of each file it found
     /// changed (to tell folio's own writes from outside ones).
-    /// The store's catalog tree comes along when the job found it changed (`jobs::tree_beside`).
+    /// The store's catalog tree comes along when the job found it changed (`tree::built::beside`).
     Refreshed(
         Box<Store>,
         RefreshReport,
         Vec<super::platform::own_writes::Fingerprint>,
-        Option<Box<super::store::jobs::BuiltTree>>,
+        Option<Box<super::tree::built::BuiltTree>>,
     ),
     /// The body of the entity at `path` was read and parsed.
     BodyRead {

@@ -173,7 +173,7 @@ pub struct Applied {
     /// The store as the plan's writes and catalogs left it, when the plan derived writes from
     /// it (a verdict's ledger lines): a caller that shows the store next starts from it rather
     /// than deriving it a second time (`Overlaid::refreshed`).
-    pub overlaid: Option<std::sync::Arc<super::overlay::Overlaid>>,
+    pub overlaid: Option<std::sync::Arc<super::overlaid::Overlaid>>,
 }
 
 impl Applied {

@@ -12,6 +12,7 @@ pub mod file_storage;
 pub mod fs_ops;
 pub mod journal;
 pub mod log_swap;
+pub mod overlaid;
 pub mod overlay;
 pub mod preview;
 pub mod repoint;

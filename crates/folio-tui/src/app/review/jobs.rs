@@ -244,7 +244,7 @@ pub struct Written {
     pub message: String,
     /// The files written, with the digest of their bytes now (folio's own writes).
     pub own: Vec<crate::app::platform::own_writes::Fingerprint>,
-    pub tree: Option<Box<crate::app::store::jobs::BuiltTree>>,
+    pub tree: Option<Box<crate::app::tree::built::BuiltTree>>,
 }
 
 pub enum Outcome {
@@ -437,7 +437,7 @@ fn reloaded(store: &Store, applied: &Applied, message: String, filter: &TreeFilt
         }
     }
     let own = crate::app::platform::own_writes::fingerprints(&store.root, &touched);
-    let tree = crate::app::store::jobs::tree_beside(store, &fresh, filter);
+    let tree = crate::app::tree::built::beside(store, &fresh, filter);
     Box::new(Written { store: Box::new(fresh), report, message, own, tree })
 }
 

@@ -11,7 +11,7 @@ use folio_core::store::Store;
 use folio_core::store::keep::cache::{self, Cache, Miss};
 use folio_core::store::read::detect;
 use folio_core::store::read::load::LoadProgress;
-use folio_core::store::read::tree::{self, Group, TreeFilter};
+use folio_core::store::read::tree::TreeFilter;
 
 /// Load the store, from the persistent cache when allowed and usable: then the cached store
 /// is posted at once and its files, if it has any, are checked afterwards (a stat walk), the
@@ -146,20 +146,6 @@ pub fn refresh(store: &Store, paths: &[PathBuf], filter: &TreeFilter) -> Event {
     let (fresh, report) = store.refreshed(paths);
     let found: Vec<String> = report.changed.iter().chain(&report.added).chain(&report.removed).cloned().collect();
     let found = crate::app::platform::own_writes::fingerprints(&fresh.root, &found);
-    let tree = tree_beside(store, &fresh, filter);
+    let tree = crate::app::tree::built::beside(store, &fresh, filter);
     Event::Refreshed(Box::new(fresh), report, found, tree)
-}
-
-/// A catalog tree built off the UI thread, and the filter it was built for.
-pub struct BuiltTree {
-    pub filter: TreeFilter,
-    pub tree: Group,
-}
-
-/// The tree of `fresh` for `filter` when what the catalog shows changed from `old`: built by the
-/// job that made `fresh`, since a large store's takes a tenth of a second (docs/benchmarks.md,
-/// "Fifteenth session"), which on the UI thread held the frame after every veto.
-pub fn tree_beside(old: &Store, fresh: &Store, filter: &TreeFilter) -> Option<Box<BuiltTree>> {
-    let changed = !tree::unchanged(old, fresh);
-    changed.then(|| Box::new(BuiltTree { filter: filter.clone(), tree: tree::build(fresh, filter) }))
 }

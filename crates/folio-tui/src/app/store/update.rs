@@ -91,7 +91,7 @@ pub fn refreshed(
     store: Box<Store>,
     report: RefreshReport,
     found: &[crate::app::platform::own_writes::Fingerprint],
-    built: Option<Box<super::jobs::BuiltTree>>,
+    built: Option<Box<crate::app::tree::built::BuiltTree>>,
 ) -> Vec<Job> {
     model.refreshing = false;
     let keep = selection_key(model);
