@@ -133,9 +133,11 @@ pub fn show_tree(model: &mut Model, tree: Group, keep: Option<String>) {
     flatten(&model.tree, "", 0, &model.collapsed, &mut rows);
     model.rows = rows;
     if let Some(keep) = keep {
+        // Compared without a string per row (100k rows at a large store).
+        let (group, entity) = (keep.strip_prefix("group:"), keep.strip_prefix("entity:"));
         let found = model.rows.iter().position(|r| match r {
-            Row::Group { key, .. } => keep == format!("group:{key}"),
-            Row::Entity { idx, .. } => keep == format!("entity:{}", store.entity(*idx).id),
+            Row::Group { key, .. } => group == Some(key.as_str()),
+            Row::Entity { idx, .. } => entity == Some(store.entity(*idx).id.as_str()),
         });
         if let Some(i) = found {
             model.cursor = i;
@@ -179,7 +181,9 @@ pub fn set_group_open(model: &mut Model, open: bool) {
             } else {
                 model.collapsed.insert(key);
             }
-            rebuild(model, keep);
+            // Which rows show changed, not the tree: flattened again, not built again.
+            let tree = std::mem::take(&mut model.tree);
+            show_tree(model, tree, keep);
         }
         Some(Row::Entity { depth, .. }) if !open => move_to_parent(model, depth),
         _ => {}
