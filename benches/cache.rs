@@ -190,10 +190,13 @@ fn live_reload(root: &Path, row: &mut impl FnMut(&str, String)) {
     );
     // What the UI thread then does with it (catalog rebuild, selection, effects spawned).
     let mut app = ui_on(&root);
-    let (fresh, report) =
-        app.model.store.as_ref().expect("loaded").refreshed(&victims.iter().map(|v| root.join(v)).collect::<Vec<_>>());
+    let old = app.model.store.clone().expect("loaded");
+    let (fresh, report) = old.refreshed(&victims.iter().map(|v| root.join(v)).collect::<Vec<_>>());
+    // The refresh job builds the catalog tree beside the store when it changed.
+    let tree = folio::app::tree::built::beside(&old, &fresh, &app.model.filter);
+    drop(old);
     let t = Instant::now();
-    app.handle(folio::app::event::Event::Refreshed(Box::new(fresh), report, Vec::new()));
+    app.handle(folio::app::event::Event::Refreshed(Box::new(fresh), report, Vec::new(), tree));
     let on_ui = t.elapsed();
     let visible = ready + on_ui;
     row("live reload: UI thread applying the refreshed store", ms(on_ui));

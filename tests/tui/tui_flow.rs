@@ -334,3 +334,37 @@ fn enter_right_after_typing_opens_the_result_of_the_query_as_typed() {
     let id = open_id(&app);
     assert!(id.contains("revenue"), "opened {id:?}, not a result of `revenue`");
 }
+
+/// Typing a filter builds its tree in the background, one build at a time: a key pressed
+/// while one is under way waits for it; a tree built for a filter since changed is not shown,
+/// and the next build is for the filter as it is then.
+#[test]
+fn the_filters_tree_is_built_in_the_background_one_build_at_a_time() {
+    use folio::app::jobs::Job;
+    use folio::app::tree::built::BuiltTree;
+    use folio::app::tree::update::{built_tree, refilter};
+    use folio::store::read::tree::{TreeFilter, build};
+
+    let mut app = app_on(&corpus("okf-v0.2/acme_retail"), "dark", (100, 30));
+    let store = app.model.store.clone().unwrap();
+    let all = app.model.rows.len();
+    let model = &mut app.model;
+    model.filter.query = "m".into();
+    model.refilter = true;
+    let jobs = refilter(model);
+    assert!(matches!(jobs.as_slice(), [Job::BuildTree(_, f)] if f.query == "m"), "one build for `m`");
+    assert_eq!(model.rows.len(), all, "the last tree is shown meanwhile");
+    model.filter.query = "margin".into();
+    model.refilter = true;
+    assert!(refilter(model).is_empty(), "no second build while one is under way");
+    // The build for `m` arrives: not shown (the filter is `margin` now); `margin`'s follows.
+    let m = TreeFilter { query: "m".into(), ..TreeFilter::default() };
+    let jobs = built_tree(model, &store, BuiltTree { tree: build(&store, &m), filter: m });
+    assert_eq!(model.rows.len(), all, "a tree for a filter since changed is not shown");
+    assert!(matches!(jobs.as_slice(), [Job::BuildTree(_, f)] if f.query == "margin"), "then one for `margin`");
+    let margin = TreeFilter { query: "margin".into(), ..TreeFilter::default() };
+    let jobs = built_tree(model, &store, BuiltTree { tree: build(&store, &margin), filter: margin });
+    assert!(jobs.is_empty());
+    let shown = model.rows.iter().filter(|r| matches!(r, Row::Entity { .. })).count();
+    assert_eq!(shown, 4, "the tree for `margin` is shown");
+}

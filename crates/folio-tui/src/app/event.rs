@@ -51,6 +51,8 @@ pub enum Event {
         Vec<super::platform::own_writes::Fingerprint>,
         Option<Box<super::tree::built::BuiltTree>>,
     ),
+    /// The catalog tree asked for by a filter or sort (`Job::BuildTree`), of that store.
+    TreeBuilt(std::sync::Arc<Store>, Box<super::tree::built::BuiltTree>),
     /// The body of the entity at `path` was read and parsed.
     BodyRead {
         path: String,
@@ -110,6 +112,7 @@ impl Event {
             Event::FilesChanged(_) => "files-changed",
             Event::CacheChecked(..) => "cache-checked",
             Event::Refreshed(..) => "refreshed",
+            Event::TreeBuilt(..) => "tree-built",
             Event::BodyRead { .. } => "body-read",
             Event::Highlighted => "highlighted",
             Event::Copied(_) => "copied",

@@ -33,6 +33,8 @@ pub enum Job {
     Discard(Arc<Store>),
     /// Start watching the loaded store's root.
     Watch(PathBuf),
+    /// Build the catalog tree for a filter or sort (a large store's takes longer than a frame).
+    BuildTree(Arc<Store>, folio_core::store::read::tree::TreeFilter),
     /// Re-read changed paths into a copy of the store; the catalog's filter, for its tree
     /// (built beside the store).
     Refresh(Arc<Store>, Vec<PathBuf>, folio_core::store::read::tree::TreeFilter),
@@ -257,6 +259,10 @@ fn background(job: Job, source: &Source) -> Option<Event> {
             None
         }
         Job::Refresh(store, paths, filter) => Some(store::jobs::refresh(&store, &paths, &filter)),
+        Job::BuildTree(store, filter) => {
+            let tree = folio_core::store::read::tree::build(&store, &filter);
+            Some(Event::TreeBuilt(store, Box::new(crate::app::tree::built::BuiltTree { filter, tree })))
+        }
         Job::ReadBody { rel, abs, start, end, limit, embeds, memory } => {
             let body = reader::jobs::read(&rel, &abs, (start, end), limit, &embeds, memory.as_deref());
             Some(Event::BodyRead { body, path: rel })

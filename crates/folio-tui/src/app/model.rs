@@ -195,6 +195,10 @@ pub struct Model {
     pub filter: TreeFilter,
     /// Typing goes into the filter.
     pub filtering: bool,
+    /// The tree for a new filter or sort is being built in the background (`Job::BuildTree`);
+    /// `refilter`: the filter changed again since it started, so another is to follow.
+    pub tree_building: bool,
+    pub refilter: bool,
     pub focus: Pane,
     pub preview: Option<Preview>,
     /// Entity ids visited before / after the open one.
@@ -295,6 +299,8 @@ impl Model {
             catalog_scroll: 0,
             filter: TreeFilter::default(),
             filtering: false,
+            tree_building: false,
+            refilter: false,
             focus: Pane::Tree,
             preview: None,
             back: Vec::new(),

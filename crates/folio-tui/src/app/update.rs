@@ -44,7 +44,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Job> {
             if !review::paste(model, &text) {
                 text_input::paste(model, &text);
             }
-            Vec::new()
+            tree::refilter(model)
         }
         Event::Loaded(Ok(loaded)) => store_events::loaded(model, *loaded),
         Event::Loaded(Err(e)) => store_events::load_failed(model, e),
@@ -57,6 +57,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Job> {
             jobs.extend(history::reread(model));
             jobs
         }
+        Event::TreeBuilt(store, built) => tree::built_tree(model, &store, *built),
         Event::BodyRead { path, body } => {
             if let Some(p) = model.preview.as_mut().filter(|p| p.path == path) {
                 p.body = Some(body);
@@ -111,7 +112,7 @@ fn key(model: &mut Model, k: KeyEvent) -> Vec<Job> {
         return jobs;
     }
     if text_input::intercept_key(model, &k) {
-        return Vec::new();
+        return tree::refilter(model);
     }
     model.pending_keys.push(Key::from_event(&k));
     let contexts = model.contexts();

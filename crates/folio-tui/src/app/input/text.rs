@@ -4,7 +4,6 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::app::model::{Model, Overlay};
 use crate::app::recall::update as recall;
-use crate::app::tree::update::{rebuild, selection_key};
 
 /// Keys typed as text: into the top overlay's query (not a dialog's) or the catalog filter,
 /// unless a sequence is under way or a modifier is held; Enter or Esc ends the filter. False:
@@ -26,7 +25,7 @@ pub fn intercept_key(model: &mut Model, k: &KeyEvent) -> bool {
             model.filtering = false;
             if k.code == KeyCode::Esc {
                 model.filter.query.clear();
-                rebuild(model, selection_key(model));
+                model.refilter = true;
             }
         }
         _ => return false,
@@ -59,7 +58,7 @@ pub fn type_char(model: &mut Model, c: char) {
         Some(Overlay::Reason { text, .. }) => text.push(c),
         None if model.filtering => {
             model.filter.query.push(c);
-            rebuild(model, selection_key(model));
+            model.refilter = true;
         }
         None => {}
     }
@@ -80,7 +79,7 @@ pub fn erase_char(model: &mut Model) {
         }
         None if model.filtering => {
             model.filter.query.pop();
-            rebuild(model, selection_key(model));
+            model.refilter = true;
         }
         None => {}
     }

@@ -8,6 +8,7 @@ use crate::app::jobs::Job;
 use crate::app::layout;
 use crate::app::model::{Message, Model, Pane, Row};
 use crate::app::reader::update::{open_entity, scroll_preview_to};
+use crate::app::tree::built::BuiltTree;
 use folio_core::store::read::tree::{self, Group};
 
 /// The catalog's actions: moving its cursor (or, from the preview, scrolling it), opening and
@@ -31,12 +32,14 @@ pub fn handle(model: &mut Model, a: Action) -> Option<Vec<Job>> {
         }
         Action::ClearFilter => {
             model.filter.query.clear();
-            rebuild(model, selection_key(model));
+            model.refilter = true;
+            return Some(refilter(model));
         }
         Action::CycleSort => {
             model.filter.sort = model.filter.sort.next();
-            rebuild(model, selection_key(model));
             model.message = Some(Message { text: format!("sorted by {}", model.filter.sort.name()), warn: false });
+            model.refilter = true;
+            return Some(refilter(model));
         }
         _ => return None,
     }
@@ -116,6 +119,31 @@ pub fn selection_key(model: &Model) -> Option<String> {
         Row::Group { key, .. } => Some(format!("group:{key}")),
         Row::Entity { idx, .. } => Some(format!("entity:{}", store.entity(*idx).id)),
     }
+}
+
+/// The tree for the filter and sort as they are now, when they changed (`model.refilter`):
+/// built in the background, one build at a time (`tree_building`), since a large store's
+/// takes longer than a frame; the rows shown meanwhile are the last tree's.
+pub fn refilter(model: &mut Model) -> Vec<Job> {
+    let Some(store) = model.store.clone() else { return Vec::new() };
+    if !model.refilter || model.tree_building {
+        return Vec::new();
+    }
+    model.refilter = false;
+    model.tree_building = true;
+    vec![Job::BuildTree(store, model.filter.clone())]
+}
+
+/// A tree built for a filter or sort: shown when it is of the store and the filter shown
+/// now; then the next one when the filter changed meanwhile.
+pub fn built_tree(model: &mut Model, store: &std::sync::Arc<folio_core::store::Store>, built: BuiltTree) -> Vec<Job> {
+    model.tree_building = false;
+    let current = model.store.as_ref().is_some_and(|s| std::sync::Arc::ptr_eq(s, store));
+    if current && built.filter == model.filter {
+        let keep = selection_key(model);
+        show_tree(model, built.tree, keep);
+    }
+    refilter(model)
 }
 
 /// Rebuild the tree and visible rows, keeping the cursor on `keep` when it is still there.
