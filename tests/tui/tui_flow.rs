@@ -362,6 +362,10 @@ fn the_filters_tree_is_built_in_the_background_one_build_at_a_time() {
     let jobs = built_tree(model, &store, BuiltTree { tree: build(&store, &m), filter: m });
     assert_eq!(model.rows.len(), all, "a tree for a filter since changed is not shown");
     assert!(matches!(jobs.as_slice(), [Job::BuildTree(_, f)] if f.query == "margin"), "then one for `margin`");
+    // A refresh that re-read only bodies lands meanwhile (another store, the same tree): the
+    // build for `margin`, made of the store before it, is still the one to show.
+    let (reread, _) = store.refreshed(&[store.abs_path(&store.entities[0].path)]);
+    model.store = Some(std::sync::Arc::new(reread));
     let margin = TreeFilter { query: "margin".into(), ..TreeFilter::default() };
     let jobs = built_tree(model, &store, BuiltTree { tree: build(&store, &margin), filter: margin });
     assert!(jobs.is_empty());

@@ -134,11 +134,13 @@ pub fn refilter(model: &mut Model) -> Vec<Job> {
     vec![Job::BuildTree(store, model.filter.clone())]
 }
 
-/// A tree built for a filter or sort: shown when it is of the store and the filter shown
-/// now; then the next one when the filter changed meanwhile.
+/// A tree built for a filter or sort: shown when it is of the filter shown now and of the
+/// store shown now (or one whose tree is the same: a refresh meanwhile that only re-read
+/// bodies keeps the tree it found, which was the last filter's); then the next one when the
+/// filter changed meanwhile. A refresh that changed the tree built it for the filter then.
 pub fn built_tree(model: &mut Model, store: &std::sync::Arc<folio_core::store::Store>, built: BuiltTree) -> Vec<Job> {
     model.tree_building = false;
-    let current = model.store.as_ref().is_some_and(|s| std::sync::Arc::ptr_eq(s, store));
+    let current = model.store.as_ref().is_some_and(|s| std::sync::Arc::ptr_eq(s, store) || tree::unchanged(store, s));
     if current && built.filter == model.filter {
         let keep = selection_key(model);
         show_tree(model, built.tree, keep);
