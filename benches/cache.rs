@@ -193,7 +193,7 @@ fn live_reload(root: &Path, row: &mut impl FnMut(&str, String)) {
     let old = app.model.store.clone().expect("loaded");
     let (fresh, report) = old.refreshed(&victims.iter().map(|v| root.join(v)).collect::<Vec<_>>());
     // The refresh job builds the catalog tree beside the store when it changed.
-    let tree = folio::app::tree::built::beside(&old, &fresh, &app.model.filter);
+    let tree = folio::app::tree::built::beside(&old, &fresh, &folio::app::tree::built::catalog(&app.model));
     drop(old);
     let t = Instant::now();
     app.handle(folio::app::event::Event::Refreshed(Box::new(fresh), report, Vec::new(), tree));

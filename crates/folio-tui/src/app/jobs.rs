@@ -37,7 +37,7 @@ pub enum Job {
     BuildTree(Arc<Store>, folio_core::store::read::tree::TreeFilter),
     /// Re-read changed paths into a copy of the store; the catalog's filter, for its tree
     /// (built beside the store).
-    Refresh(Arc<Store>, Vec<PathBuf>, folio_core::store::read::tree::TreeFilter),
+    Refresh(Arc<Store>, Vec<PathBuf>, crate::app::tree::built::Catalog),
     /// Read and parse an entity's body (`span` within the file, after `body_start`).
     ReadBody {
         rel: String,

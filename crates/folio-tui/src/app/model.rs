@@ -187,6 +187,8 @@ pub struct Model {
     /// The stores to choose from when the folder holds several (`--bundle` was not given).
     pub store_choice: Option<StoreChoice>,
     pub tree: Group,
+    /// The filter `tree` was built for (the filter may have changed since: `tree_building`).
+    pub tree_filter: TreeFilter,
     pub rows: Vec<Row>,
     /// Group keys (`a/b`) the person collapsed; new groups start open.
     pub collapsed: HashSet<String>,
@@ -293,6 +295,7 @@ impl Model {
             load_error: None,
             store_choice: None,
             tree: Group::default(),
+            tree_filter: TreeFilter::default(),
             rows: Vec::new(),
             collapsed: HashSet::new(),
             cursor: 0,

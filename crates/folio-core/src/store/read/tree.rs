@@ -93,18 +93,21 @@ pub fn matches(e: &Entity, query: &str) -> bool {
 /// the catalog keeps its tree: rebuilding it would be most of the UI thread's work for the
 /// reload (docs/benchmarks.md, "Live reload figures").
 pub fn unchanged(old: &Store, new: &Store) -> bool {
-    fn alike(a: &Entity, b: &Entity) -> bool {
-        a.path == b.path
-            && a.id == b.id
-            && a.title == b.title
-            && a.kind == b.kind
-            && a.status == b.status
-            && a.tags == b.tags
-            && a.updated == b.updated
-    }
     old.kind() == new.kind()
         && old.entities.len() == new.entities.len()
         && old.entities.iter().zip(&new.entities).all(|(a, b)| Arc::ptr_eq(a, b) || alike(a, b))
+}
+
+/// Whether the tree reads `a` and `b` alike: every field `group_path`, `matches` and the sort
+/// keys read.
+fn alike(a: &Entity, b: &Entity) -> bool {
+    a.path == b.path
+        && a.id == b.id
+        && a.title == b.title
+        && a.kind == b.kind
+        && a.status == b.status
+        && a.tags == b.tags
+        && a.updated == b.updated
 }
 
 /// Build the tree of every entity passing the filter.
@@ -148,6 +151,93 @@ pub fn build_from(kind: DialectKind, entities: &[Arc<Entity>], filter: &TreeFilt
         Group { label: label.to_string(), groups, entities: ids }
     }
     finish("", root, entities, filter.sort)
+}
+
+/// The tree `build(new, filter)` gives, derived from `shown` (the tree `build(old, filter)`
+/// gave) when few entities changed between `old` and `new` (both sorted by path and line):
+/// the entities alike in both keep their places, renumbered; those removed or changed leave;
+/// those changed or added are placed as `build` places them. None when too many changed (a
+/// build is then as quick). A large store's build takes a tenth of a second (docs/benchmarks.md,
+/// "Fifteenth session"); this costs the change and one pass over the tree.
+pub fn rederived(
+    kind: DialectKind,
+    old: &[Arc<Entity>],
+    shown: &Group,
+    new: &[Arc<Entity>],
+    filter: &TreeFilter,
+) -> Option<Group> {
+    fn at(e: &Entity) -> (&str, u32) {
+        (e.path.as_str(), e.line)
+    }
+    // Old index → new index for the entities alike in both; the new ones to place.
+    let mut moved: Vec<Option<EntityIdx>> = vec![None; old.len()];
+    let mut placed: Vec<EntityIdx> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        match (old.get(i), new.get(j)) {
+            (Some(a), Some(b)) if at(a) == at(b) => {
+                if Arc::ptr_eq(a, b) || alike(a, b) {
+                    moved[i] = Some(j as EntityIdx);
+                } else {
+                    placed.push(j as EntityIdx);
+                }
+                (i, j) = (i + 1, j + 1);
+            }
+            (Some(a), Some(b)) if at(a) < at(b) => i += 1,
+            (Some(_), None) => i += 1,
+            (_, Some(_)) => {
+                placed.push(j as EntityIdx);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+        if placed.len() > MAX_PLACED {
+            return None;
+        }
+    }
+    let mut tree = renumbered(shown, &moved);
+    let everything = filter.query.trim().is_empty();
+    for idx in placed {
+        let e = &new[idx as usize];
+        if !everything && !matches(e, &filter.query) {
+            continue;
+        }
+        let mut group = &mut tree;
+        for label in group_path(kind, e) {
+            let found = group.groups.binary_search_by(|g| g.label.as_str().cmp(label));
+            let k = found.unwrap_or_else(|k| {
+                group.groups.insert(k, Group { label: label.to_string(), ..Group::default() });
+                k
+            });
+            group = &mut group.groups[k];
+        }
+        let before = |&other: &EntityIdx| order(filter.sort, &new[other as usize], other, e, idx).is_lt();
+        let k = group.entities.partition_point(before);
+        group.entities.insert(k, idx);
+    }
+    Some(tree)
+}
+
+/// Changed entities past which `rederived` leaves it to a build.
+const MAX_PLACED: usize = 2_000;
+
+/// `shown` with each entity renumbered by `moved` (None: it leaves) and the groups left empty
+/// dropped, as a build leaves none.
+fn renumbered(shown: &Group, moved: &[Option<EntityIdx>]) -> Group {
+    let groups = shown.groups.iter().map(|g| renumbered(g, moved)).filter(|g| g.count() > 0).collect();
+    let entities = shown.entities.iter().filter_map(|&i| moved.get(i as usize).copied().flatten()).collect();
+    Group { label: shown.label.clone(), groups, entities }
+}
+
+/// The order `build` gives two entities of one group (its sorts are stable over the
+/// entities' order, so equal keys keep their indices' order).
+fn order(sort: SortKey, a: &Entity, ai: EntityIdx, b: &Entity, bi: EntityIdx) -> std::cmp::Ordering {
+    let by_key = match sort {
+        SortKey::Title => (a.title.to_lowercase(), &a.id).cmp(&(b.title.to_lowercase(), &b.id)),
+        SortKey::Id => a.id.cmp(&b.id),
+        SortKey::Updated => b.updated.is_some().cmp(&a.updated.is_some()).then(b.updated.cmp(&a.updated)),
+    };
+    by_key.then(ai.cmp(&bi))
 }
 
 #[cfg(test)]
@@ -196,6 +286,75 @@ mod tests {
         assert_eq!(decision.label, "decision");
         let mats: Vec<_> = decision.groups.iter().map(|g| g.label.as_str()).collect();
         assert_eq!(mats, vec!["confirmed", "draft"]);
+    }
+
+    /// Random stores changed at random (entities removed, added, retitled, re-kinded, their
+    /// status or date changed, bodies re-read), under every sort and a few filters: the tree
+    /// derived from the one shown is the one a build gives.
+    #[test]
+    fn a_tree_derived_from_the_one_shown_is_the_one_built() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let words = ["alpha", "beta", "Gamma", "delta", "Beta"];
+        let kinds = [None, Some("decision"), Some("fact"), Some("skill")];
+        let statuses = [None, Some("draft"), Some("confirmed"), Some("candidate")];
+        let random_entity = |next: &mut dyn FnMut(usize) -> usize, path: String, line: u32| {
+            let mut e = entity(&path, kinds[next(4)], statuses[next(4)], words[next(5)]);
+            let e_mut = Arc::make_mut(&mut e);
+            e_mut.line = line;
+            e_mut.updated = [None, Some("2026-01-02".into()), Some("2026-03-04".into())][next(3)].clone();
+            e_mut.tags = if next(3) == 0 { vec!["billing".into()] } else { Vec::new() };
+            e
+        };
+        let sorted = |mut es: Vec<Arc<Entity>>| {
+            es.sort_by(|a, b| a.path.cmp(&b.path).then(a.line.cmp(&b.line)));
+            es
+        };
+        let filters = ["", "beta", "kind:fact", "tag:bill", "status:draft alpha"];
+        for kind in [crate::store::dialect::okf::KIND, crate::store::dialect::opendray::KIND] {
+            for round in 0..60 {
+                let n = 1 + next(60);
+                let old = sorted(
+                    (0..n)
+                        .map(|k| {
+                            let dir = ["a", "b/c", "b", "d"][next(4)];
+                            let line = 1 + next(2) as u32;
+                            random_entity(&mut next, format!("{dir}/n{k}.md"), line)
+                        })
+                        .collect(),
+                );
+                let mut new: Vec<Arc<Entity>> = Vec::new();
+                for e in &old {
+                    match next(8) {
+                        0 => {}
+                        1 => new.push(random_entity(&mut next, e.path.clone(), e.line)),
+                        2 => {
+                            let mut c = Arc::new((**e).clone());
+                            Arc::make_mut(&mut c).body_start += 1;
+                            new.push(c);
+                        }
+                        _ => new.push(Arc::clone(e)),
+                    }
+                }
+                for k in 0..next(4) {
+                    new.push(random_entity(&mut next, format!("b/z{round}-{k}.md"), 1));
+                }
+                let new = sorted(new);
+                for sort in [SortKey::Title, SortKey::Id, SortKey::Updated] {
+                    for q in filters {
+                        let filter = TreeFilter { query: q.into(), sort };
+                        let shown = build_from(kind, &old, &filter);
+                        let derived = rederived(kind, &old, &shown, &new, &filter).expect("few changed");
+                        assert_eq!(derived, build_from(kind, &new, &filter), "round {round} {kind} {filter:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -3,12 +3,12 @@
 //! Each job answers with one `Outcome`, which `review::update::outcome` folds into the model.
 use std::sync::Arc;
 
+use crate::app::tree::built::Catalog;
 use folio_core::store::keep::refresh::RefreshReport;
 use folio_core::store::lint::near_duplicate;
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::read::body_text;
 use folio_core::store::read::frontmatter;
-use folio_core::store::read::tree::TreeFilter;
 use folio_core::store::review::{self, Plan, QueueItem, ReviewError, Reviewer, Verdict, diff};
 use folio_core::store::write::changeset::{Applied, Changeset, WriteError, WriteOptions};
 use folio_core::store::{Store, model::digest, write::audit, write::undo};
@@ -123,11 +123,11 @@ pub enum ReviewJob {
         body: Option<String>,
         by: String,
     },
-    /// `filter`: the catalog's, for the tree of the store after the write (`Written::tree`).
+    /// `filter`: the catalog's, for its tree of the store after the write (`Written::tree`).
     Apply {
         store: Arc<Store>,
         plan: Box<Plan>,
-        filter: TreeFilter,
+        filter: Catalog,
     },
     OpenEditor {
         store: Arc<Store>,
@@ -145,7 +145,7 @@ pub enum ReviewJob {
         seed: Box<EditSeed>,
         entity_text: String,
         by: String,
-        filter: TreeFilter,
+        filter: Catalog,
     },
     /// "Edit, then approve": the edit and the approval planned as one change (nothing written).
     EditApprove {
@@ -170,7 +170,7 @@ pub enum ReviewJob {
         by: String,
         /// When it is logged: the time its dialog showed.
         at: time::OffsetDateTime,
-        filter: TreeFilter,
+        filter: Catalog,
     },
 }
 
@@ -421,7 +421,7 @@ pub fn run(job: ReviewJob) -> Outcome {
 
 /// The store after a write, refreshed on the files it touched (its catalogs and log too), and
 /// its catalog tree for `filter` when that changed.
-fn reloaded(store: &Store, applied: &Applied, message: String, filter: &TreeFilter) -> Box<Written> {
+fn reloaded(store: &Store, applied: &Applied, message: String, filter: &Catalog) -> Box<Written> {
     let files = &applied.files;
     let mut touched: Vec<String> = files.iter().chain(&applied.catalogs).cloned().collect();
     touched.extend((!applied.log.is_empty()).then(|| applied.log.clone()));
@@ -567,7 +567,7 @@ fn save(
     seed: &EditSeed,
     entity_text: &str,
     by: &str,
-    filter: &TreeFilter,
+    filter: &Catalog,
 ) -> Result<Box<Written>, Failure> {
     let new_file = seed.file_with(entity_text);
     if new_file == seed.file_text {

@@ -11,7 +11,6 @@ use folio_core::store::Store;
 use folio_core::store::keep::cache::{self, Cache, Miss};
 use folio_core::store::read::detect;
 use folio_core::store::read::load::LoadProgress;
-use folio_core::store::read::tree::TreeFilter;
 
 /// Load the store, from the persistent cache when allowed and usable: then the cached store
 /// is posted at once and its files, if it has any, are checked afterwards (a stat walk), the
@@ -142,7 +141,7 @@ pub fn save_cache(store: &Store, as_of: Option<std::time::SystemTime>, source: &
 
 /// Re-read the changed paths into a copy of the store, with the digests of what it found changed
 /// (folio's own writes among them are told apart) and its tree for `filter` when that changed.
-pub fn refresh(store: &Store, paths: &[PathBuf], filter: &TreeFilter) -> Event {
+pub fn refresh(store: &Store, paths: &[PathBuf], filter: &crate::app::tree::built::Catalog) -> Event {
     let (fresh, report) = store.refreshed(paths);
     let found: Vec<String> = report.changed.iter().chain(&report.added).chain(&report.removed).cloned().collect();
     let found = crate::app::platform::own_writes::fingerprints(&fresh.root, &found);

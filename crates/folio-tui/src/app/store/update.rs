@@ -33,7 +33,7 @@ pub fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Job> {
     model.lint_changes.clear();
     // The tree came built for the default filter; one typed while loading needs another.
     if model.filter == tree::TreeFilter::default() {
-        show_tree(model, tree, None);
+        show_tree(model, tree, tree::TreeFilter::default(), None);
     } else {
         rebuild(model, None);
     }
@@ -103,7 +103,7 @@ pub fn refreshed(
     // Built beside the store by the job for the filter then shown, when it is still the one.
     if !old.as_ref().zip(model.store.as_ref()).is_some_and(|(old, new)| tree::unchanged(old, new)) {
         match built {
-            Some(b) if b.filter == model.filter => show_tree(model, b.tree, keep),
+            Some(b) if b.filter == model.filter => show_tree(model, b.tree, b.filter, keep),
             _ => rebuild(model, keep),
         }
     }
@@ -153,7 +153,8 @@ pub fn start_refresh(model: &mut Model) -> Vec<Job> {
     match &model.store {
         Some(store) if !model.refreshing && !model.queued_changes.is_empty() => {
             model.refreshing = true;
-            vec![Job::Refresh(store.clone(), std::mem::take(&mut model.queued_changes), model.filter.clone())]
+            let catalog = crate::app::tree::built::catalog(model);
+            vec![Job::Refresh(store.clone(), std::mem::take(&mut model.queued_changes), catalog)]
         }
         _ => Vec::new(),
     }

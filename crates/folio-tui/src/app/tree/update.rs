@@ -9,7 +9,7 @@ use crate::app::layout;
 use crate::app::model::{Message, Model, Pane, Row};
 use crate::app::reader::update::{open_entity, scroll_preview_to};
 use crate::app::tree::built::BuiltTree;
-use folio_core::store::read::tree::{self, Group};
+use folio_core::store::read::tree::{self, Group, TreeFilter};
 
 /// The catalog's actions: moving its cursor (or, from the preview, scrolling it), opening and
 /// folding groups, the filter and the sort. They work from every pane whose own keys did not
@@ -143,7 +143,7 @@ pub fn built_tree(model: &mut Model, store: &std::sync::Arc<folio_core::store::S
     let current = model.store.as_ref().is_some_and(|s| std::sync::Arc::ptr_eq(s, store) || tree::unchanged(store, s));
     if current && built.filter == model.filter {
         let keep = selection_key(model);
-        show_tree(model, built.tree, keep);
+        show_tree(model, built.tree, built.filter, keep);
     }
     refilter(model)
 }
@@ -152,13 +152,14 @@ pub fn built_tree(model: &mut Model, store: &std::sync::Arc<folio_core::store::S
 pub fn rebuild(model: &mut Model, keep: Option<String>) {
     let Some(store) = model.store.as_ref() else { return };
     let tree = tree::build(store, &model.filter);
-    show_tree(model, tree, keep);
+    show_tree(model, tree, model.filter.clone(), keep);
 }
 
 /// Show `tree` in the catalog, keeping the selection on `keep` when it is still there.
-pub fn show_tree(model: &mut Model, tree: Group, keep: Option<String>) {
+pub fn show_tree(model: &mut Model, tree: Group, built_for: TreeFilter, keep: Option<String>) {
     let Some(store) = model.store.clone() else { return };
     model.tree = tree;
+    model.tree_filter = built_for;
     let mut rows = Vec::new();
     flatten(&model.tree, "", 0, &model.collapsed, &mut rows);
     model.rows = rows;
@@ -213,7 +214,7 @@ pub fn set_group_open(model: &mut Model, open: bool) {
             }
             // Which rows show changed, not the tree: flattened again, not built again.
             let tree = std::mem::take(&mut model.tree);
-            show_tree(model, tree, keep);
+            show_tree(model, tree, model.tree_filter.clone(), keep);
         }
         Some(Row::Entity { depth, .. }) if !open => move_to_parent(model, depth),
         _ => {}

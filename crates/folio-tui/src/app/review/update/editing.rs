@@ -61,7 +61,7 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
             }
             match ed.entity_text() {
                 Ok(entity_text) => {
-                    let filter = model.filter.clone();
+                    let filter = crate::app::tree::built::catalog(model);
                     return vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by, filter }))];
                 }
                 Err(e) => ed.error = Some(e),
@@ -79,7 +79,7 @@ pub(super) fn external_done(
 ) -> Vec<Job> {
     match (result, store(model)) {
         (Ok(Some(entity_text)), Some(store)) => {
-            let (by, filter) = (model.review.actor.clone(), model.filter.clone());
+            let (by, filter) = (model.review.actor.clone(), crate::app::tree::built::catalog(model));
             vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by, filter }))]
         }
         (Ok(None), _) => {
