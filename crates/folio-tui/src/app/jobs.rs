@@ -35,8 +35,8 @@ pub enum Job {
     Watch(PathBuf),
     /// Build the catalog tree for a filter or sort (a large store's takes longer than a frame).
     BuildTree(Arc<Store>, folio_core::store::read::tree::TreeFilter),
-    /// Re-read changed paths into a copy of the store; the catalog's filter, for its tree
-    /// (built beside the store).
+    /// Re-read changed paths into a copy of the store; the catalog shown, for its next tree
+    /// (made beside the store).
     Refresh(Arc<Store>, Vec<PathBuf>, crate::app::tree::built::Catalog),
     /// Read and parse an entity's body (`span` within the file, after `body_start`).
     ReadBody {
@@ -258,7 +258,7 @@ fn background(job: Job, source: &Source) -> Option<Event> {
             drop(store);
             None
         }
-        Job::Refresh(store, paths, filter) => Some(store::jobs::refresh(&store, &paths, &filter)),
+        Job::Refresh(store, paths, catalog) => Some(store::jobs::refresh(&store, &paths, &catalog)),
         Job::BuildTree(store, filter) => {
             let tree = folio_core::store::read::tree::build(&store, &filter);
             Some(Event::TreeBuilt(store, Box::new(crate::app::tree::built::BuiltTree { filter, tree })))

@@ -123,11 +123,11 @@ pub enum ReviewJob {
         body: Option<String>,
         by: String,
     },
-    /// `filter`: the catalog's, for its tree of the store after the write (`Written::tree`).
+    /// `catalog`: the filter and tree shown, for the tree of the store after the write (`Written::tree`).
     Apply {
         store: Arc<Store>,
         plan: Box<Plan>,
-        filter: Catalog,
+        catalog: Catalog,
     },
     OpenEditor {
         store: Arc<Store>,
@@ -145,7 +145,7 @@ pub enum ReviewJob {
         seed: Box<EditSeed>,
         entity_text: String,
         by: String,
-        filter: Catalog,
+        catalog: Catalog,
     },
     /// "Edit, then approve": the edit and the approval planned as one change (nothing written).
     EditApprove {
@@ -170,7 +170,7 @@ pub enum ReviewJob {
         by: String,
         /// When it is logged: the time its dialog showed.
         at: time::OffsetDateTime,
-        filter: Catalog,
+        catalog: Catalog,
     },
 }
 
@@ -371,7 +371,7 @@ pub fn run(job: ReviewJob) -> Outcome {
             let plan = review::contradiction::confirm(&store, a, b, &Reviewer::now(&by));
             planned(&store, plan.map_err(|e| e.to_string()))
         }
-        ReviewJob::Apply { store, plan, filter } => {
+        ReviewJob::Apply { store, plan, catalog } => {
             // The status bar names what was decided and what was written where: `approve
             // apis/refunds-v2: approved · wrote apis/refunds-v2.md · logged to log.md`.
             let verb = match plan.decisions.as_slice() {
@@ -384,7 +384,7 @@ pub fn run(job: ReviewJob) -> Outcome {
             let ledger = if decided { " · recorded in the review ledger" } else { "" };
             Outcome::Written(result.map(|applied| {
                 let message = format!("{verb}: {summary} · {}{ledger}", applied.summary());
-                reloaded(&store, &applied, message, &filter)
+                reloaded(&store, &applied, message, &catalog)
             }))
         }
         ReviewJob::OpenEditor { store, idx, then_approve, external } => {
@@ -394,14 +394,14 @@ pub fn run(job: ReviewJob) -> Outcome {
             let seed = merge_seed(&store, from, into).map(Box::new);
             Outcome::EditorReady { seed, then_approve: false, external: false }
         }
-        ReviewJob::Save { store, seed, entity_text, by, filter } => {
-            Outcome::Written(save(&store, &seed, &entity_text, &by, &filter))
+        ReviewJob::Save { store, seed, entity_text, by, catalog } => {
+            Outcome::Written(save(&store, &seed, &entity_text, &by, &catalog))
         }
         ReviewJob::EditApprove { store, seed, edits, by, kind } => {
             planned(&store, super::edit_approve::plan(&store, &seed, &edits, &Reviewer::now(&by), kind))
         }
         ReviewJob::PreviewUndo(store, by) => Outcome::UndoPreview(undo_dialog(&store, &by).map_err(|e| e.to_string())),
-        ReviewJob::Undo { store, by, at, filter } => {
+        ReviewJob::Undo { store, by, at, catalog } => {
             let opts = WriteOptions { at: Some(at), ..Default::default() };
             let result = undo::undo(&store, &by, &opts).map_err(Failure::from);
             Outcome::Written(result.map(|applied| {
@@ -413,15 +413,15 @@ pub fn run(job: ReviewJob) -> Outcome {
                     [] => "nothing".to_string(),
                 };
                 let message = format!("undone · put back {back} as they were · logged to {}", applied.log);
-                reloaded(&store, &applied, message, &filter)
+                reloaded(&store, &applied, message, &catalog)
             }))
         }
     }
 }
 
 /// The store after a write, refreshed on the files it touched (its catalogs and log too), and
-/// its catalog tree for `filter` when that changed.
-fn reloaded(store: &Store, applied: &Applied, message: String, filter: &Catalog) -> Box<Written> {
+/// its catalog tree (for the filter `catalog` shows) when that changed.
+fn reloaded(store: &Store, applied: &Applied, message: String, catalog: &Catalog) -> Box<Written> {
     let files = &applied.files;
     let mut touched: Vec<String> = files.iter().chain(&applied.catalogs).cloned().collect();
     touched.extend((!applied.log.is_empty()).then(|| applied.log.clone()));
@@ -437,7 +437,7 @@ fn reloaded(store: &Store, applied: &Applied, message: String, filter: &Catalog)
         }
     }
     let own = crate::app::platform::own_writes::fingerprints(&store.root, &touched);
-    let tree = crate::app::tree::built::beside(store, &fresh, filter);
+    let tree = crate::app::tree::built::beside(store, &fresh, catalog);
     Box::new(Written { store: Box::new(fresh), report, message, own, tree })
 }
 
@@ -567,7 +567,7 @@ fn save(
     seed: &EditSeed,
     entity_text: &str,
     by: &str,
-    filter: &Catalog,
+    catalog: &Catalog,
 ) -> Result<Box<Written>, Failure> {
     let new_file = seed.file_with(entity_text);
     if new_file == seed.file_text {
@@ -580,7 +580,7 @@ fn save(
     let cs = Changeset::new(event).replace(&seed.path, seed.file_digest.clone(), new_file.into_bytes());
     let applied = store.apply(cs, &WriteOptions::default())?;
     let message = format!("saved {} · {}", seed.path, applied.summary());
-    Ok(reloaded(store, &applied, message, filter))
+    Ok(reloaded(store, &applied, message, catalog))
 }
 
 #[cfg(test)]

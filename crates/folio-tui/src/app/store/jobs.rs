@@ -140,11 +140,12 @@ pub fn save_cache(store: &Store, as_of: Option<std::time::SystemTime>, source: &
 }
 
 /// Re-read the changed paths into a copy of the store, with the digests of what it found changed
-/// (folio's own writes among them are told apart) and its tree for `filter` when that changed.
-pub fn refresh(store: &Store, paths: &[PathBuf], filter: &crate::app::tree::built::Catalog) -> Event {
+/// (folio's own writes among them are told apart) and its tree (for the filter `catalog` shows)
+/// when that changed.
+pub fn refresh(store: &Store, paths: &[PathBuf], catalog: &crate::app::tree::built::Catalog) -> Event {
     let (fresh, report) = store.refreshed(paths);
     let found: Vec<String> = report.changed.iter().chain(&report.added).chain(&report.removed).cloned().collect();
     let found = crate::app::platform::own_writes::fingerprints(&fresh.root, &found);
-    let tree = crate::app::tree::built::beside(store, &fresh, filter);
+    let tree = crate::app::tree::built::beside(store, &fresh, catalog);
     Event::Refreshed(Box::new(fresh), report, found, tree)
 }

@@ -51,14 +51,14 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
                         "waiting for the database to commit…"
                     };
                     say(model, waiting, false);
-                    let filter = crate::app::tree::built::catalog(model);
-                    vec![Job::Review(Box::new(ReviewJob::Apply { store, plan, filter }))]
+                    let catalog = crate::app::tree::built::catalog(model);
+                    vec![Job::Review(Box::new(ReviewJob::Apply { store, plan, catalog }))]
                 }
                 Pending::Undo(at) => {
                     // The item the undone verdict decided on comes back: the cursor goes to it.
                     model.review.reselect = model.review.last_decided.take();
-                    let (by, filter) = (model.review.actor.clone(), crate::app::tree::built::catalog(model));
-                    vec![Job::Review(Box::new(ReviewJob::Undo { store, by, at, filter }))]
+                    let (by, catalog) = (model.review.actor.clone(), crate::app::tree::built::catalog(model));
+                    vec![Job::Review(Box::new(ReviewJob::Undo { store, by, at, catalog }))]
                 }
                 Pending::Nothing => Vec::new(),
             };

@@ -61,8 +61,8 @@ pub(super) fn action(model: &mut Model, a: Action) -> Vec<Job> {
             }
             match ed.entity_text() {
                 Ok(entity_text) => {
-                    let filter = crate::app::tree::built::catalog(model);
-                    return vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by, filter }))];
+                    let catalog = crate::app::tree::built::catalog(model);
+                    return vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by, catalog }))];
                 }
                 Err(e) => ed.error = Some(e),
             }
@@ -79,8 +79,8 @@ pub(super) fn external_done(
 ) -> Vec<Job> {
     match (result, store(model)) {
         (Ok(Some(entity_text)), Some(store)) => {
-            let (by, filter) = (model.review.actor.clone(), crate::app::tree::built::catalog(model));
-            vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by, filter }))]
+            let (by, catalog) = (model.review.actor.clone(), crate::app::tree::built::catalog(model));
+            vec![Job::Review(Box::new(ReviewJob::Save { store, seed, entity_text, by, catalog }))]
         }
         (Ok(None), _) => {
             say(model, format!("{}: no change in the editor; nothing was written", seed.path), false);
