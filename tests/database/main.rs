@@ -6,6 +6,7 @@ mod lint_memo_pg;
 mod opendray_invariants;
 mod opendray_pg;
 mod opendray_pg_commit;
+mod opendray_pg_connection;
 mod opendray_pg_direct;
 mod opendray_pg_lean_list;
 mod opendray_pg_library;

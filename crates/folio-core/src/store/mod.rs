@@ -259,6 +259,7 @@ impl Store {
             return Ok(None);
         };
         let format = kind.format();
+        format.reach_ahead(locator);
         let cached = cache.and_then(|c| cache::read_header(&c.file_for(&root, kind)).ok());
         let now = format.files_token(&root);
         if cached.and_then(|h| h.files_token).is_some_and(|t| Some(t) != now && !format.cached_may_lag(&root, t)) {

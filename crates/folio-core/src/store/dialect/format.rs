@@ -136,6 +136,10 @@ pub trait Format: Sync {
         None
     }
 
+    /// Begin reaching the store `locator` names (a database: its connection) while folio
+    /// reads what it keeps of it; the read that follows takes what this began.
+    fn reach_ahead(&self, _locator: &str) {}
+
     /// Where `locate` will read `locator` into, known before anything is read (so a cached
     /// copy of the store can be decoded while the source is being read). None for a locator
     /// this format does not claim.

@@ -10,13 +10,30 @@
 use std::collections::HashMap;
 use std::str::FromStr;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
 
 use postgres::config::Host;
 use postgres::{Client, Config, NoTls};
 
 /// Full connection strings by their redacted form (this process only; never written).
 static SECRETS: Mutex<Option<HashMap<String, String>>> = Mutex::new(None);
+
+/// A connection made ahead of its use (`connect_ahead`: while a decision reads its
+/// snapshot), or one a read left for the write that follows it (`park`), by the redacted
+/// name it reaches: a new server backend's start and first queries took 15–25 ms of a
+/// 200 ms verdict, twice (docs/benchmarks.md, "Sixteenth session").
+static PARKED: Mutex<Vec<(String, Parked)>> = Mutex::new(Vec::new());
+
+enum Parked {
+    /// Left idle at this moment.
+    Ready(Instant, Box<Client>),
+    /// Being made since this moment, on its own thread.
+    Coming(Instant, Receiver<Result<Client, postgres::Error>>),
+}
+
+/// A connection left idle longer than this is closed rather than taken.
+const PARKED_FOR: Duration = Duration::from_secs(5);
 
 /// Whether `s` names a PostgreSQL database rather than a folder.
 pub fn is_locator(s: &str) -> bool {
@@ -73,32 +90,77 @@ impl Locator {
     /// server that accepts and never answers would hold folio forever): the whole connect
     /// runs on a thread of its own and is given up past the limit.
     pub fn connect(&self) -> Result<Client, String> {
+        let (since, rx) = match self.unpark() {
+            Some(Parked::Ready(_, client)) => return Ok(*client),
+            Some(Parked::Coming(since, rx)) => (since, rx),
+            None => self.start()?,
+        };
         let within = self.config.get_connect_timeout().copied().unwrap_or(Duration::from_secs(10));
+        match rx.recv_timeout(within.saturating_sub(since.elapsed())) {
+            Ok(r) => r.map_err(|e| self.explain(&e)),
+            Err(_) => Err(format!(
+                "{}: the server did not answer within {} s (FOLIO_PG_CONNECT_TIMEOUT sets the limit)",
+                self.redacted,
+                within.as_secs_f64()
+            )),
+        }
+    }
+
+    /// Start connecting now, for this process's next `connect` to the same database (which
+    /// waits for it within the same limit, or says why it failed).
+    pub fn connect_ahead(&self) {
+        if let Ok((since, rx)) = self.start() {
+            self.leave(Parked::Coming(since, rx));
+        }
+    }
+
+    /// The connect on a thread of its own, its session set up there.
+    fn start(&self) -> Result<(Instant, Receiver<Result<Client, postgres::Error>>), String> {
         let (tx, rx) = std::sync::mpsc::channel();
         let config = self.config.clone();
         std::thread::Builder::new()
             .name("folio-pg-connect".into())
             .spawn(move || {
-                let _ = tx.send(config.connect(NoTls));
+                // Timestamps are read and written in UTC whatever the server's zone; no
+                // statement (a lock an agent holds, a slow scan) waits past the limit.
+                let statement = limit("FOLIO_PG_STATEMENT_TIMEOUT", 30).as_millis();
+                let _ = tx.send(config.connect(NoTls).and_then(|mut client| {
+                    client.batch_execute(&format!("SET TIME ZONE 'UTC'; SET statement_timeout = {statement}"))?;
+                    Ok(client)
+                }));
             })
             .map_err(|e| format!("{}: cannot connect: {e}", self.redacted))?;
-        let mut client = match rx.recv_timeout(within) {
-            Ok(r) => r.map_err(|e| self.explain(&e))?,
-            Err(_) => {
-                return Err(format!(
-                    "{}: the server did not answer within {} s (FOLIO_PG_CONNECT_TIMEOUT sets the limit)",
-                    self.redacted,
-                    within.as_secs_f64()
-                ));
-            }
+        Ok((Instant::now(), rx))
+    }
+
+    /// Leave `client` (idle, no transaction open) for this process's next `connect` to the
+    /// same database within `PARKED_FOR`; one per database is kept, the one before closed.
+    pub fn park(&self, client: Client) {
+        if !client.is_closed() {
+            self.leave(Parked::Ready(Instant::now(), Box::new(client)));
+        }
+    }
+
+    fn leave(&self, parked: Parked) {
+        let mut all = PARKED.lock().unwrap_or_else(|e| e.into_inner());
+        all.retain(|(name, _)| *name != self.redacted);
+        all.push((self.redacted.clone(), parked));
+    }
+
+    /// The connection parked for this database: one coming, or one left idle recently and
+    /// still answering (a server restarted since, or a connection dropped, is found here
+    /// and a new one made).
+    fn unpark(&self) -> Option<Parked> {
+        let parked = {
+            let mut all = PARKED.lock().unwrap_or_else(|e| e.into_inner());
+            let at = all.iter().position(|(name, _)| *name == self.redacted)?;
+            all.swap_remove(at).1
         };
-        // Timestamps are read and written in UTC whatever the server's zone; no statement
-        // (a lock an agent holds, a slow scan) waits past the limit.
-        let statement = limit("FOLIO_PG_STATEMENT_TIMEOUT", 30).as_millis();
-        client
-            .batch_execute(&format!("SET TIME ZONE 'UTC'; SET statement_timeout = {statement}"))
-            .map_err(|e| self.explain(&e))?;
-        Ok(client)
+        match parked {
+            Parked::Ready(at, mut client) => (at.elapsed() < PARKED_FOR && client.is_valid(Duration::from_secs(1)).is_ok())
+                .then_some(Parked::Ready(at, client)),
+            coming => Some(coming),
+        }
     }
 
     /// Who the database is, whatever the string that reached it: the cluster's

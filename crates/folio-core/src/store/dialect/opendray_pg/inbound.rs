@@ -92,7 +92,7 @@ pub fn referrers(
     archived: bool,
 ) -> Result<Option<Vec<String>>, postgres::Error> {
     let snapshot::Found::Intact(bytes) = snapshot::index_bytes(root) else { return Ok(None) };
-    let Ok(header) = snapshot::header_of(&bytes) else { return Ok(None) };
+    let header = bytes.header();
     let needles = Needles::of(names);
     // The snapshot is searched while the server answers, from the moment the header is read:
     // each took about as long, and decoding the index first held the server back
@@ -125,7 +125,7 @@ pub fn referrers(
 }
 
 /// The ids of the snapshot's nodes that hold one of the names.
-fn named_in(entries: &[snapshot::Raw<'_>], needles: &Needles) -> Vec<String> {
+fn named_in(entries: &[snapshot::Slim<'_>], needles: &Needles) -> Vec<String> {
     let mut id = Vec::new();
     let mut out = Vec::new();
     for e in entries {

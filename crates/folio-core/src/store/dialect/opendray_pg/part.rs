@@ -53,6 +53,8 @@ pub fn open(
             .map_err(|e| at.explain(&e))?;
         let read = read(&mut tx, root, &ids, archived, inbound).map_err(|e| at.explain(&e))?;
         tx.commit().map_err(|e| at.explain(&e))?;
+        // The decision's write follows at once, on this connection.
+        at.park(c);
         Ok(read)
     })();
     match files {

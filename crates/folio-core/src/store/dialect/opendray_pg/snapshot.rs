@@ -245,7 +245,7 @@ fn encode_header(h: &Header) -> Vec<u8> {
 /// The header and the index, both checked; no text is read.
 pub fn index(root: &Path) -> Found<Index> {
     match index_bytes(root) {
-        Found::Intact(bytes) => match decode_index(&bytes) {
+        Found::Intact(bytes) => match decode_index(bytes.parts()) {
             Ok(i) => Found::Intact(i),
             Err(why) => Found::Damaged(why.into()),
         },
@@ -257,9 +257,9 @@ pub fn index(root: &Path) -> Found<Index> {
 /// The index file's bytes, checked (`parts`): read once per process while its header on
 /// disk stays the same. A decision asked for them up to four times (the cache's check, the
 /// search for links in, the write's lookup, the append: docs/benchmarks.md, "pgonce").
-pub fn index_bytes(root: &Path) -> Found<Arc<Vec<u8>>> {
+pub fn index_bytes(root: &Path) -> Found<Checked> {
     /// The folder, the header and stamp the bytes were read under, the bytes.
-    type Read = (PathBuf, Header, FileStamp, Arc<Vec<u8>>);
+    type Read = (PathBuf, Header, FileStamp, Checked);
     static READ: Mutex<Option<Read>> = Mutex::new(None);
     let now = match stamped_header(root) {
         Found::Intact(h) => h,
@@ -285,33 +285,119 @@ pub fn index_bytes(root: &Path) -> Found<Arc<Vec<u8>>> {
         Ok(b) => b,
     };
     // Keyed by the header and stamp read with the bytes (a writer may have come since `now`).
-    let header = match parts(&bytes) {
-        Ok(p) => p.header,
+    let checked = match Checked::new(bytes) {
+        Ok(c) => c,
         Err(why) => return Found::Damaged(why.into()),
     };
-    let bytes = Arc::new(bytes);
-    *cached = Some((root.to_path_buf(), header, stamp, bytes.clone()));
-    Found::Intact(bytes)
+    *cached = Some((root.to_path_buf(), checked.header, stamp, checked.clone()));
+    Found::Intact(checked)
 }
 
-/// The index's entries borrowed from its bytes (`index_bytes`), its tail applied: what a
-/// search of every entry reads without owning 100k ids and paths.
-pub struct Lean<'a> {
-    pub header: Header,
-    pub entries: Vec<Raw<'a>>,
+/// The index file's bytes, their parts checked once (`parts`): split again without their
+/// CRCs, which cost ≈ 3 ms per 10 MB each time a decision looked (docs/benchmarks.md,
+/// "Sixteenth session").
+#[derive(Clone)]
+pub struct Checked {
+    bytes: Arc<Vec<u8>>,
+    header: Header,
 }
 
-impl<'a> Lean<'a> {
-    pub fn of(bytes: &'a [u8]) -> Result<Lean<'a>, &'static str> {
-        let (header, raws, gone, _) = decode_raws(bytes)?;
-        let entries = raws.into_iter().zip(gone).filter(|(_, gone)| !gone).map(|(raw, _)| raw).collect();
-        Ok(Lean { header, entries })
+impl Checked {
+    pub fn new(bytes: Vec<u8>) -> Result<Checked, &'static str> {
+        let header = parts(&bytes)?.header;
+        Ok(Checked { bytes: Arc::new(bytes), header })
+    }
+
+    pub fn header(&self) -> Header {
+        self.header
+    }
+
+    fn parts(&self) -> Parts<'_> {
+        let body_end = HEADER + self.header.index_len as usize;
+        let tail_end = body_end + self.header.tail_len as usize;
+        Parts { header: self.header, body: &self.bytes[HEADER..body_end], tail: &self.bytes[body_end..tail_end] }
     }
 }
 
-/// The header of checked index bytes (`index_bytes`).
-pub fn header_of(bytes: &[u8]) -> Result<Header, &'static str> {
-    decode_header(bytes)
+/// The index's entries borrowed from its bytes (`index_bytes`), its tail applied, each
+/// its id and where its text lies: what a search of every text reads (`entries_where`),
+/// without owning 100k ids or checking 100k paths as UTF-8 first (the whole entries took
+/// 25 ms before a veto's search could start; docs/benchmarks.md, "Sixteenth session").
+pub struct Lean<'a> {
+    pub header: Header,
+    /// In the order of their texts in the texts file.
+    pub entries: Vec<Slim<'a>>,
+}
+
+/// An entry of `Lean`.
+#[derive(Debug, Clone, Copy)]
+pub struct Slim<'a> {
+    pub id: &'a str,
+    at: u64,
+    len: u32,
+    crc: u32,
+}
+
+impl<'a> Slim<'a> {
+    /// The entry at `r` (the id `id` read past it by `skim`).
+    fn at(id: &'a [u8], mut r: Reader<'a>, texts_end: u64) -> Result<Slim<'a>, &'static str> {
+        r.take(3 * 8).ok_or(BAD)?;
+        let (at, len, crc) = (r.u64().ok_or(BAD)?, r.u32().ok_or(BAD)?, r.u32().ok_or(BAD)?);
+        if at < TEXTS_HEAD || at + u64::from(len) > texts_end {
+            return Err(BAD);
+        }
+        Ok(Slim { id: std::str::from_utf8(id).map_err(|_| BAD)?, at, len, crc })
+    }
+}
+
+impl<'a> Lean<'a> {
+    pub fn of(bytes: &'a Checked) -> Result<Lean<'a>, &'static str> {
+        let p = bytes.parts();
+        let end = p.header.texts_end;
+        let n = p.body.get(..8).map_or(0, |c| u64::from_le_bytes(c.try_into().unwrap_or_default())) as usize;
+        let mut entries = Vec::with_capacity(n.min(p.body.len() / 48));
+        skim(p.body, |id, _, r| {
+            entries.push(Slim::at(id, r, end)?);
+            Ok(())
+        })?;
+        if !p.tail.is_empty() {
+            let mut gone = vec![false; entries.len()];
+            let mut pos: HashMap<&str, usize, foldhash::fast::RandomState> =
+                entries.iter().enumerate().map(|(k, e)| (e.id, k)).collect();
+            told(p.tail, end, |c| match c {
+                Told::Put(raw) => {
+                    let slim = Slim { id: raw.id, at: raw.at, len: raw.len, crc: raw.crc };
+                    match pos.get(raw.id) {
+                        Some(&k) => {
+                            entries[k] = slim;
+                            gone[k] = false;
+                        }
+                        None => {
+                            pos.insert(raw.id, entries.len());
+                            entries.push(slim);
+                            gone.push(false);
+                        }
+                    }
+                }
+                Told::Remove(id) => {
+                    if let Some(&k) = pos.get(id) {
+                        gone[k] = true;
+                    }
+                }
+                Told::Version(..) | Told::Since(..) => {}
+            })?;
+            let mut k = 0;
+            entries.retain(|_| {
+                k += 1;
+                !gone[k - 1]
+            });
+        }
+        // Written in the order of their texts; a tail's texts come later in the file.
+        if !entries.is_sorted_by_key(|e| e.at) {
+            entries.sort_unstable_by_key(|e| e.at);
+        }
+        Ok(Lean { header: p.header, entries })
+    }
 }
 
 /// The index file's parts, each checked: the header, the index and the tail. Bytes past the
@@ -382,6 +468,11 @@ fn scan<'a>(
     for _ in 0..n {
         each(raw_entry(&mut r, texts_end)?);
     }
+    since_links(r)
+}
+
+/// The changed paths the index remembers, after its entries (`r` at them).
+fn since_links(mut r: Reader<'_>) -> Result<Vec<(u64, Vec<String>)>, &'static str> {
     let links = r.u32().ok_or(BAD)?;
     let mut since = Vec::new();
     for _ in 0..links.min(SINCE_KEPT as u32) {
@@ -391,6 +482,30 @@ fn scan<'a>(
         return Err(BAD);
     }
     Ok(since)
+}
+
+/// An entry's bytes before its id: its version, where its text lies, its length and CRC.
+const ENTRY_FIXED: usize = 3 * 8 + 8 + 4 + 4;
+
+/// Every entry of the index (not the tail) seen as its id's and path's bytes and a reader at
+/// its start (`raw_entry` decodes it), nothing checked as UTF-8: looking for a few ids or paths,
+/// or for the changed paths after the entries, so costs a few milliseconds at 100k nodes
+/// where decoding every entry cost 15–25 (docs/benchmarks.md, "Sixteenth session"). The reader
+/// after the entries comes back.
+fn skim<'a>(
+    body: &'a [u8],
+    mut each: impl FnMut(&'a [u8], &'a [u8], Reader<'a>) -> Result<(), &'static str>,
+) -> Result<Reader<'a>, &'static str> {
+    let mut r = Reader(body);
+    let n = r.u64().ok_or(BAD)?;
+    for _ in 0..n {
+        let start = Reader(r.0);
+        r.take(ENTRY_FIXED).ok_or(BAD)?;
+        let id = r.bytes().ok_or(BAD)?;
+        let rel = r.bytes().ok_or(BAD)?;
+        each(id, rel, start)?;
+    }
+    Ok(r)
 }
 
 fn since_link(r: &mut Reader<'_>) -> Result<(u64, Vec<String>), &'static str> {
@@ -462,8 +577,8 @@ fn keep_since(since: &mut Vec<(u64, Vec<String>)>) {
     }
 }
 
-fn decode_index(b: &[u8]) -> Result<Index, &'static str> {
-    let (header, raws, gone, since) = decode_raws(b)?;
+fn decode_index(p: Parts<'_>) -> Result<Index, &'static str> {
+    let (header, raws, gone, since) = decode_raws(p)?;
     let entries = raws.iter().zip(&gone).filter(|(_, gone)| !**gone).map(|(raw, _)| raw.owned()).collect();
     Ok(Index { header, entries, since })
 }
@@ -471,8 +586,7 @@ fn decode_index(b: &[u8]) -> Result<Index, &'static str> {
 /// Every entry borrowed, with the tail applied: those the tail removed are marked `gone`.
 type Raws<'a> = (Header, Vec<Raw<'a>>, Vec<bool>, Vec<(u64, Vec<String>)>);
 
-fn decode_raws(b: &[u8]) -> Result<Raws<'_>, &'static str> {
-    let p = parts(b)?;
+fn decode_raws(p: Parts<'_>) -> Result<Raws<'_>, &'static str> {
     let end = p.header.texts_end;
     // The count is checked against the bytes actually there before anything is reserved.
     let n = p.body.get(..8).map_or(0, |c| u64::from_le_bytes(c.try_into().unwrap_or_default())) as usize;
@@ -516,15 +630,18 @@ fn decode_raws(b: &[u8]) -> Result<Raws<'_>, &'static str> {
 }
 
 /// The entries of these ids, from the index and its tail, without decoding the others.
-fn lookup(p: &Parts<'_>, ids: &std::collections::HashSet<&str>) -> Result<HashMap<String, Entry>, &'static str> {
+fn lookup(p: &Parts<'_>, ids: &[&str]) -> Result<HashMap<String, Entry>, &'static str> {
+    let ids: std::collections::HashSet<&[u8], foldhash::fast::RandomState> = ids.iter().map(|id| id.as_bytes()).collect();
     let mut found: HashMap<String, Entry> = HashMap::new();
-    scan(p.body, p.header.texts_end, |raw| {
-        if ids.contains(raw.id) {
+    skim(p.body, |id, _, mut at| {
+        if ids.contains(id) {
+            let raw = raw_entry(&mut at, p.header.texts_end)?;
             found.insert(raw.id.to_string(), raw.owned());
         }
+        Ok(())
     })?;
     told(p.tail, p.header.texts_end, |c| match c {
-        Told::Put(raw) if ids.contains(raw.id) => {
+        Told::Put(raw) if ids.contains(raw.id.as_bytes()) => {
             found.insert(raw.id.to_string(), raw.owned());
         }
         Told::Version(id, v) => {
@@ -542,7 +659,7 @@ fn lookup(p: &Parts<'_>, ids: &std::collections::HashSet<&str>) -> Result<HashMa
 
 /// The changed paths the index and its tail remember, without decoding the entries.
 fn since_of(p: &Parts<'_>) -> Result<Vec<(u64, Vec<String>)>, &'static str> {
-    let mut since = scan(p.body, p.header.texts_end, |_| {})?;
+    let mut since = since_links(skim(p.body, |_, _, _| Ok(()))?)?;
     told(p.tail, p.header.texts_end, |c| {
         if let Told::Since(from, paths) = c {
             since.push((from, paths));
@@ -652,7 +769,7 @@ pub fn entries_where<'i, 'b>(
     root: &Path,
     index: &'i Lean<'b>,
     keep: impl Fn(&mut [u8]) -> bool + Sync,
-) -> Result<Vec<&'i Raw<'b>>, String> {
+) -> Result<Vec<&'i Slim<'b>>, String> {
     entries_where_in(root, index, SCAN_CHUNK, keep)
 }
 
@@ -661,13 +778,12 @@ fn entries_where_in<'i, 'b>(
     index: &'i Lean<'b>,
     chunk: u64,
     keep: impl Fn(&mut [u8]) -> bool + Sync,
-) -> Result<Vec<&'i Raw<'b>>, String> {
+) -> Result<Vec<&'i Slim<'b>>, String> {
     use rayon::prelude::*;
     let texts = Texts::open(root, &index.header)?;
-    let mut order: Vec<&Raw> = index.entries.iter().collect();
-    order.sort_unstable_by_key(|e| e.at);
+    let order: Vec<&Slim> = index.entries.iter().collect();
     // Runs of neighbouring texts spanning at most `chunk` bytes (a longer text alone).
-    let mut runs: Vec<&[&Raw]> = Vec::new();
+    let mut runs: Vec<&[&Slim]> = Vec::new();
     let mut rest = &order[..];
     while let Some(first) = rest.first() {
         let n = rest.iter().position(|e| e.at + u64::from(e.len) > first.at + chunk).unwrap_or(rest.len());
@@ -677,7 +793,7 @@ fn entries_where_in<'i, 'b>(
     }
     let kept = runs
         .par_iter()
-        .map_init(Vec::new, |buf: &mut Vec<u8>, run| -> Result<Vec<&'i Raw<'b>>, String> {
+        .map_init(Vec::new, |buf: &mut Vec<u8>, run| -> Result<Vec<&'i Slim<'b>>, String> {
             let start = run[0].at;
             let end = run.iter().map(|e| e.at + u64::from(e.len)).max().unwrap_or(start);
             buf.resize((end - start) as usize, 0);
@@ -878,11 +994,11 @@ impl Delta {
 pub fn append(root: &Path, base: u64, changes: Vec<Change>, sums: Sums) -> io::Result<Option<(u64, Vec<String>)>> {
     let _lock = lock(root)?;
     let Found::Intact(bytes) = index_bytes(root) else { return Ok(None) };
-    let Ok(p) = parts(&bytes) else { return Ok(None) };
+    let p = bytes.parts();
     if Texts::open(root, &p.header).is_err() {
         return Ok(None);
     }
-    let ids: std::collections::HashSet<&str> = changes.iter().map(Change::id).collect();
+    let ids: Vec<&str> = changes.iter().map(Change::id).collect();
     let Ok(mut now) = lookup(&p, &ids) else { return Ok(None) };
     let mut out = File::options().append(true).open(texts_path(root))?;
     let mut at = out.metadata()?.len();
@@ -961,7 +1077,7 @@ pub fn append(root: &Path, base: u64, changes: Vec<Change>, sums: Sums) -> io::R
         let mut whole = encode_header(&header);
         whole.extend_from_slice(p.body);
         whole.extend_from_slice(&all_tail);
-        let i = decode_index(&whole).map_err(io::Error::other)?;
+        let i = parts(&whole).and_then(decode_index).map_err(io::Error::other)?;
         if compact_texts {
             let nodes = texts_of(root, &i).map_err(io::Error::other)?;
             let mut s = Snapshot { generation: 0, tables, horizon, nodes };
@@ -988,10 +1104,8 @@ pub fn entries_of(root: &Path, ids: &[&str]) -> Found<(Header, HashMap<String, E
         Found::Missing => return Found::Missing,
         Found::Damaged(why) => return Found::Damaged(why),
     };
-    let found = parts(&bytes).and_then(|p| {
-        let ids: std::collections::HashSet<&str> = ids.iter().copied().collect();
-        Ok((p.header, lookup(&p, &ids)?))
-    });
+    let p = bytes.parts();
+    let found = lookup(&p, ids).map(|found| (p.header, found));
     match found {
         Ok(f) => Found::Intact(f),
         Err(why) => Found::Damaged(why.into()),
@@ -1035,8 +1149,13 @@ impl<'a> Reader<'a> {
     }
 
     fn str(&mut self) -> Option<&'a str> {
+        std::str::from_utf8(self.bytes()?).ok()
+    }
+
+    /// A string's bytes, unchecked.
+    fn bytes(&mut self) -> Option<&'a [u8]> {
         let len = self.u32()? as usize;
-        std::str::from_utf8(self.take(len)?).ok()
+        self.take(len)
     }
 }
 
@@ -1073,7 +1192,7 @@ pub fn changed_since(root: &Path, from: u64) -> Option<Vec<String>> {
         return None;
     }
     let Found::Intact(bytes) = index_bytes(root) else { return None };
-    let p = parts(&bytes).ok()?;
+    let p = bytes.parts();
     if p.header.generation == from {
         return Some(Vec::new());
     }
@@ -1089,8 +1208,7 @@ pub fn changed_since(root: &Path, from: u64) -> Option<Vec<String>> {
 /// changes since it and will for at least half of `SINCE_KEPT` more writes.
 pub fn may_lag(root: &Path, from: u64) -> bool {
     let Found::Intact(bytes) = index_bytes(root) else { return false };
-    let Ok(p) = parts(&bytes) else { return false };
-    let Ok(since) = since_of(&p) else { return false };
+    let Ok(since) = since_of(&bytes.parts()) else { return false };
     since.iter().position(|(g, _)| *g == from).is_some_and(|at| since.len() - at <= SINCE_KEPT / 2)
 }
 
@@ -1139,8 +1257,7 @@ pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
         return files_of(root).get(rel).cloned().ok_or_else(missing);
     }
     let (bytes, texts) = cached_index(root).ok_or_else(missing)?;
-    let p = parts(&bytes).map_err(io::Error::other)?;
-    let e = lookup_rel(&p, rel).map_err(io::Error::other)?.ok_or_else(missing)?;
+    let e = lookup_rel(&bytes.parts(), rel).map_err(io::Error::other)?.ok_or_else(missing)?;
     texts.text(&e).map_err(io::Error::other)
 }
 
@@ -1148,14 +1265,16 @@ pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
 /// other entries not decoded); none when it cannot be read or trusted.
 pub fn ids_at(root: &Path, rels: &[String]) -> Vec<String> {
     let Some((bytes, _)) = cached_index(root) else { return Vec::new() };
-    let Ok(p) = parts(&bytes) else { return Vec::new() };
+    let p = bytes.parts();
     let wanted: std::collections::HashSet<&str> = rels.iter().map(String::as_str).collect();
     // By path: a later entry at a path (the tail's) replaces an earlier one.
     let mut at: HashMap<String, String> = HashMap::new();
-    let found = scan(p.body, p.header.texts_end, |raw| {
-        if wanted.contains(raw.rel) {
+    let found = skim(p.body, |_, rel, mut entry| {
+        if std::str::from_utf8(rel).is_ok_and(|rel| wanted.contains(rel)) {
+            let raw = raw_entry(&mut entry, p.header.texts_end)?;
             at.insert(raw.rel.to_string(), raw.id.to_string());
         }
+        Ok(())
     })
     .and_then(|_| {
         told(p.tail, p.header.texts_end, |c| match c {
@@ -1178,10 +1297,11 @@ pub fn ids_at(root: &Path, rels: &[String]) -> Vec<String> {
 /// The entry at path `rel`, from the index and its tail, without decoding the others'.
 fn lookup_rel(p: &Parts<'_>, rel: &str) -> Result<Option<Entry>, &'static str> {
     let mut found: Option<Entry> = None;
-    scan(p.body, p.header.texts_end, |raw| {
-        if raw.rel == rel {
-            found = Some(raw.owned());
+    skim(p.body, |_, at_rel, mut at| {
+        if at_rel == rel.as_bytes() {
+            found = Some(raw_entry(&mut at, p.header.texts_end)?.owned());
         }
+        Ok(())
     })?;
     told(p.tail, p.header.texts_end, |c| match c {
         Told::Put(raw) if raw.rel == rel => found = Some(raw.owned()),
@@ -1200,12 +1320,12 @@ fn lookup_rel(p: &Parts<'_>, rel: &str) -> Result<Option<Entry>, &'static str> {
 
 /// The index file of `root` as last read by this process (checked) and its texts file, while
 /// its header is the one on disk.
-type Opened = (Arc<Vec<u8>>, Arc<Texts>);
+type Opened = (Checked, Arc<Texts>);
 static TEXTS_OPEN: Mutex<Option<(PathBuf, Header, Arc<Texts>)>> = Mutex::new(None);
 
 fn cached_index(root: &Path) -> Option<Opened> {
     let Found::Intact(bytes) = index_bytes(root) else { return None };
-    let header = header_of(&bytes).ok()?;
+    let header = bytes.header();
     let mut cached = TEXTS_OPEN.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((r, was, t)) = cached.as_ref()
         && r == root
@@ -1380,11 +1500,22 @@ pub(crate) mod tests {
         // A later text for one node (appended: its old text is dead bytes between live ones).
         let new = node(99, "facts/n10.md", "---\nid: n10\n---\nnow svc-pg too\n");
         let d = Delta { nodes: (0, 0), ..Delta::default() };
-        append(root, s.generation, vec![Change::Put("n10".into(), new)], Sums::Moved(d)).unwrap().unwrap();
+        // And one node gone (a veto), one whose text no longer names it.
+        let n52 = node(98, "facts/n52.md", "---\nid: n52\n---\nsvc-pg, a node added since\n");
+        let n3 = node(97, "facts/n3.md", "---\nid: n3\n---\nnothing now\n");
+        let changes = vec![
+            Change::Put("n10".into(), new),
+            Change::Remove("n17".into()),
+            Change::Put("n52".into(), n52),
+            Change::Put("n3".into(), n3),
+        ];
+        append(root, s.generation, changes, Sums::Moved(d)).unwrap().unwrap();
         let i = index_of(root);
-        let bytes = std::fs::read(path(root)).unwrap();
+        let bytes = Checked::new(std::fs::read(path(root)).unwrap()).unwrap();
         let lean = Lean::of(&bytes).unwrap();
-        let want: Vec<&str> = vec!["n10", "n17", "n24", "n3", "n31", "n38", "n45"];
+        assert_eq!(lean.entries.len(), 50, "the tail's removal and addition applied");
+        assert!(lean.entries.is_sorted_by_key(|e| e.at), "in the order of their texts");
+        let want: Vec<&str> = vec!["n10", "n24", "n31", "n38", "n45", "n52"];
         // Runs of one text each, of a few, and the whole file at once: the same entries.
         for chunk in [1, 200, 1 << 30] {
             let kept = entries_where_in(root, &lean, chunk, |t| memchr::memmem::find(t, b"svc-pg").is_some()).unwrap();
@@ -1431,8 +1562,8 @@ pub(crate) mod tests {
         f.write_all(b"---\nid: torn").unwrap();
         assert_eq!(whole(root), after);
         let by_path = |rel: &str| {
-            let bytes = std::fs::read(path(root)).unwrap();
-            lookup_rel(&parts(&bytes).unwrap(), rel).unwrap()
+            let bytes = Checked::new(std::fs::read(path(root)).unwrap()).unwrap();
+            lookup_rel(&bytes.parts(), rel).unwrap()
         };
         let rel = "facts/_n_code-0123456789.md";
         assert_eq!(by_path(rel).map(|e| e.version), Some(v), "a version in the tail");
