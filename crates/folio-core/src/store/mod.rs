@@ -262,7 +262,10 @@ impl Store {
         format.reach_ahead(locator);
         let cached = cache.and_then(|c| cache::read_header(&c.file_for(&root, kind)).ok());
         let now = format.files_token(&root);
-        if cached.and_then(|h| h.files_token).is_some_and(|t| Some(t) != now && !format.cached_may_lag(&root, t)) {
+        if cached
+            .and_then(|h| h.files_token)
+            .is_some_and(|t| Some(t) != now && !format.cached_may_lag(&root, t, DECISION_AHEAD))
+        {
             return Ok(None);
         }
         let names = names(&root, kind);
@@ -696,6 +699,11 @@ impl Store {
 /// lookups long enough for their cache misses to overlap, and entities enough to load each
 /// a few ahead of resolving it.
 const RESOLVE_CHUNK: usize = 32;
+
+/// A decision opens its part while the format remembers the changes since the cached store
+/// for this many more writes (`Format::cached_may_lag`), else the whole store, which brings
+/// the cache up.
+pub(crate) const DECISION_AHEAD: usize = 32;
 
 /// The store warning for a format's marker file in a folder that is not that format's store.
 pub const LOOK_ALIKE: &str = "look-alike";

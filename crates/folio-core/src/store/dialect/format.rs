@@ -177,9 +177,9 @@ pub trait Format: Sync {
     }
 
     /// Whether a store cached at `token` and brought up by `changed_since` may stay cached as
-    /// it is (the format still remembers the changes since it for a few more writes): the
+    /// it is (the format still remembers the changes since it for `ahead` more writes): the
     /// next open then re-reads those few again instead of the cache being written whole.
-    fn cached_may_lag(&self, _root: &Path, _token: u64) -> bool {
+    fn cached_may_lag(&self, _root: &Path, _token: u64, _ahead: usize) -> bool {
         false
     }
 

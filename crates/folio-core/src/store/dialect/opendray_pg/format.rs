@@ -71,8 +71,8 @@ impl Format for OpendrayPgFormat {
     fn changed_since(&self, root: &Path, token: u64) -> Option<Vec<String>> {
         super::snapshot::changed_since(root, token)
     }
-    fn cached_may_lag(&self, root: &Path, token: u64) -> bool {
-        super::snapshot::may_lag(root, token)
+    fn cached_may_lag(&self, root: &Path, token: u64, ahead: usize) -> bool {
+        super::snapshot::may_lag(root, token, ahead)
     }
     fn poll_source(&self, root: &Path) -> Option<Box<dyn FnMut() -> Vec<std::path::PathBuf> + Send>> {
         super::mirror::poller(root)

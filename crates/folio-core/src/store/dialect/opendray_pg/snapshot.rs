@@ -49,7 +49,8 @@ const TAIL_MAX: u64 = 4 << 20;
 /// (`changed_since`): a store cached a few decisions ago is brought up by those alone. A
 /// decision opens its part only while the cached store lags by at most half of these
 /// (`may_lag`), else the whole store: at 16, every fifth decision and undo took 1.4 s
-/// instead of 0.1 (docs/benchmarks.md, "pgonce").
+/// instead of 0.1 (docs/benchmarks.md, "pgonce"). An open keeps a lagging store only while
+/// it lags by a quarter, so that the next 16 decisions all open their parts.
 const SINCE_KEPT: usize = 64;
 
 /// The texts file is written anew when more than half of it is dead and it is bigger than this.
@@ -1205,11 +1206,11 @@ pub fn changed_since(root: &Path, from: u64) -> Option<Vec<String>> {
 }
 
 /// Whether a store cached at generation `from` may stay as it is: the index remembers the
-/// changes since it and will for at least half of `SINCE_KEPT` more writes.
-pub fn may_lag(root: &Path, from: u64) -> bool {
+/// changes since it and will for at least `ahead` more writes.
+pub fn may_lag(root: &Path, from: u64, ahead: usize) -> bool {
     let Found::Intact(bytes) = index_bytes(root) else { return false };
     let Ok(since) = since_of(&bytes.parts()) else { return false };
-    since.iter().position(|(g, _)| *g == from).is_some_and(|at| since.len() - at <= SINCE_KEPT / 2)
+    since.iter().position(|(g, _)| *g == from).is_some_and(|at| since.len() - at + ahead <= SINCE_KEPT)
 }
 
 /// The entity files of the database folder `root`: as this process last took them, else read

@@ -252,7 +252,8 @@ fn finish(
                     store.load_ms = started.elapsed().as_millis();
                     // A few rows changed: not the whole cache written again for them
                     // (docs/benchmarks.md, "Round: issue 43 … seventh session").
-                    let lag = paths.len() <= LAG_PATHS && saved.is_some_and(|s| kind.format().cached_may_lag(root, s));
+                    let lag = paths.len() <= LAG_PATHS
+                        && saved.is_some_and(|s| kind.format().cached_may_lag(root, s, OPEN_AHEAD));
                     // The inbox over rows lint's memo was made for (a list after the list that
                     // followed a change): written, so that the next list opens without links.
                     let lag = lag && !(cache.lean.is_some() && lint_memo_holds(cache, &store));
@@ -308,6 +309,12 @@ fn lint_memo_holds(cache: &Cache, store: &Store) -> bool {
 /// At most this many paths re-read over a cached store that may lag (`Format::cached_may_lag`)
 /// and it is not written again.
 const LAG_PATHS: usize = 64;
+
+/// An open keeps a lagging cached store only while the format remembers the changes since
+/// it for this many more writes than a decision needs (`store::DECISION_AHEAD`): the
+/// decisions made after any open all open their parts, none the whole store (one in every
+/// 32 did: docs/benchmarks.md, "Sixteenth session").
+const OPEN_AHEAD: usize = crate::store::DECISION_AHEAD + 16;
 
 /// Why no cached store was used.
 #[derive(Debug)]
