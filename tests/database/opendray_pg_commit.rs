@@ -155,15 +155,7 @@ fn bounded(state: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
 
 #[test]
 fn a_server_that_never_answers_is_one_line_and_exit_2() {
-    // A TCP listener that accepts and never says a word, as a hung server does.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for conn in listener.incoming().flatten() {
-            held.push(conn);
-        }
-    });
+    let port = crate::support::pg::silent_server();
     let state = tempfile::tempdir().unwrap();
     let url = format!("postgres://folio@127.0.0.1:{port}/brain");
     let o = bounded(state.path(), &["stats", &url], &[("FOLIO_PG_CONNECT_TIMEOUT", "1")]);

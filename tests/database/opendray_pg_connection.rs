@@ -65,15 +65,7 @@ fn a_connection_parked_for_one_database_is_not_taken_for_another() {
 
 #[test]
 fn a_connection_begun_ahead_to_a_silent_server_still_gives_up_in_time() {
-    // A TCP listener that accepts and never says a word, as a hung server does.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for conn in listener.incoming().flatten() {
-            held.push(conn);
-        }
-    });
+    let port = pg::silent_server();
     pg::state_dir();
     let at = Locator::parse(&format!("postgres://folio@127.0.0.1:{port}/brain?connect_timeout=1")).unwrap();
     let started = Instant::now();

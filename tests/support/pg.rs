@@ -260,6 +260,20 @@ impl Drop for Pg {
     }
 }
 
+/// The port of a TCP listener that accepts connections and never says a word, as a hung
+/// server or a dead tunnel does; it listens as long as the test process runs.
+pub fn silent_server() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for conn in listener.incoming().flatten() {
+            held.push(conn);
+        }
+    });
+    port
+}
+
 /// folio's state folder for a test binary that runs folio in-process, set once before any of
 /// its tests reads the environment (each calls this first; each test's database has its own
 /// mirror in it).
