@@ -587,7 +587,9 @@ fn finish(store: &Store, plan: Plan, write: &WriteFlags) -> anyhow::Result<u8> {
         print!("{}", escape::text(&preview.catalog_diff()));
         return Ok(0);
     }
-    match plan.apply(store, &write.options()) {
+    let result = plan.apply(store, &write.options());
+    write_flags::say_rebuilt(store);
+    match result {
         Ok(applied) => {
             report_applied(&applied);
             Ok(0)

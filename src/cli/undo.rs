@@ -34,7 +34,9 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
         print!("{}", escape::text(&extra.catalog_diff()));
         return Ok(0);
     }
-    let applied = undo::undo(&store, &a.write.actor()?, &a.write.options()).map_err(write_flags::report)?;
+    let applied = undo::undo(&store, &a.write.actor()?, &a.write.options());
+    write_flags::say_rebuilt(&store);
+    let applied = applied.map_err(write_flags::report)?;
     for f in &applied.files {
         println!("restored {}", escape::line(f));
     }

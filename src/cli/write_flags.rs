@@ -77,6 +77,19 @@ pub fn open_resolved_reading(
     if read_only { open_store_as_is_reading(g, path, reads) } else { open_store_reading(g, path, reads) }
 }
 
+/// A database snapshot this command found damaged and rebuilt (opening the store, or reading
+/// a node for the write), said once on stderr after the write: a write command prints no store
+/// warnings, and the next open, finding the snapshot intact again, has nothing to list.
+pub fn say_rebuilt(store: &Store) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static SAID: AtomicBool = AtomicBool::new(false);
+    for w in store.format_warnings().iter().filter(|w| w.code == "database-snapshot") {
+        if !SAID.swap(true, Ordering::Relaxed) {
+            eprintln!("folio: warning: {}: {}", w.code, super::escape::line(&w.message));
+        }
+    }
+}
+
 /// Preview (`--dry-run`) or apply a changeset and report what was written.
 pub fn apply(store: &Store, cs: Changeset, flags: &WriteFlags) -> anyhow::Result<u8> {
     if cs.is_empty() {
@@ -90,7 +103,9 @@ pub fn apply(store: &Store, cs: Changeset, flags: &WriteFlags) -> anyhow::Result
         }
         return Ok(0);
     }
-    match store.apply(cs, &flags.options()) {
+    let result = store.apply(cs, &flags.options());
+    say_rebuilt(store);
+    match result {
         Ok(applied) => {
             for f in &applied.files {
                 println!("wrote {}", escape::line(f));

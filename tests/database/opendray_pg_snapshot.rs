@@ -290,3 +290,25 @@ fn a_decision_on_a_damaged_text_reads_the_database_again() {
     let stats = json(s, &["stats", &url, "--json"]);
     assert_eq!((stats["entities"].as_i64(), warnings(&stats)), (live, "[]".to_string()), "rebuilt by the decision");
 }
+
+/// A decision whose open finds the index damaged and rebuilds it says so (a write command
+/// lists no store warnings, and the next open finds the snapshot intact and has nothing to
+/// say), and is taken.
+#[test]
+fn a_decision_on_a_damaged_index_says_it_was_rebuilt() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let stats = json(s, &["stats", &url, "--json"]);
+    let root = PathBuf::from(stats["root"].as_str().unwrap());
+    let mut b = std::fs::read(index(&root)).unwrap();
+    let last = b.len() - 3;
+    b[last] ^= 0x10;
+    std::fs::write(index(&root), &b).unwrap();
+    let o = folio_db(s, &["review", &url, "approve", "svc-pg", "--as", "human:ann"], &[("FOLIO_NO_CACHE", "1")]);
+    let said = crate::support::pg::said(&o);
+    assert!(o.status.success(), "{said}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("warning: database-snapshot:") && err.contains("rebuilt from the database"), "{said}");
+    assert_eq!(seed::row(&mut c, "svc-pg")["provenance"]["approved"]["by"], "human:ann");
+}

@@ -1257,7 +1257,10 @@ pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
     if SINGLE_READS.fetch_add(1, Ordering::Relaxed) >= 256 {
         return files_of(root).get(rel).cloned().ok_or_else(missing);
     }
-    let (bytes, texts) = cached_index(root).ok_or_else(missing)?;
+    // An index that does not check is not a node missing: the caller reads every text
+    // (`files_of`, which reads the database again).
+    let unread = || io::Error::new(io::ErrorKind::InvalidData, "the database's snapshot cannot be read");
+    let (bytes, texts) = cached_index(root).ok_or_else(unread)?;
     let e = lookup_rel(&bytes.parts(), rel).map_err(io::Error::other)?.ok_or_else(missing)?;
     texts.text(&e).map_err(io::Error::other)
 }
