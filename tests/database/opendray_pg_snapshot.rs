@@ -139,6 +139,18 @@ fn a_text_that_does_not_match_its_checksum_is_rebuilt_with_a_warning() {
     assert_eq!(std::fs::metadata(texts(&root)).unwrap().len() as usize, len, "rebuilt whole, nothing appended");
 }
 
+/// The brain at `url` opened once, then a bit of its index's last entry flipped (its header
+/// intact); the database folder and the damaged bytes.
+fn opened_with_a_damaged_index(s: &Path, url: &str) -> (PathBuf, Vec<u8>) {
+    let stats = json(s, &["stats", url, "--json"]);
+    let root = PathBuf::from(stats["root"].as_str().unwrap());
+    let mut b = std::fs::read(index(&root)).unwrap();
+    let last = b.len() - 3;
+    b[last] ^= 0x10;
+    std::fs::write(index(&root), &b).unwrap();
+    (root, b)
+}
+
 /// An index that does not check (its header intact, the database unchanged: an unchanged open
 /// trusts the header alone) is found by the first read of the index, and rebuilt.
 #[test]
@@ -146,12 +158,7 @@ fn a_damaged_index_is_rebuilt_with_a_warning() {
     let Some((_pg, _c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    let stats = json(s, &["stats", &url, "--json"]);
-    let root = PathBuf::from(stats["root"].as_str().unwrap());
-    let mut b = std::fs::read(index(&root)).unwrap();
-    let last = b.len() - 3;
-    b[last] ^= 0x10;
-    std::fs::write(index(&root), &b).unwrap();
+    let (root, b) = opened_with_a_damaged_index(s, &url);
     let stats = json_env(s, &["stats", &url, "--json"], &[("FOLIO_NO_CACHE", "1")]);
     assert_eq!(stats["entities"], 7, "{stats:#}");
     assert!(warnings(&stats).contains("rebuilt from the database"), "{stats:#}");
@@ -299,12 +306,7 @@ fn a_decision_on_a_damaged_index_says_it_was_rebuilt() {
     let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    let stats = json(s, &["stats", &url, "--json"]);
-    let root = PathBuf::from(stats["root"].as_str().unwrap());
-    let mut b = std::fs::read(index(&root)).unwrap();
-    let last = b.len() - 3;
-    b[last] ^= 0x10;
-    std::fs::write(index(&root), &b).unwrap();
+    opened_with_a_damaged_index(s, &url);
     let o = folio_db(s, &["review", &url, "approve", "svc-pg", "--as", "human:ann"], &[("FOLIO_NO_CACHE", "1")]);
     let said = crate::support::pg::said(&o);
     assert!(o.status.success(), "{said}");
