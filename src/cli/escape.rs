@@ -29,8 +29,12 @@ pub fn text(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// One line: like `text`, and newlines and tabs escaped too.
-pub fn line(s: &str) -> String {
-    text(s).replace('\n', "\\n").replace('\t', " ")
+pub fn line(s: &str) -> std::borrow::Cow<'_, str> {
+    // Most ids and titles need nothing escaped: borrowed, not copied (`review list` prints 100k).
+    if memchr::memchr2(b'\n', b'\t', s.as_bytes()).is_none() {
+        return text(s);
+    }
+    text(s).replace('\n', "\\n").replace('\t', " ").into()
 }
 
 /// Serialized JSON with every hostile character left raw by the serializer (DEL, C1, bidi,
@@ -143,6 +147,10 @@ mod tests {
         assert_eq!(text("\u{9b}31m"), "\\u{9b}31m");
         assert_eq!(text("plain\ttext\n"), "plain\ttext\n");
         assert_eq!(line("a\nb"), "a\\nb");
+        assert_eq!(line("a\tb\x1b[2J"), "a b\\u{1b}[2J");
+        assert_eq!(line("\x1b[2J"), "\\u{1b}[2J");
+        // Nothing to escape: the text itself, not a copy.
+        assert!(matches!(line("plain id"), std::borrow::Cow::Borrowed("plain id")));
     }
 
     #[test]

@@ -242,7 +242,7 @@ fn text_line(f: &Finding, colour: bool) -> String {
     } else {
         sev.to_string()
     };
-    let path = if colour { format!("\x1b[1m{path}\x1b[0m") } else { path };
+    let path = if colour { format!("\x1b[1m{path}\x1b[0m") } else { path.into_owned() };
     format!("{path}:{}:{}: {sev} {}: {}", f.line, f.col, f.rule, escape::line(&f.message))
 }
 

@@ -96,8 +96,13 @@ fn print_text(store: &Store, r: &Value) {
         }
     }
     for key in ["tags", "aliases", "sources"] {
-        let items: Vec<String> =
-            r[key].as_array().into_iter().flatten().filter_map(|v| v.as_str()).map(escape::line).collect();
+        let items: Vec<String> = r[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str())
+            .map(|s| escape::line(s).into_owned())
+            .collect();
         if !items.is_empty() {
             println!("  {key}: {}", items.join(", "));
         }

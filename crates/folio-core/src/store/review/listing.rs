@@ -11,6 +11,10 @@ use crate::store::model::entity::EntityIdx;
 /// authors and runs, `history::attribution::from_git`). Given one, the listing holds its items.
 pub type Attribute<'a> = &'a dyn Fn(&mut [QueueItem]);
 
+/// Entities looked at, and lines rendered, on one rayon thread at a time (a few in tests, so
+/// that their small stores span several runs).
+const RUN: usize = if cfg!(test) { 2 } else { 4096 };
+
 pub struct Listing<'a> {
     builder: &'a Builder<'a>,
     facts: &'a [Option<TextFacts>],
@@ -35,41 +39,53 @@ impl<'a> Listing<'a> {
         // (its text copied, its findings written) is built only as it is listed.
         let place_only = filter.reads_only_placement();
         let item = |i: usize| builder.item(i as EntityIdx, facts.get(i)?.as_ref()?);
-        let mut n = [0usize; ALL.len()];
-        let mut count = |item: &QueueItem| {
+        let count = |n: &mut [usize; ALL.len()], item: &QueueItem| {
             for r in &item.reasons {
                 if let Some(k) = ALL.iter().position(|x| x == r) {
                     n[k] += 1;
                 }
             }
         };
-        let (order, held) = if let Some(attribute) = attribute {
+        let (order, held, n) = if let Some(attribute) = attribute {
             let mut items: Vec<QueueItem> = (0..facts.len()).filter_map(item).collect();
             queue::order(&mut items);
             attribute(&mut items);
             items.retain(keep);
-            items.iter().for_each(&mut count);
-            (Vec::new(), Some(items))
+            let mut n = [0usize; ALL.len()];
+            items.iter().for_each(|i| count(&mut n, i));
+            (Vec::new(), Some(items), n)
         } else {
-            // (tier, age, entity): sorted stably by the first two, as `queue::order` sorts items
-            // built in store order. Each entity's item is built over the last one's, so looking
-            // at 100k entities allocates nothing per entity.
-            let mut keys: Vec<(u8, i64, EntityIdx)> = Vec::new();
-            let mut it = QueueItem::default();
-            for (i, f) in facts.iter().enumerate() {
-                let Some(f) = f else { continue };
-                let i = i as EntityIdx;
-                let placed =
-                    if place_only { builder.decide_into(i, f, &mut it) } else { builder.item_into(i, f, &mut it) };
-                if placed && keep(&it) {
-                    count(&it);
-                    keys.push((it.priority, it.age_days.unwrap_or(i64::MAX), it.idx));
+            use rayon::prelude::*;
+            // (tier, age, entity), looked at in runs on rayon's threads: sorted on all three,
+            // the result is the stable sort on the first two that `queue::order` gives items
+            // built in store order, without the stable sort's buffer of half the keys. Each
+            // entity's item is built over the last one's of its run, so looking at 100k entities
+            // allocates nothing per entity.
+            type Keys = (Vec<(u8, i64, EntityIdx)>, [usize; ALL.len()]);
+            let look = |start: usize, run: &[Option<TextFacts>]| -> Keys {
+                let (mut keys, mut n) = (Vec::new(), [0usize; ALL.len()]);
+                let mut it = QueueItem::default();
+                for (i, f) in run.iter().enumerate() {
+                    let Some(f) = f else { continue };
+                    let i = (start + i) as EntityIdx;
+                    let placed =
+                        if place_only { builder.decide_into(i, f, &mut it) } else { builder.item_into(i, f, &mut it) };
+                    if placed && keep(&it) {
+                        count(&mut n, &it);
+                        keys.push((it.priority, it.age_days.unwrap_or(i64::MAX), it.idx));
+                    }
                 }
+                (keys, n)
+            };
+            let runs: Vec<Keys> = facts.par_chunks(RUN).enumerate().map(|(r, run)| look(r * RUN, run)).collect();
+            let mut n = [0usize; ALL.len()];
+            let mut keys = Vec::with_capacity(runs.iter().map(|(k, _)| k.len()).sum());
+            for (k, counted) in runs {
+                keys.extend(k);
+                n.iter_mut().zip(counted).for_each(|(a, b)| *a += b);
             }
-            // Entities were pushed in store order: sorted on all three, the result is the stable
-            // sort on the first two, without the stable sort's buffer of half the keys.
-            keys.sort_unstable();
-            (keys.into_iter().map(|(_, _, idx)| idx).collect(), None)
+            keys.par_sort_unstable();
+            (keys.into_iter().map(|(_, _, idx)| idx).collect(), None, n)
         };
         let counts = ALL.into_iter().zip(n).filter(|(_, c)| *c > 0).collect();
         Listing { builder, facts, order, held, counts }
@@ -113,13 +129,60 @@ impl<'a> Listing<'a> {
         }
     }
 
-    /// Hands each item's `Line` to `each` in the queue's order, until `each` fails; the items
-    /// are placed but not filled (their text, findings and hashes are not copied).
-    pub fn try_each_line<E>(&self, mut each: impl FnMut(Line<'_>) -> Result<(), E>) -> Result<(), E> {
+    /// Writes every item's `Line`, rendered by `render`, to `out` in the queue's order. The
+    /// lines are rendered on rayon's threads in the store's order and copied out in the queue's:
+    /// looked at in the queue's order, each entity, its facts and its dates are far in memory
+    /// from the last one's, and at 100k items rendering them so took as long as opening the
+    /// store's cache.
+    pub fn write_lines(
+        &self,
+        out: &mut dyn std::io::Write,
+        render: impl Fn(Line<'_>, &mut Vec<u8>) + Sync,
+    ) -> std::io::Result<()> {
+        use rayon::prelude::*;
         if let Some(items) = &self.held {
-            return items.iter().try_for_each(|i| each(i.line()));
+            let runs: Vec<Vec<u8>> = items
+                .par_chunks(RUN)
+                .map(|run| {
+                    let mut text = Vec::new();
+                    run.iter().for_each(|i| render(i.line(), &mut text));
+                    text
+                })
+                .collect();
+            return runs.iter().try_for_each(|text| out.write_all(text));
         }
-        self.try_each_placed(|f, item| each(self.builder.line(f, item)))
+        // Each listed entity's place in the queue.
+        let mut place = vec![u32::MAX; self.facts.len()];
+        for (at, &idx) in self.order.iter().enumerate() {
+            place[idx as usize] = at as u32;
+        }
+        // Each run of entities: its text, and where each of its listed entities' lines is in it.
+        type Rendered = (Vec<u8>, Vec<(u32, std::ops::Range<usize>)>);
+        let runs: Vec<Rendered> = place
+            .par_chunks(RUN)
+            .enumerate()
+            .map(|(r, places)| {
+                let (mut text, mut lines) = (Vec::new(), Vec::new());
+                let mut item = QueueItem::default();
+                for (i, &at) in places.iter().enumerate() {
+                    let idx = (r * RUN + i) as EntityIdx;
+                    let Some(f) = self.facts[idx as usize].as_ref().filter(|_| at != u32::MAX) else { continue };
+                    if self.builder.decide_into(idx, f, &mut item) {
+                        let from = text.len();
+                        render(self.builder.line(f, &item), &mut text);
+                        lines.push((at, from..text.len()));
+                    }
+                }
+                (text, lines)
+            })
+            .collect();
+        let mut spans: Vec<Option<(usize, std::ops::Range<usize>)>> = vec![None; self.order.len()];
+        for (r, (_, lines)) in runs.iter().enumerate() {
+            for (at, span) in lines {
+                spans[*at as usize] = Some((r, span.clone()));
+            }
+        }
+        spans.into_iter().flatten().try_for_each(|(r, span)| out.write_all(&runs[r].0[span]))
     }
 
     /// Hands each item's `ItemView` to `each` in the queue's order, until `each` fails; the
@@ -185,6 +248,9 @@ mod tests {
             ("note", ""),
             ("idea", "2026-01-05"),
             ("note", "2025-12-01"),
+            ("idea", "2025-11-01"),
+            ("note", "2026-01-05"),
+            ("idea", ""),
         ]
         .iter()
         .enumerate()
@@ -212,11 +278,9 @@ mod tests {
                 assert_eq!(listing.len(), want.len());
                 assert_eq!(listing.counts(), queue::counts(&want).as_slice());
                 let mut lines = Vec::new();
-                let _ = listing.try_each_line(|l| {
-                    lines.push(format!("{l:?}"));
-                    Ok::<_, ()>(())
-                });
-                assert_eq!(lines, want.iter().map(|i| format!("{:?}", i.line())).collect::<Vec<_>>(), "{text:?}");
+                listing.write_lines(&mut lines, |l, text| text.extend(format!("{l:?}\n").bytes())).unwrap();
+                let want_lines: String = want.iter().map(|i| format!("{:?}\n", i.line())).collect();
+                assert_eq!(String::from_utf8(lines).unwrap(), want_lines, "{text:?}");
                 // Each view the same as the whole item's (its findings compared as texts).
                 let mut k = 0;
                 let _ = listing.try_each_view(|v| {
