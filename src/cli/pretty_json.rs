@@ -20,9 +20,27 @@ pub struct PrettyJson<W: Write> {
     has_value: bool,
 }
 
+impl PrettyJson<std::io::Sink> {
+    /// A writer of one value that another writer puts in `depth` deep (`raw`), written after
+    /// what `buf` holds; `into_buf` gives the bytes back.
+    pub fn nested(buf: Vec<u8>, depth: usize) -> Self {
+        PrettyJson { out: std::io::sink(), buf, first: vec![false; depth], has_value: false }
+    }
+
+    pub fn into_buf(self) -> Vec<u8> {
+        self.buf
+    }
+}
+
 impl<W: Write> PrettyJson<W> {
     pub fn new(out: W) -> Self {
         PrettyJson { out, buf: Vec::with_capacity(CHUNK + 4096), first: Vec::new(), has_value: false }
+    }
+
+    /// A value put in with `raw`: one rendered apart, at `depth`, by a `nested` writer.
+    pub fn raw(&mut self, value: &[u8]) {
+        self.buf.extend_from_slice(value);
+        self.has_value = true;
     }
 
     pub fn begin_object(&mut self) {

@@ -294,7 +294,7 @@ fn write_listing(l: &Listing<'_>, as_json: bool, group: Option<Grouping>) -> std
     }
     let Some(groups) = groups else {
         // A `Vec` takes every write: rendering cannot fail.
-        l.write_lines(&mut out, |i, text| drop(print_item(text, i)))?;
+        l.lines_rendered(|i, text| drop(print_item(text, i)), |line| out.write_all(line))?;
         writeln!(out, "{} awaiting review", l.len())?;
         return out.flush();
     };
@@ -329,9 +329,15 @@ fn write_listing_json(l: &Listing<'_>, group: Option<(Grouping, &Groups<'_>)>) -
     j.end_object();
     j.key("items");
     j.begin_array();
-    l.try_each_view(|i| {
+    // Each item rendered apart (on both cores), two deep: in the object, in `items`.
+    let render = |i: queue::ItemView<'_>, text: &mut Vec<u8>| {
+        let mut item = super::pretty_json::PrettyJson::nested(std::mem::take(text), 2);
+        write_item(&mut item, &i);
+        *text = item.into_buf();
+    };
+    l.views_rendered(render, |item| {
         j.element();
-        write_item(&mut j, &i);
+        j.raw(item);
         j.write_if_full()
     })?;
     j.end_array();

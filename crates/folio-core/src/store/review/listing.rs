@@ -14,6 +14,8 @@ pub type Attribute<'a> = &'a dyn Fn(&mut [QueueItem]);
 /// Entities looked at, and lines rendered, on one rayon thread at a time (a few in tests, so
 /// that their small stores span several runs).
 const RUN: usize = if cfg!(test) { 2 } else { 4096 };
+/// Items rendered before they are written (`Listing::rendered`; a few in tests).
+const WINDOW: usize = if cfg!(test) { 3 } else { 16 * 1024 };
 
 pub struct Listing<'a> {
     builder: &'a Builder<'a>,
@@ -129,81 +131,97 @@ impl<'a> Listing<'a> {
         }
     }
 
-    /// Writes every item's `Line`, rendered by `render`, to `out` in the queue's order. The
-    /// lines are rendered on rayon's threads in the store's order and copied out in the queue's:
-    /// looked at in the queue's order, each entity, its facts and its dates are far in memory
-    /// from the last one's, and at 100k items rendering them so took as long as opening the
-    /// store's cache.
-    pub fn write_lines(
+    /// Every item's `Line` rendered by `render`, handed to `each` in the queue's order, until
+    /// `each` fails (`rendered`).
+    pub fn lines_rendered<E>(
         &self,
-        out: &mut dyn std::io::Write,
         render: impl Fn(Line<'_>, &mut Vec<u8>) + Sync,
-    ) -> std::io::Result<()> {
+        each: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.rendered(
+            |i, text| render(i.line(), text),
+            |f, placed, text| render(self.builder.line(f, placed), text),
+            each,
+        )
+    }
+
+    /// Every item's `ItemView` rendered by `render`, handed to `each` in the queue's order,
+    /// until `each` fails (`rendered`).
+    pub fn views_rendered<E>(
+        &self,
+        render: impl Fn(ItemView<'_>, &mut Vec<u8>) + Sync,
+        each: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.rendered(
+            |i, text| render(i.view(), text),
+            |f, placed, text| render(self.builder.view(f, placed, f.hash_chars().as_str()), text),
+            each,
+        )
+    }
+
+    /// Every item rendered into text (`held` renders a held item, `placed` an entity's facts and
+    /// its item placed but not filled), handed to `each` in the queue's order. The queue is taken
+    /// a window at a time, each window's items rendered on rayon's threads in the store's order
+    /// and handed over in the queue's: looked at in the queue's order, each entity, its facts and
+    /// its dates are far in memory from the last one's, and at 100k items rendering them so took
+    /// as long as opening the store's cache. A window bounds the text held (`--json`: 57 MB at
+    /// 100k items).
+    fn rendered<E>(
+        &self,
+        held: impl Fn(&QueueItem, &mut Vec<u8>) + Sync,
+        placed: impl Fn(&TextFacts, &QueueItem, &mut Vec<u8>) + Sync,
+        mut each: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<(), E> {
         use rayon::prelude::*;
-        if let Some(items) = &self.held {
-            let runs: Vec<Vec<u8>> = items
-                .par_chunks(RUN)
-                .map(|run| {
-                    let mut text = Vec::new();
-                    run.iter().for_each(|i| render(i.line(), &mut text));
-                    text
-                })
-                .collect();
-            return runs.iter().try_for_each(|text| out.write_all(text));
-        }
-        // Each listed entity's place in the queue.
-        let mut place = vec![u32::MAX; self.facts.len()];
-        for (at, &idx) in self.order.iter().enumerate() {
-            place[idx as usize] = at as u32;
-        }
-        // Each run of entities: its text, and where each of its listed entities' lines is in it.
-        type Rendered = (Vec<u8>, Vec<(u32, std::ops::Range<usize>)>);
-        let runs: Vec<Rendered> = place
-            .par_chunks(RUN)
-            .enumerate()
-            .map(|(r, places)| {
-                let (mut text, mut lines) = (Vec::new(), Vec::new());
-                let mut item = QueueItem::default();
-                for (i, &at) in places.iter().enumerate() {
-                    let idx = (r * RUN + i) as EntityIdx;
-                    let Some(f) = self.facts[idx as usize].as_ref().filter(|_| at != u32::MAX) else { continue };
-                    if self.builder.decide_into(idx, f, &mut item) {
-                        let from = text.len();
-                        render(self.builder.line(f, &item), &mut text);
-                        lines.push((at, from..text.len()));
-                    }
+        // A run's text and, for each of its items, its place in the window and its bytes.
+        type Run = (Vec<u8>, Vec<(u32, std::ops::Range<usize>)>);
+        let mut by_entity: Vec<(EntityIdx, u32)> = Vec::new();
+        for window in 0..self.len().div_ceil(WINDOW) {
+            let window = window * WINDOW..(window * WINDOW + WINDOW).min(self.len());
+            let runs: Vec<Run> = match &self.held {
+                // Held items are in the queue's order already, each in its own allocation.
+                Some(items) => items[window.clone()]
+                    .par_chunks(RUN)
+                    .enumerate()
+                    .map(|(r, run)| {
+                        let mut out = Run::default();
+                        for (i, item) in run.iter().enumerate() {
+                            let from = out.0.len();
+                            held(item, &mut out.0);
+                            out.1.push(((r * RUN + i) as u32, from..out.0.len()));
+                        }
+                        out
+                    })
+                    .collect(),
+                None => {
+                    by_entity.clear();
+                    by_entity.extend(self.order[window.clone()].iter().enumerate().map(|(at, &idx)| (idx, at as u32)));
+                    by_entity.sort_unstable();
+                    by_entity
+                        .par_chunks(RUN)
+                        .map(|run| {
+                            let mut out = Run::default();
+                            let mut item = QueueItem::default();
+                            for &(idx, at) in run {
+                                let Some(f) = self.facts[idx as usize].as_ref() else { continue };
+                                if self.builder.decide_into(idx, f, &mut item) {
+                                    let from = out.0.len();
+                                    placed(f, &item, &mut out.0);
+                                    out.1.push((at, from..out.0.len()));
+                                }
+                            }
+                            out
+                        })
+                        .collect()
                 }
-                (text, lines)
-            })
-            .collect();
-        let mut spans: Vec<Option<(usize, std::ops::Range<usize>)>> = vec![None; self.order.len()];
-        for (r, (_, lines)) in runs.iter().enumerate() {
-            for (at, span) in lines {
-                spans[*at as usize] = Some((r, span.clone()));
+            };
+            let mut spans: Vec<Option<(usize, std::ops::Range<usize>)>> = vec![None; window.len()];
+            for (r, (_, items)) in runs.iter().enumerate() {
+                for (at, span) in items {
+                    spans[*at as usize] = Some((r, span.clone()));
+                }
             }
-        }
-        spans.into_iter().flatten().try_for_each(|(r, span)| out.write_all(&runs[r].0[span]))
-    }
-
-    /// Hands each item's `ItemView` to `each` in the queue's order, until `each` fails; the
-    /// items are placed but not filled (`review list --json` writes each view's fields straight
-    /// from the entity, its facts and its findings).
-    pub fn try_each_view<E>(&self, mut each: impl FnMut(ItemView<'_>) -> Result<(), E>) -> Result<(), E> {
-        if let Some(items) = &self.held {
-            return items.iter().try_for_each(|i| each(i.view()));
-        }
-        self.try_each_placed(|f, item| each(self.builder.view(f, item, f.hash_chars().as_str())))
-    }
-
-    /// Hands `each` every queued entity's facts and its item, placed but not filled (one item,
-    /// each placed over the last), in the queue's order, until `each` fails.
-    fn try_each_placed<E>(&self, mut each: impl FnMut(&TextFacts, &QueueItem) -> Result<(), E>) -> Result<(), E> {
-        let mut item = QueueItem::default();
-        for &idx in &self.order {
-            let Some(f) = self.facts[idx as usize].as_ref() else { continue };
-            if self.builder.decide_into(idx, f, &mut item) {
-                each(f, &item)?;
-            }
+            spans.into_iter().flatten().try_for_each(|(r, span)| each(&runs[r].0[span]))?;
         }
         Ok(())
     }
@@ -278,17 +296,25 @@ mod tests {
                 assert_eq!(listing.len(), want.len());
                 assert_eq!(listing.counts(), queue::counts(&want).as_slice());
                 let mut lines = Vec::new();
-                listing.write_lines(&mut lines, |l, text| text.extend(format!("{l:?}\n").bytes())).unwrap();
+                let render = |l: Line<'_>, text: &mut Vec<u8>| text.extend(format!("{l:?}\n").bytes());
+                listing.lines_rendered(render, |l| std::io::Write::write_all(&mut lines, l)).unwrap();
                 let want_lines: String = want.iter().map(|i| format!("{:?}\n", i.line())).collect();
                 assert_eq!(String::from_utf8(lines).unwrap(), want_lines, "{text:?}");
                 // Each view the same as the whole item's (its findings compared as texts).
-                let mut k = 0;
-                let _ = listing.try_each_view(|v| {
-                    assert_eq!(Some(v), want.get(k).map(QueueItem::view), "{text:?}");
-                    k += 1;
-                    Ok::<_, ()>(())
-                });
-                assert_eq!(k, want.len(), "{text:?}");
+                let mut views = Vec::new();
+                // Rendered with the findings as whole texts, as a held item's are.
+                let debug = |v: ItemView<'_>| {
+                    let mut texts = Vec::new();
+                    let _ = v.findings.try_each(|pieces| {
+                        texts.push(pieces.concat());
+                        Ok::<_, ()>(())
+                    });
+                    format!("{:?}\n", ItemView { findings: queue::FindingTexts::Whole(&texts), ..v })
+                };
+                let render = |v: ItemView<'_>, text: &mut Vec<u8>| text.extend(debug(v).bytes());
+                listing.views_rendered(render, |v| std::io::Write::write_all(&mut views, v)).unwrap();
+                let want_views: String = want.iter().map(|i| debug(i.view())).collect();
+                assert_eq!(String::from_utf8(views).unwrap(), want_views, "{text:?}");
             }
         }
     }
