@@ -337,3 +337,41 @@ fn varied_vault() -> (tempfile::TempDir, PathBuf, SystemTime) {
     }
     (dir, root, hour_ago)
 }
+
+/// One note changed in a large store is read again on each listing rather than the whole facts
+/// file written for it; once more than one in a thousand changed, the file is written again. The
+/// listing is the files' either way.
+#[test]
+fn a_few_changed_notes_are_read_again_and_more_write_the_facts_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
+    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    for i in 0..NOTES {
+        let p = root.join(format!("note-{i}.md"));
+        std::fs::write(&p, note(i, "agent-a", &format!("What note {i} says."))).unwrap();
+        set_mtime(&p, hour_ago);
+    }
+    let home = dir.path().join("home");
+    list(&home, &root, true);
+    let facts = cache_file(&home, ".folio-hashes");
+    let saved = std::fs::read(&facts).unwrap();
+    let rewrite = |i: usize, author: &str| {
+        let p = root.join(format!("note-{i}.md"));
+        std::fs::write(&p, note(i, author, "Changed by an agent.")).unwrap();
+        set_mtime(&p, hour_ago + Duration::from_secs(600));
+    };
+    rewrite(3, "agent-b");
+    for _ in 0..2 {
+        let (listed, text) = list(&home, &root, true);
+        assert_eq!(author_of(&listed, "note-3"), "agent-b", "read again from its file");
+        assert_eq!(text, list(&home, &root, false).1, "the listing is the files'");
+        // Compared, not printed: the file is a few hundred kilobytes.
+        assert!(std::fs::read(&facts).unwrap() == saved, "one note of {NOTES}: the facts file left as it was");
+    }
+    rewrite(8, "agent-c");
+    let (listed, text) = list(&home, &root, true);
+    assert_eq!((author_of(&listed, "note-3"), author_of(&listed, "note-8")), ("agent-b".into(), "agent-c".into()));
+    assert_eq!(text, list(&home, &root, false).1);
+    assert!(std::fs::read(&facts).unwrap() != saved, "two notes of {NOTES}: written again");
+}

@@ -36,7 +36,14 @@ pub struct Facts {
     /// Why the file was ignored or could not be written.
     pub warnings: Vec<String>,
     started: SystemTime,
+    /// The saved facts were every entity's, in the store's order (their file's fast path).
+    in_order: bool,
 }
+
+/// At most one entity in this many read again, the facts file is left as it is: those few are
+/// read again next time rather than the whole file written for them (12 MB at 100k entities, a
+/// twentieth of the brain's `review list` after one changed row; docs/benchmarks.md).
+const FEW_READ_OF: usize = 1000;
 
 impl Facts {
     /// The saved facts of every entity of `store` whose file is unchanged since they were taken
@@ -60,7 +67,15 @@ impl Facts {
     fn open_saved(cache: Option<&Cache>, store: &Store) -> Facts {
         let n = store.entities.len();
         let started = SystemTime::now();
-        let mut out = Facts { path: None, slots: Vec::new(), computed: 0, reused: 0, warnings: Vec::new(), started };
+        let mut out = Facts {
+            path: None,
+            slots: Vec::new(),
+            computed: 0,
+            reused: 0,
+            warnings: Vec::new(),
+            started,
+            in_order: false,
+        };
         let Some(cache) = cache.filter(|_| super::cacheable(store.kind()) && n >= super::MIN_ENTITIES) else {
             out.slots.resize(n, None);
             return out;
@@ -78,6 +93,7 @@ impl Facts {
                         }
                     }
                     out.slots = saved;
+                    out.in_order = true;
                 } else {
                     out.slots.resize(n, None);
                     for (old, to) in kept.into_iter().enumerate() {
@@ -98,10 +114,11 @@ impl Facts {
         out
     }
 
-    /// Write the file back when any entity's facts were read this run.
+    /// Write the file back when any entity's facts were read this run, unless they were a few
+    /// (`FEW_READ_OF`) and the file held every other entity's in order.
     pub fn save(&mut self, cache: Option<&Cache>, store: &Store) {
         let (Some(cache), Some(path)) = (cache, self.path.as_deref()) else { return };
-        if self.computed == 0 {
+        if self.computed == 0 || (self.in_order && self.computed * FEW_READ_OF <= self.slots.len()) {
             return;
         }
         // Entities read now were read after `started`, their keys are the store's stat of
