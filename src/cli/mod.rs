@@ -21,6 +21,7 @@ pub mod pretty_json;
 pub mod recall;
 pub mod restore;
 pub mod review;
+mod review_list;
 pub mod reviewer;
 pub mod set;
 pub mod show;

@@ -1,22 +1,20 @@
 //! `folio review [PATH] list|show|approve|veto|forget|promote|merge|baseline|undo`: the CLI face of the
 //! review inbox, a thin layer over `store::review` (the TUI pane uses the same calls).
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
 use serde_json::json;
 
-use super::common::{Global, find_entity, open_store_as_is, open_store_as_is_reading, print_json};
+use super::common::{Global, find_entity, open_store_as_is, print_json};
 use super::escape;
 use super::write_flags::{self, WriteFlags};
+use folio_core::store::Store;
 use folio_core::store::history::attribution;
 use folio_core::store::model::entity::EntityIdx;
 use folio_core::store::review::filter::Filter;
-use folio_core::store::review::group::{Grouping, grouped};
-use folio_core::store::review::listing::Listing;
+use folio_core::store::review::group::Grouping;
 use folio_core::store::review::since::SinceApproval;
-use folio_core::store::review::{self, Plan, Reviewer, Verdict, diff, queue};
-use folio_core::store::{Reads, Store};
+use folio_core::store::review::{self, Plan, Reviewer, Verdict, diff};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -186,7 +184,7 @@ pub struct Select {
 pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     let path = a.path.as_deref();
     match a.command {
-        Sub::List { json, filter, group } => list(g, path, json, filter.as_deref(), group),
+        Sub::List { json, filter, group } => super::review_list::list(g, path, json, filter.as_deref(), group),
         Sub::Show { id, json } => show(&open_store_as_is(g, path)?, &id, json),
         Sub::Approve { ids, over, kind, select } => decide(g, path, ids, Verdict::Approve { over, kind }, select),
         Sub::Veto { ids, reason, select } => decide(g, path, ids, Verdict::Veto { reason }, select),
@@ -233,235 +231,6 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
 
 fn parse_grouping(s: &str) -> Result<Grouping, String> {
     Grouping::parse(s).ok_or_else(|| format!("`{s}`: group by `author` or `session`"))
-}
-
-fn list(
-    g: &Global,
-    path: Option<&std::path::Path>,
-    as_json: bool,
-    filter: Option<&str>,
-    group: Option<Grouping>,
-) -> anyhow::Result<u8> {
-    use folio_core::store::keep::cache::hashes;
-    use folio_core::store::lint::LintConfig;
-    let filter = Filter::parse(filter.unwrap_or("")).map_err(anyhow::Error::msg)?;
-    let cache = g.cache.as_ref();
-    // The inbox lints with every rule its config leaves on and hashes every queued text: a load
-    // from the files makes the content rules' profiles (as for `folio lint`) and takes each
-    // entity's text facts while it holds each file, rather than reading every file twice more.
-    let wants_bodies = |root: &std::path::Path, kind| LintConfig::load(root, kind).map_or(true, |c| c.reads_bodies());
-    let reads = Reads::EntitiesForInbox(&wants_bodies);
-    // An unchanged cached store opens without its links, which the inbox never reads, when
-    // lint's memo answers for them; else (or when the memo turns out not to) it opens whole.
-    let lean = cache.map(|c| c.for_inbox());
-    let leaning = Global { dialect: g.dialect, demo: g.demo, cache: lean.clone(), bundle: g.bundle.clone() };
-    let store = open_store_as_is_reading(&leaning, path, reads)?;
-    let linted = match lean.filter(|c| c.lean_digest().is_some()) {
-        Some(lean) => match hashes::lint_lean(&lean, store) {
-            Some(linted) => linted,
-            None => hashes::lint_whole(cache, open_store_as_is_reading(g, path, reads)?),
-        },
-        None => hashes::lint_whole(cache, store),
-    };
-    // Items are built as they are written (`Listing`), not held: the inbox of a large store is
-    // 100k items.
-    let (written, spent) = hashes::list_linted(cache, linted, &filter, |listing, warnings| {
-        for w in warnings {
-            eprintln!("folio: cache: {}", super::escape::line(w));
-        }
-        write_listing(listing, as_json, group)
-    });
-    // The process ends here: the store, the lint report and the facts go with it rather than
-    // being freed allocation by allocation (a tenth of the listing's time at 100k entities).
-    std::mem::forget(spent);
-    written?;
-    Ok(0)
-}
-
-fn write_listing(l: &Listing<'_>, as_json: bool, group: Option<Grouping>) -> std::io::Result<()> {
-    let held = group.map(|_| l.collect());
-    let refs: Option<Vec<&queue::QueueItem>> = held.as_ref().map(|h| h.iter().collect());
-    let groups = group.zip(refs.as_deref()).map(|(by, refs)| grouped(refs, by));
-    if as_json {
-        // As `print_json` does: a failed write (a closed pipe) ends the output, not the command.
-        let _ = write_listing_json(l, group.zip(groups.as_deref()));
-        return Ok(());
-    }
-    // One write per buffer, not per line: the inbox of a large store is 100k lines.
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    if !l.is_empty() {
-        writeln!(out, "{}", queue::counts_text(l.counts()))?;
-    }
-    let Some(groups) = groups else {
-        // A `Vec` takes every write: rendering cannot fail.
-        l.lines_rendered(|i, text| drop(print_item(text, i)), |line| out.write_all(line))?;
-        writeln!(out, "{} awaiting review", l.len())?;
-        return out.flush();
-    };
-    for (key, members) in &groups {
-        writeln!(out, "== {} ({})", escape::line(key), crate::store::model::count::count(members.len(), "item"))?;
-        for i in members {
-            print_item(&mut out, i.line())?;
-        }
-    }
-    writeln!(out, "{} awaiting review in {}", l.len(), crate::store::model::count::count(groups.len(), "group"))?;
-    out.flush()
-}
-
-/// The inbox gathered by author or agent run: each group's key and members.
-type Groups<'a> = [(String, Vec<&'a queue::QueueItem>)];
-
-/// `review list --json`: the count, the reasons' counts, the items (and the groups), each item
-/// written from its view as it is listed rather than built and serialized (issue 44); the
-/// bytes `print_json` wrote of the same document.
-fn write_listing_json(l: &Listing<'_>, group: Option<(Grouping, &Groups<'_>)>) -> std::io::Result<()> {
-    let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let mut j = super::pretty_json::PrettyJson::new(out);
-    j.begin_object();
-    j.key("count");
-    j.u64(l.len() as u64);
-    j.key("reasons");
-    j.begin_object();
-    for (r, c) in l.counts() {
-        j.key(r.code());
-        j.u64(*c as u64);
-    }
-    j.end_object();
-    j.key("items");
-    j.begin_array();
-    // Each item rendered apart (on both cores), two deep: in the object, in `items`.
-    let render = |i: queue::ItemView<'_>, text: &mut Vec<u8>| {
-        let mut item = super::pretty_json::PrettyJson::nested(std::mem::take(text), 2);
-        write_item(&mut item, &i);
-        *text = item.into_buf();
-    };
-    l.views_rendered(render, |item| {
-        j.element();
-        j.raw(item);
-        j.write_if_full()
-    })?;
-    j.end_array();
-    if let Some((by, groups)) = group {
-        j.key("group_by");
-        j.str(by.name());
-        j.key("groups");
-        j.begin_array();
-        for (key, members) in groups {
-            j.element();
-            j.begin_object();
-            j.key("key");
-            j.str(key);
-            j.key("count");
-            j.u64(members.len() as u64);
-            j.key("ids");
-            j.begin_array();
-            for m in members {
-                j.element();
-                j.str(&m.id);
-            }
-            j.end_array();
-            j.end_object();
-            j.write_if_full()?;
-        }
-        j.end_array();
-    }
-    j.end_object();
-    j.finish().map(drop)
-}
-
-/// One item's fields, in `QueueItem`'s order and with its serde attributes (`session` and
-/// `verdicts` left out when empty).
-fn write_item<W: Write>(j: &mut super::pretty_json::PrettyJson<W>, i: &queue::ItemView<'_>) {
-    j.begin_object();
-    j.key("id");
-    j.str(i.id);
-    j.key("title");
-    j.str(i.title);
-    j.key("path");
-    j.str(i.path);
-    j.key("kind");
-    j.opt_str(i.kind);
-    j.key("status");
-    j.opt_str(i.status);
-    j.key("reasons");
-    j.begin_array();
-    for r in i.reasons {
-        j.element();
-        j.str(r.code());
-    }
-    j.end_array();
-    j.key("age_days");
-    match i.age_days {
-        Some(d) => j.i64(d),
-        None => j.null(),
-    }
-    j.key("author");
-    j.opt_str(i.author);
-    if let Some(session) = i.session {
-        j.key("session");
-        j.str(session);
-    }
-    j.key("sources");
-    j.u64(i.sources as u64);
-    j.key("evidence");
-    j.u64(i.evidence);
-    j.key("confidence");
-    match i.confidence {
-        Some(c) => j.f64(c),
-        None => j.null(),
-    }
-    j.key("findings");
-    j.begin_array();
-    let _ = i.findings.try_each(|pieces| {
-        j.element();
-        j.str_pieces(pieces);
-        Ok::<_, ()>(())
-    });
-    j.end_array();
-    j.key("hidden_content");
-    j.bool(i.hidden_content);
-    j.key("priority");
-    j.u64(u64::from(i.priority));
-    j.key("hash");
-    j.str(i.hash);
-    if !i.verdicts.is_empty() {
-        j.key("verdicts");
-        j.begin_array();
-        for v in i.verdicts {
-            j.element();
-            j.str(v);
-        }
-        j.end_array();
-    }
-    j.key("approved_hash");
-    j.opt_str(i.approved_hash);
-    j.end_object();
-}
-
-fn print_item(out: &mut impl Write, i: queue::Line<'_>) -> std::io::Result<()> {
-    // Written piece by piece: the inbox of a large store is 100k lines, each once allocated
-    // several times over when built as strings first.
-    write!(out, "{}  [", escape::line(i.id))?;
-    for (n, r) in i.reasons.iter().enumerate() {
-        if n > 0 {
-            out.write_all(b", ")?;
-        }
-        out.write_all(r.code().as_bytes())?;
-    }
-    write!(out, "]  {}  ", escape::line(i.kind.unwrap_or("-")))?;
-    match i.age_days {
-        Some(d) => write!(out, "{d}d")?,
-        None => out.write_all(b"-")?,
-    }
-    let hidden = if i.hidden_content { "  HIDDEN CONTENT" } else { "" };
-    writeln!(
-        out,
-        "  by {}  sources {} evidence {}  findings {}{hidden}",
-        escape::line(i.author.unwrap_or("-")),
-        i.sources,
-        i.evidence,
-        i.findings
-    )
 }
 
 fn show(store: &Store, id: &str, as_json: bool) -> anyhow::Result<u8> {
@@ -623,80 +392,4 @@ fn report_applied(applied: &folio_core::store::write::changeset::Applied) {
         println!("regenerated {}", escape::line(c));
     }
     println!("logged to {}", escape::line(&applied.log));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    /// Text with controls, quotes, DEL, C1, bidi and zero-width characters among the plain.
-    const TEXT: &str =
-        "(\\PC|[\u{0}-\u{1f}\"\\\\\u{7f}-\u{9f}\u{200b}-\u{200f}\u{202a}-\u{202e}\u{2066}\u{feff}\u{2014}]){0,12}";
-
-    fn item() -> impl Strategy<Value = queue::QueueItem> {
-        let texts = (TEXT, TEXT, TEXT, proptest::option::of(TEXT), proptest::option::of(TEXT), TEXT);
-        let more = (proptest::option::of(TEXT), proptest::option::of(TEXT), proptest::option::of(TEXT));
-        let lists = (
-            proptest::collection::vec(proptest::sample::select(queue::ALL.to_vec()), 0..4),
-            proptest::collection::vec(TEXT, 0..3),
-            proptest::collection::vec(TEXT, 0..3),
-        );
-        let numbers = (
-            proptest::option::of(any::<i64>()),
-            any::<usize>(),
-            any::<u64>(),
-            proptest::option::of(any::<f64>()),
-            any::<bool>(),
-            any::<u8>(),
-        );
-        (texts, more, lists, numbers).prop_map(
-            |(
-                (id, title, path, kind, status, hash),
-                (author, session, approved_hash),
-                (reasons, findings, verdicts),
-                (age_days, sources, evidence, confidence, hidden_content, priority),
-            )| queue::QueueItem {
-                id,
-                title,
-                path,
-                kind,
-                status,
-                reasons,
-                age_days,
-                author,
-                session,
-                sources,
-                evidence,
-                confidence,
-                findings,
-                hidden_content,
-                priority,
-                hash,
-                verdicts,
-                approved_hash,
-                ..Default::default()
-            },
-        )
-    }
-
-    proptest! {
-        /// An item written from its view is the item as serde serialized it (`print_json`).
-        #[test]
-        fn an_item_is_written_as_serde_wrote_it(items in proptest::collection::vec(item(), 0..4)) {
-            let mut w = escape::JsonWriter::new(Vec::new());
-            serde_json::to_writer_pretty(&mut w, &items).unwrap();
-            w.write_all(b"\n").unwrap();
-            w.flush().unwrap();
-            let mut j = super::super::pretty_json::PrettyJson::new(Vec::new());
-            j.begin_array();
-            for i in &items {
-                j.element();
-                write_item(&mut j, &i.view());
-            }
-            j.end_array();
-            let hand = String::from_utf8(j.finish().unwrap()).unwrap();
-            prop_assert_eq!(hand, String::from_utf8(w.into_inner()).unwrap());
-        }
-    }
 }

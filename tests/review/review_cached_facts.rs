@@ -40,16 +40,7 @@ fn author_of(listing: &Value, id: &str) -> String {
 
 #[test]
 fn a_file_changed_in_size_or_mtime_is_read_again_not_taken_from_the_cache() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("vault");
-    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
-    // Written an hour ago, as a real store would be (files just written are never trusted).
-    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
-    for i in 0..NOTES {
-        let p = root.join(format!("note-{i}.md"));
-        std::fs::write(&p, note(i, "agent-a", &format!("What note {i} says."))).unwrap();
-        set_mtime(&p, hour_ago);
-    }
+    let (dir, root, hour_ago) = notes_vault();
     let home = dir.path().join("home");
     let (first, first_text) = list(&home, &root, true);
     assert_eq!(first["count"], NOTES, "every note is never reviewed");
@@ -323,6 +314,22 @@ fn section(bytes: &[u8], n: usize) -> std::ops::Range<usize> {
     unreachable!()
 }
 
+/// A vault of `NOTES` notes by `agent-a`, written an hour ago, as a real store would be (files
+/// just written are never trusted), in its own temporary folder; the vault's path and when the
+/// notes were written.
+fn notes_vault() -> (tempfile::TempDir, PathBuf, SystemTime) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
+    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    for i in 0..NOTES {
+        let p = root.join(format!("note-{i}.md"));
+        std::fs::write(&p, note(i, "agent-a", &format!("What note {i} says."))).unwrap();
+        set_mtime(&p, hour_ago);
+    }
+    (dir, root, hour_ago)
+}
+
 /// A vault of `NOTES` varied notes, written an hour ago (older than any pass's mtime slack),
 /// in its own temporary folder, the vault's path and when the notes were written.
 fn varied_vault() -> (tempfile::TempDir, PathBuf, SystemTime) {
@@ -343,15 +350,7 @@ fn varied_vault() -> (tempfile::TempDir, PathBuf, SystemTime) {
 /// listing is the files' either way.
 #[test]
 fn a_few_changed_notes_are_read_again_and_more_write_the_facts_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("vault");
-    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
-    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
-    for i in 0..NOTES {
-        let p = root.join(format!("note-{i}.md"));
-        std::fs::write(&p, note(i, "agent-a", &format!("What note {i} says."))).unwrap();
-        set_mtime(&p, hour_ago);
-    }
+    let (dir, root, hour_ago) = notes_vault();
     let home = dir.path().join("home");
     list(&home, &root, true);
     let facts = cache_file(&home, ".folio-hashes");
