@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use super::cached_index::{self, CachedIndex, digest};
+use super::cached_index::{self, CachedIndex};
 use super::index::{TextIndex, weighted_text};
 use crate::store::Store;
 use crate::store::keep::cache::side::{self, Key, Made};
@@ -116,7 +116,7 @@ fn save(cache: &Cache, store: &Store, index: &TextIndex, started: SystemTime, ma
 /// kept entities' postings kept and the others' read and tokenised again.
 fn reuse(file: CachedIndex, store: &Store, check: Check) -> Result<Reused, String> {
     let n = store.entities.len();
-    if file.lengths.len() == n && file.meta.whole && file.meta.digest == digest(store) {
+    if file.lengths.len() == n && file.meta.whole && file.meta.digest == side::keys_digest(store) {
         match check {
             Check::Everything => file.check_all()?,
             Check::Words(words) => {
@@ -157,9 +157,9 @@ fn write(cache: &Cache, path: &Path, store: &Store, index: &TextIndex, as_of: Sy
     // Whether the next open of this very store may take every record as it is: as `kept`
     // will judge them against this file's header.
     let read_since_ns = side::header(store, FORMAT, as_of).read_since_ns;
-    let whole = side::unchanged(&side::kept(&keys, read_since_ns, store), store.entities.len());
+    let same = side::SameKeys::of(store, &keys, read_since_ns);
     let sections =
-        cached_index::sections(index.sorted_lists().into_iter(), index.lengths(), &keys, digest(store), whole)?;
+        cached_index::sections(index.sorted_lists().into_iter(), index.lengths(), &keys, same.digest, same.whole)?;
     let sections: Vec<&[u8]> = sections.iter().map(Vec::as_slice).collect();
     LAYOUT.write(cache, path, store, as_of, &sections)
 }

@@ -48,7 +48,7 @@ pub struct Block {
 /// and the dictionary's block table.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Meta {
-    /// `digest` of the store the index was made from.
+    /// `side::keys_digest` of the store the index was made from.
     pub digest: u64,
     /// Every entity's record held for that very store as of the header's `read_since_ns`
     /// (`side::kept` mapped each to itself): an equal digest then means nothing to read again.
@@ -82,18 +82,6 @@ pub struct CachedIndex {
     /// Why a part read after the open could not be used (its CRC, a truncated file): the
     /// query that read it must not be trusted (`TextIndex::damaged`).
     damaged: Mutex<Option<String>>,
-}
-
-/// The digest of what each entity's postings were made from (`Key`: path, id, size, mtime),
-/// in store order. A fixed seed: the next process of this build must compute the same.
-pub fn digest(store: &Store) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let mut h = foldhash::quality::FixedState::with_seed(0x666f_6c69_6f54_0003).build_hasher();
-    store.entities.len().hash(&mut h);
-    for e in &store.entities {
-        (&e.path, &e.id, e.file_size, e.mtime_ns).hash(&mut h);
-    }
-    h.finish()
 }
 
 fn read_at(file: &File, at: u64, len: u64) -> Result<Vec<u8>, String> {

@@ -4,8 +4,8 @@
 //! rarity: it depends on its own text alone) is kept while its file has the size and mtime it
 //! had when it was read (the store cache's per-file check, `side::kept`); the entities of
 //! changed, added or moved files are read again, and the file is rewritten when anything
-//! changed. The rarity weights, MinHash signatures and pairs are computed on every pass: they
-//! depend on the whole store.
+//! changed but a few (`FEW_READ_OF`). The rarity weights, MinHash signatures and pairs are
+//! computed on every pass: they depend on the whole store.
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -17,7 +17,7 @@ use crate::store::model::entity::EntityIdx;
 
 const MAGIC: &[u8; 8] = b"FOLIOP1\n";
 /// Bumped whenever the layout or what a profile holds (tokenizer, stems, weights) changes.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 const WHAT: &str = "near-duplicate profiles";
 const LAYOUT: side::Layout = side::Layout { magic: MAGIC, format: FORMAT, what: WHAT };
 
@@ -36,14 +36,17 @@ pub fn open(cache: Option<&Cache>, store: &Store) -> (Vec<Profile>, Made) {
         made.warnings.push(format!("{}: {why}; ignored", path.display()));
         None
     });
-    let (profiles, unchanged) = match saved {
-        None => (near_duplicate::all_profiles(store), false),
-        Some((keys, read_since_ns, old)) => {
-            let keep = side::kept(&keys, read_since_ns, store);
+    let (profiles, rewrite) = match saved {
+        None => (near_duplicate::all_profiles(store), true),
+        Some((keep, old)) => {
             made.reused = keep.iter().flatten().count();
             if side::unchanged(&keep, n) {
-                (old, true)
+                (old, false)
             } else {
+                // Each saved profile its own entity's or stale (the usual case after an edit):
+                // a few read again leave the file as it is, as for the inbox's facts.
+                let in_order =
+                    keep.len() == n && keep.iter().enumerate().all(|(i, k)| k.is_none_or(|to| to as usize == i));
                 let mut slots: Vec<Option<Profile>> = vec![None; n];
                 for (p, to) in old.into_iter().zip(&keep) {
                     if let Some(to) = to {
@@ -51,13 +54,14 @@ pub fn open(cache: Option<&Cache>, store: &Store) -> (Vec<Profile>, Made) {
                     }
                 }
                 let fresh: Vec<EntityIdx> = (0..n as EntityIdx).filter(|&i| slots[i as usize].is_none()).collect();
+                let few = in_order && fresh.len() * FEW_READ_OF <= n;
                 let mut read = near_duplicate::profiles_of(store, &fresh).into_iter();
-                (slots.into_iter().map(|p| p.or_else(|| read.next()).unwrap_or_default()).collect(), false)
+                (slots.into_iter().map(|p| p.or_else(|| read.next()).unwrap_or_default()).collect(), !few)
             }
         }
     };
     made.tokenised = n - made.reused;
-    if !unchanged && n >= super::MIN_ENTITIES {
+    if rewrite && n >= super::MIN_ENTITIES {
         // Fresh entities were read after `started`, their keys are the store's stat of them:
         // the older of the two instants is what the next open may trust mtimes against.
         if let Err(e) = write(cache, &path, store, &profiles, started.min(store.read_since)) {
@@ -67,24 +71,49 @@ pub fn open(cache: Option<&Cache>, store: &Store) -> (Vec<Profile>, Made) {
     (profiles, made)
 }
 
-/// The cached profiles with the keys they were made from and since when; `None` when there is
-/// no file; an error says why a file present cannot be used.
-type Saved = (Vec<Key>, i128, Vec<Profile>);
+/// At most one entity in this many read again, with the saved profiles each their own
+/// entity's, the file is left as it is: those few are read again next time rather than the
+/// whole file (28 MB for opendray's brain of 95k nodes) written for them.
+const FEW_READ_OF: usize = 1000;
+
+/// The cached profiles, each with its entity's number in `store` where it still holds
+/// (`side::kept`); `None` when there is no file; an error says why a file present cannot be
+/// used.
+type Saved = (Vec<Option<EntityIdx>>, Vec<Profile>);
 
 fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
     let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
-    let keys: Vec<Key> = r.next("keys")?;
+    let read_since_ns = r.header.read_since_ns;
+    let same: side::SameKeys = r.next("same keys")?;
     let profiles = decode(&r.next_raw()?).ok_or("profiles: malformed")?;
-    if profiles.len() != keys.len() || keys.len() as u64 != r.header.entities {
-        return Err(format!("{} profiles, {} entities listed", profiles.len(), keys.len()));
+    // A store whose keys all match needs no key read; else the keys are weighed as they are
+    // decoded (no 100k paths and ids held), or held when the store's order is another.
+    let keep = match same.kept(store) {
+        Some(keep) => keep,
+        None => match r.next_streamed_seed("keys", side::KeptInOrder { store, read_since_ns })? {
+            Some(keep) => keep,
+            None => {
+                let Some(mut again) = LAYOUT.open(path, store)? else { return Ok(None) };
+                again.skip()?;
+                again.skip()?;
+                let keys: Vec<Key> = again.next_streamed("keys")?;
+                side::kept(&keys, read_since_ns, store)
+            }
+        },
+    };
+    if profiles.len() != keep.len() || keep.len() as u64 != r.header.entities {
+        return Err(format!("{} profiles, {} entities listed", profiles.len(), keep.len()));
     }
-    Ok(Some((keys, r.header.read_since_ns, profiles)))
+    Ok(Some((keep, profiles)))
 }
 
+/// The file: its header, whether its profiles hold for a store with the same keys
+/// (`side::SameKeys`), the profiles, then the keys (read only when the first says nothing).
 fn write(cache: &Cache, path: &Path, store: &Store, profiles: &[Profile], as_of: SystemTime) -> Result<(), String> {
-    let keys = side::encode(&Key::all(store))?;
+    let keys = Key::all(store);
+    let same = side::SameKeys::of(store, &keys, side::header(store, FORMAT, as_of).read_since_ns);
     let profiles = encode(profiles).ok_or("a profile weight the cache cannot hold")?;
-    LAYOUT.write(cache, path, store, as_of, &[&keys, &profiles])
+    LAYOUT.write(cache, path, store, as_of, &[&side::encode(&same)?, &profiles, &side::encode(&keys)?])
 }
 
 /// Profiles as bytes: per profile its word count, then per word the gap from the previous
@@ -215,6 +244,41 @@ mod tests {
         assert_eq!(third, near_duplicate::all_profiles(&store), "the same profiles as reading every body");
     }
 
+    /// A note or two edited of a thousand: read again each time, the file left as it is; more,
+    /// and the file is written again with them.
+    #[test]
+    fn a_few_edited_notes_are_read_again_and_more_write_the_file_again() {
+        let dir = vault();
+        let cdir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(cdir.path());
+        let store = load(dir.path());
+        let n = store.entities.len();
+        assert_eq!(open(Some(&cache), &store).1.tokenised, n);
+        let file = cache.side_file(&store.root, store.kind(), PROFILES_EXT);
+        let written = fs::read(&file).unwrap();
+        let edit = |i: usize, body: &str| {
+            let p = dir.path().join(format!("note-{i}.md"));
+            fs::write(&p, format!("---\ntitle: Note {i}\n---\n{body}\n")).unwrap();
+            let earlier = SystemTime::now() - Duration::from_secs(1800);
+            fs::File::options().write(true).open(&p).unwrap().set_modified(earlier).unwrap();
+        };
+        edit(3, "Now about zanzibar and its spice markets.");
+        let store = load(dir.path());
+        for _ in 0..2 {
+            let (profiles, made) = open(Some(&cache), &store);
+            assert_eq!((made.tokenised, made.reused), (1, n - 1), "{:?}", made.warnings);
+            assert_eq!(profiles, near_duplicate::all_profiles(&store));
+            assert_eq!(fs::read(&file).unwrap(), written, "the file left as it was");
+        }
+        edit(5, "Tide tables of the northern coast.");
+        edit(6, "Tide tables of the southern coast.");
+        let store = load(dir.path());
+        let (profiles, made) = open(Some(&cache), &store);
+        assert_eq!((made.tokenised, profiles), (3, near_duplicate::all_profiles(&store)));
+        assert_ne!(fs::read(&file).unwrap(), written, "written again");
+        assert_eq!(open(Some(&cache), &store).1.tokenised, 0);
+    }
+
     #[test]
     fn a_corrupt_or_foreign_file_is_rebuilt_with_a_warning_and_lint_agrees_either_way() {
         let dir = vault();
@@ -229,8 +293,9 @@ mod tests {
         assert_eq!(cached, want);
         let file = cache.side_file(&store.root, store.kind(), PROFILES_EXT);
         let bytes = fs::read(&file).unwrap();
+        // A byte of the profiles flipped (the keys, last, are not read for this very store).
         let mut flipped = bytes.clone();
-        let at = flipped.len() - 3;
+        let at = side::fixture::sections(&flipped)[2].end - 3;
         flipped[at] ^= 1;
         for (bad, why) in [(flipped, "checksum"), (bytes[..bytes.len() / 2].to_vec(), "truncated"), (b"x".to_vec(), "")]
         {

@@ -51,6 +51,43 @@ impl Key {
     }
 }
 
+/// The digest of what each entity's records were made from (`Key`: path, id, size, mtime), in
+/// store order: a side file that holds it tells a store whose keys all match without reading
+/// its keys section. A fixed seed: the next process of this build must compute the same.
+pub fn keys_digest(store: &Store) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = foldhash::quality::FixedState::with_seed(0x666f_6c69_6f54_0003).build_hasher();
+    store.entities.len().hash(&mut h);
+    for e in &store.entities {
+        (&e.path, &e.id, e.file_size, e.mtime_ns).hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Whether a side file's records hold, each for its own entity, for a store: its keys' digest
+/// (`keys_digest`) and whether every record was trusted for that very store as written
+/// (`kept` mapped each to itself against the file's header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SameKeys {
+    pub digest: u64,
+    pub whole: bool,
+}
+
+impl SameKeys {
+    /// What a file of `store`'s records, with `keys` (`Key::all`), read as of `read_since_ns`
+    /// (its header's), says of them.
+    pub fn of(store: &Store, keys: &[Key], read_since_ns: i128) -> SameKeys {
+        SameKeys { digest: keys_digest(store), whole: unchanged(&kept(keys, read_since_ns, store), keys.len()) }
+    }
+
+    /// Every record its own entity's when they hold for `store` whole; None: the keys must be
+    /// weighed one by one (`kept`).
+    pub fn kept(&self, store: &Store) -> Option<Vec<Option<EntityIdx>>> {
+        (self.whole && self.digest == keys_digest(store))
+            .then(|| (0..store.entities.len() as EntityIdx).map(Some).collect())
+    }
+}
+
 /// For each saved record (made from `keys`, read since `read_since_ns`), its entity's number in
 /// `store` when the record still holds: the same file (path, size, mtime, not modified within
 /// the slack of the saved reads) and the same id, one entity of that id in that file on both
@@ -318,6 +355,16 @@ impl<R: Read> Opened<R> {
         Ok(value)
     }
 
+    /// Past the next section, unread (its checksum unchecked): the reader wants what follows.
+    pub fn skip(&mut self) -> Result<(), String> {
+        let (len, _) = section_head(&mut self.r)?;
+        let skipped = std::io::copy(&mut (&mut self.r).take(len), &mut std::io::sink()).map_err(|e| e.to_string())?;
+        if skipped != len {
+            return Err("truncated".into());
+        }
+        Ok(())
+    }
+
     /// The next section's bytes, as written.
     pub fn next_raw(&mut self) -> Result<Vec<u8>, String> {
         section(&mut self.r)
@@ -465,6 +512,18 @@ pub fn options() -> impl bincode::Options {
 #[cfg(test)]
 pub mod fixture {
     use std::time::{Duration, SystemTime};
+
+    /// Where each section's bytes lie in a side file's `bytes`: the header's, then the file's
+    /// own, in order.
+    pub fn sections(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+        let (mut at, mut out) = (8, Vec::new());
+        while at + 12 <= bytes.len() {
+            let len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+            out.push(at + 12..at + 12 + len);
+            at += 12 + len;
+        }
+        out
+    }
 
     /// A vault of `MIN_ENTITIES` + 1 notes `note-{i}.md`, note `i` titled and with the body
     /// `note(i)` gives, written an hour ago (older than any read's slack: a cache trusts them).
