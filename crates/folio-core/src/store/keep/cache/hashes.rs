@@ -426,26 +426,12 @@ type Saved = (Vec<Option<EntityIdx>>, Vec<Option<TextFacts>>);
 
 fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
     let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
-    let read_since_ns = r.header.read_since_ns;
     let same: side::SameKeys = r.next("same keys")?;
     let at_most = usize::try_from(r.header.entities).unwrap_or(usize::MAX);
     let facts = r.next_streamed_seed("facts", side::Exactly::<Option<TextFacts>>::at_most(at_most))?;
     // A store whose keys all match the saved ones needs no key read (100k paths and ids
     // decoded and compared: a third of the facts' read at 100k entities).
-    let kept = match same.kept(store) {
-        Some(kept) => kept,
-        // The keys weighed as they are decoded; held only when they are not in the store's order.
-        None => match r.next_streamed_seed("keys", side::KeptInOrder { store, read_since_ns })? {
-            Some(kept) => kept,
-            None => {
-                let Some(mut again) = LAYOUT.open(path, store)? else { return Ok(None) };
-                again.skip()?;
-                again.skip()?;
-                let keys: Vec<Key> = again.next_streamed("keys")?;
-                side::kept(&keys, read_since_ns, store)
-            }
-        },
-    };
+    let Some(kept) = LAYOUT.kept(path, store, same, &mut r, 1)? else { return Ok(None) };
     if facts.len() != kept.len() || kept.len() as u64 != r.header.entities {
         return Err(format!("{} entities' facts, {} entities listed", facts.len(), kept.len()));
     }
@@ -476,6 +462,17 @@ mod tests {
     /// A vault of `MIN_ENTITIES` + 1 notes written an hour ago.
     fn vault() -> tempfile::TempDir {
         side::fixture::aged_vault(|i| (format!("Note {i}"), format!("Body of note {i}.")))
+    }
+
+    fn load_vault(dir: &tempfile::TempDir) -> Store {
+        Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into())
+    }
+
+    /// A cache in a folder of its own (kept while the folder is).
+    fn temp_cache() -> (tempfile::TempDir, Cache) {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(dir.path());
+        (dir, cache)
     }
 
     /// Every entity's facts, through `Facts` and `queue::complete_facts`: (facts, read, reused).
@@ -558,9 +555,8 @@ mod tests {
             let link = if i % 7 == 0 { " See [[Nowhere]]." } else { "" };
             (format!("Note {i}"), format!("Body of note {i}.{link}"))
         });
-        let cdir = tempfile::tempdir().unwrap();
-        let cache = Cache::new(cdir.path());
-        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let (_cdir, cache) = temp_cache();
+        let store = load_vault(&dir);
         let (want, _) = inbox(None, &store);
         let ids = |items: &[QueueItem]| items.iter().map(|i| format!("{} {:?}", i.id, i.reasons)).collect::<Vec<_>>();
         let lint = || {
@@ -607,9 +603,8 @@ mod tests {
     #[test]
     fn a_second_run_reads_nothing_and_an_edited_file_is_read_again() {
         let dir = vault();
-        let cdir = tempfile::tempdir().unwrap();
-        let cache = Cache::new(cdir.path());
-        let load = || Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let (_cdir, cache) = temp_cache();
+        let load = || load_vault(&dir);
         let store = load();
         let n = store.entities.len();
         let want: Vec<Option<TextFacts>> = (0..n as EntityIdx).map(|i| TextFacts::read(&store, i)).collect();
@@ -642,9 +637,8 @@ mod tests {
     #[test]
     fn a_damaged_facts_section_is_ignored_and_rebuilt() {
         let dir = vault();
-        let cdir = tempfile::tempdir().unwrap();
-        let cache = Cache::new(cdir.path());
-        let store = Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let (_cdir, cache) = temp_cache();
+        let store = load_vault(&dir);
         let n = store.entities.len();
         let (want, _, _) = all(Some(&cache), &store);
         let file = cache.side_file(&store.root, store.kind(), HASHES_EXT);
@@ -677,18 +671,20 @@ mod tests {
     #[test]
     fn the_keys_are_read_only_when_the_store_differs_from_the_saved_digest() {
         let dir = vault();
-        let cdir = tempfile::tempdir().unwrap();
-        let cache = Cache::new(cdir.path());
-        let load = || Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let (_cdir, cache) = temp_cache();
+        let load = || load_vault(&dir);
         let store = load();
         let n = store.entities.len();
         let (want, _, _) = all(Some(&cache), &store);
         let file = cache.side_file(&store.root, store.kind(), HASHES_EXT);
-        let mut bytes = fs::read(&file).unwrap();
-        let keys = side::fixture::sections(&bytes)[KEYS].clone();
-        assert_eq!(keys.end, bytes.len(), "the keys come last");
-        bytes[keys.start + 3] ^= 0x5a;
-        fs::write(&file, &bytes).unwrap();
+        let damage_keys = || {
+            let mut bytes = fs::read(&file).unwrap();
+            let keys = side::fixture::sections(&bytes)[KEYS].clone();
+            assert_eq!(keys.end, bytes.len(), "the keys come last");
+            bytes[keys.start + 3] ^= 0x5a;
+            fs::write(&file, &bytes).unwrap();
+        };
+        damage_keys();
         let f = Facts::open(Some(&cache), &store);
         assert!(f.warnings.is_empty(), "{:?}", f.warnings);
         assert_eq!((f.reused, f.slots), (n, want));
@@ -703,10 +699,7 @@ mod tests {
         fs::write(dir.path().join("note-4.md"), "---\ntitle: Note 4\n---\nNew.\n").unwrap();
         let store = load();
         assert_eq!(all(Some(&cache), &store).1, n, "the damaged file is written again whole");
-        let mut bytes = fs::read(&file).unwrap();
-        let keys = side::fixture::sections(&bytes)[KEYS].clone();
-        bytes[keys.start + 3] ^= 0x5a;
-        fs::write(&file, &bytes).unwrap();
+        damage_keys();
         let f = Facts::open(Some(&cache), &store);
         assert!(f.reused == 0 && f.warnings[0].contains("checksum"), "{:?}", f.warnings);
     }
@@ -716,9 +709,8 @@ mod tests {
     #[test]
     fn facts_are_kept_by_entity_when_the_store_holds_others_in_another_order() {
         let dir = vault();
-        let cdir = tempfile::tempdir().unwrap();
-        let cache = Cache::new(cdir.path());
-        let load = || Store::load(dir.path(), crate::store::dialect::vault::KIND, "test".into());
+        let (_cdir, cache) = temp_cache();
+        let load = || load_vault(&dir);
         let store = load();
         let n = store.entities.len();
         assert_eq!(all(Some(&cache), &store).1, n);

@@ -83,24 +83,10 @@ type Saved = (Vec<Option<EntityIdx>>, Vec<Profile>);
 
 fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
     let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
-    let read_since_ns = r.header.read_since_ns;
     let same: side::SameKeys = r.next("same keys")?;
     let profiles = decode(&r.next_raw()?).ok_or("profiles: malformed")?;
-    // A store whose keys all match needs no key read; else the keys are weighed as they are
-    // decoded (no 100k paths and ids held), or held when the store's order is another.
-    let keep = match same.kept(store) {
-        Some(keep) => keep,
-        None => match r.next_streamed_seed("keys", side::KeptInOrder { store, read_since_ns })? {
-            Some(keep) => keep,
-            None => {
-                let Some(mut again) = LAYOUT.open(path, store)? else { return Ok(None) };
-                again.skip()?;
-                again.skip()?;
-                let keys: Vec<Key> = again.next_streamed("keys")?;
-                side::kept(&keys, read_since_ns, store)
-            }
-        },
-    };
+    // A store whose keys all match needs no key read; else no 100k paths and ids are held.
+    let Some(keep) = LAYOUT.kept(path, store, same, &mut r, 1)? else { return Ok(None) };
     if profiles.len() != keep.len() || keep.len() as u64 != r.header.entities {
         return Err(format!("{} profiles, {} entities listed", profiles.len(), keep.len()));
     }

@@ -385,6 +385,34 @@ impl Layout {
         Ok(Some(Opened { header, r }))
     }
 
+    /// Which records of the file at `path` hold for `store` (`kept`), for a file whose sections
+    /// after the header are `SameKeys` (`same`, read), `between` more (read by `r`), then the
+    /// keys: from `same` alone when the store's keys all match, else from the keys weighed as
+    /// they are decoded, or held (the file opened again) when the store's order is another.
+    /// `None` when the file went meanwhile.
+    pub fn kept<R: Read>(
+        &self,
+        path: &Path,
+        store: &Store,
+        same: SameKeys,
+        r: &mut Opened<R>,
+        between: usize,
+    ) -> Result<Option<Vec<Option<EntityIdx>>>, String> {
+        if let Some(kept) = same.kept(store) {
+            return Ok(Some(kept));
+        }
+        let read_since_ns = r.header.read_since_ns;
+        if let Some(kept) = r.next_streamed_seed("keys", KeptInOrder { store, read_since_ns })? {
+            return Ok(Some(kept));
+        }
+        let Some(mut again) = self.open(path, store)? else { return Ok(None) };
+        for _ in 0..=between {
+            again.skip()?;
+        }
+        let keys: Vec<Key> = again.next_streamed("keys")?;
+        Ok(Some(kept(&keys, read_since_ns, store)))
+    }
+
     /// Write the file of `store` atomically: its header (reading as of `as_of`), then `sections`.
     pub fn write(
         &self,
