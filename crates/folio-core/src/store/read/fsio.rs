@@ -96,6 +96,52 @@ impl FolderOpener {
     }
 }
 
+/// The sizes and modification times of files under one root, met folder by folder (a sorted
+/// list): each is stat'ed relative to its folder's descriptor, kept open while the files of that
+/// folder follow one another, and named by its path under the root, so that the kernel looks up
+/// one name per file instead of every folder from `/` and no whole path is built per file (a
+/// cached store's check stats every entity file; docs/benchmarks.md, "Nineteenth session").
+pub struct FolderStamper<'r> {
+    root: &'r Path,
+    /// The folder of the last file, under the root, and its descriptor (None: it could not be
+    /// opened, and its files are stat'ed by their whole path).
+    #[cfg(unix)]
+    folder: Option<(&'r str, Option<std::os::fd::OwnedFd>)>,
+}
+
+impl<'r> FolderStamper<'r> {
+    pub fn new(root: &'r Path) -> FolderStamper<'r> {
+        FolderStamper {
+            root,
+            #[cfg(unix)]
+            folder: None,
+        }
+    }
+
+    /// The size and modification time (as `mtime_ns`) of the file at `rel` under the root,
+    /// following a symlink as `fs::metadata` does.
+    pub fn stamp(&mut self, rel: &'r str) -> io::Result<(u64, i64)> {
+        #[cfg(unix)]
+        {
+            let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+            if !matches!(name, "" | "." | "..") {
+                if self.folder.as_ref().is_none_or(|(open, _)| *open != dir) {
+                    use rustix::fs::{Mode, OFlags};
+                    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+                    let path = if dir.is_empty() { self.root.to_path_buf() } else { self.root.join(dir) };
+                    self.folder = Some((dir, rustix::fs::open(&path, flags, Mode::empty()).ok()));
+                }
+                if let Some((_, Some(dir_fd))) = &self.folder {
+                    let st = rustix::fs::statat(dir_fd, name, rustix::fs::AtFlags::empty())?;
+                    return Ok((st.st_size as u64, mtime_ns_of(st.st_mtime as i64, st.st_mtime_nsec as i64)));
+                }
+            }
+        }
+        let meta = fs::metadata(self.root.join(rel))?;
+        Ok((meta.len(), mtime_ns(&meta)))
+    }
+}
+
 /// `path`'s folder and file name, split at its last `/` by hand: `Path::parent` and
 /// `Path::file_name` parse every component, for every file opened.
 #[cfg(unix)]
@@ -164,6 +210,16 @@ pub fn mtime_ns(meta: &fs::Metadata) -> i64 {
         .unwrap_or(0)
 }
 
+/// `mtime_ns` of a stat's seconds and nanoseconds: 0 before the epoch or for nanoseconds out of
+/// range (where `Metadata::modified` fails), the nanoseconds since it, capped, otherwise.
+#[cfg(unix)]
+fn mtime_ns_of(secs: i64, nanos: i64) -> i64 {
+    if secs < 0 || !(0..1_000_000_000).contains(&nanos) {
+        return 0;
+    }
+    i64::try_from(i128::from(secs) * 1_000_000_000 + i128::from(nanos)).unwrap_or(i64::MAX)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,6 +272,59 @@ mod tests {
         assert!(read("a/c").is_err(), "a folder is not read");
         assert_eq!(read("gone/x.md").unwrap_err().kind(), io::ErrorKind::NotFound, "a folder that went away");
         assert!(read("a/c/").is_err() && read("a/c/..").is_err(), "not file names: left to open_regular");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_folder_stamper_stamps_what_metadata_says() {
+        use std::time::{Duration, UNIX_EPOCH};
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["a", "b", "a/c"] {
+            fs::create_dir_all(dir.path().join(sub)).unwrap();
+        }
+        fs::write(dir.path().join("a/one.md"), "one").unwrap();
+        fs::write(dir.path().join("b/three.md"), "three!").unwrap();
+        fs::write(dir.path().join("a/c/four.md"), "four").unwrap();
+        fs::write(dir.path().join("top.md"), "top").unwrap();
+        std::os::unix::fs::symlink("../b/three.md", dir.path().join("a/link.md")).unwrap();
+        std::os::unix::fs::symlink("nowhere.md", dir.path().join("a/dangling.md")).unwrap();
+        // Times the kernel keeps to the nanosecond, one before the epoch.
+        let at =
+            |rel: &str, t| File::options().write(true).open(dir.path().join(rel)).unwrap().set_modified(t).unwrap();
+        at("a/one.md", UNIX_EPOCH + Duration::new(1_700_000_000, 123_456_789));
+        at("a/c/four.md", UNIX_EPOCH - Duration::from_secs(86_400));
+        let metadata = |p: &Path| fs::metadata(p).map(|m| (m.len(), mtime_ns(&m)));
+        let mut stamper = FolderStamper::new(dir.path());
+        // Folders in and out of order, a symlink followed, a folder met again, the root's own file.
+        for rel in ["a/one.md", "b/three.md", "a/c/four.md", "a/link.md", "a/one.md", "top.md", "a/c/four.md"] {
+            assert_eq!(stamper.stamp(rel).unwrap(), metadata(&dir.path().join(rel)).unwrap(), "{rel}");
+        }
+        assert_eq!(stamper.stamp("a/one.md").unwrap(), (3, 1_700_000_000_123_456_789));
+        assert_eq!(stamper.stamp("a/c/four.md").unwrap().1, 0, "before the epoch");
+        for rel in ["a/missing.md", "a/dangling.md", "gone/x.md", "gone/y.md"] {
+            assert_eq!(stamper.stamp(rel).unwrap_err().kind(), io::ErrorKind::NotFound, "{rel}");
+        }
+        assert!(stamper.stamp("a/c").is_ok_and(|(_, t)| t > 0), "a folder is stat'ed as metadata does");
+        assert!(stamper.stamp("a/c/..").is_ok() && stamper.stamp("a/").is_ok(), "not file names: by the whole path");
+        // A root given relative to the working folder.
+        let cwd = std::env::current_dir().unwrap();
+        let relative = pathdiff(dir.path(), &cwd);
+        let mut stamper = FolderStamper::new(&relative);
+        assert_eq!(stamper.stamp("b/three.md").unwrap(), metadata(&dir.path().join("b/three.md")).unwrap());
+        assert_eq!(stamper.stamp("top.md").unwrap(), metadata(&dir.path().join("top.md")).unwrap());
+        assert_eq!(mtime_ns_of(1, 1_000_000_000), 0, "nanoseconds out of range, as `modified` fails");
+        assert_eq!(mtime_ns_of(i64::MAX, 0), i64::MAX, "capped");
+    }
+
+    /// `path` relative to `from` (both absolute), through `..` as needed.
+    #[cfg(unix)]
+    fn pathdiff(path: &Path, from: &Path) -> std::path::PathBuf {
+        let (p, f): (Vec<_>, Vec<_>) = (path.components().collect(), from.components().collect());
+        let common = p.iter().zip(&f).take_while(|(a, b)| a == b).count();
+        let mut out = std::path::PathBuf::new();
+        f[common..].iter().for_each(|_| out.push(".."));
+        p[common..].iter().for_each(|c| out.push(c));
+        out
     }
 
     #[cfg(unix)]

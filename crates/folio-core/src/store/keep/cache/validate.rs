@@ -1,7 +1,6 @@
 //! Checking a cached store against its files: a walk plus one `stat` per entity file (in
 //! parallel: cold, each is a disk read), never reading a file's bytes. What it names is
 //! re-read by `Store::refresh`, as when the watcher reports a change.
-use std::fs;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -9,6 +8,7 @@ use rayon::prelude::*;
 
 use crate::store::Store;
 use crate::store::dialect::{Dialect, FileRole, StoreWarning};
+use crate::store::read::fsio::FolderStamper;
 use crate::store::read::load::{self, FoundFile};
 
 /// A file modified this close before the snapshot's reads began may have changed again within
@@ -104,19 +104,25 @@ pub fn validate_files<'a>(
         },
     );
     let checked = stale.len();
-    paths.par_extend(stale.par_iter().filter_map(|(f, was)| {
-        let changed = match was {
-            None => true,
-            // Symlinks are cheap to re-read and their targets' changes are not ours to track.
-            Some(_) if f.symlink_inside.is_some() => true,
-            Some((_, mtime)) if *mtime >= read_since => true,
-            Some((size, mtime)) => match fs::metadata(root.join(&f.rel)) {
-                Ok(m) => m.len() != *size || crate::store::read::fsio::mtime_ns(&m) != *mtime,
-                Err(_) => true,
-            },
-        };
-        changed.then(|| f.rel.clone())
-    }));
+    // Each thread keeps the folder of its last file open.
+    paths.par_extend(
+        stale
+            .par_iter()
+            .map_init(
+                || FolderStamper::new(root),
+                |folders, (f, was)| {
+                    let changed = match was {
+                        None => true,
+                        // Symlinks are cheap to re-read and their targets' changes are not ours to track.
+                        Some(_) if f.symlink_inside.is_some() => true,
+                        Some((_, mtime)) if *mtime >= read_since => true,
+                        Some(was) => folders.stamp(&f.rel).map_or(true, |now| now != *was),
+                    };
+                    changed.then(|| f.rel.clone())
+                },
+            )
+            .flatten(),
+    );
     paths.sort();
     paths.dedup();
     Validation { paths, walk_warnings, checked }
