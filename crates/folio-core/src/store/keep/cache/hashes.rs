@@ -197,20 +197,24 @@ pub fn lint_whole(cache: Option<&Cache>, mut store: Store) -> Linted {
     if trim {
         release_freed_memory();
     }
-    // As `inbox`: lint first, so its near-duplicate profiles are freed before the facts are read.
     let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
-    let (report, warnings) = {
+    let (report, warnings, facts) = std::thread::scope(|beside| {
         let store = &store;
+        // The facts are taken on a thread of their own while lint runs (as in `lint_lean`): the
+        // saved ones decoded and those of changed files read, a fifth of the brain's
+        // `review list` after one changed row when taken after lint (docs/benchmarks.md).
+        let facts = beside.spawn(|| complete(cache, store));
         let memo = super::lint_memo::Memo::new(cache, store);
         let report = lint::lint_remembering(store, &config, &|| super::profiles::open(cache, store).0, &memo);
         memo.save();
-        (report, memo.warnings())
-    };
+        let facts = facts.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (report, memo.warnings(), facts)
+    });
     if trim {
         shed_links(&mut store);
         release_freed_memory();
     }
-    Linted { store, report, warnings, facts: None }
+    Linted { store, report, warnings, facts: Some(facts) }
 }
 
 /// Lint for the inbox of a store `cache` opened without its links (`Cache::for_inbox`): from
