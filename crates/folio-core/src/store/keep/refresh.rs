@@ -37,7 +37,8 @@ impl Store {
     }
 
     /// Re-read the given paths (absolute, or relative to the root). Paths outside the root,
-    /// hidden paths and directories are ignored; a path that no longer exists drops its entities.
+    /// hidden paths and directories are ignored; a path that no longer exists, or that is now a
+    /// directory (or a symlink to one) where the store held a file, drops its entities.
     pub fn refresh<P: AsRef<Path>>(&mut self, paths: &[P]) -> RefreshReport {
         let plan = self.plan(paths);
         self.apply_plan(plan)
@@ -54,7 +55,11 @@ impl Store {
                 continue;
             }
             let Some(rel) = crate::store::model::relpath::from_path(rel) else { continue };
-            if rel.is_empty() || rel.split('/').any(|c| c.starts_with('.')) || self.root.join(&rel).is_dir() {
+            if rel.is_empty() || rel.split('/').any(|c| c.starts_with('.')) {
+                continue;
+            }
+            // A folder is not re-read — unless it took the place of a file the store holds.
+            if self.root.join(&rel).is_dir() && !self.has_file(&rel) {
                 continue;
             }
             if targets.insert(rel.clone()) {
@@ -84,15 +89,25 @@ impl Store {
                 continue;
             }
             let abs = self.root.join(rel);
-            let Ok(meta) = fs::symlink_metadata(&abs) else {
+            let gone = |report: &mut RefreshReport| {
                 if had {
                     report.removed.push(rel.clone());
                 }
+            };
+            let Ok(meta) = fs::symlink_metadata(&abs) else {
+                gone(&mut report);
                 continue;
             };
+            if meta.is_dir() {
+                gone(&mut report);
+                continue;
+            }
             let symlink_inside = if meta.file_type().is_symlink() {
                 match fs::canonicalize(&abs) {
-                    Ok(t) if t.is_dir() => continue,
+                    Ok(t) if t.is_dir() => {
+                        gone(&mut report);
+                        continue;
+                    }
                     Ok(t) => Some(t.starts_with(&canonical_root)),
                     Err(_) => Some(true),
                 }
@@ -188,6 +203,28 @@ mod tests {
         let report = store.refresh(&[root.join(".git/x.md"), root.to_path_buf(), "/etc/passwd".into()]);
         assert!(report.is_empty());
         assert_eq!(store.entities.len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_that_became_a_folder_or_a_link_to_one_is_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "a.md", "# A\n\n[[b]] [[c]]\n");
+        write(root, "b.md", "# B\n");
+        write(root, "c.md", "# C\n");
+        let mut store = Store::load(root, crate::store::dialect::vault::KIND, "test".into());
+        fs::remove_file(root.join("b.md")).unwrap();
+        write(root, "b.md/inside.md", "# Inside\n");
+        fs::remove_file(root.join("c.md")).unwrap();
+        std::os::unix::fs::symlink(root.join("b.md"), root.join("c.md")).unwrap();
+        let report = store.refresh(&["b.md", "c.md"]);
+        assert_eq!(report.removed, vec!["b.md", "c.md"]);
+        assert_eq!(store.entities.iter().map(|e| e.path.as_str()).collect::<Vec<_>>(), ["a.md"]);
+        assert!(store.entity(store.find("a").unwrap()).links.iter().all(|l| l.is_unresolved()));
+        // A folder the store held no file at is still not read, nor anything inside it.
+        let again = store.refresh(&["b.md", "c.md"]);
+        assert!(again.is_empty(), "{again:?}");
     }
 
     fn graph(s: &Store) -> String {
