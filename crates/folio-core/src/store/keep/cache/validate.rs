@@ -56,18 +56,11 @@ pub fn validate_files<'a>(
     stamps: impl ExactSizeIterator<Item = (&'a str, u64, i64)>,
     other_files: &'a [(String, FileRole)],
 ) -> Validation {
-    // A little over what the store holds: the files an agent added meanwhile.
-    let expected = stamps.len() + other_files.len();
-    let (found, walk_warnings) = load::walk(root, dialect, expected + expected / 64);
     let read_since = read_since
         .duration_since(UNIX_EPOCH)
         .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
         .unwrap_or(0)
         .saturating_sub(MTIME_SLACK_NS);
-    // The walk, the entities and the other files are all sorted by path: one merge pass pairs
-    // each file found with what the store knows of it, without hashing 100k paths.
-    let (entity_found, other_found): (Vec<&FoundFile>, Vec<&FoundFile>) =
-        found.iter().partition(|f| f.role == FileRole::Entity);
     // (path, size, mtime): 32 bytes a file (an i128 mtime made it 48, 100k of them at once).
     let mut known: Vec<(&str, u64, i64)> = Vec::with_capacity(stamps.len());
     for s in stamps {
@@ -75,17 +68,55 @@ pub fn validate_files<'a>(
             known.push(s);
         }
     }
+    // A little over what the store holds: the files an agent added meanwhile.
+    let expected = known.len() + other_files.len();
+    // The walk lists the folders on one thread while the files the snapshot knows are stat'ed
+    // on the others (each thread keeping the folder of its last file open): one after the other,
+    // the walk left a core idle (docs/benchmarks.md, "Twentieth session"). A file modified
+    // within the slack of the snapshot's reads is re-read whatever its stamp says, so it is not
+    // stat'ed; nor is one the walk finds no more.
+    let ((found, walk_warnings), now) = rayon::join(
+        || load::walk(root, dialect, expected + expected / 64),
+        || {
+            known
+                .par_iter()
+                .map_init(
+                    || FolderStamper::new(root),
+                    |folders, &(path, _, mtime)| (mtime < read_since).then(|| folders.stamp(path).ok()).flatten(),
+                )
+                .collect::<Vec<Option<(u64, i64)>>>()
+        },
+    );
+    // The walk, the entities and the other files are all sorted by path: one merge pass pairs
+    // each file found with what the store knows of it, without hashing 100k paths.
+    let (entity_found, other_found): (Vec<&FoundFile>, Vec<&FoundFile>) =
+        found.iter().partition(|f| f.role == FileRole::Entity);
+    let known_now: Vec<(&str, u64, i64, Option<(u64, i64)>)> =
+        known.iter().zip(now).map(|(&(p, size, mtime), now)| (p, size, mtime, now)).collect();
     let other: Vec<(&str, FileRole)> = other_files.iter().map(|(p, r)| (p.as_str(), *r)).collect();
 
-    let mut stale: Vec<(&FoundFile, Option<(u64, i64)>)> = Vec::with_capacity(entity_found.len());
+    let checked = entity_found.len();
     let mut paths: Vec<String> = Vec::new();
     merge(
         &entity_found,
-        &known,
+        &known_now,
         |f| f.rel.as_str(),
         |k| k.0,
         |f, k| match (f, k) {
-            (Some(f), k) => stale.push((f, k.map(|k| (k.1, k.2)))),
+            (Some(f), k) => {
+                let changed = match k {
+                    // New since the snapshot.
+                    None => true,
+                    // Symlinks are cheap to re-read and their targets' changes are not ours to track.
+                    Some(_) if f.symlink_inside.is_some() => true,
+                    // Within the slack (not stat'ed), or gone or unreadable when stat'ed.
+                    Some((_, _, _, None)) => true,
+                    Some(&(_, size, mtime, Some(now))) => now != (size, mtime),
+                };
+                if changed {
+                    paths.push(f.rel.clone());
+                }
+            }
             (None, Some(k)) => paths.push(k.0.to_string()),
             (None, None) => {}
         },
@@ -102,26 +133,6 @@ pub fn validate_files<'a>(
             (Some(f), Some(o)) if f.role != o.1 => paths.push(f.rel.clone()),
             _ => {}
         },
-    );
-    let checked = stale.len();
-    // Each thread keeps the folder of its last file open.
-    paths.par_extend(
-        stale
-            .par_iter()
-            .map_init(
-                || FolderStamper::new(root),
-                |folders, (f, was)| {
-                    let changed = match was {
-                        None => true,
-                        // Symlinks are cheap to re-read and their targets' changes are not ours to track.
-                        Some(_) if f.symlink_inside.is_some() => true,
-                        Some((_, mtime)) if *mtime >= read_since => true,
-                        Some(was) => folders.stamp(&f.rel).map_or(true, |now| now != *was),
-                    };
-                    changed.then(|| f.rel.clone())
-                },
-            )
-            .flatten(),
     );
     paths.sort();
     paths.dedup();
