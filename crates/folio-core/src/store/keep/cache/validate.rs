@@ -46,6 +46,10 @@ pub fn add_outdated(store: &Store, v: &mut Validation) {
     }
 }
 
+/// A file the snapshot knows, its size and mtime then, and its size and mtime now (None: not
+/// stat'ed, being within the slack, or gone or unreadable).
+type KnownNow<'a> = (&'a str, u64, i64, Option<(u64, i64)>);
+
 /// `validate` from what a snapshot kept of its files alone — each entity's (path, size, mtime)
 /// in the entities' order (sorted by path), and the other files — without its entities: a walk
 /// and a stat per file, the dialect's `outdated` left to `add_outdated`.
@@ -91,7 +95,7 @@ pub fn validate_files<'a>(
     // each file found with what the store knows of it, without hashing 100k paths.
     let (entity_found, other_found): (Vec<&FoundFile>, Vec<&FoundFile>) =
         found.iter().partition(|f| f.role == FileRole::Entity);
-    let known_now: Vec<(&str, u64, i64, Option<(u64, i64)>)> =
+    let known_now: Vec<KnownNow<'_>> =
         known.iter().zip(now).map(|(&(p, size, mtime), now)| (p, size, mtime, now)).collect();
     let other: Vec<(&str, FileRole)> = other_files.iter().map(|(p, r)| (p.as_str(), *r)).collect();
 
@@ -199,5 +203,74 @@ impl Store {
         // from scratch (docs/benchmarks.md, "Cache figures").
         self.read_since = started;
         report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::time::Duration;
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let path = root.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+
+    /// Sets a file's mtime `secs` seconds before now, as a file written long before the snapshot.
+    fn age(root: &Path, rel: &str, secs: u64) {
+        let when = SystemTime::now() - Duration::from_secs(secs);
+        fs::File::options().write(true).open(root.join(rel)).unwrap().set_modified(when).unwrap();
+    }
+
+    /// The walk and the stamps, taken side by side, are merged as one pass took them: what
+    /// changed, was added, removed, replaced by a symlink or written within the slack is named,
+    /// and nothing else.
+    #[test]
+    fn the_check_names_exactly_the_files_that_may_have_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for rel in ["a/same.md", "a/grown.md", "a/touched.md", "a/gone.md", "b/linked.md", "b/recent.md", "root.md"] {
+            write(root, rel, "# Note\n");
+            age(root, rel, 3600);
+        }
+        let dialect = crate::store::dialect::vault::KIND.open(root);
+        let stamp = |rel: &str| {
+            let meta = fs::metadata(root.join(rel)).unwrap();
+            (rel.to_string(), meta.len(), crate::store::read::fsio::mtime_ns(&meta))
+        };
+        let mut stamps: Vec<(String, u64, i64)> =
+            ["a/gone.md", "a/grown.md", "a/same.md", "a/touched.md", "b/linked.md", "root.md"].map(stamp).to_vec();
+        // Written within the slack before the snapshot's reads: re-read whatever its stamp says.
+        write(root, "b/recent.md", "# Note\n");
+        stamps.push(stamp("b/recent.md"));
+        stamps.sort();
+        let read_since = SystemTime::now();
+
+        // Unchanged since the snapshot: only the file within the slack is named.
+        let check = |stamps: &[(String, u64, i64)]| {
+            let v = validate_files(
+                root,
+                dialect.as_ref(),
+                read_since,
+                stamps.iter().map(|(p, s, m)| (p.as_str(), *s, *m)),
+                &[],
+            );
+            (v.paths, v.checked)
+        };
+        assert_eq!(check(&stamps), (vec!["b/recent.md".to_string()], 7));
+
+        write(root, "a/grown.md", "# Note, grown\n");
+        age(root, "a/grown.md", 3600);
+        // The same size, another mtime.
+        age(root, "a/touched.md", 60);
+        fs::remove_file(root.join("a/gone.md")).unwrap();
+        write(root, "a/new.md", "# New\n");
+        fs::remove_file(root.join("b/linked.md")).unwrap();
+        std::os::unix::fs::symlink(root.join("root.md"), root.join("b/linked.md")).unwrap();
+        let (paths, checked) = check(&stamps);
+        assert_eq!(paths, ["a/gone.md", "a/grown.md", "a/new.md", "a/touched.md", "b/linked.md", "b/recent.md"]);
+        assert_eq!(checked, 7, "the entity files found: six known and the new one");
     }
 }
