@@ -36,17 +36,66 @@ pub struct FoundFile {
 /// while a 100k store opened from the cache was checked).
 pub fn walk(root: &Path, dialect: &dyn Dialect, expected: usize) -> (Vec<FoundFile>, Vec<StoreWarning>) {
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let mut out = Vec::with_capacity(expected);
-    let mut warnings = Vec::new();
-    for entry in walker(root).build() {
-        match classify(root, &canonical_root, dialect, entry) {
-            Walked::File(f, _) => out.push(f),
-            Walked::Warning(w) => warnings.push(w),
+    let found = Mutex::new((Vec::with_capacity(expected), Vec::new()));
+    // On every core, as the load walks: listing 100k files on one thread was a third of a
+    // cached open's check (docs/benchmarks.md, "Twentieth session").
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    walker(root).threads(threads).build_parallel().visit(&mut WalkerBuilder {
+        root,
+        canonical_root: &canonical_root,
+        dialect,
+        found: &found,
+    });
+    let (mut out, mut warnings) = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    out.par_sort_unstable_by(|a: &FoundFile, b: &FoundFile| a.rel.cmp(&b.rel));
+    warnings.sort_by(|a: &StoreWarning, b: &StoreWarning| a.path.cmp(&b.path).then_with(|| a.message.cmp(&b.message)));
+    (out, warnings)
+}
+
+/// `walk`'s visitors: each thread's files and warnings, added to `found` when it is done.
+struct WalkerBuilder<'s> {
+    root: &'s Path,
+    canonical_root: &'s Path,
+    dialect: &'s dyn Dialect,
+    found: &'s Mutex<(Vec<FoundFile>, Vec<StoreWarning>)>,
+}
+
+struct Walker<'s> {
+    builder: (&'s Path, &'s Path, &'s dyn Dialect),
+    found: &'s Mutex<(Vec<FoundFile>, Vec<StoreWarning>)>,
+    files: Vec<FoundFile>,
+    warnings: Vec<StoreWarning>,
+}
+
+impl<'s> ignore::ParallelVisitorBuilder<'s> for WalkerBuilder<'s> {
+    fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
+        Box::new(Walker {
+            builder: (self.root, self.canonical_root, self.dialect),
+            found: self.found,
+            files: Vec::new(),
+            warnings: Vec::new(),
+        })
+    }
+}
+
+impl ignore::ParallelVisitor for Walker<'_> {
+    fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
+        let (root, canonical_root, dialect) = self.builder;
+        match classify(root, canonical_root, dialect, entry) {
+            Walked::File(f, _) => self.files.push(f),
+            Walked::Warning(w) => self.warnings.push(w),
             Walked::Skip => {}
         }
+        ignore::WalkState::Continue
     }
-    out.sort_by(|a, b| a.rel.cmp(&b.rel));
-    (out, warnings)
+}
+
+impl Drop for Walker<'_> {
+    fn drop(&mut self) {
+        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        found.0.append(&mut self.files);
+        found.1.append(&mut self.warnings);
+    }
 }
 
 fn walker(root: &Path) -> ignore::WalkBuilder {
