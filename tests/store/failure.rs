@@ -5,6 +5,7 @@
 //! root in CI); permission errors run folio as `nobody` through `setpriv`, since root reads
 //! through `chmod 000`. Each test says clearly when the sandbox cannot do this and skips.
 use crate::support;
+use folio::store::keep::cache;
 use support::*;
 
 use std::collections::BTreeMap;
@@ -134,12 +135,18 @@ fn read_only_file_system_mid_changeset_rolls_back_everything() {
 
 /// Run folio as `nobody`, or None when the sandbox cannot drop privileges.
 fn folio_as_nobody(args: &[&str]) -> Option<Output> {
+    folio_as_nobody_with(args, &[])
+}
+
+/// `folio_as_nobody` with these environment variables set.
+fn folio_as_nobody_with(args: &[&str], env: &[(&str, &Path)]) -> Option<Output> {
     let out = Command::new("setpriv")
         .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
         .arg(env!("CARGO_BIN_EXE_folio"))
         .args(args)
         .env("NO_COLOR", "1")
         .env("XDG_DATA_HOME", "/nonexistent")
+        .envs(env.iter().copied())
         .output()
         .ok()?;
     let err = String::from_utf8_lossy(&out.stderr);
@@ -208,6 +215,65 @@ fn unreadable_files_and_directories_are_reported_and_the_rest_works() {
     chmod(&root.join("secret.md"), 0o644);
     chmod(&root.join("locked"), 0o755);
     assert_eq!(snapshot(&root).get("open/c.md"), before.get("open/c.md"));
+}
+
+/// A cached open names the folders it cannot list as a load from the files does, in the same
+/// order and words: its check walked on one thread and worded them its own way (twentieth
+/// session).
+#[test]
+fn a_cached_open_reports_unreadable_folders_as_a_load_does() {
+    let dir = tempfile::tempdir().unwrap();
+    chmod(dir.path(), 0o755);
+    let root = dir.path().join("store");
+    let cache = dir.path().join("cache");
+    std::fs::create_dir(&cache).unwrap();
+    chmod(&cache, 0o777);
+    write(&root, "a.md", "# A\n\n[[n0001]]\n");
+    write(&root, "notes/zz-locked/c.md", "# C\n");
+    write(&root, "locked/inner.md", "# Inner\n");
+    // Enough notes to be cached, written an hour ago (files written within the mtime slack
+    // are read again on every open).
+    let then = std::time::SystemTime::now() - Duration::from_secs(3600);
+    for i in 0..cache::MIN_ENTITIES {
+        let rel = format!("notes/n{i:04}.md");
+        write(&root, &rel, &format!("# Note {i}\n"));
+        chmod(&root.join(&rel), 0o644);
+        std::fs::File::options().write(true).open(root.join(&rel)).unwrap().set_modified(then).unwrap();
+    }
+    chmod(&root.join("a.md"), 0o644);
+    std::fs::File::options().write(true).open(root.join("a.md")).unwrap().set_modified(then).unwrap();
+    for d in ["", "notes"] {
+        chmod(&root.join(d), 0o755);
+    }
+    for d in ["locked", "notes/zz-locked"] {
+        chmod(&root.join(d), 0o000);
+    }
+    let r = root.to_str().unwrap();
+    let stats = |extra: &[&str]| {
+        let args: Vec<&str> = ["stats", r, "--json", "--dialect", "vault"].iter().chain(extra).copied().collect();
+        folio_as_nobody_with(&args, &[("FOLIO_CACHE_DIR", &cache)])
+    };
+    let Some(first) = stats(&[]) else {
+        return skip("cannot run folio as nobody (setpriv missing or not permitted)");
+    };
+    if !first.status.success() && String::from_utf8_lossy(&first.stderr).contains("Permission denied") {
+        return skip("nobody cannot reach the test binary or temp dir in this sandbox");
+    }
+    let warnings = |out: Output| {
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["warnings"].clone()
+    };
+    let loaded = warnings(first);
+    let paths: Vec<&str> = loaded.as_array().unwrap().iter().map(|w| w["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["locked", "notes/zz-locked"], "{loaded}");
+    let cache_files = std::fs::read_dir(&cache).map_or(0, |d| d.count());
+    assert!(cache_files > 0, "the first open wrote the cache");
+    assert_eq!(warnings(stats(&[]).unwrap()), loaded, "the cached open warns as the load did");
+    assert_eq!(warnings(stats(&["--no-cache"]).unwrap()), loaded);
+    for d in ["locked", "notes/zz-locked"] {
+        chmod(&root.join(d), 0o755);
+    }
 }
 
 /// The agent: a separate process rewriting (temp file + rename), creating, deleting and
