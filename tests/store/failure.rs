@@ -236,7 +236,7 @@ fn a_cached_open_reports_unreadable_folders_as_a_load_does() {
     let then = std::time::SystemTime::now() - Duration::from_secs(3600);
     for i in 0..cache::MIN_ENTITIES {
         let rel = format!("notes/n{i:04}.md");
-        write(&root, &rel, &format!("# Note {i}\n"));
+        write(&root, &rel, format!("# Note {i}\n"));
         chmod(&root.join(&rel), 0o644);
         std::fs::File::options().write(true).open(root.join(&rel)).unwrap().set_modified(then).unwrap();
     }
