@@ -65,45 +65,44 @@ pub fn validate_files<'a>(
         .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
         .unwrap_or(0)
         .saturating_sub(MTIME_SLACK_NS);
-    // (path, size, mtime): 32 bytes a file (an i128 mtime made it 48, 100k of them at once).
-    let mut known: Vec<(&str, u64, i64)> = Vec::with_capacity(stamps.len());
-    for s in stamps {
-        if known.last().is_none_or(|k| k.0 != s.0) {
-            known.push(s);
+    // (path, size, mtime, now): 40 bytes a file, its stamp now taken in place (an i128 mtime
+    // made it 48 without it, 100k of them at once).
+    let mut known: Vec<KnownNow<'_>> = Vec::with_capacity(stamps.len());
+    for (path, size, mtime) in stamps {
+        if known.last().is_none_or(|k| k.0 != path) {
+            known.push((path, size, mtime, None));
         }
     }
     // A little over what the store holds: the files an agent added meanwhile.
     let expected = known.len() + other_files.len();
-    // The walk lists the folders on one thread while the files the snapshot knows are stat'ed
-    // on the others (each thread keeping the folder of its last file open): one after the other,
-    // the walk left a core idle (docs/benchmarks.md, "Twentieth session"). A file modified
-    // within the slack of the snapshot's reads is re-read whatever its stamp says, so it is not
-    // stat'ed; nor is one the walk finds no more.
-    let ((found, walk_warnings), now) = rayon::join(
+    // The folders are listed while the files the snapshot knows are stat'ed (each thread
+    // keeping the folder of its last file open): one after the other, the listing left a core
+    // idle (docs/benchmarks.md, "Twentieth session"). A file modified within the slack of the
+    // snapshot's reads is re-read whatever its stamp says, so it is not stat'ed.
+    let ((found, walk_warnings), ()) = rayon::join(
         || load::walk(root, dialect, expected + expected / 64),
         || {
-            known
-                .par_iter()
-                .map_init(
-                    || FolderStamper::new(root),
-                    |folders, &(path, _, mtime)| (mtime < read_since).then(|| folders.stamp(path).ok()).flatten(),
-                )
-                .collect::<Vec<Option<(u64, i64)>>>()
+            known.par_iter_mut().for_each_init(
+                || FolderStamper::new(root),
+                |folders, k| {
+                    if k.2 < read_since {
+                        k.3 = folders.stamp(k.0).ok();
+                    }
+                },
+            )
         },
     );
     // The walk, the entities and the other files are all sorted by path: one merge pass pairs
     // each file found with what the store knows of it, without hashing 100k paths.
     let (entity_found, other_found): (Vec<&FoundFile>, Vec<&FoundFile>) =
         found.iter().partition(|f| f.role == FileRole::Entity);
-    let known_now: Vec<KnownNow<'_>> =
-        known.iter().zip(now).map(|(&(p, size, mtime), now)| (p, size, mtime, now)).collect();
     let other: Vec<(&str, FileRole)> = other_files.iter().map(|(p, r)| (p.as_str(), *r)).collect();
 
     let checked = entity_found.len();
     let mut paths: Vec<String> = Vec::new();
     merge(
         &entity_found,
-        &known_now,
+        &known,
         |f| f.rel.as_str(),
         |k| k.0,
         |f, k| match (f, k) {
