@@ -16,3 +16,4 @@ pub mod relink;
 pub mod resolve;
 pub(crate) mod str_table;
 pub mod tree;
+pub mod walk;
