@@ -143,7 +143,7 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
     {
         match a.format {
             Format::Text => print_text(&report, colour_wanted(), a.show_ignored),
-            Format::Json => print_json(&lint::export::json(&store, &report)),
+            Format::Json => super::lint_json::print(&store, &report),
             Format::Sarif => print_json(&lint::export::sarif(&store, &report)),
         }
     }

@@ -14,6 +14,7 @@ pub mod graph;
 pub mod history;
 pub mod index;
 pub mod lint;
+mod lint_json;
 pub mod log;
 pub mod migrate;
 pub mod mv;
