@@ -170,6 +170,9 @@ pub trait LintMemo: Sync {
     fn families(&self, manifest: &manifest::ManifestLints) -> Option<[Vec<Finding>; 3]>;
     /// The link, graph and duplicate findings just made.
     fn keep_families(&self, manifest: &manifest::ManifestLints, families: [&[Finding]; 3]);
+    /// Called on the linting thread before any of the above: what the answers need, made
+    /// there once rather than by whichever rule asks first while the others wait.
+    fn prepare(&self, _manifest: &manifest::ManifestLints) {}
 }
 
 /// `lint_with`, taking from `memo` what it knows of this store (then no profile is asked for
@@ -189,6 +192,9 @@ pub(super) fn report_using(
     profiles: ProfileSource,
     memo: Option<&dyn LintMemo>,
 ) -> Report {
+    if let Some(memo) = memo {
+        memo.prepare(manifest);
+    }
     // The rule families on one side, the content rules on the other: without a usable memo
     // the content rules decode or tokenise every profile while the families run.
     let (mut findings, content_findings) = rayon::join(

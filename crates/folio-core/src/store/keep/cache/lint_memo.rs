@@ -157,11 +157,21 @@ impl<'a> Memo<'a> {
     }
 
     fn digest(&self, manifest: &ManifestLints) -> u64 {
-        *self.digest.get_or_init(|| digest(self.store, manifest))
+        if let Some(&d) = self.digest.get() {
+            return d;
+        }
+        // Hashed before the cell is filled, not in `get_or_init`: it runs on rayon's threads,
+        // and a pool thread waiting on a cell could be handed work that waits on the same cell.
+        let d = digest(self.store, manifest);
+        *self.digest.get_or_init(|| d)
     }
 
     /// What the file holds for this very store (with `manifest`), once read.
     fn recalled(&self, manifest: &ManifestLints) -> Option<&Saved> {
+        if self.cache.is_some() && self.recalled.get().is_none() {
+            // Outside the cell below, as `digest` says.
+            self.digest(manifest);
+        }
         self.recalled
             .get_or_init(|| {
                 self.cache?;
@@ -230,6 +240,13 @@ impl LintMemo for Memo<'_> {
         let (Some(a), Some(b), Some(c)) = (keep(families[0]), keep(families[1]), keep(families[2])) else { return };
         self.made(manifest, |m| m.families = Some([a, b, c]));
     }
+
+    fn prepare(&self, manifest: &ManifestLints) {
+        // Both sides of lint ask at once; the digest is made here, on both cores, first.
+        if self.cache.is_some() {
+            self.digest(manifest);
+        }
+    }
 }
 
 /// Whether every entity's file was last modified well before the memo's pass read it: a file
@@ -243,32 +260,53 @@ fn trusted(store: &Store, read_since_ns: i128) -> bool {
 /// to, and the format's manifest rules; in store order. Everything else the rules read comes
 /// from the entity's own file.
 pub fn digest(store: &Store, manifest: &ManifestLints) -> u64 {
+    use rayon::prelude::*;
     use std::hash::{BuildHasher, Hash, Hasher};
     // A fixed seed: the digest must be the same in the next process of this build (the
     // header rejects another build's file).
-    let mut h = foldhash::quality::FixedState::with_seed(0x666f_6c69_6f4c_0001).build_hasher();
+    let state = foldhash::quality::FixedState::with_seed(0x666f_6c69_6f4c_0001);
+    // Runs of entities hashed on rayon's threads, then their hashes in order: one thread over
+    // 100k entities and their half a million links was a twentieth of a cached `lint`
+    // (docs/benchmarks.md, "Twenty-first session"). Fixed runs: the same digest on any core count.
+    let runs: Vec<u64> = store
+        .entities
+        .par_chunks(DIGEST_RUN)
+        .map(|run| {
+            let mut h = state.build_hasher();
+            run.iter().for_each(|e| entity_into(e, &mut h));
+            h.finish()
+        })
+        .collect();
+    let mut h = state.build_hasher();
     format!("{manifest:?}").hash(&mut h);
     store.entities.len().hash(&mut h);
-    for e in &store.entities {
-        (&e.path, &e.id, e.file_size, e.mtime_ns, e.escapes_root()).hash(&mut h);
-        h.write_usize(e.links.len());
-        for l in &e.links {
-            match &l.resolution {
-                Resolution::Entity(t) => h.write_u64(u64::from(*t)),
-                Resolution::File(p) => p.hash(&mut h),
-                Resolution::Pending => h.write_u64(u64::MAX),
-                Resolution::External => h.write_u64(u64::MAX - 1),
-                Resolution::Anchor => h.write_u64(u64::MAX - 2),
-                Resolution::Broken => h.write_u64(u64::MAX - 3),
-                Resolution::Escapes => h.write_u64(u64::MAX - 4),
-            }
-        }
-        h.write_usize(e.edges.len());
-        for edge in &e.edges {
-            edge.resolved.hash(&mut h);
+    runs.hash(&mut h);
+    h.finish()
+}
+
+/// Entities hashed together in `digest`.
+const DIGEST_RUN: usize = 4096;
+
+/// What `digest` reads of one entity.
+fn entity_into(e: &crate::store::model::entity::Entity, h: &mut impl std::hash::Hasher) {
+    use std::hash::Hash;
+    (&e.path, &e.id, e.file_size, e.mtime_ns, e.escapes_root()).hash(h);
+    h.write_usize(e.links.len());
+    for l in &e.links {
+        match &l.resolution {
+            Resolution::Entity(t) => h.write_u64(u64::from(*t)),
+            Resolution::File(p) => p.hash(h),
+            Resolution::Pending => h.write_u64(u64::MAX),
+            Resolution::External => h.write_u64(u64::MAX - 1),
+            Resolution::Anchor => h.write_u64(u64::MAX - 2),
+            Resolution::Broken => h.write_u64(u64::MAX - 3),
+            Resolution::Escapes => h.write_u64(u64::MAX - 4),
         }
     }
-    h.finish()
+    h.write_usize(e.edges.len());
+    for edge in &e.edges {
+        edge.resolved.hash(h);
+    }
 }
 
 fn read(path: &Path, store: &Store) -> Result<Option<(Header, Saved)>, String> {
