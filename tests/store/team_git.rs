@@ -157,6 +157,15 @@ fn an_approve_and_a_veto_on_one_entity_show_as_a_conflict() {
     assert_eq!(verdicts.len(), 2, "{verdicts:?}");
     assert!(verdicts.iter().any(|v| v.starts_with("approve by human:ann")), "{verdicts:?}");
     assert!(verdicts.iter().any(|v| v.starts_with("veto by human:bob")), "{verdicts:?}");
+    // A copy outside git (whose inbox is listed item by item as written, not held for git's
+    // authors) lists the disagreement alike.
+    let plain = t.path().join("plain");
+    copy_tree(&a, &plain);
+    std::fs::remove_dir_all(plain.join(".git")).unwrap();
+    let copied = inbox(&plain);
+    let same = copied["items"].as_array().unwrap().iter().find(|i| i["id"] == "metrics/revenue");
+    let same = same.unwrap_or_else(|| panic!("the disagreement is in the copy's inbox: {copied}"));
+    assert_eq!((&same["reasons"], &same["verdicts"]), (&item["reasons"], &item["verdicts"]), "{same}");
     // The TUI's inbox is built the same way: the detail names both verdicts.
     let mut app = support::tui::inbox::open(&a, (160, 45));
     support::tui::inbox::go_to(&mut app, "metrics/revenue");
