@@ -439,7 +439,11 @@ impl Report {
 
     pub fn summary(&self) -> Summary {
         let mut s = Summary::default();
+        // Findings come sorted by file: their files are counted as runs, without hashing each
+        // path (a report built otherwise is counted through a set).
+        let by_file = self.findings.is_sorted_by(|a, b| a.path <= b.path);
         let mut files = std::collections::HashSet::new();
+        let mut last: Option<Option<&str>> = None;
         for f in &self.findings {
             match f.severity {
                 Severity::Error => s.errors += 1,
@@ -450,9 +454,15 @@ impl Report {
                 s.fixable += 1;
             }
             *s.by_rule.entry(f.rule).or_insert(0) += 1;
-            files.insert(f.path.as_deref());
+            let path = f.path.as_deref();
+            if !by_file {
+                files.insert(path);
+            } else if last != Some(path) {
+                s.files += usize::from(path.is_some());
+                last = Some(path);
+            }
         }
-        s.files = files.into_iter().flatten().count();
+        s.files += files.into_iter().flatten().count();
         s
     }
 
@@ -531,5 +541,34 @@ mod tests {
         );
         assert_eq!(report.findings[0].message, "manifest-unreadable: bad JSON");
         assert!(report.has_errors());
+    }
+
+    /// The files named by findings are counted alike whether the findings come sorted by file
+    /// (as a pass gives them: counted as runs) or not (counted through a set).
+    #[test]
+    fn a_summary_counts_each_file_once_in_any_order() {
+        let on = |path: Option<&str>, rule| {
+            let mut f = Finding::on_file(path.unwrap_or(""), rule, 1, String::new());
+            f.path = path.map(Into::into);
+            f
+        };
+        let findings = vec![
+            on(None, rules::STORE_WARNING),
+            on(None, rules::STORE_WARNING),
+            on(Some("a.md"), rule::BROKEN_LINK),
+            on(Some("a.md"), rule::ORPHAN),
+            on(Some("b.md"), rule::ORPHAN),
+            on(Some("c/d.md"), rule::BROKEN_LINK),
+        ];
+        let sorted = Report { findings: findings.clone(), suppressed: Vec::new() };
+        let mut shuffled = findings;
+        shuffled.swap(0, 3);
+        shuffled.swap(1, 4);
+        let shuffled = Report { findings: shuffled, suppressed: Vec::new() };
+        for report in [sorted, shuffled] {
+            let s = report.summary();
+            assert_eq!((s.files, s.warnings + s.errors + s.infos), (3, 6), "{:?}", report.findings);
+            assert_eq!(s.by_rule.get(rule::ORPHAN), Some(&2));
+        }
     }
 }
