@@ -139,11 +139,6 @@ pub fn validate_files<'a>(
     );
     paths.sort();
     paths.dedup();
-    drop((entity_found, other_found));
-    // Freed on a pool thread while the open goes on: the walker's threads allocated the 100k
-    // paths, and handing them back to those threads' arenas held the open's own thread about
-    // 20 ms at its end (docs/benchmarks.md, "Twenty-first session").
-    rayon::spawn(move || drop(found));
     Validation { paths, walk_warnings, checked }
 }
 
