@@ -425,3 +425,60 @@ fn lint_keeps_the_near_duplicate_profiles_in_the_cache_and_follows_an_edit() {
     assert_ne!(third, second);
     assert!(third.contains("\"near-duplicate\""), "the planted copy is found");
 }
+
+/// Set `file`'s mtime an hour back, so that the next open trusts a snapshot that read it.
+fn age_one(file: &Path) {
+    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options().write(true).open(file).unwrap().set_modified(then).unwrap();
+}
+
+/// After a few files changed in place, the snapshot written again takes the chunks of
+/// entities the open left as they were from the earlier one (`codec::Earlier`): an EloPhanto
+/// store (wikilinks name notes by title) of three chunks, a body edit in one of them, then a
+/// retitle that a link in another chunk follows (every entity moved), each time the next open
+/// answering from that snapshot alone as a full load.
+#[test]
+fn a_snapshot_written_after_edits_in_place_answers_as_a_full_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("knowledge");
+    folio_gen::generate(folio::store::dialect::by_name("elophanto").unwrap(), 4500, 11, &store).unwrap();
+    age(&store);
+    let cache = dir.path().join("cache");
+    let truth = || answers(&cache, &store, &["--no-cache"]);
+    assert_eq!(answers(&cache, &store, &[]).0, truth().0, "the first open writes the snapshot");
+    let notes: Vec<PathBuf> = {
+        let mut all: Vec<PathBuf> =
+            walk(&store).into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
+        all.sort();
+        all
+    };
+    // A body edit in the middle chunk: a wikilink to a title no note has yet.
+    let (middle, last) = (&notes[notes.len() / 2], &notes[notes.len() - 1]);
+    let text = std::fs::read_to_string(middle).unwrap();
+    std::fs::write(middle, format!("{text}\nSee [[Zed Retitled]].\n")).unwrap();
+    age_one(middle);
+    let (t_stats, t_graph, _) = truth();
+    let rewritten = answers(&cache, &store, &[]);
+    assert_eq!((&rewritten.0, &rewritten.1), (&t_stats, &t_graph), "the open that re-reads the edit");
+    let again = answers(&cache, &store, &[]);
+    assert_eq!((&again.0, &again.1), (&t_stats, &t_graph), "from the snapshot written after the edit");
+    assert!(again.2.is_empty(), "no warning: {}", again.2);
+    // The last note takes that title: the middle note's link, in a file that did not change
+    // since, resolves now.
+    let text = std::fs::read_to_string(last).unwrap();
+    assert!(text.contains("\ntitle: "), "{text}");
+    let title = text.lines().find(|l| l.starts_with("title: ")).unwrap();
+    std::fs::write(last, text.replacen(title, "title: Zed Retitled", 1)).unwrap();
+    age_one(last);
+    let (t_stats2, t_graph2, _) = truth();
+    let unresolved =
+        |stats: &str| serde_json::from_str::<serde_json::Value>(stats).unwrap()["unresolved_links"].clone();
+    assert_eq!(
+        unresolved(&t_stats2).as_u64().unwrap() + 1,
+        unresolved(&t_stats).as_u64().unwrap(),
+        "the retitle resolves the link"
+    );
+    assert_eq!(answers(&cache, &store, &[]).0, t_stats2);
+    let again = answers(&cache, &store, &[]);
+    assert_eq!((&again.0, &again.1), (&t_stats2, &t_graph2), "from the snapshot written after the retitle");
+}

@@ -13,10 +13,14 @@ use crate::store::model::entity::{Entity, Problem, Resolution, Severity};
 use crate::store::model::shared_values::SharedValues;
 use crate::store::write::catalog::remembered::Remembered;
 
+mod earlier;
 mod lean;
 mod stamps;
+mod written;
 
+pub use earlier::Earlier;
 pub use stamps::Stamp;
+pub use written::Encoded;
 
 /// First bytes of every cache file; the trailing digit moves with `FORMAT`.
 const MAGIC: &[u8; 8] = b"FOLIOC9\n";
@@ -58,6 +62,8 @@ pub struct Snapshot {
     pub catalogs: Option<Remembered>,
     /// Lint's memo digest of these entities (`LintDigest`), when it was taken.
     pub lint: Option<LintDigest>,
+    /// Each entity chunk's section in the source: (offset of its body, length, stored CRC).
+    pub chunks: Vec<(u64, u64, u32)>,
 }
 
 /// `lint_memo::digest` of the snapshot's entities, taken as it was written, with what the
@@ -94,9 +100,27 @@ fn options() -> impl bincode::Options {
 
 /// Encode `header` (its `chunks` and `entities` are filled in here) and the store's parts,
 /// parsed under `parse_inputs` (`Snapshot::parse_inputs`), their catalogs' verdict `catalogs`,
-/// lint's memo digest of them `lint`.
+/// lint's memo digest of them `lint`; each chunk whose entities are those `earlier` decoded
+/// there is taken from its bytes rather than encoded again.
 #[allow(clippy::too_many_arguments)]
 pub fn encode(
+    header: Header,
+    entities: &[Arc<Entity>],
+    other_files: &[(String, FileRole)],
+    walk_warnings: &[StoreWarning],
+    parse_inputs: u64,
+    catalogs: Option<&Remembered>,
+    lint: Option<LintDigest>,
+    earlier: Option<&Earlier>,
+) -> Result<Vec<u8>, String> {
+    encode_sections(header, entities, other_files, walk_warnings, parse_inputs, catalogs, lint, earlier)?
+        .into_bytes(earlier)
+        .map_err(|e| format!("reading the earlier snapshot: {e}"))
+}
+
+/// `encode`'s sections, to be written (`Encoded::write_to`) with the same `earlier`.
+#[allow(clippy::too_many_arguments)]
+pub fn encode_sections(
     mut header: Header,
     entities: &[Arc<Entity>],
     other_files: &[(String, FileRole)],
@@ -104,8 +128,10 @@ pub fn encode(
     parse_inputs: u64,
     catalogs: Option<&Remembered>,
     lint: Option<LintDigest>,
-) -> Result<Vec<u8>, String> {
+    earlier: Option<&Earlier>,
+) -> Result<Encoded, String> {
     use bincode::Options;
+    use written::Section;
     header.entities = entities.len() as u64;
     header.chunks = entities.len().div_ceil(CHUNK) as u32;
     let files = Files {
@@ -119,9 +145,13 @@ pub fn encode(
         || {
             entities
                 .par_chunks(CHUNK)
-                // Encoded as a sequence of entities (what `decode` reads back), not of pointers.
-                .map(|c| options().serialize(&c.iter().map(|e| &**e).collect::<Vec<&Entity>>()))
-                .collect::<Result<Vec<Vec<u8>>, _>>()
+                .enumerate()
+                .map(|(k, c)| match earlier.and_then(|earlier| earlier.chunk(k, c)) {
+                    Some((at, len, crc)) => Ok(Section::Earlier { at, len, crc }),
+                    // Encoded as a sequence of entities (what `decode` reads back), not of pointers.
+                    None => options().serialize(&c.iter().map(|e| &**e).collect::<Vec<&Entity>>()).map(Section::fresh),
+                })
+                .collect::<Result<Vec<Section>, _>>()
                 .map_err(|e| e.to_string())
         },
         || stamps::encode(entities.iter().map(|e| &**e)),
@@ -129,15 +159,10 @@ pub fn encode(
     let (chunks, stamps) = (chunks?, stamps?);
     let head = options().serialize(&header).map_err(|e| e.to_string())?;
     let files = options().serialize(&files).map_err(|e| e.to_string())?;
-    let sections = || [&head, &files, &stamps].into_iter().chain(chunks.iter());
-    let mut out = Vec::with_capacity(MAGIC.len() + sections().map(|s| s.len() + 12).sum::<usize>());
-    out.extend_from_slice(MAGIC);
-    for section in sections() {
-        out.extend_from_slice(&(section.len() as u64).to_le_bytes());
-        out.extend_from_slice(&crc32fast::hash(section).to_le_bytes());
-        out.extend_from_slice(section);
-    }
-    Ok(out)
+    let mut sections = Vec::with_capacity(3 + chunks.len());
+    sections.extend([head, files, stamps].map(Section::fresh));
+    sections.extend(chunks);
+    Ok(Encoded { sections })
 }
 
 /// Only the header (cheap: for `folio cache info` and for rejecting a mismatched file early).
@@ -214,7 +239,8 @@ fn decode_from(source: &(impl Source + ?Sized), links: Links) -> Result<Snapshot
     let front = decode_front(source, &sections, Stamps::Checked)?;
     let entities = decode_entities(source, &sections, &front.header, links)?;
     let Front { header, other_files, walk_warnings, parse_inputs, catalogs, lint, stamps: _ } = front;
-    Ok(Snapshot { header, entities, other_files, walk_warnings, parse_inputs, catalogs, lint })
+    let chunks = sections.get(3..).unwrap_or_default().to_vec();
+    Ok(Snapshot { header, entities, other_files, walk_warnings, parse_inputs, catalogs, lint, chunks })
 }
 
 /// A section's bytes, once its CRC matches.
@@ -540,7 +566,7 @@ mod tests {
             ("img.png".to_string(), FileRole::Other),
         ];
         let warn = vec![StoreWarning { code: "unreadable".into(), message: "no".into(), path: Some("x".into()) }];
-        let bytes = encode(header(), &es, &other, &warn, 9, None, None).unwrap();
+        let bytes = encode(header(), &es, &other, &warn, 9, None, None, None).unwrap();
         let s = decode(&bytes).unwrap();
         assert_eq!(s.header.entities, es.len() as u64);
         assert_eq!(s.header.chunks, 3);
@@ -571,7 +597,7 @@ mod tests {
 
     #[test]
     fn every_truncation_and_a_flipped_byte_are_errors() {
-        let bytes = encode(header(), &entities(40), &[], &[], 0, None, None).unwrap();
+        let bytes = encode(header(), &entities(40), &[], &[], 0, None, None, None).unwrap();
         for cut in (0..bytes.len()).step_by(7) {
             assert!(decode(&bytes[..cut]).is_err(), "truncated at {cut} of {}", bytes.len());
         }
@@ -593,7 +619,7 @@ mod tests {
             e.path = format!("notes/{i:05}.md");
             (e.file_size, e.mtime_ns) = (i as u64 * 7, 1_700_000_000_000_000_000 + i as i64);
         }
-        let bytes = encode(header(), &es, &[("img.png".into(), FileRole::Other)], &[], 0, None, None).unwrap();
+        let bytes = encode(header(), &es, &[("img.png".into(), FileRole::Other)], &[], 0, None, None, None).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.folio-cache");
         std::fs::write(&path, &bytes).unwrap();
@@ -628,7 +654,7 @@ mod tests {
             assert!(decode_file(&file).is_err());
         }
         // Stamps for fewer entities than the header says (a section from another snapshot).
-        let other = encode(header(), &es[..3], &[], &[], 0, None, None).unwrap();
+        let other = encode(header(), &es[..3], &[], &[], 0, None, None, None).unwrap();
         let o = sections(other.as_slice()).unwrap()[2];
         let mut spliced = bytes[..at - 12].to_vec();
         spliced.extend_from_slice(&other[o.0 as usize - 12..(o.0 + o.1) as usize]);
@@ -642,7 +668,7 @@ mod tests {
     fn an_index_out_of_range_is_refused() {
         let mut es = entities(3);
         Arc::make_mut(&mut es[1]).links[0].resolution = Resolution::Entity(3);
-        let bytes = encode(header(), &es, &[], &[], 0, None, None).unwrap();
+        let bytes = encode(header(), &es, &[], &[], 0, None, None, None).unwrap();
         assert!(decode(&bytes).unwrap_err().contains("out of range"));
     }
 

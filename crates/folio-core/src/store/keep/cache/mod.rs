@@ -71,6 +71,9 @@ pub fn open(
     finish(cache, cached, started, root, kind, detected_by, reads, checked)
 }
 
+/// A cached store as decoded, the files token its snapshot was taken at, and the snapshot.
+type Cached = (Store, Option<u64>, codec::Earlier);
+
 /// What the inbox's open without links (`open_lean`) came to.
 enum Lean {
     /// The store, unchanged since its snapshot, and lint's memo digest of it.
@@ -211,9 +214,9 @@ pub fn open_after<E>(
         (refresh(), cached.join())
     });
     let detected_by = refreshed?;
-    let cached = cached.unwrap_or(Err(Miss::Absent)).map(|(mut store, token)| {
+    let cached = cached.unwrap_or(Err(Miss::Absent)).map(|(mut store, token, earlier)| {
         store.detected_by = detected_by.clone();
-        (store, token)
+        (store, token, earlier)
     });
     Ok(finish(cache, cached, started, root, kind, detected_by, reads, None))
 }
@@ -224,7 +227,7 @@ pub fn open_after<E>(
 #[allow(clippy::too_many_arguments)]
 fn finish(
     cache: &Cache,
-    cached: Result<(Store, Option<u64>), Miss>,
+    cached: Result<Cached, Miss>,
     started: Instant,
     root: &Path,
     kind: DialectKind,
@@ -235,9 +238,10 @@ fn finish(
     let mut warnings = Vec::new();
     // Read before any file is checked or read: a change after it makes it differ next time.
     let token = kind.format().files_token(root);
+    let mut earlier = None;
     let (mut store, mut dirty) = match cached {
         // The format vouches that no file changed since the snapshot: no stat per file.
-        Ok((mut store, saved)) if token.is_some() && saved == token => {
+        Ok((mut store, saved, _)) if token.is_some() && saved == token => {
             store.from_cache = false;
             store.load_ms = started.elapsed().as_millis();
             (store, false)
@@ -245,9 +249,13 @@ fn finish(
         // Entities held in memory (a database's snapshot) have no file to check one by one:
         // those the open found changed since the cached generation are re-read, or else the
         // snapshot is read whole.
-        Ok((mut store, saved)) if store.dialect.in_memory() => {
+        Ok((mut store, saved, mut was)) if store.dialect.in_memory() => {
             match saved.and_then(|s| kind.format().changed_since(root, s)) {
                 Some(paths) => {
+                    if in_place(&store, &paths) {
+                        was.note(&store.entities);
+                        earlier = Some(was);
+                    }
                     store.refresh(&paths);
                     store.load_ms = started.elapsed().as_millis();
                     // A few rows changed: not the whole cache written again for them
@@ -262,15 +270,26 @@ fn finish(
                 None => (Store::load_with(root, kind, detected_by, None, reads), true),
             }
         }
-        Ok((mut store, saved)) => {
-            let report = match checked {
+        Ok((mut store, saved, mut was)) => {
+            let (validation, began) = match checked {
                 Some(mut c) if c.snapshot == (store.read_since, store.entities.len()) => {
                     // The check was made from the file stamps: what the entities tell is added.
                     validate::add_outdated(&store, &mut c.validation);
-                    store.revalidate_checked(c.validation, c.began)
+                    (c.validation, c.began)
                 }
-                _ => store.revalidate(),
+                _ => {
+                    // As `Store::revalidate`: the store reads as of when the check began.
+                    let began = std::time::SystemTime::now();
+                    (validate::validate(&store), began)
+                }
             };
+            // The entities as decoded, before the files re-read change any: the write below
+            // takes the earlier bytes of the chunks none of them is in.
+            if in_place(&store, &validation.paths) {
+                was.note(&store.entities);
+                earlier = Some(was);
+            }
+            let report = store.revalidate_checked(validation, began);
             store.load_ms = started.elapsed().as_millis();
             (store, !report.is_empty() || saved != token)
         }
@@ -293,10 +312,22 @@ fn finish(
         store.set_catalog_memo(verdict);
         dirty = true;
     }
-    if dirty && let Err(e) = cache.write(&store, None, token) {
+    if dirty && let Err(e) = cache.write(&store, None, token, earlier.as_ref()) {
         warnings.push(e);
     }
     (store, warnings)
+}
+
+/// Whether some files are to be re-read and each is an entity file `store` holds, so that its
+/// entities may keep their places: only then are the decoded entities noted for the write
+/// (`codec::Earlier`). A file added or gone has the store linked whole, which moves every
+/// entity (and, with each noted, would hold every decoded one until the write).
+fn in_place(store: &Store, paths: &[String]) -> bool {
+    let held = |p: &str| {
+        let at = store.entities.partition_point(|e| e.path.as_str() < p);
+        store.entities.get(at).is_some_and(|e| e.path == p)
+    };
+    !paths.is_empty() && paths.iter().all(|p| held(p))
 }
 
 /// Whether lint's memo holds for `store` as it stands (its link, graph and duplicate findings
@@ -394,12 +425,13 @@ impl Cache {
 
     /// The store as cached, unvalidated (its files may have changed since: see `validate`).
     pub fn load(&self, root: &Path, kind: DialectKind, detected_by: String) -> Result<Store, Miss> {
-        self.load_tokened(root, kind, detected_by).map(|(store, _)| store)
+        self.load_tokened(root, kind, detected_by).map(|(store, ..)| store)
     }
 
-    /// `load`, with the files token the snapshot was taken at (`Format::files_token`).
-    fn load_tokened(&self, root: &Path, kind: DialectKind, detected_by: String) -> Result<(Store, Option<u64>), Miss> {
-        self.load_as(root, kind, detected_by, codec::decode_file).map(|(store, token, _)| (store, token))
+    /// `load`, with the files token the snapshot was taken at (`Format::files_token`) and the
+    /// snapshot it was decoded from.
+    fn load_tokened(&self, root: &Path, kind: DialectKind, detected_by: String) -> Result<Cached, Miss> {
+        self.load_as(root, kind, detected_by, codec::decode_file)
     }
 
     /// The store's cache file, when there is one for this build, root and dialect young enough
@@ -432,14 +464,14 @@ impl Cache {
         Ok((file, path, header, read_since))
     }
 
-    /// `load_tokened` decoding the snapshot with `decode`, with lint's memo digest it kept.
+    /// `load_tokened` decoding the snapshot with `decode`.
     fn load_as(
         &self,
         root: &Path,
         kind: DialectKind,
         detected_by: String,
         decode: fn(&fs::File) -> Result<codec::Snapshot, String>,
-    ) -> Result<(Store, Option<u64>, Option<codec::LintDigest>), Miss> {
+    ) -> Result<Cached, Miss> {
         let started = Instant::now();
         let (file, path, header, read_since) = self.open_file(root, kind)?;
         let invalid = |why: String| Miss::Invalid(format!("{}: {why}; ignored", path.display()));
@@ -448,7 +480,8 @@ impl Cache {
         // "Cache figures").
         let (snapshot, dialect) = rayon::join(|| decode(&file), || kind.open(root));
         let snapshot = snapshot.map_err(invalid)?;
-        let (inputs, catalogs, lint) = (snapshot.parse_inputs, snapshot.catalogs, snapshot.lint);
+        let (inputs, catalogs) = (snapshot.parse_inputs, snapshot.catalogs);
+        let earlier = codec::Earlier::new(file, snapshot.chunks);
         let mut store = Store::from_parts(
             root,
             dialect,
@@ -465,7 +498,7 @@ impl Cache {
         store.read_since = read_since;
         store.from_cache = true;
         store.load_ms = started.elapsed().as_millis();
-        Ok((store, header.files_token, lint))
+        Ok((store, header.files_token, earlier))
     }
 
     /// Write the store's snapshot atomically (temporary file, then rename over the old one).
@@ -476,16 +509,17 @@ impl Cache {
     /// `save`, recording that the store reads as of `as_of` (a check began then and every file
     /// it doubted was read again) instead of the store's own `read_since`.
     pub fn save_as_of(&self, store: &Store, as_of: Option<std::time::SystemTime>) -> Result<PathBuf, String> {
-        self.write(store, as_of, None)
+        self.write(store, as_of, None, None)
     }
 
     /// `save_as_of`, with the store's files token read before its files were (None: the
-    /// next open checks every file).
+    /// next open checks every file), the chunks of entities `earlier` decoded taken from it.
     fn write(
         &self,
         store: &Store,
         as_of: Option<std::time::SystemTime>,
         files_token: Option<u64>,
+        earlier: Option<&codec::Earlier>,
     ) -> Result<PathBuf, String> {
         if self.lean_digest().is_some() {
             return Err("a store opened without its links is never written to the cache".into());
@@ -512,7 +546,7 @@ impl Cache {
         let manifest = store.dialect.manifest_lints();
         let lint =
             codec::LintDigest { manifest: codec::manifest_key(&manifest), digest: lint_memo::digest(store, &manifest) };
-        let bytes = codec::encode(
+        let sections = codec::encode_sections(
             header,
             &store.entities,
             &store.other_files,
@@ -520,11 +554,12 @@ impl Cache {
             inputs,
             catalogs,
             Some(lint),
+            earlier,
         )?;
         let fail = |e: std::io::Error| format!("{}: cannot write the cache ({e})", dir.display());
         fs::create_dir_all(&dir).map_err(fail)?;
-        let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&dir).map_err(fail)?;
-        std::io::Write::write_all(&mut tmp, &bytes).map_err(fail)?;
+        let tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&dir).map_err(fail)?;
+        sections.write_to(tmp.as_file(), earlier).map_err(fail)?;
         tmp.persist(&path).map_err(|e| fail(e.error))?;
         Ok(path)
     }

@@ -1,0 +1,128 @@
+//! The snapshot a store was decoded from, kept while an open brings the store up to date, so
+//! that the snapshot written after it takes the earlier bytes of every chunk whose entities
+//! the open left as they were instead of encoding them again: after one changed file of a
+//! 100k-entity store, encoding every chunk was most of the write (docs/benchmarks.md,
+//! "Twenty-second session").
+//!
+//! "Left as they were" is told by the entities themselves, not by what the open says it did:
+//! each decoded entity is held by a `Weak`, so its allocation is never reused while this is
+//! kept, and any change to an entity (`Arc::make_mut`, a re-read entity put in its place)
+//! gives the store another allocation at that place. A chunk is reused when every place in it
+//! holds the very allocation decoded there.
+use std::fs::File;
+use std::sync::{Arc, Weak};
+
+use rayon::prelude::*;
+
+use super::CHUNK;
+use crate::store::model::entity::Entity;
+
+pub struct Earlier {
+    file: File,
+    /// Each entity chunk's section in `file`: (offset of its body, length, stored CRC).
+    chunks: Vec<(u64, u64, u32)>,
+    /// The decoded entities in their places, once `note` was called (empty: nothing reused).
+    entities: Vec<Weak<Entity>>,
+}
+
+impl Earlier {
+    pub fn new(file: File, chunks: Vec<(u64, u64, u32)>) -> Earlier {
+        Earlier { file, chunks, entities: Vec::new() }
+    }
+
+    /// Remember `entities`, the store as decoded, before anything changes it. Only an open
+    /// about to re-read files calls this: a weak count per entity is not paid for otherwise.
+    pub fn note(&mut self, entities: &[Arc<Entity>]) {
+        self.entities = entities.par_iter().map(Arc::downgrade).collect();
+    }
+
+    /// Chunk `k`'s section in the earlier file when `chunk`, the store's entities at its
+    /// places now, are the ones decoded there.
+    pub(super) fn chunk(&self, k: usize, chunk: &[Arc<Entity>]) -> Option<(u64, u64, u32)> {
+        let section = *self.chunks.get(k)?;
+        let was = self.entities.get(k * CHUNK..)?;
+        let was = &was[..was.len().min(CHUNK)];
+        let same =
+            was.len() == chunk.len() && was.iter().zip(chunk).all(|(w, e)| std::ptr::eq(w.as_ptr(), Arc::as_ptr(e)));
+        same.then_some(section)
+    }
+
+    pub(super) fn file(&self) -> &File {
+        &self.file
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{CHUNK, Header, decode, decode_file, encode, encode_sections};
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            format: super::super::FORMAT,
+            build: "b".into(),
+            dialect: "vault".into(),
+            root: "/s".into(),
+            read_since_ns: 1,
+            files_token: None,
+            entities: 0,
+            chunks: 0,
+        }
+    }
+
+    fn entities(n: usize) -> Vec<Arc<Entity>> {
+        let entity = |i: usize| Entity { id: format!("e{i}"), path: format!("e{i:05}.md"), ..Entity::default() };
+        (0..n).map(|i| Arc::new(entity(i))).collect()
+    }
+
+    /// `encode`'s bytes of `es`, with the chunks `earlier` may lend.
+    fn encoded(es: &[Arc<Entity>], earlier: Option<&Earlier>) -> Vec<u8> {
+        encode(header(), es, &[], &[], 0, None, None, earlier).unwrap()
+    }
+
+    /// The same, written to a file as the cache writes it.
+    fn written(es: &[Arc<Entity>], earlier: Option<&Earlier>, to: &std::path::Path) -> Vec<u8> {
+        let file = File::create(to).unwrap();
+        encode_sections(header(), es, &[], &[], 0, None, None, earlier).unwrap().write_to(&file, earlier).unwrap();
+        std::fs::read(to).unwrap()
+    }
+
+    fn lent(earlier: &Earlier, es: &[Arc<Entity>]) -> Vec<bool> {
+        es.chunks(CHUNK).enumerate().map(|(k, c)| earlier.chunk(k, c).is_some()).collect()
+    }
+
+    #[test]
+    fn only_chunks_whose_entities_stayed_in_place_are_taken_and_the_bytes_are_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, out) = (dir.path().join("c.folio-cache"), dir.path().join("new.folio-cache"));
+        std::fs::write(&path, encoded(&entities(CHUNK * 3 + 5), None)).unwrap();
+        let file = File::open(&path).unwrap();
+        let snapshot = decode_file(&file).unwrap();
+        let mut es = snapshot.entities;
+        let mut earlier = Earlier::new(file, snapshot.chunks);
+        // Not noted: nothing is lent.
+        assert_eq!(lent(&earlier, &es), [false; 4]);
+        earlier.note(&es);
+        assert_eq!(lent(&earlier, &es), [true; 4]);
+        // An entity re-read into chunk 1; one changed in place in chunk 2 (as a relink does).
+        es[CHUNK + 9] = Arc::new(Entity { title: "Re-read".into(), ..(*es[CHUNK + 9]).clone() });
+        Arc::make_mut(&mut es[2 * CHUNK + 1]).title = "Relinked".into();
+        assert_eq!(lent(&earlier, &es), [true, false, false, true]);
+        let fresh = encoded(&es, None);
+        assert_eq!(encoded(&es, Some(&earlier)), fresh);
+        assert_eq!(written(&es, Some(&earlier), &out), fresh);
+        assert_eq!(decode(&fresh).unwrap().entities[2 * CHUNK + 1].title, "Relinked");
+        // Places moved (an entity gone from chunk 0): no later chunk is the earlier one.
+        let moved: Vec<Arc<Entity>> = es[1..].to_vec();
+        assert_eq!(lent(&earlier, &moved), [false; 4]);
+        assert_eq!(written(&moved, Some(&earlier), &out), encoded(&moved, None));
+        // The earlier file damaged since it was decoded: the chunk copied from it is refused
+        // when the new snapshot is decoded, as any damaged section is.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let (at, ..) = earlier.chunks[3];
+        bytes[at as usize + 2] ^= 0x20;
+        std::fs::write(&path, &bytes).unwrap();
+        written(&es, Some(&earlier), &out);
+        assert!(decode_file(&File::open(&out).unwrap()).unwrap_err().contains("checksum"));
+    }
+}
