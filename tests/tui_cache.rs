@@ -22,7 +22,9 @@ fn open(store: &Path) -> App {
 fn a_cached_store_opens_at_once_then_takes_in_what_changed_on_disk() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("okf");
-    folio_gen::generate(folio::store::dialect::okf::KIND, 1200, 3, &store).unwrap();
+    // Three chunks of the cache's snapshot (2,048 entities each): its rewrite after a body edit
+    // copies the two the edit is not in.
+    folio_gen::generate(folio::store::dialect::okf::KIND, 4500, 3, &store).unwrap();
     // Written an hour ago, as a real store would be (recent files are always re-read).
     let then = std::time::SystemTime::now() - Duration::from_secs(3600);
     for e in ignore::Walk::new(&store).flatten().filter(|e| e.file_type().is_some_and(|t| t.is_file())) {
@@ -63,6 +65,30 @@ fn a_cached_store_opens_at_once_then_takes_in_what_changed_on_disk() {
     let recached = cache.load(&store, folio::store::dialect::okf::KIND, "t".into()).unwrap();
     let j = recached.entities.iter().position(|e| e.path == victim).unwrap();
     assert_eq!(recached.entities[j].title, "Changed while folio was closed", "the cache was rewritten");
+    drop(app);
+
+    // A body edit in the last chunk, which moves no entity: the snapshot rewritten after the
+    // re-read answers as the files do, entity by entity.
+    let body = s.entities[s.entities.len() - 3].path.clone();
+    let text = std::fs::read_to_string(store.join(&body)).unwrap();
+    std::fs::write(store.join(&body), format!("{text}\nSee [the changed one]({}).\n", relative(&body, &victim)))
+        .unwrap();
+    std::fs::File::options().write(true).open(store.join(&body)).unwrap().set_modified(then).unwrap();
+    let app = open(&store);
+    assert!(!app.model.refreshing);
+    drop(app);
+    let recached = cache.load(&store, folio::store::dialect::okf::KIND, "t".into()).unwrap();
+    let truth = folio::store::Store::load(&store, folio::store::dialect::okf::KIND, "t".into());
+    let show = |s: &folio::store::Store| s.entities.iter().map(|e| format!("{e:?}")).collect::<Vec<_>>();
+    assert_eq!(show(&recached), show(&truth), "the rewritten snapshot holds the store as it is");
+    let k = truth.entities.iter().position(|e| e.path == body).unwrap();
+    assert!(truth.entities[k].links.iter().any(|l| l.entity() == Some(i as u32)), "the new link resolves");
+}
+
+/// The path of `to` relative to the folder of `from` (both relative to the store root).
+fn relative(from: &str, to: &str) -> String {
+    let depth = from.matches('/').count();
+    format!("{}{to}", "../".repeat(depth))
 }
 
 /// The text with its frontmatter `title:` line replaced.

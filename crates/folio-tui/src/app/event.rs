@@ -40,8 +40,13 @@ pub enum Event {
     FilesChanged(Vec<PathBuf>),
     /// A store opened from the persistent cache was checked against its files: these changed
     /// since the snapshot (re-read like `FilesChanged`, then the cache is rewritten).
-    /// The files a cached store's check found changed, and when the check began.
-    CacheChecked(Vec<PathBuf>, std::time::SystemTime),
+    /// The files a cached store's check found changed, when the check began, and the snapshot
+    /// the store was decoded from, noted for the cache's rewrite (`cache::noted`).
+    CacheChecked(
+        Vec<PathBuf>,
+        std::time::SystemTime,
+        Option<std::sync::Arc<folio_core::store::keep::cache::codec::Earlier>>,
+    ),
     /// A refreshed copy of the store, with what changed and the digest of each file it found
     /// changed (to tell folio's own writes from outside ones).
     /// The store's catalog tree comes along when the job found it changed (`tree::built::beside`).

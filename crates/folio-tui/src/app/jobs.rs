@@ -28,7 +28,8 @@ pub enum Job {
     LoadBundle(Arc<LoadProgress>, bool, String),
     /// Write the store's snapshot to the persistent cache.
     /// Write the store's cache; `Some(at)`: it reads as of `at` (after a cache check's re-reads).
-    SaveCache(Arc<Store>, Option<std::time::SystemTime>),
+    /// The snapshot the store was loaded from comes along when its chunks may be copied.
+    SaveCache(Arc<Store>, Option<std::time::SystemTime>, Option<Arc<folio_core::store::keep::cache::codec::Earlier>>),
     /// Free a replaced store off the UI thread (100k entities take a while to drop).
     Discard(Arc<Store>),
     /// Start watching the loaded store's root.
@@ -253,7 +254,7 @@ impl Runner {
 fn background(job: Job, source: &Source) -> Option<Event> {
     let cache = || if source.no_cache { None } else { Cache::from_env() };
     match job {
-        Job::SaveCache(store, as_of) => store::jobs::save_cache(&store, as_of, source),
+        Job::SaveCache(store, as_of, earlier) => store::jobs::save_cache(&store, as_of, earlier.as_deref(), source),
         Job::Discard(store) => {
             drop(store);
             None

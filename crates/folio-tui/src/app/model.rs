@@ -225,6 +225,8 @@ pub struct Model {
     pub cache_stale: bool,
     /// When the cached store's check began (the rewritten cache reads as of then).
     pub cache_checked_at: Option<std::time::SystemTime>,
+    /// The snapshot the cached store was decoded from, for that rewrite (`cache::noted`).
+    pub cache_earlier: Option<Arc<folio_core::store::keep::cache::codec::Earlier>>,
     pub highlighter: Arc<Highlighter>,
     /// Bumped when highlighted code arrives, so layouts are redone.
     pub generation: u64,
@@ -321,6 +323,7 @@ impl Model {
             refreshing: false,
             cache_stale: false,
             cache_checked_at: None,
+            cache_earlier: None,
             highlighter,
             generation: 0,
             review: Default::default(),

@@ -50,7 +50,7 @@ pub fn event(model: &mut Model, ev: Event) -> Vec<Job> {
         Event::Loaded(Err(e)) => store_events::load_failed(model, e),
         Event::ChooseStore { what, names } => store_choice::offer(model, what, names),
         Event::FilesChanged(paths) => store_events::files_changed(model, paths),
-        Event::CacheChecked(paths, at) => store_events::cache_checked(model, paths, at),
+        Event::CacheChecked(paths, at, earlier) => store_events::cache_checked(model, paths, at, earlier),
         Event::Refreshed(store, report, found, tree) => {
             let mut jobs = store_events::refreshed(model, store, report, &found, tree);
             // A write (a restore, an agent's edit) is a new version: read the history again.

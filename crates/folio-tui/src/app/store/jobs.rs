@@ -17,7 +17,7 @@ use folio_core::store::read::load::LoadProgress;
 /// paths that changed posted as `CacheChecked` to be re-read like any change the watcher reports.
 pub fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx: &Sender<Event>) {
     let cache = if use_cache && !source.no_cache { Cache::from_env() } else { None };
-    let (store, warning) = match load(source, progress, cache.as_ref()) {
+    let (store, warning, earlier) = match load(source, progress, cache.as_ref()) {
         Ok(loaded) => loaded,
         Err(LoadFailure::Several { what, names }) => {
             let _ = tx.send(Event::ChooseStore { what, names });
@@ -43,10 +43,17 @@ pub fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool,
     }
     let at = std::time::SystemTime::now();
     let checked = folio_core::store::keep::cache::validate::validate(&store);
+    // The entities as decoded, before any re-read replaces them: the cache's rewrite after
+    // the re-reads copies the chunks of those still in place (`cache::noted`).
+    let earlier = earlier.and_then(|e| cache::noted(&store, &checked.paths, e)).map(Arc::new);
     let root = store.root.clone();
     drop(store);
-    let _ = tx.send(Event::CacheChecked(checked.paths.iter().map(|p| root.join(p)).collect(), at));
+    let _ = tx.send(Event::CacheChecked(checked.paths.iter().map(|p| root.join(p)).collect(), at, earlier));
 }
+
+/// The store, a warning when a cache file had to be ignored, and the snapshot a store from the
+/// cache was decoded from.
+type Loaded = (Store, Option<String>, Option<cache::codec::Earlier>);
 
 /// The store, and a warning when a cache file had to be ignored.
 /// Why a store could not be loaded.
@@ -65,11 +72,7 @@ impl From<String> for LoadFailure {
     }
 }
 
-fn load(
-    source: &Source,
-    progress: &LoadProgress,
-    cache: Option<&Cache>,
-) -> Result<(Store, Option<String>), LoadFailure> {
+fn load(source: &Source, progress: &LoadProgress, cache: Option<&Cache>) -> Result<Loaded, LoadFailure> {
     let start = if source.demo {
         folio_core::demo::materialize().map_err(|e| format!("cannot unpack the demo store: {e}"))?
     } else {
@@ -121,22 +124,29 @@ fn load(
         let (mut store, warnings) =
             cache::open(Some(cache), &detection.root, detection.kind, detection.reason, Reads::Entities);
         store.from_cache = true;
-        return Ok((store, (!warnings.is_empty()).then(|| warnings.join("; "))));
+        return Ok((store, (!warnings.is_empty()).then(|| warnings.join("; ")), None));
     }
     if let Some(cache) = cache {
-        match cache.load(&detection.root, detection.kind, detection.reason.clone()) {
-            Ok(store) => return Ok((store, None)),
+        match cache.load_keeping(&detection.root, detection.kind, detection.reason.clone()) {
+            Ok((store, earlier)) => return Ok((store, None, Some(earlier))),
             Err(Miss::Invalid(why)) => warning = Some(why),
             Err(Miss::Absent) => {}
         }
     }
-    Ok((Store::load_with(&detection.root, detection.kind, detection.reason, Some(progress), Reads::Entities), warning))
+    let store = Store::load_with(&detection.root, detection.kind, detection.reason, Some(progress), Reads::Entities);
+    Ok((store, warning, None))
 }
 
 /// Write the store's cache; `as_of`: it reads as of then (after a cache check's re-reads).
-pub fn save_cache(store: &Store, as_of: Option<std::time::SystemTime>, source: &Source) -> Option<Event> {
+/// `earlier`: the snapshot the store was loaded from, its chunks still in place copied.
+pub fn save_cache(
+    store: &Store,
+    as_of: Option<std::time::SystemTime>,
+    earlier: Option<&cache::codec::Earlier>,
+    source: &Source,
+) -> Option<Event> {
     let cache = if source.no_cache { None } else { Cache::from_env() }?;
-    cache.save_as_of(store, as_of).err().map(|e| Event::Copied(Err(format!("cache: {e}"))))
+    cache.save_reusing(store, as_of, earlier).err().map(|e| Event::Copied(Err(format!("cache: {e}"))))
 }
 
 /// Re-read the changed paths into a copy of the store, with the digests of what it found changed

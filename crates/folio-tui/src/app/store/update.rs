@@ -24,11 +24,13 @@ pub fn loaded(model: &mut Model, loaded: LoadedStore) -> Vec<Job> {
     // A store read from its files is worth caching when large; one from the cache is
     // rewritten once its check has re-read what changed (`CacheChecked`).
     let save = (model.config.cache && !store.from_cache && store.entities.len() >= cache::MIN_ENTITIES)
-        .then(|| Job::SaveCache(store.clone(), None));
+        .then(|| Job::SaveCache(store.clone(), None, None));
     let root = store.root.clone();
     // The catalog's marks from what loading found, until the lint engine reports.
     model.lint_marks = Arc::new(folio_core::store::lint::marks::of_loaded(&store));
     model.store = Some(store);
+    // Another store's snapshot, if one was waiting to be rewritten: not this one's.
+    model.cache_earlier = None;
     model.lint_base = None;
     model.lint_changes.clear();
     // The tree came built for the default filter; one typed while loading needs another.
@@ -74,11 +76,17 @@ pub fn files_changed(model: &mut Model, paths: Vec<PathBuf>) -> Vec<Job> {
 }
 
 /// The cache's check found files changed since the snapshot: re-read them, then rewrite the cache.
-pub fn cache_checked(model: &mut Model, paths: Vec<PathBuf>, at: std::time::SystemTime) -> Vec<Job> {
+pub fn cache_checked(
+    model: &mut Model,
+    paths: Vec<PathBuf>,
+    at: std::time::SystemTime,
+    earlier: Option<Arc<cache::codec::Earlier>>,
+) -> Vec<Job> {
     if paths.is_empty() {
         return Vec::new();
     }
     model.cache_stale = true;
+    model.cache_earlier = earlier;
     // Once these are re-read, the store reads as of the check (`Store::revalidate` says why).
     model.cache_checked_at = Some(at);
     model.queued_changes.extend(paths);
@@ -132,7 +140,8 @@ pub fn refreshed(
     if model.cache_stale && !model.refreshing {
         model.cache_stale = false;
         let as_of = model.cache_checked_at.take();
-        jobs.extend(model.store.clone().map(|s| Job::SaveCache(s, as_of)));
+        let earlier = model.cache_earlier.take();
+        jobs.extend(model.store.clone().map(|s| Job::SaveCache(s, as_of, earlier)));
     }
     jobs
 }

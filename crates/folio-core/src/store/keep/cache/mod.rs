@@ -249,13 +249,10 @@ fn finish(
         // Entities held in memory (a database's snapshot) have no file to check one by one:
         // those the open found changed since the cached generation are re-read, or else the
         // snapshot is read whole.
-        Ok((mut store, saved, mut was)) if store.dialect.in_memory() => {
+        Ok((mut store, saved, was)) if store.dialect.in_memory() => {
             match saved.and_then(|s| kind.format().changed_since(root, s)) {
                 Some(paths) => {
-                    if in_place(&store, &paths) {
-                        was.note(&store.entities);
-                        earlier = Some(was);
-                    }
+                    earlier = noted(&store, &paths, was);
                     store.refresh(&paths);
                     store.load_ms = started.elapsed().as_millis();
                     // A few rows changed: not the whole cache written again for them
@@ -270,7 +267,7 @@ fn finish(
                 None => (Store::load_with(root, kind, detected_by, None, reads), true),
             }
         }
-        Ok((mut store, saved, mut was)) => {
+        Ok((mut store, saved, was)) => {
             let (validation, began) = match checked {
                 Some(mut c) if c.snapshot == (store.read_since, store.entities.len()) => {
                     // The check was made from the file stamps: what the entities tell is added.
@@ -285,10 +282,7 @@ fn finish(
             };
             // The entities as decoded, before the files re-read change any: the write below
             // takes the earlier bytes of the chunks none of them is in.
-            if in_place(&store, &validation.paths) {
-                was.note(&store.entities);
-                earlier = Some(was);
-            }
+            earlier = noted(&store, &validation.paths, was);
             let report = store.revalidate_checked(validation, began);
             store.load_ms = started.elapsed().as_millis();
             (store, !report.is_empty() || saved != token)
@@ -318,16 +312,21 @@ fn finish(
     (store, warnings)
 }
 
-/// Whether some files are to be re-read and each is an entity file `store` holds, so that its
-/// entities may keep their places: only then are the decoded entities noted for the write
-/// (`codec::Earlier`). A file added or gone has the store linked whole, which moves every
-/// entity (and, with each noted, would hold every decoded one until the write).
-fn in_place(store: &Store, paths: &[String]) -> bool {
+/// `earlier`, the snapshot `store` was just decoded from, with its entities noted for the
+/// write that follows re-reading `paths` (relative to the root) — when some files are to be
+/// re-read and each is an entity file the store holds, so that its entities may keep their
+/// places. A file added or gone has the store linked whole, which moves every entity (and,
+/// with each noted, would hold every decoded one until the write): then None.
+pub fn noted(store: &Store, paths: &[String], mut earlier: codec::Earlier) -> Option<codec::Earlier> {
     let held = |p: &str| {
         let at = store.entities.partition_point(|e| e.path.as_str() < p);
         store.entities.get(at).is_some_and(|e| e.path == p)
     };
-    !paths.is_empty() && paths.iter().all(|p| held(p))
+    if paths.is_empty() || !paths.iter().all(|p| held(p)) {
+        return None;
+    }
+    earlier.note(&store.entities);
+    Some(earlier)
 }
 
 /// Whether lint's memo holds for `store` as it stands (its link, graph and duplicate findings
@@ -428,6 +427,17 @@ impl Cache {
         self.load_tokened(root, kind, detected_by).map(|(store, ..)| store)
     }
 
+    /// `load`, with the snapshot the store was decoded from, for a write after its files are
+    /// checked and re-read (`noted`, `save_reusing`).
+    pub fn load_keeping(
+        &self,
+        root: &Path,
+        kind: DialectKind,
+        detected_by: String,
+    ) -> Result<(Store, codec::Earlier), Miss> {
+        self.load_tokened(root, kind, detected_by).map(|(store, _, earlier)| (store, earlier))
+    }
+
     /// `load`, with the files token the snapshot was taken at (`Format::files_token`) and the
     /// snapshot it was decoded from.
     fn load_tokened(&self, root: &Path, kind: DialectKind, detected_by: String) -> Result<Cached, Miss> {
@@ -510,6 +520,17 @@ impl Cache {
     /// it doubted was read again) instead of the store's own `read_since`.
     pub fn save_as_of(&self, store: &Store, as_of: Option<std::time::SystemTime>) -> Result<PathBuf, String> {
         self.write(store, as_of, None, None)
+    }
+
+    /// `save_as_of`, the chunks of entities the store still holds as `earlier` decoded them
+    /// (`noted`) copied from it rather than encoded again.
+    pub fn save_reusing(
+        &self,
+        store: &Store,
+        as_of: Option<std::time::SystemTime>,
+        earlier: Option<&codec::Earlier>,
+    ) -> Result<PathBuf, String> {
+        self.write(store, as_of, None, earlier)
     }
 
     /// `save_as_of`, with the store's files token read before its files were (None: the
