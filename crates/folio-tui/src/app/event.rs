@@ -41,7 +41,7 @@ pub enum Event {
     /// A store opened from the persistent cache was checked against its files: these changed
     /// since the snapshot (re-read like `FilesChanged`, then the cache is rewritten).
     /// The files a cached store's check found changed, when the check began, and the snapshot
-    /// the store was decoded from, noted for the cache's rewrite (`cache::noted`).
+    /// the store was decoded from, noted for the cache's rewrite (`Earlier::noted_for`).
     CacheChecked(
         Vec<PathBuf>,
         std::time::SystemTime,

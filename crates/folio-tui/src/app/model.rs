@@ -225,7 +225,7 @@ pub struct Model {
     pub cache_stale: bool,
     /// When the cached store's check began (the rewritten cache reads as of then).
     pub cache_checked_at: Option<std::time::SystemTime>,
-    /// The snapshot the cached store was decoded from, for that rewrite (`cache::noted`).
+    /// The snapshot the cached store was decoded from, for that rewrite (`Earlier::noted_for`).
     pub cache_earlier: Option<Arc<folio_core::store::keep::cache::codec::Earlier>>,
     pub highlighter: Arc<Highlighter>,
     /// Bumped when highlighted code arrives, so layouts are redone.

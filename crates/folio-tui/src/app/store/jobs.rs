@@ -44,8 +44,8 @@ pub fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool,
     let at = std::time::SystemTime::now();
     let checked = folio_core::store::keep::cache::validate::validate(&store);
     // The entities as decoded, before any re-read replaces them: the cache's rewrite after
-    // the re-reads copies the chunks of those still in place (`cache::noted`).
-    let earlier = earlier.and_then(|e| cache::noted(&store, &checked.paths, e)).map(Arc::new);
+    // the re-reads copies the chunks of those still in place (`Earlier::noted_for`).
+    let earlier = earlier.and_then(|e| e.noted_for(&store, &checked.paths)).map(Arc::new);
     let root = store.root.clone();
     drop(store);
     let _ = tx.send(Event::CacheChecked(checked.paths.iter().map(|p| root.join(p)).collect(), at, earlier));

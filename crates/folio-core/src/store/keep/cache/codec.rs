@@ -101,26 +101,10 @@ fn options() -> impl bincode::Options {
 /// Encode `header` (its `chunks` and `entities` are filled in here) and the store's parts,
 /// parsed under `parse_inputs` (`Snapshot::parse_inputs`), their catalogs' verdict `catalogs`,
 /// lint's memo digest of them `lint`; each chunk whose entities are those `earlier` decoded
-/// there is taken from its bytes rather than encoded again.
+/// there is taken from its file rather than encoded again. The sections are written (or made
+/// bytes) with the same `earlier`.
 #[allow(clippy::too_many_arguments)]
 pub fn encode(
-    header: Header,
-    entities: &[Arc<Entity>],
-    other_files: &[(String, FileRole)],
-    walk_warnings: &[StoreWarning],
-    parse_inputs: u64,
-    catalogs: Option<&Remembered>,
-    lint: Option<LintDigest>,
-    earlier: Option<&Earlier>,
-) -> Result<Vec<u8>, String> {
-    encode_sections(header, entities, other_files, walk_warnings, parse_inputs, catalogs, lint, earlier)?
-        .into_bytes(earlier)
-        .map_err(|e| format!("reading the earlier snapshot: {e}"))
-}
-
-/// `encode`'s sections, to be written (`Encoded::write_to`) with the same `earlier`.
-#[allow(clippy::too_many_arguments)]
-pub fn encode_sections(
     mut header: Header,
     entities: &[Arc<Entity>],
     other_files: &[(String, FileRole)],
@@ -566,7 +550,7 @@ mod tests {
             ("img.png".to_string(), FileRole::Other),
         ];
         let warn = vec![StoreWarning { code: "unreadable".into(), message: "no".into(), path: Some("x".into()) }];
-        let bytes = encode(header(), &es, &other, &warn, 9, None, None, None).unwrap();
+        let bytes = encode(header(), &es, &other, &warn, 9, None, None, None).unwrap().into_bytes(None).unwrap();
         let s = decode(&bytes).unwrap();
         assert_eq!(s.header.entities, es.len() as u64);
         assert_eq!(s.header.chunks, 3);
@@ -597,7 +581,7 @@ mod tests {
 
     #[test]
     fn every_truncation_and_a_flipped_byte_are_errors() {
-        let bytes = encode(header(), &entities(40), &[], &[], 0, None, None, None).unwrap();
+        let bytes = encode(header(), &entities(40), &[], &[], 0, None, None, None).unwrap().into_bytes(None).unwrap();
         for cut in (0..bytes.len()).step_by(7) {
             assert!(decode(&bytes[..cut]).is_err(), "truncated at {cut} of {}", bytes.len());
         }
@@ -619,7 +603,10 @@ mod tests {
             e.path = format!("notes/{i:05}.md");
             (e.file_size, e.mtime_ns) = (i as u64 * 7, 1_700_000_000_000_000_000 + i as i64);
         }
-        let bytes = encode(header(), &es, &[("img.png".into(), FileRole::Other)], &[], 0, None, None, None).unwrap();
+        let bytes = encode(header(), &es, &[("img.png".into(), FileRole::Other)], &[], 0, None, None, None)
+            .unwrap()
+            .into_bytes(None)
+            .unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.folio-cache");
         std::fs::write(&path, &bytes).unwrap();
@@ -654,7 +641,7 @@ mod tests {
             assert!(decode_file(&file).is_err());
         }
         // Stamps for fewer entities than the header says (a section from another snapshot).
-        let other = encode(header(), &es[..3], &[], &[], 0, None, None, None).unwrap();
+        let other = encode(header(), &es[..3], &[], &[], 0, None, None, None).unwrap().into_bytes(None).unwrap();
         let o = sections(other.as_slice()).unwrap()[2];
         let mut spliced = bytes[..at - 12].to_vec();
         spliced.extend_from_slice(&other[o.0 as usize - 12..(o.0 + o.1) as usize]);
@@ -668,7 +655,7 @@ mod tests {
     fn an_index_out_of_range_is_refused() {
         let mut es = entities(3);
         Arc::make_mut(&mut es[1]).links[0].resolution = Resolution::Entity(3);
-        let bytes = encode(header(), &es, &[], &[], 0, None, None, None).unwrap();
+        let bytes = encode(header(), &es, &[], &[], 0, None, None, None).unwrap().into_bytes(None).unwrap();
         assert!(decode(&bytes).unwrap_err().contains("out of range"));
     }
 

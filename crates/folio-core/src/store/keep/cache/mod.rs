@@ -252,7 +252,7 @@ fn finish(
         Ok((mut store, saved, was)) if store.dialect.in_memory() => {
             match saved.and_then(|s| kind.format().changed_since(root, s)) {
                 Some(paths) => {
-                    earlier = noted(&store, &paths, was);
+                    earlier = was.noted_for(&store, &paths);
                     store.refresh(&paths);
                     store.load_ms = started.elapsed().as_millis();
                     // A few rows changed: not the whole cache written again for them
@@ -282,7 +282,7 @@ fn finish(
             };
             // The entities as decoded, before the files re-read change any: the write below
             // takes the earlier bytes of the chunks none of them is in.
-            earlier = noted(&store, &validation.paths, was);
+            earlier = was.noted_for(&store, &validation.paths);
             let report = store.revalidate_checked(validation, began);
             store.load_ms = started.elapsed().as_millis();
             (store, !report.is_empty() || saved != token)
@@ -310,23 +310,6 @@ fn finish(
         warnings.push(e);
     }
     (store, warnings)
-}
-
-/// `earlier`, the snapshot `store` was just decoded from, with its entities noted for the
-/// write that follows re-reading `paths` (relative to the root) — when some files are to be
-/// re-read and each is an entity file the store holds, so that its entities may keep their
-/// places. A file added or gone has the store linked whole, which moves every entity (and,
-/// with each noted, would hold every decoded one until the write): then None.
-pub fn noted(store: &Store, paths: &[String], mut earlier: codec::Earlier) -> Option<codec::Earlier> {
-    let held = |p: &str| {
-        let at = store.entities.partition_point(|e| e.path.as_str() < p);
-        store.entities.get(at).is_some_and(|e| e.path == p)
-    };
-    if paths.is_empty() || !paths.iter().all(|p| held(p)) {
-        return None;
-    }
-    earlier.note(&store.entities);
-    Some(earlier)
 }
 
 /// Whether lint's memo holds for `store` as it stands (its link, graph and duplicate findings
@@ -428,7 +411,7 @@ impl Cache {
     }
 
     /// `load`, with the snapshot the store was decoded from, for a write after its files are
-    /// checked and re-read (`noted`, `save_reusing`).
+    /// checked and re-read (`Earlier::noted_for`, `save_reusing`).
     pub fn load_keeping(
         &self,
         root: &Path,
@@ -523,7 +506,7 @@ impl Cache {
     }
 
     /// `save_as_of`, the chunks of entities the store still holds as `earlier` decoded them
-    /// (`noted`) copied from it rather than encoded again.
+    /// (`Earlier::noted_for`) copied from it rather than encoded again.
     pub fn save_reusing(
         &self,
         store: &Store,
@@ -567,7 +550,7 @@ impl Cache {
         let manifest = store.dialect.manifest_lints();
         let lint =
             codec::LintDigest { manifest: codec::manifest_key(&manifest), digest: lint_memo::digest(store, &manifest) };
-        let sections = codec::encode_sections(
+        let sections = codec::encode(
             header,
             &store.entities,
             &store.other_files,

@@ -15,6 +15,7 @@ use std::sync::{Arc, Weak};
 use rayon::prelude::*;
 
 use super::CHUNK;
+use crate::store::Store;
 use crate::store::model::entity::Entity;
 
 pub struct Earlier {
@@ -30,9 +31,26 @@ impl Earlier {
         Earlier { file, chunks, entities: Vec::new() }
     }
 
-    /// Remember `entities`, the store as decoded, before anything changes it. Only an open
-    /// about to re-read files calls this: a weak count per entity is not paid for otherwise.
-    pub fn note(&mut self, entities: &[Arc<Entity>]) {
+    /// This snapshot, which `store` was just decoded from, with its entities noted for the
+    /// write that follows re-reading `paths` (relative to the root) — when some files are to
+    /// be re-read and each is an entity file the store holds, so that its entities may keep
+    /// their places. A file added or gone has the store linked whole, which moves every
+    /// entity (and, with each noted, would hold every decoded one until the write): then None.
+    pub fn noted_for(mut self, store: &Store, paths: &[String]) -> Option<Earlier> {
+        let held = |p: &str| {
+            let at = store.entities.partition_point(|e| e.path.as_str() < p);
+            store.entities.get(at).is_some_and(|e| e.path == p)
+        };
+        if paths.is_empty() || !paths.iter().all(|p| held(p)) {
+            return None;
+        }
+        self.note(&store.entities);
+        Some(self)
+    }
+
+    /// Remember `entities`, the store as decoded, before anything changes it (a weak count
+    /// per entity, paid only before a re-read).
+    fn note(&mut self, entities: &[Arc<Entity>]) {
         self.entities = entities.par_iter().map(Arc::downgrade).collect();
     }
 
@@ -54,7 +72,7 @@ impl Earlier {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CHUNK, Header, decode, decode_file, encode, encode_sections};
+    use super::super::{CHUNK, Header, decode, decode_file, encode};
     use super::*;
 
     fn header() -> Header {
@@ -77,13 +95,13 @@ mod tests {
 
     /// `encode`'s bytes of `es`, with the chunks `earlier` may lend.
     fn encoded(es: &[Arc<Entity>], earlier: Option<&Earlier>) -> Vec<u8> {
-        encode(header(), es, &[], &[], 0, None, None, earlier).unwrap()
+        encode(header(), es, &[], &[], 0, None, None, earlier).unwrap().into_bytes(earlier).unwrap()
     }
 
     /// The same, written to a file as the cache writes it.
     fn written(es: &[Arc<Entity>], earlier: Option<&Earlier>, to: &std::path::Path) -> Vec<u8> {
         let file = File::create(to).unwrap();
-        encode_sections(header(), es, &[], &[], 0, None, None, earlier).unwrap().write_to(&file, earlier).unwrap();
+        encode(header(), es, &[], &[], 0, None, None, earlier).unwrap().write_to(&file, earlier).unwrap();
         std::fs::read(to).unwrap()
     }
 
