@@ -142,5 +142,10 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         written(&es, Some(&earlier), &out);
         assert!(decode_file(&File::open(&out).unwrap()).unwrap_err().contains("checksum"));
+        // Cut short since (truncated in place): the write fails rather than leave a short chunk.
+        std::fs::write(&path, &bytes[..at as usize]).unwrap();
+        let file = File::create(&out).unwrap();
+        let sections = encode(header(), &es, &[], &[], 0, None, None, Some(&earlier)).unwrap();
+        assert!(sections.write_to(&file, Some(&earlier)).unwrap_err().to_string().contains("cut short"));
     }
 }
