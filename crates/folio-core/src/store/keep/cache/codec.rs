@@ -101,10 +101,10 @@ fn options() -> impl bincode::Options {
 /// Encode `header` (its `chunks` and `entities` are filled in here) and the store's parts,
 /// parsed under `parse_inputs` (`Snapshot::parse_inputs`), their catalogs' verdict `catalogs`,
 /// lint's memo digest of them `lint`; each chunk whose entities are those `earlier` decoded
-/// there is taken from its file rather than encoded again. The sections are written (or made
-/// bytes) with the same `earlier`.
+/// there is taken from its file rather than encoded again (the sections keep `earlier` to
+/// be written from).
 #[allow(clippy::too_many_arguments)]
-pub fn encode(
+pub fn encode<'e>(
     mut header: Header,
     entities: &[Arc<Entity>],
     other_files: &[(String, FileRole)],
@@ -112,8 +112,8 @@ pub fn encode(
     parse_inputs: u64,
     catalogs: Option<&Remembered>,
     lint: Option<LintDigest>,
-    earlier: Option<&Earlier>,
-) -> Result<Encoded, String> {
+    earlier: Option<&'e Earlier>,
+) -> Result<Encoded<'e>, String> {
     use bincode::Options;
     use written::Section;
     header.entities = entities.len() as u64;
@@ -146,7 +146,7 @@ pub fn encode(
     let mut sections = Vec::with_capacity(3 + chunks.len());
     sections.extend([head, files, stamps].map(Section::fresh));
     sections.extend(chunks);
-    Ok(Encoded { sections })
+    Ok(Encoded { sections, earlier })
 }
 
 /// Only the header (cheap: for `folio cache info` and for rejecting a mismatched file early).
@@ -550,7 +550,7 @@ mod tests {
             ("img.png".to_string(), FileRole::Other),
         ];
         let warn = vec![StoreWarning { code: "unreadable".into(), message: "no".into(), path: Some("x".into()) }];
-        let bytes = encode(header(), &es, &other, &warn, 9, None, None, None).unwrap().into_bytes(None).unwrap();
+        let bytes = encode(header(), &es, &other, &warn, 9, None, None, None).unwrap().into_bytes().unwrap();
         let s = decode(&bytes).unwrap();
         assert_eq!(s.header.entities, es.len() as u64);
         assert_eq!(s.header.chunks, 3);
@@ -581,7 +581,7 @@ mod tests {
 
     #[test]
     fn every_truncation_and_a_flipped_byte_are_errors() {
-        let bytes = encode(header(), &entities(40), &[], &[], 0, None, None, None).unwrap().into_bytes(None).unwrap();
+        let bytes = encode(header(), &entities(40), &[], &[], 0, None, None, None).unwrap().into_bytes().unwrap();
         for cut in (0..bytes.len()).step_by(7) {
             assert!(decode(&bytes[..cut]).is_err(), "truncated at {cut} of {}", bytes.len());
         }
@@ -605,7 +605,7 @@ mod tests {
         }
         let bytes = encode(header(), &es, &[("img.png".into(), FileRole::Other)], &[], 0, None, None, None)
             .unwrap()
-            .into_bytes(None)
+            .into_bytes()
             .unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.folio-cache");
@@ -641,7 +641,7 @@ mod tests {
             assert!(decode_file(&file).is_err());
         }
         // Stamps for fewer entities than the header says (a section from another snapshot).
-        let other = encode(header(), &es[..3], &[], &[], 0, None, None, None).unwrap().into_bytes(None).unwrap();
+        let other = encode(header(), &es[..3], &[], &[], 0, None, None, None).unwrap().into_bytes().unwrap();
         let o = sections(other.as_slice()).unwrap()[2];
         let mut spliced = bytes[..at - 12].to_vec();
         spliced.extend_from_slice(&other[o.0 as usize - 12..(o.0 + o.1) as usize]);
@@ -655,7 +655,7 @@ mod tests {
     fn an_index_out_of_range_is_refused() {
         let mut es = entities(3);
         Arc::make_mut(&mut es[1]).links[0].resolution = Resolution::Entity(3);
-        let bytes = encode(header(), &es, &[], &[], 0, None, None, None).unwrap().into_bytes(None).unwrap();
+        let bytes = encode(header(), &es, &[], &[], 0, None, None, None).unwrap().into_bytes().unwrap();
         assert!(decode(&bytes).unwrap_err().contains("out of range"));
     }
 

@@ -563,7 +563,7 @@ impl Cache {
         let fail = |e: std::io::Error| format!("{}: cannot write the cache ({e})", dir.display());
         fs::create_dir_all(&dir).map_err(fail)?;
         let tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&dir).map_err(fail)?;
-        sections.write_to(tmp.as_file(), earlier).map_err(fail)?;
+        sections.write_to(tmp.as_file()).map_err(fail)?;
         tmp.persist(&path).map_err(|e| fail(e.error))?;
         Ok(path)
     }

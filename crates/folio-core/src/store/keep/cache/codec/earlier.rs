@@ -95,13 +95,13 @@ mod tests {
 
     /// `encode`'s bytes of `es`, with the chunks `earlier` may lend.
     fn encoded(es: &[Arc<Entity>], earlier: Option<&Earlier>) -> Vec<u8> {
-        encode(header(), es, &[], &[], 0, None, None, earlier).unwrap().into_bytes(earlier).unwrap()
+        encode(header(), es, &[], &[], 0, None, None, earlier).unwrap().into_bytes().unwrap()
     }
 
     /// The same, written to a file as the cache writes it.
     fn written(es: &[Arc<Entity>], earlier: Option<&Earlier>, to: &std::path::Path) -> Vec<u8> {
         let file = File::create(to).unwrap();
-        encode(header(), es, &[], &[], 0, None, None, earlier).unwrap().write_to(&file, earlier).unwrap();
+        encode(header(), es, &[], &[], 0, None, None, earlier).unwrap().write_to(&file).unwrap();
         std::fs::read(to).unwrap()
     }
 
@@ -146,6 +146,6 @@ mod tests {
         std::fs::write(&path, &bytes[..at as usize]).unwrap();
         let file = File::create(&out).unwrap();
         let sections = encode(header(), &es, &[], &[], 0, None, None, Some(&earlier)).unwrap();
-        assert!(sections.write_to(&file, Some(&earlier)).unwrap_err().to_string().contains("cut short"));
+        assert!(sections.write_to(&file).unwrap_err().to_string().contains("cut short"));
     }
 }

@@ -41,24 +41,27 @@ impl Section {
     }
 }
 
-/// Every section of a snapshot, in the file's order.
-pub struct Encoded {
+/// Every section of a snapshot, in the file's order, with the earlier snapshot its
+/// `Section::Earlier`s are in.
+pub struct Encoded<'e> {
     pub(super) sections: Vec<Section>,
+    pub(super) earlier: Option<&'e Earlier>,
 }
 
-impl Encoded {
-    /// The snapshot's bytes in memory, earlier chunks read from `earlier`'s file.
-    pub fn into_bytes(self, earlier: Option<&Earlier>) -> io::Result<Vec<u8>> {
+impl Encoded<'_> {
+    /// The snapshot's bytes in memory (what tests decode), earlier chunks read from its file.
+    #[cfg(test)]
+    pub(crate) fn into_bytes(self) -> io::Result<Vec<u8>> {
         let mut out = Vec::with_capacity(MAGIC.len() + self.sections.iter().map(|s| 12 + len_of(s)).sum::<usize>());
         out.extend_from_slice(MAGIC);
-        for s in self.sections {
+        for s in &self.sections {
             out.extend_from_slice(&s.head());
             match s {
-                Section::Fresh { bytes, .. } => out.extend_from_slice(&bytes),
-                Section::Earlier { at, len, .. } => {
+                Section::Fresh { bytes, .. } => out.extend_from_slice(bytes),
+                &Section::Earlier { at, len, .. } => {
                     let start = out.len();
                     out.resize(start + len as usize, 0);
-                    super::read_exact_at(source(earlier)?, &mut out[start..], at)?;
+                    super::read_exact_at(self.source()?, &mut out[start..], at)?;
                 }
             }
         }
@@ -66,18 +69,18 @@ impl Encoded {
     }
 
     /// The snapshot written to `to` from its current position, earlier chunks copied from
-    /// `earlier`'s file by the kernel.
-    pub fn write_to(self, to: &File, earlier: Option<&Earlier>) -> io::Result<()> {
+    /// the earlier snapshot's file by the kernel.
+    pub fn write_to(self, to: &File) -> io::Result<()> {
         let mut out = io::BufWriter::with_capacity(1 << 20, to);
         out.write_all(MAGIC)?;
-        for s in self.sections {
+        for s in &self.sections {
             out.write_all(&s.head())?;
             match s {
-                Section::Fresh { bytes, .. } => out.write_all(&bytes)?,
-                Section::Earlier { at, len, .. } => {
+                Section::Fresh { bytes, .. } => out.write_all(bytes)?,
+                &Section::Earlier { at, len, .. } => {
                     // What the buffer holds goes first: the copy writes through `to` itself.
                     out.flush()?;
-                    let mut from = source(earlier)?;
+                    let mut from = self.source()?;
                     from.seek(SeekFrom::Start(at))?;
                     let copied = io::copy(&mut from.take(len), &mut &*to)?;
                     if copied != len {
@@ -88,16 +91,17 @@ impl Encoded {
         }
         out.flush()
     }
+
+    /// The earlier snapshot's file, which a section taken from it is read from.
+    fn source(&self) -> io::Result<&File> {
+        self.earlier.map(Earlier::file).ok_or_else(|| io::Error::other("an earlier chunk without its snapshot"))
+    }
 }
 
+#[cfg(test)]
 fn len_of(s: &Section) -> usize {
     match s {
         Section::Fresh { bytes, .. } => bytes.len(),
         Section::Earlier { len, .. } => *len as usize,
     }
-}
-
-/// The earlier snapshot's file, which a section taken from it needs.
-fn source(earlier: Option<&Earlier>) -> io::Result<&File> {
-    earlier.map(Earlier::file).ok_or_else(|| io::Error::other("an earlier chunk without its snapshot"))
 }
