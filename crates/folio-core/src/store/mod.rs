@@ -382,7 +382,38 @@ impl Store {
         other_files: Vec<(String, FileRole)>,
         walk_warnings: Vec<dialect::StoreWarning>,
     ) -> Store {
-        let mut store = Store {
+        let mut store = Store::unindexed(root, dialect, detected_by, entities, other_files, walk_warnings);
+        store.index();
+        store
+    }
+
+    /// `from_parts` for entities decoded without their links (the review inbox's lean open,
+    /// which reads no link): only the id index is built; every entity's backlinks are none, as
+    /// after the inbox drops a whole store's links (`hashes::shed_links`).
+    pub(crate) fn from_unlinked_parts(
+        root: &Path,
+        dialect: Box<dyn Dialect>,
+        detected_by: String,
+        entities: Vec<Arc<Entity>>,
+        other_files: Vec<(String, FileRole)>,
+        walk_warnings: Vec<dialect::StoreWarning>,
+    ) -> Store {
+        let mut store = Store::unindexed(root, dialect, detected_by, entities, other_files, walk_warnings);
+        let none: Arc<[EntityIdx]> = Arc::from([]);
+        store.backlinks = vec![none; store.entities.len()];
+        store.by_id = Arc::new(id_index::IdIndex::build(&store.entities));
+        store
+    }
+
+    fn unindexed(
+        root: &Path,
+        dialect: Box<dyn Dialect>,
+        detected_by: String,
+        entities: Vec<Arc<Entity>>,
+        other_files: Vec<(String, FileRole)>,
+        walk_warnings: Vec<dialect::StoreWarning>,
+    ) -> Store {
+        Store {
             root: root.to_path_buf(),
             dialect,
             detected_by,
@@ -398,9 +429,7 @@ impl Store {
             catalog_memo: Default::default(),
             loaded_terms: Default::default(),
             loaded_facts: Default::default(),
-        };
-        store.index();
-        store
+        }
     }
 
     /// Resolve every link and edge, then compute backlinks. With `verdict`, a format whose

@@ -22,10 +22,10 @@ pub use earlier::Earlier;
 pub use stamps::Stamp;
 pub use written::Encoded;
 
-/// First bytes of every cache file; the trailing digit moves with `FORMAT`.
-const MAGIC: &[u8; 8] = b"FOLIOC9\n";
+/// First bytes of every cache file; the trailing number moves with `FORMAT`.
+const MAGIC: &[u8; 8] = b"FOLIOC10";
 /// Bumped whenever the layout or the model's serialized shape changes.
-pub const FORMAT: u32 = 9;
+pub const FORMAT: u32 = 10;
 /// Entities per chunk: small enough to spread over the cores, large enough to amortise.
 const CHUNK: usize = 2048;
 
@@ -74,6 +74,9 @@ pub struct LintDigest {
     /// A hash of the manifest rules the digest was taken under (`manifest_key`).
     pub manifest: u64,
     pub digest: u64,
+    /// `side::keys_digest` of the same entities: the inbox's side files are checked against it
+    /// rather than 100k paths and ids hashed again on the open's critical path.
+    pub keys: u64,
 }
 
 /// The manifest rules as `LintDigest::manifest` keeps them.

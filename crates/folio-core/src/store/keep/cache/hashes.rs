@@ -19,7 +19,7 @@ use crate::store::review::queue::{self, QueueItem, TextFacts};
 
 const MAGIC: &[u8; 8] = b"FOLIOH2\n";
 /// Bumped whenever the layout or what is kept changes.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 const WHAT: &str = "inbox facts";
 const LAYOUT: side::Layout = side::Layout { magic: MAGIC, format: FORMAT, what: WHAT };
 
@@ -81,7 +81,7 @@ impl Facts {
             return out;
         };
         let path = cache.side_file(&store.root, store.kind(), HASHES_EXT);
-        match read(&path, store) {
+        match read(&path, store, cache.lean_keys_digest()) {
             Ok(Some((kept, mut saved))) => {
                 if kept.len() == n && kept.iter().enumerate().all(|(i, k)| k.is_none_or(|to| to as usize == i)) {
                     // Each saved entry is its own entity's or stale: the saved table is the
@@ -428,14 +428,15 @@ fn batches(
 /// says why a file present cannot be used.
 type Saved = (Vec<Option<EntityIdx>>, Vec<Option<TextFacts>>);
 
-fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
+/// `known`: `store`'s `side::keys_digest` where it is known already.
+fn read(path: &Path, store: &Store, known: Option<u64>) -> Result<Option<Saved>, String> {
     let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
     let same: side::SameKeys = r.next("same keys")?;
     let at_most = usize::try_from(r.header.entities).unwrap_or(usize::MAX);
     let facts = r.next_streamed_seed("facts", side::Exactly::<Option<TextFacts>>::at_most(at_most))?;
     // A store whose keys all match the saved ones needs no key read (100k paths and ids
     // decoded and compared: a third of the facts' read at 100k entities).
-    let Some(kept) = LAYOUT.kept(path, store, same, &mut r, 1)? else { return Ok(None) };
+    let Some(kept) = LAYOUT.kept(path, store, same, known, &mut r, 1)? else { return Ok(None) };
     if facts.len() != kept.len() || kept.len() as u64 != r.header.entities {
         return Err(format!("{} entities' facts, {} entities listed", facts.len(), kept.len()));
     }

@@ -59,8 +59,8 @@ pub fn open(
     let mut checked = None;
     if let Some(lean) = &cache.lean {
         match open_lean(cache, root, kind, &detected_by) {
-            Lean::Open(store, digest) => {
-                let _ = lean.set(digest);
+            Lean::Open(store, digests) => {
+                let _ = lean.set(digests);
                 return (*store, Vec::new());
             }
             Lean::Changed(check) => checked = Some(check),
@@ -76,8 +76,8 @@ type Cached = (Store, Option<u64>, codec::Earlier);
 
 /// What the inbox's open without links (`open_lean`) came to.
 enum Lean {
-    /// The store, unchanged since its snapshot, and lint's memo digest of it.
-    Open(Box<Store>, u64),
+    /// The store, unchanged since its snapshot, and the snapshot's digests of it.
+    Open(Box<Store>, codec::LintDigest),
     /// Files changed since the snapshot: the check that found them, which the whole open of
     /// the same snapshot takes instead of walking and stating every file again.
     Changed(Check),
@@ -106,7 +106,7 @@ struct Check {
 /// must).
 fn open_lean(cache: &Cache, root: &Path, kind: DialectKind, detected_by: &str) -> Lean {
     match open_lean_checked(cache, root, kind, detected_by) {
-        Ok(Some((store, digest))) => Lean::Open(Box::new(store), digest),
+        Ok(Some((store, digests))) => Lean::Open(Box::new(store), digests),
         Ok(None) => Lean::Whole,
         Err(check) => Lean::Changed(check),
     }
@@ -118,7 +118,7 @@ fn open_lean_checked(
     root: &Path,
     kind: DialectKind,
     detected_by: &str,
-) -> Result<Option<(Store, u64)>, Check> {
+) -> Result<Option<(Store, codec::LintDigest)>, Check> {
     let started = Instant::now();
     let Ok((file, _, header, read_since)) = cache.open_file(root, kind) else { return Ok(None) };
     // As `finish`: the token read before any file is checked.
@@ -151,7 +151,8 @@ fn open_lean_checked(
     }
     let Ok(entities) = codec::decode_file_lean_entities(&file, &front) else { return Ok(None) };
     let codec::Front { other_files, walk_warnings, catalogs, .. } = front;
-    let mut store = Store::from_parts(root, dialect, detected_by.to_string(), entities, other_files, walk_warnings);
+    let mut store =
+        Store::from_unlinked_parts(root, dialect, detected_by.to_string(), entities, other_files, walk_warnings);
     store.set_catalog_memo(catalogs);
     store.read_since = read_since;
     store.from_cache = false;
@@ -170,7 +171,7 @@ fn open_lean_checked(
         return Ok(None);
     }
     store.load_ms = started.elapsed().as_millis();
-    Ok(Some((store, lint.digest)))
+    Ok(Some((store, lint)))
 }
 
 /// `open` for a store whose files `refresh` first brings up to date (a database read into
@@ -201,9 +202,9 @@ pub fn open_after<E>(
         let detected_by = refreshed?;
         // A generation is new on every write: the same one after the refresh is the same
         // database the snapshot was taken of.
-        if let (Ok(Lean::Open(mut store, digest)), true) = (leaned, kind.format().files_token(root) == Some(before)) {
+        if let (Ok(Lean::Open(mut store, digests)), true) = (leaned, kind.format().files_token(root) == Some(before)) {
             store.detected_by = detected_by;
-            let _ = lean.set(digest);
+            let _ = lean.set(digests);
             return Ok((*store, Vec::new()));
         }
         let cached = cache.load_tokened(root, kind, detected_by.clone());
@@ -343,8 +344,8 @@ pub enum Miss {
 pub struct Cache {
     dir: PathBuf,
     /// Set for the review inbox (`for_inbox`): `open` may give a store without its links,
-    /// and then holds here lint's memo digest of it.
-    lean: Option<Arc<OnceLock<u64>>>,
+    /// and then holds here the snapshot's digests of it (lint's memo, the keys).
+    lean: Option<Arc<OnceLock<codec::LintDigest>>>,
 }
 
 impl Cache {
@@ -363,7 +364,13 @@ impl Cache {
     /// Lint's memo digest of the store this cache opened without its links (None: it was
     /// opened whole, or not through `for_inbox`).
     pub fn lean_digest(&self) -> Option<u64> {
-        self.lean.as_ref().and_then(|l| l.get().copied())
+        self.lean.as_ref().and_then(|l| l.get()).map(|d| d.digest)
+    }
+
+    /// `side::keys_digest` of the store this cache opened without its links, as its snapshot
+    /// recorded it (None as for `lean_digest`).
+    pub fn lean_keys_digest(&self) -> Option<u64> {
+        self.lean.as_ref().and_then(|l| l.get()).map(|d| d.keys)
     }
 
     /// The user's cache (`$FOLIO_CACHE_DIR`, else `$XDG_CACHE_HOME/folio`), unless
@@ -548,8 +555,8 @@ impl Cache {
         let catalogs = store.catalog_memo().saved();
         // For the inbox's open without links (`open_lean`), which cannot take it itself.
         let manifest = store.dialect.manifest_lints();
-        let lint =
-            codec::LintDigest { manifest: codec::manifest_key(&manifest), digest: lint_memo::digest(store, &manifest) };
+        let (digest, keys) = rayon::join(|| lint_memo::digest(store, &manifest), || side::keys_digest(store));
+        let lint = codec::LintDigest { manifest: codec::manifest_key(&manifest), digest, keys };
         let sections = codec::encode(
             header,
             &store.entities,

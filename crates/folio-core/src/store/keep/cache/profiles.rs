@@ -32,7 +32,7 @@ pub fn open(cache: Option<&Cache>, store: &Store) -> (Vec<Profile>, Made) {
     let started = SystemTime::now();
     let path = cache.side_file(&store.root, store.kind(), PROFILES_EXT);
     let mut made = Made::default();
-    let saved = read(&path, store).unwrap_or_else(|why| {
+    let saved = read(&path, store, cache.lean_keys_digest()).unwrap_or_else(|why| {
         made.warnings.push(format!("{}: {why}; ignored", path.display()));
         None
     });
@@ -81,12 +81,13 @@ const FEW_READ_OF: usize = 1000;
 /// used.
 type Saved = (Vec<Option<EntityIdx>>, Vec<Profile>);
 
-fn read(path: &Path, store: &Store) -> Result<Option<Saved>, String> {
+/// `known`: `store`'s `side::keys_digest` where it is known already.
+fn read(path: &Path, store: &Store, known: Option<u64>) -> Result<Option<Saved>, String> {
     let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
     let same: side::SameKeys = r.next("same keys")?;
     let profiles = decode(&r.next_raw()?).ok_or("profiles: malformed")?;
     // A store whose keys all match needs no key read; else no 100k paths and ids are held.
-    let Some(keep) = LAYOUT.kept(path, store, same, &mut r, 1)? else { return Ok(None) };
+    let Some(keep) = LAYOUT.kept(path, store, same, known, &mut r, 1)? else { return Ok(None) };
     if profiles.len() != keep.len() || keep.len() as u64 != r.header.entities {
         return Err(format!("{} profiles, {} entities listed", profiles.len(), keep.len()));
     }
