@@ -97,7 +97,7 @@ impl Linted {
 
     fn full_using(store: &Store, config: &LintConfig, profiles: ProfileSource, memo: Option<&dyn LintMemo>) -> Linted {
         let manifest = store.dialect.manifest_lints();
-        let report = super::report_using(store, config, &manifest, profiles, memo);
+        let report = super::report_using(store, config, &manifest, profiles, memo, super::Reach::Everything);
         let keys = duplicates::RULES.map(|r| store.entities.iter().map(|e| duplicates::key_hash(r, e)).collect());
         let loose = store.entities.iter().map(|e| is_loose(e)).collect();
         let reserved_names = catalogs::reserved_names(store.kind());

@@ -178,11 +178,31 @@ pub trait LintMemo: Sync {
 /// `lint_with`, taking from `memo` what it knows of this store (then no profile is asked for
 /// and no link walked) and giving it what was computed.
 pub fn lint_remembering(store: &Store, config: &LintConfig, profiles: ProfileSource, memo: &dyn LintMemo) -> Report {
-    report_using(store, config, &store.dialect.manifest_lints(), profiles, Some(memo))
+    report_using(store, config, &store.dialect.manifest_lints(), profiles, Some(memo), Reach::Everything)
+}
+
+/// `lint_remembering` for the review queue, which reads only the findings on entities: the
+/// catalog rules, whose findings are all on files (`Finding::on_file`), are not run (rendering
+/// a stale catalog of a large store to compare it was a tenth of the inbox's lint).
+pub fn lint_entities_remembering(
+    store: &Store,
+    config: &LintConfig,
+    profiles: ProfileSource,
+    memo: &dyn LintMemo,
+) -> Report {
+    report_using(store, config, &store.dialect.manifest_lints(), profiles, Some(memo), Reach::Entities)
+}
+
+/// Which findings a pass makes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Reach {
+    Everything,
+    /// All but the catalog rules' (each on a file, never on an entity).
+    Entities,
 }
 
 fn report(store: &Store, config: &LintConfig, manifest: &manifest::ManifestLints, profiles: ProfileSource) -> Report {
-    report_using(store, config, manifest, profiles, None)
+    report_using(store, config, manifest, profiles, None, Reach::Everything)
 }
 
 pub(super) fn report_using(
@@ -191,6 +211,7 @@ pub(super) fn report_using(
     manifest: &manifest::ManifestLints,
     profiles: ProfileSource,
     memo: Option<&dyn LintMemo>,
+    reach: Reach,
 ) -> Report {
     if let Some(memo) = memo {
         memo.prepare(manifest);
@@ -198,7 +219,7 @@ pub(super) fn report_using(
     // The rule families on one side, the content rules on the other: without a usable memo
     // the content rules decode or tokenise every profile while the families run.
     let (mut findings, content_findings) = rayon::join(
-        || all_families_using(store, manifest, memo),
+        || all_families_using(store, manifest, memo, reach),
         || {
             let mut out = Vec::new();
             tagged(&mut out, Origin::Content, |out| {
@@ -213,10 +234,15 @@ pub(super) fn report_using(
 }
 
 /// `all_families`, the families that depend on the model alone from `memo` when it knows them.
-fn all_families_using(store: &Store, manifest: &manifest::ManifestLints, memo: Option<&dyn LintMemo>) -> Vec<Finding> {
-    let Some(memo) = memo else { return all_families(store, manifest) };
+fn all_families_using(
+    store: &Store,
+    manifest: &manifest::ManifestLints,
+    memo: Option<&dyn LintMemo>,
+    reach: Reach,
+) -> Vec<Finding> {
+    let Some(memo) = memo else { return all_families(store, manifest, reach) };
     let Some([linked, graphed, duplicated]) = memo.families(manifest) else {
-        let findings = all_families(store, manifest);
+        let findings = all_families(store, manifest, reach);
         let of = |origin| {
             let start = findings.iter().position(|f| f.origin == origin).unwrap_or(findings.len());
             let end = findings[start..].iter().position(|f| f.origin != origin).map_or(findings.len(), |n| start + n);
@@ -240,11 +266,7 @@ fn all_families_using(store: &Store, manifest: &manifest::ManifestLints, memo: O
             store_warnings(store, &mut findings);
             findings
         },
-        || {
-            let mut out = Vec::new();
-            tagged(&mut out, Origin::Catalog, |out| catalogs::check(store, out));
-            out
-        },
+        || catalog_family(store, reach),
     );
     findings.extend(linked);
     findings.extend(graphed);
@@ -255,7 +277,7 @@ fn all_families_using(store: &Store, manifest: &manifest::ManifestLints, memo: O
 
 /// Every rule family over the whole store, each finding tagged with its origin, before the
 /// config is applied.
-fn all_families(store: &Store, manifest: &manifest::ManifestLints) -> Vec<Finding> {
+fn all_families(store: &Store, manifest: &manifest::ManifestLints, reach: Reach) -> Vec<Finding> {
     // Three independent groups of rules on the cores: the duplicate and catalog rules are
     // most of what `lint` spends on the main thread after loading (docs/benchmarks.md,
     // "Lint figures"). The groups are concatenated in the sequential order.
@@ -279,15 +301,20 @@ fn all_families(store: &Store, manifest: &manifest::ManifestLints) -> Vec<Findin
                 },
             )
         },
-        || {
-            let mut out = Vec::new();
-            tagged(&mut out, Origin::Catalog, |out| catalogs::check(store, out));
-            out
-        },
+        || catalog_family(store, reach),
     );
     findings.extend(duplicated);
     findings.extend(catalogued);
     findings
+}
+
+/// The catalog rules' findings, tagged, when the pass reaches them.
+fn catalog_family(store: &Store, reach: Reach) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if reach == Reach::Everything {
+        tagged(&mut out, Origin::Catalog, |out| catalogs::check(store, out));
+    }
+    out
 }
 
 /// The content rules, unless both are disabled: they read every body.
@@ -570,5 +597,35 @@ mod tests {
             assert_eq!((s.files, s.warnings + s.errors + s.infos), (3, 6), "{:?}", report.findings);
             assert_eq!(s.by_rule.get(rule::ORPHAN), Some(&2));
         }
+    }
+}
+
+/// The review queue's lint (`lint_entities_remembering`) against the whole one.
+#[cfg(test)]
+mod entities_only {
+    use super::*;
+    use crate::store::keep::cache::lint_memo::Memo;
+
+    /// On every fixture store (stale and missing catalogs, a reserved name holding a concept
+    /// among them), the queue's lint makes every finding on an entity the whole lint makes, in
+    /// the same order, and none of the catalog rules'; the queue built from either is the same.
+    #[test]
+    fn the_queues_lint_leaves_out_only_the_findings_on_files() {
+        let mut catalogued = 0;
+        for (path, store) in crate::store::fixture_stores::all() {
+            let config = LintConfig::load(&store.root, store.kind()).unwrap_or_default();
+            let profiles = || near_duplicate::all_profiles(&store);
+            let whole = lint_remembering(&store, &config, &profiles, &Memo::new(None, &store));
+            let queues = lint_entities_remembering(&store, &config, &profiles, &Memo::new(None, &store));
+            let on_entities =
+                |r: &Report| r.findings.iter().filter(|f| f.entity.is_some()).cloned().collect::<Vec<_>>();
+            assert_eq!(on_entities(&queues), on_entities(&whole), "{}", path.display());
+            assert!(queues.findings.iter().all(|f| f.origin != Origin::Catalog), "{}", path.display());
+            assert!(whole.findings.iter().filter(|f| f.origin == Origin::Catalog).all(|f| f.entity.is_none()));
+            catalogued += whole.findings.iter().filter(|f| f.origin == Origin::Catalog).count();
+            let items = |r: &Report| format!("{:?}", crate::store::review::queue::build_with(&store, r));
+            assert_eq!(items(&queues), items(&whole), "{}", path.display());
+        }
+        assert!(catalogued >= 3, "the fixtures hold catalog findings to leave out ({catalogued})");
     }
 }
