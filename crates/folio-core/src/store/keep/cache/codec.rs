@@ -200,17 +200,22 @@ pub fn decode_file_front(file: &std::fs::File) -> Result<Front, String> {
 /// The entities, without their links, of the snapshot in `file` whose front is `front`
 /// (`decode_file_front` of the same open file): each link is parsed in place and dropped
 /// (`lean`), for the review inbox, which reads none (issue 44). Such a store is never written
-/// back.
-pub fn decode_file_lean_entities(file: &std::fs::File, front: &Front) -> Result<Vec<Arc<Entity>>, String> {
+/// back. Once `stop` is set no further chunk is decoded and the decode fails: the store is no
+/// longer wanted.
+pub fn decode_file_lean_entities(
+    file: &std::fs::File,
+    front: &Front,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<Vec<Arc<Entity>>, String> {
     let source = FileSource::new(file)?;
-    decode_entities(&source, &sections(&source)?, &front.header, Links::Skipped)
+    decode_entities(&source, &sections(&source)?, &front.header, Links::Skipped(stop))
 }
 
-/// Whether the entities' links are decoded.
-#[derive(Clone, Copy, PartialEq)]
-enum Links {
+/// Whether the entities' links are decoded; skipped, until when.
+#[derive(Clone, Copy)]
+enum Links<'s> {
     Kept,
-    Skipped,
+    Skipped(&'s std::sync::atomic::AtomicBool),
 }
 
 /// Whether the file stamps are decoded, or only their CRC checked (a whole open has them in
@@ -221,7 +226,7 @@ enum Stamps {
     Checked,
 }
 
-fn decode_from(source: &(impl Source + ?Sized), links: Links) -> Result<Snapshot, String> {
+fn decode_from(source: &(impl Source + ?Sized), links: Links<'_>) -> Result<Snapshot, String> {
     let sections = sections(source)?;
     let front = decode_front(source, &sections, Stamps::Checked)?;
     let entities = decode_entities(source, &sections, &front.header, links)?;
@@ -277,7 +282,7 @@ fn decode_entities(
     source: &(impl Source + ?Sized),
     sections: &[(u64, u64, u32)],
     header: &Header,
-    links: Links,
+    links: Links<'_>,
 ) -> Result<Vec<Arc<Entity>>, String> {
     use bincode::Options;
     let chunks = sections.get(3..).unwrap_or_default();
@@ -287,10 +292,15 @@ fn decode_entities(
     let chunks: Vec<Vec<Arc<Entity>>> = chunks
         .par_iter()
         .map(|section| {
+            if let Links::Skipped(stop) = links
+                && stop.load(std::sync::atomic::Ordering::Relaxed)
+            {
+                return Err("stopped: no longer wanted".to_string());
+            }
             let bytes = read_checked(source, section).map_err(|e| format!("{e} in an entity chunk"))?;
             let entities = match links {
                 Links::Kept => options().deserialize::<Vec<Entity>>(&bytes),
-                Links::Skipped => options()
+                Links::Skipped(_) => options()
                     .deserialize::<Vec<lean::Lean>>(&bytes)
                     .map(|lean| lean.into_iter().map(lean::Lean::into_entity).collect()),
             }
@@ -619,9 +629,13 @@ mod tests {
             es.iter().map(|e| Stamp { path: e.path.clone(), size: e.file_size, mtime_ns: e.mtime_ns }).collect();
         assert_eq!(front.stamps, want);
         assert_eq!(front.other_files, vec![("img.png".to_string(), FileRole::Other)]);
-        let lean = decode_file_lean_entities(&file, &front).unwrap();
+        let go_on = std::sync::atomic::AtomicBool::new(false);
+        let lean = decode_file_lean_entities(&file, &front, &go_on).unwrap();
         assert_eq!(lean.len(), es.len());
         assert!(lean.iter().zip(&es).all(|(l, e)| l.path == e.path && l.links.is_empty() && l.title == e.title));
+        // Told to stop: no entity is given, the decode says why.
+        let stop = std::sync::atomic::AtomicBool::new(true);
+        assert!(decode_file_lean_entities(&file, &front, &stop).unwrap_err().contains("no longer wanted"));
         // The stamps are the third section: its body starts after the magic, two sections and
         // its own 12-byte header.
         let all = sections(bytes.as_slice()).unwrap();

@@ -8,6 +8,7 @@
 //! warning naming it) and rebuilt; nothing here ever stops folio from loading the store itself.
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
@@ -58,7 +59,7 @@ pub fn open(
     let started = Instant::now();
     let mut checked = None;
     if let Some(lean) = &cache.lean {
-        match open_lean(cache, root, kind, &detected_by) {
+        match open_lean(cache, root, kind, &detected_by, &AtomicBool::new(false)) {
             Lean::Open(store, digests) => {
                 let _ = lean.set(digests);
                 return (*store, Vec::new());
@@ -103,9 +104,9 @@ struct Check {
 /// when one changed, nothing else is decoded and the check goes to the whole open of the same
 /// snapshot, which does not walk and stat every file again (docs/benchmarks.md, "The inbox,
 /// sixth pass"). Anything else takes `open`'s usual way (which reads, warns and rewrites as it
-/// must).
-fn open_lean(cache: &Cache, root: &Path, kind: DialectKind, detected_by: &str) -> Lean {
-    match open_lean_checked(cache, root, kind, detected_by) {
+/// must). Once `stop` is set, no more of the snapshot is decoded (`Lean::Whole`).
+fn open_lean(cache: &Cache, root: &Path, kind: DialectKind, detected_by: &str, stop: &AtomicBool) -> Lean {
+    match open_lean_checked(cache, root, kind, detected_by, stop) {
         Ok(Some((store, digests))) => Lean::Open(Box::new(store), digests),
         Ok(None) => Lean::Whole,
         Err(check) => Lean::Changed(check),
@@ -118,6 +119,7 @@ fn open_lean_checked(
     root: &Path,
     kind: DialectKind,
     detected_by: &str,
+    stop: &AtomicBool,
 ) -> Result<Option<(Store, codec::LintDigest)>, Check> {
     let started = Instant::now();
     let Ok((file, _, header, read_since)) = cache.open_file(root, kind) else { return Ok(None) };
@@ -149,7 +151,7 @@ fn open_lean_checked(
         }
         checked = Some((v, began));
     }
-    let Ok(entities) = codec::decode_file_lean_entities(&file, &front) else { return Ok(None) };
+    let Ok(entities) = codec::decode_file_lean_entities(&file, &front, stop) else { return Ok(None) };
     let codec::Front { other_files, walk_warnings, catalogs, .. } = front;
     let mut store =
         Store::from_unlinked_parts(root, dialect, detected_by.to_string(), entities, other_files, walk_warnings);
@@ -195,17 +197,28 @@ pub fn open_after<E>(
     if let (Some(lean), Some(before)) = (&cache.lean, before)
         && read_header(&cache.file_for(root, kind)).is_ok_and(|h| h.files_token == Some(before))
     {
+        let stop = AtomicBool::new(false);
         let (refreshed, leaned) = std::thread::scope(|s| {
-            let leaned = s.spawn(|| open_lean(cache, root, kind, ""));
-            (refresh(), leaned.join())
+            let leaned = s.spawn(|| open_lean(cache, root, kind, "", &stop));
+            let refreshed = refresh();
+            // A generation is new on every write: the same one after the refresh is the same
+            // database the snapshot was taken of. Else the store without links is of no use:
+            // its decode stops where it is, rather than hold both cores while the whole open
+            // waits (docs/benchmarks.md, "Twenty-third session").
+            let same = refreshed.is_ok() && kind.format().files_token(root) == Some(before);
+            stop.store(!same, Ordering::Relaxed);
+            (refreshed.map(|r| (r, same)), leaned.join())
         });
-        let detected_by = refreshed?;
-        // A generation is new on every write: the same one after the refresh is the same
-        // database the snapshot was taken of.
-        if let (Ok(Lean::Open(mut store, digests)), true) = (leaned, kind.format().files_token(root) == Some(before)) {
-            store.detected_by = detected_by;
-            let _ = lean.set(digests);
-            return Ok((*store, Vec::new()));
+        let (detected_by, same) = refreshed?;
+        match (leaned, same) {
+            (Ok(Lean::Open(mut store, digests)), true) => {
+                store.detected_by = detected_by;
+                let _ = lean.set(digests);
+                return Ok((*store, Vec::new()));
+            }
+            // Decoded whole before the refresh ended: freed beside the whole open.
+            (Ok(Lean::Open(store, _)), false) => drop(std::thread::spawn(move || drop(store))),
+            _ => {}
         }
         let cached = cache.load_tokened(root, kind, detected_by.clone());
         return Ok(finish(cache, cached, started, root, kind, detected_by, reads, None));
