@@ -373,7 +373,10 @@ fn configure(store: &Store, config: &LintConfig, findings: &mut Vec<Finding>) {
 /// The report's order: by file (store-wide findings first), position, rule, then message so
 /// that the order is total (incremental and full passes agree finding for finding).
 fn sort(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| {
+    use rayon::slice::ParallelSliceMut;
+    // Stable, as `sort_by`, on every core: at 100k entities it was a single thread's 30 ms of
+    // the inbox's lint, the other core idle.
+    findings.par_sort_by(|a, b| {
         (a.path.is_some(), &a.path, a.line, a.col, a.rule, &a.message).cmp(&(
             b.path.is_some(),
             &b.path,
