@@ -373,7 +373,9 @@ impl Store {
     }
 
     /// A store from entities whose links are already resolved (the cache) and its format opened
-    /// on `root`: only the derived indexes (backlinks, ids) are built.
+    /// on `root`: only the derived indexes (backlinks, ids) are built. Entities decoded without
+    /// their links (`Links::Dropped`: the review inbox's lean open, which reads none) get the id
+    /// index only, every backlink row empty, as after the inbox sheds a whole store's links.
     pub(crate) fn from_parts(
         root: &Path,
         dialect: Box<dyn Dialect>,
@@ -381,39 +383,9 @@ impl Store {
         entities: Vec<Arc<Entity>>,
         other_files: Vec<(String, FileRole)>,
         walk_warnings: Vec<dialect::StoreWarning>,
+        links: Links,
     ) -> Store {
-        let mut store = Store::unindexed(root, dialect, detected_by, entities, other_files, walk_warnings);
-        store.index();
-        store
-    }
-
-    /// `from_parts` for entities decoded without their links (the review inbox's lean open,
-    /// which reads no link): only the id index is built; every entity's backlinks are none, as
-    /// after the inbox drops a whole store's links (`hashes::shed_links`).
-    pub(crate) fn from_unlinked_parts(
-        root: &Path,
-        dialect: Box<dyn Dialect>,
-        detected_by: String,
-        entities: Vec<Arc<Entity>>,
-        other_files: Vec<(String, FileRole)>,
-        walk_warnings: Vec<dialect::StoreWarning>,
-    ) -> Store {
-        let mut store = Store::unindexed(root, dialect, detected_by, entities, other_files, walk_warnings);
-        let none: Arc<[EntityIdx]> = Arc::from([]);
-        store.backlinks = vec![none; store.entities.len()];
-        store.by_id = Arc::new(id_index::IdIndex::build(&store.entities));
-        store
-    }
-
-    fn unindexed(
-        root: &Path,
-        dialect: Box<dyn Dialect>,
-        detected_by: String,
-        entities: Vec<Arc<Entity>>,
-        other_files: Vec<(String, FileRole)>,
-        walk_warnings: Vec<dialect::StoreWarning>,
-    ) -> Store {
-        Store {
+        let mut store = Store {
             root: root.to_path_buf(),
             dialect,
             detected_by,
@@ -429,7 +401,16 @@ impl Store {
             catalog_memo: Default::default(),
             loaded_terms: Default::default(),
             loaded_facts: Default::default(),
+        };
+        match links {
+            Links::Resolved => store.index(),
+            Links::Dropped => {
+                let none: Arc<[EntityIdx]> = Arc::from([]);
+                store.backlinks = vec![none; store.entities.len()];
+                store.by_id = Arc::new(id_index::IdIndex::build(&store.entities));
+            }
         }
+        store
     }
 
     /// Resolve every link and edge, then compute backlinks. With `verdict`, a format whose
@@ -736,6 +717,13 @@ pub(crate) const DECISION_AHEAD: usize = 32;
 
 /// The store warning for a format's marker file in a folder that is not that format's store.
 pub const LOOK_ALIKE: &str = "look-alike";
+
+/// Whether the entities a store is made from (`Store::from_parts`) hold their links.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Links {
+    Resolved,
+    Dropped,
+}
 
 /// Per entity, the entities linking to it (sorted, each once, never itself). Built from
 /// (target, source) pairs collected and sorted in parallel: pushing half a million sources

@@ -153,8 +153,15 @@ fn open_lean_checked(
     }
     let Ok(entities) = codec::decode_file_lean_entities(&file, &front, stop) else { return Ok(None) };
     let codec::Front { other_files, walk_warnings, catalogs, .. } = front;
-    let mut store =
-        Store::from_unlinked_parts(root, dialect, detected_by.to_string(), entities, other_files, walk_warnings);
+    let mut store = Store::from_parts(
+        root,
+        dialect,
+        detected_by.to_string(),
+        entities,
+        other_files,
+        walk_warnings,
+        crate::store::Links::Dropped,
+    );
     store.set_catalog_memo(catalogs);
     store.read_since = read_since;
     store.from_cache = false;
@@ -502,6 +509,7 @@ impl Cache {
             snapshot.entities,
             snapshot.other_files,
             snapshot.walk_warnings,
+            crate::store::Links::Resolved,
         );
         store.set_catalog_memo(catalogs);
         // Parsed under another workspace policy (AIP-10): any page may read differently now.
