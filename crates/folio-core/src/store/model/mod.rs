@@ -4,6 +4,7 @@ pub mod count;
 pub mod digest;
 pub mod entity;
 pub mod graph;
+pub mod hash_bytes;
 pub mod history;
 pub(crate) mod id_index;
 pub mod lines;

@@ -202,7 +202,7 @@ pub fn build_with_facts(
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct TextFacts {
     /// SHA-256 of the entity's own text (`Store::read_entity_text`).
-    #[serde(with = "crate::store::keep::cache::side::hash_bytes")]
+    #[serde(with = "crate::store::model::hash_bytes")]
     pub hash: [u8; 32],
     /// `fingerprint` of the entity as parsed when these were taken: the format's rules read the
     /// entity beside its fields, and the same bytes parse otherwise under another clock or
