@@ -191,10 +191,11 @@ pub struct Front {
     pub stamps: Vec<Stamp>,
 }
 
-/// The front of a snapshot (`Front`) from its file; no entity chunk is read.
-pub fn decode_file_front(file: &std::fs::File) -> Result<Front, String> {
+/// The front of a snapshot (`Front`) from its file, its file stamps decoded or only checked
+/// (`want`); no entity chunk is read.
+pub fn decode_file_front(file: &std::fs::File, want: Stamps) -> Result<Front, String> {
     let source = FileSource::new(file)?;
-    decode_front(&source, &sections(&source)?, Stamps::Decoded)
+    decode_front(&source, &sections(&source)?, want)
 }
 
 /// The entities, without their links, of the snapshot in `file` whose front is `front`
@@ -219,9 +220,9 @@ enum Links<'s> {
 }
 
 /// Whether the file stamps are decoded, or only their CRC checked (a whole open has them in
-/// its entities).
+/// its entities; a store whose format vouches for its files needs none).
 #[derive(Clone, Copy, PartialEq)]
-enum Stamps {
+pub enum Stamps {
     Decoded,
     Checked,
 }
@@ -624,7 +625,7 @@ mod tests {
         let path = dir.path().join("c.folio-cache");
         std::fs::write(&path, &bytes).unwrap();
         let file = std::fs::File::open(&path).unwrap();
-        let front = decode_file_front(&file).unwrap();
+        let front = decode_file_front(&file, Stamps::Decoded).unwrap();
         let want: Vec<Stamp> =
             es.iter().map(|e| Stamp { path: e.path.clone(), size: e.file_size, mtime_ns: e.mtime_ns }).collect();
         assert_eq!(front.stamps, want);
@@ -646,7 +647,7 @@ mod tests {
             b[flip] ^= 0x10;
             std::fs::write(&path, &b).unwrap();
             let file = std::fs::File::open(&path).unwrap();
-            let why = decode_file_front(&file).unwrap_err();
+            let why = decode_file_front(&file, Stamps::Decoded).unwrap_err();
             assert!(why.contains("checksum mismatch in the file stamps"), "{why}");
             assert!(decode_file(&file).unwrap_err().contains("file stamps"));
             assert!(decode(&b).is_err());
@@ -654,7 +655,7 @@ mod tests {
         for cut in [at - 5, at + len / 2, at + len - 1] {
             std::fs::write(&path, &bytes[..cut]).unwrap();
             let file = std::fs::File::open(&path).unwrap();
-            assert!(decode_file_front(&file).unwrap_err().contains("truncated"), "cut at {cut}");
+            assert!(decode_file_front(&file, Stamps::Decoded).unwrap_err().contains("truncated"), "cut at {cut}");
             assert!(decode_file(&file).is_err());
         }
         // Stamps for fewer entities than the header says (a section from another snapshot).
@@ -664,7 +665,7 @@ mod tests {
         spliced.extend_from_slice(&other[o.0 as usize - 12..(o.0 + o.1) as usize]);
         spliced.extend_from_slice(&bytes[at + len..]);
         std::fs::write(&path, &spliced).unwrap();
-        let why = decode_file_front(&std::fs::File::open(&path).unwrap()).unwrap_err();
+        let why = decode_file_front(&std::fs::File::open(&path).unwrap(), Stamps::Decoded).unwrap_err();
         assert!(why.contains("file stamps where the header says"), "{why}");
     }
 

@@ -125,8 +125,15 @@ fn open_lean_checked(
     let Ok((file, _, header, read_since)) = cache.open_file(root, kind) else { return Ok(None) };
     // As `finish`: the token read before any file is checked.
     let token = kind.format().files_token(root);
+    // A database's changed rows, or a token to record: `open`'s way, which may write.
+    if token.is_some() && header.files_token != token {
+        return Ok(None);
+    }
+    // The format vouches that no file changed since the snapshot: the files' stamps, one path
+    // per entity, are not needed.
+    let stamps = if token.is_some() { codec::Stamps::Checked } else { codec::Stamps::Decoded };
     // The format opens while the snapshot's front is decoded, as in `load_as`.
-    let (front, dialect) = rayon::join(|| codec::decode_file_front(&file), || kind.open(root));
+    let (front, dialect) = rayon::join(|| codec::decode_file_front(&file, stamps), || kind.open(root));
     let Ok(front) = front else { return Ok(None) };
     // Parsed under another workspace policy (AIP-10): `load_as` refuses the snapshot.
     if dialect.parse_inputs() != front.parse_inputs {
@@ -137,9 +144,9 @@ fn open_lean_checked(
     };
     // None: the format vouches that no file changed since the snapshot.
     let mut checked = None;
-    if token.is_none() || header.files_token != token {
-        // A database's changed rows, or a token to record: `open`'s way, which may write.
-        if dialect.in_memory() || header.files_token != token {
+    if token.is_none() {
+        // A token to forget, or entities with no files to check: `open`'s way.
+        if dialect.in_memory() || header.files_token.is_some() {
             return Ok(None);
         }
         // As `Store::revalidate`, from the stamps alone.
