@@ -14,4 +14,5 @@ mod opendray_pg_part;
 mod opendray_pg_part_veto;
 mod opendray_pg_review;
 mod opendray_pg_snapshot;
+mod opendray_pg_timestamps;
 mod opendray_pg_tui;

@@ -32,6 +32,7 @@ pub mod settle;
 pub mod since;
 pub mod snapshot;
 mod staging;
+pub mod timestamp;
 pub mod storage;
 pub mod translate;
 mod yaml;

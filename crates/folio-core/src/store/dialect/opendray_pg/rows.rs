@@ -37,50 +37,42 @@ pub struct Node {
     pub sources: Vec<String>,
 }
 
-/// A timestamp column as UTC text with microseconds (exact, so a rendering changes whenever
-/// the row's `updated_at` does).
-macro_rules! ts {
-    ($c:literal) => {
-        concat!("to_char(", $c, " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')")
-    };
-}
+/// The node columns, in `node`'s order. Timestamps are sent as they are stored and shown as
+/// UTC text with microseconds here (`timestamp`), exact, so a rendering changes whenever the
+/// row's `updated_at` does.
+const SELECT: &str = "SELECT id, kind, entity_type, title, body, scope, scope_key, maturity, confidence, \
+    provenance::text, created_at, updated_at, archived_at, use_count, last_used_at, enabled, success_count, \
+    failure_count FROM knowledge_nodes";
 
-const SELECT: &str = concat!(
-    "SELECT id, kind, entity_type, title, body, scope, scope_key, maturity, confidence, provenance::text, ",
-    ts!("created_at"),
-    ", ",
-    ts!("updated_at"),
-    ", ",
-    ts!("archived_at"),
-    ", use_count, ",
-    ts!("last_used_at"),
-    ", enabled, success_count, failure_count FROM knowledge_nodes"
-);
-
-fn node(r: &postgres::Row) -> Node {
-    let provenance: Option<String> = r.get(9);
-    Node {
-        id: r.get(0),
-        kind: r.get(1),
-        entity_type: r.get(2),
-        title: r.get(3),
-        body: r.get(4),
-        scope: r.get(5),
-        scope_key: r.get(6),
-        maturity: r.get(7),
-        confidence: r.get(8),
+/// A node from its row; a column of another type than opendray's schema gives is an error
+/// naming it, not a panic.
+fn node(r: &postgres::Row) -> Result<Node, postgres::Error> {
+    use super::timestamp::UtcText;
+    let provenance: Option<String> = r.try_get(9)?;
+    let at = |i: usize| r.try_get::<_, UtcText>(i).map(|t| t.0);
+    let maybe_at = |i: usize| r.try_get::<_, Option<UtcText>>(i).map(|t| t.map(|t| t.0));
+    Ok(Node {
+        id: r.try_get(0)?,
+        kind: r.try_get(1)?,
+        entity_type: r.try_get(2)?,
+        title: r.try_get(3)?,
+        body: r.try_get(4)?,
+        scope: r.try_get(5)?,
+        scope_key: r.try_get(6)?,
+        maturity: r.try_get(7)?,
+        confidence: r.try_get(8)?,
         provenance: provenance.and_then(|p| serde_json::from_str(&p).ok()).unwrap_or_else(|| json!({})),
-        created_at: r.get(10),
-        updated_at: r.get(11),
-        archived_at: r.get(12),
-        use_count: r.get(13),
-        last_used_at: r.get(14),
-        enabled: r.get(15),
-        success_count: r.get(16),
-        failure_count: r.get(17),
+        created_at: at(10)?,
+        updated_at: at(11)?,
+        archived_at: maybe_at(12)?,
+        use_count: r.try_get(13)?,
+        last_used_at: maybe_at(14)?,
+        enabled: r.try_get(15)?,
+        success_count: r.try_get(16)?,
+        failure_count: r.try_get(17)?,
         edges: Vec::new(),
         sources: Vec::new(),
-    }
+    })
 }
 
 /// A whole table as a set: its row count and the XOR of a 64-bit hash of each row's key —
@@ -231,7 +223,7 @@ pub fn stamp(c: &mut impl GenericClient, id: &str) -> Result<Stamp, postgres::Er
 /// The nodes with these ids, with their edges and sources.
 pub fn by_ids(c: &mut impl GenericClient, ids: &[String]) -> Result<Vec<Node>, postgres::Error> {
     let sql = format!("{SELECT} WHERE id = ANY($1) ORDER BY id");
-    let mut nodes: Vec<Node> = c.query(&sql, &[&ids])?.iter().map(node).collect();
+    let mut nodes: Vec<Node> = c.query(&sql, &[&ids])?.iter().map(node).collect::<Result<_, _>>()?;
     let at: HashMap<String, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id.clone(), i)).collect();
     let edges = "SELECT src_id, edge_type, dst_id FROM knowledge_edges WHERE src_id = ANY($1) ORDER BY 1, 2, 3";
     for r in c.query(edges, &[&ids])? {
@@ -283,7 +275,7 @@ pub fn each_visible(
     let mut rows = c.query_raw(&sql, [&archived as &(dyn postgres::types::ToSql + Sync)])?;
     let mut batch = Vec::with_capacity(chunk);
     while let Some(r) = rows.next()? {
-        let mut n = node(&r);
+        let mut n = node(&r)?;
         n.edges = edges.remove(&n.id).unwrap_or_default();
         n.sources = sources.remove(&n.id).unwrap_or_default();
         batch.push(n);
@@ -301,7 +293,7 @@ pub fn each_visible(
 pub fn locked(c: &mut impl GenericClient, id: &str) -> Result<Option<Node>, postgres::Error> {
     let sql = format!("{SELECT} WHERE id = $1 FOR UPDATE");
     let Some(row) = c.query_opt(&sql, &[&id])? else { return Ok(None) };
-    let mut n = node(&row);
+    let mut n = node(&row)?;
     let edges = c.query("SELECT edge_type, dst_id FROM knowledge_edges WHERE src_id = $1 ORDER BY 1, 2", &[&id])?;
     n.edges = edges.iter().map(|r| (r.get(0), r.get(1))).collect();
     let sources = c.query("SELECT memory_id FROM knowledge_fact_sources WHERE node_id = $1 ORDER BY 1", &[&id])?;

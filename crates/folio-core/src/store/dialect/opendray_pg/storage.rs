@@ -328,11 +328,12 @@ fn write_row(
     for (t, dst) in &u.del_edges {
         let rows = tx.query(
             "DELETE FROM knowledge_edges WHERE src_id = $1 AND edge_type = $2 AND dst_id = $3 \
-             RETURNING to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')",
+             RETURNING created_at",
             &[&id, t, dst],
         )?;
         for r in rows {
-            removed.push(removed_edges::Edge { src: id.into(), kind: t.clone(), dst: dst.clone(), created_at: r.get(0) });
+            let created_at = r.try_get::<_, super::timestamp::UtcText>(0)?.0;
+            removed.push(removed_edges::Edge { src: id.into(), kind: t.clone(), dst: dst.clone(), created_at });
         }
     }
     // Self-edges are skipped (the table forbids them); an edge already there is kept as it is.
