@@ -161,6 +161,24 @@ fn unreadable_databases_are_one_line_and_exit_2() {
     pg.client("brain").batch_execute("ALTER TABLE knowledge_nodes ADD COLUMN decay_rate real").unwrap();
     let newer = one_line(&folio_db(s, &["stats", &pg.conninfo("brain")], &[]));
     assert!(newer.contains("knowledge_nodes.decay_rate` is newer than folio knows"), "{newer}");
+    // A column of another type than folio reads it as: one line, not a panic on the first row.
+    pg.client("brain")
+        .batch_execute(
+            "ALTER TABLE knowledge_nodes DROP COLUMN decay_rate; \
+             ALTER TABLE knowledge_nodes ALTER COLUMN use_count TYPE bigint",
+        )
+        .unwrap();
+    let other = one_line(&folio_db(s, &["stats", &pg.conninfo("brain")], &[]));
+    assert!(other.contains("`knowledge_nodes.use_count` is bigint where opendray's schema has integer"), "{other}");
+    // A text column declared `varchar` reads as text does.
+    pg.client("brain")
+        .batch_execute(
+            "ALTER TABLE knowledge_nodes ALTER COLUMN use_count TYPE integer; \
+             ALTER TABLE knowledge_nodes ALTER COLUMN title TYPE varchar(200)",
+        )
+        .unwrap();
+    let read = folio_db(s, &["stats", &pg.conninfo("brain"), "--json"], &[]);
+    assert!(read.status.success(), "{}", said(&read));
 }
 
 #[test]

@@ -44,8 +44,8 @@ const SELECT: &str = "SELECT id, kind, entity_type, title, body, scope, scope_ke
     provenance::text, created_at, updated_at, archived_at, use_count, last_used_at, enabled, success_count, \
     failure_count FROM knowledge_nodes";
 
-/// A node from its row; a column of another type than opendray's schema gives is an error
-/// naming it, not a panic.
+/// A node from its row; a column of another type than opendray's schema gives (which
+/// `schema::check` refuses first) is an error, not a panic.
 fn node(r: &postgres::Row) -> Result<Node, postgres::Error> {
     use super::timestamp::UtcText;
     let provenance: Option<String> = r.try_get(9)?;

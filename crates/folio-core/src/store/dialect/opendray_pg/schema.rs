@@ -1,6 +1,6 @@
 //! Which schema the database has: opendray's knowledge tables as migrations 0036–0056 leave
-//! them. No tables, missing columns (older) or columns folio does not know (newer) each
-//! stop the open with one line.
+//! them. No tables, missing columns (older), columns folio does not know (newer) or a column
+//! of another type than folio reads it as each stop the open with one line.
 use postgres::Client;
 
 use super::conn::Locator;
@@ -36,19 +36,19 @@ const SOURCE_COLUMNS: &[&str] = &["node_id", "memory_id"];
 pub fn check(client: &mut Client, at: &Locator) -> Result<(), String> {
     let rows = client
         .query(
-            "SELECT table_name::text, column_name::text FROM information_schema.columns \
+            "SELECT table_name::text, column_name::text, data_type::text FROM information_schema.columns \
              WHERE table_schema = current_schema() \
                AND table_name IN ('knowledge_nodes', 'knowledge_edges', 'knowledge_fact_sources')",
             &[],
         )
         .map_err(|e| at.explain(&e))?;
-    let columns: Vec<(String, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+    let columns: Vec<(String, String, String)> = rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect();
     for (table, known) in [
         ("knowledge_nodes", NODE_COLUMNS),
         ("knowledge_edges", EDGE_COLUMNS),
         ("knowledge_fact_sources", SOURCE_COLUMNS),
     ] {
-        let have: Vec<&str> = columns.iter().filter(|(t, _)| t == table).map(|(_, c)| c.as_str()).collect();
+        let have: Vec<&str> = columns.iter().filter(|(t, ..)| t == table).map(|(_, c, _)| c.as_str()).collect();
         if have.is_empty() {
             return Err(format!(
                 "{}: no table `{table}` here; this is not opendray's knowledge database (or its migrations 0036–0056 have not run)",
@@ -69,5 +69,29 @@ pub fn check(client: &mut Client, at: &Locator) -> Result<(), String> {
             ));
         }
     }
+    // A column of another type would fail the read of every row it is in.
+    for (table, column, ty) in &columns {
+        if let Some(want) = read_as(table, column).filter(|want| !want.contains(&ty.as_str())) {
+            return Err(format!(
+                "{}: `{table}.{column}` is {ty} where opendray's schema has {}; nothing was read",
+                at.redacted, want[0]
+            ));
+        }
+    }
     Ok(())
+}
+
+/// The types (information_schema's `data_type`) folio can read a column as, opendray's first;
+/// None for a column read as text whatever it is (`provenance::text`) or never read (the
+/// embedding's).
+fn read_as(table: &str, column: &str) -> Option<&'static [&'static str]> {
+    const TEXT: &[&str] = &["text", "character varying", "character"];
+    match (table, column) {
+        (_, "created_at" | "updated_at" | "archived_at" | "last_used_at") => Some(&["timestamp with time zone"]),
+        ("knowledge_nodes", "confidence") => Some(&["double precision"]),
+        ("knowledge_nodes", "use_count" | "success_count" | "failure_count") => Some(&["integer"]),
+        ("knowledge_nodes", "enabled") => Some(&["boolean"]),
+        ("knowledge_nodes", "provenance" | "embedding" | "embedder" | "embedding_at") => None,
+        _ => Some(TEXT),
+    }
 }
