@@ -11,6 +11,7 @@
 //! (`txid_status`). Undo is the same path run with the record's before-images, and gives
 //! each node back its `updated_at` (and each edge its `created_at`) exactly.
 use postgres::Transaction;
+use serde_json::Value;
 
 use super::conn::Locator;
 use super::snapshot;
@@ -172,7 +173,7 @@ impl Storage for PgStorage<'_> {
             // opendray's newest-first lists.
             let restore_at = if undo { after.as_deref().and_then(updated_at_of) } else { None };
             let was = rows::stamp(&mut tx, &id).map_err(sql(&w.path))?;
-            removed.extend(write_row(&mut tx, &id, &update, &kept, restore_at.as_deref()).map_err(sql(&w.path))?);
+            removed.extend(write_row(&mut tx, &id, &update, &old.provenance, &kept, restore_at.as_deref()).map_err(sql(&w.path))?);
             let fresh = rows::locked(&mut tx, &id).map_err(sql(&w.path))?;
             let is = rows::stamp(&mut tx, &id).map_err(sql(&w.path))?;
             delta.add(&was, &is);
@@ -318,11 +319,12 @@ fn write_row(
     tx: &mut Transaction,
     id: &str,
     u: &Update,
+    old_provenance: &Value,
     kept: &removed_edges::Kept,
     restore_at: Option<&str>,
 ) -> Result<Vec<removed_edges::Edge>, postgres::Error> {
     if u.row {
-        update_columns(tx, id, u, restore_at)?;
+        update_columns(tx, id, u, old_provenance, restore_at)?;
     }
     let mut removed = Vec::new();
     for (t, dst) in &u.del_edges {
@@ -363,17 +365,33 @@ fn write_row(
 }
 
 /// The row's columns; `updated_at` is `now()`, or `restore_at` (an undo's).
-fn update_columns(tx: &mut Transaction, id: &str, u: &Update, restore_at: Option<&str>) -> Result<(), postgres::Error> {
+fn update_columns(
+    tx: &mut Transaction,
+    id: &str,
+    u: &Update,
+    old_provenance: &Value,
+    restore_at: Option<&str>,
+) -> Result<(), postgres::Error> {
     let (mode, at): (i32, Option<&str>) = match &u.archived {
         Archived::Keep => (0, None),
         Archived::Clear => (1, None),
         Archived::Now => (2, None),
         Archived::At(t) => (3, Some(t.as_str())),
     };
-    let provenance = u.provenance.to_string();
+    // The provenance as a patch of the keys the update changes: every other key stays as the
+    // server holds it (`translate::provenance_patch`); one that is not an object is replaced.
+    let whole = u.provenance.to_string();
+    let patch = translate::provenance_patch(old_provenance, &u.provenance);
+    let set = Value::Object(patch.set).to_string();
+    let appended = patch.appended.map(|a| Value::Array(a).to_string());
     tx.execute(
         "UPDATE knowledge_nodes SET kind = $2, entity_type = $3, title = $4, body = $5, scope = $6, \
-         scope_key = $7, maturity = $8, confidence = $9::float8, enabled = $10, provenance = $11::text::jsonb, \
+         scope_key = $7, maturity = $8, confidence = $9::float8, enabled = $10, \
+         provenance = CASE WHEN jsonb_typeof(provenance) = 'object' THEN \
+                        ((provenance - $15::text[]) || $16::text::jsonb) || CASE WHEN $17::text IS NULL THEN '{}'::jsonb \
+                          ELSE jsonb_build_object('folio_history', CASE WHEN jsonb_typeof(provenance->'folio_history') = 'array' \
+                            THEN provenance->'folio_history' ELSE '[]'::jsonb END || $17::text::jsonb) END \
+                      ELSE $11::text::jsonb END, \
          archived_at = CASE $12::int4 WHEN 0 THEN archived_at WHEN 1 THEN NULL WHEN 2 THEN now() \
                        ELSE $13::text::timestamptz END, \
          updated_at = coalesce($14::text::timestamptz, now()) WHERE id = $1",
@@ -388,10 +406,13 @@ fn update_columns(tx: &mut Transaction, id: &str, u: &Update, restore_at: Option
             &u.maturity,
             &u.confidence,
             &u.enabled,
-            &provenance,
+            &whole,
             &mode,
             &at,
             &restore_at,
+            &patch.removed,
+            &set,
+            &appended,
         ],
     )?;
     Ok(())

@@ -208,6 +208,51 @@ fn with_history(mut p: Map<String, Value>, old: &Value, entry: Value) -> Value {
     Value::Object(p)
 }
 
+/// A provenance written as a patch of its top-level keys (`provenance_patch`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProvenancePatch {
+    /// Keys the update drops.
+    pub removed: Vec<String>,
+    /// Keys the update adds or changes, with their new values.
+    pub set: Map<String, Value>,
+    /// Entries appended to the row's own `folio_history` (None: the history is in `set`, or
+    /// unchanged).
+    pub appended: Option<Vec<Value>>,
+}
+
+/// What turns the provenance `old` (as folio read the row's) into `new`, key by key, so that
+/// the server keeps every other key exactly as it holds it — including what folio cannot read
+/// whole: JSON nested deeper than its parser goes (read as `{}`), numbers beyond an `f64`.
+/// The history is appended to the row's, whatever folio read of it.
+pub fn provenance_patch(old: &Value, new: &Value) -> ProvenancePatch {
+    let old = object(old);
+    let new = object(new);
+    let mut patch = ProvenancePatch {
+        removed: old.keys().filter(|k| !new.contains_key(*k)).cloned().collect(),
+        ..ProvenancePatch::default()
+    };
+    for (k, v) in &new {
+        if k == HISTORY_KEY {
+            let before = match old.get(HISTORY_KEY) {
+                None => Some(&[][..]),
+                Some(Value::Array(h)) => Some(&h[..]),
+                Some(_) => None,
+            };
+            match (before, v) {
+                (Some(before), Value::Array(now)) if now.starts_with(before) => {
+                    if now.len() > before.len() {
+                        patch.appended = Some(now[before.len()..].to_vec());
+                    }
+                }
+                _ => drop(patch.set.insert(k.clone(), v.clone())),
+            }
+        } else if old.get(k) != Some(v) {
+            patch.set.insert(k.clone(), v.clone());
+        }
+    }
+    patch
+}
+
 /// `relations:` as `(edge_type, dst)` pairs; a type outside opendray's vocabulary is refused
 /// (the table's CHECK would refuse it).
 fn relations(v: Option<&Value>) -> Result<Vec<(String, String)>, String> {
@@ -318,5 +363,27 @@ mod tests {
         assert!(e(n.render().replace("id: a", "id: z")).contains("`id` cannot change"));
         assert!(e(n.render().replace("title: A", "title: A\ncolour: red")).contains("no column for `colour`"));
         assert!(e(n.render().replace("uses:", "likes:")).contains("edge type `likes`"));
+    }
+
+    #[test]
+    fn a_provenance_is_patched_by_the_keys_that_change() {
+        let old = json!({"source": "distiller", "keep": {"deep": [1, 2]}, "gone": 1, "folio_history": [{"n": 1}]});
+        let new = json!({"source": "reviewer", "keep": {"deep": [1, 2]}, "added": true, "folio_history": [{"n": 1}, {"n": 2}]});
+        let p = provenance_patch(&old, &new);
+        assert_eq!(p.removed, vec!["gone".to_string()]);
+        assert_eq!(Value::Object(p.set), json!({"source": "reviewer", "added": true}));
+        assert_eq!(p.appended, Some(vec![json!({"n": 2})]));
+        // Read as `{}` (too deep for the parser): only what the update adds, the history appended.
+        let p = provenance_patch(&json!({}), &json!({"folio_history": [{"n": 1}]}));
+        assert!(p.removed.is_empty() && p.set.is_empty());
+        assert_eq!(p.appended, Some(vec![json!({"n": 1})]));
+        // A history that is not a list, or one the update rewrites, is set whole.
+        let p = provenance_patch(&json!({"folio_history": "odd"}), &json!({"folio_history": [{"n": 1}]}));
+        assert_eq!(Value::Object(p.set), json!({"folio_history": [{"n": 1}]}));
+        assert_eq!(p.appended, None);
+        let p = provenance_patch(&json!({"folio_history": [{"n": 1}]}), &json!({"folio_history": [{"n": 9}]}));
+        assert_eq!(Value::Object(p.set), json!({"folio_history": [{"n": 9}]}));
+        // Nothing changed: nothing written.
+        assert_eq!(provenance_patch(&old, &old), ProvenancePatch::default());
     }
 }
