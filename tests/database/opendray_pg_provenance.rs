@@ -1,10 +1,11 @@
 //! A decision writes only the provenance keys it changes: every other key stays exactly as the
-//! server holds it, including what folio cannot read whole — JSON nested deeper than its JSON
-//! parser goes (read as `{}`) and numbers an `f64` does not hold. Before, the whole provenance
-//! was written back as folio had read it: an agent's deep provenance became `{}` with one
+//! server holds it (long decimals, 30-digit integers). A provenance folio cannot read whole —
+//! JSON nested deeper than its JSON parser goes, a number beyond an `f64`, both shown as `{}` —
+//! is never written: the decision is refused in one line. Before, the whole provenance was
+//! written back as folio had read it: an agent's deep provenance became `{}` with one
 //! approval, and long decimals were rounded.
 use crate::support::opendray_seed as seed;
-use crate::support::pg::folio_ok;
+use crate::support::pg::{folio_db, folio_ok, said};
 
 /// Node `id`'s provenance without folio's history and the other keys `drop`, as the server
 /// prints it.
@@ -27,7 +28,7 @@ fn history(c: &mut postgres::Client, id: &str) -> Vec<String> {
 }
 
 #[test]
-fn a_decision_and_its_undo_leave_every_other_provenance_key_exactly() {
+fn a_decision_leaves_every_other_provenance_key_exactly_and_an_unreadable_one_alone() {
     let Some((_pg, mut c, url)) = seed::brain() else { return };
     let mut deep = r#"{"leaf": 1}"#.to_string();
     for _ in 0..200 {
@@ -44,25 +45,26 @@ fn a_decision_and_its_undo_leave_every_other_provenance_key_exactly() {
     }
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    for id in ["svc-pg", "svc-pg-dup", "pb-deploy"] {
+    for id in ["svc-pg", "svc-pg-dup"] {
         let before = rest(&mut c, id, &[]);
         let was = maturity(&mut c, id);
-        folio_ok(s, &["review", &url, "promote", id, "--as", "human:ann"]);
-        assert_ne!(maturity(&mut c, id), was, "{id}: promoted");
-        // The promotion adds the key it means to (the maturity it came from) and no other.
-        assert_eq!(rest(&mut c, id, &["promoted_from"]), before, "{id}: the promotion kept every other key");
-        assert_ne!(rest(&mut c, id, &[]), before, "{id}: promoted_from");
-        assert_eq!(history(&mut c, id).len(), 1, "{id}");
-        folio_ok(s, &["undo", &url, "--as", "human:ann"]);
-        if id != "pb-deploy" {
-            // folio read these provenances as `{}` (too deep; a number beyond an f64): the undo
-            // cannot see the key the promotion added, and leaves it; every key the agent wrote
-            // is there.
-            assert_eq!(rest(&mut c, id, &["promoted_from"]), before, "{id}: the undo kept every other key");
-        } else {
-            assert_eq!(rest(&mut c, id, &[]), before, "{id}: the undo gave every key back");
-        }
-        assert_eq!(maturity(&mut c, id), was, "{id}: the undo gave the row back");
-        assert_eq!(history(&mut c, id).len(), 2, "{id}: the undo's entry follows the promotion's");
+        let o = folio_db(s, &["review", &url, "promote", id, "--as", "human:ann"], &[]);
+        assert!(!o.status.success() && said(&o).contains("cannot read whole"), "{id}: {}", said(&o));
+        assert_eq!(String::from_utf8_lossy(&o.stderr).trim_end().lines().count(), 1, "{}", said(&o));
+        assert_eq!((rest(&mut c, id, &[]), maturity(&mut c, id)), (before, was), "{id}: nothing was written");
+        assert!(history(&mut c, id).is_empty(), "{id}");
     }
+    let id = "pb-deploy";
+    let before = rest(&mut c, id, &[]);
+    let was = maturity(&mut c, id);
+    folio_ok(s, &["review", &url, "promote", id, "--as", "human:ann"]);
+    assert_ne!(maturity(&mut c, id), was, "promoted");
+    // The promotion adds the key it means to (the maturity it came from) and no other.
+    assert_eq!(rest(&mut c, id, &["promoted_from"]), before, "the promotion kept every other key");
+    assert_ne!(rest(&mut c, id, &[]), before, "promoted_from");
+    assert_eq!(history(&mut c, id).len(), 1);
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
+    assert_eq!(rest(&mut c, id, &[]), before, "the undo gave every key back");
+    assert_eq!(maturity(&mut c, id), was, "the undo gave the row back");
+    assert_eq!(history(&mut c, id).len(), 2, "the undo's entry follows the promotion's");
 }

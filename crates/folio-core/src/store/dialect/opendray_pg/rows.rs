@@ -35,6 +35,9 @@ pub struct Node {
     pub edges: Vec<(String, String)>,
     /// `memory_id`s, sorted.
     pub sources: Vec<String>,
+    /// Why `provenance` could not be read, when it could not (it is then `{}`): JSON nested
+    /// deeper than the parser goes, a number beyond an `f64`. Such a row is never written.
+    pub provenance_unreadable: Option<String>,
 }
 
 /// The node columns, in `node`'s order. Timestamps are sent as they are stored and shown as
@@ -49,6 +52,11 @@ const SELECT: &str = "SELECT id, kind, entity_type, title, body, scope, scope_ke
 fn node(r: &postgres::Row) -> Result<Node, postgres::Error> {
     use super::timestamp::UtcText;
     let provenance: Option<String> = r.try_get(9)?;
+    let (provenance, provenance_unreadable) = match provenance.as_deref().map(serde_json::from_str::<Value>) {
+        None => (json!({}), None),
+        Some(Ok(v)) => (v, None),
+        Some(Err(e)) => (json!({}), Some(e.to_string())),
+    };
     let at = |i: usize| r.try_get::<_, UtcText>(i).map(|t| t.0);
     let maybe_at = |i: usize| r.try_get::<_, Option<UtcText>>(i).map(|t| t.map(|t| t.0));
     Ok(Node {
@@ -61,7 +69,7 @@ fn node(r: &postgres::Row) -> Result<Node, postgres::Error> {
         scope_key: r.try_get(6)?,
         maturity: r.try_get(7)?,
         confidence: r.try_get(8)?,
-        provenance: provenance.and_then(|p| serde_json::from_str(&p).ok()).unwrap_or_else(|| json!({})),
+        provenance,
         created_at: at(10)?,
         updated_at: at(11)?,
         archived_at: maybe_at(12)?,
@@ -72,6 +80,7 @@ fn node(r: &postgres::Row) -> Result<Node, postgres::Error> {
         failure_count: r.try_get(17)?,
         edges: Vec::new(),
         sources: Vec::new(),
+        provenance_unreadable,
     })
 }
 
@@ -430,6 +439,7 @@ pub(crate) mod tests {
             failure_count: 0,
             edges: vec![("runs_on".into(), "host-a".into()), ("uses".into(), "tool-x".into())],
             sources: vec!["mem-1".into()],
+            provenance_unreadable: None,
         }
     }
 

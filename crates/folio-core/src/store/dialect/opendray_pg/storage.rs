@@ -168,6 +168,15 @@ impl Storage for PgStorage<'_> {
             let after = w.after.as_deref().map(String::from_utf8_lossy);
             let update = translate::update(&old, after.as_deref(), &plan.event, &stamp)
                 .map_err(|why| WriteError::Invalid(format!("{}: {why}; nothing was written", w.path)))?;
+            // A provenance folio could not read shows as `{}`: what a write would add to it,
+            // no undo could see to take away.
+            if let Some(why) = old.provenance_unreadable.as_deref().filter(|_| update.row) {
+                return Err(WriteError::Invalid(format!(
+                    "{}: node `{id}`'s provenance is JSON folio cannot read whole ({why}); nothing was written \
+                     (opendray's own tools can change it)",
+                    w.path
+                )));
+            }
             // An undo gives the row back the `updated_at` it had before the decision: a node
             // folio touched and untouched is as old as it was, and keeps its place in
             // opendray's newest-first lists.

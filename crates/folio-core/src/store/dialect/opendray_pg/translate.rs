@@ -307,6 +307,7 @@ mod tests {
             failure_count: 0,
             edges: vec![("uses".into(), "b".into())],
             sources: vec![],
+            provenance_unreadable: None,
         }
     }
 
