@@ -68,3 +68,60 @@ fn a_decision_leaves_every_other_provenance_key_exactly_and_an_unreadable_one_al
     assert_eq!(maturity(&mut c, id), was, "the undo gave the row back");
     assert_eq!(history(&mut c, id).len(), 2, "the undo's entry follows the promotion's");
 }
+
+fn provenance(c: &mut postgres::Client, id: &str) -> String {
+    c.query_one("SELECT provenance::text FROM knowledge_nodes WHERE id = $1", &[&id]).unwrap().get(0)
+}
+
+/// jsonb takes any JSON as a provenance. One that is not an object is shown as the agent wrote
+/// it (it showed as `{}`), a merge that only moves an edge of it keeps it, and a decision that
+/// would record itself in it is refused in one line: one approval replaced an agent's string
+/// with folio's record, and the undo did not bring it back. `null` holds nothing and takes
+/// the record.
+#[test]
+fn a_provenance_that_is_not_an_object_is_shown_kept_and_never_replaced() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let told = r#""imported from the ops wiki, 2025""#;
+    for (id, p) in [("tool-x", told), ("tool-y", r#"["run-1", "run-2"]"#), ("host-a", "null")] {
+        c.execute("UPDATE knowledge_nodes SET provenance = $2::text::jsonb WHERE id = $1", &[&id, &p]).unwrap();
+    }
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let shown = folio_ok(s, &["show", &url, "tool-x"]);
+    assert!(shown.contains("provenance: imported from the ops wiki, 2025"), "{shown}");
+    assert!(folio_ok(s, &["show", &url, "tool-y"]).contains("provenance: [\"run-1\",\"run-2\"]"));
+
+    let list_before = provenance(&mut c, "tool-y");
+    let o = folio_db(s, &["review", &url, "veto", "tool-y", "--reason", "wrong", "--as", "human:ann"], &[]);
+    assert!(!o.status.success(), "{}", said(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("`provenance` is a list, not a mapping") && err.contains("nothing was written"), "{err}");
+    assert_eq!(provenance(&mut c, "tool-y"), list_before);
+    assert!(seed::row(&mut c, "tool-y")["archived_at"].is_null(), "not archived");
+
+    // The merge moves `tool-x used_by svc-pg-dup` onto svc-pg: tool-x's row is not written.
+    folio_ok(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"]);
+    let edge = "SELECT count(*) FROM knowledge_edges WHERE src_id = 'tool-x' AND dst_id = 'svc-pg'";
+    assert_eq!(c.query_one(edge, &[]).unwrap().get::<_, i64>(0), 1, "the edge moved");
+    assert_eq!(provenance(&mut c, "tool-x"), told, "the agent's words are kept");
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
+    assert_eq!(provenance(&mut c, "tool-x"), told);
+
+    // Any decision that writes the row is refused as it is planned, before the confirm dialog
+    // shows it: the decision and folio's history go in the provenance.
+    c.execute("UPDATE knowledge_nodes SET provenance = $1::text::jsonb WHERE id = 'pb-deploy'", &[&told]).unwrap();
+    for (id, verb) in [("tool-x", "promote"), ("pb-deploy", "approve")] {
+        let o = folio_db(s, &["review", &url, verb, id, "--as", "human:ann"], &[]);
+        assert!(!o.status.success(), "{}", said(&o));
+        assert_eq!(String::from_utf8_lossy(&o.stderr).trim_end().lines().count(), 1, "{}", said(&o));
+        let why = "`provenance` is a string, not a mapping";
+        assert!(said(&o).contains(why) && said(&o).contains("nothing was written"), "{}", said(&o));
+        assert_eq!(provenance(&mut c, id), told);
+    }
+    assert_eq!(maturity(&mut c, "pb-deploy"), "candidate");
+
+    folio_ok(s, &["review", &url, "promote", "host-a", "--to", "global", "--as", "human:ann"]);
+    assert_eq!(seed::row(&mut c, "host-a")["provenance"]["promoted_from"]["scope"], "domain");
+    assert_eq!(history(&mut c, "host-a"), ["promote"]);
+}

@@ -7,6 +7,7 @@ mod review_baseline;
 mod review_by_author;
 mod review_cached_facts;
 mod review_flow;
+mod review_foreign_fields;
 mod review_git_authors;
 mod review_impact;
 mod review_order;

@@ -193,6 +193,18 @@ pub fn scalar_text(v: &Value) -> String {
     }
 }
 
+/// What kind of value `v` is, as a message names it ("a string", "a list").
+pub fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "a boolean",
+        Value::Null => "null",
+        Value::Object(_) => "a mapping",
+    }
+}
+
 /// A field as a single string: strings, numbers and booleans; not lists or mappings.
 pub fn get_str(fields: &Fields, key: &str) -> Option<String> {
     match fields.get(key)? {

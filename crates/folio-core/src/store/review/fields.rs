@@ -73,14 +73,29 @@ fn edit_one(draft: &mut Draft, store: &Store, path: &str, e: FieldEdit) -> Resul
     Ok(())
 }
 
-/// A mapping field with `key` set inside it (`provenance.lifecycle`, `metadata.folio`).
-pub fn with_entry(fields: &Fields, field: &str, key: &str, value: Value) -> Value {
-    let mut map = match fields.get(field) {
-        Some(Value::Object(m)) => m.clone(),
-        _ => Map::new(),
-    };
+/// A mapping field with `key` set inside it (`provenance.lifecycle`, `metadata.folio`) of the
+/// file at `path` (`record_mapping`).
+pub fn with_entry(path: &str, fields: &Fields, field: &str, key: &str, value: Value) -> Result<Value, ReviewError> {
+    let mut map = record_mapping(path, fields, field, key)?;
     map.insert(key.to_string(), value);
-    Value::Object(map)
+    Ok(Value::Object(map))
+}
+
+/// The mapping field `field` of the file at `path`, for a verdict to record `key` in: empty
+/// when the field is absent, `null` or blank. A field that holds something else (an agent's
+/// `provenance: "imported from the wiki"`) is refused: made a mapping, what the agent wrote
+/// there would be gone.
+pub fn record_mapping(path: &str, fields: &Fields, field: &str, key: &str) -> Result<Map<String, Value>, ReviewError> {
+    match fields.get(field) {
+        Some(Value::Object(m)) => Ok(m.clone()),
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(Map::new()),
+        Some(other) => Err(ReviewError::refused(format!(
+            "{path}: `{field}` is {}, not a mapping, and folio records this decision inside it \
+             (`{field}.{key}`): that would replace what is there; nothing was written",
+            frontmatter::json_kind(other)
+        ))),
+    }
 }
 
 /// A list field with `items` added (a bare scalar or mapping becomes the first item), no
@@ -120,7 +135,24 @@ mod tests {
         assert_eq!(with_items(&f, "v", &[json!({"by": "b"})]), json!([{"by": "a"}, {"by": "b"}]));
         assert_eq!(with_items(&f, "l", &[json!("b"), json!("c")]), json!(["a", "b", "c"]));
         assert_eq!(with_items(&f, "none", &[json!("z")]), json!(["z"]));
-        assert_eq!(with_entry(&f, "p", "lifecycle", json!("active")), json!({"source": "x", "lifecycle": "active"}));
+        let entry = |f: &Fields, field: &str| with_entry("a.md", f, field, "lifecycle", json!("active"));
+        assert_eq!(entry(&f, "p").ok(), Some(json!({"source": "x", "lifecycle": "active"})));
+        assert_eq!(entry(&f, "none").ok(), Some(json!({"lifecycle": "active"})));
+        // What an agent wrote in the field's place is never replaced by the mapping.
+        let odd: Fields =
+            serde_json::from_value(json!({"s": "from the wiki", "l": ["r1"], "n": 3, "z": null, "b": " "})).unwrap();
+        assert_eq!(entry(&odd, "z").ok(), Some(json!({"lifecycle": "active"})));
+        assert_eq!(entry(&odd, "b").ok(), Some(json!({"lifecycle": "active"})));
+        for (field, kind) in [("s", "a string"), ("l", "a list"), ("n", "a number")] {
+            let Err(ReviewError::Refused(why)) = entry(&odd, field) else { panic!("`{field}` replaced") };
+            assert_eq!(
+                why,
+                format!(
+                    "a.md: `{field}` is {kind}, not a mapping, and folio records this decision inside it \
+                     (`{field}.lifecycle`): that would replace what is there; nothing was written"
+                )
+            );
+        }
         assert_eq!(nested_str(&f, "p", "source").as_deref(), Some("x"));
     }
 }

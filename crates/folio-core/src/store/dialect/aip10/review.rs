@@ -127,8 +127,8 @@ fn aip10(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> R
                 // with its `contradicts`; the decision is recorded under folio's vendor key.
                 let kept = json!({"with": contradicts, "by": plan.reviewer.by, "at": plan.reviewer.timestamp()});
                 let meta = f.get("metadata").and_then(Value::as_object).cloned().unwrap_or_default();
-                let folio = fields::with_entry(&meta, "folio", "kept_both", kept);
-                fields::set(draft, store, &path, "metadata", fields::with_entry(&f, "metadata", "folio", folio))?;
+                let folio = fields::with_entry(&path, &meta, "folio", "kept_both", kept)?;
+                fields::set(draft, store, &path, "metadata", fields::with_entry(&path, &f, "metadata", "folio", folio)?)?;
                 let others: Vec<String> = contradicts.iter().map(|c| format!("[[{c}]]")).collect();
                 plan.event.bullets.push(format!(
                     "Kept both claims: [[{}]] contradicts {} (keep-both; `contradicts` stays).",
@@ -139,13 +139,12 @@ fn aip10(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> R
         }
         Verdict::Veto { .. } if is_playbook => fields::set(draft, store, &path, "status", json!("archived"))?,
         Verdict::Veto { reason } => {
-            let folio = fields::with_entry(
-                &f.get("metadata").and_then(Value::as_object).cloned().unwrap_or_default(),
+            let folio = fields::with_entry(&path, &f.get("metadata").and_then(Value::as_object).cloned().unwrap_or_default(),
                 "folio",
                 "vetoed",
                 stamp(&plan.reviewer, Some(reason)),
-            );
-            let metadata = fields::with_entry(&f, "metadata", "folio", folio);
+            )?;
+            let metadata = fields::with_entry(&path, &f, "metadata", "folio", folio)?;
             fields::set(draft, store, &path, "metadata", metadata)?;
         }
         Verdict::Forget => {

@@ -45,7 +45,7 @@ impl ReviewRules for OpendrayReview {
         let mut pf = f.clone();
         pf.insert("merged_from".into(), merged.unwrap_or(Value::Null));
         let list = fields::with_items(&pf, "merged_from", std::slice::from_ref(&trail));
-        let p = fields::with_entry(&f, "provenance", "merged_from", list);
+        let p = fields::with_entry(path, &f, "provenance", "merged_from", list)?;
         fields::set(&mut plan.draft, store, path, "provenance", p)?;
         // The kept node gains the merged one's evidence: its observation counts are added.
         let from = trail.as_str().and_then(|id| store.find(id)).map(|i| store.entity(i).path.clone());
@@ -116,12 +116,12 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
                 match stays_disabled(&f, &store.entity(idx).id) {
                     // Approved, and still opendray's to enable: the lifecycle stays.
                     Some(note) => {
-                        let p = fields::with_entry(&f, "provenance", "approved", stamp(&plan.reviewer, None));
+                        let p = fields::with_entry(&path, &f, "provenance", "approved", stamp(&plan.reviewer, None))?;
                         fields::set(draft, store, &path, "provenance", p)?;
                         plan.notes.push(note);
                     }
                     None => {
-                        let p = fields::with_entry(&f, "provenance", "lifecycle", json!("active"));
+                        let p = fields::with_entry(&path, &f, "provenance", "lifecycle", json!("active"))?;
                         fields::set(draft, store, &path, "provenance", p)?;
                     }
                 }
@@ -131,10 +131,10 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
             // opendray's own soft archive (`archived_at`, the reason in
             // `provenance.archived_reason`) takes the node out of every active query; the
             // lifecycle keeps a value opendray knows. folio's own record is `provenance.veto`.
-            let p = fields::with_entry(&f, "provenance", "archived_reason", json!(format!("vetoed: {reason}")));
+            let p = fields::with_entry(&path, &f, "provenance", "archived_reason", json!(format!("vetoed: {reason}")))?;
             let mut pf = f.clone();
             pf.insert("provenance".into(), p);
-            let p = fields::with_entry(&pf, "provenance", "veto", stamp(&plan.reviewer, Some(reason)));
+            let p = fields::with_entry(&path, &pf, "provenance", "veto", stamp(&plan.reviewer, Some(reason)))?;
             fields::set(draft, store, &path, "provenance", p)?;
             fields::set(draft, store, &path, "archived_at", json!(plan.reviewer.timestamp()))?;
             // A vetoed promotion falls back to the maturity it was promoted from.
@@ -170,7 +170,7 @@ fn opendray(store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -
             let dest = if retype { repoint_for_kind_folder(store, idx, &next, plan)? } else { None };
             let draft = &mut plan.draft;
             fields::set(draft, store, &path, "maturity", json!(next))?;
-            let p = fields::with_entry(&f, "provenance", "promoted_from", json!(current));
+            let p = fields::with_entry(&path, &f, "provenance", "promoted_from", json!(current))?;
             fields::set(draft, store, &path, "provenance", p)?;
             if retype {
                 fields::set(draft, store, &path, "kind", json!(next))?;
@@ -212,7 +212,7 @@ fn promote_scope(store: &Store, path: &str, f: &Fields, to: &str, plan: &mut Pla
     if !key.is_empty() {
         from.insert("scope_key".into(), json!(key));
     }
-    let p = fields::with_entry(f, "provenance", "promoted_from", Value::Object(from));
+    let p = fields::with_entry(path, f, "provenance", "promoted_from", Value::Object(from))?;
     let draft = &mut plan.draft;
     fields::set(draft, store, path, "provenance", p)?;
     let keep_key = to != "global" && !key.is_empty();

@@ -34,10 +34,13 @@ impl ReviewRules for PgReview {
     fn verdict(&self, store: &Store, idx: EntityIdx, verdict: &Verdict, plan: &mut Plan) -> Result<(), ReviewError> {
         let path = store.entity(idx).path.clone();
         let f = fields::read(&mut plan.draft, store, &path)?;
-        let mut provenance = match f.get("provenance") {
-            Some(Value::Object(p)) => p.clone(),
-            _ => serde_json::Map::new(),
+        let records = match verdict {
+            Verdict::Approve { .. } => "approved",
+            Verdict::Veto { .. } => "veto",
+            Verdict::Forget => "archived_reason",
+            Verdict::Promote { .. } => "promoted_from",
         };
+        let mut provenance = fields::record_mapping(&path, &f, "provenance", records)?;
         let by = plan.reviewer.by.clone();
         match verdict {
             Verdict::Approve { .. } => {
@@ -171,7 +174,7 @@ impl ReviewRules for PgReview {
             f.get("provenance").and_then(|p| p.get("merged_from")).cloned().unwrap_or(Value::Null),
         );
         let list = fields::with_items(&pf, "merged_from", std::slice::from_ref(&trail));
-        let p = fields::with_entry(&f, "provenance", "merged_from", list);
+        let p = fields::with_entry(path, &f, "provenance", "merged_from", list)?;
         fields::set(&mut plan.draft, store, path, "provenance", p)?;
         let Some(from) = trail.as_str().and_then(|id| store.by_id(id)) else { return Ok(()) };
         let own_id = f.get("id").and_then(Value::as_str).unwrap_or_default().to_string();

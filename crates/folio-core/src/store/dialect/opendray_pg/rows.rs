@@ -347,13 +347,18 @@ impl Node {
         if let Some(t) = &self.archived_at {
             m.insert("archived_at".into(), json!(t));
         }
-        let mut provenance = match &self.provenance {
-            Value::Object(p) => p.clone(),
-            _ => Map::new(),
+        // A provenance that is not an object (jsonb takes a string, a list, `null`) is shown as
+        // the agent wrote it: the reviewer reads it, and a write compares it.
+        let provenance = match &self.provenance {
+            Value::Object(p) => {
+                let mut p = p.clone();
+                if let Some(a @ Value::Array(_)) = p.remove("aliases") {
+                    m.insert("aliases".into(), a);
+                }
+                Value::Object(p)
+            }
+            other => other.clone(),
         };
-        if let Some(a @ Value::Array(_)) = provenance.remove("aliases") {
-            m.insert("aliases".into(), a);
-        }
         if !self.sources.is_empty() {
             m.insert("sources".into(), json!(self.sources));
         }
@@ -367,7 +372,7 @@ impl Node {
             }
             m.insert("relations".into(), Value::Object(rel));
         }
-        m.insert("provenance".into(), Value::Object(provenance));
+        m.insert("provenance".into(), provenance);
         m
     }
 

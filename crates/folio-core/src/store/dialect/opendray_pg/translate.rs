@@ -52,6 +52,9 @@ pub struct Update {
 pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Result<Update, String> {
     let entry = json!({"at": at, "by": event.by, "event": event.verb, "summary": event.summary});
     let Some(text) = new else {
+        if replaced_by_a_write(&old.provenance) {
+            return Err(not_an_object(&old.provenance));
+        }
         let mut p = object(&old.provenance);
         p.entry("archived_reason")
             .or_insert_with(|| json!(format!("{} by {}: {}", event.verb, event.by, event.summary)));
@@ -85,19 +88,18 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
             return Err(format!("`{key}` is counted by opendray; folio does not write it"));
         }
     }
-    let mut provenance = match f.get("provenance") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(p)) => p.clone(),
+    let aliases = match f.get("aliases") {
+        Some(Value::Array(a)) if !a.is_empty() => Some(a),
+        _ => None,
+    };
+    let provenance = match f.get("provenance") {
+        // A provenance that is not an object, shown as the row holds it, stays as it is (a
+        // write that changes the row's columns is refused below).
+        Some(p) if !old.provenance.is_object() && *p == old.provenance && aliases.is_none() => p.clone(),
+        None | Some(Value::Null) => Value::Object(with_aliases(Map::new(), aliases)),
+        Some(Value::Object(p)) => Value::Object(with_aliases(p.clone(), aliases)),
         Some(_) => return Err("`provenance` must be a mapping".into()),
     };
-    match f.get("aliases") {
-        Some(Value::Array(a)) if !a.is_empty() => {
-            provenance.insert("aliases".into(), Value::Array(a.clone()));
-        }
-        _ => {
-            provenance.remove("aliases");
-        }
-    }
     let edges = relations(f.get("relations"))?;
     let sources: Vec<String> = frontmatter::get_list(&f, "sources");
     let confidence = match f.get("confidence") {
@@ -125,7 +127,7 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
         maturity: s("maturity").unwrap_or_else(|| "candidate".into()),
         confidence,
         enabled,
-        provenance: Value::Object(provenance),
+        provenance,
         archived,
         row: true,
         add_edges: edges.iter().filter(|e| !old.edges.contains(e)).cloned().collect(),
@@ -138,10 +140,41 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
         u.row = false;
         u.provenance = old.provenance.clone();
     } else {
-        let Value::Object(p) = std::mem::take(&mut u.provenance) else { unreachable!("built as an object") };
+        if replaced_by_a_write(&old.provenance) {
+            return Err(not_an_object(&old.provenance));
+        }
+        let p = match std::mem::take(&mut u.provenance) {
+            Value::Object(p) => p,
+            _ => Map::new(),
+        };
         u.provenance = with_history(p, &old.provenance, entry);
     }
     Ok(u)
+}
+
+/// `p` with the node's aliases (the schema has no column for them), or without any.
+fn with_aliases(mut p: Map<String, Value>, aliases: Option<&Vec<Value>>) -> Map<String, Value> {
+    match aliases {
+        Some(a) => p.insert("aliases".into(), Value::Array(a.clone())),
+        None => p.remove("aliases"),
+    };
+    p
+}
+
+/// Whether a write, which records itself in the provenance, would replace what the agent wrote
+/// there: anything but an object or `null`.
+fn replaced_by_a_write(p: &Value) -> bool {
+    !(p.is_object() || p.is_null())
+}
+
+/// Why a row whose provenance is not an object is not written: every write records itself in
+/// the provenance (`folio_history`), which would replace what the agent wrote there.
+fn not_an_object(p: &Value) -> String {
+    format!(
+        "the node's provenance is {}, not an object, and folio records every write in it (`{HISTORY_KEY}`): \
+         that would replace what is there",
+        frontmatter::json_kind(p)
+    )
 }
 
 /// Keys a rendered node has (`rows::Node::render`).
@@ -354,6 +387,36 @@ mod tests {
         let gone = update(&n, None, &event(), "T").unwrap();
         assert_eq!(gone.archived, Archived::Now);
         assert_eq!(gone.provenance["archived_reason"], "review by human:ann: approved a");
+    }
+
+    /// jsonb takes any JSON as a provenance: what is not an object is shown as it is, kept by a
+    /// write that leaves the row's columns (an edge a merge repointed), and never replaced by
+    /// one that changes them. `null` holds nothing to lose.
+    #[test]
+    fn a_provenance_that_is_not_an_object_is_kept_or_the_write_refused() {
+        for p in [json!("imported from the ops wiki"), json!(["run-1", "run-2"]), json!(7), json!(false)] {
+            let n = Node { provenance: p.clone(), ..node() };
+            let text = n.render();
+            assert!(text.contains("provenance:"), "{text}");
+            let u = update(&n, Some(&text), &event(), "T").unwrap();
+            assert_eq!(u, unchanged(&n), "{p}");
+            let moved = update(&n, Some(&text.replace("uses:\n  - b", "uses:\n  - c")), &event(), "T").unwrap();
+            assert!(!moved.row, "{p}: an edge alone");
+            assert_eq!(moved.provenance, p);
+            let kind = frontmatter::json_kind(&p);
+            let refused = |why: String| {
+                assert!(why.starts_with(&format!("the node's provenance is {kind}, not an object")), "{p}: {why}");
+            };
+            refused(update(&n, Some(&text.replace("title: A", "title: B")), &event(), "T").unwrap_err());
+            refused(update(&n, None, &event(), "T").unwrap_err());
+            let aliased = text.replacen("title: A\n", "title: A\naliases:\n- b\n", 1);
+            assert!(update(&n, Some(&aliased), &event(), "T").is_err(), "{p}: aliases live in the provenance");
+        }
+        let n = Node { provenance: Value::Null, ..node() };
+        assert!(n.render().contains("provenance: null"), "{}", n.render());
+        assert_eq!(update(&n, Some(&n.render()), &event(), "T").unwrap(), unchanged(&n));
+        let changed = update(&n, Some(&n.render().replace("title: A", "title: B")), &event(), "T").unwrap();
+        assert_eq!(changed.provenance[HISTORY_KEY].as_array().map(Vec::len), Some(1));
     }
 
     #[test]
