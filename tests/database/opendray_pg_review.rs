@@ -189,3 +189,30 @@ fn undo_takes_the_last_decision_whichever_view_it_was_taken_in() {
     assert_eq!(plain.len(), 4, "{plain:?}");
     assert_eq!(plain, log(&["log", &url, "--archived"]));
 }
+
+/// opendray's `memory_id` takes any text: an approval and its undo leave every fact source
+/// row as it was (an empty id and one with spaces were dropped and trimmed: rows deleted).
+#[test]
+fn fact_sources_are_written_back_exactly() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    c.batch_execute(
+        "INSERT INTO knowledge_fact_sources VALUES ('svc-pg', ''), ('svc-pg', '  mem-x  '), ('svc-pg', 'null')",
+    )
+    .unwrap();
+    let rows = |c: &mut postgres::Client| -> Vec<String> {
+        let sql = "SELECT memory_id, ctid::text FROM knowledge_fact_sources WHERE node_id = 'svc-pg' ORDER BY 1";
+        c.query(sql, &[])
+            .unwrap()
+            .iter()
+            .map(|r| format!("{:?} {}", r.get::<_, String>(0), r.get::<_, String>(1)))
+            .collect()
+    };
+    let before = rows(&mut c);
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    folio_ok(s, &["review", &url, "approve", "svc-pg", "--as", "human:ann"]);
+    assert!(seed::row(&mut c, "svc-pg")["provenance"]["approved"].is_object(), "approved");
+    assert_eq!(rows(&mut c), before, "the same rows, untouched (their ctid too)");
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
+    assert_eq!(rows(&mut c), before);
+}

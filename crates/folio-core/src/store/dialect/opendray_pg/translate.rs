@@ -101,7 +101,7 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
         Some(_) => return Err("`provenance` must be a mapping".into()),
     };
     let edges = relations(f.get("relations"))?;
-    let sources: Vec<String> = frontmatter::get_list(&f, "sources");
+    let sources = memory_ids(f.get("sources"))?;
     let confidence = match f.get("confidence") {
         None | Some(Value::Null) => None,
         Some(v) => Some(v.as_f64().ok_or("`confidence` must be a number")?),
@@ -288,6 +288,29 @@ pub fn provenance_patch(old: &Value, new: &Value) -> ProvenancePatch {
 
 /// `relations:` as `(edge_type, dst)` pairs; a type outside opendray's vocabulary is refused
 /// (the table's CHECK would refuse it).
+/// The fact sources' memory ids exactly as written: opendray's table takes any text, and one
+/// trimmed or dropped (`"  mem-x  "`, `""`) was a row deleted and another inserted by a
+/// decision that never meant to touch them. A one-line `a, b` (a person's edit) is split.
+fn memory_ids(v: Option<&Value>) -> Result<Vec<String>, String> {
+    let items = match v {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(a)) => a.clone(),
+        Some(Value::String(s)) => return Ok(frontmatter::split_commas(s)),
+        Some(other) => vec![other.clone()],
+    };
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
+    for item in &items {
+        if item.is_object() || item.is_array() || item.is_null() {
+            return Err("`sources` must be a list of memory ids".into());
+        }
+        let id = frontmatter::scalar_text(item);
+        if !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    Ok(out)
+}
+
 fn relations(v: Option<&Value>) -> Result<Vec<(String, String)>, String> {
     let Some(Value::Object(rel)) = v else {
         return match v {
@@ -417,6 +440,20 @@ mod tests {
         assert_eq!(update(&n, Some(&n.render()), &event(), "T").unwrap(), unchanged(&n));
         let changed = update(&n, Some(&n.render().replace("title: A", "title: B")), &event(), "T").unwrap();
         assert_eq!(changed.provenance[HISTORY_KEY].as_array().map(Vec::len), Some(1));
+    }
+
+    /// opendray's `knowledge_fact_sources.memory_id` takes any text: a decision keeps each as
+    /// the table has it (they were trimmed, and an empty one dropped: rows deleted and inserted).
+    #[test]
+    fn fact_sources_are_kept_exactly() {
+        let n = Node { sources: vec!["".into(), "  mem-x  ".into(), "123".into(), "null".into()], ..node() };
+        let u = update(&n, Some(&n.render()), &event(), "T").unwrap();
+        assert_eq!((u.add_sources.len(), u.del_sources.len()), (0, 0), "{}", n.render());
+        let approved = update(&n, Some(&n.render().replace("maturity: candidate", "maturity: fact")), &event(), "T");
+        let approved = approved.unwrap();
+        assert!(approved.row && approved.add_sources.is_empty() && approved.del_sources.is_empty());
+        let edited = n.render().replace("sources:\n", "sources:\n- mem-z\n");
+        assert_eq!(update(&n, Some(&edited), &event(), "T").unwrap().add_sources, ["mem-z"]);
     }
 
     #[test]
