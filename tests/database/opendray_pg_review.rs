@@ -216,3 +216,23 @@ fn fact_sources_are_written_back_exactly() {
     folio_ok(s, &["undo", &url, "--as", "human:ann"]);
     assert_eq!(rows(&mut c), before);
 }
+
+/// `double precision` holds NaN and ±infinity, which folio shows as `confidence: null`; an
+/// approval set the column to NULL, and undo did not bring the value back.
+#[test]
+fn a_confidence_json_cannot_hold_survives_a_decision() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let confidence = |c: &mut postgres::Client| -> Option<String> {
+        c.query_one("SELECT confidence::text FROM knowledge_nodes WHERE id = 'svc-pg'", &[]).unwrap().get(0)
+    };
+    for value in ["NaN", "-Infinity"] {
+        c.execute("UPDATE knowledge_nodes SET confidence = $1::text::float8 WHERE id = 'svc-pg'", &[&value]).unwrap();
+        let state = tempfile::tempdir().unwrap();
+        let s = state.path();
+        folio_ok(s, &["review", &url, "approve", "svc-pg", "--as", "human:ann"]);
+        assert!(seed::row(&mut c, "svc-pg")["provenance"]["approved"].is_object(), "approved");
+        assert_eq!(confidence(&mut c).as_deref(), Some(value), "the approval kept it");
+        folio_ok(s, &["undo", &url, "--as", "human:ann"]);
+        assert_eq!(confidence(&mut c).as_deref(), Some(value), "and so did undo");
+    }
+}

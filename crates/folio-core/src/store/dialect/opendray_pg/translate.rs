@@ -103,6 +103,9 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
     let edges = relations(f.get("relations"))?;
     let sources = memory_ids(f.get("sources"))?;
     let confidence = match f.get("confidence") {
+        // `double precision` holds NaN and ±infinity, which JSON (and so the rendering) shows as
+        // `null`: a write that leaves the line keeps the row's value, not NULL.
+        Some(Value::Null) if old.confidence.is_some_and(|c| !c.is_finite()) => old.confidence,
         None | Some(Value::Null) => None,
         Some(v) => Some(v.as_f64().ok_or("`confidence` must be a number")?),
     };
@@ -135,8 +138,17 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
         add_sources: sources.iter().filter(|s| !old.sources.contains(s)).cloned().collect(),
         del_sources: old.sources.iter().filter(|s| !sources.contains(s)).cloned().collect(),
     };
-    let columns = Update { add_edges: Vec::new(), del_edges: Vec::new(), add_sources: Vec::new(), del_sources: Vec::new(), ..u.clone() };
-    if columns == (Update { row: true, ..unchanged(old) }) {
+    // The confidence by its bits: a NaN kept as it was is no change.
+    let bits = |c: Option<f64>| c.map(f64::to_bits);
+    let columns = Update {
+        add_edges: Vec::new(),
+        del_edges: Vec::new(),
+        add_sources: Vec::new(),
+        del_sources: Vec::new(),
+        confidence: None,
+        ..u.clone()
+    };
+    if columns == (Update { row: true, confidence: None, ..unchanged(old) }) && bits(u.confidence) == bits(old.confidence) {
         u.row = false;
         u.provenance = old.provenance.clone();
     } else {
@@ -454,6 +466,23 @@ mod tests {
         assert!(approved.row && approved.add_sources.is_empty() && approved.del_sources.is_empty());
         let edited = n.render().replace("sources:\n", "sources:\n- mem-z\n");
         assert_eq!(update(&n, Some(&edited), &event(), "T").unwrap().add_sources, ["mem-z"]);
+    }
+
+    /// A confidence of NaN or ±infinity (a `double precision` takes them) shows as `null`, and a
+    /// write that leaves that line keeps the row's value: an approval set it to NULL.
+    #[test]
+    fn a_confidence_json_cannot_hold_is_kept() {
+        for c in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let n = Node { confidence: Some(c), ..node() };
+            let text = n.render();
+            assert!(text.contains("confidence: null"), "{text}");
+            let u = update(&n, Some(&text), &event(), "T").unwrap();
+            assert!(!u.row, "{c}: unchanged");
+            let u = update(&n, Some(&text.replace("maturity: candidate", "maturity: fact")), &event(), "T").unwrap();
+            assert_eq!(u.confidence.map(f64::to_bits), Some(c.to_bits()), "{c}: kept");
+            let u = update(&n, Some(&text.replace("confidence: null", "confidence: 0.5")), &event(), "T").unwrap();
+            assert_eq!(u.confidence, Some(0.5), "a person's edit is written");
+        }
     }
 
     #[test]
