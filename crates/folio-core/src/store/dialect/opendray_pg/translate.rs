@@ -485,6 +485,44 @@ mod tests {
         }
     }
 
+    /// Text columns take any string, and every decision writes the row's columns back from its
+    /// rendering: each value YAML could read as something else (`null`, `~`, `yes`, `0x1F`,
+    /// `.nan`, a date, a newline, a BOM, an indicator character) must come back as the row
+    /// holds it, or an approval would rewrite it.
+    #[test]
+    fn every_odd_column_value_reads_back_as_the_row_holds_it() {
+        let odd = [
+            "", " ", "  lead", "trail  ", "null", "NULL", "~", "true", "False", "yes", "off", "y", "123", "-0", "+1",
+            "007", ".5", "1e3", "0x1F", "0o17", "1_000", ".inf", "-.inf", ".nan", "2026-01-01", "12:30", "a: b", "- x",
+            "#c", "a #c", "'q'", "\"q\"", "|", ">", "*a", "&a", "!t", "%x", "@x", "`x", "{a}", "[a]", "? x", "<<", "a\nb",
+            "a\n", "\n\na", "a\r\nb", "\r", "\t", "\u{feff}x", "\u{85}", "\u{2028}", "\u{1}", "\u{7f}", "\u{a0}", "😀",
+            "---", "...", "a\n---\nb", "\\",
+        ];
+        for v in odd {
+            for column in ["kind", "entity_type", "title", "scope", "scope_key", "maturity", "body", "source", "provenance"] {
+                let mut n = Node { edges: Vec::new(), confidence: Some(0.1), entity_type: Some("service".into()), ..node() };
+                match column {
+                    "kind" => n.kind = v.into(),
+                    "entity_type" => n.entity_type = Some(v.into()),
+                    "title" => n.title = v.into(),
+                    "scope" => n.scope = v.into(),
+                    "scope_key" => n.scope_key = v.into(),
+                    "maturity" => n.maturity = v.into(),
+                    "body" => n.body = v.into(),
+                    "source" => n.sources = vec![v.into()],
+                    _ => n.provenance = json!({"note": v, v: 1}),
+                }
+                let text = n.render();
+                let u = update(&n, Some(&text), &event(), "T").unwrap_or_else(|e| panic!("{column} = {v:?}: {e}\n{text}"));
+                assert!(!u.row && u.add_sources.is_empty() && u.del_sources.is_empty(), "{column} = {v:?}:\n{text}");
+            }
+        }
+        for c in [0.1, -0.0, 1e300, 5e-324, 0.30000000000000004, f64::MAX] {
+            let n = Node { confidence: Some(c), ..node() };
+            assert!(!update(&n, Some(&n.render()), &event(), "T").unwrap().row, "confidence {c:?}");
+        }
+    }
+
     #[test]
     fn what_opendray_keeps_is_refused() {
         let n = node();
