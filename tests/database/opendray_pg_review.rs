@@ -236,3 +236,40 @@ fn a_confidence_json_cannot_hold_survives_a_decision() {
         assert_eq!(confidence(&mut c).as_deref(), Some(value), "and so did undo");
     }
 }
+
+/// opendray's key takes any text: a decision writes the row its file names exactly — an id
+/// that is empty, or one with spaces around it beside a twin without them. The id was read
+/// trimmed: the empty one named no row (the decision went to a file in the state folder and
+/// was refused as "changed on disk"), the spaced one named its twin and was refused.
+#[test]
+fn a_decision_writes_the_row_its_exact_id_names() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    c.batch_execute(
+        "INSERT INTO knowledge_nodes (id, kind, title, body, maturity) VALUES
+           ('', 'playbook', 'Empty id', 'x', 'candidate'),
+           (' pb-deploy ', 'playbook', 'Spaced twin', 'y', 'candidate')",
+    )
+    .unwrap();
+    let approved = |c: &mut postgres::Client| -> Vec<String> {
+        let sql = "SELECT '[' || id || ']' FROM knowledge_nodes WHERE provenance ? 'approved' ORDER BY 1";
+        c.query(sql, &[]).unwrap().iter().map(|r| r.get(0)).collect()
+    };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let list = folio_ok(s, &["review", &url, "list", "--json"]);
+    let paths: Vec<String> = serde_json::from_str::<serde_json::Value>(&list).unwrap()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| ["Empty id", "Spaced twin"].contains(&i["title"].as_str().unwrap()))
+        .map(|i| i["path"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(paths.len(), 2, "{list}");
+    for p in &paths {
+        folio_ok(s, &["review", &url, "approve", "--as", "human:ann", "--", p]);
+    }
+    assert_eq!(approved(&mut c), ["[ pb-deploy ]", "[]"], "each its own row, the twin untouched");
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
+    assert!(approved(&mut c).is_empty());
+}

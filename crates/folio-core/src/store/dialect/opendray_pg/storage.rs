@@ -51,13 +51,15 @@ impl<'s> PgStorage<'s> {
         Locator::known(&m.database).map_err(WriteError::Invalid)
     }
 
-    /// The node a write is about: the id its new text names, else the id of the file now.
+    /// The node a write is about: the id its new text names, else the id of the file now —
+    /// exactly as written, as `translate::update` reads it: the table's key takes any text
+    /// (`''`, `' x '`), and one trimmed named another row or none.
     fn node_id(&self, w: &Write) -> Option<String> {
         let text = match &w.after {
             Some(b) => String::from_utf8_lossy(b).into_owned(),
             None => String::from_utf8(self.read(&w.path).ok()?).ok()?,
         };
-        frontmatter::get_str(&crate::store::dialect::yaml_fields(&text), "id")
+        crate::store::dialect::yaml_fields(&text).get("id").filter(|v| !v.is_null()).map(frontmatter::scalar_text)
     }
 
     /// What the view shows of a node: its rendering, or nothing when it is archived and
