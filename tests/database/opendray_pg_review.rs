@@ -273,3 +273,28 @@ fn a_decision_writes_the_row_its_exact_id_names() {
     folio_ok(s, &["undo", &url, "--as", "human:ann"]);
     assert!(approved(&mut c).is_empty());
 }
+
+/// A verdict by id reads only its own nodes (`part`); the review ledger hashed the text the row
+/// had before the decision, so every node approved so showed as changed since its approval at
+/// once — and a node added since the last open could not be approved by id at all ("no such
+/// node in the database's snapshot").
+#[test]
+fn an_approval_by_id_leaves_the_inbox() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let queued = |s: &std::path::Path| -> Vec<String> {
+        let list = folio_ok(s, &["review", &url, "list", "--json"]);
+        let items = serde_json::from_str::<Value>(&list).unwrap()["items"].as_array().unwrap().clone();
+        items.iter().map(|i| i["id"].as_str().unwrap().to_string()).collect()
+    };
+    assert!(queued(s).contains(&"svc-pg".to_string()));
+    c.batch_execute("INSERT INTO knowledge_nodes (id, kind, title, body) VALUES ('pb-new', 'playbook', 'New', 'x')")
+        .unwrap();
+    folio_ok(s, &["review", &url, "approve", "svc-pg", "--as", "human:ann"]);
+    folio_ok(s, &["review", &url, "approve", "pb-new", "--as", "human:ann"]);
+    let now = queued(s);
+    assert!(!now.contains(&"svc-pg".to_string()) && !now.contains(&"pb-new".to_string()), "{now:?}");
+    folio_ok(s, &["undo", &url, "--as", "human:ann"]);
+    assert!(queued(s).contains(&"pb-new".to_string()), "back in the inbox after undo");
+}

@@ -300,17 +300,28 @@ fn a_decision_on_a_damaged_text_reads_the_database_again() {
 
 /// A decision whose open finds the index damaged and rebuilds it says so (a write command
 /// lists no store warnings, and the next open finds the snapshot intact and has nothing to
-/// say), and is taken.
+/// say), and is taken: one by path reads the index to find its node. One by id reads its rows
+/// alone and is taken without a word; the next open finds the index damaged and says so.
 #[test]
 fn a_decision_on_a_damaged_index_says_it_was_rebuilt() {
     let Some((_pg, mut c, url)) = seed::brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
+    let rebuilt = |err: &str| err.contains("warning: database-snapshot:") && err.contains("rebuilt from the database");
     opened_with_a_damaged_index(s, &url);
-    let o = folio_db(s, &["review", &url, "approve", "svc-pg", "--as", "human:ann"], &[("FOLIO_NO_CACHE", "1")]);
+    let by_path = ["review", &url, "approve", "entities/service/svc-pg.md", "--as", "human:ann"];
+    let o = folio_db(s, &by_path, &[("FOLIO_NO_CACHE", "1")]);
     let said = crate::support::pg::said(&o);
-    assert!(o.status.success(), "{said}");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("warning: database-snapshot:") && err.contains("rebuilt from the database"), "{said}");
+    assert!(o.status.success() && rebuilt(&String::from_utf8_lossy(&o.stderr)), "{said}");
     assert_eq!(seed::row(&mut c, "svc-pg")["provenance"]["approved"]["by"], "human:ann");
+
+    opened_with_a_damaged_index(s, &url);
+    let o = folio_db(s, &["review", &url, "approve", "pb-deploy", "--as", "human:ann"], &[("FOLIO_NO_CACHE", "1")]);
+    let said = crate::support::pg::said(&o);
+    assert!(o.status.success() && !rebuilt(&String::from_utf8_lossy(&o.stderr)), "{said}");
+    assert_eq!(seed::row(&mut c, "pb-deploy")["provenance"]["approved"]["by"], "human:ann");
+    let stats = json_env(s, &["stats", &url, "--json"], &[("FOLIO_NO_CACHE", "1")]);
+    assert!(warnings(&stats).contains("rebuilt from the database"), "{stats:#}");
+    let list = folio_ok(s, &["review", &url, "list"]);
+    assert!(!list.contains("svc-pg ") && !list.contains("pb-deploy"), "both out of the inbox:\n{list}");
 }

@@ -35,6 +35,7 @@ mod staging;
 pub mod timestamp;
 pub mod storage;
 pub mod translate;
+mod writing;
 mod yaml;
 
 pub use format::KIND;

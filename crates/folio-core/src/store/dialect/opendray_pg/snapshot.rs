@@ -1255,6 +1255,9 @@ pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
             return files.get(rel).cloned().ok_or_else(missing);
         }
     }
+    if let Some(written) = super::writing::text(root, rel) {
+        return written.ok_or_else(missing);
+    }
     if SINGLE_READS.fetch_add(1, Ordering::Relaxed) >= 256 {
         return files_of(root).get(rel).cloned().ok_or_else(missing);
     }

@@ -243,6 +243,10 @@ impl Storage for PgStorage<'_> {
         // While the decision runs, this process's reads see its nodes as written (the review
         // ledger records the approved text); put back should it not stand.
         let shown = show_written(&store.root, &nodes);
+        let _writing = super::writing::begin(
+            &store.root,
+            nodes.iter().map(|(rel, after)| (rel.clone(), after.as_deref().map(|b| String::from_utf8_lossy(b).into_owned()))),
+        );
         let applied = file_storage::apply_rows_committing(store, written, opts, &mut commit, &befores);
         if applied.is_err() {
             snapshot::patch(&store.root, shown.into_iter().rev().collect());
