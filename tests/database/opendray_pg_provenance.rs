@@ -125,3 +125,26 @@ fn a_provenance_that_is_not_an_object_is_shown_kept_and_never_replaced() {
     assert_eq!(seed::row(&mut c, "host-a")["provenance"]["promoted_from"]["scope"], "domain");
     assert_eq!(history(&mut c, "host-a"), ["promote"]);
 }
+
+/// `provenance.folio_history` is where folio appends every write; one an agent or an import
+/// wrote as something else (a string) was replaced by a list of folio's entry, and undo did
+/// not give it back. Any decision writing the row is refused, as it is planned.
+#[test]
+fn a_history_that_is_not_a_list_is_never_replaced() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let told = r#"{"source": "compiler", "folio_history": "imported from v1"}"#;
+    c.execute("UPDATE knowledge_nodes SET provenance = $1::text::jsonb WHERE id = 'pb-deploy'", &[&told]).unwrap();
+    let before = provenance(&mut c, "pb-deploy");
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    for verb in [&["approve"][..], &["promote"], &["veto", "--reason", "wrong"], &["forget"]] {
+        let args = [&["review", &url, verb[0], "pb-deploy"][..], &verb[1..], &["--as", "human:ann"]].concat();
+        let o = folio_db(s, &args, &[]);
+        assert!(!o.status.success(), "{}", said(&o));
+        assert_eq!(String::from_utf8_lossy(&o.stderr).trim_end().lines().count(), 1, "{}", said(&o));
+        let why = "`provenance.folio_history` is a string, not a list";
+        assert!(said(&o).contains(why) && said(&o).contains("nothing was written"), "{}", said(&o));
+        assert_eq!(provenance(&mut c, "pb-deploy"), before, "{verb:?}");
+    }
+    assert!(seed::row(&mut c, "pb-deploy")["archived_at"].is_null());
+}

@@ -41,6 +41,9 @@ impl ReviewRules for PgReview {
             Verdict::Promote { .. } => "promoted_from",
         };
         let mut provenance = fields::record_mapping(&path, &f, "provenance", records)?;
+        if let Some(why) = super::translate::history_not_a_list(provenance.get(super::translate::HISTORY_KEY)) {
+            return Err(ReviewError::refused(format!("{path}: {why}; nothing was written")));
+        }
         let by = plan.reviewer.by.clone();
         match verdict {
             Verdict::Approve { .. } => {

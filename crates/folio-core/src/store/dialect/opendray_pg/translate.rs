@@ -59,7 +59,7 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
         p.entry("archived_reason")
             .or_insert_with(|| json!(format!("{} by {}: {}", event.verb, event.by, event.summary)));
         return Ok(Update {
-            provenance: with_history(p, &old.provenance, entry),
+            provenance: with_history(p, &old.provenance, entry)?,
             archived: if old.archived_at.is_some() { Archived::Keep } else { Archived::Now },
             row: true,
             ..unchanged(old)
@@ -159,7 +159,7 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
             Value::Object(p) => p,
             _ => Map::new(),
         };
-        u.provenance = with_history(p, &old.provenance, entry);
+        u.provenance = with_history(p, &old.provenance, entry)?;
     }
     Ok(u)
 }
@@ -243,14 +243,31 @@ fn object(v: &Value) -> Map<String, Value> {
 
 /// The history is the row's, whatever the text says (an undo's before-image lacks the
 /// entry of the write it reverts), plus this write's entry.
-fn with_history(mut p: Map<String, Value>, old: &Value, entry: Value) -> Value {
+fn with_history(mut p: Map<String, Value>, old: &Value, entry: Value) -> Result<Value, String> {
+    if let Some(why) = history_not_a_list(old.get(HISTORY_KEY)) {
+        return Err(why);
+    }
     let mut history = match old.get(HISTORY_KEY) {
         Some(Value::Array(h)) => h.clone(),
         _ => Vec::new(),
     };
     history.push(entry);
     p.insert(HISTORY_KEY.into(), Value::Array(history));
-    Value::Object(p)
+    Ok(Value::Object(p))
+}
+
+/// Why a write cannot append to `history` (a provenance's `folio_history`): someone else wrote
+/// it as something other than a list (`"imported from v1"`), which appending would replace and
+/// no undo give back. None when it is a list, `null` or absent.
+pub fn history_not_a_list(history: Option<&Value>) -> Option<String> {
+    match history {
+        None | Some(Value::Null | Value::Array(_)) => None,
+        Some(other) => Some(format!(
+            "the node's `provenance.{HISTORY_KEY}` is {}, not a list, and folio appends every write to it: that \
+             would replace what is there",
+            frontmatter::json_kind(other)
+        )),
+    }
 }
 
 /// A provenance written as a patch of its top-level keys (`provenance_patch`).
@@ -521,6 +538,24 @@ mod tests {
             let n = Node { confidence: Some(c), ..node() };
             assert!(!update(&n, Some(&n.render()), &event(), "T").unwrap().row, "confidence {c:?}");
         }
+    }
+
+    /// A `folio_history` someone else wrote as other than a list is never replaced by the
+    /// entry a write appends; `null` takes a list.
+    #[test]
+    fn a_history_that_is_not_a_list_is_refused() {
+        for (history, refused) in [(json!("imported from v1"), true), (json!({"a": 1}), true), (json!(null), false)] {
+            let n = Node { provenance: json!({"source": "x", HISTORY_KEY: history}), ..node() };
+            let edited = n.render().replace("maturity: candidate", "maturity: fact");
+            let write = update(&n, Some(&edited), &event(), "T");
+            let archive = update(&n, None, &event(), "T");
+            assert_eq!((write.is_err(), archive.is_err()), (refused, refused), "{history}");
+            if let Err(why) = write {
+                assert!(why.contains("`provenance.folio_history` is a") && why.contains("not a list"), "{why}");
+            }
+        }
+        let n = Node { provenance: json!({HISTORY_KEY: "imported"}), ..node() };
+        assert!(!update(&n, Some(&n.render()), &event(), "T").unwrap().row, "a write that leaves the row is no write");
     }
 
     #[test]
