@@ -148,3 +148,35 @@ fn a_history_that_is_not_a_list_is_never_replaced() {
     }
     assert!(seed::row(&mut c, "pb-deploy")["archived_at"].is_null());
 }
+
+/// folio keeps a node's aliases in `provenance.aliases` as a list; one an agent wrote as
+/// something else (a string, `[]`, `null`) was dropped by any write of the row, and not given
+/// back by undo. It is kept through a decision and its undo, and a merge that would give the
+/// node aliases over it is refused.
+#[test]
+fn aliases_that_are_not_a_list_are_kept() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    for (id, p) in [
+        ("pb-deploy", r#"{"source": "compiler", "aliases": "deploy-db"}"#),
+        ("tool-x", r#"{"aliases": []}"#),
+        ("svc-pg", r#"{"source": "distiller", "aliases": "pg-dev"}"#),
+    ] {
+        c.execute("UPDATE knowledge_nodes SET provenance = $2::text::jsonb WHERE id = $1", &[&id, &p]).unwrap();
+    }
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    for id in ["pb-deploy", "tool-x"] {
+        let before = seed::row(&mut c, id)["provenance"]["aliases"].clone();
+        folio_ok(s, &["review", &url, "approve", id, "--as", "human:ann"]);
+        let after = seed::row(&mut c, id)["provenance"].clone();
+        assert!(after["approved"].is_object() && after["aliases"] == before, "{id}: {after}");
+        folio_ok(s, &["undo", &url, "--as", "human:ann"]);
+        assert_eq!(seed::row(&mut c, id)["provenance"]["aliases"], before, "{id}");
+    }
+    let before = provenance(&mut c, "svc-pg");
+    let o = folio_db(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"], &[]);
+    assert!(!o.status.success(), "{}", said(&o));
+    assert!(said(&o).contains("`provenance.aliases` is a string, not a list"), "{}", said(&o));
+    assert_eq!(provenance(&mut c, "svc-pg"), before);
+    assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_null(), "nothing merged");
+}

@@ -352,7 +352,11 @@ impl Node {
         let provenance = match &self.provenance {
             Value::Object(p) => {
                 let mut p = p.clone();
-                if let Some(a @ Value::Array(_)) = p.remove("aliases") {
+                // A list of aliases is the node's own field; any other `aliases` stays where the
+                // row holds it, inside the provenance.
+                if p.get("aliases").is_some_and(Value::is_array)
+                    && let Some(a) = p.remove("aliases")
+                {
                     m.insert("aliases".into(), a);
                 }
                 Value::Object(p)

@@ -25,8 +25,8 @@ use crate::store::dialect::MemoryFiles;
 /// The versions say whether a row changed, not whether folio renders it differently: bump
 /// the digit when `rows::Node::render` changes what it writes, so every node is read again
 /// (and when the layout changes: 4 keeps more generations, `SINCE_KEPT`; 5 shows a provenance
-/// that is not an object as it is).
-const MAGIC: &[u8; 8] = b"FOLIOSN5";
+/// that is not an object as it is; 6 an `aliases` that is not a list inside it).
+const MAGIC: &[u8; 8] = b"FOLIOSN6";
 /// The texts file's first bytes, then its epoch (which index it belongs to).
 const TEXTS_MAGIC: &[u8; 8] = b"FOLIOTX1";
 const TEXTS_HEAD: u64 = 16;

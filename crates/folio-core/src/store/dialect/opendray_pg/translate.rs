@@ -88,16 +88,13 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
             return Err(format!("`{key}` is counted by opendray; folio does not write it"));
         }
     }
-    let aliases = match f.get("aliases") {
-        Some(Value::Array(a)) if !a.is_empty() => Some(a),
-        _ => None,
-    };
+    let aliases = f.get("aliases").filter(|a| a.is_array());
     let provenance = match f.get("provenance") {
         // A provenance that is not an object, shown as the row holds it, stays as it is (a
         // write that changes the row's columns is refused below).
         Some(p) if !old.provenance.is_object() && *p == old.provenance && aliases.is_none() => p.clone(),
-        None | Some(Value::Null) => Value::Object(with_aliases(Map::new(), aliases)),
-        Some(Value::Object(p)) => Value::Object(with_aliases(p.clone(), aliases)),
+        None | Some(Value::Null) => Value::Object(with_aliases(Map::new(), aliases)?),
+        Some(Value::Object(p)) => Value::Object(with_aliases(p.clone(), aliases)?),
         Some(_) => return Err("`provenance` must be a mapping".into()),
     };
     let edges = relations(f.get("relations"))?;
@@ -164,13 +161,22 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
     Ok(u)
 }
 
-/// `p` with the node's aliases (the schema has no column for them), or without any.
-fn with_aliases(mut p: Map<String, Value>, aliases: Option<&Vec<Value>>) -> Map<String, Value> {
-    match aliases {
-        Some(a) => p.insert("aliases".into(), Value::Array(a.clone())),
-        None => p.remove("aliases"),
-    };
-    p
+/// `p` with the node's aliases, a list the schema has no column for, kept in the provenance and
+/// shown as a field of their own (`rows::Node::fields`); without that field, `p` as it is —
+/// an `aliases` that is not a list is shown inside the provenance, as the row holds it, and a
+/// write dropped it. A list that would replace such a value (a merge giving the node aliases)
+/// is refused.
+fn with_aliases(mut p: Map<String, Value>, aliases: Option<&Value>) -> Result<Map<String, Value>, String> {
+    let Some(aliases) = aliases else { return Ok(p) };
+    if let Some(held) = p.get("aliases").filter(|v| !v.is_array()) {
+        return Err(format!(
+            "the node's `provenance.aliases` is {}, not a list, and folio keeps the node's aliases there as one: \
+             that would replace what is there",
+            frontmatter::json_kind(held)
+        ));
+    }
+    p.insert("aliases".into(), aliases.clone());
+    Ok(p)
 }
 
 /// Whether a write, which records itself in the provenance, would replace what the agent wrote
@@ -556,6 +562,28 @@ mod tests {
         }
         let n = Node { provenance: json!({HISTORY_KEY: "imported"}), ..node() };
         assert!(!update(&n, Some(&n.render()), &event(), "T").unwrap().row, "a write that leaves the row is no write");
+    }
+
+    /// `provenance.aliases` as the row holds it: a list is the node's `aliases:` field, anything
+    /// else stays inside the provenance. A write dropped anything but a non-empty list (even a
+    /// write leaving the text as it was, such as a merge moving an edge, wrote the row).
+    #[test]
+    fn aliases_that_are_not_a_list_are_kept() {
+        for held in [json!("pg"), json!([]), json!(["x"]), json!(null), json!({"k": 1}), json!(3)] {
+            let n = Node { provenance: json!({"source": "s", "aliases": held}), ..node() };
+            let text = n.render();
+            assert!(!update(&n, Some(&text), &event(), "T").unwrap().row, "{held}: unchanged\n{text}");
+            let edited = text.replace("maturity: candidate", "maturity: fact");
+            let u = update(&n, Some(&edited), &event(), "T").unwrap();
+            assert_eq!(u.provenance.get("aliases"), Some(&held), "{held}: kept by a write");
+        }
+        let n = Node { provenance: json!({"aliases": "pg"}), ..node() };
+        let merged = n.render().replace("title: A\n", "title: A\naliases:\n- B\n");
+        let why = update(&n, Some(&merged), &event(), "T").unwrap_err();
+        assert!(why.contains("`provenance.aliases` is a string, not a list"), "{why}");
+        let n = Node { provenance: json!({"aliases": ["x"]}), ..node() };
+        let dropped = n.render().replace("aliases:\n- x\n", "");
+        assert_eq!(update(&n, Some(&dropped), &event(), "T").unwrap().provenance.get("aliases"), None, "removed");
     }
 
     #[test]
