@@ -174,9 +174,14 @@ fn aliases_that_are_not_a_list_are_kept() {
         assert_eq!(seed::row(&mut c, id)["provenance"]["aliases"], before, "{id}");
     }
     let before = provenance(&mut c, "svc-pg");
-    let o = folio_db(s, &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"], &[]);
-    assert!(!o.status.success(), "{}", said(&o));
-    assert!(said(&o).contains("`provenance.aliases` is a string, not a list"), "{}", said(&o));
+    // Refused as it is planned (a dry run shows the plan the TUI's confirm dialog shows).
+    for dry in [&["--dry-run"][..], &[]] {
+        let args = [&["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"][..], dry].concat();
+        let o = folio_db(s, &args, &[]);
+        assert!(!o.status.success(), "{}", said(&o));
+        assert_eq!(String::from_utf8_lossy(&o.stderr).trim_end().lines().count(), 1, "{}", said(&o));
+        assert!(said(&o).contains("`provenance.aliases` is a string, not a list"), "{}", said(&o));
+    }
     assert_eq!(provenance(&mut c, "svc-pg"), before);
     assert!(seed::row(&mut c, "svc-pg-dup")["archived_at"].is_null(), "nothing merged");
 }

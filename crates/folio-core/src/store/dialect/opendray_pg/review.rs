@@ -108,13 +108,22 @@ impl ReviewRules for PgReview {
 
     /// opendray merges entities only, and only of one type (its merge key is the normalised
     /// title within an entity type): anything else is refused before a plan is made.
-    fn merge_entries(&self, store: &Store, from: EntityIdx, into: EntityIdx, _plan: &mut Plan) -> Option<Result<(), ReviewError>> {
+    fn merge_entries(&self, store: &Store, from: EntityIdx, into: EntityIdx, plan: &mut Plan) -> Option<Result<(), ReviewError>> {
         let (a, b) = (store.entity(from), store.entity(into));
         let kind = |e: &Entity| e.kind.as_deref().unwrap_or("").to_string();
         let (ka, kb) = (kind(a), kind(b));
         let entity = |k: &str| k == "entity" || k.starts_with("entity/");
         if entity(&ka) && ka == kb {
-            return None;
+            // INTO gains FROM's aliases and title as aliases (`merge::fold_fields`): refused here,
+            // before the confirm dialog, where that list would replace what INTO holds.
+            let gains_aliases = !a.aliases.is_empty() || (!a.title.is_empty() && a.title != b.title);
+            let path = b.path.clone();
+            let held = match fields::read(&mut plan.draft, store, &path) {
+                Ok(f) => f.get("provenance").and_then(|p| p.get("aliases")).cloned(),
+                Err(e) => return Some(Err(e)),
+            };
+            let why = super::translate::aliases_not_a_list(held.as_ref()).filter(|_| gains_aliases);
+            return why.map(|why| Err(ReviewError::refused(format!("{path}: {why}; nothing was written"))));
         }
         Some(Err(ReviewError::refused(format!(
             "{} → {}: opendray merges entities of one type only; `{}` is {} and `{}` is {}",

@@ -168,15 +168,23 @@ pub fn update(old: &Node, new: Option<&str>, event: &AuditEvent, at: &str) -> Re
 /// is refused.
 fn with_aliases(mut p: Map<String, Value>, aliases: Option<&Value>) -> Result<Map<String, Value>, String> {
     let Some(aliases) = aliases else { return Ok(p) };
-    if let Some(held) = p.get("aliases").filter(|v| !v.is_array()) {
-        return Err(format!(
-            "the node's `provenance.aliases` is {}, not a list, and folio keeps the node's aliases there as one: \
-             that would replace what is there",
-            frontmatter::json_kind(held)
-        ));
+    if let Some(why) = aliases_not_a_list(p.get("aliases")) {
+        return Err(why);
     }
     p.insert("aliases".into(), aliases.clone());
     Ok(p)
+}
+
+/// Why aliases cannot be given to a node whose `provenance.aliases` is `held`: someone wrote it
+/// as other than a list, which the node's list of aliases would replace. None when it is a list
+/// or absent.
+pub fn aliases_not_a_list(held: Option<&Value>) -> Option<String> {
+    let held = held.filter(|v| !v.is_array())?;
+    Some(format!(
+        "the node's `provenance.aliases` is {}, not a list, and folio keeps the node's aliases there as one: that \
+         would replace what is there",
+        frontmatter::json_kind(held)
+    ))
 }
 
 /// Whether a write, which records itself in the provenance, would replace what the agent wrote
