@@ -3,7 +3,6 @@
 //! `Job` vocabulary and the runner. In inline mode (tests, screenshots) they run in the caller
 //! and nothing touches the system clipboard, so flows are deterministic.
 use std::path::PathBuf;
-use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 
 use folio_core::store::Store;
@@ -16,6 +15,7 @@ use folio_core::store::read::detect;
 use folio_core::store::read::load::LoadProgress;
 
 use super::event::Event;
+use super::outbox::Outbox;
 use super::platform::clipboard;
 use super::reader::jobs::EmbedSource;
 use super::{graph, history, lint, reader, recall, review, settings, store};
@@ -125,7 +125,7 @@ impl Source {
 }
 
 pub struct Runner {
-    tx: Sender<Event>,
+    tx: Outbox,
     source: Source,
     inline: bool,
     /// The store's watcher, once the thread setting it up has made it.
@@ -137,7 +137,7 @@ pub struct Runner {
 }
 
 impl Runner {
-    pub fn new(tx: Sender<Event>, source: Source, inline: bool) -> Runner {
+    pub fn new(tx: Outbox, source: Source, inline: bool) -> Runner {
         Runner { tx, source, inline, watcher: Arc::default(), copied: Vec::new(), external_edit: None }
     }
 

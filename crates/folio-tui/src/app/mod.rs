@@ -10,7 +10,7 @@
 //! `crate::tui`.
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 pub mod action;
@@ -22,6 +22,7 @@ pub mod jobs;
 pub mod layout;
 pub mod lint;
 pub mod model;
+pub mod outbox;
 pub mod paged_list;
 pub mod platform;
 pub mod reader;
@@ -35,6 +36,7 @@ pub mod update;
 use event::Event;
 use jobs::{Runner, Source};
 use model::Model;
+use outbox::{Bell, Outbox};
 use settings::config::Settings;
 
 use crate::markdown::highlight::Highlighter;
@@ -43,8 +45,10 @@ use crate::markdown::highlight::Highlighter;
 pub struct App {
     pub model: Model,
     pub runner: Runner,
-    tx: Sender<Event>,
+    tx: Outbox,
     rx: Receiver<Event>,
+    /// Rung by every event sent, so the terminal loop wakes for it (none in inline mode).
+    bell: Option<Arc<Bell>>,
     /// Something changed since the last frame.
     pub dirty: bool,
     /// A `RecallUpdated` is queued and not yet handled.
@@ -55,6 +59,8 @@ impl App {
     /// `inline`: run jobs in the caller and highlight synchronously (tests, screenshots).
     pub fn new(source: Source, settings: Settings, inline: bool) -> App {
         let (tx, rx) = channel();
+        let bell = if inline { None } else { Bell::new().ok().map(Arc::new) };
+        let tx = Outbox::new(tx, bell.clone());
         let highlighter = if inline {
             Highlighter::synchronous()
         } else {
@@ -104,15 +110,20 @@ impl App {
             }
         }
         let runner = Runner::new(tx.clone(), source, inline);
-        let mut app = App { model, runner, tx, rx, dirty: true, recall_pending };
+        let mut app = App { model, runner, tx, rx, bell, dirty: true, recall_pending };
         let jobs = update::init(&mut app.model);
         app.runner.run(jobs);
         app
     }
 
     /// A sender for events from other threads (input, signals).
-    pub fn sender(&self) -> Sender<Event> {
+    pub fn sender(&self) -> Outbox {
         self.tx.clone()
+    }
+
+    /// The bell every sent event rings, for the terminal loop to wait on beside its input.
+    pub fn bell(&self) -> Option<Arc<Bell>> {
+        self.bell.clone()
     }
 
     /// Handle one event; returns `true` when the terminal must suspend.
@@ -133,10 +144,10 @@ impl App {
         self.runner.run(jobs)
     }
 
-    /// How long the terminal loop may wait for input before it handles worker events. Recall
-    /// results arrive as events that the input poll cannot wake for, so while recall is
-    /// matching the loop looks every `BUSY_POLL`: a result is drawn within about a millisecond
-    /// of being ready, not after the idle poll.
+    /// How long the terminal loop may wait for input before it handles worker events. Every
+    /// answer rings the loop awake (`outbox`), but recall takes in its results (and matches
+    /// items that arrived since) only when ticked, so while it is matching the loop looks every
+    /// `BUSY_POLL`: a result is drawn within about a millisecond of being ready.
     pub fn poll_timeout(&self, idle: Duration) -> Duration {
         const BUSY_POLL: Duration = Duration::from_millis(1);
         let matching = self.model.recall.as_ref().is_some_and(|e| e.running())

@@ -20,10 +20,12 @@ use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, d
 use crate::app::App;
 use crate::app::event::Event;
 use crate::app::jobs::Source;
+use crate::app::outbox::Bell;
 use crate::app::settings::config::{self, ColorChoice};
 use frame_log::{FrameLog, Stamp};
 
-/// How long the loop waits for input before looking at worker events again.
+/// The longest the loop waits for input: a worker's answer rings it awake sooner (`outbox`), and
+/// this bounds how late it sees a signal, a hang-up or a loading progress.
 const POLL: Duration = Duration::from_millis(30);
 /// The longest the loop handles worker events before drawing again.
 const WORKER_BUDGET: Duration = Duration::from_millis(16);
@@ -105,17 +107,33 @@ fn stopped(stop: &AtomicUsize) -> Option<End> {
     }
 }
 
-/// Wait up to `timeout` for input (or a hang-up, or a signal) on stdin when it is a terminal.
-fn wait_for_input(timeout: Duration) {
+/// Wait up to `timeout` for input (or a hang-up, or a signal) on stdin when it is a terminal, or
+/// for the bell a worker rings with each answer (answered here, so the next ring wakes again).
+fn wait_for_input(timeout: Duration, bell: Option<&Bell>) {
     // SAFETY: isatty on the process's own stdin.
-    if unsafe { libc::isatty(0) } != 1 {
-        std::thread::sleep(timeout.min(POLL));
+    let tty = unsafe { libc::isatty(0) } == 1;
+    let Some(bell) = bell else {
+        if !tty {
+            std::thread::sleep(timeout.min(POLL));
+            return;
+        }
+        let mut pfd = libc::pollfd { fd: 0, events: libc::POLLIN, revents: 0 };
+        let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd; EINTR (a signal) just ends the wait early.
+        unsafe { libc::poll(&mut pfd, 1, ms) };
         return;
+    };
+    // poll ignores an entry whose descriptor is negative: stdin when it is not a terminal.
+    let mut fds = [
+        libc::pollfd { fd: if tty { 0 } else { -1 }, events: libc::POLLIN, revents: 0 },
+        libc::pollfd { fd: bell.fd(), events: libc::POLLIN, revents: 0 },
+    ];
+    let ms = if tty { timeout } else { timeout.min(POLL) }.as_millis().min(i32::MAX as u128) as i32;
+    // SAFETY: two valid pollfds in one array; EINTR (a signal) just ends the wait early.
+    let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+    if n > 0 && fds[1].revents & libc::POLLIN != 0 {
+        bell.answer();
     }
-    let mut pfd = libc::pollfd { fd: 0, events: libc::POLLIN, revents: 0 };
-    let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
-    // SAFETY: one valid pollfd; EINTR (a signal) just ends the wait early.
-    unsafe { libc::poll(&mut pfd, 1, ms) };
 }
 
 /// Whether stdin and stdout were terminals when the UI started.
@@ -176,6 +194,7 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicUsize)
     set_mouse(mouse_on);
     let mut last_draw = Instant::now();
     let mut backlog = false;
+    let bell = app.bell();
     loop {
         let loading = app.model.store.is_none() && app.model.load_error.is_none() && app.model.store_choice.is_none();
         let progress = loading && last_draw.elapsed() >= PROGRESS_REDRAW;
@@ -223,7 +242,7 @@ fn event_loop(terminal: &mut DefaultTerminal, app: &mut App, stop: &AtomicUsize)
                 Ok(true) => {}
                 Ok(false) if timeout.is_zero() => break,
                 Ok(false) => {
-                    wait_for_input(timeout);
+                    wait_for_input(timeout, bell.as_deref());
                     timeout = Duration::ZERO;
                     continue;
                 }

@@ -3,11 +3,11 @@
 //! changeset travels with the confirm dialog, so what is confirmed is what was shown, checked
 //! against the digest of the file as it was then), and writing it through the changeset path.
 use std::sync::Arc;
-use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 use super::HistoryData;
 use crate::app::event::{Event, Written};
+use crate::app::outbox::Outbox;
 use folio_core::store::Store;
 use folio_core::store::history::{self, restore};
 use folio_core::store::model::entity::EntityIdx;
@@ -18,7 +18,7 @@ const REPORT_EVERY: Duration = Duration::from_millis(50);
 
 /// Read the entity's history for the read numbered `asked`, sending `HistoryFound` as versions
 /// are found, then `HistoryRead`.
-pub fn read(store: &Store, idx: EntityIdx, asked: u64, tx: &Sender<Event>) {
+pub fn read(store: &Store, idx: EntityIdx, asked: u64, tx: &Outbox) {
     let path = store.entity(idx).path.clone();
     let mut report = |history: history::History| {
         let data = Arc::new(HistoryData { history, blame: Vec::new() });

@@ -2,10 +2,10 @@
 //! files checked afterwards), re-reading changed files into a copy, and writing the cache.
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc::Sender;
 
 use crate::app::event::{Event, LoadedStore};
 use crate::app::jobs::Source;
+use crate::app::outbox::Outbox;
 use folio_core::store::Reads;
 use folio_core::store::Store;
 use folio_core::store::keep::cache::{self, Cache, Miss};
@@ -15,7 +15,7 @@ use folio_core::store::read::load::LoadProgress;
 /// Load the store, from the persistent cache when allowed and usable: then the cached store
 /// is posted at once and its files, if it has any, are checked afterwards (a stat walk), the
 /// paths that changed posted as `CacheChecked` to be re-read like any change the watcher reports.
-pub fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx: &Sender<Event>) {
+pub fn load_and_check(source: &Source, progress: &LoadProgress, use_cache: bool, tx: &Outbox) {
     let cache = if use_cache && !source.no_cache { Cache::from_env() } else { None };
     let (store, warning, earlier) = match load(source, progress, cache.as_ref()) {
         Ok(loaded) => loaded,
