@@ -144,8 +144,10 @@ fn a_decision_waiting_on_an_agents_lock_says_so_and_keys_still_work() {
     ];
     let before: Vec<serde_json::Value> =
         ["svc-pg", "svc-pg-dup", "pb-deploy"].iter().map(|id| seed::row(&mut c, id)).collect();
-    // Wide enough for the refusal, which names the socket path and the limit.
-    let mut p = Pty::spawn(Path::new(env!("CARGO_BIN_EXE_folio")), &[OsStr::new(&url)], &env, (260, 40), 1 << 20);
+    // Wide enough for the refusal, which names the socket path (under TMPDIR, of any length)
+    // and the limit.
+    let width = u16::try_from(240 + url.len()).unwrap_or(u16::MAX);
+    let mut p = Pty::spawn(Path::new(env!("CARGO_BIN_EXE_folio")), &[OsStr::new(&url)], &env, (width, 40), 1 << 20);
     let (screen, ready) = p.wait_for("BROWSE", Duration::from_secs(30));
     assert!(ready, "the store opens:\n{screen}");
     p.key(b"R", Duration::from_millis(300));
