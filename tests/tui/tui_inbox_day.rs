@@ -386,7 +386,9 @@ fn a_single_fix_of_a_subscribed_clone_asks_twice_naming_whose_it_is() {
     let before = read_all();
     t.keys(&["y"]);
     let s = t.wait_for("y again to write it anyway");
-    assert!(s.contains("(n cancels): subscribed/alice-guidelines: a subscribed clone"), "{s}");
+    let said = support::tui::status_line(&s, 160);
+    assert!(said.contains("(n cancels): subscribed/alice-guidelines: a subscribed clone"), "{said}\n{s}");
+    assert!(said.ends_with("not yours (evolve sync overwrites it)"), "the whole message: {said}\n{s}");
     assert_eq!(read_all(), before, "one y wrote the subscribed clone");
     t.keys(&["y"]);
     t.wait_for("fixed ");

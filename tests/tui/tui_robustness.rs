@@ -78,3 +78,42 @@ fn every_size_from_tiny_to_large_draws() {
         }
     }
 }
+
+/// A message longer than the status bar leaves beside the store's name is read whole, where
+/// a refusal says why and what to do at its end (a long socket path in a database's URL cut
+/// off "FOLIO_PG_STATEMENT_TIMEOUT sets the limit"): the store's part gives way, and what
+/// does not fit the bar takes up to two rows above it (drawn last, over any dialog); beyond that its middle is cut, `…`.
+#[test]
+fn a_long_message_is_read_whole_above_the_status_bar() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("store-with-a-rather-long-folder-name");
+    write(&root, "a.md", "# A\n\nText.\n");
+    let mut app = app_on(&root, "dark", (80, 12));
+    let screen = |app: &folio::app::App| text(&render(app));
+    let last_row = |app: &folio::app::App| screen(app).lines().last().unwrap().to_string();
+    assert!(last_row(&app).contains("store-with-a-rather-long-folder-name"), "{}", last_row(&app));
+    let quiet = screen(&app);
+
+    let said = |text: &str| Some(folio::app::model::Message { text: text.into(), warn: true });
+    app.model.message = said("saved a.md");
+    let row = last_row(&app);
+    assert!(row.contains("store-with-a-rather-long-folder-name") && row.contains("saved a.md"), "{row}");
+
+    let why = "canceling statement due to lock timeout (past 30 s; FOLIO_PG_STATEMENT_TIMEOUT sets the limit)";
+    let refusal = format!("postgres://folio@%2Fsome%2Fsocket%2Fdir:5432/edge: {why}");
+    app.model.message = said(&refusal);
+    let s = screen(&app);
+    assert!(status_line(&s, 80).ends_with(&refusal), "{s}");
+    assert!(!status_line(&s, 80).contains("store-with-a-rather"), "the store's part gave way: {s}");
+    let rows: Vec<&str> = s.lines().collect();
+    assert_eq!(rows[..rows.len() - 3], quiet.lines().collect::<Vec<_>>()[..rows.len() - 3], "the rows above: {s}");
+
+    app.model.message = said(&format!("{}{why}", "x".repeat(400)));
+    let s = screen(&app);
+    let line = status_line(&s, 80);
+    assert!(line.ends_with("sets the limit)") && line.contains('…'), "{s}");
+    assert_eq!(s.lines().collect::<Vec<_>>()[..8], quiet.lines().collect::<Vec<_>>()[..8], "three rows at most: {s}");
+
+    app.model.message = None;
+    assert_eq!(screen(&app), quiet, "gone with the message");
+}

@@ -83,6 +83,32 @@ pub fn text(buf: &Buffer) -> String {
     out
 }
 
+/// The status bar as one line, a long message's rows joined back: the bar wraps a message
+/// wider than itself onto the rows above it, each continuation marked `↪ ` after the mode's
+/// width, the rows before the last filled to the screen's `width` (narrow characters only).
+pub fn status_line(screen: &str, width: usize) -> String {
+    let lines: Vec<&str> = screen.lines().collect();
+    let continued = |l: &str| l.trim_start().starts_with("↪ ") && l.starts_with(' ');
+    let mut first = lines.len().saturating_sub(1);
+    while first > 0 && continued(lines[first]) {
+        first -= 1;
+    }
+    let filled = |s: &str, w: usize| format!("{s:<w$}");
+    let mut out = String::new();
+    for (n, line) in lines[first..].iter().enumerate() {
+        let last = first + n + 1 == lines.len();
+        let text = if n == 0 {
+            line.to_string()
+        } else {
+            let indent = line.len() - line.trim_start().len();
+            line.trim_start().strip_prefix("↪ ").unwrap().to_string().chars().take(width - indent - 2).collect()
+        };
+        let room = if n == 0 { width } else { width - (line.len() - line.trim_start().len()) - 2 };
+        out.push_str(&if last { text.trim_end().to_string() } else { filled(&text, room) });
+    }
+    out
+}
+
 #[allow(unused_imports)] // each test binary uses some of them
 pub use super::{corpus, corpus_or_skip, fixture};
 

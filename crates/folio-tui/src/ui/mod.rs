@@ -44,8 +44,9 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) {
             _ => preview::render(model, p.preview, buf),
         }
     }
-    statusbar::render(model, p.status, buf);
     popup::render(model, area, buf);
     editor::render(model, main, buf);
     confirm::render(model, area, buf);
+    // Last: a long message takes rows above the bar, over whatever is drawn there.
+    statusbar::render(model, p.status, buf);
 }

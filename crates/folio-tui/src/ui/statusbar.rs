@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use crate::app::action::Action;
 use crate::app::model::{Model, Pane};
 use crate::markdown::sanitize;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// The actions hinted for each context, most useful first.
 fn hinted(model: &Model) -> &'static [Action] {
@@ -94,38 +95,36 @@ pub fn hints(model: &Model) -> Vec<(String, String)> {
 pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
     let t = &model.theme;
     buf.set_style(area, t.style("status"));
-    let mut spans = vec![Span::styled(format!(" {} ", model.mode()), t.style("status_key")), Span::raw(" ")];
-    match &model.store {
-        Some(store) => {
-            let name = store.root.file_name().map(|n| n.to_string_lossy().into_owned());
-            let root = sanitize::line(&name.unwrap_or_else(|| store.root.display().to_string()));
-            spans.push(Span::styled(
-                format!("{} · {root} · {} entities", store.kind(), store.entities.len()),
-                t.style("status"),
-            ));
-            if model.refreshing {
-                spans.push(Span::styled(" · reloading", t.style("status")));
-            }
-        }
-        None => {
-            let done = model.progress.done.load(Ordering::Relaxed);
-            let total = model.progress.total.load(Ordering::Relaxed);
-            let what = sanitize::line(&model.source_label);
-            let text = match &model.load_error {
-                Some(_) => format!("{what} · could not open"),
-                None if total > 0 => format!("{what} · loading {done}/{total}"),
-                None => format!("{what} · loading…"),
-            };
-            spans.push(Span::styled(text, t.style("status")));
-        }
-    }
-    spans.push(Span::raw("  "));
+    let mode = format!(" {} ", model.mode());
+    let mut spans = vec![Span::styled(mode.clone(), t.style("status_key")), Span::raw(" ")];
+    let place = where_the_store_is(model);
     match &model.message {
-        Some(m) => spans.push(Span::styled(
-            sanitize::line(&m.text),
-            if m.warn { t.style("status").patch(t.style("warn")) } else { t.style("status") },
-        )),
+        Some(m) => {
+            let text = sanitize::line(&m.text);
+            let style = if m.warn { t.style("status").patch(t.style("warn")) } else { t.style("status") };
+            // A message is read whole (a refusal's end says why and what to do): the store's
+            // part gives way to it, and one wider than the bar takes rows above it.
+            let room = usize::from(area.width).saturating_sub(mode.width() + 1);
+            if place.width() + 2 + text.width() <= room {
+                spans.push(Span::styled(place, t.style("status")));
+                spans.push(Span::raw("  "));
+            }
+            let rows = message_rows(&text, room, usize::from(area.y.min(MESSAGE_ROWS - 1)) + 1);
+            let top = area.y - (rows.len() as u16 - 1);
+            let indent = " ".repeat(mode.width() + 1);
+            for (n, row) in rows.into_iter().enumerate() {
+                let y = top + n as u16;
+                let row_area = Rect { y, height: 1, ..area };
+                buf.set_style(row_area, t.style("status"));
+                let mut line = if n == 0 { std::mem::take(&mut spans) } else { vec![Span::raw(indent.clone())] };
+                line.push(Span::styled(row, style));
+                buf.set_line(area.x, y, &Line::from(line), area.width);
+            }
+            return;
+        }
         None => {
+            spans.push(Span::styled(place, t.style("status")));
+            spans.push(Span::raw("  "));
             if !model.pending_keys.is_empty() {
                 let keys: String = model.pending_keys.iter().map(|k| k.display()).collect();
                 spans.push(Span::styled(format!("{keys}…"), t.style("status")));
@@ -137,4 +136,107 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
         }
     }
     buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+}
+
+/// The store's kind, name and size (or how its loading goes).
+fn where_the_store_is(model: &Model) -> String {
+    match &model.store {
+        Some(store) => {
+            let name = store.root.file_name().map(|n| n.to_string_lossy().into_owned());
+            let root = sanitize::line(&name.unwrap_or_else(|| store.root.display().to_string()));
+            let reloading = if model.refreshing { " · reloading" } else { "" };
+            format!("{} · {root} · {} entities{reloading}", store.kind(), store.entities.len())
+        }
+        None => {
+            let done = model.progress.done.load(Ordering::Relaxed);
+            let total = model.progress.total.load(Ordering::Relaxed);
+            let what = sanitize::line(&model.source_label);
+            match &model.load_error {
+                Some(_) => format!("{what} · could not open"),
+                None if total > 0 => format!("{what} · loading {done}/{total}"),
+                None => format!("{what} · loading…"),
+            }
+        }
+    }
+}
+
+/// The most rows a message takes, the status bar's included.
+const MESSAGE_ROWS: u16 = 3;
+
+/// `text` in rows of `room` columns (`wrapped_lines::rows`), at most `most` of them: one
+/// longer than that loses its middle (`middle_cut`).
+fn message_rows(text: &str, room: usize, most: usize) -> Vec<String> {
+    let most = most.max(1);
+    let mut rows = crate::ui::wrapped_lines::rows(text, room);
+    // What `most` rows hold, each after the first spending two columns on its mark; less by
+    // a column while a wide character at a row's end wastes one.
+    let mut fits = room + (most - 1) * room.saturating_sub(2);
+    while rows.len() > most && fits > 0 {
+        rows = crate::ui::wrapped_lines::rows(&middle_cut(text, fits), room);
+        fits -= 1;
+    }
+    rows.truncate(most);
+    rows
+}
+
+/// `text` within `room` columns: whole when it fits, else its first third and its end with
+/// `…` between.
+fn middle_cut(text: &str, room: usize) -> String {
+    if text.width() <= room {
+        return text.to_string();
+    }
+    let Some(room) = room.checked_sub(1) else { return String::new() };
+    let head_room = room / 3;
+    let (mut head, mut used) = (0, 0);
+    for (i, c) in text.char_indices() {
+        let w = c.width().unwrap_or(0);
+        if used + w > head_room {
+            break;
+        }
+        used += w;
+        head = i + c.len_utf8();
+    }
+    let mut tail = text.len();
+    for (i, c) in text.char_indices().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > room || i < head {
+            break;
+        }
+        used += w;
+        tail = i;
+    }
+    format!("{}…{}", &text[..head], &text[tail..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{message_rows, middle_cut};
+    use unicode_width::UnicodeWidthStr;
+
+    #[test]
+    fn a_cut_keeps_both_ends_within_the_room() {
+        assert_eq!(middle_cut("short", 10), "short");
+        assert_eq!(middle_cut("abcdefghij", 7), "ab…ghij");
+        assert_eq!(middle_cut("abcdefghij", 1), "…");
+        assert_eq!(middle_cut("abcdefghij", 0), "");
+        for room in 0..30 {
+            let cut = middle_cut("東京 and Zoë Ålander — 🚀 launched", room);
+            assert!(cut.width() <= room, "{room}: {cut}");
+        }
+        assert_eq!(middle_cut("東京東京東京東京", 7), "東…東京", "a wide character is never split");
+    }
+
+    #[test]
+    fn a_message_takes_at_most_its_rows_and_keeps_its_ends() {
+        let text = format!("start {} end", "word ".repeat(100));
+        for (room, most) in [(40, 3), (40, 1), (10, 2), (5, 3)] {
+            let rows = message_rows(&text, room, most);
+            assert!(rows.len() <= most, "{room} {most}: {rows:?}");
+            assert!(rows.iter().all(|r| r.width() <= room.max(4)), "{room} {most}: {rows:?}");
+            assert!(rows[0].starts_with("st") && rows.last().unwrap().ends_with("end"), "{rows:?}");
+        }
+        assert_eq!(message_rows("short", 40, 3), ["short"]);
+        assert_eq!(message_rows("abcdefgh", 4, 2), ["a…ef", "↪ gh"]);
+        assert_eq!(message_rows("abcdef", 4, 2), ["abcd", "↪ ef"]);
+    }
 }
