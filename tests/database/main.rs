@@ -8,6 +8,7 @@ mod opendray_pg;
 mod opendray_pg_commit;
 mod opendray_pg_connection;
 mod opendray_pg_direct;
+mod opendray_pg_ids;
 mod opendray_pg_lean_list;
 mod opendray_pg_library;
 mod opendray_pg_part;

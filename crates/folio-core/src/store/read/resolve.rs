@@ -46,6 +46,8 @@ pub struct Resolver<'a> {
     by_path: StrTable,
     /// Every lower-cased name → the entity claiming it (`name_table`).
     by_name: StrTable,
+    /// Every id as written → its first entity, for `LinkRules::edges_by_id` only.
+    by_id: StrTable,
     files: FastSet<&'a str>,
     /// The other files by lower-cased file name and by stem (`file_names`).
     file_names: FastMap<String, &'a str>,
@@ -77,6 +79,7 @@ impl<'a> Resolver<'a> {
             || rayon::join(|| path_table(entities), || folders(entities, &files)),
             || if names { name_table(entities, rules) } else { StrTable::default() },
         );
+        let by_id = if names && rules.edges_by_id { id_table(entities) } else { StrTable::default() };
         let file_names =
             if names && rules.files_by_name { file_names(files.iter().copied()) } else { FastMap::default() };
         let entity_paths =
@@ -87,6 +90,7 @@ impl<'a> Resolver<'a> {
             by_file_name: OnceLock::new(),
             by_path,
             by_name,
+            by_id,
             files,
             file_names,
             dirs,
@@ -302,6 +306,16 @@ fn name_table<E: Borrow<Entity>>(entities: &[E], rules: LinkRules) -> StrTable {
     table
 }
 
+/// Ids as written → the first entity bearing each.
+fn id_table<E: Borrow<Entity>>(entities: &[E]) -> StrTable {
+    let bytes = entities.iter().map(|e| e.borrow().id.len()).sum();
+    let mut table = StrTable::with_capacity_and_bytes(entities.len(), bytes);
+    for (i, e) in entities.iter().enumerate() {
+        table.insert_first(&e.borrow().id, i as EntityIdx);
+    }
+    table
+}
+
 impl Lookup for Resolver<'_> {
     fn entity_at(&self, path: &str) -> Option<EntityIdx> {
         self.by_path.get(path)
@@ -317,6 +331,9 @@ impl Lookup for Resolver<'_> {
     }
     fn named(&self, key: &str) -> Option<EntityIdx> {
         self.by_name.get(key)
+    }
+    fn by_id(&self, id: &str) -> Option<EntityIdx> {
+        self.by_id.get(id)
     }
     fn file_named(&self, key: &str) -> Option<String> {
         self.file_names.get(key).map(|p| p.to_string())

@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, edges_from_view, parse_markdown_view_given};
-use crate::store::model::entity::Entity;
+use crate::store::model::entity::{Edge, Entity};
 use crate::store::read::frontmatter::Fields;
 use crate::store::read::frontmatter::view::{Val, View};
 
@@ -54,7 +54,7 @@ impl Dialect for Opendray {
     }
 
     fn parse(&self, file: &SourceFile) -> Vec<Entity> {
-        vec![node(file, None).0]
+        vec![node(file, None, Keys::Trimmed).0]
     }
 
     fn warnings(&self) -> Vec<StoreWarning> {
@@ -66,17 +66,22 @@ impl Dialect for Opendray {
     }
 }
 
+/// How a node's own id and its edges' ends are read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Keys {
+    /// Trimmed, as any frontmatter value is: an export's file, which a person may edit.
+    Trimmed,
+    /// Exactly as written: the live brain's tables take any text as a key (`' x '` and `x`
+    /// are two nodes, `''` is one), and its renderings quote such a key.
+    Exact,
+}
+
 impl Opendray {
     /// One node file as an entity, with its frontmatter fields (for a reader that looks at
-    /// more of them without parsing the YAML again).
-    pub fn parse_node(&self, file: &SourceFile) -> (Entity, Fields) {
-        self.parse_node_given(file, None)
-    }
-
-    /// `parse_node` with the frontmatter's fields already known (`parse_markdown_view_given`):
-    /// a database's node rendered from its row is not parsed back.
-    pub fn parse_node_given(&self, file: &SourceFile, given: Option<Fields>) -> (Entity, Fields) {
-        let (e, fields) = node(file, given.map(View::from_fields));
+    /// more of them without parsing the YAML again), already known when `given`
+    /// (`parse_markdown_view_given`): a database's node rendered from its row is not parsed back.
+    pub fn parse_node_given(&self, file: &SourceFile, given: Option<Fields>, keys: Keys) -> (Entity, Fields) {
+        let (e, fields) = node(file, given.map(View::from_fields), keys);
         (e, fields.into_fields())
     }
 }
@@ -84,13 +89,20 @@ impl Opendray {
 /// One node file as an entity, with its fields as a view of the file's text: loading reads
 /// them without building a JSON map of every node (`View::into_fields` and the checks over it
 /// would copy every key and value of every node: docs/benchmarks.md, "opendray figures").
-fn node<'a>(file: &SourceFile<'a>, given: Option<View<'a>>) -> (Entity, View<'a>) {
+fn node<'a>(file: &SourceFile<'a>, given: Option<View<'a>>, keys: Keys) -> (Entity, View<'a>) {
     let p = parse_markdown_view_given(file, Grammar::Yaml, given);
     let mut e = p.entity;
     let f = &p.fields;
-    e.id = f.str("id").unwrap_or_else(|| fallback_id(file.rel));
+    let id = match keys {
+        Keys::Trimmed => f.str("id"),
+        Keys::Exact => f.get("id").and_then(Val::as_str).map(str::to_string),
+    };
+    e.id = id.unwrap_or_else(|| fallback_id(file.rel));
     let body = file.text.get(e.body_start as usize..).unwrap_or("");
     map_node(&mut e, f, body);
+    if keys == Keys::Exact {
+        e.edges = exact_edges(f);
+    }
     if p.has_frontmatter {
         e.problems.extend(checks::check_node(f, &e.id, &e.edges, file.text, p.fm_first_line));
     }
@@ -131,6 +143,31 @@ fn map_node(e: &mut Entity, f: &View, body: &str) {
     e.created = f.str("created_at").map(Into::into);
     e.updated = f.str("updated_at").map(Into::into);
     e.edges = edges_from_view(f, EDGE_TYPES);
+}
+
+/// The edges of `relations` with their ends exactly as written, each a row of
+/// `knowledge_edges` (whose `dst_id` takes any text). A node written with edge keys at its top
+/// level (a person's shape, never a rendering's) is read as an export's.
+fn exact_edges(f: &View) -> Vec<Edge> {
+    if EDGE_TYPES.iter().any(|k| f.get(k).is_some()) {
+        return edges_from_view(f, EDGE_TYPES);
+    }
+    let Some(Val::Map(relations)) = f.get("relations") else { return Vec::new() };
+    let mut edges = Vec::new();
+    for (kind, targets) in relations.iter() {
+        let mut push = |target: &Val| match target {
+            Val::Str(t) => edges.push(Edge { kind: kind.to_string(), target: t.to_string(), resolved: None }),
+            Val::Num(_) | Val::Bool(_) => {
+                edges.push(Edge { kind: kind.to_string(), target: target.scalar_text(), resolved: None })
+            }
+            Val::Null | Val::List(_) | Val::Map(_) => {}
+        };
+        match targets {
+            Val::List(items) => items.iter().for_each(&mut push),
+            one => push(one),
+        }
+    }
+    edges
 }
 
 /// `entity/<entity_type>` for graph hubs (so `stats` groups hosts apart from services), the

@@ -17,6 +17,10 @@ impl Format for OpendrayPgFormat {
     fn open(&self, root: &Path) -> Box<dyn Dialect> {
         Box::new(super::OpendrayPg::open(root))
     }
+    /// An edge is a row naming its end by id (`knowledge_edges.dst_id`).
+    fn link_rules(&self) -> crate::store::read::resolve::LinkRules {
+        crate::store::read::resolve::LinkRules { edges_by_id: true, ..Default::default() }
+    }
     /// A connection string: the database is read into its snapshot, in its folder of folio's
     /// state, which is the root.
     fn locate(&self, locator: &str, archived: bool) -> Option<Result<(DialectKind, Marker), String>> {

@@ -6,10 +6,10 @@
 //! reads its own nodes"), without decoding the cached store of every node.
 //!
 //! What refers to a node `T` in a brain, and where each is found:
-//! - a typed edge: a `knowledge_edges` row whose target resolves to `T` — its target is a
-//!   node's id (a foreign key), resolved by name (`resolve::Lookup::edge_target`), so the
-//!   edges to every node whose id holds one of `T`'s names, archived ones included (found in
-//!   the snapshot's index, and on the server for archived nodes and rows written since);
+//! - a typed edge: a `knowledge_edges` row whose `dst_id` is `T`'s id exactly (an edge
+//!   resolves by id alone, `resolve::LinkRules::edges_by_id`); asked for with the edges to
+//!   every node whose id holds one of `T`'s names (found in the snapshot's index, and on the
+//!   server for archived nodes and rows written since), a few more than needed;
 //! - a fact source naming `T`'s file (`review::impact::names_file`): a memory id holding its
 //!   file name, as written (a path keeps each of its segments);
 //! - a body link: a wikilink by name or a markdown link by path, in a body holding one of
@@ -17,7 +17,7 @@
 //!   in the snapshot's renderings (scanning every body on the server costs more than the
 //!   whole store), and in the rows written since it (`since`).
 //!
-//! A link or edge resolves by name to the first node claiming it (ids, then stems, titles,
+//! A body link resolves by name to the first node claiming it (ids, then stems, titles,
 //! aliases: `resolve::name_table`); the part holds every node claiming one of `T`'s names
 //! (found as the body links are), so a name resolves to `T` in the part exactly when it does
 //! in the whole store. Cases this does not prove are left to the whole store: a name that is
@@ -110,8 +110,8 @@ pub fn referrers(
     let (Some(mut asked), Ok((picked, named))) = (asked?, scanned) else { return Ok(None) };
     let mut found = std::mem::take(&mut asked.referring);
     found.extend(picked);
-    // An edge's target is a node's id, resolved as a name: the edges to every node whose id
-    // holds one, archived ones included.
+    // The edges to every node whose id holds one of the names: those to the targets' own
+    // ids among them.
     let mut targets = asked.named;
     targets.extend(named);
     let edges = c.query("SELECT DISTINCT src_id FROM knowledge_edges WHERE dst_id = ANY($1)", &[&targets])?;

@@ -22,10 +22,17 @@ pub struct SortedLookup<'a> {
     context: &'a LinkContext,
 }
 
+/// Names (lower-cased) and ids (as written, `LinkRules::edges_by_id`) apart.
 enum Names {
-    /// Learning which names are asked for: every name lookup fails and is recorded.
-    Asked(Mutex<HashSet<String>>),
-    Found(HashMap<String, EntityIdx>),
+    /// Learning which names and ids are asked for: every lookup fails and is recorded.
+    Asked(Mutex<Keys<HashSet<String>>>),
+    Found(Keys<HashMap<String, EntityIdx>>),
+}
+
+#[derive(Default)]
+struct Keys<T> {
+    names: T,
+    ids: T,
 }
 
 impl<'a> SortedLookup<'a> {
@@ -40,17 +47,26 @@ impl<'a> SortedLookup<'a> {
     pub fn with_names(self) -> Self {
         let asked = match self.names {
             Names::Asked(asked) => asked.into_inner().unwrap_or_else(|e| e.into_inner()),
-            Names::Found(found) => found.into_keys().collect(),
+            Names::Found(found) => {
+                Keys { names: found.names.into_keys().collect(), ids: found.ids.into_keys().collect() }
+            }
         };
-        let mut found = HashMap::new();
-        if !asked.is_empty() {
+        let mut found = Keys::<HashMap<String, EntityIdx>>::default();
+        if !asked.names.is_empty() {
             claim_names(self.entities, self.context.rules, |key, i| {
-                if !found.contains_key(key.as_ref())
-                    && let Some(k) = asked.get(key.as_ref())
+                if !found.names.contains_key(key.as_ref())
+                    && let Some(k) = asked.names.get(key.as_ref())
                 {
-                    found.insert(k.clone(), i);
+                    found.names.insert(k.clone(), i);
                 }
             });
+        }
+        if !asked.ids.is_empty() {
+            for (i, e) in self.entities.iter().enumerate() {
+                if !found.ids.contains_key(&e.id) && asked.ids.contains(&e.id) {
+                    found.ids.insert(e.id.clone(), i as EntityIdx);
+                }
+            }
         }
         SortedLookup { names: Names::Found(found), ..self }
     }
@@ -89,10 +105,20 @@ impl Lookup for SortedLookup<'_> {
     fn named(&self, key: &str) -> Option<EntityIdx> {
         match &self.names {
             Names::Asked(asked) => {
-                asked.lock().unwrap_or_else(|e| e.into_inner()).insert(key.to_string());
+                asked.lock().unwrap_or_else(|e| e.into_inner()).names.insert(key.to_string());
                 None
             }
-            Names::Found(found) => found.get(key).copied(),
+            Names::Found(found) => found.names.get(key).copied(),
+        }
+    }
+
+    fn by_id(&self, id: &str) -> Option<EntityIdx> {
+        match &self.names {
+            Names::Asked(asked) => {
+                asked.lock().unwrap_or_else(|e| e.into_inner()).ids.insert(id.to_string());
+                None
+            }
+            Names::Found(found) => found.ids.get(id).copied(),
         }
     }
 
@@ -189,15 +215,18 @@ mod tests {
             "vault/a/c",
             "../x/y",
         ];
-        let edges = ["users", "PEOPLE", "Shared", "a/c.md", "notes/x.md", "nothing"];
+        let edges =
+            ["users", "PEOPLE", "Shared", "a/c.md", "notes/x.md", "nothing", "a/c", "A/C", " a/c ", "a/b/users"];
         let resolve = |l: &dyn Lookup| {
             let mut out: Vec<Resolution> = markdown.iter().map(|t| l.markdown("a/index.md", t)).collect();
             out.extend(wiki.iter().map(|t| l.wiki("a/index.md", t)));
             out.extend(edges.iter().map(|t| l.name(t).map_or(Resolution::Broken, Resolution::Entity)));
+            out.extend(edges.iter().map(|t| l.edge_target(t).map_or(Resolution::Broken, Resolution::Entity)));
             out
         };
         let mut last = None;
-        let contexts = [LinkRules::default(), LinkRules::OBSIDIAN].map(|rules| LinkContext {
+        let by_id = LinkRules { edges_by_id: true, ..LinkRules::default() };
+        let contexts = [by_id, LinkRules::default(), LinkRules::OBSIDIAN].map(|rules| LinkContext {
             rules,
             root: Some(root.path().to_path_buf()),
             below: "vault/".into(),
@@ -212,6 +241,12 @@ mod tests {
             last = Some(sorted);
         }
         let sorted = last.unwrap();
+        let exact = SortedLookup::recording(&entities, &files, &contexts[0]);
+        let _ = resolve(&exact);
+        let exact = exact.with_names();
+        let ids: Vec<Option<EntityIdx>> = edges.iter().map(|t| exact.edge_target(t)).collect();
+        let want = [None, None, None, None, None, None, Some(2), None, None, Some(0)];
+        assert_eq!(ids, want, "by id alone, exactly; the first of a shared id");
         assert_eq!(sorted.wiki("x.md", "b/users"), Resolution::Entity(0), "a partial path");
         assert_eq!(sorted.wiki("x.md", "vault/a/c"), Resolution::Entity(2), "from the vault's root");
         assert_eq!(sorted.wiki("a/b/users.md", "../c"), Resolution::Entity(2), "from the linking file");

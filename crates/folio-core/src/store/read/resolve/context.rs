@@ -21,11 +21,21 @@ pub struct LinkRules {
     /// Wikilinks name a note by its path or file name only: never through a `title:` or
     /// `aliases:` field (Obsidian's aliases only feed its link suggestions).
     pub names_are_files: bool,
+    /// Typed edges name their target by its id exactly, as a table's key does (opendray's
+    /// brain: `knowledge_edges.dst_id` is a node's `id`, any text): never by stem, title or
+    /// alias, trimmed or case-folded — an edge to a hidden node reaches nothing, not the
+    /// node whose title it spells.
+    pub edges_by_id: bool,
 }
 
 impl LinkRules {
-    pub const OBSIDIAN: LinkRules =
-        LinkRules { files_by_name: true, path_suffixes: true, hidden_folders: true, names_are_files: true };
+    pub const OBSIDIAN: LinkRules = LinkRules {
+        files_by_name: true,
+        path_suffixes: true,
+        hidden_folders: true,
+        names_are_files: true,
+        edges_by_id: false,
+    };
 }
 
 /// The files of the tool's store that lie outside a store opened at one of its subfolders (an

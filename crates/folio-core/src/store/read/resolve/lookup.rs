@@ -27,6 +27,8 @@ pub trait Lookup {
     /// The entity claiming a lower-cased name: id, then stem, then title, then alias; the first
     /// entity in store order wins within each.
     fn named(&self, key: &str) -> Option<EntityIdx>;
+    /// The first entity in store order whose id is exactly `id` (`LinkRules::edges_by_id`).
+    fn by_id(&self, id: &str) -> Option<EntityIdx>;
     /// The other file (attachment, canvas, base…) whose lower-cased file name or stem is
     /// `key`: the first in path order.
     fn file_named(&self, key: &str) -> Option<String>;
@@ -205,6 +207,9 @@ pub trait Lookup {
     /// A typed edge's target: a store path (`policies/x.md`, OKF's path-valued fields) is
     /// looked up by path, which needs no name table; anything else by name (`name`).
     fn edge_target(&self, target: &str) -> Option<EntityIdx> {
+        if self.context().rules.edges_by_id {
+            return self.by_id(target);
+        }
         if is_path_target(target) {
             return self.entity_at(target).or_else(|| self.name(target));
         }

@@ -109,6 +109,9 @@ impl Lookup for Primed<'_, '_> {
     fn named(&self, key: &str) -> Option<EntityIdx> {
         self.answered(self.names, key).unwrap_or_else(|| self.resolver.named(key))
     }
+    fn by_id(&self, id: &str) -> Option<EntityIdx> {
+        self.resolver.by_id(id)
+    }
     // The two below answer from the guesses without the lower-cased or joined copy the rules
     // make (two allocations per wikilink otherwise).
     fn named_as_written(&self, name: &str) -> Option<EntityIdx> {
