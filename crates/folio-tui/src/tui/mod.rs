@@ -112,26 +112,19 @@ fn stopped(stop: &AtomicUsize) -> Option<End> {
 fn wait_for_input(timeout: Duration, bell: Option<&Bell>) {
     // SAFETY: isatty on the process's own stdin.
     let tty = unsafe { libc::isatty(0) } == 1;
-    let Some(bell) = bell else {
-        if !tty {
-            std::thread::sleep(timeout.min(POLL));
-            return;
-        }
-        let mut pfd = libc::pollfd { fd: 0, events: libc::POLLIN, revents: 0 };
-        let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
-        // SAFETY: one valid pollfd; EINTR (a signal) just ends the wait early.
-        unsafe { libc::poll(&mut pfd, 1, ms) };
-        return;
-    };
-    // poll ignores an entry whose descriptor is negative: stdin when it is not a terminal.
+    // poll ignores an entry whose descriptor is negative: stdin when it is not a terminal, the
+    // bell when the app has none.
     let mut fds = [
         libc::pollfd { fd: if tty { 0 } else { -1 }, events: libc::POLLIN, revents: 0 },
-        libc::pollfd { fd: bell.fd(), events: libc::POLLIN, revents: 0 },
+        libc::pollfd { fd: bell.map_or(-1, Bell::fd), events: libc::POLLIN, revents: 0 },
     ];
     let ms = if tty { timeout } else { timeout.min(POLL) }.as_millis().min(i32::MAX as u128) as i32;
     // SAFETY: two valid pollfds in one array; EINTR (a signal) just ends the wait early.
     let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
-    if n > 0 && fds[1].revents & libc::POLLIN != 0 {
+    if let Some(bell) = bell
+        && n > 0
+        && fds[1].revents & libc::POLLIN != 0
+    {
         bell.answer();
     }
 }
