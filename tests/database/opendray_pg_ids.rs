@@ -76,26 +76,3 @@ fn ids_are_read_exactly_as_the_table_holds_them() {
         assert!(depends[0]["resolved"].is_null(), "{show:#}");
     }
 }
-
-/// A verdict by id names the row exactly: the spaced twin, the empty id, never `pb-deploy`.
-#[test]
-fn a_verdict_by_id_decides_the_row_of_that_exact_id() {
-    let Some((_pg, mut c, url)) = seed::brain() else { return };
-    c.batch_execute(
-        "INSERT INTO knowledge_nodes (id, kind, title, body, maturity) VALUES
-           ('', 'playbook', 'Empty id', 'x', 'candidate'),
-           (' pb-deploy ', 'playbook', 'Spaced twin', 'y', 'candidate')",
-    )
-    .unwrap();
-    let approved = |c: &mut postgres::Client| -> Vec<String> {
-        let sql = "SELECT '[' || id || ']' FROM knowledge_nodes WHERE provenance ? 'approved' ORDER BY 1";
-        c.query(sql, &[]).unwrap().iter().map(|r| r.get(0)).collect()
-    };
-    let state = tempfile::tempdir().unwrap();
-    let s = state.path();
-    for id in [" pb-deploy ", ""] {
-        let o = folio_db(s, &["review", &url, "approve", id, "--as", "human:ann"], &[]);
-        assert!(o.status.success(), "approve {id:?}: {}", said(&o));
-    }
-    assert_eq!(approved(&mut c), ["[ pb-deploy ]", "[]"], "each its own row, 'pb-deploy' untouched");
-}

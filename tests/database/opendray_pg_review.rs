@@ -272,6 +272,11 @@ fn a_decision_writes_the_row_its_exact_id_names() {
     folio_ok(s, &["undo", &url, "--as", "human:ann"]);
     folio_ok(s, &["undo", &url, "--as", "human:ann"]);
     assert!(approved(&mut c).is_empty());
+    // By id (a verdict reading its own rows): the same rows.
+    for id in [" pb-deploy ", ""] {
+        folio_ok(s, &["review", &url, "approve", id, "--as", "human:ann"]);
+    }
+    assert_eq!(approved(&mut c), ["[ pb-deploy ]", "[]"], "by id, each its own row");
 }
 
 /// A verdict by id reads only its own nodes (`part`); the review ledger hashed the text the row
