@@ -76,3 +76,27 @@ fn ids_are_read_exactly_as_the_table_holds_them() {
         assert!(depends[0]["resolved"].is_null(), "{show:#}");
     }
 }
+
+/// A brain whose every edge ends at an id written like a path (`a/b.md`) and whose bodies hold
+/// no wikilink still resolves its edges: by id, which a path-like target skipped building.
+#[test]
+fn edges_to_path_like_ids_resolve_by_id() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    c.batch_execute(
+        "DELETE FROM knowledge_edges;
+         INSERT INTO knowledge_nodes (id, kind, title, body, maturity) VALUES
+           ('a/b.md', 'playbook', 'Slashed', 'x', 'candidate'), ('../up.md', 'playbook', 'Dotted', 'y', 'candidate');
+         INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('svc-pg', 'about', 'a/b.md'), ('a/b.md', 'uses', '../up.md')",
+    )
+    .unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    for no_cache in [false, true] {
+        for (from, to) in [("svc-pg", "a/b.md"), ("a/b.md", "../up.md")] {
+            let show = json(s, &["show", &url, from, "--json"], no_cache);
+            let edges = show["edges"].as_array().unwrap();
+            assert_eq!(edges.len(), 1, "{show:#}");
+            assert_eq!(edges[0]["resolved"], to, "no_cache {no_cache}: {show:#}");
+        }
+    }
+}

@@ -434,9 +434,11 @@ impl Store {
         // Names (ids, stems, titles, aliases) are looked up only for wikilinks and typed edges:
         // a store with neither (an OKF bundle links by path) skips building their table, work
         // on every core that grows with the store (docs/benchmarks.md, "Link resolution figures").
-        // Edges naming a store path (OKF's `sources[].resource`) are looked up by path.
+        // Edges naming a store path (OKF's `sources[].resource`) are looked up by path, unless
+        // edges name ids alone (`LinkRules::edges_by_id`: `a/b.md` is a node's id there).
+        let by_id = self.link_context().rules.edges_by_id;
         let needs_names = outgoing.par_iter().any(|(links, edges)| {
-            edges.iter().any(|e| !resolve::is_path_target(&e.target))
+            edges.iter().any(|e| by_id || !resolve::is_path_target(&e.target))
                 || links.iter().any(|l| l.syntax == LinkSyntax::Wiki)
         });
         let this = &*self;
