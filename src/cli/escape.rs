@@ -37,6 +37,17 @@ pub fn line(s: &str) -> std::borrow::Cow<'_, str> {
     text(s).replace('\n', "\\n").replace('\t', " ").into()
 }
 
+/// An id on one line, quoted as JSON quotes it when a reader could not see where it starts or
+/// ends or what it holds: empty, with white space at an end, or a tab or line break, which
+/// `line` would show as something else (opendray's key takes any text: `' pb-deploy '` and
+/// `pb-deploy` are two nodes).
+pub fn id(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.is_empty() || s.trim() != s || s.contains(['\t', '\n']) {
+        return text(&serde_json::Value::from(s).to_string()).into_owned().into();
+    }
+    line(s)
+}
+
 /// Serialized JSON with every hostile character left raw by the serializer (DEL, C1, bidi,
 /// zero-width) written as a `\uXXXX` escape: the same JSON value, safe on a terminal.
 /// They can only occur inside strings, where the escape means the same character.
@@ -115,6 +126,16 @@ impl<W: std::io::Write> std::io::Write for JsonWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ids_a_reader_could_misread_are_quoted() {
+        assert_eq!(id("pb-deploy"), "pb-deploy");
+        assert_eq!(id(" pb-deploy "), "\" pb-deploy \"");
+        assert_eq!(id(""), "\"\"");
+        assert_eq!(id("tab\tid"), "\"tab\\tid\"");
+        assert_eq!(id("\tx"), "\"\\tx\"");
+        assert_eq!(id(" \u{202e}x"), "\" \\u{202e}x\"", "still escaped");
+    }
 
     proptest::proptest! {
         #[test]

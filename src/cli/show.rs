@@ -87,7 +87,8 @@ pub fn show(store: &Store, idx: EntityIdx) -> anyhow::Result<Value> {
 fn print_text(store: &Store, r: &Value) {
     let s = |k: &str| r[k].as_str().map(escape::line).unwrap_or_default();
     println!("{}", s("title"));
-    println!("  id: {}   path: {}:{}", s("id"), s("path"), r["line"]);
+    let id = r["id"].as_str().map(escape::id).unwrap_or_default();
+    println!("  id: {id}   path: {}:{}", s("path"), r["line"]);
     for key in ["kind", "description", "status", "created", "updated", "confidence"] {
         match &r[key] {
             Value::Null => {}
@@ -136,7 +137,7 @@ fn print_text(store: &Store, r: &Value) {
     if !backlinks.is_empty() {
         println!("backlinks ({}):", backlinks.len());
         for b in backlinks {
-            println!("  {}", escape::line(b.as_str().unwrap_or("")));
+            println!("  {}", escape::id(b.as_str().unwrap_or("")));
         }
     }
     let edges = list("edges");
@@ -149,11 +150,11 @@ fn print_text(store: &Store, r: &Value) {
             let title = d["resolved"].as_str().and_then(|id| store.find(id)).map(|i| store.entity(i).title.as_str());
             let to = match (d["resolved"].as_str(), title) {
                 (Some(id), Some(title)) if id == target => format!("“{}”", escape::line(title)),
-                (Some(id), Some(title)) => format!("-> {} “{}”", escape::line(id), escape::line(title)),
-                (Some(id), None) => format!("-> {}", escape::line(id)),
+                (Some(id), Some(title)) => format!("-> {} “{}”", escape::id(id), escape::line(title)),
+                (Some(id), None) => format!("-> {}", escape::id(id)),
                 (None, _) => "-> (unresolved)".into(),
             };
-            println!("  {} {} {to}", escape::line(d["type"].as_str().unwrap_or("")), escape::line(target));
+            println!("  {} {} {to}", escape::line(d["type"].as_str().unwrap_or("")), escape::id(target));
         }
     }
     for p in list("problems") {

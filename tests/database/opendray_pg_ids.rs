@@ -68,6 +68,15 @@ fn ids_are_read_exactly_as_the_table_holds_them() {
             .collect();
         let want = [("", ""), (" pb-deploy ", " pb-deploy ")].map(|(a, b)| (a.to_string(), b.to_string()));
         assert_eq!(used_by, want, "no_cache {no_cache}");
+        if no_cache {
+            // In text, an id whose ends a reader cannot see is quoted.
+            let o = folio_db(s, &["show", &url, "svc-pg"], &[("FOLIO_NO_CACHE", "1")]);
+            let text = String::from_utf8_lossy(&o.stdout);
+            assert!(text.contains("  used_by \" pb-deploy \" “Spaced twin”"), "{text}");
+            assert!(text.contains("  used_by \"\" “Empty id”"), "{text}");
+            let o = folio_db(s, &["show", &url, " pb-deploy "], &[]);
+            assert!(String::from_utf8_lossy(&o.stdout).contains("  id: \" pb-deploy \"   path: "), "{}", said(&o));
+        }
         // An edge to a hidden (archived) node reaches nothing: not the live node whose title
         // its id spells, case aside.
         let depends: Vec<&Value> =
