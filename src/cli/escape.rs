@@ -38,14 +38,12 @@ pub fn line(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// An id on one line, quoted as JSON quotes it when a reader could not see where it starts or
-/// ends or what it holds: empty, with white space at an end, or a tab or line break, which
-/// `line` would show as something else (opendray's key takes any text: `' pb-deploy '` and
-/// `pb-deploy` are two nodes).
+/// ends or what it holds (`id_as_shown`; `line` would show a tab as a space).
 pub fn id(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.is_empty() || s.trim() != s || s.contains(['\t', '\n']) {
-        return text(&serde_json::Value::from(s).to_string()).into_owned().into();
+    match folio_core::store::model::entity::id_as_shown(s) {
+        std::borrow::Cow::Borrowed(s) => line(s),
+        std::borrow::Cow::Owned(quoted) => text(&quoted).into_owned().into(),
     }
-    line(s)
 }
 
 /// Serialized JSON with every hostile character left raw by the serializer (DEL, C1, bidi,

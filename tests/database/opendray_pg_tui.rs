@@ -238,3 +238,41 @@ fn a_cached_brain_opens_without_rereading_every_node() {
     p.send(b"q");
     let _ = p.wait_exit(Duration::from_secs(10));
 }
+
+/// An id whose ends a reader cannot see is drawn quoted in the inbox's detail and the
+/// preview's properties: ' pb-deploy ' beside 'pb-deploy', and '' (which the properties
+/// dropped as an empty value).
+#[test]
+fn ids_a_reader_could_misread_are_drawn_quoted() {
+    pg::state_dir();
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    c.batch_execute(
+        "INSERT INTO knowledge_nodes (id, kind, title, body, maturity) VALUES
+           ('', 'playbook', 'Empty id', 'x', 'candidate'), (' pb-deploy ', 'playbook', 'Spaced twin', 'y', 'candidate')",
+    )
+    .unwrap();
+    let mut app = inbox::open(Path::new(&url), (120, 40));
+    let cases = [(" pb-deploy ", "\" pb-deploy \""), ("", "\"\""), ("pb-deploy", "pb-deploy ")];
+    for (id, shown) in cases {
+        go_to(&mut app, id);
+        let screen = text(&render(&app));
+        assert!(screen.contains(&format!("id          {shown}")), "the inbox's detail of {id:?}:\n{screen}");
+    }
+    // Their pages in the browser: the properties.
+    press(&mut app, &["<Esc>"]);
+    let store = app.model.store.clone().unwrap();
+    for (id, shown) in cases {
+        let row = app
+            .model
+            .rows
+            .iter()
+            .position(|r| matches!(r, folio::app::model::Row::Entity { idx, .. } if store.entity(*idx).id == id));
+        let row = row.unwrap_or_else(|| panic!("{id:?} is in the catalog"));
+        press(&mut app, &["g", "g"]);
+        for _ in 0..row {
+            press(&mut app, &["j"]);
+        }
+        let screen = text(&render(&app));
+        assert!(screen.contains(&format!("id          {shown}")), "the properties of {id:?}:\n{screen}");
+    }
+}

@@ -21,7 +21,7 @@ pub fn render_overlay(model: &Model, area: Rect, buf: &mut Buffer) {
     let mut lines: Vec<(usize, Line<'static>)> = Vec::new();
     for (n, p) in props.iter().enumerate() {
         lines.push((n, Line::styled(p.label.to_string(), t.style("accent"))));
-        for row in wrapped(model, &p.value, false, t.style(p.style), inner_w.saturating_sub(2).max(8), None) {
+        for row in wrapped(model, &p.shown(), false, t.style(p.style), inner_w.saturating_sub(2).max(8), None) {
             let mut spans = vec![Span::raw("  ")];
             spans.extend(row);
             lines.push((n, Line::from(spans)));

@@ -1,6 +1,7 @@
 //! The recall overlay: the query line, ranked results with matched characters highlighted and
 //! kind/status badges, and a preview of the selected result's fields. With an empty query it
 //! lists the store's recent queries.
+use folio_core::store::model::entity::id_as_shown;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -219,7 +220,7 @@ fn draw_preview(model: &Model, store: &Store, hit: &Hit, matches: &[MatchLine], 
             ]));
         }
     };
-    field("id", e.id.clone(), t.style("text"));
+    field("id", id_as_shown(&e.id).into_owned(), t.style("text"));
     field("path", e.path.clone(), t.style("text"));
     field("kind", e.kind.as_deref().unwrap_or_default().to_string(), t.style("accent"));
     field("status", e.status.as_deref().unwrap_or_default().to_string(), t.style("text"));

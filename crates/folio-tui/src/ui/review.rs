@@ -2,6 +2,7 @@
 //! the selected item on the right (its facts, findings, hidden-content warning, the promotion it
 //! asks for, the word diff since its last approval or its whole text, and for a contradiction
 //! both entities side by side).
+use folio_core::store::model::entity::id_as_shown;
 use std::collections::HashSet;
 
 use ratatui::buffer::Buffer;
@@ -239,7 +240,7 @@ fn facts(model: &Model, item: &QueueItem) -> Vec<Line<'static>> {
             ]));
         }
     };
-    field("id", item.id.clone(), t.style("text"));
+    field("id", id_as_shown(&item.id).into_owned(), t.style("text"));
     field("queued", reasons(item), t.style("pending"));
     field("kind", item.kind.clone().unwrap_or_default(), t.style("accent"));
     field("status", item.status.clone().unwrap_or_default(), t.style("text"));

@@ -304,6 +304,17 @@ impl Problem {
     }
 }
 
+/// An id as a reader is shown it (before a face escapes it for the terminal): quoted as JSON
+/// quotes it where a reader could not otherwise see where it starts and ends or what it holds —
+/// empty, with white space at an end, or holding a tab or a line break (opendray's key takes
+/// any text: `' pb-deploy '` and `pb-deploy` are two nodes).
+pub fn id_as_shown(id: &str) -> std::borrow::Cow<'_, str> {
+    if id.is_empty() || id.trim() != id || id.contains(['\t', '\n']) {
+        return serde_json::Value::from(id).to_string().into();
+    }
+    id.into()
+}
+
 impl Entity {
     /// Whether its status says a person still has to look at it (the catalog's pending mark
     /// and recall's `pending` filter).

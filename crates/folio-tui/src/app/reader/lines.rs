@@ -103,7 +103,8 @@ pub fn header_lines(model: &Model, props: &[Property], width: usize) -> Vec<Line
     let mut out = Vec::new();
     for p in props {
         let value_width = width.saturating_sub(LABEL).max(8);
-        let rows = wrapped(model, &p.value, p.label == "description", t.style(p.style), value_width, Some(HEADER_ROWS));
+        let rows =
+            wrapped(model, &p.shown(), p.label == "description", t.style(p.style), value_width, Some(HEADER_ROWS));
         for (n, row) in rows.into_iter().enumerate() {
             let label = if n == 0 { format!("{:<LABEL$}", p.label) } else { " ".repeat(LABEL) };
             let mut spans = vec![Span::styled(label, t.style("muted"))];

@@ -13,6 +13,17 @@ pub struct Property {
     pub style: &'static str,
 }
 
+impl Property {
+    /// The value as drawn: an id a reader could misread quoted (`id_as_shown`); `value` is
+    /// what `y` copies.
+    pub fn shown(&self) -> std::borrow::Cow<'_, str> {
+        match self.label {
+            "id" => folio_core::store::model::entity::id_as_shown(&self.value),
+            _ => self.value.as_str().into(),
+        }
+    }
+}
+
 /// The non-empty properties of `e`, in the preview's order.
 pub fn of(store: &Store, e: &Entity) -> Vec<Property> {
     let (kind_label, status_label) = store.kind().spec().field_labels;
@@ -32,7 +43,8 @@ pub fn of(store: &Store, e: &Entity) -> Vec<Property> {
         ("description", e.description.as_deref().unwrap_or_default().to_string(), "muted"),
     ];
     all.into_iter()
-        .filter(|(_, value, _)| !value.is_empty())
+        // An id is always shown: `''` is one (opendray's key).
+        .filter(|(label, value, _)| !value.is_empty() || *label == "id")
         .map(|(label, value, style)| Property { label, value, style })
         .collect()
 }
