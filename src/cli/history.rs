@@ -119,7 +119,7 @@ fn print_streaming(store: &Store, id: &str) -> anyhow::Result<u8> {
         }
     };
     if rows == 0 {
-        println!("no versions or events of {}", escape::line(&h.id));
+        println!("no versions or events of {}", escape::id(&h.id));
     }
     if h.shallow {
         println!("(a shallow clone: history before its boundary is not here)");

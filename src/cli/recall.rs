@@ -95,12 +95,12 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
                 Some(s) => println!(
                     "{:>5}  {}:{}  {} › {}",
                     h.score,
-                    escape::line(&e.id),
+                    escape::id(&e.id),
                     s.line,
                     escape::line(&e.title),
                     escape::line(&s.heading)
                 ),
-                None => println!("{:>5}  {}  {}", h.score, escape::line(&e.id), escape::line(&e.title)),
+                None => println!("{:>5}  {}  {}", h.score, escape::id(&e.id), escape::line(&e.title)),
             }
         }
         if hits.is_empty() {
@@ -156,7 +156,7 @@ fn print_text_hits(
     let color = super::lint::colour_wanted();
     for h in hits {
         let e = store.entity(h.idx);
-        println!("{:>5}  {}  {}", h.score, escape::line(&e.id), escape::line(&e.title));
+        println!("{:>5}  {}  {}", h.score, escape::id(&e.id), escape::line(&e.title));
         for l in &h.lines {
             let mut shown = String::new();
             let mut at = 0;

@@ -236,7 +236,7 @@ fn parse_grouping(s: &str) -> Result<Grouping, String> {
 fn show(store: &Store, id: &str, as_json: bool) -> anyhow::Result<u8> {
     let idx = find_entity(store, id)?;
     let Some(item) = attribution::inbox(store).into_iter().find(|i| i.idx == idx) else {
-        println!("{}: not awaiting review", escape::line(&store.entity(idx).id));
+        println!("{}: not awaiting review", escape::id(&store.entity(idx).id));
         return Ok(0);
     };
     let since = review::since::since_approval(store, &item);
@@ -249,7 +249,7 @@ fn show(store: &Store, id: &str, as_json: bool) -> anyhow::Result<u8> {
         return Ok(0);
     }
     let reasons: Vec<&str> = item.reasons.iter().map(|r| r.code()).collect();
-    println!("{}  ({})", escape::line(&item.id), escape::line(&item.path));
+    println!("{}  ({})", escape::id(&item.id), escape::line(&item.path));
     println!("queued: {}", reasons.join(", "));
     for f in &item.findings {
         println!("finding: {}", escape::line(f));

@@ -216,7 +216,7 @@ fn write_item<W: Write>(j: &mut super::pretty_json::PrettyJson<W>, i: &queue::It
 fn print_item(out: &mut impl Write, i: queue::Line<'_>) -> std::io::Result<()> {
     // Written piece by piece: the inbox of a large store is 100k lines, each once allocated
     // several times over when built as strings first.
-    write!(out, "{}  [", escape::line(i.id))?;
+    write!(out, "{}  [", escape::id(i.id))?;
     for (n, r) in i.reasons.iter().enumerate() {
         if n > 0 {
             out.write_all(b", ")?;

@@ -76,6 +76,11 @@ fn ids_are_read_exactly_as_the_table_holds_them() {
             assert!(text.contains("  used_by \"\" “Empty id”"), "{text}");
             let o = folio_db(s, &["show", &url, " pb-deploy "], &[]);
             assert!(String::from_utf8_lossy(&o.stdout).contains("  id: \" pb-deploy \"   path: "), "{}", said(&o));
+            let o = folio_db(s, &["review", &url, "list"], &[]);
+            let list = String::from_utf8_lossy(&o.stdout);
+            for line in ["\" pb-deploy \"  [", "\"\"  [", "\"tab\\tid\"  [", "pb-deploy  ["] {
+                assert!(list.lines().any(|l| l.starts_with(line)), "{line}: {list}");
+            }
         }
         // An edge to a hidden (archived) node reaches nothing: not the live node whose title
         // its id spells, case aside.
