@@ -85,7 +85,8 @@ pub fn text(buf: &Buffer) -> String {
 
 /// The status bar as one line, a long message's rows joined back: the bar wraps a message
 /// wider than itself onto the rows above it, each continuation marked `↪ ` after the mode's
-/// width, the rows before the last filled to the screen's `width` (narrow characters only).
+/// width, a row broken after a space or where the screen's `width` ends (narrow characters
+/// only; a row that ends short of the width ended at a space).
 pub fn status_line(screen: &str, width: usize) -> String {
     let lines: Vec<&str> = screen.lines().collect();
     let continued = |l: &str| l.trim_start().starts_with("↪ ") && l.starts_with(' ');
@@ -93,18 +94,19 @@ pub fn status_line(screen: &str, width: usize) -> String {
     while first > 0 && continued(lines[first]) {
         first -= 1;
     }
-    let filled = |s: &str, w: usize| format!("{s:<w$}");
     let mut out = String::new();
     for (n, line) in lines[first..].iter().enumerate() {
-        let last = first + n + 1 == lines.len();
-        let text = if n == 0 {
-            line.to_string()
+        let (text, room) = if n == 0 {
+            (line.to_string(), width)
         } else {
-            let indent = line.len() - line.trim_start().len();
-            line.trim_start().strip_prefix("↪ ").unwrap().to_string().chars().take(width - indent - 2).collect()
+            let indent = line.chars().count() - line.trim_start().chars().count();
+            (line.trim_start().strip_prefix("↪ ").unwrap().to_string(), width - indent - 2)
         };
-        let room = if n == 0 { width } else { width - (line.len() - line.trim_start().len()) - 2 };
-        out.push_str(&if last { text.trim_end().to_string() } else { filled(&text, room) });
+        let text = text.trim_end();
+        out.push_str(text);
+        if first + n + 1 < lines.len() && text.chars().count() < room {
+            out.push(' ');
+        }
     }
     out
 }

@@ -114,8 +114,8 @@ pub fn render(model: &Model, area: Rect, buf: &mut Buffer) {
             let indent = " ".repeat(mode.width() + 1);
             for (n, row) in rows.into_iter().enumerate() {
                 let y = top + n as u16;
-                let row_area = Rect { y, height: 1, ..area };
-                buf.set_style(row_area, t.style("status"));
+                // Cleared whole: a row broken at a space does not reach the edge.
+                buf.set_string(area.x, y, " ".repeat(usize::from(area.width)), t.style("status"));
                 let mut line = if n == 0 { std::mem::take(&mut spans) } else { vec![Span::raw(indent.clone())] };
                 line.push(Span::styled(row, style));
                 buf.set_line(area.x, y, &Line::from(line), area.width);
@@ -163,20 +163,55 @@ fn where_the_store_is(model: &Model) -> String {
 /// The most rows a message takes, the status bar's included.
 const MESSAGE_ROWS: u16 = 3;
 
-/// `text` in rows of `room` columns (`wrapped_lines::rows`), at most `most` of them: one
-/// longer than that loses its middle (`middle_cut`).
+/// `text` in rows of `room` columns (`prose_rows`), at most `most` of them: one longer than
+/// that loses its middle (`middle_cut`).
 fn message_rows(text: &str, room: usize, most: usize) -> Vec<String> {
     let most = most.max(1);
-    let mut rows = crate::ui::wrapped_lines::rows(text, room);
+    let mut rows = prose_rows(text, room);
     // What `most` rows hold, each after the first spending two columns on its mark; less by
-    // a column while a wide character at a row's end wastes one.
+    // a column while a row broken at a space or before a wide character leaves one unused.
     let mut fits = room + (most - 1) * room.saturating_sub(2);
     while rows.len() > most && fits > 0 {
-        rows = crate::ui::wrapped_lines::rows(&middle_cut(text, fits), room);
+        rows = prose_rows(&middle_cut(text, fits), room);
         fits -= 1;
     }
     rows.truncate(most);
     rows
+}
+
+/// Where a continuation row starts, as the diff dialogs mark theirs (`wrapped_lines`).
+const MARK: &str = "↪ ";
+
+/// `text` in rows of at most `room` columns (at least 4), each after the first starting with
+/// `MARK`; a row breaks after its last space when that lies in its second half (a message is
+/// prose: words are read whole), else where the room ends.
+fn prose_rows(text: &str, room: usize) -> Vec<String> {
+    let room = room.max(4);
+    let (mut rows, mut rest, mut width) = (Vec::new(), text, room);
+    loop {
+        let (mut end, mut used, mut after_space) = (0, 0, None);
+        for (i, c) in rest.char_indices() {
+            let w = c.width().unwrap_or(0);
+            if used + w > width {
+                break;
+            }
+            used += w;
+            end = i + c.len_utf8();
+            if c == ' ' && used > width / 2 {
+                after_space = Some(end);
+            }
+        }
+        let mark = if rows.is_empty() { "" } else { MARK };
+        if end == rest.len() {
+            rows.push(format!("{mark}{rest}"));
+            return rows;
+        }
+        // A character wider than the row still moves the text on.
+        let cut = after_space.unwrap_or(end).max(rest.chars().next().map_or(1, char::len_utf8));
+        rows.push(format!("{mark}{}", &rest[..cut]));
+        rest = &rest[cut..];
+        width = room - MARK.width();
+    }
 }
 
 /// `text` within `room` columns: whole when it fits, else its first third and its end with
@@ -236,6 +271,8 @@ mod tests {
             assert!(rows[0].starts_with("st") && rows.last().unwrap().ends_with("end"), "{rows:?}");
         }
         assert_eq!(message_rows("short", 40, 3), ["short"]);
+        assert_eq!(message_rows("one two three four", 10, 3), ["one two ", "↪ three ", "↪ four"], "after a space");
+        assert_eq!(message_rows("a verylongword", 8, 3), ["a verylo", "↪ ngword"], "no space in the second half");
         assert_eq!(message_rows("abcdefgh", 4, 2), ["a…ef", "↪ gh"]);
         assert_eq!(message_rows("abcdef", 4, 2), ["abcd", "↪ ef"]);
     }
