@@ -24,7 +24,7 @@ impl Property {
     }
 }
 
-/// The non-empty properties of `e`, in the preview's order.
+/// The non-empty properties of `e` and its id (even an empty one), in the preview's order.
 pub fn of(store: &Store, e: &Entity) -> Vec<Property> {
     let (kind_label, status_label) = store.kind().spec().field_labels;
     let line = if e.line > 1 { format!(":{}", e.line) } else { String::new() };
