@@ -196,3 +196,51 @@ fn a_verdict_hands_back_the_store_the_database_shows_after_it() {
         assert_eq!(handed.backlinks, fresh.backlinks, "{id} {verdict:?}");
     }
 }
+
+/// An edge an agent adds while the store is open reaches the node its end names exactly once
+/// the live reload takes it in: the refresh resolves the changed node's edges through the
+/// sorted store's lookup (`relink::lookup`), by id as a fresh load does — ' pb-deploy ', not
+/// 'pb-deploy'.
+#[test]
+fn an_edge_an_agent_adds_reaches_its_exact_id_on_reload() {
+    pg::state_dir();
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    c.batch_execute(
+        "INSERT INTO knowledge_nodes (id, kind, title, body, maturity) VALUES (' pb-deploy ', 'playbook', 'Spaced twin', 'y', 'candidate')",
+    )
+    .unwrap();
+    let store = folio::store::Store::open(Path::new(&url), None).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let _w = folio::store::keep::watch::watch(&store.root, move |paths| {
+        let _ = tx.send(paths);
+    })
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let written = std::time::Instant::now();
+    c.execute(
+        "INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('svc-pg', 'used_by', ' pb-deploy ')",
+        &[],
+    )
+    .unwrap();
+    let mut changed = Vec::new();
+    while written.elapsed() < HANG
+        && !changed.iter().any(|p: &std::path::PathBuf| p.ends_with("entities/service/svc-pg.md"))
+    {
+        if let Ok(paths) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
+            changed.extend(paths);
+        }
+    }
+    assert!(changed.iter().any(|p| p.ends_with("entities/service/svc-pg.md")), "the edge never reached the watcher");
+    let (refreshed, _) = store.refreshed(&changed);
+    let fresh = folio::store::Store::load(&store.root, store.kind(), String::new());
+    let used_by = |s: &folio::store::Store| -> Vec<(String, Option<String>)> {
+        let e = s.entity(s.by_id("svc-pg").unwrap());
+        e.edges
+            .iter()
+            .filter(|d| d.kind == "used_by")
+            .map(|d| (d.target.clone(), d.resolved.map(|i| s.entity(i).id.clone())))
+            .collect()
+    };
+    assert_eq!(used_by(&refreshed), [(" pb-deploy ".to_string(), Some(" pb-deploy ".to_string()))]);
+    assert_eq!(used_by(&refreshed), used_by(&fresh), "the reload resolves as a fresh load");
+}
