@@ -47,12 +47,7 @@ fn agents_writes_reach_a_watched_store_while_it_is_open() {
     pg::state_dir();
     let Some((_pg, mut c, url)) = seed::brain() else { return };
     let store = folio::store::Store::open(Path::new(&url), None).unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let _w = folio::store::keep::watch::watch(&store.root, move |paths| {
-        let _ = tx.send(paths);
-    })
-    .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (_w, rx) = watched(&store);
     // The second write leaves updated_at alone, as opendray's usage counters and archive do.
     for (sql, title) in [
         (
@@ -62,21 +57,42 @@ fn agents_writes_reach_a_watched_store_while_it_is_open() {
         ("UPDATE knowledge_nodes SET title = 'PostgreSQL (shared)' WHERE id = 'svc-pg'", "PostgreSQL (shared)"),
     ] {
         while rx.try_recv().is_ok() {}
-        let written = std::time::Instant::now();
         c.execute(sql, &[]).unwrap();
-        let mut seen = false;
-        while written.elapsed() < HANG && !seen {
-            if let Ok(paths) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
-                seen = paths.iter().any(|p| p.ends_with("entities/service/svc-pg.md"));
-            }
-        }
-        assert!(seen, "`{sql}` never reached the watcher");
-        eprintln!("`{sql}` reached the watcher after {:?}", written.elapsed());
+        heard(&rx, "entities/service/svc-pg.md");
         let fresh = folio::store::Store::load(&store.root, store.kind(), String::new());
         assert_eq!(fresh.entity(fresh.find("svc-pg").unwrap()).title, title);
     }
     // Without folio's trigger the poller scans the tables' change markers.
     assert!(poller_statements(&mut c).iter().any(|q| q.contains("sum(xmin")), "{:?}", poller_statements(&mut c));
+}
+
+type Heard = std::sync::mpsc::Receiver<Vec<std::path::PathBuf>>;
+
+/// The store watched (the watcher, which the caller keeps alive, and what it hears), given a
+/// moment to start.
+fn watched(store: &folio::store::Store) -> (folio::store::keep::watch::StoreWatcher, Heard) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let w = folio::store::keep::watch::watch(&store.root, move |paths| {
+        let _ = tx.send(paths);
+    })
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    (w, rx)
+}
+
+/// Every path the watcher reports until one ends with `path` (a write just made), which must
+/// come within `HANG`.
+fn heard(rx: &Heard, path: &str) -> Vec<std::path::PathBuf> {
+    let written = std::time::Instant::now();
+    let mut changed: Vec<std::path::PathBuf> = Vec::new();
+    while written.elapsed() < HANG && !changed.iter().any(|p| p.ends_with(path)) {
+        if let Ok(paths) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
+            changed.extend(paths);
+        }
+    }
+    assert!(changed.iter().any(|p| p.ends_with(path)), "{path} never reached the watcher");
+    eprintln!("{path} reached the watcher after {:?}", written.elapsed());
+    changed
 }
 
 /// The last statement of each of folio's sessions on the server other than this one, once
@@ -99,12 +115,7 @@ fn with_folios_trigger_a_watched_store_listens_instead_of_scanning() {
     let sql = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/opendray-notify.sql");
     c.batch_execute(&std::fs::read_to_string(sql).unwrap()).unwrap();
     let store = folio::store::Store::open(Path::new(&url), None).unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let _w = folio::store::keep::watch::watch(&store.root, move |paths| {
-        let _ = tx.send(paths);
-    })
-    .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (_w, rx) = watched(&store);
     for (sql, path) in [
         (
             "INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('host-a', 'uses', 'tool-y')",
@@ -113,16 +124,8 @@ fn with_folios_trigger_a_watched_store_listens_instead_of_scanning() {
         ("UPDATE knowledge_nodes SET title = 'PostgreSQL (heard)' WHERE id = 'svc-pg'", "entities/service/svc-pg.md"),
     ] {
         while rx.try_recv().is_ok() {}
-        let written = std::time::Instant::now();
         c.execute(sql, &[]).unwrap();
-        let mut seen = false;
-        while written.elapsed() < HANG && !seen {
-            if let Ok(paths) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
-                seen = paths.iter().any(|p| p.ends_with(path));
-            }
-        }
-        assert!(seen, "`{sql}` never reached the watcher");
-        eprintln!("`{sql}` reached the watcher after {:?}", written.elapsed());
+        heard(&rx, path);
     }
     let idle = poller_statements(&mut c);
     assert!(!idle.is_empty(), "folio's session is there");
@@ -210,27 +213,13 @@ fn an_edge_an_agent_adds_reaches_its_exact_id_on_reload() {
     )
     .unwrap();
     let store = folio::store::Store::open(Path::new(&url), None).unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let _w = folio::store::keep::watch::watch(&store.root, move |paths| {
-        let _ = tx.send(paths);
-    })
-    .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let written = std::time::Instant::now();
+    let (_w, rx) = watched(&store);
     c.execute(
         "INSERT INTO knowledge_edges (src_id, edge_type, dst_id) VALUES ('svc-pg', 'used_by', ' pb-deploy ')",
         &[],
     )
     .unwrap();
-    let mut changed = Vec::new();
-    while written.elapsed() < HANG
-        && !changed.iter().any(|p: &std::path::PathBuf| p.ends_with("entities/service/svc-pg.md"))
-    {
-        if let Ok(paths) = rx.recv_timeout(std::time::Duration::from_millis(100)) {
-            changed.extend(paths);
-        }
-    }
-    assert!(changed.iter().any(|p| p.ends_with("entities/service/svc-pg.md")), "the edge never reached the watcher");
+    let changed = heard(&rx, "entities/service/svc-pg.md");
     let (refreshed, _) = store.refreshed(&changed);
     let fresh = folio::store::Store::load(&store.root, store.kind(), String::new());
     let used_by = |s: &folio::store::Store| -> Vec<(String, Option<String>)> {
