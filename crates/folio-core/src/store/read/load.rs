@@ -509,10 +509,42 @@ pub fn parse_held_with(
     parse: &mut dyn FnMut(&SourceFile) -> Vec<Entity>,
     values: &mut SharedValues,
 ) -> Vec<Entity> {
-    let bytes = text.as_bytes().to_vec();
-    let size = bytes.len() as u64;
-    let read = Read { bytes, problems: Vec::new(), size, mtime: 0, readable: true, whole: true };
-    parse_read_with(rel, read, parse, values, None, None, &mut |_| None)
+    parse_text_with(rel, text, Vec::new(), (text.len() as u64, 0), parse, values)
+}
+
+/// As `parse_read_with` for a whole, readable text already in memory: neither copied nor
+/// checked for UTF-8 again (a first open of a database hands 100k texts here).
+fn parse_text_with(
+    rel: &str,
+    text: &str,
+    problems: Vec<Problem>,
+    (size, mtime): (u64, i64),
+    parse: &mut dyn FnMut(&SourceFile) -> Vec<Entity>,
+    values: &mut SharedValues,
+) -> Vec<Entity> {
+    // A text with NUL bytes is binary content: read as any file's bytes are.
+    if memchr::memchr(0, &text.as_bytes()[..text.len().min(8192)]).is_some() {
+        let read = Read { bytes: text.as_bytes().to_vec(), problems, size, mtime, readable: true, whole: true };
+        return parse_read_with(rel, read, parse, values, None, None, &mut |_| None);
+    }
+    let lines = LineIndex::new(text);
+    let source = SourceFile { rel, text, lines: &lines, problems: &problems, parseable: true };
+    let mut entities = parse(&source);
+    for e in &mut entities {
+        finish_entity(e, text, &lines, (size, mtime), values);
+    }
+    entities
+}
+
+/// What the loader does to each entity a file gave, whatever read it.
+fn finish_entity(e: &mut Entity, text: &str, lines: &LineIndex, (size, mtime): (u64, i64), values: &mut SharedValues) {
+    e.file_size = size;
+    e.mtime_ns = mtime;
+    flag_hostile(text, lines, e);
+    // The lists grew by doubling (or from an iterator without an exact length): give the
+    // slack back, as every entity is kept for the life of the store.
+    e.shrink_to_fit();
+    values.share(e);
 }
 
 fn parse_read_with(
@@ -554,13 +586,7 @@ fn parse_read_with(
     let source = SourceFile { rel, text: &text, lines: &lines, problems: &problems, parseable: readable };
     let mut entities = parse(&source);
     for e in &mut entities {
-        e.file_size = size;
-        e.mtime_ns = mtime;
-        flag_hostile(&text, &lines, e);
-        // The lists grew by doubling (or from an iterator without an exact length): give the
-        // slack back, as every entity is kept for the life of the store.
-        e.shrink_to_fit();
-        values.share(e);
+        finish_entity(e, &text, &lines, (size, mtime), values);
     }
     if let Some(bodies) = bodies {
         pass_bodies(&entities, &text, readable && whole, bodies, reread);

@@ -80,9 +80,8 @@ impl Opendray {
     /// One node file as an entity, with its frontmatter fields (for a reader that looks at
     /// more of them without parsing the YAML again), already known when `given`
     /// (`parse_markdown_view_given`): a database's node rendered from its row is not parsed back.
-    pub fn parse_node_given(&self, file: &SourceFile, given: Option<Fields>, keys: Keys) -> (Entity, Fields) {
-        let (e, fields) = node(file, given.map(View::from_fields), keys);
-        (e, fields.into_fields())
+    pub fn parse_node_given<'a>(&self, file: &SourceFile<'a>, given: Option<Fields>, keys: Keys) -> (Entity, View<'a>) {
+        node(file, given.map(View::from_fields), keys)
     }
 }
 

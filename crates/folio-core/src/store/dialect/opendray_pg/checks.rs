@@ -5,23 +5,26 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::store::model::entity::Problem;
-use crate::store::read::frontmatter::{Fields, get_str};
+use crate::store::read::frontmatter::view::{Val, View};
 
 /// Days after which a never-used skill is a retirement candidate.
 pub const NEVER_USED_DAYS: i64 = 30;
 /// Days a candidate may wait for a decision.
 pub const CANDIDATE_DAYS: i64 = 14;
 
-pub fn node(f: &Fields) -> Vec<Problem> {
+pub fn node(f: &View) -> Vec<Problem> {
     node_at(f, crate::store::model::timestamp::now())
 }
 
-fn node_at(f: &Fields, now: OffsetDateTime) -> Vec<Problem> {
+fn node_at(f: &View, now: OffsetDateTime) -> Vec<Problem> {
     let mut out = Vec::new();
-    let count = |k: &str| f.get(k).and_then(|v| v.as_i64()).unwrap_or(0);
+    let count = |k: &str| match f.get(k) {
+        Some(Val::Num(n)) => n.as_i64().unwrap_or(0),
+        _ => 0,
+    };
     let age_days =
-        get_str(f, "created_at").and_then(|t| OffsetDateTime::parse(&t, &Rfc3339).ok()).map(|t| (now - t).whole_days());
-    let kind = get_str(f, "kind").unwrap_or_default();
+        f.str("created_at").and_then(|t| OffsetDateTime::parse(&t, &Rfc3339).ok()).map(|t| (now - t).whole_days());
+    let kind = f.str("kind").unwrap_or_default();
     // The problems sit on the frontmatter's first line (the rendering puts no key elsewhere).
     let at = |rule, msg: String| Problem::new(rule, msg, 2, 1);
     if kind == "skill" && count("use_count") == 0 && age_days.is_some_and(|d| d > NEVER_USED_DAYS) {
@@ -34,7 +37,7 @@ fn node_at(f: &Fields, now: OffsetDateTime) -> Vec<Problem> {
     if kind == "skill" && failed > ok {
         out.push(at(super::spec::FAILING, format!("failed {failed} times, succeeded {ok}")));
     }
-    if get_str(f, "maturity").as_deref() == Some("candidate") && age_days.is_some_and(|d| d > CANDIDATE_DAYS) {
+    if f.str("maturity").as_deref() == Some("candidate") && age_days.is_some_and(|d| d > CANDIDATE_DAYS) {
         out.push(at(
             super::spec::OLD_CANDIDATE,
             format!("a candidate for {} days (more than {CANDIDATE_DAYS})", age_days.unwrap_or_default()),
@@ -50,7 +53,7 @@ mod tests {
     use time::macros::datetime;
 
     fn rules(y: &str) -> Vec<&'static str> {
-        node_at(&parse_yaml(y).unwrap(), datetime!(2026-03-01 0:00 UTC)).iter().map(|p| p.rule).collect()
+        node_at(&View::from_fields(parse_yaml(y).unwrap()), datetime!(2026-03-01 0:00 UTC)).iter().map(|p| p.rule).collect()
     }
 
     #[test]

@@ -70,7 +70,7 @@ impl OpendrayPg {
     /// (`direct`: built from the row the text was rendered from), else parsed from it.
     fn parse_given(&self, file: &SourceFile, given: Option<crate::store::read::frontmatter::Fields>) -> Vec<Entity> {
         let (mut e, fields) = self.export.parse_node_given(file, given, super::opendray::Keys::Exact);
-        if let Some(scope) = crate::store::read::frontmatter::get_str(&fields, "scope") {
+        if let Some(scope) = fields.str("scope") {
             e.tags.push(format!("scope:{scope}").into());
         }
         e.problems.extend(checks::node(&fields));
