@@ -110,7 +110,8 @@ fn a_first_open_reads_rows_as_the_renderings_parse_back() {
 /// A first open fetches every visible node by one scan of the table, in chunks as the rows
 /// arrive (`rows::each_visible`), where an open that found a few nodes changed fetches them
 /// by id (`rows::by_ids`): both read each node of every shape — its columns, its edges and
-/// fact sources in order — the same, with and without the archived ones, whatever the chunk.
+/// fact sources in order — the same, with and without the archived ones, whatever the chunk;
+/// and the scan gives each node the version `xmins` and `sets` give it.
 /// A consumer that stops early leaves the connection usable.
 #[test]
 fn one_scan_reads_each_node_as_fetching_it_by_id_does() {
@@ -121,9 +122,28 @@ fn one_scan_reads_each_node_as_fetching_it_by_id_does() {
     let merged = folio(setup.path(), &["review", &url, "merge", "svc-pg-dup", "svc-pg", "--as", "human:ann"], false);
     assert!(merged.status.success(), "merge: {}", outcome(&merged));
     for archived in [false, true] {
-        let ids: Vec<String> = rows::xmins(&mut c, archived).unwrap().into_iter().map(|(id, _)| id).collect();
+        let xmins = rows::xmins(&mut c, archived).unwrap();
+        let ids: Vec<String> = xmins.iter().map(|(id, _)| id.clone()).collect();
         let mut by_id = rows::by_ids(&mut c, &ids).unwrap();
         by_id.sort_by(|a, b| a.id.cmp(&b.id));
+        // Each node's version as an open with a snapshot reads it: `xmins`, then `sets`.
+        let (edges, sources) = (
+            rows::sets(&mut c, rows::Part::Edges, None).unwrap(),
+            rows::sets(&mut c, rows::Part::Sources, None).unwrap(),
+        );
+        let mut versions: Vec<(String, rows::Version)> = xmins
+            .into_iter()
+            .map(|(id, xmin)| {
+                let v = rows::Version {
+                    xmin,
+                    edges: edges.get(&id).copied().unwrap_or(0),
+                    sources: sources.get(&id).copied().unwrap_or(0),
+                };
+                (id, v)
+            })
+            .collect();
+        versions.sort_by(|a, b| a.0.cmp(&b.0));
+        assert!(versions.iter().any(|(_, v)| v.edges != 0) && versions.iter().any(|(_, v)| v.sources != 0));
         assert!(by_id.iter().any(|n| !n.edges.is_empty()) && by_id.iter().any(|n| !n.sources.is_empty()));
         assert_eq!(by_id.iter().any(|n| n.archived_at.is_some()), archived, "archived nodes shown only when asked");
         for chunk in [1, 3, 1000] {
@@ -135,8 +155,12 @@ fn one_scan_reads_each_node_as_fetching_it_by_id_does() {
                 true
             })
             .unwrap();
-            scanned.sort_by(|a, b| a.id.cmp(&b.id));
-            assert_eq!(scanned, by_id, "archived {archived}, chunks of {chunk}");
+            scanned.sort_by(|a, b| a.0.id.cmp(&b.0.id));
+            let (nodes, scanned_versions): (Vec<rows::Node>, Vec<rows::Version>) = scanned.into_iter().unzip();
+            assert_eq!(nodes, by_id, "archived {archived}, chunks of {chunk}");
+            let scanned_versions: Vec<(String, rows::Version)> =
+                nodes.iter().map(|n| n.id.clone()).zip(scanned_versions).collect();
+            assert_eq!(scanned_versions, versions, "archived {archived}, chunks of {chunk}: the versions");
             assert!(sizes.iter().all(|&n| n >= 1 && n <= chunk), "chunks of {chunk}: {sizes:?}");
         }
         let mut first = 0;

@@ -326,11 +326,68 @@ fn sync_with(
         (None, snapshot::Found::Missing) => None,
         (None, snapshot::Found::Damaged(why)) => rebuilt(&why),
     };
+    // Rendering is a large share of a first open: in parallel. Each node is made an entity
+    // from its row's fields at once (`direct`), not parsed back from its rendering.
+    use rayon::prelude::*;
+    let dialect = super::OpendrayPg::open(root);
+    let make = |values: &mut crate::store::model::shared_values::SharedValues, (n, version): (rows::Node, Version)| {
+        let (rel, id) = (n.path(), n.id.clone());
+        let (fields, body) = n.into_fields();
+        let text = rows::render_with(&fields, &body);
+        drop(body);
+        let handed = super::direct::Handed::new(&dialect, &rel, &text, fields, values);
+        ((id, snapshot::Node { version, rel, text }), handed)
+    };
+    let Some((base, texts)) = &base else {
+        // Nothing to add to: every visible node, with its version, by one scan
+        // (`rows::each_visible`), each chunk rendered by rayon's pool while the next arrives —
+        // unless this thread is one of the pool's (a rebuild asked for by a parallel read): it
+        // would wait on the fetch while the chunks wait for a free thread, so all are fetched
+        // first and rendered after.
+        let (nodes, handed): (snapshot::Nodes, Vec<super::direct::Handed>) = if rayon::current_thread_index().is_none() {
+            // The rows are decoded where they are made entities (`rows::Arrived`).
+            let (send, chunks) = std::sync::mpsc::sync_channel::<Vec<rows::Arrived>>(8);
+            let (fetched, made) = std::thread::scope(|s| {
+                let made = s.spawn(|| {
+                    chunks
+                        .into_iter()
+                        .par_bridge()
+                        .map_init(crate::store::model::shared_values::SharedValues::default, |values, chunk| {
+                            chunk.into_iter().map(|a| a.decode().map(|n| make(values, n))).collect::<Result<Vec<_>, _>>()
+                        })
+                        .collect::<Result<Vec<_>, _>>()
+                });
+                let fetched = rows::each_arrived(&mut tx, archived, CHUNK, |c| send.send(c).is_ok());
+                drop(send);
+                (fetched, made.join())
+            });
+            fetched.map_err(sql)?;
+            let made = made.unwrap_or_else(|p| std::panic::resume_unwind(p)).map_err(sql)?;
+            tx.commit().map_err(sql)?;
+            made.into_iter().flatten().unzip()
+        } else {
+            let mut all = Vec::new();
+            rows::each_visible(&mut tx, archived, CHUNK, |c| {
+                all.extend(c);
+                true
+            })
+            .map_err(sql)?;
+            tx.commit().map_err(sql)?;
+            all.into_par_iter().map_init(Default::default, make).unzip()
+        };
+        super::direct::hand_over(root, handed);
+        // Written whole, and kept for the loader that follows.
+        let mut changed: Vec<String> = nodes.values().map(|n| n.rel.clone()).collect();
+        changed.sort();
+        let mut now = Snapshot { generation: 0, tables: Some(tables), horizon, nodes };
+        snapshot::write(root, &mut now).map_err(err)?;
+        snapshot::publish(root, now.generation, snapshot::files(now.nodes));
+        return Ok(changed);
+    };
     let entries: HashMap<&str, &snapshot::Entry, foldhash::fast::RandomState> =
-        base.iter().flat_map(|(i, _)| i.entries.iter()).map(|e| (e.id.as_str(), e)).collect();
-    let was = base.as_ref().and_then(|(i, _)| i.header.tables);
-    let known = was.is_some();
-    let was = was.unwrap_or_default();
+        base.entries.iter().map(|e| (e.id.as_str(), e)).collect();
+    let was = base.header.tables.unwrap_or_default();
+    let known = base.header.tables.is_some();
     let ids: Vec<(String, u64)> = if known && was.nodes == tables.nodes {
         entries.values().map(|e| (e.id.clone(), e.version.xmin)).collect()
     } else {
@@ -368,77 +425,12 @@ fn sync_with(
         .filter(|(id, v)| entries.get(id.as_str()).is_none_or(|e| e.version != *v))
         .map(|(id, _)| id.clone())
         .collect();
-    // Rendering is a large share of a first open: in parallel. Each node is made an entity
-    // from its row's fields at once (`direct`), not parsed back from its rendering.
-    use rayon::prelude::*;
-    let dialect = super::OpendrayPg::open(root);
-    let make = |values: &mut crate::store::model::shared_values::SharedValues, n: rows::Node| {
-        let (rel, fields) = (n.path(), n.fields());
-        let text = rows::render_with(&fields, &n.body);
-        let handed = super::direct::Handed::new(&dialect, &rel, &text, fields, values);
-        ((n.id, snapshot::Node { version: Version::default(), rel, text }), handed)
-    };
-    // Every visible node, as `xmins` listed them in this transaction, is fetched by one scan
-    // (`rows::each_visible`), each chunk rendered by rayon's pool while the next arrives —
-    // unless this thread is one of the pool's (a rebuild asked for by a parallel read): it
-    // would wait on the fetch while the chunks wait for a free thread, so all are fetched
-    // first and rendered after, as the changed nodes fetched by id are.
-    let (mut rendered, handed): (snapshot::Nodes, Vec<super::direct::Handed>) = if base.is_none()
-        && rayon::current_thread_index().is_none()
-    {
-        let (send, chunks) = std::sync::mpsc::sync_channel::<Vec<rows::Node>>(8);
-        let (fetched, made) = std::thread::scope(|s| {
-            let made = s.spawn(|| {
-                chunks
-                    .into_iter()
-                    .par_bridge()
-                    .map_init(crate::store::model::shared_values::SharedValues::default, |values, chunk| {
-                        chunk.into_iter().map(|n| make(values, n)).collect::<Vec<_>>()
-                    })
-                    .collect::<Vec<_>>()
-            });
-            let fetched = rows::each_visible(&mut tx, archived, CHUNK, |c| send.send(c).is_ok());
-            drop(send);
-            (fetched, made.join())
-        });
-        fetched.map_err(sql)?;
-        tx.commit().map_err(sql)?;
-        let made = made.unwrap_or_else(|p| std::panic::resume_unwind(p));
-        made.into_iter().flatten().unzip()
-    } else {
-        let fetched = if base.is_none() {
-            let mut all = Vec::with_capacity(stale.len());
-            rows::each_visible(&mut tx, archived, CHUNK, |c| {
-                all.extend(c);
-                true
-            })
-            .map(|()| all)
-        } else {
-            rows::by_ids(&mut tx, &stale)
-        };
-        let fetched = fetched.map_err(sql)?;
-        tx.commit().map_err(sql)?;
-        fetched.into_par_iter().map_init(Default::default, make).unzip()
-    };
+    // The nodes found changed, fetched by id; each takes its version below.
+    let fetched = rows::by_ids(&mut tx, &stale).map_err(sql)?;
+    tx.commit().map_err(sql)?;
+    let (mut rendered, handed): (snapshot::Nodes, Vec<super::direct::Handed>) =
+        fetched.into_par_iter().map(|n| (n, Version::default())).map_init(Default::default, make).unzip();
     super::direct::hand_over(root, handed);
-    let Some((base, texts)) = &base else {
-        // Nothing to add to: written whole, and kept for the loader that follows.
-        // Each fetched node takes its version where it is, not moved into another map; one
-        // without a version (none is 0: no row has `xmin` 0) was not listed, and is not kept.
-        let mut nodes = rendered;
-        for (id, v) in &versions {
-            if let Some(n) = nodes.get_mut(id) {
-                n.version = *v;
-            }
-        }
-        nodes.retain(|_, n| n.version != Version::default());
-        let mut changed: Vec<String> = nodes.values().map(|n| n.rel.clone()).collect();
-        changed.sort();
-        let mut now = Snapshot { generation: 0, tables: Some(tables), horizon, nodes };
-        snapshot::write(root, &mut now).map_err(err)?;
-        snapshot::publish(root, now.generation, snapshot::files(now.nodes));
-        return Ok(changed);
-    };
     let mut changes = Vec::new();
     let mut seen: std::collections::HashSet<&str, foldhash::fast::RandomState> = Default::default();
     for (id, v) in &versions {

@@ -43,9 +43,17 @@ pub struct Node {
 /// The node columns, in `node`'s order. Timestamps are sent as they are stored and shown as
 /// UTC text with microseconds here (`timestamp`), exact, so a rendering changes whenever the
 /// row's `updated_at` does.
-const SELECT: &str = "SELECT id, kind, entity_type, title, body, scope, scope_key, maturity, confidence, \
-    provenance::text, created_at, updated_at, archived_at, use_count, last_used_at, enabled, success_count, \
-    failure_count FROM knowledge_nodes";
+macro_rules! columns {
+    () => {
+        "id, kind, entity_type, title, body, scope, scope_key, maturity, confidence, provenance::text, created_at, \
+        updated_at, archived_at, use_count, last_used_at, enabled, success_count, failure_count"
+    };
+}
+
+/// How many `columns!` there are: a query's next column is at this index.
+const COLUMN_COUNT: usize = 18;
+
+const SELECT: &str = concat!("SELECT ", columns!(), " FROM knowledge_nodes");
 
 /// A node from its row; a column of another type than opendray's schema gives (which
 /// `schema::check` refuses first) is an error, not a panic.
@@ -249,45 +257,111 @@ pub fn by_ids(c: &mut impl GenericClient, ids: &[String]) -> Result<Vec<Node>, p
     Ok(nodes)
 }
 
-/// Every visible node (archived ones too with `archived`) with its edges and sources, handed
+/// Every visible node (archived ones too with `archived`) with its edges and sources and its
+/// version (as `xmins` and `sets` give it in the same transaction), handed
 /// to `each` in chunks of `chunk` as the rows arrive, in no order: a first open's fetch. Unlike
 /// `by_ids` it sends no list of ids and asks for no order, so the server scans the table once
 /// instead of matching 100k ids and sorting every row with its body, and the caller renders a
 /// chunk while the next is on the wire (docs/benchmarks.md, "Round: issue 43 (ninth session:
-/// the first open)"). Stops early, without error, when `each` returns false.
+/// the first open)"). The versions come with the rows: the server hashes each edge and source
+/// as it sends it, and no table is scanned again for `xmins` and `sets`. Stops early, without
+/// error, when `each` returns false.
 pub fn each_visible(
     c: &mut impl GenericClient,
     archived: bool,
     chunk: usize,
-    mut each: impl FnMut(Vec<Node>) -> bool,
+    mut each: impl FnMut(Vec<(Node, Version)>) -> bool,
+) -> Result<(), postgres::Error> {
+    let mut failed = None;
+    each_arrived(c, archived, chunk, |rows| match rows.into_iter().map(Arrived::decode).collect() {
+        Ok(nodes) => each(nodes),
+        Err(e) => {
+            failed = Some(e);
+            false
+        }
+    })?;
+    failed.map_or(Ok(()), Err)
+}
+
+/// A node's rows of another table, in order, and their count and XOR as `sets` takes them.
+struct Grouped<T> {
+    rows: Vec<T>,
+    xor: i64,
+}
+
+impl<T> Grouped<T> {
+    fn set(&self) -> u64 {
+        mix(self.rows.len() as u64, self.xor as u64)
+    }
+}
+
+type ById<T> = HashMap<String, Grouped<T>, foldhash::fast::RandomState>;
+
+fn add<T>(by: &mut ById<T>, id: &str, row: T, hash: i64) {
+    match by.get_mut(id) {
+        Some(g) => {
+            g.rows.push(row);
+            g.xor ^= hash;
+        }
+        None => drop(by.insert(id.to_string(), Grouped { rows: vec![row], xor: hash })),
+    }
+}
+
+/// A visible node's row as it arrived, with its edges and sources: decoded (`decode`) by the
+/// thread that makes it an entity, so that its strings are allocated and freed by one thread
+/// (freed by another, every free of a large string waits on the allocating thread's arena:
+/// docs/benchmarks.md, "Twenty-ninth session").
+pub struct Arrived {
+    row: postgres::Row,
+    edges: Option<Grouped<(String, String)>>,
+    sources: Option<Grouped<String>>,
+}
+
+impl Arrived {
+    pub fn decode(self) -> Result<(Node, Version), postgres::Error> {
+        let mut n = node(&self.row)?;
+        let xmin = self.row.try_get::<_, &str>(COLUMN_COUNT)?.parse().unwrap_or(u64::MAX);
+        let mut v = Version { xmin, ..Version::default() };
+        if let Some(g) = self.edges {
+            v.edges = g.set();
+            n.edges = g.rows;
+        }
+        if let Some(g) = self.sources {
+            v.sources = g.set();
+            n.sources = g.rows;
+        }
+        Ok((n, v))
+    }
+}
+
+/// `each_visible`'s rows as they arrive, not yet decoded (`Arrived::decode`).
+pub fn each_arrived(
+    c: &mut impl GenericClient,
+    archived: bool,
+    chunk: usize,
+    mut each: impl FnMut(Vec<Arrived>) -> bool,
 ) -> Result<(), postgres::Error> {
     use postgres::fallible_iterator::FallibleIterator;
-    type ById<T> = HashMap<String, Vec<T>, foldhash::fast::RandomState>;
     // Grouped by node here, in the order `by_ids` gives them (sorted); the edges and sources
     // of nodes not shown are never looked up.
     let mut edges: ById<(String, String)> = HashMap::default();
-    for r in c.query("SELECT src_id, edge_type, dst_id FROM knowledge_edges ORDER BY 1, 2, 3", &[])? {
-        let edge = (r.get(1), r.get(2));
-        match edges.get_mut(r.get::<_, &str>(0)) {
-            Some(l) => l.push(edge),
-            None => drop(edges.insert(r.get(0), vec![edge])),
-        }
+    let sql = "SELECT src_id, edge_type, dst_id, hashtextextended(edge_type || ' ' || dst_id, 0) \
+        FROM knowledge_edges ORDER BY 1, 2, 3";
+    for r in c.query(sql, &[])? {
+        add(&mut edges, r.get(0), (r.get(1), r.get(2)), r.get(3));
     }
     let mut sources: ById<String> = HashMap::default();
-    for r in c.query("SELECT node_id, memory_id FROM knowledge_fact_sources ORDER BY 1, 2", &[])? {
-        match sources.get_mut(r.get::<_, &str>(0)) {
-            Some(l) => l.push(r.get(1)),
-            None => drop(sources.insert(r.get(0), vec![r.get(1)])),
-        }
+    let sql = "SELECT node_id, memory_id, hashtextextended(memory_id, 0) FROM knowledge_fact_sources ORDER BY 1, 2";
+    for r in c.query(sql, &[])? {
+        add(&mut sources, r.get(0), r.get(1), r.get(2));
     }
-    let sql = format!("{SELECT} WHERE ($1 OR archived_at IS NULL)");
-    let mut rows = c.query_raw(&sql, [&archived as &(dyn postgres::types::ToSql + Sync)])?;
+    let sql = concat!("SELECT ", columns!(), ", xmin::text FROM knowledge_nodes WHERE ($1 OR archived_at IS NULL)");
+    let mut rows = c.query_raw(sql, [&archived as &(dyn postgres::types::ToSql + Sync)])?;
     let mut batch = Vec::with_capacity(chunk);
-    while let Some(r) = rows.next()? {
-        let mut n = node(&r)?;
-        n.edges = edges.remove(&n.id).unwrap_or_default();
-        n.sources = sources.remove(&n.id).unwrap_or_default();
-        batch.push(n);
+    while let Some(row) = rows.next()? {
+        let id: &str = row.try_get(0)?;
+        let (edges, sources) = (edges.remove(id), sources.remove(id));
+        batch.push(Arrived { row, edges, sources });
         if batch.len() == chunk && !each(std::mem::replace(&mut batch, Vec::with_capacity(chunk))) {
             return Ok(());
         }
@@ -319,39 +393,67 @@ impl Node {
 
     /// The frontmatter's fields, in the order the export writes them: what parsing the
     /// rendering's YAML back gives (`direct`), and what `render` writes.
-    pub fn fields(&self) -> Map<String, Value> {
+    pub fn fields(&self) -> Fields {
+        Node { body: String::new(), ..self.clone() }.into_fields().0
+    }
+
+    /// `fields` and the body, the columns moved rather than copied (a first open makes
+    /// 100k of them).
+    pub fn into_fields(self) -> (Fields, String) {
+        let Node {
+            id,
+            kind,
+            entity_type,
+            title,
+            body,
+            scope,
+            scope_key,
+            maturity,
+            confidence,
+            provenance,
+            created_at,
+            updated_at,
+            archived_at,
+            use_count,
+            last_used_at,
+            enabled,
+            success_count,
+            failure_count,
+            edges,
+            sources,
+            provenance_unreadable: _,
+        } = self;
         let mut m = Map::new();
-        m.insert("id".into(), json!(self.id));
-        m.insert("kind".into(), json!(self.kind));
-        if let Some(t) = &self.entity_type {
-            m.insert("entity_type".into(), json!(t));
+        m.insert("id".into(), Value::String(id));
+        m.insert("kind".into(), Value::String(kind));
+        if let Some(t) = entity_type {
+            m.insert("entity_type".into(), Value::String(t));
         }
-        m.insert("title".into(), json!(self.title));
-        m.insert("scope".into(), json!(self.scope));
-        if !self.scope_key.is_empty() {
-            m.insert("scope_key".into(), json!(self.scope_key));
+        m.insert("title".into(), Value::String(title));
+        m.insert("scope".into(), Value::String(scope));
+        if !scope_key.is_empty() {
+            m.insert("scope_key".into(), Value::String(scope_key));
         }
-        m.insert("maturity".into(), json!(self.maturity));
-        if let Some(c) = self.confidence {
+        m.insert("maturity".into(), Value::String(maturity));
+        if let Some(c) = confidence {
             m.insert("confidence".into(), json!(c));
         }
-        m.insert("enabled".into(), json!(self.enabled));
-        m.insert("use_count".into(), json!(self.use_count));
-        m.insert("success_count".into(), json!(self.success_count));
-        m.insert("failure_count".into(), json!(self.failure_count));
-        if let Some(t) = &self.last_used_at {
-            m.insert("last_used_at".into(), json!(t));
+        m.insert("enabled".into(), Value::Bool(enabled));
+        m.insert("use_count".into(), json!(use_count));
+        m.insert("success_count".into(), json!(success_count));
+        m.insert("failure_count".into(), json!(failure_count));
+        if let Some(t) = last_used_at {
+            m.insert("last_used_at".into(), Value::String(t));
         }
-        m.insert("created_at".into(), json!(self.created_at));
-        m.insert("updated_at".into(), json!(self.updated_at));
-        if let Some(t) = &self.archived_at {
-            m.insert("archived_at".into(), json!(t));
+        m.insert("created_at".into(), Value::String(created_at));
+        m.insert("updated_at".into(), Value::String(updated_at));
+        if let Some(t) = archived_at {
+            m.insert("archived_at".into(), Value::String(t));
         }
         // A provenance that is not an object (jsonb takes a string, a list, `null`) is shown as
         // the agent wrote it: the reviewer reads it, and a write compares it.
-        let provenance = match &self.provenance {
-            Value::Object(p) => {
-                let mut p = p.clone();
+        let provenance = match provenance {
+            Value::Object(mut p) => {
                 // A list of aliases is the node's own field; any other `aliases` stays where the
                 // row holds it, inside the provenance.
                 if p.get("aliases").is_some_and(Value::is_array)
@@ -361,23 +463,23 @@ impl Node {
                 }
                 Value::Object(p)
             }
-            other => other.clone(),
+            other => other,
         };
-        if !self.sources.is_empty() {
-            m.insert("sources".into(), json!(self.sources));
+        if !sources.is_empty() {
+            m.insert("sources".into(), Value::Array(sources.into_iter().map(Value::String).collect()));
         }
-        if !self.edges.is_empty() {
+        if !edges.is_empty() {
             let mut rel = Map::new();
-            for (t, dst) in &self.edges {
-                let list = rel.entry(t.clone()).or_insert_with(|| json!([]));
+            for (t, dst) in edges {
+                let list = rel.entry(t).or_insert_with(|| json!([]));
                 if let Value::Array(l) = list {
-                    l.push(json!(dst));
+                    l.push(Value::String(dst));
                 }
             }
             m.insert("relations".into(), Value::Object(rel));
         }
         m.insert("provenance".into(), provenance);
-        m
+        (m, body)
     }
 
     /// Where the export would put the node's file (its path in the snapshot and the store).
