@@ -72,3 +72,30 @@ fn a_connection_begun_ahead_to_a_silent_server_is_given_up() {
     let err = at.connect().err().expect("no connection to a silent server");
     assert!(err.contains("did not answer within 1 s"), "{err}");
 }
+
+/// A connection the server ended after it was made (a restart, an administrator) is said to be
+/// lost, not "cannot connect", which would send the person to check an address that answered;
+/// a server that refuses the connect is still "cannot connect".
+#[test]
+fn a_connection_ended_after_the_connect_is_said_to_be_lost() {
+    let Some(pg) = Pg::start() else { return };
+    let mut admin = pg.client("postgres");
+    let at = Locator::parse(&pg.conninfo("postgres")).unwrap();
+    let mut c = at.connect().unwrap();
+    let pid = backend(&mut c);
+    admin.execute("SELECT pg_terminate_backend($1)", &[&pid]).unwrap();
+    let started = Instant::now();
+    let e = loop {
+        match c.query_one("SELECT 1", &[]) {
+            Err(e) if e.as_db_error().is_none() => break e,
+            _ if started.elapsed() > Duration::from_secs(20) => panic!("the ended connection still answers"),
+            _ => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    let said = at.explain(&e);
+    assert!(said.contains("the connection was lost"), "{said}");
+    assert!(!said.contains("cannot connect"), "{said}");
+    let refused = Locator::parse("postgres://folio@127.0.0.1:1/brain").unwrap();
+    let said = refused.connect().err().expect("nothing listens on port 1");
+    assert!(said.contains("cannot connect"), "{said}");
+}

@@ -206,7 +206,17 @@ impl Locator {
             Some(d) => format!("{}: {}", self.redacted, d.message()),
             None => {
                 let cause = std::error::Error::source(e).map(|s| s.to_string()).unwrap_or_else(|| e.to_string());
-                format!("{}: cannot connect: {cause}", self.redacted)
+                // Past the connect (a server restarted or a backend ended mid-read), "cannot
+                // connect" would send the person to check an address that was reached.
+                let shown = e.to_string();
+                let lost = e.is_closed()
+                    || ["error communicating with the server", "error parsing response from server"]
+                        .iter()
+                        .any(|k| shown.starts_with(k));
+                match lost {
+                    true => format!("{}: the connection was lost: {cause}", self.redacted),
+                    false => format!("{}: cannot connect: {cause}", self.redacted),
+                }
             }
         }
     }
