@@ -99,9 +99,10 @@ fn node<'a>(file: &SourceFile<'a>, given: Option<View<'a>>, keys: Keys) -> (Enti
     e.id = id.unwrap_or_else(|| fallback_id(file.rel));
     let body = file.text.get(e.body_start as usize..).unwrap_or("");
     map_node(&mut e, f, body);
-    if keys == Keys::Exact {
-        e.edges = exact_edges(f);
-    }
+    e.edges = match keys {
+        Keys::Trimmed => edges_from_view(f, EDGE_TYPES),
+        Keys::Exact => exact_edges(f),
+    };
     if p.has_frontmatter {
         e.problems.extend(checks::check_node(f, &e.id, &e.edges, file.text, p.fm_first_line));
     }
@@ -121,7 +122,7 @@ fn fallback_id(rel: &str) -> String {
     name.strip_suffix(".md").unwrap_or(name).to_string()
 }
 
-/// The node's fields onto the model.
+/// The node's fields onto the model, but its edges (`node` reads them as its keys say).
 fn map_node(e: &mut Entity, f: &View, body: &str) {
     e.kind = grouping_kind(f).map(Into::into);
     if let Some(t) = f.str("title").or_else(|| f.str("name")) {
@@ -141,7 +142,6 @@ fn map_node(e: &mut Entity, f: &View, body: &str) {
     e.confidence = f.f64("confidence");
     e.created = f.str("created_at").map(Into::into);
     e.updated = f.str("updated_at").map(Into::into);
-    e.edges = edges_from_view(f, EDGE_TYPES);
 }
 
 /// The edges of `relations` with their ends exactly as written, each a row of

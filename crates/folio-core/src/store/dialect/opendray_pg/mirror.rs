@@ -375,13 +375,17 @@ fn sync_with(
             tx.commit().map_err(sql)?;
             all.into_par_iter().map_init(Default::default, make).unzip()
         };
-        super::direct::hand_over(root, handed);
-        // Written whole, and kept for the loader that follows.
-        let mut changed: Vec<String> = nodes.values().map(|n| n.rel.clone()).collect();
-        changed.sort();
+        // Written whole (while the entities are handed over), and kept for the loader that
+        // follows; the files' map is in path order, which is the order `changed` wants.
         let mut now = Snapshot { generation: 0, tables: Some(tables), horizon, nodes };
-        snapshot::write(root, &mut now).map_err(err)?;
-        snapshot::publish(root, now.generation, snapshot::files(now.nodes));
+        std::thread::scope(|s| {
+            s.spawn(|| super::direct::hand_over(root, handed));
+            snapshot::write(root, &mut now)
+        })
+        .map_err(err)?;
+        let files = snapshot::files(now.nodes);
+        let changed = files.keys().cloned().collect();
+        snapshot::publish(root, now.generation, files);
         return Ok(changed);
     };
     let entries: HashMap<&str, &snapshot::Entry, foldhash::fast::RandomState> =
