@@ -22,6 +22,10 @@ pub use crate::store::read::fsio::MAX_READ;
 pub use crate::store::read::walk::{FoundFile, walk};
 use crate::store::read::walk::{Walked, classify, walker};
 
+mod memory;
+pub use memory::{parse_held_with, read_held};
+use memory::{read_in_memory, read_memory};
+
 /// What `walk_and_read` found: entities sorted by path and line, the other files sorted by
 /// path, and the folders that could not be listed.
 #[derive(Default)]
@@ -412,130 +416,6 @@ struct Read {
     whole: bool,
 }
 
-/// Entity files held in memory given with their texts (a refresh of a few,
-/// `Dialect::memory_file`), parsed as `read_entities` parses them (unsorted).
-pub fn read_held(files: &[(String, String)], dialect: &dyn Dialect) -> Vec<Entity> {
-    files
-        .par_iter()
-        .map_init(SharedValues::default, |values, (rel, text)| read_in_memory(rel, Some(text), dialect, values, None))
-        .flatten_iter()
-        .collect()
-}
-
-/// The entity file `rel` held in memory (`Dialect::memory_files`), parsed as `read_one`
-/// parses a file of the same bytes; a file not there any more is unreadable, as on disk.
-fn read_in_memory(
-    rel: &str,
-    text: Option<&str>,
-    dialect: &dyn Dialect,
-    values: &mut SharedValues,
-    terms: Option<&mut Tokeniser>,
-) -> Vec<Entity> {
-    if let Some(t) = text
-        && let Some(held) = dialect.held_entities(rel, t)
-    {
-        if let Some(terms) = terms {
-            pass_bodies(&held, t, true, Bodies::Tokenise(terms), &mut |_| None);
-        }
-        return held;
-    }
-    let read = match text {
-        Some(t) => {
-            let bytes = t.as_bytes().to_vec();
-            let size = bytes.len() as u64;
-            Read { bytes, problems: Vec::new(), size, mtime: 0, readable: true, whole: true }
-        }
-        None => Read {
-            bytes: Vec::new(),
-            problems: vec![Problem::new(rule::UNREADABLE, "cannot read: no longer in the store", 1, 1)],
-            size: 0,
-            mtime: 0,
-            readable: false,
-            whole: false,
-        },
-    };
-    parse_read_with(rel, read, &mut |f| dialect.parse(f), values, terms.map(Bodies::Tokenise), None, &mut |_| None)
-}
-
-/// The entities of every file held in memory, parsed on every core in chunks, and each
-/// chunk's terms with where its entities start (as the walker threads give them).
-fn read_memory(
-    files: &crate::store::dialect::MemoryFiles,
-    dialect: &dyn Dialect,
-    progress: Option<&LoadProgress>,
-    terms: bool,
-    profiling: bool,
-) -> (Vec<Arc<Entity>>, Vec<(usize, Part)>) {
-    if let Some(p) = progress {
-        p.total.fetch_add(files.len(), Ordering::Relaxed);
-    }
-    let all: Vec<(&String, &String)> = files.iter().collect();
-    let chunk = all.len().div_ceil(walk_threads().max(1) * 4).max(64);
-    let chunks: Vec<(Vec<Arc<Entity>>, Option<Part>)> = all
-        .par_chunks(chunk)
-        .map(|files| {
-            let mut values = SharedValues::default();
-            let mut tokens = terms.then(|| if profiling { Tokeniser::profiling() } else { Tokeniser::default() });
-            let mut out = Vec::with_capacity(files.len());
-            for (rel, text) in files {
-                let read = read_in_memory(rel, Some(text), dialect, &mut values, tokens.as_mut());
-                out.extend(read.into_iter().map(Arc::new));
-                if let Some(p) = progress {
-                    p.done.fetch_add(1, Ordering::Relaxed);
-                }
-            }
-            (out, tokens.map(Tokeniser::into_part))
-        })
-        .collect();
-    let mut entities = Vec::with_capacity(all.len());
-    let mut parts = Vec::new();
-    for (mine, part) in chunks {
-        if let Some(part) = part {
-            parts.push((entities.len(), part));
-        }
-        entities.extend(mine);
-    }
-    (entities, parts)
-}
-
-/// Parse what was read of the file `rel`; `reread` reads an entity's body when it cannot be
-/// cut from the bytes in hand.
-/// An entity file held in memory parsed by `parse` instead of its dialect's `parse` (a
-/// dialect that already knows what parsing it gives: `Dialect::held_entities`), with
-/// everything else the loader does to a file's entities done as for any file.
-pub fn parse_held_with(
-    rel: &str,
-    text: &str,
-    parse: &mut dyn FnMut(&SourceFile) -> Vec<Entity>,
-    values: &mut SharedValues,
-) -> Vec<Entity> {
-    parse_text_with(rel, text, Vec::new(), (text.len() as u64, 0), parse, values)
-}
-
-/// As `parse_read_with` for a whole, readable text already in memory: neither copied nor
-/// checked for UTF-8 again (a first open of a database hands 100k texts here).
-fn parse_text_with(
-    rel: &str,
-    text: &str,
-    problems: Vec<Problem>,
-    (size, mtime): (u64, i64),
-    parse: &mut dyn FnMut(&SourceFile) -> Vec<Entity>,
-    values: &mut SharedValues,
-) -> Vec<Entity> {
-    // A text with NUL bytes is binary content: read as any file's bytes are.
-    if memchr::memchr(0, &text.as_bytes()[..text.len().min(8192)]).is_some() {
-        let read = Read { bytes: text.as_bytes().to_vec(), problems, size, mtime, readable: true, whole: true };
-        return parse_read_with(rel, read, parse, values, None, None, &mut |_| None);
-    }
-    let lines = LineIndex::new(text);
-    let source = SourceFile { rel, text, lines: &lines, problems: &problems, parseable: true };
-    let mut entities = parse(&source);
-    for e in &mut entities {
-        finish_entity(e, text, &lines, (size, mtime), values);
-    }
-    entities
-}
-
 /// What the loader does to each entity a file gave, whatever read it.
 fn finish_entity(e: &mut Entity, text: &str, lines: &LineIndex, (size, mtime): (u64, i64), values: &mut SharedValues) {
     e.file_size = size;
@@ -547,6 +427,8 @@ fn finish_entity(e: &mut Entity, text: &str, lines: &LineIndex, (size, mtime): (
     values.share(e);
 }
 
+/// Parse what was read of the file `rel`; `reread` reads an entity's body when it cannot be
+/// cut from the bytes in hand.
 fn parse_read_with(
     rel: &str,
     read: Read,
