@@ -70,7 +70,9 @@ pub fn parse_view(yaml: &str) -> Option<View<'_>> {
 }
 
 /// Bytes libyaml treats specially or rejects: tabs and control characters, C1 controls and NEL,
-/// the Unicode line/paragraph separators, a BOM, and the non-characters U+FFFE/U+FFFF.
+/// the Unicode line/paragraph separators, a BOM, and the non-characters U+FFFE/U+FFFF — and the
+/// other Unicode spaces (NBSP, U+2000–U+200A, …), which YAML keeps in a scalar but this
+/// reader's trimming (`char::is_whitespace`) would cut.
 fn has_unsafe_bytes(b: &[u8]) -> bool {
     // Printable ASCII and newlines only (almost every block): nothing to look at closely. This
     // test vectorises; the exact one below goes byte by byte.
@@ -82,8 +84,14 @@ fn has_unsafe_bytes(b: &[u8]) -> bool {
         // A lone CR is a line break to YAML; only CRLF endings are handled here.
         b'\r' => b.get(i + 1) != Some(&b'\n'),
         0..=0x1f | 0x7f => true,
-        0xc2 => b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)),
-        0xe2 => b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xa8 | 0xa9)),
+        0xc2 => b.get(i + 1).is_some_and(|n| (0x80..=0xa0).contains(n)),
+        0xe1 => b.get(i + 1) == Some(&0x9a) && b.get(i + 2) == Some(&0x80),
+        0xe2 => match b.get(i + 1) {
+            Some(0x80) => matches!(b.get(i + 2), Some(0x80..=0x8a | 0xa8 | 0xa9 | 0xaf)),
+            Some(0x81) => b.get(i + 2) == Some(&0x9f),
+            _ => false,
+        },
+        0xe3 => b.get(i + 1) == Some(&0x80) && b.get(i + 2) == Some(&0x80),
         0xef => matches!((b.get(i + 1), b.get(i + 2)), (Some(0xbb), Some(0xbf)) | (Some(0xbf), Some(0xbe | 0xbf))),
         _ => false,
     })
@@ -475,6 +483,10 @@ mod tests {
             Just("a\"b".to_string()),
             Just("\"open".to_string()),
             Just("é ünïcödé".to_string()),
+            Just("\u{a0}".to_string()),
+            Just("x\u{a0}".to_string()),
+            Just("\u{2009}y z\u{3000}".to_string()),
+            Just("\u{1680}\u{200a}\u{202f}\u{205f}".to_string()),
             "[a-z0-9:./ -]{0,12}".prop_map(|s| s),
         ]
     }
