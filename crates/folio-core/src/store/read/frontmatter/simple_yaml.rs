@@ -141,8 +141,9 @@ fn block_value<'a>(lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>
     let indent = first.len() - first.trim_start_matches(' ').len();
     let trimmed = first.trim_start_matches(' ');
     if !(trimmed.starts_with("- ") || trimmed == "-") {
-        // A top-level key next: this one's value is null. An indented mapping is not handled.
-        return if indent == 0 { Some(Val::Null) } else { None };
+        // A top-level key next: this one's value is null; else an indented one-level mapping
+        // (opendray's `provenance:` as its export and folio's rendering of a row write it).
+        return if indent == 0 { Some(Val::Null) } else { block_mapping(indent, lines).map(Val::Map) };
     }
     let mut items = Vec::new();
     while let Some(line) = lines.peek().copied() {
@@ -194,6 +195,42 @@ fn item_mapping<'a>(
         lines.next();
     }
     Some(map)
+}
+
+/// `  k: v` lines, all indented alike, each value on its key's line or a block list below it:
+/// the mapping under a top-level key. Any other deeper line (a nested mapping, a folded
+/// scalar) or a blank line inside is left to serde_yaml_ng.
+fn block_mapping<'a>(
+    indent: usize,
+    lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+) -> Option<View<'a>> {
+    let mut map = View::new();
+    while let Some(line) = lines.peek().copied() {
+        let this_indent = line.len() - line.trim_start_matches(' ').len();
+        if this_indent == 0 {
+            break;
+        }
+        if this_indent != indent {
+            return None;
+        }
+        let (k, rest) = split_key(&line[indent..])?;
+        lines.next();
+        let value = if rest.is_empty() { list_under(indent, lines)? } else { inline_value(rest)? };
+        if !map.insert(k, value) {
+            return None;
+        }
+    }
+    Some(map)
+}
+
+/// The block list right below a key of a mapping indented by `indent`, its dashes at the
+/// key's own indent (as serde_yaml_ng writes them: opendray's `relations:`) or deeper;
+/// anything else under the key (null, a deeper mapping) is left to serde_yaml_ng.
+fn list_under<'a>(indent: usize, lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>) -> Option<Val<'a>> {
+    let next = lines.peek()?;
+    let body = next.trim_start_matches(' ');
+    let list = next.len() - body.len() >= indent && (body.starts_with("- ") || body == "-");
+    if list { block_value(lines) } else { None }
 }
 
 /// `{ k: v, k: [a, b] }` on one line: scalars, or flow lists of scalars (opendray's
@@ -432,7 +469,10 @@ mod tests {
             "a: 1\na: 2\n",
             "a: [1, [2]]\n",
             "a: b # comment\n",
-            "a:\n  b: c\n",
+            "a:\n  b:\n    c: d\n",
+            "a:\n  b: c\n    d: e\n",
+            "a:\n  b: c\n\n  d: e\n",
+            "a:\n  b: c\n  b: d\n",
             "a: x\n\tb: y\n",
             "? complex\n",
             "a: 'it''s'\n",
@@ -504,6 +544,16 @@ mod tests {
             prop::collection::vec(token(), 1..3).prop_map(|v| v.iter().map(|t| format!("\n  - {t}")).collect()),
             (token(), token()).prop_map(|(a, b)| format!("\n  - id: {a}\n    resource: {b}")),
             (token(), token()).prop_map(|(a, b)| format!(" {a}\n  {b}")),
+            prop::collection::vec((key(), token(), 1..4usize), 1..4)
+                .prop_map(|v| v.iter().map(|(k, t, n)| format!("\n{}{k}: {t}", " ".repeat(*n))).collect()),
+            (key(), token(), key(), token()).prop_map(|(k, a, j, b)| format!("\n  {k}: {a}\n  {j}: [{b}, {a}]")),
+            (key(), token(), key(), token()).prop_map(|(k, a, j, b)| format!("\n  {k}: {a}\n  {j}: {{ by: {b} }}")),
+            (key(), prop::collection::vec(token(), 1..3), 0..5usize, key(), token()).prop_map(|(k, v, n, j, b)| {
+                let items: String = v.iter().map(|t| format!("\n{}- {t}", " ".repeat(n))).collect();
+                format!("\n  {k}:{items}\n  {j}: {b}")
+            }),
+            (key(), key(), token()).prop_map(|(k, j, b)| format!("\n  {k}:\n  {j}: {b}")),
+            (key(), key(), token()).prop_map(|(k, j, b)| format!("\n  {k}:\n  - {j}: {b}\n    {k}: {b}")),
             Just(String::new()),
         ]
     }
@@ -560,6 +610,20 @@ mod tests {
         for hard in ["a: { b: [c, [d]] }\n", "a: { b: { c: d } }\n", "a: { b: [c }\n", "a: { b: [c], }\n"] {
             assert_eq!(parse(hard), None, "{hard:?}");
         }
+    }
+
+    #[test]
+    fn an_indented_mapping_of_scalars_is_read_here_as_serde_yaml_ng_reads_it() {
+        let y = "id: en-a\nprovenance:\n  source: distiller\n  run: 42\n  seen: [a, b]\ntitle: A\n";
+        let fast = parse(y).expect("the fast path reads a one-level mapping");
+        assert_eq!(Ok(fast.clone()), slow(y));
+        assert_eq!(fast["provenance"]["run"], 42);
+        let y = "relations:\n  part_of:\n  - sk-a\n  - sk-b\n  uses:\n    - t\nprovenance:\n  source: gen\n";
+        let fast = parse(y).expect("lists under the mapping's keys");
+        assert_eq!(Ok(fast.clone()), slow(y));
+        assert_eq!(fast["relations"]["part_of"][1], "sk-b");
+        let y = "generated:\r\n    by: agent\r\n    at: 2026-06-30T14:00:00Z\r\n";
+        assert_eq!(Ok(parse(y).expect("CRLF and a deeper indent")), slow(y));
     }
 
     #[test]
