@@ -107,6 +107,34 @@ fn a_first_open_reads_rows_as_the_renderings_parse_back() {
     drop(pg);
 }
 
+/// The inbox's facts of a brain opened from the store cache are read from the snapshot's
+/// renderings — past a few dozen, all at once (`Store::hold_texts`) rather than one by its
+/// offset — and must be those a first open takes from its rows: the same listing, over more
+/// nodes than are read one by one, every one with a provenance mapping.
+#[test]
+fn the_inbox_reads_facts_from_the_snapshot_as_a_first_open_does() {
+    let Some((pg, mut c, url)) = seed::brain() else { return };
+    shapes(&mut c);
+    c.batch_execute(
+        "INSERT INTO knowledge_nodes (id, kind, entity_type, title, body, provenance) \
+         SELECT 'gen-' || g, 'entity', 'tech', 'Generated ' || g, 'Body of ' || g || E'.\n', \
+                jsonb_build_object('source', 'gen', 'run', g, 'tags', jsonb_build_array('a', 'b')) \
+         FROM generate_series(1, 120) g",
+    )
+    .unwrap();
+    let list = ["review", url.as_str(), "list", "--json"];
+    let first = tempfile::tempdir().unwrap();
+    let from_rows = folio(first.path(), &list, false);
+    let cached = tempfile::tempdir().unwrap();
+    let stats = folio(cached.path(), &["stats", &url], false);
+    assert!(stats.status.success(), "stats: {}", outcome(&stats));
+    let from_snapshot = folio(cached.path(), &list, false);
+    assert_eq!(outcome(&from_rows), outcome(&from_snapshot), "the facts of a first open and of the snapshot differ");
+    let listed = String::from_utf8_lossy(&from_rows.stdout);
+    assert!(listed.contains("\"gen-120\"") && listed.contains("\"ent-uni\""), "{listed}");
+    drop(pg);
+}
+
 /// A first open fetches every visible node by one scan of the table, in chunks as the rows
 /// arrive (`rows::each_visible`), where an open that found a few nodes changed fetches them
 /// by id (`rows::by_ids`): both read each node of every shape — its columns, its edges and

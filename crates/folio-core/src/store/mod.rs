@@ -604,7 +604,17 @@ impl Store {
         if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
             return Ok(String::new());
         }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        // Valid UTF-8 (nearly every file) is taken as read, not copied.
+        Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    }
+
+    /// Before reading many entities' texts (`read_text`): a store held in memory takes them
+    /// all at once (a database's snapshot read whole, not one text by its offset at a time);
+    /// a folder's files are read as asked.
+    pub fn hold_texts(&self) {
+        if self.dialect.in_memory() {
+            let _ = self.dialect.memory_files();
+        }
     }
 
     /// A file the load could not read (an I/O error, not a parse problem), with why: what is

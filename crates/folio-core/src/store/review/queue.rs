@@ -305,8 +305,20 @@ pub fn complete_facts(store: &Store, facts: &mut Vec<Option<TextFacts>>, range: 
     facts.resize(store.entities.len(), None);
     let range = range.start.min(facts.len())..range.end.min(facts.len());
     let start = range.start;
-    facts[range].par_iter_mut().enumerate().map(|(k, slot)| complete_one(store, slot, start + k)).sum()
+    // Past a few reads, a store held in memory is asked for every text at once (a database's
+    // snapshot read whole) rather than looked up one by one.
+    let reads = std::sync::atomic::AtomicUsize::new(0);
+    let held = std::sync::OnceLock::new();
+    let before_read = || {
+        if reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= BULK_AFTER {
+            held.get_or_init(|| store.hold_texts());
+        }
+    };
+    facts[range].par_iter_mut().enumerate().map(|(k, slot)| complete_one(store, slot, start + k, &before_read)).sum()
 }
+
+/// How many texts `complete_facts` reads one by one before it has the store hold them all.
+const BULK_AFTER: usize = 32;
 
 /// `complete_facts` on the calling thread. For a few hundred entities while the rayon pool is
 /// busy (the TUI's lint pass tokenising every file): a parallel read would wait behind the
@@ -315,11 +327,11 @@ pub fn complete_facts_here(store: &Store, facts: &mut Vec<Option<TextFacts>>, ra
     facts.resize(store.entities.len(), None);
     let range = range.start.min(facts.len())..range.end.min(facts.len());
     let start = range.start;
-    facts[range].iter_mut().enumerate().map(|(k, slot)| complete_one(store, slot, start + k)).sum()
+    facts[range].iter_mut().enumerate().map(|(k, slot)| complete_one(store, slot, start + k, &|| ())).sum()
 }
 
 /// Entity `i`'s facts in `slot` made current; 1 when its file was read.
-fn complete_one(store: &Store, slot: &mut Option<TextFacts>, i: usize) -> usize {
+fn complete_one(store: &Store, slot: &mut Option<TextFacts>, i: usize, before_read: &(dyn Fn() + Sync)) -> usize {
     let idx = i as EntityIdx;
     let e = store.entity(idx);
     if e.escapes_root() {
@@ -329,6 +341,7 @@ fn complete_one(store: &Store, slot: &mut Option<TextFacts>, i: usize) -> usize 
     if slot.as_ref().is_some_and(|f| f.entity == fingerprint(e)) {
         return 0;
     }
+    before_read();
     *slot = TextFacts::read(store, idx);
     1
 }

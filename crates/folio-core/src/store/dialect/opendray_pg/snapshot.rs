@@ -1254,11 +1254,10 @@ pub fn text_at(root: &Path, rel: &str) -> io::Result<String> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static SINGLE_READS: AtomicUsize = AtomicUsize::new(0);
     let missing = || io::Error::new(io::ErrorKind::NotFound, "no such node in the database's snapshot");
-    {
-        let taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(files) = taken.iter().find(|t| t.root == root).and_then(|t| t.files.as_ref()) {
-            return files.get(rel).cloned().ok_or_else(missing);
-        }
+    // The text is copied after the lock is let go: the inbox's threads read 100k so.
+    let all = TAKEN.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|t| t.root == root).and_then(|t| t.files.clone());
+    if let Some(files) = all {
+        return files.get(rel).cloned().ok_or_else(missing);
     }
     if let Some(written) = super::writing::text(root, rel) {
         return written.ok_or_else(missing);
