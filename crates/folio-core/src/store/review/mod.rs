@@ -29,6 +29,7 @@ pub mod retype;
 pub mod rules;
 pub mod since;
 pub mod stub;
+pub mod text_facts;
 pub mod verdict;
 
 pub use plan::Plan;
