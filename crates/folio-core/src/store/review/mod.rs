@@ -25,6 +25,7 @@ pub mod merge;
 pub mod merge_candidates;
 pub mod plan;
 pub mod queue;
+pub mod reason;
 pub mod retype;
 pub mod rules;
 pub mod since;

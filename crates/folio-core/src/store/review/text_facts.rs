@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::authorship;
-use super::queue::Reason;
+use super::reason::Reason;
 use crate::store::Store;
 use crate::store::dialect::Dialect;
 use crate::store::model::entity::{Entity, EntityIdx};
