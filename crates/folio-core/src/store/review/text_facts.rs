@@ -122,12 +122,16 @@ pub fn complete_facts(store: &Store, facts: &mut Vec<Option<TextFacts>>, range: 
     let range = range.start.min(facts.len())..range.end.min(facts.len());
     let start = range.start;
     // Past a few reads, a store held in memory is asked for every text at once (a database's
-    // snapshot read whole) rather than looked up one by one.
+    // snapshot read whole) rather than looked up one by one. By one thread, without a lock:
+    // the hold itself runs on rayon, whose thread may pick up another of these reads while it
+    // waits (a lock taken again by its own thread would never be let go); the other threads
+    // read one by one meanwhile, as `Store::read_text` always may.
     let reads = std::sync::atomic::AtomicUsize::new(0);
-    let held = std::sync::OnceLock::new();
+    let asked = std::sync::atomic::AtomicBool::new(false);
     let before_read = || {
-        if reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= BULK_AFTER {
-            held.get_or_init(|| store.hold_texts());
+        use std::sync::atomic::Ordering::Relaxed;
+        if reads.fetch_add(1, Relaxed) >= BULK_AFTER && !asked.swap(true, Relaxed) {
+            store.hold_texts();
         }
     };
     facts[range].par_iter_mut().enumerate().map(|(k, slot)| complete_one(store, slot, start + k, &before_read)).sum()
