@@ -492,7 +492,13 @@ impl Node {
 pub fn render_with(fields: &Map<String, Value>, body: &str) -> String {
     // The common shapes written directly (`yaml`), the same bytes serde_yaml_ng writes.
     let yaml = super::yaml::write(fields).unwrap_or_else(|| serde_yaml_ng::to_string(fields).unwrap_or_default());
-    format!("---\n{yaml}---\n{body}")
+    // Made at its length: the snapshot keeps every node's text, and `format!` grew each by
+    // doubling, a third more memory on a first open (docs/benchmarks.md, "Thirty-third session").
+    let mut text = String::with_capacity(8 + yaml.len() + body.len());
+    for part in ["---\n", &yaml, "---\n", body] {
+        text.push_str(part);
+    }
+    text
 }
 
 /// `entities/<entity_type>/<id>.md`, `playbooks/<id>.md`, …; an id that is not a plain file
