@@ -105,11 +105,11 @@ fn options() -> impl bincode::Options {
 /// parsed under `parse_inputs` (`Snapshot::parse_inputs`), their catalogs' verdict `catalogs`,
 /// lint's memo digest of them `lint`; each chunk whose entities are those `earlier` decoded
 /// there is taken from its file rather than encoded again (the sections keep `earlier` to
-/// be written from).
+/// be written from). The first chunks are encoded here, the others as they are written.
 #[allow(clippy::too_many_arguments)]
 pub fn encode<'e>(
     mut header: Header,
-    entities: &[Arc<Entity>],
+    entities: &'e [Arc<Entity>],
     other_files: &[(String, FileRole)],
     walk_warnings: &[StoreWarning],
     parse_inputs: u64,
@@ -128,28 +128,44 @@ pub fn encode<'e>(
         catalogs: catalogs.cloned(),
         lint,
     };
-    let (chunks, stamps) = rayon::join(
-        || {
-            entities
-                .par_chunks(CHUNK)
-                .enumerate()
-                .map(|(k, c)| match earlier.and_then(|earlier| earlier.chunk(k, c)) {
-                    Some((at, len, crc)) => Ok(Section::Earlier { at, len, crc }),
-                    // Encoded as a sequence of entities (what `decode` reads back), not of pointers.
-                    None => options().serialize(&c.iter().map(|e| &**e).collect::<Vec<&Entity>>()).map(Section::fresh),
-                })
-                .collect::<Result<Vec<Section>, _>>()
-                .map_err(|e| e.to_string())
-        },
+    let (first, stamps) = rayon::join(
+        || encode_chunks(entities, 0..CHUNKS_AT_ONCE, earlier),
         || stamps::encode(entities.iter().map(|e| &**e)),
     );
-    let (chunks, stamps) = (chunks?, stamps?);
+    let (first, stamps) = (first?, stamps?);
     let head = options().serialize(&header).map_err(|e| e.to_string())?;
     let files = options().serialize(&files).map_err(|e| e.to_string())?;
-    let mut sections = Vec::with_capacity(3 + chunks.len());
+    let mut sections = Vec::with_capacity(3 + first.len());
     sections.extend([head, files, stamps].map(Section::fresh));
-    sections.extend(chunks);
-    Ok(Encoded { sections, earlier })
+    sections.extend(first);
+    Ok(Encoded { sections, chunks: written::Chunks { entities, next: CHUNKS_AT_ONCE, earlier } })
+}
+
+/// How many chunks are encoded before they are written: the whole store's encoded at once
+/// was a sixth of a first open's peak memory (docs/benchmarks.md, "Thirty-third session").
+const CHUNKS_AT_ONCE: usize = 4;
+
+/// The sections of chunks `range` (those past the end are none), each encoded on rayon's
+/// threads or, when `earlier` decoded the very same entities there, taken from its file.
+fn encode_chunks(
+    entities: &[Arc<Entity>],
+    range: std::ops::Range<usize>,
+    earlier: Option<&Earlier>,
+) -> Result<Vec<written::Section>, String> {
+    use bincode::Options;
+    use written::Section;
+    let from = (range.start * CHUNK).min(entities.len());
+    let to = (range.end * CHUNK).min(entities.len());
+    entities[from..to]
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(i, c)| match earlier.and_then(|earlier| earlier.chunk(range.start + i, c)) {
+            Some((at, len, crc)) => Ok(Section::Earlier { at, len, crc }),
+            // Encoded as a sequence of entities (what `decode` reads back), not of pointers.
+            None => options().serialize(&c.iter().map(|e| &**e).collect::<Vec<&Entity>>()).map(Section::fresh),
+        })
+        .collect::<Result<Vec<Section>, _>>()
+        .map_err(|e| e.to_string())
 }
 
 /// Only the header (cheap: for `folio cache info` and for rejecting a mismatched file early).

@@ -72,7 +72,7 @@ impl Earlier {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CHUNK, Header, decode, decode_file, encode};
+    use super::super::{CHUNK, CHUNKS_AT_ONCE, Header, decode, decode_file, encode};
     use super::*;
 
     fn header() -> Header {
@@ -147,5 +147,32 @@ mod tests {
         let file = File::create(&out).unwrap();
         let sections = encode(header(), &es, &[], &[], 0, None, None, Some(&earlier)).unwrap();
         assert!(sections.write_to(&file).unwrap_err().to_string().contains("cut short"));
+    }
+
+    /// More chunks than `encode` makes at once (three groups): those made while the file is
+    /// written, lent ones among them, give the bytes of every chunk made before writing.
+    #[test]
+    fn chunks_made_while_the_file_is_written_give_the_same_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, out) = (dir.path().join("c.folio-cache"), dir.path().join("new.folio-cache"));
+        let n = CHUNK * (2 * CHUNKS_AT_ONCE + 1) + 7;
+        std::fs::write(&path, encoded(&entities(n), None)).unwrap();
+        let file = File::open(&path).unwrap();
+        let snapshot = decode_file(&file).unwrap();
+        let mut es = snapshot.entities;
+        let mut earlier = Earlier::new(file, snapshot.chunks);
+        earlier.note(&es);
+        // One entity re-read in a chunk of the second group: every other chunk is lent.
+        let changed = CHUNK * (CHUNKS_AT_ONCE + 1) + 3;
+        es[changed] = Arc::new(Entity { title: "Re-read".into(), ..(*es[changed]).clone() });
+        let lent = lent(&earlier, &es);
+        assert_eq!(lent.iter().filter(|l| !**l).count(), 1, "{lent:?}");
+        let fresh = encoded(&es, None);
+        assert_eq!(written(&es, None, &out), fresh);
+        assert_eq!(written(&es, Some(&earlier), &out), fresh);
+        let back = decode_file(&File::open(&out).unwrap()).unwrap();
+        assert_eq!(back.entities.len(), n);
+        assert_eq!(back.entities[changed].title, "Re-read");
+        assert_eq!(back.entities[n - 1].path, es[n - 1].path);
     }
 }
