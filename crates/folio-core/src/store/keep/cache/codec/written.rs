@@ -1,11 +1,11 @@
-//! A snapshot's sections as encoded, before they are written: each either fresh bytes or a
+//! A snapshot's sections as encoded and written, the entities' chunks a few at a time (the
+//! next encoded while these are written): each either fresh bytes or a
 //! chunk of the snapshot the store was decoded from (`Earlier`), which the kernel copies from
 //! file to file (`std::io::copy` between files is `copy_file_range` on Linux) instead of
 //! folio reading, checking and writing it. A chunk so copied is checked against its CRC when
 //! the new snapshot is next decoded, as every section is.
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-
 use std::sync::Arc;
 
 use super::{CHUNKS_AT_ONCE, Earlier, MAGIC, encode_chunks};
