@@ -284,6 +284,7 @@ impl Cache {
         )?;
         let fail = |e: std::io::Error| format!("{}: cannot write the cache ({e})", dir.display());
         fs::create_dir_all(&dir).map_err(fail)?;
+        remove_abandoned_temporaries(&dir);
         let tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&dir).map_err(fail)?;
         sections.write_to(tmp.as_file()).map_err(fail)?;
         tmp.persist(&path).map_err(|e| fail(e.error))?;
@@ -395,6 +396,28 @@ pub fn build_id() -> &'static str {
 
 fn canonical(root: &Path) -> PathBuf {
     fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())
+}
+
+/// How long a temporary cache file may go unwritten before it is taken for abandoned: a
+/// writer busy with one keeps its time current.
+const ABANDONED_AFTER: Duration = Duration::from_secs(10 * 60);
+
+/// A write killed part way leaves its temporary file (`.tmp-…`, tens of MB for a large
+/// store) in the cache folder, where nothing would ever read or remove it: those older than
+/// `ABANDONED_AFTER` go before the next snapshot or side file is written.
+fn remove_abandoned_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    let now = std::time::SystemTime::now();
+    for e in entries.flatten() {
+        if !e.file_name().to_string_lossy().starts_with(".tmp-") {
+            continue;
+        }
+        let age = e.metadata().and_then(|m| m.modified()).ok().and_then(|t| now.duration_since(t).ok());
+        if age.is_some_and(|age| age >= ABANDONED_AFTER) {
+            // Another process may have removed it meanwhile: nothing to report.
+            let _ = fs::remove_file(e.path());
+        }
+    }
 }
 
 /// The tests' example stores: tests/corpora, and ../shared for those the repository may not

@@ -463,6 +463,7 @@ pub fn write(cache: &Cache, path: &Path, magic: &[u8; 8], sections: &[&[u8]], wh
     let dir = path.parent().unwrap_or(cache.dir());
     let fail = |e: std::io::Error| format!("{}: cannot write the {what} ({e})", dir.display());
     fs::create_dir_all(dir).map_err(fail)?;
+    super::remove_abandoned_temporaries(dir);
     let tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir).map_err(fail)?;
     let mut w = std::io::BufWriter::with_capacity(1 << 20, tmp);
     w.write_all(magic).map_err(fail)?;

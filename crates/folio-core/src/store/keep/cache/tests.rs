@@ -232,3 +232,27 @@ fn clear_removes_one_store_or_all() {
     assert_eq!(cache.clear(None).unwrap(), 1);
     assert!(cache.entries().is_empty());
 }
+
+/// A write killed part way leaves a temporary file: the next write removes it once it is
+/// older than a writer could still be busy with, and leaves a recent one (another process
+/// may be writing it) and every other file alone.
+#[test]
+fn temporaries_left_by_a_killed_write_are_removed_by_the_next_once_old() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::new(dir.path());
+    let stores = dir.path().join("stores");
+    fs::create_dir_all(&stores).unwrap();
+    let old = std::time::SystemTime::now() - ABANDONED_AFTER - Duration::from_secs(60);
+    for name in [".tmp-abandoned", "not-a-temporary"] {
+        let f = fs::File::create(stores.join(name)).unwrap();
+        f.set_modified(old).unwrap();
+    }
+    fs::write(stores.join(".tmp-being-written"), "partial").unwrap();
+    let root = corpus("okf-v0.2/acme_retail");
+    cache.save(&Store::load(&root, crate::store::dialect::okf::KIND, "t".into())).unwrap();
+    let mut left: Vec<String> =
+        fs::read_dir(&stores).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    left.retain(|n| !n.ends_with(".folio-cache"));
+    left.sort();
+    assert_eq!(left, [".tmp-being-written", "not-a-temporary"]);
+}
