@@ -9,7 +9,6 @@ use serde_json::Value;
 
 use super::{Dialect, DialectKind, FileRole, Grammar, SourceFile, StoreWarning, edges_from_view, parse_markdown_view_given};
 use crate::store::model::entity::{Edge, Entity};
-use crate::store::read::frontmatter::Fields;
 use crate::store::read::frontmatter::view::{Val, View};
 
 mod checks;
@@ -80,8 +79,8 @@ impl Opendray {
     /// One node file as an entity, with its frontmatter fields (for a reader that looks at
     /// more of them without parsing the YAML again), already known when `given`
     /// (`parse_markdown_view_given`): a database's node rendered from its row is not parsed back.
-    pub fn parse_node_given<'a>(&self, file: &SourceFile<'a>, given: Option<Fields>, keys: Keys) -> (Entity, View<'a>) {
-        node(file, given.map(View::from_fields), keys)
+    pub fn parse_node_given<'a>(&self, file: &SourceFile<'a>, given: Option<View<'a>>, keys: Keys) -> (Entity, View<'a>) {
+        node(file, given, keys)
     }
 }
 

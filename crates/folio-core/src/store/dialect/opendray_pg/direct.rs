@@ -14,12 +14,10 @@ use std::hash::BuildHasher;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
-use serde_json::{Map, Value};
-
 use super::OpendrayPg;
 use crate::store::model::entity::Entity;
 use crate::store::model::shared_values::SharedValues;
-use crate::store::read::frontmatter::Fields;
+use crate::store::read::frontmatter::view::{Val, View};
 
 /// Shards of the table, so the loader's threads seldom wait on one another.
 const SHARDS: usize = 16;
@@ -51,7 +49,7 @@ fn shard_of(rel: &str) -> usize {
 pub struct Handed(Option<(String, u64, Vec<Entity>)>);
 
 impl Handed {
-    pub fn new(dialect: &OpendrayPg, rel: &str, text: &str, fields: Fields, values: &mut SharedValues) -> Handed {
+    pub fn new(dialect: &OpendrayPg, rel: &str, text: &str, fields: View<'static>, values: &mut SharedValues) -> Handed {
         if !reads_back(&fields) {
             return Handed(None);
         }
@@ -105,17 +103,17 @@ pub fn forget(root: &Path) {
 /// and maps all do, save for characters YAML escapes or folds (controls other than line feed
 /// and tab, carriage returns, the Unicode line and paragraph separators, NEL, the BOM):
 /// those are left to the parser, as is any float that is not finite (JSON has none).
-pub fn reads_back(fields: &Map<String, Value>) -> bool {
+pub fn reads_back(fields: &View) -> bool {
     fields.iter().all(|(k, v)| plain_text(k) && value_reads_back(v))
 }
 
-fn value_reads_back(v: &Value) -> bool {
+fn value_reads_back(v: &Val) -> bool {
     match v {
-        Value::Null | Value::Bool(_) => true,
-        Value::Number(n) => n.as_f64().is_some_and(f64::is_finite),
-        Value::String(s) => plain_text(s),
-        Value::Array(a) => a.iter().all(value_reads_back),
-        Value::Object(m) => reads_back(m),
+        Val::Null | Val::Bool(_) => true,
+        Val::Num(n) => n.as_f64().is_some_and(f64::is_finite),
+        Val::Str(s) => plain_text(s),
+        Val::List(a) => a.iter().all(value_reads_back),
+        Val::Map(m) => reads_back(m),
     }
 }
 
@@ -140,9 +138,9 @@ mod tests {
     use super::*;
     use crate::store::dialect::Dialect;
     use crate::store::dialect::opendray_pg::rows::{Node, render_with};
-    use crate::store::read::frontmatter::{Block, locate, parse_yaml};
+    use crate::store::read::frontmatter::{Block, Fields, locate, parse_yaml};
     use proptest::prelude::*;
-    use serde_json::json;
+    use serde_json::{Map, Value, json};
 
     /// The table is one per process: the tests that hand over take turns.
     static SERIAL: Mutex<()> = Mutex::new(());
@@ -201,8 +199,8 @@ mod tests {
             .iter()
             .zip(&files)
             .map(|(n, (rel, text))| {
-                assert_eq!(render_with(&n.fields(), &n.body), *text);
-                Handed::new(&dialect, rel, text, n.fields(), &mut values)
+                assert_eq!(render_with(&n.view(), &n.body), *text);
+                Handed::new(&dialect, rel, text, n.view(), &mut values)
             })
             .collect();
         let given: Vec<bool> = handed.iter().map(|h| h.0.is_some()).collect();
@@ -224,7 +222,7 @@ mod tests {
         let dialect = OpendrayPg::open(root);
         let n = node("a", "t", "b", json!({}));
         let text = n.render();
-        let handed = || Handed::new(&dialect, &n.path(), &text, n.fields(), &mut SharedValues::default());
+        let handed = || Handed::new(&dialect, &n.path(), &text, n.view(), &mut SharedValues::default());
         hand_over(root, vec![handed()]);
         assert!(take(root, &n.path(), &format!("{text}.")).is_none());
         assert!(take(root, &n.path(), &text).is_none(), "a mismatch drops the entities");
@@ -264,9 +262,9 @@ mod tests {
                 p.insert(format!("{key}x"), json!(x));
             }
             let node = node("p", &title, "body", json!({"k": p.clone(), "aliases": [value.clone()]}));
-            let fields = node.fields();
+            let fields = node.view();
             if reads_back(&fields) {
-                prop_assert_eq!(frontmatter_of(&node.render()), fields);
+                prop_assert_eq!(frontmatter_of(&node.render()), fields.into_fields());
             }
         }
     }

@@ -332,7 +332,7 @@ fn sync_with(
     let dialect = super::OpendrayPg::open(root);
     let make = |values: &mut crate::store::model::shared_values::SharedValues, (n, version): (rows::Node, Version)| {
         let (rel, id) = (n.path(), n.id.clone());
-        let (fields, body) = n.into_fields();
+        let (fields, body) = n.into_view();
         let text = rows::render_with(&fields, &body);
         drop(body);
         let handed = super::direct::Handed::new(&dialect, &rel, &text, fields, values);

@@ -16,6 +16,7 @@ use super::opendray::Opendray;
 use super::{Dialect, DialectKind, FileRole, SourceFile, StoreWarning};
 use crate::store::Store;
 use crate::store::model::entity::Entity;
+use crate::store::read::frontmatter::view::View;
 
 mod checks;
 pub mod conn;
@@ -68,7 +69,7 @@ impl OpendrayPg {
 impl OpendrayPg {
     /// A node's file as an entity, its frontmatter's fields `given` when they are known
     /// (`direct`: built from the row the text was rendered from), else parsed from it.
-    fn parse_given(&self, file: &SourceFile, given: Option<crate::store::read::frontmatter::Fields>) -> Vec<Entity> {
+    fn parse_given(&self, file: &SourceFile, given: Option<View<'static>>) -> Vec<Entity> {
         let (mut e, fields) = self.export.parse_node_given(file, given, super::opendray::Keys::Exact);
         if let Some(scope) = fields.str("scope") {
             e.tags.push(format!("scope:{scope}").into());

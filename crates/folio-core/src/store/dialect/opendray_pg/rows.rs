@@ -2,13 +2,13 @@
 //! the markdown export writes a node (docs/opendray-export.md) so that every reader, lint
 //! rule and review rule of the export works on it unchanged. The rendering is a pure
 //! function of the rows: its digest is the optimistic check of every write.
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use postgres::GenericClient;
-use serde_json::{Map, Value, json};
+use serde_json::{Number, Value, json};
 
-/// A node's frontmatter fields (`Node::fields`).
-pub type Fields = Map<String, Value>;
+use crate::store::read::frontmatter::view::{Val, View};
 
 /// One `knowledge_nodes` row (less its embedding) with its edges and sources.
 #[derive(Debug, Clone, PartialEq)]
@@ -388,18 +388,19 @@ impl Node {
     /// The node as an export file: YAML frontmatter of its columns, then its body.
     /// `provenance.aliases` is shown as `aliases` (the schema has no column for them).
     pub fn render(&self) -> String {
-        render_with(&self.fields(), &self.body)
+        render_with(&self.view(), &self.body)
     }
 
     /// The frontmatter's fields, in the order the export writes them: what parsing the
     /// rendering's YAML back gives (`direct`), and what `render` writes.
-    pub fn fields(&self) -> Fields {
-        Node { body: String::new(), ..self.clone() }.into_fields().0
+    pub fn view(&self) -> View<'static> {
+        Node { body: String::new(), ..self.clone() }.into_view().0
     }
 
-    /// `fields` and the body, the columns moved rather than copied (a first open makes
-    /// 100k of them).
-    pub fn into_fields(self) -> (Fields, String) {
+    /// `view` and the body, the columns moved rather than copied, and the keys not allocated:
+    /// a first open makes 100k of them, and a `serde_json` map of each (a `String` per key,
+    /// SipHash in its index) was a tenth of it (docs/benchmarks.md, "Thirty-fourth session").
+    pub fn into_view(self) -> (View<'static>, String) {
         let Node {
             id,
             kind,
@@ -423,32 +424,38 @@ impl Node {
             sources,
             provenance_unreadable: _,
         } = self;
-        let mut m = Map::new();
-        m.insert("id".into(), Value::String(id));
-        m.insert("kind".into(), Value::String(kind));
+        let text = |s: String| Val::Str(Cow::Owned(s));
+        let mut m = View::with_capacity(20);
+        let mut put = |k: &'static str, v: Val<'static>| {
+            let added = m.insert(k, v);
+            debug_assert!(added, "{k} twice");
+        };
+        put("id", text(id));
+        put("kind", text(kind));
         if let Some(t) = entity_type {
-            m.insert("entity_type".into(), Value::String(t));
+            put("entity_type", text(t));
         }
-        m.insert("title".into(), Value::String(title));
-        m.insert("scope".into(), Value::String(scope));
+        put("title", text(title));
+        put("scope", text(scope));
         if !scope_key.is_empty() {
-            m.insert("scope_key".into(), Value::String(scope_key));
+            put("scope_key", text(scope_key));
         }
-        m.insert("maturity".into(), Value::String(maturity));
+        put("maturity", text(maturity));
         if let Some(c) = confidence {
-            m.insert("confidence".into(), json!(c));
+            // As `json!` makes a float: a value JSON has no number for is null.
+            put("confidence", Number::from_f64(c).map_or(Val::Null, Val::Num));
         }
-        m.insert("enabled".into(), Value::Bool(enabled));
-        m.insert("use_count".into(), json!(use_count));
-        m.insert("success_count".into(), json!(success_count));
-        m.insert("failure_count".into(), json!(failure_count));
+        put("enabled", Val::Bool(enabled));
+        put("use_count", Val::Num(use_count.into()));
+        put("success_count", Val::Num(success_count.into()));
+        put("failure_count", Val::Num(failure_count.into()));
         if let Some(t) = last_used_at {
-            m.insert("last_used_at".into(), Value::String(t));
+            put("last_used_at", text(t));
         }
-        m.insert("created_at".into(), Value::String(created_at));
-        m.insert("updated_at".into(), Value::String(updated_at));
+        put("created_at", text(created_at));
+        put("updated_at", text(updated_at));
         if let Some(t) = archived_at {
-            m.insert("archived_at".into(), Value::String(t));
+            put("archived_at", text(t));
         }
         // A provenance that is not an object (jsonb takes a string, a list, `null`) is shown as
         // the agent wrote it: the reviewer reads it, and a write compares it.
@@ -459,26 +466,31 @@ impl Node {
                 if p.get("aliases").is_some_and(Value::is_array)
                     && let Some(a) = p.remove("aliases")
                 {
-                    m.insert("aliases".into(), a);
+                    put("aliases", Val::from_json(a));
                 }
-                Value::Object(p)
+                Val::Map(View::from_fields(p))
             }
-            other => other,
+            other => Val::from_json(other),
         };
         if !sources.is_empty() {
-            m.insert("sources".into(), Value::Array(sources.into_iter().map(Value::String).collect()));
+            put("sources", Val::List(sources.into_iter().map(text).collect()));
         }
         if !edges.is_empty() {
-            let mut rel = Map::new();
+            // Grouped by type in the order each type first comes (the edges are sorted).
+            let mut groups: Vec<(String, Vec<Val<'static>>)> = Vec::new();
             for (t, dst) in edges {
-                let list = rel.entry(t).or_insert_with(|| json!([]));
-                if let Value::Array(l) = list {
-                    l.push(Value::String(dst));
+                match groups.iter_mut().find(|(k, _)| *k == t) {
+                    Some((_, l)) => l.push(text(dst)),
+                    None => groups.push((t, vec![text(dst)])),
                 }
             }
-            m.insert("relations".into(), Value::Object(rel));
+            let mut rel = View::with_capacity(groups.len());
+            for (t, l) in groups {
+                rel.insert(t, Val::List(l));
+            }
+            put("relations", Val::Map(rel));
         }
-        m.insert("provenance".into(), provenance);
+        put("provenance", provenance);
         (m, body)
     }
 
@@ -488,10 +500,11 @@ impl Node {
     }
 }
 
-/// An export file of these frontmatter fields (`Node::fields`) and this body.
-pub fn render_with(fields: &Map<String, Value>, body: &str) -> String {
+/// An export file of these frontmatter fields (`Node::view`) and this body.
+pub fn render_with(fields: &View, body: &str) -> String {
     // The common shapes written directly (`yaml`), the same bytes serde_yaml_ng writes.
-    let yaml = super::yaml::write(fields).unwrap_or_else(|| serde_yaml_ng::to_string(fields).unwrap_or_default());
+    let yaml = super::yaml::write(fields)
+        .unwrap_or_else(|| serde_yaml_ng::to_string(&fields.clone().into_fields()).unwrap_or_default());
     // Made at its length: the snapshot keeps every node's text, and `format!` grew each by
     // doubling, a third more memory on a first open (docs/benchmarks.md, "Thirty-third session").
     let mut text = String::with_capacity(8 + yaml.len() + body.len());

@@ -8,27 +8,27 @@
 //! and the caller lets serde_yaml_ng write the whole block.
 use std::fmt::Write;
 
-use serde_json::{Map, Value};
+use crate::store::read::frontmatter::view::{Val, View};
 
 /// The YAML serde_yaml_ng writes for `fields` (a mapping at the top), or None.
-pub fn write(fields: &Map<String, Value>) -> Option<String> {
+pub fn write(fields: &View) -> Option<String> {
     if fields.is_empty() {
         return None;
     }
     let mut out = String::with_capacity(512);
-    for (k, v) in fields {
+    for (k, v) in fields.iter() {
         key(&mut out, k, 0)?;
         match v {
-            Value::Array(items) if !items.is_empty() => list(&mut out, items, 0)?,
-            Value::Object(m) if !m.is_empty() => {
+            Val::List(items) if !items.is_empty() => list(&mut out, items, 0)?,
+            Val::Map(m) if !m.is_empty() => {
                 out.push('\n');
-                for (k2, v2) in m {
+                for (k2, v2) in m.iter() {
                     key(&mut out, k2, 2)?;
                     match v2 {
-                        Value::Array(items) if !items.is_empty() => list(&mut out, items, 2)?,
-                        Value::Array(_) => out.push_str(" []\n"),
-                        Value::Object(m2) if m2.is_empty() => out.push_str(" {}\n"),
-                        Value::Object(_) => return None,
+                        Val::List(items) if !items.is_empty() => list(&mut out, items, 2)?,
+                        Val::List(_) => out.push_str(" []\n"),
+                        Val::Map(m2) if m2.is_empty() => out.push_str(" {}\n"),
+                        Val::Map(_) => return None,
                         scalar => {
                             out.push(' ');
                             scalar_text(&mut out, scalar)?;
@@ -37,8 +37,8 @@ pub fn write(fields: &Map<String, Value>) -> Option<String> {
                     }
                 }
             }
-            Value::Array(_) => out.push_str(" []\n"),
-            Value::Object(_) => out.push_str(" {}\n"),
+            Val::List(_) => out.push_str(" []\n"),
+            Val::Map(_) => out.push_str(" {}\n"),
             scalar => {
                 out.push(' ');
                 scalar_text(&mut out, scalar)?;
@@ -61,10 +61,10 @@ fn key(out: &mut String, k: &str, indent: usize) -> Option<()> {
 
 /// A block list of scalars under a key at `indent` (serde_yaml_ng puts the dashes at the
 /// key's own indent).
-fn list(out: &mut String, items: &[Value], indent: usize) -> Option<()> {
+fn list(out: &mut String, items: &[Val], indent: usize) -> Option<()> {
     out.push('\n');
     for item in items {
-        if matches!(item, Value::Array(_) | Value::Object(_)) {
+        if matches!(item, Val::List(_) | Val::Map(_)) {
             return None;
         }
         out.extend(std::iter::repeat_n(' ', indent));
@@ -75,21 +75,21 @@ fn list(out: &mut String, items: &[Value], indent: usize) -> Option<()> {
     Some(())
 }
 
-fn scalar_text(out: &mut String, v: &Value) -> Option<()> {
+fn scalar_text(out: &mut String, v: &Val) -> Option<()> {
     match v {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) if n.is_i64() || n.is_u64() => write!(out, "{n}").ok()?,
+        Val::Null => out.push_str("null"),
+        Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Val::Num(n) if n.is_i64() || n.is_u64() => write!(out, "{n}").ok()?,
         // Rust's shortest decimal is ryu's (serde_yaml_ng's) for a float with a fraction
         // between 1e-4 and 1e15; elsewhere ryu writes an exponent or `.0`.
-        Value::Number(n) => {
+        Val::Num(n) => {
             let f = n.as_f64()?;
             if f.fract() == 0.0 || !(1e-4..1e15).contains(&f.abs()) {
                 return None;
             }
             write!(out, "{f}").ok()?
         }
-        Value::String(s) if plain(s) => out.push_str(s),
+        Val::Str(s) if plain(s) => out.push_str(s),
         _ => return None,
     }
     Some(())
@@ -139,7 +139,11 @@ fn is_timestamp(b: &[u8]) -> bool {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use serde_json::json;
+    use serde_json::{Map, Value, json};
+
+    fn write(fields: &Map<String, Value>) -> Option<String> {
+        super::write(&View::of(fields))
+    }
 
     fn serde(fields: &Map<String, Value>) -> String {
         serde_yaml_ng::to_string(fields).unwrap()
