@@ -346,18 +346,34 @@ fn sync_with(
         // first and rendered after.
         let (nodes, handed): (snapshot::Nodes, Vec<super::direct::Handed>) = if rayon::current_thread_index().is_none() {
             // The rows are decoded where they are made entities (`rows::Arrived`).
+            // Their rows come back to this thread to be freed (`Arrived::decode_keeping_row`).
             let (send, chunks) = std::sync::mpsc::sync_channel::<Vec<rows::Arrived>>(8);
+            let (give_back, returned) = std::sync::mpsc::channel::<Vec<postgres::Row>>();
             let (fetched, made) = std::thread::scope(|s| {
                 let made = s.spawn(|| {
+                    let init = || (crate::store::model::shared_values::SharedValues::default(), give_back.clone());
                     chunks
                         .into_iter()
                         .par_bridge()
-                        .map_init(crate::store::model::shared_values::SharedValues::default, |values, chunk| {
-                            chunk.into_iter().map(|a| a.decode().map(|n| make(values, n))).collect::<Result<Vec<_>, _>>()
+                        .map_init(init, |(values, back), chunk| {
+                            let mut done = Vec::with_capacity(chunk.len());
+                            let made = chunk
+                                .into_iter()
+                                .map(|a| {
+                                    let (n, v, row) = a.decode_keeping_row()?;
+                                    done.push(row);
+                                    Ok(make(values, (n, v)))
+                                })
+                                .collect::<Result<Vec<_>, _>>();
+                            let _ = back.send(done);
+                            made
                         })
                         .collect::<Result<Vec<_>, _>>()
                 });
-                let fetched = rows::each_arrived(&mut tx, archived, CHUNK, |c| send.send(c).is_ok());
+                let fetched = rows::each_arrived(&mut tx, archived, CHUNK, |c| {
+                    returned.try_iter().for_each(drop);
+                    send.send(c).is_ok()
+                });
                 drop(send);
                 (fetched, made.join())
             });
@@ -599,3 +615,4 @@ mod tests {
         assert!(pace.ready(ms(2750)));
     }
 }
+

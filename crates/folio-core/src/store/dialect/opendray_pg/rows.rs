@@ -319,6 +319,13 @@ pub struct Arrived {
 
 impl Arrived {
     pub fn decode(self) -> Result<(Node, Version), postgres::Error> {
+        self.decode_keeping_row().map(|(n, v, _)| (n, v))
+    }
+
+    /// `decode`, and the row given back for the thread that received it to free: its buffers
+    /// were allocated there, and freeing them elsewhere waits on that thread's arena while it
+    /// receives the next rows (docs/benchmarks.md, "Thirty-fourth session").
+    pub fn decode_keeping_row(self) -> Result<(Node, Version, postgres::Row), postgres::Error> {
         let mut n = node(&self.row)?;
         let xmin = self.row.try_get::<_, &str>(COLUMN_COUNT)?.parse().unwrap_or(u64::MAX);
         let mut v = Version { xmin, ..Version::default() };
@@ -330,7 +337,7 @@ impl Arrived {
             v.sources = g.set();
             n.sources = g.rows;
         }
-        Ok((n, v))
+        Ok((n, v, self.row))
     }
 }
 
@@ -520,9 +527,10 @@ pub fn path_of(kind: &str, entity_type: Option<&str>, id: &str) -> String {
     let plain = !id.is_empty()
         && !id.starts_with('.')
         && id.len() <= 120
-        && id.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+        && id.bytes().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-'));
+    let odd_name;
     let name = if plain {
-        id.to_string()
+        id
     } else {
         let cleaned: String = id
             .chars()
@@ -530,15 +538,30 @@ pub fn path_of(kind: &str, entity_type: Option<&str>, id: &str) -> String {
             .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') { c } else { '_' })
             .collect();
         let d = crate::store::model::digest::of(id.as_bytes());
-        format!("{cleaned}-{}", &crate::store::model::digest::hex(&d)[..10])
+        odd_name = format!("{cleaned}-{}", &crate::store::model::digest::hex(&d)[..10]);
+        &odd_name
     };
-    match kind {
-        "entity" => format!("entities/{}/{name}.md", entity_type.filter(|t| !t.is_empty()).unwrap_or("untyped")),
-        "fact" => format!("facts/{name}.md"),
-        "playbook" => format!("playbooks/{name}.md"),
-        "skill" => format!("skills/{name}.md"),
-        _ => format!("entities/{}/{name}.md", "unknown-kind"),
+    let folder = match kind {
+        "entity" => None,
+        "fact" => Some("facts/"),
+        "playbook" => Some("playbooks/"),
+        "skill" => Some("skills/"),
+        _ => Some("entities/unknown-kind/"),
+    };
+    let typed = entity_type.filter(|t| !t.is_empty()).unwrap_or("untyped");
+    // Joined by hand rather than with `format!`: one path per row of a first open.
+    let mut path = String::with_capacity(24 + typed.len() + name.len());
+    match folder {
+        Some(f) => path.push_str(f),
+        None => {
+            path.push_str("entities/");
+            path.push_str(typed);
+            path.push('/');
+        }
     }
+    path.push_str(name);
+    path.push_str(".md");
+    path
 }
 
 #[cfg(test)]
@@ -594,5 +617,12 @@ pub(crate) mod tests {
         assert!(a.starts_with("skills/deploy_prod-") && a.ends_with(".md"), "{a}");
         assert_eq!(b, "skills/deploy_prod.md");
         assert!(path_of("entity", None, "../x").starts_with("entities/untyped/___x-"));
+        let at = |kind, t| path_of(kind, t, "a.b-c_1");
+        assert_eq!(at("entity", Some("host")), "entities/host/a.b-c_1.md");
+        assert_eq!(at("entity", Some("")), "entities/untyped/a.b-c_1.md");
+        assert_eq!(at("fact", Some("host")), "facts/a.b-c_1.md");
+        assert_eq!(at("playbook", None), "playbooks/a.b-c_1.md");
+        assert_eq!(at("skill", None), "skills/a.b-c_1.md");
+        assert_eq!(at("memo", Some("host")), "entities/unknown-kind/a.b-c_1.md");
     }
 }

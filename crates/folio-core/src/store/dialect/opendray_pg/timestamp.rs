@@ -39,13 +39,27 @@ pub fn text(micros: i64) -> String {
     // `YYYY` of a year before the common era is its number without a sign or era (1 BC is 1).
     let year = if year <= 0 { 1 - year } else { year };
     let secs = in_day / 1_000_000;
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:06}Z",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60,
-        in_day % 1_000_000
-    )
+    let (hour, minute, second, micro) = (secs / 3600, secs / 60 % 60, secs % 60, in_day % 1_000_000);
+    if year > 9999 {
+        return format!("{year}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}.{micro:06}Z");
+    }
+    // Written digit by digit rather than through `format!`: a first open shows four of these
+    // for each of 100k rows (docs/benchmarks.md, "Thirty-fourth session").
+    let mut b = *b"0000-00-00T00:00:00.000000Z";
+    let mut put = |at: usize, width: usize, mut n: i64| {
+        for i in (at..at + width).rev() {
+            b[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+    };
+    put(0, 4, year);
+    put(5, 2, i64::from(month));
+    put(8, 2, i64::from(day));
+    put(11, 2, hour);
+    put(14, 2, minute);
+    put(17, 2, second);
+    put(20, 6, micro);
+    String::from_utf8_lossy(&b).into_owned()
 }
 
 /// (year, month, day) in the proleptic Gregorian calendar, year 0 being 1 BC, of `days` since
