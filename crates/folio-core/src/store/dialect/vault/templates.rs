@@ -38,10 +38,13 @@ impl TemplateFolders {
 
     /// Whether the note at `rel` (relative to the store root) lies in a template folder.
     pub fn holds(&self, rel: &str) -> bool {
-        let in_vault = format!("{}{rel}", self.offset);
+        // Joined only below the vault's root: asked of every note a load parses.
+        let in_vault: std::borrow::Cow<'_, str> =
+            if self.offset.is_empty() { rel.into() } else { format!("{}{rel}", self.offset).into() };
         let folder = crate::store::model::relpath::parent(&in_vault);
         let named = folder.split('/').any(|d| d.eq_ignore_ascii_case("templates") || d.eq_ignore_ascii_case("_templates"));
-        named || self.configured.iter().any(|c| folder == c || folder.starts_with(&format!("{c}/")))
+        named
+            || self.configured.iter().any(|c| folder.strip_prefix(c.as_str()).is_some_and(|r| r.is_empty() || r.starts_with('/')))
     }
 }
 
@@ -64,8 +67,10 @@ mod tests {
         assert!(t.holds("skills/wiki-mode/templates/para/project-template.md"));
         assert!(t.holds("_Templates/x.md"), "by its name, in any case");
         assert!(!t.holds("meta/page.md") && !t.holds("templates.md"));
+        assert!(!t.holds("meta/blueprints2/page.md") && !t.holds("meta/blueprint/page.md"), "the folder, not a prefix");
         let below = TemplateFolders::of(Some(vault.path()), "meta/");
         assert!(below.holds("blueprints/page.md"), "relative to the vault root");
+        assert!(!below.holds("blueprintsx/page.md") && !below.holds("page.md"));
         assert!(is_placeholder("{{note}}") && is_placeholder("Daily {{date:YYYY}}"));
         assert!(!is_placeholder("{{open") && !is_placeholder("Note"));
     }
