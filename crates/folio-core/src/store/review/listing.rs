@@ -70,6 +70,7 @@ impl<'a> Listing<'a> {
                 for (i, f) in run.iter().enumerate() {
                     let Some(f) = f else { continue };
                     let i = (start + i) as EntityIdx;
+                    builder.look_ahead(i);
                     let placed =
                         if place_only { builder.decide_into(i, f, &mut it) } else { builder.item_into(i, f, &mut it) };
                     if placed && keep(&it) {
@@ -203,6 +204,7 @@ impl<'a> Listing<'a> {
                             let mut out = Run::default();
                             let mut item = QueueItem::default();
                             for &(idx, at) in run {
+                                self.builder.look_ahead(idx);
                                 let Some(f) = self.facts[idx as usize].as_ref() else { continue };
                                 if self.builder.decide_into(idx, f, &mut item) {
                                     let from = out.0.len();

@@ -187,6 +187,16 @@ impl<'a> Builder<'a> {
     /// goes in the queue: its `idx`, `reasons`, `verdicts`, `priority` and `age_days` (what
     /// `order` and `counts` read), the rest of `out` left as it was. `review list` orders
     /// 100k entities with it and builds each whole item only as it is written (issue 44).
+    /// Start loading the entity a little further on in store order, and its date, which
+    /// `decide_into` reads of every entity: an inbox of 100k entities waited on each one's
+    /// date in turn (docs/benchmarks.md, "Thirty-fourth session").
+    #[inline]
+    pub fn look_ahead(&self, idx: EntityIdx) {
+        crate::store::model::prefetch::entity_ahead(&self.store.entities, idx as usize, |e| {
+            e.updated.as_deref().or(e.created.as_deref()).unwrap_or_default()
+        });
+    }
+
     pub fn decide_into(&self, idx: EntityIdx, facts: &TextFacts, out: &mut QueueItem) -> bool {
         let store = self.store;
         let ledger = self.ledger;
