@@ -135,6 +135,12 @@ impl Pg {
         self.dir.path()
     }
 
+    /// What the server has written to its log so far (with `log_statement`, each statement
+    /// it was asked).
+    pub fn server_log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default()
+    }
+
     /// A key=value connection string over the socket (no password needed there).
     pub fn conninfo(&self, db: &str) -> String {
         format!("host={} port={} user={USER} dbname={db}", self.socket_dir().display(), self.port)

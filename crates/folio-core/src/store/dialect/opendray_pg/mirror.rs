@@ -274,6 +274,17 @@ fn sync_with(
     let marker = json!({"database": at.redacted, "archived": archived});
     write_if_changed(&root.join(MARKER), marker.to_string().as_bytes()).map_err(err)?;
     retire_mirror(root).map_err(err)?;
+    // Read before the transaction's snapshot is taken (`quiet`): while the server's log is
+    // where an open vouched for the index, the tables are as that index took them.
+    let position = if damaged.is_none() { super::quiet::position(client) } else { None };
+    if let Some(p) = &position
+        && let snapshot::Found::Intact(h) = snapshot::header(root)
+        && h.tables.is_some()
+        && super::quiet::vouched(root, h.generation, p)
+    {
+        snapshot::clear_rebuilt(root);
+        return Ok(Vec::new());
+    }
     let mut tx = client
         .build_transaction()
         .read_only(true)
@@ -299,7 +310,11 @@ fn sync_with(
         (Some(why), _) => rebuilt(why),
         (None, snapshot::Found::Intact(h)) if h.tables == Some(tables) => {
             snapshot::clear_rebuilt(root);
+            let quiet = position.is_some() && super::quiet::none_running(&mut tx).map_err(sql)?;
             tx.commit().map_err(sql)?;
+            if let (true, Some(p)) = (quiet, &position) {
+                super::quiet::vouch(root, h.generation, p);
+            }
             return Ok(Vec::new());
         }
         (None, snapshot::Found::Intact(h)) => match super::since::refresh(&mut tx, archived, root, &h, tables, horizon) {
@@ -344,6 +359,7 @@ fn sync_with(
         // unless this thread is one of the pool's (a rebuild asked for by a parallel read): it
         // would wait on the fetch while the chunks wait for a free thread, so all are fetched
         // first and rendered after.
+        let quiet_at: Option<String>;
         let (nodes, handed): (snapshot::Nodes, Vec<super::direct::Handed>) = if rayon::current_thread_index().is_none() {
             // The rows are decoded where they are made entities (`rows::Arrived`).
             // Their rows come back to this thread to be freed (`Arrived::decode_keeping_row`).
@@ -379,6 +395,7 @@ fn sync_with(
             });
             fetched.map_err(sql)?;
             let made = made.unwrap_or_else(|p| std::panic::resume_unwind(p)).map_err(sql)?;
+            quiet_at = if position.is_some() && super::quiet::none_running(&mut tx).map_err(sql)? { position } else { None };
             tx.commit().map_err(sql)?;
             made.into_iter().flatten().unzip()
         } else {
@@ -388,6 +405,7 @@ fn sync_with(
                 true
             })
             .map_err(sql)?;
+            quiet_at = if position.is_some() && super::quiet::none_running(&mut tx).map_err(sql)? { position } else { None };
             tx.commit().map_err(sql)?;
             all.into_par_iter().map_init(Default::default, make).unzip()
         };
@@ -399,6 +417,9 @@ fn sync_with(
             snapshot::write(root, &mut now)
         })
         .map_err(err)?;
+        if let Some(p) = &quiet_at {
+            super::quiet::vouch(root, now.generation, p);
+        }
         let files = snapshot::files(now.nodes);
         let changed = files.keys().cloned().collect();
         snapshot::publish(root, now.generation, files);

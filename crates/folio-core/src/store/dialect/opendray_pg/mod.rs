@@ -26,6 +26,7 @@ pub mod inbound;
 pub mod spec;
 pub mod mirror;
 pub mod part;
+mod quiet;
 pub mod review;
 pub mod rows;
 pub mod schema;
