@@ -159,9 +159,11 @@ fn listens(c: &mut Client) -> bool {
 /// The live-reload call for a database folder (`Format::poll_source`): the paths of the
 /// nodes it found changed. Where the brain announces its writes (`listens`), a poll only
 /// takes the notifications already in — no query at all while nothing is written — and
-/// re-reads the database when one came; elsewhere it re-reads when the tables' fingerprint
-/// changed. Errors (the server restarting) wait for the next poll; the connection is made
-/// again then, and the first poll on it re-reads (a change meanwhile is not missed).
+/// re-reads the database when one came; elsewhere, while the server's log is where an open
+/// vouched for the snapshot (`quiet`), it asks nothing more, and otherwise re-reads when the
+/// tables' fingerprint changed. Errors (the server restarting) wait for the next poll; the
+/// connection is made again then, and the first poll on it re-reads (a change meanwhile is
+/// not missed).
 pub fn poller(root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
     let marker = Marker::read(root)?;
     let root = root.to_path_buf();
@@ -173,6 +175,7 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
     // After a failed connect, a pause: a server that never answers holds each attempt for
     // the whole connect limit (and its thread until the server lets go).
     let mut quiet_until: Option<std::time::Instant> = None;
+    let folder = root.clone();
     let sync = move |c: &mut Client, at: &Locator| {
         sync_into(c, at, marker.archived, &root).map(|rels| rels.iter().map(|r| root.join(r)).collect::<Vec<_>>())
     };
@@ -205,6 +208,11 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
                     changed.unwrap_or_default()
                 }
             };
+        }
+        // The server's log where an open vouched for the snapshot: nothing written since
+        // (`quiet`), told without scanning the tables.
+        if super::quiet::position(c).is_some_and(|p| super::quiet::holds(&folder, &p)) {
+            return Vec::new();
         }
         if !pace.ready(std::time::Instant::now()) {
             return Vec::new();
@@ -277,11 +285,7 @@ fn sync_with(
     // Read before the transaction's snapshot is taken (`quiet`): while the server's log is
     // where an open vouched for the index, the tables are as that index took them.
     let position = if damaged.is_none() { super::quiet::position(client) } else { None };
-    if let Some(p) = &position
-        && let snapshot::Found::Intact(h) = snapshot::header(root)
-        && h.tables.is_some()
-        && super::quiet::vouched(root, h.generation, p)
-    {
+    if position.as_deref().is_some_and(|p| super::quiet::holds(root, p)) {
         snapshot::clear_rebuilt(root);
         return Ok(Vec::new());
     }
@@ -319,9 +323,13 @@ fn sync_with(
         }
         (None, snapshot::Found::Intact(h)) => match super::since::refresh(&mut tx, archived, root, &h, tables, horizon) {
             // A few rows written since: those alone (`since`).
-            Ok(Some(changed)) => {
+            Ok(Some((generation, changed))) => {
                 snapshot::clear_rebuilt(root);
+                let quiet = position.is_some() && super::quiet::none_running(&mut tx).map_err(sql)?;
                 tx.commit().map_err(sql)?;
+                if let (true, Some(p)) = (quiet, &position) {
+                    super::quiet::vouch(root, generation, p);
+                }
                 return Ok(changed);
             }
             Err(super::since::Failed::Sql(e)) => return Err(sql(e)),

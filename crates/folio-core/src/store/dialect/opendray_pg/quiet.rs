@@ -53,6 +53,13 @@ pub fn none_running(c: &mut impl GenericClient) -> Result<bool, postgres::Error>
     Ok(r.get(0))
 }
 
+/// Whether the snapshot's index, as it is on disk, holds the tables as they are while the
+/// server's log is at `position`: an open vouched for its generation there.
+pub fn holds(root: &Path, position: &str) -> bool {
+    matches!(super::snapshot::header(root), super::snapshot::Found::Intact(h)
+        if h.tables.is_some() && vouched(root, h.generation, position))
+}
+
 /// Whether an open vouched for the index at `generation` at this `position`.
 pub fn vouched(root: &Path, generation: u64, position: &str) -> bool {
     let Ok(text) = std::fs::read_to_string(root.join(".folio").join(FILE)) else { return false };

@@ -92,8 +92,9 @@ pub fn terms(c: &mut impl GenericClient, was: &[(&str, u64)]) -> Result<i64, pos
 
 /// Bring the snapshot (header `h`, read by this open) up to the database by the node rows
 /// written since its horizon alone — when the edges' and fact sources' sums did not move and
-/// the nodes' sum accounts for every other row. The paths whose renderings changed; None
-/// when that cannot be told so (the caller compares every node's version).
+/// the nodes' sum accounts for every other row. The snapshot's new generation and the paths
+/// whose renderings changed; None when that cannot be told so (the caller compares every
+/// node's version).
 pub fn refresh(
     tx: &mut postgres::Transaction<'_>,
     archived: bool,
@@ -101,7 +102,7 @@ pub fn refresh(
     h: &snapshot::Header,
     tables: Tables,
     horizon: u64,
-) -> Result<Option<Vec<String>>, Failed> {
+) -> Result<Option<(u64, Vec<String>)>, Failed> {
     let Some(was) = h.tables else { return Ok(None) };
     if was.edges != tables.edges || was.sources != tables.sources {
         return Ok(None);
@@ -194,7 +195,7 @@ pub fn refresh(
     } else {
         snapshot::forget(root);
     }
-    Ok(Some(changed))
+    Ok(Some((generation, changed)))
 }
 
 /// Why `refresh` failed: the server's error, or the snapshot's files.
