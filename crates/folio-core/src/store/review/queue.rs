@@ -183,10 +183,6 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// The part of `item_into` that says whether entity `idx` awaits a decision and where it
-    /// goes in the queue: its `idx`, `reasons`, `verdicts`, `priority` and `age_days` (what
-    /// `order` and `counts` read), the rest of `out` left as it was. `review list` orders
-    /// 100k entities with it and builds each whole item only as it is written (issue 44).
     /// Start loading the entity a little further on in store order, and its date, which
     /// `decide_into` reads of every entity: an inbox of 100k entities waited on each one's
     /// date in turn (docs/benchmarks.md, "Thirty-fourth session").
@@ -197,6 +193,10 @@ impl<'a> Builder<'a> {
         });
     }
 
+    /// The part of `item_into` that says whether entity `idx` awaits a decision and where it
+    /// goes in the queue: its `idx`, `reasons`, `verdicts`, `priority` and `age_days` (what
+    /// `order` and `counts` read), the rest of `out` left as it was. `review list` orders
+    /// 100k entities with it and builds each whole item only as it is written (issue 44).
     pub fn decide_into(&self, idx: EntityIdx, facts: &TextFacts, out: &mut QueueItem) -> bool {
         let store = self.store;
         let ledger = self.ledger;
