@@ -15,6 +15,7 @@ mod opendray_pg_part;
 mod opendray_pg_part_veto;
 mod opendray_pg_provenance;
 mod opendray_pg_quiet;
+mod opendray_pg_restricted;
 mod opendray_pg_review;
 mod opendray_pg_snapshot;
 mod opendray_pg_timestamps;

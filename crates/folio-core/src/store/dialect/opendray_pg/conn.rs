@@ -203,6 +203,12 @@ impl Locator {
                 d.message(),
                 limit("FOLIO_PG_STATEMENT_TIMEOUT", 30).as_secs_f64()
             ),
+            // A hot standby, or a server or role set to `default_transaction_read_only`.
+            Some(d) if d.code() == &postgres::error::SqlState::READ_ONLY_SQL_TRANSACTION => format!(
+                "{}: {} (this server takes no writes here: a standby, or read-only by default; decide on the primary)",
+                self.redacted,
+                d.message()
+            ),
             Some(d) => format!("{}: {}", self.redacted, d.message()),
             None => {
                 let cause = std::error::Error::source(e).map(|s| s.to_string()).unwrap_or_else(|| e.to_string());

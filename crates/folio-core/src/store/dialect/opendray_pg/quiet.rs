@@ -23,19 +23,27 @@ const MAGIC: &str = "FOLIOQ1";
 
 /// The log's end now, with its timeline (a server restored to an earlier point writes a new
 /// history from there), when the three tables are logged. Asked outside any transaction: an
-/// error here leaves none aborted.
+/// error here leaves none aborted. Whether it may be asked is asked first: a standby or a role
+/// the functions are revoked from would write an error to the server's log at every open and
+/// every poll of the TUI.
 pub fn position(c: &mut impl GenericClient) -> Option<String> {
-    let r = c
+    let askable = c
         .query_one(
-            "SELECT pg_walfile_name(l) || ' ' || l::text, \
-                    (SELECT count(*) FROM pg_class WHERE relpersistence = 'p' AND oid IN \
-                       (to_regclass('knowledge_nodes'), to_regclass('knowledge_edges'), \
-                        to_regclass('knowledge_fact_sources'))) = 3 \
-             FROM (SELECT pg_current_wal_insert_lsn() AS l) w",
+            "SELECT NOT pg_is_in_recovery() \
+                    AND has_function_privilege('pg_current_wal_insert_lsn()', 'EXECUTE') \
+                    AND has_function_privilege('pg_walfile_name(pg_lsn)', 'EXECUTE') \
+                    AND (SELECT count(*) FROM pg_class WHERE relpersistence = 'p' AND oid IN \
+                           (to_regclass('knowledge_nodes'), to_regclass('knowledge_edges'), \
+                            to_regclass('knowledge_fact_sources'))) = 3",
             &[],
         )
-        .ok()?;
-    r.get::<_, bool>(1).then(|| r.get(0))
+        .ok()?
+        .get::<_, bool>(0);
+    if !askable {
+        return None;
+    }
+    let r = c.query_one("SELECT pg_walfile_name(l) || ' ' || l::text FROM pg_current_wal_insert_lsn() l", &[]).ok()?;
+    Some(r.get(0))
 }
 
 /// Whether no other transaction had an id at this transaction's snapshot: none running below
