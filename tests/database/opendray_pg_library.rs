@@ -70,6 +70,26 @@ fn agents_writes_reach_a_watched_store_while_it_is_open() {
     assert!(idle.iter().all(|q| !q.contains("sum(xmin")), "{idle:?}");
 }
 
+/// An agent's write that another folio process took into the snapshot first (a command in
+/// another terminal): the watched store's own read of the database then finds nothing new,
+/// yet the write reaches it, and its text is read as it is now.
+#[test]
+fn a_write_another_folio_took_in_first_still_reaches_a_watched_store() {
+    let state = pg::state_dir();
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let store = folio::store::Store::open(Path::new(&url), None).unwrap();
+    let (_w, rx) = watched(&store);
+    // Twice: the second time the first one's text is what this process holds.
+    for title in ["PostgreSQL (elsewhere)", "PostgreSQL (elsewhere again)"] {
+        while rx.try_recv().is_ok() {}
+        c.execute("UPDATE knowledge_nodes SET title = $1 WHERE id = 'svc-pg'", &[&title]).unwrap();
+        pg::folio_ok(state, &["stats", &url]);
+        heard(&rx, "entities/service/svc-pg.md");
+        let fresh = folio::store::Store::load(&store.root, store.kind(), String::new());
+        assert_eq!(fresh.entity(fresh.find("svc-pg").unwrap()).title, title);
+    }
+}
+
 type Heard = std::sync::mpsc::Receiver<Vec<std::path::PathBuf>>;
 
 /// The store watched (the watcher, which the caller keeps alive, and what it hears), given a

@@ -176,10 +176,12 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
     // the whole connect limit (and its thread until the server lets go).
     let mut quiet_until: Option<std::time::Instant> = None;
     let folder = root.clone();
+    let shown = root.clone();
+    let mut seen = generation(&root);
     let sync = move |c: &mut Client, at: &Locator| {
         sync_into(c, at, marker.archived, &root).map(|rels| rels.iter().map(|r| root.join(r)).collect::<Vec<_>>())
     };
-    Some(Box::new(move || {
+    let mut poll = move || {
         let Ok(at) = Locator::known(&marker.database) else { return Vec::new() };
         if client.as_ref().is_none_or(|c| c.is_closed()) {
             if quiet_until.is_some_and(|t| std::time::Instant::now() < t) {
@@ -232,7 +234,36 @@ pub fn poller(root: &Path) -> Option<Box<dyn FnMut() -> Vec<PathBuf> + Send>> {
             last = Some(now);
         }
         changed.unwrap_or_default()
+    };
+    Some(Box::new(move || {
+        let mut changed = poll();
+        let now = generation(&shown);
+        if now != seen {
+            changed.extend(taken_elsewhere(&shown, seen, now));
+            changed.sort();
+            changed.dedup();
+            seen = now;
+        }
+        changed
     }))
+}
+
+/// The nodes whose renderings changed between the snapshot generation this process last saw
+/// and `now`'s on disk. Another folio (a command in another terminal, a second TUI) may take
+/// an agent's write into the snapshot first: this process's own read of the database then
+/// finds the tables as the snapshot has them, and nothing new. What this process holds of
+/// the snapshot is dropped unless it is `now`'s, so the nodes are read as they are now.
+fn taken_elsewhere(root: &Path, seen: Option<u64>, now: Option<u64>) -> Vec<PathBuf> {
+    // No intact snapshot: the next open reads the database again.
+    let Some(now) = now else { return Vec::new() };
+    if !snapshot::holds(root, now) {
+        snapshot::forget(root);
+    }
+    // The index remembers `SINCE_KEPT` generations back; past that, every node is told.
+    let rels = seen
+        .and_then(|s| snapshot::changed_since(root, s))
+        .unwrap_or_else(|| snapshot::files_of(root).keys().cloned().collect());
+    rels.into_iter().map(|r| root.join(r)).collect()
 }
 
 /// How often the fingerprint is asked for: it scans the three tables (130–170 ms of the
