@@ -345,9 +345,9 @@ fn sync_with(
         (Some(why), _) => rebuilt(why),
         (None, snapshot::Found::Intact(h)) if h.tables == Some(tables) => {
             snapshot::clear_rebuilt(root);
-            let quiet = position.is_some() && super::quiet::none_running(&mut tx).map_err(sql)?;
+            let quiet_at = super::quiet::vouchable(&mut tx, &position).map_err(sql)?;
             tx.commit().map_err(sql)?;
-            if let (true, Some(p)) = (quiet, &position) {
+            if let Some(p) = &quiet_at {
                 super::quiet::vouch(root, h.generation, p);
             }
             return Ok(Vec::new());
@@ -356,9 +356,9 @@ fn sync_with(
             // A few rows written since: those alone (`since`).
             Ok(Some((generation, changed))) => {
                 snapshot::clear_rebuilt(root);
-                let quiet = position.is_some() && super::quiet::none_running(&mut tx).map_err(sql)?;
+                let quiet_at = super::quiet::vouchable(&mut tx, &position).map_err(sql)?;
                 tx.commit().map_err(sql)?;
-                if let (true, Some(p)) = (quiet, &position) {
+                if let Some(p) = &quiet_at {
                     super::quiet::vouch(root, generation, p);
                 }
                 return Ok(changed);
@@ -434,7 +434,7 @@ fn sync_with(
             });
             fetched.map_err(sql)?;
             let made = made.unwrap_or_else(|p| std::panic::resume_unwind(p)).map_err(sql)?;
-            quiet_at = if position.is_some() && super::quiet::none_running(&mut tx).map_err(sql)? { position } else { None };
+            quiet_at = super::quiet::vouchable(&mut tx, &position).map_err(sql)?;
             tx.commit().map_err(sql)?;
             made.into_iter().flatten().unzip()
         } else {
@@ -444,7 +444,7 @@ fn sync_with(
                 true
             })
             .map_err(sql)?;
-            quiet_at = if position.is_some() && super::quiet::none_running(&mut tx).map_err(sql)? { position } else { None };
+            quiet_at = super::quiet::vouchable(&mut tx, &position).map_err(sql)?;
             tx.commit().map_err(sql)?;
             all.into_par_iter().map_init(Default::default, make).unzip()
         };

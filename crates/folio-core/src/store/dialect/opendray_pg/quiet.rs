@@ -51,7 +51,7 @@ pub fn position(c: &mut impl GenericClient) -> Option<String> {
 /// whose commit record is written but which has not yet ended (its flush, a synchronous
 /// standby) is invisible with an id at or past `xmax`. `age` of a transaction id counts from
 /// the next id to be given (this transaction has none), so 0 says none was given past `xmax`.
-pub fn none_running(c: &mut impl GenericClient) -> Result<bool, postgres::Error> {
+fn none_running(c: &mut impl GenericClient) -> Result<bool, postgres::Error> {
     let r = c.query_one(
         "SELECT txid_snapshot_xmin(s) = txid_snapshot_xmax(s) \
                 AND age((txid_snapshot_xmax(s) % 4294967296)::text::xid) = 0 \
@@ -66,6 +66,15 @@ pub fn none_running(c: &mut impl GenericClient) -> Result<bool, postgres::Error>
 pub fn holds(root: &Path, position: &str) -> bool {
     matches!(super::snapshot::header(root), super::snapshot::Found::Intact(h)
         if h.tables.is_some() && vouched(root, h.generation, position))
+}
+
+/// `position` (read before this transaction's snapshot) when an open may vouch with it: no
+/// other transaction had an id at the snapshot (`none_running`).
+pub fn vouchable(c: &mut impl GenericClient, position: &Option<String>) -> Result<Option<String>, postgres::Error> {
+    Ok(match position {
+        Some(p) if none_running(c)? => Some(p.clone()),
+        _ => None,
+    })
 }
 
 /// Whether an open vouched for the index at `generation` at this `position`.
