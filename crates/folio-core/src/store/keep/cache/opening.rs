@@ -248,9 +248,10 @@ pub(super) fn finish(
                     // (docs/benchmarks.md, "Round: issue 43 … seventh session").
                     let lag = paths.len() <= LAG_PATHS
                         && saved.is_some_and(|s| kind.format().cached_may_lag(root, s, OPEN_AHEAD));
-                    // The inbox over rows lint's memo was made for (a list after the list that
-                    // followed a change): written, so that the next list opens without links.
-                    let lag = lag && !(cache.lean.is_some() && lint_memo_holds(cache, &store));
+                    // The inbox: written, so that the next list opens without links — its lint
+                    // leaves the memo for these very rows (docs/benchmarks.md, "Thirty-sixth
+                    // session").
+                    let lag = lag && cache.lean.is_none();
                     (store, !lag)
                 }
                 None => (Store::load_with(root, kind, detected_by, None, reads), true),
@@ -299,13 +300,6 @@ pub(super) fn finish(
         warnings.push(e);
     }
     (store, warnings)
-}
-
-/// Whether lint's memo holds for `store` as it stands (its link, graph and duplicate findings
-/// were made for these very entities and links).
-pub(super) fn lint_memo_holds(cache: &Cache, store: &Store) -> bool {
-    use crate::store::lint::LintMemo;
-    lint_memo::Memo::new(Some(cache), store).families(&store.dialect.manifest_lints()).is_some()
 }
 
 /// At most this many paths re-read over a cached store that may lag (`Format::cached_may_lag`)
