@@ -60,7 +60,7 @@ pub fn profile(text: &str) -> Profile {
     }
     let mut words: Vec<(u32, f32)> = words.into_iter().collect();
     words.sort_unstable_by_key(|&(h, _)| h);
-    Profile { words }
+    Profile::of_sorted(words.into_iter().map(|(h, w)| (h, w != 1.0)))
 }
 
 /// The stems of `text`'s content words, as a near-duplicate pair is compared on them: what two
@@ -95,7 +95,7 @@ impl Rarity {
     pub fn new(profiles: &[Profile]) -> Rarity {
         let mut df: FastMap<u32, u32> = FastMap::default();
         for p in profiles {
-            for &(h, _) in &p.words {
+            for &h in p.hashes() {
                 *df.entry(h).or_default() += 1;
             }
         }
@@ -153,10 +153,11 @@ pub fn similarity(a: &Profile, b: &Profile, rarity: &Rarity) -> f64 {
     let (mut shared, mut union) = (0f64, 0f64);
     let mut common = 0;
     let (mut i, mut j) = (0, 0);
-    while i < a.words.len() || j < b.words.len() {
-        let (x, y) = (a.words.get(i), b.words.get(j));
+    let (ha, hb) = (a.hashes(), b.hashes());
+    while i < ha.len() || j < hb.len() {
+        let (x, y) = (ha.get(i).map(|&h| (h, a.weight(i))), hb.get(j).map(|&h| (h, b.weight(j))));
         match (x, y) {
-            (Some(&(hx, wx)), Some(&(hy, wy))) if hx == hy => {
+            (Some((hx, wx)), Some((hy, wy))) if hx == hy => {
                 let r = f64::from(rarity.weight(hx));
                 common += usize::from(r > 0.0);
                 shared += r * f64::from(wx.min(wy));
@@ -164,15 +165,15 @@ pub fn similarity(a: &Profile, b: &Profile, rarity: &Rarity) -> f64 {
                 i += 1;
                 j += 1;
             }
-            (Some(&(hx, wx)), Some(&(hy, _))) if hx < hy => {
+            (Some((hx, wx)), Some((hy, _))) if hx < hy => {
                 union += f64::from(rarity.weight(hx) * wx);
                 i += 1;
             }
-            (Some(&(hx, wx)), None) => {
+            (Some((hx, wx)), None) => {
                 union += f64::from(rarity.weight(hx) * wx);
                 i += 1;
             }
-            (_, Some(&(hy, wy))) => {
+            (_, Some((hy, wy))) => {
                 union += f64::from(rarity.weight(hy) * wy);
                 j += 1;
             }
@@ -187,7 +188,7 @@ pub fn similarity(a: &Profile, b: &Profile, rarity: &Rarity) -> f64 {
 fn signature(p: &Profile, rarity: &Rarity) -> Option<[u64; BINS]> {
     let mut bins = [u64::MAX; BINS];
     let mut any = false;
-    for &(h, _) in &p.words {
+    for &h in p.hashes() {
         if !rarity.banded(rarity.df(h)) {
             continue;
         }
@@ -256,7 +257,7 @@ pub fn pairs(profiles: &[Profile], threshold: f64) -> Vec<(u32, u32, f64)> {
 }
 
 fn pairs_by(profiles: &[Profile], rarity: &Rarity, threshold: f64) -> Vec<(u32, u32, f64)> {
-    let usable = |i: u32| profiles[i as usize].words.len() >= MIN_WORDS;
+    let usable = |i: u32| profiles[i as usize].len() >= MIN_WORDS;
     let candidates: Vec<(u32, u32)> = if profiles.len() <= ALL_PAIRS_UP_TO {
         let n = profiles.len() as u32;
         (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))).collect()
@@ -476,9 +477,9 @@ mod tests {
         let code = "```\ninstall the pillow package and parse exif tags quickly\n```";
         let pp = profile(prose);
         let pc = profile(code);
-        assert!(pp.words.iter().all(|&(_, w)| w == 1.0));
-        assert!(pc.words.iter().all(|&(_, w)| w == CODE_WEIGHT));
-        assert_eq!(pp.words.len(), pc.words.len());
+        assert!(pp.words().all(|(_, w)| w == 1.0));
+        assert!(pc.words().all(|(_, w)| w == CODE_WEIGHT));
+        assert_eq!(pp.len(), pc.len());
     }
 
     #[test]
@@ -506,9 +507,9 @@ mod tests {
         let content = Content::from_texts(texts.len(), |i| texts[i].to_string());
         let from_table = profiles_from(&content);
         for (i, t) in texts.iter().enumerate() {
-            assert_eq!(from_table[i].words, profile(t).words, "{t:?}");
+            assert_eq!(from_table[i], profile(t), "{t:?}");
         }
-        assert!(!from_table[0].words.is_empty() && from_table[3].words.is_empty());
+        assert!(!from_table[0].is_empty() && from_table[3].is_empty());
     }
 
     /// The profiles the load makes while it reads (`Reads::EntitiesAndProfiles`) are those of
@@ -530,7 +531,7 @@ mod tests {
             assert_eq!(made.len(), read.len(), "{}", root.display());
             for (i, (m, r)) in made.iter().zip(&read).enumerate() {
                 assert_eq!(m, r, "{}", store.entity(i as EntityIdx).path);
-                words += m.words.len();
+                words += m.len();
             }
             checked += made.len();
         }

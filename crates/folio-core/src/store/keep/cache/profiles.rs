@@ -99,7 +99,7 @@ fn read(path: &Path, store: &Store, known: Option<u64>) -> Result<Option<Saved>,
 fn write(cache: &Cache, path: &Path, store: &Store, profiles: &[Profile], as_of: SystemTime) -> Result<(), String> {
     let keys = Key::all(store);
     let same = side::SameKeys::of(store, &keys, side::header(store, FORMAT, as_of).read_since_ns);
-    let profiles = encode(profiles).ok_or("a profile weight the cache cannot hold")?;
+    let profiles = encode(profiles).ok_or("a profile whose words are out of order")?;
     LAYOUT.write(cache, path, store, as_of, &[&side::encode(&same)?, &profiles, &side::encode(&keys)?])
 }
 
@@ -110,14 +110,10 @@ fn write(cache: &Cache, path: &Path, store: &Store, profiles: &[Profile], as_of:
 fn encode(profiles: &[Profile]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     for p in profiles {
-        push_varint(&mut out, p.words.len() as u64);
+        push_varint(&mut out, p.len() as u64);
         let mut last = 0u32;
-        for &(h, w) in &p.words {
-            let code = match w {
-                1.0 => 0,
-                near_duplicate::CODE_WEIGHT => 1,
-                _ => return None,
-            };
+        for (i, &h) in p.hashes().iter().enumerate() {
+            let code = u64::from(p.weight(i) != 1.0);
             push_varint(&mut out, u64::from(h.checked_sub(last)?) << 1 | code);
             last = h;
         }
@@ -140,9 +136,9 @@ fn decode(bytes: &[u8]) -> Option<Vec<Profile>> {
         for _ in 0..n {
             let v = read_varint(bytes, &mut at)?;
             last = last.checked_add(u32::try_from(v >> 1).ok()?)?;
-            words.push((last, if v & 1 == 1 { near_duplicate::CODE_WEIGHT } else { 1.0 }));
+            words.push((last, v & 1 == 1));
         }
-        out.push(Profile { words });
+        out.push(Profile::of_sorted(words.into_iter()));
     }
     Some(out)
 }
@@ -187,18 +183,21 @@ mod tests {
 
     #[test]
     fn profiles_survive_their_encoding() {
-        let w = near_duplicate::CODE_WEIGHT;
+        let sorted = |words: &[(u32, bool)]| Profile::of_sorted(words.iter().copied());
         let profiles = vec![
-            Profile { words: vec![(0, 1.0), (7, w), (u32::MAX - 1, 1.0), (u32::MAX, w)] },
+            sorted(&[(0, false), (7, true), (u32::MAX - 1, false), (u32::MAX, true)]),
             Profile::default(),
-            Profile { words: vec![(300, 1.0)] },
+            sorted(&[(300, false)]),
         ];
+        assert_eq!(
+            profiles[0].words().map(|(_, w)| w).collect::<Vec<_>>(),
+            [1.0, near_duplicate::CODE_WEIGHT, 1.0, near_duplicate::CODE_WEIGHT]
+        );
         let bytes = encode(&profiles).unwrap();
         assert_eq!(decode(&bytes).unwrap(), profiles);
         assert_eq!(decode(&bytes[..bytes.len() - 1]), None, "cut in a word");
         assert_eq!(decode(&[9, 1]), None, "more words than bytes");
-        assert!(encode(&[Profile { words: vec![(1, 0.5)] }]).is_none(), "a weight it cannot hold");
-        assert!(encode(&[Profile { words: vec![(5, 1.0), (2, 1.0)] }]).is_none(), "hashes out of order");
+        assert!(encode(&[sorted(&[(5, false), (2, false)])]).is_none(), "hashes out of order");
     }
 
     fn load(dir: &Path) -> Store {

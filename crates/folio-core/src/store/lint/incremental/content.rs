@@ -34,45 +34,14 @@ type Pair = (u32, u32);
 /// A pair's template slots (`kinship::template_slots`); `None`: the texts share no skeleton.
 type Slots = Option<(Box<[u32]>, Box<[u32]>)>;
 
-/// One text's words as the rules weigh them, compactly: every word hash (sorted), and apart the
-/// few whose weight is not 1 (inside code).
-#[derive(Default)]
-struct Words {
-    hashes: Box<[u32]>,
-    other_weight: Box<[(u32, f32)]>,
-}
-
-impl Words {
-    fn of(p: Profile) -> Words {
-        let hashes = p.words.iter().map(|&(h, _)| h).collect();
-        let other_weight = p.words.into_iter().filter(|&(_, w)| w != 1.0).collect();
-        Words { hashes, other_weight }
-    }
-
-    fn profile(&self) -> Profile {
-        let mut odd = self.other_weight.iter().peekable();
-        let words = self
-            .hashes
-            .iter()
-            .map(|&h| match odd.peek() {
-                Some(&&(o, w)) if o == h => {
-                    odd.next();
-                    (h, w)
-                }
-                _ => (h, 1.0),
-            })
-            .collect();
-        Profile { words }
-    }
-
-    fn has_any(&self, sorted: &[u32]) -> bool {
-        sorted.iter().any(|h| self.hashes.binary_search(h).is_ok())
-    }
+/// Whether `p` holds any of the word hashes `sorted`.
+fn has_any(p: &Profile, sorted: &[u32]) -> bool {
+    sorted.iter().any(|h| p.hashes().binary_search(h).is_ok())
 }
 
 /// What the content rules of one store found, and what finding them again after a change needs.
 pub(super) struct ContentState {
-    words: Vec<Words>,
+    words: Vec<Profile>,
     rarity: Rarity,
     /// Per band, per entity: its bucket key (meaningless where `signed` is false).
     keys: Vec<Vec<u64>>,
@@ -104,9 +73,8 @@ impl ContentState {
             profiles.par_iter().map(|p| near_duplicate::band_keys(p, &rarity)).collect();
         let signed = band_keys.iter().map(Option::is_some).collect();
         let keys = (0..BANDS).map(|b| band_keys.iter().map(|k| k.map_or(0, |k| k[b])).collect()).collect();
-        let words = profiles.into_par_iter().map(Words::of).collect();
         let mut state = ContentState {
-            words,
+            words: profiles,
             rarity,
             keys,
             signed,
@@ -140,15 +108,15 @@ impl ContentState {
         // count moved weighs otherwise now; one that crossed into or out of the signatures
         // changes the signature of every text holding it.
         let mut touched: Vec<u32> =
-            changed.iter().flat_map(|&i| self.words[i as usize].hashes.iter().copied()).collect();
-        touched.extend(fresh.iter().flat_map(|p| p.words.iter().map(|&(h, _)| h)));
+            changed.iter().flat_map(|&i| self.words[i as usize].hashes().iter().copied()).collect();
+        touched.extend(fresh.iter().flat_map(|p| p.hashes().iter().copied()));
         touched.sort_unstable();
         touched.dedup();
         let before: Vec<u32> = touched.iter().map(|&h| self.rarity.df(h)).collect();
         for (&i, p) in changed.iter().zip(fresh) {
-            let old = std::mem::replace(&mut self.words[i as usize], Words::of(p));
-            self.rarity.count(old.hashes.iter().copied(), false);
-            self.rarity.count(self.words[i as usize].hashes.iter().copied(), true);
+            let old = std::mem::replace(&mut self.words[i as usize], p);
+            self.rarity.count(old.hashes().iter().copied(), false);
+            self.rarity.count(self.words[i as usize].hashes().iter().copied(), true);
         }
         let mut reweighed = Vec::new();
         let mut crossed = Vec::new();
@@ -169,7 +137,7 @@ impl ContentState {
             resigned.extend(
                 (0..self.words.len() as u32)
                     .into_par_iter()
-                    .filter(|&i| self.words[i as usize].has_any(&crossed))
+                    .filter(|&i| has_any(&self.words[i as usize], &crossed))
                     .collect::<Vec<_>>(),
             );
             resigned.sort_unstable();
@@ -182,7 +150,7 @@ impl ContentState {
         let mut hit: FastMap<u32, bool> = changed.iter().map(|&i| (i, true)).collect();
         let mut rescore: Vec<Pair> = added;
         for &(a, b) in self.candidates.keys() {
-            let mut holds = |i: u32| *hit.entry(i).or_insert_with(|| self.words[i as usize].has_any(&reweighed));
+            let mut holds = |i: u32| *hit.entry(i).or_insert_with(|| has_any(&self.words[i as usize], &reweighed));
             if holds(a) || holds(b) {
                 rescore.push((a, b));
             }
@@ -206,14 +174,12 @@ impl ContentState {
     /// Compute the similarity of `pairs` (candidates all) and keep those that reach the threshold.
     fn score(&mut self, pairs: Vec<Pair>) {
         let (words, rarity, threshold) = (&self.words, &self.rarity, self.threshold);
-        let usable = |i: u32| words[i as usize].hashes.len() >= MIN_WORDS;
+        let usable = |i: u32| words[i as usize].len() >= MIN_WORDS;
         let scored: Vec<(Pair, Option<f64>)> = pairs
             .into_par_iter()
             .map(|(a, b)| {
                 let s = (usable(a) && usable(b))
-                    .then(|| {
-                        near_duplicate::similarity(&words[a as usize].profile(), &words[b as usize].profile(), rarity)
-                    })
+                    .then(|| near_duplicate::similarity(&words[a as usize], &words[b as usize], rarity))
                     .filter(|&s| s >= threshold);
                 ((a, b), s)
             })
@@ -234,10 +200,8 @@ impl ContentState {
     /// follow (a bucket counts only with 2 to `MAX_BUCKET` members). Returns the pairs that
     /// became candidates.
     fn rebucket(&mut self, texts: &[u32]) -> Vec<Pair> {
-        let fresh: Vec<(u32, Option<[u64; BANDS]>)> = texts
-            .par_iter()
-            .map(|&i| (i, near_duplicate::band_keys(&self.words[i as usize].profile(), &self.rarity)))
-            .collect();
+        let fresh: Vec<(u32, Option<[u64; BANDS]>)> =
+            texts.par_iter().map(|&i| (i, near_duplicate::band_keys(&self.words[i as usize], &self.rarity))).collect();
         let mut added = Vec::new();
         for b in 0..BANDS {
             let moved: Vec<(u32, Option<u64>)> = fresh
@@ -344,7 +308,7 @@ impl ContentState {
 
     /// Every text's profile, for building the state of a store with files added or removed.
     pub(super) fn profile(&self, i: EntityIdx) -> Profile {
-        self.words[i as usize].profile()
+        self.words[i as usize].clone()
     }
 }
 
