@@ -4,8 +4,8 @@
 //! compares the candidate pairs and reads the texts of the close ones. After an agent rewrites
 //! a few files only some of that can change, and this state keeps the rest:
 //!
-//! - every text's words (hashes and non-prose weights) and the rarity table, patched by the
-//!   words of the changed texts;
+//! - every text's profile (its word hashes, and which weigh as code) and the rarity table,
+//!   patched by the words of the changed texts;
 //! - every text's LSH bucket key per band, and the candidate pairs (with how many bands make
 //!   each). A text's keys change when it changed or when one of its words crossed the line
 //!   into or out of the signatures (`Rarity::banded`); only those texts' buckets are redone;
@@ -41,7 +41,7 @@ fn has_any(p: &Profile, sorted: &[u32]) -> bool {
 
 /// What the content rules of one store found, and what finding them again after a change needs.
 pub(super) struct ContentState {
-    words: Vec<Profile>,
+    profiles: Vec<Profile>,
     rarity: Rarity,
     /// Per band, per entity: its bucket key (meaningless where `signed` is false).
     keys: Vec<Vec<u64>>,
@@ -74,7 +74,7 @@ impl ContentState {
         let signed = band_keys.iter().map(Option::is_some).collect();
         let keys = (0..BANDS).map(|b| band_keys.iter().map(|k| k.map_or(0, |k| k[b])).collect()).collect();
         let mut state = ContentState {
-            words: profiles,
+            profiles,
             rarity,
             keys,
             signed,
@@ -108,15 +108,15 @@ impl ContentState {
         // count moved weighs otherwise now; one that crossed into or out of the signatures
         // changes the signature of every text holding it.
         let mut touched: Vec<u32> =
-            changed.iter().flat_map(|&i| self.words[i as usize].hashes().iter().copied()).collect();
+            changed.iter().flat_map(|&i| self.profiles[i as usize].hashes().iter().copied()).collect();
         touched.extend(fresh.iter().flat_map(|p| p.hashes().iter().copied()));
         touched.sort_unstable();
         touched.dedup();
         let before: Vec<u32> = touched.iter().map(|&h| self.rarity.df(h)).collect();
         for (&i, p) in changed.iter().zip(fresh) {
-            let old = std::mem::replace(&mut self.words[i as usize], p);
+            let old = std::mem::replace(&mut self.profiles[i as usize], p);
             self.rarity.count(old.hashes().iter().copied(), false);
-            self.rarity.count(self.words[i as usize].hashes().iter().copied(), true);
+            self.rarity.count(self.profiles[i as usize].hashes().iter().copied(), true);
         }
         let mut reweighed = Vec::new();
         let mut crossed = Vec::new();
@@ -135,9 +135,9 @@ impl ContentState {
         let mut resigned: Vec<u32> = changed.to_vec();
         if !crossed.is_empty() {
             resigned.extend(
-                (0..self.words.len() as u32)
+                (0..self.profiles.len() as u32)
                     .into_par_iter()
-                    .filter(|&i| has_any(&self.words[i as usize], &crossed))
+                    .filter(|&i| has_any(&self.profiles[i as usize], &crossed))
                     .collect::<Vec<_>>(),
             );
             resigned.sort_unstable();
@@ -150,7 +150,7 @@ impl ContentState {
         let mut hit: FastMap<u32, bool> = changed.iter().map(|&i| (i, true)).collect();
         let mut rescore: Vec<Pair> = added;
         for &(a, b) in self.candidates.keys() {
-            let mut holds = |i: u32| *hit.entry(i).or_insert_with(|| has_any(&self.words[i as usize], &reweighed));
+            let mut holds = |i: u32| *hit.entry(i).or_insert_with(|| has_any(&self.profiles[i as usize], &reweighed));
             if holds(a) || holds(b) {
                 rescore.push((a, b));
             }
@@ -173,13 +173,13 @@ impl ContentState {
 
     /// Compute the similarity of `pairs` (candidates all) and keep those that reach the threshold.
     fn score(&mut self, pairs: Vec<Pair>) {
-        let (words, rarity, threshold) = (&self.words, &self.rarity, self.threshold);
-        let usable = |i: u32| words[i as usize].len() >= MIN_WORDS;
+        let (profiles, rarity, threshold) = (&self.profiles, &self.rarity, self.threshold);
+        let usable = |i: u32| profiles[i as usize].len() >= MIN_WORDS;
         let scored: Vec<(Pair, Option<f64>)> = pairs
             .into_par_iter()
             .map(|(a, b)| {
                 let s = (usable(a) && usable(b))
-                    .then(|| near_duplicate::similarity(&words[a as usize], &words[b as usize], rarity))
+                    .then(|| near_duplicate::similarity(&profiles[a as usize], &profiles[b as usize], rarity))
                     .filter(|&s| s >= threshold);
                 ((a, b), s)
             })
@@ -200,8 +200,10 @@ impl ContentState {
     /// follow (a bucket counts only with 2 to `MAX_BUCKET` members). Returns the pairs that
     /// became candidates.
     fn rebucket(&mut self, texts: &[u32]) -> Vec<Pair> {
-        let fresh: Vec<(u32, Option<[u64; BANDS]>)> =
-            texts.par_iter().map(|&i| (i, near_duplicate::band_keys(&self.words[i as usize], &self.rarity))).collect();
+        let fresh: Vec<(u32, Option<[u64; BANDS]>)> = texts
+            .par_iter()
+            .map(|&i| (i, near_duplicate::band_keys(&self.profiles[i as usize], &self.rarity)))
+            .collect();
         let mut added = Vec::new();
         for b in 0..BANDS {
             let moved: Vec<(u32, Option<u64>)> = fresh
@@ -303,12 +305,12 @@ impl ContentState {
 
     /// Whether this state can be brought to a store of `n` entities by `update`.
     pub(super) fn fits(&self, n: usize, config: &LintConfig) -> bool {
-        self.words.len() == n && self.threshold == threshold(config)
+        self.profiles.len() == n && self.threshold == threshold(config)
     }
 
     /// Every text's profile, for building the state of a store with files added or removed.
     pub(super) fn profile(&self, i: EntityIdx) -> Profile {
-        self.words[i as usize].clone()
+        self.profiles[i as usize].clone()
     }
 }
 
