@@ -1,5 +1,6 @@
 //! The real binary in a tmux pane, driven by keys and read back with capture-pane (the e2e
-//! tests). Each session gets its own server socket, killed on drop.
+//! tests). Each session gets its own server, on a socket in a folder of its own: killed and
+//! removed on drop (a socket named with `-L` stayed in tmux's folder after every run).
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -12,7 +13,9 @@ const POLL: Duration = Duration::from_millis(20);
 const SETTLE: Duration = Duration::from_secs(1);
 
 pub struct Tmux {
-    socket: String,
+    socket: std::path::PathBuf,
+    /// The socket's folder, removed after the server is killed.
+    _dir: tempfile::TempDir,
     /// Pause after an Escape (so it is not read as Alt with the next key) and after typed text
     /// (a recall or filter answers it in the background: the next key finds it answered);
     /// other keys are followed by `KEY_GAP` at most.
@@ -29,8 +32,10 @@ pub fn available() -> bool {
 impl Tmux {
     /// A detached session named `e2e`, `w`×`h`, running `shell`, on a socket named after `name`.
     pub fn start(name: &str, (w, h): (u16, u16), shell: &str) -> Tmux {
+        let dir = socket_dir();
         let t = Tmux {
-            socket: format!("{name}-{}", std::process::id()),
+            socket: dir.path().join(name),
+            _dir: dir,
             key_pause: Duration::from_millis(120),
             patience: Duration::from_secs(15),
         };
@@ -40,7 +45,7 @@ impl Tmux {
     }
 
     pub fn cmd(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs");
+        let out = Command::new("tmux").arg("-S").arg(&self.socket).args(args).output().expect("tmux runs");
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -81,6 +86,14 @@ impl Tmux {
             s = next;
         }
     }
+}
+
+/// A folder for one server's socket: under the temporary folder, or under /tmp when that path
+/// would leave too little of a socket path's 107 bytes for the name.
+fn socket_dir() -> tempfile::TempDir {
+    let short = std::env::temp_dir().as_os_str().len() <= 60;
+    let made = if short { tempfile::tempdir() } else { tempfile::tempdir_in("/tmp") };
+    made.expect("a folder for tmux's socket")
 }
 
 /// Whether `key` is followed by the whole `key_pause`: an Escape, or text typed with `-l`
