@@ -56,7 +56,7 @@ pub struct Edge {
     pub resolved: Option<EntityIdx>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum LinkSyntax {
     /// `[label](target)`
     Markdown,

@@ -331,8 +331,9 @@ impl Store {
 fn resolve_new(fresh: &mut [Entity], slots: &[usize], old: &[Arc<Entity>], lookup: &(dyn Lookup + Sync)) {
     fresh.par_iter_mut().zip(slots.par_iter()).for_each(|(e, &slot)| {
         let was = &old[slot];
+        let before = Before::of(&was.links, |o| (o.syntax, o.target()));
         for l in &mut e.links {
-            l.resolution = match was.links.iter().find(|o| o.syntax == l.syntax && o.target() == l.target()) {
+            l.resolution = match before.find(&was.links, (l.syntax, l.target())) {
                 Some(o) => o.resolution.clone(),
                 None => match l.syntax {
                     LinkSyntax::Markdown => lookup.markdown(&e.path, l.target()),
@@ -340,13 +341,48 @@ fn resolve_new(fresh: &mut [Entity], slots: &[usize], old: &[Arc<Entity>], looku
                 },
             };
         }
+        let before = Before::of(&was.edges, |o| o.target.as_str());
         for edge in &mut e.edges {
-            edge.resolved = match was.edges.iter().find(|o| o.target == edge.target) {
+            edge.resolved = match before.find(&was.edges, edge.target.as_str()) {
                 Some(o) => o.resolved,
                 None => lookup.edge_target(&edge.target),
             };
         }
     });
+}
+
+/// The first of an old entity's links (or edges) with a given key. A catalog of thousands of
+/// links, re-read after an agent appended a line, would otherwise compare each link with each
+/// (docs/benchmarks.md, "Thirty-seventh session").
+enum Before<'a, T, K> {
+    /// Few enough to search one by one.
+    Few(fn(&'a T) -> K),
+    Many(FastMap<K, &'a T>),
+}
+
+type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// Below this many, a linear search is cheaper than building the map.
+const FEW: usize = 32;
+
+impl<'a, T, K: Eq + std::hash::Hash> Before<'a, T, K> {
+    fn of(items: &'a [T], key: fn(&'a T) -> K) -> Self {
+        if items.len() <= FEW {
+            return Before::Few(key);
+        }
+        let mut map = FastMap::with_capacity_and_hasher(items.len(), Default::default());
+        for item in items {
+            map.entry(key(item)).or_insert(item);
+        }
+        Before::Many(map)
+    }
+
+    fn find(&self, items: &'a [T], wanted: K) -> Option<&'a T> {
+        match self {
+            Before::Few(key) => items.iter().find(|o| key(o) == wanted),
+            Before::Many(map) => map.get(&wanted).copied(),
+        }
+    }
 }
 
 /// What `lookup` answers for the pending links and the listed edges of the entities in `again`.
@@ -374,4 +410,25 @@ fn answers_for(entities: &[Arc<Entity>], again: &[(usize, Vec<usize>)], lookup: 
 /// The entities an entity links to or names in a typed edge.
 fn targets_of(e: &Entity) -> Vec<EntityIdx> {
     e.links.iter().filter_map(|l| l.entity()).chain(e.edges.iter().filter_map(|d| d.resolved)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The map used past `FEW` items answers as the linear search does: the first item with a
+    /// key, and nothing for a key no item has.
+    #[test]
+    fn before_finds_the_first_item_with_a_key_either_way() {
+        for n in [3, FEW, FEW + 1, 500] {
+            let items: Vec<(u32, usize)> = (0..n).map(|i| ((i % 7) as u32, i)).collect();
+            let before = Before::of(&items, |&(k, _)| k);
+            assert_eq!(matches!(before, Before::Many(_)), n > FEW);
+            for k in 0..7u32 {
+                let want = items.iter().find(|(key, _)| *key == k);
+                assert_eq!(before.find(&items, k), want, "{n} items, key {k}");
+            }
+            assert_eq!(before.find(&items, 99), None);
+        }
+    }
 }
