@@ -160,12 +160,12 @@ mod tests {
                 (f.line, f.col) = (0, 0);
             }
         }
-        report.findings[1].fix = Some(Fix {
+        report.findings[1].fix = Some(Box::new(Fix {
             path: "note-0.md".into(),
             description: format!("make it so {}", hostile[1]),
             expected: Expected::Absent,
             change: Change::Replace(String::new()),
-        });
+        }));
         report.findings[2].path = None;
         report.findings[3].entity = None;
         report.suppressed = report.findings[..3]

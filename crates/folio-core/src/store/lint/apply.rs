@@ -49,7 +49,7 @@ pub fn fixes_changeset(store: &Store, report: &Report, by: &str) -> Result<(Opti
     let mut what: Vec<String> = rules.iter().map(|(r, n)| format!("{n} {r}")).collect();
     let mut edits: Vec<(String, Option<String>, Vec<u8>)> = Vec::new();
     if !entity_findings.is_empty() {
-        let fixes: Vec<&Fix> = entity_findings.iter().filter_map(|f| f.fix.as_ref()).collect();
+        let fixes: Vec<&Fix> = entity_findings.iter().filter_map(|f| f.fix.as_deref()).collect();
         for fix in super::fix::merge_per_file(&fixes) {
             let current = OnDisk::of(store, &fix.path).ok().flatten();
             let new = fix.apply(current.as_ref()).map_err(|e| WriteError::Invalid(e.to_string()))?;

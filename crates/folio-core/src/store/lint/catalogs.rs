@@ -91,12 +91,12 @@ pub fn statuses(store: &Store, statuses: Vec<CatalogStatus>, reported: &HashSet<
             }
             CatalogState::Missing => {
                 let mut f = Finding::on_file(&s.path, rule::CATALOG_STALE, 0, "catalog is missing".into());
-                f.fix = Some(Fix {
+                f.fix = Some(Box::new(Fix {
                     path: s.path.clone(),
                     description: "create it as `folio index` would".into(),
                     expected: Expected::Absent,
                     change: Change::Replace(s.expected),
-                });
+                }));
                 out.push(f);
             }
             CatalogState::Stale => {
@@ -107,12 +107,12 @@ pub fn statuses(store: &Store, statuses: Vec<CatalogStatus>, reported: &HashSet<
                 };
                 let mut f = Finding::on_file(&s.path, rule::CATALOG_STALE, 1, message);
                 if let Ok((bytes, false)) = store.storage().read_capped(&s.path, load::MAX_READ) {
-                    f.fix = Some(Fix {
+                    f.fix = Some(Box::new(Fix {
                         path: s.path.clone(),
                         description: "update its entries as `folio index` would".into(),
                         expected: Expected::Hash(content_hash(&bytes)),
                         change: Change::Replace(s.expected),
-                    });
+                    }));
                 }
                 out.push(f);
             }

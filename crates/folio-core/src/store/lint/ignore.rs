@@ -53,18 +53,23 @@ pub fn partition_runs(store: &Store, config: &LintConfig, runs: Vec<Vec<Finding>
     }
     let mut shown = Vec::new();
     let mut suppressed = Vec::new();
-    for run in runs {
-        let (mut s, mut q) = (Vec::with_capacity(run.len()), Vec::new());
-        for f in run.into_iter().filter(|f| f.origin != Origin::Ignore) {
-            let reason = match f.entity {
-                Some(i) if !by_key.is_empty() => by_key.get(&(f.rule, store.entity(i).id.as_str())).copied(),
-                _ => None,
-            };
-            match reason {
-                Some(reason) => q.push(Suppressed { finding: f, reason: reason.to_string() }),
-                None => s.push(f),
+    for mut run in runs {
+        run.retain(|f| f.origin != Origin::Ignore);
+        // Without ignores the run is shown as it is: a relint's kept findings are most of the
+        // report, and splitting them into a new vector would copy them all.
+        let (s, q) = if by_key.is_empty() {
+            (run, Vec::new())
+        } else {
+            let (mut s, mut q) = (Vec::with_capacity(run.len()), Vec::new());
+            for f in run {
+                let reason = f.entity.and_then(|i| by_key.get(&(f.rule, store.entity(i).id.as_str())).copied());
+                match reason {
+                    Some(reason) => q.push(Suppressed { finding: f, reason: reason.to_string() }),
+                    None => s.push(f),
+                }
             }
-        }
+            (s, q)
+        };
         shown = merge(shown, s, |a, b| key(a).cmp(&key(b)));
         suppressed = merge(suppressed, q, |a, b| order(a).cmp(&order(b)));
     }

@@ -225,8 +225,12 @@ impl Linted {
                 f
             })
         };
-        let kept_shown: Vec<Finding> = self.report.findings.iter().filter_map(keep).collect();
-        let kept_suppressed: Vec<Finding> = self.report.suppressed.iter().filter_map(|s| keep(&s.finding)).collect();
+        // Made at the old report's size: most findings are kept, and a vector grown by doubling
+        // would copy them again as it grows.
+        let mut kept_shown = Vec::with_capacity(self.report.findings.len());
+        kept_shown.extend(self.report.findings.iter().filter_map(keep));
+        let mut kept_suppressed = Vec::with_capacity(self.report.suppressed.len());
+        kept_suppressed.extend(self.report.suppressed.iter().filter_map(|s| keep(&s.finding)));
 
         // Recompute the rest.
         let mut fresh = Vec::new();

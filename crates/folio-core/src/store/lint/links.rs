@@ -72,12 +72,12 @@ fn attach_wikilink_fixes(store: &Store, idx: EntityIdx, findings: &[usize], out:
         let Some(target) = link.entity() else { continue };
         let Some(replacement) = rewrite(&bytes, link, &store.entity(target).path) else { continue };
         let range = link.span.start as usize..link.span.end as usize;
-        out[at].fix = Some(Fix {
+        out[at].fix = Some(Box::new(Fix {
             path: e.path.clone(),
             description: format!("rewrite to {replacement}"),
             expected: expected.clone(),
             change: Change::Edits(vec![ByteEdit { range, replacement }]),
-        });
+        }));
     }
 }
 

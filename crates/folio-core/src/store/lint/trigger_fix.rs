@@ -34,12 +34,12 @@ pub fn attach(store: &Store, findings: &mut [Finding]) {
                 (Expected::Hash(content_hash(&bytes)), range)
             }
         };
-        f.fix = Some(Fix {
+        f.fix = Some(Box::new(Fix {
             path,
             description: "rename the key `trigger` to `description`".into(),
             expected,
             change: Change::Edits(vec![ByteEdit { range, replacement: "description".into() }]),
-        });
+        }));
     });
 }
 

@@ -80,7 +80,7 @@ pub fn context(store: &Store, path: &str, line: u32) -> Result<FindingContext, S
 
 /// The unified diff the findings' fixes would make, file by file.
 pub fn diff(store: &Store, findings: &[Finding]) -> Result<Vec<String>, String> {
-    let fixes: Vec<&fix::Fix> = findings.iter().filter_map(|f| f.fix.as_ref()).collect();
+    let fixes: Vec<&fix::Fix> = findings.iter().filter_map(|f| f.fix.as_deref()).collect();
     if fixes.is_empty() {
         return Err("no safe fix for this finding".into());
     }
