@@ -89,8 +89,11 @@ pub struct Store {
     /// Folders that could not be listed (permissions, I/O errors), each named.
     pub walk_warnings: Vec<dialect::StoreWarning>,
     /// For each entity, the entities that link to it or name it in a typed edge (sorted, unique);
-    /// rows are shared with refreshed copies like the entities.
-    pub backlinks: Vec<Arc<[EntityIdx]>>,
+    /// rows are shared with refreshed copies like the entities, and the table itself too
+    /// until a refresh changes a row: most agents' edits change no link, and sharing 100k rows
+    /// one by one cost a refresh of the wild 100k vault ≈ 2 ms (docs/benchmarks.md,
+    /// "Thirty-seventh session").
+    pub backlinks: Arc<Vec<Arc<[EntityIdx]>>>,
     pub load_ms: u128,
     /// No entity was read before this instant (what the cache's mtime check is relative to).
     pub read_since: SystemTime,
@@ -183,7 +186,7 @@ impl Store {
             e.links = links;
             e.edges = edges;
         });
-        self.backlinks = backlinks_of(&self.entities);
+        self.backlinks = Arc::new(backlinks_of(&self.entities));
         self.by_id = Arc::new(by_id);
     }
 
@@ -191,7 +194,7 @@ impl Store {
     pub(crate) fn index(&mut self) {
         let (backlinks, by_id) =
             rayon::join(|| backlinks_of(&self.entities), || id_index::IdIndex::build(&self.entities));
-        self.backlinks = backlinks;
+        self.backlinks = Arc::new(backlinks);
         self.by_id = Arc::new(by_id);
     }
 

@@ -227,7 +227,7 @@ impl Store {
             entities,
             other_files,
             walk_warnings,
-            backlinks: Vec::new(),
+            backlinks: Arc::default(),
             load_ms: 0,
             read_since,
             from_cache: false,
@@ -272,7 +272,7 @@ impl Store {
             entities,
             other_files,
             walk_warnings,
-            backlinks: Vec::new(),
+            backlinks: Arc::default(),
             load_ms: 0,
             read_since: SystemTime::now(),
             from_cache: false,
@@ -286,7 +286,7 @@ impl Store {
             Links::Resolved => store.index(),
             Links::Dropped => {
                 let none: Arc<[EntityIdx]> = Arc::from([]);
-                store.backlinks = vec![none; store.entities.len()];
+                store.backlinks = Arc::new(vec![none; store.entities.len()]);
                 store.by_id = Arc::new(id_index::IdIndex::build(&store.entities));
             }
         }

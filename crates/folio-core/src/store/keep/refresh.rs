@@ -316,6 +316,7 @@ mod tests {
         assert!(Arc::ptr_eq(&store.backlinks[c], &copy.backlinks[c]));
         assert_eq!(copy.backlinks[b].as_ref(), [a as EntityIdx]);
         assert_eq!(copy.backlinks[d].as_ref(), [c as EntityIdx]);
+        assert!(!Arc::ptr_eq(&store.backlinks, &copy.backlinks), "a changed row: the table is the copy's own");
         assert_eq!(graph(&copy), graph(&Store::load(root, crate::store::dialect::vault::KIND, "test".into())));
         // Files added: every link is resolved again, still without touching the old store.
         write(root, "e.md", "# Epsilon\n\n[[a]]\n");
@@ -324,6 +325,13 @@ mod tests {
         assert_eq!(graph(&store), before);
         assert_eq!(copy.entities.len(), 4);
         assert_eq!(graph(&grown), graph(&Store::load(root, crate::store::dialect::vault::KIND, "test".into())));
+        // A line added that changes no link (the same link twice counts once): the whole
+        // backlink table is shared.
+        write(root, "c.md", "# Gamma\n\n[[d]] and [[d]] again.\n\nA line an agent added.\n");
+        let (same_links, report) = grown.refreshed(&[root.join("c.md")]);
+        assert_eq!(report.changed, ["c.md"]);
+        assert!(Arc::ptr_eq(&grown.backlinks, &same_links.backlinks), "no row changed: the table is shared");
+        assert_eq!(graph(&same_links), graph(&Store::load(root, crate::store::dialect::vault::KIND, "test".into())));
     }
 
     #[test]

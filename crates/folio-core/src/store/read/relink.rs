@@ -298,15 +298,19 @@ impl Store {
         let lookup = recording.with_names();
         resolve_new(&mut fresh, &slots, &self.entities, &lookup);
         drop(lookup);
-        // Backlink rows are shared with the old store: each row that changes is rebuilt once.
+        // Backlink rows are shared with the old store: each row that changes is rebuilt once,
+        // and the table stays shared when none does (an edit that changes no link).
         let mut moves: BTreeMap<EntityIdx, Vec<(EntityIdx, bool)>> = BTreeMap::new();
         for (slot, new) in slots.into_iter().zip(fresh) {
             let i = slot as EntityIdx;
-            for t in targets_of(&self.entities[slot]).into_iter().filter(|&t| t != i) {
-                moves.entry(t).or_default().push((i, false));
-            }
-            for t in targets_of(&new).into_iter().filter(|&t| t != i) {
-                moves.entry(t).or_default().push((i, true));
+            let (before, after) = (targets_of(&self.entities[slot]), targets_of(&new));
+            if before != after {
+                for t in before.into_iter().filter(|&t| t != i) {
+                    moves.entry(t).or_default().push((i, false));
+                }
+                for t in after.into_iter().filter(|&t| t != i) {
+                    moves.entry(t).or_default().push((i, true));
+                }
             }
             self.entities[slot] = Arc::new(new);
         }
@@ -321,7 +325,9 @@ impl Store {
                     _ => {}
                 }
             }
-            self.backlinks[t as usize] = Arc::from(row);
+            if *row != *self.backlinks[t as usize] {
+                Arc::make_mut(&mut self.backlinks)[t as usize] = Arc::from(row);
+            }
         }
     }
 }
@@ -408,8 +414,13 @@ fn answers_for(entities: &[Arc<Entity>], again: &[(usize, Vec<usize>)], lookup: 
 }
 
 /// The entities an entity links to or names in a typed edge.
+/// The entities `e` links to or names in an edge, sorted, each once.
 fn targets_of(e: &Entity) -> Vec<EntityIdx> {
-    e.links.iter().filter_map(|l| l.entity()).chain(e.edges.iter().filter_map(|d| d.resolved)).collect()
+    let mut targets: Vec<EntityIdx> =
+        e.links.iter().filter_map(|l| l.entity()).chain(e.edges.iter().filter_map(|d| d.resolved)).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    targets
 }
 
 #[cfg(test)]

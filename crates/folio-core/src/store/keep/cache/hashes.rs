@@ -298,7 +298,7 @@ fn shed_links(store: &mut Store) {
             e.links = Vec::new();
         }
     });
-    store.backlinks = Vec::new();
+    store.backlinks = Default::default();
 }
 
 /// Hands the pages malloc holds free back to the system. The snapshot is decoded on rayon's
