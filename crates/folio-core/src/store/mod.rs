@@ -90,9 +90,8 @@ pub struct Store {
     pub walk_warnings: Vec<dialect::StoreWarning>,
     /// For each entity, the entities that link to it or name it in a typed edge (sorted, unique);
     /// rows are shared with refreshed copies like the entities, and the table itself too
-    /// until a refresh changes a row: most agents' edits change no link, and sharing 100k rows
-    /// one by one cost a refresh of the wild 100k vault ≈ 2 ms (docs/benchmarks.md,
-    /// "Thirty-seventh session").
+    /// until a refresh changes a row: most agents' edits change no link, and sharing every row
+    /// one by one was much of a refresh's cost (docs/benchmarks.md, "Thirty-seventh session").
     pub backlinks: Arc<Vec<Arc<[EntityIdx]>>>,
     pub load_ms: u128,
     /// No entity was read before this instant (what the cache's mtime check is relative to).

@@ -413,7 +413,6 @@ fn answers_for(entities: &[Arc<Entity>], again: &[(usize, Vec<usize>)], lookup: 
         .collect()
 }
 
-/// The entities an entity links to or names in a typed edge.
 /// The entities `e` links to or names in an edge, sorted, each once.
 fn targets_of(e: &Entity) -> Vec<EntityIdx> {
     let mut targets: Vec<EntityIdx> =
