@@ -31,6 +31,8 @@ use crate::store::read::body_text;
 /// foldhash: keys are word hashes and entity numbers, not attacker-chosen table keys.
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 type Pair = (u32, u32);
+/// Band bucket keys and the texts in each.
+type Buckets = FastMap<u64, Vec<u32>>;
 /// A pair's template slots (`kinship::template_slots`); `None`: the texts share no skeleton.
 type Slots = Option<(Box<[u32]>, Box<[u32]>)>;
 
@@ -85,7 +87,7 @@ impl ContentState {
             threshold: threshold(config),
         };
         for b in 0..BANDS {
-            let mut buckets: FastMap<u64, Vec<u32>> = FastMap::default();
+            let mut buckets = Buckets::default();
             for i in 0..n {
                 if state.signed[i] {
                     buckets.entry(state.keys[b][i]).or_default().push(i as u32);
@@ -221,25 +223,11 @@ impl ContentState {
                 .collect();
             buckets.sort_unstable();
             buckets.dedup();
-            let members = |keys: &[u64], signed: &dyn Fn(usize) -> bool| -> FastMap<u64, Vec<u32>> {
-                let mut m: FastMap<u64, Vec<u32>> = FastMap::default();
-                for (i, k) in keys.iter().enumerate() {
-                    if signed(i) && buckets.binary_search(k).is_ok() {
-                        m.entry(*k).or_default().push(i as u32);
-                    }
-                }
-                m
-            };
-            let old = members(&self.keys[b], &|i| self.signed[i]);
-            let mut column = std::mem::take(&mut self.keys[b]);
-            let mut now_signed: FastMap<u32, bool> = FastMap::default();
+            let (old, new) = self.bucket_members(b, &moved, &buckets);
+            let column = &mut self.keys[b];
             for &(i, k) in &moved {
                 column[i as usize] = k.unwrap_or(0);
-                now_signed.insert(i, k.is_some());
             }
-            let signed_now = |i: usize| now_signed.get(&(i as u32)).copied().unwrap_or(self.signed[i]);
-            let new = members(&column, &signed_now);
-            self.keys[b] = column;
             for m in old.values() {
                 bucket_pairs(m, |p| {
                     if let Some(c) = self.candidates.get_mut(&p) {
@@ -265,6 +253,45 @@ impl ContentState {
         }
         added.retain(|p| self.candidates.contains_key(p));
         added
+    }
+
+    /// The members, ascending, of the buckets `keys` (sorted) of band `b`, before and after the
+    /// texts `moved` (ascending) take their new keys (`None`: no longer signed). One pass over
+    /// the band, most keys passed over by a bit test: two searching passes per band were most
+    /// of a 100k store's relint after an edit (docs/benchmarks.md, thirty-eighth session).
+    fn bucket_members(&self, b: usize, moved: &[(u32, Option<u64>)], keys: &[u64]) -> (Buckets, Buckets) {
+        let mut filter = [0u64; 64];
+        let slot = |k: u64| (((k >> 6) & 63) as usize, 1u64 << (k & 63));
+        for &k in keys {
+            let (word, bit) = slot(k);
+            filter[word] |= bit;
+        }
+        let (mut old, mut new) = (Buckets::default(), Buckets::default());
+        debug_assert!(moved.is_sorted_by_key(|&(i, _)| i));
+        for (i, &k) in self.keys[b].iter().enumerate() {
+            let (word, bit) = slot(k);
+            if filter[word] & bit == 0 || !self.signed[i] || keys.binary_search(&k).is_err() {
+                continue;
+            }
+            // A moved text is placed below, by its old key and its new one.
+            if moved.binary_search_by_key(&(i as u32), |&(m, _)| m).is_ok() {
+                continue;
+            }
+            old.entry(k).or_default().push(i as u32);
+            new.entry(k).or_default().push(i as u32);
+        }
+        for &(i, k) in moved {
+            if self.signed[i as usize] {
+                old.entry(self.keys[b][i as usize]).or_default().push(i);
+            }
+            if let Some(k) = k {
+                new.entry(k).or_default().push(i);
+            }
+        }
+        for members in old.values_mut().chain(new.values_mut()) {
+            members.sort_unstable();
+        }
+        (old, new)
     }
 
     /// The findings of both content rules on `store` (the one this state describes).
@@ -327,5 +354,73 @@ fn bucket_pairs(members: &[u32], mut each: impl FnMut(Pair)) {
         for &b in &members[k + 1..] {
             each((a, b));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// xorshift64*: the same seed, the same texts.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
+        }
+    }
+
+    /// A text of cluster `c` (its 24 words, most of them) with a few words of its own.
+    fn text(rng: &mut Rng, c: u64) -> Profile {
+        let mut words: Vec<(u32, f32)> =
+            (0..24).filter(|_| rng.below(8) != 0).map(|w| ((c * 1000 + w) as u32, 1.0)).collect();
+        words.extend((0..3).map(|_| ((1_000_000 + rng.below(50_000)) as u32, 1.0)));
+        Profile::of_weighed(words)
+    }
+
+    fn sorted<V: Copy>(m: &FastMap<Pair, V>) -> Vec<(Pair, V)> {
+        let mut v: Vec<(Pair, V)> = m.iter().map(|(&p, &v)| (p, v)).collect();
+        v.sort_unstable_by_key(|&(p, _)| p);
+        v
+    }
+
+    /// After texts move between clusters (and so between buckets), grow a cluster past
+    /// `MAX_BUCKET` or lose their words, the patched candidates and close pairs are those a state
+    /// built from the new texts has.
+    #[test]
+    fn an_updated_state_has_the_candidates_and_close_pairs_of_one_built_anew() {
+        let mut rng = Rng(0x5eed);
+        let n = 900;
+        let config = LintConfig::default();
+        let profiles: Vec<Profile> = (0..n).map(|i| text(&mut rng, i % 60)).collect();
+        let mut state = ContentState::build(profiles, &config);
+        let relinked = vec![false; n as usize];
+        let mut seen = std::collections::HashSet::new();
+        for round in 0..12 {
+            let mut changed: Vec<u32> = (0..1 + rng.below(12)).map(|_| rng.below(n) as u32).collect();
+            changed.sort_unstable();
+            changed.dedup();
+            let fresh: Vec<Profile> = changed
+                .iter()
+                .map(|_| match rng.below(4) {
+                    0 => Profile::of_weighed(vec![(7, 1.0)]),
+                    // Cluster 3 grows past `MAX_BUCKET` over the rounds.
+                    1 => text(&mut rng, 3),
+                    _ => {
+                        let c = rng.below(60);
+                        text(&mut rng, c)
+                    }
+                })
+                .collect();
+            state.update(&Change { changed: &changed, relinked: &relinked }, fresh);
+            let anew = ContentState::build(state.profiles.clone(), &config);
+            assert_eq!(sorted(&state.candidates), sorted(&anew.candidates), "round {round}: candidates");
+            assert_eq!(sorted(&state.close), sorted(&anew.close), "round {round}: close pairs");
+            seen.extend(state.candidates.keys().copied());
+        }
+        assert!(seen.len() > 1000, "the rounds moved texts among many candidate pairs: {}", seen.len());
     }
 }
