@@ -366,3 +366,47 @@ fn relinting_an_older_report_again_still_equals_a_full_lint() {
     let third = first.relint(&one, &two, std::slice::from_ref(&b), &config);
     assert!(*third.report == *Linted::full(&two, &config).report);
 }
+
+/// The content rules' state built ahead of the first change (as the TUI does once a full pass is
+/// shown) is built once, and the relints that start from it equal a full lint; a relint leaves
+/// its own state, so nothing is built again after it. A small store keeps none.
+#[test]
+fn a_state_prepared_ahead_serves_the_relints_that_follow() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    folio_gen::generate_shaped(vault::KIND, 640, 13, &root, folio_gen::Shape::Wild).unwrap();
+    let mut store = Store::load(&root, vault::KIND, "test".into());
+    let config = LintConfig::default();
+    let mut linted = Linted::full(&store, &config);
+    let all = || folio::store::lint::near_duplicate::all_profiles(&store);
+    assert!(linted.prepare_relint(&store, &all), "a store past ALL_PAIRS_UP_TO keeps a state");
+    assert!(!linted.prepare_relint(&store, &all), "built once");
+    let mut rng = Rng(13);
+    for step in 0..6 {
+        let touched = if step == 5 {
+            delete_and_append(&mut rng, &root, &store, step)
+        } else {
+            mutate(&mut rng, &root, &store, step)
+        };
+        let (new, refreshed) = store.refreshed(&touched);
+        let changed: Vec<String> =
+            refreshed.changed.iter().chain(&refreshed.added).chain(&refreshed.removed).cloned().collect();
+        let incremental = linted.relint(&store, &new, &changed, &config);
+        let full = Linted::full(&Store::load(&root, vault::KIND, "test".into()), &config);
+        assert!(
+            *incremental.report == *full.report,
+            "step {step} after {touched:?}: {}",
+            first_difference(&incremental.report, &full.report)
+        );
+        let kept = || folio::store::lint::near_duplicate::all_profiles(&new);
+        assert!(!incremental.prepare_relint(&new, &kept), "step {step}: the relint left its state");
+        linted = incremental;
+        store = new;
+    }
+
+    let small = dir.path().join("small");
+    folio_gen::generate_shaped(vault::KIND, 40, 13, &small, folio_gen::Shape::Wild).unwrap();
+    let small = Store::load(&small, vault::KIND, "test".into());
+    let profiles = || folio::store::lint::near_duplicate::all_profiles(&small);
+    assert!(!Linted::full(&small, &config).prepare_relint(&small, &profiles), "all pairs compared, no state");
+}

@@ -236,3 +236,18 @@ fn lint_panel_groups_jumps_and_fixes_with_a_diff() {
     let wikilinks = |r: &folio::store::lint::Report| r.findings.iter().filter(|f| f.rule == "wikilink-syntax").count();
     assert_eq!(wikilinks(&relinted), wikilinks(&report) - 1, "[[nowhere]] does not resolve and stays");
 }
+
+/// On a store large enough for the content rules' kept state, the state is built once the first
+/// report is shown, not by the first change an agent makes (which would then cost more than the
+/// next ones).
+#[test]
+fn a_large_store_prepares_its_first_relint_once_linted() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    folio_gen::generate_shaped(folio::store::dialect::vault::KIND, 640, 5, &root, folio_gen::Shape::Wild).unwrap();
+    let app = app_on(&root, "dark", (120, 40));
+    let (store, linted) = app.model.lint_base.clone().expect("linted after load");
+    assert!(linted.changed_from().is_none(), "a full pass");
+    let profiles = || folio::store::lint::near_duplicate::all_profiles(&store);
+    assert!(!linted.prepare_relint(&store, &profiles), "the app built the content rules' state already");
+}

@@ -60,6 +60,9 @@ pub enum Job {
     ExternalEdit(Box<review::jobs::EditSeed>, Option<String>),
     /// Run the lint engine over the store with its store-local config.
     Lint(Arc<Store>),
+    /// Build the state a first relint of `linted` (a full pass over `store`) would build, so that
+    /// the first change an agent makes costs what later ones do. Answers nothing.
+    PrepareRelint { store: Arc<Store>, linted: Arc<folio_core::store::lint::Linted> },
     /// Re-lint `store`, which is `base` with the files `changed` read again, from `linted`.
     Relint { base: Arc<Store>, linted: Arc<folio_core::store::lint::Linted>, store: Arc<Store>, changed: Vec<String> },
     /// Add an `[[ignore]]` entry for the finding's rule on its entity, with the reason.
@@ -271,6 +274,10 @@ fn background(job: Job, source: &Source) -> Option<Event> {
         Job::Review(job) => Some(Event::Review(review::jobs::run(*job))),
         Job::Lint(store) => {
             Some(Event::Linted(lint::jobs::lint(&store, cache().as_ref()).map(|l| (store, Box::new(l)))))
+        }
+        Job::PrepareRelint { store, linted } => {
+            lint::jobs::prepare_relint(&store, &linted, cache().as_ref());
+            None
         }
         Job::Relint { base, linted, store, changed } => {
             let linted = lint::jobs::relint(&base, &linted, &store, &changed, cache().as_ref());

@@ -124,6 +124,27 @@ impl Linted {
         }
     }
 
+    /// Build now the content rules' state the first relint of this report would build (its
+    /// profiles from `profiles`), so that the first change after a full pass costs what later
+    /// ones do. An interactive face calls it off its UI thread once the report is shown. Does
+    /// nothing where a relint keeps no state (a small store, body rules off) or when one was
+    /// built already: a relint leaves the state of its own report, never none. Returns whether
+    /// it built the state.
+    pub fn prepare_relint(&self, store: &Store, profiles: ProfileSource) -> bool {
+        if !self.config.reads_bodies() || store.entities.len() <= super::near_duplicate::ALL_PAIRS_UP_TO {
+            return false;
+        }
+        let mut slot = self.content.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_some() {
+            return false;
+        }
+        let mut state = ContentState::build(profiles(), &self.config);
+        // The texts of the close pairs are read here too, as the relint's findings would.
+        state.findings(store, &self.config, &mut Vec::new());
+        *slot = Some((self.generation, state));
+        true
+    }
+
     /// This report's number, as `changed_from` names it.
     pub fn generation(&self) -> u64 {
         self.generation

@@ -24,6 +24,19 @@ pub fn lint(store: &Store, cache: Option<&Cache>) -> Result<Linted, String> {
     Ok(linted)
 }
 
+/// Build ahead what the first relint of `linted`, a full pass over `store`, would build (the
+/// content rules' state), its profiles from the cache as `relint` takes them. On one core: it
+/// runs beside the work the person waits for after a first lint (the inbox's first build).
+pub fn prepare_relint(store: &Store, linted: &Linted, cache: Option<&Cache>) {
+    let prepare = || {
+        linted.prepare_relint(store, &|| profiles::open(cache, store).0);
+    };
+    match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+        Ok(pool) => pool.install(prepare),
+        Err(_) => prepare(),
+    }
+}
+
 /// Re-lint only what the changed files can affect (the config is read again: an ignore
 /// written meanwhile is applied); the content rules read only the changed bodies when the
 /// profiles are cached.

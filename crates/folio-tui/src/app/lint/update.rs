@@ -56,6 +56,10 @@ pub fn linted(model: &mut Model, store: Arc<Store>, linted: Linted) -> Vec<Job> 
     let mut jobs = Vec::new();
     if current {
         jobs.extend(report(model, &linted, previous.as_ref().map(|(_, l)| &**l)));
+        // After a full pass (a relint says what it was relinted from, and keeps its state).
+        if linted.changed_from().is_none() && !model.lint_again {
+            jobs.push(Job::PrepareRelint { store: store.clone(), linted: linted.clone() });
+        }
     }
     jobs.extend(previous.map(|(old, _)| Job::Discard(old)));
     if !current || model.lint_again {
