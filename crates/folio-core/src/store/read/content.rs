@@ -219,24 +219,48 @@ pub struct Tokeniser {
     hasher: foldhash::fast::FixedState,
     /// Local term numbers of short words, with their packed key inline: a probe compares two
     /// integers instead of following the vocabulary's pointer to the word (`WordKey::Short`).
-    short: HashTable<(u128, u32)>,
+    short: HashTable<Known>,
     /// The last short word seen in each of `RECENT` slots with its term number, in front of
     /// `short`: most words of a body are common ones, found here with one load from a table
     /// that stays in the first-level cache instead of a chain of loads into a larger one.
-    recent: Box<[(u128, u32)]>,
-    /// Local term numbers of the other words, hashed by their words.
-    local: HashTable<u32>,
-    /// Per local term: count and places in the current entity; `touched` lists those set.
-    counts: Vec<(u16, u8)>,
+    recent: Box<[Known]>,
+    /// The other words: (local term number, place of the word in `part.vocab`).
+    local: HashTable<(u32, u32)>,
+    /// Per local term: what the current entity holds of it; `touched` lists those set.
+    terms: Vec<Slot>,
     touched: Vec<u32>,
     /// The current entity's words so far, and whether its text so far ends in fenced code.
     len: u32,
     in_code: bool,
     scratch: String,
-    /// When making profiles instead of terms (`Tokeniser::profiling`): each local term's
-    /// profile hash (`None`: no content word, not counted at all).
-    hashes: Option<Vec<Option<u32>>>,
+    /// Making profiles instead of terms (`Tokeniser::profiling`): the vocabulary then keeps
+    /// only the words a short key does not hold, which a probe of `local` compares.
+    profiling: bool,
 }
+
+/// A short word's packed key (`WordKey::Short`) and its local term number, 24 bytes: as two
+/// halves rather than a `u128`, whose alignment would pad it to 32 (the walker threads each
+/// hold one per distinct word: docs/benchmarks.md, "Thirty-ninth session").
+#[derive(Clone, Copy, Default)]
+struct Known {
+    key: [u64; 2],
+    id: u32,
+}
+
+/// One local term: its profile hash when profiling, and its count and places in the current
+/// entity (8 bytes).
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    hash: u32,
+    /// Occurrences in the current entity, saturating.
+    count: u16,
+    /// `IN_PROSE` | `IN_CODE` in the current entity.
+    places: u8,
+    /// Counted at all: every word of a term table; a content word of a profile.
+    counted: bool,
+}
+
+const _: () = assert!(std::mem::size_of::<Known>() == 24 && std::mem::size_of::<Slot>() == 8);
 
 impl Default for Tokeniser {
     fn default() -> Self {
@@ -248,14 +272,14 @@ impl Default for Tokeniser {
             },
             hasher: foldhash::fast::FixedState::default(),
             short: HashTable::new(),
-            recent: vec![(0, 0); RECENT].into_boxed_slice(),
+            recent: vec![Known::default(); RECENT].into_boxed_slice(),
             local: HashTable::new(),
-            counts: Vec::new(),
+            terms: Vec::new(),
             touched: Vec::new(),
             len: 0,
             in_code: false,
             scratch: String::new(),
-            hashes: None,
+            profiling: false,
         }
     }
 }
@@ -266,13 +290,14 @@ impl Tokeniser {
     /// as `near_duplicate::profiles_from` does once per store, and no vocabulary is merged, no
     /// term table kept.
     pub fn profiling() -> Tokeniser {
-        Tokeniser { hashes: Some(Vec::new()), ..Tokeniser::default() }
+        Tokeniser { profiling: true, ..Tokeniser::default() }
     }
 
     /// Add `text` to the current entity: the next lines of its text (a fence opened in one part
     /// stays open into the next, as in the parts joined by a line break).
     pub fn add(&mut self, text: &str) {
-        let Tokeniser { part, hasher, short, recent, local, counts, touched, len, in_code, scratch, hashes } = self;
+        let Tokeniser { part, hasher, short, recent, local, terms, touched, len, in_code, scratch, profiling } = self;
+        let profiling = *profiling;
         for line in body_text::lines(text) {
             let t = line.trim_start();
             let fence = t.starts_with("```") || t.starts_with("~~~");
@@ -288,75 +313,67 @@ impl Tokeniser {
                 *len += 1;
                 let id = match key {
                     WordKey::Short(key) => {
+                        let key = [key as u64, (key >> 64) as u64];
                         // A key is never 0 (words are not empty): an unused slot matches none.
-                        let mixed = (key as u64 ^ (key >> 64) as u64 ^ (key >> 96) as u64).wrapping_mul(MIX);
+                        let mixed = (key[0] ^ key[1] ^ (key[1] >> 32)).wrapping_mul(MIX);
                         let slot = &mut recent[(mixed >> (64 - RECENT.trailing_zeros())) as usize];
-                        if slot.0 == key {
-                            slot.1
+                        if slot.key == key {
+                            slot.id
                         } else {
                             let hash = hasher.hash_one(key);
-                            let id = match short.find(hash, |&(k, _)| k == key) {
-                                Some(&(_, id)) => id,
+                            let id = match short.find(hash, |k| k.key == key) {
+                                Some(k) => k.id,
                                 None => {
-                                    let id = part.vocab.len() as u32;
-                                    let (bytes, n) = WordKey::short_bytes(key);
+                                    let packed = u128::from(key[0]) | (u128::from(key[1]) << 64);
+                                    let (bytes, n) = WordKey::short_bytes(packed);
                                     let word = std::str::from_utf8(&bytes[..n]).unwrap_or_default();
                                     // A short word is found by its key: a profiling tokeniser
                                     // keeps its hash, not its text.
-                                    match hashes {
-                                        Some(hashes) => {
-                                            hashes.push(profile_hash(word));
-                                            part.vocab.push(Box::default());
-                                        }
-                                        None => part.vocab.push(word.into()),
-                                    }
-                                    short.insert_unique(hash, (key, id), |&(k, _)| hasher.hash_one(k));
-                                    counts.push((0, 0));
+                                    let id = new_term(terms, &mut part.vocab, profiling, word, false);
+                                    short.insert_unique(hash, Known { key, id }, |k| hasher.hash_one(k.key));
                                     id
                                 }
                             };
-                            *slot = (key, id);
+                            *slot = Known { key, id };
                             id
                         }
                     }
                     WordKey::Long(w) => {
                         let hash = hasher.hash_one(w);
                         let vocab = &part.vocab;
-                        match local.find(hash, |&id| &*vocab[id as usize] == w) {
-                            Some(&id) => id,
+                        match local.find(hash, |&(_, at)| &*vocab[at as usize] == w) {
+                            Some(&(id, _)) => id,
                             None => {
-                                let id = part.vocab.len() as u32;
-                                if let Some(hashes) = hashes {
-                                    hashes.push(profile_hash(w));
-                                }
-                                part.vocab.push(w.into());
+                                let at = part.vocab.len() as u32;
+                                let id = new_term(terms, &mut part.vocab, profiling, w, true);
                                 let vocab = &part.vocab;
-                                local.insert_unique(hash, id, |&id| hasher.hash_one(&*vocab[id as usize]));
-                                counts.push((0, 0));
+                                local.insert_unique(hash, (id, at), |&(_, at)| hasher.hash_one(&*vocab[at as usize]));
                                 id
                             }
                         }
                     }
                 };
-                if hashes.as_ref().is_some_and(|h| h[id as usize].is_none()) {
+                let slot = &mut terms[id as usize];
+                if !slot.counted {
                     return;
                 }
-                let slot = &mut counts[id as usize];
-                if slot.0 == 0 {
+                if slot.count == 0 {
                     touched.push(id);
                 }
-                slot.0 = slot.0.saturating_add(1);
-                slot.1 |= place;
+                slot.count = slot.count.saturating_add(1);
+                slot.places |= place;
             });
         }
     }
 
     /// Close the current entity: its terms in the order first met, its length.
     pub fn end_entity(&mut self) {
-        if let Some(hashes) = &self.hashes {
+        if self.profiling {
             let mut words = Vec::with_capacity(self.touched.len());
             for id in self.touched.drain(..) {
-                let (_, places) = std::mem::take(&mut self.counts[id as usize]);
+                let slot = &mut self.terms[id as usize];
+                let places = std::mem::take(&mut slot.places);
+                slot.count = 0;
                 let weight = if places & IN_PROSE != 0 {
                     1.0
                 } else if places & IN_CODE != 0 {
@@ -364,7 +381,7 @@ impl Tokeniser {
                 } else {
                     continue;
                 };
-                words.extend(hashes[id as usize].map(|h| (h, weight)));
+                words.push((slot.hash, weight));
             }
             self.part.profiles.push(Profile::of_weighed(words));
             self.len = 0;
@@ -372,7 +389,8 @@ impl Tokeniser {
             return;
         }
         for id in self.touched.drain(..) {
-            let (count, places) = std::mem::take(&mut self.counts[id as usize]);
+            let slot = &mut self.terms[id as usize];
+            let (count, places) = (std::mem::take(&mut slot.count), std::mem::take(&mut slot.places));
             self.part.terms.terms.push(Term { id, count, places });
         }
         self.part.terms.starts.push(self.part.terms.terms.len() as u32);
@@ -386,9 +404,57 @@ impl Tokeniser {
     }
 }
 
+/// A new local term: its slot, and its word kept in `vocab` where a term table or a probe of
+/// `local` (`kept`) needs it.
+fn new_term(terms: &mut Vec<Slot>, vocab: &mut Vec<Box<str>>, profiling: bool, word: &str, kept: bool) -> u32 {
+    let id = terms.len() as u32;
+    let hash = if profiling { profile_hash(word) } else { Some(0) };
+    terms.push(Slot { hash: hash.unwrap_or(0), counted: hash.is_some(), ..Slot::default() });
+    if kept || !profiling {
+        vocab.push(word.into());
+    }
+    id
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// A profiling tokeniser keeps the text of a word no short key holds (longer than
+    /// `SHORT_WORD`, or not ASCII) to compare it on its next occurrence: hundreds of such
+    /// words, met again in later entities and in fenced code, give each entity the profile its
+    /// text gives alone.
+    #[test]
+    fn a_profiling_tokeniser_gives_each_text_its_own_profile() {
+        use crate::store::lint::near_duplicate::profile;
+        let long = |i: usize| format!("interoperability{i}x counterrevolutionary{} Größenordnung{i}", i % 7);
+        let texts: Vec<String> = (0..300)
+            .map(|i| {
+                let code = if i % 3 == 0 {
+                    format!("\n```rust\nlet {} = naïveté;\n```\n", long(i + 1))
+                } else {
+                    String::new()
+                };
+                format!(
+                    "Café Übermäßig {} and {} again {}{code}\nPlain closing words here.",
+                    long(i),
+                    long(i / 2),
+                    long(i)
+                )
+            })
+            .collect();
+        let mut t = Tokeniser::profiling();
+        for text in &texts {
+            t.add(text);
+            t.end_entity();
+        }
+        let made = t.into_part().into_profiles();
+        assert_eq!(made.len(), texts.len());
+        for (text, made) in texts.iter().zip(&made) {
+            assert_eq!(made, &profile(text), "{text}");
+            assert!(made.len() >= 8, "{text}");
+        }
+    }
 
     #[test]
     fn every_word_counted_once_per_entity_with_where_it_occurs() {
