@@ -194,6 +194,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for ReaderBuilder<'s> {
             shared: self.shared,
             mine: Loaded::default(),
             opener: fsio::FolderOpener::default(),
+            buf: Vec::new(),
             values: SharedValues::default(),
             terms: self.terms.then(|| if self.profiling { Tokeniser::profiling() } else { Tokeniser::default() }),
             counting: self.query.map(|q| Counting { query: q, scratch: String::new(), counted: Vec::new() }),
@@ -213,6 +214,8 @@ struct Reader<'s> {
     mine: Loaded,
     /// The walker hands a folder's files to one thread one after another.
     opener: fsio::FolderOpener,
+    /// The bytes of the file being read, kept from file to file (`read_one`).
+    buf: Vec<u8>,
     values: SharedValues,
     /// The bodies of `mine.entities` as words, in the same order, when asked.
     terms: Option<Tokeniser>,
@@ -250,7 +253,15 @@ impl ignore::ParallelVisitor for Reader<'_> {
                     (None, None) => None,
                 };
                 let making = self.making.as_mut().map(|(f, made)| (*f, made));
-                let read = read_one(&path, &f, self.dialect, &mut self.opener, &mut self.values, bodies, making);
+                let read = read_one(
+                    &path,
+                    &f,
+                    self.dialect,
+                    (&mut self.opener, &mut self.buf),
+                    &mut self.values,
+                    bodies,
+                    making,
+                );
                 self.mine.entities.extend(read.into_iter().map(Arc::new));
                 if let Some(p) = self.progress {
                     p.done.fetch_add(1, Ordering::Relaxed);
@@ -307,10 +318,10 @@ pub fn read_entities(
     let mut entities: Vec<Entity> = files
         .par_iter()
         .filter(|f| f.role == FileRole::Entity)
-        .map_init(<(fsio::FolderOpener, SharedValues)>::default, |(opener, values), f| {
+        .map_init(<(fsio::FolderOpener, Vec<u8>, SharedValues)>::default, |(opener, buf, values), f| {
             let parsed = match memory.as_deref() {
                 Some(m) => read_in_memory(&f.rel, m.get(&f.rel).map(String::as_str), dialect, values, None),
-                None => read_one(&root.join(&f.rel), f, dialect, opener, values, None, None),
+                None => read_one(&root.join(&f.rel), f, dialect, (opener, buf), values, None, None),
             };
             if let Some(p) = progress {
                 p.done.fetch_add(1, Ordering::Relaxed);
@@ -363,13 +374,13 @@ fn read_one(
     path: &Path,
     found: &FoundFile,
     dialect: &dyn Dialect,
-    opener: &mut fsio::FolderOpener,
+    (opener, buf): (&mut fsio::FolderOpener, &mut Vec<u8>),
     values: &mut SharedValues,
     bodies: Option<Bodies<'_, '_>>,
     making: Option<(FromText<'_>, &mut Vec<Made>)>,
 ) -> Vec<Entity> {
     let mut problems = Vec::new();
-    let mut bytes = Vec::new();
+    buf.clear();
     let mut size = 0;
     let mut mtime = 0;
     let mut readable = true;
@@ -379,11 +390,10 @@ fn read_one(
         problems.push(Problem::new(rule::LINK_ESCAPES_ROOT, "symlink points outside the store; not read", 0, 0));
         readable = false;
     } else {
-        match read_with_metadata(path, opener) {
-            Ok((b, meta, truncated)) => {
+        match read_with_metadata(path, opener, buf) {
+            Ok((meta, truncated)) => {
                 size = meta.len();
                 mtime = fsio::mtime_ns(&meta);
-                bytes = b;
                 whole = !truncated;
                 if truncated {
                     problems.push(Problem::new(
@@ -395,19 +405,28 @@ fn read_one(
                 }
             }
             Err(e) => {
+                buf.clear();
                 problems.push(Problem::new(rule::UNREADABLE, format!("cannot read: {e}"), 1, 1));
                 readable = false;
             }
         }
     }
-    let read = Read { bytes, problems, size, mtime, readable, whole };
+    let read = Read { bytes: buf, problems, size, mtime, readable, whole };
     let reread = &mut |e: &Entity| body_text::body_bytes_at(e, path, opener);
-    parse_read_with(&found.rel, read, &mut |f| dialect.parse(f), values, bodies, making, reread)
+    let entities = parse_read_with(&found.rel, read, &mut |f| dialect.parse(f), values, bodies, making, reread);
+    // A thread keeps the buffer of a typical file for the next one, not a multi-MB one's.
+    if buf.capacity() > KEPT_BUFFER {
+        *buf = Vec::new();
+    }
+    entities
 }
 
+/// The largest read buffer a walker thread keeps from one file to the next (`read_one`).
+const KEPT_BUFFER: usize = 256 * 1024;
+
 /// An entity file's bytes as read, and what reading them found.
-struct Read {
-    bytes: Vec<u8>,
+struct Read<'b> {
+    bytes: &'b [u8],
     problems: Vec<Problem>,
     size: u64,
     mtime: i64,
@@ -431,7 +450,7 @@ fn finish_entity(e: &mut Entity, text: &str, lines: &LineIndex, (size, mtime): (
 /// cut from the bytes in hand.
 fn parse_read_with(
     rel: &str,
-    read: Read,
+    read: Read<'_>,
     parse: &mut dyn FnMut(&SourceFile) -> Vec<Entity>,
     values: &mut SharedValues,
     bodies: Option<Bodies<'_, '_>>,
@@ -444,12 +463,12 @@ fn parse_read_with(
         problems.push(Problem::new(rule::BINARY, "binary content (NUL bytes); not parsed", 1, 1));
         readable = false;
     }
-    let text = match String::from_utf8(bytes) {
-        Ok(s) => s,
+    let text = match std::str::from_utf8(bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
         Err(e) => {
             whole = false;
-            let at = e.utf8_error().valid_up_to();
-            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let at = e.valid_up_to();
+            let lossy = String::from_utf8_lossy(bytes).into_owned();
             let (line, col) = LineIndex::new(&lossy[..floor_char_boundary(&lossy, at)]).position(at.min(lossy.len()));
             let (line, col) = if lossy.is_char_boundary(at) { (line, col) } else { (line, 1) };
             if readable {
@@ -460,23 +479,23 @@ fn parse_read_with(
                     col,
                 ));
             }
-            lossy
+            std::borrow::Cow::Owned(lossy)
         }
     };
-    let text = if readable { text } else { String::new() };
-    let lines = LineIndex::new(&text);
-    let source = SourceFile { rel, text: &text, lines: &lines, problems: &problems, parseable: readable };
+    let text: &str = if readable { &text } else { "" };
+    let lines = LineIndex::new(text);
+    let source = SourceFile { rel, text, lines: &lines, problems: &problems, parseable: readable };
     let mut entities = parse(&source);
     for e in &mut entities {
-        finish_entity(e, &text, &lines, (size, mtime), values);
+        finish_entity(e, text, &lines, (size, mtime), values);
     }
     if let Some(bodies) = bodies {
-        pass_bodies(&entities, &text, readable && whole, bodies, reread);
+        pass_bodies(&entities, text, readable && whole, bodies, reread);
     }
     if let Some((from_text, made)) = making {
         // The text is what `Store::read_text` would read of a readable file: the same capped
         // bytes, with replacement characters where they are not UTF-8.
-        made.extend(entities.iter().map(|e| if readable { from_text(e, &text) } else { None }));
+        made.extend(entities.iter().map(|e| if readable { from_text(e, text) } else { None }));
     }
     entities
 }
@@ -518,23 +537,26 @@ fn pass_bodies(
 /// file takes a single `read` (reading on to see the end of the file cost a second `read`
 /// per file: 100k syscalls at 100k entities). Size, mtime and text come from the same moment;
 /// a file an agent is still appending to is read as it was then, and the watcher sees the rest.
-fn read_with_metadata(path: &Path, opener: &mut fsio::FolderOpener) -> std::io::Result<(Vec<u8>, fs::Metadata, bool)> {
+fn read_with_metadata(
+    path: &Path,
+    opener: &mut fsio::FolderOpener,
+    bytes: &mut Vec<u8>,
+) -> std::io::Result<(fs::Metadata, bool)> {
     use std::io::Read;
     let (file, meta) = opener.open_regular(path)?;
     if meta.len() == 0 {
         // A regular file that reports no size may still hold bytes (some network and FUSE
         // file systems): read to the end.
-        let mut bytes = Vec::new();
-        file.take(MAX_READ + 1).read_to_end(&mut bytes)?;
+        file.take(MAX_READ + 1).read_to_end(bytes)?;
         let truncated = bytes.len() as u64 > MAX_READ;
         bytes.truncate(MAX_READ as usize);
-        return Ok((bytes, meta, truncated));
+        return Ok((meta, truncated));
     }
     let limit = meta.len().min(MAX_READ);
-    let mut bytes = Vec::with_capacity(limit as usize);
-    file.take(limit).read_to_end(&mut bytes)?;
+    bytes.reserve_exact(limit as usize);
+    file.take(limit).read_to_end(bytes)?;
     let truncated = meta.len() > MAX_READ;
-    Ok((bytes, meta, truncated))
+    Ok((meta, truncated))
 }
 
 /// Record hostile characters (escape sequences, bidi overrides…) inside the entity's span.

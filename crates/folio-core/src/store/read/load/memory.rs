@@ -41,13 +41,16 @@ pub(super) fn read_in_memory(
         return held;
     }
     let read = match text {
-        Some(t) => {
-            let bytes = t.as_bytes().to_vec();
-            let size = bytes.len() as u64;
-            Read { bytes, problems: Vec::new(), size, mtime: 0, readable: true, whole: true }
-        }
+        Some(t) => Read {
+            bytes: t.as_bytes(),
+            problems: Vec::new(),
+            size: t.len() as u64,
+            mtime: 0,
+            readable: true,
+            whole: true,
+        },
         None => Read {
-            bytes: Vec::new(),
+            bytes: &[],
             problems: vec![Problem::new(rule::UNREADABLE, "cannot read: no longer in the store", 1, 1)],
             size: 0,
             mtime: 0,
@@ -123,7 +126,7 @@ fn parse_text_with(
 ) -> Vec<Entity> {
     // A text with NUL bytes is binary content: read as any file's bytes are.
     if memchr::memchr(0, &text.as_bytes()[..text.len().min(8192)]).is_some() {
-        let read = Read { bytes: text.as_bytes().to_vec(), problems, size, mtime, readable: true, whole: true };
+        let read = Read { bytes: text.as_bytes(), problems, size, mtime, readable: true, whole: true };
         return parse_read_with(rel, read, parse, values, None, None, &mut |_| None);
     }
     let lines = LineIndex::new(text);
