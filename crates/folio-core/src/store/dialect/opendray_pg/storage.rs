@@ -116,7 +116,14 @@ impl Storage for PgStorage<'_> {
             let path = path.to_string();
             move |e: postgres::Error| WriteError::Invalid(format!("{path}: {}; nothing was written", at.explain(&e)))
         };
+        // Where the log is, when the snapshot is vouched for there: asked outside the
+        // transaction (an error there aborts nothing), then again as its first statement.
+        let vouched = super::quiet::position(&mut client).filter(|p| super::quiet::holds(&store.root, p));
         let mut tx = client.transaction().map_err(sql("transaction"))?;
+        let quiet = match &vouched {
+            Some(p) => super::quiet::before_decision(&mut tx, p).map_err(sql("transaction"))?,
+            None => None,
+        };
         let stamp = crate::store::model::timestamp::now()
             .format(&time::format_description::well_known::Rfc3339)
             .unwrap_or_default();
@@ -248,6 +255,7 @@ impl Storage for PgStorage<'_> {
             nodes.iter().map(|(rel, after)| (rel.clone(), after.as_deref().map(|b| String::from_utf8_lossy(b).into_owned()))),
         );
         let applied = file_storage::apply_rows_committing(store, written, opts, &mut commit, &befores);
+        drop(tx);
         if applied.is_err() {
             snapshot::patch(&store.root, shown.into_iter().rev().collect());
         } else {
@@ -255,7 +263,14 @@ impl Storage for PgStorage<'_> {
             // The snapshot takes the nodes as the database now has them; should this fail,
             // the next open reads them again (the tables' sums no longer match).
             match snapshot::append(&store.root, base, changes, snapshot::Sums::Moved(delta)) {
-                Ok(Some((generation, _))) => snapshot::renumber(&store.root, generation),
+                Ok(Some((generation, _))) => {
+                    snapshot::renumber(&store.root, generation);
+                    // Nothing but this decision wrote since the vouched snapshot: the next
+                    // open need not ask for the tables' sums.
+                    if let Some(at) = quiet.and_then(|q| super::quiet::after_decision(&mut client, q, txid)) {
+                        super::quiet::vouch(&store.root, generation, &at);
+                    }
+                }
                 _ => snapshot::forget(&store.root),
             }
         }
