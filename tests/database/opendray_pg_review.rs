@@ -303,3 +303,36 @@ fn an_approval_by_id_leaves_the_inbox() {
     folio_ok(s, &["undo", &url, "--as", "human:ann"]);
     assert!(queued(s).contains(&"pb-new".to_string()), "back in the inbox after undo");
 }
+
+/// Two reviewers of one database, each with folio's state in their own folder (their own
+/// ledger): an approval one of them made is on the row, and the other's inbox reads it there.
+#[test]
+fn another_reviewers_approval_on_the_row_leaves_my_inbox_until_the_row_changes() {
+    let Some((_pg, mut c, url)) = seed::brain() else { return };
+    let (ann, bo) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let queued = |s: &std::path::Path| -> Vec<(String, Value)> {
+        let list = folio_ok(s, &["review", &url, "list", "--json"]);
+        let items = serde_json::from_str::<Value>(&list).unwrap()["items"].as_array().unwrap().clone();
+        items.iter().map(|i| (i["id"].as_str().unwrap().to_string(), i["reasons"].clone())).collect()
+    };
+    let has = |list: &[(String, Value)], id: &str| list.iter().any(|(i, _)| i == id);
+    assert!(has(&queued(bo.path()), "svc-pg-dup"), "a candidate nobody approved is queued");
+    folio_ok(ann.path(), &["review", &url, "approve", "svc-pg-dup", "--as", "human:ann"]);
+    assert!(!has(&queued(ann.path()), "svc-pg-dup"), "left the inbox of the reviewer who approved it");
+    assert!(!has(&queued(bo.path()), "svc-pg-dup"), "the approval on the row is read by the other reviewer");
+    // An agent's write in a later second: queued again for both.
+    c.batch_execute("UPDATE knowledge_nodes SET body = body || ' more', updated_at = now() + interval '2 seconds' WHERE id = 'svc-pg-dup'")
+        .unwrap();
+    let bo_now = queued(bo.path());
+    let reasons = &bo_now.iter().find(|(i, _)| i == "svc-pg-dup").expect("queued again after a write").1;
+    assert!(reasons.to_string().contains("candidate"), "{reasons}");
+    assert!(has(&queued(ann.path()), "svc-pg-dup"), "changed since the approval");
+    // An approval no person signs (an agent's), dated after the write, answers for nothing.
+    c.batch_execute(
+        "UPDATE knowledge_nodes SET provenance = jsonb_set(provenance, '{approved}', \
+         jsonb_build_object('by', 'agent:x', 'at', to_char(now() + interval '1 minute', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'))), \
+         updated_at = now() + interval '3 seconds' WHERE id = 'svc-pg-dup'",
+    )
+    .unwrap();
+    assert!(has(&queued(bo.path()), "svc-pg-dup"), "an agent's approval took the node out of the inbox");
+}

@@ -23,8 +23,19 @@ pub const MATURITY: &[&str] = &["candidate", "fact", "playbook", "skill"];
 pub const SCOPE: &[&str] = &["project", "domain", "global"];
 
 impl ReviewRules for PgReview {
+    /// opendray's markers, less the candidacy a person's approval of the row as it stands
+    /// answers for: an approval here stamps the row and leaves its maturity, and every reviewer
+    /// of the database — each with folio's ledger in their own state folder — reads the stamp.
     fn queue_reasons(&self, e: &Entity, f: &Fields) -> Vec<Reason> {
-        OpendrayReview.queue_reasons(e, f)
+        let mut reasons = OpendrayReview.queue_reasons(e, f);
+        if approved_as_it_stands(f) {
+            reasons.retain(|r| *r != Reason::Candidate);
+        }
+        reasons
+    }
+
+    fn reviewed_in_fields(&self, _e: &Entity, f: &Fields) -> bool {
+        approved_as_it_stands(f)
     }
 
     fn inactive(&self, f: &Fields) -> bool {
@@ -222,5 +233,48 @@ fn shown_kind(kind: &str) -> String {
         Some(("entity", t)) => format!("an entity of type `{t}`"),
         _ if kind == "entity" => "an untyped entity".into(),
         _ => format!("a {kind}"),
+    }
+}
+
+/// Whether `provenance.approved` records a person (`human:`) approving the row as it stands:
+/// its `at` no earlier than the second of the row's `updated_at`. The approval's own UPDATE
+/// stamps `updated_at` in the second it is dated (`at` is written to the second); a write
+/// after it, in a later second, queues the node again. `at` is the reviewer's clock and
+/// `updated_at` the server's: a reviewer's clock behind the server's leaves the approval
+/// unseen by other reviewers (their inbox as before this was read); one ahead of it hides from
+/// them a write made within that lead (their own ledger, by hash, still sees it).
+pub fn approved_as_it_stands(f: &Fields) -> bool {
+    use crate::store::model::timestamp::parse_instant;
+    let Some(approved) = f.get("provenance").and_then(|p| p.get("approved")) else { return false };
+    let by_human = approved.get("by").and_then(Value::as_str).is_some_and(|by| by.trim().starts_with("human:"));
+    let at = approved.get("at").and_then(Value::as_str).and_then(parse_instant);
+    let updated = f.get("updated_at").and_then(Value::as_str).and_then(parse_instant);
+    match (at, updated) {
+        (Some(at), Some(updated)) => by_human && at.unix_timestamp() >= updated.unix_timestamp(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(v: Value) -> Fields {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn an_approval_stands_for_the_row_as_it_was_in_its_second() {
+        let row = |by: &str, at: &str, updated: &str| {
+            fields(json!({"updated_at": updated, "provenance": {"approved": {"by": by, "at": at}}}))
+        };
+        assert!(approved_as_it_stands(&row("human:ann", "2026-12-02T12:15:12Z", "2026-12-02T12:15:12.377613Z")));
+        assert!(approved_as_it_stands(&row("human:ann", "2026-12-02T12:15:13Z", "2026-12-02T12:15:12.9Z")));
+        assert!(!approved_as_it_stands(&row("human:ann", "2026-12-02T12:15:12Z", "2026-12-02T12:15:13.001Z")), "written after");
+        assert!(!approved_as_it_stands(&row("agent:x", "2026-12-02T12:15:12Z", "2026-12-02T12:15:12Z")), "not a person");
+        assert!(!approved_as_it_stands(&row("human:ann", "yesterday", "2026-12-02T12:15:12Z")), "no instant");
+        assert!(!approved_as_it_stands(&fields(json!({"updated_at": "2026-12-02T12:15:12Z"}))), "no approval");
+        let no_update = fields(json!({"provenance": {"approved": {"by": "human:ann", "at": "2026-12-02T12:15:12Z"}}}));
+        assert!(!approved_as_it_stands(&no_update), "no updated_at to tell");
     }
 }
