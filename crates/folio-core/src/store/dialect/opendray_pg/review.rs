@@ -236,23 +236,29 @@ fn shown_kind(kind: &str) -> String {
     }
 }
 
-/// Whether `provenance.approved` records a person (`human:`) approving the row as it stands:
-/// its `at` no earlier than the second of the row's `updated_at`. The approval's own UPDATE
-/// stamps `updated_at` in the second it is dated (`at` is written to the second); a write
-/// after it, in a later second, queues the node again. `at` is the reviewer's clock and
-/// `updated_at` the server's: a reviewer's clock behind the server's leaves the approval
-/// unseen by other reviewers (their inbox as before this was read); one ahead of it hides from
-/// them a write made within that lead (their own ledger, by hash, still sees it).
+/// Whether a person's approval stands for the row as it is: `provenance.approved` is a
+/// `human:`'s, and the newest entry of `provenance.folio_history` — which the storage writes
+/// with the decision, stamped as its transaction began — is a person's approval (approve,
+/// promote, merge) dated no earlier than the row's `updated_at`, which that transaction set.
+/// Any later write that stamps `updated_at` queues the node again. The entry's time is the
+/// reviewer's clock and `updated_at` the server's: a reviewer whose clock is behind the
+/// server's leaves the approval unseen by the others (their inbox as before this was read);
+/// one ahead of it hides from them a write made within that lead, as does a write that leaves
+/// `updated_at` as it was (their own ledger, by hash, still sees both).
 pub fn approved_as_it_stands(f: &Fields) -> bool {
     use crate::store::model::timestamp::parse_instant;
-    let Some(approved) = f.get("provenance").and_then(|p| p.get("approved")) else { return false };
-    let by_human = approved.get("by").and_then(Value::as_str).is_some_and(|by| by.trim().starts_with("human:"));
-    let at = approved.get("at").and_then(Value::as_str).and_then(parse_instant);
-    let updated = f.get("updated_at").and_then(Value::as_str).and_then(parse_instant);
-    match (at, updated) {
-        (Some(at), Some(updated)) => by_human && at.unix_timestamp() >= updated.unix_timestamp(),
-        _ => false,
+    let human = |v: &Value| v.get("by").and_then(Value::as_str).is_some_and(|by| by.trim().starts_with("human:"));
+    let Some(provenance) = f.get("provenance") else { return false };
+    if !provenance.get("approved").is_some_and(human) {
+        return false;
     }
+    let Some(last) = provenance.get(super::translate::HISTORY_KEY).and_then(Value::as_array).and_then(|h| h.last()) else {
+        return false;
+    };
+    let approval = matches!(last.get("event").and_then(Value::as_str), Some("approve" | "promote" | "merge"));
+    let at = last.get("at").and_then(Value::as_str).and_then(parse_instant);
+    let updated = f.get("updated_at").and_then(Value::as_str).and_then(parse_instant);
+    approval && human(last) && matches!((at, updated), (Some(at), Some(updated)) if at >= updated)
 }
 
 #[cfg(test)]
@@ -264,17 +270,28 @@ mod tests {
     }
 
     #[test]
-    fn an_approval_stands_for_the_row_as_it_was_in_its_second() {
-        let row = |by: &str, at: &str, updated: &str| {
-            fields(json!({"updated_at": updated, "provenance": {"approved": {"by": by, "at": at}}}))
+    fn an_approval_stands_for_the_row_its_decision_wrote() {
+        let row = |approved_by: &str, event: &str, by: &str, at: &str, updated: &str| {
+            fields(json!({"updated_at": updated, "provenance": {
+                "approved": {"by": approved_by, "at": "2026-12-02T12:41:47Z"},
+                "folio_history": [{"at": "2026-12-01T09:00:00Z", "by": "human:bo", "event": "veto"}, {"at": at, "by": by, "event": event}],
+            }}))
         };
-        assert!(approved_as_it_stands(&row("human:ann", "2026-12-02T12:15:12Z", "2026-12-02T12:15:12.377613Z")));
-        assert!(approved_as_it_stands(&row("human:ann", "2026-12-02T12:15:13Z", "2026-12-02T12:15:12.9Z")));
-        assert!(!approved_as_it_stands(&row("human:ann", "2026-12-02T12:15:12Z", "2026-12-02T12:15:13.001Z")), "written after");
-        assert!(!approved_as_it_stands(&row("agent:x", "2026-12-02T12:15:12Z", "2026-12-02T12:15:12Z")), "not a person");
-        assert!(!approved_as_it_stands(&row("human:ann", "yesterday", "2026-12-02T12:15:12Z")), "no instant");
-        assert!(!approved_as_it_stands(&fields(json!({"updated_at": "2026-12-02T12:15:12Z"}))), "no approval");
-        let no_update = fields(json!({"provenance": {"approved": {"by": "human:ann", "at": "2026-12-02T12:15:12Z"}}}));
-        assert!(!approved_as_it_stands(&no_update), "no updated_at to tell");
+        // Confirmed four seconds after the plan dated the approval: the decision's own time counts.
+        let written = "2026-12-02T12:41:51.480774Z";
+        assert!(approved_as_it_stands(&row("human:ann", "approve", "human:ann", "2026-12-02T12:41:51.481996567Z", written)));
+        assert!(approved_as_it_stands(&row("human:ann", "promote", "human:bo", "2026-12-02T12:41:51.481996567Z", written)));
+        assert!(
+            !approved_as_it_stands(&row("human:ann", "approve", "human:ann", "2026-12-02T12:41:51.48Z", written)),
+            "written after the decision"
+        );
+        assert!(!approved_as_it_stands(&row("human:ann", "set", "human:ann", "2026-12-02T12:41:52Z", written)), "an edit since");
+        assert!(!approved_as_it_stands(&row("agent:x", "approve", "agent:x", "2026-12-02T12:41:52Z", written)), "not a person");
+        assert!(!approved_as_it_stands(&row("human:ann", "approve", "human:ann", "soon", written)), "no instant");
+        let unapproved = fields(json!({"updated_at": written, "provenance": {"folio_history": [
+            {"at": "2026-12-02T12:41:52Z", "by": "human:ann", "event": "approve"}]}}));
+        assert!(!approved_as_it_stands(&unapproved), "an undone approval leaves no stamp");
+        let no_history = fields(json!({"updated_at": "2026-12-02T12:15:12Z", "provenance": {"approved": {"by": "human:ann", "at": "2026-12-02T12:15:13Z"}}}));
+        assert!(!approved_as_it_stands(&no_history), "no decision folio wrote to tell by");
     }
 }
