@@ -21,22 +21,28 @@ fn title(state: &Path, url: &str, id: &str) -> String {
 /// The query that sums the three tables (`rows::tables`), as the server logs it.
 const SUMS: &str = "hashtextextended(id || ' ' || xmin::text, 0)";
 
-#[test]
-fn a_quiet_server_is_not_asked_for_the_tables_sums_and_a_write_is_never_missed() {
-    let Some((pg, mut c, url)) = seed::brain() else { return };
+/// The seeded brain with every statement in the server's log, and no autovacuum: nothing but
+/// the test's own statements gives a transaction id or moves the write-ahead log.
+fn logged_brain() -> Option<(crate::support::pg::Pg, postgres::Client, String)> {
+    let (pg, mut c, url) = seed::brain()?;
     c.batch_execute("ALTER DATABASE brain SET log_statement = 'all'").unwrap();
-    // Nothing but the test's own statements moves the log (the last case counts on it).
     for t in ["knowledge_nodes", "knowledge_edges", "knowledge_fact_sources"] {
         c.batch_execute(&format!("ALTER TABLE {t} SET (autovacuum_enabled = false)")).unwrap();
     }
+    Some((pg, c, url))
+}
+
+#[test]
+fn a_quiet_server_is_not_asked_for_the_tables_sums_and_a_write_is_never_missed() {
+    let Some((pg, mut c, url)) = logged_brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
-    // The first open reads the tables and vouches for its snapshot at the log's position.
+    // The first open reads the tables and vouches for its snapshot at the position.
     let stats = json(s, &["stats", &url, "--json"]);
     assert_eq!(stats["entities"], 7, "{stats:#}");
     let root = PathBuf::from(stats["root"].as_str().unwrap());
     assert!(root.join(".folio/snapshot.quiet").is_file(), "the open vouched for nothing");
-    // Nothing written since: the next opens ask where the log is, not for the sums.
+    // Nothing written since: the next opens ask for the position, not for the sums.
     let before = pg.server_log().len();
     assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 7);
     assert_eq!(title(s, &url, "svc-pg"), "PostgreSQL dev");
@@ -44,7 +50,7 @@ fn a_quiet_server_is_not_asked_for_the_tables_sums_and_a_write_is_never_missed()
     assert!(asked.contains("pg_current_wal_insert_lsn"), "{asked}");
     assert!(!asked.contains(SUMS), "an unchanged open summed the tables:\n{asked}");
 
-    // An agent's write moves the log: the next open sums, finds the row and vouches again.
+    // An agent's write is given a transaction id: the next open sums, finds the row and vouches again.
     c.execute("UPDATE knowledge_nodes SET title = 'PostgreSQL one' WHERE id = 'svc-pg'", &[]).unwrap();
     let before = pg.server_log().len();
     assert_eq!(title(s, &url, "svc-pg"), "PostgreSQL one");
@@ -112,11 +118,7 @@ fn approve_beside_a_writer(pg: &crate::support::pg::Pg, s: &Path, url: &str, id:
 
 #[test]
 fn a_decision_alone_vouches_for_what_it_wrote_and_a_write_beside_it_is_never_missed() {
-    let Some((pg, mut c, url)) = seed::brain() else { return };
-    c.batch_execute("ALTER DATABASE brain SET log_statement = 'all'").unwrap();
-    for t in ["knowledge_nodes", "knowledge_edges", "knowledge_fact_sources"] {
-        c.batch_execute(&format!("ALTER TABLE {t} SET (autovacuum_enabled = false)")).unwrap();
-    }
+    let Some((pg, mut c, url)) = logged_brain() else { return };
     let state = tempfile::tempdir().unwrap();
     let s = state.path();
     assert_eq!(json(s, &["stats", &url, "--json"])["entities"], 7);

@@ -116,7 +116,7 @@ impl Storage for PgStorage<'_> {
             let path = path.to_string();
             move |e: postgres::Error| WriteError::Invalid(format!("{path}: {}; nothing was written", at.explain(&e)))
         };
-        // Where the log is, when the snapshot is vouched for there: asked outside the
+        // The position (`quiet`), when the snapshot is vouched for there: asked outside the
         // transaction (an error there aborts nothing), then again as its first statement.
         let vouched = super::quiet::position(&mut client).filter(|p| super::quiet::holds(&store.root, p));
         let mut tx = client.transaction().map_err(sql("transaction"))?;
@@ -255,6 +255,7 @@ impl Storage for PgStorage<'_> {
             nodes.iter().map(|(rel, after)| (rel.clone(), after.as_deref().map(|b| String::from_utf8_lossy(b).into_owned()))),
         );
         let applied = file_storage::apply_rows_committing(store, written, opts, &mut commit, &befores);
+        // Ended (committed, or rolled back here): the connection may ask again (`after_decision`).
         drop(tx);
         if applied.is_err() {
             snapshot::patch(&store.root, shown.into_iter().rev().collect());
