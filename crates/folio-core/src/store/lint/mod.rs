@@ -18,6 +18,7 @@ pub mod fix;
 pub mod graph;
 pub mod ignore;
 pub mod incremental;
+pub mod judged_pairs;
 pub mod kinship;
 pub mod links;
 pub mod manifest;
@@ -165,8 +166,16 @@ pub type Pair = (u32, u32, f64);
 pub trait LintMemo: Sync {
     /// The pairs reported at `threshold` over this very store, when they are known.
     fn pairs(&self, manifest: &manifest::ManifestLints, threshold: f64) -> Option<Vec<Pair>>;
-    /// The pairs just reported at `threshold`.
-    fn keep_pairs(&self, manifest: &manifest::ManifestLints, threshold: f64, pairs: &[Pair]);
+    /// The pairs just reported at `threshold`, with every pair found and what was judged of it
+    /// (`judged_pairs`) from `profiles` (the store's, in its order).
+    fn keep_pairs(
+        &self,
+        manifest: &manifest::ManifestLints,
+        threshold: f64,
+        pairs: &[Pair],
+        judged: &[judged_pairs::Judged],
+        profiles: &[near_duplicate::Profile],
+    );
     /// The link, graph and duplicate findings of this very store, when they are known.
     fn families(&self, manifest: &manifest::ManifestLints) -> Option<[Vec<Finding>; 3]>;
     /// The link, graph and duplicate findings just made.
@@ -339,9 +348,11 @@ fn content_using(
         Some(pairs) => pairs,
         None => {
             let compared = |a, b, s, rarity: &_| kinship::reported(store, a, b, s, rarity, threshold);
-            let pairs = near_duplicate::reported(store, &profiles(), threshold, &compared);
+            let profiles = profiles();
+            let judged = judged_pairs::judge(store, &profiles, threshold, &compared);
+            let pairs = judged_pairs::reported(&judged);
             if let Some((m, manifest)) = memo {
-                m.keep_pairs(manifest, threshold, &pairs);
+                m.keep_pairs(manifest, threshold, &pairs, &judged, &profiles);
             }
             pairs
         }

@@ -256,7 +256,7 @@ pub fn pairs(profiles: &[Profile], threshold: f64) -> Vec<(u32, u32, f64)> {
     pairs_by(profiles, &Rarity::new(profiles), threshold)
 }
 
-fn pairs_by(profiles: &[Profile], rarity: &Rarity, threshold: f64) -> Vec<(u32, u32, f64)> {
+pub(crate) fn pairs_by(profiles: &[Profile], rarity: &Rarity, threshold: f64) -> Vec<(u32, u32, f64)> {
     let usable = |i: u32| profiles[i as usize].len() >= MIN_WORDS;
     let candidates: Vec<(u32, u32)> = if profiles.len() <= ALL_PAIRS_UP_TO {
         let n = profiles.len() as u32;
@@ -381,9 +381,7 @@ pub fn reported(
     threshold: f64,
     compared: &(dyn Fn(u32, u32, f64, &Rarity) -> bool + Sync),
 ) -> Vec<(u32, u32, f64)> {
-    let rarity = Rarity::new(profiles);
-    let found = pairs_by(profiles, &rarity, threshold);
-    report_pairs(store, found, &rarity, compared)
+    super::judged_pairs::reported(&super::judged_pairs::judge(store, profiles, threshold, compared))
 }
 
 /// `reported` from the pairs whose similarity reaches the threshold (any order): the pairs to
@@ -399,9 +397,13 @@ pub(crate) fn report_pairs(
     found.retain(|&(a, b, s)| s >= NEAR_EXACT || !(cites(store, a, b) || cites(store, b, a)));
     // Pairs alike in form only (`kinship`: two days of one log, two fillings of a template).
     found = found.into_par_iter().filter(|&(a, b, s)| compared(a, b, s, rarity)).collect();
-    // Exact and near-exact copies first within an entity's findings.
-    found.sort_by(|x, y| y.2.total_cmp(&x.2).then((x.0, x.1).cmp(&(y.0, y.1))));
+    order(&mut found);
     found
+}
+
+/// Pairs in `report`'s order: exact and near-exact copies first within an entity's findings.
+pub(crate) fn order(pairs: &mut [(u32, u32, f64)]) {
+    pairs.sort_by(|x, y| y.2.total_cmp(&x.2).then((x.0, x.1).cmp(&(y.0, y.1))));
 }
 
 /// The findings of the pairs `reported` gave: one per entity in a pair.
@@ -436,7 +438,7 @@ pub fn report(store: &Store, found: &[(u32, u32, f64)], out: &mut Vec<Finding>) 
 }
 
 /// Whether entity `a` names `b` as its source, links to it or has an edge to it.
-fn cites(store: &Store, a: u32, b: u32) -> bool {
+pub(crate) fn cites(store: &Store, a: u32, b: u32) -> bool {
     let (ea, eb) = (store.entity(a), store.entity(b));
     let names_b = |s: &str| {
         let s = s.trim_start_matches("./");

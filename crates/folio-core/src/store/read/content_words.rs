@@ -12,7 +12,7 @@ pub const CODE_WEIGHT: f32 = 0.3;
 /// occurs: 1, or `CODE_WEIGHT` for a word met only inside fenced code. A hash and a bit per
 /// word, where (hash, weight) pairs took twice the memory: the profiles of every entity are
 /// held through a lint of the whole store (docs/benchmarks.md, "Thirty-sixth session").
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Hash)]
 pub struct Profile {
     hashes: Box<[u32]>,
     /// Bit `i % 32` of entry `i / 32` set: word `i` weighs `CODE_WEIGHT`. Empty when none does.

@@ -13,6 +13,15 @@
 //! digest differ: everything is computed anew (the profiles from `profiles`, which re-reads only
 //! what changed) and the file written again. The findings the rest of lint makes (per-file
 //! problems, store warnings, catalogs, the config's overrides and ignores) are made every pass.
+//!
+//! The pairs also outlive a change that leaves every profile as it was (an approval stamping a
+//! field, a link edited): a second section keeps what they were judged from (`Basis`: each
+//! entity's file stamp and profile hash, every pair found and what was judged of it,
+//! `lint::judged_pairs`). A pass whose digest differs reads again only the entities whose file
+//! changed; when their profiles hash as before and none is in a pair found, the pairs are judged
+//! again from the record (who cites whom asked anew) instead of reading, weighing and comparing
+//! every profile: the content rules' part of a lint after an edit of a large store
+//! (docs/benchmarks.md, "Forty-first session").
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::SystemTime;
@@ -22,12 +31,14 @@ use serde::{Deserialize, Serialize};
 use super::side;
 use super::{Cache, LINT_EXT, codec::Header};
 use crate::store::Store;
+use crate::store::lint::judged_pairs::{self, Judged};
+use crate::store::lint::near_duplicate::{self, Profile};
 use crate::store::lint::{Finding, LintMemo, Origin, Pair, manifest::ManifestLints, rules};
-use crate::store::model::entity::{Resolution, Severity};
+use crate::store::model::entity::{EntityIdx, Resolution, Severity};
 
 const MAGIC: &[u8; 8] = b"FOLIOL1\n";
 /// Bumped whenever the layout or what the kept results depend on changes.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 const WHAT: &str = "lint memo";
 const LAYOUT: side::Layout = side::Layout { magic: MAGIC, format: FORMAT, what: WHAT };
 
@@ -44,6 +55,25 @@ struct Saved {
 /// The threshold and the pairs reported at it, both as bits: exactly the `f64`s the rule
 /// computed.
 type KeptPairs = (u64, Vec<(u32, u32, u64)>);
+
+/// What the pairs were judged from, the file's second section.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Basis {
+    /// `names` of the store.
+    names: u64,
+    /// The threshold, as bits.
+    threshold: u64,
+    /// Per entity in store order: its file's size and mtime, and its profile's hash
+    /// (`judged_pairs::profile_hash`).
+    stamps: Vec<(u64, i64, u64)>,
+    /// Every pair found: its entities, its similarity as bits, and what was judged of it
+    /// (0: one cited the other, not judged; 1: not reported; 2: reported).
+    judged: Vec<(u32, u32, u64, u8)>,
+}
+
+/// At most one entity in this many changed, their profiles are made to see whether the pairs
+/// hold; more, and the whole comparison is cheaper than reading them twice.
+const CHANGED_ONE_IN: usize = 8;
 
 /// A finding as kept: its rule by id (findings with a fix are never kept).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -106,6 +136,14 @@ pub struct Memo<'a> {
     /// `digest` of the store, computed once.
     digest: OnceLock<u64>,
     made: Mutex<Saved>,
+    /// What this pass judged its pairs from (or judged again from the file's).
+    made_basis: Mutex<Option<Basis>>,
+    /// The pairs judged again from the file's basis, once asked.
+    from_basis: OnceLock<Option<Vec<Pair>>>,
+    /// A store opened without its links (`with_digest`): who cites whom cannot be asked of it.
+    lean: bool,
+    /// The file could not be read: its basis is not asked either (one warning for the file).
+    damaged: std::sync::atomic::AtomicBool,
     /// Whether this pass made anything the file does not hold.
     changed: Mutex<bool>,
     warnings: Mutex<Vec<String>>,
@@ -125,6 +163,10 @@ impl<'a> Memo<'a> {
             recalled: OnceLock::new(),
             digest: OnceLock::new(),
             made: Mutex::new(Saved::default()),
+            made_basis: Mutex::new(None),
+            from_basis: OnceLock::new(),
+            lean: false,
+            damaged: Default::default(),
             changed: Mutex::new(false),
             warnings: Mutex::new(Vec::new()),
         }
@@ -135,7 +177,7 @@ impl<'a> Memo<'a> {
     /// cache kept for its snapshot.
     pub fn with_digest(self, digest: u64) -> Memo<'a> {
         let _ = self.digest.set(digest);
-        self
+        Memo { lean: true, ..self }
     }
 
     /// Whether `families` will answer for this store, asked without converting what it keeps
@@ -177,6 +219,7 @@ impl<'a> Memo<'a> {
                 self.cache?;
                 let (header, saved) = read(&self.path, self.store).unwrap_or_else(|why| {
                     self.warn(format!("{}: {why}; ignored", self.path.display()));
+                    self.damaged.store(true, std::sync::atomic::Ordering::Relaxed);
                     None
                 })?;
                 let holds = trusted(self.store, header.read_since_ns) && saved.digest == self.digest(manifest);
@@ -205,28 +248,128 @@ impl<'a> Memo<'a> {
         }
         let Ok(made) = self.made.lock() else { return };
         let mut saved = made.clone();
+        let mut basis = self.made_basis.lock().ok().and_then(|b| b.clone());
         if let Some(Some(old)) = self.recalled.get() {
             saved.pairs = saved.pairs.or_else(|| old.pairs.clone());
             saved.families = saved.families.or_else(|| old.families.clone());
+            // The pairs kept are the file's: so is what they were judged from.
+            if basis.is_none() && saved.pairs.is_some() {
+                basis = read_basis(&self.path, self.store).ok().flatten().map(|(_, b)| b);
+            }
         }
         // The entities' files were stat'ed by the store's open and their bodies read after it
         // or after this pass began: the older instant is what the next pass trusts mtimes against.
         let as_of = self.started.min(self.store.read_since);
-        if let Err(e) = write(cache, &self.path, self.store, &saved, as_of) {
+        if let Err(e) = write(cache, &self.path, self.store, &saved, basis.as_ref(), as_of) {
             self.warn(e);
+        }
+    }
+
+    /// The pairs at `threshold` judged again from the file's basis, when no entity whose file
+    /// changed since has another profile or is in a pair found (then the profiles and pairs are
+    /// as the basis says, and so is every kinship it kept).
+    fn pairs_from_basis(&self, manifest: &ManifestLints, threshold: f64) -> Option<Vec<Pair>> {
+        let (header, basis) = read_basis(&self.path, self.store).unwrap_or_else(|why| {
+            self.warn(format!("{}: {why}; ignored", self.path.display()));
+            None
+        })?;
+        let n = self.store.entities.len();
+        if basis.threshold != threshold.to_bits()
+            || basis.stamps.len() != n
+            || basis.names != names(self.store, manifest)
+        {
+            return None;
+        }
+        let changed: Vec<EntityIdx> = (0..n as EntityIdx)
+            .filter(|&i| {
+                let (e, &(size, mtime_ns, _)) = (self.store.entity(i), &basis.stamps[i as usize]);
+                !(e.file_size == size && e.mtime_ns == mtime_ns && side::trusted(mtime_ns, header.read_since_ns))
+            })
+            .collect();
+        if changed.len() * CHANGED_ONE_IN > n {
+            return None;
+        }
+        let mut in_pair = vec![false; n];
+        for &(a, b, _, _) in &basis.judged {
+            in_pair[a as usize] = true;
+            in_pair[b as usize] = true;
+        }
+        if changed.iter().any(|&i| in_pair[i as usize]) {
+            return None;
+        }
+        let fresh = near_duplicate::profiles_of(self.store, &changed);
+        let mut stamps = basis.stamps;
+        for (&i, p) in changed.iter().zip(&fresh) {
+            if judged_pairs::profile_hash(p) != stamps[i as usize].2 {
+                return None;
+            }
+            let e = self.store.entity(i);
+            stamps[i as usize] = (e.file_size, e.mtime_ns, stamps[i as usize].2);
+        }
+        let judged: Vec<Judged> = basis
+            .judged
+            .iter()
+            .map(|&(a, b, s, r)| Judged { a, b, s: f64::from_bits(s), reported: (r != 0).then_some(r == 2) })
+            .collect();
+        let judged = judged_pairs::again(self.store, &judged)?;
+        let pairs = judged_pairs::reported(&judged);
+        // Kept for this store as it is: the next pass finds them by its digest.
+        self.keep(manifest, threshold, &pairs, Basis { stamps, judged: encoded(&judged), ..basis });
+        Some(pairs)
+    }
+
+    fn keep(&self, manifest: &ManifestLints, threshold: f64, pairs: &[Pair], basis: Basis) {
+        let kept = pairs.iter().map(|&(a, b, s)| (a, b, s.to_bits())).collect();
+        self.made(manifest, |m| m.pairs = Some((threshold.to_bits(), kept)));
+        if let Ok(mut made) = self.made_basis.lock() {
+            *made = Some(basis);
         }
     }
 }
 
+/// `Judged` as the basis keeps them.
+fn encoded(judged: &[Judged]) -> Vec<(u32, u32, u64, u8)> {
+    judged.iter().map(|j| (j.a, j.b, j.s.to_bits(), j.reported.map_or(0, |r| 1 + u8::from(r)))).collect()
+}
+
 impl LintMemo for Memo<'_> {
     fn pairs(&self, manifest: &ManifestLints, threshold: f64) -> Option<Vec<Pair>> {
-        let (at, pairs) = self.recalled(manifest)?.pairs.as_ref()?;
-        (*at == threshold.to_bits()).then(|| pairs.iter().map(|&(a, b, s)| (a, b, f64::from_bits(s))).collect())
+        let kept = self.recalled(manifest).and_then(|r| r.pairs.as_ref());
+        if let Some((_, pairs)) = kept.filter(|(at, _)| *at == threshold.to_bits()) {
+            return Some(pairs.iter().map(|&(a, b, s)| (a, b, f64::from_bits(s))).collect());
+        }
+        if self.cache.is_none() || self.lean || self.damaged.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        if self.from_basis.get().is_none() {
+            // Made outside the cell, as `digest` says: profiles are made on rayon's threads.
+            let pairs = self.pairs_from_basis(manifest, threshold);
+            let _ = self.from_basis.set(pairs);
+        }
+        self.from_basis.get().cloned().flatten()
     }
 
-    fn keep_pairs(&self, manifest: &ManifestLints, threshold: f64, pairs: &[Pair]) {
-        let kept = pairs.iter().map(|&(a, b, s)| (a, b, s.to_bits())).collect();
-        self.made(manifest, |m| m.pairs = Some((threshold.to_bits(), kept)));
+    fn keep_pairs(
+        &self,
+        manifest: &ManifestLints,
+        threshold: f64,
+        pairs: &[Pair],
+        judged: &[Judged],
+        profiles: &[Profile],
+    ) {
+        use rayon::prelude::*;
+        if self.cache.is_none() || profiles.len() != self.store.entities.len() {
+            return;
+        }
+        let hashes: Vec<u64> = profiles.par_iter().map(judged_pairs::profile_hash).collect();
+        let stamps = self.store.entities.iter().zip(hashes).map(|(e, h)| (e.file_size, e.mtime_ns, h)).collect();
+        let basis = Basis {
+            names: names(self.store, manifest),
+            threshold: threshold.to_bits(),
+            stamps,
+            judged: encoded(judged),
+        };
+        self.keep(manifest, threshold, pairs, basis);
     }
 
     fn families(&self, manifest: &ManifestLints) -> Option<[Vec<Finding>; 3]> {
@@ -319,152 +462,50 @@ fn read(path: &Path, store: &Store) -> Result<Option<(Header, Saved)>, String> {
     Ok(Some((r.header, saved)))
 }
 
-fn write(cache: &Cache, path: &Path, store: &Store, saved: &Saved, as_of: SystemTime) -> Result<(), String> {
-    LAYOUT.write(cache, path, store, as_of, &[&side::encode(saved)?])
+/// The file's basis (its second section), with the file's header; `None` when there is no
+/// file, it was made for another number of entities or holds none.
+fn read_basis(path: &Path, store: &Store) -> Result<Option<(Header, Basis)>, String> {
+    let Some(mut r) = LAYOUT.open(path, store)? else { return Ok(None) };
+    if r.header.entities != store.entities.len() as u64 {
+        return Ok(None);
+    }
+    r.skip()?;
+    let basis: Option<Basis> = r.next("basis")?;
+    Ok(basis.map(|b| (r.header, b)))
+}
+
+/// Who the entities are, in store order, with the format's manifest rules: a basis answers
+/// only for the same entities numbered alike.
+fn names(store: &Store, manifest: &ManifestLints) -> u64 {
+    use rayon::prelude::*;
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let state = foldhash::quality::FixedState::with_seed(0x666f_6c69_6f4e_0001);
+    let runs: Vec<u64> = store
+        .entities
+        .par_chunks(DIGEST_RUN)
+        .map(|run| {
+            let mut h = state.build_hasher();
+            run.iter().for_each(|e| (&e.path, &e.id).hash(&mut h));
+            h.finish()
+        })
+        .collect();
+    let mut h = state.build_hasher();
+    format!("{manifest:?}").hash(&mut h);
+    store.entities.len().hash(&mut h);
+    runs.hash(&mut h);
+    h.finish()
+}
+
+fn write(
+    cache: &Cache,
+    path: &Path,
+    store: &Store,
+    saved: &Saved,
+    basis: Option<&Basis>,
+    as_of: SystemTime,
+) -> Result<(), String> {
+    LAYOUT.write(cache, path, store, as_of, &[&side::encode(saved)?, &side::encode(&basis)?])
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::lint::{self, LintConfig, Report, near_duplicate};
-    use std::fs;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::time::Duration;
-
-    /// A vault of `MIN_ENTITIES` + 1 notes written an hour ago: two near-duplicates, two
-    /// notes of one title, a link to a picture that is not there, and links between notes.
-    fn vault() -> tempfile::TempDir {
-        side::fixture::aged_vault(|i| match i {
-            1 | 2 => (
-                "Exif".to_string(),
-                "Parse the EXIF metadata with Pillow before exiftool; pillow reads orientation tags.".into(),
-            ),
-            3 => ("Pictures".into(), "The chart: [pic](pic.png), and [[note-4]].".into()),
-            8 | 9 => ("Same title".into(), format!("Entry {i} on q{i} and r{i}.")),
-            _ => (
-                format!("Note {i}"),
-                format!("Body of note {i} about w{} and ledgers q{i} r{i} s{i}; see [[note-{}]].", i % 37, i + 1),
-            ),
-        })
-    }
-
-    fn load(dir: &Path) -> Store {
-        Store::load(dir, crate::store::dialect::vault::KIND, "test".into())
-    }
-
-    /// A remembering lint of `store` and how many times it asked for the profiles.
-    fn lint_counting(cache: &Cache, store: &Store) -> (Report, usize, Vec<String>) {
-        let asked = AtomicUsize::new(0);
-        let profiles = || {
-            asked.fetch_add(1, Ordering::Relaxed);
-            near_duplicate::all_profiles(store)
-        };
-        let memo = Memo::new(Some(cache), store);
-        let report = lint::lint_remembering(store, &LintConfig::default(), &profiles, &memo);
-        memo.save();
-        (report, asked.into_inner(), memo.warnings())
-    }
-
-    #[test]
-    fn an_unchanged_store_lints_from_the_memo_alike_and_a_changed_one_anew() {
-        let dir = vault();
-        let cdir = tempfile::tempdir().unwrap();
-        let cache = Cache::new(cdir.path());
-        let store = load(dir.path());
-        let want = lint::lint(&store, &LintConfig::default());
-        for rule in [near_duplicate::RULE, "broken-link", "duplicate-title", "orphan"] {
-            assert!(want.findings.iter().any(|f| f.rule == rule), "{rule} is planted");
-        }
-        let (first, asked, warnings) = lint_counting(&cache, &store);
-        assert_eq!((first == want, asked, warnings.len()), (true, 1, 0), "{warnings:?}");
-        let (second, asked, warnings) = lint_counting(&cache, &store);
-        assert_eq!(asked, 0, "the pairs came from the memo: {warnings:?}");
-        assert_eq!(second, want);
-        let manifest = store.dialect.manifest_lints();
-        let memo = Memo::new(Some(&cache), &store);
-        assert!(memo.holds_families(&manifest) && memo.families(&manifest).is_some());
-
-        // The picture appears: no entity file changed, but the link now resolves to it.
-        fs::write(dir.path().join("pic.png"), b"png").unwrap();
-        let store = load(dir.path());
-        let want = lint::lint(&store, &LintConfig::default());
-        assert!(!want.findings.iter().any(|f| f.rule == "broken-link" && f.path.as_deref() == Some("note-3.md")));
-        // The links now resolve otherwise: neither question is answered from the memo.
-        let memo = Memo::new(Some(&cache), &store);
-        assert!(!memo.holds_families(&manifest) && memo.families(&manifest).is_none());
-        let (third, asked, _) = lint_counting(&cache, &store);
-        assert_eq!((third == want, asked), (true, 1));
-
-        // One note edited (an mtime the memo's pass can trust): its duplicate goes.
-        let edited = dir.path().join("note-2.md");
-        fs::write(&edited, "---\ntitle: Tides\n---\nNow about zanzibar and its spice markets.\n").unwrap();
-        fs::File::options()
-            .write(true)
-            .open(&edited)
-            .unwrap()
-            .set_modified(SystemTime::now() - Duration::from_secs(1800))
-            .unwrap();
-        let store = load(dir.path());
-        let want = lint::lint(&store, &LintConfig::default());
-        assert!(!want.findings.iter().any(|f| f.rule == near_duplicate::RULE));
-        let (fourth, asked, _) = lint_counting(&cache, &store);
-        assert_eq!((fourth == want, asked), (true, 1));
-        let (fifth, asked, _) = lint_counting(&cache, &store);
-        assert_eq!((fifth == want, asked), (true, 0));
-    }
-
-    #[test]
-    fn a_file_written_just_before_the_memo_was_made_is_not_trusted() {
-        let dir = vault();
-        let cdir = tempfile::tempdir().unwrap();
-        let cache = Cache::new(cdir.path());
-        // Written just now, then linted: its mtime is within the slack of the memo's reads.
-        // First a third copy of the EXIF note, then other words of the same length.
-        let p = dir.path().join("note-5.md");
-        let copy = fs::read_to_string(dir.path().join("note-1.md")).unwrap();
-        let other = format!(
-            "{:<w$}\n",
-            "---\ntitle: Corn\n---\nGrind the corn with butter; butter melts quicker.",
-            w = copy.len() - 1
-        );
-        assert_eq!(copy.len(), other.len());
-        fs::write(&p, &copy).unwrap();
-        let written = fs::metadata(&p).unwrap().modified().unwrap();
-        let store = load(dir.path());
-        let (report, _, _) = lint_counting(&cache, &store);
-        assert!(
-            report.findings.iter().any(|f| f.rule == near_duplicate::RULE && f.path.as_deref() == Some("note-5.md"))
-        );
-        // Written again within the same mtime tick, the same size: only the mtime's age tells.
-        fs::write(&p, &other).unwrap();
-        fs::File::options().write(true).open(&p).unwrap().set_modified(written).unwrap();
-        let store = load(dir.path());
-        let (report, asked, _) = lint_counting(&cache, &store);
-        assert_eq!((report == lint::lint(&store, &LintConfig::default()), asked), (true, 1));
-    }
-
-    #[test]
-    fn a_corrupt_memo_is_ignored_with_a_warning_and_cleared_with_the_cache() {
-        let dir = vault();
-        let cdir = tempfile::tempdir().unwrap();
-        let cache = Cache::new(cdir.path());
-        let store = load(dir.path());
-        let want = lint::lint(&store, &LintConfig::default());
-        lint_counting(&cache, &store);
-        let file = cache.side_file(&store.root, store.kind(), LINT_EXT);
-        let bytes = fs::read(&file).unwrap();
-        let mut flipped = bytes.clone();
-        let at = flipped.len() - 3;
-        flipped[at] ^= 1;
-        for (bad, why) in [(flipped, "checksum"), (bytes[..bytes.len() / 2].to_vec(), "truncated"), (b"x".to_vec(), "")]
-        {
-            fs::write(&file, &bad).unwrap();
-            let (report, asked, warnings) = lint_counting(&cache, &store);
-            assert_eq!((report == want, asked), (true, 1));
-            assert!(warnings.len() == 1 && warnings[0].contains(why), "{warnings:?}");
-        }
-        cache.save(&store).unwrap();
-        assert_eq!(cache.clear(Some((&store.root, store.kind()))).unwrap(), 1);
-        assert!(!file.exists());
-    }
-}
+mod tests;
