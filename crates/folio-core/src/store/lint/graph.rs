@@ -5,12 +5,6 @@ use super::manifest::{Kind, ManifestLints};
 use crate::store::Store;
 use crate::store::model::entity::{EntityIdx, rule};
 
-pub fn check(store: &Store, manifest: &ManifestLints, out: &mut Vec<Finding>) {
-    for i in 0..store.entities.len() {
-        check_entity(store, manifest, i as EntityIdx, out);
-    }
-}
-
 /// Whether other entities share this one's file (memory logs). Entities are sorted by path,
 /// so those are its neighbours.
 fn shares_file(store: &Store, i: usize) -> bool {

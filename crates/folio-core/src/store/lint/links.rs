@@ -6,12 +6,6 @@ use super::manifest::{Kind, ManifestLints};
 use crate::store::model::entity::{EntityIdx, Link, LinkSyntax, Resolution, rule};
 use crate::store::{Store, read::load};
 
-pub fn check(store: &Store, manifest: &ManifestLints, out: &mut Vec<Finding>) {
-    for i in 0..store.entities.len() {
-        check_entity(store, manifest, i as EntityIdx, out);
-    }
-}
-
 /// The link findings of one entity.
 pub fn check_entity(store: &Store, manifest: &ManifestLints, idx: EntityIdx, out: &mut Vec<Finding>) {
     let format = store.kind().format();

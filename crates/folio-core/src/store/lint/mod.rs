@@ -269,10 +269,7 @@ fn all_families_using(
     // duplicates, catalogs.
     let (mut findings, catalogued) = rayon::join(
         || {
-            let mut findings = Vec::new();
-            for i in 0..store.entities.len() {
-                entity_problems(store, i as EntityIdx, &mut findings);
-            }
+            let mut findings = over_entities(store, |i, out| entity_problems(store, i, out));
             store_warnings(store, &mut findings);
             findings
         },
@@ -295,13 +292,13 @@ fn all_families(store: &Store, manifest: &manifest::ManifestLints, reach: Reach)
         || {
             rayon::join(
                 || {
-                    let mut findings = Vec::new();
-                    for i in 0..store.entities.len() {
-                        entity_problems(store, i as EntityIdx, &mut findings);
-                    }
+                    let mut findings = over_entities(store, |i, out| entity_problems(store, i, out));
                     store_warnings(store, &mut findings);
-                    tagged(&mut findings, Origin::Link, |out| links::check(store, manifest, out));
-                    tagged(&mut findings, Origin::Graph, |out| graph::check(store, manifest, out));
+                    let linked = over_entities(store, |i, out| links::check_entity(store, manifest, i, out));
+                    let graphed = over_entities(store, |i, out| graph::check_entity(store, manifest, i, out));
+                    for (mut run, origin) in [(linked, Origin::Link), (graphed, Origin::Graph)] {
+                        tagged(&mut findings, origin, |out| out.append(&mut run));
+                    }
                     findings
                 },
                 || {
@@ -316,6 +313,28 @@ fn all_families(store: &Store, manifest: &manifest::ManifestLints, reach: Reach)
     findings.extend(duplicated);
     findings.extend(catalogued);
     findings
+}
+
+/// What `each` finds on every entity, in entity order as one loop would find it, made on
+/// rayon's threads in runs: one thread's loop over 100k entities was most of a lint whose memo
+/// no longer held, with the other core idle (docs/benchmarks.md, "Forty-first session").
+fn over_entities(store: &Store, each: impl Fn(EntityIdx, &mut Vec<Finding>) + Sync) -> Vec<Finding> {
+    use rayon::prelude::*;
+    const RUN: usize = 4096;
+    let n = store.entities.len();
+    let runs: Vec<Vec<Finding>> = (0..n.div_ceil(RUN))
+        .into_par_iter()
+        .map(|r| {
+            let mut out = Vec::new();
+            for i in r * RUN..n.min((r + 1) * RUN) {
+                each(i as EntityIdx, &mut out);
+            }
+            out
+        })
+        .collect();
+    let mut all = Vec::with_capacity(runs.iter().map(Vec::len).sum());
+    runs.into_iter().for_each(|mut run| all.append(&mut run));
+    all
 }
 
 /// The catalog rules' findings, tagged, when the pass reaches them.
