@@ -250,9 +250,11 @@ fn the_inbox_opened_without_links_lists_as_the_files_and_falls_back_whole_when_i
     assert_eq!((stale == json, warned.as_str()), (true, ""));
     assert_ne!(std::fs::read(&memo).unwrap(), memo_then, "the memo was made again");
 
-    // The memo damaged: named in a warning, the listing as from the files.
+    // The memo damaged (its findings, the section after the header): named in a warning, the
+    // listing as from the files.
     let mut bytes = std::fs::read(&memo).unwrap();
-    let at = bytes.len() - 20;
+    let header_len = u64::from_le_bytes(bytes[8..16].try_into().unwrap()) as usize;
+    let at = 8 + 12 + header_len + 12 + 1;
     bytes[at] ^= 0x5a;
     std::fs::write(&memo, &bytes).unwrap();
     let (damaged, warned) = same(&home, true, "");
