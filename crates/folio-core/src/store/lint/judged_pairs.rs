@@ -11,7 +11,7 @@
 use rayon::prelude::*;
 
 use super::Pair;
-use super::near_duplicate::{NEAR_EXACT, Rarity, cites, order, pairs_by};
+use super::near_duplicate::{Rarity, cited, order, pairs_by};
 use crate::store::Store;
 use crate::store::read::content_words::Profile;
 
@@ -60,13 +60,6 @@ pub fn again(store: &Store, judged: &[Judged]) -> Option<Vec<Judged>> {
             (false, None) => None,
         })
         .collect()
-}
-
-/// Whether the pair is left alone because one of the two cites the other: an entity restating
-/// the source it cites is a summary, not an accidental duplicate; only a (near-)exact copy of
-/// its own source is still worth a word.
-fn cited(store: &Store, a: u32, b: u32, s: f64) -> bool {
-    s < NEAR_EXACT && (cites(store, a, b) || cites(store, b, a))
 }
 
 /// The hash `keep::cache::lint_memo` keeps of a profile, to tell a changed text whose profile

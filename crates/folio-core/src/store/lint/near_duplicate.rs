@@ -381,7 +381,9 @@ pub fn reported(
     threshold: f64,
     compared: &(dyn Fn(u32, u32, f64, &Rarity) -> bool + Sync),
 ) -> Vec<(u32, u32, f64)> {
-    super::judged_pairs::reported(&super::judged_pairs::judge(store, profiles, threshold, compared))
+    let rarity = Rarity::new(profiles);
+    let found = pairs_by(profiles, &rarity, threshold);
+    report_pairs(store, found, &rarity, compared)
 }
 
 /// `reported` from the pairs whose similarity reaches the threshold (any order): the pairs to
@@ -392,13 +394,18 @@ pub(crate) fn report_pairs(
     rarity: &Rarity,
     compared: &(dyn Fn(u32, u32, f64, &Rarity) -> bool + Sync),
 ) -> Vec<(u32, u32, f64)> {
-    // An entity restating the source it cites is a summary, not an accidental duplicate;
-    // only a (near-)exact copy of its own source is still worth a word.
-    found.retain(|&(a, b, s)| s >= NEAR_EXACT || !(cites(store, a, b) || cites(store, b, a)));
+    found.retain(|&(a, b, s)| !cited(store, a, b, s));
     // Pairs alike in form only (`kinship`: two days of one log, two fillings of a template).
     found = found.into_par_iter().filter(|&(a, b, s)| compared(a, b, s, rarity)).collect();
     order(&mut found);
     found
+}
+
+/// Whether the pair is left alone because one of the two cites the other: an entity restating
+/// the source it cites is a summary, not an accidental duplicate; only a (near-)exact copy of
+/// its own source is still worth a word.
+pub(crate) fn cited(store: &Store, a: u32, b: u32, s: f64) -> bool {
+    s < NEAR_EXACT && (cites(store, a, b) || cites(store, b, a))
 }
 
 /// Pairs in `report`'s order: exact and near-exact copies first within an entity's findings.
@@ -438,7 +445,7 @@ pub fn report(store: &Store, found: &[(u32, u32, f64)], out: &mut Vec<Finding>) 
 }
 
 /// Whether entity `a` names `b` as its source, links to it or has an edge to it.
-pub(crate) fn cites(store: &Store, a: u32, b: u32) -> bool {
+fn cites(store: &Store, a: u32, b: u32) -> bool {
     let (ea, eb) = (store.entity(a), store.entity(b));
     let names_b = |s: &str| {
         let s = s.trim_start_matches("./");
