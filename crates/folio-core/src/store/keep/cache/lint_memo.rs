@@ -403,20 +403,30 @@ fn trusted(store: &Store, read_since_ns: i128) -> bool {
 /// to, and the format's manifest rules; in store order. Everything else the rules read comes
 /// from the entity's own file.
 pub fn digest(store: &Store, manifest: &ManifestLints) -> u64 {
-    use rayon::prelude::*;
-    use std::hash::{BuildHasher, Hash, Hasher};
     // A fixed seed: the digest must be the same in the next process of this build (the
     // header rejects another build's file).
-    let state = foldhash::quality::FixedState::with_seed(0x666f_6c69_6f4c_0001);
-    // Runs of entities hashed on rayon's threads, then their hashes in order: one thread over
-    // 100k entities and their half a million links was a twentieth of a cached `lint`
-    // (docs/benchmarks.md, "Twenty-first session"). Fixed runs: the same digest on any core count.
+    hashed(store, manifest, 0x666f_6c69_6f4c_0001, |e, h| entity_into(e, h))
+}
+
+/// What `each` reads of every entity, with the manifest rules and the number of entities, as
+/// one number. Runs of entities are hashed on rayon's threads, then their hashes in order: one
+/// thread over 100k entities and their half a million links was a twentieth of a cached `lint`
+/// (docs/benchmarks.md, "Twenty-first session"). Fixed runs: the same number on any core count.
+fn hashed(
+    store: &Store,
+    manifest: &ManifestLints,
+    seed: u64,
+    each: impl Fn(&crate::store::model::entity::Entity, &mut foldhash::quality::FoldHasher<'_>) + Sync,
+) -> u64 {
+    use rayon::prelude::*;
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let state = foldhash::quality::FixedState::with_seed(seed);
     let runs: Vec<u64> = store
         .entities
         .par_chunks(DIGEST_RUN)
         .map(|run| {
             let mut h = state.build_hasher();
-            run.iter().for_each(|e| entity_into(e, &mut h));
+            run.iter().for_each(|e| each(e, &mut h));
             h.finish()
         })
         .collect();
@@ -477,23 +487,8 @@ fn read_basis(path: &Path, store: &Store) -> Result<Option<(Header, Basis)>, Str
 /// Who the entities are, in store order, with the format's manifest rules: a basis answers
 /// only for the same entities numbered alike.
 fn names(store: &Store, manifest: &ManifestLints) -> u64 {
-    use rayon::prelude::*;
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let state = foldhash::quality::FixedState::with_seed(0x666f_6c69_6f4e_0001);
-    let runs: Vec<u64> = store
-        .entities
-        .par_chunks(DIGEST_RUN)
-        .map(|run| {
-            let mut h = state.build_hasher();
-            run.iter().for_each(|e| (&e.path, &e.id).hash(&mut h));
-            h.finish()
-        })
-        .collect();
-    let mut h = state.build_hasher();
-    format!("{manifest:?}").hash(&mut h);
-    store.entities.len().hash(&mut h);
-    runs.hash(&mut h);
-    h.finish()
+    use std::hash::Hash;
+    hashed(store, manifest, 0x666f_6c69_6f4e_0001, |e, h| (&e.path, &e.id).hash(h))
 }
 
 fn write(
