@@ -161,8 +161,9 @@ pub type Pair = (u32, u32, f64);
 /// What a lint pass may take from an earlier pass over the same store instead of computing it,
 /// and give to the next (`keep::cache::lint_memo` keeps it beside the store's snapshot): the
 /// content rules' pairs (comparing them is most of what those rules cost) and the findings of
-/// the families that depend on the loaded model alone (links, graph, duplicates). It answers
-/// only for a store whose files and link resolutions are as that pass saw them.
+/// the families that depend on the loaded model alone (links, graph, duplicates). The families
+/// it answers only for a store whose files and link resolutions are as that pass saw them; the
+/// pairs also after a change that left every profile as it was (`judged_pairs`).
 pub trait LintMemo: Sync {
     /// The pairs reported at `threshold` over this very store, when they are known.
     fn pairs(&self, manifest: &manifest::ManifestLints, threshold: f64) -> Option<Vec<Pair>>;
