@@ -19,7 +19,8 @@ pub fn list(
 ) -> anyhow::Result<u8> {
     use folio_core::store::keep::cache::hashes;
     use folio_core::store::lint::LintConfig;
-    let filter = Filter::parse(filter.unwrap_or("")).map_err(anyhow::Error::msg)?;
+    let filter_text = filter.unwrap_or("");
+    let filter = Filter::parse(filter_text).map_err(anyhow::Error::msg)?;
     let cache = g.cache.as_ref();
     // The inbox lints with every rule its config leaves on and hashes every queued text: a load
     // from the files makes the content rules' profiles (as for `folio lint`) and takes each
@@ -28,15 +29,25 @@ pub fn list(
     let reads = Reads::EntitiesForInbox(&wants_bodies);
     // An unchanged cached store opens without its links, which the inbox never reads, when
     // lint's memo answers for them; else (or when the memo turns out not to) it opens whole.
-    let lean = cache.map(|c| c.for_inbox());
+    // Its listing for this very request, kept from an earlier run, answers before it is
+    // decoded (`inbox_memo`).
+    let request = format!("list json={as_json} group={} filter={filter_text}", group.map_or("-", Grouping::name));
+    let lean = cache.map(|c| c.for_inbox().asking(request));
     let leaning = Global { dialect: g.dialect, demo: g.demo, cache: lean.clone(), bundle: g.bundle.clone() };
     let store = open_store_as_is_reading(&leaning, path, reads)?;
-    let linted = match lean.filter(|c| c.lean_digest().is_some()) {
+    if let Some(listing) = lean.as_ref().and_then(|c| c.inbox_answer()) {
+        let mut out = std::io::stdout().lock();
+        // As the listing's own writes: a closed pipe ends a JSON listing, not the command.
+        let written = out.write_all(listing).and_then(|()| out.flush());
+        return if as_json { Ok(0) } else { written.map(|()| 0).map_err(Into::into) };
+    }
+    let (root, kind) = (store.root.clone(), store.kind());
+    let (linted, keeping) = match lean.filter(|c| c.lean_digest().is_some()) {
         Some(lean) => match hashes::lint_lean(&lean, store) {
-            Some(linted) => linted,
-            None => hashes::lint_whole(cache, open_store_as_is_reading(g, path, reads)?),
+            Some(linted) => (linted, lean.inbox_keepable().then_some(lean)),
+            None => (hashes::lint_whole(cache, open_store_as_is_reading(g, path, reads)?), None),
         },
-        None => hashes::lint_whole(cache, store),
+        None => (hashes::lint_whole(cache, store), None),
     };
     // Items are built as they are written (`Listing`), not held: the inbox of a large store is
     // 100k items.
@@ -44,26 +55,60 @@ pub fn list(
         for w in warnings {
             eprintln!("folio: cache: {}", super::escape::line(w));
         }
-        write_listing(listing, as_json, group)
+        // Kept only when nothing needed saying: a listing with warnings is made again.
+        let copy = keeping.as_ref().filter(|_| warnings.is_empty()).map(|_| Vec::new());
+        let mut out = Copying { out: std::io::stdout().lock(), copy };
+        let written = write_listing(listing, as_json, group, &mut out);
+        (written, out.copy)
     });
     // The process ends here: the store, the lint report and the facts go with it rather than
     // being freed allocation by allocation (a tenth of the listing's time at 100k entities).
     std::mem::forget(spent);
-    written?;
+    let (written, copy) = written;
+    match written {
+        Ok(()) => {
+            if let (Some(lean), Some(copy)) = (keeping, copy)
+                && let Err(e) = folio_core::store::keep::cache::inbox_memo::keep(&lean, &root, kind, &copy)
+            {
+                eprintln!("folio: cache: {}", super::escape::line(&e));
+            }
+        }
+        // As `print_json` does: a failed write (a closed pipe) ends the output, not the command.
+        Err(_) if as_json => {}
+        Err(e) => return Err(e.into()),
+    }
     Ok(0)
 }
 
-fn write_listing(l: &Listing<'_>, as_json: bool, group: Option<Grouping>) -> std::io::Result<()> {
+/// The listing's output, and a copy of every byte written when it is to be kept.
+struct Copying<W> {
+    out: W,
+    copy: Option<Vec<u8>>,
+}
+
+impl<W: Write> Write for Copying<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf).inspect_err(|_| self.copy = None)?;
+        if let Some(copy) = &mut self.copy {
+            copy.extend_from_slice(&buf[..n]);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush().inspect_err(|_| self.copy = None)
+    }
+}
+
+fn write_listing(l: &Listing<'_>, as_json: bool, group: Option<Grouping>, out: &mut impl Write) -> std::io::Result<()> {
     let held = group.map(|_| l.collect());
     let refs: Option<Vec<&queue::QueueItem>> = held.as_ref().map(|h| h.iter().collect());
     let groups = group.zip(refs.as_deref()).map(|(by, refs)| grouped(refs, by));
     if as_json {
-        // As `print_json` does: a failed write (a closed pipe) ends the output, not the command.
-        let _ = write_listing_json(l, group.zip(groups.as_deref()));
-        return Ok(());
+        return write_listing_json(l, group.zip(groups.as_deref()), out);
     }
     // One write per buffer, not per line: the inbox of a large store is 100k lines.
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     if !l.is_empty() {
         writeln!(out, "{}", queue::counts_text(l.counts()))?;
     }
@@ -89,8 +134,12 @@ type Groups<'a> = [(String, Vec<&'a queue::QueueItem>)];
 /// `review list --json`: the count, the reasons' counts, the items (and the groups), each item
 /// written from its view as it is listed rather than built and serialized (issue 44); the
 /// bytes `print_json` wrote of the same document.
-fn write_listing_json(l: &Listing<'_>, group: Option<(Grouping, &Groups<'_>)>) -> std::io::Result<()> {
-    let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+fn write_listing_json(
+    l: &Listing<'_>,
+    group: Option<(Grouping, &Groups<'_>)>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let out = std::io::BufWriter::with_capacity(1 << 16, out);
     let mut j = super::pretty_json::PrettyJson::new(out);
     j.begin_object();
     j.key("count");

@@ -10,6 +10,7 @@ mod review_flow;
 mod review_foreign_fields;
 mod review_git_authors;
 mod review_impact;
+mod review_kept_listing;
 mod review_order;
 mod review_overlaid;
 mod review_queue_states;

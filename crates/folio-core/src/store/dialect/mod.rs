@@ -119,6 +119,12 @@ pub trait Dialect: Send + Sync {
         false
     }
 
+    /// Whether `outdated` may hold for any entity of this store (it reads the clock): an
+    /// answer kept for an unchanged store is then not trusted (`keep::cache::inbox_memo`).
+    fn may_outdate(&self) -> bool {
+        false
+    }
+
     /// Catalog files this store keeps, as they should be (empty when the format has none).
     fn catalogs(&self, _store: &Store) -> Vec<CatalogPlan> {
         Vec::new()

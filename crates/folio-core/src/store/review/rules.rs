@@ -57,6 +57,12 @@ pub trait ReviewRules: Sync {
         Vec::new()
     }
 
+    /// The file `logged_verdicts` reads for the store at `root` (None: it reads none), which
+    /// the inbox's kept listing is keyed on (`keep::cache::inbox_memo`).
+    fn logged_verdicts_file(&self, _root: &std::path::Path) -> Option<std::path::PathBuf> {
+        None
+    }
+
     /// The verb the log records a verdict under.
     fn log_verb(&self, verdict: &Verdict) -> &'static str {
         verdict.name()

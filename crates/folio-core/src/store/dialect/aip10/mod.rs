@@ -174,6 +174,10 @@ impl Dialect for Aip10 {
         page::outdated(e, &self.context())
     }
 
+    fn may_outdate(&self) -> bool {
+        self.policy.configures("max-age")
+    }
+
     fn catalogs(&self, store: &Store) -> Vec<CatalogPlan> {
         vec![catalog::plan(store)]
     }

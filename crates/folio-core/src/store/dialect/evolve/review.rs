@@ -38,8 +38,12 @@ impl ReviewRules for EvolveReview {
     }
 
     fn logged_verdicts(&self, store: &Store) -> Vec<VerdictRecord> {
-        let Some(path) = crate::store::dialect::evolve::audit::path_for(&store.root) else { return Vec::new() };
+        let Some(path) = self.logged_verdicts_file(&store.root) else { return Vec::new() };
         review_rows(&std::fs::read_to_string(path).unwrap_or_default())
+    }
+
+    fn logged_verdicts_file(&self, root: &std::path::Path) -> Option<std::path::PathBuf> {
+        crate::store::dialect::evolve::audit::path_for(root)
     }
 
     fn logs_hashes(&self) -> bool {

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant, UNIX_EPOCH};
 
 pub mod codec;
 pub mod hashes;
+pub mod inbox_memo;
 pub mod lint_memo;
 mod opening;
 pub mod profiles;
@@ -35,8 +36,10 @@ pub const PROFILES_EXT: &str = "folio-profiles";
 pub const HASHES_EXT: &str = "folio-hashes";
 /// Extension of the side file holding what the last lint pass may lend the next (`lint_memo`).
 pub const LINT_EXT: &str = "folio-lint";
+/// Extension of the side file holding the last review listing (`inbox_memo`).
+pub const INBOX_EXT: &str = "folio-inbox";
 /// Every side file a snapshot may have beside it.
-const SIDE_EXTS: [&str; 4] = [TEXT_EXT, PROFILES_EXT, HASHES_EXT, LINT_EXT];
+const SIDE_EXTS: [&str; 5] = [TEXT_EXT, PROFILES_EXT, HASHES_EXT, LINT_EXT, INBOX_EXT];
 
 /// Stores with fewer entities are not cached: they load from their files about as fast.
 pub const MIN_ENTITIES: usize = 1000;
@@ -60,11 +63,14 @@ pub struct Cache {
     /// Set for the review inbox (`for_inbox`): `open` may give a store without its links,
     /// and then holds here the snapshot's digests of it (lint's memo, the keys).
     lean: Option<Arc<OnceLock<codec::LintDigest>>>,
+    /// Set by `review list` (`asking`): the listing it asks for, answered from the one kept
+    /// for an unchanged store (`inbox_memo`) before the store is decoded.
+    inbox: Option<Arc<inbox_memo::Ask>>,
 }
 
 impl Cache {
     pub fn new(dir: impl Into<PathBuf>) -> Cache {
-        Cache { dir: dir.into(), lean: None }
+        Cache { dir: dir.into(), lean: None, inbox: None }
     }
 
     /// This cache for a command that reads no entity's links (the review inbox): a store it
@@ -72,7 +78,39 @@ impl Cache {
     /// the snapshot's links parsed and never held (issue 44). Such a store must not be saved,
     /// refreshed or linted but through lint's memo.
     pub fn for_inbox(&self) -> Cache {
-        Cache { dir: self.dir.clone(), lean: Some(Arc::new(OnceLock::new())) }
+        Cache { dir: self.dir.clone(), lean: Some(Arc::new(OnceLock::new())), inbox: None }
+    }
+
+    /// This inbox cache (`for_inbox`) for a listing of `request` (what of the command line
+    /// changes its bytes): an open of a store unchanged since its snapshot answers with the
+    /// listing kept for it (`inbox_answer`) without decoding it, and otherwise says under
+    /// which key the listing it makes may be kept (`inbox_memo::keep`).
+    pub fn asking(mut self, request: String) -> Cache {
+        self.inbox = Some(Arc::new(inbox_memo::Ask::new(request)));
+        self
+    }
+
+    /// Whether the listing this cache's open leads to may be kept (`inbox_memo::keep`).
+    pub fn inbox_keepable(&self) -> bool {
+        self.inbox.as_ref().is_some_and(|a| a.keyed_for_keeping())
+    }
+
+    fn answered(&self, listing: Vec<u8>) {
+        if let Some(ask) = &self.inbox {
+            ask.answered(listing);
+        }
+    }
+
+    fn keyed(&self, key: Option<inbox_memo::Key>) {
+        if let (Some(ask), Some(key)) = (&self.inbox, key) {
+            ask.keyed(key);
+        }
+    }
+
+    /// The listing kept for this cache's request (`asking`), when its open answered with it:
+    /// the store it gave then is a stand-in without entities, to be left unread.
+    pub fn inbox_answer(&self) -> Option<&[u8]> {
+        self.inbox.as_ref().and_then(|a| a.answer())
     }
 
     /// Lint's memo digest of the store this cache opened without its links (None: it was

@@ -21,8 +21,13 @@ pub fn open(
     let mut checked = None;
     if let Some(lean) = &cache.lean {
         match open_lean(cache, root, kind, &detected_by, &AtomicBool::new(false)) {
-            Lean::Open(store, digests) => {
+            Lean::Open(store, digests, key) => {
                 let _ = lean.set(digests);
+                cache.keyed(key);
+                return (*store, Vec::new());
+            }
+            Lean::Answered(store, listing) => {
+                cache.answered(listing);
                 return (*store, Vec::new());
             }
             Lean::Changed(check) => checked = Some(check),
@@ -38,8 +43,12 @@ pub(super) type Cached = (Store, Option<u64>, codec::Earlier);
 
 /// What the inbox's open without links (`open_lean`) came to.
 pub(super) enum Lean {
-    /// The store, unchanged since its snapshot, and the snapshot's digests of it.
-    Open(Box<Store>, codec::LintDigest),
+    /// The store, unchanged since its snapshot, the snapshot's digests of it and the key its
+    /// review listing may be kept under (`inbox_memo`).
+    Open(Box<Store>, codec::LintDigest, Option<inbox_memo::Key>),
+    /// The store unchanged since its snapshot, its listing for the cache's request kept: the
+    /// listing, and a store without entities standing in for the one not decoded.
+    Answered(Box<Store>, Vec<u8>),
     /// Files changed since the snapshot: the check that found them, which the whole open of
     /// the same snapshot takes instead of walking and stating every file again.
     Changed(Check),
@@ -67,11 +76,7 @@ pub(super) struct Check {
 /// sixth pass"). Anything else takes `open`'s usual way (which reads, warns and rewrites as it
 /// must). Once `stop` is set, no more of the snapshot is decoded (`Lean::Whole`).
 pub(super) fn open_lean(cache: &Cache, root: &Path, kind: DialectKind, detected_by: &str, stop: &AtomicBool) -> Lean {
-    match open_lean_checked(cache, root, kind, detected_by, stop) {
-        Ok(Some((store, digests))) => Lean::Open(Box::new(store), digests),
-        Ok(None) => Lean::Whole,
-        Err(check) => Lean::Changed(check),
-    }
+    open_lean_checked(cache, root, kind, detected_by, stop).unwrap_or_else(Lean::Changed)
 }
 
 /// `open_lean`'s work; Err: files changed, with the check that found them.
@@ -81,34 +86,34 @@ pub(super) fn open_lean_checked(
     kind: DialectKind,
     detected_by: &str,
     stop: &AtomicBool,
-) -> Result<Option<(Store, codec::LintDigest)>, Check> {
+) -> Result<Lean, Check> {
     let started = Instant::now();
-    let Ok((file, _, header, read_since)) = cache.open_file(root, kind) else { return Ok(None) };
+    let Ok((file, _, header, read_since)) = cache.open_file(root, kind) else { return Ok(Lean::Whole) };
     // As `finish`: the token read before any file is checked.
     let token = kind.format().files_token(root);
     // A database's changed rows, or a token to record: `open`'s way, which may write.
     if token.is_some() && header.files_token != token {
-        return Ok(None);
+        return Ok(Lean::Whole);
     }
     // The format vouches that no file changed since the snapshot: the files' stamps, one path
     // per entity, are not needed.
     let stamps = if token.is_some() { codec::Stamps::Checked } else { codec::Stamps::Decoded };
     // The format opens while the snapshot's front is decoded, as in `load_as`.
     let (front, dialect) = rayon::join(|| codec::decode_file_front(&file, stamps), || kind.open(root));
-    let Ok(front) = front else { return Ok(None) };
+    let Ok(front) = front else { return Ok(Lean::Whole) };
     // Parsed under another workspace policy (AIP-10): `load_as` refuses the snapshot.
     if dialect.parse_inputs() != front.parse_inputs {
-        return Ok(None);
+        return Ok(Lean::Whole);
     }
     let Some(lint) = front.lint.filter(|l| l.manifest == codec::manifest_key(&dialect.manifest_lints())) else {
-        return Ok(None);
+        return Ok(Lean::Whole);
     };
     // None: the format vouches that no file changed since the snapshot.
     let mut checked = None;
     if token.is_none() {
         // A token to forget, or entities with no files to check: `open`'s way.
         if dialect.in_memory() || header.files_token.is_some() {
-            return Ok(None);
+            return Ok(Lean::Whole);
         }
         // As `Store::revalidate`, from the stamps alone.
         let began = std::time::SystemTime::now();
@@ -119,7 +124,24 @@ pub(super) fn open_lean_checked(
         }
         checked = Some((v, began));
     }
-    let Ok(entities) = codec::decode_file_lean_entities(&file, &front, stop) else { return Ok(None) };
+    // Nothing changed since the snapshot (but what only its entities tell): the listing kept
+    // for it answers, when nothing else moves it (`inbox_memo`).
+    let key =
+        cache.inbox.as_deref().filter(|_| inbox_memo::answerable(root, dialect.as_ref(), front.catalogs.as_ref()));
+    let key = key.and_then(|ask| inbox_memo::key(root, kind, &file, &header, &lint, ask.request()));
+    if let Some(listing) = key.and_then(|k| inbox_memo::kept(&cache.side_file(root, kind, INBOX_EXT), &k)) {
+        let stand_in = Store::from_parts(
+            root,
+            dialect,
+            detected_by.to_string(),
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            crate::store::Links::Dropped,
+        );
+        return Ok(Lean::Answered(Box::new(stand_in), listing));
+    }
+    let Ok(entities) = codec::decode_file_lean_entities(&file, &front, stop) else { return Ok(Lean::Whole) };
     let codec::Front { other_files, walk_warnings, catalogs, .. } = front;
     let mut store = Store::from_parts(
         root,
@@ -145,10 +167,10 @@ pub(super) fn open_lean_checked(
     }
     // A verdict that no longer holds is computed and written by `finish`.
     if store.catalog_memo().saved().is_some() && catalog::remembered::recalled(&store).is_none() {
-        return Ok(None);
+        return Ok(Lean::Whole);
     }
     store.load_ms = started.elapsed().as_millis();
-    Ok(Some((store, lint)))
+    Ok(Lean::Open(Box::new(store), lint, key))
 }
 
 /// `open` for a store whose files `refresh` first brings up to date (a database read into
@@ -186,13 +208,19 @@ pub fn open_after<E>(
         });
         let (detected_by, same) = refreshed?;
         match (leaned, same) {
-            (Ok(Lean::Open(mut store, digests)), true) => {
+            (Ok(Lean::Open(mut store, digests, key)), true) => {
                 store.detected_by = detected_by;
                 let _ = lean.set(digests);
+                cache.keyed(key);
+                return Ok((*store, Vec::new()));
+            }
+            (Ok(Lean::Answered(mut store, listing)), true) => {
+                store.detected_by = detected_by;
+                cache.answered(listing);
                 return Ok((*store, Vec::new()));
             }
             // Decoded whole before the refresh ended: freed beside the whole open.
-            (Ok(Lean::Open(store, _)), false) => drop(std::thread::spawn(move || drop(store))),
+            (Ok(Lean::Open(store, ..)), false) => drop(std::thread::spawn(move || drop(store))),
             _ => {}
         }
         let cached = cache.load_tokened(root, kind, detected_by.clone());

@@ -37,6 +37,13 @@ impl Remembered {
         let answers_same = files_same && self.asked.iter().all(|(path, was)| store.file_exists(path) == *was);
         answers_same.then(|| self.states.clone())
     }
+
+    /// Whether the states hold, asked of the files under `root` alone (an inbox answered
+    /// without the entities, `keep::cache::inbox_memo`): no path was looked up while they were
+    /// computed, and every catalog file is as it was.
+    pub fn holds_on_disk(&self, root: &std::path::Path) -> bool {
+        self.asked.is_empty() && self.files.iter().all(|(path, was)| stat_at(root, path) == *was)
+    }
 }
 
 /// A store's remembered verdict (from the cache), and the existence answers recorded while one
@@ -90,7 +97,11 @@ pub fn remember(store: &Store) -> Option<Remembered> {
 }
 
 fn stat(store: &Store, rel: &str) -> Option<(u64, i64)> {
-    std::fs::metadata(store.abs_path(rel)).ok().map(|m| (m.len(), fsio::mtime_ns(&m)))
+    stat_at(&store.root, rel)
+}
+
+fn stat_at(root: &std::path::Path, rel: &str) -> Option<(u64, i64)> {
+    std::fs::metadata(root.join(rel)).ok().map(|m| (m.len(), fsio::mtime_ns(&m)))
 }
 
 fn now_ns() -> i64 {

@@ -1,0 +1,111 @@
+//! `review list` of a store nothing of which changed answers with the listing it wrote last
+//! (`keep::cache::inbox_memo`, issues 43 and 44). Every listing, answered or made, equals the
+//! one made from the files alone, after each thing a listing reads changes: a verdict and its
+//! undo, the lint config, the date, a note, and the request itself (text or JSON, a filter).
+use crate::support;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// More notes than the cache's threshold (`cache::MIN_ENTITIES`).
+const NOTES: usize = 1_050;
+const LATER: &str = "2027-02-11T09:00:00Z";
+
+fn vault() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
+    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
+    for i in 0..NOTES {
+        let p = root.join(format!("note-{i}.md"));
+        let status = ["draft", "mature", "proposed"][i % 3];
+        let broken = if i % 5 == 0 { format!(" [[missing-{i}]]") } else { String::new() };
+        let text = format!(
+            "---\ntitle: Note {i}\nstatus: {status}\nupdated: 2026-{:02}-{:02}\nauthor: agent-{}\n---\n# Note {i}\n\nNote {i} links [[note-{}]]{broken}.\n",
+            1 + i % 11,
+            1 + i % 27,
+            i % 4,
+            (i + 1) % NOTES
+        );
+        std::fs::write(&p, text).unwrap();
+        std::fs::File::options().write(true).open(&p).unwrap().set_modified(hour_ago).unwrap();
+    }
+    (dir, root)
+}
+
+/// `folio review ROOT list ARGS` at `now`, with the cache under `home` (or none): its output.
+fn list(home: &Path, root: &Path, now: &str, args: &[&str], cached: bool) -> String {
+    let mut c = support::folio_in(home);
+    c.args(["review"]).arg(root).arg("list").args(args).env("FOLIO_NOW", now);
+    if !cached {
+        c.env("FOLIO_NO_CACHE", "1");
+    }
+    let out = c.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "nothing to say: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Three cached listings (the first may open the store whole, the second keeps its listing,
+/// the third is answered with it), each equal to the listing from the files alone; returned.
+fn listed_alike(home: &Path, root: &Path, now: &str, args: &[&str]) -> String {
+    let want = list(home, root, now, args, false);
+    for run in 1..=3 {
+        assert_eq!(list(home, root, now, args, true), want, "run {run} of {args:?} at {now}");
+    }
+    want
+}
+
+fn kept_listing(home: &Path) -> Option<PathBuf> {
+    let found = ignore::WalkBuilder::new(home).hidden(false).build().flatten();
+    found.map(|e| e.into_path()).find(|p| p.to_string_lossy().ends_with(".folio-inbox"))
+}
+
+fn folio_ok(home: &Path, args: &[&str]) {
+    let out = support::folio_in(home).args(args).env("FOLIO_NOW", support::PINNED_NOW).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn an_answered_listing_is_the_listing_of_the_files_after_every_change_it_reads() {
+    let (dir, root) = vault();
+    let home = dir.path().join("home");
+    let now = support::PINNED_NOW;
+    let first = listed_alike(&home, &root, now, &[]);
+    let kept = kept_listing(&home).expect("the listing is kept beside the snapshot");
+    assert_eq!(std::fs::read(&kept).unwrap().windows(first.len()).filter(|w| *w == first.as_bytes()).count(), 1);
+    assert!(first.contains("note-7  ["), "note 7 awaits review");
+
+    // Another request: its own listing, kept in its place.
+    let json = listed_alike(&home, &root, now, &["--json"]);
+    assert!(json.starts_with('{'));
+    listed_alike(&home, &root, now, &["--filter", "status:draft"]);
+    assert_eq!(listed_alike(&home, &root, now, &[]), first);
+
+    // A verdict, then its undo.
+    let r = root.to_str().unwrap();
+    folio_ok(&home, &["review", r, "approve", "note-7", "--as", "human:tester"]);
+    let approved = listed_alike(&home, &root, now, &[]);
+    assert!(!approved.contains("note-7  ["), "approved: out of the inbox");
+    folio_ok(&home, &["undo", r]);
+    assert_eq!(listed_alike(&home, &root, now, &[]), first, "undone: as before");
+
+    // Another day: the ages move on.
+    let later = listed_alike(&home, &root, LATER, &[]);
+    assert_ne!(later, first);
+    assert_eq!(listed_alike(&home, &root, now, &[]), first);
+
+    // The lint config turns a rule off: the findings change.
+    let config = root.join(".folio").join("config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "[lint]\ndisable = [\"broken-link\"]\n").unwrap();
+    assert_ne!(listed_alike(&home, &root, now, &[]), first, "the config is read");
+    std::fs::remove_file(&config).unwrap();
+    assert_eq!(listed_alike(&home, &root, now, &[]), first);
+
+    // A note changed by an agent.
+    let note = root.join("note-8.md");
+    let text = std::fs::read_to_string(&note).unwrap().replace("status: proposed", "status: deprecated");
+    std::fs::write(&note, text).unwrap();
+    let changed = listed_alike(&home, &root, now, &[]);
+    assert!(first.contains("note-8  [") && !changed.contains("note-8  ["), "deprecated: out of the inbox");
+}
