@@ -1,7 +1,7 @@
 //! `review list` of a store nothing of which changed answers with the listing it wrote last
 //! (`keep::cache::inbox_memo`, issues 43 and 44). Every listing, answered or made, equals the
 //! one made from the files alone, after each thing a listing reads changes: a verdict and its
-//! undo, the lint config, the date, a note, and the request itself (text or JSON, a filter).
+//! undo, the lint config, the date, a note, and the request itself (text or JSON, a filter, a grouping).
 use crate::support;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -79,6 +79,8 @@ fn an_answered_listing_is_the_listing_of_the_files_after_every_change_it_reads()
     let json = listed_alike(&home, &root, now, &["--json"]);
     assert!(json.starts_with('{'));
     listed_alike(&home, &root, now, &["--filter", "status:draft"]);
+    let grouped = listed_alike(&home, &root, now, &["--group", "author"]);
+    assert!(grouped.contains("== agent-1"), "{grouped}");
     assert_eq!(listed_alike(&home, &root, now, &[]), first);
 
     // A verdict, then its undo.
