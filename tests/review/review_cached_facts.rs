@@ -327,35 +327,15 @@ fn section(bytes: &[u8], n: usize) -> std::ops::Range<usize> {
     unreachable!()
 }
 
-/// A vault of `NOTES` notes by `agent-a`, written an hour ago, as a real store would be (files
-/// just written are never trusted), in its own temporary folder; the vault's path and when the
+/// A vault of `NOTES` notes by `agent-a`, written an hour ago; the vault's path and when the
 /// notes were written.
 fn notes_vault() -> (tempfile::TempDir, PathBuf, SystemTime) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("vault");
-    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
-    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
-    for i in 0..NOTES {
-        let p = root.join(format!("note-{i}.md"));
-        std::fs::write(&p, note(i, "agent-a", &format!("What note {i} says."))).unwrap();
-        set_mtime(&p, hour_ago);
-    }
-    (dir, root, hour_ago)
+    support::vault_written_an_hour_ago(NOTES, "note", |i| note(i, "agent-a", &format!("What note {i} says.")))
 }
 
-/// A vault of `NOTES` varied notes, written an hour ago (older than any pass's mtime slack),
-/// in its own temporary folder, the vault's path and when the notes were written.
+/// A vault of `NOTES` varied notes, written an hour ago (older than any pass's mtime slack).
 fn varied_vault() -> (tempfile::TempDir, PathBuf, SystemTime) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("vault");
-    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
-    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
-    for i in 0..NOTES {
-        let p = root.join(format!("varied-{i}.md"));
-        std::fs::write(&p, varied_note(i)).unwrap();
-        set_mtime(&p, hour_ago);
-    }
-    (dir, root, hour_ago)
+    support::vault_written_an_hour_ago(NOTES, "varied", varied_note)
 }
 
 /// One note changed in a large store is read again on each listing rather than the whole facts

@@ -4,31 +4,23 @@
 //! undo, the lint config, the date, a note, and the request itself (text or JSON, a filter, a grouping).
 use crate::support;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
 
 /// More notes than the cache's threshold (`cache::MIN_ENTITIES`).
 const NOTES: usize = 1_050;
 const LATER: &str = "2027-02-11T09:00:00Z";
 
 fn vault() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("vault");
-    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
-    let hour_ago = SystemTime::now() - Duration::from_secs(3600);
-    for i in 0..NOTES {
-        let p = root.join(format!("note-{i}.md"));
+    let (dir, root, _) = support::vault_written_an_hour_ago(NOTES, "note", |i| {
         let status = ["draft", "mature", "proposed"][i % 3];
         let broken = if i % 5 == 0 { format!(" [[missing-{i}]]") } else { String::new() };
-        let text = format!(
+        format!(
             "---\ntitle: Note {i}\nstatus: {status}\nupdated: 2026-{:02}-{:02}\nauthor: agent-{}\n---\n# Note {i}\n\nNote {i} links [[note-{}]]{broken}.\n",
             1 + i % 11,
             1 + i % 27,
             i % 4,
             (i + 1) % NOTES
-        );
-        std::fs::write(&p, text).unwrap();
-        std::fs::File::options().write(true).open(&p).unwrap().set_modified(hour_ago).unwrap();
-    }
+        )
+    });
     (dir, root)
 }
 

@@ -167,3 +167,24 @@ pub fn tree(dir: &Path, skip: &[&Path]) -> std::collections::BTreeMap<String, Op
     }
     out
 }
+
+/// A vault (`.obsidian` in it) of `notes` notes `{name}-{i}.md`, note `i`'s text `text(i)`,
+/// each written an hour ago as a real store's would be (files just written are never trusted
+/// by folio's cache), in its own temporary folder: the folder, the vault's path and when the
+/// notes were written.
+pub fn vault_written_an_hour_ago(
+    notes: usize,
+    name: &str,
+    text: impl Fn(usize) -> String,
+) -> (tempfile::TempDir, PathBuf, std::time::SystemTime) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("vault");
+    std::fs::create_dir_all(root.join(".obsidian")).unwrap();
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for i in 0..notes {
+        let p = root.join(format!("{name}-{i}.md"));
+        std::fs::write(&p, text(i)).unwrap();
+        std::fs::File::options().write(true).open(&p).unwrap().set_modified(hour_ago).unwrap();
+    }
+    (dir, root, hour_ago)
+}
