@@ -48,19 +48,33 @@ pub fn run(g: &Global, a: Args) -> anyhow::Result<u8> {
             Ok(0)
         }
         Action::Clear { path, .. } => {
-            let start = match path {
-                Some(p) => p,
-                None => std::env::current_dir().context("cannot read the current directory")?,
+            let (root, kind) = match path {
+                Some(p) => named(&p, g)?,
+                None => {
+                    let start = std::env::current_dir().context("cannot read the current directory")?;
+                    let found = detect::find_upward(&start)
+                        .with_context(|| format!("no knowledge store found in {} or any parent", start.display()))?;
+                    detection(&found, g)
+                }
             };
-            let found = detect::find_upward(&start)
-                .with_context(|| format!("no knowledge store found in {} or any parent", start.display()))?;
-            let (root, kind) = detection(&found, g);
             let n = cache.clear(Some((&root, kind))).context("cannot clear the cache")?;
             let what = if n == 0 { "no cache for" } else { "removed the cache of" };
             println!("{what} {}", escape::line(&root.display().to_string()));
             Ok(0)
         }
     }
+}
+
+/// The store a command given `path` opens (`Store::open_with`): a database by its connection
+/// string, else the folder itself as detected, markers or not.
+fn named(path: &Path, g: &Global) -> anyhow::Result<(PathBuf, folio_core::store::dialect::DialectKind)> {
+    if let Some((kind, root)) = detect::located_root(path, g.dialect) {
+        return Ok((root, kind));
+    }
+    if !path.is_dir() {
+        anyhow::bail!("{}: not a folder", escape::line(&path.display().to_string()));
+    }
+    Ok(detection(path, g))
 }
 
 fn detection(path: &Path, g: &Global) -> (PathBuf, folio_core::store::dialect::DialectKind) {

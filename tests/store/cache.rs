@@ -293,6 +293,23 @@ fn a_moved_store_is_loaded_afresh_and_cache_info_and_clear_work() {
     let out = folio(&s.cache, &["cache", "clear", "--all"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("removed 1 cache file"));
     assert!(cache_files(&s.cache).is_empty());
+
+    // A folder without any format's marker is a store when named (as every command opens it):
+    // its cache is cleared by its path, side files included.
+    let plain = s.store.with_file_name("plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    for i in 0..1_010 {
+        std::fs::write(plain.join(format!("n-{i}.md")), format!("---\ntitle: N {i}\n---\nBody {i}.\n")).unwrap();
+    }
+    let listed = folio(&s.cache, &["review", plain.to_str().unwrap(), "list"]);
+    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    assert!(cache_files(&s.cache).len() >= 2, "a snapshot and its side files");
+    let out = folio(&s.cache, &["cache", "clear", plain.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("removed the cache of"), "{out:?}");
+    assert!(cache_files(&s.cache).is_empty(), "side files too");
+    let out = folio(&s.cache, &["cache", "clear", plain.join("n-1.md").to_str().unwrap()]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("not a folder"), "{out:?}");
+    assert!(cache_files(&s.cache).is_empty());
     let off =
         Command::new(env!("CARGO_BIN_EXE_folio")).args(["cache", "info"]).env("FOLIO_NO_CACHE", "1").output().unwrap();
     assert!(String::from_utf8_lossy(&off.stdout).contains("the cache is off"));
