@@ -100,7 +100,9 @@ fn info(cache: &Cache, as_json: bool) -> anyhow::Result<u8> {
                 let usable = h.build == cache::build_id();
                 json!({"file": e.path, "bytes": e.bytes, "root": h.root, "dialect": h.dialect,
                        "entities": h.entities, "age_seconds": age_s, "this_build": usable,
-                       "text_index_bytes": e.text_index_bytes, "profiles_bytes": e.profiles_bytes})
+                       "text_index_bytes": e.text_index_bytes, "profiles_bytes": e.profiles_bytes,
+                       "facts_bytes": e.facts_bytes, "lint_memo_bytes": e.lint_memo_bytes,
+                       "listing_bytes": e.listing_bytes})
             }
             Err(why) => json!({"file": e.path, "bytes": e.bytes, "error": why}),
         })
@@ -121,10 +123,16 @@ fn info(cache: &Cache, as_json: bool) -> anyhow::Result<u8> {
                 h.dialect,
                 h.entities,
                 e.bytes as f64 / 1e6,
-                [(e.text_index_bytes, "text index"), (e.profiles_bytes, "lint profiles")]
-                    .iter()
-                    .filter_map(|(b, what)| b.map(|b| format!(" + {what} {:.1} MB", b as f64 / 1e6)))
-                    .collect::<String>(),
+                [
+                    (e.text_index_bytes, "text index"),
+                    (e.profiles_bytes, "lint profiles"),
+                    (e.lint_memo_bytes, "lint memo"),
+                    (e.facts_bytes, "inbox facts"),
+                    (e.listing_bytes, "review listing"),
+                ]
+                .iter()
+                .filter_map(|(b, what)| b.map(|b| format!(" + {what} {:.1} MB", b as f64 / 1e6)))
+                .collect::<String>(),
                 row["age_seconds"],
                 if h.build == cache::build_id() { "" } else { ", another build's (rebuilt on next open)" }
             ),

@@ -298,11 +298,32 @@ fn a_moved_store_is_loaded_afresh_and_cache_info_and_clear_work() {
     // its cache is cleared by its path, side files included.
     let plain = s.store.with_file_name("plain");
     std::fs::create_dir_all(&plain).unwrap();
+    // Written an hour ago: files just written are not trusted by their stamps, and the inbox
+    // keeps its listing only of a store it opened unchanged.
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     for i in 0..1_010 {
-        std::fs::write(plain.join(format!("n-{i}.md")), format!("---\ntitle: N {i}\n---\nBody {i}.\n")).unwrap();
+        let p = plain.join(format!("n-{i}.md"));
+        std::fs::write(&p, format!("---\ntitle: N {i}\n---\nBody {i}.\n")).unwrap();
+        std::fs::File::options().write(true).open(&p).unwrap().set_modified(hour_ago).unwrap();
     }
-    let listed = folio(&s.cache, &["review", plain.to_str().unwrap(), "list"]);
-    assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    for _ in 0..2 {
+        let listed = folio(&s.cache, &["review", plain.to_str().unwrap(), "list"]);
+        assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
+    }
+    // Each side file is listed with its size.
+    let info = folio(&s.cache, &["cache", "info", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    let store = v["stores"].as_array().unwrap().iter().find(|e| e["root"].as_str().unwrap().ends_with("plain"));
+    let store = store.expect("the plain folder's cache is listed");
+    for (key, ext) in
+        [("facts_bytes", "folio-hashes"), ("lint_memo_bytes", "folio-lint"), ("listing_bytes", "folio-inbox")]
+    {
+        let file = cache_files(&s.cache).into_iter().find(|p| p.extension().is_some_and(|e| e == ext));
+        let size = std::fs::metadata(file.unwrap_or_else(|| panic!("{ext} written"))).unwrap().len();
+        assert_eq!(store[key].as_u64(), Some(size), "{key}: {store}");
+    }
+    let text = String::from_utf8_lossy(&folio(&s.cache, &["cache", "info"]).stdout).into_owned();
+    assert!(text.contains("+ review listing") && text.contains("+ lint memo"), "{text}");
     assert!(cache_files(&s.cache).len() >= 2, "a snapshot and its side files");
     let out = folio(&s.cache, &["cache", "clear", plain.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("removed the cache of"), "{out:?}");

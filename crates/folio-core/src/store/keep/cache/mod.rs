@@ -369,8 +369,16 @@ impl Cache {
                 let bytes = d.metadata().map(|m| m.len()).unwrap_or(0);
                 let header = read_header(&path);
                 let side = |ext: &str| fs::metadata(path.with_extension(ext)).ok().map(|m| m.len());
-                let (text_index_bytes, profiles_bytes) = (side(TEXT_EXT), side(PROFILES_EXT));
-                Entry { path, bytes, header, text_index_bytes, profiles_bytes }
+                Entry {
+                    text_index_bytes: side(TEXT_EXT),
+                    profiles_bytes: side(PROFILES_EXT),
+                    facts_bytes: side(HASHES_EXT),
+                    lint_memo_bytes: side(LINT_EXT),
+                    listing_bytes: side(INBOX_EXT),
+                    path,
+                    bytes,
+                    header,
+                }
             })
             .collect();
         out.sort_by(|a, b| a.path.cmp(&b.path));
@@ -388,6 +396,12 @@ pub struct Entry {
     pub text_index_bytes: Option<u64>,
     /// The size of its near-duplicate profiles beside it (`folio lint`), when written.
     pub profiles_bytes: Option<u64>,
+    /// The size of the review inbox's facts beside it (`hashes`), when written.
+    pub facts_bytes: Option<u64>,
+    /// The size of lint's memo beside it (`lint_memo`), when written.
+    pub lint_memo_bytes: Option<u64>,
+    /// The size of the last review listing kept beside it (`inbox_memo`), when written.
+    pub listing_bytes: Option<u64>,
 }
 
 /// Read just enough of a cache file for its header.
