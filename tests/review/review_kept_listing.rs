@@ -3,6 +3,7 @@
 //! one made from the files alone, after each thing a listing reads changes: a verdict and its
 //! undo, the lint config, the date, a note, and the request itself (text or JSON, a filter, a grouping).
 use crate::support;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// More notes than the cache's threshold (`cache::MIN_ENTITIES`).
@@ -102,4 +103,43 @@ fn an_answered_listing_is_the_listing_of_the_files_after_every_change_it_reads()
     std::fs::write(&note, text).unwrap();
     let changed = listed_alike(&home, &root, now, &[]);
     assert!(first.contains("note-8  [") && !changed.contains("note-8  ["), "deprecated: out of the inbox");
+}
+
+/// evolve's own audit log records verdicts outside the entities' folder (another tool's, or an
+/// agent's): a review row appended to it after a listing was kept moves the next listing.
+#[test]
+fn an_evolve_review_row_appended_to_its_audit_log_is_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let evolve = dir.path().join("project").join(".evolve");
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for i in 0..NOTES {
+        let p = evolve.join("entities").join("guideline").join(format!("rule-{i}.md"));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        let text =
+            format!("---\ntype: guideline\ntrigger: When step {i} runs\n---\n\n## Guideline\n\nDo step {i} first.\n");
+        std::fs::write(&p, text).unwrap();
+        std::fs::File::options().write(true).open(&p).unwrap().set_modified(hour_ago).unwrap();
+    }
+    let log = evolve.join("audit.log");
+    std::fs::write(
+        &log,
+        "{\"event\": \"recall\", \"session_id\": \"s0\", \"entities\": [], \"ts\": \"2026-11-01T00:00:00Z\"}\n",
+    )
+    .unwrap();
+    let home = dir.path().join("home");
+    let root = evolve.join("entities");
+    let now = support::PINNED_NOW;
+    let first = listed_alike(&home, &root, now, &[]);
+    assert!(kept_listing(&home).is_some());
+    let json: serde_json::Value = serde_json::from_str(&list(&home, &root, now, &["--json"], false)).unwrap();
+    let item = &json["items"][0];
+    let (id, hash) = (item["id"].as_str().unwrap(), item["hash"].as_str().unwrap());
+    assert!(first.contains(&format!("{id}  [")));
+    listed_alike(&home, &root, now, &[]);
+    let row = format!(
+        "{{\"event\": \"review\", \"verdict\": \"approved\", \"entity\": \"{id}\", \"hash\": \"{hash}\", \"by\": \"another-tool\", \"ts\": \"2026-11-26T10:00:00Z\"}}\n"
+    );
+    std::fs::OpenOptions::new().append(true).open(&log).unwrap().write_all(row.as_bytes()).unwrap();
+    let after = listed_alike(&home, &root, now, &[]);
+    assert!(!after.contains(&format!("{id}  [")), "approved in evolve's own log: {id} left the inbox");
 }
