@@ -253,6 +253,22 @@ mod tests {
         assert_eq!(codes, [manifest::MANIFEST_MISSING]);
     }
 
+    /// A workspace whose chain sets a `max-age` lint may read an unchanged page otherwise as days
+    /// pass (`outdated`), so the inbox's kept listing is not trusted for it; another is.
+    #[test]
+    fn only_a_max_age_lint_makes_pages_outdate() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "KNOWLEDGE.md", "---\nschema: knowledge.workspace/v1\nname: w\n---\n");
+        assert!(!Aip10::open(root).may_outdate());
+        let lints = "lints:\n  - {id: conf, kind: min-confidence, appliesTo: \"*\", severity: info, params: {min: 0.5}}\n";
+        write(root, "KNOWLEDGE.md", &format!("---\nschema: knowledge.workspace/v1\nname: w\n{lints}---\n"));
+        assert!(!Aip10::open(root).may_outdate(), "another lint");
+        write(root, "base/KNOWLEDGE.md", "---\nschema: knowledge.workspace/v1\nname: base\nlints:\n  - {id: age, kind: max-age, appliesTo: \"*\", severity: warn, params: {days: 20}}\n---\n");
+        write(root, "KNOWLEDGE.md", "---\nschema: knowledge.workspace/v1\nname: w\nextends: base/KNOWLEDGE.md\n---\n");
+        assert!(Aip10::open(root).may_outdate(), "a max-age lint from the chain's parent");
+    }
+
     /// The hand-written walk finds what `ignore`'s walker found: markers and views at every
     /// depth, not in hidden folders, not through symbolic links, not under `sources/`.
     #[test]
