@@ -334,21 +334,21 @@ pub fn read_entities(
     entities
 }
 
-/// `entities` in `entity_order`. The sort compares a compact key first, the path's first 24
-/// bytes, and reaches into the entities only when those tie: comparing through each `Arc` to
-/// a path scattered over the heap waits on two cache misses a side (docs/benchmarks.md,
-/// "Load figures").
+/// `entities` in `entity_order`. The sort compares a compact key first, the path's first
+/// `SORT_PREFIX` bytes, and reaches into the entities only when those tie: comparing through
+/// each `Arc` to a path scattered over the heap waits on two cache misses a side
+/// (docs/benchmarks.md, "Load figures").
 /// Unstable but in parallel; the order is unique, so the result is the same. Also each sorted
 /// entity's place before the sort.
 fn sort_entities(entities: Vec<Arc<Entity>>) -> (Vec<Arc<Entity>>, Vec<u32>) {
-    let mut keys: Vec<([u8; 24], u32)> = entities
+    let mut keys: Vec<([u8; SORT_PREFIX], u32)> = entities
         .par_iter()
         .enumerate()
         .map(|(i, e)| {
             crate::store::model::prefetch::entity_ahead(&entities, i, |e| e.path.as_str());
             // Zero-padded: file names hold no NUL, so a shorter path sorts first, as in `cmp`.
-            let mut prefix = [0u8; 24];
-            let n = e.path.len().min(24);
+            let mut prefix = [0u8; SORT_PREFIX];
+            let n = e.path.len().min(SORT_PREFIX);
             prefix[..n].copy_from_slice(&e.path.as_bytes()[..n]);
             (prefix, i as u32)
         })
@@ -360,6 +360,11 @@ fn sort_entities(entities: Vec<Arc<Entity>>) -> (Vec<Arc<Entity>>, Vec<u32>) {
     let sorted = keys.iter().filter_map(|&(_, i)| slots[i as usize].take()).collect();
     (sorted, keys.into_iter().map(|(_, i)| i).collect())
 }
+
+/// How much of each path the sort's keys hold: a folder and a title of several words
+/// (`concepts/Active Anomaly 86295.md`) tie past 24 bytes, and the ties' comparisons through
+/// the entities took half the sort (docs/benchmarks.md, "Forty-fourth session").
+const SORT_PREFIX: usize = 40;
 
 /// Entities in path order, then in the order they appear in their file (`span.start` tells
 /// apart entries that share a line).
