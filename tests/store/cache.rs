@@ -520,3 +520,78 @@ fn a_snapshot_written_after_edits_in_place_answers_as_a_full_load() {
     let again = answers(&cache, &store, &[]);
     assert_eq!((&again.0, &again.1), (&t_stats2, &t_graph2), "from the snapshot written after the retitle");
 }
+
+/// `review list` through the cache and with `--no-cache`.
+fn inboxes(cache: &Path, store: &Path) -> (String, String) {
+    let s = store.to_str().unwrap();
+    let cached = folio(cache, &["review", "list", s]);
+    assert_eq!(cached.status.code(), Some(0), "{}", String::from_utf8_lossy(&cached.stderr));
+    assert!(cached.stderr.is_empty(), "no warning: {}", String::from_utf8_lossy(&cached.stderr));
+    let full = folio(cache, &["review", "list", s, "--no-cache"]);
+    (String::from_utf8_lossy(&cached.stdout).into_owned(), String::from_utf8_lossy(&full.stdout).into_owned())
+}
+
+/// Nearly every file rewritten since the snapshot (a checkout of another branch, a formatter):
+/// the store is read from its files rather than patched file by file
+/// (`Validation::names_most_files`), and the inbox, lint — its near-duplicate profiles taken
+/// from the load, not the stale ones kept — and the open answer as a full load, then again
+/// from the snapshot written meanwhile. Twice: the inbox first (its open checks the files
+/// before decoding the snapshot), then lint first (its open after decoding it).
+#[test]
+fn a_store_whose_files_nearly_all_changed_answers_as_a_full_load() {
+    let s = setup();
+    let (first, full) = lints(&s.cache, &s.store);
+    assert_eq!(first, full);
+    let (inbox, full_inbox) = inboxes(&s.cache, &s.store);
+    assert_eq!(inbox, full_inbox);
+    assert!(cache_files(&s.cache).iter().any(|p| p.extension().is_some_and(|e| e == "folio-profiles")));
+
+    let mut concepts: Vec<PathBuf> = walk(&s.store)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "md") && !p.ends_with("index.md") && !p.ends_with("log.md"))
+        .collect();
+    concepts.sort();
+    let split = |p: &Path| {
+        let text = std::fs::read_to_string(p).unwrap();
+        let end = text[3..].find("\n---\n").map(|i| i + 8).unwrap();
+        (text[..end].to_string(), text[end..].to_string())
+    };
+    // Every concept is written again (a new stamp); in some a line moves (a formatter), and a
+    // pair comes to share its body (a near-duplicate the stale profiles do not know).
+    let rewrite = |round: usize| {
+        for (i, p) in concepts.iter().enumerate() {
+            let text = std::fs::read_to_string(p).unwrap();
+            let text = if i % 7 == round { text.replacen("\n\n", "\n\n\n", 1) } else { text };
+            std::fs::write(p, text).unwrap();
+        }
+        let ((head0, body0), (head1, _)) = (split(&concepts[2 * round]), split(&concepts[2 * round + 1]));
+        let body = format!("{body0}\nThe quokka ledger of round {round} reconciles every night after the close.\n");
+        std::fs::write(&concepts[2 * round], format!("{head0}{body}")).unwrap();
+        std::fs::write(&concepts[2 * round + 1], format!("{head1}{body}")).unwrap();
+        age(&s.store);
+    };
+    let mut last = first;
+    for round in [1, 2] {
+        rewrite(round);
+        let (t_stats, t_graph, _) = answers(&s.cache, &s.store, &["--no-cache"]);
+        let inbox_first = round == 1;
+        if inbox_first {
+            let (inbox, full_inbox) = inboxes(&s.cache, &s.store);
+            assert_eq!(inbox, full_inbox, "round {round}: the inbox after the rewrite");
+        }
+        let (lint, full) = lints(&s.cache, &s.store);
+        assert_eq!(lint, full, "round {round}: lint after the rewrite");
+        assert_ne!(lint, last);
+        assert!(lint.matches("\"near-duplicate\"").count() > last.matches("\"near-duplicate\"").count());
+        if !inbox_first {
+            let (inbox, full_inbox) = inboxes(&s.cache, &s.store);
+            assert_eq!(inbox, full_inbox, "round {round}: the inbox after lint");
+        }
+        let opened = answers(&s.cache, &s.store, &[]);
+        assert_eq!((&opened.0, &opened.1), (&t_stats, &t_graph), "round {round}: the open after the rewrite");
+        assert!(opened.2.is_empty(), "no warning: {}", opened.2);
+        let (again, _) = lints(&s.cache, &s.store);
+        assert_eq!(again, full, "round {round}: lint from what the rewrite's opens kept");
+        last = lint;
+    }
+}

@@ -34,6 +34,11 @@ pub fn open(
             Lean::Whole => {}
         }
     }
+    // Most of the files changed since the snapshot: read from the files, the snapshot not
+    // decoded (`Validation::names_most_files`); `finish` writes the cache again.
+    if checked.take_if(|c| c.validation.names_most_files()).is_some() {
+        return finish(cache, Err(Miss::Absent), started, root, kind, detected_by, reads, None);
+    }
     let cached = cache.load_tokened(root, kind, detected_by.clone());
     finish(cache, cached, started, root, kind, detected_by, reads, checked)
 }
@@ -298,12 +303,21 @@ pub(super) fn finish(
                     (validate::validate(&store), began)
                 }
             };
-            // The entities as decoded, before the files re-read change any: the write below
-            // takes the earlier bytes of the chunks none of them is in.
-            earlier = was.noted_for(&store, &validation.paths);
-            let report = store.revalidate_checked(validation, began);
-            store.load_ms = started.elapsed().as_millis();
-            (store, !report.is_empty() || saved != token)
+            if validation.names_most_files() {
+                // Read from the files, as if there were no snapshot; the decoded store is freed
+                // beside the load.
+                drop(std::thread::spawn(move || drop(store)));
+                let mut whole = Store::load_with(root, kind, detected_by, None, reads);
+                whole.load_ms = started.elapsed().as_millis();
+                (whole, true)
+            } else {
+                // The entities as decoded, before the files re-read change any: the write below
+                // takes the earlier bytes of the chunks none of them is in.
+                earlier = was.noted_for(&store, &validation.paths);
+                let report = store.revalidate_checked(validation, began);
+                store.load_ms = started.elapsed().as_millis();
+                (store, !report.is_empty() || saved != token)
+            }
         }
         Err(miss) => {
             if let Miss::Invalid(why) = miss {

@@ -32,13 +32,22 @@ pub fn open(cache: Option<&Cache>, store: &Store) -> (Vec<Profile>, Made) {
     let started = SystemTime::now();
     let path = cache.side_file(&store.root, store.kind(), PROFILES_EXT);
     let mut made = Made::default();
-    let saved = read(&path, store, cache.lean_keys_digest()).unwrap_or_else(|why| {
-        made.warnings.push(format!("{}: {why}; ignored", path.display()));
-        None
-    });
-    let (profiles, rewrite) = match saved {
-        None => (near_duplicate::all_profiles(store), true),
-        Some((keep, old)) => {
+    // The load made every profile while it held the files (a store read from its files with
+    // a cache beside it, most of them changed): the saved ones are older, and reading the
+    // stale ones' bodies again took as long as the load (docs/benchmarks.md, "Forty-fourth
+    // session").
+    let loaded = store.take_loaded_profiles();
+    let saved = match loaded {
+        Some(_) => None,
+        None => read(&path, store, cache.lean_keys_digest()).unwrap_or_else(|why| {
+            made.warnings.push(format!("{}: {why}; ignored", path.display()));
+            None
+        }),
+    };
+    let (profiles, rewrite) = match (loaded, saved) {
+        (Some(loaded), _) => (loaded, true),
+        (None, None) => (near_duplicate::all_profiles(store), true),
+        (None, Some((keep, old))) => {
             made.reused = keep.iter().flatten().count();
             if side::unchanged(&keep, n) {
                 (old, false)

@@ -26,6 +26,23 @@ pub struct Validation {
     pub checked: usize,
 }
 
+impl Validation {
+    /// Whether the check names so many files that reading the whole store again costs less
+    /// than patching the snapshot file by file: more than two in three of the entity files
+    /// there are now (a checkout of another branch, a formatter or a copy that rewrote them
+    /// all). At 100k notes, patching every file took 1.2–1.5× the time of reading them all and
+    /// 1.4× the memory; patching 60 % of them 0.9× the time (docs/benchmarks.md, "Forty-fourth
+    /// session"). A few hundred files are patched whatever the store's size: that costs
+    /// milliseconds.
+    pub fn names_most_files(&self) -> bool {
+        self.paths.len() >= MOST_FILES_FLOOR && self.paths.len() > self.checked * 2 / 3
+    }
+}
+
+/// Below this many files to re-read, a check never calls for the whole store
+/// (`Validation::names_most_files`).
+const MOST_FILES_FLOOR: usize = 256;
+
 /// Compare `store` (typically just opened from the cache) with what is on disk now.
 pub fn validate(store: &Store) -> Validation {
     let stamps = store.entities.iter().map(|e| (e.path.as_str(), e.file_size, e.mtime_ns));
@@ -221,6 +238,24 @@ mod tests {
     fn age(root: &Path, rel: &str, secs: u64) {
         let when = SystemTime::now() - Duration::from_secs(secs);
         fs::File::options().write(true).open(root.join(rel)).unwrap().set_modified(when).unwrap();
+    }
+
+    /// A check calls for the whole store past two thirds of the files there are now, and never
+    /// for a few hundred files (`names_most_files`).
+    #[test]
+    fn most_files_means_over_two_thirds_and_some_hundreds() {
+        let check = |paths: usize, checked: usize| {
+            Validation { paths: (0..paths).map(|i| format!("n{i}.md")).collect(), checked, ..Validation::default() }
+                .names_most_files()
+        };
+        assert!(check(100_000, 100_000));
+        assert!(check(66_667, 100_000));
+        assert!(!check(66_666, 100_000));
+        assert!(!check(1, 100_000));
+        // Removed files count (named, not found): a checkout that drops most of the notes.
+        assert!(check(9_000, 1_000));
+        assert!(!check(255, 300), "a few hundred are patched");
+        assert!(check(256, 300));
     }
 
     /// The walk and the stamps, taken side by side, are merged as one pass took them: what
