@@ -448,13 +448,7 @@ fn lint_keeps_the_near_duplicate_profiles_in_the_cache_and_follows_an_edit() {
     // An agent copies one concept's body into another: the pair is found through the cache.
     let files: Vec<PathBuf> = walk(&s.store).into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")).collect();
     let concepts: Vec<&PathBuf> = files.iter().filter(|p| !p.ends_with("index.md") && !p.ends_with("log.md")).collect();
-    // (frontmatter, body) of a concept.
-    let split = |p: &Path| {
-        let text = std::fs::read_to_string(p).unwrap();
-        let end = text[3..].find("\n---\n").map(|i| i + 8).unwrap();
-        (text[..end].to_string(), text[end..].to_string())
-    };
-    let ((head0, body0), (head1, _)) = (split(concepts[0]), split(concepts[1]));
+    let ((head0, body0), (head1, _)) = (front_and_body(concepts[0]), front_and_body(concepts[1]));
     let body = format!("{body0}\nThe quokka ledger reconciles every night after the close, twice over.\n");
     std::fs::write(concepts[0], format!("{head0}{body}")).unwrap();
     std::fs::write(concepts[1], format!("{head1}{body}")).unwrap();
@@ -462,6 +456,13 @@ fn lint_keeps_the_near_duplicate_profiles_in_the_cache_and_follows_an_edit() {
     assert_eq!(third, full, "the edited files' profiles are read again");
     assert_ne!(third, second);
     assert!(third.contains("\"near-duplicate\""), "the planted copy is found");
+}
+
+/// A concept's frontmatter (with its fences) and its body.
+fn front_and_body(p: &Path) -> (String, String) {
+    let text = std::fs::read_to_string(p).unwrap();
+    let end = text[3..].find("\n---\n").map(|i| i + 8).unwrap();
+    (text[..end].to_string(), text[end..].to_string())
 }
 
 /// Set `file`'s mtime an hour back, so that the next open trusts a snapshot that read it.
@@ -551,11 +552,6 @@ fn a_store_whose_files_nearly_all_changed_answers_as_a_full_load() {
         .filter(|p| p.extension().is_some_and(|e| e == "md") && !p.ends_with("index.md") && !p.ends_with("log.md"))
         .collect();
     concepts.sort();
-    let split = |p: &Path| {
-        let text = std::fs::read_to_string(p).unwrap();
-        let end = text[3..].find("\n---\n").map(|i| i + 8).unwrap();
-        (text[..end].to_string(), text[end..].to_string())
-    };
     // Every concept is written again (a new stamp); in some a line moves (a formatter), and a
     // pair comes to share its body (a near-duplicate the stale profiles do not know).
     let rewrite = |round: usize| {
@@ -564,7 +560,8 @@ fn a_store_whose_files_nearly_all_changed_answers_as_a_full_load() {
             let text = if i % 7 == round { text.replacen("\n\n", "\n\n\n", 1) } else { text };
             std::fs::write(p, text).unwrap();
         }
-        let ((head0, body0), (head1, _)) = (split(&concepts[2 * round]), split(&concepts[2 * round + 1]));
+        let ((head0, body0), (head1, _)) =
+            (front_and_body(&concepts[2 * round]), front_and_body(&concepts[2 * round + 1]));
         let body = format!("{body0}\nThe quokka ledger of round {round} reconciles every night after the close.\n");
         std::fs::write(&concepts[2 * round], format!("{head0}{body}")).unwrap();
         std::fs::write(&concepts[2 * round + 1], format!("{head1}{body}")).unwrap();
