@@ -30,10 +30,10 @@ impl Validation {
     /// Whether the check names so many files that reading the whole store again costs less
     /// than patching the snapshot file by file: more than two in three of the entity files
     /// there are now (a checkout of another branch, a formatter or a copy that rewrote them
-    /// all). At 100k notes, patching every file took 1.2–1.5× the time of reading them all and
-    /// 1.4× the memory; patching 60 % of them 0.9× the time (docs/benchmarks.md, "Forty-fourth
-    /// session"). A few hundred files are patched whatever the store's size: that costs
-    /// milliseconds.
+    /// all). At 100k notes, patching every file took 1.3–1.7× the time of reading them all and
+    /// 1.4–1.6× the memory; patching 60 % of them 0.9–1.0× the time (docs/benchmarks.md,
+    /// "Forty-fourth session"). A few hundred files are patched whatever the store's size:
+    /// that costs milliseconds.
     pub fn names_most_files(&self) -> bool {
         self.paths.len() >= MOST_FILES_FLOOR && self.paths.len() > self.checked * 2 / 3
     }
