@@ -83,6 +83,36 @@ fn a_cached_store_opens_at_once_then_takes_in_what_changed_on_disk() {
     assert_eq!(show(&recached), show(&truth), "the rewritten snapshot holds the store as it is");
     let k = truth.entities.iter().position(|e| e.path == body).unwrap();
     assert!(truth.entities[k].links.iter().any(|l| l.entity() == Some(i as u32)), "the new link resolves");
+
+    // Every file rewritten since the snapshot (a checkout of another branch, a formatter): the
+    // store is read from its files, not shown stale and then patched file by file — which
+    // announced every file as reloaded — and the cache is written anew.
+    let later = then + Duration::from_secs(600);
+    let files: Vec<_> = ignore::Walk::new(&store)
+        .flatten()
+        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+        .map(|e| e.into_path())
+        .collect();
+    for (n, path) in files.iter().enumerate() {
+        if n % 100 == 0 && path.extension().is_some_and(|x| x == "md") {
+            let text = std::fs::read_to_string(path).unwrap();
+            if text.contains("\ntitle: ") {
+                std::fs::write(path, retitle(&text, &format!("Rewritten {n}"))).unwrap();
+            }
+        }
+        std::fs::File::options().write(true).open(path).unwrap().set_modified(later).unwrap();
+    }
+    let app = open(&store);
+    let s = app.model.store.clone().unwrap();
+    assert!(!app.model.refreshing);
+    let said = app.model.message.as_ref().map(|m| m.text.clone()).unwrap_or_default();
+    assert!(!said.contains("reloaded"), "read whole, nothing reloaded file by file: {said:?}");
+    let truth = folio::store::Store::load(&store, folio::store::dialect::okf::KIND, "t".into());
+    assert!(truth.entities.iter().any(|e| e.title.starts_with("Rewritten ")), "titles were rewritten");
+    assert_eq!(show(&s), show(&truth), "the store as its files are now");
+    drop(app);
+    let recached = cache.load(&store, folio::store::dialect::okf::KIND, "t".into()).unwrap();
+    assert_eq!(show(&recached), show(&truth), "the cache written anew");
 }
 
 /// The path of `to` relative to the folder of `from` (both relative to the store root).

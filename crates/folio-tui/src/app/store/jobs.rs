@@ -128,6 +128,13 @@ fn load(source: &Source, progress: &LoadProgress, cache: Option<&Cache>) -> Resu
     }
     if let Some(cache) = cache {
         match cache.load_keeping(&detection.root, detection.kind, detection.reason.clone()) {
+            // Most of its files changed since the snapshot (a checkout of another branch, a
+            // formatter): read from the files, with progress shown, as if there were no cache,
+            // rather than shown stale, linted, then patched file by file. The decoded store is
+            // freed beside the load.
+            Ok(decoded) if cache::validate::sample_names_most_files(&decoded.0) => {
+                drop(std::thread::spawn(move || drop(decoded)));
+            }
             Ok((store, earlier)) => return Ok((store, None, Some(earlier))),
             Err(Miss::Invalid(why)) => warning = Some(why),
             Err(Miss::Absent) => {}

@@ -290,6 +290,11 @@ pub(super) fn finish(
                 None => (Store::load_with(root, kind, detected_by, None, reads), true),
             }
         }
+        // A sample of the files says most of them changed: no walk and stat of every file to
+        // confirm it (`validate::sample_names_most_files`).
+        Ok((store, _, _)) if checked.is_none() && validate::sample_names_most_files(&store) => {
+            (read_whole(store, started, root, kind, detected_by, reads), true)
+        }
         Ok((mut store, saved, was)) => {
             let (validation, began) = match checked {
                 Some(mut c) if c.snapshot == (store.read_since, store.entities.len()) => {
@@ -304,12 +309,7 @@ pub(super) fn finish(
                 }
             };
             if validation.names_most_files() {
-                // Read from the files, as if there were no snapshot; the decoded store is freed
-                // beside the load.
-                drop(std::thread::spawn(move || drop(store)));
-                let mut whole = Store::load_with(root, kind, detected_by, None, reads);
-                whole.load_ms = started.elapsed().as_millis();
-                (whole, true)
+                (read_whole(store, started, root, kind, detected_by, reads), true)
             } else {
                 // The entities as decoded, before the files re-read change any: the write below
                 // takes the earlier bytes of the chunks none of them is in.
@@ -342,6 +342,23 @@ pub(super) fn finish(
         warnings.push(e);
     }
     (store, warnings)
+}
+
+/// The store read from its files, as if there were no snapshot, when most of them changed since
+/// `decoded` was taken: patching them one by one costs more (`Validation::names_most_files`).
+/// The decoded store is freed beside the load.
+fn read_whole(
+    decoded: Store,
+    started: Instant,
+    root: &Path,
+    kind: DialectKind,
+    detected_by: String,
+    reads: Reads<'_>,
+) -> Store {
+    drop(std::thread::spawn(move || drop(decoded)));
+    let mut whole = Store::load_with(root, kind, detected_by, None, reads);
+    whole.load_ms = started.elapsed().as_millis();
+    whole
 }
 
 /// At most this many paths re-read over a cached store that may lag (`Format::cached_may_lag`)

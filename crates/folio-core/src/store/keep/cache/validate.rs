@@ -43,6 +43,46 @@ impl Validation {
 /// (`Validation::names_most_files`).
 const MOST_FILES_FLOOR: usize = 256;
 
+/// Whether a sample of the store's entity files, spread evenly over it, says that most of them
+/// changed since the snapshot (`Validation::names_most_files`, estimated from `SAMPLE` stats
+/// instead of a walk and a stat per file). The TUI shows a cached store before its check: a
+/// store whose files nearly all changed was shown stale, linted whole, then patched file by
+/// file, at twice the CPU and 1.7× the memory of a load from its files (docs/benchmarks.md,
+/// "Forty-fifth session"). A wrong guess costs time only: either way the store is the same.
+pub fn sample_names_most_files(store: &Store) -> bool {
+    let entities = &store.entities;
+    if entities.len() < SAMPLE_FROM {
+        return false;
+    }
+    let since = nanos_since_epoch(store.read_since).saturating_sub(MTIME_SLACK_NS);
+    let picked: Vec<usize> = (0..SAMPLE).map(|i| i * entities.len() / SAMPLE).collect();
+    let changed = picked
+        .par_iter()
+        .map_init(
+            || FolderStamper::new(&store.root),
+            |folders, &i| {
+                let e = &entities[i];
+                // As `validate_files`: a file modified within the slack is re-read, and so is one
+                // gone or unreadable.
+                e.mtime_ns >= since || folders.stamp(&e.path).ok() != Some((e.file_size, e.mtime_ns))
+            },
+        )
+        .filter(|&changed| changed)
+        .count();
+    changed * 3 > SAMPLE * 2
+}
+
+/// How many entity files `sample_names_most_files` stats.
+const SAMPLE: usize = 256;
+
+/// Stores of fewer entities are never guessed at: their check takes milliseconds.
+const SAMPLE_FROM: usize = 1_024;
+
+/// `when` in nanoseconds since the Unix epoch (0 before it), as `mtime_ns` counts.
+fn nanos_since_epoch(when: SystemTime) -> i64 {
+    when.duration_since(UNIX_EPOCH).map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)).unwrap_or(0)
+}
+
 /// Compare `store` (typically just opened from the cache) with what is on disk now.
 pub fn validate(store: &Store) -> Validation {
     let stamps = store.entities.iter().map(|e| (e.path.as_str(), e.file_size, e.mtime_ns));
@@ -77,11 +117,7 @@ pub fn validate_files<'a>(
     stamps: impl ExactSizeIterator<Item = (&'a str, u64, i64)>,
     other_files: &'a [(String, FileRole)],
 ) -> Validation {
-    let read_since = read_since
-        .duration_since(UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-        .saturating_sub(MTIME_SLACK_NS);
+    let read_since = nanos_since_epoch(read_since).saturating_sub(MTIME_SLACK_NS);
     // (path, size, mtime, now): 40 bytes a file, its stamp now taken in place (an i128 mtime
     // made it 48 without it, 100k of them at once).
     let mut known: Vec<KnownNow<'_>> = Vec::with_capacity(stamps.len());
@@ -256,6 +292,49 @@ mod tests {
         assert!(check(9_000, 1_000));
         assert!(!check(255, 300), "a few hundred are patched");
         assert!(check(256, 300));
+    }
+
+    /// The sample's guess follows the share of files changed, counts a file gone or written
+    /// within the slack as changed, and is never made for a store of a few hundred files.
+    #[test]
+    fn a_sample_of_the_files_says_when_most_of_them_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let rels: Vec<String> = (0..1_600).map(|i| format!("n/{i:04}.md")).collect();
+        for rel in &rels {
+            write(root, rel, "# Note\n");
+            age(root, rel, 3600);
+        }
+        let mut store = Store::load(root, crate::store::dialect::vault::KIND, "t".into());
+        assert_eq!(store.entities.len(), 1_600);
+        store.read_since = SystemTime::now();
+        assert!(!sample_names_most_files(&store), "nothing changed");
+        // Every other file: half the store, spread evenly.
+        for rel in rels.iter().step_by(2) {
+            age(root, rel, 60);
+        }
+        assert!(!sample_names_most_files(&store), "half is not most");
+        // Three files in four: one more in four gone.
+        for rel in rels.iter().skip(1).step_by(4) {
+            fs::remove_file(root.join(rel)).unwrap();
+        }
+        assert!(sample_names_most_files(&store), "three in four");
+        // Written within the slack before the snapshot's reads: re-read whatever the stamps say.
+        for rel in rels.iter().filter(|rel| root.join(rel).exists()) {
+            write(root, rel, "# Note\n");
+        }
+        let mut recent = Store::load(root, crate::store::dialect::vault::KIND, "t".into());
+        assert!(sample_names_most_files(&recent), "1,200 files just written");
+        recent.read_since = SystemTime::now() + std::time::Duration::from_secs(3600);
+        assert!(!sample_names_most_files(&recent), "their stamps hold an hour later");
+        // A few hundred files, all changed: patched, not guessed at.
+        let mut small = Store::load(root, crate::store::dialect::vault::KIND, "t".into());
+        small.entities.truncate(SAMPLE_FROM - 1);
+        small.read_since = SystemTime::now() + std::time::Duration::from_secs(3600);
+        for e in &small.entities {
+            age(root, &e.path, 30);
+        }
+        assert!(!sample_names_most_files(&small));
     }
 
     /// The walk and the stamps, taken side by side, are merged as one pass took them: what
