@@ -534,7 +534,8 @@ fn inboxes(cache: &Path, store: &Path) -> (String, String) {
 
 /// Nearly every file rewritten since the snapshot (a checkout of another branch, a formatter):
 /// the store is read from its files rather than patched file by file
-/// (`Validation::names_most_files`), and the inbox, lint — its near-duplicate profiles taken
+/// (`Validation::names_most_files`, or the sample `validate::sample_names_most_files` takes
+/// first where the open has decoded the snapshot), and the inbox, lint — its near-duplicate profiles taken
 /// from the load, not the stale ones kept — and the open answer as a full load, then again
 /// from the snapshot written meanwhile. Twice: the inbox first (its open checks the files
 /// before decoding the snapshot), then lint first (its open after decoding it).
